@@ -1,0 +1,62 @@
+/**
+ * The validated shapes the manifest loader produces. Everything here has passed every rule of
+ * DESIGN.md §2; nothing here knows about processes, prompts or CLI flags.
+ *
+ * @module
+ */
+
+/** How far a tool's effects can reach. There is no read-only level. */
+export type SideEffect = "process" | "external";
+
+/** Where a tool was declared. */
+export type ManifestScope = "workspace" | "global";
+
+/** A declared tool after validation, `${VAR}` expansion and path resolution. */
+export interface ToolSpec {
+  /** 1–64 of `A-Z a-z 0-9 _ -`; never `mcp__…` nor a built-in name. */
+  readonly name: string;
+  /** Trimmed, never blank. */
+  readonly description: string;
+  /** The JSON Schema for the input, as written (a JSON object). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** The argv after expansion, exactly as the preview shows it (`command[0]` as written). */
+  readonly command: readonly string[];
+  /**
+   * The program to start: an absolute path when `command[0]` was absolute or relative with a `/`
+   * (resolved against the workspace root), else the bare name, found on `PATH` at call time.
+   */
+  readonly program: string;
+  /** Absolute working directory. */
+  readonly cwd: string;
+  /** Expanded environment pairs. The values are secrets: never print them. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Default `"process"`. */
+  readonly sideEffect: SideEffect;
+  /** Default 120000. */
+  readonly timeoutMs: number;
+  /** The manifest file that declared the tool (absolute path). */
+  readonly file: string;
+  /** Whether that file is the workspace's or the global one. */
+  readonly scope: ManifestScope;
+}
+
+/** One manifest file that was considered. */
+export interface ManifestSource {
+  /** Absolute path. */
+  readonly path: string;
+  readonly scope: ManifestScope;
+  /** False when the file does not exist (or is a directory, which is skipped). */
+  readonly found: boolean;
+}
+
+/** The loaded roster: every declared tool, workspace first, then unshadowed global tools. */
+export interface Roster {
+  /** The workspace root (absolute). */
+  readonly root: string;
+  /** The global config directory (absolute). */
+  readonly configDir: string;
+  /** The files considered, workspace first. */
+  readonly sources: readonly ManifestSource[];
+  /** Tools in roster order: workspace tools by name, then unshadowed global tools by name. */
+  readonly tools: ReadonlyMap<string, ToolSpec>;
+}

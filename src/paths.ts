@@ -1,0 +1,91 @@
+/**
+ * Where the user's files live: the config directory (global manifest, rules), the cache directory
+ * (compiled validators) and the state directory (audit log). Each resolves from an explicit option,
+ * then a `BASIS_*` variable, then the XDG variable, then `$HOME`.
+ *
+ * @module
+ */
+
+/** Reads one environment variable; `undefined` when unset or not readable. */
+export type EnvLookup = (name: string) => string | undefined;
+
+/**
+ * Reads an environment variable without throwing when Deno's permissions refuse it.
+ *
+ * @param name The variable's name.
+ * @returns Its value, or `undefined` when unset or not permitted.
+ */
+export function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+function homeBased(env: EnvLookup, xdgName: string, homeSuffix: string): string {
+  const xdg = env(xdgName);
+  if (xdg) return joinPath(xdg, "basis");
+  const home = env("HOME") ?? env("USERPROFILE") ?? ".";
+  return joinPath(home, homeSuffix);
+}
+
+/**
+ * The global config directory: `explicit`, else `$BASIS_CONFIG_DIR`, else
+ * `$XDG_CONFIG_HOME/basis`, else `$HOME/.config/basis`.
+ *
+ * @param explicit The `--config-dir` value, when given.
+ * @param env How to read variables. @default readEnv
+ * @returns The directory (may not exist).
+ */
+export function configDir(explicit?: string, env: EnvLookup = readEnv): string {
+  if (explicit) return explicit;
+  return env("BASIS_CONFIG_DIR") || homeBased(env, "XDG_CONFIG_HOME", ".config/basis");
+}
+
+/**
+ * The cache directory: `$BASIS_CACHE_DIR`, else `$XDG_CACHE_HOME/basis`, else `$HOME/.cache/basis`.
+ *
+ * @param env How to read variables. @default readEnv
+ * @returns The directory (may not exist).
+ */
+export function cacheDir(env: EnvLookup = readEnv): string {
+  return env("BASIS_CACHE_DIR") || homeBased(env, "XDG_CACHE_HOME", ".cache/basis");
+}
+
+/**
+ * The state directory: `$BASIS_STATE_DIR`, else `$XDG_STATE_HOME/basis`, else
+ * `$HOME/.local/state/basis`.
+ *
+ * @param env How to read variables. @default readEnv
+ * @returns The directory (may not exist).
+ */
+export function stateDir(env: EnvLookup = readEnv): string {
+  return env("BASIS_STATE_DIR") || homeBased(env, "XDG_STATE_HOME", ".local/state/basis");
+}
+
+/**
+ * Where full outputs that were cut for a model are saved: `spill/` in the state directory.
+ *
+ * @param env How to read variables. @default readEnv
+ * @returns The directory (may not exist).
+ */
+export function spillDir(env: EnvLookup = readEnv): string {
+  return joinPath(stateDir(env), "spill");
+}
+
+/**
+ * Joins path segments with `/`, without normalising `..`.
+ *
+ * @param base The first segment.
+ * @param rest Further segments.
+ * @returns The joined path.
+ */
+export function joinPath(base: string, ...rest: string[]): string {
+  let out = base;
+  for (const part of rest) {
+    if (part === "") continue;
+    out = out.endsWith("/") ? out + part : `${out}/${part}`;
+  }
+  return out;
+}

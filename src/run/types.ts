@@ -1,0 +1,83 @@
+/**
+ * The runner's request and result shapes. A run's result and its failure have the same shape:
+ * callers branch on fields, not on classes. `undefined`, never `null`, for what does not apply.
+ *
+ * @module
+ */
+
+/** What to start and how. */
+export interface RunRequest {
+  /** The program: an absolute path, or a bare name looked up on `PATH` (of `env`, else ours). */
+  program: string;
+  /** Arguments after the program (argv[1..]). */
+  args: readonly string[];
+  /** Absolute working directory. */
+  cwd: string;
+  /** Bytes written to the child's stdin, then stdin is closed. */
+  stdin: Uint8Array;
+  /**
+   * Environment layers applied over the inherited environment, later wins
+   * (e.g. `[cliPairs, manifestEnv]`).
+   */
+  env?: readonly Readonly<Record<string, string>>[];
+  /** Stop the whole process group after this many milliseconds. */
+  timeoutMs: number;
+}
+
+/** Optional knobs of a run. */
+export interface RunOptions {
+  /** Cancels the run: the whole process group is stopped. */
+  signal?: AbortSignal;
+  /** Receives raw stdout bytes as they arrive (for streaming to a terminal). */
+  onStdout?: (chunk: Uint8Array) => void;
+  /** Receives raw stderr bytes as they arrive. */
+  onStderr?: (chunk: Uint8Array) => void;
+  /** Keep at most this many bytes of stdout in memory for the result. @default 51200 */
+  maxBytes?: number;
+  /** Keep at most this many lines of stdout in memory for the result. @default 2000 */
+  maxLines?: number;
+  /** Keep at most this many bytes of stderr. @default 65536 */
+  maxStderrBytes?: number;
+  /** Directory for spill files holding the full stdout when it exceeds the cap. */
+  spillDir?: string;
+  /** Milliseconds between SIGTERM and SIGKILL when stopping. @default 500 */
+  graceMs?: number;
+}
+
+/** Why a program could not be started. */
+export type StartFailure = "not_found" | "not_executable" | "permission_denied" | "other";
+
+/** The outcome of one run, success or failure alike. */
+export interface RunResult {
+  /** The argv that ran (program as resolved, then args). */
+  command: readonly string[];
+  cwd: string;
+  durationMs: number;
+  /** The exit code, when the process exited on its own. */
+  exitCode: number | undefined;
+  /** The signal that ended it (`"SIGKILL"`), when one did. */
+  signal: string | undefined;
+  /** Stopped because the time limit elapsed. */
+  timedOut: boolean;
+  /** Stopped because the caller aborted. */
+  cancelled: boolean;
+  /** The group ignored SIGTERM and had to be killed with SIGKILL. */
+  isForcefullyTerminated: boolean;
+  /** Set when the program never started; `startError` says why in one line. */
+  startFailure: StartFailure | undefined;
+  startError: string | undefined;
+  /** Stdout as lossy UTF-8, cut at the caps. */
+  stdout: string;
+  /** Stderr as lossy UTF-8, cut at its cap. */
+  stderr: string;
+  /** Total bytes the program wrote to each stream. */
+  stdoutBytes: number;
+  stderrBytes: number;
+  /** Whether `stdout` / `stderr` were cut. */
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  /** When stdout was cut and a spill directory was given: the file holding all of it. */
+  spillPath: string | undefined;
+  /** The time limit that applied, in milliseconds. */
+  timeoutMs: number;
+}
