@@ -1,0 +1,259 @@
+/**
+ * `deno task bench`: measures the CLI as it ships (the bundle, run with `deno run`) side by side
+ * with the floor each goal names, in one run, as ratios of medians. Prints a Markdown table and
+ * writes it to `bench/results.md`.
+ *
+ * Usage: deno task bench [--quick]
+ *
+ * @module
+ */
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const BUNDLE = `${ROOT}dist/basis-tools.js`;
+const QUICK = Deno.args.includes("--quick");
+const RUNS = QUICK ? 7 : 25;
+const DENO = Deno.execPath();
+const work = await Deno.makeTempDir({ prefix: "basis-bench-" });
+const dirs = {
+  BASIS_CONFIG_DIR: `${work}/config`,
+  BASIS_CACHE_DIR: `${work}/cache`,
+  BASIS_STATE_DIR: `${work}/state`,
+};
+const rows: string[] = [];
+
+async function sh(cmd: string[], options: { stdin?: Uint8Array; cwd?: string } = {}) {
+  const child = new Deno.Command(cmd[0] as string, {
+    args: cmd.slice(1),
+    cwd: options.cwd ?? work,
+    env: dirs,
+    stdin: options.stdin ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin) {
+    const writer = child.stdin.getWriter();
+    await writer.write(options.stdin);
+    await writer.close();
+  }
+  const output = await child.output();
+  if (output.code !== 0) {
+    throw new Error(
+      `${cmd.join(" ")} exited ${output.code}: ${new TextDecoder().decode(output.stderr)}`,
+    );
+  }
+  return output;
+}
+
+async function timed(cmd: string[], options: { stdin?: Uint8Array; cwd?: string } = {}) {
+  const started = performance.now();
+  await sh(cmd, options);
+  return performance.now() - started;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? sorted[mid] as number
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Runs two commands alternately, `RUNS` times each after one warm-up, and returns both medians. */
+async function sideBySide(
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+): Promise<[number, number]> {
+  await a();
+  await b();
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    as.push(await a());
+    bs.push(await b());
+  }
+  return [median(as), median(bs)];
+}
+
+async function workspace(name: string, tools: number): Promise<string> {
+  const root = `${work}/${name}`;
+  await Deno.mkdir(`${root}/.basis`, { recursive: true });
+  const entries: Record<string, unknown> = {};
+  for (let i = 0; i < tools; i++) {
+    entries[`tool_${String(i).padStart(5, "0")}`] = {
+      description: `Tool number ${i}, which does something useful with its input`,
+      input_schema: {
+        type: "object",
+        properties: { text: { type: "string" }, count: { type: "integer", minimum: 0 } },
+        required: ["text"],
+      },
+      command: ["cat"],
+      env: { TOKEN: "${BENCH_TOKEN:-t0k3n}" },
+    };
+  }
+  entries["cat"] = {
+    description: "Echo the input",
+    input_schema: { type: "object" },
+    command: ["cat"],
+  };
+  await Deno.writeTextFile(
+    `${root}/.basis/tools.json`,
+    JSON.stringify({ schema: 1, tools: entries }),
+  );
+  return root;
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+console.error("bundling…");
+await sh([DENO, "task", "--quiet", "bundle"], { cwd: ROOT });
+await Deno.writeTextFile(`${work}/hello.js`, 'console.log("hello");\n');
+await Deno.writeTextFile(
+  `${work}/spawn_cat.js`,
+  `const child = new Deno.Command("cat", { stdin: "piped", stdout: "piped" }).spawn();
+const writer = child.stdin.getWriter();
+await writer.write(new TextEncoder().encode(Deno.args[0]));
+await writer.close();
+const { stdout } = await child.output();
+await Deno.stdout.write(stdout);
+`,
+);
+const cli = (
+  root: string,
+  ...args: string[]
+) => [DENO, "run", "-A", "--no-config", BUNDLE, "-C", root, ...args];
+const plain = (
+  file: string,
+  ...args: string[]
+) => [DENO, "run", "-A", "--no-config", `${work}/${file}`, ...args];
+
+rows.push(
+  "| measurement | basis-tools | floor | ratio | goal |",
+  "| --- | --- | --- | --- | --- |",
+);
+
+// 1. list on 100 tools vs hello-world.
+const w100 = await workspace("w100", 100);
+{
+  console.error("list on 100 tools vs hello-world…");
+  const [list, hello] = await sideBySide(
+    () => timed(cli(w100, "list")),
+    () => timed(plain("hello.js")),
+  );
+  rows.push(
+    `| \`list\`, 100 tools vs Deno hello-world | ${fmt(list)} | ${fmt(hello)} | ${
+      ratio(list, hello)
+    } | ≤ 1.3× |`,
+  );
+}
+
+// 2. call of a cat tool vs a minimal Deno script that spawns cat.
+{
+  console.error("call cat vs spawn cat…");
+  const input = '{"text":"hello","count":3}';
+  await sh(cli(w100, "call", "cat", input, "--approve", "always"));
+  const [call, floor] = await sideBySide(
+    () => timed(cli(w100, "call", "cat", input, "--approve", "always")),
+    () => timed(plain("spawn_cat.js", input)),
+  );
+  rows.push(
+    `| \`call\` of a \`cat\` tool vs Deno spawning \`cat\` | ${fmt(call)} | ${fmt(floor)} | ${
+      ratio(call, floor)
+    } | ≤ 1.3× |`,
+  );
+}
+
+// 3. list scaling.
+{
+  const sizes = QUICK ? [10, 100, 1000] : [10, 100, 1000, 10000];
+  const times: number[] = [];
+  for (const size of sizes) {
+    console.error(`list on ${size} tools…`);
+    const root = await workspace(`scale${size}`, size);
+    const [t] = await sideBySide(() => timed(cli(root, "list")), () => Promise.resolve(0));
+    times.push(t);
+  }
+  const base = times[0] as number;
+  rows.push(
+    `| \`list\` growth: ${sizes.map((s, i) => `${s} → ${fmt(times[i] as number)}`).join(", ")} | ${
+      fmt(times.at(-1) as number)
+    } | ${fmt(base)} (10 tools) | ${
+      ratio(times.at(-1) as number, base)
+    } | linear; 10,000 under 1 s |`,
+  );
+}
+
+// 4. 100 MiB through a tool vs cat piping the same bytes; peak memory over the cap.
+{
+  const mib = QUICK ? 20 : 100;
+  console.error(`${mib} MiB through a tool…`);
+  const payload = JSON.stringify({ text: "x".repeat(mib * 1024 * 1024 - 11) });
+  const bytes = new TextEncoder().encode(payload);
+  await Deno.writeFile(`${work}/payload.json`, bytes);
+  const through = `${work}/through`;
+  await Deno.mkdir(`${through}/.basis`, { recursive: true });
+  await Deno.writeTextFile(
+    `${through}/.basis/tools.json`,
+    JSON.stringify({
+      schema: 1,
+      tools: { cat: { description: "cat", input_schema: { type: "object" }, command: ["cat"] } },
+    }),
+  );
+  const [tool, floor] = await sideBySide(
+    () =>
+      timed([
+        "sh",
+        "-c",
+        `${
+          cli(through, "call", "cat", "-", "--approve", "always").join(" ")
+        } < payload.json > /dev/null`,
+      ]),
+    () => timed(["sh", "-c", "cat < payload.json | cat > /dev/null"]),
+  );
+  const rate = (ms: number) => `${(mib / (ms / 1000)).toFixed(0)} MiB/s`;
+  rows.push(
+    `| ${mib} MiB through a \`cat\` tool vs \`cat \\| cat\` | ${rate(tool)} | ${rate(floor)} | ${
+      ratio(floor, tool)
+    } of the floor's throughput | ≥ 0.5× |`,
+  );
+
+  const gen = `${work}/gen`;
+  await Deno.mkdir(`${gen}/.basis`, { recursive: true });
+  await Deno.writeTextFile(
+    `${gen}/.basis/tools.json`,
+    JSON.stringify({
+      schema: 1,
+      tools: {
+        big: {
+          description: "big",
+          input_schema: { type: "object" },
+          command: ["head", "-c", `${mib * 1024 * 1024}`, "/dev/zero"],
+        },
+      },
+    }),
+  );
+  const peak = async (cmd: string[]) => {
+    const out = await sh(["/usr/bin/time", "-f", "%M", ...cmd]);
+    const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
+    return Number(lines.at(-1)) / 1024;
+  };
+  const capped = await peak(cli(gen, "--json", "call", "big", "{}", "--approve", "always"));
+  const floorPeak = await peak(plain("hello.js"));
+  rows.push(
+    `| peak memory, ${mib} MiB of output over the cap (\`--json\`) | ${capped.toFixed(0)} MiB | ${
+      floorPeak.toFixed(0)
+    } MiB (hello-world) | ${ratio(capped, floorPeak)} | under 200 MiB |`,
+  );
+}
+
+const table = rows.join("\n");
+console.log(table);
+if (!QUICK) {
+  await Deno.writeTextFile(
+    `${ROOT}bench/results.md`,
+    `# Benchmark results\n\nMeasured by \`deno task bench\` on ${
+      new Date().toISOString().slice(0, 10)
+    } (${Deno.build.target}, Deno ${Deno.version.deno}); medians of ${RUNS} alternating runs.\n\n${table}\n`,
+  );
+}
+await Deno.remove(work, { recursive: true });

@@ -1,0 +1,61 @@
+/**
+ * `deno task demo`: runs the CLI on the example workspace the way a person would, printing each
+ * command line and what it printed, with its exit code.
+ *
+ * @module
+ */
+
+const root = new URL("..", import.meta.url).pathname;
+const main = `${root}src/main.ts`;
+
+const steps: { say: string; args: string[]; stdin?: string }[] = [
+  { say: "The roster of the example workspace", args: ["list"] },
+  { say: "One tool in full (env values are redacted)", args: ["show", "whoami"] },
+  { say: "Validate the manifests", args: ["check"] },
+  {
+    say: "Call a tool (approved by policy here; see README: Approval)",
+    args: ["call", "word_count", '{"text":"one two three\\nfour"}', "--approve", "always"],
+  },
+  {
+    say: "Input is piped: the same tool, JSON on stdin, one JSON object out",
+    args: ["call", "word_count", "--json", "--approve", "always"],
+    stdin: '{"text": "piped words"}',
+  },
+  {
+    say: "The schema gate refuses bad input before anything runs (exit 4)",
+    args: ["call", "word_count", '{"txt":"typo"}', "--approve", "always"],
+  },
+  {
+    say: "A failing tool: its stderr, then a one-line summary (exit 1)",
+    args: ["call", "fail", '{"reason":"the disk is full"}', "--approve", "always"],
+  },
+  {
+    say: "A tool that outlives its timeout_ms of 1000 ms (exit 3)",
+    args: ["call", "slow", '{"ms":5000}', "--approve", "always"],
+  },
+  {
+    say: "No approval policy and no one to ask: denied (exit 5)",
+    args: ["call", "echo", '{"hello":"world"}'],
+  },
+];
+
+for (const step of steps) {
+  console.log(`\n# ${step.say}\n$ basis-tools -C examples ${step.args.map(quote).join(" ")}`);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", main, "-C", `${root}examples`, ...step.args],
+    stdin: step.stdin === undefined ? "null" : "piped",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  if (step.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(step.stdin));
+    await writer.close();
+  }
+  const { code } = await child.status;
+  console.log(`[exit ${code}]`);
+}
+
+function quote(arg: string): string {
+  return /^[\w\-.,/:=@]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,124 @@
+/**
+ * A small argument parser: options that shape a whole run are accepted before or after the command
+ * name, `--name=value` and `--name value` both work, `--` ends the options, and anything unknown is
+ * a usage error. Hand-written because a general parser costs start-up time on every call.
+ *
+ * @module
+ */
+
+import { BasisError } from "../errors.ts";
+
+/** How an option takes its value. */
+export type OptionKind = "boolean" | "string" | "list";
+
+/** One option a command accepts. */
+export interface OptionSpec {
+  /** The long name without dashes (`config-dir`). */
+  name: string;
+  kind: OptionKind;
+  /** A one-letter alias without the dash (`C`). */
+  short?: string;
+}
+
+/** The parsed command line. */
+export interface ParsedArgs {
+  /** The command name, or `undefined` when none was given. */
+  command: string | undefined;
+  /** Positional arguments after the command name. */
+  positionals: string[];
+  /** Option values by long name: `true` for booleans, the last value for strings, every value for lists. */
+  options: Map<string, string | boolean | string[]>;
+}
+
+/**
+ * Parses `argv` against the options every command accepts plus those of the command named in it.
+ *
+ * @param argv The arguments after the program name.
+ * @param global Options accepted by every command.
+ * @param perCommand Options accepted by one command, keyed by the command name.
+ * @returns The command, its positionals and its options.
+ * @throws {BasisError} `usage` for an unknown option or a missing option value.
+ * @example Options before and after the command
+ * ```ts
+ * import { parseArgs } from "./args.ts";
+ * const parsed = parseArgs(["--json", "call", "echo", "-C", "dir"], [
+ *   { name: "json", kind: "boolean" },
+ *   { name: "workspace", kind: "string", short: "C" },
+ * ], {});
+ * console.assert(parsed.command === "call" && parsed.options.get("workspace") === "dir");
+ * ```
+ */
+export function parseArgs(
+  argv: readonly string[],
+  global: readonly OptionSpec[],
+  perCommand: Readonly<Record<string, readonly OptionSpec[]>>,
+): ParsedArgs {
+  const options = new Map<string, string | boolean | string[]>();
+  const positionals: string[] = [];
+  let command: string | undefined;
+  let specs = global;
+  let onlyPositionals = false;
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (onlyPositionals || arg === "-" || !arg.startsWith("-")) {
+      if (command === undefined && !onlyPositionals) {
+        command = arg;
+        specs = [...global, ...(Object.hasOwn(perCommand, arg) ? perCommand[arg] ?? [] : [])];
+      } else {
+        positionals.push(arg);
+      }
+      continue;
+    }
+    if (arg === "--") {
+      onlyPositionals = true;
+      continue;
+    }
+    const { spec, inline } = findSpec(arg, specs);
+    if (spec.kind === "boolean") {
+      if (inline !== undefined) {
+        throw new BasisError("usage", `Cannot parse option "--${spec.name}": it takes no value`);
+      }
+      options.set(spec.name, true);
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined) {
+        throw new BasisError("usage", `Cannot parse option "--${spec.name}": a value is missing`);
+      }
+      value = next;
+      i++;
+    }
+    if (spec.kind === "list") {
+      const list = options.get(spec.name);
+      if (Array.isArray(list)) list.push(value);
+      else options.set(spec.name, [value]);
+    } else {
+      options.set(spec.name, value);
+    }
+  }
+  return { command, positionals, options };
+}
+
+function findSpec(
+  arg: string,
+  specs: readonly OptionSpec[],
+): { spec: OptionSpec; inline: string | undefined } {
+  let name: string;
+  let inline: string | undefined;
+  if (arg.startsWith("--")) {
+    const eq = arg.indexOf("=");
+    name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    const spec = specs.find((s) => s.name === name);
+    if (spec) return { spec, inline };
+  } else {
+    name = arg.slice(1, 2);
+    inline = arg.length > 2 ? arg.slice(2).replace(/^=/, "") : undefined;
+    const spec = specs.find((s) => s.short === name);
+    if (spec) return { spec, inline };
+  }
+  throw new BasisError("usage", `Unknown option "${arg.split("=")[0]}": see --help`);
+}

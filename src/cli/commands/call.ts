@@ -1,0 +1,203 @@
+/**
+ * `basis-tools call NAME [INPUT|-]`: parse input → schema gate → preview → approval → run.
+ * Nothing starts before the approval said yes; bad input never reaches the approver.
+ *
+ * @module
+ */
+
+import { decide } from "../../approval/approve.ts";
+import { toolPreview } from "../../approval/preview.ts";
+import { BasisError, type ErrorCode, formatProblem, ManifestError } from "../../errors.ts";
+import type { ToolSpec } from "../../manifest/types.ts";
+import { redact } from "../../redact.ts";
+import { describeFailure, modelResult } from "../../run/failure_message.ts";
+import { runProgram } from "../../run/run_program.ts";
+import type { RunResult } from "../../run/types.ts";
+import { checkSchema, validateInput } from "../../schema/gate.ts";
+import { EXIT, exitCodeFor } from "../exit_codes.ts";
+import { err, errBytes, outBytes, outJson } from "../output.ts";
+import { findTool, rosterFor } from "../_roster.ts";
+import type { Settings } from "../settings.ts";
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Overrides the tool's `timeout_ms`. */
+  timeoutMs: number | undefined;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Runs one declared tool and reports its outcome.
+ *
+ * @param settings The run's settings.
+ * @param name The tool's name.
+ * @param inputArg The INPUT argument: JSON text, `-`, or `undefined`.
+ * @param options Per-call options.
+ * @returns The exit code.
+ */
+export async function callCommand(
+  settings: Settings,
+  name: string,
+  inputArg: string | undefined,
+  options: CallOptions,
+): Promise<number> {
+  let secrets: readonly string[] = [];
+  try {
+    const spec = findTool(await rosterFor(settings), name);
+    secrets = Object.values(spec.env);
+    const input = parseInput(name, await readInput(inputArg));
+    await gate(spec, input, settings);
+    const decision = await decide(
+      { tool: spec.name, sideEffect: spec.sideEffect, preview: toolPreview(spec, input) },
+      { policy: settings.approve },
+    );
+    if (!decision.allowed) {
+      throw new BasisError("denied", decision.reason ?? `Call of tool "${name}" denied`);
+    }
+    const result = await run(spec, input, settings, options);
+    return report(name, result, settings, secrets);
+  } catch (error) {
+    if (!(error instanceof BasisError) || !settings.json) throw error;
+    const message = error instanceof ManifestError
+      ? error.problems.map(formatProblem).join("\n")
+      : error.message;
+    outJson(jsonObject(name, undefined, error.code, redact(message, secrets)));
+    return exitCodeFor(error.code);
+  }
+}
+
+async function readInput(arg: string | undefined): Promise<string> {
+  if (arg !== undefined && arg !== "-") return arg;
+  if (arg === undefined && Deno.stdin.isTerminal()) return "{}";
+  const text = await new Response(Deno.stdin.readable).text();
+  return text.trim() === "" ? "{}" : text;
+}
+
+function parseInput(name: string, text: string): Record<string, unknown> {
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new BasisError(
+      "invalid_json",
+      `Cannot parse the input of tool "${name}" as JSON: ${detail}`,
+    );
+  }
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    const found = input === null ? "null" : Array.isArray(input) ? "an array" : `a ${typeof input}`;
+    throw new BasisError(
+      "invalid_input",
+      `Input refused by tool "${name}": (root): must be a JSON object, found ${found}`,
+    );
+  }
+  return input as Record<string, unknown>;
+}
+
+async function gate(spec: ToolSpec, input: unknown, settings: Settings): Promise<void> {
+  const reason = await checkSchema(spec, { cacheDir: settings.cacheDir });
+  if (reason !== undefined) {
+    throw new ManifestError([{ file: spec.file, tool: spec.name, field: "input_schema", reason }]);
+  }
+  await validateInput(spec, input, { cacheDir: settings.cacheDir });
+}
+
+async function run(
+  spec: ToolSpec,
+  input: unknown,
+  settings: Settings,
+  options: CallOptions,
+): Promise<RunResult> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  try {
+    return await runProgram(
+      {
+        program: spec.program,
+        args: spec.command.slice(1),
+        cwd: spec.cwd,
+        stdin: encoder.encode(JSON.stringify(input)),
+        env: [settings.env, spec.env],
+        timeoutMs: options.timeoutMs ?? spec.timeoutMs,
+      },
+      {
+        signal: controller.signal,
+        spillDir: settings.spillDir,
+        ...(settings.json ? {} : { onStdout: outBytes, onStderr: errBytes }),
+      },
+    );
+  } finally {
+    for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  }
+}
+
+function outcome(result: RunResult): { code: number; kind: ErrorCode | undefined } {
+  if (result.cancelled) return { code: EXIT.interrupted, kind: "interrupted" };
+  if (result.timedOut) return { code: EXIT.timedOut, kind: "timed_out" };
+  if (result.startFailure !== undefined) return { code: EXIT.failed, kind: "spawn_failed" };
+  if (result.signal !== undefined || result.exitCode !== 0) {
+    return { code: EXIT.failed, kind: "tool_failed" };
+  }
+  return { code: EXIT.ok, kind: undefined };
+}
+
+function report(
+  name: string,
+  result: RunResult,
+  settings: Settings,
+  secrets: readonly string[],
+): number {
+  const label = `Tool ${JSON.stringify(name)}`;
+  const { code, kind } = outcome(result);
+  if (settings.json) {
+    const message = kind === "interrupted"
+      ? `${label} was interrupted`
+      : describeFailure(result, label);
+    outJson(
+      jsonObject(
+        name,
+        result,
+        kind,
+        message === undefined ? undefined : redact(message, secrets),
+        secrets,
+      ),
+    );
+    return code;
+  }
+  if (kind === "interrupted") {
+    err(`basis-tools: ${label} was interrupted; its process group was stopped\n`);
+  } else if (kind !== undefined) {
+    // Its output was already streamed through: say what happened without repeating it.
+    const headline = describeFailure({ ...result, stdout: "", stderr: "" }, label);
+    err(`basis-tools: ${redact(headline ?? `${label} failed`, secrets)}\n`);
+  } else if (result.stdoutBytes === 0) {
+    err(`basis-tools: ${label} finished and printed nothing\n`);
+  }
+  return code;
+}
+
+function jsonObject(
+  name: string,
+  result: RunResult | undefined,
+  kind: ErrorCode | undefined,
+  message: string | undefined,
+  secrets: readonly string[] = [],
+): Record<string, unknown> {
+  const label = `Tool ${JSON.stringify(name)}`;
+  return {
+    tool: name,
+    ok: kind === undefined,
+    result: result && kind === undefined ? redact(modelResult(result, label), secrets) : null,
+    stdout: result ? redact(result.stdout, secrets) : null,
+    stderr: result ? redact(result.stderr, secrets) : null,
+    exit_code: result?.exitCode ?? null,
+    signal: result?.signal ?? null,
+    timed_out: result?.timedOut ?? false,
+    truncated: result ? result.stdoutTruncated : false,
+    duration_ms: result ? Math.round(result.durationMs) : null,
+    error: kind === undefined ? null : { kind, message: message ?? `${label} failed` },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * `basis-tools check`: validate both manifests and compile every tool's input schema.
+ *
+ * @module
+ */
+
+import { formatProblem, ManifestError, type ManifestProblem } from "../../errors.ts";
+import { checkSchema } from "../../schema/gate.ts";
+import { out, outJson } from "../output.ts";
+import { rosterFor } from "../_roster.ts";
+import type { Settings } from "../settings.ts";
+import { EXIT } from "../exit_codes.ts";
+
+/**
+ * Validates the manifests; prints one line per problem.
+ *
+ * @param settings The run's settings.
+ * @returns 0 when everything is valid, else 6.
+ */
+export async function checkCommand(settings: Settings): Promise<number> {
+  let problems: readonly ManifestProblem[] = [];
+  let tools = 0;
+  let files: string[] = [];
+  try {
+    const roster = await rosterFor(settings);
+    files = roster.sources.filter((source) => source.found).map((source) => source.path);
+    tools = roster.tools.size;
+    const found: ManifestProblem[] = [];
+    for (const spec of roster.tools.values()) {
+      const reason = await checkSchema(spec, { cacheDir: settings.cacheDir });
+      if (reason !== undefined) {
+        found.push({ file: spec.file, tool: spec.name, field: "input_schema", reason });
+      }
+    }
+    problems = found;
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    problems = error.problems;
+  }
+  if (settings.json) {
+    outJson({
+      ok: problems.length === 0,
+      tools,
+      files,
+      problems: problems.map((problem) => ({ ...problem, message: formatProblem(problem) })),
+    });
+  } else if (problems.length > 0) {
+    out(problems.map((problem) => formatProblem(problem) + "\n").join(""));
+  } else {
+    const where = files.length === 0 ? "no manifest found" : files.join(", ");
+    out(`ok: ${tools} tool${tools === 1 ? "" : "s"} (${where})\n`);
+  }
+  return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
+}

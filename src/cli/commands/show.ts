@@ -1,0 +1,57 @@
+/**
+ * `basis-tools show NAME`: one tool in full, env values redacted.
+ *
+ * @module
+ */
+
+import { quoteArgv } from "../../approval/shell_quote.ts";
+import { REDACTED } from "../../redact.ts";
+import { out, outJson } from "../output.ts";
+import { findTool, rosterFor } from "../_roster.ts";
+import type { Settings } from "../settings.ts";
+
+/**
+ * Prints one tool.
+ *
+ * @param settings The run's settings.
+ * @param name The tool's name.
+ * @returns The exit code.
+ */
+export async function showCommand(settings: Settings, name: string): Promise<number> {
+  const spec = findTool(await rosterFor(settings), name);
+  const env = Object.fromEntries(Object.keys(spec.env).sort().map((key) => [key, REDACTED]));
+  if (settings.json) {
+    outJson({
+      name: spec.name,
+      description: spec.description,
+      command: spec.command,
+      program: spec.program,
+      cwd: spec.cwd,
+      env,
+      side_effect: spec.sideEffect,
+      timeout_ms: spec.timeoutMs,
+      input_schema: spec.inputSchema,
+      source: spec.scope,
+      file: spec.file,
+    });
+    return 0;
+  }
+  const envText = Object.keys(env).length === 0
+    ? "(none)"
+    : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
+  const schema = JSON.stringify(spec.inputSchema, null, 2).replaceAll("\n", "\n  ");
+  out(
+    [
+      `${spec.name} — ${spec.description}`,
+      `  command:      ${quoteArgv(spec.command)}`,
+      `  cwd:          ${spec.cwd}`,
+      `  env:          ${envText}`,
+      `  side effect:  ${spec.sideEffect}`,
+      `  timeout:      ${spec.timeoutMs} ms`,
+      `  declared in:  ${spec.file} (${spec.scope})`,
+      `  input schema:`,
+      `  ${schema}`,
+    ].join("\n") + "\n",
+  );
+  return 0;
+}

@@ -1,0 +1,75 @@
+/**
+ * The `--help` texts: one for the program, one per command.
+ *
+ * @module
+ */
+
+const GLOBAL = `Options for every command (before or after its name):
+  -C, --workspace DIR     workspace root (default: nearest ancestor holding .basis/tools.json)
+      --config-dir DIR    global config directory (default: $BASIS_CONFIG_DIR,
+                          $XDG_CONFIG_HOME/basis, ~/.config/basis)
+      --json              print JSON instead of text
+      --approve POLICY    prompt | always | never (default: $BASIS_APPROVE, else prompt)
+      --env KEY=VALUE     add a variable to every tool's environment (repeatable)
+      --locale LOCALE     en-US | uk-UA
+  -h, --help              show help
+  -V, --version           show the version`;
+
+const TOP = `basis-tools — declared programs as typed, schema-checked, approved tools
+
+Usage: basis-tools [options] <command> [arguments]
+
+Commands:
+  list                    the roster: name, side effect, source, description
+  show NAME               one tool in full (env values redacted)
+  check                   validate the manifests (exit 0, or 6 with one line per problem)
+  call NAME [INPUT|-]     run one tool with a JSON object as input
+
+${GLOBAL}
+
+Exit codes: 0 ok, 1 tool failed, 2 usage, 3 timed out, 4 input refused, 5 denied,
+6 manifest invalid, 130 interrupted.`;
+
+const COMMANDS: Readonly<Record<string, string>> = {
+  list: `Usage: basis-tools list [--json]
+
+Lists the roster: workspace tools by name, then global tools the workspace does not shadow.`,
+  show: `Usage: basis-tools show NAME [--json]
+
+Shows one tool in full: description, command, cwd, env names (values redacted), side effect,
+timeout, input schema and the file that declares it.`,
+  check: `Usage: basis-tools check [--json]
+
+Validates the workspace and global manifests, including every tool's input schema.
+Exits 0, or 6 with one line per problem.`,
+  call: `Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--json] [--env KEY=VALUE]...
+
+Runs one tool. INPUT is a JSON object; '-', or no INPUT while stdin is piped, reads it from stdin;
+no INPUT at a terminal means {}. The input is checked against the tool's schema, the call is
+approved (--approve), then the program gets the input as compact JSON on stdin and its output is
+streamed through. With --json, prints one object:
+{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
+
+  --timeout MS            override the tool's timeout_ms for this call`,
+};
+
+/**
+ * The help text for the program or one command.
+ *
+ * @param command The command, or `undefined` for the program's help.
+ * @returns The text, ending with the options every command takes.
+ */
+export function helpText(command: string | undefined): string {
+  if (command === undefined || !Object.hasOwn(COMMANDS, command)) return TOP;
+  return `${COMMANDS[command]}\n\n${GLOBAL}`;
+}
+
+/**
+ * Whether a command exists.
+ *
+ * @param command A command name.
+ * @returns True for the commands this program answers to.
+ */
+export function isCommand(command: string): boolean {
+  return Object.hasOwn(COMMANDS, command);
+}

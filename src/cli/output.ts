@@ -1,0 +1,58 @@
+/**
+ * Writing to the terminal: whole strings and raw bytes, synchronously, so that output order is the
+ * order of the calls and nothing is lost when the program exits right after.
+ *
+ * @module
+ */
+
+const encoder = new TextEncoder();
+
+function writeAll(target: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += target.writeSync(bytes.subarray(offset));
+}
+
+/**
+ * Writes text to stdout.
+ *
+ * @param text The text, written as is.
+ */
+export function out(text: string): void {
+  writeAll(Deno.stdout, encoder.encode(text));
+}
+
+/**
+ * Writes text to stderr.
+ *
+ * @param text The text, written as is.
+ */
+export function err(text: string): void {
+  writeAll(Deno.stderr, encoder.encode(text));
+}
+
+/**
+ * Writes raw bytes to stdout, unchanged.
+ *
+ * @param bytes The bytes.
+ */
+export function outBytes(bytes: Uint8Array): void {
+  writeAll(Deno.stdout, bytes);
+}
+
+/**
+ * Writes raw bytes to stderr, unchanged.
+ *
+ * @param bytes The bytes.
+ */
+export function errBytes(bytes: Uint8Array): void {
+  writeAll(Deno.stderr, bytes);
+}
+
+/**
+ * Prints a value as pretty JSON on stdout.
+ *
+ * @param value Any JSON value.
+ */
+export function outJson(value: unknown): void {
+  out(JSON.stringify(value, null, 2) + "\n");
+}

@@ -1,0 +1,95 @@
+/**
+ * The options that shape a whole run, resolved once: flags first, then `BASIS_*` variables, then
+ * defaults. Public options are optional; these resolved settings are all required.
+ *
+ * @module
+ */
+
+import { APPROVAL_POLICIES, type ApprovalPolicy } from "../approval/approve.ts";
+import { BasisError } from "../errors.ts";
+import { cacheDir, configDir, type EnvLookup, spillDir } from "../paths.ts";
+import type { OptionSpec, ParsedArgs } from "./args.ts";
+
+/** Options accepted by every command, before or after its name. */
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  { name: "workspace", kind: "string", short: "C" },
+  { name: "config-dir", kind: "string" },
+  { name: "locale", kind: "string" },
+  { name: "json", kind: "boolean" },
+  { name: "approve", kind: "string" },
+  { name: "env", kind: "list" },
+  { name: "no-shell", kind: "boolean" },
+  { name: "help", kind: "boolean", short: "h" },
+  { name: "version", kind: "boolean", short: "V" },
+];
+
+/** Options of one command. */
+export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
+  call: [{ name: "timeout", kind: "string" }],
+};
+
+/** Everything a command needs to know about this run. */
+export interface Settings {
+  /** `-C DIR`, when given. */
+  readonly workspace: string | undefined;
+  readonly configDir: string;
+  readonly cacheDir: string;
+  readonly spillDir: string;
+  readonly json: boolean;
+  readonly approve: ApprovalPolicy;
+  /** `--env KEY=VALUE` pairs, in order. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly noShell: boolean;
+  readonly locale: string;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Resolves the run's settings from parsed flags and the environment.
+ *
+ * @param args The parsed command line.
+ * @param env How to read variables.
+ * @returns The settings.
+ * @throws {BasisError} `usage` for a malformed `--env` pair or an unknown `--approve` policy.
+ */
+export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
+  const string = (name: string): string | undefined => {
+    const value = args.options.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const approve = string("approve") ?? env("BASIS_APPROVE") ?? "prompt";
+  if (!(APPROVAL_POLICIES as readonly string[]).includes(approve)) {
+    throw new BasisError(
+      "usage",
+      `Cannot use approval policy "${approve}": expected one of ${APPROVAL_POLICIES.join(", ")}`,
+    );
+  }
+  const pairs: Record<string, string> = Object.create(null);
+  const list = args.options.get("env");
+  for (const [index, pair] of (Array.isArray(list) ? list : []).entries()) {
+    const eq = pair.indexOf("=");
+    // The text may hold a secret: name the pair by its position, never by its content.
+    if (eq === -1 || !ENV_NAME.test(pair.slice(0, eq))) {
+      throw new BasisError(
+        "usage",
+        `Cannot parse --env pair ${
+          index + 1
+        }: expected KEY=VALUE with KEY made of letters, digits and _`,
+      );
+    }
+    const key = pair.slice(0, eq);
+    pairs[key] = pair.slice(eq + 1);
+  }
+  return {
+    workspace: string("workspace"),
+    configDir: configDir(string("config-dir"), env),
+    cacheDir: cacheDir(env),
+    spillDir: spillDir(env),
+    json: args.options.get("json") === true,
+    approve: approve as ApprovalPolicy,
+    env: pairs,
+    noShell: args.options.get("no-shell") === true,
+    locale: string("locale") ?? env("BASIS_LOCALE") ?? "en-US",
+  };
+}

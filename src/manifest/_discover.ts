@@ -1,0 +1,42 @@
+/**
+ * Finding the workspace root: the nearest ancestor holding `.basis/tools.json`.
+ *
+ * @module
+ */
+
+import { dirname, join, resolve } from "node:path";
+
+/**
+ * The nearest directory, from `start` up to the file system root, that holds a
+ * `.basis/tools.json` (a directory standing there does not count); else `start` itself.
+ *
+ * @param start Where to start looking (relative paths are against the current directory).
+ * @returns The workspace root, absolute.
+ * @throws Nothing: directories that cannot be looked into are passed over.
+ * @example Find the root from a nested directory
+ * ```ts ignore
+ * import { findWorkspaceRoot } from "./load.ts";
+ * const root = await findWorkspaceRoot(Deno.cwd());
+ * console.log(root);
+ * ```
+ */
+export async function findWorkspaceRoot(start: string): Promise<string> {
+  const origin = resolve(start);
+  let dir = origin;
+  while (true) {
+    if (await holdsManifest(dir)) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return origin;
+    dir = parent;
+  }
+}
+
+async function holdsManifest(dir: string): Promise<boolean> {
+  try {
+    return !(await Deno.stat(join(dir, ".basis", "tools.json"))).isDirectory;
+  } catch (error) {
+    // A file the OS will not let us stat still exists: the loader reports it rather than skip it.
+    // Anything else (absent, or outside what Deno's permissions allow) is not a root.
+    return error instanceof Deno.errors.PermissionDenied;
+  }
+}

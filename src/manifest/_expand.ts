@@ -1,0 +1,90 @@
+/**
+ * `${VAR}` and `${VAR:-default}` expansion, applied once at load to `command` elements, `cwd` and
+ * `env` values. Problems name the variable but never echo the text being expanded: it may hold a
+ * secret.
+ *
+ * Rules: `$` not followed by `{` is literal (`$`, `$NAME`, `$$`). `${NAME}` is replaced by the
+ * variable's value and is an error when it is unset (set but empty is fine). `${NAME:-default}` is
+ * replaced by the default when the variable is unset or empty; the default is literal text and
+ * may not itself contain `${`. A name is `[A-Za-z_][A-Za-z0-9_]*`; any other text inside the braces
+ * (an invalid name, another operator such as `:=` or `-`) is an error. Unterminated `${` and empty
+ * `${}` are errors. The result is never expanded again.
+ *
+ * @module
+ */
+
+import type { EnvLookup } from "../paths.ts";
+
+/** The outcome of expanding one string. */
+export type Expansion =
+  | { readonly ok: true; readonly value: string }
+  | { readonly ok: false; readonly reasons: readonly string[] };
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+/**
+ * Expands every `${…}` in `text` from `env`.
+ *
+ * @param text The manifest string.
+ * @param env How to read variables.
+ * @returns The expanded value, or every reason it could not be expanded (none quotes `text`).
+ */
+export function expand(text: string, env: EnvLookup): Expansion {
+  let start = text.indexOf("${");
+  if (start === -1) return { ok: true, value: text };
+  let out = "";
+  let done = 0;
+  const reasons: string[] = [];
+  while (start !== -1) {
+    out += text.slice(done, start);
+    const close = text.indexOf("}", start + 2);
+    if (close === -1) {
+      reasons.push('unterminated "${" (expected "}")');
+      return { ok: false, reasons };
+    }
+    const inner = text.slice(start + 2, close);
+    const replaced = expandOne(inner, env);
+    if (typeof replaced === "string") out += replaced;
+    else reasons.push(replaced.reason);
+    done = close + 1;
+    start = text.indexOf("${", done);
+  }
+  if (reasons.length > 0) return { ok: false, reasons };
+  return { ok: true, value: out + text.slice(done) };
+}
+
+function expandOne(inner: string, env: EnvLookup): string | { reason: string } {
+  if (inner === "") return { reason: 'empty "${}" (expected a variable name)' };
+  const name = NAME.exec(inner)?.[0];
+  if (name === undefined) {
+    return {
+      reason: 'invalid variable name in "${…}" (a name is letters, digits and "_", ' +
+        "not starting with a digit)",
+    };
+  }
+  const rest = inner.slice(name.length);
+  const value = env(name);
+  if (rest === "") {
+    if (value === undefined) {
+      return {
+        reason: `variable ${quote(name)} is not set (use "\${${name}:-default}" for a fallback)`,
+      };
+    }
+    return value;
+  }
+  if (!rest.startsWith(":-")) {
+    return {
+      reason: `unsupported expansion of variable ${quote(name)} ` +
+        '(only "${NAME}" and "${NAME:-default}" are supported)',
+    };
+  }
+  const fallback = rest.slice(2);
+  if (fallback.includes("${")) {
+    return { reason: `nested "\${" in the default of variable ${quote(name)} is not supported` };
+  }
+  return value === undefined || value === "" ? fallback : value;
+}
+
+function quote(name: string): string {
+  return JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+}

@@ -1,0 +1,252 @@
+/**
+ * Reading manifest text: `JSON.parse` first (fast), and only when that fails, or when a problem
+ * must be located, the JSONC parser (comments, trailing commas, offsets), imported lazily.
+ *
+ * Positions are 1-based; columns count UTF-16 code units, as editors do. Syntax errors describe
+ * what was unexpected by kind ("string", "number") rather than quoting it, so a secret pasted into
+ * a broken file is not echoed back.
+ *
+ * @module
+ */
+
+import type { Node, ParseError } from "jsonc-parser";
+
+type Jsonc = typeof import("jsonc-parser");
+
+/** One step of a path into the document: a property name or an array index. */
+export type Segment = string | number;
+
+/** What a problem is about: the value at `path`, or the key naming it. */
+export interface Pointer {
+  readonly path: readonly Segment[];
+  readonly at: "key" | "value";
+}
+
+/** A 1-based position in the text. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The outcome of reading manifest text. */
+export type ParsedText =
+  | { readonly ok: true; readonly value: unknown; readonly tree?: Node }
+  | { readonly ok: false; readonly position?: Position; readonly reason: string };
+
+/** Finds where a pointer's node starts, when the document can be mapped. */
+export type Locate = (pointer: Pointer) => Position | undefined;
+
+const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false } as const;
+
+// ParseErrorCode and SyntaxKind values (const enums in jsonc-parser's types).
+const EXPECTED: Readonly<Record<number, string>> = {
+  3: "a property name in double quotes",
+  4: "a value",
+  5: '":"',
+  6: '","',
+  7: '"}"',
+  8: '"]"',
+  9: "end of file",
+};
+const SCAN_ERRORS: Readonly<Record<number, string>> = {
+  2: "invalid number",
+  10: "invalid comment",
+  11: 'unterminated comment (expected "*/")',
+  12: "unterminated string",
+  13: "invalid number",
+  14: 'invalid "\\u" escape in a string',
+  15: "invalid escape sequence in a string",
+  16: "control character in a string (escape it)",
+};
+const PUNCTUATION: Readonly<Record<number, string>> = {
+  1: '"{"',
+  2: '"}"',
+  3: '"["',
+  4: '"]"',
+  5: '","',
+  6: '":"',
+  7: '"null"',
+  8: '"true"',
+  9: '"false"',
+  10: "string",
+  11: "number",
+};
+
+let jsoncModule: Promise<Jsonc> | undefined;
+
+function loadJsonc(): Promise<Jsonc> {
+  jsoncModule ??= import("jsonc-parser");
+  return jsoncModule;
+}
+
+/**
+ * Parses manifest text as JSON, falling back to JSONC.
+ *
+ * @param text The file's text (without a byte order mark).
+ * @returns The value (and the JSONC tree when the fallback built one), or one syntax problem.
+ */
+export async function parseText(text: string): Promise<ParsedText> {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    // Not strict JSON: JSONC, or broken.
+  }
+  if (text.trim() === "") {
+    return { ok: false, reason: 'empty file (expected {"schema": 1, "tools": {}})' };
+  }
+  const jsonc = await loadJsonc();
+  const errors: ParseError[] = [];
+  let tree: Node | undefined;
+  try {
+    tree = jsonc.parseTree(text, errors, PARSE_OPTIONS);
+  } catch (error) {
+    if (error instanceof RangeError) {
+      return { ok: false, reason: "invalid JSON: nested too deeply" };
+    }
+    throw error;
+  }
+  const first = errors[0];
+  if (first !== undefined) {
+    return {
+      ok: false,
+      position: positionOf(text, lineStarts(text), first.offset),
+      reason: `invalid JSON: ${describeError(jsonc, text, errors)}`,
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(strictText(jsonc, text)), ...(tree ? { tree } : {}) };
+  } catch {
+    return { ok: false, reason: "invalid JSON" };
+  }
+}
+
+/**
+ * Builds a function that maps pointers to positions, parsing the text into a tree if needed.
+ *
+ * @param text The file's text.
+ * @param tree The tree from {@linkcode parseText}, when it built one.
+ * @returns The locator; it answers `undefined` for everything when the text cannot be mapped.
+ */
+export async function createLocator(text: string, tree?: Node): Promise<Locate> {
+  let root = tree;
+  if (root === undefined) {
+    const jsonc = await loadJsonc();
+    try {
+      root = jsonc.parseTree(text, [], PARSE_OPTIONS);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
+  }
+  if (root === undefined) return () => undefined;
+  const starts = lineStarts(text);
+  const top = root;
+  return (pointer) => {
+    const offset = offsetOf(top, pointer);
+    return offset === undefined ? undefined : positionOf(text, starts, offset);
+  };
+}
+
+function offsetOf(root: Node, pointer: Pointer): number | undefined {
+  let node = root;
+  let key: Node | undefined;
+  for (const segment of pointer.path) {
+    key = undefined;
+    let next: Node | undefined;
+    if (node.type === "object" && typeof segment === "string") {
+      // The last property of that name: JSON.parse keeps the last duplicate.
+      const properties = node.children ?? [];
+      for (let i = properties.length - 1; i >= 0; i--) {
+        const property = properties[i];
+        const name = property?.children?.[0];
+        if (name?.value === segment) {
+          key = name;
+          next = property?.children?.[1];
+          break;
+        }
+      }
+    } else if (node.type === "array" && typeof segment === "number") {
+      next = node.children?.[segment];
+    }
+    if (next === undefined) return (key ?? node).offset;
+    node = next;
+  }
+  return (pointer.at === "key" && key !== undefined ? key : node).offset;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) starts.push(i + 1);
+    else if (code === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+function positionOf(text: string, starts: readonly number[], offset: number): Position {
+  const at = Math.max(0, Math.min(offset, text.length));
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= at) low = mid;
+    else high = mid - 1;
+  }
+  return { line: low + 1, column: at - starts[low]! + 1 };
+}
+
+function describeError(jsonc: Jsonc, text: string, errors: readonly ParseError[]): string {
+  const error = errors[0]!;
+  const scanError = SCAN_ERRORS[error.error];
+  if (scanError !== undefined) return scanError;
+  const found = describeToken(jsonc, text, error.offset);
+  // An unexpected symbol is reported first; what was expected there comes next, right after it.
+  const next = errors[1];
+  const expected = EXPECTED[error.error] ??
+    (next !== undefined && next.offset === error.offset + error.length
+      ? EXPECTED[next.error]
+      : undefined);
+  return expected === undefined
+    ? `unexpected ${found}`
+    : `unexpected ${found}, expected ${expected}`;
+}
+
+function describeToken(jsonc: Jsonc, text: string, offset: number): string {
+  if (offset >= text.length) return "end of file";
+  const scanner = jsonc.createScanner(text, true);
+  scanner.setPosition(offset);
+  const kind = scanner.scan();
+  if (kind === 17) return "end of file";
+  const known = PUNCTUATION[kind];
+  if (known !== undefined) return known;
+  const token = text.slice(
+    scanner.getTokenOffset(),
+    scanner.getTokenOffset() + scanner.getTokenLength(),
+  );
+  if (token.startsWith("'")) return "single-quoted text (use double quotes)";
+  // One character is safe to show; a longer unquoted word might be a pasted secret.
+  if ([...token].length === 1) return JSON.stringify(token);
+  return "unquoted text";
+}
+
+/** The same document as strict JSON: comments and trailing commas removed. */
+function strictText(jsonc: Jsonc, text: string): string {
+  const scanner = jsonc.createScanner(text, true);
+  const parts: string[] = [];
+  let pendingComma = false;
+  for (let kind = scanner.scan(); kind !== 17; kind = scanner.scan()) {
+    if (kind === 5) {
+      pendingComma = true;
+      continue;
+    }
+    if (pendingComma && kind !== 2 && kind !== 4) parts.push(",");
+    pendingComma = false;
+    parts.push(
+      text.slice(scanner.getTokenOffset(), scanner.getTokenOffset() + scanner.getTokenLength()),
+    );
+  }
+  return parts.join("");
+}

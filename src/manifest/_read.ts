@@ -1,0 +1,77 @@
+/**
+ * Reading one manifest file: missing and directory paths are "not there", anything else that
+ * cannot be read becomes a one-line reason (never an empty list, never a stack trace).
+ *
+ * @module
+ */
+
+/** The outcome of reading one manifest path. */
+export type FileRead =
+  | { readonly kind: "missing" }
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "error"; readonly reason: string };
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads a manifest file as UTF-8 text.
+ *
+ * @param path The file's path.
+ * @returns `missing` when there is no file (or a directory stands there), the text, or a reason.
+ */
+export async function readManifestFile(path: string): Promise<FileRead> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    if (isAbsent(error)) return { kind: "missing" };
+    return { kind: "error", reason: cannotRead(error) };
+  }
+  if (info.isDirectory) return { kind: "missing" };
+  if (!info.isFile) return { kind: "error", reason: "cannot read: not a regular file" };
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    if (isAbsent(error)) return { kind: "missing" };
+    return { kind: "error", reason: cannotRead(error) };
+  }
+  try {
+    return { kind: "text", text: decoder.decode(bytes) };
+  } catch {
+    return { kind: "error", reason: "cannot read: not valid UTF-8 text" };
+  }
+}
+
+/**
+ * Whether two paths name the same existing file (compared by real path).
+ *
+ * @param a One path.
+ * @param b The other path.
+ * @returns True when both exist and resolve to the same file.
+ */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  try {
+    const [realA, realB] = await Promise.all([Deno.realPath(a), Deno.realPath(b)]);
+    return realA === realB;
+  } catch {
+    return false;
+  }
+}
+
+function isAbsent(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory ||
+    error instanceof Deno.errors.IsADirectory;
+}
+
+function cannotRead(error: unknown): string {
+  if (error instanceof Deno.errors.PermissionDenied) return "cannot read: permission denied";
+  if (error instanceof Deno.errors.NotCapable) {
+    return "cannot read: refused by Deno's permissions (grant --allow-read for it)";
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  // Deno's messages look like "Reason (os error N): op 'path'"; keep the reason.
+  const reason = message.split(/ \(os error|:/)[0]?.trim() || "unknown error";
+  return `cannot read: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`;
+}

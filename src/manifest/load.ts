@@ -1,0 +1,113 @@
+/**
+ * Loading the roster: the workspace manifest, then the global one, both fully checked, layered
+ * into one ordered map of tools.
+ *
+ * @module
+ */
+
+import { BasisError, ManifestError, type ManifestProblem } from "../errors.ts";
+import { configDir as defaultConfigDir, type EnvLookup, readEnv } from "../paths.ts";
+import type { ManifestScope, ManifestSource, Roster, ToolSpec } from "./types.ts";
+import { findWorkspaceRoot } from "./_discover.ts";
+import { readManifestFile, sameFile } from "./_read.ts";
+import { absolute } from "./_resolve.ts";
+import { DEFAULT_RESERVED, parseManifestText } from "./parse.ts";
+
+export { findWorkspaceRoot };
+
+/** Options of {@linkcode loadRoster}. */
+export interface LoadOptions {
+  /**
+   * The `-C/--workspace` directory (absolute, or relative to `cwd`); it must exist.
+   *
+   * @default {the nearest ancestor of `cwd` holding `.basis/tools.json`, else `cwd`}
+   */
+  workspace?: string;
+  /**
+   * The directory the search starts from and relative paths are against.
+   *
+   * @default {Deno.cwd()}
+   */
+  cwd?: string;
+  /**
+   * The global config directory, already resolved (relative paths are against `cwd`).
+   *
+   * @default {configDir(undefined, env) from src/paths.ts}
+   */
+  configDir?: string;
+  /**
+   * How variables are read, for `${VAR}` expansion (and the default config directory).
+   *
+   * @default {readEnv}
+   */
+  env?: EnvLookup;
+  /**
+   * Names the program already answers to; a manifest declaring one is refused.
+   *
+   * @default {["spawn"]}
+   */
+  reserved?: readonly string[];
+}
+
+/**
+ * Loads and checks `<root>/.basis/tools.json` and `<configDir>/tools.json`. A missing file (or a
+ * directory where the file should be) declares nothing; both files are fully checked even when the
+ * workspace shadows a global tool, and the workspace wins a shared name. When both paths are the
+ * same file it is read once, as the workspace's.
+ *
+ * @param options The workspace, directories, environment and reserved names.
+ * @returns The roster: workspace tools by name, then unshadowed global tools by name.
+ * @throws {ManifestError} With every problem of both files, when any file is invalid or unreadable.
+ * @throws {BasisError} Code `usage`, when `workspace` is given and is not a directory.
+ * @example Load the roster of the current directory
+ * ```ts ignore
+ * import { loadRoster } from "./load.ts";
+ * const roster = await loadRoster({ workspace: "examples" });
+ * for (const tool of roster.tools.values()) console.log(tool.name, tool.description);
+ * ```
+ */
+export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
+  const cwd = absolute(Deno.cwd(), options.cwd ?? ".");
+  const env = options.env ?? readEnv;
+  const root = options.workspace === undefined
+    ? await findWorkspaceRoot(cwd)
+    : await explicitWorkspace(absolute(cwd, options.workspace), options.workspace);
+  const config = absolute(cwd, options.configDir ?? defaultConfigDir(undefined, env));
+  const reserved = options.reserved ?? DEFAULT_RESERVED;
+
+  const workspacePath = absolute(root, ".basis/tools.json");
+  const globalPath = absolute(config, "tools.json");
+  const paths: [string, ManifestScope][] = [[workspacePath, "workspace"]];
+  if (!(await sameFile(workspacePath, globalPath))) paths.push([globalPath, "global"]);
+
+  const loaded = await Promise.all(paths.map(async ([path, scope]) => {
+    const read = await readManifestFile(path);
+    const source: ManifestSource = { path, scope, found: read.kind !== "missing" };
+    if (read.kind === "missing") return { source, tools: [], problems: [] };
+    if (read.kind === "error") {
+      return { source, tools: [], problems: [{ file: path, reason: read.reason }] };
+    }
+    const parsed = await parseManifestText(read.text, path, { scope, root, env, reserved });
+    return { source, tools: parsed.tools, problems: parsed.problems };
+  }));
+
+  const problems: ManifestProblem[] = loaded.flatMap((entry) => entry.problems);
+  if (problems.length > 0) throw new ManifestError(problems);
+
+  const tools = new Map<string, ToolSpec>();
+  for (const { tools: declared } of loaded) {
+    const fresh = declared.filter((tool) => !tools.has(tool.name));
+    fresh.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const tool of fresh) tools.set(tool.name, tool);
+  }
+  return { root, configDir: config, sources: loaded.map((entry) => entry.source), tools };
+}
+
+async function explicitWorkspace(path: string, given: string): Promise<string> {
+  try {
+    if ((await Deno.stat(path)).isDirectory) return path;
+  } catch {
+    // Reported below.
+  }
+  throw new BasisError("usage", `Cannot use workspace ${JSON.stringify(given)}: not a directory`);
+}

@@ -1,0 +1,122 @@
+/**
+ * Checking one manifest's text in memory: parsing (JSON, then JSONC), every shape rule, `${VAR}`
+ * expansion and path resolution, with each problem located at a line and column.
+ *
+ * @module
+ */
+
+import type { ManifestProblem } from "../errors.ts";
+import { type EnvLookup, readEnv } from "../paths.ts";
+import type { ManifestScope, ToolSpec } from "./types.ts";
+import { createLocator, parseText } from "./_json.ts";
+import { type Issue, validateManifest } from "./_validate.ts";
+import { absolute } from "./_resolve.ts";
+
+/** The names the program answers to by default. */
+export const DEFAULT_RESERVED: readonly string[] = Object.freeze(["spawn"]);
+
+/** Options of {@linkcode parseManifestText}. */
+export interface ParseOptions {
+  /**
+   * Whether the text is the workspace's manifest or the global one.
+   *
+   * @default {"workspace"}
+   */
+  scope?: ManifestScope;
+  /**
+   * The workspace root: relative `cwd` values and programs resolve against it.
+   *
+   * @default {Deno.cwd()}
+   */
+  root?: string;
+  /**
+   * How `${VAR}` reads variables.
+   *
+   * @default {readEnv}
+   */
+  env?: EnvLookup;
+  /**
+   * Names the program already answers to; a tool may not take them.
+   *
+   * @default {["spawn"]}
+   */
+  reserved?: readonly string[];
+}
+
+/** What one manifest's text declares, and what is wrong with it. */
+export interface ParsedManifest {
+  /** The valid tools, in document order (a tool with any problem is left out). */
+  readonly tools: readonly ToolSpec[];
+  /** Every problem, in file order; empty when the manifest is valid. */
+  readonly problems: readonly ManifestProblem[];
+}
+
+/**
+ * Checks one manifest's text against DESIGN.md §2 without touching the disk. It never throws for
+ * bad input: every problem is returned, located where the text allows.
+ *
+ * @param text The manifest text (a leading byte order mark is ignored).
+ * @param file The path to report (and to record in each {@linkcode ToolSpec}).
+ * @param options The scope, root, environment and reserved names.
+ * @returns The valid tools and every problem found.
+ * @example Check a manifest held in memory
+ * ```ts
+ * import { parseManifestText } from "./parse.ts";
+ * const text = '{"schema": 1, "tools": {"hi": {"description": "Say hi", ' +
+ *   '"input_schema": {"type": "object"}, "command": ["echo", "${WHO:-world}"]}}}';
+ * const { tools, problems } = await parseManifestText(text, "/w/.basis/tools.json", {
+ *   root: "/w",
+ *   env: () => undefined,
+ * });
+ * console.assert(problems.length === 0);
+ * console.assert(tools[0]?.command[1] === "world");
+ * ```
+ */
+export async function parseManifestText(
+  text: string,
+  file: string,
+  options: ParseOptions = {},
+): Promise<ParsedManifest> {
+  const root = absolute(Deno.cwd(), options.root ?? ".");
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const parsed = await parseText(source);
+  if (!parsed.ok) {
+    const at = parsed.position ?? {};
+    return { tools: [], problems: [{ file, ...at, reason: parsed.reason }] };
+  }
+  const { tools, issues } = validateManifest(parsed.value, {
+    file,
+    scope: options.scope ?? "workspace",
+    root,
+    env: options.env ?? readEnv,
+    reserved: new Set(options.reserved ?? DEFAULT_RESERVED),
+  });
+  if (issues.length === 0) return { tools, problems: [] };
+  return { tools, problems: await locate(source, file, issues, parsed.tree) };
+}
+
+async function locate(
+  text: string,
+  file: string,
+  issues: readonly Issue[],
+  tree: Parameters<typeof createLocator>[1],
+): Promise<ManifestProblem[]> {
+  const find = await createLocator(text, tree);
+  const located = issues.map((issue, index) => {
+    const position = find(issue.pointer);
+    const problem: ManifestProblem = {
+      file,
+      ...(position ?? {}),
+      ...(issue.tool === undefined ? {} : { tool: issue.tool }),
+      ...(issue.field === undefined ? {} : { field: issue.field }),
+      reason: issue.reason,
+    };
+    return { problem, index };
+  });
+  located.sort((a, b) =>
+    (a.problem.line ?? Infinity) - (b.problem.line ?? Infinity) ||
+    (a.problem.column ?? Infinity) - (b.problem.column ?? Infinity) ||
+    a.index - b.index
+  );
+  return located.map((entry) => entry.problem);
+}

@@ -1,0 +1,74 @@
+/**
+ * Byte sizes for people and UTF-8-safe cuts. Private to the runner.
+ *
+ * @module
+ */
+
+const UNITS = ["KiB", "MiB", "GiB", "TiB"] as const;
+
+/**
+ * Formats a byte count for reading: `512 bytes`, `50 KiB`, `1.5 MiB`.
+ *
+ * @param bytes A non-negative byte count.
+ * @returns The size with a unit; one decimal below 10 units, whole numbers above.
+ */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return bytes === 1 ? "1 byte" : `${bytes} bytes`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  return `${shown} ${UNITS[unit]}`;
+}
+
+/**
+ * The length of the longest prefix of `bytes` (at most `limit` bytes) that does not end inside a
+ * multibyte UTF-8 sequence.
+ *
+ * @param bytes UTF-8 (possibly invalid) bytes.
+ * @param limit The most bytes to keep.
+ * @returns A cut index no greater than `limit`.
+ */
+export function utf8CutIndex(bytes: Uint8Array, limit: number): number {
+  if (limit >= bytes.length) return bytes.length;
+  // Step back over continuation bytes (10xxxxxx) to the start of the sequence the cut lands in.
+  let start = limit;
+  while (start > 0 && limit - start < 3 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start--;
+  return ((bytes[start] ?? 0) & 0xc0) === 0x80 || start === limit ? limit : start;
+}
+
+/**
+ * Cuts a string to at most `maxBytes` bytes of UTF-8 without splitting a character.
+ *
+ * @param text The text.
+ * @param maxBytes The most UTF-8 bytes to keep.
+ * @returns The kept prefix and whether anything was cut.
+ */
+export function cutText(text: string, maxBytes: number): { text: string; cut: boolean } {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxBytes) return { text, cut: false };
+  const end = utf8CutIndex(bytes, maxBytes);
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: true };
+}
+
+/**
+ * Joins byte chunks into one array.
+ *
+ * @param chunks The chunks, in order.
+ * @returns Their concatenation.
+ */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}

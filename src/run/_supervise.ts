@@ -1,0 +1,176 @@
+/**
+ * One started child from spawn to finish: feeds stdin, drains stdout and stderr concurrently into
+ * capped captures, enforces the time limit and cancellation, and stops the process group so that
+ * nothing the program started outlives the run. Private to the runner.
+ *
+ * @module
+ */
+
+import { type CaptureResult, OutputCapture } from "./_capture.ts";
+import { stopGroup } from "./_terminate.ts";
+import { settlesWithin } from "./_wait.ts";
+
+/** How long to wait for output pipes (or stdin) to close after the child exits. */
+const PIPE_GRACE_MS = 200;
+
+/** The resolved settings of one supervision. */
+export interface SuperviseSettings {
+  input: Uint8Array;
+  timeoutMs: number;
+  graceMs: number;
+  signal: AbortSignal | undefined;
+  onStdout: ((chunk: Uint8Array) => void) | undefined;
+  onStderr: ((chunk: Uint8Array) => void) | undefined;
+  maxBytes: number;
+  maxLines: number;
+  maxStderrBytes: number;
+  spillDir: string | undefined;
+}
+
+/** What happened to the child. */
+export interface Supervised {
+  status: Deno.CommandStatus;
+  timedOut: boolean;
+  cancelled: boolean;
+  forced: boolean;
+  stdout: CaptureResult;
+  stderr: CaptureResult;
+}
+
+type StopReason = "timeout" | "cancel" | "callback";
+
+/**
+ * Supervises a spawned child until it and its output are done.
+ *
+ * @param child A child spawned with piped stdio and `detached: true`.
+ * @param settings Input, limits and callbacks.
+ * @returns The exit status, how the run ended and the captured output.
+ * @throws What `onStdout`/`onStderr` threw (a caller bug), after the group was stopped.
+ */
+export async function supervise(
+  child: Deno.ChildProcess,
+  settings: SuperviseSettings,
+): Promise<Supervised> {
+  const stop = Promise.withResolvers<StopReason>();
+  let callbackError: { error: unknown } | undefined;
+  const onCallbackError = (error: unknown) => {
+    callbackError ??= { error };
+    stop.resolve("callback");
+  };
+
+  const stdin = feed(child.stdin, settings.input);
+  const stdoutCapture = new OutputCapture({
+    maxBytes: settings.maxBytes,
+    maxLines: settings.maxLines,
+    spillDir: settings.spillDir,
+  });
+  const stderrCapture = new OutputCapture({
+    maxBytes: settings.maxStderrBytes,
+    maxLines: Infinity,
+    spillDir: undefined,
+  });
+  const stdout = drain(child.stdout, stdoutCapture, settings.onStdout, onCallbackError);
+  const stderr = drain(child.stderr, stderrCapture, settings.onStderr, onCallbackError);
+  const pipes = Promise.all([stdout.done, stderr.done]);
+  const exited = child.status;
+  const settled = Promise.all([exited, pipes]);
+
+  const timer = setTimeout(() => stop.resolve("timeout"), settings.timeoutMs);
+  const onAbort = () => stop.resolve("cancel");
+  settings.signal?.addEventListener("abort", onAbort, { once: true });
+  if (settings.signal?.aborted) onAbort();
+
+  let reason: StopReason | undefined;
+  let forced = false;
+  try {
+    reason = await Promise.race([exited.then(() => undefined), stop.promise]);
+  } finally {
+    clearTimeout(timer);
+    settings.signal?.removeEventListener("abort", onAbort);
+  }
+  if (reason !== undefined) {
+    forced = await stopGroup(child, settings.graceMs, settled);
+  } else {
+    // Exited on its own: give whatever still holds the pipes a moment, then stop the rest of the
+    // group (usually nothing is left and this is one failed kill).
+    await settlesWithin(pipes, PIPE_GRACE_MS);
+    await stopGroup(child, settings.graceMs, settled);
+  }
+  const status = await exited;
+  // A holder outside the group (it started its own session) must not keep the run open.
+  if (!(await settlesWithin(pipes, PIPE_GRACE_MS))) {
+    stdout.cancel();
+    stderr.cancel();
+  }
+  await pipes;
+  if (!(await settlesWithin(stdin.done, PIPE_GRACE_MS))) stdin.abandon();
+
+  const result: Supervised = {
+    status,
+    timedOut: reason === "timeout",
+    cancelled: reason === "cancel",
+    forced,
+    stdout: stdoutCapture.finish(),
+    stderr: stderrCapture.finish(),
+  };
+  if (callbackError) throw callbackError.error;
+  return result;
+}
+
+/** Writes the input and closes stdin; a child that never reads it is fine (no EPIPE crash). */
+function feed(stream: WritableStream<Uint8Array>, input: Uint8Array) {
+  const writer = stream.getWriter();
+  const done = (async () => {
+    try {
+      if (input.length > 0) await writer.write(input);
+      await writer.close();
+    } catch {
+      // BrokenPipe: the child exited or closed stdin without reading it all. Its stdin, its choice.
+    }
+  })();
+  return {
+    done,
+    abandon(): void {
+      // A pending write cannot be interrupted; the abort completes once the holder lets go.
+      writer.abort().catch(() => {});
+    },
+  };
+}
+
+/** Reads a stream to its end, passing raw chunks to the callback and into the capture. */
+function drain(
+  stream: ReadableStream<Uint8Array>,
+  capture: OutputCapture,
+  onChunk: ((chunk: Uint8Array) => void) | undefined,
+  onCallbackError: (error: unknown) => void,
+) {
+  const reader = stream.getReader();
+  let callbackFailed = false;
+  const done = (async () => {
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        if (onChunk && !callbackFailed) {
+          try {
+            onChunk(value);
+          } catch (error) {
+            callbackFailed = true;
+            onCallbackError(error);
+          }
+        }
+        await capture.push(value);
+      }
+    } catch {
+      // The pipe failed or was cancelled: what was read is what there is.
+    } finally {
+      reader.releaseLock();
+    }
+  })();
+  return {
+    done,
+    cancel(): void {
+      reader.cancel().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The one function that words a failed run.
+ *
+ * @module
+ */
+
+import { cutText, formatSize } from "./_size.ts";
+import type { RunResult } from "./types.ts";
+
+/** How much of stderr (or stdout) a failure message quotes. */
+export const FAILURE_DETAIL_BYTES = 4096;
+
+/**
+ * Words a failed run in one message, checking in a fixed order: timed out → cancelled → killed by a
+ * signal → non-zero exit → could not start. The program's stderr (or its stdout when stderr is blank,
+ * for an exit code) follows a colon, cut to 4 KiB with the total size noted.
+ *
+ * @param result The run's result.
+ * @param label Who ran, as the message should name it (`Tool "slow"`).
+ * @returns The message, or `undefined` when the run succeeded (exit code 0).
+ *
+ * @example Word a timed-out run
+ * ```ts ignore
+ * import { describeFailure } from "./failure_message.ts";
+ * import { runProgram } from "./run_program.ts";
+ * const result = await runProgram({
+ *   program: "sleep", args: ["30"], cwd: "/", stdin: new Uint8Array(), timeoutMs: 150,
+ * });
+ * console.assert(describeFailure(result, 'Tool "slow"') === 'Tool "slow" timed out after 150 ms');
+ * ```
+ */
+export function describeFailure(result: RunResult, label: string): string | undefined {
+  const stderr = detail(result.stderr, result.stderrBytes, result.stderrTruncated);
+  if (result.timedOut) return withDetail(`${label} timed out after ${result.timeoutMs} ms`, stderr);
+  if (result.cancelled) return withDetail(`${label} was cancelled`, stderr);
+  if (result.signal !== undefined) {
+    return withDetail(`${label} was killed by signal ${result.signal}`, stderr);
+  }
+  if (result.exitCode !== undefined && result.exitCode !== 0) {
+    const output = stderr ?? detail(result.stdout, result.stdoutBytes, result.stdoutTruncated);
+    return withDetail(`${label} exited with code ${result.exitCode}`, output);
+  }
+  if (result.startFailure !== undefined || result.exitCode === undefined) {
+    return `${label} could not start: ${result.startError ?? "no reason was given"}`;
+  }
+  return undefined;
+}
+
+function withDetail(head: string, text: string | undefined): string {
+  return text === undefined ? head : `${head}: ${text}`;
+}
+
+/** The quoted output: blank → `undefined`; long or already cut → its first 4 KiB and the size. */
+function detail(text: string, totalBytes: number, truncated: boolean): string | undefined {
+  const trimmed = text.trimEnd();
+  if (trimmed.trim() === "") return undefined;
+  const cut = cutText(trimmed, FAILURE_DETAIL_BYTES);
+  if (!cut.cut && !truncated) return trimmed;
+  return `${cut.text.trimEnd()}… (cut; ${formatSize(totalBytes)} in all)`;
+}
+
+// The CLI imports both wordings from here; the model text lives in its own file.
+export { modelResult } from "./model_result.ts";

@@ -1,0 +1,69 @@
+/**
+ * Turning Ctrl-C (and a terminal hang-up or SIGTERM) into cancellation. The child runs in its own
+ * process group, so the terminal's SIGINT never reaches it: the runner must stop it.
+ *
+ * @module
+ */
+
+/** An abort signal tied to process signals; dispose it when the run is over. */
+export interface InterruptHandle extends Disposable {
+  /** Aborted, with the signal's name as reason, when one of the signals arrives. */
+  readonly signal: AbortSignal;
+  /** Stops listening (idempotent). */
+  dispose(): void;
+}
+
+/** Options of {@linkcode abortOnInterrupt}. */
+export interface AbortOnInterruptOptions {
+  /**
+   * The process signals that cancel.
+   * @default {["SIGINT", "SIGTERM", "SIGHUP"] (["SIGINT", "SIGBREAK"] on Windows)}
+   */
+  signals?: readonly Deno.Signal[];
+}
+
+/**
+ * Listens for Ctrl-C (and by default SIGTERM and SIGHUP) and aborts the returned signal, so that a
+ * run given it stops its whole process group and resolves with `cancelled: true`. While listening,
+ * those signals no longer end this process: the caller exits once the run has resolved.
+ *
+ * @param options Which signals cancel.
+ * @returns The abort signal and a way to stop listening.
+ *
+ * @example Cancel a run on Ctrl-C
+ * ```ts ignore
+ * import { abortOnInterrupt } from "./interrupt.ts";
+ * import { runProgram } from "./run_program.ts";
+ * using interrupt = abortOnInterrupt();
+ * const result = await runProgram(
+ *   { program: "sleep", args: ["30"], cwd: "/", stdin: new Uint8Array(), timeoutMs: 60000 },
+ *   { signal: interrupt.signal },
+ * );
+ * if (result.cancelled) Deno.exitCode = 130;
+ * ```
+ */
+export function abortOnInterrupt(options: AbortOnInterruptOptions = {}): InterruptHandle {
+  const signals = options.signals ??
+    (Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM", "SIGHUP"]);
+  const controller = new AbortController();
+  const listeners: [Deno.Signal, () => void][] = [];
+  for (const name of signals) {
+    const listener = () => controller.abort(name);
+    try {
+      Deno.addSignalListener(name, listener);
+      listeners.push([name, listener]);
+    } catch {
+      // Not supported on this platform.
+    }
+  }
+  const dispose = () => {
+    for (const [name, listener] of listeners.splice(0)) {
+      try {
+        Deno.removeSignalListener(name, listener);
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  return { signal: controller.signal, dispose, [Symbol.dispose]: dispose };
+}

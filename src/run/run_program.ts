@@ -1,0 +1,179 @@
+/**
+ * Runs one program from an argv, never through a shell: its own process group, JSON (or any bytes)
+ * on stdin, layered environment, a time limit, cancellation, capped and spilled output.
+ *
+ * @module
+ */
+
+import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
+import { resolveProgram } from "./_resolve_program.ts";
+import { classifySpawnError, cwdMissing, type StartProblem } from "./_start_error.ts";
+import { supervise, type SuperviseSettings } from "./_supervise.ts";
+import type { RunOptions, RunRequest, RunResult } from "./types.ts";
+
+/** Default of {@linkcode RunOptions.maxBytes}: 50 KiB. */
+export const DEFAULT_MAX_BYTES = 51200;
+/** Default of {@linkcode RunOptions.maxLines}. */
+export const DEFAULT_MAX_LINES = 2000;
+/** Default of {@linkcode RunOptions.maxStderrBytes}: 64 KiB. */
+export const DEFAULT_MAX_STDERR_BYTES = 65536;
+/** Default of {@linkcode RunOptions.graceMs}. */
+export const DEFAULT_GRACE_MS = 500;
+
+/**
+ * Runs a program and reports what happened. Nothing the program does makes this throw: not being
+ * found or executable, Deno's permissions refusing it, exit codes, signals, time-outs and
+ * cancellation are all fields of the result. On time-out or cancellation the whole process group is
+ * stopped (SIGTERM, `graceMs`, SIGKILL); after a normal exit, whatever the program left running in
+ * its group is stopped too.
+ *
+ * @param request The program, its arguments, working directory, stdin bytes, environment layers and
+ * time limit.
+ * @param options Cancellation, streaming callbacks, output caps and the spill directory.
+ * @returns The run's result; `startFailure` is set when the program never started.
+ * @throws Only on bugs, including an exception thrown by `onStdout`/`onStderr` (re-thrown after the
+ * process group was stopped).
+ *
+ * @example Run a program with JSON on stdin
+ * ```ts ignore
+ * import { runProgram } from "./run_program.ts";
+ * const result = await runProgram({
+ *   program: "cat",
+ *   args: [],
+ *   cwd: Deno.cwd(),
+ *   stdin: new TextEncoder().encode('{"q":1}'),
+ *   timeoutMs: 5000,
+ * });
+ * console.assert(result.exitCode === 0 && result.stdout === '{"q":1}');
+ * ```
+ */
+export async function runProgram(
+  request: RunRequest,
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const started = performance.now();
+  const env = mergeEnvLayers(request.env ?? []);
+  const base = {
+    cwd: request.cwd,
+    timeoutMs: request.timeoutMs,
+    args: request.args,
+    started,
+  };
+
+  const resolved = await resolveProgram(request.program, {
+    cwd: request.cwd,
+    path: effectiveVar(env, "PATH"),
+    pathExt: effectiveVar(env, "PATHEXT"),
+  });
+  if (!resolved.ok) {
+    return notStarted(base, resolved.path, {
+      failure: resolved.failure,
+      message: resolved.message,
+    });
+  }
+  const cwdProblem = await checkCwd(request.cwd);
+  if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
+  if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
+
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(resolved.path, {
+      args: [...request.args],
+      cwd: request.cwd,
+      env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    const problem = classifySpawnError(error, resolved.path, request.cwd, loaderVarNames(env));
+    return notStarted(base, resolved.path, problem);
+  }
+
+  const outcome = await supervise(child, settingsOf(request, options));
+  const { status, stdout, stderr } = outcome;
+  return {
+    command: [resolved.path, ...request.args],
+    cwd: request.cwd,
+    durationMs: elapsed(started),
+    exitCode: status.signal === null ? status.code : undefined,
+    signal: status.signal ?? undefined,
+    timedOut: outcome.timedOut,
+    cancelled: outcome.cancelled,
+    isForcefullyTerminated: outcome.forced,
+    startFailure: undefined,
+    startError: undefined,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    stdoutBytes: stdout.totalBytes,
+    stderrBytes: stderr.totalBytes,
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    spillPath: stdout.spillPath,
+    timeoutMs: request.timeoutMs,
+  };
+}
+
+/** Applies the defaults, in one place. */
+function settingsOf(request: RunRequest, options: RunOptions): SuperviseSettings {
+  return {
+    input: request.stdin,
+    timeoutMs: request.timeoutMs,
+    graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+    signal: options.signal,
+    onStdout: options.onStdout,
+    onStderr: options.onStderr,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
+    maxStderrBytes: options.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
+    spillDir: options.spillDir,
+  };
+}
+
+async function checkCwd(cwd: string): Promise<StartProblem | undefined> {
+  try {
+    const info = await Deno.stat(cwd);
+    return info.isDirectory ? undefined : cwdMissing(cwd, true);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return cwdMissing(cwd);
+    }
+    // Not allowed to look: Deno's spawn will say if it is missing.
+    return undefined;
+  }
+}
+
+interface Base {
+  cwd: string;
+  timeoutMs: number;
+  args: readonly string[];
+  started: number;
+}
+
+function notStarted(base: Base, program: string, problem?: StartProblem): RunResult {
+  return {
+    command: [program, ...base.args],
+    cwd: base.cwd,
+    durationMs: elapsed(base.started),
+    exitCode: undefined,
+    signal: undefined,
+    timedOut: false,
+    cancelled: false,
+    isForcefullyTerminated: false,
+    startFailure: problem?.failure,
+    startError: problem?.message,
+    stdout: "",
+    stderr: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    spillPath: undefined,
+    timeoutMs: base.timeoutMs,
+  };
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}

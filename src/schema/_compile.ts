@@ -1,0 +1,121 @@
+/**
+ * Compiles a schema with ajv (imported lazily, once per draft) into a validate function and its
+ * standalone code, or explains why it cannot be compiled.
+ *
+ * @module
+ */
+
+import type { DraftChoice, Draft } from "./_draft.ts";
+import { AJV_OPTIONS, FORMATS_OPTIONS } from "./_key.ts";
+import { describeError } from "./_message.ts";
+import { stats } from "./_stats.ts";
+import { oneLine, showValue } from "./_text.ts";
+import type { AjvError, Validator } from "./_types.ts";
+
+/** A compiled schema: the function, and its standalone code when ajv could produce it. */
+export interface Compiled {
+  /** The validate function ajv compiled. */
+  validate: Validator;
+  /** Standalone CommonJS code for the same function, for the disk cache. */
+  code?: string;
+}
+
+interface AjvInstance {
+  compile(schema: unknown): Validator;
+  validateSchema(schema: unknown): unknown;
+  errors?: AjvError[] | null;
+  removeSchema(): unknown;
+  addMetaSchema(schema: unknown): unknown;
+}
+
+type AjvClass = new (options: unknown) => AjvInstance;
+
+interface Compiler {
+  ajv: AjvInstance;
+  standalone: (ajv: AjvInstance, validate: Validator) => string;
+}
+
+const compilers = new Map<Draft, Promise<Compiler>>();
+
+async function loadClass(draft: Draft): Promise<AjvClass> {
+  switch (draft) {
+    case "2019-09":
+      return (await import("ajv/dist/2019.js")).default as unknown as AjvClass;
+    case "2020-12":
+      return (await import("ajv/dist/2020.js")).default as unknown as AjvClass;
+    default:
+      return (await import("ajv")).default as unknown as AjvClass;
+  }
+}
+
+async function loadCompiler(draft: Draft): Promise<Compiler> {
+  stats.compilerLoads++;
+  const [Ajv, formats, standalone] = await Promise.all([
+    loadClass(draft),
+    import("ajv-formats"),
+    import("ajv/dist/standalone/index.js"),
+  ]);
+  const ajv = new Ajv(structuredClone(AJV_OPTIONS));
+  (formats.default as unknown as (ajv: AjvInstance, options: unknown) => void)(
+    ajv,
+    structuredClone(FORMATS_OPTIONS),
+  );
+  if (draft === "draft-06") {
+    const meta = await import("ajv/dist/refs/json-schema-draft-06.json", {
+      with: { type: "json" },
+    });
+    ajv.addMetaSchema(meta.default);
+  }
+  return { ajv, standalone: standalone.default as unknown as Compiler["standalone"] };
+}
+
+function compiler(draft: Draft): Promise<Compiler> {
+  let found = compilers.get(draft);
+  if (found === undefined) {
+    found = loadCompiler(draft);
+    compilers.set(draft, found);
+    found.catch(() => compilers.delete(draft));
+  }
+  return found;
+}
+
+/**
+ * Compiles one schema.
+ *
+ * @param choice The draft to compile with (and the canonical `$schema` to put in place, if any).
+ * @param schema The schema as declared; never modified.
+ * @returns The compiled schema, or a one-line reason it cannot be compiled.
+ */
+export async function compileSchema(choice: DraftChoice, schema: unknown): Promise<Compiled | string> {
+  const { ajv, standalone } = await compiler(choice.draft);
+  stats.compiles++;
+  const target = choice.canonical === undefined
+    ? schema
+    : { ...(schema as Record<string, unknown>), $schema: choice.canonical };
+  try {
+    if (ajv.validateSchema(target) !== true) {
+      const first = ajv.errors?.[0];
+      return `invalid JSON Schema: ${first === undefined ? "rejected by its meta-schema" : describeError(first)}`;
+    }
+    const validate = ajv.compile(target);
+    try {
+      return { validate, code: standalone(ajv, validate) };
+    } catch {
+      return { validate };
+    }
+  } catch (error) {
+    return compileFailure(error);
+  } finally {
+    // Forget the user's schemas (and their `$id`s) so the next one compiles on a clean instance.
+    ajv.removeSchema();
+  }
+}
+
+function compileFailure(error: unknown): string {
+  if (error instanceof Error) {
+    const missing = (error as Error & { missingRef?: unknown }).missingRef;
+    if (typeof missing === "string") return `cannot resolve "$ref" ${showValue(missing, 200)}`;
+    return `invalid JSON Schema: ${oneLine(error.message)}`;
+  }
+  return `invalid JSON Schema: ${oneLine(String(error))}`;
+}

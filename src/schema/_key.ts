@@ -1,0 +1,60 @@
+/**
+ * What a compiled validator depends on, and the cache key derived from it.
+ *
+ * @module
+ */
+
+import type { Draft } from "./_draft.ts";
+
+/** The ajv version compiled code comes from; must match `deno.json` (a test checks). */
+export const AJV_VERSION = "8.20.0";
+
+/** The ajv-formats version format checks come from; must match `deno.json` (a test checks). */
+export const AJV_FORMATS_VERSION = "3.0.1";
+
+/** Bumped whenever the cache file layout or the runtime shim changes meaning. */
+export const CACHE_FORMAT = 1;
+
+/**
+ * The ajv options every validator is compiled with: unknown keywords ignored, formats checked, first
+ * failure only, input never coerced or filled in, only own properties counted, no console output.
+ */
+export const AJV_OPTIONS = {
+  strict: false,
+  allErrors: false,
+  validateFormats: true,
+  useDefaults: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  ownProperties: true,
+  messages: true,
+  logger: false,
+  code: { source: true },
+} as const;
+
+/** How ajv-formats is added: every format, full (not fast) checks, no extra keywords. */
+export const FORMATS_OPTIONS = { mode: "full", keywords: false } as const;
+
+const FINGERPRINT = JSON.stringify([
+  CACHE_FORMAT,
+  AJV_VERSION,
+  AJV_FORMATS_VERSION,
+  AJV_OPTIONS,
+  FORMATS_OPTIONS,
+]);
+
+/**
+ * The cache key of one schema: the hex SHA-256 of the versions, the draft, the options and the
+ * schema's JSON text.
+ *
+ * @param draft The draft the schema is compiled as.
+ * @param schemaText `JSON.stringify` of the schema.
+ * @returns 64 lowercase hex digits.
+ */
+export async function cacheKey(draft: Draft, schemaText: string): Promise<string> {
+  const bytes = new TextEncoder().encode(`${FINGERPRINT}\n${draft}\n${schemaText}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}

@@ -1,0 +1,35 @@
+/**
+ * Checks made on a schema before ajv sees it: it must be an object or a boolean, and no object in it
+ * may have a `__proto__` key, which ajv compiles wrongly and which standalone code (JavaScript object
+ * literals) would turn into a prototype.
+ *
+ * @module
+ */
+
+import { escapeToken } from "./_message.ts";
+
+/**
+ * Looks for what ajv cannot be trusted with in a schema.
+ *
+ * @param schema The schema as declared.
+ * @returns A one-line reason, or `undefined` when the schema may go to ajv.
+ */
+export function precheckSchema(schema: unknown): string | undefined {
+  const shaped = typeof schema === "boolean" ||
+    (typeof schema === "object" && schema !== null && !Array.isArray(schema));
+  if (!shaped) return "invalid JSON Schema: must be an object or a boolean";
+  const pending: [value: unknown, pointer: string][] = [[schema, ""]];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const [value, pointer] = pending.pop() as [unknown, string];
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") {
+        return `invalid JSON Schema: ${pointer}/__proto__: "__proto__" cannot be used as a key`;
+      }
+      pending.push([(value as Record<string, unknown>)[key], `${pointer}/${escapeToken(key)}`]);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,40 @@
+/**
+ * Small text helpers that keep every message on one short line.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-control-regex
+const LINE_BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
+
+/**
+ * Escapes control and line-separator characters so the text stays on one line, and cuts it.
+ *
+ * @param text Any text, possibly untrusted.
+ * @param max The longest result, in UTF-16 units, before the ellipsis.
+ * @returns The same text on one line, at most `max` units plus `…`.
+ */
+export function oneLine(text: string, max = 300): string {
+  const flat = text.replace(
+    LINE_BREAKING,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/**
+ * Renders a JSON value compactly, on one line, cut to `max` units.
+ *
+ * @param value A JSON value (anything `JSON.stringify` accepts; others render as `String(value)`).
+ * @param max The longest result before the ellipsis.
+ * @returns The rendering.
+ */
+export function showValue(value: unknown, max = 60): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return oneLine(text, max);
+}

@@ -1,0 +1,97 @@
+/**
+ * Finds the validator for a schema: this process's memory, then the disk cache, then ajv. Each schema
+ * is compiled at most once per process, and only when first asked for.
+ *
+ * @module
+ */
+
+import { readCached, writeCached } from "./_cache.ts";
+import { compileSchema } from "./_compile.ts";
+import { type DraftChoice, selectDraft } from "./_draft.ts";
+import { cacheKey } from "./_key.ts";
+import { instantiate, requiredModules } from "./_runtime.ts";
+import { precheckSchema } from "./_shape.ts";
+import { stats } from "./_stats.ts";
+import type { Validator } from "./_types.ts";
+
+/** A usable validator, or the reason the schema cannot be compiled. */
+export type Entry = { validate: Validator } | { reason: string };
+
+const byKey = new Map<string, Promise<Entry>>();
+let bySchema = new WeakMap<object, Promise<Entry>>();
+
+/**
+ * Forgets every validator held in memory, so the next lookup goes to disk (tests and benches only).
+ */
+export function forgetValidators(): void {
+  byKey.clear();
+  bySchema = new WeakMap();
+}
+
+/**
+ * The validator for a schema, from memory, the disk cache or a fresh compile (which fills both).
+ *
+ * @param schema The schema as declared; the same object is answered from memory without hashing.
+ * @param cacheDir The cache directory, or `undefined` for memory only.
+ * @returns The validator or the reason the schema cannot be compiled.
+ */
+export function obtainValidator(schema: unknown, cacheDir: string | undefined): Promise<Entry> {
+  if (typeof schema !== "object" || schema === null) return lookUp(schema, cacheDir);
+  let found = bySchema.get(schema);
+  if (found === undefined) {
+    found = lookUp(schema, cacheDir);
+    bySchema.set(schema, found);
+    found.catch(() => bySchema.delete(schema));
+  }
+  return found;
+}
+
+async function lookUp(schema: unknown, cacheDir: string | undefined): Promise<Entry> {
+  const refused = precheckSchema(schema);
+  if (refused !== undefined) return { reason: refused };
+  const choice = selectDraft(schema);
+  if (typeof choice === "string") return { reason: choice };
+  let text: string;
+  try {
+    text = JSON.stringify(schema);
+  } catch {
+    return { reason: "invalid JSON Schema: cannot be written as JSON" };
+  }
+  const key = await cacheKey(choice.draft, text);
+  let found = byKey.get(key);
+  if (found === undefined) {
+    found = load(key, choice, schema, cacheDir);
+    byKey.set(key, found);
+    found.catch(() => byKey.delete(key));
+  }
+  return found;
+}
+
+async function load(
+  key: string,
+  choice: DraftChoice,
+  schema: unknown,
+  cacheDir: string | undefined,
+): Promise<Entry> {
+  if (cacheDir !== undefined) {
+    const read = await readCached(cacheDir, key);
+    if (read.kind === "hit") {
+      try {
+        const validate = await instantiate(read.code);
+        stats.diskHits++;
+        return { validate };
+      } catch {
+        stats.diskRejects++;
+      }
+    } else if (read.kind === "rejected") {
+      stats.diskRejects++;
+    }
+  }
+  const compiled = await compileSchema(choice, schema);
+  if (typeof compiled === "string") return { reason: compiled };
+  const { validate, code } = compiled;
+  if (cacheDir !== undefined && code !== undefined && requiredModules(code) !== undefined) {
+    if (await writeCached(cacheDir, key, code)) stats.diskWrites++;
+  }
+  return { validate };
+}

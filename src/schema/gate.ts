@@ -1,0 +1,127 @@
+/**
+ * The schema gate: checks a tool's input against its `input_schema` before anything runs, and tells
+ * `check` whether a schema can be compiled at all. Validators are compiled lazily, once per process,
+ * and cached on disk as ajv standalone code so that later processes never load ajv's compiler.
+ *
+ * @module
+ */
+
+import { BasisError } from "../errors.ts";
+import { cacheDir as defaultCacheDir } from "../paths.ts";
+import { plainInput } from "./_input.ts";
+import { refusal, ROOT } from "./_message.ts";
+import { obtainValidator } from "./_validator.ts";
+import type { AjvError, Validator } from "./_types.ts";
+import { showValue } from "./_text.ts";
+
+/** The part of a tool the gate needs. */
+export interface SchemaTool {
+  /** The tool's name, used in messages. */
+  readonly name: string;
+  /** The tool's JSON Schema for its input. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** Options of {@linkcode validateInput} and {@linkcode checkSchema}. */
+export interface SchemaGateOptions {
+  /**
+   * The cache directory; compiled validators go to its `validators/` folder.
+   *
+   * @default {cacheDir()} from `src/paths.ts` (`$BASIS_CACHE_DIR`, `$XDG_CACHE_HOME/basis`, …)
+   */
+  cacheDir?: string;
+}
+
+interface GateSettings {
+  cacheDir: string;
+}
+
+function settle(options: SchemaGateOptions): GateSettings {
+  return { cacheDir: options.cacheDir ?? defaultCacheDir() };
+}
+
+/**
+ * Checks a tool's input against the tool's input schema (draft-07 unless `$schema` names 2019-09 or
+ * 2020-12; unknown keywords ignored; formats checked). The input is never modified.
+ *
+ * @param tool The tool: its name (for messages) and its input schema.
+ * @param input The input, as parsed from JSON.
+ * @param options Where compiled validators are cached.
+ * @returns Nothing; resolves when the input is accepted.
+ * @throws {BasisError} `invalid_input` naming the first failing field as a JSON pointer and what was
+ * expected, e.g. `Input refused by tool "wc" schema: /items/0/count: must be integer`.
+ * @throws {BasisError} `manifest_invalid` when the schema itself cannot be compiled.
+ *
+ * @example Refuse an input that lacks a required field
+ * ```ts ignore
+ * import { validateInput } from "./gate.ts";
+ * const tool = { name: "wc", inputSchema: { type: "object", required: ["text"] } };
+ * await validateInput(tool, { text: "hello" }, { cacheDir: "/tmp/basis-cache" });
+ * await validateInput(tool, {}).catch((error) => console.log(error.message));
+ * // Input refused by tool "wc" schema: /text: required property is missing
+ * ```
+ */
+export async function validateInput(
+  tool: SchemaTool,
+  input: unknown,
+  options: SchemaGateOptions = {},
+): Promise<void> {
+  const { cacheDir } = settle(options);
+  const entry = await obtainValidator(tool.inputSchema, cacheDir);
+  if ("reason" in entry) {
+    throw new BasisError(
+      "manifest_invalid",
+      `Cannot use input schema of tool ${showValue(tool.name, 80)}: ${entry.reason}`,
+    );
+  }
+  let failure: AjvError | string | undefined | null;
+  try {
+    failure = await firstFailure(entry.validate, plainInput(input));
+  } catch (error) {
+    // Inputs nested deeper than the stack allows, or (from library callers) not JSON at all.
+    if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
+    const detail = error instanceof RangeError ? "is nested too deeply to check" : "is not JSON data";
+    throw new BasisError("invalid_input", refusal(tool.name, `${ROOT}: ${detail}`), { cause: error });
+  }
+  if (failure !== null) throw new BasisError("invalid_input", refusal(tool.name, failure));
+}
+
+/** `null` when the input passes; the first failure (or `undefined` if ajv named none) otherwise. */
+async function firstFailure(validate: Validator, data: unknown): Promise<AjvError | undefined | null> {
+  try {
+    const result = validate(data);
+    if (result === true) return null;
+    if (result === false) return validate.errors?.[0];
+    await result; // `$async` schemas resolve on success and throw ajv's ValidationError on failure
+    return null;
+  } catch (error) {
+    const errors = (error as { errors?: unknown } | null)?.errors;
+    if (Array.isArray(errors)) return errors[0] as AjvError | undefined;
+    throw error;
+  }
+}
+
+/**
+ * Tells whether a tool's input schema can be compiled, filling the same caches validation uses.
+ *
+ * @param tool The tool: its name and its input schema.
+ * @param options Where compiled validators are cached.
+ * @returns `undefined` when the schema compiles; otherwise one line saying why not, such as
+ * `unsupported "$schema" "…"` or `invalid JSON Schema: /type: must be one of: …`.
+ * @throws Never for a bad schema; only for bugs.
+ *
+ * @example Report a schema whose `type` is not a type
+ * ```ts ignore
+ * import { checkSchema } from "./gate.ts";
+ * const reason = await checkSchema({ name: "bad", inputSchema: { type: 12 } });
+ * console.log(reason); // invalid JSON Schema: /type: must be one of: "array", "boolean", …
+ * ```
+ */
+export async function checkSchema(
+  tool: SchemaTool,
+  options: SchemaGateOptions = {},
+): Promise<string | undefined> {
+  const { cacheDir } = settle(options);
+  const entry = await obtainValidator(tool.inputSchema, cacheDir);
+  return "reason" in entry ? entry.reason : undefined;
+}

@@ -1,0 +1,15 @@
+/**
+ * The schema gate: full JSON Schema validation of a tool's input (ajv; draft-07 by default, 2019-09
+ * and 2020-12 by `$schema`), with compiled validators cached on disk so a call does not pay for
+ * compiling.
+ *
+ * @example Validate an input
+ * ```ts ignore
+ * import { validateInput } from "./mod.ts";
+ * await validateInput({ name: "echo", inputSchema: { type: "object" } }, {});
+ * ```
+ *
+ * @module
+ */
+
+export { checkSchema, type SchemaGateOptions, type SchemaTool, validateInput } from "./gate.ts";

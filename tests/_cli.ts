@@ -1,0 +1,182 @@
+/**
+ * Helpers for end-to-end tests: a scratch workspace with its own config, cache and state
+ * directories, and a way to run the real CLI in it as a subprocess.
+ *
+ * @module
+ */
+
+/** The repository root, with a trailing slash. */
+export const ROOT = new URL("..", import.meta.url).pathname;
+/** Tiny programs the end-to-end tests declare as tools. */
+export const FIXTURES = `${ROOT}tests/fixtures/cli`;
+
+/**
+ * What the CLI is run from: the source entry point, or the bundle when `BASIS_TEST_BUNDLE` names
+ * one (CI runs the suite against the bundle as it ships).
+ */
+const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
+
+/** A scratch workspace and the user directories that go with it. */
+export interface Scratch {
+  /** The workspace root (holds `.basis/tools.json`). */
+  root: string;
+  configDir: string;
+  cacheDir: string;
+  stateDir: string;
+  /** Removes everything. */
+  cleanup(): Promise<void>;
+}
+
+/** What one CLI run printed and how it ended. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Creates a scratch workspace. A manifest given as an object is written as JSON; as a string, as is.
+ *
+ * @param manifest The workspace manifest, or `undefined` for none.
+ * @param global The global manifest, or `undefined` for none.
+ * @returns The scratch directories.
+ */
+export async function scratch(manifest?: unknown, global?: unknown): Promise<Scratch> {
+  const base = await Deno.makeTempDir({ prefix: "basis-e2e-" });
+  const root = `${base}/work`;
+  const configDir = `${base}/config`;
+  await Deno.mkdir(`${root}/.basis`, { recursive: true });
+  await Deno.mkdir(configDir, { recursive: true });
+  if (manifest !== undefined) await Deno.writeTextFile(`${root}/.basis/tools.json`, text(manifest));
+  if (global !== undefined) await Deno.writeTextFile(`${configDir}/tools.json`, text(global));
+  return {
+    root,
+    configDir,
+    cacheDir: `${base}/cache`,
+    stateDir: `${base}/state`,
+    cleanup: () => Deno.remove(base, { recursive: true }),
+  };
+}
+
+function text(manifest: unknown): string {
+  return typeof manifest === "string" ? manifest : JSON.stringify(manifest, null, 2);
+}
+
+/** Options of {@linkcode cli}. */
+export interface CliOptions {
+  /** Bytes or text for stdin; when absent stdin is closed (like CI). */
+  stdin?: string | Uint8Array;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /** Working directory. @default the scratch root */
+  cwd?: string;
+}
+
+/**
+ * Runs the CLI in a scratch workspace and collects what it printed.
+ *
+ * @param dirs The scratch workspace.
+ * @param args The arguments.
+ * @param options stdin, extra env, cwd.
+ * @returns Exit code, stdout and stderr.
+ */
+export async function cli(
+  dirs: Scratch,
+  args: string[],
+  options: CliOptions = {},
+): Promise<CliResult> {
+  const child = spawnCli(dirs, args, options);
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    const bytes = typeof options.stdin === "string"
+      ? new TextEncoder().encode(options.stdin)
+      : options.stdin;
+    await writer.write(bytes).catch(() => {});
+    await writer.close().catch(() => {});
+  }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+}
+
+/**
+ * Starts the CLI without waiting for it (for signal tests).
+ *
+ * @param dirs The scratch workspace.
+ * @param args The arguments.
+ * @param options stdin, extra env, cwd.
+ * @returns The child process, with piped stdin, stdout and stderr.
+ */
+export function spawnCli(
+  dirs: Scratch,
+  args: string[],
+  options: CliOptions = {},
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", ENTRY, ...args],
+    cwd: options.cwd ?? dirs.root,
+    env: {
+      BASIS_CONFIG_DIR: dirs.configDir,
+      BASIS_CACHE_DIR: dirs.cacheDir,
+      BASIS_STATE_DIR: dirs.stateDir,
+      NO_COLOR: "1",
+      ...options.env,
+    },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/**
+ * A one-tool manifest.
+ *
+ * @param name The tool's name.
+ * @param tool Its fields; `description` and `input_schema` get defaults.
+ * @returns The manifest object.
+ */
+export function oneTool(name: string, tool: Record<string, unknown>): unknown {
+  return {
+    schema: 1,
+    tools: {
+      [name]: { description: `The ${name} tool`, input_schema: { type: "object" }, ...tool },
+    },
+  };
+}
+
+/**
+ * The pids of live processes in a process group, read from `/proc`.
+ *
+ * @param pgid The process group id.
+ * @returns The pids still in it (zombies excluded).
+ */
+export function processesInGroup(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] !== "Z" && Number(fields[2]) === pgid) pids.push(Number(entry.name));
+  }
+  return pids;
+}
+
+/**
+ * Asserts that no line of the text looks like a stack trace.
+ *
+ * @param text What a command printed.
+ */
+export function assertNoStackTrace(text: string): void {
+  if (/^\s+at .+:\d+:\d+\)?$/m.test(text) || text.includes("error: Uncaught")) {
+    throw new Error(`Expected no stack trace, got:\n${text}`);
+  }
+}

@@ -1,0 +1,333 @@
+import assert from "node:assert/strict";
+import {
+  assertNoStackTrace,
+  cli,
+  FIXTURES,
+  oneTool,
+  processesInGroup,
+  scratch,
+  spawnCli,
+} from "./_cli.ts";
+
+const ALWAYS = ["--approve", "always"];
+
+const WORD_SCHEMA = {
+  type: "object",
+  properties: {
+    text: { type: "string" },
+    opts: {
+      type: "object",
+      properties: {
+        items: { type: "array", items: { type: "object", properties: { n: { type: "integer" } } } },
+      },
+    },
+  },
+  required: ["text"],
+};
+
+Deno.test("call runs a tool and passes the input byte-exact as compact JSON, with no shell", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("capture", { command: [`${FIXTURES}/stdin_to_file.sh`, out] })),
+  );
+  const input = { text: `quotes " ' && $x \`id\` ; rm -rf / \n newline`, n: [1, { "é": "☃" }] };
+  const pretty = JSON.stringify(input, null, 4);
+  const result = await cli(dirs, ["call", "capture", pretty, ...ALWAYS]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(await Deno.readTextFile(out), JSON.stringify(input));
+  await dirs.cleanup();
+});
+
+Deno.test("call reads the input from piped stdin, and from '-'", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const piped = await cli(dirs, ["call", "echo", ...ALWAYS], { stdin: '{"a": 1}' });
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(piped.stdout, '{"a":1}');
+  const dash = await cli(dirs, ["call", "echo", "-", ...ALWAYS], { stdin: '{"b": [2]}' });
+  assert.equal(dash.stdout, '{"b":[2]}');
+  await dirs.cleanup();
+});
+
+Deno.test("call with --json prints one object with every documented field", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const result = await cli(dirs, ["--json", "call", "echo", '{"a":1}', ...ALWAYS]);
+  assert.equal(result.code, 0, result.stderr);
+  const object = JSON.parse(result.stdout);
+  assert.deepEqual(Object.keys(object), [
+    "tool",
+    "ok",
+    "result",
+    "stdout",
+    "stderr",
+    "exit_code",
+    "signal",
+    "timed_out",
+    "truncated",
+    "duration_ms",
+    "error",
+  ]);
+  assert.equal(object.ok, true);
+  assert.equal(object.result, '{"a":1}');
+  assert.equal(object.exit_code, 0);
+  assert.equal(object.error, null);
+  await dirs.cleanup();
+});
+
+Deno.test("call of an unknown tool exits 2 and suggests a close name", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const result = await cli(dirs, ["call", "ecoh", "{}", ...ALWAYS]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^basis-tools: Cannot find tool "ecoh"; did you mean "echo"\?\n$/);
+  await dirs.cleanup();
+});
+
+Deno.test("call with input that is not JSON exits 2 with one line", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const result = await cli(dirs, ["call", "echo", "{not json", ...ALWAYS]);
+  assert.equal(result.code, 2);
+  assert.equal(result.stderr.split("\n").length, 2, result.stderr);
+  assert.match(result.stderr, /as JSON/);
+  assertNoStackTrace(result.stderr);
+  await dirs.cleanup();
+});
+
+Deno.test("call with input that is not an object exits 4", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  for (const input of ["[1,2]", "7", '"text"', "null"]) {
+    const result = await cli(dirs, ["call", "echo", input, ...ALWAYS]);
+    assert.equal(result.code, 4, `${input}: ${result.stderr}`);
+    assert.match(result.stderr, /object/);
+    assert.equal(result.stdout, "");
+  }
+  await dirs.cleanup();
+});
+
+Deno.test("call refuses a missing required field and a wrong type deep in the input (exit 4, nothing runs)", async () => {
+  const dirs = await scratch();
+  const marker = `${dirs.root}/ran`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(
+      oneTool("wc", {
+        input_schema: WORD_SCHEMA,
+        command: [`${FIXTURES}/stdin_to_file.sh`, marker],
+      }),
+    ),
+  );
+  const missing = await cli(dirs, ["call", "wc", "{}", ...ALWAYS]);
+  assert.equal(missing.code, 4);
+  assert.match(missing.stderr, /\/text/);
+  const deep = await cli(dirs, [
+    "call",
+    "wc",
+    '{"text":"x","opts":{"items":[{"n":1},{"n":"two"}]}}',
+    ...ALWAYS,
+  ]);
+  assert.equal(deep.code, 4);
+  assert.match(deep.stderr, /\/opts\/items\/1\/n/);
+  assert.match(deep.stderr, /integer/);
+  assertNoStackTrace(deep.stderr);
+  await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+  await dirs.cleanup();
+});
+
+Deno.test("call of a program that is not found or not executable exits 1", async () => {
+  const dirs = await scratch({
+    schema: 1,
+    tools: {
+      missing: { description: "m", input_schema: {}, command: ["no-such-program-basis"] },
+      notexec: { description: "n", input_schema: {}, command: [`${FIXTURES}/not_executable.sh`] },
+    },
+  });
+  const missing = await cli(dirs, ["call", "missing", "{}", ...ALWAYS]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no-such-program-basis/);
+  const notexec = await cli(dirs, ["call", "notexec", "{}", ...ALWAYS]);
+  assert.equal(notexec.code, 1);
+  assert.match(notexec.stderr, /not_executable\.sh/);
+  assertNoStackTrace(missing.stderr + notexec.stderr);
+  await dirs.cleanup();
+});
+
+Deno.test("call of a tool that exits 4 shows its stderr and exits 1", async () => {
+  const dirs = await scratch(oneTool("boom", { command: [`${FIXTURES}/stderr_exit4.sh`] }));
+  const result = await cli(dirs, ["call", "boom", "{}", ...ALWAYS]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /boom: the disk is full/);
+  assert.match(result.stderr, /code 4/);
+  const json = await cli(dirs, ["--json", "call", "boom", "{}", ...ALWAYS]);
+  const object = JSON.parse(json.stdout);
+  assert.equal(object.exit_code, 4);
+  assert.equal(object.error.kind, "tool_failed");
+  assert.match(object.error.message, /boom: the disk is full/);
+  await dirs.cleanup();
+});
+
+Deno.test("call of a tool that exits 7 silently exits 1 and names the code", async () => {
+  const dirs = await scratch(oneTool("seven", { command: [`${FIXTURES}/exit7.sh`] }));
+  const result = await cli(dirs, ["call", "seven", "{}", ...ALWAYS]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /code 7/);
+  await dirs.cleanup();
+});
+
+Deno.test("call of a tool killed by a signal exits 1 and names the signal", async () => {
+  const dirs = await scratch(oneTool("killed", { command: [`${FIXTURES}/kill_self.sh`] }));
+  const result = await cli(dirs, ["call", "killed", "{}", ...ALWAYS]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /SIGKILL/);
+  await dirs.cleanup();
+});
+
+Deno.test("call of a tool that prints nothing exits 0 and says so", async () => {
+  const dirs = await scratch(oneTool("quiet", { command: ["true"] }));
+  const result = await cli(dirs, ["call", "quiet", "{}", ...ALWAYS]);
+  assert.equal(result.code, 0);
+  assert.equal(result.stdout, "");
+  assert.match(result.stderr, /printed nothing/);
+  const json = JSON.parse((await cli(dirs, ["--json", "call", "quiet", "{}", ...ALWAYS])).stdout);
+  assert.match(json.result, /printed nothing/);
+  await dirs.cleanup();
+});
+
+Deno.test("call stops a tool at its timeout_ms in milliseconds (exit 3, well under a second)", async () => {
+  const dirs = await scratch(oneTool("sleepy", { command: ["sleep", "30"], timeout_ms: 150 }));
+  const started = performance.now();
+  const result = await cli(dirs, ["call", "sleepy", "{}", ...ALWAYS]);
+  const elapsed = performance.now() - started;
+  assert.equal(result.code, 3);
+  assert.match(result.stderr, /150 ms/);
+  // The CLI itself takes a few tens of milliseconds to start; 30 s would mean the timeout failed.
+  assert.ok(elapsed < 5000, `took ${elapsed} ms`);
+  await dirs.cleanup();
+});
+
+Deno.test("call stops the whole process group at the timeout: no grandchild survives", async () => {
+  const dirs = await scratch();
+  const pidFile = `${dirs.root}/pgid`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(
+      oneTool("forks", { command: [`${FIXTURES}/grandchild.sh`, pidFile], timeout_ms: 300 }),
+    ),
+  );
+  const result = await cli(dirs, ["call", "forks", "{}", ...ALWAYS]);
+  assert.equal(result.code, 3, result.stderr);
+  const pgid = Number(await Deno.readTextFile(pidFile));
+  assert.ok(pgid > 0);
+  assert.deepEqual(processesInGroup(pgid), []);
+  await dirs.cleanup();
+});
+
+Deno.test("call --timeout overrides the manifest's timeout_ms", async () => {
+  const dirs = await scratch(oneTool("sleepy", { command: ["sleep", "30"] }));
+  const result = await cli(dirs, ["call", "sleepy", "{}", "--timeout", "120", ...ALWAYS]);
+  assert.equal(result.code, 3);
+  assert.match(result.stderr, /120 ms/);
+  const bad = await cli(dirs, ["call", "sleepy", "{}", "--timeout", "1.5", ...ALWAYS]);
+  assert.equal(bad.code, 2);
+  await dirs.cleanup();
+});
+
+Deno.test("call gives 10 MiB of input to a program that never reads it and exits 0", async () => {
+  const dirs = await scratch(oneTool("ignores", { command: ["true"] }));
+  const input = JSON.stringify({ blob: "x".repeat(10 * 1024 * 1024) });
+  const result = await cli(dirs, ["call", "ignores", ...ALWAYS], { stdin: input });
+  assert.equal(result.code, 0, result.stderr);
+  assertNoStackTrace(result.stderr);
+  await dirs.cleanup();
+});
+
+Deno.test("Ctrl-C during a call stops the tool's process group and exits 130", async () => {
+  const dirs = await scratch();
+  const pidFile = `${dirs.root}/pgid`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("forks", { command: [`${FIXTURES}/grandchild.sh`, pidFile] })),
+  );
+  const child = spawnCli(dirs, ["call", "forks", "{}", ...ALWAYS]);
+  // Wait until the tool says it started (its first line of output).
+  const reader = child.stdout.getReader();
+  let seen = "";
+  while (!seen.includes("started")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  child.kill("SIGINT");
+  const status = await child.status;
+  await child.stdout.cancel();
+  const stderr = new TextDecoder().decode(
+    (await new Response(child.stderr).arrayBuffer()) as ArrayBuffer,
+  );
+  assert.equal(status.code, 130, stderr);
+  const pgid = Number(await Deno.readTextFile(pidFile));
+  assert.deepEqual(processesInGroup(pgid), []);
+  await dirs.cleanup();
+});
+
+Deno.test("call output beyond the cap is cut for --json with the full output in a spill file", async () => {
+  const dirs = await scratch(oneTool("lines", { command: [`${FIXTURES}/lines.sh`, "5000"] }));
+  const result = await cli(dirs, ["--json", "call", "lines", "{}", ...ALWAYS]);
+  assert.equal(result.code, 0, result.stderr);
+  const object = JSON.parse(result.stdout);
+  assert.equal(object.truncated, true);
+  const path = /full output: (\S+?)\]?$/m.exec(object.result)?.[1];
+  assert.ok(path, object.result.slice(-300));
+  const full = await Deno.readTextFile(path);
+  assert.equal(full.split("\n").length - 1, 5000);
+  assert.ok(object.result.split("\n").length <= 2002);
+  // Streaming to a terminal passes everything through.
+  const streamed = await cli(dirs, ["call", "lines", "{}", ...ALWAYS]);
+  assert.equal(streamed.stdout.split("\n").length - 1, 5000);
+  await dirs.cleanup();
+});
+
+Deno.test("env layering: inherited, then --env pairs, then the manifest's env", async () => {
+  const dirs = await scratch(
+    oneTool("env", { command: ["sh", "-c", 'echo "$A $B $C"'], env: { C: "from-manifest" } }),
+  );
+  const result = await cli(
+    dirs,
+    ["call", "env", "{}", "--env", "B=from-flag", "--env", "C=from-flag", ...ALWAYS],
+    { env: { A: "inherited", B: "inherited", C: "inherited" } },
+  );
+  assert.equal(result.stdout, "inherited from-flag from-manifest\n");
+  const bad = await cli(dirs, ["call", "env", "{}", "--env", "NOEQUALS", ...ALWAYS]);
+  assert.equal(bad.code, 2);
+  assert.doesNotMatch(bad.stderr, /NOEQUALS/);
+  await dirs.cleanup();
+});
+
+Deno.test("a call no rule or policy allows is denied with exit 5 and says how to allow it", async () => {
+  const dirs = await scratch();
+  const marker = `${dirs.root}/ran`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("t", { command: [`${FIXTURES}/stdin_to_file.sh`, marker] })),
+  );
+  const result = await cli(dirs, ["call", "t", "{}"]);
+  assert.equal(result.code, 5);
+  assert.match(result.stderr, /--approve always/);
+  const never = await cli(dirs, ["call", "t", "{}", "--approve", "never"]);
+  assert.equal(never.code, 5);
+  const env = await cli(dirs, ["call", "t", "{}"], { env: { BASIS_APPROVE: "never" } });
+  assert.equal(env.code, 5);
+  await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+  const allowed = await cli(dirs, ["call", "t", "{}"], { env: { BASIS_APPROVE: "always" } });
+  assert.equal(allowed.code, 0);
+  await Deno.stat(marker);
+  const bad = await cli(dirs, ["call", "t", "{}", "--approve", "maybe"]);
+  assert.equal(bad.code, 2);
+  await dirs.cleanup();
+});
+
+Deno.test("bad input never reaches the approver: a schema refusal wins over a denial", async () => {
+  const dirs = await scratch(oneTool("wc", { input_schema: WORD_SCHEMA, command: ["cat"] }));
+  const result = await cli(dirs, ["call", "wc", "{}", "--approve", "never"]);
+  assert.equal(result.code, 4);
+  await dirs.cleanup();
+});

@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { assertNoStackTrace, cli, scratch } from "./_cli.ts";
+
+const tool = (fields: Record<string, unknown>) => ({
+  description: "A tool",
+  input_schema: { type: "object" },
+  command: ["cat"],
+  ...fields,
+});
+const withTool = (name: string, fields: Record<string, unknown>) =>
+  JSON.stringify({ schema: 1, tools: { [name]: tool(fields) } });
+const without = (key: string) => {
+  const t: Record<string, unknown> = tool({});
+  delete t[key];
+  return JSON.stringify({ schema: 1, tools: { t } });
+};
+
+/** Each bad manifest, and a fragment its one-line error must contain. */
+const BAD: [string, string, RegExp][] = [
+  ["not JSON", '{\n  "schema": 1,\n  "tools": {\n}}}', /tools\.json:4:\d+: /],
+  ["schema missing", '{"tools": {}}', /schema/],
+  ["schema 0", '{"schema": 0, "tools": {}}', /0/],
+  ["schema 2", '{"schema": 2, "tools": {}}', /2/],
+  ["schema 99", '{"schema": 99, "tools": {}}', /99/],
+  ["tools missing", '{"schema": 1}', /tools/],
+  ["unknown top-level key", '{"schema": 1, "tools": {}, "extra": true}', /extra/],
+  ["unknown tool key", withTool("t", { timout_ms: 5 }), /did you mean "timeout_ms"/],
+  ["missing description", without("description"), /description/],
+  ["missing input_schema", without("input_schema"), /input_schema/],
+  ["missing command", without("command"), /command/],
+  ["blank description", withTool("t", { description: "   " }), /description/],
+  ["empty command", withTool("t", { command: [] }), /command/],
+  ["blank program after expansion", withTool("t", { command: ["${EMPTY:-}"] }), /command/],
+  ["empty name", withTool("", {}), /name|""/],
+  ["name with a space", withTool("has space", {}), /has space/],
+  ["name with an emoji", withTool("emoji-🙂", {}), /emoji/],
+  ["name of 65 characters", withTool("a".repeat(65), {}), /a{65}/],
+  ["mcp__ name", withTool("mcp__x", {}), /mcp__/],
+  ["reserved name spawn", withTool("spawn", {}), /spawn/],
+  ["input_schema a string", withTool("t", { input_schema: "string" }), /input_schema/],
+  ["input_schema an array", withTool("t", { input_schema: [] }), /input_schema/],
+  [
+    "input_schema of type array",
+    withTool("t", { input_schema: { type: "array" } }),
+    /input_schema/,
+  ],
+  ["timeout_ms 0", withTool("t", { timeout_ms: 0 }), /timeout_ms/],
+  ["timeout_ms -1", withTool("t", { timeout_ms: -1 }), /timeout_ms/],
+  ["timeout_ms 1.5", withTool("t", { timeout_ms: 1.5 }), /timeout_ms/],
+  ['timeout_ms "10"', withTool("t", { timeout_ms: "10" }), /timeout_ms/],
+  ["side_effect none", withTool("t", { side_effect: "none" }), /side_effect/],
+  ["env value not a string", withTool("t", { env: { A: 1 } }), /env\.A/],
+  ["${UNSET}", withTool("t", { command: ["cat", "${BASIS_TEST_UNSET}"] }), /BASIS_TEST_UNSET/],
+  ["unterminated ${", withTool("t", { cwd: "${HOME" }), /cwd/],
+  ["empty ${}", withTool("t", { env: { A: "${}" } }), /env\.A/],
+];
+
+for (const [what, text, fragment] of BAD) {
+  Deno.test(`a manifest with ${what} is refused: exit 6, one line, no stack trace`, async () => {
+    const dirs = await scratch(text);
+    for (const command of ["list", "check"]) {
+      const result = await cli(dirs, [command]);
+      const printed = command === "check" ? result.stdout : result.stderr;
+      assert.equal(result.code, 6, `${command}: ${result.stdout}${result.stderr}`);
+      assert.match(printed, fragment);
+      assert.ok(printed.includes(".basis/tools.json"), printed);
+      for (const line of printed.trimEnd().split("\n")) {
+        assert.ok(line.length > 0 && !line.startsWith(" "), `not one line a problem: ${printed}`);
+      }
+      assertNoStackTrace(result.stdout + result.stderr);
+    }
+    await dirs.cleanup();
+  });
+}
+
+Deno.test("a JSONC manifest with comments and trailing commas is accepted", async () => {
+  const dirs = await scratch(
+    `// tools\n{\n  "schema": 1, /* one */\n  "tools": {\n    "t": {"description": "d", "input_schema": {}, "command": ["cat"],},\n  },\n}\n`,
+  );
+  const result = await cli(dirs, ["list", "--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(JSON.parse(result.stdout)[0].name, "t");
+  await dirs.cleanup();
+});
+
+Deno.test("a broken global manifest is an error even when the workspace is fine", async () => {
+  const dirs = await scratch(withTool("t", {}), "{ broken");
+  const result = await cli(dirs, ["list"]);
+  assert.equal(result.code, 6);
+  assert.match(result.stderr, /config\/tools\.json/);
+  await dirs.cleanup();
+});
+
+Deno.test("a directory where tools.json should be is skipped", async () => {
+  const dirs = await scratch();
+  await Deno.mkdir(`${dirs.root}/.basis/tools.json`);
+  await Deno.mkdir(`${dirs.configDir}/tools.json`);
+  const result = await cli(dirs, ["list", "--json"], { cwd: dirs.root });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), []);
+  await dirs.cleanup();
+});
+
+Deno.test("--json reports a manifest error as one object", async () => {
+  const dirs = await scratch('{"schema": 2, "tools": {}}');
+  const result = await cli(dirs, ["--json", "call", "t", "{}"]);
+  assert.equal(result.code, 6);
+  const object = JSON.parse(result.stdout);
+  assert.equal(object.ok, false);
+  assert.equal(object.error.kind, "manifest_invalid");
+  await dirs.cleanup();
+});

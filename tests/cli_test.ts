@@ -1,0 +1,250 @@
+import assert from "node:assert/strict";
+import { VERSION } from "../src/version.ts";
+import { assertNoStackTrace, cli, FIXTURES, oneTool, ROOT, scratch } from "./_cli.ts";
+
+const TWO_TOOLS = {
+  schema: 1,
+  tools: {
+    zeta: { description: "Last one", input_schema: { type: "object" }, command: ["cat"] },
+    alpha: {
+      description: "First one",
+      input_schema: { type: "object", properties: { x: { type: "string" } } },
+      command: ["cat", "-"],
+      side_effect: "external",
+      timeout_ms: 5000,
+    },
+  },
+};
+
+Deno.test("--version prints the version from deno.json", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  assert.equal(VERSION, config.version);
+  const dirs = await scratch();
+  const result = await cli(dirs, ["--version"]);
+  assert.equal(result.stdout, `basis-tools ${VERSION}\n`);
+  await dirs.cleanup();
+});
+
+Deno.test("--help works on the program and on every command", async () => {
+  const dirs = await scratch();
+  for (
+    const args of [["--help"], ["list", "--help"], ["show", "-h"], ["check", "--help"], [
+      "call",
+      "--help",
+    ]]
+  ) {
+    const result = await cli(dirs, args);
+    assert.equal(result.code, 0, args.join(" "));
+    assert.match(result.stdout, /Usage: basis-tools/);
+  }
+  const bare = await cli(dirs, []);
+  assert.equal(bare.code, 2);
+  await dirs.cleanup();
+});
+
+Deno.test("unknown commands, unknown flags and missing arguments exit 2 with one line", async () => {
+  const dirs = await scratch(TWO_TOOLS);
+  for (
+    const args of [["frobnicate"], ["list", "--frob"], ["show"], ["call"], ["list", "extra"], [
+      "-C",
+    ]]
+  ) {
+    const result = await cli(dirs, args);
+    assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+    assert.equal(result.stderr.trimEnd().split("\n").length, 1, result.stderr);
+    assertNoStackTrace(result.stderr);
+  }
+  await dirs.cleanup();
+});
+
+Deno.test("list prints workspace tools by name, then unshadowed global tools", async () => {
+  const global = {
+    schema: 1,
+    tools: {
+      alpha: { description: "Shadowed global", input_schema: {}, command: ["false"] },
+      beta: { description: "Global only", input_schema: {}, command: ["cat"] },
+    },
+  };
+  const dirs = await scratch(TWO_TOOLS, global);
+  const result = await cli(dirs, ["list"]);
+  assert.equal(result.code, 0, result.stderr);
+  const names = result.stdout.trim().split("\n").slice(1).map((line) => line.split(/\s+/)[0]);
+  assert.deepEqual(names, ["alpha", "zeta", "beta"]);
+  assert.match(result.stdout, /alpha\s+external\s+workspace\s+First one/);
+  assert.match(result.stdout, /beta\s+process\s+global\s+Global only/);
+  const json = JSON.parse((await cli(dirs, ["list", "--json"])).stdout);
+  assert.deepEqual(json[0], {
+    name: "alpha",
+    side_effect: "external",
+    source: "workspace",
+    description: "First one",
+  });
+  await dirs.cleanup();
+});
+
+Deno.test("list finds the workspace from a subdirectory, and -C names it explicitly", async () => {
+  const dirs = await scratch(TWO_TOOLS);
+  await Deno.mkdir(`${dirs.root}/a/b`, { recursive: true });
+  const nested = await cli(dirs, ["list", "--json"], { cwd: `${dirs.root}/a/b` });
+  assert.equal(JSON.parse(nested.stdout).length, 2);
+  const explicit = await cli(dirs, ["-C", dirs.root, "list", "--json"], { cwd: "/" });
+  assert.equal(JSON.parse(explicit.stdout).length, 2);
+  await dirs.cleanup();
+});
+
+Deno.test("show prints one tool in full, and exits 2 for an unknown tool", async () => {
+  const dirs = await scratch(TWO_TOOLS);
+  const result = await cli(dirs, ["show", "alpha"]);
+  assert.equal(result.code, 0);
+  assert.match(result.stdout, /command: +cat -/);
+  assert.match(result.stdout, /timeout: +5000 ms/);
+  assert.match(result.stdout, new RegExp(`cwd: +${dirs.root}`));
+  const json = JSON.parse((await cli(dirs, ["show", "alpha", "--json"])).stdout);
+  assert.equal(json.side_effect, "external");
+  assert.deepEqual(json.command, ["cat", "-"]);
+  const unknown = await cli(dirs, ["show", "nope"]);
+  assert.equal(unknown.code, 2);
+  await dirs.cleanup();
+});
+
+Deno.test("check exits 0 for valid manifests and 6 for a schema ajv cannot compile", async () => {
+  const dirs = await scratch(TWO_TOOLS);
+  const ok = await cli(dirs, ["check"]);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /^ok: 2 tools/);
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(
+      oneTool("bad", { input_schema: { type: "object", minimum: "x" }, command: ["cat"] }),
+    ),
+  );
+  const bad = await cli(dirs, ["check"]);
+  assert.equal(bad.code, 6);
+  assert.match(bad.stdout, /tool "bad": input_schema: /);
+  assert.equal(bad.stdout.trimEnd().split("\n").length, 1);
+  // list does not compile schemas; call does, and refuses with exit 6 before anything runs.
+  assert.equal((await cli(dirs, ["list"])).code, 0);
+  const call = await cli(dirs, ["call", "bad", "{}", "--approve", "always"]);
+  assert.equal(call.code, 6);
+  await dirs.cleanup();
+});
+
+Deno.test("no manifest anywhere is an empty roster, not an error", async () => {
+  const dirs = await scratch();
+  const list = await cli(dirs, ["list", "--json"]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.deepEqual(JSON.parse(list.stdout), []);
+  assert.equal((await cli(dirs, ["check"])).code, 0);
+  await dirs.cleanup();
+});
+
+Deno.test("a secret canary in env appears in no output of any command", async () => {
+  const canary = "CANARY-5f1e2d3c4b5a";
+  const manifest = {
+    schema: 1,
+    tools: {
+      ok: {
+        description: "Uses a secret",
+        input_schema: { type: "object" },
+        command: ["sh", "-c", 'test -n "$TOKEN" && echo "done"'],
+        env: { TOKEN: canary, INDIRECT: "${CANARY_SOURCE}", PLAIN: "x" },
+      },
+      leaky: {
+        description: "Fails and prints its secret",
+        input_schema: { type: "object", properties: { n: { type: "integer" } } },
+        command: [
+          "sh",
+          "-c",
+          'echo "token is $TOKEN and $INDIRECT"; echo "err $TOKEN" >&2; exit 9',
+        ],
+        env: { TOKEN: canary, INDIRECT: "${CANARY_SOURCE}" },
+      },
+      slow: {
+        description: "Times out",
+        input_schema: { type: "object" },
+        command: ["sh", "-c", 'echo "$TOKEN" >&2; sleep 5'],
+        env: { TOKEN: canary },
+        timeout_ms: 200,
+      },
+    },
+  };
+  const dirs = await scratch(manifest);
+  const env = { CANARY_SOURCE: `${canary}-indirect` };
+  const runs = [
+    ["list"],
+    ["list", "--json"],
+    ["show", "ok"],
+    ["show", "leaky", "--json"],
+    ["check"],
+    ["check", "--json"],
+    ["call", "ok", "{}", "--approve", "always"],
+    ["call", "ok", "{}", "--approve", "always", "--json"],
+    ["call", "leaky", "{}", "--approve", "always", "--json"],
+    ["call", "leaky", '{"n":"x"}', "--approve", "always"],
+    ["call", "leaky", '{"n":"x"}', "--approve", "always", "--json"],
+    ["call", "ok", "{}"],
+    ["call", "ok", "{}", "--json"],
+    ["call", "slow", "{}", "--approve", "always", "--json"],
+  ];
+  for (const args of runs) {
+    const result = await cli(dirs, args, { env });
+    const printed = result.stdout + result.stderr;
+    assert.ok(!printed.includes(canary), `${args.join(" ")} printed the canary:\n${printed}`);
+  }
+  // The one place its value may appear is the program's own output streamed to a terminal.
+  const streamed = await cli(dirs, ["call", "ok", "{}", "--approve", "always"], { env });
+  assert.equal(streamed.stdout, "done\n");
+  await dirs.cleanup();
+});
+
+Deno.test("list, show and --help do not load ajv, the prompt library or the MCP SDK", async () => {
+  const info = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", `${ROOT}src/main.ts`],
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const output = await info.output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    modules: {
+      specifier: string;
+      dependencies?: { specifier: string; code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const byUrl = new Map(graph.modules.map((m) => [m.specifier, m]));
+  // Everything reachable from main.ts without crossing a dynamic import, plus the modules that the
+  // list and show commands load statically.
+  const starts = ["src/main.ts", "src/cli/commands/list.ts", "src/cli/commands/show.ts"].map((p) =>
+    new URL(p, `file://${ROOT}`).href
+  );
+  const seen = new Set<string>();
+  const queue = [...starts];
+  while (queue.length > 0) {
+    const url = queue.pop() as string;
+    if (seen.has(url)) continue;
+    seen.add(url);
+    for (const dep of byUrl.get(url)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code?.specifier) queue.push(dep.code.specifier);
+    }
+  }
+  const heavy = [...seen].filter((url) =>
+    /ajv|inquirer|modelcontextprotocol|jsonc-parser/.test(url)
+  );
+  assert.deepEqual(heavy, []);
+  assert.ok(seen.size > 5, "the walk should have found the CLI's modules");
+});
+
+Deno.test("the examples workspace passes check", async () => {
+  const dirs = await scratch();
+  const result = await cli(dirs, ["-C", `${ROOT}examples`, "check"]);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  await dirs.cleanup();
+});
+
+Deno.test("fixtures used by the end-to-end tests are executable", async () => {
+  for await (const entry of Deno.readDir(FIXTURES)) {
+    if (entry.name === "not_executable.sh") continue;
+    const info = await Deno.stat(`${FIXTURES}/${entry.name}`);
+    assert.ok((info.mode ?? 0) & 0o100, `${entry.name} must be executable`);
+  }
+});

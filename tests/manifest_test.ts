@@ -1,0 +1,860 @@
+import assert from "node:assert/strict";
+import { BasisError, formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
+import { findWorkspaceRoot, loadRoster, type LoadOptions } from "../src/manifest/load.ts";
+import { parseManifestText } from "../src/manifest/parse.ts";
+import type { Roster } from "../src/manifest/types.ts";
+
+const FIXTURES = new URL("./fixtures/manifests/", import.meta.url);
+const CANARY = "canary-S3CRET-7f3a9";
+
+type Vars = Record<string, string>;
+
+function envOf(vars: Vars = {}): (name: string) => string | undefined {
+  return (name) => (Object.hasOwn(vars, name) ? vars[name] : undefined);
+}
+
+interface Dirs {
+  /** The workspace root. */
+  root: string;
+  /** The global config directory. */
+  config: string;
+  workspaceFile: string;
+  globalFile: string;
+  /** Loads the roster of these directories. */
+  load(options?: LoadOptions): Promise<Roster>;
+  /** Loads, expects a ManifestError, and returns its problems. */
+  problems(options?: LoadOptions): Promise<readonly ManifestProblem[]>;
+}
+
+const cleanups: string[] = [];
+
+/** Temp workspace + config dirs; a manifest is written when given (a string verbatim). */
+async function dirs(workspace?: unknown, global?: unknown, vars: Vars = {}): Promise<Dirs> {
+  const base = await Deno.makeTempDir({ prefix: "basis_manifest_" });
+  cleanups.push(base);
+  const root = `${base}/ws`;
+  const config = `${base}/config`;
+  await Deno.mkdir(`${root}/.basis`, { recursive: true });
+  await Deno.mkdir(config, { recursive: true });
+  const workspaceFile = `${root}/.basis/tools.json`;
+  const globalFile = `${config}/tools.json`;
+  if (workspace !== undefined) await Deno.writeTextFile(workspaceFile, text(workspace));
+  if (global !== undefined) await Deno.writeTextFile(globalFile, text(global));
+  const load = (options: LoadOptions = {}) =>
+    loadRoster({ workspace: root, configDir: config, env: envOf(vars), ...options });
+  return {
+    root,
+    config,
+    workspaceFile,
+    globalFile,
+    load,
+    problems: async (options) => {
+      const error = await load(options).then(
+        () => assert.fail("expected a ManifestError"),
+        (error: unknown) => error,
+      );
+      assert.ok(error instanceof ManifestError, `not a ManifestError: ${error}`);
+      return error.problems;
+    },
+  };
+}
+
+function text(manifest: unknown): string {
+  return typeof manifest === "string" ? manifest : JSON.stringify(manifest, null, 2);
+}
+
+function tool(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return { description: "A tool", input_schema: { type: "object" }, command: ["cat"], ...fields };
+}
+
+function manifest(tools: Record<string, unknown>): Record<string, unknown> {
+  return { schema: 1, tools };
+}
+
+function without(key: string): Record<string, unknown> {
+  const t = tool();
+  delete t[key];
+  return manifest({ t });
+}
+
+/** The problems of a workspace manifest, as formatted lines. */
+async function linesOf(workspace: unknown, vars: Vars = {}): Promise<string[]> {
+  const d = await dirs(workspace, undefined, vars);
+  return (await d.problems()).map(formatProblem);
+}
+
+/** Asserts exactly one problem, matching `pattern`; returns it. */
+async function oneProblem(workspace: unknown, pattern: RegExp, vars: Vars = {}): Promise<string> {
+  const lines = await linesOf(workspace, vars);
+  assert.equal(lines.length, 1, lines.join("\n"));
+  assert.match(lines[0]!, pattern);
+  return lines[0]!;
+}
+
+globalThis.addEventListener("unload", () => {
+  for (const path of cleanups) {
+    try {
+      Deno.removeSync(path, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Valid manifests
+
+Deno.test("loadRoster() loads a valid manifest with every field resolved", async () => {
+  const d = await dirs(await Deno.readTextFile(new URL("valid.json", FIXTURES)), undefined, {
+    API_TOKEN: "t0ken",
+  });
+  const roster = await d.load();
+  assert.equal(roster.root, d.root);
+  assert.equal(roster.configDir, d.config);
+  assert.deepEqual([...roster.tools.keys()], ["greet", "list-files"]);
+  const greet = roster.tools.get("greet")!;
+  assert.equal(greet.description, "Say hello to someone");
+  assert.deepEqual(greet.command, ["./bin/greet", "--greeting", "Hello"]);
+  assert.equal(greet.program, `${d.root}/bin/greet`);
+  assert.equal(greet.cwd, `${d.root}/work`);
+  assert.deepEqual({ ...greet.env }, { TOKEN: "t0ken", MODE: "friendly" });
+  assert.equal(greet.sideEffect, "external");
+  assert.equal(greet.timeoutMs, 5000);
+  assert.equal(greet.file, d.workspaceFile);
+  assert.equal(greet.scope, "workspace");
+  assert.deepEqual(greet.inputSchema.required, ["name"]);
+});
+
+Deno.test("loadRoster() applies the defaults of optional fields", async () => {
+  const d = await dirs(manifest({ t: tool() }));
+  const t = (await d.load()).tools.get("t")!;
+  assert.equal(t.sideEffect, "process");
+  assert.equal(t.timeoutMs, 120000);
+  assert.equal(t.cwd, d.root);
+  assert.deepEqual({ ...t.env }, {});
+  assert.equal(t.program, "cat");
+});
+
+Deno.test("loadRoster() accepts an empty tools object", async () => {
+  const roster = await (await dirs(manifest({}))).load();
+  assert.equal(roster.tools.size, 0);
+});
+
+Deno.test("loadRoster() accepts JSONC comments and trailing commas", async () => {
+  const d = await dirs(await Deno.readTextFile(new URL("commented.jsonc", FIXTURES)));
+  const roster = await d.load();
+  assert.deepEqual([...roster.tools.keys()], ["echo"]);
+  assert.deepEqual(roster.tools.get("echo")!.command, ["cat"]);
+});
+
+Deno.test("loadRoster() locates a problem in a JSONC file by line and column", async () => {
+  const line = await oneProblem(
+    '// tools\n{\n  "schema": 1, // one\n  "tools": {\n    "t": {"description": "d", "input_schema": {}, "command": ["cat"], "timeout_ms": 0,},\n  },\n}\n',
+    /timeout_ms/,
+  );
+  assert.match(line, /tools\.json:5:85: tool "t": timeout_ms: /);
+});
+
+Deno.test("loadRoster() ignores a byte order mark", async () => {
+  const roster = await (await dirs("\uFEFF" + text(manifest({ t: tool() })))).load();
+  assert.equal(roster.tools.size, 1);
+});
+
+Deno.test("loadRoster() accepts a name of 64 characters of every allowed kind", async () => {
+  const name = "Az09_-".repeat(10) + "abcd";
+  assert.equal(name.length, 64);
+  const roster = await (await dirs(manifest({ [name]: tool() }))).load();
+  assert.deepEqual([...roster.tools.keys()], [name]);
+});
+
+Deno.test("loadRoster() keeps the last of duplicate keys, as JSON.parse does", async () => {
+  const roster = await (await dirs(
+    '{"schema": 1, "tools": {"t": {"description": "first", "description": "second", "input_schema": {}, "command": ["cat"]}}}',
+  )).load();
+  assert.equal(roster.tools.get("t")!.description, "second");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Not JSON
+
+Deno.test("loadRoster() reports a file that is not JSON at the line and column of the first syntax error", async () => {
+  const line = await oneProblem(
+    await Deno.readTextFile(new URL("not_json.json", FIXTURES)),
+    /invalid JSON/,
+  );
+  assert.match(line, /\/ws\/\.basis\/tools\.json:5:5: invalid JSON: unexpected string, expected ","$/);
+});
+
+Deno.test("loadRoster() reports what was unexpected in a file that is not JSON", async () => {
+  assert.match(
+    await oneProblem('{\n  "schema": 1,\n  "tools": {\n}}}', /invalid JSON/),
+    /tools\.json:4:3: invalid JSON: unexpected "}", expected end of file$/,
+  );
+  assert.match(
+    await oneProblem('{"schema": 1,\n "tools": {', /invalid JSON/),
+    /tools\.json:2:12: invalid JSON: unexpected end of file, expected "}"$/,
+  );
+  assert.match(
+    await oneProblem("{ schema: 1 }", /invalid JSON/),
+    /:1:3: invalid JSON: unexpected unquoted text, expected a property name in double quotes$/,
+  );
+  assert.match(
+    await oneProblem("{'schema': 1}", /invalid JSON/),
+    /:1:2: invalid JSON: unexpected single-quoted text \(use double quotes\)/,
+  );
+  assert.match(await oneProblem('{"a": "x', /invalid JSON/), /:1:7: invalid JSON: unterminated string$/);
+  assert.match(await oneProblem("/* never closed", /invalid JSON/), /:1:1: .*unterminated comment/);
+});
+
+Deno.test("loadRoster() reports an empty file", async () => {
+  await oneProblem("  \n", /tools\.json: empty file/);
+});
+
+Deno.test("loadRoster() reports a manifest that is not an object", async () => {
+  await oneProblem("[1, 2]", /tools\.json:1:1: the manifest must be a JSON object, found an array$/);
+});
+
+Deno.test("loadRoster() reports a file that is not valid UTF-8", async () => {
+  const d = await dirs();
+  await Deno.writeFile(d.workspaceFile, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+  const problems = await d.problems();
+  assert.deepEqual(problems, [{ file: d.workspaceFile, reason: "cannot read: not valid UTF-8 text" }]);
+});
+
+Deno.test({
+  name: "loadRoster() reports a file it may not read as a problem, not an empty list",
+  ignore: Deno.build.os === "windows" || Deno.uid() === 0,
+  async fn() {
+    const d = await dirs(manifest({}));
+    await Deno.chmod(d.workspaceFile, 0o000);
+    const problems = await d.problems();
+    assert.deepEqual(problems, [{ file: d.workspaceFile, reason: "cannot read: permission denied" }]);
+  },
+});
+
+Deno.test("loadRoster() reports a file Deno's permissions refuse, without a stack trace", async () => {
+  const d = await dirs(manifest({}), manifest({}));
+  const script = `
+    import { loadRoster } from ${JSON.stringify(new URL("../src/manifest/load.ts", import.meta.url).href)};
+    import { formatProblem } from ${JSON.stringify(new URL("../src/errors.ts", import.meta.url).href)};
+    try {
+      await loadRoster({ workspace: ${JSON.stringify(d.root)}, configDir: ${JSON.stringify(d.config)}, env: () => undefined });
+      console.log("loaded");
+    } catch (error) {
+      console.log(error.problems.map(formatProblem).join("\\n"));
+    }`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+      "--allow-read",
+      `--deny-read=${d.globalFile}`,
+      "-",
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = output.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(script));
+  await writer.close();
+  const { stdout, stderr } = await output.output();
+  const printed = new TextDecoder().decode(stdout).trim();
+  assert.equal(
+    printed,
+    `${d.globalFile}: cannot read: refused by Deno's permissions (grant --allow-read for it)`,
+    new TextDecoder().decode(stderr),
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Top level
+
+for (
+  const [what, value, found] of [
+    ["0", 0, "0"],
+    ["2", 2, "2"],
+    ["99", 99, "99"],
+    ['"1"', "1", '"1"'],
+    ["null", null, "null"],
+  ] as const
+) {
+  Deno.test(`loadRoster() refuses schema ${what}, naming the found and supported version`, async () => {
+    await oneProblem(
+      { schema: value, tools: {} },
+      new RegExp(
+        `tools\\.json:2:13: schema: unsupported version ${
+          found.replace(/"/g, '\\"')
+        } \\(this program reads version 1\\)$`,
+      ),
+    );
+  });
+}
+
+Deno.test("loadRoster() refuses a manifest without schema", async () => {
+  await oneProblem(
+    { tools: {} },
+    /tools\.json:1:1: schema: is required \(this program reads version 1\)$/,
+  );
+});
+
+Deno.test("loadRoster() does not check the tools of another schema version", async () => {
+  await oneProblem({ schema: 2, tools: { "bad name": 5 } }, /unsupported version 2/);
+});
+
+Deno.test("loadRoster() refuses a manifest without tools", async () => {
+  await oneProblem({ schema: 1 }, /tools\.json:1:1: tools: is required/);
+});
+
+Deno.test("loadRoster() refuses tools that are not an object", async () => {
+  await oneProblem({ schema: 1, tools: [] }, /tools: must be an object keyed by tool name, found an array$/);
+});
+
+Deno.test("loadRoster() refuses an unknown top-level key, suggesting the close one", async () => {
+  await oneProblem(
+    { schema: 1, tools: {}, tool: {} },
+    /tools\.json:4:3: tool: unknown key, did you mean "tools"\?$/,
+  );
+});
+
+Deno.test("loadRoster() refuses an unknown top-level key, listing the known ones", async () => {
+  await oneProblem(
+    { schema: 1, tools: {}, extra: true },
+    /tools\.json:4:3: extra: unknown key \(expected one of: schema, tools\)$/,
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Tool fields
+
+Deno.test("loadRoster() refuses an unknown tool key at the key, suggesting the close one", async () => {
+  const line = await oneProblem(
+    '{"schema": 1, "tools": {"t": {"description": "d", "input_schema": {},\n "command": ["cat"], "timout_ms": 5}}}',
+    /did you mean "timeout_ms"\?/,
+  );
+  assert.match(line, /tools\.json:2:22: tool "t": timout_ms: unknown key, did you mean "timeout_ms"\?$/);
+});
+
+for (const field of ["description", "input_schema", "command"]) {
+  Deno.test(`loadRoster() refuses a tool without ${field}`, async () => {
+    await oneProblem(without(field), new RegExp(`:4:10: tool "t": ${field}: is required$`));
+  });
+}
+
+Deno.test("loadRoster() refuses a blank description", async () => {
+  await oneProblem(manifest({ t: tool({ description: " \t\n" }) }), /tool "t": description: is required \(it is blank\)$/);
+});
+
+Deno.test("loadRoster() refuses a description that is not a string", async () => {
+  await oneProblem(manifest({ t: tool({ description: 5 }) }), /description: must be a string, found a number$/);
+});
+
+Deno.test("loadRoster() refuses a tool that is not an object", async () => {
+  await oneProblem(manifest({ t: "cat" }), /tool "t": must be an object, found a string$/);
+});
+
+Deno.test("loadRoster() refuses an empty command", async () => {
+  await oneProblem(manifest({ t: tool({ command: [] }) }), /tool "t": command: must not be empty/);
+});
+
+Deno.test("loadRoster() refuses a command that is a shell string", async () => {
+  await oneProblem(
+    manifest({ t: tool({ command: "ls -la" }) }),
+    /command: must be an array of strings \(an argv, never a shell string\), found a string$/,
+  );
+});
+
+Deno.test("loadRoster() refuses a command element that is not a string", async () => {
+  await oneProblem(manifest({ t: tool({ command: ["cat", 5] }) }), /command\[1\]: must be a string, found a number$/);
+});
+
+Deno.test("loadRoster() refuses a blank program", async () => {
+  await oneProblem(manifest({ t: tool({ command: ["  ", "x"] }) }), /command\[0\]: the program must not be blank$/);
+});
+
+Deno.test("loadRoster() refuses a program that is blank after expansion", async () => {
+  await oneProblem(
+    manifest({ t: tool({ command: ["${EMPTY}", "x"] }) }),
+    /tool "t": command\[0\]: the program must not be blank after expansion$/,
+    { EMPTY: "" },
+  );
+  await oneProblem(
+    manifest({ t: tool({ command: ["${EMPTY:-}"] }) }),
+    /command\[0\]: the program must not be blank after expansion$/,
+  );
+});
+
+Deno.test("loadRoster() refuses an argument holding a NUL character", async () => {
+  await oneProblem(manifest({ t: tool({ command: ["cat", "a\u0000b"] }) }), /command\[1\]: must not contain a NUL/);
+});
+
+for (
+  const [what, schema, reason] of [
+    ["a string", "string", /input_schema: must be a JSON object, found a string$/],
+    ["an array", [], /input_schema: must be a JSON object, found an array$/],
+    ["null", null, /input_schema: must be a JSON object, found null$/],
+    [
+      'of type "array"',
+      { type: "array" },
+      /input_schema\.type: must be "object" \(a tool's input is a JSON object\), found "array"$/,
+    ],
+  ] as const
+) {
+  Deno.test(`loadRoster() refuses an input_schema that is ${what}`, async () => {
+    await oneProblem(manifest({ t: tool({ input_schema: schema }) }), reason);
+  });
+}
+
+Deno.test("loadRoster() leaves an input_schema whose type is not a string to the schema gate", async () => {
+  const roster = await (await dirs(manifest({
+    a: tool({ input_schema: {} }),
+    b: tool({ input_schema: { type: ["object", "null"], properties: { x: { type: "string" } } } }),
+  }))).load();
+  assert.deepEqual(roster.tools.get("b")!.inputSchema.type, ["object", "null"]);
+});
+
+Deno.test("loadRoster() refuses an input_schema nested too deeply", async () => {
+  let schema: unknown = { type: "string" };
+  for (let i = 0; i < 150; i++) schema = { items: schema };
+  await oneProblem(manifest({ t: tool({ input_schema: schema }) }), /nested more than 100 levels deep$/);
+});
+
+for (const value of [0, -1, 1.5, "10", null, 2 ** 31]) {
+  Deno.test(`loadRoster() refuses timeout_ms ${JSON.stringify(value)}`, async () => {
+    await oneProblem(
+      manifest({ t: tool({ timeout_ms: value }) }),
+      /tool "t": timeout_ms: must be (a whole number of milliseconds greater than 0|at most 2147483647 \(about 24.8 days\)), found /,
+    );
+  });
+}
+
+Deno.test("loadRoster() accepts timeout_ms 1 and side_effect external", async () => {
+  const t = (await (await dirs(manifest({ t: tool({ timeout_ms: 1, side_effect: "external" }) }))).load())
+    .tools.get("t")!;
+  assert.equal(t.timeoutMs, 1);
+  assert.equal(t.sideEffect, "external");
+});
+
+Deno.test('loadRoster() refuses side_effect "none"', async () => {
+  await oneProblem(
+    manifest({ t: tool({ side_effect: "none" }) }),
+    /tool "t": side_effect: must be "process" or "external", found "none"$/,
+  );
+});
+
+Deno.test("loadRoster() refuses an env value that is not a string", async () => {
+  await oneProblem(manifest({ t: tool({ env: { A: 1 } }) }), /tool "t": env\.A: must be a string, found a number$/);
+});
+
+Deno.test("loadRoster() refuses env that is not an object", async () => {
+  await oneProblem(manifest({ t: tool({ env: ["A=1"] }) }), /env: must be an object of strings, found an array$/);
+});
+
+Deno.test("loadRoster() refuses env names that cannot be variables", async () => {
+  const lines = await linesOf(manifest({ t: tool({ env: { "": "x", "A=B": "y" } }) }));
+  assert.equal(lines.length, 2, lines.join("\n"));
+  assert.match(lines[0]!, /tool "t": env: the variable name must not be empty$/);
+  assert.match(lines[1]!, /tool "t": env\.A=B: the variable name must not contain "="$/);
+});
+
+Deno.test("loadRoster() refuses a cwd that is not a string", async () => {
+  await oneProblem(manifest({ t: tool({ cwd: 1 }) }), /tool "t": cwd: must be a string, found a number$/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Tool names
+
+for (
+  const [what, name, reason] of [
+    ["an empty name", "", /tool "": invalid name: must not be empty$/],
+    ["a name with a space", "has space", /tool "has space": invalid name: only .* allowed, found " "$/],
+    ["a name with an emoji", "emoji-🙂", /tool "emoji-🙂": invalid name: only .* allowed, found "🙂"$/],
+    ["a name of 65 characters", "a".repeat(65), /tool "a{65}": invalid name: must be at most 64 characters, found 65$/],
+    ["a name starting with mcp__", "mcp__x", /tool "mcp__x": invalid name: must not start with "mcp__"/],
+    ["the reserved name spawn", "spawn", /tool "spawn": invalid name: "spawn" is built into this program$/],
+    ["the name __proto__", "__proto__", /tool "__proto__": invalid name: "__proto__" is not allowed$/],
+  ] as const
+) {
+  Deno.test(`loadRoster() refuses ${what}, and with it the whole manifest`, async () => {
+    const d = await dirs(manifest({ fine: tool(), [name]: tool() }));
+    const lines = (await d.problems()).map(formatProblem);
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(lines[0]!, reason);
+    assert.ok(lines[0]!.startsWith(`${d.workspaceFile}:`), lines[0]);
+  });
+}
+
+Deno.test("loadRoster() refuses a name the caller reserves", async () => {
+  const d = await dirs(manifest({ list: tool() }));
+  const problems = await d.problems({ reserved: ["spawn", "list"] });
+  assert.match(formatProblem(problems[0]!), /"list" is built into this program/);
+  assert.equal((await d.load({ reserved: [] })).tools.size, 1);
+});
+
+Deno.test("loadRoster() accepts constructor as a tool name and in an input_schema", async () => {
+  const roster = await (await dirs(manifest({
+    constructor: tool({ input_schema: { type: "object", properties: { constructor: {} } } }),
+  }))).load();
+  assert.deepEqual([...roster.tools.keys()], ["constructor"]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// ${VAR} expansion
+
+Deno.test("loadRoster() expands ${VAR} in command, cwd and env values", async () => {
+  const t = (await (await dirs(
+    manifest({
+      t: tool({
+        command: ["${BIN}", "--user=${USER_NAME}", "${USER_NAME}${USER_NAME}"],
+        cwd: "${DIR}",
+        env: { A: "x${USER_NAME}y" },
+        description: "${NOT_EXPANDED}",
+      }),
+    }),
+    undefined,
+    { BIN: "/usr/bin/env", USER_NAME: "ada", DIR: "/srv" },
+  )).load()).tools.get("t")!;
+  assert.deepEqual(t.command, ["/usr/bin/env", "--user=ada", "adaada"]);
+  assert.equal(t.program, "/usr/bin/env");
+  assert.equal(t.cwd, "/srv");
+  assert.deepEqual({ ...t.env }, { A: "xaday" });
+  assert.equal(t.description, "${NOT_EXPANDED}");
+});
+
+Deno.test("loadRoster() uses the default of ${VAR:-d} when VAR is unset or empty", async () => {
+  const t = (await (await dirs(
+    manifest({ t: tool({ command: ["cat", "${UNSET:-one}", "${EMPTY:-two}", "${SET:-three}", "${EMPTY}"] }) }),
+    undefined,
+    { EMPTY: "", SET: "set" },
+  )).load()).tools.get("t")!;
+  assert.deepEqual(t.command, ["cat", "one", "two", "set", ""]);
+});
+
+Deno.test("loadRoster() keeps a bare $ and $NAME literal, and expands only once", async () => {
+  const t = (await (await dirs(
+    manifest({ t: tool({ command: ["cat", "$", "$HOME", "a$b", "$$", "${INNER}", "$}{"] }) }),
+    undefined,
+    { HOME: "/home/x", INNER: "${HOME}" },
+  )).load()).tools.get("t")!;
+  assert.deepEqual(t.command, ["cat", "$", "$HOME", "a$b", "$$", "${HOME}", "$}{"]);
+});
+
+Deno.test("loadRoster() refuses ${UNSET}, naming the variable, the field, the tool and the file", async () => {
+  const d = await dirs(manifest({ t: tool({ command: ["cat", "x", "--key=${API_KEY}"] }) }));
+  const [problem, ...rest] = await d.problems();
+  assert.equal(rest.length, 0);
+  assert.equal(problem!.file, d.workspaceFile);
+  assert.equal(problem!.tool, "t");
+  assert.equal(problem!.field, "command[2]");
+  assert.match(problem!.reason, /^variable "API_KEY" is not set/);
+  assert.ok(!formatProblem(problem!).includes("--key="), "the expanded text must not be echoed");
+});
+
+for (
+  const [what, value, reason] of [
+    ["an unterminated ${", "x${HOME", /unterminated "\$\{"/],
+    ["an empty ${}", "${}", /empty "\$\{\}"/],
+    ["an invalid name in ${1A}", "${1A}", /invalid variable name in "\$\{…\}"/],
+    ["an unsupported operator in ${A-b}", "${A-b}", /unsupported expansion of variable "A"/],
+    ["a nested ${ in a default", "${A:-${B}}", /nested "\$\{" in the default of variable "A"/],
+  ] as const
+) {
+  Deno.test(`loadRoster() refuses ${what}`, async () => {
+    for (const [field, fields] of [
+      ["command\\[1\\]", { command: ["cat", value] }],
+      ["cwd", { cwd: value }],
+      ["env\\.TOKEN", { env: { TOKEN: value } }],
+    ] as const) {
+      const line = await oneProblem(manifest({ t: tool(fields) }), new RegExp(`tool "t": ${field}: `));
+      assert.match(line, reason);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+Deno.test("loadRoster() resolves cwd against the workspace root", async () => {
+  const d = await dirs(manifest({
+    none: tool(),
+    dot: tool({ cwd: "." }),
+    rel: tool({ cwd: "a/./b/../c" }),
+    up: tool({ cwd: "../sibling" }),
+    abs: tool({ cwd: "/tmp/x/../y" }),
+    empty: tool({ cwd: "" }),
+  }));
+  const tools = (await d.load()).tools;
+  const base = d.root.slice(0, d.root.lastIndexOf("/"));
+  assert.equal(tools.get("none")!.cwd, d.root);
+  assert.equal(tools.get("dot")!.cwd, d.root);
+  assert.equal(tools.get("rel")!.cwd, `${d.root}/a/c`);
+  assert.equal(tools.get("up")!.cwd, `${base}/sibling`);
+  assert.equal(tools.get("abs")!.cwd, "/tmp/y");
+  assert.equal(tools.get("empty")!.cwd, d.root);
+});
+
+Deno.test("loadRoster() resolves the program: absolute as is, bare kept bare, relative against the root", async () => {
+  const d = await dirs(
+    manifest({
+      abs: tool({ command: ["/usr/bin/env", "x"] }),
+      bare: tool({ command: ["git", "status"] }),
+      rel: tool({ command: ["./scripts/run.sh"], cwd: "elsewhere" }),
+      nested: tool({ command: ["bin/../tools/x"] }),
+    }),
+    manifest({ global: tool({ command: ["./g.sh"] }) }),
+  );
+  const tools = (await d.load()).tools;
+  assert.equal(tools.get("abs")!.program, "/usr/bin/env");
+  assert.equal(tools.get("bare")!.program, "git");
+  assert.equal(tools.get("rel")!.program, `${d.root}/scripts/run.sh`);
+  assert.deepEqual(tools.get("rel")!.command, ["./scripts/run.sh"]);
+  assert.equal(tools.get("nested")!.program, `${d.root}/tools/x`);
+  assert.equal(tools.get("global")!.program, `${d.root}/g.sh`);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Files and layering
+
+Deno.test("loadRoster() treats missing files as declaring nothing", async () => {
+  const d = await dirs();
+  const roster = await d.load();
+  assert.equal(roster.tools.size, 0);
+  assert.deepEqual(roster.sources, [
+    { path: d.workspaceFile, scope: "workspace", found: false },
+    { path: d.globalFile, scope: "global", found: false },
+  ]);
+});
+
+Deno.test("loadRoster() skips a directory where tools.json should be", async () => {
+  const d = await dirs();
+  await Deno.mkdir(d.workspaceFile);
+  await Deno.mkdir(d.globalFile);
+  const roster = await d.load();
+  assert.equal(roster.tools.size, 0);
+  assert.ok(roster.sources.every((source) => !source.found));
+});
+
+Deno.test("loadRoster() treats a file named .basis as no workspace manifest", async () => {
+  const d = await dirs();
+  await Deno.remove(`${d.root}/.basis`, { recursive: true });
+  await Deno.writeTextFile(`${d.root}/.basis`, "not a directory");
+  assert.equal((await d.load()).tools.size, 0);
+});
+
+Deno.test("loadRoster() refuses a broken global file while the workspace is fine", async () => {
+  const d = await dirs(manifest({ t: tool() }), "{ broken");
+  const problems = await d.problems();
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0]!.file, d.globalFile);
+  assert.match(problems[0]!.reason, /^invalid JSON: /);
+});
+
+Deno.test("loadRoster() reads the same file once when the config dir is the workspace's .basis", async () => {
+  const d = await dirs(manifest({ t: tool() }));
+  const roster = await d.load({ configDir: `${d.root}/.basis` });
+  assert.deepEqual([...roster.tools.keys()], ["t"]);
+  assert.equal(roster.tools.get("t")!.scope, "workspace");
+  assert.deepEqual(roster.sources, [{ path: d.workspaceFile, scope: "workspace", found: true }]);
+});
+
+Deno.test("loadRoster() compares real paths to read a file reached through a symlink once", async () => {
+  const d = await dirs(manifest({ t: tool({ timeout_ms: 0 }) }));
+  const link = `${d.config}-link`;
+  cleanups.push(link);
+  await Deno.symlink(`${d.root}/.basis`, link);
+  const problems = await d.problems({ configDir: link });
+  assert.equal(problems.length, 1, "a broken shared file is reported once");
+});
+
+Deno.test("loadRoster() lets the workspace shadow a global tool, silently", async () => {
+  const d = await dirs(
+    manifest({ shared: tool({ description: "from the workspace" }) }),
+    manifest({ shared: tool({ description: "from the global file" }), other: tool() }),
+  );
+  const roster = await d.load();
+  assert.equal(roster.tools.get("shared")!.description, "from the workspace");
+  assert.equal(roster.tools.get("shared")!.scope, "workspace");
+  assert.equal(roster.tools.get("other")!.scope, "global");
+  assert.equal(roster.tools.get("other")!.file, d.globalFile);
+});
+
+Deno.test("loadRoster() fully checks a shadowed global tool", async () => {
+  const d = await dirs(manifest({ shared: tool() }), manifest({ shared: tool({ timeout_ms: -1 }) }));
+  const problems = await d.problems();
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0]!.file, d.globalFile);
+  assert.equal(problems[0]!.field, "timeout_ms");
+});
+
+Deno.test("loadRoster() orders workspace tools by name, then unshadowed global tools by name", async () => {
+  const d = await dirs(
+    manifest({ zeta: tool(), alpha: tool(), "10": tool(), Beta: tool() }),
+    manifest({ omega: tool(), alpha: tool(), beta: tool(), "2": tool() }),
+  );
+  const roster = await d.load();
+  assert.deepEqual([...roster.tools.keys()], ["10", "Beta", "alpha", "zeta", "2", "beta", "omega"]);
+});
+
+Deno.test("loadRoster() reports the problems of both files together, workspace first", async () => {
+  const d = await dirs(
+    manifest({ b: tool({ timeout_ms: 0 }), a: tool({ side_effect: "x" }) }),
+    manifest({ "bad name": tool() }),
+  );
+  const problems = await d.problems();
+  assert.deepEqual(
+    problems.map((p) => [p.file, p.tool, p.field ?? null]),
+    [
+      [d.workspaceFile, "b", "timeout_ms"],
+      [d.workspaceFile, "a", "side_effect"],
+      [d.globalFile, "bad name", null],
+    ],
+  );
+});
+
+Deno.test("loadRoster() reports each problem as one located line, in file order", async () => {
+  const lines = await linesOf(
+    '{\n  "schema": 1,\n  "tools": {\n    "t": {\n      "description": "",\n      "input_schema": [],\n      "command": [],\n      "timout_ms": 1\n    }\n  },\n  "extra": 1\n}\n',
+  );
+  assert.deepEqual(lines.map((line) => line.replace(/^.*tools\.json:/, "")), [
+    '5:22: tool "t": description: is required (it is blank)',
+    '6:23: tool "t": input_schema: must be a JSON object, found an array',
+    '7:18: tool "t": command: must not be empty (the first element is the program)',
+    '8:7: tool "t": timout_ms: unknown key, did you mean "timeout_ms"?',
+    "11:3: extra: unknown key (expected one of: schema, tools)",
+  ]);
+  for (const line of lines) assert.ok(!line.includes("\n"));
+});
+
+Deno.test("loadRoster() throws a ManifestError whose message is the first problem", async () => {
+  const d = await dirs({ schema: 3, tools: {} });
+  const error = await d.load().catch((e: unknown) => e);
+  assert.ok(error instanceof ManifestError);
+  assert.equal(error.code, "manifest_invalid");
+  assert.equal(error.message, formatProblem(error.problems[0]!));
+});
+
+// ---------------------------------------------------------------------------------------------
+// Workspace discovery
+
+Deno.test("findWorkspaceRoot() finds the nearest ancestor holding .basis/tools.json", async () => {
+  const d = await dirs(manifest({}));
+  await Deno.mkdir(`${d.root}/a/b/c`, { recursive: true });
+  assert.equal(await findWorkspaceRoot(`${d.root}/a/b/c`), d.root);
+  await Deno.mkdir(`${d.root}/a/.basis`);
+  await Deno.writeTextFile(`${d.root}/a/.basis/tools.json`, "{}");
+  assert.equal(await findWorkspaceRoot(`${d.root}/a/b/c`), `${d.root}/a`);
+});
+
+Deno.test("findWorkspaceRoot() returns the start when no ancestor holds a manifest", async () => {
+  const base = await Deno.makeTempDir({ prefix: "basis_noroot_" });
+  cleanups.push(base);
+  await Deno.mkdir(`${base}/x/.basis/tools.json`, { recursive: true });
+  assert.equal(await findWorkspaceRoot(`${base}/x`), `${base}/x`);
+});
+
+Deno.test("loadRoster() without a workspace finds the root from cwd", async () => {
+  const d = await dirs(manifest({ t: tool() }));
+  await Deno.mkdir(`${d.root}/deep/er`, { recursive: true });
+  const roster = await loadRoster({ cwd: `${d.root}/deep/er`, configDir: d.config, env: envOf() });
+  assert.equal(roster.root, d.root);
+  assert.deepEqual([...roster.tools.keys()], ["t"]);
+});
+
+Deno.test("loadRoster() resolves a relative workspace and config dir against cwd", async () => {
+  const d = await dirs(manifest({ t: tool() }));
+  const base = d.root.slice(0, d.root.lastIndexOf("/"));
+  const roster = await loadRoster({ cwd: base, workspace: "ws", configDir: "config", env: envOf() });
+  assert.equal(roster.root, d.root);
+  assert.equal(roster.configDir, d.config);
+});
+
+Deno.test("loadRoster() refuses a workspace that is not a directory as a usage error", async () => {
+  const d = await dirs();
+  const error = await d.load({ workspace: `${d.root}/missing` }).catch((e: unknown) => e);
+  assert.ok(error instanceof BasisError);
+  assert.equal(error.code, "usage");
+  assert.match(error.message, /^Cannot use workspace ".*\/missing": not a directory$/);
+});
+
+Deno.test("loadRoster() takes the default config dir from the env option", async () => {
+  const d = await dirs(undefined, manifest({ g: tool() }));
+  const roster = await loadRoster({ workspace: d.root, env: envOf({ BASIS_CONFIG_DIR: d.config }) });
+  assert.equal(roster.configDir, d.config);
+  assert.deepEqual([...roster.tools.keys()], ["g"]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Untrusted data and secrets
+
+Deno.test("loadRoster() never lets __proto__ keys reach an object's prototype", async () => {
+  const lines = await linesOf(
+    '{"schema": 1, "__proto__": {"polluted": 1}, "tools": {"t": {"description": "d", "command": ["cat"], ' +
+      '"input_schema": {"properties": {"__proto__": {"type": "string"}}}, "env": {"__proto__": "x"}}}}',
+  );
+  assert.equal(lines.length, 3, lines.join("\n"));
+  assert.match(lines[0]!, /: __proto__: unknown key/);
+  assert.match(lines[1]!, /input_schema\.properties\.__proto__: key "__proto__" is not allowed$/);
+  assert.match(lines[2]!, /env\.__proto__: key "__proto__" is not allowed$/);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test("loadRoster() produces env with no prototype", async () => {
+  const t = (await (await dirs(manifest({ t: tool({ env: { constructor: "c", toString: "s" } }) }))).load())
+    .tools.get("t")!;
+  assert.equal(Object.getPrototypeOf(t.env), null);
+  assert.deepEqual(Object.keys(t.env), ["constructor", "toString"]);
+  assert.ok(Object.isFrozen(t.env) && Object.isFrozen(t.command));
+});
+
+Deno.test("loadRoster() never puts an env value or the text being expanded in a problem", async () => {
+  const vars = { SECRET: CANARY };
+  const d = await dirs(
+    manifest({
+      t: tool({
+        description: "",
+        env: {
+          DIRECT: CANARY,
+          VIA: "${SECRET}",
+          BOTH: `${CANARY}\${UNSET}`,
+          BAD: `${CANARY}\${`,
+          EMPTY: `${CANARY}\${}`,
+          NAME: `\${${CANARY}-x}`,
+          NUL: `${CANARY}\u0000`,
+        },
+        command: [`${CANARY}\${UNSET}`, `\${1${CANARY}}`],
+        cwd: `${CANARY}\${`,
+        timeout_ms: 0,
+      }),
+    }),
+    `{"schema": 1, "tools": {"u": {"env": {"T": "${CANARY}" "x"}}}}`,
+    vars,
+  );
+  const problems = await d.problems();
+  assert.ok(problems.length >= 10, problems.map(formatProblem).join("\n"));
+  const error = await d.load().catch((e: unknown) => e);
+  assert.ok(error instanceof ManifestError);
+  const everything = [error.message, ...problems.map(formatProblem), JSON.stringify(problems)].join("\n");
+  assert.ok(!everything.includes(CANARY), everything);
+  assert.ok(!everything.includes("S3CRET"), everything);
+});
+
+Deno.test("loadRoster() does not echo an unquoted secret in a syntax error", async () => {
+  const line = await oneProblem(`{"schema": 1, "tools": {"t": {"env": {"T": ${CANARY}}}}}`, /invalid JSON/);
+  assert.ok(!line.includes(CANARY), line);
+  assert.match(line, /unexpected unquoted text/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// In memory
+
+Deno.test("parseManifestText() checks text without touching the disk", async () => {
+  const { tools, problems } = await parseManifestText(
+    text(manifest({ ok: tool({ command: ["./x"] }), bad: tool({ timeout_ms: 0 }) })),
+    "/nowhere/.basis/tools.json",
+    { root: "/nowhere", scope: "global", env: envOf() },
+  );
+  assert.deepEqual(tools.map((t) => [t.name, t.program, t.scope]), [["ok", "/nowhere/x", "global"]]);
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0]!.file, "/nowhere/.basis/tools.json");
+});

@@ -1,0 +1,593 @@
+import { deepStrictEqual, equal, match, notEqual, ok } from "node:assert/strict";
+import {
+  describeFailure,
+  modelResult,
+  type RunOptions,
+  runProgram,
+  type RunRequest,
+  type RunResult,
+} from "../src/run/mod.ts";
+
+const FIXTURES = new URL("./fixtures/run/", import.meta.url).pathname;
+const IS_LINUX = Deno.build.os === "linux";
+const encoder = new TextEncoder();
+
+function fixture(name: string): string {
+  return FIXTURES + name;
+}
+
+function request(
+  program: string,
+  args: string[] = [],
+  extra: Partial<RunRequest> = {},
+): RunRequest {
+  return {
+    program,
+    args,
+    cwd: FIXTURES,
+    stdin: new Uint8Array(),
+    timeoutMs: 10_000,
+    ...extra,
+  };
+}
+
+function run(
+  program: string,
+  args: string[] = [],
+  extra: Partial<RunRequest> = {},
+  options: RunOptions = {},
+): Promise<RunResult> {
+  return runProgram(request(program, args, extra), options);
+}
+
+/** Pids of live (not zombie) processes whose process group is `pgid`. */
+async function liveGroupMembers(pgid: number): Promise<number[]> {
+  const members: number[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    let stat: string;
+    try {
+      stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
+    } catch {
+      continue; // exited meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const state = fields[0];
+    if (state === "Z" || state === "X") continue;
+    if (Number(fields[2]) === pgid) members.push(Number(entry.name));
+  }
+  return members;
+}
+
+async function isAlive(pid: number): Promise<boolean> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** The group id and grandchild pid the grandchild fixture wrote. */
+async function readPids(path: string): Promise<{ group: number; grandchild: number }> {
+  const [group, grandchild] = (await Deno.readTextFile(path)).trim().split(" ").map(Number);
+  return { group: group ?? NaN, grandchild: grandchild ?? NaN };
+}
+
+/** What the grandchild fixture prints for `n` bytes. */
+function expectedBytes(n: number): Uint8Array {
+  const line = encoder.encode("0123456789abcde\n");
+  const out = new Uint8Array(n);
+  for (let offset = 0; offset < n; offset += line.length) {
+    out.set(line.subarray(0, Math.min(line.length, n - offset)), offset);
+  }
+  return out;
+}
+
+/** A finished, successful result to vary in message tests. */
+function result(fields: Partial<RunResult> = {}): RunResult {
+  return {
+    command: ["/bin/x"],
+    cwd: "/",
+    durationMs: 1,
+    exitCode: 0,
+    signal: undefined,
+    timedOut: false,
+    cancelled: false,
+    isForcefullyTerminated: false,
+    startFailure: undefined,
+    startError: undefined,
+    stdout: "",
+    stderr: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    spillPath: undefined,
+    timeoutMs: 150,
+    ...fields,
+  };
+}
+
+/** Runs `tests/fixtures/run/run_child.ts` in its own Deno with the given permission flags. */
+async function runInChild(
+  flags: string[],
+  spec: Record<string, unknown>,
+): Promise<RunResult & { peakKiB?: number }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", ...flags, fixture("run_child.ts"), JSON.stringify(spec)],
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  ok(output.success, `run_child failed: ${new TextDecoder().decode(output.stderr)}`);
+  return JSON.parse(text);
+}
+
+// --- starting and passing data ----------------------------------------------------------------
+
+Deno.test("runProgram() passes stdin byte for byte and runs no shell", async () => {
+  const input =
+    `{"q":"it's \\"quoted\\""}\n&& echo pwned; $x \`id\` $(id) | cat > /tmp/x\n\ttabs €\n`;
+  const got = await run(fixture("echo_stdin.sh"), [], { stdin: encoder.encode(input) });
+  equal(got.exitCode, 0);
+  equal(got.stdout, input);
+  equal(got.stdoutBytes, encoder.encode(input).length);
+  deepStrictEqual(got.command, [fixture("echo_stdin.sh")]);
+  equal(got.cwd, FIXTURES);
+  equal(describeFailure(got, 'Tool "echo"'), undefined);
+});
+
+Deno.test("runProgram() passes arguments literally, never through a shell", async () => {
+  const args = ["$x", "a && b", "`id`", "$(id)", "; rm -rf /tmp/nope", `'"`, "*", "with space"];
+  const got = await run(fixture("print_args.sh"), args, { env: [{ x: "expanded" }] });
+  equal(got.stdout, args.join("\n") + "\n");
+});
+
+Deno.test("runProgram() layers the environment: inherited, then each layer, later wins", async () => {
+  const names = ["BASIS_RUN_A", "BASIS_RUN_B", "BASIS_RUN_C"];
+  for (const name of names) Deno.env.set(name, "inherited");
+  try {
+    const got = await run(fixture("print_env.sh"), names, {
+      env: [{ BASIS_RUN_A: "layer1", BASIS_RUN_B: "layer1" }, { BASIS_RUN_B: "layer2" }],
+    });
+    equal(got.stdout, "BASIS_RUN_A=layer1\nBASIS_RUN_B=layer2\nBASIS_RUN_C=inherited\n");
+  } finally {
+    for (const name of names) Deno.env.delete(name);
+  }
+});
+
+Deno.test("runProgram() finds a bare name on the PATH of the last layer that sets it", async () => {
+  const got = await run("print_args.sh", ["found"], {
+    env: [{ PATH: "/nonexistent" }, { PATH: `/nonexistent:${FIXTURES}:/usr/bin:/bin` }],
+  });
+  equal(got.exitCode, 0);
+  equal(got.stdout, "found\n");
+  deepStrictEqual(got.command, [fixture("print_args.sh"), "found"]);
+});
+
+Deno.test("runProgram() writes 10 MiB to a program that never reads stdin without failing", async () => {
+  const input = new Uint8Array(10 * 1024 * 1024).fill(0x61);
+  const napping = await run(fixture("ignore_stdin.sh"), [], { stdin: input });
+  equal(napping.exitCode, 0);
+  equal(napping.startFailure, undefined);
+  const quick = await run("true", [], { stdin: input });
+  equal(quick.exitCode, 0);
+});
+
+// --- how runs fail ------------------------------------------------------------------------------
+
+Deno.test("runProgram() reports a non-zero exit with its stderr", async () => {
+  const got = await run(fixture("fail_4.sh"));
+  equal(got.exitCode, 4);
+  equal(got.signal, undefined);
+  equal(got.stderr, "bad input: field q is missing\n");
+  equal(got.stdout, "partial result\n");
+  equal(
+    describeFailure(got, 'Tool "x"'),
+    'Tool "x" exited with code 4: bad input: field q is missing',
+  );
+});
+
+Deno.test("runProgram() reports a silent exit with code 7", async () => {
+  const got = await run(fixture("exit_7.sh"));
+  equal(got.exitCode, 7);
+  equal(got.stdout, "");
+  equal(describeFailure(got, 'Tool "x"'), 'Tool "x" exited with code 7');
+});
+
+Deno.test("runProgram() reports a program killed by a signal", async () => {
+  const got = await run(fixture("kill_self.sh"));
+  equal(got.exitCode, undefined);
+  equal(got.signal, "SIGKILL");
+  equal(got.timedOut, false);
+  equal(describeFailure(got, 'Tool "x"'), 'Tool "x" was killed by signal SIGKILL');
+});
+
+Deno.test("runProgram() reports a program that is not on PATH", async () => {
+  const got = await run("basis-no-such-program-7c1e", ["a"]);
+  equal(got.startFailure, "not_found");
+  equal(got.startError, 'program "basis-no-such-program-7c1e" was not found on PATH');
+  equal(got.exitCode, undefined);
+  deepStrictEqual(got.command, ["basis-no-such-program-7c1e", "a"]);
+  equal(
+    describeFailure(got, 'Tool "x"'),
+    'Tool "x" could not start: program "basis-no-such-program-7c1e" was not found on PATH',
+  );
+  const absolute = await run(fixture("missing.sh"));
+  equal(absolute.startFailure, "not_found");
+  equal(absolute.startError, `program "${fixture("missing.sh")}" does not exist`);
+});
+
+Deno.test("runProgram() reports a file that is not executable", async () => {
+  const got = await run(fixture("not_executable.sh"));
+  equal(got.startFailure, "not_executable");
+  equal(
+    got.startError,
+    `program "${fixture("not_executable.sh")}" is not executable (no execute permission)`,
+  );
+  const dir = await run(FIXTURES.slice(0, -1));
+  equal(dir.startFailure, "not_executable");
+  match(dir.startError ?? "", /is a directory$/);
+});
+
+Deno.test("runProgram() reports a working directory that does not exist", async () => {
+  const got = await run(fixture("print_nothing.sh"), [], { cwd: "/nonexistent/basis" });
+  equal(got.startFailure, "other");
+  equal(got.startError, 'working directory "/nonexistent/basis" does not exist');
+  equal(got.cwd, "/nonexistent/basis");
+});
+
+// --- stopping -----------------------------------------------------------------------------------
+
+Deno.test("runProgram() stops the program when the timeout elapses", async () => {
+  const started = performance.now();
+  const got = await run("sleep", ["30"], { timeoutMs: 150 });
+  const took = performance.now() - started;
+  ok(took < 1000, `took ${took} ms`);
+  equal(got.timedOut, true);
+  equal(got.cancelled, false);
+  equal(got.signal, "SIGTERM");
+  equal(got.exitCode, undefined);
+  equal(got.isForcefullyTerminated, false);
+  equal(describeFailure(got, 'Tool "slow"'), 'Tool "slow" timed out after 150 ms');
+});
+
+Deno.test({
+  name: "runProgram() kills the process group when the timeout elapses",
+  ignore: !IS_LINUX,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const got = await run(fixture("grandchild.sh"), [`${dir}/pids`], { timeoutMs: 400 });
+      equal(got.timedOut, true);
+      const { group, grandchild } = await readPids(`${dir}/pids`);
+      deepStrictEqual(await liveGroupMembers(group), []);
+      equal(await isAlive(grandchild), false);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+for (const quiet of [false, true]) {
+  const holding = quiet ? "that let go of the output" : "that holds the output open";
+  Deno.test({
+    name: `runProgram() stops a background grandchild ${holding} after a normal exit`,
+    ignore: !IS_LINUX,
+    async fn() {
+      const dir = await Deno.makeTempDir();
+      try {
+        const started = performance.now();
+        const args = [`${dir}/pids`, "0", ...(quiet ? ["quiet"] : [])];
+        const got = await run(fixture("grandchild.sh"), args);
+        ok(performance.now() - started < 2000);
+        equal(got.exitCode, 0);
+        equal(got.stdout, "ready\n");
+        equal(got.timedOut, false);
+        const { group, grandchild } = await readPids(`${dir}/pids`);
+        deepStrictEqual(await liveGroupMembers(group), []);
+        equal(await isAlive(grandchild), false);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  });
+}
+
+/** Options that abort the run once the program printed "ready". */
+function abortWhenReady(extra: RunOptions = {}): RunOptions {
+  const controller = new AbortController();
+  return {
+    ...extra,
+    signal: controller.signal,
+    onStdout: (chunk) => {
+      if (new TextDecoder().decode(chunk).includes("ready")) controller.abort();
+    },
+  };
+}
+
+Deno.test("runProgram() stops the process group when the caller aborts", async () => {
+  const started = performance.now();
+  const got = await run(fixture("ready_sleep.sh"), [], {}, abortWhenReady());
+  ok(performance.now() - started < 1000);
+  equal(got.cancelled, true);
+  equal(got.timedOut, false);
+  equal(got.signal, "SIGTERM");
+  equal(got.isForcefullyTerminated, false);
+  equal(got.stdout, "ready\n");
+  equal(describeFailure(got, 'Tool "x"'), 'Tool "x" was cancelled');
+});
+
+Deno.test("runProgram() starts nothing when the signal is already aborted", async () => {
+  const got = await run(fixture("ready_sleep.sh"), [], {}, { signal: AbortSignal.abort() });
+  equal(got.cancelled, true);
+  equal(got.exitCode, undefined);
+  equal(got.startFailure, undefined);
+});
+
+Deno.test("runProgram() kills a group that ignores SIGTERM with SIGKILL", async () => {
+  const started = performance.now();
+  const got = await run(fixture("ignore_term.sh"), [], {}, abortWhenReady({ graceMs: 100 }));
+  ok(performance.now() - started < 1000);
+  equal(got.cancelled, true);
+  equal(got.signal, "SIGKILL");
+  equal(got.isForcefullyTerminated, true);
+});
+
+// --- output -------------------------------------------------------------------------------------
+
+Deno.test("runProgram() cuts stdout by bytes and spills all of it to a file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const spillDir = `${dir}/nested/spill`;
+    const options = { spillDir, maxLines: 1_000_000 };
+    const got = await run(fixture("print_bytes.sh"), ["200000"], {}, options);
+    equal(got.exitCode, 0);
+    equal(got.stdoutTruncated, true);
+    equal(got.stdoutBytes, 200_000);
+    equal(got.stdout, new TextDecoder().decode(expectedBytes(51_200)));
+    ok(got.spillPath?.startsWith(spillDir + "/"));
+    deepStrictEqual(await Deno.readFile(got.spillPath ?? ""), expectedBytes(200_000));
+    equal((await Deno.stat(got.spillPath ?? "")).mode! & 0o777, 0o600);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("runProgram() cuts stdout by lines and spills all of it to a file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const got = await run(fixture("print_bytes.sh"), ["40000"], {}, {
+      spillDir: dir,
+      maxLines: 100,
+    });
+    equal(got.stdoutTruncated, true);
+    equal(got.stdout, new TextDecoder().decode(expectedBytes(1600)));
+    equal(got.stdout.split("\n").length - 1, 100);
+    deepStrictEqual(await Deno.readFile(got.spillPath ?? ""), expectedBytes(40_000));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("runProgram() keeps output at the cap whole and without a spill directory", async () => {
+  const exact = await run(fixture("print_bytes.sh"), ["3200"], {}, { maxLines: 200 });
+  equal(exact.stdoutTruncated, false);
+  equal(exact.stdout.length, 3200);
+  const cut = await run(fixture("print_bytes.sh"), ["3201"], {}, { maxLines: 200 });
+  equal(cut.stdoutTruncated, true);
+  equal(cut.stdout.length, 3200);
+  equal(cut.spillPath, undefined);
+});
+
+Deno.test("runProgram() never cuts stdout inside a multibyte character", async () => {
+  const got = await run(fixture("print_utf8.sh"), [], {}, { maxBytes: 100 });
+  equal(got.stdoutTruncated, true);
+  equal(got.stdout, "€".repeat(33));
+  equal(got.stdoutBytes, 300);
+});
+
+Deno.test("runProgram() keeps the first part of stderr up to its cap", async () => {
+  const got = await run(fixture("print_bytes.sh"), ["100000", "stderr"]);
+  equal(got.stderrTruncated, true);
+  equal(got.stderrBytes, 100_000);
+  equal(got.stderr, new TextDecoder().decode(expectedBytes(65_536)));
+  equal(got.stdoutTruncated, false);
+});
+
+Deno.test("runProgram() streams raw stdout bytes to onStdout, invalid UTF-8 included", async () => {
+  const chunks: Uint8Array[] = [];
+  const got = await run(fixture("print_invalid_utf8.sh"), [], {}, {
+    onStdout: (chunk) => chunks.push(chunk.slice()),
+  });
+  const joined = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  deepStrictEqual(joined, new Uint8Array([0xff, 0xfe, 0x6f, 0x6b, 0xc3, 0x0a, 0xe2, 0x82]));
+  equal(got.stdout, "\ufffd\ufffdok\ufffd\n\ufffd");
+});
+
+Deno.test({
+  name: "runProgram() holds 100 MiB of output in bounded memory",
+  ignore: !IS_LINUX,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const size = 100 * 1024 * 1024;
+      // -A: reading /proc/self/status needs every permission.
+      const got = await runInChild(["-A"], {
+        program: fixture("print_bytes.sh"),
+        args: [String(size)],
+        cwd: FIXTURES,
+        spillDir: dir,
+        timeoutMs: 60_000,
+      });
+      equal(got.exitCode, 0);
+      equal(got.stdoutBytes, size);
+      equal((await Deno.stat(got.spillPath ?? "")).size, size);
+      ok((got.peakKiB ?? 0) > 0 && (got.peakKiB ?? 0) < 200 * 1024, `peak ${got.peakKiB} KiB`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+// --- Deno's sandbox -----------------------------------------------------------------------------
+
+Deno.test("runProgram() reports Deno refusing a program and names the flag", async () => {
+  const program = fixture("exit_7.sh");
+  const got = await runInChild(["--allow-read", "--allow-run=/bin/true"], {
+    program,
+    cwd: FIXTURES,
+  });
+  equal(got.startFailure, "permission_denied");
+  equal(
+    got.startError,
+    `Deno's sandbox refused to start program "${program}"; allow it with --allow-run=${program}`,
+  );
+});
+
+Deno.test("runProgram() explains that LD_* variables block a scoped --allow-run", async () => {
+  const program = fixture("exit_7.sh");
+  const got = await runInChild(["--allow-read", `--allow-run=${program}`], {
+    program,
+    cwd: FIXTURES,
+    env: [{ LD_BASIS_TEST: "1" }],
+  });
+  equal(got.startFailure, "permission_denied");
+  match(got.startError ?? "", /holds LD_BASIS_TEST/);
+  match(got.startError ?? "", /unset LD_BASIS_TEST or grant unscoped --allow-run/);
+});
+
+Deno.test({
+  name: "runProgram() stops the group with the kill program under a scoped --allow-run",
+  ignore: !IS_LINUX,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const program = fixture("grandchild.sh");
+      const got = await runInChild(
+        ["--allow-read", `--allow-run=${program},/bin/kill,/usr/bin/kill`],
+        { program, args: [`${dir}/pids`], cwd: FIXTURES, timeoutMs: 400 },
+      );
+      equal(got.timedOut, true);
+      const { group, grandchild } = await readPids(`${dir}/pids`);
+      deepStrictEqual(await liveGroupMembers(group), []);
+      equal(await isAlive(grandchild), false);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("abortOnInterrupt() turns Ctrl-C into a prompt cancellation", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "-A",
+      fixture("run_child.ts"),
+      JSON.stringify({ program: fixture("ready_sleep.sh"), cwd: FIXTURES, interrupt: true }),
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = new Response(child.stdout).text();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("started")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  const sent = performance.now();
+  child.kill("SIGINT");
+  await reader.cancel();
+  const status = await child.status;
+  ok(performance.now() - sent < 1500);
+  equal(status.success, true);
+  const got: RunResult = JSON.parse(await stdout);
+  equal(got.cancelled, true);
+  notEqual(got.signal, undefined);
+});
+
+// --- messages -----------------------------------------------------------------------------------
+
+Deno.test("describeFailure() checks timed out, cancelled, signal, exit code, start in that order", () => {
+  const label = 'Tool "x"';
+  const all = {
+    timedOut: true,
+    cancelled: true,
+    signal: "SIGTERM",
+    exitCode: 3,
+    startFailure: "other" as const,
+    startError: "nope",
+  };
+  equal(describeFailure(result(all), label), 'Tool "x" timed out after 150 ms');
+  equal(describeFailure(result({ ...all, timedOut: false }), label), 'Tool "x" was cancelled');
+  equal(
+    describeFailure(result({ ...all, timedOut: false, cancelled: false }), label),
+    'Tool "x" was killed by signal SIGTERM',
+  );
+  equal(
+    describeFailure(result({ exitCode: 3, startFailure: "other", startError: "nope" }), label),
+    'Tool "x" exited with code 3',
+  );
+  equal(
+    describeFailure(
+      result({ exitCode: undefined, startFailure: "other", startError: "nope" }),
+      label,
+    ),
+    'Tool "x" could not start: nope',
+  );
+  equal(describeFailure(result(), label), undefined);
+});
+
+Deno.test("describeFailure() quotes stderr, else stdout, trimmed and cut to 4 KiB", () => {
+  const label = 'Tool "x"';
+  equal(
+    describeFailure(result({ exitCode: 1, stderr: "  \n", stdout: "from stdout\n\n" }), label),
+    'Tool "x" exited with code 1: from stdout',
+  );
+  equal(
+    describeFailure(result({ timedOut: true, timeoutMs: 1500, stderr: "stuck\n" }), label),
+    'Tool "x" timed out after 1500 ms: stuck',
+  );
+  const big = "e".repeat(65_536);
+  const message = describeFailure(
+    result({ exitCode: 2, stderr: big, stderrBytes: 120 * 1024, stderrTruncated: true }),
+    label,
+  );
+  equal(message, `Tool "x" exited with code 2: ${"e".repeat(4096)}… (cut; 120 KiB in all)`);
+  const euros = describeFailure(
+    result({ exitCode: 2, stderr: "€".repeat(2000), stderrBytes: 6000 }),
+    label,
+  );
+  equal(euros, `Tool "x" exited with code 2: ${"€".repeat(1365)}… (cut; 5.9 KiB in all)`);
+});
+
+Deno.test("modelResult() trims trailing newlines and names an empty output", () => {
+  const label = 'Tool "x"';
+  equal(modelResult(result({ stdout: "answer\n\n" }), label), "answer");
+  equal(modelResult(result({ stdout: "  indented\r\n" }), label), "  indented");
+  equal(modelResult(result({ stdout: "" }), label), 'Tool "x" finished and printed nothing');
+  equal(modelResult(result({ stdout: "\n\n" }), label), 'Tool "x" finished and printed nothing');
+});
+
+Deno.test("modelResult() notes a cut output, its size and the spill file", () => {
+  const label = 'Tool "x"';
+  const cut = { stdout: "first part\n", stdoutBytes: 12_345_678, stdoutTruncated: true };
+  equal(
+    modelResult(result({ ...cut, spillPath: "/state/spill/1-a.out" }), label),
+    "first part\n[output cut at 50 KiB / 2000 lines; 12345678 bytes in all; full output: /state/spill/1-a.out]",
+  );
+  equal(
+    modelResult(result(cut), label, { maxBytes: 1024, maxLines: 10 }),
+    "first part\n[output cut at 1 KiB / 10 lines; 12345678 bytes in all]",
+  );
+});

@@ -1,0 +1,563 @@
+import { checkSchema, validateInput } from "../src/schema/mod.ts";
+import { validatorPath } from "../src/schema/_cache.ts";
+import { AJV_FORMATS_VERSION, AJV_VERSION, cacheKey } from "../src/schema/_key.ts";
+import { stats } from "../src/schema/_stats.ts";
+import { forgetValidators } from "../src/schema/_validator.ts";
+import { BasisError } from "../src/errors.ts";
+
+// --- helpers ---------------------------------------------------------------------------------------
+
+function assert(condition: unknown, message = "assertion failed"): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+function assertEquals(actual: unknown, expected: unknown, message?: string): void {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${message ?? "not equal"}:\n  actual:   ${a}\n  expected: ${e}`);
+}
+
+const CACHE = await Deno.makeTempDir({ prefix: "basis-schema-test-" });
+const options = { cacheDir: CACHE };
+
+function tool(inputSchema: Record<string, unknown>, name = "wc") {
+  return { name, inputSchema };
+}
+
+/** The refusal message, or `"ok"` when the input passes. */
+async function verdict(
+  inputSchema: Record<string, unknown>,
+  input: unknown,
+  opts: { cacheDir?: string } = options,
+): Promise<string> {
+  try {
+    await validateInput(tool(inputSchema), input, opts);
+    return "ok";
+  } catch (error) {
+    if (!(error instanceof BasisError)) throw error;
+    return `${error.code}: ${error.message}`;
+  }
+}
+
+function refused(detail: string): string {
+  return `invalid_input: Input refused by tool "wc" schema: ${detail}`;
+}
+
+async function listCache(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(`${dir}/validators`)) names.push(entry.name);
+  } catch {
+    // no directory: nothing cached
+  }
+  return names.sort();
+}
+
+const TYPICAL = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "count"],
+  properties: {
+    name: { type: "string", minLength: 1 },
+    email: { type: "string", format: "email" },
+    count: { type: "integer", minimum: 0, maximum: 100 },
+    mode: { enum: ["fast", "slow"] },
+    tags: { type: "array", items: { type: "string" } },
+    opts: { type: "object", properties: { deep: { type: "boolean" } } },
+  },
+};
+
+// --- verdicts --------------------------------------------------------------------------------------
+
+Deno.test("validateInput() accepts a valid input", async () => {
+  const input = { name: "a", email: "a@b.co", count: 5, mode: "fast", tags: ["x"], opts: {} };
+  assertEquals(await verdict(TYPICAL, input), "ok");
+});
+
+Deno.test("validateInput() refuses an input that is not an object, naming the root", async () => {
+  assertEquals(await verdict(TYPICAL, [1, 2]), refused("(root): must be object"));
+  assertEquals(await verdict(TYPICAL, null), refused("(root): must be object"));
+});
+
+Deno.test("validateInput() points at a missing required property", async () => {
+  assertEquals(
+    await verdict({ type: "object", required: ["text"] }, {}),
+    refused("/text: required property is missing"),
+  );
+});
+
+Deno.test("validateInput() names a wrong type deep in the input by its JSON pointer", async () => {
+  const schema = {
+    properties: {
+      a: {
+        properties: {
+          b: { type: "array", items: { properties: { c: { type: "integer" } } } },
+        },
+      },
+    },
+  };
+  assertEquals(
+    await verdict(schema, { a: { b: [{ c: 1.5 }] } }),
+    refused("/a/b/0/c: must be integer"),
+  );
+});
+
+Deno.test("validateInput() escapes ~ and / in pointers", async () => {
+  const schema = { properties: { "a/b~c": { type: "string" } }, additionalProperties: false };
+  assertEquals(await verdict(schema, { "a/b~c": 1 }), refused("/a~1b~0c: must be string"));
+  assertEquals(await verdict(schema, { "x/y": 1 }), refused("/x~1y: property is not allowed"));
+});
+
+Deno.test("validateInput() points at a property that additionalProperties forbids", async () => {
+  assertEquals(
+    await verdict(TYPICAL, { name: "a", count: 1, colour: "red" }),
+    refused("/colour: property is not allowed"),
+  );
+});
+
+Deno.test("validateInput() lists the allowed values of an enum, cut when long", async () => {
+  assertEquals(
+    await verdict(TYPICAL, { name: "a", count: 1, mode: "medium" }),
+    refused('/mode: must be one of: "fast", "slow"'),
+  );
+  const many = { enum: Array.from({ length: 100 }, (_, i) => `value-${i}`) };
+  const message = await verdict(many, "nope");
+  assert(message.includes('"value-0", "value-1"'), message);
+  assert(/… \(\d+ more\)$/.test(message), message);
+  assert(message.length < 250, message);
+});
+
+Deno.test("validateInput() checks formats email, date, date-time and uri", async () => {
+  const schema = {
+    properties: {
+      email: { format: "email" },
+      date: { format: "date" },
+      when: { format: "date-time" },
+      uri: { format: "uri" },
+    },
+  };
+  const good = {
+    email: "a@example.com",
+    date: "2024-02-29",
+    when: "2024-02-29T12:00:00Z",
+    uri: "https://example.com/x",
+  };
+  assertEquals(await verdict(schema, good), "ok");
+  assertEquals(
+    await verdict(schema, { ...good, email: "not-an-email" }),
+    refused('/email: must match format "email"'),
+  );
+  assertEquals(
+    await verdict(schema, { ...good, date: "2023-02-29" }),
+    refused('/date: must match format "date"'),
+  );
+  assertEquals(
+    await verdict(schema, { ...good, when: "yesterday" }),
+    refused('/when: must match format "date-time"'),
+  );
+  assertEquals(
+    await verdict(schema, { ...good, uri: "not a uri" }),
+    refused('/uri: must match format "uri"'),
+  );
+});
+
+Deno.test("validateInput() ignores unknown keywords and unknown formats", async () => {
+  const schema = {
+    type: "object",
+    "x-ui": { widget: "slider" },
+    frobnicate: 12,
+    properties: { a: { type: "string", format: "no-such-format", formatMinimum: "b" } },
+  };
+  assertEquals(await checkSchema(tool(schema), options), undefined);
+  assertEquals(await verdict(schema, { a: "a" }), "ok");
+});
+
+Deno.test("validateInput() names the dependent property a present property requires", async () => {
+  assertEquals(
+    await verdict({ dependencies: { a: ["b"] } }, { a: 1 }),
+    refused('/b: required property is missing (required when "a" is present)'),
+  );
+});
+
+Deno.test("validateInput() reads const, type unions and false schemas clearly", async () => {
+  assertEquals(await verdict({ const: { a: 1 } }, { a: 2 }), refused('(root): must be equal to {"a":1}'));
+  assertEquals(await verdict({ type: ["string", "null"] }, 1), refused("(root): must be string or null"));
+  assertEquals(await verdict({ properties: { a: false } }, { a: 1 }), refused("/a: is not allowed"));
+});
+
+Deno.test("validateInput() keeps messages on one line whatever the input's keys", async () => {
+  const message = await verdict({ additionalProperties: false }, { "line\nbreak\u2028": 1 });
+  assertEquals(message, refused("/line\\u000abreak\\u2028: property is not allowed"));
+});
+
+// --- drafts ----------------------------------------------------------------------------------------
+
+Deno.test("validateInput() selects draft 2019-09 by $schema (unevaluatedProperties, dependentRequired)", async () => {
+  const body = { properties: { a: {} }, unevaluatedProperties: false };
+  // draft-07 does not know unevaluatedProperties: ignored.
+  assertEquals(await verdict(body, { a: 1, b: 2 }), "ok");
+  const schema = { $schema: "https://json-schema.org/draft/2019-09/schema", ...body };
+  assertEquals(await verdict(schema, { a: 1 }), "ok");
+  assertEquals(await verdict(schema, { a: 1, b: 2 }), refused("/b: property is not allowed"));
+  const dependent = {
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    dependentRequired: { a: ["b"] },
+  };
+  assertEquals(
+    await verdict(dependent, { a: 1 }),
+    refused('/b: required property is missing (required when "a" is present)'),
+  );
+});
+
+Deno.test("validateInput() selects draft 2020-12 by $schema (prefixItems)", async () => {
+  const body = { prefixItems: [{ type: "integer" }, { type: "string" }] };
+  // draft-07 does not know prefixItems: ignored.
+  assertEquals(await verdict(body, ["x", 1]), "ok");
+  const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", ...body };
+  assertEquals(await verdict(schema, [1, "x"]), "ok");
+  assertEquals(await verdict(schema, ["x", 1]), refused("/0: must be integer"));
+});
+
+Deno.test("validateInput() accepts draft-07 and draft-06 $schema spellings", async () => {
+  for (
+    const $schema of [
+      "http://json-schema.org/draft-07/schema#",
+      "http://json-schema.org/draft-07/schema",
+      "https://json-schema.org/draft-07/schema#",
+      "http://json-schema.org/draft-06/schema#",
+      "https://json-schema.org/draft/2020-12/schema#",
+    ]
+  ) {
+    const schema = { $schema, type: "integer" };
+    assertEquals(await checkSchema(tool(schema), options), undefined, $schema);
+    assertEquals(await verdict(schema, "x"), refused("(root): must be integer"), $schema);
+  }
+});
+
+Deno.test("checkSchema() refuses a $schema naming an unsupported draft", async () => {
+  const reason = await checkSchema(
+    tool({ $schema: "http://json-schema.org/draft-04/schema#" }),
+    options,
+  );
+  assertEquals(
+    reason,
+    'unsupported "$schema" "http://json-schema.org/draft-04/schema#": use draft-07 (the default), draft-06, 2019-09 or 2020-12',
+  );
+  assert((await checkSchema(tool({ $schema: 7 }), options))?.startsWith('unsupported "$schema"'));
+});
+
+Deno.test("validateInput() follows recursive $ref and $defs", async () => {
+  const schema = {
+    $ref: "#/$defs/node",
+    $defs: {
+      node: {
+        type: "object",
+        additionalProperties: false,
+        properties: { value: { type: "integer" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } },
+      },
+    },
+  };
+  assertEquals(await verdict(schema, { value: 1, kids: [{ kids: [{ value: 2 }] }] }), "ok");
+  assertEquals(
+    await verdict(schema, { kids: [{ kids: [{ value: "2" }] }] }),
+    refused("/kids/0/kids/0/value: must be integer"),
+  );
+  const recursive2020 = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $defs: { tree: { type: ["integer", "array"], items: { $ref: "#/$defs/tree" } } },
+    $ref: "#/$defs/tree",
+  };
+  assertEquals(await verdict(recursive2020, [1, [2, [3]]]), "ok");
+  assertEquals(
+    await verdict(recursive2020, [1, [2, ["x"]]]),
+    refused("/1/1/0: must be integer or array"),
+  );
+});
+
+Deno.test("validateInput() supports $async schemas", async () => {
+  const schema = { $async: true, type: "object", required: ["a"] };
+  assertEquals(await verdict(schema, { a: 1 }), "ok");
+  assertEquals(await verdict(schema, {}), refused("/a: required property is missing"));
+});
+
+// --- schemas that cannot be compiled --------------------------------------------------------------
+
+Deno.test("checkSchema() gives a one-line reason for a schema ajv cannot compile", async () => {
+  const reasons = await Promise.all(
+    [{ type: 12 }, { minimum: "x" }, { $ref: "#/definitions/nope" }, { pattern: "(" }].map((s) =>
+      checkSchema(tool(s), options)
+    ),
+  );
+  assertEquals(reasons, [
+    'invalid JSON Schema: /type: must be one of: "array", "boolean", "integer", "null", "number", "object", "string"',
+    "invalid JSON Schema: /minimum: must be number",
+    'cannot resolve "$ref" "#/definitions/nope"',
+    "invalid JSON Schema: Invalid regular expression: /(/u: Unterminated group",
+  ]);
+  assertEquals(await checkSchema(tool(TYPICAL), options), undefined);
+});
+
+Deno.test("checkSchema() refuses __proto__ keys in a schema, which ajv mishandles", async () => {
+  const schema = JSON.parse('{"properties": {"__proto__": {"type": "string"}}}');
+  assertEquals(
+    await checkSchema(tool(schema), options),
+    'invalid JSON Schema: /properties/__proto__: "__proto__" cannot be used as a key',
+  );
+});
+
+Deno.test("validateInput() throws manifest_invalid for a schema that cannot be compiled", async () => {
+  assertEquals(
+    await verdict({ minimum: "x" }, 1),
+    'manifest_invalid: Cannot use input schema of tool "wc": invalid JSON Schema: /minimum: must be number',
+  );
+});
+
+// --- untrusted input -------------------------------------------------------------------------------
+
+Deno.test("validateInput() handles __proto__ keys in input without being fooled", async () => {
+  const input = JSON.parse('{"a": 1, "__proto__": {"polluted": true}}');
+  const before = JSON.stringify(input);
+  assertEquals(
+    await verdict({ properties: { a: { type: "integer" } }, additionalProperties: false }, input),
+    refused("/__proto__: property is not allowed"),
+  );
+  assertEquals(await verdict({ properties: { a: { type: "integer" } } }, input), "ok");
+  assertEquals(await verdict({ required: ["__proto__"] }, {}), refused("/__proto__: required property is missing"));
+  assertEquals(await verdict({ required: ["__proto__"] }, input), "ok");
+  assertEquals(await verdict({ required: ["constructor"] }, {}), refused("/constructor: required property is missing"));
+  assertEquals(JSON.stringify(input), before);
+  assertEquals(Object.getPrototypeOf(input), Object.prototype);
+  assertEquals(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test("validateInput() never modifies the input (no defaults, no coercion)", async () => {
+  const schema = {
+    properties: { n: { type: "integer" }, d: { type: "string", default: "filled" } },
+    additionalProperties: false,
+  };
+  const input = { n: 1, extra: true };
+  await verdict(schema, input);
+  assertEquals(input, { n: 1, extra: true });
+  const numeric = { n: "1" };
+  assertEquals(await verdict(schema, numeric), refused("/n: must be integer"));
+  assertEquals(numeric, { n: "1" });
+});
+
+Deno.test("validateInput() compares null-prototype inputs like plain JSON", async () => {
+  const input = Object.assign(Object.create(null), { a: 1 });
+  assertEquals(await verdict({ const: { a: 1 } }, input), "ok");
+  assertEquals(await verdict({ enum: [{ a: 2 }] }, input), refused('(root): must be one of: {"a":2}'));
+});
+
+Deno.test("validateInput() refuses, rather than crashes on, an input nested too deeply", async () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 200_000; i++) deep = [deep];
+  const schema = {
+    $defs: { n: { anyOf: [{ type: "integer" }, { type: "array", items: { $ref: "#/$defs/n" } }] } },
+    $ref: "#/$defs/n",
+  };
+  assertEquals(await verdict(schema, deep), refused("(root): is nested too deeply to check"));
+});
+
+// --- caching ---------------------------------------------------------------------------------------
+
+const CASES: [Record<string, unknown>, unknown][] = [
+  [TYPICAL, { name: "a", count: 5, tags: ["x"] }],
+  [TYPICAL, { name: "a", count: 500 }],
+  [TYPICAL, { name: "", count: 5 }],
+  [{ properties: { when: { format: "date" }, at: { format: "time" } } }, { when: "2024-13-01" }],
+  [{ properties: { when: { format: "date" }, at: { format: "time" } } }, { at: "25:00:00Z" }],
+  [{ properties: { u: { format: "uri" }, r: { format: "regex" } } }, { r: "(" }],
+  [{ uniqueItems: true }, [{ a: 1 }, { a: 1 }]],
+  [{ maxLength: 2 }, "😀😀😀"],
+  [{ enum: [{ a: [1] }, "x"] }, { a: [1] }],
+  [{ $defs: { n: { type: "array", items: { $ref: "#/$defs/n" } } }, $ref: "#/$defs/n" }, [[[1]]]],
+  [
+    { $schema: "https://json-schema.org/draft/2019-09/schema", unevaluatedProperties: false },
+    { a: 1 },
+  ],
+  [
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $dynamicAnchor: "n",
+      items: { $dynamicRef: "#n" },
+      prefixItems: [{ type: "string" }],
+    },
+    ["a", [1]],
+  ],
+  [{ $async: true, type: "string" }, 1],
+  [{ patternProperties: { "^x-": { type: "number" } } }, { "x-a": "1" }],
+  [{ propertyNames: { pattern: "^[a-z]+$" } }, { Bad: 1 }],
+];
+
+async function runCases(cacheDir: string | undefined): Promise<string[]> {
+  const out: string[] = [];
+  for (const [schema, input] of CASES) {
+    // Fresh objects each time, so nothing is answered by object identity.
+    const copy = structuredClone(schema);
+    out.push(await verdict(copy, structuredClone(input), cacheDir === undefined ? {} : { cacheDir }));
+  }
+  return out;
+}
+
+Deno.test("validateInput() gives the same verdicts from the disk cache as from a compile", async () => {
+  const dir = await Deno.makeTempDir({ dir: CACHE, prefix: "basis-schema-cache-" });
+  forgetValidators();
+  const compilesBefore = stats.compiles;
+  const miss = await runCases(dir);
+  const distinct = new Set(CASES.map(([s]) => JSON.stringify(s))).size;
+  assertEquals(stats.compiles - compilesBefore, distinct, "one compile per distinct schema");
+  assertEquals((await listCache(dir)).length, distinct, "one file per distinct schema");
+
+  forgetValidators();
+  const compiles = stats.compiles;
+  const hits = stats.diskHits;
+  const hit = await runCases(dir);
+  assertEquals(hit, miss);
+  assertEquals(stats.compiles, compiles, "the second run compiled nothing");
+  assertEquals(stats.diskHits - hits, distinct, "the second run read every validator from disk");
+  assert(miss.filter((v) => v === "ok").length >= 1 && miss.some((v) => v !== "ok"));
+});
+
+Deno.test("validateInput() in a fresh process with a warm cache never loads ajv's compiler", async () => {
+  const dir = await Deno.makeTempDir({ dir: CACHE, prefix: "basis-schema-fresh-" });
+  forgetValidators();
+  await validateInput(tool(TYPICAL), { name: "a", count: 1 }, { cacheDir: dir });
+  const script = await Deno.makeTempFile({ dir: CACHE, suffix: ".ts" });
+  const gate = new URL("../src/schema/mod.ts", import.meta.url).href;
+  const statsUrl = new URL("../src/schema/_stats.ts", import.meta.url).href;
+  await Deno.writeTextFile(
+    script,
+    `import { validateInput } from ${JSON.stringify(gate)};
+import { stats } from ${JSON.stringify(statsUrl)};
+const schema = ${JSON.stringify(TYPICAL)};
+let message = "ok";
+await validateInput({ name: "wc", inputSchema: schema }, { name: "a", count: 1 }, { cacheDir: Deno.args[0] });
+try {
+  await validateInput({ name: "wc", inputSchema: schema }, { name: "a", count: -1 }, { cacheDir: Deno.args[0] });
+} catch (error) { message = error.message; }
+console.log(JSON.stringify({ message, ...stats }));`,
+  );
+  const config = new URL("../deno.json", import.meta.url).pathname;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", "--config", config, script, dir],
+  }).output();
+  await Deno.remove(script);
+  assertEquals(code, 0, new TextDecoder().decode(stderr));
+  const report = JSON.parse(new TextDecoder().decode(stdout));
+  assertEquals(report, {
+    message: 'Input refused by tool "wc" schema: /count: must be >= 0',
+    compilerLoads: 0,
+    compiles: 0,
+    diskHits: 1,
+    diskWrites: 0,
+    diskRejects: 0,
+  });
+});
+
+Deno.test("checkSchema() fills the cache that validateInput() then reads", async () => {
+  const dir = await Deno.makeTempDir({ dir: CACHE, prefix: "basis-schema-check-" });
+  const schema = { type: "object", properties: { checked: { type: "boolean" } } };
+  assertEquals(await checkSchema(tool(schema), { cacheDir: dir }), undefined);
+  assertEquals((await listCache(dir)).length, 1);
+  forgetValidators();
+  const compiles = stats.compiles;
+  assertEquals(await verdict(schema, { checked: 1 }, { cacheDir: dir }), refused("/checked: must be boolean"));
+  assertEquals(stats.compiles, compiles);
+});
+
+Deno.test("validateInput() compiles each schema once per process, even when asked concurrently", async () => {
+  const schema = { type: "object", properties: { once: { type: "string", minLength: 3 } } };
+  const compiles = stats.compiles;
+  const verdicts = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => verdict(structuredClone(schema), { once: "x".repeat(i) })),
+  );
+  assertEquals(stats.compiles - compiles, 1);
+  assertEquals(verdicts.filter((v) => v === "ok").length, 7);
+});
+
+Deno.test("validateInput() does not compile at module load", async () => {
+  const script = await Deno.makeTempFile({ dir: CACHE, suffix: ".ts" });
+  await Deno.writeTextFile(
+    script,
+    `import "${new URL("../src/schema/mod.ts", import.meta.url).href}";
+import { stats } from "${new URL("../src/schema/_stats.ts", import.meta.url).href}";
+console.log(JSON.stringify(stats));`,
+  );
+  const config = new URL("../deno.json", import.meta.url).pathname;
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--config", config, script],
+  }).output();
+  await Deno.remove(script);
+  const after = JSON.parse(new TextDecoder().decode(stdout));
+  assertEquals([after.compilerLoads, after.compiles], [0, 0]);
+});
+
+Deno.test("validateInput() recovers from a corrupt cache file and rewrites it", async () => {
+  const dir = await Deno.makeTempDir({ dir: CACHE, prefix: "basis-schema-corrupt-" });
+  const schema = { type: "object", properties: { corrupt: { type: "integer" } } };
+  const key = await cacheKey("draft-07", JSON.stringify(schema));
+  const path = validatorPath(dir, key);
+  await Deno.mkdir(`${dir}/validators`, { recursive: true });
+  const code = 'throw new Error("boom");';
+  const garbage = [
+    "this is not javascript {{{",
+    // A well-formed header on code that throws when loaded.
+    `// basis-tools validator 1 ${key} ${code.length}\n${code}`,
+    // A truncated file.
+    `// basis-tools validator 1 ${key} 9999\n"use strict";`,
+  ];
+  for (const text of garbage) {
+    await Deno.writeTextFile(path, text, { mode: 0o600 });
+    forgetValidators();
+    const rejects = stats.diskRejects;
+    assertEquals(await verdict(schema, { corrupt: "x" }, { cacheDir: dir }), refused("/corrupt: must be integer"));
+    assertEquals(stats.diskRejects - rejects, 1);
+    assert((await Deno.readTextFile(path)).startsWith(`// basis-tools validator 1 ${key} `));
+    forgetValidators();
+    const hits = stats.diskHits;
+    assertEquals(await verdict(schema, { corrupt: 1 }, { cacheDir: dir }), "ok");
+    assertEquals(stats.diskHits - hits, 1, "the rewritten file is used");
+  }
+});
+
+Deno.test("validateInput() does not run a cache file that others can write", async () => {
+  const dir = await Deno.makeTempDir({ dir: CACHE, prefix: "basis-schema-mode-" });
+  const schema = { type: "object", properties: { shared: { type: "integer" } } };
+  await checkSchema(tool(schema), { cacheDir: dir });
+  const [name] = await listCache(dir);
+  await Deno.chmod(`${dir}/validators/${name}`, 0o666);
+  forgetValidators();
+  const rejects = stats.diskRejects;
+  assertEquals(await verdict(schema, { shared: 1 }, { cacheDir: dir }), "ok");
+  assertEquals(stats.diskRejects - rejects, 1);
+  assertEquals((await Deno.stat(`${dir}/validators/${name}`)).mode! & 0o077, 0);
+});
+
+Deno.test("validateInput() still validates when the cache directory cannot be written", async () => {
+  const file = await Deno.makeTempFile({ dir: CACHE });
+  const unwritable = `${file}/cache`; // a directory under a regular file can never be created
+  const writes = stats.diskWrites;
+  forgetValidators();
+  assertEquals(await verdict(TYPICAL, { name: "a", count: 1 }, { cacheDir: unwritable }), "ok");
+  assertEquals(await verdict(TYPICAL, { count: 1 }, { cacheDir: unwritable }), refused("/name: required property is missing"));
+  assertEquals(await checkSchema(tool({ minimum: "x" }), { cacheDir: unwritable }), "invalid JSON Schema: /minimum: must be number");
+  assertEquals(stats.diskWrites, writes);
+  await Deno.remove(file);
+});
+
+Deno.test("the cache key follows the ajv and ajv-formats versions in deno.json", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assertEquals(config.imports.ajv, `npm:ajv@${AJV_VERSION}`);
+  assertEquals(config.imports["ajv-formats"], `npm:ajv-formats@${AJV_FORMATS_VERSION}`);
+  const a = await cacheKey("draft-07", "{}");
+  assert(/^[0-9a-f]{64}$/.test(a));
+  assert(a !== await cacheKey("2020-12", "{}"));
+});
+
+Deno.test({
+  name: "schema tests clean up their cache directory",
+  fn: async () => {
+    await Deno.remove(CACHE, { recursive: true });
+  },
+});
