@@ -89,3 +89,60 @@ export function joinPath(base: string, ...rest: string[]): string {
   }
   return out;
 }
+
+const WINDOWS = Deno.build.os === "windows";
+
+/**
+ * Whether a path is absolute (`/x`; on Windows also `C:\x` and `\\server\share`).
+ *
+ * @param path The path.
+ * @returns True when absolute.
+ */
+export function isAbsolutePath(path: string): boolean {
+  if (path.startsWith("/")) return true;
+  return WINDOWS && (/^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\"));
+}
+
+/**
+ * Resolves segments to one normalised absolute path, like `node:path`'s `resolve` but without
+ * loading Deno's Node compatibility layer (about 4 ms of start-up): the last absolute segment
+ * starts over, `.` and `..` are folded, and the current directory is the base when none is absolute.
+ *
+ * @param segments Paths, left to right.
+ * @returns The absolute path.
+ * @example Fold `..`
+ * ```ts
+ * import { resolvePath } from "./paths.ts";
+ * console.assert(resolvePath("/a/b", "../c", "./d") === "/a/c/d");
+ * ```
+ */
+export function resolvePath(...segments: string[]): string {
+  let path = "";
+  for (let i = segments.length - 1; i >= 0 && !isAbsolutePath(path); i--) {
+    const segment = segments[i] as string;
+    if (segment !== "") path = path === "" ? segment : `${segment}/${path}`;
+  }
+  if (!isAbsolutePath(path)) path = `${Deno.cwd()}/${path}`;
+  const separator = WINDOWS ? /[\\/]+/ : /\/+/;
+  const [head = "", ...rest] = path.split(separator);
+  const parts: string[] = [];
+  for (const part of rest) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `${head}/${parts.join("/")}`;
+}
+
+/**
+ * The directory part of an absolute, normalised path (`/a/b` → `/a`; `/` → `/`).
+ *
+ * @param path The path.
+ * @returns Its parent directory.
+ */
+export function parentPath(path: string): string {
+  const cut = Math.max(path.lastIndexOf("/"), WINDOWS ? path.lastIndexOf("\\") : -1);
+  if (cut <= 0) return path.slice(0, cut + 1) || "/";
+  if (WINDOWS && /^[A-Za-z]:$/.test(path.slice(0, cut))) return path.slice(0, cut + 1);
+  return path.slice(0, cut);
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { BasisError, formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
-import { findWorkspaceRoot, loadRoster, type LoadOptions } from "../src/manifest/load.ts";
+import { findWorkspaceRoot, type LoadOptions, loadRoster } from "../src/manifest/load.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";
 import type { Roster } from "../src/manifest/types.ts";
 
@@ -182,7 +182,10 @@ Deno.test("loadRoster() reports a file that is not JSON at the line and column o
     await Deno.readTextFile(new URL("not_json.json", FIXTURES)),
     /invalid JSON/,
   );
-  assert.match(line, /\/ws\/\.basis\/tools\.json:5:5: invalid JSON: unexpected string, expected ","$/);
+  assert.match(
+    line,
+    /\/ws\/\.basis\/tools\.json:6:5: invalid JSON: unexpected string, expected ","$/,
+  );
 });
 
 Deno.test("loadRoster() reports what was unexpected in a file that is not JSON", async () => {
@@ -202,7 +205,10 @@ Deno.test("loadRoster() reports what was unexpected in a file that is not JSON",
     await oneProblem("{'schema': 1}", /invalid JSON/),
     /:1:2: invalid JSON: unexpected single-quoted text \(use double quotes\)/,
   );
-  assert.match(await oneProblem('{"a": "x', /invalid JSON/), /:1:7: invalid JSON: unterminated string$/);
+  assert.match(
+    await oneProblem('{"a": "x', /invalid JSON/),
+    /:1:7: invalid JSON: unterminated string$/,
+  );
   assert.match(await oneProblem("/* never closed", /invalid JSON/), /:1:1: .*unterminated comment/);
 });
 
@@ -211,14 +217,20 @@ Deno.test("loadRoster() reports an empty file", async () => {
 });
 
 Deno.test("loadRoster() reports a manifest that is not an object", async () => {
-  await oneProblem("[1, 2]", /tools\.json:1:1: the manifest must be a JSON object, found an array$/);
+  await oneProblem(
+    "[1, 2]",
+    /tools\.json:1:1: the manifest must be a JSON object, found an array$/,
+  );
 });
 
 Deno.test("loadRoster() reports a file that is not valid UTF-8", async () => {
   const d = await dirs();
   await Deno.writeFile(d.workspaceFile, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
   const problems = await d.problems();
-  assert.deepEqual(problems, [{ file: d.workspaceFile, reason: "cannot read: not valid UTF-8 text" }]);
+  assert.deepEqual(problems, [{
+    file: d.workspaceFile,
+    reason: "cannot read: not valid UTF-8 text",
+  }]);
 });
 
 Deno.test({
@@ -228,17 +240,26 @@ Deno.test({
     const d = await dirs(manifest({}));
     await Deno.chmod(d.workspaceFile, 0o000);
     const problems = await d.problems();
-    assert.deepEqual(problems, [{ file: d.workspaceFile, reason: "cannot read: permission denied" }]);
+    assert.deepEqual(problems, [{
+      file: d.workspaceFile,
+      reason: "cannot read: permission denied",
+    }]);
   },
 });
 
 Deno.test("loadRoster() reports a file Deno's permissions refuse, without a stack trace", async () => {
   const d = await dirs(manifest({}), manifest({}));
   const script = `
-    import { loadRoster } from ${JSON.stringify(new URL("../src/manifest/load.ts", import.meta.url).href)};
-    import { formatProblem } from ${JSON.stringify(new URL("../src/errors.ts", import.meta.url).href)};
+    import { loadRoster } from ${
+    JSON.stringify(new URL("../src/manifest/load.ts", import.meta.url).href)
+  };
+    import { formatProblem } from ${
+    JSON.stringify(new URL("../src/errors.ts", import.meta.url).href)
+  };
     try {
-      await loadRoster({ workspace: ${JSON.stringify(d.root)}, configDir: ${JSON.stringify(d.config)}, env: () => undefined });
+      await loadRoster({ workspace: ${JSON.stringify(d.root)}, configDir: ${
+    JSON.stringify(d.config)
+  }, env: () => undefined });
       console.log("loaded");
     } catch (error) {
       console.log(error.problems.map(formatProblem).join("\\n"));
@@ -308,7 +329,10 @@ Deno.test("loadRoster() refuses a manifest without tools", async () => {
 });
 
 Deno.test("loadRoster() refuses tools that are not an object", async () => {
-  await oneProblem({ schema: 1, tools: [] }, /tools: must be an object keyed by tool name, found an array$/);
+  await oneProblem(
+    { schema: 1, tools: [] },
+    /tools: must be an object keyed by tool name, found an array$/,
+  );
 });
 
 Deno.test("loadRoster() refuses an unknown top-level key, suggesting the close one", async () => {
@@ -333,7 +357,10 @@ Deno.test("loadRoster() refuses an unknown tool key at the key, suggesting the c
     '{"schema": 1, "tools": {"t": {"description": "d", "input_schema": {},\n "command": ["cat"], "timout_ms": 5}}}',
     /did you mean "timeout_ms"\?/,
   );
-  assert.match(line, /tools\.json:2:22: tool "t": timout_ms: unknown key, did you mean "timeout_ms"\?$/);
+  assert.match(
+    line,
+    /tools\.json:2:22: tool "t": timout_ms: unknown key, did you mean "timeout_ms"\?$/,
+  );
 });
 
 for (const field of ["description", "input_schema", "command"]) {
@@ -343,11 +370,17 @@ for (const field of ["description", "input_schema", "command"]) {
 }
 
 Deno.test("loadRoster() refuses a blank description", async () => {
-  await oneProblem(manifest({ t: tool({ description: " \t\n" }) }), /tool "t": description: is required \(it is blank\)$/);
+  await oneProblem(
+    manifest({ t: tool({ description: " \t\n" }) }),
+    /tool "t": description: is required \(it is blank\)$/,
+  );
 });
 
 Deno.test("loadRoster() refuses a description that is not a string", async () => {
-  await oneProblem(manifest({ t: tool({ description: 5 }) }), /description: must be a string, found a number$/);
+  await oneProblem(
+    manifest({ t: tool({ description: 5 }) }),
+    /description: must be a string, found a number$/,
+  );
 });
 
 Deno.test("loadRoster() refuses a tool that is not an object", async () => {
@@ -366,11 +399,17 @@ Deno.test("loadRoster() refuses a command that is a shell string", async () => {
 });
 
 Deno.test("loadRoster() refuses a command element that is not a string", async () => {
-  await oneProblem(manifest({ t: tool({ command: ["cat", 5] }) }), /command\[1\]: must be a string, found a number$/);
+  await oneProblem(
+    manifest({ t: tool({ command: ["cat", 5] }) }),
+    /command\[1\]: must be a string, found a number$/,
+  );
 });
 
 Deno.test("loadRoster() refuses a blank program", async () => {
-  await oneProblem(manifest({ t: tool({ command: ["  ", "x"] }) }), /command\[0\]: the program must not be blank$/);
+  await oneProblem(
+    manifest({ t: tool({ command: ["  ", "x"] }) }),
+    /command\[0\]: the program must not be blank$/,
+  );
 });
 
 Deno.test("loadRoster() refuses a program that is blank after expansion", async () => {
@@ -386,7 +425,10 @@ Deno.test("loadRoster() refuses a program that is blank after expansion", async 
 });
 
 Deno.test("loadRoster() refuses an argument holding a NUL character", async () => {
-  await oneProblem(manifest({ t: tool({ command: ["cat", "a\u0000b"] }) }), /command\[1\]: must not contain a NUL/);
+  await oneProblem(
+    manifest({ t: tool({ command: ["cat", "a\u0000b"] }) }),
+    /command\[1\]: must not contain a NUL/,
+  );
 });
 
 for (
@@ -417,7 +459,10 @@ Deno.test("loadRoster() leaves an input_schema whose type is not a string to the
 Deno.test("loadRoster() refuses an input_schema nested too deeply", async () => {
   let schema: unknown = { type: "string" };
   for (let i = 0; i < 150; i++) schema = { items: schema };
-  await oneProblem(manifest({ t: tool({ input_schema: schema }) }), /nested more than 100 levels deep$/);
+  await oneProblem(
+    manifest({ t: tool({ input_schema: schema }) }),
+    /nested more than 100 levels deep$/,
+  );
 });
 
 for (const value of [0, -1, 1.5, "10", null, 2 ** 31]) {
@@ -430,8 +475,9 @@ for (const value of [0, -1, 1.5, "10", null, 2 ** 31]) {
 }
 
 Deno.test("loadRoster() accepts timeout_ms 1 and side_effect external", async () => {
-  const t = (await (await dirs(manifest({ t: tool({ timeout_ms: 1, side_effect: "external" }) }))).load())
-    .tools.get("t")!;
+  const t =
+    (await (await dirs(manifest({ t: tool({ timeout_ms: 1, side_effect: "external" }) }))).load())
+      .tools.get("t")!;
   assert.equal(t.timeoutMs, 1);
   assert.equal(t.sideEffect, "external");
 });
@@ -444,11 +490,17 @@ Deno.test('loadRoster() refuses side_effect "none"', async () => {
 });
 
 Deno.test("loadRoster() refuses an env value that is not a string", async () => {
-  await oneProblem(manifest({ t: tool({ env: { A: 1 } }) }), /tool "t": env\.A: must be a string, found a number$/);
+  await oneProblem(
+    manifest({ t: tool({ env: { A: 1 } }) }),
+    /tool "t": env\.A: must be a string, found a number$/,
+  );
 });
 
 Deno.test("loadRoster() refuses env that is not an object", async () => {
-  await oneProblem(manifest({ t: tool({ env: ["A=1"] }) }), /env: must be an object of strings, found an array$/);
+  await oneProblem(
+    manifest({ t: tool({ env: ["A=1"] }) }),
+    /env: must be an object of strings, found an array$/,
+  );
 });
 
 Deno.test("loadRoster() refuses env names that cannot be variables", async () => {
@@ -459,7 +511,10 @@ Deno.test("loadRoster() refuses env names that cannot be variables", async () =>
 });
 
 Deno.test("loadRoster() refuses a cwd that is not a string", async () => {
-  await oneProblem(manifest({ t: tool({ cwd: 1 }) }), /tool "t": cwd: must be a string, found a number$/);
+  await oneProblem(
+    manifest({ t: tool({ cwd: 1 }) }),
+    /tool "t": cwd: must be a string, found a number$/,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -468,12 +523,36 @@ Deno.test("loadRoster() refuses a cwd that is not a string", async () => {
 for (
   const [what, name, reason] of [
     ["an empty name", "", /tool "": invalid name: must not be empty$/],
-    ["a name with a space", "has space", /tool "has space": invalid name: only .* allowed, found " "$/],
-    ["a name with an emoji", "emoji-🙂", /tool "emoji-🙂": invalid name: only .* allowed, found "🙂"$/],
-    ["a name of 65 characters", "a".repeat(65), /tool "a{65}": invalid name: must be at most 64 characters, found 65$/],
-    ["a name starting with mcp__", "mcp__x", /tool "mcp__x": invalid name: must not start with "mcp__"/],
-    ["the reserved name spawn", "spawn", /tool "spawn": invalid name: "spawn" is built into this program$/],
-    ["the name __proto__", "__proto__", /tool "__proto__": invalid name: "__proto__" is not allowed$/],
+    [
+      "a name with a space",
+      "has space",
+      /tool "has space": invalid name: only .* allowed, found " "$/,
+    ],
+    [
+      "a name with an emoji",
+      "emoji-🙂",
+      /tool "emoji-🙂": invalid name: only .* allowed, found "🙂"$/,
+    ],
+    [
+      "a name of 65 characters",
+      "a".repeat(65),
+      /tool "a{65}": invalid name: must be at most 64 characters, found 65$/,
+    ],
+    [
+      "a name starting with mcp__",
+      "mcp__x",
+      /tool "mcp__x": invalid name: must not start with "mcp__"/,
+    ],
+    [
+      "the reserved name spawn",
+      "spawn",
+      /tool "spawn": invalid name: "spawn" is built into this program$/,
+    ],
+    [
+      "the name __proto__",
+      "__proto__",
+      /tool "__proto__": invalid name: "__proto__" is not allowed$/,
+    ],
   ] as const
 ) {
   Deno.test(`loadRoster() refuses ${what}, and with it the whole manifest`, async () => {
@@ -524,7 +603,9 @@ Deno.test("loadRoster() expands ${VAR} in command, cwd and env values", async ()
 
 Deno.test("loadRoster() uses the default of ${VAR:-d} when VAR is unset or empty", async () => {
   const t = (await (await dirs(
-    manifest({ t: tool({ command: ["cat", "${UNSET:-one}", "${EMPTY:-two}", "${SET:-three}", "${EMPTY}"] }) }),
+    manifest({
+      t: tool({ command: ["cat", "${UNSET:-one}", "${EMPTY:-two}", "${SET:-three}", "${EMPTY}"] }),
+    }),
     undefined,
     { EMPTY: "", SET: "set" },
   )).load()).tools.get("t")!;
@@ -561,12 +642,17 @@ for (
   ] as const
 ) {
   Deno.test(`loadRoster() refuses ${what}`, async () => {
-    for (const [field, fields] of [
-      ["command\\[1\\]", { command: ["cat", value] }],
-      ["cwd", { cwd: value }],
-      ["env\\.TOKEN", { env: { TOKEN: value } }],
-    ] as const) {
-      const line = await oneProblem(manifest({ t: tool(fields) }), new RegExp(`tool "t": ${field}: `));
+    for (
+      const [field, fields] of [
+        ["command\\[1\\]", { command: ["cat", value] }],
+        ["cwd", { cwd: value }],
+        ["env\\.TOKEN", { env: { TOKEN: value } }],
+      ] as const
+    ) {
+      const line = await oneProblem(
+        manifest({ t: tool(fields) }),
+        new RegExp(`tool "t": ${field}: `),
+      );
       assert.match(line, reason);
     }
   });
@@ -680,7 +766,10 @@ Deno.test("loadRoster() lets the workspace shadow a global tool, silently", asyn
 });
 
 Deno.test("loadRoster() fully checks a shadowed global tool", async () => {
-  const d = await dirs(manifest({ shared: tool() }), manifest({ shared: tool({ timeout_ms: -1 }) }));
+  const d = await dirs(
+    manifest({ shared: tool() }),
+    manifest({ shared: tool({ timeout_ms: -1 }) }),
+  );
   const problems = await d.problems();
   assert.equal(problems.length, 1);
   assert.equal(problems[0]!.file, d.globalFile);
@@ -764,7 +853,12 @@ Deno.test("loadRoster() without a workspace finds the root from cwd", async () =
 Deno.test("loadRoster() resolves a relative workspace and config dir against cwd", async () => {
   const d = await dirs(manifest({ t: tool() }));
   const base = d.root.slice(0, d.root.lastIndexOf("/"));
-  const roster = await loadRoster({ cwd: base, workspace: "ws", configDir: "config", env: envOf() });
+  const roster = await loadRoster({
+    cwd: base,
+    workspace: "ws",
+    configDir: "config",
+    env: envOf(),
+  });
   assert.equal(roster.root, d.root);
   assert.equal(roster.configDir, d.config);
 });
@@ -779,7 +873,10 @@ Deno.test("loadRoster() refuses a workspace that is not a directory as a usage e
 
 Deno.test("loadRoster() takes the default config dir from the env option", async () => {
   const d = await dirs(undefined, manifest({ g: tool() }));
-  const roster = await loadRoster({ workspace: d.root, env: envOf({ BASIS_CONFIG_DIR: d.config }) });
+  const roster = await loadRoster({
+    workspace: d.root,
+    env: envOf({ BASIS_CONFIG_DIR: d.config }),
+  });
   assert.equal(roster.configDir, d.config);
   assert.deepEqual([...roster.tools.keys()], ["g"]);
 });
@@ -800,8 +897,9 @@ Deno.test("loadRoster() never lets __proto__ keys reach an object's prototype", 
 });
 
 Deno.test("loadRoster() produces env with no prototype", async () => {
-  const t = (await (await dirs(manifest({ t: tool({ env: { constructor: "c", toString: "s" } }) }))).load())
-    .tools.get("t")!;
+  const t =
+    (await (await dirs(manifest({ t: tool({ env: { constructor: "c", toString: "s" } }) }))).load())
+      .tools.get("t")!;
   assert.equal(Object.getPrototypeOf(t.env), null);
   assert.deepEqual(Object.keys(t.env), ["constructor", "toString"]);
   assert.ok(Object.isFrozen(t.env) && Object.isFrozen(t.command));
@@ -834,13 +932,18 @@ Deno.test("loadRoster() never puts an env value or the text being expanded in a 
   assert.ok(problems.length >= 10, problems.map(formatProblem).join("\n"));
   const error = await d.load().catch((e: unknown) => e);
   assert.ok(error instanceof ManifestError);
-  const everything = [error.message, ...problems.map(formatProblem), JSON.stringify(problems)].join("\n");
+  const everything = [error.message, ...problems.map(formatProblem), JSON.stringify(problems)].join(
+    "\n",
+  );
   assert.ok(!everything.includes(CANARY), everything);
   assert.ok(!everything.includes("S3CRET"), everything);
 });
 
 Deno.test("loadRoster() does not echo an unquoted secret in a syntax error", async () => {
-  const line = await oneProblem(`{"schema": 1, "tools": {"t": {"env": {"T": ${CANARY}}}}}`, /invalid JSON/);
+  const line = await oneProblem(
+    `{"schema": 1, "tools": {"t": {"env": {"T": ${CANARY}}}}}`,
+    /invalid JSON/,
+  );
   assert.ok(!line.includes(CANARY), line);
   assert.match(line, /unexpected unquoted text/);
 });
@@ -854,7 +957,11 @@ Deno.test("parseManifestText() checks text without touching the disk", async () 
     "/nowhere/.basis/tools.json",
     { root: "/nowhere", scope: "global", env: envOf() },
   );
-  assert.deepEqual(tools.map((t) => [t.name, t.program, t.scope]), [["ok", "/nowhere/x", "global"]]);
+  assert.deepEqual(tools.map((t) => [t.name, t.program, t.scope]), [[
+    "ok",
+    "/nowhere/x",
+    "global",
+  ]]);
   assert.equal(problems.length, 1);
   assert.equal(problems[0]!.file, "/nowhere/.basis/tools.json");
 });

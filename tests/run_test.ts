@@ -335,6 +335,30 @@ Deno.test("runProgram() kills a group that ignores SIGTERM with SIGKILL", async 
   equal(got.isForcefullyTerminated, true);
 });
 
+Deno.test({
+  name: "runProgram() re-throws an onStdout error after stopping the process group",
+  ignore: !IS_LINUX,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const failing = run(fixture("grandchild.sh"), [`${dir}/pids`], {}, {
+        onStdout: () => {
+          throw new Error("caller bug");
+        },
+      });
+      await failing.then(
+        () => ok(false, "runProgram() resolved"),
+        (error: Error) => equal(error.message, "caller bug"),
+      );
+      const { group, grandchild } = await readPids(`${dir}/pids`);
+      deepStrictEqual(await liveGroupMembers(group), []);
+      equal(await isAlive(grandchild), false);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
 // --- output -------------------------------------------------------------------------------------
 
 Deno.test("runProgram() cuts stdout by bytes and spills all of it to a file", async () => {

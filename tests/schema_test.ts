@@ -180,9 +180,18 @@ Deno.test("validateInput() names the dependent property a present property requi
 });
 
 Deno.test("validateInput() reads const, type unions and false schemas clearly", async () => {
-  assertEquals(await verdict({ const: { a: 1 } }, { a: 2 }), refused('(root): must be equal to {"a":1}'));
-  assertEquals(await verdict({ type: ["string", "null"] }, 1), refused("(root): must be string or null"));
-  assertEquals(await verdict({ properties: { a: false } }, { a: 1 }), refused("/a: is not allowed"));
+  assertEquals(
+    await verdict({ const: { a: 1 } }, { a: 2 }),
+    refused('(root): must be equal to {"a":1}'),
+  );
+  assertEquals(
+    await verdict({ type: ["string", "null"] }, 1),
+    refused("(root): must be string or null"),
+  );
+  assertEquals(
+    await verdict({ properties: { a: false } }, { a: 1 }),
+    refused("/a: is not allowed"),
+  );
 });
 
 Deno.test("validateInput() keeps messages on one line whatever the input's keys", async () => {
@@ -253,7 +262,10 @@ Deno.test("validateInput() follows recursive $ref and $defs", async () => {
       node: {
         type: "object",
         additionalProperties: false,
-        properties: { value: { type: "integer" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } },
+        properties: {
+          value: { type: "integer" },
+          kids: { type: "array", items: { $ref: "#/$defs/node" } },
+        },
       },
     },
   };
@@ -322,9 +334,15 @@ Deno.test("validateInput() handles __proto__ keys in input without being fooled"
     refused("/__proto__: property is not allowed"),
   );
   assertEquals(await verdict({ properties: { a: { type: "integer" } } }, input), "ok");
-  assertEquals(await verdict({ required: ["__proto__"] }, {}), refused("/__proto__: required property is missing"));
+  assertEquals(
+    await verdict({ required: ["__proto__"] }, {}),
+    refused("/__proto__: required property is missing"),
+  );
   assertEquals(await verdict({ required: ["__proto__"] }, input), "ok");
-  assertEquals(await verdict({ required: ["constructor"] }, {}), refused("/constructor: required property is missing"));
+  assertEquals(
+    await verdict({ required: ["constructor"] }, {}),
+    refused("/constructor: required property is missing"),
+  );
   assertEquals(JSON.stringify(input), before);
   assertEquals(Object.getPrototypeOf(input), Object.prototype);
   assertEquals(({} as Record<string, unknown>).polluted, undefined);
@@ -346,7 +364,10 @@ Deno.test("validateInput() never modifies the input (no defaults, no coercion)",
 Deno.test("validateInput() compares null-prototype inputs like plain JSON", async () => {
   const input = Object.assign(Object.create(null), { a: 1 });
   assertEquals(await verdict({ const: { a: 1 } }, input), "ok");
-  assertEquals(await verdict({ enum: [{ a: 2 }] }, input), refused('(root): must be one of: {"a":2}'));
+  assertEquals(
+    await verdict({ enum: [{ a: 2 }] }, input),
+    refused('(root): must be one of: {"a":2}'),
+  );
 });
 
 Deno.test("validateInput() refuses, rather than crashes on, an input nested too deeply", async () => {
@@ -357,6 +378,12 @@ Deno.test("validateInput() refuses, rather than crashes on, an input nested too 
     $ref: "#/$defs/n",
   };
   assertEquals(await verdict(schema, deep), refused("(root): is nested too deeply to check"));
+});
+
+Deno.test("validateInput() refuses, rather than crashes on, an input that is not JSON data", async () => {
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  assertEquals(await verdict({ type: "object" }, cyclic), refused("(root): is not JSON data"));
 });
 
 // --- caching ---------------------------------------------------------------------------------------
@@ -395,7 +422,9 @@ async function runCases(cacheDir: string | undefined): Promise<string[]> {
   for (const [schema, input] of CASES) {
     // Fresh objects each time, so nothing is answered by object identity.
     const copy = structuredClone(schema);
-    out.push(await verdict(copy, structuredClone(input), cacheDir === undefined ? {} : { cacheDir }));
+    out.push(
+      await verdict(copy, structuredClone(input), cacheDir === undefined ? {} : { cacheDir }),
+    );
   }
   return out;
 }
@@ -462,7 +491,22 @@ Deno.test("checkSchema() fills the cache that validateInput() then reads", async
   assertEquals((await listCache(dir)).length, 1);
   forgetValidators();
   const compiles = stats.compiles;
-  assertEquals(await verdict(schema, { checked: 1 }, { cacheDir: dir }), refused("/checked: must be boolean"));
+  assertEquals(
+    await verdict(schema, { checked: 1 }, { cacheDir: dir }),
+    refused("/checked: must be boolean"),
+  );
+  assertEquals(stats.compiles, compiles);
+});
+
+Deno.test("checkSchema() remembers on disk why a schema cannot be compiled", async () => {
+  const dir = await Deno.makeTempDir({ dir: CACHE, prefix: "basis-schema-reason-" });
+  const schema = { properties: { a: { minimum: "x" } } };
+  const reason = "invalid JSON Schema: /properties/a/minimum: must be number";
+  assertEquals(await checkSchema(tool(schema), { cacheDir: dir }), reason);
+  assertEquals((await listCache(dir)).length, 1);
+  forgetValidators();
+  const compiles = stats.compiles;
+  assertEquals(await checkSchema(tool(schema), { cacheDir: dir }), reason);
   assertEquals(stats.compiles, compiles);
 });
 
@@ -511,7 +555,10 @@ Deno.test("validateInput() recovers from a corrupt cache file and rewrites it", 
     await Deno.writeTextFile(path, text, { mode: 0o600 });
     forgetValidators();
     const rejects = stats.diskRejects;
-    assertEquals(await verdict(schema, { corrupt: "x" }, { cacheDir: dir }), refused("/corrupt: must be integer"));
+    assertEquals(
+      await verdict(schema, { corrupt: "x" }, { cacheDir: dir }),
+      refused("/corrupt: must be integer"),
+    );
     assertEquals(stats.diskRejects - rejects, 1);
     assert((await Deno.readTextFile(path)).startsWith(`// basis-tools validator 1 ${key} `));
     forgetValidators();
@@ -540,8 +587,14 @@ Deno.test("validateInput() still validates when the cache directory cannot be wr
   const writes = stats.diskWrites;
   forgetValidators();
   assertEquals(await verdict(TYPICAL, { name: "a", count: 1 }, { cacheDir: unwritable }), "ok");
-  assertEquals(await verdict(TYPICAL, { count: 1 }, { cacheDir: unwritable }), refused("/name: required property is missing"));
-  assertEquals(await checkSchema(tool({ minimum: "x" }), { cacheDir: unwritable }), "invalid JSON Schema: /minimum: must be number");
+  assertEquals(
+    await verdict(TYPICAL, { count: 1 }, { cacheDir: unwritable }),
+    refused("/name: required property is missing"),
+  );
+  assertEquals(
+    await checkSchema(tool({ minimum: "x" }), { cacheDir: unwritable }),
+    "invalid JSON Schema: /minimum: must be number",
+  );
   assertEquals(stats.diskWrites, writes);
   await Deno.remove(file);
 });

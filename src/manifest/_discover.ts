@@ -4,7 +4,7 @@
  * @module
  */
 
-import { dirname, join, resolve } from "node:path";
+import { joinPath, parentPath, resolvePath } from "../paths.ts";
 
 /**
  * The nearest directory, from `start` up to the file system root, that holds a
@@ -21,11 +21,11 @@ import { dirname, join, resolve } from "node:path";
  * ```
  */
 export async function findWorkspaceRoot(start: string): Promise<string> {
-  const origin = resolve(start);
+  const origin = resolvePath(start);
   let dir = origin;
   while (true) {
     if (await holdsManifest(dir)) return dir;
-    const parent = dirname(dir);
+    const parent = parentPath(dir);
     if (parent === dir) return origin;
     dir = parent;
   }
@@ -33,7 +33,7 @@ export async function findWorkspaceRoot(start: string): Promise<string> {
 
 async function holdsManifest(dir: string): Promise<boolean> {
   try {
-    return !(await Deno.stat(join(dir, ".basis", "tools.json"))).isDirectory;
+    return !(await Deno.stat(joinPath(dir, ".basis", "tools.json"))).isDirectory;
   } catch (error) {
     // A file the OS will not let us stat still exists: the loader reports it rather than skip it.
     // Anything else (absent, or outside what Deno's permissions allow) is not a root.

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolutePath, resolvePath } from "../paths.ts";
 
 /**
  * Resolves the paths of one manifest against its workspace root, remembering answers (tools of a
@@ -19,7 +19,7 @@ export class PathResolver {
    * @param root The workspace root (absolute).
    */
   constructor(root: string) {
-    this.#root = resolve(root);
+    this.#root = resolvePath(root);
   }
 
   /**
@@ -33,7 +33,7 @@ export class PathResolver {
     if (cwd === undefined || cwd === "") return this.#root;
     let out = this.#cwds.get(cwd);
     if (out === undefined) {
-      out = resolve(this.#root, cwd);
+      out = resolvePath(this.#root, cwd);
       this.#cwds.set(cwd, out);
     }
     return out;
@@ -57,11 +57,11 @@ export class PathResolver {
 }
 
 function resolveProgram(root: string, program: string): string {
-  if (isAbsolute(program)) return program;
+  if (isAbsolutePath(program)) return program;
   if (!program.includes("/") && !(Deno.build.os === "windows" && program.includes("\\"))) {
     return program;
   }
-  return resolve(root, program);
+  return resolvePath(root, program);
 }
 
 /**
@@ -72,5 +72,5 @@ function resolveProgram(root: string, program: string): string {
  * @returns The absolute path.
  */
 export function absolute(base: string, path: string): string {
-  return resolve(base, path);
+  return resolvePath(base, path);
 }

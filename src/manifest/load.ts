@@ -6,7 +6,7 @@
  */
 
 import { BasisError, ManifestError, type ManifestProblem } from "../errors.ts";
-import { configDir as defaultConfigDir, type EnvLookup, readEnv } from "../paths.ts";
+import { configDir as defaultConfigDir, readEnv } from "../paths.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec } from "./types.ts";
 import { findWorkspaceRoot } from "./_discover.ts";
 import { readManifestFile, sameFile } from "./_read.ts";
@@ -40,7 +40,7 @@ export interface LoadOptions {
    *
    * @default {readEnv}
    */
-  env?: EnvLookup;
+  env?: (name: string) => string | undefined;
   /**
    * Names the program already answers to; a manifest declaring one is refused.
    *

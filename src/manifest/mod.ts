@@ -8,3 +8,4 @@
 export * from "./types.ts";
 export * from "./load.ts";
 export * from "./parse.ts";
+export type { ManifestProblem } from "../errors.ts";

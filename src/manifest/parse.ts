@@ -6,7 +6,7 @@
  */
 
 import type { ManifestProblem } from "../errors.ts";
-import { type EnvLookup, readEnv } from "../paths.ts";
+import { readEnv } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
 import { createLocator, parseText } from "./_json.ts";
 import { type Issue, validateManifest } from "./_validate.ts";
@@ -34,7 +34,7 @@ export interface ParseOptions {
    *
    * @default {readEnv}
    */
-  env?: EnvLookup;
+  env?: (name: string) => string | undefined;
   /**
    * Names the program already answers to; a tool may not take them.
    *
@@ -59,6 +59,7 @@ export interface ParsedManifest {
  * @param file The path to report (and to record in each {@linkcode ToolSpec}).
  * @param options The scope, root, environment and reserved names.
  * @returns The valid tools and every problem found.
+ * @throws Nothing for bad input: every problem is returned, not thrown.
  * @example Check a manifest held in memory
  * ```ts
  * import { parseManifestText } from "./parse.ts";

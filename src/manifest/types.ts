@@ -44,6 +44,7 @@ export interface ToolSpec {
 export interface ManifestSource {
   /** Absolute path. */
   readonly path: string;
+  /** Whether it is the workspace's file or the global one. */
   readonly scope: ManifestScope;
   /** False when the file does not exist (or is a directory, which is skipped). */
   readonly found: boolean;

@@ -75,7 +75,11 @@ export async function supervise(
   const exited = child.status;
   const settled = Promise.all([exited, pipes]);
 
-  const timer = setTimeout(() => stop.resolve("timeout"), settings.timeoutMs);
+  // Timers overflow past 2^31 - 1 ms (and would fire at once): about 24.8 days is the longest.
+  const timer = setTimeout(
+    () => stop.resolve("timeout"),
+    Math.min(settings.timeoutMs, 2 ** 31 - 1),
+  );
   const onAbort = () => stop.resolve("cancel");
   settings.signal?.addEventListener("abort", onAbort, { once: true });
   if (settings.signal?.aborted) onAbort();

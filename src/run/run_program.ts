@@ -60,7 +60,7 @@ export async function runProgram(
     started,
   };
 
-  const resolved = await resolveProgram(request.program, {
+  const resolved = resolveProgram(request.program, {
     cwd: request.cwd,
     path: effectiveVar(env, "PATH"),
     pathExt: effectiveVar(env, "PATHEXT"),
@@ -71,7 +71,7 @@ export async function runProgram(
       message: resolved.message,
     });
   }
-  const cwdProblem = await checkCwd(request.cwd);
+  const cwdProblem = checkCwd(request.cwd);
   if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
   if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
 
@@ -131,9 +131,9 @@ function settingsOf(request: RunRequest, options: RunOptions): SuperviseSettings
   };
 }
 
-async function checkCwd(cwd: string): Promise<StartProblem | undefined> {
+function checkCwd(cwd: string): StartProblem | undefined {
   try {
-    const info = await Deno.stat(cwd);
+    const info = Deno.statSync(cwd);
     return info.isDirectory ? undefined : cwdMissing(cwd, true);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {

@@ -1,6 +1,7 @@
 /**
  * The disk cache of compiled validators: `<cacheDir>/validators/<key>.js`, one standalone module per
- * schema, written atomically. Every failure here means "no cache", never a failed call.
+ * schema (or, for a schema ajv refused, the one-line reason), written atomically. Every failure here
+ * means "no cache", never a failed call.
  *
  * @module
  */
@@ -8,14 +9,19 @@
 import { joinPath } from "../paths.ts";
 import { CACHE_FORMAT } from "./_key.ts";
 
+/** What a cache file holds: standalone code, or the reason the schema cannot be compiled. */
+export type Cached = { code: string } | { reason: string };
+
 /** Result of looking a key up on disk. */
 export type CacheRead =
-  | { kind: "hit"; code: string }
+  | ({ kind: "hit" } & Cached)
   | { kind: "missing" }
   | { kind: "rejected"; why: string };
 
-function header(key: string, code: string): string {
-  return `// basis-tools validator ${CACHE_FORMAT} ${key} ${code.length}\n`;
+type Content = "validator" | "reason";
+
+function header(content: Content, key: string, body: string): string {
+  return `// basis-tools ${content} ${CACHE_FORMAT} ${key} ${body.length}\n`;
 }
 
 /**
@@ -24,19 +30,32 @@ function header(key: string, code: string): string {
  * @param cacheDir The cache directory.
  * @param key The schema's cache key.
  * @returns The file's path.
+ *
+ * @example One file per key
+ * ```ts
+ * import { validatorPath } from "./_cache.ts";
+ * console.assert(validatorPath("/c", "ab") === "/c/validators/ab.js");
+ * ```
  */
 export function validatorPath(cacheDir: string, key: string): string {
   return joinPath(cacheDir, "validators", `${key}.js`);
 }
 
 /**
- * Reads the cached standalone code for `key`, checking its header (format, key, length) and that
- * nobody but the owner can write it (the code is executed).
+ * Reads the cached standalone code (or reason) for `key`, checking its header (content, format, key,
+ * length) and that nobody but the owner can write it (the code is executed).
  *
  * @param cacheDir The cache directory.
  * @param key The schema's cache key.
- * @returns The code on a hit; `missing` when there is no readable file; `rejected` when a file exists
- * but must not be used.
+ * @returns The code or reason on a hit; `missing` when there is no readable file; `rejected` when a
+ * file exists but must not be used.
+ *
+ * @example Read what a compile wrote
+ * ```ts ignore
+ * import { readCached, writeCached } from "./_cache.ts";
+ * await writeCached("/tmp/basis-cache", "k", { code: "module.exports = () => true;" });
+ * console.log((await readCached("/tmp/basis-cache", "k")).kind); // "hit"
+ * ```
  */
 export async function readCached(cacheDir: string, key: string): Promise<CacheRead> {
   const path = validatorPath(cacheDir, key);
@@ -51,28 +70,37 @@ export async function readCached(cacheDir: string, key: string): Promise<CacheRe
     return { kind: "missing" };
   }
   const newline = text.indexOf("\n");
-  const code = text.slice(newline + 1);
-  if (newline < 0 || text.slice(0, newline + 1) !== header(key, code)) {
-    return { kind: "rejected", why: "bad header or length" };
-  }
-  return { kind: "hit", code };
+  const first = text.slice(0, newline + 1);
+  const body = text.slice(newline + 1);
+  if (newline >= 0 && first === header("validator", key, body)) return { kind: "hit", code: body };
+  if (newline >= 0 && first === header("reason", key, body)) return { kind: "hit", reason: body };
+  return { kind: "rejected", why: "bad header or length" };
 }
 
 /**
- * Writes the standalone code for `key` atomically (a temporary file renamed into place), readable and
- * writable by the owner only.
+ * Writes the standalone code (or reason) for `key` atomically (a temporary file renamed into place),
+ * readable and writable by the owner only.
  *
  * @param cacheDir The cache directory.
  * @param key The schema's cache key.
- * @param code Standalone CommonJS code.
+ * @param cached Standalone CommonJS code, or the reason the schema cannot be compiled.
  * @returns Whether the file was written; `false` when the directory is not writable.
+ *
+ * @example Write, and ignore failure
+ * ```ts ignore
+ * import { writeCached } from "./_cache.ts";
+ * const written = await writeCached("/tmp/basis-cache", "k", { reason: "invalid JSON Schema" });
+ * ```
  */
-export async function writeCached(cacheDir: string, key: string, code: string): Promise<boolean> {
+export async function writeCached(cacheDir: string, key: string, cached: Cached): Promise<boolean> {
   const path = validatorPath(cacheDir, key);
+  const text = "code" in cached
+    ? header("validator", key, cached.code) + cached.code
+    : header("reason", key, cached.reason) + cached.reason;
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
     await Deno.mkdir(joinPath(cacheDir, "validators"), { recursive: true, mode: 0o700 });
-    await Deno.writeTextFile(temp, header(key, code) + code, { mode: 0o600, createNew: true });
+    await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
     await Deno.rename(temp, path);
     return true;
   } catch {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DraftChoice, Draft } from "./_draft.ts";
+import type { Draft, DraftChoice } from "./_draft.ts";
 import { AJV_OPTIONS, FORMATS_OPTIONS } from "./_key.ts";
 import { describeError } from "./_message.ts";
 import { stats } from "./_stats.ts";
@@ -85,8 +85,21 @@ function compiler(draft: Draft): Promise<Compiler> {
  * @param choice The draft to compile with (and the canonical `$schema` to put in place, if any).
  * @param schema The schema as declared; never modified.
  * @returns The compiled schema, or a one-line reason it cannot be compiled.
+ * @throws {Error} Only when ajv itself cannot be imported (a broken install), never for a bad schema.
+ *
+ * @example Compile, or be told why not
+ * ```ts
+ * import { compileSchema } from "./_compile.ts";
+ * const compiled = await compileSchema({ draft: "draft-07" }, { type: "integer" });
+ * console.assert(typeof compiled === "object" && compiled.validate(1) === true);
+ * console.assert(await compileSchema({ draft: "draft-07" }, { minimum: "x" }) ===
+ *   "invalid JSON Schema: /minimum: must be number");
+ * ```
  */
-export async function compileSchema(choice: DraftChoice, schema: unknown): Promise<Compiled | string> {
+export async function compileSchema(
+  choice: DraftChoice,
+  schema: unknown,
+): Promise<Compiled | string> {
   const { ajv, standalone } = await compiler(choice.draft);
   stats.compiles++;
   const target = choice.canonical === undefined
@@ -95,7 +108,9 @@ export async function compileSchema(choice: DraftChoice, schema: unknown): Promi
   try {
     if (ajv.validateSchema(target) !== true) {
       const first = ajv.errors?.[0];
-      return `invalid JSON Schema: ${first === undefined ? "rejected by its meta-schema" : describeError(first)}`;
+      return `invalid JSON Schema: ${
+        first === undefined ? "rejected by its meta-schema" : describeError(first)
+      }`;
     }
     const validate = ajv.compile(target);
     try {

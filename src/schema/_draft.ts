@@ -33,6 +33,14 @@ const NEW_STYLE = /^https?:\/\/json-schema\.org\/draft\/(2019-09|2020-12)\/schem
  *
  * @param schema The tool's input schema, as declared.
  * @returns The choice, or a one-line reason when `$schema` names a draft the gate cannot compile.
+ *
+ * @example Pick 2020-12 and normalise its spelling
+ * ```ts
+ * import { selectDraft } from "./_draft.ts";
+ * const choice = selectDraft({ $schema: "http://json-schema.org/draft/2020-12/schema#" });
+ * console.assert(typeof choice === "object" && choice.draft === "2020-12");
+ * console.assert(typeof selectDraft({ $schema: "draft-04" }) === "string");
+ * ```
  */
 export function selectDraft(schema: unknown): DraftChoice | string {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {

@@ -6,9 +6,22 @@
  * @module
  */
 
-function isPlain(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return Array.isArray(value) ? prototype === Array.prototype : prototype === Object.prototype;
+/** Deeper than this, an input is copied rather than scanned (which also ends any cycle). */
+const SCAN_DEPTH = 256;
+
+function allPlain(value: unknown, depth: number): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (depth > SCAN_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (const item of value) if (!allPlain(item, depth + 1)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) {
+    if (!allPlain((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 /**
@@ -17,16 +30,17 @@ function isPlain(value: object): boolean {
  * @param input The input as received.
  * @returns A value ajv compares correctly, equal in JSON to the input.
  * @throws {RangeError} When the input is nested too deeply to copy.
+ * @throws {TypeError} When the input is not JSON data (a cycle, a BigInt).
+ *
+ * @example Plain inputs pass through; null-prototype ones are copied
+ * ```ts
+ * import { plainInput } from "./_input.ts";
+ * const plain = { a: 1 };
+ * console.assert(plainInput(plain) === plain);
+ * const bare = Object.assign(Object.create(null), { a: 1 });
+ * console.assert(Object.getPrototypeOf(plainInput(bare)) === Object.prototype);
+ * ```
  */
 export function plainInput(input: unknown): unknown {
-  const pending: unknown[] = [input];
-  const seen = new Set<object>();
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value !== "object" || value === null || seen.has(value)) continue;
-    seen.add(value);
-    if (!isPlain(value)) return JSON.parse(JSON.stringify(input));
-    for (const key in value) pending.push((value as Record<string, unknown>)[key]);
-  }
-  return input;
+  return allPlain(input, 0) ? input : JSON.parse(JSON.stringify(input));
 }

@@ -50,6 +50,13 @@ const FINGERPRINT = JSON.stringify([
  * @param draft The draft the schema is compiled as.
  * @param schemaText `JSON.stringify` of the schema.
  * @returns 64 lowercase hex digits.
+ *
+ * @example Different drafts, different keys
+ * ```ts
+ * import { cacheKey } from "./_key.ts";
+ * const a = await cacheKey("draft-07", "{}");
+ * console.assert(a.length === 64 && a !== await cacheKey("2020-12", "{}"));
+ * ```
  */
 export async function cacheKey(draft: Draft, schemaText: string): Promise<string> {
   const bytes = new TextEncoder().encode(`${FINGERPRINT}\n${draft}\n${schemaText}`);

@@ -18,6 +18,12 @@ const ENUM_BUDGET = 120;
  *
  * @param token A property name or index.
  * @returns The escaped token.
+ *
+ * @example Escape both special characters
+ * ```ts
+ * import { escapeToken } from "./_message.ts";
+ * console.assert(escapeToken("a/b~c") === "a~1b~0c");
+ * ```
  */
 export function escapeToken(token: string): string {
   return token.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -84,6 +90,13 @@ function locate(error: AjvError): [pointer: string, text: string] {
  *
  * @param error The failure.
  * @returns For example `/items/0/count: must be integer` or `/text: required property is missing`.
+ *
+ * @example Point at the missing property
+ * ```ts
+ * import { describeError } from "./_message.ts";
+ * const error = { instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" } };
+ * console.assert(describeError(error) === "/text: required property is missing");
+ * ```
  */
 export function describeError(error: AjvError): string {
   const [pointer, text] = locate(error);
@@ -96,6 +109,13 @@ export function describeError(error: AjvError): string {
  * @param toolName The tool whose schema refused the input.
  * @param error The first failure, `undefined` when ajv gave none, or a ready `pointer: text` line.
  * @returns `Input refused by tool "name" schema: pointer: expected`.
+ *
+ * @example Name the tool and the field
+ * ```ts
+ * import { refusal } from "./_message.ts";
+ * const error = { instancePath: "/n", schemaPath: "#/properties/n/type", keyword: "type", params: { type: "integer" } };
+ * console.assert(refusal("wc", error) === 'Input refused by tool "wc" schema: /n: must be integer');
+ * ```
  */
 export function refusal(toolName: string, error: AjvError | string | undefined): string {
   const detail = error === undefined

@@ -27,6 +27,14 @@ const REQUIRE_CALL = /\brequire\("([^"\\]+)"\)/g;
  *
  * @param code Standalone CommonJS code from ajv.
  * @returns The module names, or `undefined` when one of them is not a module the shim can provide.
+ *
+ * @example Known and unknown modules
+ * ```ts
+ * import { requiredModules } from "./_runtime.ts";
+ * const code = 'const e = require("ajv/dist/runtime/equal").default;';
+ * console.assert(requiredModules(code)?.[0] === "ajv/dist/runtime/equal");
+ * console.assert(requiredModules('require("fs")') === undefined);
+ * ```
  */
 export function requiredModules(code: string): string[] | undefined {
   const names = new Set<string>();
@@ -45,6 +53,13 @@ export function requiredModules(code: string): string[] | undefined {
  * @returns The validate function.
  * @throws {Error} When the code needs a module the shim cannot provide, throws while loading, or does
  * not export a function.
+ *
+ * @example Load a tiny standalone validator
+ * ```ts
+ * import { instantiate } from "./_runtime.ts";
+ * const validate = await instantiate('module.exports = (data) => typeof data === "string";');
+ * console.assert(validate("x") === true);
+ * ```
  */
 export async function instantiate(code: string): Promise<Validator> {
   const names = requiredModules(code);

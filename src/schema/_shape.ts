@@ -13,6 +13,14 @@ import { escapeToken } from "./_message.ts";
  *
  * @param schema The schema as declared.
  * @returns A one-line reason, or `undefined` when the schema may go to ajv.
+ *
+ * @example Refuse a `__proto__` key
+ * ```ts
+ * import { precheckSchema } from "./_shape.ts";
+ * console.assert(precheckSchema({ type: "object" }) === undefined);
+ * const reason = precheckSchema(JSON.parse('{"properties": {"__proto__": {}}}'));
+ * console.assert(reason?.includes("/properties/__proto__"));
+ * ```
  */
 export function precheckSchema(schema: unknown): string | undefined {
   const shaped = typeof schema === "boolean" ||

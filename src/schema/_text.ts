@@ -13,6 +13,12 @@ const LINE_BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
  * @param text Any text, possibly untrusted.
  * @param max The longest result, in UTF-16 units, before the ellipsis.
  * @returns The same text on one line, at most `max` units plus `…`.
+ *
+ * @example Escape a line break
+ * ```ts
+ * import { oneLine } from "./_text.ts";
+ * console.assert(oneLine("a\nb") === "a\\u000ab");
+ * ```
  */
 export function oneLine(text: string, max = 300): string {
   const flat = text.replace(
@@ -28,6 +34,13 @@ export function oneLine(text: string, max = 300): string {
  * @param value A JSON value (anything `JSON.stringify` accepts; others render as `String(value)`).
  * @param max The longest result before the ellipsis.
  * @returns The rendering.
+ *
+ * @example Quote a string, cut a long array
+ * ```ts
+ * import { showValue } from "./_text.ts";
+ * console.assert(showValue("red") === '"red"');
+ * console.assert(showValue(Array(100).fill(1), 10) === "[1,1,1,1,1…");
+ * ```
  */
 export function showValue(value: unknown, max = 60): string {
   let text: string;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { readCached, writeCached } from "./_cache.ts";
+import { type Cached, readCached, writeCached } from "./_cache.ts";
 import { compileSchema } from "./_compile.ts";
 import { type DraftChoice, selectDraft } from "./_draft.ts";
 import { cacheKey } from "./_key.ts";
@@ -22,6 +22,12 @@ let bySchema = new WeakMap<object, Promise<Entry>>();
 
 /**
  * Forgets every validator held in memory, so the next lookup goes to disk (tests and benches only).
+ *
+ * @example Force the next lookup to the disk cache
+ * ```ts
+ * import { forgetValidators } from "./_validator.ts";
+ * forgetValidators();
+ * ```
  */
 export function forgetValidators(): void {
   byKey.clear();
@@ -34,6 +40,14 @@ export function forgetValidators(): void {
  * @param schema The schema as declared; the same object is answered from memory without hashing.
  * @param cacheDir The cache directory, or `undefined` for memory only.
  * @returns The validator or the reason the schema cannot be compiled.
+ * @throws {Error} Only when ajv itself cannot be imported, never for a bad schema.
+ *
+ * @example Memory only (no cache directory)
+ * ```ts
+ * import { obtainValidator } from "./_validator.ts";
+ * const entry = await obtainValidator({ type: "string" }, undefined);
+ * console.assert("validate" in entry && entry.validate("x") === true);
+ * ```
  */
 export function obtainValidator(schema: unknown, cacheDir: string | undefined): Promise<Entry> {
   if (typeof schema !== "object" || schema === null) return lookUp(schema, cacheDir);
@@ -75,6 +89,10 @@ async function load(
 ): Promise<Entry> {
   if (cacheDir !== undefined) {
     const read = await readCached(cacheDir, key);
+    if (read.kind === "hit" && "reason" in read) {
+      stats.diskHits++;
+      return { reason: read.reason };
+    }
     if (read.kind === "hit") {
       try {
         const validate = await instantiate(read.code);
@@ -88,10 +106,17 @@ async function load(
     }
   }
   const compiled = await compileSchema(choice, schema);
-  if (typeof compiled === "string") return { reason: compiled };
+  if (typeof compiled === "string") {
+    if (cacheDir !== undefined) await save(cacheDir, key, { reason: compiled });
+    return { reason: compiled };
+  }
   const { validate, code } = compiled;
   if (cacheDir !== undefined && code !== undefined && requiredModules(code) !== undefined) {
-    if (await writeCached(cacheDir, key, code)) stats.diskWrites++;
+    await save(cacheDir, key, { code });
   }
   return { validate };
+}
+
+async function save(cacheDir: string, key: string, cached: Cached): Promise<void> {
+  if (await writeCached(cacheDir, key, cached)) stats.diskWrites++;
 }

@@ -80,14 +80,21 @@ export async function validateInput(
   } catch (error) {
     // Inputs nested deeper than the stack allows, or (from library callers) not JSON at all.
     if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
-    const detail = error instanceof RangeError ? "is nested too deeply to check" : "is not JSON data";
-    throw new BasisError("invalid_input", refusal(tool.name, `${ROOT}: ${detail}`), { cause: error });
+    const detail = error instanceof RangeError
+      ? "is nested too deeply to check"
+      : "is not JSON data";
+    throw new BasisError("invalid_input", refusal(tool.name, `${ROOT}: ${detail}`), {
+      cause: error,
+    });
   }
   if (failure !== null) throw new BasisError("invalid_input", refusal(tool.name, failure));
 }
 
 /** `null` when the input passes; the first failure (or `undefined` if ajv named none) otherwise. */
-async function firstFailure(validate: Validator, data: unknown): Promise<AjvError | undefined | null> {
+async function firstFailure(
+  validate: Validator,
+  data: unknown,
+): Promise<AjvError | undefined | null> {
   try {
     const result = validate(data);
     if (result === true) return null;

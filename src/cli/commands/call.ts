@@ -11,6 +11,7 @@ import { BasisError, type ErrorCode, formatProblem, ManifestError } from "../../
 import type { ToolSpec } from "../../manifest/types.ts";
 import { redact } from "../../redact.ts";
 import { describeFailure, modelResult } from "../../run/failure_message.ts";
+import { abortOnInterrupt } from "../../run/interrupt.ts";
 import { runProgram } from "../../run/run_program.ts";
 import type { RunResult } from "../../run/types.ts";
 import { checkSchema, validateInput } from "../../schema/gate.ts";
@@ -109,29 +110,25 @@ async function run(
   settings: Settings,
   options: CallOptions,
 ): Promise<RunResult> {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  for (const signal of signals) Deno.addSignalListener(signal, stop);
-  try {
-    return await runProgram(
-      {
-        program: spec.program,
-        args: spec.command.slice(1),
-        cwd: spec.cwd,
-        stdin: encoder.encode(JSON.stringify(input)),
-        env: [settings.env, spec.env],
-        timeoutMs: options.timeoutMs ?? spec.timeoutMs,
-      },
-      {
-        signal: controller.signal,
-        spillDir: settings.spillDir,
-        ...(settings.json ? {} : { onStdout: outBytes, onStderr: errBytes }),
-      },
-    );
-  } finally {
-    for (const signal of signals) Deno.removeSignalListener(signal, stop);
-  }
+  using interrupt = abortOnInterrupt();
+  return await runProgram(
+    {
+      program: spec.program,
+      args: spec.command.slice(1),
+      cwd: spec.cwd,
+      stdin: encoder.encode(JSON.stringify(input)),
+      env: [settings.env, spec.env],
+      timeoutMs: options.timeoutMs ?? spec.timeoutMs,
+    },
+    {
+      signal: interrupt.signal,
+      // With --json the result is for a model: cut, with the full output in a spill file.
+      // Otherwise every byte is streamed through and nothing needs saving.
+      ...(settings.json
+        ? { spillDir: settings.spillDir }
+        : { onStdout: outBytes, onStderr: errBytes }),
+    },
+  );
 }
 
 function outcome(result: RunResult): { code: number; kind: ErrorCode | undefined } {

@@ -1,0 +1,111 @@
+/**
+ * The schema gate's hot paths: validating a typical input with a validator already in memory, and
+ * turning a cached standalone validator back into a function (what a fresh process pays on a hit).
+ *
+ * Run: `deno bench -A bench/validate_bench.ts`
+ */
+
+import { validateInput } from "../src/schema/mod.ts";
+import { readCached } from "../src/schema/_cache.ts";
+import { cacheKey } from "../src/schema/_key.ts";
+import { instantiate } from "../src/schema/_runtime.ts";
+import { obtainValidator } from "../src/schema/_validator.ts";
+
+const TOOL = {
+  name: "typical",
+  inputSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["name", "count"],
+    properties: {
+      name: { type: "string", minLength: 1 },
+      email: { type: "string", format: "email" },
+      count: { type: "integer", minimum: 0, maximum: 100 },
+      mode: { enum: ["fast", "slow"] },
+      tags: { type: "array", items: { type: "string" } },
+      opts: {
+        type: "object",
+        properties: { deep: { type: "boolean" }, level: { type: "integer" } },
+      },
+    },
+  },
+};
+
+const GOOD = {
+  name: "report",
+  email: "someone@example.com",
+  count: 42,
+  mode: "fast",
+  tags: ["alpha", "beta", "gamma"],
+  opts: { deep: true, level: 3 },
+};
+
+const BAD = { ...GOOD, opts: { deep: "yes", level: 3 } };
+
+const cacheDir = await Deno.makeTempDir({ prefix: "basis-schema-bench-" });
+const options = { cacheDir };
+
+// Warm up: compile once (writes the cache file), so every bench below measures a warm path.
+await validateInput(TOOL, GOOD, options);
+const entry = await obtainValidator(TOOL.inputSchema, cacheDir);
+if (!("validate" in entry)) throw new Error("the bench schema does not compile");
+const compiled = entry.validate;
+const key = await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema));
+const read = await readCached(cacheDir, key);
+if (read.kind !== "hit") throw new Error("the bench schema was not cached");
+const code = read.code;
+
+globalThis.addEventListener("unload", () => Deno.removeSync(cacheDir, { recursive: true }));
+
+Deno.bench({
+  name: "compiled validator alone accepts a typical input",
+  group: "validate",
+  baseline: true,
+  fn: () => {
+    if (compiled(GOOD) !== true) throw new Error("refused");
+  },
+});
+
+Deno.bench({
+  name: "validateInput() accepts a typical input (validator in memory)",
+  group: "validate",
+  fn: async () => {
+    await validateInput(TOOL, GOOD, options);
+  },
+});
+
+Deno.bench({
+  name: "validateInput() refuses a typical bad input (validator in memory)",
+  group: "validate",
+  fn: async () => {
+    try {
+      await validateInput(TOOL, BAD, options);
+    } catch {
+      return;
+    }
+    throw new Error("accepted");
+  },
+});
+
+Deno.bench({
+  name: "instantiate() builds a validator from cached standalone code",
+  group: "cache hit",
+  baseline: true,
+  fn: async () => {
+    const validate = await instantiate(code);
+    if (validate(GOOD) !== true) throw new Error("refused");
+  },
+});
+
+Deno.bench({
+  name: "key + readCached() + instantiate(): the whole disk hit",
+  group: "cache hit",
+  fn: async () => {
+    const found = await readCached(
+      cacheDir,
+      await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema)),
+    );
+    if (found.kind !== "hit") throw new Error("miss");
+    await instantiate(found.code);
+  },
+});
