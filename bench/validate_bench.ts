@@ -52,7 +52,7 @@ if (!("validate" in entry)) throw new Error("the bench schema does not compile")
 const compiled = entry.validate;
 const key = await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema));
 const read = await readCached(cacheDir, key);
-if (read.kind !== "hit") throw new Error("the bench schema was not cached");
+if (read.kind !== "hit" || !("code" in read)) throw new Error("the bench schema was not cached");
 const code = read.code;
 
 globalThis.addEventListener("unload", () => Deno.removeSync(cacheDir, { recursive: true }));
@@ -105,7 +105,7 @@ Deno.bench({
       cacheDir,
       await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema)),
     );
-    if (found.kind !== "hit") throw new Error("miss");
+    if (found.kind !== "hit" || !("code" in found)) throw new Error("miss");
     await instantiate(found.code);
   },
 });

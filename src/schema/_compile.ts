@@ -108,9 +108,8 @@ export async function compileSchema(
   try {
     if (ajv.validateSchema(target) !== true) {
       const first = ajv.errors?.[0];
-      return `invalid JSON Schema: ${
-        first === undefined ? "rejected by its meta-schema" : describeError(first)
-      }`;
+      const detail = first === undefined ? "rejected by its meta-schema" : describeError(first);
+      return `invalid JSON Schema: ${detail}`;
     }
     const validate = ajv.compile(target);
     try {

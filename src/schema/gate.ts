@@ -27,7 +27,7 @@ export interface SchemaGateOptions {
   /**
    * The cache directory; compiled validators go to its `validators/` folder.
    *
-   * @default {cacheDir()} from `src/paths.ts` (`$BASIS_CACHE_DIR`, `$XDG_CACHE_HOME/basis`, …)
+   * @default `cacheDir()` from `src/paths.ts` (`$BASIS_CACHE_DIR`, `$XDG_CACHE_HOME/basis`, …)
    */
   cacheDir?: string;
 }
@@ -74,20 +74,24 @@ export async function validateInput(
       `Cannot use input schema of tool ${showValue(tool.name, 80)}: ${entry.reason}`,
     );
   }
-  let failure: AjvError | string | undefined | null;
+  let failure: AjvError | undefined | null;
   try {
     failure = await firstFailure(entry.validate, plainInput(input));
   } catch (error) {
-    // Inputs nested deeper than the stack allows, or (from library callers) not JSON at all.
-    if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
-    const detail = error instanceof RangeError
-      ? "is nested too deeply to check"
-      : "is not JSON data";
-    throw new BasisError("invalid_input", refusal(tool.name, `${ROOT}: ${detail}`), {
-      cause: error,
-    });
+    throw unusableInput(tool.name, error);
   }
   if (failure !== null) throw new BasisError("invalid_input", refusal(tool.name, failure));
+}
+
+/**
+ * The refusal for an input that cannot be validated at all: nested deeper than the stack allows
+ * (RangeError) or, from library callers, not JSON data (TypeError from copying it). Anything else is a
+ * bug and is returned unchanged, to be rethrown.
+ */
+function unusableInput(toolName: string, error: unknown): unknown {
+  if (!(error instanceof RangeError || error instanceof TypeError)) return error;
+  const detail = error instanceof RangeError ? "is nested too deeply to check" : "is not JSON data";
+  return new BasisError("invalid_input", refusal(toolName, `${ROOT}: ${detail}`), { cause: error });
 }
 
 /** `null` when the input passes; the first failure (or `undefined` if ajv named none) otherwise. */
