@@ -1,0 +1,77 @@
+/**
+ * `deno task compile`: builds the single binary `dist/basis-tools` from the bundle (the same module
+ * graph the tests and benchmarks run), with `--no-prompt` and the default permission set.
+ *
+ * `deno compile` needs Deno's `denort` runtime. It honours `DENORT_BIN` (a local copy); otherwise it
+ * downloads one from dl.deno.land, and when that is unreachable this script says so in one line.
+ *
+ * Usage: deno task compile [--target TRIPLE] [-- extra deno compile flags]
+ *
+ * @module
+ */
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/** The permissions the released binary runs with: no network, no FFI, never a prompt. */
+export const DEFAULT_PERMISSIONS = [
+  "--no-prompt",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+];
+
+const args = [...Deno.args];
+const extraAt = args.indexOf("--");
+const extra = extraAt === -1 ? [] : args.splice(extraAt).slice(1);
+const targetAt = args.indexOf("--target");
+const target = targetAt === -1 ? undefined : args[targetAt + 1];
+const output = `${ROOT}dist/basis-tools${target?.includes("windows") ? ".exe" : ""}`;
+
+const denort = Deno.env.get("DENORT_BIN");
+if (denort !== undefined) {
+  try {
+    Deno.statSync(denort);
+  } catch {
+    fail(`DENORT_BIN names "${denort}", which does not exist`);
+  }
+}
+
+const bundle = await new Deno.Command(Deno.execPath(), {
+  args: ["task", "--quiet", "bundle"],
+  cwd: ROOT,
+}).output();
+if (!bundle.success) fail("the bundle step failed (deno task bundle)");
+
+const compile = await new Deno.Command(Deno.execPath(), {
+  args: [
+    "compile",
+    ...DEFAULT_PERMISSIONS,
+    ...(target ? ["--target", target] : []),
+    ...extra,
+    "--output",
+    output,
+    `${ROOT}dist/basis-tools.js`,
+  ],
+  cwd: ROOT,
+  stdout: "inherit",
+  stderr: "piped",
+}).output();
+if (!compile.success) {
+  const stderr = new TextDecoder().decode(compile.stderr);
+  if (/dl\.deno\.land|error sending request|dns error/.test(stderr)) {
+    fail(
+      `Deno's denort runtime could not be downloaded (dl.deno.land is unreachable); download denort for Deno ${Deno.version.deno} and ${
+        target ?? Deno.build.target
+      } where you can, unzip it, and run again with DENORT_BIN=/path/to/denort`,
+    );
+  }
+  const reason = stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(1, 3);
+  fail(`deno compile failed: ${reason.join(" ").replace(/\x1b\[[0-9;]*m/g, "")}`);
+}
+console.log(`compiled ${output}`);
+
+function fail(message: string): never {
+  console.error(`compile: Cannot build the binary: ${message}`);
+  Deno.exit(1);
+}
