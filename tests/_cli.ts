@@ -171,6 +171,23 @@ export function processesInGroup(pgid: number): number[] {
 }
 
 /**
+ * The live members of a group once signals sent to it have had time to land (a SIGKILL is
+ * delivered asynchronously): polls `/proc` for up to 2 s until the group is empty.
+ *
+ * @param pgid The process group id.
+ * @returns The pids still in it after the wait.
+ */
+export async function processesLeftInGroup(pgid: number): Promise<number[]> {
+  const deadline = performance.now() + 2000;
+  let pids = processesInGroup(pgid);
+  while (pids.length > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    pids = processesInGroup(pgid);
+  }
+  return pids;
+}
+
+/**
  * Asserts that no line of the text looks like a stack trace.
  *
  * @param text What a command printed.

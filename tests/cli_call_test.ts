@@ -4,7 +4,7 @@ import {
   cli,
   FIXTURES,
   oneTool,
-  processesInGroup,
+  processesLeftInGroup,
   scratch,
   spawnCli,
 } from "./_cli.ts";
@@ -217,7 +217,7 @@ Deno.test("call stops the whole process group at the timeout: no grandchild surv
   assert.equal(result.code, 3, result.stderr);
   const pgid = Number(await Deno.readTextFile(pidFile));
   assert.ok(pgid > 0);
-  assert.deepEqual(processesInGroup(pgid), []);
+  assert.deepEqual(await processesLeftInGroup(pgid), []);
   await dirs.cleanup();
 });
 
@@ -265,7 +265,7 @@ Deno.test("Ctrl-C during a call stops the tool's process group and exits 130", a
   );
   assert.equal(status.code, 130, stderr);
   const pgid = Number(await Deno.readTextFile(pidFile));
-  assert.deepEqual(processesInGroup(pgid), []);
+  assert.deepEqual(await processesLeftInGroup(pgid), []);
   await dirs.cleanup();
 });
 

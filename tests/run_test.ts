@@ -41,6 +41,20 @@ function run(
 }
 
 /** Pids of live (not zombie) processes whose process group is `pgid`. */
+/**
+ * The live members of a group once signals sent to it have had time to land: a SIGKILL is
+ * delivered asynchronously, so poll /proc (up to 2 s) instead of reading it once.
+ */
+async function liveGroupMembersAfterStop(pgid: number): Promise<number[]> {
+  const deadline = performance.now() + 2000;
+  let members = await liveGroupMembers(pgid);
+  while (members.length > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    members = await liveGroupMembers(pgid);
+  }
+  return members;
+}
+
 async function liveGroupMembers(pgid: number): Promise<number[]> {
   const members: number[] = [];
   for await (const entry of Deno.readDir("/proc")) {
@@ -262,7 +276,7 @@ Deno.test({
       const got = await run(fixture("grandchild.sh"), [`${dir}/pids`], { timeoutMs: 400 });
       equal(got.timedOut, true);
       const { group, grandchild } = await readPids(`${dir}/pids`);
-      deepStrictEqual(await liveGroupMembers(group), []);
+      deepStrictEqual(await liveGroupMembersAfterStop(group), []);
       equal(await isAlive(grandchild), false);
     } finally {
       await Deno.remove(dir, { recursive: true });
@@ -286,7 +300,7 @@ for (const quiet of [false, true]) {
         equal(got.stdout, "ready\n");
         equal(got.timedOut, false);
         const { group, grandchild } = await readPids(`${dir}/pids`);
-        deepStrictEqual(await liveGroupMembers(group), []);
+        deepStrictEqual(await liveGroupMembersAfterStop(group), []);
         equal(await isAlive(grandchild), false);
       } finally {
         await Deno.remove(dir, { recursive: true });
@@ -351,7 +365,7 @@ Deno.test({
         (error: Error) => equal(error.message, "caller bug"),
       );
       const { group, grandchild } = await readPids(`${dir}/pids`);
-      deepStrictEqual(await liveGroupMembers(group), []);
+      deepStrictEqual(await liveGroupMembersAfterStop(group), []);
       equal(await isAlive(grandchild), false);
     } finally {
       await Deno.remove(dir, { recursive: true });
@@ -500,7 +514,7 @@ Deno.test({
       );
       equal(got.timedOut, true);
       const { group, grandchild } = await readPids(`${dir}/pids`);
-      deepStrictEqual(await liveGroupMembers(group), []);
+      deepStrictEqual(await liveGroupMembersAfterStop(group), []);
       equal(await isAlive(grandchild), false);
     } finally {
       await Deno.remove(dir, { recursive: true });
