@@ -11,6 +11,8 @@
  */
 
 const ROOT = new URL("..", import.meta.url).pathname;
+/** Colour codes in Deno's own error output. */
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
 /** The permissions the released binary runs with: no network, no FFI, never a prompt. */
 export const DEFAULT_PERMISSIONS = [
@@ -66,8 +68,9 @@ if (!compile.success) {
       } where you can, unzip it, and run again with DENORT_BIN=/path/to/denort`,
     );
   }
-  const reason = stderr.split("\n").map((line) => line.trim()).filter(Boolean).slice(1, 3);
-  fail(`deno compile failed: ${reason.join(" ").replace(/\x1b\[[0-9;]*m/g, "")}`);
+  const plain = stderr.replaceAll(ANSI_ESCAPE, "");
+  const reason = plain.split("\n").map((line) => line.trim()).filter(Boolean).slice(1, 3);
+  fail(`deno compile failed: ${reason.join(" ")}`);
 }
 console.log(`compiled ${output}`);
 

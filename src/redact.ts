@@ -25,7 +25,9 @@ const MIN_SECRET_LENGTH = 4;
  */
 export function redact(text: string, secrets: readonly string[]): string {
   let result = text;
-  for (const secret of secrets) {
+  // Longest first: a secret that contains another must not leave its tail behind.
+  const ordered = secrets.length > 1 ? [...secrets].sort((a, b) => b.length - a.length) : secrets;
+  for (const secret of ordered) {
     if (secret.length >= MIN_SECRET_LENGTH && result.includes(secret)) {
       result = result.replaceAll(secret, REDACTED);
     }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { VERSION } from "../src/version.ts";
-import { assertNoStackTrace, cli, FIXTURES, oneTool, ROOT, scratch } from "./_cli.ts";
+import { assertNoStackTrace, cli, FIXTURES, oneTool, ROOT, scratch, spawnCli } from "./_cli.ts";
 
 const TWO_TOOLS = {
   schema: 1,
@@ -140,13 +140,15 @@ Deno.test("no manifest anywhere is an empty roster, not an error", async () => {
 
 Deno.test("a secret canary in env appears in no output of any command", async () => {
   const canary = "CANARY-5f1e2d3c4b5a";
+  const indirect = "INDIRECT-9a8b7c6d5e4f";
   const manifest = {
     schema: 1,
     tools: {
       ok: {
         description: "Uses a secret",
         input_schema: { type: "object" },
-        command: ["sh", "-c", 'test -n "$TOKEN" && echo "done"'],
+        command: ["sh", "-c", 'test -n "$TOKEN" && echo "done"', "${CANARY_SOURCE}"],
+        cwd: "${CANARY_SOURCE:-x}/..",
         env: { TOKEN: canary, INDIRECT: "${CANARY_SOURCE}", PLAIN: "x" },
       },
       leaky: {
@@ -169,7 +171,7 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
     },
   };
   const dirs = await scratch(manifest);
-  const env = { CANARY_SOURCE: `${canary}-indirect` };
+  const env = { CANARY_SOURCE: indirect };
   const runs = [
     ["list"],
     ["list", "--json"],
@@ -189,8 +191,22 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
   for (const args of runs) {
     const result = await cli(dirs, args, { env });
     const printed = result.stdout + result.stderr;
+    for (const secret of [canary, indirect]) {
+      assert.ok(!printed.includes(secret), `${args.join(" ")} printed a canary:\n${printed}`);
+    }
+  }
+  // A broken manifest beside the secrets: its errors name fields, never values.
+  const broken = structuredClone(manifest) as { tools: { ok: Record<string, unknown> } };
+  broken.tools.ok.timout_ms = canary;
+  broken.tools.ok.env = { TOKEN: canary, BAD: "${" + canary };
+  await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(broken));
+  for (const args of [["list"], ["check"], ["check", "--json"], ["call", "ok", "{}", "--json"]]) {
+    const result = await cli(dirs, args, { env });
+    assert.equal(result.code, 6, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
+    const printed = result.stdout + result.stderr;
     assert.ok(!printed.includes(canary), `${args.join(" ")} printed the canary:\n${printed}`);
   }
+  await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(manifest));
   // The one place its value may appear is the program's own output streamed to a terminal.
   const streamed = await cli(dirs, ["call", "ok", "{}", "--approve", "always"], { env });
   assert.equal(streamed.stdout, "done\n");
@@ -232,6 +248,25 @@ Deno.test("list, show and --help do not load ajv, the prompt library or the MCP 
   );
   assert.deepEqual(heavy, []);
   assert.ok(seen.size > 5, "the walk should have found the CLI's modules");
+});
+
+Deno.test("list into a reader that stops early ends quietly with exit 130", async () => {
+  const tools: Record<string, unknown> = {};
+  for (let i = 0; i < 3000; i++) {
+    tools[`tool_${i}`] = { description: "x".repeat(60), input_schema: {}, command: ["cat"] };
+  }
+  const dirs = await scratch({ schema: 1, tools });
+  const child = spawnCli(dirs, ["list"]);
+  const reader = child.stdout.getReader();
+  await reader.read();
+  await reader.cancel();
+  const status = await child.status;
+  const stderr = new TextDecoder().decode(
+    (await new Response(child.stderr).arrayBuffer()) as ArrayBuffer,
+  );
+  assert.ok(status.code === 130 || status.code === 0, `exit ${status.code}: ${stderr}`);
+  assertNoStackTrace(stderr);
+  await dirs.cleanup();
 });
 
 Deno.test("the examples workspace passes check", async () => {

@@ -5,11 +5,31 @@
  * @module
  */
 
+import { BasisError } from "../errors.ts";
+
 const encoder = new TextEncoder();
+
+/**
+ * Stdout was closed by its reader (`basis-tools list | head -1`). Like a program ended by SIGPIPE,
+ * the CLI then stops quietly: a running tool's group is stopped, nothing more is printed, and the
+ * exit code is 130 (interrupted).
+ */
+export class OutputClosed extends BasisError {
+  constructor() {
+    super("interrupted", "Stopped: the reader of the output went away");
+    this.name = "OutputClosed";
+  }
+}
 
 function writeAll(target: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
   let offset = 0;
-  while (offset < bytes.length) offset += target.writeSync(bytes.subarray(offset));
+  try {
+    while (offset < bytes.length) offset += target.writeSync(bytes.subarray(offset));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+    if (target === Deno.stdout) throw new OutputClosed();
+    // Stderr is gone: there is no one left to tell.
+  }
 }
 
 /**

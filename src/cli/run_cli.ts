@@ -11,7 +11,8 @@ import { VERSION } from "../version.ts";
 import { parseArgs } from "./args.ts";
 import { exitCodeFor } from "./exit_codes.ts";
 import { helpText, isCommand } from "./help.ts";
-import { err, out, outJson } from "./output.ts";
+import { failedCall } from "./commands/_call_json.ts";
+import { err, out, outJson, OutputClosed } from "./output.ts";
 import { COMMAND_OPTIONS, GLOBAL_OPTIONS, resolveSettings, type Settings } from "./settings.ts";
 
 /**
@@ -22,26 +23,31 @@ import { COMMAND_OPTIONS, GLOBAL_OPTIONS, resolveSettings, type Settings } from 
  * @returns The exit code.
  */
 export async function runCli(argv: readonly string[], env: EnvLookup = readEnv): Promise<number> {
-  let json = argv.includes("--json");
+  // Known before parsing can fail, so that even a usage error is reported in the promised shape.
+  const json = argv.includes("--json");
+  const call = callNamed(argv);
   try {
     const args = parseArgs(argv, GLOBAL_OPTIONS, COMMAND_OPTIONS);
-    json = args.options.get("json") === true;
     if (args.options.get("version") === true) {
       out(`basis-tools ${VERSION}\n`);
       return 0;
     }
-    if (args.command === undefined || args.options.get("help") === true) {
-      out(helpText(args.command) + "\n");
-      return args.command === undefined && args.options.get("help") !== true ? 2 : 0;
-    }
-    if (!isCommand(args.command)) {
+    if (args.command !== undefined && !isCommand(args.command)) {
       throw new BasisError("usage", `Unknown command "${args.command}": see basis-tools --help`);
+    }
+    if (args.options.get("help") === true) {
+      out(helpText(args.command) + "\n");
+      return 0;
+    }
+    if (args.command === undefined) {
+      err(helpText(undefined) + "\n");
+      return 2;
     }
     const settings = resolveSettings(args, env);
     return await dispatch(args.command, args.positionals, args.options, settings);
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
-    reportError(error, json);
+    if (!(error instanceof OutputClosed)) reportError(error, json, call);
     return exitCodeFor(error.code);
   }
 }
@@ -103,12 +109,20 @@ function parseTimeout(text: string): number {
   return value;
 }
 
-function reportError(error: BasisError, json: boolean): void {
+/** For `call`, the tool named on the command line (`null` when none): its `--json` shape needs it. */
+function callNamed(argv: readonly string[]): { tool: string | null } | undefined {
+  const words = argv.filter((arg) => !arg.startsWith("-"));
+  const at = words.indexOf("call");
+  return at === -1 ? undefined : { tool: words[at + 1] ?? null };
+}
+
+function reportError(error: BasisError, json: boolean, call: { tool: string | null } | undefined) {
   const lines = error instanceof ManifestError
     ? error.problems.map(formatProblem)
     : [error.message.replaceAll("\n", " ")];
   if (json) {
-    outJson({ ok: false, error: { kind: error.code, message: lines.join("\n") } });
+    const failure = { kind: error.code, message: lines.join("\n") };
+    outJson(call ? failedCall(call.tool, failure) : { ok: false, error: failure });
     return;
   }
   err(lines.map((line) => `basis-tools: ${line}\n`).join(""));

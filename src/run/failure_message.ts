@@ -60,4 +60,3 @@ function detail(text: string, totalBytes: number, truncated: boolean): string | 
 }
 
 // The CLI imports both wordings from here; the model text lives in its own file.
-export { modelResult } from "./model_result.ts";

@@ -10,7 +10,7 @@ import { toolPreview } from "../../approval/preview.ts";
 import { BasisError, type ErrorCode, formatProblem, ManifestError } from "../../errors.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
 import { redact } from "../../redact.ts";
-import { describeFailure, modelResult } from "../../run/failure_message.ts";
+import { describeFailure } from "../../run/failure_message.ts";
 import { abortOnInterrupt } from "../../run/interrupt.ts";
 import { runProgram } from "../../run/run_program.ts";
 import type { RunResult } from "../../run/types.ts";
@@ -19,6 +19,7 @@ import { EXIT, exitCodeFor } from "../exit_codes.ts";
 import { err, errBytes, outBytes, outJson } from "../output.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
+import { failedCall, ranCall } from "./_call_json.ts";
 
 /** Options of one call. */
 export interface CallOptions {
@@ -48,7 +49,7 @@ export async function callCommand(
     const spec = findTool(await rosterFor(settings), name);
     secrets = Object.values(spec.env);
     const input = parseInput(name, await readInput(inputArg));
-    await gate(spec, input, settings);
+    await gate(spec, input, settings.cacheDir);
     const decision = await decide(
       { tool: spec.name, sideEffect: spec.sideEffect, preview: toolPreview(spec, input) },
       { policy: settings.approve },
@@ -63,7 +64,7 @@ export async function callCommand(
     const message = error instanceof ManifestError
       ? error.problems.map(formatProblem).join("\n")
       : error.message;
-    outJson(jsonObject(name, undefined, error.code, redact(message, secrets)));
+    outJson(failedCall(name, { kind: error.code, message: redact(message, secrets) }));
     return exitCodeFor(error.code);
   }
 }
@@ -96,12 +97,15 @@ function parseInput(name: string, text: string): Record<string, unknown> {
   return input as Record<string, unknown>;
 }
 
-async function gate(spec: ToolSpec, input: unknown, settings: Settings): Promise<void> {
-  const reason = await checkSchema(spec, { cacheDir: settings.cacheDir });
-  if (reason !== undefined) {
+/** Refuses bad input (exit 4) and a schema that cannot compile (a manifest problem, exit 6). */
+async function gate(spec: ToolSpec, input: unknown, cacheDir: string): Promise<void> {
+  try {
+    await validateInput(spec, input, { cacheDir });
+  } catch (error) {
+    if (!(error instanceof BasisError) || error.code !== "manifest_invalid") throw error;
+    const reason = await checkSchema(spec, { cacheDir }) ?? error.message;
     throw new ManifestError([{ file: spec.file, tool: spec.name, field: "input_schema", reason }]);
   }
-  await validateInput(spec, input, { cacheDir: settings.cacheDir });
 }
 
 async function run(
@@ -153,15 +157,10 @@ function report(
     const message = kind === "interrupted"
       ? `${label} was interrupted`
       : describeFailure(result, label);
-    outJson(
-      jsonObject(
-        name,
-        result,
-        kind,
-        message === undefined ? undefined : redact(message, secrets),
-        secrets,
-      ),
-    );
+    const failure = kind === undefined
+      ? undefined
+      : { kind, message: message ?? `${label} failed` };
+    outJson(ranCall(name, result, failure, secrets));
     return code;
   }
   if (kind === "interrupted") {
@@ -174,27 +173,4 @@ function report(
     err(`basis-tools: ${label} finished and printed nothing\n`);
   }
   return code;
-}
-
-function jsonObject(
-  name: string,
-  result: RunResult | undefined,
-  kind: ErrorCode | undefined,
-  message: string | undefined,
-  secrets: readonly string[] = [],
-): Record<string, unknown> {
-  const label = `Tool ${JSON.stringify(name)}`;
-  return {
-    tool: name,
-    ok: kind === undefined,
-    result: result && kind === undefined ? redact(modelResult(result, label), secrets) : null,
-    stdout: result ? redact(result.stdout, secrets) : null,
-    stderr: result ? redact(result.stderr, secrets) : null,
-    exit_code: result?.exitCode ?? null,
-    signal: result?.signal ?? null,
-    timed_out: result?.timedOut ?? false,
-    truncated: result ? result.stdoutTruncated : false,
-    duration_ms: result ? Math.round(result.durationMs) : null,
-    error: kind === undefined ? null : { kind, message: message ?? `${label} failed` },
-  };
 }

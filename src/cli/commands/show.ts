@@ -5,7 +5,7 @@
  */
 
 import { quoteArgv } from "../../approval/shell_quote.ts";
-import { REDACTED } from "../../redact.ts";
+import { redact, REDACTED } from "../../redact.ts";
 import { out, outJson } from "../output.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
@@ -20,13 +20,16 @@ import type { Settings } from "../settings.ts";
 export async function showCommand(settings: Settings, name: string): Promise<number> {
   const spec = findTool(await rosterFor(settings), name);
   const env = Object.fromEntries(Object.keys(spec.env).sort().map((key) => [key, REDACTED]));
+  // An env value may also have been expanded into the argv or the cwd: hide it there too.
+  const secrets = Object.values(spec.env);
+  const hide = (text: string) => redact(text, secrets);
   if (settings.json) {
     outJson({
       name: spec.name,
       description: spec.description,
-      command: spec.command,
-      program: spec.program,
-      cwd: spec.cwd,
+      command: spec.command.map(hide),
+      program: hide(spec.program),
+      cwd: hide(spec.cwd),
       env,
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
@@ -43,8 +46,8 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   out(
     [
       `${spec.name} — ${spec.description}`,
-      `  command:      ${quoteArgv(spec.command)}`,
-      `  cwd:          ${spec.cwd}`,
+      `  command:      ${quoteArgv(spec.command.map(hide))}`,
+      `  cwd:          ${hide(spec.cwd)}`,
       `  env:          ${envText}`,
       `  side effect:  ${spec.sideEffect}`,
       `  timeout:      ${spec.timeoutMs} ms`,
