@@ -1,12 +1,18 @@
 /**
- * Deciding whether a call may run. The order is fixed: remembered rules first (none yet), then the
- * approver chosen by `--approve`. With `prompt` and no one to ask, the call is denied: fail closed.
+ * Deciding whether a call may run. The order is fixed: remembered rules first, then the approver
+ * chosen by `--approve`. With `prompt` and no one to ask, the call is denied: fail closed. A rules
+ * file that cannot be read denies too: nothing is ever allowed because of a broken file.
  *
  * @module
  */
 
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
+import { shellQuote } from "./shell_quote.ts";
+import { decideByRules } from "./rules/decide.ts";
+import { addRule, loadRules } from "./rules/store.ts";
+import type { Rule } from "./rules/types.ts";
+import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
 
 /** How calls that no rule answers are decided. */
 export type ApprovalPolicy = "prompt" | "always" | "never";
@@ -15,33 +21,50 @@ export type ApprovalPolicy = "prompt" | "always" | "never";
 export const APPROVAL_POLICIES: readonly ApprovalPolicy[] = ["prompt", "always", "never"];
 
 /** What is being asked about. */
-export interface ApprovalRequest {
+export type ApprovalRequest = {
   readonly tool: string;
   readonly sideEffect: SideEffect;
-  readonly preview: ToolPreview;
-}
+} & (
+  | { readonly kind?: "tool"; readonly preview: ToolPreview }
+  | { readonly kind: "spawn"; readonly preview: SpawnPreview }
+);
 
 /** The answer, and who gave it. */
 export interface Decision {
   readonly allowed: boolean;
-  /** `policy` (the `--approve` flag), `prompt` (a person), or `rule` (a remembered rule). */
-  readonly by: "policy" | "prompt" | "rule";
-  /** Why, in one line, for denials: shown to the caller. */
+  /** `rule` (a remembered rule), `prompt` (a person), or `policy` (`--approve`). */
+  readonly by: "rule" | "prompt" | "policy";
+  /** The remembered rule that answered, or was created by the answer. */
+  readonly ruleId: string | undefined;
+  /** Why, in one line: shown to the caller for denials, recorded in the audit trail. */
   readonly reason: string | undefined;
 }
 
+/** Asks a person; returns `no_answer` when no one can be asked. */
+export type Asker = (request: PromptRequest) => Promise<TerminalAnswer>;
+
 /** Settings for {@linkcode decide}. */
 export interface ApprovalOptions {
-  /** @default "prompt" */
+  /** How calls no rule answers are decided. @default "prompt" */
   policy?: ApprovalPolicy;
+  /** The user's config directory, where `rules.json` lives; without it no rule applies. */
+  configDir?: string;
+  /** The workspace root, for rules scoped to a workspace. */
+  root?: string;
+  /** Values never to show or store (the tool's env values). @default [] */
+  secrets?: readonly string[];
+  /** Asks a person. @default the terminal prompt on stdin and stderr */
+  ask?: Asker;
 }
 
 /**
- * Decides one call.
+ * Decides one call: remembered rules, then the policy, then a person.
  *
  * @param request The tool, its side effect and the preview.
- * @param options The policy.
- * @returns The decision; a denial carries a one-line reason saying how to allow the call.
+ * @param options The policy, where rules live, and how to ask.
+ * @returns The decision; a denial carries a one-line reason (saying how to allow the call when
+ * no one could be asked).
+ * @throws {RulesFileError} When the rules file cannot be read or understood (code `denied`).
  * @example A policy of always allows
  * ```ts
  * import { decide } from "./approve.ts";
@@ -50,23 +73,92 @@ export interface ApprovalOptions {
  * console.assert(decision.allowed);
  * ```
  */
-export function decide(request: ApprovalRequest, options: ApprovalOptions = {}): Promise<Decision> {
-  const policy = options.policy ?? "prompt";
+export async function decide(
+  request: ApprovalRequest,
+  options: ApprovalOptions = {},
+): Promise<Decision> {
   const name = JSON.stringify(request.tool);
-  if (policy === "always") {
-    return Promise.resolve({ allowed: true, by: "policy", reason: undefined });
-  }
-  if (policy === "never") {
-    return Promise.resolve({
-      allowed: false,
-      by: "policy",
-      reason: `Call of tool ${name} denied by --approve never`,
+  if (options.configDir !== undefined) {
+    const { rules } = await loadRules(options.configDir);
+    const match = decideByRules(rules, {
+      tool: request.tool,
+      previewText: JSON.stringify(request.preview),
+      root: options.root,
     });
+    if (match) return byRule(name, match.rule);
   }
-  return Promise.resolve({
-    allowed: false,
-    by: "policy",
-    reason:
-      `Call of tool ${name} denied: no remembered rule allows it and no one can be asked; allow it with --approve always (or BASIS_APPROVE=always)`,
+  const policy = options.policy ?? "prompt";
+  if (policy === "always") return decision(true, "policy", undefined, undefined);
+  if (policy === "never") {
+    return decision(false, "policy", undefined, `Call of tool ${name} denied by --approve never`);
+  }
+  const ask = options.ask ?? askOnTerminal(options.secrets ?? []);
+  const prompt = { ...request, kind: request.kind ?? "tool" } as PromptRequest;
+  const answer = await ask(prompt);
+  switch (answer) {
+    case "allow_once":
+      return decision(true, "prompt", undefined, undefined);
+    case "deny":
+      return decision(false, "prompt", undefined, `Call of tool ${name} denied at the prompt`);
+    case "always_allow":
+    case "never": {
+      const rule = await remember(prompt, answer, options);
+      const allowed = answer === "always_allow";
+      return decision(
+        allowed,
+        "prompt",
+        rule?.id,
+        allowed ? undefined : `Call of tool ${name} denied at the prompt (remembered as ${rule?.id})`,
+      );
+    }
+    case "no_answer":
+      return decision(false, "policy", undefined, noOneToAsk(request.tool, options.root));
+  }
+}
+
+function decision(
+  allowed: boolean,
+  by: Decision["by"],
+  ruleId: string | undefined,
+  reason: string | undefined,
+): Decision {
+  return { allowed, by, ruleId, reason };
+}
+
+function byRule(name: string, rule: Rule): Decision {
+  if (rule.decision === "allow") return decision(true, "rule", rule.id, rule.reason);
+  const why = rule.reason === undefined ? "" : `: ${rule.reason}`;
+  return decision(false, "rule", rule.id, `Call of tool ${name} denied by rule ${rule.id}${why}`);
+}
+
+async function remember(
+  request: PromptRequest,
+  answer: "always_allow" | "never",
+  options: ApprovalOptions,
+): Promise<Rule | undefined> {
+  if (options.configDir === undefined) return undefined;
+  const { ruleForAlways } = await import("./terminal/rule_for_always.ts");
+  const { tool, pattern } = ruleForAlways(request, { secrets: options.secrets ?? [] });
+  return await addRule(options.configDir, {
+    tool,
+    pattern,
+    decision: answer === "always_allow" ? "allow" : "deny",
+    reason: answer === "always_allow" ? "allowed at the prompt" : "refused at the prompt",
+    scope: options.root === undefined ? "global" : { workspace: options.root },
   });
+}
+
+function askOnTerminal(secrets: readonly string[]): Asker {
+  return async (request) => {
+    const { promptApproval } = await import("./terminal/prompt_approval.ts");
+    return await promptApproval(request, { secrets });
+  };
+}
+
+/** The one line for a call that no rule answers and no one can be asked about. */
+function noOneToAsk(tool: string, root: string | undefined): string {
+  const where = root === undefined ? "" : ` -C ${shellQuote(root)}`;
+  return `Call of tool ${
+    JSON.stringify(tool)
+  } denied: no remembered rule allows it and there is no terminal to ask; allow it with \`basis-tools${where} rules add --tool ${tool}\` or --approve always`;
 }

@@ -10,6 +10,8 @@ const GLOBAL = `Options for every command (before or after its name):
                           $XDG_CONFIG_HOME/basis, ~/.config/basis)
       --json              print JSON instead of text
       --approve POLICY    prompt | always | never (default: $BASIS_APPROVE, else prompt)
+      --audit-log PATH    where decisions and runs are logged, or off (default:
+                          $BASIS_AUDIT_LOG, else ~/.local/state/basis/audit.jsonl)
       --env KEY=VALUE     add a variable to every tool's environment (repeatable)
       --locale LOCALE     en-US | uk-UA
   -h, --help              show help
@@ -24,6 +26,7 @@ Commands:
   show NAME               one tool in full (env values redacted)
   check                   validate the manifests (exit 0, or 6 with one line per problem)
   call NAME [INPUT|-]     run one tool with a JSON object as input
+  rules list|add|remove|check   the remembered approval rules
 
 ${GLOBAL}
 
@@ -51,6 +54,18 @@ streamed through. With --json, prints one object:
 {tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
 
   --timeout MS            override the tool's timeout_ms for this call`,
+  rules: `Usage: basis-tools rules list [--json]
+       basis-tools rules add --tool NAME [--pattern P] [--deny] [--reason TEXT] [--global]
+                             [--match PREVIEW]... [--not-match PREVIEW]...
+       basis-tools rules remove ID
+       basis-tools rules check
+
+Remembered rules live in rules.json in the config directory (never in a workspace). A rule covers
+every call of its tool, or only the calls whose preview (compact JSON) matches its pattern: * is
+any run of characters, ? one character, anything else literal, anchored at both ends. A rule with
+a pattern beats one without; among equals, deny beats allow. Rules are scoped to the current
+workspace unless --global is given. --match/--not-match are example previews checked against the
+pattern when the rule is added and by rules check.`,
 };
 
 /**

@@ -82,6 +82,10 @@ async function dispatch(
         timeoutMs: typeof timeout === "string" ? parseTimeout(timeout) : undefined,
       });
     }
+    case "rules": {
+      const { rulesCommand } = await import("./commands/rules.ts");
+      return await rulesCommand(settings, positionals, options);
+    }
   }
   throw new BasisError("usage", `Unknown command "${command}": see basis-tools --help`);
 }

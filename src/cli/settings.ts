@@ -19,6 +19,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: "approve", kind: "string" },
   { name: "env", kind: "list" },
   { name: "no-shell", kind: "boolean" },
+  { name: "audit-log", kind: "string" },
   { name: "help", kind: "boolean", short: "h" },
   { name: "version", kind: "boolean", short: "V" },
 ];
@@ -26,6 +27,15 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 /** Options of one command. */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   call: [{ name: "timeout", kind: "string" }],
+  rules: [
+    { name: "tool", kind: "string" },
+    { name: "pattern", kind: "string" },
+    { name: "deny", kind: "boolean" },
+    { name: "reason", kind: "string" },
+    { name: "global", kind: "boolean" },
+    { name: "match", kind: "list" },
+    { name: "not-match", kind: "list" },
+  ],
 };
 
 /** Everything a command needs to know about this run. */
@@ -40,6 +50,10 @@ export interface Settings {
   /** `--env KEY=VALUE` pairs, in order. */
   readonly env: Readonly<Record<string, string>>;
   readonly noShell: boolean;
+  /** `--audit-log PATH|off`, when given (else `BASIS_AUDIT_LOG`, else the state directory). */
+  readonly auditLog: string | undefined;
+  /** How variables are read (for the defaults of other seams). */
+  readonly envLookup: EnvLookup;
   readonly locale: string;
 }
 
@@ -90,6 +104,8 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     approve: approve as ApprovalPolicy,
     env: pairs,
     noShell: args.options.get("no-shell") === true,
+    auditLog: string("audit-log"),
+    envLookup: env,
     locale: string("locale") ?? env("BASIS_LOCALE") ?? "en-US",
   };
 }

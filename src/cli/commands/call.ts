@@ -7,6 +7,8 @@
 
 import { decide } from "../../approval/approve.ts";
 import { toolPreview } from "../../approval/preview.ts";
+import { openAuditLog } from "../../audit/open_audit_log.ts";
+import type { AuditEntry } from "../../audit/types.ts";
 import { BasisError, type ErrorCode, formatProblem, ManifestError } from "../../errors.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
 import { redact } from "../../redact.ts";
@@ -45,19 +47,43 @@ export async function callCommand(
   options: CallOptions,
 ): Promise<number> {
   let secrets: readonly string[] = [];
+  using audit = auditLog(settings);
   try {
-    const spec = findTool(await rosterFor(settings), name);
+    const roster = await rosterFor(settings);
+    const spec = findTool(roster, name);
     secrets = Object.values(spec.env);
+    audit.secrets = secrets;
     const input = parseInput(name, await readInput(inputArg));
     await gate(spec, input, settings.cacheDir);
+    const preview = toolPreview(spec, input);
     const decision = await decide(
-      { tool: spec.name, sideEffect: spec.sideEffect, preview: toolPreview(spec, input) },
-      { policy: settings.approve },
+      { tool: spec.name, sideEffect: spec.sideEffect, preview },
+      { policy: settings.approve, configDir: settings.configDir, root: roster.root, secrets },
     );
+    audit.record({
+      type: "decision",
+      tool: spec.name,
+      preview,
+      allowed: decision.allowed,
+      by: decision.by,
+      rule_id: decision.ruleId,
+      reason: decision.reason,
+      workspace: roster.root,
+    });
     if (!decision.allowed) {
       throw new BasisError("denied", decision.reason ?? `Call of tool "${name}" denied`);
     }
     const result = await run(spec, input, settings, options);
+    audit.record({
+      type: "run",
+      tool: spec.name,
+      exit_code: result.exitCode,
+      signal: result.signal,
+      timed_out: result.timedOut,
+      duration_ms: Math.round(result.durationMs),
+      stdout_bytes: result.stdoutBytes,
+      stderr_bytes: result.stderrBytes,
+    });
     return report(name, result, settings, secrets);
   } catch (error) {
     if (!(error instanceof BasisError) || !settings.json) throw error;
@@ -67,6 +93,17 @@ export async function callCommand(
     outJson(failedCall(name, { kind: error.code, message: redact(message, secrets) }));
     return exitCodeFor(error.code);
   }
+}
+
+/** The audit trail of this call; every entry is redacted with the tool's env values. */
+function auditLog(settings: Settings) {
+  const log = openAuditLog({ path: settings.auditLog, env: settings.envLookup });
+  const handle = {
+    secrets: [] as readonly string[],
+    record: (entry: AuditEntry) => log.record(entry, { secrets: handle.secrets }),
+    [Symbol.dispose]: () => log.close(),
+  };
+  return handle;
 }
 
 async function readInput(arg: string | undefined): Promise<string> {

@@ -1,0 +1,98 @@
+/**
+ * Reading and validating the rules file from disk. Missing means no rules; anything else that
+ * stops the file from being trusted is a `RulesFileError`.
+ *
+ * @module
+ */
+
+import { parseJson } from "./_json.ts";
+import { RulesFileError } from "./errors.ts";
+import type { RulesDocument } from "./types.ts";
+import { validateRulesDocument } from "./validate.ts";
+
+const WINDOWS = Deno.build.os === "windows";
+
+/**
+ * Reads, parses and validates a rules file.
+ *
+ * @param file The rules file's path.
+ * @returns The document, or `undefined` when the file does not exist.
+ * @throws {RulesFileError} When the file cannot be read, is not a regular file, is writable by
+ *   group or others, is not UTF-8, is not JSON, or does not have the expected shape and version.
+ */
+export async function readRulesDocument(file: string): Promise<RulesDocument | undefined> {
+  let bytes: Uint8Array;
+  try {
+    const found = await readRegularFile(file);
+    if (found === undefined) return undefined;
+    bytes = found;
+  } catch (error) {
+    if (error instanceof RulesFileError) throw error;
+    throw new RulesFileError(file, [describeReadError(error)], { cause: error });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); // Strips a byte order mark.
+  } catch (error) {
+    throw new RulesFileError(file, ["not valid UTF-8"], { cause: error });
+  }
+  const parsed = await parseJson(text);
+  if (!parsed.ok) throw new RulesFileError(file, [parsed.problem]);
+  const validated = validateRulesDocument(parsed.value);
+  if (!validated.ok) throw new RulesFileError(file, validated.problems);
+  return validated.value;
+}
+
+async function readRegularFile(file: string): Promise<Uint8Array | undefined> {
+  let handle: Deno.FsFile;
+  try {
+    handle = await Deno.open(file, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile) throw new RulesFileError(file, ["not a regular file"]);
+    if (!WINDOWS && info.mode !== null && (info.mode & 0o022) !== 0) {
+      const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
+      throw new RulesFileError(file, [
+        `writable by group or others (mode ${mode}), so anyone could approve tools: run chmod 600 on it`,
+      ]);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of readChunks(handle)) {
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  } finally {
+    handle.close();
+  }
+}
+
+async function* readChunks(handle: Deno.FsFile): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const buffer = new Uint8Array(64 * 1024);
+    const count = await handle.read(buffer);
+    if (count === null) return;
+    yield buffer.subarray(0, count);
+  }
+}
+
+function describeReadError(error: unknown): string {
+  if (error instanceof Deno.errors.NotCapable) {
+    return "cannot be read: Deno's --allow-read refuses it";
+  }
+  if (error instanceof Deno.errors.PermissionDenied) return "cannot be read: permission denied";
+  if (error instanceof Deno.errors.IsADirectory) return "not a regular file";
+  const message = error instanceof Error ? error.message : String(error);
+  return `cannot be read: ${message.split("\n")[0]}`;
+}

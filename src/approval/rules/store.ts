@@ -1,0 +1,192 @@
+/**
+ * The rules file on disk: `<configDir>/rules.json`, `{"version": 1, "rules": [...]}`. It is only
+ * ever looked for in the user's config directory, never in a workspace: a repository must not be
+ * able to approve its own tools.
+ *
+ * Readers take no lock: every write replaces the file atomically (temporary file in the same
+ * directory, flushed, renamed; mode 0600; directory created 0700). Writers serialise their
+ * read-modify-write on an exclusive lock of the sibling `rules.json.lock`.
+ *
+ * @module
+ */
+
+import { BasisError } from "../../errors.ts";
+import { isAbsolutePath, joinPath, resolvePath } from "../../paths.ts";
+import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
+import { withExclusiveLock } from "./_lock.ts";
+import { readRulesDocument } from "./_read.ts";
+import { narrowRuleInput, narrowStoredRule } from "./_shape.ts";
+import { checkRules, partitionRules } from "./check.ts";
+import { newRuleId } from "./id.ts";
+import type { LoadedRules, Rule, RuleInput } from "./types.ts";
+import { formatRulesDocument, RULES_VERSION } from "./validate.ts";
+
+/** The rules file's name inside the config directory. */
+export const RULES_FILE_NAME = "rules.json";
+const LOCK_FILE_NAME = `${RULES_FILE_NAME}.lock`;
+
+/**
+ * Where the rules file lives.
+ *
+ * @param configDir The user's config directory (`configDir()` from `src/paths.ts`).
+ * @returns `<configDir>/rules.json`.
+ * @throws Never.
+ * @example The file's place
+ * ```ts
+ * import { rulesFilePath } from "./store.ts";
+ * console.assert(rulesFilePath("/home/u/.config/basis") === "/home/u/.config/basis/rules.json");
+ * ```
+ */
+export function rulesFilePath(configDir: string): string {
+  return joinPath(configDir, RULES_FILE_NAME);
+}
+
+/**
+ * Loads the remembered rules from the user's config directory. A missing file means no rules.
+ * Rules whose examples fail are reported in `problems`; failing allow rules are moved to `ignored`
+ * (a broken rule never allows), failing deny rules stay in force.
+ *
+ * @param configDir The user's config directory, never a workspace.
+ * @returns The rules in force, the ignored ones, and the problems found.
+ * @throws {RulesFileError} (code `denied`) When the file exists but cannot be read, is writable by
+ *   group or others, is not valid JSON (the message gives line:column), has the wrong shape, an
+ *   unknown field, a duplicate id, or a version other than 1. Nothing may be allowed then.
+ * @example Look a call up
+ * ```ts ignore
+ * import { configDir } from "../../paths.ts";
+ * import { decideByRules, loadRules } from "./mod.ts";
+ * const { rules } = await loadRules(configDir());
+ * const found = decideByRules(rules, { tool: "echo", previewText: "{}", root: "/w" });
+ * ```
+ */
+export async function loadRules(configDir: string): Promise<LoadedRules> {
+  const file = rulesFilePath(configDir);
+  const document = await readRulesDocument(file);
+  return { file, ...partitionRules(document?.rules ?? []) };
+}
+
+/**
+ * Adds a rule: assigns a fresh id and the creation time, and appends it to the file under the
+ * lock, atomically. The directory is created (0700) if needed.
+ *
+ * @param configDir The user's config directory.
+ * @param input The rule. A workspace scope must be absolute (it is normalised).
+ * @returns The rule as stored.
+ * @throws {BasisError} Code `usage` when the rule is malformed or one of its own examples fails;
+ *   code `denied` when the existing file cannot be trusted (a `RulesFileError`; the file is left
+ *   as it is) or the new file cannot be written (`Cannot save rules ...`; the old file is intact).
+ * @example Remember an allow rule for one workspace
+ * ```ts ignore
+ * import { addRule } from "./store.ts";
+ * const rule = await addRule("/home/u/.config/basis", {
+ *   tool: "cargo", pattern: '*"command":["cargo","test"]*', decision: "allow",
+ *   scope: { workspace: "/home/u/src/app" },
+ * });
+ * console.log(rule.id);
+ * ```
+ */
+export async function addRule(configDir: string, input: RuleInput): Promise<Rule> {
+  const narrowed = narrowRuleInput(normaliseScope(input));
+  const name = describeTool(input);
+  if (!narrowed.ok) {
+    throw new BasisError("usage", `Cannot add rule for ${name}: ${narrowed.problems[0]}`);
+  }
+  const problem = checkRules([{ id: "new", ...narrowed.value }])[0];
+  if (problem !== undefined) {
+    throw new BasisError("usage", `Cannot add rule for ${name}: ${problem.reason}`);
+  }
+  return await underLock(configDir, true, async (_file, rules) => {
+    const taken = new Set(rules.map((rule) => rule.id));
+    let id = newRuleId();
+    while (taken.has(id)) id = newRuleId();
+    const stored = narrowStoredRule({ id, ...narrowed.value, created: new Date().toISOString() });
+    if (!stored.ok) throw new Error(`Bug: a checked rule failed to narrow: ${stored.problems[0]}`);
+    await save(configDir, [...rules, stored.value]);
+    return stored.value;
+  });
+}
+
+/**
+ * Removes the rule with this id, under the lock, atomically.
+ *
+ * @param configDir The user's config directory.
+ * @param id The rule's id.
+ * @returns The rule removed.
+ * @throws {BasisError} Code `usage` when no rule has this id (or there is no rules file); code
+ *   `denied` when the file cannot be trusted (a `RulesFileError`) or the new file cannot be written
+ *   (`Cannot save rules ...`; the old file is intact).
+ * @example Forget a rule
+ * ```ts ignore
+ * import { removeRule } from "./store.ts";
+ * await removeRule("/home/u/.config/basis", "r-k3v9q2ma");
+ * ```
+ */
+export async function removeRule(configDir: string, id: string): Promise<Rule> {
+  return await underLock(configDir, false, async (file, rules) => {
+    const index = rules.findIndex((rule) => rule.id === id);
+    const found = rules[index];
+    if (found === undefined) {
+      throw new BasisError(
+        "usage",
+        `Cannot remove rule ${JSON.stringify(id)}: no rule has that id in ${JSON.stringify(file)}`,
+      );
+    }
+    await save(configDir, rules.filter((_, at) => at !== index));
+    return found;
+  });
+}
+
+/** Runs a read-modify-write under the lock; the rules are `[]` when there is no file. */
+async function underLock<T>(
+  configDir: string,
+  create: boolean,
+  work: (file: string, rules: readonly Rule[]) => Promise<T>,
+): Promise<T> {
+  const file = rulesFilePath(configDir);
+  const lock = joinPath(configDir, LOCK_FILE_NAME);
+  const locked = async (): Promise<T> => {
+    await removeStaleTemps(configDir, RULES_FILE_NAME);
+    const document = await readRulesDocument(file);
+    return await work(file, document?.rules ?? []);
+  };
+  try {
+    try {
+      return await withExclusiveLock(lock, locked);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (!create) return await work(file, []); // No directory: no rules to remove.
+      await Deno.mkdir(configDir, { recursive: true, mode: 0o700 });
+      return await withExclusiveLock(lock, locked);
+    }
+  } catch (error) {
+    if (!isFileSystemError(error)) throw error; // Ours already, or a bug: keep it as it is.
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new BasisError("denied", `Cannot save rules ${JSON.stringify(file)}: ${reason}`, {
+      cause: error,
+    });
+  }
+}
+
+const FILE_SYSTEM_ERRORS = Object.values(Deno.errors);
+
+function isFileSystemError(error: unknown): boolean {
+  return FILE_SYSTEM_ERRORS.some((kind) => error instanceof kind);
+}
+
+async function save(configDir: string, rules: readonly Rule[]): Promise<void> {
+  const text = formatRulesDocument({ version: RULES_VERSION, rules });
+  await writeFileAtomic(configDir, RULES_FILE_NAME, text);
+}
+
+function normaliseScope(input: RuleInput): RuleInput {
+  const scope: unknown = (input as { scope?: unknown }).scope;
+  if (typeof scope !== "object" || scope === null) return input;
+  const root: unknown = (scope as { workspace?: unknown }).workspace;
+  if (typeof root !== "string" || !isAbsolutePath(root)) return input;
+  return { ...input, scope: { ...scope, workspace: resolvePath(root) } };
+}
+
+function describeTool(input: RuleInput): string {
+  const tool: unknown = (input as { tool?: unknown }).tool;
+  return typeof tool === "string" ? `tool ${JSON.stringify(tool)}` : "a tool";
+}

@@ -1,0 +1,93 @@
+/**
+ * Validating a parsed rules file: the pure half of loading, separate from reading the disk.
+ *
+ * @module
+ */
+
+import { isRecord, type Narrowed, narrowStoredRule, quoteName } from "./_shape.ts";
+import type { Rule, RulesDocument } from "./types.ts";
+
+/** The only version of the rules file this code reads and writes. */
+export const RULES_VERSION = 1;
+
+/**
+ * Validates a parsed rules file: `{"version": 1, "rules": [...]}` with every rule well formed,
+ * no unknown fields (at the top or in a rule) and no duplicate ids. Any problem refuses the whole
+ * file, so that a damaged file can never allow a call. Examples (`match`, `not_match`) are not
+ * checked here: see `checkRules`.
+ *
+ * @param value The file's content as `JSON.parse` returned it.
+ * @returns The document, with fresh rule objects in canonical key order, or every problem found,
+ *   each one line, prefixed with where it is (`rules[2] "r-abc": decision: ...`).
+ * @throws Never.
+ * @example A newer version is refused
+ * ```ts
+ * import { validateRulesDocument } from "./validate.ts";
+ * const result = validateRulesDocument({ version: 2, rules: [] });
+ * console.assert(!result.ok);
+ * ```
+ */
+export function validateRulesDocument(value: unknown): Narrowed<RulesDocument> {
+  if (!isRecord(value)) {
+    return { ok: false, problems: ['must be an object: {"version": 1, "rules": [...]}'] };
+  }
+  const problems: string[] = [];
+  for (const key of Object.keys(value)) {
+    if (key !== "version" && key !== "rules") problems.push(`unknown field ${quoteName(key)}`);
+  }
+  const versionProblem = checkVersion(value);
+  if (versionProblem !== undefined) return { ok: false, problems: [versionProblem] };
+  if (!Array.isArray(value.rules)) {
+    return { ok: false, problems: [...problems, "rules: must be an array"] };
+  }
+  const rules: Rule[] = [];
+  const seen = new Set<string>();
+  value.rules.forEach((item: unknown, index: number) => {
+    const where = () => {
+      const id = isRecord(item) && typeof item.id === "string" ? ` ${quoteName(item.id)}` : "";
+      return `rules[${index}]${id}`;
+    };
+    const narrowed = narrowStoredRule(item);
+    if (!narrowed.ok) {
+      for (const problem of narrowed.problems) problems.push(`${where()}: ${problem}`);
+      return;
+    }
+    if (seen.has(narrowed.value.id)) problems.push(`${where()}: id: used by an earlier rule`);
+    seen.add(narrowed.value.id);
+    rules.push(narrowed.value);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: { version: RULES_VERSION, rules } };
+}
+
+function checkVersion(value: Record<string, unknown>): string | undefined {
+  if (!Object.hasOwn(value, "version")) return `missing "version" (expected ${RULES_VERSION})`;
+  const version = value.version;
+  if (version === RULES_VERSION) return undefined;
+  if (typeof version === "number" && Number.isInteger(version) && version > RULES_VERSION) {
+    return `unsupported version ${version}: written by a newer basis-tools (this one reads version ${RULES_VERSION})`;
+  }
+  const shown = typeof version === "number" ? String(version) : `of type ${typeOf(version)}`;
+  return `unsupported version ${shown} (expected ${RULES_VERSION})`;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "array" : typeof value;
+}
+
+/**
+ * The text written for a rules document: indented JSON, keys in canonical order, final newline.
+ *
+ * @param document The document.
+ * @returns The file's text.
+ * @throws Never.
+ * @example An empty file
+ * ```ts
+ * import { formatRulesDocument } from "./validate.ts";
+ * console.assert(formatRulesDocument({ version: 1, rules: [] }) === '{\n  "version": 1,\n  "rules": []\n}\n');
+ * ```
+ */
+export function formatRulesDocument(document: RulesDocument): string {
+  return `${JSON.stringify({ version: document.version, rules: document.rules }, null, 2)}\n`;
+}

@@ -1,0 +1,88 @@
+/**
+ * The shapes the terminal approver works with: what it is asked about, what it answers, and the
+ * terminal it reads and writes.
+ *
+ * @module
+ */
+
+import type { Readable, Writable } from "node:stream";
+import type { SideEffect } from "../../manifest/types.ts";
+import type { ToolPreview } from "../preview.ts";
+
+/**
+ * The preview of a spawn call. Key order: mode, body, cwd, target (DESIGN.md §4).
+ *
+ * Defined here until the spawn seam exports its own; the shape is the one the design pins.
+ */
+export interface SpawnPreview {
+  /** `command` runs the body as a command line; `agent` hands it to an agent as a task. */
+  readonly mode: "command" | "agent";
+  /** The command text or the task, exactly as it will be used. */
+  readonly body: string;
+  /** Absolute working directory. */
+  readonly cwd: string;
+  /** Where it runs: `"local"` when no target was named. */
+  readonly target: string;
+}
+
+/** A call of a declared tool, as the terminal approver shows it. */
+export interface ToolPromptRequest {
+  /** The tool's name. */
+  readonly tool: string;
+  /** What the tool may touch. */
+  readonly sideEffect: SideEffect;
+  /** A declared tool. */
+  readonly kind: "tool";
+  /** The preview built by `toolPreview()`. */
+  readonly preview: ToolPreview;
+}
+
+/** A spawn call, as the terminal approver shows it. */
+export interface SpawnPromptRequest {
+  /** The tool's name (`"spawn"`). */
+  readonly tool: string;
+  /** What the call may touch. */
+  readonly sideEffect: SideEffect;
+  /** The spawn tool. */
+  readonly kind: "spawn";
+  /** The spawn preview. */
+  readonly preview: SpawnPreview;
+}
+
+/** What the terminal approver is asked about. */
+export type PromptRequest = ToolPromptRequest | SpawnPromptRequest;
+
+/**
+ * The person's answer. `no_answer` means there was no terminal to ask: the caller denies (fail
+ * closed). `always_allow` and `never` ask the caller to remember {@linkcode ruleForAlways}'s rule.
+ */
+export type TerminalAnswer = "allow_once" | "always_allow" | "deny" | "never" | "no_answer";
+
+/**
+ * The terminal the prompt reads and writes. Every field is optional; tests pass a scripted
+ * terminal (a `PassThrough` for each stream and `isTerminal: () => true`).
+ */
+export interface TerminalIo {
+  /**
+   * Where keys come from: a Node readable. @default the process's stdin (`node:process`, which
+   * is Deno's stdin; raw mode is switched on while the prompt runs and restored after)
+   */
+  input?: Readable;
+  /** Where the prompt is drawn. @default the process's stderr, so stdout stays the result */
+  output?: Writable;
+  /**
+   * Whether someone can be asked. When it answers false the prompt returns `no_answer` at once,
+   * without loading the prompt library.
+   * @default () => Deno.stdin.isTerminal() && Deno.stderr.isTerminal()
+   */
+  isTerminal?: () => boolean;
+  /**
+   * Whether to colour the text. @default true when `output` is a terminal (`isTTY`) and `NO_COLOR`
+   * is unset or empty
+   */
+  color?: boolean;
+  /** Values never to show (manifest env values), replaced by `[redacted]`. @default [] */
+  secrets?: readonly string[];
+  /** Cancels the prompt from outside (the call was cancelled): the answer is `deny`. */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,62 @@
+/**
+ * Encoding an entry as one JSON line: fixed key order, a timestamp and the process id first,
+ * `null` for what does not apply, and every secret replaced in every string (keys included).
+ *
+ * @module
+ */
+
+import { redact } from "../redact.ts";
+import type { AuditEntry } from "./types.ts";
+
+/** Copies a JSON-like value with every string (and key) redacted. */
+function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === "string") return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).map((
+      [key, item],
+    ) => [redact(key, secrets), redactDeep(item, secrets)]);
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+/** The entry's fields in the order they are written, after `ts`, `type` and `pid`. */
+function fields(entry: AuditEntry): Record<string, unknown> {
+  if (entry.type === "decision") {
+    const out: Record<string, unknown> = {
+      tool: entry.tool,
+      preview: entry.preview,
+      allowed: entry.allowed,
+      by: entry.by,
+    };
+    if (entry.rule_id !== undefined) out.rule_id = entry.rule_id;
+    if (entry.reason !== undefined) out.reason = entry.reason;
+    out.workspace = entry.workspace;
+    return out;
+  }
+  return {
+    tool: entry.tool,
+    exit_code: entry.exit_code ?? null,
+    signal: entry.signal ?? null,
+    timed_out: entry.timed_out,
+    duration_ms: entry.duration_ms,
+    stdout_bytes: entry.stdout_bytes,
+    stderr_bytes: entry.stderr_bytes,
+  };
+}
+
+/**
+ * Encodes one entry as a JSON line ending with `\n`.
+ *
+ * @param entry The entry.
+ * @param ts The timestamp (ISO 8601).
+ * @param secrets Values to replace with `[redacted]` wherever they appear.
+ * @returns The line.
+ */
+export function encodeEntry(entry: AuditEntry, ts: string, secrets: readonly string[]): string {
+  let body: unknown = fields(entry);
+  if (secrets.length > 0) body = redactDeep(body, secrets);
+  const head = `{"ts":${JSON.stringify(ts)},"type":"${entry.type}","pid":${Deno.pid},`;
+  return `${head}${JSON.stringify(body).slice(1)}\n`;
+}

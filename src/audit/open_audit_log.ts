@@ -1,0 +1,154 @@
+/**
+ * The audit trail: every decision and every run's outcome appended as one JSON line. Appends from
+ * concurrent processes never interleave within a line: the file is opened in append mode
+ * (`O_APPEND`) and each line is written whole with a single write call.
+ *
+ * @module
+ */
+
+import type { EnvLookup } from "../paths.ts";
+import { parentPath } from "../paths.ts";
+import { encodeEntry } from "./_encode.ts";
+import { auditLogPath } from "./audit_path.ts";
+import type { AuditEntry } from "./types.ts";
+
+/** Options for {@linkcode openAuditLog}. */
+export interface AuditLogOptions {
+  /** The `--audit-log` value: a path, or `off`. Wins over `BASIS_AUDIT_LOG`. */
+  path?: string | undefined;
+  /** How to read `BASIS_AUDIT_LOG` and the state directory's variables. @default readEnv */
+  env?: EnvLookup;
+  /** Values replaced by `[redacted]` in every entry (manifest env values). @default [] */
+  secrets?: readonly string[];
+  /**
+   * Told, once per log, when a line cannot be written.
+   * @default writes `basis-tools: warning: <message>` to stderr
+   */
+  warn?: (message: string) => void;
+}
+
+/** Options for one {@linkcode AuditLog.record} call. */
+export interface RecordOptions {
+  /** More values to redact in this entry (the called tool's env values). @default [] */
+  secrets?: readonly string[];
+}
+
+/** An open audit log. */
+export interface AuditLog {
+  /** The absolute file path, or `undefined` when the audit log is off. */
+  readonly path: string | undefined;
+  /**
+   * Appends one entry as one JSON line. Never throws for a failure to write: the first failure is
+   * reported through `warn`, later ones are silent, and each later entry is tried again.
+   *
+   * @param entry The decision or run outcome.
+   * @param options More secrets to redact in this entry.
+   * @returns True when the line was written; false when the log is off or the write failed.
+   */
+  record(entry: AuditEntry, options?: RecordOptions): boolean;
+  /** Closes the file; a later `record` opens it again. */
+  close(): void;
+}
+
+const ENCODER = new TextEncoder();
+
+function warnOnStderr(message: string): void {
+  try {
+    Deno.stderr.writeSync(ENCODER.encode(`basis-tools: warning: ${message}\n`));
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+function openForAppend(path: string): Deno.FsFile {
+  const options = { append: true, create: true, mode: 0o600 } as const;
+  try {
+    return Deno.openSync(path, options);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(parentPath(path), { recursive: true, mode: 0o700 });
+    return Deno.openSync(path, options);
+  }
+}
+
+function writeWhole(file: Deno.FsFile, bytes: Uint8Array): void {
+  // One write call for the whole line: with O_APPEND the kernel places it at the end in one piece.
+  let written = file.writeSync(bytes);
+  // A short write (disk full, a signal) is finished rather than left as half a line.
+  while (written < bytes.length) {
+    const more = file.writeSync(bytes.subarray(written));
+    if (more <= 0) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
+    written += more;
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Opens the audit log named by `--audit-log`, else `BASIS_AUDIT_LOG`, else `audit.jsonl` in the
+ * state directory; `off` turns it off. Nothing touches the disk until the first entry: then the
+ * directory is created (mode 0700) if missing, and the file (mode 0600, opened for appending).
+ *
+ * A failure to write never fails the call being audited: it is reported once (a warning on
+ * stderr by default) and the call goes on.
+ *
+ * @param options Where the log goes, secrets to redact, and where to warn.
+ * @returns The log; call `close()` when done.
+ * @throws {Deno.errors.NotCapable} Only when the path is relative and reading the current directory
+ *   is not permitted; writing never throws.
+ * @example Record a decision and a run
+ * ```ts ignore
+ * import { openAuditLog } from "./open_audit_log.ts";
+ * const log = openAuditLog({ path: "/tmp/audit.jsonl" });
+ * const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+ * log.record({ type: "decision", tool: "echo", preview, allowed: true, by: "policy", workspace: "/w" });
+ * log.record({
+ *   type: "run", tool: "echo", exit_code: 0, signal: undefined, timed_out: false,
+ *   duration_ms: 12, stdout_bytes: 2, stderr_bytes: 0,
+ * });
+ * log.close();
+ * ```
+ */
+export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
+  const path = auditLogPath({ path: options.path, ...(options.env ? { env: options.env } : {}) });
+  const baseSecrets = options.secrets ?? [];
+  const warn = options.warn ?? warnOnStderr;
+  let file: Deno.FsFile | undefined;
+  let warned = false;
+
+  function close(): void {
+    try {
+      file?.close();
+    } catch {
+      // Already closed.
+    }
+    file = undefined;
+  }
+
+  function record(entry: AuditEntry, recordOptions: RecordOptions = {}): boolean {
+    if (path === undefined) return false;
+    try {
+      const extra = recordOptions.secrets ?? [];
+      const secrets = extra.length === 0 ? baseSecrets : [...baseSecrets, ...extra];
+      const line = encodeEntry(entry, new Date().toISOString(), secrets);
+      file ??= openForAppend(path);
+      writeWhole(file, ENCODER.encode(line));
+      return true;
+    } catch (error) {
+      close();
+      if (!warned) {
+        warned = true;
+        warn(
+          `Cannot write audit log ${JSON.stringify(path)}: ${
+            reasonOf(error)
+          }; calls go on unaudited`,
+        );
+      }
+      return false;
+    }
+  }
+
+  return { path, record, close };
+}

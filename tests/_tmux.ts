@@ -1,0 +1,97 @@
+/**
+ * Driving a program in a real pseudo-terminal with tmux: start it in a detached session on a
+ * private socket, wait for a text on the screen, press keys, wait for it to exit, read the screen.
+ *
+ * @module
+ */
+
+/** Whether tmux is installed. */
+export function hasTmux(): boolean {
+  try {
+    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs tmux on a private server socket. */
+async function tmux(socket: string, args: string[], signal?: AbortSignal): Promise<string> {
+  const result = await new Deno.Command("tmux", {
+    args: ["-S", socket, "-f", "/dev/null", ...args],
+    stdout: "piped",
+    stderr: "piped",
+    ...(signal ? { signal } : {}),
+  }).output();
+  if (!result.success) {
+    throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(result.stderr)}`);
+  }
+  return new TextDecoder().decode(result.stdout);
+}
+
+/** Options of {@linkcode inPseudoTerminal}. */
+export interface TerminalRun {
+  /** Keys for `tmux send-keys` once `waitFor` is on screen (`["Down", "Enter"]`). */
+  keys: string[];
+  /** The text to wait for before pressing keys. @default "Allow once" */
+  waitFor?: string;
+  /** Extra environment for the program. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs a program in a 120×30 pseudo-terminal and returns the whole screen (history included) with
+ * the program's exit code once it has exited.
+ *
+ * @param argv The program and its arguments.
+ * @param run Keys to press, what to wait for, extra environment.
+ * @returns The screen text and the exit code.
+ */
+export async function inPseudoTerminal(
+  argv: string[],
+  run: TerminalRun,
+): Promise<{ screen: string; code: number }> {
+  const dir = await Deno.makeTempDir({ prefix: "basis-tmux-" });
+  const socket = `${dir}/socket`;
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const env = Object.entries(run.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
+  const command = `env ${env.join(" ")} ${argv.map(quote).join(" ")}; echo "EXIT=$?" > ${
+    quote(`${dir}/code`)
+  }; tmux -S ${quote(socket)} wait-for -S exited`;
+  const waitFor = run.waitFor ?? "Allow once";
+  try {
+    await tmux(socket, [
+      "new-session",
+      "-d",
+      "-s",
+      "t",
+      "-x",
+      "120",
+      "-y",
+      "30",
+      command,
+      ";",
+      "set-option",
+      "-t",
+      "t",
+      "remain-on-exit",
+      "on",
+    ]);
+    const deadline = Date.now() + 30_000;
+    let screen = "";
+    while (!screen.includes(waitFor)) {
+      if (Date.now() > deadline) throw new Error(`"${waitFor}" never appeared:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      screen = await tmux(socket, ["capture-pane", "-p", "-t", "t"]);
+    }
+    if (run.keys.length > 0) await tmux(socket, ["send-keys", "-t", "t", ...run.keys]);
+    await tmux(socket, ["wait-for", "exited"], AbortSignal.timeout(30_000));
+    // From the start of history: tmux may resize a fresh pane and push the top line off screen.
+    const final = await tmux(socket, ["capture-pane", "-p", "-S", "-", "-t", "t"]);
+    const code = Number(/EXIT=(\d+)/.exec(await Deno.readTextFile(`${dir}/code`))?.[1] ?? -1);
+    return { screen: final, code };
+  } finally {
+    await tmux(socket, ["kill-server"]).catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+}

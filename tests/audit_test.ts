@@ -1,0 +1,249 @@
+import assert from "node:assert/strict";
+import { AUDIT_FILE, auditLogPath, openAuditLog } from "../src/audit/mod.ts";
+import type { DecisionEntry, RunEntry } from "../src/audit/mod.ts";
+
+const WRITER = new URL("./fixtures/approver/audit_writer.ts", import.meta.url).pathname;
+const CANARY = "canary-SECRET-7f3a9c";
+
+function envOf(vars: Record<string, string>): (name: string) => string | undefined {
+  return (name) => vars[name];
+}
+
+const PREVIEW = { tool: "echo", command: ["cat", "-n"], cwd: "/w", input: { text: "hi" } };
+
+const DECISION: DecisionEntry = {
+  type: "decision",
+  tool: "echo",
+  preview: PREVIEW,
+  allowed: true,
+  by: "rule",
+  rule_id: "r1",
+  reason: "trusted",
+  workspace: "/w",
+};
+
+const RUN: RunEntry = {
+  type: "run",
+  tool: "echo",
+  exit_code: 0,
+  signal: undefined,
+  timed_out: false,
+  duration_ms: 12.5,
+  stdout_bytes: 3,
+  stderr_bytes: 0,
+};
+
+async function readLines(path: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(path);
+  assert.ok(text.endsWith("\n"));
+  return text.slice(0, -1).split("\n").map((line) => JSON.parse(line));
+}
+
+Deno.test("auditLogPath() prefers --audit-log, then BASIS_AUDIT_LOG, then the state directory", () => {
+  const env = envOf({ XDG_STATE_HOME: "/state", BASIS_AUDIT_LOG: "/env/audit.jsonl" });
+  assert.equal(auditLogPath({ path: "/flag/a.jsonl", env }), "/flag/a.jsonl");
+  assert.equal(auditLogPath({ env }), "/env/audit.jsonl");
+  assert.equal(
+    auditLogPath({ env: envOf({ XDG_STATE_HOME: "/state" }) }),
+    `/state/basis/${AUDIT_FILE}`,
+  );
+  assert.equal(
+    auditLogPath({ env: envOf({ HOME: "/home/u" }) }),
+    "/home/u/.local/state/basis/audit.jsonl",
+  );
+  assert.equal(
+    auditLogPath({ env: envOf({ BASIS_STATE_DIR: "/s", HOME: "/h" }) }),
+    "/s/audit.jsonl",
+  );
+  assert.equal(
+    auditLogPath({ env: envOf({ BASIS_AUDIT_LOG: "", HOME: "/h" }) }),
+    "/h/.local/state/basis/audit.jsonl",
+  );
+  assert.equal(auditLogPath({ path: "rel/a.jsonl", env }), `${Deno.cwd()}/rel/a.jsonl`);
+});
+
+Deno.test("auditLogPath() is undefined when --audit-log or BASIS_AUDIT_LOG is off", () => {
+  assert.equal(auditLogPath({ path: "off", env: envOf({ HOME: "/h" }) }), undefined);
+  assert.equal(auditLogPath({ env: envOf({ BASIS_AUDIT_LOG: "off", HOME: "/h" }) }), undefined);
+  assert.equal(
+    auditLogPath({ path: "/a.jsonl", env: envOf({ BASIS_AUDIT_LOG: "off" }) }),
+    "/a.jsonl",
+  );
+});
+
+Deno.test("openAuditLog() writes a decision and a run as one JSON line each, keys in order", async () => {
+  const dir = await Deno.makeTempDir();
+  const log = openAuditLog({ path: `${dir}/audit.jsonl` });
+  assert.equal(log.record(DECISION), true);
+  assert.equal(log.record(RUN), true);
+  log.close();
+  const [decision, run] = await readLines(`${dir}/audit.jsonl`);
+  assert.deepEqual(Object.keys(decision!), [
+    "ts",
+    "type",
+    "pid",
+    "tool",
+    "preview",
+    "allowed",
+    "by",
+    "rule_id",
+    "reason",
+    "workspace",
+  ]);
+  assert.deepEqual(decision!.preview, PREVIEW);
+  assert.equal(decision!.pid, Deno.pid);
+  assert.ok(!Number.isNaN(Date.parse(String(decision!.ts))));
+  assert.deepEqual(run, {
+    ts: run!.ts,
+    type: "run",
+    pid: Deno.pid,
+    tool: "echo",
+    exit_code: 0,
+    signal: null,
+    timed_out: false,
+    duration_ms: 12.5,
+    stdout_bytes: 3,
+    stderr_bytes: 0,
+  });
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("openAuditLog() leaves out rule_id and reason when they do not apply, and appends", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  await Deno.writeTextFile(path, '{"earlier":true}\n');
+  const log = openAuditLog({ path });
+  log.record({
+    type: "decision",
+    tool: "t",
+    preview: {},
+    allowed: false,
+    by: "policy",
+    workspace: "/w",
+  });
+  log.record({ ...RUN, exit_code: undefined, signal: "SIGKILL", timed_out: true });
+  log.close();
+  const [earlier, decision, run] = await readLines(path);
+  assert.deepEqual(earlier, { earlier: true });
+  assert.equal("rule_id" in decision!, false);
+  assert.equal("reason" in decision!, false);
+  assert.equal(run!.exit_code, null);
+  assert.equal(run!.signal, "SIGKILL");
+  assert.equal(run!.timed_out, true);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test(
+  "openAuditLog() creates the state directory 0700 and the file 0600, only when first used",
+  {
+    ignore: Deno.build.os === "windows",
+  },
+  async () => {
+    const dir = await Deno.makeTempDir();
+    const env = envOf({ XDG_STATE_HOME: `${dir}/state` });
+    const log = openAuditLog({ env });
+    assert.equal(log.path, `${dir}/state/basis/audit.jsonl`);
+    await assert.rejects(Deno.stat(`${dir}/state`));
+    assert.equal(log.record(RUN), true);
+    log.close();
+    assert.equal((await Deno.stat(`${dir}/state/basis`)).mode! & 0o777, 0o700);
+    assert.equal((await Deno.stat(`${dir}/state/basis/audit.jsonl`)).mode! & 0o777, 0o600);
+    await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test("openAuditLog() writes nothing when off", async () => {
+  const dir = await Deno.makeTempDir();
+  const log = openAuditLog({ path: "off", env: envOf({ XDG_STATE_HOME: dir }) });
+  assert.equal(log.path, undefined);
+  assert.equal(log.record(DECISION), false);
+  log.close();
+  assert.deepEqual([...Deno.readDirSync(dir)], []);
+  await Deno.remove(dir);
+});
+
+Deno.test("openAuditLog() redacts every secret, in values, keys and nested input", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const quoted = 'pa"ss\\word';
+  const log = openAuditLog({ path, secrets: [CANARY] });
+  const preview = {
+    tool: "t",
+    command: ["curl", `-H=Authorization: ${CANARY}`],
+    cwd: "/w",
+    input: { [CANARY]: [`x${CANARY}y`, { deep: quoted }] },
+  };
+  log.record({ ...DECISION, preview, reason: `denied ${CANARY}` });
+  log.record({ ...DECISION, preview }, { secrets: [quoted] });
+  log.close();
+  const text = await Deno.readTextFile(path);
+  assert.equal(text.includes(CANARY), false);
+  const [first, second] = await readLines(path);
+  assert.ok(JSON.stringify(first).includes("ss\\\\word"), "only redacted when passed");
+  assert.equal(JSON.stringify(second).includes("ss\\\\word"), false);
+  assert.deepEqual((first!.preview as { command: string[] }).command, [
+    "curl",
+    "-H=Authorization: [redacted]",
+  ]);
+  assert.equal(first!.reason, "denied [redacted]");
+  assert.deepEqual((second!.preview as { input: unknown }).input, {
+    "[redacted]": ["x[redacted]y", { deep: "[redacted]" }],
+  });
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("openAuditLog() warns once and goes on when the log cannot be written", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/file`, "");
+  const warnings: string[] = [];
+  const log = openAuditLog({ path: `${dir}/file/audit.jsonl`, warn: (m) => warnings.push(m) });
+  assert.equal(log.record(DECISION), false);
+  assert.equal(log.record(RUN), false);
+  log.close();
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0]!,
+    /^Cannot write audit log ".*\/file\/audit\.jsonl": .+; calls go on unaudited$/,
+  );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("openAuditLog() recovers when the file can be written again", async () => {
+  const dir = await Deno.makeTempDir();
+  const warnings: string[] = [];
+  await Deno.writeTextFile(`${dir}/logs`, "");
+  const log = openAuditLog({ path: `${dir}/logs/audit.jsonl`, warn: (m) => warnings.push(m) });
+  assert.equal(log.record(RUN), false);
+  await Deno.remove(`${dir}/logs`);
+  assert.equal(log.record(RUN), true);
+  log.close();
+  assert.equal(warnings.length, 1);
+  assert.equal((await readLines(`${dir}/logs/audit.jsonl`)).length, 1);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("openAuditLog() lines from 20 concurrent processes × 50 never interleave", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const writers = Array.from({ length: 20 }, (_, writer) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", WRITER, path, String(writer), "50"],
+      stdout: "null",
+      stderr: "piped",
+    }).output());
+  for (const result of await Promise.all(writers)) {
+    assert.equal(result.code, 0, new TextDecoder().decode(result.stderr));
+  }
+  const lines = await readLines(path);
+  assert.equal(lines.length, 1000);
+  const seen = new Set<string>();
+  for (const line of lines) {
+    const input =
+      (line.preview as { input: { writer: string; seq: number; filler: string } }).input;
+    assert.equal(input.filler.length, 8000);
+    assert.ok(input.filler.startsWith(`${input.writer}:`));
+    seen.add(`${input.writer}/${input.seq}`);
+  }
+  assert.equal(seen.size, 1000);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -1,0 +1,178 @@
+import assert from "node:assert/strict";
+import { cli, FIXTURES, oneTool, ROOT, scratch } from "./_cli.ts";
+import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+
+const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
+
+Deno.test({
+  name: "the real prompt: always allow remembers the command; a changed command asks again",
+  ignore: !hasTmux(),
+}, async () => {
+  const canary = "CANARY-prompt-7e6d5c4b";
+  const dirs = await scratch(
+    oneTool("echo", { command: ["cat"], env: { TOKEN: canary }, side_effect: "external" }),
+  );
+  const env = {
+    BASIS_CONFIG_DIR: dirs.configDir,
+    BASIS_CACHE_DIR: dirs.cacheDir,
+    BASIS_STATE_DIR: dirs.stateDir,
+    NO_COLOR: "1",
+  };
+  const argv = [Deno.execPath(), "run", "-A", "--quiet", ENTRY, "-C", dirs.root];
+  const call = [...argv, "call", "echo", '{"greeting":"hi"}'];
+
+  // 1. A person answers "Always allow": the tool runs and a rule is remembered.
+  const first = await inPseudoTerminal(call, { keys: ["Down", "Enter"], env });
+  assert.equal(first.code, 0, first.screen);
+  assert.match(first.screen, /tool +echo\n/);
+  assert.match(first.screen, /side effect +external/);
+  assert.match(first.screen, /command +cat\n/);
+  assert.match(first.screen, new RegExp(`cwd +${dirs.root}\n`));
+  assert.match(first.screen, /"greeting": "hi"/);
+  assert.match(first.screen, /\{"greeting":"hi"\}/);
+  const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`));
+  assert.equal(rules.rules.length, 1);
+  assert.equal(rules.rules[0].decision, "allow");
+
+  // 2. The next call, with other input and no terminal at all, runs without asking.
+  const second = await cli(dirs, ["call", "echo", '{"greeting":"again"}']);
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(second.stdout, '{"greeting":"again"}');
+
+  // 3. The manifest's command changes: the rule no longer applies, so it asks again.
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("echo", { command: ["cat", "-"], env: { TOKEN: canary } })),
+  );
+  const unattended = await cli(dirs, ["call", "echo", '{"greeting":"hi"}']);
+  assert.equal(unattended.code, 5);
+  const asked = await inPseudoTerminal(call, { keys: ["Down", "Down", "Enter"], env });
+  assert.match(asked.screen, /command +cat -\n/);
+  assert.equal(asked.code, 5, asked.screen);
+
+  // The canary is in no prompt and nowhere in the audit trail or the rules file.
+  const audit = await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`);
+  for (const text of [first.screen, asked.screen, audit, JSON.stringify(rules)]) {
+    assert.ok(!text.includes(canary), text);
+  }
+  const entries = audit.trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(
+    entries.filter((e) => e.type === "decision").map((e) => [e.allowed, e.by]),
+    [[true, "prompt"], [true, "rule"], [false, "policy"], [false, "prompt"]],
+  );
+  assert.equal(entries.filter((e) => e.type === "run").length, 2);
+  await dirs.cleanup();
+});
+
+Deno.test("without a terminal, a call no rule answers is denied with the exact command to allow it", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const denied = await cli(dirs, ["call", "echo", "{}"]);
+  assert.equal(denied.code, 5);
+  const command = /`basis-tools (.+?)`/.exec(denied.stderr)?.[1];
+  assert.ok(command, denied.stderr);
+  const added = await cli(dirs, command.split(" "));
+  assert.equal(added.code, 0, added.stderr);
+  const allowed = await cli(dirs, ["call", "echo", '{"a":1}']);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.equal(allowed.stdout, '{"a":1}');
+  await dirs.cleanup();
+});
+
+Deno.test("a rules file shipped in the workspace approves nothing", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const rule = { id: "r-aaaaaaaa", tool: "echo", decision: "allow", scope: "global" };
+  const document = JSON.stringify({ version: 1, rules: [rule] });
+  await Deno.writeTextFile(`${dirs.root}/.basis/rules.json`, document);
+  await Deno.mkdir(`${dirs.root}/.config/basis`, { recursive: true });
+  await Deno.writeTextFile(`${dirs.root}/.config/basis/rules.json`, document);
+  const result = await cli(dirs, ["call", "echo", "{}"]);
+  assert.equal(result.code, 5, result.stderr);
+  await dirs.cleanup();
+});
+
+Deno.test("a remembered deny answers first, even over --approve always, and shows its reason", async () => {
+  const dirs = await scratch();
+  const marker = `${dirs.root}/ran`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("t", { command: [`${FIXTURES}/stdin_to_file.sh`, marker] })),
+  );
+  const add = await cli(dirs, ["rules", "add", "--tool", "t", "--deny", "--reason", "not today"]);
+  assert.equal(add.code, 0, add.stderr);
+  const result = await cli(dirs, ["call", "t", "{}", "--approve", "always"]);
+  assert.equal(result.code, 5);
+  assert.match(result.stderr, /not today/);
+  await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+  await dirs.cleanup();
+});
+
+Deno.test("a pattern rule beats a bare rule, and deny beats allow among equals", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await cli(dirs, ["rules", "add", "--tool", "echo", "--deny", "--reason", "bare deny"]);
+  await cli(dirs, ["rules", "add", "--tool", "echo", "--pattern", '*"input":{"ok":true}}']);
+  assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
+  assert.equal((await cli(dirs, ["call", "echo", '{"ok":false}'])).code, 5);
+  await cli(dirs, ["rules", "add", "--tool", "echo", "--deny", "--pattern", '*"ok":true*']);
+  assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 5);
+  await dirs.cleanup();
+});
+
+Deno.test("rules list, remove and check work from the CLI, with --json", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const added = JSON.parse(
+    (await cli(dirs, ["rules", "add", "--tool", "echo", "--global", "--json"])).stdout,
+  );
+  assert.equal(added.scope, "global");
+  const listed = JSON.parse((await cli(dirs, ["rules", "list", "--json"])).stdout);
+  assert.deepEqual(listed.rules.map((r: { id: string }) => r.id), [added.id]);
+  assert.match((await cli(dirs, ["rules", "list"])).stdout, new RegExp(added.id));
+  assert.equal((await cli(dirs, ["rules", "check"])).code, 0);
+  const bad = await cli(dirs, [
+    "rules",
+    "add",
+    "--tool",
+    "echo",
+    "--pattern",
+    "cargo",
+    "--match",
+    "cargo test",
+  ]);
+  assert.notEqual(bad.code, 0);
+  assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 0);
+  assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 2);
+  assert.equal((await cli(dirs, ["rules", "frob"])).code, 2);
+  await dirs.cleanup();
+});
+
+Deno.test("a corrupt rules file fails closed: denied, and rules check reports it", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await Deno.writeTextFile(`${dirs.configDir}/rules.json`, '{"version": 1, "rules": [');
+  const result = await cli(dirs, ["call", "echo", "{}", "--approve", "always"]);
+  assert.equal(result.code, 5);
+  assert.match(result.stderr, /rules\.json/);
+  assert.equal(result.stderr.trimEnd().split("\n").length, 1);
+  const check = await cli(dirs, ["rules", "check"]);
+  assert.equal(check.code, 6);
+  await dirs.cleanup();
+});
+
+Deno.test("--audit-log moves the trail, off disables it, and no env value is in it", async () => {
+  const canary = "CANARY-audit-1a2b3c4d";
+  const dirs = await scratch(
+    oneTool("echo", {
+      command: ["sh", "-c", "cat; echo $TOKEN >&2; exit 3"],
+      env: { TOKEN: canary },
+    }),
+  );
+  const path = `${dirs.root}/trail.jsonl`;
+  await cli(dirs, ["call", "echo", "{}", "--approve", "always", "--audit-log", path]);
+  const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.type), ["decision", "run"]);
+  assert.equal(lines[1].exit_code, 3);
+  assert.ok(!JSON.stringify(lines).includes(canary));
+  await cli(dirs, ["call", "echo", "{}", "--approve", "always"], {
+    env: { BASIS_AUDIT_LOG: "off" },
+  });
+  await assert.rejects(Deno.stat(`${dirs.stateDir}/audit.jsonl`), Deno.errors.NotFound);
+  await dirs.cleanup();
+});

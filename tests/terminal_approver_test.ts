@@ -1,0 +1,430 @@
+import assert from "node:assert/strict";
+import { PassThrough } from "node:stream";
+import { promptApproval, ruleForAlways } from "../src/approval/terminal/mod.ts";
+import type {
+  PromptRequest,
+  SpawnPromptRequest,
+  TerminalAnswer,
+  TerminalIo,
+  ToolPromptRequest,
+} from "../src/approval/terminal/mod.ts";
+import { cutNote, cutText } from "../src/approval/terminal/_cut.ts";
+import { previewText } from "../src/approval/preview.ts";
+import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+
+const FIXTURE = new URL("./fixtures/approver/prompt_once.ts", import.meta.url).pathname;
+const CANARY = "canary-SECRET-7f3a9c";
+const DOWN = "\x1b[B";
+const UP = "\x1b[A";
+const ENTER = "\r";
+
+const TOOL: ToolPromptRequest = {
+  tool: "grep_code",
+  sideEffect: "process",
+  kind: "tool",
+  preview: {
+    tool: "grep_code",
+    command: ["/usr/bin/grep", "-rn", "it's here", "src"],
+    cwd: "/work/demo project",
+    input: { pattern: "TODO", paths: ["src", "tests"] },
+  },
+};
+
+const SPAWN: SpawnPromptRequest = {
+  tool: "spawn",
+  sideEffect: "external",
+  kind: "spawn",
+  preview: { mode: "command", body: "git push origin main", cwd: "/work/x", target: "mac" },
+};
+
+/** A scripted terminal: keys go in through a PassThrough, the screen is captured from another. */
+function scriptedTerminal(overrides: Partial<TerminalIo> = {}) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let screen = "";
+  const waiters: { text: string; resolve: () => void }[] = [];
+  output.on("data", (chunk: Uint8Array | string) => {
+    screen += typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    for (const waiter of waiters.filter((w) => screen.includes(w.text))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  });
+  const shown = (text: string) =>
+    new Promise<void>((resolve) => {
+      if (screen.includes(text)) resolve();
+      else waiters.push({ text, resolve });
+    });
+  const io: TerminalIo = { input, output, isTerminal: () => true, ...overrides };
+  return {
+    io,
+    input,
+    output,
+    screen: () => screen,
+    /** Waits until the choices are drawn, then types the keys, one write each. */
+    async press(...keys: string[]) {
+      await shown("Allow once");
+      for (const key of keys) input.write(key);
+    },
+  };
+}
+
+async function answerWith(request: PromptRequest, ...keys: string[]) {
+  const terminal = scriptedTerminal();
+  const answer = promptApproval(request, terminal.io);
+  await terminal.press(...keys);
+  return { answer: await answer, screen: terminal.screen(), terminal };
+}
+
+/** The text above the question: what the person reads before choosing. */
+function header(screen: string): string {
+  return screen.slice(0, screen.indexOf("? Allow this call?"));
+}
+
+/** Any raw control character a terminal would act on (newlines aside). */
+// deno-lint-ignore no-control-regex -- finding control characters is the point
+const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/;
+
+/** A reference matcher for the rule pattern language: `*` any run, `?` one code point. */
+function patternMatches(pattern: string, text: string): boolean {
+  const source = [...pattern].map((c) =>
+    c === "*" ? "[\\s\\S]*" : c === "?" ? "[\\s\\S]" : c.replace(/[\\^$.|+()[\]{}]/g, "\\$&")
+  ).join("");
+  return new RegExp(`^${source}$`, "u").test(text);
+}
+
+for (
+  const [keys, expected] of [
+    [[ENTER], "allow_once"],
+    [[DOWN, ENTER], "always_allow"],
+    [[DOWN, DOWN, ENTER], "deny"],
+    [[DOWN, DOWN, DOWN, ENTER], "never"],
+    [[UP, ENTER], "never"],
+  ] as [string[], TerminalAnswer][]
+) {
+  const names = keys.map((k) => ({ [DOWN]: "Down", [UP]: "Up", [ENTER]: "Enter" })[k]).join("+");
+  Deno.test(`promptApproval() answers ${expected} for ${names}`, async () => {
+    const { answer } = await answerWith(TOOL, ...keys);
+    assert.equal(answer, expected);
+  });
+}
+
+Deno.test("promptApproval() shows the tool, side effect, quoted argv, cwd and pretty input", async () => {
+  const { screen } = await answerWith(TOOL, ENTER);
+  const top = header(screen);
+  assert.match(top, /tool +grep_code\n/);
+  assert.match(top, /side effect +process \(runs a program on this machine\)\n/);
+  assert.match(top, /command +\/usr\/bin\/grep -rn 'it'\\''s here' src\n/);
+  assert.match(top, /cwd +'\/work\/demo project'\n/);
+  assert.ok(top.includes('input        {\n                 "pattern": "TODO",\n'), top);
+  for (const choice of ["Allow once", "Always allow (remember this exact command)", "Deny"]) {
+    assert.ok(screen.includes(choice), choice);
+  }
+  assert.ok(screen.includes("Never (remember the refusal)"));
+  assert.ok(screen.includes("✔ Allow this call? Allowed once"));
+});
+
+Deno.test("promptApproval() shows a spawn's mode, command text, target and cwd", async () => {
+  const { answer, screen } = await answerWith(SPAWN, DOWN, ENTER);
+  assert.equal(answer, "always_allow");
+  const top = header(screen);
+  assert.match(top, /tool +spawn\n/);
+  assert.match(top, /side effect +external \(acts on systems beyond this machine\)\n/);
+  assert.match(top, /mode +command\n/);
+  assert.match(top, /command +git push origin main\n/);
+  assert.match(top, /target +mac\n/);
+  assert.match(top, /cwd +\/work\/x\n/);
+  const agent = await answerWith({ ...SPAWN, preview: { ...SPAWN.preview, mode: "agent" } }, ENTER);
+  assert.match(header(agent.screen), /task +git push origin main\n/);
+});
+
+Deno.test("promptApproval() denies on Escape at once, without waiting for more keys", async () => {
+  const { answer, screen } = await answerWith(TOOL, "\x1b");
+  assert.equal(answer, "deny");
+  assert.ok(screen.includes("✖ Allow this call? Denied"));
+});
+
+Deno.test("promptApproval() denies on Escape even when it arrives with other bytes", async () => {
+  const { answer } = await answerWith(TOOL, DOWN + "\x1b");
+  assert.equal(answer, "deny");
+});
+
+Deno.test("promptApproval() denies on Ctrl-C", async () => {
+  const { answer } = await answerWith(TOOL, "\x03");
+  assert.equal(answer, "deny");
+});
+
+Deno.test("promptApproval() denies on Ctrl-D and when the input ends", async () => {
+  assert.equal((await answerWith(TOOL, "\x04")).answer, "deny");
+  const terminal = scriptedTerminal();
+  const answer = promptApproval(TOOL, terminal.io);
+  await terminal.press();
+  terminal.input.end();
+  assert.equal(await answer, "deny");
+});
+
+Deno.test("promptApproval() denies when the caller's signal aborts", async () => {
+  const controller = new AbortController();
+  const terminal = scriptedTerminal({ signal: controller.signal });
+  const answer = promptApproval(TOOL, terminal.io);
+  await terminal.press();
+  controller.abort();
+  assert.equal(await answer, "deny");
+  const early = scriptedTerminal({ signal: AbortSignal.abort() });
+  assert.equal(await promptApproval(TOOL, early.io), "deny");
+  assert.equal(early.screen(), "");
+});
+
+Deno.test("promptApproval() answers no_answer at once and draws nothing without a terminal", async () => {
+  const terminal = scriptedTerminal({ isTerminal: () => false });
+  assert.equal(await promptApproval(TOOL, terminal.io), "no_answer");
+  assert.equal(terminal.screen(), "");
+  assert.equal(terminal.input.listenerCount("data"), 0);
+});
+
+Deno.test("promptApproval() leaves the caller's output open for what follows", async () => {
+  const { terminal } = await answerWith(TOOL, ENTER);
+  assert.equal(terminal.output.writableEnded, false);
+  assert.equal(terminal.input.listenerCount("keypress"), 0);
+});
+
+Deno.test("promptApproval() cuts long input after 40 lines and says how much was cut", async () => {
+  const items = Array.from({ length: 1300 }, (_, i) => i);
+  const request = { ...TOOL, preview: { ...TOOL.preview, input: { items } } };
+  const { screen } = await answerWith(request, ENTER);
+  const top = header(screen);
+  assert.ok(top.includes('"items": [\n'));
+  assert.ok(top.includes("    37,\n"));
+  assert.ok(!top.includes("    38,\n"));
+  const total = JSON.stringify({ items }, null, 2).split("\n").length;
+  assert.ok(top.includes(`… ${(total - 40).toLocaleString("en-US")} more lines (`), top);
+});
+
+Deno.test("promptApproval() cuts one huge line at 4 KiB", async () => {
+  const request = { ...TOOL, preview: { ...TOOL.preview, input: "é".repeat(10_000) } };
+  const { screen } = await answerWith(request, ENTER);
+  const top = header(screen);
+  assert.ok(top.length < 5000, String(top.length));
+  assert.match(top, /é…\n +… 1 more line \(\d{1,3},\d{3} bytes\)\n/);
+});
+
+Deno.test("promptApproval() never writes a secret, even when a preview holds one", async () => {
+  const request: ToolPromptRequest = {
+    ...TOOL,
+    preview: {
+      tool: "t",
+      command: ["curl", "-H", `Authorization: Bearer ${CANARY}`],
+      cwd: `/tmp/${CANARY}`,
+      input: { token: CANARY, nested: [`a${CANARY}"b`] },
+    },
+  };
+  const terminal = scriptedTerminal({ secrets: [CANARY] });
+  const answer = promptApproval(request, terminal.io);
+  await terminal.press(ENTER);
+  await answer;
+  assert.equal(terminal.screen().includes(CANARY), false);
+  assert.ok(terminal.screen().includes("[redacted]"));
+  const spawn = scriptedTerminal({ secrets: [CANARY] });
+  const spawned = promptApproval(
+    { ...SPAWN, preview: { ...SPAWN.preview, body: `echo ${CANARY}` } },
+    spawn.io,
+  );
+  await spawn.press(ENTER);
+  await spawned;
+  assert.equal(spawn.screen().includes(CANARY), false);
+});
+
+Deno.test("promptApproval() shows control characters as escapes, never raw", async () => {
+  const evil = "\x1b]0;owned\x07\x1b[2J\u202e";
+  const request: ToolPromptRequest = {
+    ...TOOL,
+    preview: { tool: "t", command: ["echo", `a\n${evil}`], cwd: `/w${evil}`, input: { s: evil } },
+  };
+  const { screen } = await answerWith(request, ENTER);
+  const top = header(screen);
+  assert.equal(RAW_CONTROL.test(top), false, JSON.stringify(top));
+  assert.ok(top.includes("echo $'a\\n\\u001b]0;owned\\u0007\\u001b[2J\\u202e'"), top);
+  const spawn = await answerWith(
+    { ...SPAWN, preview: { ...SPAWN.preview, body: `ls\n${evil}` } },
+    ENTER,
+  );
+  assert.equal(RAW_CONTROL.test(header(spawn.screen)), false);
+});
+
+Deno.test("promptApproval() colours only when asked or when the output is a terminal", async () => {
+  const plain = await answerWith(TOOL, ENTER);
+  assert.equal(header(plain.screen).includes("\x1b"), false);
+  const terminal = scriptedTerminal({ color: true });
+  const answer = promptApproval(TOOL, terminal.io);
+  await terminal.press(ENTER);
+  await answer;
+  assert.ok(terminal.screen().startsWith("\x1b[1mbasis-tools asks"));
+});
+
+Deno.test("ruleForAlways() pins tool, command and cwd, and matches any input", () => {
+  const rule = ruleForAlways(TOOL);
+  assert.deepEqual(rule, {
+    tool: "grep_code",
+    pattern:
+      `{"tool":"grep_code","command":["/usr/bin/grep","-rn","it's here","src"],"cwd":"/work/demo project","input":*}`,
+  });
+  const text = (preview: ToolPromptRequest["preview"]) => previewText(preview);
+  assert.ok(patternMatches(rule.pattern, text(TOOL.preview)));
+  assert.ok(patternMatches(rule.pattern, text({ ...TOOL.preview, input: { other: [1, "*"] } })));
+  assert.ok(
+    !patternMatches(
+      rule.pattern,
+      text({ ...TOOL.preview, command: ["/usr/bin/grep", "-rn", "it's here", "src", "x"] }),
+    ),
+  );
+  assert.ok(
+    !patternMatches(
+      rule.pattern,
+      text({ ...TOOL.preview, command: ["/usr/bin/grep", "-rni", "it's here", "src"] }),
+    ),
+  );
+  assert.ok(!patternMatches(rule.pattern, text({ ...TOOL.preview, cwd: "/work/demo project2" })));
+  assert.ok(!patternMatches(rule.pattern, text({ ...TOOL.preview, tool: "grep_codes" })));
+});
+
+Deno.test("ruleForAlways() writes a literal * or ? as ?, which matches it and nothing wider", () => {
+  const preview = { tool: "g", command: ["grep", "*.ts", "a?b"], cwd: "/w*", input: {} };
+  const rule = ruleForAlways({ ...TOOL, tool: "g", preview });
+  assert.equal(rule.pattern, '{"tool":"g","command":["grep","?.ts","a?b"],"cwd":"/w?","input":*}');
+  assert.ok(patternMatches(rule.pattern, previewText(preview)));
+  const wider = { ...preview, command: ["grep", "x.ts", "a?b"] };
+  assert.ok(
+    patternMatches(rule.pattern, previewText(wider)),
+    "documented: one character may differ",
+  );
+  assert.ok(
+    !patternMatches(rule.pattern, previewText({ ...preview, command: ["grep", "xx.ts", "a?b"] })),
+  );
+});
+
+Deno.test("ruleForAlways() pins a spawn's exact body, mode, cwd and target", () => {
+  const rule = ruleForAlways(SPAWN);
+  assert.equal(rule.tool, "spawn");
+  assert.equal(
+    rule.pattern,
+    '{"mode":"command","body":"git push origin main","cwd":"/work/x","target":"mac"}',
+  );
+  const text = (p: SpawnPromptRequest["preview"]) =>
+    JSON.stringify({ mode: p.mode, body: p.body, cwd: p.cwd, target: p.target });
+  assert.ok(patternMatches(rule.pattern, text(SPAWN.preview)));
+  assert.ok(
+    !patternMatches(rule.pattern, text({ ...SPAWN.preview, body: "git push origin main --force" })),
+  );
+  assert.ok(!patternMatches(rule.pattern, text({ ...SPAWN.preview, target: "local" })));
+  assert.ok(!patternMatches(rule.pattern, text({ ...SPAWN.preview, cwd: "/work/y" })));
+});
+
+Deno.test("ruleForAlways() keeps secrets out of the pattern", () => {
+  const preview = { tool: "t", command: ["curl", `-H=X: ${CANARY}`], cwd: "/w", input: {} };
+  const rule = ruleForAlways({ ...TOOL, tool: "t", preview }, { secrets: [CANARY] });
+  assert.equal(rule.pattern.includes(CANARY), false);
+  assert.equal(rule.pattern, '{"tool":"t","command":["curl","-H=X: *"],"cwd":"/w","input":*}');
+  assert.ok(patternMatches(rule.pattern, previewText(preview)));
+});
+
+Deno.test("cutText() keeps whole lines within the budgets and counts the rest", () => {
+  assert.deepEqual(cutText("a\nb\nc", 40, 4096), { shown: "a\nb\nc", cutLines: 0, cutBytes: 0 });
+  const cut = cutText("a\nb\nc\nd", 2, 4096);
+  assert.deepEqual(cut, { shown: "a\nb", cutLines: 2, cutBytes: 4 });
+  assert.equal(cutNote(cut), "… 2 more lines (4 bytes)");
+  const bytes = cutText("aaaa\nbbbb\ncccc", 40, 9);
+  assert.deepEqual(bytes, { shown: "aaaa\nbbbb", cutLines: 1, cutBytes: 5 });
+  const split = cutText("ééé", 40, 5);
+  assert.deepEqual(split, { shown: "éé…", cutLines: 1, cutBytes: 2 });
+  assert.equal(cutNote(split), "… 1 more line (2 bytes)");
+  assert.equal(cutNote(cutText("x".repeat(10_000), 1, 10)), "… 1 more line (9,990 bytes)");
+});
+
+Deno.test("the prompt library is only imported dynamically", async () => {
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", new URL("../src/approval/terminal/mod.ts", import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const graph = JSON.parse(new TextDecoder().decode(info.stdout)) as {
+    modules: { dependencies?: { specifier: string; isDynamic?: boolean }[] }[];
+  };
+  const uses = graph.modules.flatMap((m) => m.dependencies ?? []).filter((d) =>
+    d.specifier === "@inquirer/prompts" || d.specifier === "node:process"
+  );
+  assert.equal(uses.length, 2);
+  assert.ok(uses.every((d) => d.isDynamic === true));
+});
+
+Deno.test("promptApproval() answers no_answer when stdin is not a terminal", async () => {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", FIXTURE],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(result.code, 0);
+  assert.equal(new TextDecoder().decode(result.stdout), "ANSWER=no_answer\n");
+  assert.equal(new TextDecoder().decode(result.stderr), "");
+});
+
+/** Runs the fixture in a real pseudo-terminal and returns the screen once it has exited. */
+async function inFixtureTerminal(keys: string[], request?: PromptRequest): Promise<string> {
+  const argv = [Deno.execPath(), "run", "-A", "--quiet", FIXTURE];
+  if (request) argv.push(JSON.stringify(request));
+  return (await inPseudoTerminal(argv, { keys })).screen;
+}
+
+Deno.test({
+  name: "promptApproval() works in a real pseudo-terminal (tmux)",
+  ignore: !hasTmux(),
+  async fn(t) {
+    const cases: [string[], TerminalAnswer][] = [
+      [["Enter"], "allow_once"],
+      [["Down", "Enter"], "always_allow"],
+      [["Escape"], "deny"],
+      [["C-c"], "deny"],
+    ];
+    for (const [keys, expected] of cases) {
+      await t.step(`${keys.join("+")} answers ${expected}`, async () => {
+        const screen = await inFixtureTerminal(keys);
+        assert.ok(screen.includes("basis-tools asks before running a tool"), screen);
+        assert.match(screen, /tool +grep_code\n/);
+        assert.match(
+          screen,
+          /command +\/usr\/bin\/grep -rn '--include=\*\.ts' 'it'\\''s here' src\n/,
+        );
+        assert.match(screen, /cwd +'\/work\/demo project'\n/);
+        assert.match(screen, /input +\{\n +"pattern": "TODO",\n +"paths": \[\n/);
+        assert.match(screen, new RegExp(`\nANSWER=${expected}\n`), screen);
+        const verdict = expected === "deny" ? "✖ Allow this call? Denied" : "✔ Allow this call?";
+        assert.ok(screen.includes(verdict), screen);
+      });
+    }
+    await t.step("a spawn shows its command text and target", async () => {
+      const screen = await inFixtureTerminal(["Down", "Down", "Down", "Enter"], SPAWN);
+      assert.match(screen, /command +git push origin main\n/);
+      assert.match(screen, /target +mac\n/);
+      assert.match(screen, /\nANSWER=never\n/);
+    });
+  },
+});
+
+Deno.test("promptApproval() asks concurrent questions on one terminal one at a time", async () => {
+  const terminal = scriptedTerminal();
+  const first = promptApproval(TOOL, terminal.io);
+  const second = promptApproval(SPAWN, terminal.io);
+  await terminal.press(DOWN, ENTER);
+  assert.equal(await first, "always_allow");
+  const afterFirst = terminal.screen().length;
+  await new Promise<void>((resolve) => {
+    const check = () =>
+      terminal.screen().slice(afterFirst).includes("Allow once") ? resolve() : void 0;
+    terminal.output.on("data", check);
+    check();
+  });
+  assert.equal(terminal.screen().indexOf("git push"), terminal.screen().lastIndexOf("git push"));
+  assert.ok(terminal.screen().indexOf("git push") > terminal.screen().indexOf("Always allowed"));
+  terminal.input.write("\x03");
+  assert.equal(await second, "deny");
+});
