@@ -21,13 +21,15 @@ export type ApprovalPolicy = "prompt" | "always" | "never";
 export const APPROVAL_POLICIES: readonly ApprovalPolicy[] = ["prompt", "always", "never"];
 
 /** What is being asked about. */
-export type ApprovalRequest = {
-  readonly tool: string;
-  readonly sideEffect: SideEffect;
-} & (
-  | { readonly kind?: "tool"; readonly preview: ToolPreview }
-  | { readonly kind: "spawn"; readonly preview: SpawnPreview }
-);
+export type ApprovalRequest =
+  & {
+    readonly tool: string;
+    readonly sideEffect: SideEffect;
+  }
+  & (
+    | { readonly kind?: "tool"; readonly preview: ToolPreview }
+    | { readonly kind: "spawn"; readonly preview: SpawnPreview }
+  );
 
 /** The answer, and who gave it. */
 export interface Decision {
@@ -108,7 +110,9 @@ export async function decide(
         allowed,
         "prompt",
         rule?.id,
-        allowed ? undefined : `Call of tool ${name} denied at the prompt (remembered as ${rule?.id})`,
+        allowed
+          ? undefined
+          : `Call of tool ${name} denied at the prompt (remembered as ${rule?.id})`,
       );
     }
     case "no_answer":

@@ -37,7 +37,9 @@ export async function rulesCommand(
     if (rest.length !== count) {
       throw new BasisError(
         "usage",
-        `Cannot run "rules ${sub}": expected ${count} argument${count === 1 ? "" : "s"}; see --help`,
+        `Cannot run "rules ${sub}": expected ${count} argument${
+          count === 1 ? "" : "s"
+        }; see --help`,
       );
     }
   };
@@ -79,7 +81,9 @@ async function list(settings: Settings): Promise<number> {
     const ignored = loaded.ignored.includes(rule) ? " (ignored: see rules check)" : "";
     const pattern = rule.pattern === undefined ? "every call" : `pattern ${rule.pattern}`;
     const reason = rule.reason === undefined ? "" : ` — ${rule.reason}`;
-    return `${rule.id}  ${rule.decision.padEnd(5)}  ${rule.tool}  ${scopeText(rule)}  ${pattern}${reason}${ignored}`;
+    return `${rule.id}  ${rule.decision.padEnd(5)}  ${rule.tool}  ${
+      scopeText(rule)
+    }  ${pattern}${reason}${ignored}`;
   });
   out(lines.join("\n") + "\n");
   return EXIT.ok;
