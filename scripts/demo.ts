@@ -7,6 +7,13 @@
 
 const root = new URL("..", import.meta.url).pathname;
 const main = `${root}src/main.ts`;
+// The demo's rules, cache and audit trail live in a scratch directory, not in your own config.
+const scratch = await Deno.makeTempDir({ prefix: "basis-demo-" });
+const env = {
+  BASIS_CONFIG_DIR: `${scratch}/config`,
+  BASIS_CACHE_DIR: `${scratch}/cache`,
+  BASIS_STATE_DIR: `${scratch}/state`,
+};
 
 const steps: { say: string; args: string[]; stdin?: string }[] = [
   { say: "The roster of the example workspace", args: ["list"] },
@@ -34,15 +41,22 @@ const steps: { say: string; args: string[]; stdin?: string }[] = [
     args: ["call", "slow", '{"ms":5000}', "--approve", "always"],
   },
   {
-    say: "No approval policy and no one to ask: denied (exit 5)",
+    say: "No rule and no one to ask: denied, with the command that would allow it (exit 5)",
     args: ["call", "echo", '{"hello":"world"}'],
   },
+  {
+    say: "Remember a rule for echo in this workspace (kept in the user's config, never the repo)",
+    args: ["rules", "add", "--tool", "echo", "--reason", "harmless"],
+  },
+  { say: "Now the same call runs without asking", args: ["call", "echo", '{"hello":"world"}'] },
+  { say: "The remembered rules", args: ["rules", "list"] },
 ];
 
 for (const step of steps) {
   console.log(`\n# ${step.say}\n$ basis-tools -C examples ${step.args.map(quote).join(" ")}`);
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", main, "-C", `${root}examples`, ...step.args],
+    env,
     stdin: step.stdin === undefined ? "null" : "piped",
     stdout: "inherit",
     stderr: "inherit",
@@ -55,6 +69,10 @@ for (const step of steps) {
   const { code } = await child.status;
   console.log(`[exit ${code}]`);
 }
+
+const audit = await Deno.readTextFile(`${scratch}/state/audit.jsonl`);
+console.log(`\n# The audit trail: one JSON line per decision and per run\n${audit.trimEnd()}`);
+await Deno.remove(scratch, { recursive: true });
 
 function quote(arg: string): string {
   return /^[\w\-.,/:=@]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
