@@ -199,22 +199,26 @@ const w100 = await workspace("w100", 100);
       tools: { cat: { description: "cat", input_schema: { type: "object" }, command: ["cat"] } },
     }),
   );
-  const [tool, floor] = await sideBySide(
-    () =>
-      timed([
-        "sh",
-        "-c",
-        `${
-          cli(through, "call", "cat", "-", "--approve", "always").join(" ")
-        } < payload.json > /dev/null`,
-      ]),
-    () => timed(["sh", "-c", "cat < payload.json | cat > /dev/null"]),
-  );
+  const callCat = (...flags: string[]) => () =>
+    timed([
+      "sh",
+      "-c",
+      `${
+        cli(through, "call", "cat", "-", "--approve", "always", ...flags).join(" ")
+      } < payload.json > /dev/null`,
+    ]);
+  const catCat = () => timed(["sh", "-c", "cat < payload.json | cat > /dev/null"]);
+  const [tool, floor] = await sideBySide(callCat(), catCat);
+  // The audit trail records each input in full: the same without it shows what that costs.
+  const [unaudited, floorAgain] = await sideBySide(callCat("--audit-log", "off"), catCat);
   const rate = (ms: number) => `${(mib / (ms / 1000)).toFixed(0)} MiB/s`;
   rows.push(
     `| ${mib} MiB through a \`cat\` tool vs \`cat \\| cat\` | ${rate(tool)} | ${rate(floor)} | ${
       ratio(floor, tool)
     } of the floor's throughput | ≥ 0.5× |`,
+    `| the same with \`--audit-log off\` (for comparison) | ${rate(unaudited)} | ${
+      rate(floorAgain)
+    } | ${ratio(floorAgain, unaudited)} of the floor's throughput | — |`,
   );
 
   const gen = `${work}/gen`;

@@ -45,15 +45,23 @@ const bundle = await new Deno.Command(Deno.execPath(), {
 }).output();
 if (!bundle.success) fail("the bundle step failed (deno task bundle)");
 
+// The bundle may be split into chunks loaded on demand. `deno compile` embeds every chunk reached
+// by a literal import() on its own; naming each one keeps that true whatever the bundler emits.
+const entry = `${ROOT}dist/basis-tools.js`;
+const chunks = [...Deno.readDirSync(`${ROOT}dist`)]
+  .filter((file) => file.isFile && file.name.endsWith(".js") && file.name !== "basis-tools.js")
+  .flatMap((file) => ["--include", `${ROOT}dist/${file.name}`]);
+
 const compile = await new Deno.Command(Deno.execPath(), {
   args: [
     "compile",
     ...DEFAULT_PERMISSIONS,
     ...(target ? ["--target", target] : []),
+    ...chunks,
     ...extra,
     "--output",
     output,
-    `${ROOT}dist/basis-tools.js`,
+    entry,
   ],
   cwd: ROOT,
   stdout: "inherit",
@@ -62,10 +70,11 @@ const compile = await new Deno.Command(Deno.execPath(), {
 if (!compile.success) {
   const stderr = new TextDecoder().decode(compile.stderr);
   if (/dl\.deno\.land|error sending request|dns error/.test(stderr)) {
+    const zip = `denort-${target ?? Deno.build.target}.zip`;
     fail(
-      `Deno's denort runtime could not be downloaded (dl.deno.land is unreachable); download denort for Deno ${Deno.version.deno} and ${
-        target ?? Deno.build.target
-      } where you can, unzip it, and run again with DENORT_BIN=/path/to/denort`,
+      `Deno's denort runtime could not be downloaded (dl.deno.land is unreachable); get ${zip} ` +
+        `of Deno ${Deno.version.deno} where you can (https://dl.deno.land/release/v${Deno.version.deno}/${zip}, ` +
+        `or the assets of that Deno release on GitHub), unzip it, and run again with DENORT_BIN=/path/to/denort`,
     );
   }
   const plain = stderr.replaceAll(ANSI_ESCAPE, "");

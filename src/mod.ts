@@ -1,6 +1,7 @@
 /**
  * basis-tools as a library: load the declared tools of a workspace, check input against a tool's
- * schema, decide a call, and run a program with JSON on stdin.
+ * schema, decide a call, run a program with JSON on stdin, and parse and run the built-in `spawn`
+ * tool.
  *
  * @example Load a workspace's roster and call one tool
  * ```ts ignore
@@ -30,4 +31,6 @@ export * from "./run/mod.ts";
 export * from "./approval/preview.ts";
 export * from "./approval/approve.ts";
 export * from "./approval/shell_quote.ts";
+export * from "./permissions/mod.ts";
+export * from "./spawn/mod.ts";
 export { redact, REDACTED } from "./redact.ts";

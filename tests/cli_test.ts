@@ -69,7 +69,8 @@ Deno.test("list prints workspace tools by name, then unshadowed global tools", a
   const result = await cli(dirs, ["list"]);
   assert.equal(result.code, 0, result.stderr);
   const names = result.stdout.trim().split("\n").slice(1).map((line) => line.split(/\s+/)[0]);
-  assert.deepEqual(names, ["alpha", "zeta", "beta"]);
+  // Then the built-in spawn tool.
+  assert.deepEqual(names, ["alpha", "zeta", "beta", "spawn"]);
   assert.match(result.stdout, /alpha\s+external\s+workspace\s+First one/);
   assert.match(result.stdout, /beta\s+process\s+global\s+Global only/);
   const json = JSON.parse((await cli(dirs, ["list", "--json"])).stdout);
@@ -86,9 +87,9 @@ Deno.test("list finds the workspace from a subdirectory, and -C names it explici
   const dirs = await scratch(TWO_TOOLS);
   await Deno.mkdir(`${dirs.root}/a/b`, { recursive: true });
   const nested = await cli(dirs, ["list", "--json"], { cwd: `${dirs.root}/a/b` });
-  assert.equal(JSON.parse(nested.stdout).length, 2);
+  assert.equal(JSON.parse(nested.stdout).length, 3); // two declared, then spawn
   const explicit = await cli(dirs, ["-C", dirs.root, "list", "--json"], { cwd: "/" });
-  assert.equal(JSON.parse(explicit.stdout).length, 2);
+  assert.equal(JSON.parse(explicit.stdout).length, 3);
   await dirs.cleanup();
 });
 
@@ -133,7 +134,8 @@ Deno.test("no manifest anywhere is an empty roster, not an error", async () => {
   const dirs = await scratch();
   const list = await cli(dirs, ["list", "--json"]);
   assert.equal(list.code, 0, list.stderr);
-  assert.deepEqual(JSON.parse(list.stdout), []);
+  // Only the built-in spawn tool.
+  assert.deepEqual(JSON.parse(list.stdout).map((row: { name: string }) => row.name), ["spawn"]);
   assert.equal((await cli(dirs, ["check"])).code, 0);
   await dirs.cleanup();
 });

@@ -350,7 +350,7 @@ Deno.test("the prompt library is only imported dynamically", async () => {
     modules: { dependencies?: { specifier: string; isDynamic?: boolean }[] }[];
   };
   const uses = graph.modules.flatMap((m) => m.dependencies ?? []).filter((d) =>
-    d.specifier === "@inquirer/prompts" || d.specifier === "node:process"
+    d.specifier === "@inquirer/select" || d.specifier === "node:process"
   );
   assert.equal(uses.length, 2);
   assert.ok(uses.every((d) => d.isDynamic === true));

@@ -12,23 +12,23 @@ import { shellQuote } from "./shell_quote.ts";
 import { decideByRules } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";
 import type { Rule } from "./rules/types.ts";
+import type { SpawnSideEffect } from "../spawn/types.ts";
 import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
+import type { ApprovalPolicy } from "./policy.ts";
 
-/** How calls that no rule answers are decided. */
-export type ApprovalPolicy = "prompt" | "always" | "never";
-
-/** The policies, for parsing `--approve` and `BASIS_APPROVE`. */
-export const APPROVAL_POLICIES: readonly ApprovalPolicy[] = ["prompt", "always", "never"];
+export { APPROVAL_POLICIES, type ApprovalPolicy } from "./policy.ts";
 
 /** What is being asked about. */
 export type ApprovalRequest =
-  & {
-    readonly tool: string;
-    readonly sideEffect: SideEffect;
-  }
+  & { readonly tool: string }
   & (
-    | { readonly kind?: "tool"; readonly preview: ToolPreview }
-    | { readonly kind: "spawn"; readonly preview: SpawnPreview }
+    | { readonly kind?: "tool"; readonly sideEffect: SideEffect; readonly preview: ToolPreview }
+    | {
+      readonly kind: "spawn";
+      /** `"process"` for a command, `"local state"` for a subagent. */
+      readonly sideEffect: SideEffect | SpawnSideEffect;
+      readonly preview: SpawnPreview;
+    }
   );
 
 /** The answer, and who gave it. */
@@ -82,11 +82,14 @@ export async function decide(
   const name = JSON.stringify(request.tool);
   if (options.configDir !== undefined) {
     const { rules } = await loadRules(options.configDir);
-    const match = decideByRules(rules, {
-      tool: request.tool,
-      previewText: JSON.stringify(request.preview),
-      root: options.root,
-    });
+    // The preview's JSON is as large as the input: build it only when a rule may look at it.
+    const match = rules.some((rule) => rule.tool === request.tool)
+      ? decideByRules(rules, {
+        tool: request.tool,
+        previewText: JSON.stringify(request.preview),
+        root: options.root,
+      })
+      : undefined;
     if (match) return byRule(name, match.rule);
   }
   const policy = options.policy ?? "prompt";

@@ -13,6 +13,9 @@ const GLOBAL = `Options for every command (before or after its name):
       --audit-log PATH    where decisions and runs are logged, or off (default:
                           $BASIS_AUDIT_LOG, else ~/.local/state/basis/audit.jsonl)
       --env KEY=VALUE     add a variable to every tool's environment (repeatable)
+      --no-shell          spawn runs no commands (tasks for a subagent still work)
+      --spawn-timeout MS  time limit of a spawn call (default 120000 for a command,
+                          600000 for a subagent; at most 600000)
       --locale LOCALE     en-US | uk-UA
   -h, --help              show help
   -V, --version           show the version`;
@@ -26,7 +29,10 @@ Commands:
   show NAME               one tool in full (env values redacted)
   check                   validate the manifests (exit 0, or 6 with one line per problem)
   call NAME [INPUT|-]     run one tool with a JSON object as input
+  spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,
+                          anything else is a task for the configured subagent
   rules list|add|remove|check   the remembered approval rules
+  permissions             the least-privilege Deno permissions for this workspace
 
 ${GLOBAL}
 
@@ -43,7 +49,8 @@ Shows one tool in full: description, command, cwd, env names (values redacted), 
 timeout, input schema and the file that declares it.`,
   check: `Usage: basis-tools check [--json]
 
-Validates the workspace and global manifests, including every tool's input schema.
+Validates the workspace and global manifests, including every tool's input schema, and the
+spawn configuration (spawn.json in the config directory).
 Exits 0, or 6 with one line per problem.`,
   call: `Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--json] [--env KEY=VALUE]...
 
@@ -54,6 +61,35 @@ streamed through. With --json, prints one object:
 {tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
 
   --timeout MS            override the tool's timeout_ms for this call`,
+  spawn: `Usage: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS]
+
+The built-in spawn tool (also callable as: basis-tools call spawn '{"input":"!ls"}').
+  !<command>            runs the command with /bin/sh -c in the workspace root, in its own
+                        process group, with only PATH, HOME, LANG and the --env pairs set
+  !@<target> <command>  runs it on a target from spawn.json: the target's argv with the
+                        command appended as one argument
+  !!<text>              a task that starts with '!'
+  <text>                a task for the subagent from spawn.json (text on its stdin, answer on
+                        its stdout); refused at delegation depth max_depth (default 2)
+Output streams through; each stream is kept up to 64 KiB for --json, which prints
+{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,
+stderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,
+{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.`,
+  permissions: `Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]
+
+Derives from the manifests the least-privilege Deno permissions for this workspace: --allow-run
+for the absolute path of every declared program (bare names found on PATH now), the kill program
+that stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and
+spawn's targets and subagent; --allow-read for the workspace, the config and cache directories and
+the files looked at to find each program; --allow-write for the config, cache and state
+directories; --allow-env for the variables basis-tools reads and the \${VAR}s the manifests use;
+--no-prompt. Warnings go to stderr: programs that cannot be found (left out) and grants that
+defeat confinement (shells, env, xargs, interpreters, ...).
+
+  --format flags          one line of deno flags to paste (default; json with --json)
+  --format json           {flags, read, write, env, run, programs, warnings}
+  --format deno-json      a "permissions" set for deno.json (deno run -P, Deno 2.5 or later)
+  --format compile        a deno compile command for a binary confined to this workspace`,
   rules: `Usage: basis-tools rules list [--json]
        basis-tools rules add --tool NAME [--pattern P] [--deny] [--reason TEXT] [--global]
                              [--match PREVIEW]... [--not-match PREVIEW]...

@@ -77,14 +77,32 @@ async function dispatch(
     case "call": {
       expectPositionals(command, positionals, 1, 2);
       const timeout = options.get("timeout");
+      if (positionals[0] === "spawn") {
+        // The built-in tool, called like a declared one: the same code as `spawn STRING`.
+        const { callSpawnCommand } = await import("./commands/spawn.ts");
+        return await callSpawnCommand(settings, positionals[1], {
+          timeoutMs: typeof timeout === "string" ? parseTimeout(timeout) : undefined,
+        });
+      }
       const { callCommand } = await import("./commands/call.ts");
       return await callCommand(settings, positionals[0] as string, positionals[1], {
         timeoutMs: typeof timeout === "string" ? parseTimeout(timeout) : undefined,
       });
     }
+    case "spawn": {
+      expectPositionals(command, positionals, 1, 1);
+      const { spawnCommand } = await import("./commands/spawn.ts");
+      return await spawnCommand(settings, positionals[0] as string);
+    }
     case "rules": {
       const { rulesCommand } = await import("./commands/rules.ts");
       return await rulesCommand(settings, positionals, options);
+    }
+    case "permissions": {
+      expectPositionals(command, positionals, 0, 0);
+      const format = options.get("format");
+      const { permissionsCommand } = await import("./commands/permissions.ts");
+      return await permissionsCommand(settings, typeof format === "string" ? format : undefined);
     }
   }
   throw new BasisError("usage", `Unknown command "${command}": see basis-tools --help`);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { APPROVAL_POLICIES, type ApprovalPolicy } from "../approval/approve.ts";
+import { APPROVAL_POLICIES, type ApprovalPolicy } from "../approval/policy.ts";
 import { BasisError } from "../errors.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir } from "../paths.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
@@ -19,6 +19,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: "approve", kind: "string" },
   { name: "env", kind: "list" },
   { name: "no-shell", kind: "boolean" },
+  { name: "spawn-timeout", kind: "string" },
   { name: "audit-log", kind: "string" },
   { name: "help", kind: "boolean", short: "h" },
   { name: "version", kind: "boolean", short: "V" },
@@ -27,6 +28,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 /** Options of one command. */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   call: [{ name: "timeout", kind: "string" }],
+  permissions: [{ name: "format", kind: "string" }],
   rules: [
     { name: "tool", kind: "string" },
     { name: "pattern", kind: "string" },
@@ -49,7 +51,10 @@ export interface Settings {
   readonly approve: ApprovalPolicy;
   /** `--env KEY=VALUE` pairs, in order. */
   readonly env: Readonly<Record<string, string>>;
+  /** `--no-shell` (or `BASIS_NO_SHELL=1`, which a subagent inherits): spawn runs no commands. */
   readonly noShell: boolean;
+  /** `--spawn-timeout MS`, when given: the time limit of a spawn call (capped by the spawn seam). */
+  readonly spawnTimeoutMs: number | undefined;
   /** `--audit-log PATH|off`, when given (else `BASIS_AUDIT_LOG`, else the state directory). */
   readonly auditLog: string | undefined;
   /** How variables are read (for the defaults of other seams). */
@@ -103,9 +108,23 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     json: args.options.get("json") === true,
     approve: approve as ApprovalPolicy,
     env: pairs,
-    noShell: args.options.get("no-shell") === true,
+    noShell: args.options.get("no-shell") === true || env("BASIS_NO_SHELL") === "1",
+    spawnTimeoutMs: milliseconds("spawn-timeout", string("spawn-timeout")),
     auditLog: string("audit-log"),
     envLookup: env,
     locale: string("locale") ?? env("BASIS_LOCALE") ?? "en-US",
   };
+}
+
+/** A whole number of milliseconds above 0, or `undefined` when the option was not given. */
+function milliseconds(option: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
+    throw new BasisError(
+      "usage",
+      `Cannot use --${option} "${text}": expected a whole number of milliseconds above 0`,
+    );
+  }
+  return value;
 }

@@ -20,20 +20,25 @@ import { joinPath, parentPath, resolvePath } from "../paths.ts";
  * console.log(root);
  * ```
  */
-export async function findWorkspaceRoot(start: string): Promise<string> {
+export function findWorkspaceRoot(start: string): Promise<string> {
+  return Promise.resolve(nearestRoot(start));
+}
+
+/** Synchronous on purpose: a few local `stat` calls are microseconds, an async one a thread hop. */
+function nearestRoot(start: string): string {
   const origin = resolvePath(start);
   let dir = origin;
   while (true) {
-    if (await holdsManifest(dir)) return dir;
+    if (holdsManifest(dir)) return dir;
     const parent = parentPath(dir);
     if (parent === dir) return origin;
     dir = parent;
   }
 }
 
-async function holdsManifest(dir: string): Promise<boolean> {
+function holdsManifest(dir: string): boolean {
   try {
-    return !(await Deno.stat(joinPath(dir, ".basis", "tools.json"))).isDirectory;
+    return !Deno.statSync(joinPath(dir, ".basis", "tools.json")).isDirectory;
   } catch (error) {
     // A file the OS will not let us stat still exists: the loader reports it rather than skip it.
     // Anything else (absent, or outside what Deno's permissions allow) is not a root.

@@ -98,9 +98,9 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
     ok = false;
   }
   // Recursion is bounded by MAX_SCHEMA_DEPTH; the path is one shared stack, copied only to report.
+  // Only objects and arrays are visited (most values are leaves), keys through `Object.keys`.
   const path: Segment[] = ["input_schema"];
-  const walk = (value: unknown): void => {
-    if (typeof value !== "object" || value === null) return;
+  const walk = (value: object): void => {
     if (path.length > MAX_SCHEMA_DEPTH) {
       report(path, "value", fieldOf(path), `nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
       ok = false;
@@ -108,21 +108,28 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
     }
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item !== "object" || item === null) continue;
         path.push(i);
-        walk(value[i]);
+        walk(item);
         path.pop();
       }
       return;
     }
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      path.push(key);
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       if (key === "__proto__") {
+        path.push(key);
         report(path, "key", fieldOf(path), 'key "__proto__" is not allowed');
+        path.pop();
         ok = false;
-      } else {
-        walk((value as Json)[key]);
+        continue;
       }
+      const item = (value as Json)[key];
+      if (typeof item !== "object" || item === null) continue;
+      path.push(key);
+      walk(item);
       path.pop();
     }
   };

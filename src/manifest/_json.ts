@@ -1,6 +1,7 @@
 /**
- * Reading manifest text: `JSON.parse` first (fast), and only when that fails, or when a problem
- * must be located, the JSONC parser (comments, trailing commas, offsets), imported lazily.
+ * Reading manifest text: `JSON.parse` first (fast), then `JSON.parse` of the text without its
+ * comments and trailing commas, and only when that fails too, or when a problem must be located,
+ * the JSONC parser (offsets, and what exactly is wrong), imported lazily.
  *
  * Positions are 1-based; columns count UTF-16 code units, as editors do. Syntax errors describe
  * what was unexpected by kind ("string", "number") rather than quoting it, so a secret pasted into
@@ -10,6 +11,7 @@
  */
 
 import type { Node, ParseError } from "jsonc-parser";
+import { stripJsonc } from "./_strip_jsonc.ts";
 
 type Jsonc = typeof import("jsonc-parser");
 
@@ -80,7 +82,7 @@ function loadJsonc(): Promise<Jsonc> {
 }
 
 /**
- * Parses manifest text as JSON, falling back to JSONC.
+ * Parses manifest text as JSON, then as JSONC.
  *
  * @param text The file's text (without a byte order mark).
  * @returns The value (and the JSONC tree when the fallback built one), or one syntax problem.
@@ -93,6 +95,14 @@ export async function parseText(text: string): Promise<ParsedText> {
   }
   if (text.trim() === "") {
     return { ok: false, reason: 'empty file (expected {"schema": 1, "tools": {}})' };
+  }
+  const strict = stripJsonc(text);
+  if (strict !== undefined) {
+    try {
+      return { ok: true, value: JSON.parse(strict) };
+    } catch {
+      // Broken: the JSONC parser says where.
+    }
   }
   const jsonc = await loadJsonc();
   const errors: ParseError[] = [];

@@ -71,17 +71,17 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
   const env = options.env ?? readEnv;
   const root = options.workspace === undefined
     ? await findWorkspaceRoot(cwd)
-    : await explicitWorkspace(absolute(cwd, options.workspace), options.workspace);
+    : explicitWorkspace(absolute(cwd, options.workspace), options.workspace);
   const config = absolute(cwd, options.configDir ?? defaultConfigDir(undefined, env));
   const reserved = options.reserved ?? DEFAULT_RESERVED;
 
   const workspacePath = absolute(root, ".basis/tools.json");
   const globalPath = absolute(config, "tools.json");
   const paths: [string, ManifestScope][] = [[workspacePath, "workspace"]];
-  if (!(await sameFile(workspacePath, globalPath))) paths.push([globalPath, "global"]);
+  if (!sameFile(workspacePath, globalPath)) paths.push([globalPath, "global"]);
 
   const loaded = await Promise.all(paths.map(async ([path, scope]) => {
-    const read = await readManifestFile(path);
+    const read = readManifestFile(path);
     const source: ManifestSource = { path, scope, found: read.kind !== "missing" };
     if (read.kind === "missing") return { source, tools: [], problems: [] };
     if (read.kind === "error") {
@@ -103,9 +103,9 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
   return { root, configDir: config, sources: loaded.map((entry) => entry.source), tools };
 }
 
-async function explicitWorkspace(path: string, given: string): Promise<string> {
+function explicitWorkspace(path: string, given: string): string {
   try {
-    if ((await Deno.stat(path)).isDirectory) return path;
+    if (Deno.statSync(path).isDirectory) return path;
   } catch {
     // Reported below.
   }

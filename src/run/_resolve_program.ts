@@ -37,6 +37,13 @@ type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" 
  * @param program The program as requested.
  * @param context The working directory and search path.
  * @returns The file, or why there is none, in one line naming the program.
+ *
+ * @example Find a bare name on PATH
+ * ```ts ignore
+ * import { resolveProgram } from "./_resolve_program.ts";
+ * const found = resolveProgram("sh", { cwd: "/", path: "/usr/bin:/bin", pathExt: undefined });
+ * if (found.ok) console.log(found.path); // "/usr/bin/sh"
+ * ```
  */
 export function resolveProgram(program: string, context: ResolveContext): Resolution {
   if (program.trim() === "") {

@@ -8,7 +8,7 @@
 
 import { type CaptureResult, OutputCapture } from "./_capture.ts";
 import { stopGroup } from "./_terminate.ts";
-import { settlesWithin } from "./_wait.ts";
+import { settlesWithin, startTimer } from "./_wait.ts";
 
 /** How long to wait for output pipes (or stdin) to close after the child exits. */
 const PIPE_GRACE_MS = 200;
@@ -75,11 +75,8 @@ export async function supervise(
   const exited = child.status;
   const settled = Promise.all([exited, pipes]);
 
-  // Timers overflow past 2^31 - 1 ms (and would fire at once): about 24.8 days is the longest.
-  const timer = setTimeout(
-    () => stop.resolve("timeout"),
-    Math.min(settings.timeoutMs, 2 ** 31 - 1),
-  );
+  // Capped at about 24.8 days (MAX_WAIT_MS), like any timer.
+  const cancelTimer = startTimer(settings.timeoutMs, () => stop.resolve("timeout"));
   const onAbort = () => stop.resolve("cancel");
   settings.signal?.addEventListener("abort", onAbort, { once: true });
   if (settings.signal?.aborted) onAbort();
@@ -89,7 +86,7 @@ export async function supervise(
   try {
     reason = await Promise.race([exited.then(() => undefined), stop.promise]);
   } finally {
-    clearTimeout(timer);
+    cancelTimer();
     settings.signal?.removeEventListener("abort", onAbort);
   }
   if (reason !== undefined) {
@@ -163,7 +160,8 @@ function drain(
             onCallbackError(error);
           }
         }
-        await capture.push(value);
+        const spilling = capture.push(value);
+        if (spilling) await spilling;
       }
     } catch {
       // The pipe failed or was cancelled: what was read is what there is.

@@ -12,3 +12,4 @@ export * from "./failure_message.ts";
 export * from "./model_result.ts";
 export * from "./interrupt.ts";
 export { KILL_PROGRAMS } from "./_kill.ts";
+export { type Resolution, type ResolveContext, resolveProgram } from "./_resolve_program.ts";

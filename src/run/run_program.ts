@@ -60,10 +60,13 @@ export async function runProgram(
     started,
   };
 
+  const lookup = request.clearEnv === true
+    ? (name: string) => Object.hasOwn(env, name) ? env[name] : undefined
+    : (name: string) => effectiveVar(env, name);
   const resolved = resolveProgram(request.program, {
     cwd: request.cwd,
-    path: effectiveVar(env, "PATH"),
-    pathExt: effectiveVar(env, "PATHEXT"),
+    path: lookup("PATH"),
+    pathExt: lookup("PATHEXT"),
   });
   if (!resolved.ok) {
     return notStarted(base, resolved.path, {
@@ -81,6 +84,7 @@ export async function runProgram(
       args: [...request.args],
       cwd: request.cwd,
       env,
+      clearEnv: request.clearEnv === true,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -20,6 +20,11 @@ export interface RunRequest {
    * (e.g. `[cliPairs, manifestEnv]`).
    */
   env?: readonly Readonly<Record<string, string>>[];
+  /**
+   * Start from an empty environment instead of the inherited one: the child sees only what
+   * `env` sets (and `PATH` is looked up in `env` alone). @default false
+   */
+  clearEnv?: boolean;
   /** Stop the whole process group after this many milliseconds. */
   timeoutMs: number;
 }

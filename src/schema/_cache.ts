@@ -54,18 +54,20 @@ export function validatorPath(cacheDir: string, key: string): string {
  * ```ts ignore
  * import { readCached, writeCached } from "./_cache.ts";
  * await writeCached("/tmp/basis-cache", "k", { code: "module.exports = () => true;" });
- * console.log((await readCached("/tmp/basis-cache", "k")).kind); // "hit"
+ * console.log(readCached("/tmp/basis-cache", "k").kind); // "hit"
  * ```
  */
-export async function readCached(cacheDir: string, key: string): Promise<CacheRead> {
+export function readCached(cacheDir: string, key: string): CacheRead {
   const path = validatorPath(cacheDir, key);
   let text: string;
   try {
-    const info = await Deno.stat(path);
+    // Synchronous on purpose: one small local file on every call, where an async read would be two
+    // hops to a worker thread.
+    const info = Deno.statSync(path);
     if (info.mode !== null && (info.mode & 0o022) !== 0) {
       return { kind: "rejected", why: "writable by group or others" };
     }
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch {
     return { kind: "missing" };
   }

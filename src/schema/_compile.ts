@@ -1,5 +1,5 @@
 /**
- * Compiles a schema with ajv (imported lazily, once per draft) into a validate function and its
+ * Compiles a schema with ajv (imported lazily, on the first compile) into a validate function and its
  * standalone code, or explains why it cannot be compiled.
  *
  * @module
@@ -37,36 +37,23 @@ interface Compiler {
 
 const compilers = new Map<Draft, Promise<Compiler>>();
 
-async function loadClass(draft: Draft): Promise<AjvClass> {
-  switch (draft) {
-    case "2019-09":
-      return (await import("ajv/dist/2019.js")).default as unknown as AjvClass;
-    case "2020-12":
-      return (await import("ajv/dist/2020.js")).default as unknown as AjvClass;
-    default:
-      return (await import("ajv")).default as unknown as AjvClass;
-  }
-}
-
 async function loadCompiler(draft: Draft): Promise<Compiler> {
   stats.compilerLoads++;
-  const [Ajv, formats, standalone] = await Promise.all([
-    loadClass(draft),
-    import("ajv-formats"),
-    import("ajv/dist/standalone/index.js"),
-  ]);
+  const ajvModules = await import("./_ajv_compiler.ts");
+  const classes: Readonly<Record<Draft, unknown>> = {
+    "draft-06": ajvModules.Ajv,
+    "draft-07": ajvModules.Ajv,
+    "2019-09": ajvModules.Ajv2019,
+    "2020-12": ajvModules.Ajv2020,
+  };
+  const Ajv = classes[draft] as AjvClass;
   const ajv = new Ajv(structuredClone(AJV_OPTIONS));
-  (formats.default as unknown as (ajv: AjvInstance, options: unknown) => void)(
+  (ajvModules.addFormats as unknown as (ajv: AjvInstance, options: unknown) => void)(
     ajv,
     structuredClone(FORMATS_OPTIONS),
   );
-  if (draft === "draft-06") {
-    const meta = await import("ajv/dist/refs/json-schema-draft-06.json", {
-      with: { type: "json" },
-    });
-    ajv.addMetaSchema(meta.default);
-  }
-  return { ajv, standalone: standalone.default as unknown as Compiler["standalone"] };
+  if (draft === "draft-06") ajv.addMetaSchema(ajvModules.draft06MetaSchema);
+  return { ajv, standalone: ajvModules.standaloneCode as unknown as Compiler["standalone"] };
 }
 
 function compiler(draft: Draft): Promise<Compiler> {

@@ -7,18 +7,16 @@
 
 import type { Validator } from "./_types.ts";
 
-type Loader = () => Promise<{ default: unknown }>;
+/** Every module standalone code may `require`; all are imported together, on first need. */
+const MODULE_NAMES: ReadonlySet<string> = new Set([
+  "ajv/dist/runtime/equal",
+  "ajv/dist/runtime/ucs2length",
+  "ajv/dist/runtime/uri",
+  "ajv/dist/runtime/validation_error",
+  "ajv-formats/dist/formats",
+]);
 
-/** Every module standalone code may `require`, imported only when a validator names it. */
-const LOADERS: Readonly<Record<string, Loader>> = {
-  "ajv/dist/runtime/equal": () => import("ajv/dist/runtime/equal.js"),
-  "ajv/dist/runtime/ucs2length": () => import("ajv/dist/runtime/ucs2length.js"),
-  "ajv/dist/runtime/uri": () => import("ajv/dist/runtime/uri.js"),
-  "ajv/dist/runtime/validation_error": () => import("ajv/dist/runtime/validation_error.js"),
-  "ajv-formats/dist/formats": () => import("ajv-formats/dist/formats.js"),
-};
-
-const loaded = new Map<string, unknown>();
+let modules: Promise<Readonly<Record<string, unknown>>> | undefined;
 
 const REQUIRE_CALL = /\brequire\("([^"\\]+)"\)/g;
 
@@ -40,7 +38,7 @@ export function requiredModules(code: string): string[] | undefined {
   const names = new Set<string>();
   for (const match of code.matchAll(REQUIRE_CALL)) {
     const name = match[1] as string;
-    if (!Object.hasOwn(LOADERS, name)) return undefined;
+    if (!MODULE_NAMES.has(name)) return undefined;
     names.add(name);
   }
   return [...names];
@@ -64,15 +62,12 @@ export function requiredModules(code: string): string[] | undefined {
 export async function instantiate(code: string): Promise<Validator> {
   const names = requiredModules(code);
   if (names === undefined) throw new Error("Standalone code requires an unknown module");
-  for (const name of names) {
-    if (loaded.has(name)) continue;
-    const namespace = await (LOADERS[name] as Loader)();
-    // Deno and `deno bundle` both expose CommonJS `module.exports` as the default export.
-    loaded.set(name, namespace.default);
-  }
+  const loaded = names.length === 0 ? {} : await loadModules();
   const require = (name: string): unknown => {
-    if (!loaded.has(name)) throw new Error(`Standalone code requires unknown module "${name}"`);
-    return loaded.get(name);
+    if (!Object.hasOwn(loaded, name)) {
+      throw new Error(`Standalone code requires unknown module "${name}"`);
+    }
+    return loaded[name];
   };
   const module = { exports: {} as unknown };
   const run = new Function("require", "module", "exports", code);
@@ -80,4 +75,14 @@ export async function instantiate(code: string): Promise<Validator> {
   const validate = module.exports;
   if (typeof validate !== "function") throw new Error("Standalone code exports no function");
   return validate as Validator;
+}
+
+function loadModules(): Promise<Readonly<Record<string, unknown>>> {
+  if (modules === undefined) {
+    modules = import("./_ajv_runtime.ts").then((module) => module.RUNTIME_MODULES);
+    modules.catch(() => {
+      modules = undefined;
+    });
+  }
+  return modules;
 }

@@ -88,7 +88,7 @@ async function load(
   cacheDir: string | undefined,
 ): Promise<Entry> {
   if (cacheDir !== undefined) {
-    const read = await readCached(cacheDir, key);
+    const read = readCached(cacheDir, key);
     if (read.kind === "hit" && "reason" in read) {
       stats.diskHits++;
       return { reason: read.reason };

@@ -21,6 +21,7 @@ const INDENT = "  ";
 const SIDE_EFFECTS: Record<string, string> = {
   process: "runs a program on this machine",
   external: "acts on systems beyond this machine",
+  "local state": "hands a task to a subagent on this machine",
 };
 
 /** One labelled field; continuation lines are aligned under the value. */

@@ -8,22 +8,10 @@
 import type { Readable, Writable } from "node:stream";
 import type { SideEffect } from "../../manifest/types.ts";
 import type { ToolPreview } from "../preview.ts";
+import type { SpawnPreview, SpawnSideEffect } from "../../spawn/types.ts";
 
-/**
- * The preview of a spawn call. Key order: mode, body, cwd, target (DESIGN.md §4).
- *
- * Defined here until the spawn seam exports its own; the shape is the one the design pins.
- */
-export interface SpawnPreview {
-  /** `command` runs the body as a command line; `agent` hands it to an agent as a task. */
-  readonly mode: "command" | "agent";
-  /** The command text or the task, exactly as it will be used. */
-  readonly body: string;
-  /** Absolute working directory. */
-  readonly cwd: string;
-  /** Where it runs: `"local"` when no target was named. */
-  readonly target: string;
-}
+/** The preview of a spawn call (owned by the spawn seam). */
+export type { SpawnPreview } from "../../spawn/types.ts";
 
 /** A call of a declared tool, as the terminal approver shows it. */
 export interface ToolPromptRequest {
@@ -41,8 +29,8 @@ export interface ToolPromptRequest {
 export interface SpawnPromptRequest {
   /** The tool's name (`"spawn"`). */
   readonly tool: string;
-  /** What the call may touch. */
-  readonly sideEffect: SideEffect;
+  /** What the call may touch: `"process"` for a command, `"local state"` for a subagent. */
+  readonly sideEffect: SideEffect | SpawnSideEffect;
   /** The spawn tool. */
   readonly kind: "spawn";
   /** The spawn preview. */

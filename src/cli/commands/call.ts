@@ -20,6 +20,7 @@ import { checkSchema, validateInput } from "../../schema/gate.ts";
 import { EXIT, exitCodeFor } from "../exit_codes.ts";
 import { err, errBytes, outBytes, outJson } from "../output.ts";
 import { findTool, rosterFor } from "../_roster.ts";
+import { readCallInput, stdinBytes } from "../_call_input.ts";
 import type { Settings } from "../settings.ts";
 import { failedCall, ranCall } from "./_call_json.ts";
 
@@ -28,8 +29,6 @@ export interface CallOptions {
   /** Overrides the tool's `timeout_ms`. */
   timeoutMs: number | undefined;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * Runs one declared tool and reports its outcome.
@@ -53,7 +52,8 @@ export async function callCommand(
     const spec = findTool(roster, name);
     secrets = Object.values(spec.env);
     audit.secrets = secrets;
-    const input = parseInput(name, await readInput(inputArg));
+    const source = await readCallInput(inputArg);
+    const input = parseInput(name, source.text);
     await gate(spec, input, settings.cacheDir);
     const preview = toolPreview(spec, input);
     const decision = await decide(
@@ -73,7 +73,7 @@ export async function callCommand(
     if (!decision.allowed) {
       throw new BasisError("denied", decision.reason ?? `Call of tool "${name}" denied`);
     }
-    const result = await run(spec, input, settings, options);
+    const result = await run(spec, stdinBytes(input, source), settings, options);
     audit.record({
       type: "run",
       tool: spec.name,
@@ -104,13 +104,6 @@ function auditLog(settings: Settings) {
     [Symbol.dispose]: () => log.close(),
   };
   return handle;
-}
-
-async function readInput(arg: string | undefined): Promise<string> {
-  if (arg !== undefined && arg !== "-") return arg;
-  if (arg === undefined && Deno.stdin.isTerminal()) return "{}";
-  const text = await new Response(Deno.stdin.readable).text();
-  return text.trim() === "" ? "{}" : text;
 }
 
 function parseInput(name: string, text: string): Record<string, unknown> {
@@ -147,7 +140,7 @@ async function gate(spec: ToolSpec, input: unknown, cacheDir: string): Promise<v
 
 async function run(
   spec: ToolSpec,
-  input: unknown,
+  stdin: Uint8Array,
   settings: Settings,
   options: CallOptions,
 ): Promise<RunResult> {
@@ -157,7 +150,7 @@ async function run(
       program: spec.program,
       args: spec.command.slice(1),
       cwd: spec.cwd,
-      stdin: encoder.encode(JSON.stringify(input)),
+      stdin,
       env: [settings.env, spec.env],
       timeoutMs: options.timeoutMs ?? spec.timeoutMs,
     },

@@ -1,11 +1,13 @@
 /**
- * `basis-tools check`: validate both manifests and compile every tool's input schema.
+ * `basis-tools check`: validate both manifests and compile every tool's input schema; check the
+ * user's `spawn.json` too.
  *
  * @module
  */
 
 import { formatProblem, ManifestError, type ManifestProblem } from "../../errors.ts";
 import { checkSchema } from "../../schema/gate.ts";
+import { loadSpawnConfig } from "../../spawn/config.ts";
 import { out, outJson } from "../output.ts";
 import { rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
@@ -36,6 +38,13 @@ export async function checkCommand(settings: Settings): Promise<number> {
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     problems = error.problems;
+  }
+  // The user's spawn configuration is checked too: a broken one would fail every spawn call.
+  try {
+    await loadSpawnConfig(settings.configDir);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    problems = [...problems, ...error.problems];
   }
   if (settings.json) {
     outJson({

@@ -1,11 +1,12 @@
 /**
- * `basis-tools show NAME`: one tool in full, env values redacted.
+ * `basis-tools show NAME`: one tool in full, env values redacted (`show spawn`: the built-in tool).
  *
  * @module
  */
 
 import { quoteArgv } from "../../approval/shell_quote.ts";
 import { redact, REDACTED } from "../../redact.ts";
+import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
@@ -18,6 +19,10 @@ import type { Settings } from "../settings.ts";
  * @returns The exit code.
  */
 export async function showCommand(settings: Settings, name: string): Promise<number> {
+  if (name === SPAWN_TOOL) {
+    const { showSpawnCommand } = await import("./show_spawn.ts");
+    return await showSpawnCommand(settings);
+  }
   const spec = findTool(await rosterFor(settings), name);
   const env = Object.fromEntries(Object.keys(spec.env).sort().map((key) => [key, REDACTED]));
   // An env value may also have been expanded into the argv or the cwd: hide it there too.

@@ -1,0 +1,93 @@
+/**
+ * `deno task bundle`: builds the CLI as it ships, `dist/basis-tools.js`, with the chunks it loads on
+ * demand beside it (each command, ajv's compiler, the JSONC parser, the terminal prompt), minified.
+ * Chunks are imported relatively, so the directory can move as a whole; `deno compile` of the entry
+ * takes them all in.
+ *
+ * One step follows Deno's bundler. esbuild gives CommonJS code (here: npm packages of the terminal
+ * prompt) a lazy `require` for Node built-ins; Deno's bundler replaces it with a static import of
+ * `node:module`, in the chunk of helpers that every run loads. That import loads Deno's Node
+ * compatibility layer: about 12 ms on every command, `--help` included. The step makes that
+ * `require` lazy again: the same `createRequire`, made on the first call.
+ *
+ * Usage: deno task bundle
+ *
+ * @module
+ */
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DIST = `${ROOT}dist`;
+const ENTRY = `${DIST}/basis-tools.js`;
+
+/** Deno's replacement of esbuild's `require` shim (minified output). */
+const EAGER_REQUIRE =
+  /import\s*\{\s*createRequire as __deno_internal_createRequire\s*\}\s*from\s*"node:module";\s*var ([\w$]+)\s*=\s*__deno_internal_createRequire\(import\.meta\.url\);/g;
+
+function lazyRequire(name: string): string {
+  return `var ${name}=(()=>{let r;return(i)=>(r??=globalThis.process.getBuiltinModule(` +
+    `"node:module").createRequire(import.meta.url))(i)})();`;
+}
+
+function fail(message: string): never {
+  console.error(`bundle: ${message}`);
+  Deno.exit(1);
+}
+
+// Built beside dist/ and moved in, so that a process starting meanwhile finds a whole bundle.
+Deno.mkdirSync(DIST, { recursive: true });
+const staging = Deno.makeTempDirSync({ dir: DIST, prefix: ".bundle-" });
+try {
+  const bundle = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform=deno",
+      "--code-splitting",
+      "--minify",
+      "--outdir",
+      staging,
+      `${ROOT}src/main.ts`,
+    ],
+    cwd: ROOT,
+  }).output();
+  if (!bundle.success) {
+    Deno.removeSync(staging, { recursive: true });
+    fail("deno bundle failed");
+  }
+  Deno.renameSync(`${staging}/main.js`, `${staging}/basis-tools.js`);
+  const eager = makeRequireLazy(staging);
+  if (eager > 0) {
+    // Still correct, only slower: say so rather than fail a build over start-up time.
+    console.error(
+      `bundle: warning: ${eager} chunk(s) still import "node:module" statically (about 12 ms a run)`,
+    );
+  }
+  // Chunks first (their names change with their content), the entry last, then what is stale.
+  const fresh = new Set<string>();
+  for (const entry of Deno.readDirSync(staging)) fresh.add(entry.name);
+  for (const name of fresh) {
+    if (name !== "basis-tools.js") Deno.renameSync(`${staging}/${name}`, `${DIST}/${name}`);
+  }
+  Deno.renameSync(`${staging}/basis-tools.js`, ENTRY);
+  for (const entry of Deno.readDirSync(DIST)) {
+    if (entry.isFile && entry.name.endsWith(".js") && !fresh.has(entry.name)) {
+      Deno.removeSync(`${DIST}/${entry.name}`);
+    }
+  }
+} finally {
+  Deno.removeSync(staging, { recursive: true });
+}
+
+/** Makes the `require` of every chunk in `dir` lazy; returns how many chunks still load it eagerly. */
+function makeRequireLazy(dir: string): number {
+  let eager = 0;
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.isFile || !entry.name.endsWith(".js")) continue;
+    const path = `${dir}/${entry.name}`;
+    const code = Deno.readTextFileSync(path);
+    const lazy = code.replaceAll(EAGER_REQUIRE, (_, name: string) => lazyRequire(name));
+    if (lazy !== code) Deno.writeTextFileSync(path, lazy);
+    if (/from\s*"node:module"/.test(lazy)) eager++;
+  }
+  return eager;
+}

@@ -1,0 +1,32 @@
+/**
+ * The workspace root for commands that need no manifest (`spawn`, `show spawn`).
+ *
+ * @module
+ */
+
+import { BasisError } from "../errors.ts";
+import { findWorkspaceRoot } from "../manifest/load.ts";
+import { resolvePath } from "../paths.ts";
+import type { Settings } from "./settings.ts";
+
+/**
+ * The workspace root: `-C DIR`, which must be a directory, else the nearest ancestor of the
+ * current directory holding `.basis/tools.json`, else the current directory.
+ *
+ * @param settings The run's settings.
+ * @returns The absolute root.
+ * @throws {BasisError} `usage` when `-C` names something that is not a directory.
+ */
+export async function workspaceRoot(settings: Settings): Promise<string> {
+  if (settings.workspace === undefined) return await findWorkspaceRoot(Deno.cwd());
+  const path = resolvePath(settings.workspace);
+  try {
+    if (Deno.statSync(path).isDirectory) return path;
+  } catch {
+    // Reported below.
+  }
+  throw new BasisError(
+    "usage",
+    `Cannot use workspace ${JSON.stringify(settings.workspace)}: not a directory`,
+  );
+}

@@ -1,0 +1,191 @@
+/**
+ * Deriving the least-privilege Deno permissions of a workspace from its loaded manifests.
+ *
+ * @module
+ */
+
+import { auditLogPath } from "../audit/audit_path.ts";
+import type { Roster } from "../manifest/types.ts";
+import { cacheDir, type EnvLookup, readEnv, resolvePath, stateDir } from "../paths.ts";
+import { KILL_PROGRAMS } from "../run/mod.ts";
+import { runtimeEnvNames } from "./_env_names.ts";
+import { locateProgram } from "./_locate.ts";
+import { collapsePaths, isInside } from "./_path_set.ts";
+import { inlineCodeFlag, riskOf } from "./_risky.ts";
+import type {
+  DerivedPermissions,
+  PermissionWarning,
+  ProgramGrant,
+  ProgramRequest,
+} from "./types.ts";
+
+const IS_WINDOWS = Deno.build.os === "windows";
+
+/** Options of {@linkcode derivePermissions}. */
+export interface DeriveOptions {
+  /** How variables are read (`PATH`, the user directories, `BASIS_AUDIT_LOG`). @default readEnv */
+  env?: EnvLookup;
+  /** The `--env KEY=VALUE` pairs every call adds (a `PATH` among them moves lookups). @default {} */
+  callEnv?: Readonly<Record<string, string>>;
+  /** The names of the `${VAR}`s the manifests expand. @default [] */
+  manifestVars?: Iterable<string>;
+  /** Programs started besides the declared tools (spawn's shell, targets, subagent). @default [] */
+  programs?: readonly ProgramRequest[];
+  /** Variables read besides basis-tools' own (spawn's). @default [] */
+  envNames?: readonly string[];
+  /** The `--audit-log` value: a path, or `off`. @default the state directory's audit.jsonl */
+  auditLog?: string;
+  /** `LD_*`/`DYLD_*` names set in the environment. @default read from the environment */
+  loaderVars?: readonly string[];
+}
+
+/**
+ * Derives the permissions basis-tools needs to serve one roster under Deno, and nothing more:
+ * `run` for every declared program (located now, as the runner will at call time), the `kill`
+ * program that stops a timed-out tool's process group, and the extra programs given; `read` for
+ * the workspace, the config and cache directories and the files the runner looks at to find each
+ * program; `write` for the config, cache and state directories (rules, validators, audit log,
+ * spill files); `env` for the variables basis-tools reads and the `${VAR}`s the manifests use.
+ *
+ * @param roster The loaded roster.
+ * @param options The environment, extra programs and names.
+ * @returns The permissions, with a warning for each program that cannot run or defeats
+ *   confinement.
+ *
+ * @example Derive the grants of a workspace
+ * ```ts ignore
+ * import { loadRoster } from "../manifest/load.ts";
+ * import { derivePermissions } from "./derive.ts";
+ * const derived = derivePermissions(await loadRoster({ workspace: "examples" }));
+ * console.log(derived.run, derived.warnings.map((warning) => warning.message));
+ * ```
+ */
+export function derivePermissions(roster: Roster, options: DeriveOptions = {}): DerivedPermissions {
+  const env = options.env ?? readEnv;
+  const callEnv = options.callEnv ?? {};
+  const warnings: PermissionWarning[] = [];
+  const requests: ProgramRequest[] = [...roster.tools.values()].map((spec) => {
+    const path = lookup(spec.env, "PATH");
+    return {
+      user: `tool ${JSON.stringify(spec.name)}`,
+      program: spec.program,
+      args: spec.command.slice(1),
+      ...(path === undefined ? {} : { path }),
+    };
+  });
+  requests.push(...(options.programs ?? []));
+
+  const callPath = lookup(callEnv, "PATH") ?? env("PATH");
+  const pathExt = lookup(callEnv, "PATHEXT") ?? env("PATHEXT");
+  const programs: ProgramGrant[] = [];
+  // Absolute, as the program resolves them (a relative BASIS_CACHE_DIR is against the cwd).
+  const cache = resolvePath(cacheDir(env));
+  const state = resolvePath(stateDir(env));
+  const read = new Set([roster.root, roster.configDir, cache]);
+  const users = new Map<string, ProgramRequest[]>();
+  for (const request of requests) {
+    const located = locateProgram(request.program, request.path ?? callPath, pathExt);
+    if (!located.ok) {
+      programs.push({ user: request.user, program: request.program, path: undefined });
+      warnings.push({
+        kind: "unresolved",
+        message: `Leaving ${request.user} out of --allow-run: ${located.reason}; ` +
+          "it will be refused until the program can run and permissions is run again",
+      });
+      continue;
+    }
+    programs.push({ user: request.user, program: request.program, path: located.path });
+    for (const path of located.looked) read.add(path);
+    users.set(located.path, [...(users.get(located.path) ?? []), request]);
+  }
+  for (const [path, requesters] of users) {
+    const warning = confinementWarning(path, requesters);
+    if (warning) warnings.push(warning);
+  }
+
+  const run = new Set(users.keys());
+  const kill = IS_WINDOWS ? undefined : killProgram(callPath);
+  if (kill !== undefined) run.add(kill);
+
+  const write = new Set([roster.configDir, cache, state]);
+  const audit = auditLogPath({ env, ...(options.auditLog ? { path: options.auditLog } : {}) });
+  if (audit !== undefined && !isInside(audit, state)) write.add(audit);
+
+  const derived: DerivedPermissions = {
+    read: collapsePaths(read),
+    write: collapsePaths(write),
+    env: [
+      ...new Set([
+        ...runtimeEnvNames(),
+        ...(options.envNames ?? []),
+        ...(options.manifestVars ?? []),
+      ]),
+    ].sort(),
+    run: [...run].sort(),
+    // Deno's Node layer asks for the Windows release to pick the prompt's colour depth.
+    sys: IS_WINDOWS ? ["osRelease"] : [],
+    programs,
+    warnings,
+  };
+  for (const path of [...derived.read, ...derived.write, ...derived.run]) {
+    if (!path.includes(",")) continue;
+    warnings.push({
+      kind: "unexpressible",
+      message: `Leaving "${path}" out of the flags: Deno splits flag values at commas and has no ` +
+        "escape for them; use --format deno-json, or move it to a path without a comma",
+    });
+  }
+  const loaderVars = options.loaderVars ?? loaderVarsOfEnvironment();
+  if (loaderVars.length > 0) {
+    warnings.push({
+      kind: "environment",
+      message: `The environment holds ${loaderVars.join(", ")}: under a scoped --allow-run Deno ` +
+        "starts no program while LD_* or DYLD_* variables are set; unset them before running " +
+        "basis-tools",
+    });
+  }
+  return derived;
+}
+
+function confinementWarning(
+  path: string,
+  requesters: readonly ProgramRequest[],
+): PermissionWarning | undefined {
+  const risk = riskOf(path);
+  if (risk === undefined) return undefined;
+  const who = requesters.map((request) => request.user).join(", ");
+  const inline = requesters.flatMap((request) => {
+    const flag = inlineCodeFlag(request.args);
+    return flag === undefined ? [] : [`${request.user} passes it code with ${flag}`];
+  });
+  const hints = requesters.flatMap((request) => request.hint === undefined ? [] : [request.hint]);
+  return {
+    kind: "confinement",
+    message: `Granting "${path}" (${who}) defeats confinement: ${risk.why}, and --allow-run ` +
+      `cannot limit its arguments${[...inline, ...hints].map((part) => `; ${part}`).join("")}`,
+  };
+}
+
+/** The `kill` program the runner will use to signal a process group (see src/run/_kill.ts). */
+function killProgram(path: string | undefined): string | undefined {
+  for (const program of KILL_PROGRAMS) {
+    const located = locateProgram(program, path, undefined);
+    if (located.ok) return located.path;
+  }
+  return undefined;
+}
+
+/** A variable from a layer of `--env` or manifest pairs (case-insensitive on Windows). */
+function lookup(layer: Readonly<Record<string, string>>, name: string): string | undefined {
+  if (!IS_WINDOWS) return Object.hasOwn(layer, name) ? layer[name] : undefined;
+  const key = Object.keys(layer).find((known) => known.toUpperCase() === name.toUpperCase());
+  return key === undefined ? undefined : layer[key];
+}
+
+function loaderVarsOfEnvironment(): string[] {
+  try {
+    return Object.keys(Deno.env.toObject()).filter((name) => /^(LD_|DYLD_)/.test(name)).sort();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The user's spawn configuration: `spawn.json` in the global config directory (never in a
+ * workspace, so that a repository cannot choose what its commands run through).
+ *
+ * ```jsonc
+ * {
+ *   "agent": ["claude", "-p"],                           // the subagent: task on stdin, answer on stdout
+ *   "targets": { "builder": ["ssh", "builder.local", "--"] }, // name → argv prefix; body appended
+ *   "max_depth": 2                                       // agent calls refused at this depth or deeper
+ * }
+ * ```
+ *
+ * Every key is optional; a missing file means no agent, no targets and a depth limit of 2.
+ *
+ * @module
+ */
+
+import { ManifestError, type ManifestProblem } from "../errors.ts";
+import { joinPath, resolvePath } from "../paths.ts";
+import type { ParseError } from "jsonc-parser";
+
+/** The file name inside the config directory. */
+export const SPAWN_CONFIG_FILE = "spawn.json";
+
+/** The default depth at which agent calls are refused. */
+export const DEFAULT_MAX_DEPTH = 2;
+
+const KEYS = ["agent", "targets", "max_depth"] as const;
+const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** The resolved spawn configuration. */
+export interface SpawnConfig {
+  /** The file it was read from (absolute; may not exist). */
+  readonly file: string;
+  /** The subagent's argv, or `undefined` when none is configured. */
+  readonly agent: readonly string[] | undefined;
+  /** Target name → argv prefix, by name. */
+  readonly targets: ReadonlyMap<string, readonly string[]>;
+  /** Agent calls are refused at this delegation depth or deeper. */
+  readonly maxDepth: number;
+}
+
+/**
+ * Reads `spawn.json` from the config directory. A missing file (or a directory in its place) is
+ * the default configuration. A program written as a relative path with a `/` resolves against the
+ * config directory; a bare name is looked up on `PATH` when it runs.
+ *
+ * @param configDir The global config directory.
+ * @returns The configuration.
+ * @throws {ManifestError} `manifest_invalid`, one problem per line, when the file cannot be read
+ *   or holds anything but the documented keys and values.
+ *
+ * @example Read the user's configuration
+ * ```ts ignore
+ * import { loadSpawnConfig } from "./config.ts";
+ * const config = await loadSpawnConfig("/home/me/.config/basis");
+ * console.log(config.agent ?? "no agent", [...config.targets.keys()]);
+ * ```
+ */
+export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
+  const file = resolvePath(joinPath(configDir, SPAWN_CONFIG_FILE));
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) {
+      return defaults(file);
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ManifestError([{ file, reason: `cannot be read: ${reason}` }]);
+  }
+  return await parseSpawnConfig(text, file);
+}
+
+/**
+ * Checks the text of a `spawn.json` without touching the disk.
+ *
+ * @param text The file's text (JSON; comments and trailing commas are accepted).
+ * @param file Its absolute path, for messages and relative programs.
+ * @returns The configuration.
+ * @throws {ManifestError} With every problem found.
+ *
+ * @example A target
+ * ```ts
+ * import { parseSpawnConfig } from "./config.ts";
+ * const config = await parseSpawnConfig('{"targets":{"box":["ssh","box","--"]}}', "/c/spawn.json");
+ * console.assert(config.targets.get("box")?.[0] === "ssh" && config.agent === undefined);
+ * ```
+ */
+export async function parseSpawnConfig(text: string, file: string): Promise<SpawnConfig> {
+  const value = await parseJson(text.replace(/^\uFEFF/, ""), file);
+  const problems: ManifestProblem[] = [];
+  const problem = (field: string | undefined, reason: string) =>
+    problems.push({ file, ...(field === undefined ? {} : { field }), reason });
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ManifestError([{ file, reason: "must be a JSON object" }]);
+  }
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      problem(key, `unknown key; expected ${KEYS.join(", ")}`);
+    }
+  }
+  const dir = file.slice(0, file.lastIndexOf("/")) || "/";
+  const agent = object.agent === undefined ? undefined : argv(object.agent, "agent", dir, problem);
+  const targets = new Map<string, readonly string[]>();
+  if (object.targets !== undefined) {
+    if (
+      typeof object.targets !== "object" || object.targets === null || Array.isArray(object.targets)
+    ) {
+      problem("targets", "must be an object of target name → argv prefix");
+    } else {
+      for (const name of Object.keys(object.targets).sort()) {
+        const field = `targets.${name}`;
+        if (!TARGET_NAME.test(name)) {
+          problem(field, 'a target name may only hold letters, digits, "_" and "-"');
+        } else if (name === "local") {
+          problem(field, '"local" is reserved: a plain "!<command>" already runs here');
+        }
+        const prefix = argv((object.targets as Record<string, unknown>)[name], field, dir, problem);
+        if (prefix !== undefined) targets.set(name, prefix);
+      }
+    }
+  }
+  const maxDepth = object.max_depth ?? DEFAULT_MAX_DEPTH;
+  if (typeof maxDepth !== "number" || !Number.isSafeInteger(maxDepth) || maxDepth < 0) {
+    problem("max_depth", "must be a whole number, 0 or more");
+  }
+  if (problems.length > 0) throw new ManifestError(problems);
+  return { file, agent, targets, maxDepth: maxDepth as number };
+}
+
+function defaults(file: string): SpawnConfig {
+  return { file, agent: undefined, targets: new Map(), maxDepth: DEFAULT_MAX_DEPTH };
+}
+
+/** A non-empty argv of strings; a relative program with a `/` resolves against `dir`. */
+function argv(
+  value: unknown,
+  field: string,
+  dir: string,
+  problem: (field: string, reason: string) => void,
+): readonly string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string")) {
+    problem(field, 'must be a non-empty array of strings (an argv, for example ["claude", "-p"])');
+    return undefined;
+  }
+  const [program, ...args] = value as string[];
+  if (program === undefined || program.trim() === "") {
+    problem(`${field}[0]`, "the program is blank");
+    return undefined;
+  }
+  const resolved = program.includes("/") && !program.startsWith("/")
+    ? resolvePath(dir, program)
+    : program;
+  return [resolved, ...args];
+}
+
+async function parseJson(text: string, file: string): Promise<unknown> {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Not plain JSON: comments or trailing commas are fine, anything else is reported.
+  }
+  const { parse, printParseErrorCode } = await import("jsonc-parser");
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first === undefined) return value;
+  const before = text.slice(0, first.offset).split("\n");
+  throw new ManifestError([{
+    file,
+    line: before.length,
+    column: (before.at(-1)?.length ?? 0) + 1,
+    reason: `not valid JSON: ${printParseErrorCode(first.error)}`,
+  }]);
+}

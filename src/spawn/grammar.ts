@@ -1,0 +1,144 @@
+/**
+ * Reading the spawn tool's one string: `!cmd` runs a command, `!@name cmd` runs it on a target,
+ * `!!text` and anything not starting with `!` is a task for a subagent.
+ *
+ * @module
+ */
+
+import type { SpawnCall, SpawnParse } from "./types.ts";
+
+/** Target names: letters, digits, `_` and `-`. */
+const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
+/** Unicode white space (which includes ASCII spaces, tabs and newlines) and the BOM. */
+const LEADING_SPACE = /^[\p{White_Space}\uFEFF]+/u;
+const TRAILING_SPACE = /[\p{White_Space}\uFEFF]+$/u;
+const FIRST_SPACE = /[\p{White_Space}\uFEFF]/u;
+
+const REFUSED = 'Input refused by tool "spawn": /input';
+
+function trim(text: string): string {
+  return text.replace(LEADING_SPACE, "").replace(TRAILING_SPACE, "");
+}
+
+function refuse(reason: string): SpawnParse {
+  return { ok: false, message: `${REFUSED}: ${reason}` };
+}
+
+function accept(call: SpawnCall): SpawnParse {
+  return { ok: true, call };
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/**
+ * Reads the spawn tool's input. The checks, in order:
+ *
+ * 1. the input must be an object with a string `input` (and nothing else);
+ * 2. the string is trimmed once (ASCII and Unicode white space);
+ * 3. no leading `!` → agent mode with the trimmed text (empty → refused);
+ * 4. `!!rest` → agent mode with `!rest` (exactly one `!` consumed);
+ * 5. `!@name body` → a command on target `name` (`[A-Za-z0-9_-]+`, up to the first white
+ *    space): a missing name, a bad character, `local`, then a missing command are refused, in
+ *    that order;
+ * 6. otherwise `!body` → a local command, body trimmed (empty → refused).
+ *
+ * Pure: it reads no configuration, so an unknown target is the caller's to refuse.
+ *
+ * @param input The tool's input, as parsed from JSON.
+ * @returns The call, or a one-line refusal naming `/input`.
+ *
+ * @example A command, a targeted command and a task
+ * ```ts
+ * import { parseSpawnInput } from "./grammar.ts";
+ * const command = parseSpawnInput({ input: " !cargo test\n" });
+ * console.assert(command.ok && command.call.mode === "command" && command.call.body === "cargo test");
+ * const targeted = parseSpawnInput({ input: "!@builder make" });
+ * console.assert(targeted.ok && targeted.call.mode === "command" && targeted.call.target === "builder");
+ * const task = parseSpawnInput({ input: "!!important: summarise the log" });
+ * console.assert(task.ok && task.call.mode === "agent" && task.call.body === "!important: summarise the log");
+ * ```
+ */
+export function parseSpawnInput(input: unknown): SpawnParse {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return {
+      ok: false,
+      message: `Input refused by tool "spawn": (root): must be a JSON object with a string ` +
+        `property "input", found ${typeOf(input)}`,
+    };
+  }
+  if (!Object.hasOwn(input, "input")) {
+    return refuse('required string property "input" is missing');
+  }
+  const value = (input as Record<string, unknown>).input;
+  if (typeof value !== "string") return refuse(`must be a string, found ${typeOf(value)}`);
+  const extra = Object.keys(input).find((key) => key !== "input");
+  if (extra !== undefined) {
+    return {
+      ok: false,
+      message: `Input refused by tool "spawn": /${extra}: unexpected property; ` +
+        'spawn takes only "input"',
+    };
+  }
+  return parseSpawnString(value);
+}
+
+/**
+ * Reads the spawn string itself (the value of `input`), with the rules of
+ * {@linkcode parseSpawnInput} from step 2 on.
+ *
+ * @param text The string.
+ * @returns The call, or a one-line refusal naming `/input`.
+ *
+ * @example A task that starts with "!"
+ * ```ts
+ * import { parseSpawnString } from "./grammar.ts";
+ * const parsed = parseSpawnString("!!!x");
+ * console.assert(parsed.ok && parsed.call.mode === "agent" && parsed.call.body === "!!x");
+ * ```
+ */
+export function parseSpawnString(text: string): SpawnParse {
+  const trimmed = trim(text);
+  if (!trimmed.startsWith("!")) {
+    if (trimmed === "") {
+      return refuse(
+        'is empty: write a command after "!" (for example "!cargo test") or a task to delegate',
+      );
+    }
+    return accept({ mode: "agent", body: trimmed });
+  }
+  if (trimmed.startsWith("!!")) return accept({ mode: "agent", body: trimmed.slice(1) });
+  if (trimmed.startsWith("!@")) return targeted(trimmed.slice(2));
+  const body = trim(trimmed.slice(1));
+  if (body === "") {
+    return refuse('has no command after "!": write one, for example "!cargo test"');
+  }
+  return accept({ mode: "command", body });
+}
+
+/** `!@` and what follows it. */
+function targeted(rest: string): SpawnParse {
+  const space = FIRST_SPACE.exec(rest);
+  const name = space === null ? rest : rest.slice(0, space.index);
+  if (name === "") {
+    return refuse(
+      'names no target after "!@": write "!@<target> <command>", for example "!@builder make"',
+    );
+  }
+  if (!TARGET_NAME.test(name)) {
+    return refuse(
+      `target name ${JSON.stringify(name)} is not allowed: use only letters, digits, "_" and "-"`,
+    );
+  }
+  if (name === "local") {
+    return refuse('"!@local" is not needed: a plain "!<command>" already runs here');
+  }
+  const body = space === null ? "" : trim(rest.slice(space.index));
+  if (body === "") {
+    return refuse(`names target "${name}" but no command: write "!@${name} <command>"`);
+  }
+  return accept({ mode: "command", body, target: name });
+}

@@ -1,0 +1,31 @@
+/**
+ * The `spawn` tool: one string that is either a command (`!cmd`, `!@target cmd`) or a task for a
+ * subagent. Parsing the string, the preview, the refusals that come before approval, running an
+ * approved call, and its result.
+ *
+ * @example Parse, guard, run
+ * ```ts ignore
+ * import { loadSpawnConfig, parseSpawnInput, refuseSpawn, runSpawn, spawnOutput } from "./mod.ts";
+ * const parsed = parseSpawnInput({ input: "!ls" });
+ * if (!parsed.ok) throw new Error(parsed.message);
+ * const config = await loadSpawnConfig("/home/me/.config/basis");
+ * const refusal = refuseSpawn(parsed.call, { noShell: false, depth: 0, config });
+ * if (refusal !== undefined) throw new Error(refusal);
+ * // …ask the approver with spawnPreview(parsed.call, cwd), then:
+ * const result = await runSpawn(parsed.call, "/w", { config });
+ * console.log(spawnOutput(parsed.call, result));
+ * ```
+ *
+ * @module
+ */
+
+export * from "./types.ts";
+export * from "./grammar.ts";
+export * from "./tool_definition.ts";
+export * from "./preview.ts";
+export * from "./config.ts";
+export * from "./depth.ts";
+export * from "./guard.ts";
+export * from "./limits.ts";
+export * from "./run_spawn.ts";
+export * from "./result.ts";

@@ -1,0 +1,30 @@
+/**
+ * The preview of a spawn call, with the key order pinned (DESIGN.md §4).
+ *
+ * @module
+ */
+
+import type { SpawnCall, SpawnPreview } from "./types.ts";
+
+/** The target a preview names when the call has none. */
+export const LOCAL_TARGET = "local";
+
+/**
+ * Builds the preview of a spawn call: `{mode, body, cwd, target}`, `target` `"local"` when none
+ * was named.
+ *
+ * @param call The parsed call.
+ * @param cwd The absolute working directory (the workspace root).
+ * @returns The preview, keys in the pinned order.
+ *
+ * @example The key order is fixed
+ * ```ts
+ * import { spawnPreview } from "./preview.ts";
+ * const preview = spawnPreview({ mode: "command", body: "ls" }, "/w");
+ * console.assert(JSON.stringify(preview) === '{"mode":"command","body":"ls","cwd":"/w","target":"local"}');
+ * ```
+ */
+export function spawnPreview(call: SpawnCall, cwd: string): SpawnPreview {
+  const target = call.mode === "command" && call.target !== undefined ? call.target : LOCAL_TARGET;
+  return { mode: call.mode, body: call.body, cwd, target };
+}

@@ -1,0 +1,107 @@
+/**
+ * What a spawn call gives back: the text for a model and the structured output.
+ *
+ * @module
+ */
+
+import { describeFailure } from "../run/failure_message.ts";
+import type { RunResult } from "../run/types.ts";
+import { SPAWN_OUTPUT_CAP, TIMEOUT_EXIT_CODE } from "./limits.ts";
+import type { SpawnCall, SpawnOutput } from "./types.ts";
+
+/**
+ * How messages name a call: `Command`, `Command on target "mac"` or `Subagent`.
+ *
+ * @param call The parsed call.
+ * @returns The label.
+ */
+export function spawnLabel(call: SpawnCall): string {
+  if (call.mode === "agent") return "Subagent";
+  return call.target === undefined ? "Command" : `Command on target ${JSON.stringify(call.target)}`;
+}
+
+/**
+ * Whether a run succeeded: it exited on its own with code 0.
+ *
+ * @param result The run's result.
+ * @returns True on success.
+ */
+export function spawnSucceeded(result: RunResult): boolean {
+  return result.exitCode === 0 && !result.timedOut && !result.cancelled;
+}
+
+/**
+ * The text a model sees for a spawn call.
+ *
+ * For a command: on success its stdout, else its stderr (a sentence when both are blank); on
+ * failure its stderr, else its stdout, else that it timed out, was killed, could not start, or
+ * `Command exited with status N`. For a subagent: on success its stdout (its answer; a sentence when
+ * blank); on failure an error with its stderr. Trailing newlines are trimmed, and output cut at
+ * 64 KiB says so.
+ *
+ * @param call The parsed call.
+ * @param result The run's result.
+ * @returns The text.
+ *
+ * @example A command that failed quietly
+ * ```ts ignore
+ * import { spawnResultText } from "./result.ts";
+ * // result: a run of "exit 3" that printed nothing
+ * console.log(spawnResultText({ mode: "command", body: "exit 3" }, result)); // "Command exited with status 3"
+ * ```
+ */
+export function spawnResultText(call: SpawnCall, result: RunResult): string {
+  const ok = spawnSucceeded(result);
+  const out = stream(result.stdout, result.stdoutTruncated, result.stdoutBytes);
+  const err = stream(result.stderr, result.stderrTruncated, result.stderrBytes);
+  if (call.mode === "agent") {
+    if (ok) return out ?? "The subagent finished without saying anything";
+    return describeFailure(result, spawnLabel(call)) ?? "The subagent failed";
+  }
+  if (ok) return out ?? err ?? `${spawnLabel(call)} finished and printed nothing`;
+  const found = err ?? out;
+  if (found !== undefined) return found;
+  const label = spawnLabel(call);
+  if (result.timedOut) return `${label} timed out after ${result.timeoutMs} ms`;
+  if (result.cancelled) return `${label} was cancelled`;
+  if (result.signal !== undefined) return `${label} was killed by signal ${result.signal}`;
+  if (result.exitCode === undefined) {
+    return `${label} could not start: ${result.startError ?? "no reason was given"}`;
+  }
+  return `${label} exited with status ${result.exitCode}`;
+}
+
+/**
+ * The structured output of a spawn call: `{stdout, stderr, exit_code, error, stdout_truncated,
+ * stderr_truncated}`, exit code 124 on a time-out.
+ *
+ * @param call The parsed call.
+ * @param result The run's result.
+ * @returns The output object, keys in that order.
+ *
+ * @example A timed-out command
+ * ```ts ignore
+ * import { spawnOutput } from "./result.ts";
+ * // result: a run of "sleep 30" stopped after 150 ms
+ * console.log(spawnOutput({ mode: "command", body: "sleep 30" }, result).exit_code); // 124
+ * ```
+ */
+export function spawnOutput(call: SpawnCall, result: RunResult): SpawnOutput {
+  const exitCode = result.timedOut ? TIMEOUT_EXIT_CODE : result.exitCode;
+  return {
+    stdout: result.stdout,
+    stderr: result.stderr,
+    exit_code: exitCode ?? null,
+    error: spawnSucceeded(result) ? null : describeFailure(result, spawnLabel(call)) ?? null,
+    stdout_truncated: result.stdoutTruncated,
+    stderr_truncated: result.stderrTruncated,
+  };
+}
+
+/** A stream as model text: `undefined` when blank; a note when it was cut. */
+function stream(text: string, truncated: boolean, totalBytes: number): string | undefined {
+  const trimmed = text.replace(/[\r\n]+$/, "");
+  if (trimmed.trim() === "") return undefined;
+  if (!truncated) return trimmed;
+  return `${trimmed}\n[output cut at ${SPAWN_OUTPUT_CAP / 1024} KiB; ${totalBytes} bytes in all]`;
+}

@@ -1,0 +1,133 @@
+/**
+ * Running an approved spawn call: a command through `/bin/sh -c` (or a target's argv prefix) with
+ * a cleared environment, or a task handed to the configured subagent on its stdin. Both run in the
+ * workspace root, in their own process group, under a time limit, with each stream capped.
+ *
+ * @module
+ */
+
+import { BasisError } from "../errors.ts";
+import { type EnvLookup, readEnv } from "../paths.ts";
+import { runProgram } from "../run/run_program.ts";
+import type { RunRequest, RunResult } from "../run/types.ts";
+import type { SpawnConfig } from "./config.ts";
+import { SPAWN_DEPTH_VAR } from "./depth.ts";
+import { KEPT_ENV, SPAWN_OUTPUT_CAP, spawnTimeout } from "./limits.ts";
+import type { SpawnCall } from "./types.ts";
+
+/** The shell a local command runs with. */
+export const SHELL = "/bin/sh";
+
+const encoder = new TextEncoder();
+
+/** Options of {@linkcode runSpawn}. */
+export interface RunSpawnOptions {
+  /** The user's spawn configuration (the agent and the targets). */
+  config: SpawnConfig;
+  /** `--env KEY=VALUE` pairs, added to both modes' environment. @default {} */
+  env?: Readonly<Record<string, string>>;
+  /** This process's delegation depth; a subagent runs at this plus one. @default 0 */
+  depth?: number;
+  /** More variables for a subagent only (e.g. the approval settings it inherits). @default {} */
+  agentEnv?: Readonly<Record<string, string>>;
+  /** `--spawn-timeout`: the time limit, capped at 600,000 ms. @default 120000 for a command, 600000 for a subagent */
+  timeoutMs?: number;
+  /** Cancels the run: its whole process group is stopped. */
+  signal?: AbortSignal;
+  /** Receives stdout bytes as they arrive. */
+  onStdout?: (chunk: Uint8Array) => void;
+  /** Receives stderr bytes as they arrive. */
+  onStderr?: (chunk: Uint8Array) => void;
+  /** Where the kept variables (`PATH`, `HOME`, `LANG`) are read from. @default readEnv */
+  readEnv?: EnvLookup;
+}
+
+/**
+ * Runs an approved spawn call in `cwd`. A local command is `/bin/sh -c BODY`; a targeted one is
+ * the target's argv prefix with the body appended as one argument. A command's environment is
+ * cleared except `PATH`, `HOME` and `LANG`, then the `--env` pairs. A task goes to the subagent's
+ * stdin; the subagent inherits the environment, plus the `--env` pairs, `agentEnv` and
+ * `BASIS_SPAWN_DEPTH` (this depth plus one). Each stream is kept up to 64 KiB.
+ *
+ * Call it only after the guard and the approver said yes.
+ *
+ * @param call The parsed call.
+ * @param cwd The absolute working directory (the workspace root).
+ * @param options The configuration, environment, limits and streaming callbacks.
+ * @returns The run's result (failures, time-outs and signals are fields, as with `runProgram`).
+ * @throws {BasisError} `denied` when the call names a target that is not configured, or is a task
+ *   and no subagent is configured (the guard refuses both first).
+ *
+ * @example Run a command
+ * ```ts ignore
+ * import { loadSpawnConfig } from "./config.ts";
+ * import { runSpawn } from "./run_spawn.ts";
+ * const config = await loadSpawnConfig("/home/me/.config/basis");
+ * const result = await runSpawn({ mode: "command", body: "ls | wc -l" }, "/w", { config });
+ * console.log(result.stdout);
+ * ```
+ */
+export async function runSpawn(
+  call: SpawnCall,
+  cwd: string,
+  options: RunSpawnOptions,
+): Promise<RunResult> {
+  const request = call.mode === "command"
+    ? commandRequest(call.body, call.target, cwd, options)
+    : agentRequest(call.body, cwd, options);
+  return await runProgram(request, {
+    maxBytes: SPAWN_OUTPUT_CAP,
+    maxLines: Infinity,
+    maxStderrBytes: SPAWN_OUTPUT_CAP,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onStdout ? { onStdout: options.onStdout } : {}),
+    ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+  });
+}
+
+function commandRequest(
+  body: string,
+  target: string | undefined,
+  cwd: string,
+  options: RunSpawnOptions,
+): RunRequest {
+  let argv: readonly string[] = [SHELL, "-c", body];
+  if (target !== undefined) {
+    const prefix = options.config.targets.get(target);
+    if (prefix === undefined) {
+      throw new BasisError("denied", `Spawn refused: unknown target ${JSON.stringify(target)}`);
+    }
+    argv = [...prefix, body];
+  }
+  const read = options.readEnv ?? readEnv;
+  const kept: Record<string, string> = Object.create(null);
+  for (const name of KEPT_ENV) {
+    const value = read(name);
+    if (value !== undefined) kept[name] = value;
+  }
+  return {
+    program: argv[0] as string,
+    args: argv.slice(1),
+    cwd,
+    stdin: new Uint8Array(),
+    env: [kept, options.env ?? {}],
+    clearEnv: true,
+    timeoutMs: spawnTimeout("command", options.timeoutMs),
+  };
+}
+
+function agentRequest(body: string, cwd: string, options: RunSpawnOptions): RunRequest {
+  const agent = options.config.agent;
+  if (agent === undefined) {
+    throw new BasisError("denied", "Spawn refused: no subagent is configured");
+  }
+  const depth = { [SPAWN_DEPTH_VAR]: String((options.depth ?? 0) + 1) };
+  return {
+    program: agent[0] as string,
+    args: agent.slice(1),
+    cwd,
+    stdin: encoder.encode(body),
+    env: [options.env ?? {}, options.agentEnv ?? {}, depth],
+    timeoutMs: spawnTimeout("agent", options.timeoutMs),
+  };
+}

@@ -1,0 +1,437 @@
+import assert from "node:assert/strict";
+import { loadRoster } from "../src/manifest/load.ts";
+import type { Roster } from "../src/manifest/types.ts";
+import { type DeriveOptions, derivePermissions } from "../src/permissions/derive.ts";
+import { formatPermissions, permissionFlags } from "../src/permissions/format.ts";
+import { allRuntimeEnvNames } from "../src/permissions/_env_names.ts";
+import type { DerivedPermissions } from "../src/permissions/types.ts";
+import { resolveProgram } from "../src/run/mod.ts";
+import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../src/spawn/mod.ts";
+import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
+
+const IS_WINDOWS = Deno.build.os === "windows";
+
+/** A scratch tree: a workspace, user directories and two bin directories for PATH. */
+async function tree(tools: Record<string, unknown>) {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "basis-perm-" }));
+  const dirs = {
+    base,
+    root: `${base}/work`,
+    config: `${base}/config`,
+    cache: `${base}/cache`,
+    state: `${base}/state`,
+    binA: `${base}/bin-a`,
+    binB: `${base}/bin-b`,
+  };
+  for (const dir of [dirs.root, dirs.config, dirs.binA, dirs.binB]) {
+    await Deno.mkdir(dir, { recursive: true });
+  }
+  await Deno.mkdir(`${dirs.root}/.basis`);
+  const manifest = { schema: 1, tools: {} as Record<string, unknown> };
+  for (const [name, tool] of Object.entries(tools)) {
+    manifest.tools[name] = {
+      description: name,
+      input_schema: { type: "object" },
+      ...tool as object,
+    };
+  }
+  await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(manifest));
+  const vars: Record<string, string> = {
+    PATH: `${dirs.binA}:relative/bin::${dirs.binB}`,
+    BASIS_CACHE_DIR: dirs.cache,
+    BASIS_STATE_DIR: dirs.state,
+    GREETING: "hello",
+  };
+  const env = (name: string) => Object.hasOwn(vars, name) ? vars[name] : undefined;
+  return { ...dirs, vars, env, cleanup: () => Deno.remove(base, { recursive: true }) };
+}
+
+type Tree = Awaited<ReturnType<typeof tree>>;
+
+async function executable(path: string, mode = 0o755): Promise<string> {
+  await Deno.writeTextFile(path, "#!/bin/sh\nexit 0\n");
+  await Deno.chmod(path, mode);
+  return path;
+}
+
+async function derive(t: Tree, options: DeriveOptions = {}): Promise<DerivedPermissions> {
+  const vars = new Set<string>();
+  const roster: Roster = await loadRoster({
+    workspace: t.root,
+    configDir: t.config,
+    env: (name) => {
+      vars.add(name);
+      return t.env(name);
+    },
+  });
+  return derivePermissions(roster, { env: t.env, manifestVars: vars, loaderVars: [], ...options });
+}
+
+Deno.test({
+  name: "derivePermissions() grants a bare name where PATH finds it, and lets the lookup look",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({ fmt: { command: ["mytool", "--check"] } });
+    try {
+      const found = await executable(`${t.binB}/mytool`);
+      const derived = await derive(t);
+      assert.ok(derived.run.includes(found));
+      assert.deepEqual(derived.programs[0], { user: 'tool "fmt"', program: "mytool", path: found });
+      // The runner stats bin-a/mytool first (missing), then bin-b/mytool; relative and empty PATH
+      // entries are never searched.
+      assert.ok(derived.read.includes(`${t.binA}/mytool`));
+      assert.ok(derived.read.includes(found));
+      assert.ok(!derived.read.some((path) => path.includes("relative")));
+      // What the runner itself resolves.
+      const runner = resolveProgram("mytool", { cwd: "/", path: t.vars.PATH, pathExt: undefined });
+      assert.ok(runner.ok && runner.path === found);
+      assert.deepEqual(derived.warnings, []);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "derivePermissions() resolves a relative program against the root and a tool's own PATH",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({
+      local: { command: ["./tools/run.sh"], cwd: "sub" },
+      own: { command: ["special"], env: { PATH: "${OWN_BIN}" } },
+    });
+    try {
+      await Deno.mkdir(`${t.root}/tools`);
+      const local = await executable(`${t.root}/tools/run.sh`);
+      const special = await executable(`${t.binA}/special`);
+      t.vars.OWN_BIN = t.binA;
+      const derived = await derive(t);
+      assert.ok(derived.run.includes(local));
+      assert.ok(derived.run.includes(special));
+      // Inside the workspace: covered by the workspace's own grant.
+      assert.ok(!derived.read.includes(local));
+      assert.ok(derived.read.includes(t.root));
+      assert.ok(derived.env.includes("OWN_BIN"));
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "derivePermissions() grants the directories, the runner's names and the ${VAR}s used",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({
+      hi: {
+        command: ["/bin/echo", "${GREETING}", "${MISSING:-x}"],
+        cwd: "${WORK_DIR:-.}",
+        env: { TOKEN: "${TOKEN_SOURCE:-none}" },
+      },
+    });
+    try {
+      const derived = await derive(t);
+      assert.deepEqual(derived.read.filter((path) => path.startsWith(t.base)), [
+        t.cache,
+        t.config,
+        t.root,
+      ]);
+      assert.deepEqual(derived.write, [t.cache, t.config, t.state]);
+      for (const name of ["GREETING", "MISSING", "WORK_DIR", "TOKEN_SOURCE", "HOME", "PATH"]) {
+        assert.ok(derived.env.includes(name), name);
+      }
+      assert.ok(!derived.env.includes("TOKEN"), "a tool's own env names are not read");
+      assert.deepEqual(derived.env, [...derived.env].sort());
+      // The kill program that stops a process group under a scoped --allow-run.
+      assert.ok(derived.run.some((path) => /\/kill$/.test(path)), derived.run.join());
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "derivePermissions() grants an audit log outside the state directory, none when off",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({});
+    try {
+      const elsewhere = `${t.base}/logs/audit.jsonl`;
+      assert.ok((await derive(t, { auditLog: elsewhere })).write.includes(elsewhere));
+      assert.deepEqual((await derive(t, { auditLog: "off" })).write, [t.cache, t.config, t.state]);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "derivePermissions() leaves out, with a warning, a program that cannot run",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({
+      gone: { command: ["no-such-program-anywhere"] },
+      plain: { command: ["./plain.txt"] },
+    });
+    try {
+      await executable(`${t.root}/plain.txt`, 0o644);
+      const derived = await derive(t);
+      assert.deepEqual(derived.programs.map((grant) => grant.path), [undefined, undefined]);
+      const messages = derived.warnings.map((warning) => `${warning.kind}: ${warning.message}`);
+      assert.equal(messages.length, 2, messages.join("\n"));
+      assert.match(
+        messages[0] ?? "",
+        /^unresolved: Leaving tool "gone" out of --allow-run: program "no-such-program-anywhere" was not found on PATH; it will be refused until/,
+      );
+      assert.match(messages[1] ?? "", /tool "plain".*is not executable/);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "derivePermissions() warns about shells, launchers and interpreters, by name or link",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({
+      py: { command: ["python3.12", "-c", "print(1)"] },
+      shell: { command: ["bash", "script.sh"] },
+      launch: { command: ["env", "FOO=1", "true"] },
+      hidden: { command: ["innocent"] },
+      fine: { command: ["jq", "."] },
+    });
+    try {
+      for (const name of ["python3.12", "bash", "env", "jq"]) await executable(`${t.binB}/${name}`);
+      await Deno.symlink(`${t.binB}/bash`, `${t.binA}/innocent`);
+      const derived = await derive(t);
+      const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
+      const byPath = (name: string) =>
+        confinement.find((warning) => warning.message.includes(`/${name}"`))?.message ?? "";
+      assert.match(
+        byPath("python3.12"),
+        /Granting ".*\/python3\.12" \(tool "py"\) defeats confinement: it runs any code given in its arguments, and --allow-run cannot limit its arguments; tool "py" passes it code with -c$/,
+      );
+      assert.match(byPath("bash"), /a shell runs any command it is given/);
+      assert.match(byPath("env"), /it starts any program named in its arguments/);
+      assert.match(byPath("innocent"), /\(tool "hidden"\).*a shell/);
+      assert.equal(byPath("jq"), "");
+      assert.equal(confinement.length, 4);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "derivePermissions() warns about LD_* variables and paths no flag can hold",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({});
+    try {
+      const derived = await derive(t, {
+        loaderVars: ["LD_PRELOAD"],
+        auditLog: `${t.base}/a,b/audit.jsonl`,
+      });
+      const kinds = derived.warnings.map((warning) => warning.kind);
+      assert.deepEqual(kinds.sort(), ["environment", "unexpressible"]);
+      assert.match(
+        derived.warnings.find((warning) => warning.kind === "environment")?.message ?? "",
+        /holds LD_PRELOAD: under a scoped --allow-run Deno starts no program .* unset them/,
+      );
+      assert.ok(derived.write.some((path) => path.includes(",")));
+      assert.ok(!permissionFlags(derived).some((flag) => flag.includes("a,b")));
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+// --- formats ------------------------------------------------------------------------------------
+
+const SAMPLE: DerivedPermissions = {
+  read: ["/home/u/.cache/basis", "/w"],
+  write: ["/home/u/.config/basis", "/home/u/my state"],
+  env: ["HOME", "PATH"],
+  run: ["/bin/kill", "/usr/bin/jq"],
+  sys: [],
+  programs: [{ user: 'tool "q"', program: "jq", path: "/usr/bin/jq" }],
+  warnings: [{ kind: "unresolved", message: "Leaving tool" }],
+};
+
+Deno.test("formatPermissions() flags: one line, no-prompt first, quoted for a shell", () => {
+  assert.equal(
+    formatPermissions(SAMPLE, "flags"),
+    "--no-prompt --allow-read=/home/u/.cache/basis,/w " +
+      "'--allow-write=/home/u/.config/basis,/home/u/my state' --allow-env=HOME,PATH " +
+      "--allow-run=/bin/kill,/usr/bin/jq\n",
+  );
+  const empty = { ...SAMPLE, run: [], write: [] };
+  assert.deepEqual(permissionFlags(empty), [
+    "--no-prompt",
+    "--allow-read=/home/u/.cache/basis,/w",
+    "--allow-env=HOME,PATH",
+  ]);
+});
+
+Deno.test("formatPermissions() json: the flags, the lists, the programs and the warnings", () => {
+  const json = JSON.parse(formatPermissions(SAMPLE, "json"));
+  assert.deepEqual(Object.keys(json), [
+    "flags",
+    "read",
+    "write",
+    "env",
+    "run",
+    "sys",
+    "programs",
+    "warnings",
+  ]);
+  assert.deepEqual(json.flags, permissionFlags(SAMPLE));
+  assert.deepEqual(json.programs, [{ user: 'tool "q"', program: "jq", path: "/usr/bin/jq" }]);
+  assert.deepEqual(json.warnings, [{ kind: "unresolved", message: "Leaving tool" }]);
+});
+
+Deno.test("formatPermissions() deno-json: a default permission set that deno run -P loads", async () => {
+  const text = formatPermissions(SAMPLE, "deno-json");
+  assert.deepEqual(JSON.parse(text), {
+    permissions: {
+      default: {
+        read: SAMPLE.read,
+        write: SAMPLE.write,
+        env: SAMPLE.env,
+        run: SAMPLE.run,
+      },
+    },
+  });
+  // Deno itself reads the set (it warns that config permissions are experimental).
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/deno.json`, text);
+    await Deno.writeTextFile(
+      `${dir}/probe.ts`,
+      'console.log(Deno.permissions.querySync({ name: "run", command: "/usr/bin/jq" }).state, ' +
+        'Deno.permissions.querySync({ name: "env", variable: "USER" }).state);',
+    );
+    const probe = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-P", "--no-prompt", "probe.ts"],
+      cwd: dir,
+    }).output();
+    assert.equal(new TextDecoder().decode(probe.stdout), "granted prompt\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("formatPermissions() compile: deno compile with the flags, the output and baked args", () => {
+  const line = formatPermissions(SAMPLE, "compile", {
+    entry: "/opt/basis/basis-tools.js",
+    output: "basis-tools-w",
+    args: ["-C", "/w", "--no-shell"],
+  });
+  assert.equal(
+    line,
+    "deno compile --no-config --no-prompt --allow-read=/home/u/.cache/basis,/w " +
+      "'--allow-write=/home/u/.config/basis,/home/u/my state' --allow-env=HOME,PATH " +
+      "--allow-run=/bin/kill,/usr/bin/jq --output basis-tools-w /opt/basis/basis-tools.js " +
+      "-C /w --no-shell\n",
+  );
+});
+
+// --- the command --------------------------------------------------------------------------------
+
+Deno.test({
+  name: "permissions prints flags, grants /bin/sh only with spawn commands on, warns on stderr",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const dirs = await scratch(oneTool("greet", { command: ["echo", "${GREETING_WORD:-hi}"] }));
+    try {
+      const flags = await cli(dirs, ["permissions"]);
+      assert.equal(flags.code, 0, flags.stderr);
+      assert.equal(flags.stdout.split("\n").length, 2, "one line");
+      assert.match(flags.stdout, /^--no-prompt --allow-read=\S+ --allow-write=\S+ --allow-env=\S+/);
+      assert.match(flags.stdout, /--allow-run=\S*\/bin\/sh/);
+      assert.match(flags.stdout, /--allow-env=\S*GREETING_WORD/);
+      assert.match(flags.stderr, /^basis-tools: warning: Granting "\/bin\/sh" \(spawn commands\)/);
+      const off = await cli(dirs, ["permissions", "--no-shell", "--format", "json"]);
+      const json = JSON.parse(off.stdout);
+      assert.ok(!json.run.includes("/bin/sh"), json.run.join());
+      assert.ok(json.run.some((path: string) => /\/echo$/.test(path)));
+      assert.equal(off.stderr, "");
+      const compile = await cli(dirs, ["permissions", "--format", "compile", "--no-shell"]);
+      // From source it compiles src/main.ts with the repository's deno.json; from the bundle, the
+      // bundle without any config.
+      assert.match(
+        compile.stdout,
+        /^deno compile (--config \S+\/deno\.json|--no-config) --no-prompt /,
+      );
+      assert.match(
+        compile.stdout,
+        / --output basis-tools-work \S+\/(src\/main\.ts|basis-tools\.js) -C \S+ --config-dir \S+ --no-shell\n$/,
+      );
+      const bad = await cli(dirs, ["permissions", "--format", "yaml"]);
+      assert.equal(bad.code, 2);
+      assert.match(
+        bad.stderr,
+        /Cannot use format "yaml": expected one of flags, json, deno-json, compile/,
+      );
+    } finally {
+      await dirs.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "permissions grants spawn's targets and subagent from spawn.json",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const dirs = await scratch(oneTool("t", { command: ["true"] }));
+    try {
+      await Deno.writeTextFile(
+        `${dirs.configDir}/spawn.json`,
+        JSON.stringify({ agent: ["cat"], targets: { box: ["ssh", "box", "--"] } }),
+      );
+      const json = JSON.parse((await cli(dirs, ["permissions", "--format", "json"])).stdout);
+      const users = json.programs.map((grant: { user: string }) => grant.user);
+      assert.deepEqual(users, [
+        'tool "t"',
+        "spawn commands",
+        'spawn target "box"',
+        "spawn subagent",
+      ]);
+      const noShell = JSON.parse(
+        (await cli(dirs, ["permissions", "--format", "json", "--no-shell"])).stdout,
+      );
+      assert.deepEqual(
+        noShell.programs.map((grant: { user: string }) => grant.user),
+        ['tool "t"', "spawn subagent"],
+      );
+    } finally {
+      await dirs.cleanup();
+    }
+  },
+});
+
+Deno.test("every variable the source reads is granted", async () => {
+  const granted = new Set([...allRuntimeEnvNames(), ...KEPT_ENV, SPAWN_DEPTH_VAR]);
+  // env("X"), readEnv("X"), Deno.env.get("X"), effectiveVar(env, "X"), homeBased(env, "X", …),
+  // process.env.X / process.env["X"], and NAME_VAR = "X" constants.
+  const lookup =
+    /(?:\b(?:env|readEnv|envLookup|lookup|get|effectiveVar|homeBased)\((?:[\w.]+,\s*)?["']|process\d*\.env(?:\.|\[["'])|_VAR\s*=\s*["'])([A-Z][A-Za-z0-9_]*)\b/g;
+  const missing: string[] = [];
+  for await (const file of walk(`${ROOT}src`)) {
+    const text = await Deno.readTextFile(file);
+    for (const match of text.matchAll(lookup)) {
+      const name = match[1] as string;
+      if (!granted.has(name)) missing.push(`${file.slice(ROOT.length)}: ${name}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.name.endsWith(".ts")) yield path;
+  }
+}

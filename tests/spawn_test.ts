@@ -1,0 +1,280 @@
+import assert from "node:assert/strict";
+import { ManifestError } from "../src/errors.ts";
+import type { RunResult } from "../src/run/types.ts";
+import {
+  DEFAULT_MAX_DEPTH,
+  loadSpawnConfig,
+  parseSpawnConfig,
+  parseSpawnDepth,
+  refuseSpawn,
+  runSpawn,
+  SPAWN_INPUT_SCHEMA,
+  spawnDescription,
+  spawnOutput,
+  spawnPreview,
+  spawnResultText,
+  spawnTimeout,
+} from "../src/spawn/mod.ts";
+import type { SpawnConfig } from "../src/spawn/config.ts";
+
+const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
+
+function config(fields: Partial<SpawnConfig> = {}): SpawnConfig {
+  return {
+    file: "/c/spawn.json",
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: DEFAULT_MAX_DEPTH,
+    ...fields,
+  };
+}
+
+function result(fields: Partial<RunResult> = {}): RunResult {
+  return {
+    command: ["/bin/sh", "-c", "x"],
+    cwd: "/w",
+    durationMs: 1,
+    exitCode: 0,
+    signal: undefined,
+    timedOut: false,
+    cancelled: false,
+    isForcefullyTerminated: false,
+    startFailure: undefined,
+    startError: undefined,
+    stdout: "",
+    stderr: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    spillPath: undefined,
+    timeoutMs: 120000,
+    ...fields,
+  };
+}
+
+Deno.test("spawnPreview() pins the key order and says local when no target is named", () => {
+  const local = spawnPreview({ mode: "command", body: "ls" }, "/w");
+  assert.equal(JSON.stringify(local), '{"mode":"command","body":"ls","cwd":"/w","target":"local"}');
+  const targeted = spawnPreview({ mode: "command", body: "ls", target: "mac" }, "/w");
+  assert.equal(
+    JSON.stringify(targeted),
+    '{"mode":"command","body":"ls","cwd":"/w","target":"mac"}',
+  );
+  const agent = spawnPreview({ mode: "agent", body: "sum up" }, "/w");
+  assert.equal(
+    JSON.stringify(agent),
+    '{"mode":"agent","body":"sum up","cwd":"/w","target":"local"}',
+  );
+});
+
+Deno.test("the input schema has one required string property, input", () => {
+  assert.deepEqual(SPAWN_INPUT_SCHEMA.required, ["input"]);
+  assert.deepEqual(Object.keys(SPAWN_INPUT_SCHEMA.properties as object), ["input"]);
+  assert.equal((SPAWN_INPUT_SCHEMA.properties as { input: { type: string } }).input.type, "string");
+});
+
+Deno.test("spawnDescription() mentions !@ only when targets exist, names sorted", () => {
+  assert.ok(!spawnDescription([]).includes("!@"));
+  const text = spawnDescription(["zeta", "alpha", "mac"]);
+  assert.match(text, /"!@<target> <command>"/);
+  assert.match(text, /alpha, mac, zeta\./);
+});
+
+Deno.test("parseSpawnConfig() reads the agent, the targets and the depth limit", async () => {
+  const parsed = await parseSpawnConfig(
+    JSON.stringify({
+      agent: ["claude", "-p"],
+      targets: { mac: ["ssh", "mac.local", "--"], box: ["./bin/box"] },
+      max_depth: 3,
+    }),
+    "/c/spawn.json",
+  );
+  assert.deepEqual(parsed.agent, ["claude", "-p"]);
+  assert.deepEqual([...parsed.targets.keys()], ["box", "mac"]);
+  // A relative program with a "/" resolves against the config directory.
+  assert.deepEqual(parsed.targets.get("box"), ["/c/bin/box"]);
+  assert.equal(parsed.maxDepth, 3);
+  const empty = await parseSpawnConfig("// nothing yet\n{}", "/c/spawn.json");
+  assert.equal(empty.agent, undefined);
+  assert.equal(empty.targets.size, 0);
+  assert.equal(empty.maxDepth, 2);
+});
+
+Deno.test("parseSpawnConfig() refuses what it does not understand, one problem a line", async () => {
+  const bad = JSON.stringify({
+    agent: "claude -p",
+    targets: { "a/b": ["x"], local: ["y"], ok: [] },
+    max_depth: -1,
+    agnet: [],
+  });
+  const error = await parseSpawnConfig(bad, "/c/spawn.json").catch((e) => e);
+  assert.ok(error instanceof ManifestError);
+  assert.equal(error.code, "manifest_invalid");
+  const fields = error.problems.map((p) => p.field);
+  assert.deepEqual(fields.sort(), [
+    "agent",
+    "agnet",
+    "max_depth",
+    "targets.a/b",
+    "targets.local",
+    "targets.ok",
+  ]);
+  const syntax = await parseSpawnConfig("{\n  agent: [}", "/c/spawn.json").catch((e) => e);
+  assert.ok(syntax instanceof ManifestError);
+  assert.equal(syntax.problems[0]?.line, 2);
+});
+
+Deno.test("loadSpawnConfig() treats a missing file as the defaults", async () => {
+  const dir = await Deno.makeTempDir();
+  const loaded = await loadSpawnConfig(dir);
+  assert.equal(loaded.agent, undefined);
+  assert.equal(loaded.file, `${dir}/spawn.json`);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("parseSpawnDepth() reads BASIS_SPAWN_DEPTH; garbage is unknown", () => {
+  assert.equal(parseSpawnDepth(undefined), 0);
+  assert.equal(parseSpawnDepth(""), 0);
+  assert.equal(parseSpawnDepth("1"), 1);
+  assert.equal(parseSpawnDepth("-1"), undefined);
+  assert.equal(parseSpawnDepth("1.5"), undefined);
+  assert.equal(parseSpawnDepth("99999999999999999999"), undefined);
+});
+
+Deno.test("refuseSpawn() refuses commands when off, unknown targets, depth and a missing agent", () => {
+  const targets = new Map([["mac", ["ssh"]], ["box", ["x"]]]);
+  const base = { noShell: false, depth: 0, config: config({ targets, agent: ["a"] }) };
+  assert.equal(refuseSpawn({ mode: "command", body: "ls" }, base), undefined);
+  assert.equal(refuseSpawn({ mode: "command", body: "ls", target: "mac" }, base), undefined);
+  assert.equal(refuseSpawn({ mode: "agent", body: "t" }, base), undefined);
+
+  const off = { ...base, noShell: true };
+  assert.match(refuseSpawn({ mode: "command", body: "ls" }, off)!, /--no-shell/);
+  assert.match(refuseSpawn({ mode: "command", body: "ls", target: "nope" }, off)!, /--no-shell/);
+  assert.equal(refuseSpawn({ mode: "agent", body: "t" }, off), undefined);
+
+  const unknown = refuseSpawn({ mode: "command", body: "ls", target: "nope" }, base)!;
+  assert.match(unknown, /unknown target "nope"; configured targets: box, mac$/);
+  const none = refuseSpawn(
+    { mode: "command", body: "ls", target: "nope" },
+    { ...base, config: config() },
+  )!;
+  assert.match(none, /no targets are configured/);
+
+  const deep = { ...base, depth: 2 };
+  assert.match(refuseSpawn({ mode: "agent", body: "t" }, deep)!, /depth 2 and the limit is 2/);
+  assert.equal(refuseSpawn({ mode: "command", body: "ls" }, deep), undefined);
+  const limit = { ...base, depth: 1, config: config({ agent: ["a"], maxDepth: 1 }) };
+  assert.match(refuseSpawn({ mode: "agent", body: "t" }, limit)!, /depth 1 and the limit is 1/);
+  assert.match(
+    refuseSpawn({ mode: "agent", body: "t" }, { ...base, depth: undefined })!,
+    /BASIS_SPAWN_DEPTH/,
+  );
+  const noAgent = refuseSpawn({ mode: "agent", body: "t" }, { ...base, config: config() })!;
+  assert.match(noAgent, /no subagent is configured; add .*"agent".* to \/c\/spawn\.json/);
+});
+
+Deno.test("spawnTimeout() defaults by mode and caps at 600000 ms", () => {
+  assert.equal(spawnTimeout("command", undefined), 120000);
+  assert.equal(spawnTimeout("agent", undefined), 600000);
+  assert.equal(spawnTimeout("command", 150), 150);
+  assert.equal(spawnTimeout("agent", 700000), 600000);
+});
+
+Deno.test("spawnResultText() follows the model rules for commands", () => {
+  const command = { mode: "command", body: "x" } as const;
+  assert.equal(spawnResultText(command, result({ stdout: "out\n", stderr: "err" })), "out");
+  assert.equal(spawnResultText(command, result({ stdout: " \n", stderr: "err\n" })), "err");
+  assert.match(spawnResultText(command, result()), /finished and printed nothing/);
+  const failed = { exitCode: 3 };
+  assert.equal(spawnResultText(command, result({ ...failed, stdout: "o", stderr: "e" })), "e");
+  assert.equal(spawnResultText(command, result({ ...failed, stdout: "o" })), "o");
+  assert.equal(spawnResultText(command, result(failed)), "Command exited with status 3");
+  const timedOut = result({
+    exitCode: undefined,
+    signal: "SIGTERM",
+    timedOut: true,
+    timeoutMs: 150,
+  });
+  assert.equal(spawnResultText(command, timedOut), "Command timed out after 150 ms");
+  const cut = result({ stdout: "a".repeat(10), stdoutTruncated: true, stdoutBytes: 70000 });
+  assert.match(spawnResultText(command, cut), /\[output cut at 64 KiB; 70000 bytes in all\]$/);
+});
+
+Deno.test("spawnResultText() gives a subagent's answer, a sentence, or an error with stderr", () => {
+  const agent = { mode: "agent", body: "t" } as const;
+  assert.equal(spawnResultText(agent, result({ stdout: "the answer\n" })), "the answer");
+  assert.equal(
+    spawnResultText(agent, result({ stdout: "\n", stderr: "thinking…" })),
+    "The subagent finished without saying anything",
+  );
+  assert.equal(
+    spawnResultText(agent, result({ exitCode: 2, stderr: "no key" })),
+    "Subagent exited with code 2: no key",
+  );
+});
+
+Deno.test("spawnOutput() is the structured output, exit code 124 on a time-out", () => {
+  const command = { mode: "command", body: "x" } as const;
+  const ok = spawnOutput(command, result({ stdout: "hi\n" }));
+  assert.deepEqual(ok, {
+    stdout: "hi\n",
+    stderr: "",
+    exit_code: 0,
+    error: null,
+    stdout_truncated: false,
+    stderr_truncated: false,
+  });
+  const late = spawnOutput(
+    command,
+    result({ exitCode: undefined, signal: "SIGTERM", timedOut: true, timeoutMs: 150 }),
+  );
+  assert.equal(late.exit_code, 124);
+  assert.equal(late.error, "Command timed out after 150 ms");
+  const targeted = spawnOutput(
+    { mode: "command", body: "x", target: "mac" },
+    result({ exitCode: 1, stderr: "bad" }),
+  );
+  assert.equal(targeted.error, 'Command on target "mac" exited with code 1: bad');
+});
+
+Deno.test("runSpawn() runs a command with only PATH, HOME, LANG and the --env pairs", async () => {
+  const parent: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: "/home/someone",
+    LANG: "C.UTF-8",
+    API_KEY: "secret-should-not-leak",
+  };
+  const run = await runSpawn(
+    { mode: "command", body: 'echo "$HOME|$LANG|$API_KEY|$EXTRA|$(pwd)"' },
+    "/",
+    { config: config(), env: { EXTRA: "given" }, readEnv: (name) => parent[name] },
+  );
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "/home/someone|C.UTF-8||given|/\n");
+});
+
+Deno.test("runSpawn() hands a target the body as one argument after its prefix", async () => {
+  const targets = new Map([["box", [`${FIXTURES}/print_args.sh`, "--via"]]]);
+  const run = await runSpawn(
+    { mode: "command", body: 'echo "a  b"; ls', target: "box" },
+    "/",
+    { config: config({ targets }) },
+  );
+  assert.equal(run.stdout, 'argc=2\n[--via]\n[echo "a  b"; ls]\n');
+});
+
+Deno.test("runSpawn() gives a subagent the task on stdin and its depth plus one", async () => {
+  const run = await runSpawn(
+    { mode: "agent", body: "count the files" },
+    "/",
+    {
+      config: config({ agent: [`${FIXTURES}/fake_agent.sh`] }),
+      depth: 1,
+      agentEnv: { BASIS_APPROVE: "never" },
+    },
+  );
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout, "depth=2 approve=never task=count the files\n");
+});
