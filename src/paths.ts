@@ -6,6 +6,8 @@
  * @module
  */
 
+import { BasisError } from "./errors.ts";
+
 /** Reads one environment variable; `undefined` when unset or not readable. */
 export type EnvLookup = (name: string) => string | undefined;
 
@@ -23,11 +25,21 @@ export function readEnv(name: string): string | undefined {
   }
 }
 
-function homeBased(env: EnvLookup, xdgName: string, homeSuffix: string): string {
+/**
+ * A user directory from an XDG variable or the home directory. Relative values are ignored (as the
+ * XDG spec says): a directory relative to the current one could be a repository's, and a
+ * repository must never supply the user's rules, global tools or cached validators. With no
+ * absolute base at all this fails rather than guess.
+ */
+function homeBased(env: EnvLookup, xdgName: string, homeSuffix: string, override: string): string {
   const xdg = env(xdgName);
-  if (xdg) return joinPath(xdg, "basis");
-  const home = env("HOME") ?? env("USERPROFILE") ?? ".";
-  return joinPath(home, homeSuffix);
+  if (xdg && isAbsolutePath(xdg)) return joinPath(xdg, "basis");
+  const home = env("HOME") || env("USERPROFILE");
+  if (home && isAbsolutePath(home)) return joinPath(home, homeSuffix);
+  throw new BasisError(
+    "usage",
+    `Cannot find the user's directories: HOME is not set to an absolute path; set HOME, or ${override} and ${xdgName}`,
+  );
 }
 
 /**
@@ -37,10 +49,12 @@ function homeBased(env: EnvLookup, xdgName: string, homeSuffix: string): string 
  * @param explicit The `--config-dir` value, when given.
  * @param env How to read variables. @default readEnv
  * @returns The directory (may not exist).
+ * @throws {BasisError} `usage` when no variable gives an absolute base (HOME unset or relative).
  */
 export function configDir(explicit?: string, env: EnvLookup = readEnv): string {
   if (explicit) return explicit;
-  return env("BASIS_CONFIG_DIR") || homeBased(env, "XDG_CONFIG_HOME", ".config/basis");
+  return env("BASIS_CONFIG_DIR") ||
+    homeBased(env, "XDG_CONFIG_HOME", ".config/basis", "BASIS_CONFIG_DIR");
 }
 
 /**
@@ -48,9 +62,11 @@ export function configDir(explicit?: string, env: EnvLookup = readEnv): string {
  *
  * @param env How to read variables. @default readEnv
  * @returns The directory (may not exist).
+ * @throws {BasisError} `usage` when no variable gives an absolute base (HOME unset or relative).
  */
 export function cacheDir(env: EnvLookup = readEnv): string {
-  return env("BASIS_CACHE_DIR") || homeBased(env, "XDG_CACHE_HOME", ".cache/basis");
+  return env("BASIS_CACHE_DIR") ||
+    homeBased(env, "XDG_CACHE_HOME", ".cache/basis", "BASIS_CACHE_DIR");
 }
 
 /**
@@ -59,9 +75,11 @@ export function cacheDir(env: EnvLookup = readEnv): string {
  *
  * @param env How to read variables. @default readEnv
  * @returns The directory (may not exist).
+ * @throws {BasisError} `usage` when no variable gives an absolute base (HOME unset or relative).
  */
 export function stateDir(env: EnvLookup = readEnv): string {
-  return env("BASIS_STATE_DIR") || homeBased(env, "XDG_STATE_HOME", ".local/state/basis");
+  return env("BASIS_STATE_DIR") ||
+    homeBased(env, "XDG_STATE_HOME", ".local/state/basis", "BASIS_STATE_DIR");
 }
 
 /**
@@ -69,6 +87,7 @@ export function stateDir(env: EnvLookup = readEnv): string {
  *
  * @param env How to read variables. @default readEnv
  * @returns The directory (may not exist).
+ * @throws {BasisError} `usage` when no variable gives an absolute base (HOME unset or relative).
  */
 export function spillDir(env: EnvLookup = readEnv): string {
   return joinPath(stateDir(env), "spill");

@@ -285,3 +285,27 @@ Deno.test("fixtures used by the end-to-end tests are executable", async () => {
     assert.ok((info.mode ?? 0) & 0o100, `${entry.name} must be executable`);
   }
 });
+
+Deno.test("without HOME, a repository's .config or .cache is never taken for the user's", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const planted = {
+    schema: 1,
+    tools: { planted: { description: "p", input_schema: {}, command: ["cat"] } },
+  };
+  await Deno.mkdir(`${dirs.root}/.config/basis`, { recursive: true });
+  await Deno.writeTextFile(`${dirs.root}/.config/basis/tools.json`, JSON.stringify(planted));
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `${ROOT}src/main.ts`, "list"],
+    cwd: dirs.root,
+    clearEnv: true,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 2, stdout + stderr);
+  assert.match(stderr, /HOME/);
+  assert.ok(!stdout.includes("planted"));
+  await dirs.cleanup();
+});

@@ -133,7 +133,12 @@ Deno.test({
         const json = JSON.parse(derived.stdout);
         flags = json.flags;
         assert.equal(flags[0], "--no-prompt");
-        assert.ok(!flags.some((flag) => flag === "-A" || /^--allow-(all|net|sys|ffi)/.test(flag)));
+        // The one system grant is the process's own uid (the validator cache's owner check).
+        const broad = (flag: string) =>
+          flag === "-A" || /^--allow-(all|net|ffi)/.test(flag) ||
+          (flag.startsWith("--allow-sys") && flag !== "--allow-sys=uid");
+        assert.ok(!flags.some(broad), flags.join(" "));
+        assert.ok(flags.includes("--allow-sys=uid"));
         for (
           const program of [
             `${dirs.root}/tools/hello.sh`,
@@ -249,7 +254,7 @@ Deno.test({
       });
 
       await t.step("check, list and show need only read and env grants", async () => {
-        const readOnly = flags.filter((flag) => !/^--allow-(write|run)=/.test(flag));
+        const readOnly = flags.filter((flag) => !/^--allow-(write|run|sys)=/.test(flag));
         assert.equal(readOnly.length, 3, readOnly.join(" "));
         for (const args of [["check"], ["list"], ["show", "hello"], ["list", "--json"]]) {
           const result = await run(dirs, [...readOnly, built.entry], args);

@@ -33,3 +33,11 @@ Deno.test("user directories follow BASIS_*, then XDG, then HOME", () => {
   assert.equal(stateDir(env({ XDG_STATE_HOME: "/s" })), "/s/basis");
   assert.equal(spillDir(env({ BASIS_STATE_DIR: "/st" })), "/st/spill");
 });
+
+Deno.test("user directories never fall back to a relative path a repository could supply", () => {
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assert.throws(() => configDir(undefined, env({})), /HOME/);
+  assert.throws(() => cacheDir(env({ HOME: "relative/home" })), /HOME/);
+  assert.throws(() => stateDir(env({ XDG_STATE_HOME: "state" })), /HOME/);
+  assert.equal(configDir(undefined, env({ XDG_CONFIG_HOME: ".", HOME: "/h" })), "/h/.config/basis");
+});

@@ -581,6 +581,31 @@ Deno.test("validateInput() does not run a cache file that others can write", asy
   assertEquals((await Deno.stat(`${dir}/validators/${name}`)).mode! & 0o077, 0);
 });
 
+Deno.test({
+  name:
+    "validateInput() does not run a cache file owned by another user, nor one in a shared directory",
+  ignore: Deno.build.os === "windows" || Deno.uid() !== 0,
+}, async () => {
+  const dir = await Deno.makeTempDir({ dir: CACHE, prefix: "basis-schema-owner-" });
+  const schema = { type: "object", properties: { owned: { type: "integer" } } };
+  await checkSchema(tool(schema), { cacheDir: dir });
+  const [name] = await listCache(dir);
+  const path = `${dir}/validators/${name}`;
+  // A file planted by someone else (mode 0644 is the default for their files).
+  await Deno.chown(path, 65534, 65534);
+  await Deno.chmod(path, 0o644);
+  forgetValidators();
+  let rejects = stats.diskRejects;
+  assertEquals(await verdict(schema, { owned: 1 }, { cacheDir: dir }), "ok");
+  assertEquals(stats.diskRejects - rejects, 1);
+  // A directory others may write into is not trusted either, whatever the file looks like.
+  await Deno.chmod(`${dir}/validators`, 0o777);
+  forgetValidators();
+  rejects = stats.diskRejects;
+  assertEquals(await verdict(schema, { owned: 1 }, { cacheDir: dir }), "ok");
+  assertEquals(stats.diskRejects - rejects, 1);
+});
+
 Deno.test("validateInput() still validates when the cache directory cannot be written", async () => {
   const file = await Deno.makeTempFile({ dir: CACHE });
   const unwritable = `${file}/cache`; // a directory under a regular file can never be created

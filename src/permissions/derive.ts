@@ -123,7 +123,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
     ].sort(),
     run: [...run].sort(),
     // Deno's Node layer asks for the Windows release to pick the prompt's colour depth.
-    sys: IS_WINDOWS ? ["osRelease"] : [],
+    // uid: the validator cache trusts only files this user owns (src/schema/_cache.ts).
+    sys: IS_WINDOWS ? ["osRelease"] : ["uid"],
     programs,
     warnings,
   };

@@ -60,16 +60,20 @@ export function validatorPath(cacheDir: string, key: string): string {
 export function readCached(cacheDir: string, key: string): CacheRead {
   const path = validatorPath(cacheDir, key);
   let text: string;
+  let file: Deno.FsFile | undefined;
   try {
     // Synchronous on purpose: one small local file on every call, where an async read would be two
-    // hops to a worker thread.
-    const info = Deno.statSync(path);
-    if (info.mode !== null && (info.mode & 0o022) !== 0) {
-      return { kind: "rejected", why: "writable by group or others" };
-    }
-    text = Deno.readTextFileSync(path);
+    // hops to a worker thread. The checks look at the opened file, not the path, so a file swapped
+    // in between cannot slip through.
+    file = Deno.openSync(path);
+    const unsafe = untrusted(file.statSync()) ??
+      untrusted(Deno.statSync(joinPath(cacheDir, "validators")));
+    if (unsafe !== undefined) return { kind: "rejected", why: unsafe };
+    text = new TextDecoder().decode(readAll(file));
   } catch {
     return { kind: "missing" };
+  } finally {
+    file?.close();
   }
   const newline = text.indexOf("\n");
   const first = text.slice(0, newline + 1);
@@ -77,6 +81,50 @@ export function readCached(cacheDir: string, key: string): CacheRead {
   if (newline >= 0 && first === header("validator", key, body)) return { kind: "hit", code: body };
   if (newline >= 0 && first === header("reason", key, body)) return { kind: "hit", reason: body };
   return { kind: "rejected", why: "bad header or length" };
+}
+
+/**
+ * Why a cache file or directory must not be trusted (its code is executed): someone else owns it,
+ * or someone else may write it. `undefined` when it is safe. Where this process may not learn its
+ * own uid (Windows, or no `--allow-sys=uid`), only the permission bits are checked.
+ */
+function untrusted(info: Deno.FileInfo): string | undefined {
+  if (info.mode !== null && (info.mode & 0o022) !== 0) return "writable by group or others";
+  const uid = ownUid();
+  if (uid !== undefined && info.uid !== null && info.uid !== uid) return "owned by another user";
+  return undefined;
+}
+
+let cachedUid: number | null | undefined;
+
+function ownUid(): number | undefined {
+  if (cachedUid === undefined) {
+    try {
+      cachedUid = Deno.uid();
+    } catch {
+      cachedUid = null;
+    }
+  }
+  return cachedUid ?? undefined;
+}
+
+function readAll(file: Deno.FsFile): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  while (true) {
+    const read = file.readSync(buffer);
+    if (read === null || read === 0) break;
+    chunks.push(buffer.slice(0, read));
+    total += read;
+  }
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return all;
 }
 
 /**
