@@ -17,7 +17,8 @@ export type ErrorCode =
   | "timed_out"
   | "tool_failed"
   | "spawn_failed"
-  | "interrupted";
+  | "interrupted"
+  | "internal";
 
 /**
  * A user-facing error: one line of message, a code, and the original cause when there is one.
@@ -34,6 +35,8 @@ export class BasisError extends Error {
   readonly code: ErrorCode;
 
   /**
+   * Makes an error with a code.
+   *
    * @param code What went wrong, as a stable word.
    * @param message One line, sentence case, no trailing period.
    * @param options `cause`: the underlying error, kept for logs.
@@ -95,6 +98,8 @@ export class ManifestError extends BasisError {
   readonly problems: readonly ManifestProblem[];
 
   /**
+   * Makes the error from every problem found.
+   *
    * @param problems At least one problem.
    */
   constructor(problems: readonly ManifestProblem[]) {

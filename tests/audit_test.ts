@@ -247,3 +247,28 @@ Deno.test("openAuditLog() lines from 20 concurrent processes × 50 never interle
   assert.equal(seen.size, 1000);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("openAuditLog() summarises an input above 64 KiB in a decision line instead of copying it", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const log = openAuditLog({ path });
+  const preview = { tool: "t", command: ["cat"], cwd: "/w", input: { blob: "x".repeat(70_000) } };
+  const base = {
+    type: "decision",
+    tool: "t",
+    allowed: true,
+    by: "policy",
+    workspace: "/w",
+  } as const;
+  log.record({ ...base, preview, input_bytes: 70_012 });
+  log.record({ ...base, preview: { ...preview, input: { small: 1 } }, input_bytes: 11 });
+  log.close();
+  const [large, small] = (await Deno.readTextFile(path)).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assert.deepEqual(large.preview.input, "[input of 70012 bytes, not recorded]");
+  assert.deepEqual(large.preview.command, ["cat"]);
+  assert.deepEqual(large.input_bytes, 70_012);
+  assert.deepEqual(small.preview.input, { small: 1 });
+  await Deno.remove(dir, { recursive: true });
+});

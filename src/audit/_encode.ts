@@ -21,18 +21,29 @@ function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   return value;
 }
 
+/** Inputs larger than this (compact JSON bytes) are summarised, not copied, in a decision line. */
+export const AUDIT_INPUT_LIMIT = 64 * 1024;
+
+/** The preview as recorded: a large input is replaced by a sentence giving its size. */
+function recordedPreview(preview: unknown, inputBytes: number | undefined): unknown {
+  if (inputBytes === undefined || inputBytes <= AUDIT_INPUT_LIMIT) return preview;
+  if (preview === null || typeof preview !== "object" || !("input" in preview)) return preview;
+  return { ...preview, input: `[input of ${inputBytes} bytes, not recorded]` };
+}
+
 /** The entry's fields in the order they are written, after `ts`, `type` and `pid`. */
 function fields(entry: AuditEntry): Record<string, unknown> {
   if (entry.type === "decision") {
     const out: Record<string, unknown> = {
       tool: entry.tool,
-      preview: entry.preview,
+      preview: recordedPreview(entry.preview, entry.input_bytes),
       allowed: entry.allowed,
       by: entry.by,
     };
     if (entry.rule_id !== undefined) out.rule_id = entry.rule_id;
     if (entry.reason !== undefined) out.reason = entry.reason;
     out.workspace = entry.workspace;
+    if (entry.input_bytes !== undefined) out.input_bytes = entry.input_bytes;
     return out;
   }
   return {

@@ -26,6 +26,11 @@ export interface DecisionEntry {
   readonly reason?: string | undefined;
   /** The workspace root the call was made in. */
   readonly workspace: string;
+  /**
+   * The size of the input as compact JSON, when the caller knows it. Above 64 KiB the input is not
+   * copied into the trail (the line says how big it was): a 100 MiB input must not be written twice.
+   */
+  readonly input_bytes?: number | undefined;
 }
 
 /** The outcome of one run. */

@@ -16,6 +16,7 @@ export const EXIT = {
   denied: 5,
   manifestInvalid: 6,
   interrupted: 130,
+  internal: 70,
 } as const;
 
 const BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -29,6 +30,7 @@ const BY_CODE: Readonly<Record<ErrorCode, number>> = {
   spawn_failed: EXIT.failed,
   manifest_invalid: EXIT.manifestInvalid,
   interrupted: EXIT.interrupted,
+  internal: EXIT.internal,
 };
 
 /**

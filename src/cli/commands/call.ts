@@ -56,6 +56,7 @@ export async function callCommand(
     const input = parseInput(name, source.text);
     await gate(spec, input, settings.cacheDir);
     const preview = toolPreview(spec, input);
+    const stdin = stdinBytes(input, source);
     const decision = await decide(
       { tool: spec.name, sideEffect: spec.sideEffect, preview },
       { policy: settings.approve, configDir: settings.configDir, root: roster.root, secrets },
@@ -69,11 +70,12 @@ export async function callCommand(
       rule_id: decision.ruleId,
       reason: decision.reason,
       workspace: roster.root,
+      input_bytes: stdin.length,
     });
     if (!decision.allowed) {
       throw new BasisError("denied", decision.reason ?? `Call of tool "${name}" denied`);
     }
-    const result = await run(spec, stdinBytes(input, source), settings, options);
+    const result = await run(spec, stdin, settings, options);
     audit.record({
       type: "run",
       tool: spec.name,
