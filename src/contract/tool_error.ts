@@ -62,7 +62,12 @@ export class ToolError extends BasisError {
    * @param message One line, sentence case, no trailing period.
    * @param options The tool, the run's output, a summary, and the cause.
    */
-  constructor(kind: ToolErrorKind, code: ErrorCode, message: string, options: ToolErrorOptions = {}) {
+  constructor(
+    kind: ToolErrorKind,
+    code: ErrorCode,
+    message: string,
+    options: ToolErrorOptions = {},
+  ) {
     super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ToolError";
     this.kind = kind;

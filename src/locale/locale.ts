@@ -17,7 +17,12 @@ export const LOCALES: readonly Locale[] = ["en-US", "uk-UA"];
 export const DEFAULT_LOCALE: Locale = "en-US";
 
 /** The variables read, in order, when no locale is given; the first one set decides. */
-export const LOCALE_VARIABLES: readonly string[] = ["BASIS_LOCALE", "LC_ALL", "LC_MESSAGES", "LANG"];
+export const LOCALE_VARIABLES: readonly string[] = [
+  "BASIS_LOCALE",
+  "LC_ALL",
+  "LC_MESSAGES",
+  "LANG",
+];
 
 /**
  * Resolves a locale tag as people and systems write it (`uk-UA`, `uk_UA.UTF-8`, `uk`,
