@@ -1,5 +1,6 @@
 /**
- * "Did you mean" for unknown keys: the closest known key within a small edit distance.
+ * "Did you mean": the known words closest to an unknown one (manifest keys, tool names), within a
+ * small edit distance.
  *
  * @module
  */
@@ -16,18 +17,33 @@ const MAX_KEY_LENGTH = 64;
  * @returns The suggestion, or `undefined` when nothing is close.
  */
 export function suggestKey(key: string, known: readonly string[]): string | undefined {
-  if (key.length > MAX_KEY_LENGTH) return undefined;
-  const wanted = canonical(key);
-  let best: string | undefined;
-  let bestDistance = Math.min(2, Math.floor(wanted.length / 2));
-  for (const candidate of known) {
-    const distance = editDistance(wanted, canonical(candidate));
-    if (distance <= bestDistance && (best === undefined || distance < bestDistance)) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  return nearWords(key, known, 1)[0];
+}
+
+/**
+ * The known words close enough to `word` to be a likely typo (the rule of
+ * {@linkcode suggestKey}), closest first, ties in the order given.
+ *
+ * @param word The unknown word, as written.
+ * @param known The words that exist.
+ * @param limit At most this many.
+ * @returns The suggestions; empty when nothing is close.
+ * @example A misspelt tool name
+ * ```ts
+ * import { nearWords } from "./suggest.ts";
+ * console.assert(nearWords("ecoh", ["echo", "wc"], 3)[0] === "echo");
+ * ```
+ */
+export function nearWords(word: string, known: readonly string[], limit: number): string[] {
+  if (word.length > MAX_KEY_LENGTH) return [];
+  const wanted = canonical(word);
+  const threshold = Math.min(2, Math.floor(wanted.length / 2));
+  return known
+    .map((candidate) => ({ candidate, distance: editDistance(wanted, canonical(candidate)) }))
+    .filter(({ distance }) => distance <= threshold)
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, limit)
+    .map(({ candidate }) => candidate);
 }
 
 function canonical(key: string): string {

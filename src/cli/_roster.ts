@@ -5,6 +5,7 @@
  */
 
 import { BasisError } from "../errors.ts";
+import { nearWords } from "../suggest.ts";
 import { loadRoster } from "../manifest/load.ts";
 import type { Roster, ToolSpec } from "../manifest/types.ts";
 import type { Settings } from "./settings.ts";
@@ -34,29 +35,11 @@ export function rosterFor(settings: Settings): Promise<Roster> {
 export function findTool(roster: Roster, name: string): ToolSpec {
   const spec = roster.tools.get(name);
   if (spec) return spec;
-  const near = [...roster.tools.keys()].filter((known) => distance(known, name) <= 2).slice(0, 3);
+  const near = nearWords(name, [...roster.tools.keys()], 3);
   const hint = near.length > 0
     ? `; did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?`
     : roster.tools.size === 0
     ? "; no tools are declared (see basis-tools check)"
     : "; see basis-tools list";
   throw new BasisError("unknown_tool", `Cannot find tool ${JSON.stringify(name)}${hint}`);
-}
-
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
-      );
-    }
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
 }

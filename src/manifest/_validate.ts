@@ -21,7 +21,7 @@ import {
   checkTimeout,
 } from "./_fields.ts";
 import { PathResolver } from "./_resolve.ts";
-import { suggestKey } from "./_suggest.ts";
+import { suggestKey } from "../suggest.ts";
 
 /** The only manifest version this program reads. */
 export const SCHEMA_VERSION = 1;
