@@ -123,6 +123,8 @@ export function spawnCli(
       BASIS_CACHE_DIR: dirs.cacheDir,
       BASIS_STATE_DIR: dirs.stateDir,
       NO_COLOR: "1",
+      // Messages in English whatever the machine's LANG; a test passes another locale itself.
+      BASIS_LOCALE: "en-US",
       ...options.env,
     },
     stdin: options.stdin === undefined ? "null" : "piped",

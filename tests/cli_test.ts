@@ -309,3 +309,51 @@ Deno.test("without HOME, a repository's .config or .cache is never taken for the
   assert.ok(!stdout.includes("planted"));
   await dirs.cleanup();
 });
+
+Deno.test("the MCP SDK is reachable only through the mcp command's dynamic import", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", `${ROOT}src/main.ts`],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    modules: {
+      specifier: string;
+      dependencies?: { specifier: string; code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const byUrl = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const url = (path: string) => new URL(path, `file://${ROOT}`).href;
+  const staticWalk = (starts: string[]) => {
+    const seen = new Set<string>();
+    const queue = [...starts];
+    while (queue.length > 0) {
+      const next = queue.pop() as string;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      for (const dep of byUrl.get(next)?.dependencies ?? []) {
+        if (!dep.isDynamic && dep.code?.specifier) queue.push(dep.code.specifier);
+      }
+    }
+    return seen;
+  };
+  const sdk = (urls: Iterable<string>) =>
+    [...urls].filter((u) => u.includes("modelcontextprotocol"));
+  // Every other command, as loaded when it runs: no MCP SDK.
+  const commands = [...Deno.readDirSync(`${ROOT}src/cli/commands`)]
+    .map((entry) => entry.name)
+    .filter((name) => name.endsWith(".ts") && name !== "mcp.ts")
+    .map((name) => url(`src/cli/commands/${name}`));
+  assert.deepEqual(sdk(staticWalk([url("src/main.ts"), ...commands])), []);
+  // The mcp command loads it statically, and only run_cli.ts imports that command, dynamically.
+  const mcp = url("src/cli/commands/mcp.ts");
+  assert.ok(sdk(staticWalk([mcp])).length > 0, "the mcp command should load the SDK");
+  const importers = graph.modules.flatMap((m) =>
+    (m.dependencies ?? []).filter((dep) => dep.code?.specifier === mcp).map((dep) => ({
+      from: m.specifier,
+      dynamic: dep.isDynamic === true,
+    }))
+  );
+  assert.deepEqual(importers, [{ from: url("src/cli/run_cli.ts"), dynamic: true }]);
+});

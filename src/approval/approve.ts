@@ -33,6 +33,7 @@ export type ApprovalRequest =
 
 /** The answer, and who gave it. */
 export interface Decision {
+  /** Whether the call may run. */
   readonly allowed: boolean;
   /** `rule` (a remembered rule), `prompt` (a person), or `policy` (`--approve`). */
   readonly by: "rule" | "prompt" | "policy";
@@ -40,6 +41,8 @@ export interface Decision {
   readonly ruleId: string | undefined;
   /** Why, in one line: shown to the caller for denials, recorded in the audit trail. */
   readonly reason: string | undefined;
+  /** The remembered rule's own reason, when a rule with one decided. */
+  readonly ruleReason?: string | undefined;
 }
 
 /** Asks a person; returns `no_answer` when no one can be asked. */
@@ -135,7 +138,10 @@ function decision(
 function byRule(name: string, rule: Rule): Decision {
   if (rule.decision === "allow") return decision(true, "rule", rule.id, rule.reason);
   const why = rule.reason === undefined ? "" : `: ${rule.reason}`;
-  return decision(false, "rule", rule.id, `Call of tool ${name} denied by rule ${rule.id}${why}`);
+  return {
+    ...decision(false, "rule", rule.id, `Call of tool ${name} denied by rule ${rule.id}${why}`),
+    ruleReason: rule.reason,
+  };
 }
 
 async function remember(

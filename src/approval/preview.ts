@@ -7,11 +7,13 @@
 
 /** The preview of a declared tool's call. Key order: tool, command, cwd, input. */
 export interface ToolPreview {
+  /** The tool's name. */
   readonly tool: string;
   /** The argv after expansion. */
   readonly command: readonly string[];
   /** Absolute working directory. */
   readonly cwd: string;
+  /** The validated input. */
   readonly input: unknown;
 }
 

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { Locale } from "../locale/locale.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
 import { spawnDescription } from "../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../spawn/types.ts";
@@ -39,4 +40,19 @@ export function spawnRow(config: SpawnConfig): ListRow {
     source: BUILT_IN,
     description: spawnDescription([...config.targets.keys()]),
   };
+}
+
+/**
+ * Spawn's row in the run's locale: the description a model sees in that language (the contract's,
+ * loaded only for a locale other than English).
+ *
+ * @param config The user's spawn configuration.
+ * @param locale The run's locale.
+ * @returns The row.
+ */
+export async function localizedSpawnRow(config: SpawnConfig, locale: Locale): Promise<ListRow> {
+  const row = spawnRow(config);
+  if (locale === "en-US") return row;
+  const { SpawnToolBuilder } = await import("../contract/spawn_tool.ts");
+  return { ...row, description: new SpawnToolBuilder(config, { locale }).build().description() };
 }

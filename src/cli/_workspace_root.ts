@@ -4,7 +4,7 @@
  * @module
  */
 
-import { BasisError } from "../errors.ts";
+import { LocalizedError } from "./_localized.ts";
 import { findWorkspaceRoot } from "../manifest/load.ts";
 import { resolvePath } from "../paths.ts";
 import type { Settings } from "./settings.ts";
@@ -25,8 +25,21 @@ export async function workspaceRoot(settings: Settings): Promise<string> {
   } catch {
     // Reported below.
   }
-  throw new BasisError(
+  throw notADirectory(settings.workspace);
+}
+
+/**
+ * The error for a `-C` that is not a directory.
+ *
+ * @param workspace The `-C` value.
+ * @returns The usage error.
+ */
+export function notADirectory(workspace: string): LocalizedError {
+  const path = JSON.stringify(workspace);
+  return new LocalizedError(
     "usage",
-    `Cannot use workspace ${JSON.stringify(settings.workspace)}: not a directory`,
+    "cli.not_a_directory",
+    { path },
+    `Cannot use workspace ${path}: not a directory`,
   );
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { BasisError } from "../errors.ts";
+import { LocalizedError } from "./_localized.ts";
 
 /** How an option takes its value. */
 export type OptionKind = "boolean" | "string" | "list";
@@ -77,7 +77,13 @@ export function parseArgs(
     const { spec, inline } = findSpec(arg, specs);
     if (spec.kind === "boolean") {
       if (inline !== undefined) {
-        throw new BasisError("usage", `Cannot parse option "--${spec.name}": it takes no value`);
+        const option = `"--${spec.name}"`;
+        throw new LocalizedError(
+          "usage",
+          "cli.option_no_value",
+          { option },
+          `Cannot parse option ${option}: it takes no value`,
+        );
       }
       options.set(spec.name, true);
       continue;
@@ -86,7 +92,13 @@ export function parseArgs(
     if (value === undefined) {
       const next = argv[i + 1];
       if (next === undefined) {
-        throw new BasisError("usage", `Cannot parse option "--${spec.name}": a value is missing`);
+        const option = `"--${spec.name}"`;
+        throw new LocalizedError(
+          "usage",
+          "cli.option_missing_value",
+          { option },
+          `Cannot parse option ${option}: a value is missing`,
+        );
       }
       value = next;
       i++;
@@ -120,5 +132,11 @@ function findSpec(
     const spec = specs.find((s) => s.short === name);
     if (spec) return { spec, inline };
   }
-  throw new BasisError("usage", `Unknown option "${arg.split("=")[0]}": see --help`);
+  const option = `"${arg.split("=")[0]}"`;
+  throw new LocalizedError(
+    "usage",
+    "cli.unknown_option",
+    { option },
+    `Unknown option ${option}: see --help`,
+  );
 }

@@ -31,8 +31,11 @@ Commands:
   call NAME [INPUT|-]     run one tool with a JSON object as input
   spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,
                           anything else is a task for the configured subagent
+  schema [--format F]     tool definitions for a model API: openai (default), anthropic,
+                          mcp, gemini (what Gemini CLI's discoveryCommand reads)
   rules list|add|remove|check   the remembered approval rules
   permissions             the least-privilege Deno permissions for this workspace
+  mcp                     serve the roster to an MCP client over stdio
 
 ${GLOBAL}
 
@@ -90,6 +93,27 @@ defeat confinement (shells, env, xargs, interpreters, ...).
   --format json           {flags, read, write, env, run, programs, warnings}
   --format deno-json      a "permissions" set for deno.json (deno run -P, Deno 2.5 or later)
   --format compile        a deno compile command for a binary confined to this workspace`,
+  mcp: `Usage: basis-tools mcp [--approve prompt|always|never] [-C DIR]
+
+Serves the roster (declared tools and spawn) to an MCP client over stdio: stdout carries the
+protocol only, logs go to stderr. Calls go through the same schema gate, rules and approval as
+call. A call no rule answers is put to the person through the client (elicitation) when the
+client supports it; otherwise it is denied, unless --approve always. --approve never denies
+without asking. Edits to the manifests and spawn.json reload the roster (a broken edit keeps the
+last good one). The server ends, stopping every running call, when the client closes stdin.`,
+  schema: `Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]
+
+Prints the definitions of the roster's tools (declared tools, then spawn) as one JSON array, in
+the shape a model API takes:
+  openai      {"type": "function", "function": {name, description, parameters}} (default)
+  anthropic   {name, description, input_schema}
+  mcp         {name, title, description, inputSchema, annotations}
+  gemini      {name, description, parametersJsonSchema}
+--locale changes the texts of the built-in spawn tool, never names or schemas.
+
+Gemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",
+"callCommand": "basis-tools call"}; Gemini CLI runs the call command with the tool's name as its
+first argument and the arguments as JSON on stdin, and reads the result from stdout.`,
   rules: `Usage: basis-tools rules list [--json]
        basis-tools rules add --tool NAME [--pattern P] [--deny] [--reason TEXT] [--global]
                              [--match PREVIEW]... [--not-match PREVIEW]...

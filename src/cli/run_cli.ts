@@ -13,7 +13,16 @@ import { exitCodeFor } from "./exit_codes.ts";
 import { helpText, isCommand } from "./help.ts";
 import { failedCall } from "./commands/_call_json.ts";
 import { err, out, outJson, OutputClosed } from "./output.ts";
-import { COMMAND_OPTIONS, GLOBAL_OPTIONS, resolveSettings, type Settings } from "./settings.ts";
+import type { Locale } from "../locale/locale.ts";
+import { LocalizedError, localizedMessage } from "./_localized.ts";
+import {
+  cliLocale,
+  COMMAND_OPTIONS,
+  GLOBAL_OPTIONS,
+  millisecondsError,
+  resolveSettings,
+  type Settings,
+} from "./settings.ts";
 
 /**
  * Runs the CLI with the given arguments and returns the exit code. Never calls `Deno.exit`.
@@ -26,15 +35,14 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
   // Known before parsing can fail, so that even a usage error is reported in the promised shape.
   const json = argv.includes("--json");
   const call = callNamed(argv);
+  const locale = cliLocale(localeOption(argv), env);
   try {
     const args = parseArgs(argv, GLOBAL_OPTIONS, COMMAND_OPTIONS);
     if (args.options.get("version") === true) {
       out(`basis-tools ${VERSION}\n`);
       return 0;
     }
-    if (args.command !== undefined && !isCommand(args.command)) {
-      throw new BasisError("usage", `Unknown command "${args.command}": see basis-tools --help`);
-    }
+    if (args.command !== undefined && !isCommand(args.command)) throw unknownCommand(args.command);
     if (args.options.get("help") === true) {
       out(helpText(args.command) + "\n");
       return 0;
@@ -44,12 +52,41 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
       return 2;
     }
     const settings = resolveSettings(args, env);
+    if (settings.locale !== "en-US") {
+      // English is built in; another language's catalogue is loaded only when it is used.
+      const { loadLocale } = await import("../locale/messages.ts");
+      await loadLocale(settings.locale);
+    }
     return await dispatch(args.command, args.positionals, args.options, settings);
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
-    if (!(error instanceof OutputClosed)) reportError(error, json, call);
+    // A misuse of the tool contract is a bug: it keeps its stack trace.
+    if (error.code === "internal") throw error;
+    if (!(error instanceof OutputClosed)) await reportError(error, json, call, locale);
     return exitCodeFor(error.code);
   }
+}
+
+/** The `--locale` value on the command line (before `--`), read before parsing can fail. */
+function localeOption(argv: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") break;
+    if (arg === "--locale") found = argv[++i];
+    else if (arg.startsWith("--locale=")) found = arg.slice("--locale=".length);
+  }
+  return found;
+}
+
+function unknownCommand(command: string): LocalizedError {
+  const quoted = `"${command}"`;
+  return new LocalizedError(
+    "usage",
+    "cli.unknown_command",
+    { command: quoted },
+    `Unknown command ${quoted}: see basis-tools --help`,
+  );
 }
 
 async function dispatch(
@@ -94,6 +131,12 @@ async function dispatch(
       const { spawnCommand } = await import("./commands/spawn.ts");
       return await spawnCommand(settings, positionals[0] as string);
     }
+    case "schema": {
+      expectPositionals(command, positionals, 0, 0);
+      const format = options.get("format");
+      const { schemaCommand } = await import("./commands/schema.ts");
+      return await schemaCommand(settings, typeof format === "string" ? format : undefined);
+    }
     case "rules": {
       const { rulesCommand } = await import("./commands/rules.ts");
       return await rulesCommand(settings, positionals, options);
@@ -104,18 +147,33 @@ async function dispatch(
       const { permissionsCommand } = await import("./commands/permissions.ts");
       return await permissionsCommand(settings, typeof format === "string" ? format : undefined);
     }
+    case "mcp": {
+      expectPositionals(command, positionals, 0, 0);
+      // The MCP SDK is reachable only through this import: no other command loads it.
+      const { mcpCommand } = await import("./commands/mcp.ts");
+      return await mcpCommand(settings);
+    }
   }
-  throw new BasisError("usage", `Unknown command "${command}": see basis-tools --help`);
+  throw unknownCommand(command);
 }
 
 function expectPositionals(command: string, positionals: string[], min: number, max: number) {
+  const quoted = `"${command}"`;
   if (positionals.length < min) {
-    throw new BasisError("usage", `Cannot run "${command}": an argument is missing; see --help`);
+    throw new LocalizedError(
+      "usage",
+      "cli.missing_argument",
+      { command: quoted },
+      `Cannot run ${quoted}: an argument is missing; see --help`,
+    );
   }
   if (positionals.length > max) {
-    throw new BasisError(
+    const argument = `"${positionals[max]}"`;
+    throw new LocalizedError(
       "usage",
-      `Cannot run "${command}": unexpected argument "${positionals[max]}"; see --help`,
+      "cli.unexpected_argument",
+      { command: quoted, argument },
+      `Cannot run ${quoted}: unexpected argument ${argument}; see --help`,
     );
   }
 }
@@ -123,10 +181,7 @@ function expectPositionals(command: string, positionals: string[], min: number, 
 function parseTimeout(text: string): number {
   const value = Number(text);
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
-    throw new BasisError(
-      "usage",
-      `Cannot use --timeout "${text}": expected a whole number of milliseconds above 0`,
-    );
+    throw millisecondsError("timeout", text);
   }
   return value;
 }
@@ -138,10 +193,15 @@ function callNamed(argv: readonly string[]): { tool: string | null } | undefined
   return at === -1 ? undefined : { tool: words[at + 1] ?? null };
 }
 
-function reportError(error: BasisError, json: boolean, call: { tool: string | null } | undefined) {
+async function reportError(
+  error: BasisError,
+  json: boolean,
+  call: { tool: string | null } | undefined,
+  locale: Locale,
+) {
   const lines = error instanceof ManifestError
     ? error.problems.map(formatProblem)
-    : [error.message.replaceAll("\n", " ")];
+    : [(await localizedMessage(error, locale)).replaceAll("\n", " ")];
   if (json) {
     const failure = { kind: error.code, message: lines.join("\n") };
     outJson(call ? failedCall(call.tool, failure) : { ok: false, error: failure });

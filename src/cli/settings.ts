@@ -6,7 +6,8 @@
  */
 
 import { APPROVAL_POLICIES, type ApprovalPolicy } from "../approval/policy.ts";
-import { BasisError } from "../errors.ts";
+import { LocalizedError } from "./_localized.ts";
+import { type Locale, localeFromEnv, resolveLocale } from "../locale/locale.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir } from "../paths.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
 
@@ -29,6 +30,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   call: [{ name: "timeout", kind: "string" }],
   permissions: [{ name: "format", kind: "string" }],
+  schema: [{ name: "format", kind: "string" }],
   rules: [
     { name: "tool", kind: "string" },
     { name: "pattern", kind: "string" },
@@ -59,7 +61,8 @@ export interface Settings {
   readonly auditLog: string | undefined;
   /** How variables are read (for the defaults of other seams). */
   readonly envLookup: EnvLookup;
-  readonly locale: string;
+  /** `--locale`, else `BASIS_LOCALE`, `LC_ALL`, `LC_MESSAGES` or `LANG`; English when unsupported. */
+  readonly locale: Locale;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -79,9 +82,12 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
   };
   const approve = string("approve") ?? env("BASIS_APPROVE") ?? "prompt";
   if (!(APPROVAL_POLICIES as readonly string[]).includes(approve)) {
-    throw new BasisError(
+    const params = { value: `"${approve}"`, policies: APPROVAL_POLICIES.join(", ") };
+    throw new LocalizedError(
       "usage",
-      `Cannot use approval policy "${approve}": expected one of ${APPROVAL_POLICIES.join(", ")}`,
+      "cli.bad_policy",
+      params,
+      `Cannot use approval policy ${params.value}: expected one of ${params.policies}`,
     );
   }
   const pairs: Record<string, string> = Object.create(null);
@@ -90,8 +96,10 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     const eq = pair.indexOf("=");
     // The text may hold a secret: name the pair by its position, never by its content.
     if (eq === -1 || !ENV_NAME.test(pair.slice(0, eq))) {
-      throw new BasisError(
+      throw new LocalizedError(
         "usage",
+        "cli.bad_env_pair",
+        { index: index + 1 },
         `Cannot parse --env pair ${
           index + 1
         }: expected KEY=VALUE with KEY made of letters, digits and _`,
@@ -112,8 +120,36 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     spawnTimeoutMs: milliseconds("spawn-timeout", string("spawn-timeout")),
     auditLog: string("audit-log"),
     envLookup: env,
-    locale: string("locale") ?? env("BASIS_LOCALE") ?? "en-US",
+    locale: cliLocale(string("locale"), env),
   };
+}
+
+/**
+ * The locale of this run: `--locale`, else the environment.
+ *
+ * @param option The `--locale` value, when given.
+ * @param env How to read variables.
+ * @returns The locale.
+ */
+export function cliLocale(option: string | undefined, env: EnvLookup): Locale {
+  return option === undefined ? localeFromEnv(env) : resolveLocale(option);
+}
+
+/**
+ * The error for an option that is not a whole number of milliseconds above 0.
+ *
+ * @param option The option's name without dashes (`timeout`).
+ * @param text What was given.
+ * @returns The usage error.
+ */
+export function millisecondsError(option: string, text: string): LocalizedError {
+  const value = `"${text}"`;
+  return new LocalizedError(
+    "usage",
+    "cli.bad_milliseconds",
+    { option, value },
+    `Cannot use --${option} ${value}: expected a whole number of milliseconds above 0`,
+  );
 }
 
 /** A whole number of milliseconds above 0, or `undefined` when the option was not given. */
@@ -121,10 +157,7 @@ function milliseconds(option: string, text: string | undefined): number | undefi
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
-    throw new BasisError(
-      "usage",
-      `Cannot use --${option} "${text}": expected a whole number of milliseconds above 0`,
-    );
+    throw millisecondsError(option, text);
   }
   return value;
 }

@@ -41,6 +41,7 @@ export type WarningKind =
 
 /** One warning, one line. */
 export interface PermissionWarning {
+  /** What the warning is about. */
   readonly kind: WarningKind;
   /** One line, sentence case, no trailing period. */
   readonly message: string;

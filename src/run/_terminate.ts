@@ -38,13 +38,20 @@ async function signal(
 ): Promise<SignalOutcome> {
   if (!IS_WINDOWS) {
     const outcome = await signalGroup(child.pid, name);
-    if (outcome !== "refused") return outcome;
+    if (outcome === "sent") return outcome;
+    // "gone" may also mean a child started through setsid(1) that has not made its group yet.
+    if (outcome === "gone") return directly(child, name) ? "sent" : "gone";
   }
   // Windows, or no way to reach the group: the direct child only.
+  return directly(child, name) ? "sent" : "gone";
+}
+
+/** Signals the child itself; false when it has already ended. */
+function directly(child: Deno.ChildProcess, name: "SIGTERM" | "SIGKILL"): boolean {
   try {
     child.kill(name);
-    return "sent";
+    return true;
   } catch {
-    return "gone";
+    return false;
   }
 }

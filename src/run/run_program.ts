@@ -6,6 +6,7 @@
  */
 
 import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
+import { execFailure, type Launched, spawnInOwnGroup } from "./_launch.ts";
 import { resolveProgram } from "./_resolve_program.ts";
 import { classifySpawnError, cwdMissing, type StartProblem } from "./_start_error.ts";
 import { supervise, type SuperviseSettings } from "./_supervise.ts";
@@ -78,25 +79,24 @@ export async function runProgram(
   if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
   if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
 
-  let child: Deno.ChildProcess;
+  let launched: Launched;
   try {
-    child = new Deno.Command(resolved.path, {
-      args: [...request.args],
+    launched = spawnInOwnGroup(resolved.path, request.args, {
       cwd: request.cwd,
       env,
       clearEnv: request.clearEnv === true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      detached: true,
-    }).spawn();
+    });
   } catch (error) {
     const problem = classifySpawnError(error, resolved.path, request.cwd, loaderVarNames(env));
     return notStarted(base, resolved.path, problem);
   }
 
-  const outcome = await supervise(child, settingsOf(request, options));
+  const outcome = await supervise(launched.child, settingsOf(request, options));
   const { status, stdout, stderr } = outcome;
+  const notExecuted = launched.viaSetsid && status.signal === null
+    ? execFailure(status.code, stdout.totalBytes, stderr.text)
+    : undefined;
+  if (notExecuted) return notStarted(base, resolved.path, notExecuted);
   return {
     command: [resolved.path, ...request.args],
     cwd: request.cwd,

@@ -56,7 +56,9 @@ export type StartFailure = "not_found" | "not_executable" | "permission_denied" 
 export interface RunResult {
   /** The argv that ran (program as resolved, then args). */
   command: readonly string[];
+  /** The working directory it ran in. */
   cwd: string;
+  /** Wall time from start to end, in milliseconds. */
   durationMs: number;
   /** The exit code, when the process exited on its own. */
   exitCode: number | undefined;
@@ -70,6 +72,7 @@ export interface RunResult {
   isForcefullyTerminated: boolean;
   /** Set when the program never started; `startError` says why in one line. */
   startFailure: StartFailure | undefined;
+  /** Why the program never started, in one line. */
   startError: string | undefined;
   /** Stdout as lossy UTF-8, cut at the caps. */
   stdout: string;
@@ -77,9 +80,11 @@ export interface RunResult {
   stderr: string;
   /** Total bytes the program wrote to each stream. */
   stdoutBytes: number;
+  /** Total bytes the program wrote to stderr. */
   stderrBytes: number;
   /** Whether `stdout` / `stderr` were cut. */
   stdoutTruncated: boolean;
+  /** Whether `stderr` was cut. */
   stderrTruncated: boolean;
   /** When stdout was cut and a spill directory was given: the file holding all of it. */
   spillPath: string | undefined;

@@ -49,7 +49,9 @@ function settle(options: SchemaGateOptions): GateSettings {
  * @param options Where compiled validators are cached.
  * @returns Nothing; resolves when the input is accepted.
  * @throws {BasisError} `invalid_input` naming the first failing field as a JSON pointer and what was
- * expected, e.g. `Input refused by tool "wc" schema: /items/0/count: must be integer`.
+ * expected, e.g. `Input refused by tool "wc" schema: /items/0/count: must be integer`; its `cause`
+ * is ajv's failure (`keyword`, `instancePath`, `params`), or the RangeError or TypeError of an input
+ * that cannot be checked at all.
  * @throws {BasisError} `manifest_invalid` when the schema itself cannot be compiled.
  *
  * @example Refuse an input that lacks a required field
@@ -80,7 +82,10 @@ export async function validateInput(
   } catch (error) {
     throw unusableInput(tool.name, error);
   }
-  if (failure !== null) throw new BasisError("invalid_input", refusal(tool.name, failure));
+  if (failure !== null) {
+    // The cause is ajv's failure as data, for messages in another language.
+    throw new BasisError("invalid_input", refusal(tool.name, failure), { cause: failure });
+  }
 }
 
 /**

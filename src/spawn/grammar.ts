@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { SpawnCall, SpawnParse } from "./types.ts";
+import { jsonKind } from "../json_kind.ts";
+import type { SpawnCall, SpawnInputProblem, SpawnParse } from "./types.ts";
 
 /** Target names: letters, digits, `_` and `-`. */
 const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
@@ -20,8 +21,8 @@ function trim(text: string): string {
   return text.replace(LEADING_SPACE, "").replace(TRAILING_SPACE, "");
 }
 
-function refuse(reason: string): SpawnParse {
-  return { ok: false, message: `${REFUSED}: ${reason}` };
+function refuse(reason: string, problem: SpawnInputProblem): SpawnParse {
+  return { ok: false, message: `${REFUSED}: ${reason}`, problem };
 }
 
 function accept(call: SpawnCall): SpawnParse {
@@ -31,7 +32,7 @@ function accept(call: SpawnCall): SpawnParse {
 function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**
@@ -68,19 +69,26 @@ export function parseSpawnInput(input: unknown): SpawnParse {
       ok: false,
       message: `Input refused by tool "spawn": (root): must be a JSON object with a string ` +
         `property "input", found ${typeOf(input)}`,
+      problem: { kind: "not_object", found: jsonKind(input) },
     };
   }
   if (!Object.hasOwn(input, "input")) {
-    return refuse('required string property "input" is missing');
+    return refuse('required string property "input" is missing', { kind: "missing" });
   }
   const value = (input as Record<string, unknown>).input;
-  if (typeof value !== "string") return refuse(`must be a string, found ${typeOf(value)}`);
+  if (typeof value !== "string") {
+    return refuse(`must be a string, found ${typeOf(value)}`, {
+      kind: "not_string",
+      found: jsonKind(value),
+    });
+  }
   const extra = Object.keys(input).find((key) => key !== "input");
   if (extra !== undefined) {
     return {
       ok: false,
       message: `Input refused by tool "spawn": /${extra}: unexpected property; ` +
         'spawn takes only "input"',
+      problem: { kind: "extra_property", property: extra },
     };
   }
   return parseSpawnString(value);
@@ -106,6 +114,7 @@ export function parseSpawnString(text: string): SpawnParse {
     if (trimmed === "") {
       return refuse(
         'is empty: write a command after "!" (for example "!cargo test") or a task to delegate',
+        { kind: "empty" },
       );
     }
     return accept({ mode: "agent", body: trimmed });
@@ -114,7 +123,9 @@ export function parseSpawnString(text: string): SpawnParse {
   if (trimmed.startsWith("!@")) return targeted(trimmed.slice(2));
   const body = trim(trimmed.slice(1));
   if (body === "") {
-    return refuse('has no command after "!": write one, for example "!cargo test"');
+    return refuse('has no command after "!": write one, for example "!cargo test"', {
+      kind: "no_command",
+    });
   }
   return accept({ mode: "command", body });
 }
@@ -126,19 +137,26 @@ function targeted(rest: string): SpawnParse {
   if (name === "") {
     return refuse(
       'names no target after "!@": write "!@<target> <command>", for example "!@builder make"',
+      { kind: "no_target" },
     );
   }
   if (!TARGET_NAME.test(name)) {
     return refuse(
       `target name ${JSON.stringify(name)} is not allowed: use only letters, digits, "_" and "-"`,
+      { kind: "bad_target", name },
     );
   }
   if (name === "local") {
-    return refuse('"!@local" is not needed: a plain "!<command>" already runs here');
+    return refuse('"!@local" is not needed: a plain "!<command>" already runs here', {
+      kind: "local_target",
+    });
   }
   const body = space === null ? "" : trim(rest.slice(space.index));
   if (body === "") {
-    return refuse(`names target "${name}" but no command: write "!@${name} <command>"`);
+    return refuse(`names target "${name}" but no command: write "!@${name} <command>"`, {
+      kind: "target_no_command",
+      name,
+    });
   }
   return accept({ mode: "command", body, target: name });
 }

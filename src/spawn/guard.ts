@@ -20,6 +20,28 @@ export interface SpawnGuardContext {
 }
 
 /**
+ * Why a spawn call was refused before approval, as data (for messages in another language), with
+ * its English message.
+ */
+export type SpawnRefusal =
+  & { readonly message: string }
+  & (
+    | { readonly kind: "no_shell" }
+    | {
+      readonly kind: "unknown_target";
+      /** The target named. */
+      readonly target: string;
+      /** The configured target names, sorted. */
+      readonly known: readonly string[];
+      /** The spawn configuration file. */
+      readonly file: string;
+    }
+    | { readonly kind: "depth_unknown" }
+    | { readonly kind: "depth_limit"; readonly depth: number; readonly max: number }
+    | { readonly kind: "no_agent"; readonly file: string }
+  );
+
+/**
  * Says why a call may not even be put to the approver, checking in this order: for a command,
  * commands turned off, then an unknown target; for a task, the depth limit, then whether a
  * subagent is configured.
@@ -39,32 +61,81 @@ export interface SpawnGuardContext {
  * ```
  */
 export function refuseSpawn(call: SpawnCall, context: SpawnGuardContext): string | undefined {
+  return spawnRefusal(call, context)?.message;
+}
+
+/**
+ * The refusal {@linkcode refuseSpawn} words, as data.
+ *
+ * @param call The parsed call.
+ * @param context Commands on or off, the depth, the configuration.
+ * @returns The refusal with its kind, details and English message, or `undefined`.
+ *
+ * @example An unknown target
+ * ```ts
+ * import { spawnRefusal } from "./guard.ts";
+ * const config = { file: "/c/spawn.json", agent: undefined, targets: new Map(), maxDepth: 2 };
+ * const refusal = spawnRefusal({ mode: "command", body: "ls", target: "mac" }, {
+ *   noShell: false,
+ *   depth: 0,
+ *   config,
+ * });
+ * console.assert(refusal?.kind === "unknown_target");
+ * ```
+ */
+export function spawnRefusal(
+  call: SpawnCall,
+  context: SpawnGuardContext,
+): SpawnRefusal | undefined {
   const { config } = context;
   if (call.mode === "command") {
     if (context.noShell) {
-      return 'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" ' +
-        "can still be delegated";
+      return {
+        kind: "no_shell",
+        message:
+          'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" ' +
+          "can still be delegated",
+      };
     }
     if (call.target !== undefined && !config.targets.has(call.target)) {
       const names = [...config.targets.keys()].sort();
       const known = names.length === 0
         ? `no targets are configured (add "targets" to ${config.file})`
         : `configured targets: ${names.join(", ")}`;
-      return `Spawn refused: unknown target ${JSON.stringify(call.target)}; ${known}`;
+      return {
+        kind: "unknown_target",
+        target: call.target,
+        known: names,
+        file: config.file,
+        message: `Spawn refused: unknown target ${JSON.stringify(call.target)}; ${known}`,
+      };
     }
     return undefined;
   }
   if (context.depth === undefined) {
-    return `Spawn refused: ${SPAWN_DEPTH_VAR} is not a whole number, so the delegation depth ` +
-      "is unknown; commands still work";
+    return {
+      kind: "depth_unknown",
+      message: `Spawn refused: ${SPAWN_DEPTH_VAR} is not a whole number, so the delegation ` +
+        "depth is unknown; commands still work",
+    };
   }
   if (context.depth >= config.maxDepth) {
-    return `Spawn refused: this call is at delegation depth ${context.depth} and the limit is ` +
-      `${config.maxDepth}, so it cannot delegate further; commands ("!<command>") still work`;
+    return {
+      kind: "depth_limit",
+      depth: context.depth,
+      max: config.maxDepth,
+      message: `Spawn refused: this call is at delegation depth ${context.depth} and the limit ` +
+        `is ${config.maxDepth}, so it cannot delegate further; commands ("!<command>") still work`,
+    };
   }
   if (config.agent === undefined) {
-    return "Spawn refused: no subagent is configured; add an argv such as " +
-      `"agent": ["claude", "-p"] to ${config.file} (it gets the task on stdin and answers on stdout)`;
+    return {
+      kind: "no_agent",
+      file: config.file,
+      message: "Spawn refused: no subagent is configured; add an argv such as " +
+        `"agent": ["claude", "-p"] to ${config.file} (it gets the task on stdin and answers on ` +
+        "stdout)",
+    };
   }
   return undefined;
 }

@@ -5,6 +5,10 @@
  * @module
  */
 
+import type { JsonKind } from "../json_kind.ts";
+
+export type { JsonKind } from "../json_kind.ts";
+
 /** The built-in tool's name (a manifest may never declare it). */
 export const SPAWN_TOOL = "spawn";
 
@@ -25,6 +29,22 @@ export type SpawnCall =
     readonly body: string;
   };
 
+/**
+ * Why a spawn input was refused, as data (for messages in another language). `not_object`,
+ * `missing`, `not_string` and `extra_property` are about the JSON shape; the rest about the string.
+ */
+export type SpawnInputProblem =
+  | { readonly kind: "not_object"; readonly found: JsonKind }
+  | { readonly kind: "missing" }
+  | { readonly kind: "not_string"; readonly found: JsonKind }
+  | { readonly kind: "extra_property"; readonly property: string }
+  | { readonly kind: "empty" }
+  | { readonly kind: "no_command" }
+  | { readonly kind: "no_target" }
+  | { readonly kind: "bad_target"; readonly name: string }
+  | { readonly kind: "local_target" }
+  | { readonly kind: "target_no_command"; readonly name: string };
+
 /** What {@linkcode parseSpawnInput} returns: the call, or why the input was refused. */
 export type SpawnParse =
   | { readonly ok: true; readonly call: SpawnCall }
@@ -32,6 +52,8 @@ export type SpawnParse =
     readonly ok: false;
     /** One line for the caller (a person or a model), starting `Input refused by tool "spawn"`. */
     readonly message: string;
+    /** The same refusal as data. */
+    readonly problem: SpawnInputProblem;
   };
 
 /**

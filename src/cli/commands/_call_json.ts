@@ -6,7 +6,6 @@
 
 import type { ErrorCode } from "../../errors.ts";
 import { redact } from "../../redact.ts";
-import { modelResult } from "../../run/model_result.ts";
 import type { RunResult } from "../../run/types.ts";
 
 /** What `error` holds when the call did not succeed. */
@@ -45,6 +44,7 @@ export function failedCall(tool: string | null, failure: CallFailure): Record<st
  * @param result The run's outcome.
  * @param failure What went wrong, or `undefined` when the run succeeded.
  * @param secrets The tool's env values.
+ * @param text The text for a model (the contract's `ToolOutput.result`), on success.
  * @returns The documented object.
  */
 export function ranCall(
@@ -52,14 +52,13 @@ export function ranCall(
   result: RunResult,
   failure: CallFailure | undefined,
   secrets: readonly string[],
+  text: string,
 ): Record<string, unknown> {
   const hide = (text: string) => redact(text, secrets);
   return {
     tool,
     ok: failure === undefined,
-    result: failure === undefined
-      ? hide(modelResult(result, `Tool ${JSON.stringify(tool)}`))
-      : null,
+    result: failure === undefined ? hide(text) : null,
     stdout: hide(result.stdout),
     stderr: hide(result.stderr),
     exit_code: result.exitCode ?? null,

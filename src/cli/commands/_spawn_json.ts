@@ -6,7 +6,7 @@
 
 import type { RunResult } from "../../run/types.ts";
 import { spawnOutput, spawnResultText } from "../../spawn/result.ts";
-import type { SpawnCall } from "../../spawn/types.ts";
+import type { SpawnCall, SpawnOutput } from "../../spawn/types.ts";
 import { LOCAL_TARGET } from "../../spawn/preview.ts";
 import type { CallFailure } from "./_call_json.ts";
 
@@ -18,19 +18,22 @@ import type { CallFailure } from "./_call_json.ts";
  * @param call The parsed call.
  * @param result The run's result.
  * @param failure What went wrong, or `undefined` on success.
+ * @param output The structured output (the contract's, localized).
+ * @param text The text for a model (the contract's, localized).
  * @returns The documented object.
  */
 export function ranSpawn(
   call: SpawnCall,
   result: RunResult,
   failure: CallFailure | undefined,
+  output: SpawnOutput = spawnOutput(call, result),
+  text: string = spawnResultText(call, result),
 ): Record<string, unknown> {
-  const output = spawnOutput(call, result);
   return {
     ok: failure === undefined,
     mode: call.mode,
     target: targetOf(call),
-    result: spawnResultText(call, result),
+    result: text,
     stdout: output.stdout,
     stderr: output.stderr,
     exit_code: output.exit_code,
@@ -73,6 +76,8 @@ export function failedSpawn(
  * @param call The parsed call.
  * @param result The run's result.
  * @param failure What went wrong, or `undefined` on success.
+ * @param output The structured output (the contract's, localized).
+ * @param text The text for a model (the contract's, localized).
  * @returns `{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated,
  *   duration_ms, error}`.
  */
@@ -80,12 +85,13 @@ export function ranSpawnAsCall(
   call: SpawnCall,
   result: RunResult,
   failure: CallFailure | undefined,
+  output: SpawnOutput = spawnOutput(call, result),
+  text: string = spawnResultText(call, result),
 ): Record<string, unknown> {
-  const output = spawnOutput(call, result);
   return {
     tool: "spawn",
     ok: failure === undefined,
-    result: failure === undefined ? spawnResultText(call, result) : null,
+    result: failure === undefined ? text : null,
     stdout: output.stdout,
     stderr: output.stderr,
     exit_code: output.exit_code,

@@ -7,7 +7,7 @@
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { out, outJson } from "../output.ts";
 import { rosterFor } from "../_roster.ts";
-import { type ListRow, spawnRow } from "../_spawn_row.ts";
+import { type ListRow, localizedSpawnRow } from "../_spawn_row.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -27,7 +27,7 @@ export async function listCommand(settings: Settings): Promise<number> {
     source: spec.scope,
     description: spec.description,
   }));
-  rows.push(spawnRow(spawnConfig));
+  rows.push(await localizedSpawnRow(spawnConfig, settings.locale));
   if (settings.json) {
     outJson(rows);
     return 0;

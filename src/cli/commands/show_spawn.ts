@@ -13,7 +13,7 @@ import { SHELL } from "../../spawn/run_spawn.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
-import { BUILT_IN, SPAWN_SIDE_EFFECT_TEXT, spawnRow } from "../_spawn_row.ts";
+import { BUILT_IN, localizedSpawnRow, SPAWN_SIDE_EFFECT_TEXT } from "../_spawn_row.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 
@@ -28,7 +28,7 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
     workspaceRoot(settings),
     loadSpawnConfig(settings.configDir),
   ]);
-  const row = spawnRow(config);
+  const row = await localizedSpawnRow(config, settings.locale);
   const targets = Object.fromEntries([...config.targets].sort(([a], [b]) => a < b ? -1 : 1));
   const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
   const timeouts = {

@@ -1,29 +1,27 @@
 /**
- * `basis-tools spawn STRING` (and `call spawn [INPUT|-]`): parse the string → refusals that need
- * no one (commands off, unknown target, depth, no subagent) → preview → approval → run.
- * Nothing starts before the approval said yes; bad input never reaches the approver.
+ * `basis-tools spawn STRING` (and `call spawn [INPUT|-]`): the spawn tool through the tool
+ * contract — parse the string → refusals that need no one (commands off, unknown target, depth, no
+ * subagent) → preview → approval → run. Nothing starts before the approval said yes; bad input
+ * never reaches the approver.
  *
  * @module
  */
 
-import { decide, type Decision } from "../../approval/approve.ts";
 import { openAuditLog } from "../../audit/open_audit_log.ts";
-import { BasisError, type ErrorCode, formatProblem, ManifestError } from "../../errors.ts";
+import { SpawnToolBuilder } from "../../contract/spawn_tool.ts";
+import { ToolError } from "../../contract/tool_error.ts";
+import type { SpawnToolExtra } from "../../contract/types.ts";
+import { BasisError, formatProblem, ManifestError } from "../../errors.ts";
+import { type Messages, messages } from "../../locale/messages.ts";
 import { resolvePath } from "../../paths.ts";
-import { describeFailure } from "../../run/failure_message.ts";
-import { abortOnInterrupt } from "../../run/interrupt.ts";
-import type { RunResult } from "../../run/types.ts";
-import { loadSpawnConfig, type SpawnConfig } from "../../spawn/config.ts";
+import { loadSpawnConfig } from "../../spawn/config.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { parseSpawnInput } from "../../spawn/grammar.ts";
-import { refuseSpawn } from "../../spawn/guard.ts";
-import { spawnPreview } from "../../spawn/preview.ts";
-import { spawnLabel } from "../../spawn/result.ts";
-import { runSpawn } from "../../spawn/run_spawn.ts";
-import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
-import { EXIT, exitCodeFor } from "../exit_codes.ts";
-import { err, errBytes, outBytes, outJson } from "../output.ts";
+import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
+import { exitCodeFor } from "../exit_codes.ts";
+import { err, outJson } from "../output.ts";
 import { readCallInput } from "../_call_input.ts";
+import { executeOnTerminal } from "../_execute.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 import { type CallFailure, failedCall } from "./_call_json.ts";
@@ -72,7 +70,10 @@ export async function callSpawnCommand(
       const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
       throw new BasisError(
         "invalid_json",
-        `Cannot parse the input of tool "spawn" as JSON: ${detail}`,
+        messages(settings.locale).t("cli.invalid_json", {
+          tool: JSON.stringify(SPAWN_TOOL),
+          detail: detail ?? "",
+        }),
       );
     }
   };
@@ -85,91 +86,53 @@ async function spawnCall(
   shape: Shape,
   options: SpawnCommandOptions,
 ): Promise<number> {
-  using audit = auditLog(settings);
+  const words = messages(settings.locale);
+  const audit = openAuditLog({ path: settings.auditLog, env: settings.envLookup });
   let call: SpawnCall | undefined;
   try {
-    const parsed = parseSpawnInput(await readInput());
-    if (!parsed.ok) throw new BasisError("invalid_input", parsed.message);
-    call = parsed.call;
-    const root = await workspaceRoot(settings);
-    const config = await loadSpawnConfig(settings.configDir);
+    const input = await readInput();
+    const parsed = parseSpawnInput(input);
+    // Only for the shape of --json: the contract below checks the input itself.
+    if (parsed.ok) call = parsed.call;
+    const [root, config] = await Promise.all([
+      workspaceRoot(settings),
+      loadSpawnConfig(settings.configDir),
+    ]);
     const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
-    const preview = spawnPreview(call, root);
-    const record = (decision: Decision) =>
-      audit.record({
-        type: "decision",
-        tool: SPAWN_TOOL,
-        preview,
-        allowed: decision.allowed,
-        by: decision.by,
-        rule_id: decision.ruleId,
-        reason: decision.reason,
-        workspace: root,
-      });
-    const refusal = refuseSpawn(call, { noShell: settings.noShell, depth, config });
-    if (refusal !== undefined) {
-      // Refused before anyone is asked: recorded as the policy's answer.
-      record({ allowed: false, by: "policy", ruleId: undefined, reason: refusal });
-      throw new BasisError("denied", refusal);
-    }
-    const decision = await decide(
-      { tool: SPAWN_TOOL, kind: "spawn", sideEffect: SPAWN_SIDE_EFFECTS[call.mode], preview },
-      { policy: settings.approve, configDir: settings.configDir, root },
-    );
-    record(decision);
-    if (!decision.allowed) {
-      throw new BasisError("denied", decision.reason ?? 'Call of tool "spawn" denied');
-    }
-    const result = await run(call, root, config, depth ?? 0, settings, options);
-    audit.record({
-      type: "run",
-      tool: SPAWN_TOOL,
-      exit_code: result.exitCode,
-      signal: result.signal,
-      timed_out: result.timedOut,
-      duration_ms: Math.round(result.durationMs),
-      stdout_bytes: result.stdoutBytes,
-      stderr_bytes: result.stderrBytes,
-    });
-    return report(call, result, settings, shape);
+    const timeoutMs = options.timeoutMs ?? settings.spawnTimeoutMs;
+    const tool = new SpawnToolBuilder(config, {
+      locale: settings.locale,
+      root,
+      noShell: settings.noShell,
+      depth: depth ?? "unknown",
+      env: settings.env,
+      agentEnv: inheritedSettings(settings),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      approval: { policy: settings.approve, configDir: settings.configDir },
+      audit,
+      readEnv: settings.envLookup,
+    }).build();
+    const execution = await tool.execution(input);
+    const output = await executeOnTerminal(execution, !settings.json);
+    return report(output.metadata.extra, output.result, undefined, settings, shape, words);
   } catch (error) {
-    if (!(error instanceof BasisError) || !settings.json) throw error;
+    // A misuse of the contract is a bug: it keeps its stack trace.
+    if (error instanceof ToolError && error.code === "internal") throw error;
+    if (!(error instanceof BasisError)) throw error;
+    if (error instanceof ToolError && error.output !== undefined) {
+      const extra = error.output.metadata.extra as SpawnToolExtra;
+      return report(extra, error.output.result, error, settings, shape, words);
+    }
+    if (!settings.json) throw error;
     const message = error instanceof ManifestError
       ? error.problems.map(formatProblem).join("\n")
       : error.message;
     const failure = { kind: error.code, message };
     outJson(shape === "call" ? failedCall(SPAWN_TOOL, failure) : failedSpawn(call, failure));
     return exitCodeFor(error.code);
+  } finally {
+    audit.close();
   }
-}
-
-/** The audit trail of this call, closed when the call ends. */
-function auditLog(settings: Settings) {
-  const log = openAuditLog({ path: settings.auditLog, env: settings.envLookup });
-  return { record: log.record, [Symbol.dispose]: () => log.close() };
-}
-
-async function run(
-  call: SpawnCall,
-  root: string,
-  config: SpawnConfig,
-  depth: number,
-  settings: Settings,
-  options: SpawnCommandOptions,
-): Promise<RunResult> {
-  using interrupt = abortOnInterrupt();
-  const timeoutMs = options.timeoutMs ?? settings.spawnTimeoutMs;
-  return await runSpawn(call, root, {
-    config,
-    env: settings.env,
-    depth,
-    agentEnv: inheritedSettings(settings),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    signal: interrupt.signal,
-    readEnv: settings.envLookup,
-    // With --json the output is collected; otherwise every byte is streamed through.
-    ...(settings.json ? {} : { onStdout: outBytes, onStderr: errBytes }),
-  });
 }
 
 /**
@@ -188,41 +151,43 @@ function inheritedSettings(settings: Settings): Record<string, string> {
   return env;
 }
 
-function outcome(result: RunResult): { code: number; kind: ErrorCode | undefined } {
-  if (result.cancelled) return { code: EXIT.interrupted, kind: "interrupted" };
-  if (result.timedOut) return { code: EXIT.timedOut, kind: "timed_out" };
-  if (result.startFailure !== undefined) return { code: EXIT.failed, kind: "spawn_failed" };
-  if (result.signal !== undefined || result.exitCode !== 0) {
-    return { code: EXIT.failed, kind: "tool_failed" };
-  }
-  return { code: EXIT.ok, kind: undefined };
-}
-
-function report(call: SpawnCall, result: RunResult, settings: Settings, shape: Shape): number {
-  const label = spawnLabel(call);
-  const { code, kind } = outcome(result);
+/** A call that ran: its `--json` object, or a line after the streamed output when needed. */
+function report(
+  extra: SpawnToolExtra,
+  text: string,
+  error: ToolError | undefined,
+  settings: Settings,
+  shape: Shape,
+  words: Messages,
+): number {
+  const { call, run, output } = extra;
+  const label = call.mode === "agent"
+    ? words.t("label.subagent")
+    : call.target === undefined
+    ? words.t("label.command")
+    : words.t("label.command_on", { target: JSON.stringify(call.target) });
+  const interrupted = error?.code === "interrupted";
   if (settings.json) {
-    const message = kind === "interrupted"
-      ? `${label} was interrupted`
-      : describeFailure(result, label);
-    const failure: CallFailure | undefined = kind === undefined
-      ? undefined
-      : { kind, message: message ?? `${label} failed` };
+    const failure: CallFailure | undefined = error === undefined ? undefined : {
+      kind: error.code,
+      message: interrupted ? words.t("run.interrupted", { label }) : error.message,
+    };
     outJson(
-      shape === "call" ? ranSpawnAsCall(call, result, failure) : ranSpawn(call, result, failure),
+      shape === "call"
+        ? ranSpawnAsCall(call, run, failure, output, text)
+        : ranSpawn(call, run, failure, output, text),
     );
-    return code;
+    return error === undefined ? 0 : exitCodeFor(error.code);
   }
-  if (kind === "interrupted") {
-    err(`basis-tools: ${label} was interrupted; its process group was stopped\n`);
-  } else if (kind !== undefined) {
+  if (interrupted) {
+    err(`basis-tools: ${words.t("run.interrupted_stopped", { label })}\n`);
+  } else if (error !== undefined) {
     // Its output was already streamed through: say what happened without repeating it.
-    const headline = describeFailure({ ...result, stdout: "", stderr: "" }, label);
-    err(`basis-tools: ${headline ?? `${label} failed`}\n`);
-  } else if (call.mode === "agent" && result.stdout.trim() === "") {
-    err("basis-tools: The subagent finished without saying anything\n");
-  } else if (result.stdoutBytes === 0 && result.stderrBytes === 0) {
-    err(`basis-tools: ${label} finished and printed nothing\n`);
+    err(`basis-tools: ${error.summary}\n`);
+  } else if (call.mode === "agent" && run.stdout.trim() === "") {
+    err(`basis-tools: ${words.t("spawn.agent_silent")}\n`);
+  } else if (run.stdoutBytes === 0 && run.stderrBytes === 0) {
+    err(`basis-tools: ${words.t("run.printed_nothing", { label })}\n`);
   }
-  return code;
+  return error === undefined ? 0 : exitCodeFor(error.code);
 }

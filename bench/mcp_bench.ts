@@ -1,0 +1,175 @@
+/**
+ * The MCP server's throughput: sequential `tools/call`s of a `cat` tool over stdio (the SDK's own
+ * client driving `basis-tools mcp`, as it ships: the bundle) against the floor for any Deno runner,
+ * a minimal Deno loop that spawns `cat` with the same stdin the same number of times. Also the
+ * latency of a call (p50, p99) and the server's resident memory after 1,000 and after 10,000 calls.
+ *
+ * Usage: deno run -A bench/mcp_bench.ts [--quick] [--source] [--bundled] [--rows]
+ *   --quick    1,000 timed calls and 2,000 in all (instead of 2,000 and 10,000)
+ *   --source   run src/main.ts instead of the bundle
+ *   --bundled  the bundle in dist/ is fresh: do not build it again
+ *   --rows     print only the Markdown table rows (for bench/run.ts)
+ *
+ * @module
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client";
+// The SDK's "./*" export names no types for "….js" paths: point at them.
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const QUICK = Deno.args.includes("--quick");
+const SOURCE = Deno.args.includes("--source");
+const ROWS = Deno.args.includes("--rows");
+const BUNDLED = Deno.args.includes("--bundled");
+/** Calls timed side by side with the floor (after a warm-up). */
+const TIMED = QUICK ? 1000 : 2000;
+/** Calls in all, for the memory figure. */
+const TOTAL = QUICK ? 2000 : 10_000;
+const WARM_UP = 200;
+const INPUT = { text: "hello", count: 3 };
+const STDIN = new TextEncoder().encode(JSON.stringify(INPUT));
+
+const log = (text: string) => {
+  if (!ROWS) console.error(text);
+};
+
+const work = await Deno.makeTempDir({ prefix: "basis-mcp-bench-" });
+const root = `${work}/w`;
+await Deno.mkdir(`${root}/.basis`, { recursive: true });
+await Deno.writeTextFile(
+  `${root}/.basis/tools.json`,
+  JSON.stringify({
+    schema: 1,
+    tools: {
+      cat: {
+        description: "Echo the input",
+        input_schema: {
+          type: "object",
+          properties: { text: { type: "string" }, count: { type: "integer", minimum: 0 } },
+          required: ["text"],
+        },
+        command: ["cat"],
+      },
+    },
+  }),
+);
+
+let entry = `${ROOT}src/main.ts`;
+if (!SOURCE) {
+  entry = `${ROOT}dist/basis-tools.js`;
+}
+if (!SOURCE && !BUNDLED) {
+  log("bundling…");
+  const bundled = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "bundle"],
+    cwd: ROOT,
+    stdout: "null",
+  }).output();
+  if (!bundled.success) throw new Error("deno task bundle failed");
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+}
+
+function rssMiB(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** The floor: spawn `cat`, write the same stdin, read all of its output, `n` times. */
+async function floor(n: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < n; i++) {
+    const child = new Deno.Command("cat", { stdin: "piped", stdout: "piped", stderr: "piped" })
+      .spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(STDIN);
+    await writer.close();
+    await child.output();
+  }
+  return performance.now() - started;
+}
+
+const transport = new StdioClientTransport({
+  command: Deno.execPath(),
+  args: ["run", "-A", "--no-config", entry, "-C", root, "mcp", "--approve", "always"],
+  cwd: root,
+  env: {
+    BASIS_CONFIG_DIR: `${work}/config`,
+    BASIS_CACHE_DIR: `${work}/cache`,
+    BASIS_STATE_DIR: `${work}/state`,
+  },
+  stderr: "inherit",
+});
+const client = new Client({ name: "basis-tools-bench", version: "1.0.0" });
+await client.connect(transport);
+const pid = transport.pid as number;
+
+let done = 0;
+async function mcpCall(): Promise<number> {
+  const started = performance.now();
+  const result = await client.callTool({ name: "cat", arguments: INPUT });
+  const elapsed = performance.now() - started;
+  if (result.isError) throw new Error(`The call failed: ${JSON.stringify(result.content)}`);
+  done++;
+  return elapsed;
+}
+
+log(`warming up (${WARM_UP} calls each)…`);
+for (let i = 0; i < WARM_UP; i++) await mcpCall();
+await floor(WARM_UP);
+
+// Alternate blocks of 100, so that both see the same machine.
+log(`${TIMED} sequential calls over MCP vs ${TIMED} spawns of cat…`);
+const latencies: number[] = [];
+let mcpMs = 0;
+let floorMs = 0;
+let rssAt1k: number | undefined;
+for (let block = 0; block < TIMED / 100; block++) {
+  const started = performance.now();
+  for (let i = 0; i < 100; i++) latencies.push(await mcpCall());
+  mcpMs += performance.now() - started;
+  floorMs += await floor(100);
+  if (rssAt1k === undefined && done >= 1000) rssAt1k = rssMiB(pid);
+}
+log(`more calls, up to ${TOTAL}, for the memory figure…`);
+while (done < TOTAL) {
+  await mcpCall();
+  if (rssAt1k === undefined && done >= 1000) rssAt1k = rssMiB(pid);
+}
+const rssAtEnd = rssMiB(pid);
+await client.close();
+await Deno.remove(work, { recursive: true });
+
+const sorted = [...latencies].sort((a, b) => a - b);
+const mcpRate = TIMED / (mcpMs / 1000);
+const floorRate = TIMED / (floorMs / 1000);
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const rows = [
+  `| MCP \`tools/call\` of a \`cat\` tool, ${TIMED} in a row, vs Deno spawning \`cat\` | ${
+    mcpRate.toFixed(0)
+  } calls/s | ${floorRate.toFixed(0)} spawns/s | ${
+    (mcpRate / floorRate).toFixed(2)
+  }× of the floor's rate | ≥ 0.6× |`,
+  `| MCP \`tools/call\` latency, p50 / p99 | ${ms(percentile(sorted, 0.5))} / ${
+    ms(percentile(sorted, 0.99))
+  } | — | — | report |`,
+  `| MCP server RSS after 1,000 and ${TOTAL.toLocaleString("en-US")} calls | ${
+    (rssAt1k ?? NaN).toFixed(0)
+  } MiB → ${rssAtEnd.toFixed(0)} MiB | — | ${
+    (rssAtEnd / (rssAt1k ?? NaN)).toFixed(2)
+  }× | no growth |`,
+];
+if (ROWS) {
+  console.log(rows.join("\n"));
+} else {
+  console.log(
+    ["| measurement | basis-tools | floor | ratio | goal |", "| --- | --- | --- | --- | --- |"]
+      .concat(rows)
+      .join("\n"),
+  );
+}

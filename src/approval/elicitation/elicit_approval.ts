@@ -1,0 +1,146 @@
+/**
+ * The approver that asks a person through an MCP client (`elicitation/create`, form mode): the
+ * same question as the terminal prompt, answered allow once, always allow, or deny. The MCP SDK is
+ * not imported here: the caller passes the function that sends the request.
+ *
+ * @module
+ */
+
+import { makePalette } from "../terminal/_style.ts";
+import { renderRequest } from "../terminal/_render.ts";
+import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
+
+/** The form field that holds the answer. */
+export const DECISION_FIELD = "decision";
+
+/** The answers offered, as the form's enum values, with the titles a client may show. */
+export const ELICITED_CHOICES: readonly { value: ElicitedAnswer; title: string }[] = [
+  { value: "allow_once", title: "Allow once" },
+  { value: "always_allow", title: "Always allow (remember this exact command)" },
+  { value: "deny", title: "Deny" },
+];
+
+/** What a person can answer through the client. */
+export type ElicitedAnswer = "allow_once" | "always_allow" | "deny";
+
+/** The parameters of a form-mode `elicitation/create` request. */
+export interface ElicitationForm {
+  /** Always `"form"`. */
+  readonly mode: "form";
+  /** What the client shows above the form: exactly what would run, secrets redacted. */
+  readonly message: string;
+  /** One required string field, {@linkcode DECISION_FIELD}, with the choices as an enum. */
+  readonly requestedSchema: {
+    readonly type: "object";
+    readonly properties: Record<string, Record<string, unknown>>;
+    readonly required: string[];
+  };
+}
+
+/** What the client answered (the `ElicitResult` of the MCP specification). */
+export interface ElicitationReply {
+  /** `accept` (the form was submitted), `decline` or `cancel`. */
+  readonly action: "accept" | "decline" | "cancel";
+  /** The submitted form, for `accept`. */
+  readonly content?: Record<string, unknown> | undefined;
+}
+
+/** Sends the request to the client and waits for the person's reply. */
+export type Elicit = (form: ElicitationForm, signal: AbortSignal | undefined) => Promise<
+  ElicitationReply
+>;
+
+/** Options of {@linkcode elicitApproval}. */
+export interface ElicitApprovalOptions {
+  /** Sends `elicitation/create` and resolves to the reply. */
+  elicit: Elicit;
+  /** Values never to show (the tool's env values), replaced by `[redacted]`. @default [] */
+  secrets?: readonly string[];
+  /** Cancels the question: the answer is `deny`. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Told why a question failed (the client answered with an error, or went away): the answer is
+   * then `deny`. @default does nothing
+   */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The form asking about one call: the message shows the tool, its side effect and exactly what
+ * would run (argv, cwd and input; for spawn the command or task and its target), as the terminal
+ * prompt does, without colour; the form has one required enum field with no default, so nothing is
+ * allowed unless a person picks it.
+ *
+ * @param request What is asked about.
+ * @param secrets Values never to show.
+ * @returns The `elicitation/create` parameters.
+ * @example The field and its choices
+ * ```ts
+ * import { elicitationForm } from "./elicit_approval.ts";
+ * const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+ * const form = elicitationForm({ tool: "echo", sideEffect: "process", kind: "tool", preview }, []);
+ * console.assert(form.requestedSchema.required[0] === "decision");
+ * console.assert(form.message.includes("cat"));
+ * ```
+ */
+export function elicitationForm(
+  request: PromptRequest,
+  secrets: readonly string[],
+): ElicitationForm {
+  const shown = renderRequest(request, makePalette(false), secrets).trimEnd();
+  return {
+    mode: "form",
+    message: `${shown}\n\nAllow this call?`,
+    requestedSchema: {
+      type: "object",
+      properties: {
+        [DECISION_FIELD]: {
+          type: "string",
+          title: "Allow this call?",
+          description: "Always allow remembers a rule for this exact command (any input); " +
+            "deny refuses this call",
+          enum: ELICITED_CHOICES.map((choice) => choice.value),
+          // Titles as MCP 2025-06-18 clients read them (later ones accept them too).
+          enumNames: ELICITED_CHOICES.map((choice) => choice.title),
+        },
+      },
+      required: [DECISION_FIELD],
+    },
+  };
+}
+
+/**
+ * Asks a person, through the MCP client, whether a call may run. Anything but a submitted form
+ * naming a choice is a denial: declining, cancelling, an error from the client, the client going
+ * away, or `signal` aborting (fail closed).
+ *
+ * @param request The tool, its side effect, the kind of call and its preview.
+ * @param options How to send the question, secrets to hide, and the cancelling signal.
+ * @returns `allow_once`, `always_allow` (the caller remembers the rule) or `deny`.
+ * @example Ask through a client
+ * ```ts ignore
+ * import { elicitApproval } from "./elicit_approval.ts";
+ * const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+ * const answer = await elicitApproval(
+ *   { tool: "echo", sideEffect: "process", kind: "tool", preview },
+ *   { elicit: (form, signal) => server.elicitInput(form, { signal }) },
+ * );
+ * ```
+ */
+export async function elicitApproval(
+  request: PromptRequest,
+  options: ElicitApprovalOptions,
+): Promise<TerminalAnswer> {
+  if (options.signal?.aborted) return "deny";
+  let reply: ElicitationReply;
+  try {
+    reply = await options.elicit(elicitationForm(request, options.secrets ?? []), options.signal);
+  } catch (error) {
+    options.onError?.(error);
+    return "deny";
+  }
+  if (options.signal?.aborted || reply.action !== "accept") return "deny";
+  const picked = reply.content?.[DECISION_FIELD];
+  const choice = ELICITED_CHOICES.find((known) => known.value === picked);
+  return choice?.value ?? "deny";
+}

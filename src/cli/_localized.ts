@@ -1,0 +1,49 @@
+/**
+ * CLI errors that can be shown in the user's language: thrown with their English text (what the
+ * English catalogue says) and their message key, and reworded when reported in another locale. The
+ * catalogues are loaded only then, so an English run never loads them.
+ *
+ * @module
+ */
+
+import { BasisError, type ErrorCode } from "../errors.ts";
+import type { MessageKey } from "../locale/en_us.ts";
+import type { Locale } from "../locale/locale.ts";
+import type { MessageParams } from "../locale/messages.ts";
+
+/** A user error with its message key, for rewording in another locale. */
+export class LocalizedError extends BasisError {
+  /** The message's key in the catalogues. */
+  readonly key: MessageKey;
+  /** The placeholders' values. */
+  readonly params: MessageParams;
+
+  /**
+   * Makes the error.
+   *
+   * @param code What went wrong.
+   * @param key The message's key.
+   * @param params The placeholders' values.
+   * @param english The English text (equal to the English catalogue's, filled in).
+   */
+  constructor(code: ErrorCode, key: MessageKey, params: MessageParams, english: string) {
+    super(code, english);
+    this.name = "LocalizedError";
+    this.key = key;
+    this.params = params;
+  }
+}
+
+/**
+ * The message of an error in a locale: a {@linkcode LocalizedError} reworded, anything else as is.
+ *
+ * @param error The error.
+ * @param locale The locale.
+ * @returns The message.
+ */
+export async function localizedMessage(error: BasisError, locale: Locale): Promise<string> {
+  if (!(error instanceof LocalizedError) || locale === "en-US") return error.message;
+  const { loadLocale, messages } = await import("../locale/messages.ts");
+  await loadLocale(locale);
+  return messages(locale).t(error.key, error.params);
+}

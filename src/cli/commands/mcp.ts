@@ -1,0 +1,90 @@
+/**
+ * `basis-tools mcp`: serve the roster to an MCP client over stdio. Stdout carries the protocol
+ * and nothing else; everything this program has to say goes to stderr.
+ *
+ * @module
+ */
+
+import { openAuditLog } from "../../audit/open_audit_log.ts";
+import { BasisError, formatProblem, ManifestError } from "../../errors.ts";
+import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/_roster_tools.ts";
+import { serveMcp } from "../../mcp/serve_mcp.ts";
+import { resolvePath } from "../../paths.ts";
+import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
+import { exitCodeFor } from "../exit_codes.ts";
+import { err } from "../output.ts";
+import { workspaceRoot } from "../_workspace_root.ts";
+import type { Settings } from "../settings.ts";
+
+/**
+ * Serves the roster until the client closes stdin (or SIGINT/SIGTERM arrives).
+ *
+ * @param settings The run's settings (`--approve` decides calls no rule and no person answers).
+ * @returns 0 once the client is gone; 6 when a manifest is invalid at start; 2 for a bad `-C`.
+ */
+export async function mcpCommand(settings: Settings): Promise<number> {
+  // Whatever a dependency logs must not corrupt the protocol.
+  console.log = console.info = console.debug = console.error;
+  const audit = openAuditLog({ path: settings.auditLog, env: settings.envLookup });
+  const stop = new AbortController();
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM", "SIGHUP"];
+  const onSignal = () => stop.abort();
+  for (const name of signals) Deno.addSignalListener(name, onSignal);
+  try {
+    const root = await workspaceRoot(settings);
+    const configDir = resolvePath(settings.configDir);
+    const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
+    const tools: RosterToolSettings = {
+      root,
+      configDir,
+      locale: settings.locale,
+      audit,
+      declared: { cacheDir: settings.cacheDir, spillDir: settings.spillDir, env: settings.env },
+      spawn: {
+        noShell: settings.noShell,
+        depth: depth ?? "unknown",
+        env: settings.env,
+        agentEnv: inheritedSettings(settings, configDir),
+        ...(settings.spawnTimeoutMs === undefined ? {} : { timeoutMs: settings.spawnTimeoutMs }),
+        readEnv: settings.envLookup,
+      },
+    };
+    await serveMcp({
+      load: (approver) => loadRosterTools(tools, approver),
+      policy: settings.approve,
+      configDir,
+      root,
+      watch: watchedFiles(tools),
+      signal: stop.signal,
+    });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof BasisError)) throw error;
+    const lines = error instanceof ManifestError
+      ? error.problems.map(formatProblem)
+      : [error.message.replaceAll("\n", " ")];
+    err(lines.map((line) => `basis-tools: ${line}\n`).join(""));
+    return exitCodeFor(error.code);
+  } finally {
+    for (const name of signals) Deno.removeSignalListener(name, onSignal);
+    audit.close();
+  }
+}
+
+/**
+ * What a subagent started through spawn inherits, so that it decides as this server does: the
+ * policy, the config directory (rules), commands off, and the audit log.
+ */
+function inheritedSettings(settings: Settings, configDir: string): Record<string, string> {
+  const env: Record<string, string> = {
+    BASIS_APPROVE: settings.approve,
+    BASIS_CONFIG_DIR: configDir,
+  };
+  if (settings.noShell) env.BASIS_NO_SHELL = "1";
+  if (settings.auditLog !== undefined) {
+    env.BASIS_AUDIT_LOG = settings.auditLog === "off" ? "off" : resolvePath(settings.auditLog);
+  }
+  return env;
+}

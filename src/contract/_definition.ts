@@ -1,0 +1,76 @@
+/**
+ * A tool's definition for each model API, from its name, texts, schema and annotations. Private
+ * to the contract.
+ *
+ * @module
+ */
+
+import type { SideEffect } from "../manifest/types.ts";
+import type { DefinitionFormat, McpToolAnnotations, ToolDefinitions } from "./types.ts";
+import { ToolError } from "./tool_error.ts";
+
+/** What every definition is made of. */
+export interface DefinitionParts {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly annotations: McpToolAnnotations;
+}
+
+/**
+ * The MCP annotations of a side effect: never read-only, always destructive and not idempotent
+ * (a program may change or delete anything it can reach); `external` reaches an open world,
+ * `process` a closed one.
+ *
+ * @param sideEffect The declared side effect.
+ * @returns The annotations.
+ */
+export function annotationsFor(sideEffect: SideEffect): McpToolAnnotations {
+  return {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: sideEffect === "external",
+  };
+}
+
+/**
+ * The spawn tool's annotations: like `external`. A shell command can reach the network and
+ * anything the user can, a target is another machine, and a subagent acts on its own.
+ */
+export const SPAWN_ANNOTATIONS: McpToolAnnotations = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+});
+
+/**
+ * Builds one definition.
+ *
+ * @param parts The name, texts, schema and annotations.
+ * @param format The model API.
+ * @returns The definition in that API's shape.
+ * @throws {ToolError} Internal, for an unknown format.
+ */
+export function buildDefinition<F extends DefinitionFormat>(
+  parts: DefinitionParts,
+  format: F,
+): ToolDefinitions[F] {
+  const { name, title, description, inputSchema, annotations } = parts;
+  const definitions: { [K in DefinitionFormat]: () => ToolDefinitions[K] } = {
+    openai: () => ({ type: "function", function: { name, description, parameters: inputSchema } }),
+    anthropic: () => ({ name, description, input_schema: inputSchema }),
+    mcp: () => ({ name, title, description, inputSchema, annotations: { ...annotations } }),
+    gemini: () => ({ name, description, parametersJsonSchema: inputSchema }),
+  };
+  if (!Object.hasOwn(definitions, format)) {
+    throw ToolError.internal(
+      `Cannot define tool ${JSON.stringify(name)} for format ${JSON.stringify(format)}: ` +
+        "expected openai, anthropic, mcp or gemini",
+      { tool: name },
+    );
+  }
+  return definitions[format]();
+}

@@ -1,0 +1,163 @@
+/**
+ * The steps every tool's execution shares after its own checks: ask the approver and record the
+ * decision, record the run, and classify how the run ended. Private to the contract.
+ *
+ * @module
+ */
+
+import type { ApprovalRequest } from "../approval/approve.ts";
+import { RulesFileError } from "../approval/rules/errors.ts";
+import type { ErrorCode } from "../errors.ts";
+import type { Messages } from "../locale/messages.ts";
+import { redact } from "../redact.ts";
+import type { RunResult } from "../run/types.ts";
+import { ToolError } from "./tool_error.ts";
+import type { Approver, AuditSink } from "./types.ts";
+
+/** What a tool's execution needs beside its own configuration. */
+export interface FlowSettings {
+  /** The locale's messages. */
+  readonly words: Messages;
+  /** Decides calls. */
+  readonly approver: Approver;
+  /** Records decisions and runs. */
+  readonly audit: AuditSink | undefined;
+  /** The workspace root, as the audit trail names it. */
+  readonly workspace: string;
+  /** Values never to show (the tool's env values). */
+  readonly secrets: readonly string[];
+  /** The size of the input as the program receives it, for the audit trail. */
+  readonly inputBytes?: number | undefined;
+}
+
+/**
+ * Asks the approver, records its decision, and throws unless the call may run.
+ *
+ * @param flow The settings.
+ * @param request The tool, its side effect and the preview.
+ * @param label How messages name the caller (`Tool "x"`).
+ * @param signal The caller's cancellation.
+ * @throws {ToolError} `denied` (a denial or an unusable rules file) or `interrupted`.
+ */
+export async function approve(
+  flow: FlowSettings,
+  request: ApprovalRequest,
+  label: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { tool } = request;
+  const hide = (text: string) => redact(text, flow.secrets);
+  if (signal?.aborted) {
+    throw ToolError.user("interrupted", hide(flow.words.t("run.interrupted", { label })), { tool });
+  }
+  let decision;
+  try {
+    decision = await flow.approver(request, { signal, secrets: flow.secrets });
+  } catch (error) {
+    if (!(error instanceof RulesFileError)) throw error;
+    const { rulesFileText } = await import("./_denial.ts");
+    const message = rulesFileText(flow.words, error.file, error.problems);
+    throw ToolError.user("denied", hide(message), { tool, cause: error });
+  }
+  flow.audit?.record({
+    type: "decision",
+    tool,
+    preview: request.preview,
+    allowed: decision.allowed,
+    by: decision.by,
+    rule_id: decision.ruleId,
+    reason: decision.reason,
+    workspace: flow.workspace,
+    ...(flow.inputBytes === undefined ? {} : { input_bytes: flow.inputBytes }),
+  }, { secrets: flow.secrets });
+  if (!decision.allowed) {
+    // Denials are worded by a module loaded only when a call is denied.
+    const { denialText } = await import("./_denial.ts");
+    throw ToolError.user("denied", hide(denialText(flow.words, tool, decision)), { tool });
+  }
+  if (signal?.aborted) {
+    throw ToolError.user("interrupted", hide(flow.words.t("run.interrupted", { label })), { tool });
+  }
+}
+
+/**
+ * Records a decision made before any approver was asked (a refusal of the spawn guard).
+ *
+ * @param flow The settings.
+ * @param tool The tool's name.
+ * @param preview The preview.
+ * @param reason Why, in English, for the audit trail.
+ */
+export function recordRefusal(
+  flow: FlowSettings,
+  tool: string,
+  preview: unknown,
+  reason: string,
+): void {
+  flow.audit?.record({
+    type: "decision",
+    tool,
+    preview,
+    allowed: false,
+    by: "policy",
+    rule_id: undefined,
+    reason,
+    workspace: flow.workspace,
+  });
+}
+
+/**
+ * Records how a run ended.
+ *
+ * @param flow The settings.
+ * @param tool The tool's name.
+ * @param result The run's result.
+ */
+export function recordRun(flow: FlowSettings, tool: string, result: RunResult): void {
+  flow.audit?.record({
+    type: "run",
+    tool,
+    exit_code: result.exitCode,
+    signal: result.signal,
+    timed_out: result.timedOut,
+    duration_ms: Math.round(result.durationMs),
+    stdout_bytes: result.stdoutBytes,
+    stderr_bytes: result.stderrBytes,
+  }, { secrets: flow.secrets });
+}
+
+/**
+ * How a run failed, as an error code, checked in the CLI's order: cancelled, timed out, could not
+ * start, killed or non-zero exit.
+ *
+ * @param result The run's result.
+ * @returns The code, or `undefined` when the run succeeded.
+ */
+export function failureCode(result: RunResult): ErrorCode | undefined {
+  if (result.cancelled) return "interrupted";
+  if (result.timedOut) return "timed_out";
+  if (result.startFailure !== undefined) return "spawn_failed";
+  if (result.signal !== undefined || result.exitCode !== 0) return "tool_failed";
+  return undefined;
+}
+
+/**
+ * A run's result with every secret replaced in its text fields.
+ *
+ * @param result The run's result.
+ * @param secrets The values to hide.
+ * @returns The redacted result (the same object when there is nothing to hide).
+ */
+export function redactRun(result: RunResult, secrets: readonly string[]): RunResult {
+  if (secrets.length === 0) return result;
+  const hide = (text: string) => redact(text, secrets);
+  return {
+    ...result,
+    command: result.command.map(hide),
+    cwd: hide(result.cwd),
+    stdout: hide(result.stdout),
+    stderr: hide(result.stderr),
+    startError: result.startError === undefined ? undefined : hide(result.startError),
+    spillPath: result.spillPath,
+  };
+}

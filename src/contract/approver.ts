@@ -1,0 +1,93 @@
+/**
+ * The approver a tool uses unless its host brings its own: remembered rules, then a policy
+ * (`prompt`, `always`, `never`), then a person at the terminal — the same decision the CLI makes.
+ *
+ * @module
+ */
+
+import { type ApprovalOptions, type Asker, decide, type Decision } from "../approval/approve.ts";
+import type { ApprovalPolicy } from "../approval/policy.ts";
+import type { Approver, ApproverContext } from "./types.ts";
+
+/** Options of {@linkcode policyApprover}. */
+export interface PolicyApproverOptions {
+  /**
+   * How calls that no rule answers are decided.
+   *
+   * @default {"prompt"}
+   */
+  policy?: ApprovalPolicy;
+  /** The user's config directory, where `rules.json` lives; without it no rule applies. */
+  configDir?: string;
+  /** The workspace root, for rules scoped to a workspace (and the hint of a denial). */
+  root?: string;
+  /**
+   * Asks a person.
+   *
+   * @default {the terminal prompt on stdin and stderr, cancelled by the call's signal}
+   */
+  ask?: Asker;
+}
+
+/** How a decision of {@linkcode policyApprover} came about, for wording it in another locale. */
+export interface DecisionOrigin {
+  /** The policy that applied. */
+  readonly policy: ApprovalPolicy;
+  /** The workspace root. */
+  readonly root: string | undefined;
+}
+
+const ORIGINS = new WeakMap<Decision, DecisionOrigin>();
+
+/**
+ * Tells how a decision of a {@linkcode policyApprover} came about.
+ *
+ * @param decision A decision.
+ * @returns The policy and root it was made with, or `undefined` for another approver's decision.
+ */
+export function decisionOrigin(decision: Decision): DecisionOrigin | undefined {
+  return ORIGINS.get(decision);
+}
+
+/**
+ * An approver that decides as the CLI does: a remembered rule first, then the policy; with
+ * `prompt`, a person at the terminal (no terminal: denied, saying how to allow the call).
+ *
+ * @param options The policy, where rules live, the workspace root, and how to ask.
+ * @returns The approver.
+ * @example Allow every call no rule denies
+ * ```ts ignore
+ * import { policyApprover } from "./approver.ts";
+ * import { DeclaredToolBuilder } from "./declared_tool.ts";
+ * // spec: a ToolSpec from loadRoster()
+ * const tool = new DeclaredToolBuilder(spec, {
+ *   approver: policyApprover({ policy: "always", configDir: "/home/me/.config/basis" }),
+ * }).build();
+ * ```
+ */
+export function policyApprover(options: PolicyApproverOptions = {}): Approver {
+  const policy = options.policy ?? "prompt";
+  const origin: DecisionOrigin = { policy, root: options.root };
+  return async (request, context) => {
+    const settings: ApprovalOptions = {
+      policy,
+      secrets: context.secrets,
+      ask: options.ask ?? terminalAsker(context),
+    };
+    if (options.configDir !== undefined) settings.configDir = options.configDir;
+    if (options.root !== undefined) settings.root = options.root;
+    const decision = await decide(request, settings);
+    ORIGINS.set(decision, origin);
+    return decision;
+  };
+}
+
+function terminalAsker(context: ApproverContext): Asker {
+  return async (request) => {
+    const { promptApproval } = await import("../approval/terminal/prompt_approval.ts");
+    return await promptApproval(request, {
+      secrets: context.secrets,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    });
+  };
+}

@@ -1,0 +1,409 @@
+/**
+ * A declared tool (one entry of `.basis/tools.json`) under the tool contract: its builder, its
+ * metadata and definitions, and its execution — schema gate, preview, remembered rules, approver,
+ * then the program with the input as compact JSON on stdin.
+ *
+ * @module
+ */
+
+import type { ApprovalRequest } from "../approval/approve.ts";
+import { toolPreview } from "../approval/preview.ts";
+import { BasisError, formatProblem } from "../errors.ts";
+import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
+import { type Messages, messages } from "../locale/messages.ts";
+import type { ToolSpec } from "../manifest/types.ts";
+import { cacheDir as defaultCacheDir, spillDir as defaultSpillDir } from "../paths.ts";
+import { redact } from "../redact.ts";
+import { runProgram } from "../run/run_program.ts";
+import type { RunResult } from "../run/types.ts";
+import { checkSchema, validateInput } from "../schema/gate.ts";
+import { VERSION } from "../version.ts";
+import { annotationsFor, buildDefinition } from "./_definition.ts";
+import { Execution, type RunContext } from "./_execution.ts";
+import { approve, failureCode, type FlowSettings, recordRun, redactRun } from "./_flow.ts";
+import {
+  foundText,
+  MODEL_MAX_BYTES,
+  MODEL_MAX_LINES,
+  modelText,
+  quote,
+  toolLabel,
+} from "./_words.ts";
+import { jsonKind } from "../json_kind.ts";
+import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
+import { ToolError } from "./tool_error.ts";
+import type {
+  Approver,
+  AuditSink,
+  DeclaredToolExtra,
+  DefinitionFormat,
+  ExecutionOptions,
+  Tool,
+  ToolBuilder,
+  ToolDefinitions,
+  ToolExecution,
+  ToolOutput,
+  ToolService,
+} from "./types.ts";
+
+/** Options of {@linkcode DeclaredToolBuilder}. Every one is optional. */
+export interface DeclaredToolOptions {
+  /**
+   * The language of the tool's texts and user-facing errors (a tag such as `uk_UA.UTF-8` is
+   * resolved; anything unsupported is English).
+   *
+   * @default {"en-US"}
+   */
+  locale?: Locale | string;
+  /**
+   * Where compiled input validators are cached.
+   *
+   * @default {cacheDir(): $BASIS_CACHE_DIR, $XDG_CACHE_HOME/basis or ~/.cache/basis}
+   */
+  cacheDir?: string;
+  /**
+   * Where the full stdout of a run cut for the model is saved; `false` saves nothing.
+   *
+   * @default {spillDir(): spill/ in the state directory}
+   */
+  spillDir?: string | false;
+  /**
+   * Variables added to the program's environment over the inherited one, under the manifest's
+   * `env` (the CLI's `--env` pairs).
+   *
+   * @default {{}}
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * The time limit of a run, in milliseconds.
+   *
+   * @default {the manifest's timeout_ms}
+   */
+  timeoutMs?: number;
+  /**
+   * The workspace root: the scope of remembered rules and the workspace the audit trail names.
+   *
+   * @default {no workspace: global rules only; the audit trail names the tool's cwd}
+   */
+  root?: string;
+  /**
+   * How the built-in approver decides: the policy, where rules live, how to ask a person. Ignored
+   * when `approver` is given.
+   *
+   * @default {{ policy: "prompt" }: no rules, the terminal when there is one, else denied}
+   */
+  approval?: Omit<PolicyApproverOptions, "root">;
+  /**
+   * Decides every call after the schema gate; a denial's reason is shown as given.
+   *
+   * @default {policyApprover({ ...approval, root })}
+   */
+  approver?: Approver;
+  /**
+   * Where decisions and runs are recorded (`openAuditLog()`), with the tool's env values redacted.
+   *
+   * @default {nothing is recorded}
+   */
+  audit?: AuditSink;
+}
+
+/** The options with every default applied. */
+interface DeclaredSettings {
+  readonly locale: Locale;
+  readonly cacheDir: string | undefined;
+  readonly spillDir: string | false | undefined;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number | undefined;
+  readonly root: string | undefined;
+  readonly approver: Approver;
+  readonly audit: AuditSink | undefined;
+}
+
+/** The output schema of a declared tool: the text the program printed, for a model. */
+const OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    result: {
+      type: "string",
+      description: "What the program printed on stdout, trailing newlines trimmed",
+    },
+  },
+  required: ["result"],
+  additionalProperties: false,
+} as const;
+
+/**
+ * Builds declared tools from a loaded manifest spec. `build()` does not consume the builder: build
+ * again after `configure()`, or in another locale.
+ *
+ * `metadata.extra` of an output (and of a failed run's `ToolError.output`) is
+ * {@linkcode DeclaredToolExtra}: the run, env values redacted.
+ *
+ * @example Call a declared tool from a host
+ * ```ts ignore
+ * import { DeclaredToolBuilder, loadRoster, policyApprover } from "@basis/tools";
+ * const roster = await loadRoster({ workspace: "examples" });
+ * const spec = roster.tools.get("word_count")!;
+ * const tool = new DeclaredToolBuilder(spec, {
+ *   root: roster.root,
+ *   approver: policyApprover({ policy: "always" }),
+ * }).build();
+ * const execution = await tool.execution({ text: "one two three" });
+ * const output = await execution.execute();
+ * console.log(output.result); // {"words":3,"lines":1,"characters":13}
+ * ```
+ */
+export class DeclaredToolBuilder implements ToolBuilder<DeclaredToolExtra> {
+  readonly #spec: ToolSpec;
+  #options: DeclaredToolOptions;
+
+  /**
+   * Holds a spec and options.
+   *
+   * @param spec A tool from `loadRoster()` (or `parseManifestText()`).
+   * @param options The locale, directories, environment pairs, approval and audit.
+   */
+  constructor(spec: ToolSpec, options: DeclaredToolOptions = {}) {
+    this.#spec = spec;
+    this.#options = { ...options };
+  }
+
+  /**
+   * Changes options for the tools built from now on; earlier tools keep theirs.
+   *
+   * @param options The options to set (others are kept).
+   * @returns This builder.
+   */
+  configure(options: DeclaredToolOptions): this {
+    this.#options = { ...this.#options, ...options };
+    return this;
+  }
+
+  /**
+   * Makes a tool from the spec and the options held now.
+   *
+   * @returns The tool.
+   */
+  build(): Tool<DeclaredToolExtra> {
+    return new DeclaredTool(this.#spec, settle(this.#options));
+  }
+}
+
+/** Applies the defaults, in one place. */
+function settle(options: DeclaredToolOptions): DeclaredSettings {
+  return {
+    locale: options.locale === undefined ? DEFAULT_LOCALE : resolveLocale(options.locale),
+    cacheDir: options.cacheDir,
+    spillDir: options.spillDir,
+    env: options.env ?? {},
+    timeoutMs: options.timeoutMs,
+    root: options.root,
+    approver: options.approver ??
+      policyApprover({
+        ...options.approval,
+        ...(options.root === undefined ? {} : { root: options.root }),
+      }),
+    audit: options.audit,
+  };
+}
+
+/** "word_count" → "Word count". */
+function humanize(name: string): string {
+  const words = name.replace(/[_-]+/g, " ").trim();
+  return words === "" ? name : words[0]?.toUpperCase() + words.slice(1);
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+class DeclaredTool implements Tool<DeclaredToolExtra> {
+  readonly name: string;
+  readonly locale: Locale;
+  readonly version: string = VERSION;
+  readonly #spec: ToolSpec;
+  readonly #settings: DeclaredSettings;
+  readonly #words: Messages;
+  readonly #secrets: readonly string[];
+
+  constructor(spec: ToolSpec, settings: DeclaredSettings) {
+    this.name = spec.name;
+    this.locale = settings.locale;
+    this.#spec = spec;
+    this.#settings = settings;
+    this.#words = messages(settings.locale);
+    this.#secrets = Object.values(spec.env);
+  }
+
+  displayName(): string {
+    return humanize(this.name);
+  }
+
+  description(): string {
+    return this.#spec.description;
+  }
+
+  help(): string {
+    const schema = "```json\n" + JSON.stringify(this.#spec.inputSchema, null, 2) + "\n```";
+    return this.#words.t("tool.help", {
+      title: this.displayName(),
+      name: this.name,
+      description: sentence(this.#spec.description),
+      effect: this.#effect(),
+      ms: this.#settings.timeoutMs ?? this.#spec.timeoutMs,
+      schema,
+    });
+  }
+
+  systemPrompt(): string {
+    return this.#words.t("tool.system_prompt", {
+      name: this.name,
+      description: sentence(this.#spec.description),
+      effect: this.#effect(),
+    });
+  }
+
+  inputSchema(): Record<string, unknown> {
+    return structuredClone(this.#spec.inputSchema) as Record<string, unknown>;
+  }
+
+  outputSchema(): Record<string, unknown> {
+    return structuredClone(OUTPUT_SCHEMA) as unknown as Record<string, unknown>;
+  }
+
+  definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
+    return buildDefinition({
+      name: this.name,
+      title: this.displayName(),
+      description: this.description(),
+      inputSchema: this.inputSchema(),
+      annotations: annotationsFor(this.#spec.sideEffect),
+    }, format);
+  }
+
+  toService(): ToolService {
+    return async (input) => {
+      const execution = await this.execution(input);
+      const output = await execution.execute();
+      return { result: output.result };
+    };
+  }
+
+  async execution(
+    args: unknown,
+    options: ExecutionOptions = {},
+  ): Promise<ToolExecution<DeclaredToolExtra>> {
+    const spec = this.#spec;
+    const words = this.#words;
+    const kind = jsonKind(args);
+    if (kind !== "object") {
+      const message = words.t("input.refused", {
+        tool: quote(spec.name),
+        pointer: words.t("schema.root"),
+        reason: words.t("input.must_be_object", { found: foundText(words, kind, args) }),
+      });
+      throw ToolError.user("invalid_input", message, { tool: spec.name });
+    }
+    await this.#gate(args);
+    const stdin = options.encodedInput ?? new TextEncoder().encode(JSON.stringify(args));
+    return new Execution(spec.name, args, (context) => this.#run(args, stdin, context));
+  }
+
+  #effect(): string {
+    return this.#words.t(
+      this.#spec.sideEffect === "external" ? "effect.external" : "effect.process",
+    );
+  }
+
+  /** The schema gate: a refusal is user-facing; a schema that cannot compile is the operator's. */
+  async #gate(input: unknown): Promise<void> {
+    const spec = this.#spec;
+    const cacheDir = this.#settings.cacheDir ?? defaultCacheDir();
+    try {
+      await validateInput(spec, input, { cacheDir });
+    } catch (error) {
+      if (!(error instanceof BasisError)) throw error;
+      if (error.code === "invalid_input") {
+        // English is the gate's own wording; other locales reword ajv's failure (loaded only then).
+        const text = this.locale === "en-US"
+          ? error.message
+          : (await import("./_schema_words.ts")).renderRefusal(this.#words, spec.name, error.cause);
+        const message = redact(text, this.#secrets);
+        throw ToolError.user("invalid_input", message, { tool: spec.name, cause: error });
+      }
+      if (error.code !== "manifest_invalid") throw error;
+      const reason = await checkSchema(spec, { cacheDir }) ?? error.message;
+      const problem = { file: spec.file, tool: spec.name, field: "input_schema", reason };
+      throw ToolError.internal(formatProblem(problem), {
+        code: "manifest_invalid",
+        tool: spec.name,
+        cause: error,
+      });
+    }
+  }
+
+  async #run(
+    input: unknown,
+    stdin: Uint8Array,
+    context: RunContext,
+  ): Promise<ToolOutput<DeclaredToolExtra>> {
+    const spec = this.#spec;
+    const settings = this.#settings;
+    const words = this.#words;
+    const label = toolLabel(words, spec.name);
+    const flow: FlowSettings = {
+      words,
+      approver: settings.approver,
+      audit: settings.audit,
+      workspace: settings.root ?? spec.cwd,
+      secrets: this.#secrets,
+      inputBytes: stdin.length,
+    };
+    const preview = toolPreview(spec, input);
+    const request: ApprovalRequest = { tool: spec.name, sideEffect: spec.sideEffect, preview };
+    await approve(flow, request, label, context.signal);
+    const spillDir = settings.spillDir === undefined ? defaultSpillDir() : settings.spillDir;
+    const result = await runProgram(
+      {
+        program: spec.program,
+        args: spec.command.slice(1),
+        cwd: spec.cwd,
+        stdin,
+        env: [settings.env, spec.env],
+        timeoutMs: settings.timeoutMs ?? spec.timeoutMs,
+      },
+      {
+        maxBytes: MODEL_MAX_BYTES,
+        maxLines: MODEL_MAX_LINES,
+        ...(spillDir === false ? {} : { spillDir }),
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        ...(context.onStdout === undefined ? {} : { onStdout: context.onStdout }),
+        ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
+      },
+    );
+    recordRun(flow, spec.name, result);
+    return await this.#outcome(result, label);
+  }
+
+  async #outcome(result: RunResult, label: string): Promise<ToolOutput<DeclaredToolExtra>> {
+    const hide = (text: string) => redact(text, this.#secrets);
+    const run = redactRun(result, this.#secrets);
+    const metadata = { durationMs: result.durationMs, extra: { run } };
+    const code = failureCode(result);
+    if (code === undefined) {
+      return { result: hide(modelText(this.#words, result, label)), images: [], metadata };
+    }
+    // Failures are worded by a module loaded only when a run fails.
+    const { describeRun } = await import("./_run_words.ts");
+    const message = hide(describeRun(this.#words, result, label) ?? label);
+    const summary = hide(
+      describeRun(this.#words, { ...result, stdout: "", stderr: "" }, label) ?? label,
+    );
+    throw ToolError.user(code, message, {
+      tool: this.name,
+      summary,
+      output: { result: message, images: [], metadata },
+    });
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Every tool of a roster under the contract: the declared tools in roster order, then `spawn`.
+ *
+ * @module
+ */
+
+import type { Locale } from "../locale/locale.ts";
+import type { Roster } from "../manifest/types.ts";
+import type { SpawnConfig } from "../spawn/config.ts";
+import { DeclaredToolBuilder, type DeclaredToolOptions } from "./declared_tool.ts";
+import { SpawnToolBuilder, type SpawnToolOptions } from "./spawn_tool.ts";
+import type { DeclaredToolExtra, SpawnToolExtra, Tool } from "./types.ts";
+
+/** A tool of a roster: a declared one or spawn. */
+export type RosterTool = Tool<DeclaredToolExtra> | Tool<SpawnToolExtra>;
+
+/** Options of {@linkcode rosterTools}. */
+export interface RosterToolsOptions {
+  /**
+   * The language of every tool (overrides the locale in `declared` and `spawn`).
+   *
+   * @default {"en-US"}
+   */
+  locale?: Locale | string;
+  /**
+   * Options of every declared tool.
+   *
+   * @default {{ root: roster.root }}
+   */
+  declared?: DeclaredToolOptions;
+  /**
+   * Options of spawn.
+   *
+   * @default {{ root: roster.root }}
+   */
+  spawn?: SpawnToolOptions;
+}
+
+/**
+ * Builds every tool of a roster: the declared tools in roster order, then `spawn`.
+ *
+ * @param roster The roster from `loadRoster()`.
+ * @param spawnConfig The spawn configuration from `loadSpawnConfig()`.
+ * @param options The locale and each kind's options.
+ * @returns The tools.
+ * @example Print OpenAI definitions of a workspace's tools
+ * ```ts ignore
+ * import { loadRoster, loadSpawnConfig, rosterTools } from "@basis/tools";
+ * const roster = await loadRoster({ workspace: "examples" });
+ * const tools = rosterTools(roster, await loadSpawnConfig(roster.configDir));
+ * console.log(JSON.stringify(tools.map((tool) => tool.definition("openai"))));
+ * ```
+ */
+export function rosterTools(
+  roster: Roster,
+  spawnConfig: SpawnConfig,
+  options: RosterToolsOptions = {},
+): RosterTool[] {
+  const locale = options.locale === undefined ? {} : { locale: options.locale };
+  const declared = { root: roster.root, ...options.declared, ...locale };
+  const tools: RosterTool[] = [...roster.tools.values()].map((spec) =>
+    new DeclaredToolBuilder(spec, declared).build()
+  );
+  tools.push(
+    new SpawnToolBuilder(spawnConfig, { root: roster.root, ...options.spawn, ...locale }).build(),
+  );
+  return tools;
+}

@@ -1,0 +1,376 @@
+/**
+ * The built-in `spawn` tool under the tool contract: its builder, its localized metadata and
+ * definitions, and its execution — the grammar, the refusals that need no one (commands off,
+ * unknown target, depth, no subagent), preview, remembered rules, approver, then the command or
+ * the subagent.
+ *
+ * @module
+ */
+
+import type { ApprovalRequest } from "../approval/approve.ts";
+import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
+import { type Messages, messages } from "../locale/messages.ts";
+import type { EnvLookup } from "../paths.ts";
+import type { RunResult } from "../run/types.ts";
+import type { SpawnConfig } from "../spawn/config.ts";
+import { parseSpawnInput } from "../spawn/grammar.ts";
+import { spawnRefusal } from "../spawn/guard.ts";
+import { spawnTimeout } from "../spawn/limits.ts";
+import { spawnPreview } from "../spawn/preview.ts";
+import { spawnOutput } from "../spawn/result.ts";
+import { runSpawn } from "../spawn/run_spawn.ts";
+import { SPAWN_INPUT_SCHEMA } from "../spawn/tool_definition.ts";
+import {
+  SPAWN_SIDE_EFFECTS,
+  SPAWN_TOOL,
+  type SpawnCall,
+  type SpawnOutput,
+} from "../spawn/types.ts";
+import { VERSION } from "../version.ts";
+import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
+import { Execution, type RunContext } from "./_execution.ts";
+import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
+import { spawnInputRefusal, spawnRefusalText } from "./_spawn_words.ts";
+import { describeRun, spawnText } from "./_run_words.ts";
+import { spawnCallLabel } from "./_words.ts";
+import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
+import { ToolError } from "./tool_error.ts";
+import type {
+  Approver,
+  AuditSink,
+  DefinitionFormat,
+  SpawnToolExtra,
+  Tool,
+  ToolBuilder,
+  ToolDefinitions,
+  ToolExecution,
+  ToolOutput,
+  ToolService,
+} from "./types.ts";
+
+/** Options of {@linkcode SpawnToolBuilder}. Every one is optional. */
+export interface SpawnToolOptions {
+  /**
+   * The language of the tool's texts and user-facing errors.
+   *
+   * @default {"en-US"}
+   */
+  locale?: Locale | string;
+  /**
+   * The workspace root: where commands and subagents run, the scope of remembered rules.
+   *
+   * @default {Deno.cwd()}
+   */
+  root?: string;
+  /**
+   * Turns commands off (`--no-shell`): only tasks for a subagent are accepted.
+   *
+   * @default {false}
+   */
+  noShell?: boolean;
+  /**
+   * This process's delegation depth (`BASIS_SPAWN_DEPTH`); `"unknown"` refuses every task.
+   *
+   * @default {0}
+   */
+  depth?: number | "unknown";
+  /**
+   * Variables added to both modes' environment (the CLI's `--env` pairs).
+   *
+   * @default {{}}
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * More variables for a subagent only (the approval settings it inherits).
+   *
+   * @default {{}}
+   */
+  agentEnv?: Readonly<Record<string, string>>;
+  /**
+   * The time limit, in milliseconds, capped at 600,000.
+   *
+   * @default {120000 for a command, 600000 for a subagent}
+   */
+  timeoutMs?: number;
+  /**
+   * How the built-in approver decides. Ignored when `approver` is given.
+   *
+   * @default {{ policy: "prompt" }}
+   */
+  approval?: Omit<PolicyApproverOptions, "root">;
+  /**
+   * Decides every call that passed the grammar and the refusals.
+   *
+   * @default {policyApprover({ ...approval, root })}
+   */
+  approver?: Approver;
+  /**
+   * Where decisions and runs are recorded.
+   *
+   * @default {nothing is recorded}
+   */
+  audit?: AuditSink;
+  /**
+   * Where the variables a command keeps (`PATH`, `HOME`, `LANG`) are read from.
+   *
+   * @default {readEnv}
+   */
+  readEnv?: EnvLookup;
+}
+
+interface SpawnSettings {
+  readonly locale: Locale;
+  readonly root: string;
+  readonly noShell: boolean;
+  readonly depth: number | undefined;
+  readonly env: Readonly<Record<string, string>>;
+  readonly agentEnv: Readonly<Record<string, string>>;
+  readonly timeoutMs: number | undefined;
+  readonly approver: Approver;
+  readonly audit: AuditSink | undefined;
+  readonly readEnv: EnvLookup | undefined;
+}
+
+/** What `toService()` returns for spawn: the text for a model and the structured output. */
+const OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    result: { type: "string", description: "The command's output or the subagent's answer" },
+    stdout: { type: "string" },
+    stderr: { type: "string" },
+    exit_code: { type: ["integer", "null"], description: "124 when the call timed out" },
+    error: { type: ["string", "null"] },
+    stdout_truncated: { type: "boolean" },
+    stderr_truncated: { type: "boolean" },
+  },
+  required: [
+    "result",
+    "stdout",
+    "stderr",
+    "exit_code",
+    "error",
+    "stdout_truncated",
+    "stderr_truncated",
+  ],
+  additionalProperties: false,
+} as const;
+
+/**
+ * Builds the `spawn` tool from the user's spawn configuration (`loadSpawnConfig()`). `build()`
+ * does not consume the builder.
+ *
+ * `metadata.extra` of an output (and of a failed run's `ToolError.output`) is
+ * {@linkcode SpawnToolExtra}: the parsed call, the run, and the structured output.
+ *
+ * MCP annotations: spawn is destructive and open-world — a shell command reaches whatever the
+ * user can (the network included), a target is another machine, and a subagent acts on its own.
+ *
+ * @example Run a command through the contract
+ * ```ts ignore
+ * import { loadSpawnConfig, policyApprover, SpawnToolBuilder } from "@basis/tools";
+ * const config = await loadSpawnConfig("/home/me/.config/basis");
+ * const tool = new SpawnToolBuilder(config, {
+ *   root: "/work/app",
+ *   approver: policyApprover({ policy: "always" }),
+ * }).build();
+ * const output = await (await tool.execution({ input: "!ls" })).execute();
+ * console.log(output.result);
+ * ```
+ */
+export class SpawnToolBuilder implements ToolBuilder<SpawnToolExtra> {
+  readonly #config: SpawnConfig;
+  #options: SpawnToolOptions;
+
+  /**
+   * Holds a configuration and options.
+   *
+   * @param config The user's spawn configuration (agent, targets, depth limit).
+   * @param options The locale, root, environment, limits, approval and audit.
+   */
+  constructor(config: SpawnConfig, options: SpawnToolOptions = {}) {
+    this.#config = config;
+    this.#options = { ...options };
+  }
+
+  /**
+   * Changes options for the tools built from now on; earlier tools keep theirs.
+   *
+   * @param options The options to set (others are kept).
+   * @returns This builder.
+   */
+  configure(options: SpawnToolOptions): this {
+    this.#options = { ...this.#options, ...options };
+    return this;
+  }
+
+  /**
+   * Makes the tool from the configuration and the options held now.
+   *
+   * @returns The tool.
+   */
+  build(): Tool<SpawnToolExtra> {
+    return new SpawnTool(this.#config, settle(this.#options));
+  }
+}
+
+function settle(options: SpawnToolOptions): SpawnSettings {
+  const root = options.root ?? Deno.cwd();
+  return {
+    locale: options.locale === undefined ? DEFAULT_LOCALE : resolveLocale(options.locale),
+    root,
+    noShell: options.noShell ?? false,
+    depth: options.depth === "unknown" ? undefined : options.depth ?? 0,
+    env: options.env ?? {},
+    agentEnv: options.agentEnv ?? {},
+    timeoutMs: options.timeoutMs,
+    approver: options.approver ?? policyApprover({ ...options.approval, root }),
+    audit: options.audit,
+    readEnv: options.readEnv,
+  };
+}
+
+class SpawnTool implements Tool<SpawnToolExtra> {
+  readonly name: string = SPAWN_TOOL;
+  readonly locale: Locale;
+  readonly version: string = VERSION;
+  readonly #config: SpawnConfig;
+  readonly #settings: SpawnSettings;
+  readonly #words: Messages;
+
+  constructor(config: SpawnConfig, settings: SpawnSettings) {
+    this.locale = settings.locale;
+    this.#config = config;
+    this.#settings = settings;
+    this.#words = messages(settings.locale);
+  }
+
+  #targets(): string {
+    return [...this.#config.targets.keys()].sort().join(", ");
+  }
+
+  displayName(): string {
+    return this.#words.t("spawn.display_name");
+  }
+
+  description(): string {
+    const names = this.#targets();
+    const text = this.#words.t("spawn.description");
+    return names === "" ? text : `${text} ${this.#words.t("spawn.description_targets", { names })}`;
+  }
+
+  help(): string {
+    const names = this.#targets();
+    return this.#words.t("spawn.help", {
+      title: this.displayName(),
+      targets: names === "" ? "" : this.#words.t("spawn.help_targets", { names }),
+      command_ms: spawnTimeout("command", this.#settings.timeoutMs),
+      agent_ms: spawnTimeout("agent", this.#settings.timeoutMs),
+    });
+  }
+
+  systemPrompt(): string {
+    const names = this.#targets();
+    const text = this.#words.t("spawn.system_prompt");
+    return names === ""
+      ? text
+      : `${text} ${this.#words.t("spawn.system_prompt_targets", { names })}`;
+  }
+
+  inputSchema(): Record<string, unknown> {
+    return structuredClone(SPAWN_INPUT_SCHEMA) as Record<string, unknown>;
+  }
+
+  outputSchema(): Record<string, unknown> {
+    return structuredClone(OUTPUT_SCHEMA) as unknown as Record<string, unknown>;
+  }
+
+  definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
+    return buildDefinition({
+      name: this.name,
+      title: this.displayName(),
+      description: this.description(),
+      inputSchema: this.inputSchema(),
+      annotations: SPAWN_ANNOTATIONS,
+    }, format);
+  }
+
+  toService(): ToolService {
+    return async (input) => {
+      const execution = await this.execution(input);
+      const output = await execution.execute();
+      return { result: output.result, ...output.metadata.extra.output };
+    };
+  }
+
+  execution(args: unknown): Promise<ToolExecution<SpawnToolExtra>> {
+    const parsed = parseSpawnInput(args);
+    if (!parsed.ok) {
+      const message = spawnInputRefusal(this.#words, parsed.problem, args);
+      return Promise.reject(ToolError.user("invalid_input", message, { tool: SPAWN_TOOL }));
+    }
+    const call = parsed.call;
+    return Promise.resolve(
+      new Execution(SPAWN_TOOL, args, (context) => this.#run(call, context)),
+    );
+  }
+
+  async #run(call: SpawnCall, context: RunContext): Promise<ToolOutput<SpawnToolExtra>> {
+    const settings = this.#settings;
+    const words = this.#words;
+    const flow: FlowSettings = {
+      words,
+      approver: settings.approver,
+      audit: settings.audit,
+      workspace: settings.root,
+      secrets: [],
+    };
+    const preview = spawnPreview(call, settings.root);
+    const refusal = spawnRefusal(call, {
+      noShell: settings.noShell,
+      depth: settings.depth,
+      config: this.#config,
+    });
+    if (refusal !== undefined) {
+      // Refused before anyone is asked: recorded as the policy's answer, in English.
+      recordRefusal(flow, SPAWN_TOOL, preview, refusal.message);
+      throw ToolError.user("denied", spawnRefusalText(words, refusal), { tool: SPAWN_TOOL });
+    }
+    const request: ApprovalRequest = {
+      tool: SPAWN_TOOL,
+      kind: "spawn",
+      sideEffect: SPAWN_SIDE_EFFECTS[call.mode],
+      preview,
+    };
+    const label = spawnCallLabel(words, call);
+    await approve(flow, request, label, context.signal);
+    const result = await runSpawn(call, settings.root, {
+      config: this.#config,
+      env: settings.env,
+      depth: settings.depth ?? 0,
+      agentEnv: settings.agentEnv,
+      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      ...(context.onStdout === undefined ? {} : { onStdout: context.onStdout }),
+      ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
+      ...(settings.readEnv === undefined ? {} : { readEnv: settings.readEnv }),
+    });
+    recordRun(flow, SPAWN_TOOL, result);
+    return this.#outcome(call, result, label);
+  }
+
+  #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {
+    const words = this.#words;
+    const code = failureCode(result);
+    const message = code === undefined ? undefined : describeRun(words, result, label) ?? label;
+    const output: SpawnOutput = { ...spawnOutput(call, result), error: message ?? null };
+    const text = spawnText(words, call, result);
+    const metadata = { durationMs: result.durationMs, extra: { call, run: result, output } };
+    if (code === undefined || message === undefined) return { result: text, images: [], metadata };
+    const summary = describeRun(words, { ...result, stdout: "", stderr: "" }, label) ?? label;
+    throw ToolError.user(code, message, {
+      tool: SPAWN_TOOL,
+      summary,
+      output: { result: text, images: [], metadata },
+    });
+  }
+}

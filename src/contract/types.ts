@@ -1,0 +1,312 @@
+/**
+ * The shapes of the tool contract: a builder holds configuration, its tool describes itself and
+ * makes executions, and an execution runs once.
+ *
+ * @module
+ */
+
+import type { ApprovalRequest, Decision } from "../approval/approve.ts";
+import type { RecordOptions } from "../audit/open_audit_log.ts";
+import type { AuditEntry } from "../audit/types.ts";
+import type { Locale } from "../locale/locale.ts";
+import type { RunResult } from "../run/types.ts";
+import type { SpawnCall, SpawnOutput } from "../spawn/types.ts";
+
+/** The model APIs a tool can describe itself for. */
+export type DefinitionFormat = "openai" | "anthropic" | "mcp" | "gemini";
+
+/** Every definition format, for parsing `--format`. */
+export const DEFINITION_FORMATS: readonly DefinitionFormat[] = [
+  "openai",
+  "anthropic",
+  "mcp",
+  "gemini",
+];
+
+/** A tool as OpenAI's Chat Completions API takes it. */
+export interface OpenAIToolDefinition {
+  /** Always `"function"`. */
+  readonly type: "function";
+  /** The function. */
+  readonly function: {
+    /** The tool's name. */
+    readonly name: string;
+    /** What it does. */
+    readonly description: string;
+    /** The input's JSON Schema. */
+    readonly parameters: Record<string, unknown>;
+  };
+}
+
+/** A tool as Anthropic's Messages API takes it. */
+export interface AnthropicToolDefinition {
+  /** The tool's name. */
+  readonly name: string;
+  /** What it does. */
+  readonly description: string;
+  /** The input's JSON Schema. */
+  readonly input_schema: Record<string, unknown>;
+}
+
+/** The behaviour hints of an MCP tool. */
+export interface McpToolAnnotations {
+  /** Always false: every tool here runs a program. */
+  readonly readOnlyHint: boolean;
+  /** True: a program may change or delete things. */
+  readonly destructiveHint: boolean;
+  /** False: calling twice may do twice as much. */
+  readonly idempotentHint: boolean;
+  /** True when the tool reaches beyond this machine (`external`, and spawn). */
+  readonly openWorldHint: boolean;
+}
+
+/** A tool as an MCP server lists it (`tools/list`). */
+export interface McpToolDefinition {
+  /** The tool's name. */
+  readonly name: string;
+  /** Its display name. */
+  readonly title: string;
+  /** What it does. */
+  readonly description: string;
+  /** The input's JSON Schema. */
+  readonly inputSchema: Record<string, unknown>;
+  /** Behaviour hints derived from the side effect. */
+  readonly annotations: McpToolAnnotations;
+}
+
+/**
+ * A function declaration as Gemini CLI's `tools.discoveryCommand` reads it: the input's JSON
+ * Schema goes in `parametersJsonSchema` (Gemini CLI reads nothing else for the parameters).
+ */
+export interface GeminiFunctionDeclaration {
+  /** The tool's name: the argument Gemini CLI passes to `tools.callCommand`. */
+  readonly name: string;
+  /** What it does. */
+  readonly description: string;
+  /** The input's JSON Schema. */
+  readonly parametersJsonSchema: Record<string, unknown>;
+}
+
+/** The definition shape of each format. */
+export interface ToolDefinitions {
+  /** `{"type":"function","function":{name, description, parameters}}`. */
+  readonly openai: OpenAIToolDefinition;
+  /** `{name, description, input_schema}`. */
+  readonly anthropic: AnthropicToolDefinition;
+  /** `{name, title, description, inputSchema, annotations}`. */
+  readonly mcp: McpToolDefinition;
+  /** `{name, description, parametersJsonSchema}`. */
+  readonly gemini: GeminiFunctionDeclaration;
+}
+
+/** One piece of output as the program wrote it. */
+export interface OutputChunk {
+  /** The stream it came from. */
+  readonly kind: "stdout" | "stderr";
+  /** The bytes, exactly as written (decode with a streaming `TextDecoder` per kind). */
+  readonly data: Uint8Array;
+}
+
+/** An image a tool returned. No tool returns one yet; the list is always empty. */
+export interface ToolImage {
+  /** Base64 of the image's bytes. */
+  readonly data: string;
+  /** Its media type (`image/png`). */
+  readonly mimeType: string;
+}
+
+/** What a run was, beside its result. */
+export interface ToolMetadata<Extra> {
+  /** How long the program ran, in milliseconds. */
+  readonly durationMs: number;
+  /** Details that depend on the tool (see each builder). */
+  readonly extra: Extra;
+}
+
+/** The final output of an execution: the truth of the run, not the concatenated chunks. */
+export interface ToolOutput<Extra = Record<string, unknown>> {
+  /**
+   * The text for a model: stdout with trailing newlines trimmed, a sentence when the program
+   * printed nothing, and a note when it was cut (localized).
+   */
+  readonly result: string;
+  /** Images the tool returned: always empty. */
+  readonly images: readonly ToolImage[];
+  /** The duration and the tool's details. */
+  readonly metadata: ToolMetadata<Extra>;
+}
+
+/** Options of {@linkcode ToolExecution.execute}. */
+export interface ExecuteOptions {
+  /** Cancels the call: before the run nothing starts; during it the whole process group stops. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@linkcode Tool.execution}. */
+export interface ExecutionOptions {
+  /**
+   * The compact JSON the program receives on stdin, when the caller already has it as bytes (a large
+   * input read from a pipe). It must be exactly the UTF-8 of `JSON.stringify(args)`.
+   *
+   * @default {the UTF-8 of JSON.stringify(args)}
+   */
+  encodedInput?: Uint8Array;
+}
+
+/**
+ * One call of a tool, made by {@linkcode Tool.execution} once its arguments passed validation. It
+ * runs once: call {@linkcode ToolExecution.outputStream} (optionally) first, then
+ * {@linkcode ToolExecution.execute}.
+ */
+export interface ToolExecution<Extra = Record<string, unknown>> {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The validated arguments. */
+  readonly args: unknown;
+  /**
+   * The program's output as it arrives, stdout and stderr in the order they came. Call it before
+   * `execute()`; the stream closes when the run ends (the outcome is `execute()`'s). Chunks not read
+   * are queued in memory.
+   *
+   * @returns The chunks.
+   * @throws {ToolError} Internal, when `execute()` has started or the stream was already taken.
+   */
+  outputStream(): ReadableStream<OutputChunk>;
+  /**
+   * Runs the call: preview → remembered rules → approver → program. Nothing starts before the
+   * approver said yes.
+   *
+   * @param options The signal that cancels the call.
+   * @returns The final output.
+   * @throws {ToolError} User-facing for a denial, a failed, timed-out or cancelled run; internal
+   *   when called a second time.
+   */
+  execute(options?: ExecuteOptions): Promise<ToolOutput<Extra>>;
+}
+
+/** A function from input to output, for hosts that want no more than that. */
+export type ToolService = (input: unknown) => Promise<unknown>;
+
+/**
+ * A tool: what it is (for a model and a person, in its locale) and how to call it. Names, schemas
+ * and the version never change with the locale.
+ */
+export interface Tool<Extra = Record<string, unknown>> {
+  /** The name a model calls it by (never localized). */
+  readonly name: string;
+  /** The language of its texts and user-facing errors. */
+  readonly locale: Locale;
+  /** The version of basis-tools that runs it. */
+  readonly version: string;
+  /**
+   * A short name for people.
+   *
+   * @returns The display name.
+   */
+  displayName(): string;
+  /**
+   * What it does, in one sentence.
+   *
+   * @returns The description.
+   */
+  description(): string;
+  /**
+   * How to use it, in Markdown.
+   *
+   * @returns The help text.
+   */
+  help(): string;
+  /**
+   * A terse plain-text paragraph for a system prompt, starting with the tool's name.
+   *
+   * @returns The text.
+   */
+  systemPrompt(): string;
+  /**
+   * The JSON Schema of its input (a copy).
+   *
+   * @returns The schema.
+   */
+  inputSchema(): Record<string, unknown>;
+  /**
+   * The JSON Schema of what {@linkcode Tool.toService}'s function returns (a copy).
+   *
+   * @returns The schema.
+   */
+  outputSchema(): Record<string, unknown>;
+  /**
+   * Validates the arguments and makes one execution. Nothing runs yet.
+   *
+   * @param args The arguments, as parsed from JSON.
+   * @param options Bytes of the input already encoded.
+   * @returns The execution.
+   * @throws {ToolError} User-facing (`invalid_input`) when the arguments are refused; internal
+   *   (`manifest_invalid`) when the tool's schema cannot be used.
+   */
+  execution(args: unknown, options?: ExecutionOptions): Promise<ToolExecution<Extra>>;
+  /**
+   * The tool's definition for a model API.
+   *
+   * @param format `openai`, `anthropic`, `mcp` or `gemini`.
+   * @returns The definition in that API's shape.
+   */
+  definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F];
+  /**
+   * The tool as a plain function: validate, execute, and return the value
+   * {@linkcode Tool.outputSchema} describes.
+   *
+   * @returns The function; it rejects with a {@linkcode ToolError}.
+   */
+  toService(): ToolService;
+}
+
+/** Holds a tool's configuration; `build()` can be called any number of times. */
+export interface ToolBuilder<Extra = Record<string, unknown>> {
+  /**
+   * Makes a tool from the configuration held now. The builder is not consumed.
+   *
+   * @returns The tool.
+   */
+  build(): Tool<Extra>;
+}
+
+/** What an approver is given beside the request. */
+export interface ApproverContext {
+  /** Aborted when the caller cancels: stop asking and deny. */
+  readonly signal: AbortSignal | undefined;
+  /** Values never to show (the tool's env values). */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * Decides whether a call may run, after the schema gate and before anything starts. A denial's
+ * `reason` is shown to the caller as is.
+ */
+export type Approver = (request: ApprovalRequest, context: ApproverContext) => Promise<Decision>;
+
+/** Where decisions and runs are recorded (an audit log from `openAuditLog()` is one). */
+export interface AuditSink {
+  /**
+   * Records one entry.
+   *
+   * @param entry The decision or the run's outcome.
+   * @param options More values to redact.
+   */
+  record(entry: AuditEntry, options?: RecordOptions): unknown;
+}
+
+/** The run details in a declared tool's output (`metadata.extra`). */
+export type DeclaredToolExtra = {
+  /** The run, with every env value of the tool redacted from its text fields. */
+  readonly run: RunResult;
+};
+
+/** The run details in the spawn tool's output (`metadata.extra`). */
+export type SpawnToolExtra = {
+  /** The parsed call. */
+  readonly call: SpawnCall;
+  /** The run. */
+  readonly run: RunResult;
+  /** The structured output (`error` localized). */
+  readonly output: SpawnOutput;
+};

@@ -1,0 +1,142 @@
+/**
+ * Looking up and filling in messages: one catalogue per locale, `{name}` placeholders.
+ *
+ * @module
+ */
+
+import { type Catalogue, EN_US, type MessageKey } from "./en_us.ts";
+import type { Locale } from "./locale.ts";
+
+/** The values of a message's placeholders. */
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** The messages of one locale. */
+export interface Messages {
+  /** The locale. */
+  readonly locale: Locale;
+  /**
+   * One message with its placeholders filled in.
+   *
+   * @param key The message's key.
+   * @param params The placeholders' values.
+   * @returns The text.
+   */
+  t(key: MessageKey, params?: MessageParams): string;
+}
+
+/** The catalogues loaded so far: English always; others once `loadLocale()` (or `mod.ts`) did. */
+const catalogues = new Map<Locale, Catalogue>([["en-US", EN_US]]);
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+const cache = new Map<Locale, Messages>();
+
+/**
+ * The catalogue of a locale.
+ *
+ * @param locale The locale.
+ * @returns Every message of that locale by key.
+ * @throws {Error} When the locale's catalogue is not loaded (see {@linkcode loadLocale}).
+ * @example Look up one text
+ * ```ts
+ * import { catalogue } from "./messages.ts";
+ * console.assert(catalogue("en-US")["label.subagent"] === "Subagent");
+ * ```
+ */
+export function catalogue(locale: Locale): Catalogue {
+  const found = catalogues.get(locale);
+  if (found === undefined) {
+    throw new Error(
+      `Cannot use locale ${JSON.stringify(locale)}: its catalogue is not loaded; ` +
+        "import the library from mod.ts or await loadLocale() first",
+    );
+  }
+  return found;
+}
+
+/**
+ * Makes a locale's catalogue available. English always is; the library's `mod.ts` loads every
+ * other one when imported, so only code that imports single modules (the CLI, which loads
+ * Ukrainian only for a Ukrainian run) needs this.
+ *
+ * @param locale The locale.
+ * @returns Nothing; resolves once `messages(locale)` can be used.
+ * @example Load Ukrainian before using it
+ * ```ts
+ * import { loadLocale, messages } from "./messages.ts";
+ * await loadLocale("uk-UA");
+ * console.assert(messages("uk-UA").t("label.command") === "Команда");
+ * ```
+ */
+export async function loadLocale(locale: Locale): Promise<void> {
+  if (catalogues.has(locale)) return;
+  const { ukUA } = await import("./uk_ua.ts");
+  registerCatalogue("uk-UA", ukUA());
+}
+
+/**
+ * Registers a catalogue for a locale (what `loadLocale()` and `mod.ts` do).
+ *
+ * @param locale The locale.
+ * @param texts Its catalogue.
+ */
+export function registerCatalogue(locale: Locale, texts: Catalogue): void {
+  catalogues.set(locale, Object.freeze({ ...texts }));
+}
+
+/**
+ * Fills a template's `{name}` placeholders. A placeholder without a value is left as written.
+ *
+ * @param template The text with placeholders.
+ * @param params The values.
+ * @returns The text.
+ * @example Fill one placeholder
+ * ```ts
+ * import { formatMessage } from "./messages.ts";
+ * console.assert(formatMessage("Tool {tool}", { tool: '"x"' }) === 'Tool "x"');
+ * ```
+ */
+export function formatMessage(template: string, params: MessageParams = {}): string {
+  return template.replace(
+    PLACEHOLDER,
+    (whole, name: string) => Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/**
+ * The placeholders a template uses, by name, sorted and without repeats.
+ *
+ * @param template The text.
+ * @returns The names.
+ * @example Two placeholders
+ * ```ts
+ * import { placeholders } from "./messages.ts";
+ * console.assert(placeholders("{b} and {a} and {b}").join() === "a,b");
+ * ```
+ */
+export function placeholders(template: string): string[] {
+  return [...new Set([...template.matchAll(PLACEHOLDER)].map((match) => match[1] as string))]
+    .sort();
+}
+
+/**
+ * The messages of one locale.
+ *
+ * @param locale The locale.
+ * @returns An object whose `t(key, params)` gives one message.
+ * @throws {Error} When the locale's catalogue is not loaded (see {@linkcode loadLocale}).
+ * @example A message in Ukrainian
+ * ```ts
+ * import { loadLocale, messages } from "./messages.ts";
+ * await loadLocale("uk-UA");
+ * const { t } = messages("uk-UA");
+ * console.assert(t("label.tool", { tool: '"echo"' }) === 'Інструмент "echo"');
+ * ```
+ */
+export function messages(locale: Locale): Messages {
+  let found = cache.get(locale);
+  if (found === undefined) {
+    const texts = catalogue(locale);
+    found = { locale, t: (key, params) => formatMessage(texts[key], params) };
+    cache.set(locale, found);
+  }
+  return found;
+}

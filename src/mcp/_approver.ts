@@ -1,0 +1,78 @@
+/**
+ * The approver of the MCP server: remembered rules first; then, with `--approve prompt` (the
+ * default), the person behind the client through `elicitation/create` when the client can ask,
+ * else a denial saying how to add a rule; `--approve always` and `never` decide without asking.
+ * Nothing is ever asked on the server's own stdio. Private to the MCP binding.
+ *
+ * @module
+ */
+
+import { type Elicit, elicitApproval } from "../approval/elicitation/elicit_approval.ts";
+import type { ApprovalPolicy } from "../approval/policy.ts";
+import { shellQuote } from "../approval/shell_quote.ts";
+import { policyApprover } from "../contract/approver.ts";
+import type { Approver } from "../contract/types.ts";
+
+/** What the approver needs besides the request. */
+export interface McpApproverSettings {
+  /** `--approve`: `prompt` asks through the client when it can; `always` and `never` do not ask. */
+  readonly policy: ApprovalPolicy;
+  /** The user's config directory (remembered rules). */
+  readonly configDir: string;
+  /** The workspace root, for workspace-scoped rules and the hint. */
+  readonly root: string;
+  /** Sends `elicitation/create`; `undefined` while the client has not declared form elicitation. */
+  readonly elicit: () => Elicit | undefined;
+  /** Told why a question to the client failed (it is then a denial). */
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Makes the server's approver: the CLI's decision (rules, then the policy), with the person asked
+ * through the client instead of a terminal. "Always allow" remembers the same rule as the
+ * terminal prompt's.
+ *
+ * @param settings The policy, where rules live, and how to reach the client.
+ * @returns The approver handed to every tool of the roster.
+ */
+export function mcpApprover(settings: McpApproverSettings): Approver {
+  return async (request, context) => {
+    let noOneAsked = false;
+    const decide = policyApprover({
+      policy: settings.policy,
+      configDir: settings.configDir,
+      root: settings.root,
+      ask: async (prompt) => {
+        const elicit = settings.elicit();
+        if (elicit === undefined) {
+          noOneAsked = true;
+          return "no_answer";
+        }
+        return await elicitApproval(prompt, {
+          elicit,
+          secrets: context.secrets,
+          signal: context.signal,
+          onError: (error) =>
+            settings.log(
+              `Cannot ask the MCP client about a call of tool ${JSON.stringify(request.tool)}: ${
+                error instanceof Error ? error.message : String(error)
+              }; the call is denied`,
+            ),
+        });
+      },
+    });
+    const decision = await decide(request, context);
+    if (!noOneAsked || decision.allowed) return decision;
+    // The CLI's wording speaks of a terminal; here the one who could not ask is the client.
+    return { ...decision, reason: noClientToAsk(request.tool, settings.root) };
+  };
+}
+
+/** The one line for a call no rule answers when the client cannot ask anyone. */
+function noClientToAsk(tool: string, root: string): string {
+  return `Call of tool ${
+    JSON.stringify(tool)
+  } denied: no remembered rule allows it and this MCP client cannot ask for approval (it does not support elicitation); allow it with \`basis-tools -C ${
+    shellQuote(root)
+  } rules add --tool ${tool}\`, or start the MCP server with --approve always`;
+}

@@ -1,0 +1,88 @@
+/**
+ * One `tools/call`: through the tool contract (schema gate → preview → rules → approver → run),
+ * with the outcome as an MCP result. Private to the MCP binding.
+ *
+ * @module
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool, ToolOutput } from "../contract/types.ts";
+import { ToolError } from "../contract/tool_error.ts";
+import { BasisError } from "../errors.ts";
+import { reportProgress, type SendProgress } from "./_progress.ts";
+import { INTERNAL_ERROR, ProtocolError } from "./_protocol_error.ts";
+
+/** What a call needs besides the tool and its arguments. */
+export interface CallContext {
+  /** Aborted when the client cancels the request or goes away. */
+  readonly signal: AbortSignal;
+  /** Where internal errors are logged. */
+  readonly log: (line: string) => void;
+  /** Set when the request carried a progress token. */
+  readonly progress: { readonly send: SendProgress; readonly intervalMs: number } | undefined;
+}
+
+/**
+ * Calls a tool. Refused input, a denial, and a failed, killed, timed-out or cancelled run are
+ * results with `isError: true` whose text is the contract's user-facing message; an internal
+ * error (a tool whose schema cannot be used, a bug) is logged and becomes a protocol error.
+ *
+ * @param tool The tool.
+ * @param args The request's `arguments`.
+ * @param context Cancellation, the log, and progress.
+ * @returns The result.
+ * @throws {ProtocolError} JSON-RPC's internal error for an internal error.
+ */
+export async function callTool(
+  tool: Tool,
+  args: unknown,
+  context: CallContext,
+): Promise<CallToolResult> {
+  let reporter: { stop(): void } | undefined;
+  try {
+    const execution = await tool.execution(args);
+    if (context.progress !== undefined) {
+      const { send, intervalMs } = context.progress;
+      reporter = reportProgress(execution.outputStream(), send, intervalMs);
+    }
+    return success(await execution.execute({ signal: context.signal }));
+  } catch (error) {
+    return failure(tool.name, error, context.log);
+  } finally {
+    reporter?.stop();
+  }
+}
+
+function success(output: ToolOutput<unknown>): CallToolResult {
+  return {
+    content: [
+      { type: "text", text: output.result },
+      ...output.images.map((image) => ({
+        type: "image" as const,
+        data: image.data,
+        mimeType: image.mimeType,
+      })),
+    ],
+  };
+}
+
+function failure(tool: string, error: unknown, log: (line: string) => void): CallToolResult {
+  if (error instanceof ToolError ? error.isUserFacing() : error instanceof BasisError) {
+    return { content: [{ type: "text", text: (error as Error).message }], isError: true };
+  }
+  if (error instanceof ToolError && error.code === "manifest_invalid") {
+    // A configuration the operator must fix (a schema that does not compile): say which.
+    log(`Tool ${JSON.stringify(tool)}: ${error.message}`);
+    throw new ProtocolError(INTERNAL_ERROR, error.message);
+  }
+  log(
+    `Tool ${JSON.stringify(tool)} failed inside basis-tools: ${
+      error instanceof Error ? (error.stack ?? error.message) : String(error)
+    }`,
+  );
+  throw new ProtocolError(
+    INTERNAL_ERROR,
+    `Tool ${JSON.stringify(tool)} failed inside basis-tools; the server's stderr has the details`,
+  );
+}

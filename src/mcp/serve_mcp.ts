@@ -1,0 +1,245 @@
+/**
+ * The MCP server: the roster (declared tools and spawn) served over stdio with the official
+ * `@modelcontextprotocol/sdk`, every call going through the tool contract — schema gate, preview,
+ * remembered rules, approver, run — exactly as on the command line.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import type { Readable, Writable } from "node:stream";
+import { Server } from "@modelcontextprotocol/sdk/server";
+// The SDK's "./*" export names no types for "….js" paths: point at them (here and below).
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ApprovalPolicy } from "../approval/policy.ts";
+import type { Elicit } from "../approval/elicitation/elicit_approval.ts";
+import type { Approver, Tool } from "../contract/types.ts";
+import { nearWords } from "../suggest.ts";
+import { VERSION } from "../version.ts";
+import { mcpApprover } from "./_approver.ts";
+import { callTool } from "./_call_tool.ts";
+import { describeLoadError } from "./_load_error.ts";
+import { INVALID_PARAMS, ProtocolError } from "./_protocol_error.ts";
+import { watchFiles } from "./_watch.ts";
+
+/** How long a person has to answer an approval question in the client. */
+const ELICIT_TIMEOUT_MS = 600_000;
+
+/** How long, after the client went away, running calls get to stop before the server returns. */
+const DRAIN_MS = 5_000;
+
+/** Options of {@linkcode serveMcp}. */
+export interface ServeMcpOptions {
+  /**
+   * Builds the roster's tools, each with the approver given. Called once at start (a failure
+   * there is thrown) and again after each change to a watched file (a failure there is logged and
+   * the last good roster kept).
+   */
+  load: (approver: Approver) => Promise<readonly Tool[]>;
+  /** `--approve`: `prompt` asks through the client when it can, else denies. @default "prompt" */
+  policy?: ApprovalPolicy;
+  /** The user's config directory (remembered rules). */
+  configDir: string;
+  /** The workspace root (workspace-scoped rules, and the hint in a denial). */
+  root: string;
+  /** Files whose change reloads the roster (the manifests, spawn.json). @default [] */
+  watch?: readonly string[];
+  /** Quiet time after a change before reloading, in milliseconds. @default 150 */
+  debounceMs?: number;
+  /** The least time between two progress notifications of a call, in milliseconds. @default 100 */
+  progressIntervalMs?: number;
+  /** Where log lines go (never stdout). @default stderr, each line after `basis-tools: ` */
+  log?: (line: string) => void;
+  /** Where messages come from. @default the process's stdin */
+  stdin?: Readable;
+  /** Where messages go: nothing else is ever written there. @default the process's stdout */
+  stdout?: Writable;
+  /** Ends the server as if the client had gone away. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Serves the roster over MCP's stdio transport until the client closes stdin (or `signal`
+ * aborts): `tools/list` gives each tool's MCP definition; `tools/call` runs a call through the
+ * contract. Refused input, denials and failed runs are results with `isError: true`; an unknown
+ * tool is a protocol error (`-32602`). Calls run concurrently; a `notifications/cancelled` stops
+ * its call's process group; progress is reported when a call carries a progress token. When a
+ * watched file changes the roster is reloaded and `notifications/tools/list_changed` sent. When
+ * the client goes away every running call is stopped before this resolves.
+ *
+ * @param options How to build the tools, the approval settings, what to watch, the streams.
+ * @returns Resolves once the client is gone and every call has ended.
+ * @throws What `load` throws at start (a `ManifestError` for a broken manifest).
+ * @example Serve a workspace's tools
+ * ```ts ignore
+ * import { serveMcp } from "./serve_mcp.ts";
+ * await serveMcp({ load: (approver) => buildTools(approver), configDir, root });
+ * ```
+ */
+export async function serveMcp(options: ServeMcpOptions): Promise<void> {
+  const log = options.log ?? logOnStderr;
+  const server = new Server(
+    { name: "basis-tools", title: "basis-tools", version: VERSION },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: "Tools declared for this workspace, and spawn. Every call is checked against " +
+        "the tool's input schema and approved before anything runs.",
+    },
+  );
+  const elicit = (): Elicit | undefined => {
+    if (server.getClientCapabilities()?.elicitation?.form === undefined) return undefined;
+    return (form, signal) =>
+      server.elicitInput(form as Parameters<Server["elicitInput"]>[0], {
+        timeout: ELICIT_TIMEOUT_MS,
+        ...(signal === undefined ? {} : { signal }),
+      });
+  };
+  const approver = mcpApprover({
+    policy: options.policy ?? "prompt",
+    configDir: options.configDir,
+    root: options.root,
+    elicit,
+    log,
+  });
+
+  let roster = indexed(await options.load(approver));
+  const calls = new Set<Promise<unknown>>();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => roster.list);
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const tool = roster.tools.get(name);
+    if (tool === undefined) {
+      throw new ProtocolError(INVALID_PARAMS, unknownTool(name, roster.tools));
+    }
+    const token = extra._meta?.progressToken;
+    const call = callTool(tool, args ?? {}, {
+      signal: extra.signal,
+      log,
+      progress: token === undefined ? undefined : {
+        intervalMs: options.progressIntervalMs ?? 100,
+        send: (progress, message) =>
+          extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress, message },
+          }),
+      },
+    });
+    calls.add(call);
+    call.finally(() => calls.delete(call)).catch(() => {});
+    return call satisfies Promise<CallToolResult>;
+  });
+
+  const closed = Promise.withResolvers<void>();
+  server.onclose = () => closed.resolve();
+  server.onerror = (error) => log(`MCP: ${error.message}`);
+
+  let reloading: Promise<void> | undefined;
+  let again = false;
+  const reload = () => {
+    if (reloading !== undefined) {
+      again = true;
+      return;
+    }
+    reloading = (async () => {
+      do {
+        again = false;
+        try {
+          const next = indexed(await options.load(approver));
+          const changed = next.signature !== roster.signature;
+          roster = next;
+          if (changed) await server.sendToolListChanged().catch(() => {});
+        } catch (error) {
+          const lines = describeLoadError(error).split("\n").map((line) => `  ${line}`);
+          log(["Cannot reload the roster; the last good one stays in use:", ...lines].join("\n"));
+        }
+      } while (again);
+    })().finally(() => reloading = undefined);
+  };
+  const watch = watchFiles(options.watch ?? [], reload, {
+    debounceMs: options.debounceMs ?? 150,
+    log,
+  });
+
+  const stdin = options.stdin ?? process.stdin;
+  const end = () => {
+    server.close().catch(() => {});
+  };
+  stdin.once("end", end);
+  stdin.once("close", end);
+  options.signal?.addEventListener("abort", end, { once: true });
+  try {
+    await server.connect(new StdioServerTransport(stdin, options.stdout ?? process.stdout));
+    if (options.signal?.aborted) end();
+    // Closing the transport aborts every request in flight: each call stops its process group.
+    await closed.promise;
+  } finally {
+    watch.close();
+    stdin.off("end", end);
+    stdin.off("close", end);
+    options.signal?.removeEventListener("abort", end);
+    await settleWithin([...calls, ...(reloading ? [reloading] : [])], DRAIN_MS);
+  }
+}
+
+/** The tools by name, their `tools/list` result, and a signature to tell whether it changed. */
+function indexed(tools: readonly Tool[]) {
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) byName.set(tool.name, tool);
+  const list: ListToolsResult = {
+    tools: [...byName.values()].map((tool) => {
+      const definition = tool.definition("mcp");
+      return { ...definition, inputSchema: objectSchema(definition.inputSchema) };
+    }),
+  };
+  return { tools: byName, list, signature: JSON.stringify(list) };
+}
+
+/**
+ * MCP requires `"type": "object"` at the top of an input schema, and clients refuse a whole
+ * `tools/list` without it. A manifest may leave it out (`{}`): every input is an object anyway (the
+ * contract refuses anything else), so saying so changes nothing.
+ */
+function objectSchema(schema: Record<string, unknown>): { type: "object"; [key: string]: unknown } {
+  return schema.type === "object" ? schema as { type: "object" } : { ...schema, type: "object" };
+}
+
+function unknownTool(name: string, tools: ReadonlyMap<string, Tool>): string {
+  const near = nearWords(name, [...tools.keys()], 3);
+  const hint = near.length > 0
+    ? `; did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?`
+    : "; see tools/list";
+  return `Unknown tool ${JSON.stringify(name)}${hint}`;
+}
+
+async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.allSettled(promises),
+    new Promise((resolve) => timer = setTimeout(resolve, ms)),
+  ]);
+  clearTimeout(timer);
+}
+
+const ENCODER = new TextEncoder();
+
+function logOnStderr(line: string): void {
+  try {
+    // One write, every line prefixed: lines from concurrent calls never interleave.
+    const text = line.split("\n").map((part) => `basis-tools: ${part}\n`).join("");
+    const bytes = ENCODER.encode(text);
+    let written = 0;
+    while (written < bytes.length) written += Deno.stderr.writeSync(bytes.subarray(written));
+  } catch {
+    // Nowhere left to say it.
+  }
+}

@@ -1,0 +1,378 @@
+import assert from "node:assert/strict";
+import {
+  type ApprovalRequest,
+  type Approver,
+  type AuditEntry,
+  DeclaredToolBuilder,
+  type DeclaredToolOptions,
+  type OutputChunk,
+  policyApprover,
+  type SpawnConfig,
+  SpawnToolBuilder,
+  ToolError,
+  type ToolSpec,
+} from "../src/mod.ts";
+import { assertNoStackTrace, processesLeftInGroup, ROOT } from "./_cli.ts";
+
+const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
+const CLI_FIXTURES = `${ROOT}tests/fixtures/cli`;
+const decoder = new TextDecoder();
+
+/** A scratch directory for one test, with a cache directory inside. */
+async function scratchDir(): Promise<{ dir: string; cacheDir: string; done(): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "basis-contract-" });
+  return {
+    dir,
+    cacheDir: `${dir}/cache`,
+    done: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** A declared tool's spec, as the manifest loader would produce it. */
+function spec(name: string, command: string[], fields: Partial<ToolSpec> = {}): ToolSpec {
+  return {
+    name,
+    description: `The ${name} tool`,
+    inputSchema: { type: "object" },
+    command,
+    program: command[0] as string,
+    cwd: ROOT,
+    env: {},
+    sideEffect: "process",
+    timeoutMs: 20_000,
+    file: `${ROOT}.basis/tools.json`,
+    scope: "workspace",
+    ...fields,
+  };
+}
+
+/** An approver that allows everything and remembers what it was asked. */
+function recordingApprover(allowed = true): Approver & { asked: ApprovalRequest[] } {
+  const asked: ApprovalRequest[] = [];
+  const approver = (request: ApprovalRequest) => {
+    asked.push(request);
+    return Promise.resolve({
+      allowed,
+      by: "policy" as const,
+      ruleId: undefined,
+      reason: allowed ? undefined : "The host said no",
+    });
+  };
+  return Object.assign(approver, { asked });
+}
+
+function builder(toolSpec: ToolSpec, options: DeclaredToolOptions = {}): DeclaredToolBuilder {
+  return new DeclaredToolBuilder(toolSpec, {
+    approver: policyApprover({ policy: "always" }),
+    spillDir: false,
+    ...options,
+  });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ToolError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ToolError, `expected a ToolError, got ${error}`);
+    return error;
+  }
+  assert.fail("expected a rejection");
+}
+
+async function collect(stream: ReadableStream<OutputChunk>): Promise<OutputChunk[]> {
+  const chunks: OutputChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+function joined(chunks: readonly OutputChunk[], kind: OutputChunk["kind"]): string {
+  const parts = chunks.filter((chunk) => chunk.kind === kind).map((chunk) => chunk.data);
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return decoder.decode(bytes);
+}
+
+Deno.test("build() does not consume the builder: each build is a tool of the options held then", async () => {
+  const scratch = await scratchDir();
+  const toolBuilder = builder(spec("echo", ["cat"]), { cacheDir: scratch.cacheDir });
+  const first = toolBuilder.build();
+  const second = toolBuilder.build();
+  assert.notEqual(first, second);
+  assert.equal(first.name, "echo");
+  assert.deepEqual(first.definition("openai"), second.definition("openai"));
+  toolBuilder.configure({ locale: "uk-UA" });
+  const third = toolBuilder.build();
+  assert.equal(first.locale, "en-US");
+  assert.equal(third.locale, "uk-UA");
+  // Every tool works on its own, twice over.
+  for (const tool of [first, second, third]) {
+    const output = await (await tool.execution({ n: 1 })).execute();
+    assert.equal(output.result, '{"n":1}');
+  }
+  const spawnBuilder = new SpawnToolBuilder(config(), { approver: recordingApprover() });
+  assert.deepEqual(spawnBuilder.build().inputSchema(), spawnBuilder.build().inputSchema());
+  await scratch.done();
+});
+
+Deno.test("execution() validates first: refused input throws a user-facing error and nothing runs", async () => {
+  const scratch = await scratchDir();
+  const marker = `${scratch.dir}/ran`;
+  const approver = recordingApprover();
+  const tool = builder(
+    spec("capture", [`${CLI_FIXTURES}/stdin_to_file.sh`, marker], {
+      inputSchema: {
+        type: "object",
+        properties: { n: { type: "integer" } },
+        required: ["n"],
+      },
+    }),
+    { cacheDir: scratch.cacheDir, approver },
+  ).build();
+  for (
+    const [args, pattern] of [
+      [{}, /^Input refused by tool "capture" schema: \/n: required property is missing$/],
+      [{ n: "x" }, /\/n: must be integer$/],
+      [[1], /^Input refused by tool "capture": \(root\): must be a JSON object, found an array$/],
+      [null, /found null$/],
+    ] as const
+  ) {
+    const error = await rejection(tool.execution(args));
+    assert.equal(error.code, "invalid_input");
+    assert.ok(error.isUserFacing());
+    assert.match(error.message, pattern);
+    assert.equal(error.output, undefined);
+    assertNoStackTrace(error.message);
+  }
+  assert.equal(approver.asked.length, 0, "bad input never reaches the approver");
+  await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+  // Valid input makes an execution, and still nothing runs until execute().
+  const execution = await tool.execution({ n: 2 });
+  await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+  assert.equal(approver.asked.length, 0);
+  await execution.execute();
+  assert.equal(await Deno.readTextFile(marker), '{"n":2}');
+  await scratch.done();
+});
+
+Deno.test("outputStream() comes before execute(): after it started, or twice, is an internal error", async () => {
+  const tool = builder(spec("echo", ["cat"])).build();
+  const late = await tool.execution({});
+  const running = late.execute();
+  assert.throws(() => late.outputStream(), (error: unknown) => {
+    assert.ok(error instanceof ToolError);
+    assert.equal(error.kind, "internal");
+    assert.equal(error.code, "internal");
+    assert.ok(!error.isUserFacing());
+    assert.match(error.message, /execute\(\) has already started/);
+    return true;
+  });
+  await running;
+  const twice = await tool.execution({});
+  twice.outputStream();
+  assert.throws(() => twice.outputStream(), /one reader/);
+  await twice.execute();
+});
+
+Deno.test("an execution runs once: executing twice is an internal error and the program ran once", async () => {
+  const scratch = await scratchDir();
+  const log = `${scratch.dir}/runs`;
+  await Deno.writeTextFile(log, "");
+  const tool = builder(spec("count", ["/bin/sh", "-c", `echo run >> '${log}'`])).build();
+  const execution = await tool.execution({});
+  await execution.execute();
+  const error = await rejection(execution.execute());
+  assert.equal(error.kind, "internal");
+  assert.equal(error.code, "internal");
+  assert.match(error.message, /twice/);
+  assert.equal(await Deno.readTextFile(log), "run\n");
+  await scratch.done();
+});
+
+Deno.test("the final output is the truth of the run, not the concatenated chunks", async () => {
+  const script = "printf 'line one\\n\\n\\n'; printf 'warn\\n' >&2";
+  const tool = builder(spec("speak", ["/bin/sh", "-c", script])).build();
+  const execution = await tool.execution({});
+  const chunks = collect(execution.outputStream());
+  const output = await execution.execute();
+  const seen = await chunks;
+  // The chunks are the bytes as written; the result is stdout trimmed for a model.
+  assert.equal(joined(seen, "stdout"), "line one\n\n\n");
+  assert.equal(joined(seen, "stderr"), "warn\n");
+  assert.equal(output.result, "line one");
+  assert.deepEqual(output.images, []);
+  assert.equal(typeof output.metadata.durationMs, "number");
+  assert.equal(output.metadata.extra.run.exitCode, 0);
+  assert.equal(output.metadata.extra.run.stderr, "warn\n");
+  // Beyond the cap: every byte streams, the result is cut with a note.
+  const big = builder(spec("big", ["/bin/sh", "-c", "head -c 80000 /dev/zero | tr '\\0' a"]))
+    .build();
+  const bigExecution = await big.execution({});
+  const bigChunks = collect(bigExecution.outputStream());
+  const bigOutput = await bigExecution.execute();
+  assert.equal(joined(await bigChunks, "stdout").length, 80_000);
+  assert.match(bigOutput.result, /\n\[output cut at 50 KiB \/ 2000 lines; 80000 bytes in all\]$/);
+  assert.ok(bigOutput.result.length < 60_000);
+  // A program that prints nothing gets a sentence.
+  const quiet = builder(spec("quiet", ["true"])).build();
+  assert.equal(
+    (await (await quiet.execution({})).execute()).result,
+    'Tool "quiet" finished and printed nothing',
+  );
+});
+
+Deno.test("cancelling with an AbortSignal stops the whole process group", async () => {
+  const scratch = await scratchDir();
+  const pids = `${scratch.dir}/pids`;
+  const tool = builder(spec("forever", [`${RUN_FIXTURES}/grandchild.sh`, pids])).build();
+  const execution = await tool.execution({});
+  const reader = execution.outputStream().getReader();
+  const controller = new AbortController();
+  const running = execution.execute({ signal: controller.signal });
+  // Wait until it says it is ready (its grandchild is started by then).
+  let seen = "";
+  while (!seen.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += decoder.decode(value.data);
+  }
+  controller.abort();
+  const error = await rejection(running);
+  assert.equal(error.code, "interrupted");
+  assert.ok(error.isUserFacing());
+  assert.equal(error.message, 'Tool "forever" was cancelled');
+  assert.equal(typeof error.output?.metadata.durationMs, "number");
+  const [group] = (await Deno.readTextFile(pids)).trim().split(" ").map(Number);
+  assert.deepEqual(await processesLeftInGroup(group ?? NaN), []);
+  // Aborted before execute(): nothing is asked and nothing starts.
+  const approver = recordingApprover();
+  const early = builder(spec("never", ["cat"]), { approver }).build();
+  const aborted = AbortSignal.abort();
+  const earlyError = await rejection((await early.execution({})).execute({ signal: aborted }));
+  assert.equal(earlyError.code, "interrupted");
+  assert.equal(approver.asked.length, 0);
+  await scratch.done();
+});
+
+Deno.test("error kinds: denials, failures and time-outs are user-facing and carry no secret", async () => {
+  const secret = "s3cr3t-canary-value";
+  const script = `echo "token is $TOKEN" >&2; exit 4`;
+  const failing = builder(
+    spec("leak", ["/bin/sh", "-c", script], { env: { TOKEN: secret } }),
+  ).build();
+  const failed = await rejection((await failing.execution({})).execute());
+  assert.equal(failed.code, "tool_failed");
+  assert.ok(failed.isUserFacing());
+  assert.equal(failed.message, 'Tool "leak" exited with code 4: token is [redacted]');
+  assert.equal(failed.summary, 'Tool "leak" exited with code 4');
+  assert.equal(failed.output?.result, failed.message);
+  assert.ok(!JSON.stringify(failed.output).includes(secret));
+  assertNoStackTrace(failed.message);
+
+  const slow = builder(spec("slow", ["sleep", "5"], { timeoutMs: 100 })).build();
+  const timedOut = await rejection((await slow.execution({})).execute());
+  assert.equal(timedOut.code, "timed_out");
+  assert.equal(timedOut.message, 'Tool "slow" timed out after 100 ms');
+
+  const missing = builder(spec("missing", ["no-such-program-basis"])).build();
+  const notStarted = await rejection((await missing.execution({})).execute());
+  assert.equal(notStarted.code, "spawn_failed");
+  assert.match(
+    notStarted.message,
+    /could not start: program "no-such-program-basis" was not found/,
+  );
+
+  const denied = builder(spec("echo", ["cat"]), { approver: recordingApprover(false) }).build();
+  const denial = await rejection((await denied.execution({})).execute());
+  assert.equal(denial.code, "denied");
+  assert.ok(denial.isUserFacing());
+  assert.equal(denial.message, "The host said no");
+
+  const never = new DeclaredToolBuilder(spec("echo", ["cat"]), { approval: { policy: "never" } })
+    .build();
+  const neverError = await rejection((await never.execution({})).execute());
+  assert.equal(neverError.message, 'Call of tool "echo" denied by --approve never');
+
+  const scratch = await scratchDir();
+  const broken = builder(spec("broken", ["cat"], { inputSchema: { type: 12 } }), {
+    cacheDir: scratch.cacheDir,
+  }).build();
+  const internal = await rejection(broken.execution({}));
+  assert.equal(internal.kind, "internal");
+  assert.equal(internal.code, "manifest_invalid");
+  assert.ok(!internal.isUserFacing());
+  assert.match(internal.message, /tool "broken": input_schema: /);
+  await scratch.done();
+});
+
+Deno.test("the approver is injectable and sits after the schema gate: it sees the pinned preview", async () => {
+  const approver = recordingApprover();
+  const entries: AuditEntry[] = [];
+  const tool = builder(spec("echo", ["cat"], { cwd: "/" }), {
+    approver,
+    audit: { record: (entry: AuditEntry) => entries.push(entry) },
+    root: "/w",
+  }).build();
+  await (await tool.execution({ a: 1 })).execute();
+  assert.equal(approver.asked.length, 1);
+  assert.equal(
+    JSON.stringify(approver.asked[0]?.preview),
+    '{"tool":"echo","command":["cat"],"cwd":"/","input":{"a":1}}',
+  );
+  assert.deepEqual(entries.map((entry) => entry.type), ["decision", "run"]);
+  assert.equal(entries[0]?.type === "decision" && entries[0].workspace, "/w");
+});
+
+Deno.test("toService() is the tool as a plain function; it rejects with the same errors", async () => {
+  const service = builder(spec("echo", ["cat"])).build().toService();
+  assert.deepEqual(await service({ b: [1, 2] }), { result: '{"b":[1,2]}' });
+  const error = await rejection(service("not an object"));
+  assert.equal(error.code, "invalid_input");
+  const spawn = new SpawnToolBuilder(config(), { root: ROOT, approver: recordingApprover() })
+    .build()
+    .toService();
+  const output = await spawn({ input: "!echo hi" }) as Record<string, unknown>;
+  assert.equal(output.result, "hi");
+  assert.equal(output.exit_code, 0);
+  assert.equal(output.error, null);
+});
+
+function config(fields: Partial<SpawnConfig> = {}): SpawnConfig {
+  return {
+    file: "/home/me/.config/basis/spawn.json",
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: 2,
+    ...fields,
+  };
+}
+
+Deno.test("spawn under the contract: grammar refusals in execution(), guard refusals before the approver", async () => {
+  const approver = recordingApprover();
+  const tool = new SpawnToolBuilder(config(), { root: ROOT, approver, noShell: true }).build();
+  const refused = await rejection(tool.execution({ input: "!" }));
+  assert.equal(refused.code, "invalid_input");
+  assert.match(refused.message, /^Input refused by tool "spawn": \/input: has no command/);
+  const guarded = await rejection((await tool.execution({ input: "!ls" })).execute());
+  assert.equal(guarded.code, "denied");
+  assert.match(guarded.message, /commands are turned off \(--no-shell\)/);
+  const noAgent = await rejection((await tool.execution({ input: "sum up" })).execute());
+  assert.match(noAgent.message, /no subagent is configured/);
+  assert.equal(approver.asked.length, 0);
+
+  const open = new SpawnToolBuilder(config(), { root: ROOT, approver }).build();
+  const execution = await open.execution({ input: "!printf 'x\\n'; exit 3" });
+  const chunks = collect(execution.outputStream());
+  const failed = await rejection(execution.execute());
+  assert.equal(failed.code, "tool_failed");
+  assert.equal(failed.message, "Command exited with code 3: x");
+  assert.equal(joined(await chunks, "stdout"), "x\n");
+  assert.equal(approver.asked[0]?.kind, "spawn");
+  assert.equal(
+    JSON.stringify(approver.asked[0]?.preview),
+    JSON.stringify({ mode: "command", body: "printf 'x\\n'; exit 3", cwd: ROOT, target: "local" }),
+  );
+});

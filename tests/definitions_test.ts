@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import {
+  DeclaredToolBuilder,
+  DEFINITION_FORMATS,
+  type SpawnConfig,
+  SpawnToolBuilder,
+  type ToolSpec,
+} from "../src/mod.ts";
+import { cli, oneTool, scratch } from "./_cli.ts";
+
+const SNAPSHOT = new URL("./snapshots/definitions.json", import.meta.url);
+const UPDATE = Deno.env.get("BASIS_UPDATE_SNAPSHOTS") === "1";
+
+const WORD_COUNT: ToolSpec = {
+  name: "word_count",
+  description: "Count the words, lines and characters of a text",
+  inputSchema: {
+    type: "object",
+    properties: { text: { type: "string", description: "The text to count" } },
+    required: ["text"],
+    additionalProperties: false,
+  },
+  command: ["node", "tools/word_count.mjs"],
+  program: "node",
+  cwd: "/w",
+  env: { TOKEN: "never-in-a-definition" },
+  sideEffect: "process",
+  timeoutMs: 120_000,
+  file: "/w/.basis/tools.json",
+  scope: "workspace",
+};
+
+const DEPLOY: ToolSpec = {
+  ...WORD_COUNT,
+  name: "deploy-site",
+  description: "Publish the site to the CDN.",
+  inputSchema: { type: "object", properties: { env: { enum: ["staging", "production"] } } },
+  command: ["./deploy.sh"],
+  program: "/w/deploy.sh",
+  sideEffect: "external",
+};
+
+const SPAWN_CONFIG: SpawnConfig = {
+  file: "/home/me/.config/basis/spawn.json",
+  agent: ["claude", "-p"],
+  targets: new Map([["mac", ["ssh", "mac", "--"]], ["builder", ["ssh", "b"]]]),
+  maxDepth: 2,
+};
+
+/** Every definition of the three tools, by locale and format. */
+function definitions(): Record<string, Record<string, unknown[]>> {
+  const all: Record<string, Record<string, unknown[]>> = {};
+  for (const locale of ["en-US", "uk-UA"]) {
+    const tools = [
+      new DeclaredToolBuilder(WORD_COUNT, { locale }).build(),
+      new DeclaredToolBuilder(DEPLOY, { locale }).build(),
+      new SpawnToolBuilder(SPAWN_CONFIG, { locale, root: "/w" }).build(),
+    ];
+    all[locale] = Object.fromEntries(
+      DEFINITION_FORMATS.map((format) => [format, tools.map((tool) => tool.definition(format))]),
+    );
+  }
+  return all;
+}
+
+Deno.test("definitions match the snapshot for every format, for declared tools and spawn", async () => {
+  const actual = definitions();
+  const text = JSON.stringify(actual, null, 2) + "\n";
+  if (UPDATE) await Deno.writeTextFile(SNAPSHOT, text);
+  const expected = JSON.parse(await Deno.readTextFile(SNAPSHOT));
+  assert.deepEqual(actual, expected, "run with BASIS_UPDATE_SNAPSHOTS=1 to accept a change");
+  assert.ok(!text.includes("never-in-a-definition"), "env values never appear in a definition");
+});
+
+Deno.test("each format has the shape its API takes", () => {
+  const en = definitions()["en-US"] ?? {};
+  const [openai, anthropic, mcp, gemini] = DEFINITION_FORMATS.map((format) =>
+    (en[format] ?? []) as Record<string, unknown>[]
+  );
+  assert.deepEqual(Object.keys(openai?.[0] ?? {}), ["type", "function"]);
+  assert.deepEqual(Object.keys((openai?.[0]?.function ?? {}) as object), [
+    "name",
+    "description",
+    "parameters",
+  ]);
+  assert.deepEqual(Object.keys(anthropic?.[0] ?? {}), ["name", "description", "input_schema"]);
+  assert.deepEqual(Object.keys(mcp?.[0] ?? {}), [
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "annotations",
+  ]);
+  // MCP annotations: never read-only; process is a closed world, external and spawn open.
+  assert.deepEqual((mcp ?? []).map((definition) => definition.annotations), [
+    { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  ]);
+  assert.deepEqual(Object.keys(gemini?.[0] ?? {}), ["name", "description", "parametersJsonSchema"]);
+});
+
+Deno.test("definitions are copies: changing one changes neither the tool nor the next one", () => {
+  const tool = new DeclaredToolBuilder(WORD_COUNT).build();
+  const first = tool.definition("anthropic");
+  (first.input_schema as { type: string }).type = "array";
+  assert.equal(tool.definition("anthropic").input_schema.type, "object");
+  assert.equal(tool.inputSchema().type, "object");
+  assert.equal(WORD_COUNT.inputSchema.type, "object");
+});
+
+Deno.test("`schema` prints the roster's definitions, openai by default; an unknown format exits 2", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const plain = await cli(dirs, ["schema"]);
+  assert.equal(plain.code, 0, plain.stderr);
+  const openai = JSON.parse(plain.stdout);
+  assert.deepEqual(openai.map((tool: { function: { name: string } }) => tool.function.name), [
+    "echo",
+    "spawn",
+  ]);
+  for (const format of DEFINITION_FORMATS) {
+    const result = await cli(dirs, ["schema", "--format", format]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).length, 2);
+  }
+  const bad = await cli(dirs, ["schema", "--format", "soap"]);
+  assert.equal(bad.code, 2);
+  assert.equal(
+    bad.stderr,
+    'basis-tools: Cannot use --format "soap": expected one of openai, anthropic, mcp, gemini\n',
+  );
+  assert.equal(bad.stdout, "");
+  const help = await cli(dirs, ["schema", "--help"]);
+  assert.match(help.stdout, /discoveryCommand/);
+  await dirs.cleanup();
+});
