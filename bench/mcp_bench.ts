@@ -9,6 +9,7 @@
  *   --source   run src/main.ts instead of the bundle
  *   --bundled  the bundle in dist/ is fresh: do not build it again
  *   --rows     print only the Markdown table rows (for bench/run.ts)
+ *   --calls N  calls in all for the memory figure (RSS sampled at 1,000, N/2 and N)
  *
  * @module
  */
@@ -25,8 +26,9 @@ const ROWS = Deno.args.includes("--rows");
 const BUNDLED = Deno.args.includes("--bundled");
 /** Calls timed side by side with the floor (after a warm-up). */
 const TIMED = QUICK ? 1000 : 2000;
-/** Calls in all, for the memory figure. */
-const TOTAL = QUICK ? 2000 : 10_000;
+/** Calls in all, for the memory figure (`--calls N`). */
+const CALLS_AT = Deno.args.indexOf("--calls");
+const TOTAL = CALLS_AT !== -1 ? Number(Deno.args[CALLS_AT + 1]) : QUICK ? 2000 : 10_000;
 const WARM_UP = 200;
 const INPUT = { text: "hello", count: 3 };
 const STDIN = new TextEncoder().encode(JSON.stringify(INPUT));
@@ -94,6 +96,33 @@ async function floor(n: number): Promise<number> {
   return performance.now() - started;
 }
 
+/** Where setsid(1) is, for the floor of a runner that gives each child its own process group. */
+const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
+/** The same loop, each `cat` started through setsid(1) in a process group of its own. */
+async function groupFloor(n: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < n; i++) {
+    const child = new Deno.Command(SETSID as string, {
+      args: ["--", "cat"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(STDIN);
+    await writer.close();
+    await child.output();
+  }
+  return performance.now() - started;
+}
+
 const transport = new StdioClientTransport({
   command: Deno.execPath(),
   args: ["run", "-A", "--no-config", entry, "-C", root, "mcp", "--approve", "always"],
@@ -128,18 +157,22 @@ log(`${TIMED} sequential calls over MCP vs ${TIMED} spawns of cat…`);
 const latencies: number[] = [];
 let mcpMs = 0;
 let floorMs = 0;
+let groupMs = 0;
 let rssAt1k: number | undefined;
+let rssAt5k: number | undefined;
 for (let block = 0; block < TIMED / 100; block++) {
   const started = performance.now();
   for (let i = 0; i < 100; i++) latencies.push(await mcpCall());
   mcpMs += performance.now() - started;
   floorMs += await floor(100);
+  if (SETSID !== undefined) groupMs += await groupFloor(100);
   if (rssAt1k === undefined && done >= 1000) rssAt1k = rssMiB(pid);
 }
 log(`more calls, up to ${TOTAL}, for the memory figure…`);
 while (done < TOTAL) {
   await mcpCall();
   if (rssAt1k === undefined && done >= 1000) rssAt1k = rssMiB(pid);
+  if (rssAt5k === undefined && done >= TOTAL / 2) rssAt5k = rssMiB(pid);
 }
 const rssAtEnd = rssMiB(pid);
 await client.close();
@@ -155,14 +188,21 @@ const rows = [
   } calls/s | ${floorRate.toFixed(0)} spawns/s | ${
     (mcpRate / floorRate).toFixed(2)
   }× of the floor's rate | ≥ 0.6× |`,
+  ...(SETSID === undefined ? [] : [
+    `| the same vs Deno spawning \`setsid cat\` (the floor with a process group per call) | ${
+      mcpRate.toFixed(0)
+    } calls/s | ${(TIMED / (groupMs / 1000)).toFixed(0)} spawns/s | ${
+      (mcpRate / (TIMED / (groupMs / 1000))).toFixed(2)
+    }× | — |`,
+  ]),
   `| MCP \`tools/call\` latency, p50 / p99 | ${ms(percentile(sorted, 0.5))} / ${
     ms(percentile(sorted, 0.99))
   } | — | — | report |`,
-  `| MCP server RSS after 1,000 and ${TOTAL.toLocaleString("en-US")} calls | ${
-    (rssAt1k ?? NaN).toFixed(0)
-  } MiB → ${rssAtEnd.toFixed(0)} MiB | — | ${
-    (rssAtEnd / (rssAt1k ?? NaN)).toFixed(2)
-  }× | no growth |`,
+  `| MCP server RSS after 1,000, ${(TOTAL / 2).toLocaleString("en-US")} and ${
+    TOTAL.toLocaleString("en-US")
+  } calls | ${(rssAt1k ?? NaN).toFixed(0)} → ${(rssAt5k ?? NaN).toFixed(0)} → ${
+    rssAtEnd.toFixed(0)
+  } MiB | — | ${(rssAtEnd / (rssAt1k ?? NaN)).toFixed(2)}× | no growth |`,
 ];
 if (ROWS) {
   console.log(rows.join("\n"));

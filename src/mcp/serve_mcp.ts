@@ -170,21 +170,31 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   });
 
   const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
   const end = () => {
     server.close().catch(() => {});
   };
+  // The client went away: stdin ended, or stdout can no longer be written (EPIPE).
   stdin.once("end", end);
   stdin.once("close", end);
+  stdout.on("error", end);
   options.signal?.addEventListener("abort", end, { once: true });
   try {
-    await server.connect(new StdioServerTransport(stdin, options.stdout ?? process.stdout));
+    await server.connect(new StdioServerTransport(stdin, stdout));
     if (options.signal?.aborted) end();
+    const count = roster.tools.size;
+    log(
+      `Serving ${count} ${count === 1 ? "tool" : "tools"} over MCP (stdio) for ${
+        JSON.stringify(options.root)
+      }`,
+    );
     // Closing the transport aborts every request in flight: each call stops its process group.
     await closed.promise;
   } finally {
     watch.close();
     stdin.off("end", end);
     stdin.off("close", end);
+    stdout.off("error", end);
     options.signal?.removeEventListener("abort", end);
     await settleWithin([...calls, ...(reloading ? [reloading] : [])], DRAIN_MS);
   }

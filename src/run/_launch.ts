@@ -34,7 +34,14 @@ function setsid(): string | undefined {
     const run = Deno.permissions.querySync({ name: "run" });
     if (run.state !== "granted" || run.partial) return undefined;
     for (const path of SETSID_PATHS) {
-      const info = Deno.statSync(path);
+      // Never a permission prompt: look only where reading is already granted.
+      if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") continue;
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.statSync(path);
+      } catch {
+        continue;
+      }
       if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) {
         setsidPath = path;
         break;

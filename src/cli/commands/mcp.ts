@@ -20,7 +20,8 @@ import type { Settings } from "../settings.ts";
  * Serves the roster until the client closes stdin (or SIGINT/SIGTERM arrives).
  *
  * @param settings The run's settings (`--approve` decides calls no rule and no person answers).
- * @returns 0 once the client is gone; 6 when a manifest is invalid at start; 2 for a bad `-C`.
+ * @returns 0 once the client is gone; 130 when SIGINT, SIGTERM or SIGHUP ended it; 6 when a
+ *   manifest is invalid at start; 2 for a bad `-C`.
  */
 export async function mcpCommand(settings: Settings): Promise<number> {
   // Whatever a dependency logs must not corrupt the protocol.
@@ -59,7 +60,8 @@ export async function mcpCommand(settings: Settings): Promise<number> {
       watch: watchedFiles(tools),
       signal: stop.signal,
     });
-    return 0;
+    // Ended by a signal rather than by the client: interrupted.
+    return stop.signal.aborted ? 130 : 0;
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
     const lines = error instanceof ManifestError
