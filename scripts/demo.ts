@@ -58,7 +58,7 @@ for (const step of steps) {
     args: ["run", "-A", "--quiet", main, "-C", `${root}examples`, ...step.args],
     env,
     stdin: step.stdin === undefined ? "null" : "piped",
-    stdout: "inherit",
+    stdout: "piped",
     stderr: "inherit",
   }).spawn();
   if (step.stdin !== undefined) {
@@ -66,8 +66,11 @@ for (const step of steps) {
     await writer.write(new TextEncoder().encode(step.stdin));
     await writer.close();
   }
-  const { code } = await child.status;
-  console.log(`[exit ${code}]`);
+  const { code, stdout } = await child.output();
+  await Deno.stdout.write(stdout);
+  // A tool's output need not end with a newline (cat echoes the input as it is).
+  const newline = stdout.length > 0 && stdout[stdout.length - 1] !== 10 ? "\n" : "";
+  console.log(`${newline}[exit ${code}]`);
 }
 
 const audit = await Deno.readTextFile(`${scratch}/state/audit.jsonl`);

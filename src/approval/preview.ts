@@ -1,6 +1,6 @@
 /**
  * The preview: what a person or a remembered rule sees of a call. One function builds each kind, with
- * the key order pinned (DESIGN.md §4). The environment is never part of a preview.
+ * the key order pinned (README: "Approval"). The environment is never part of a preview.
  *
  * @module
  */

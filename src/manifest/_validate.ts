@@ -1,5 +1,5 @@
 /**
- * The shape rules of a schema 1 manifest (DESIGN.md §2): the parsed document comes in as
+ * The shape rules of a schema 1 manifest (README: "The manifest"): the parsed document comes in as
  * `unknown` and is narrowed field by field; every problem is collected with a pointer to the node
  * it is about, and each valid tool becomes a {@linkcode ToolSpec}.
  *

@@ -52,7 +52,7 @@ export interface ParsedManifest {
 }
 
 /**
- * Checks one manifest's text against DESIGN.md §2 without touching the disk. It never throws for
+ * Checks one manifest's text against the manifest rules (README: "The manifest") without touching the disk. It never throws for
  * bad input: every problem is returned, located where the text allows.
  *
  * @param text The manifest text (a leading byte order mark is ignored).

@@ -1,6 +1,6 @@
 /**
  * The validated shapes the manifest loader produces. Everything here has passed every rule of
- * DESIGN.md §2; nothing here knows about processes, prompts or CLI flags.
+ * README section "The manifest"; nothing here knows about processes, prompts or CLI flags.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The preview of a spawn call, with the key order pinned (DESIGN.md §4).
+ * The preview of a spawn call, with the key order pinned (README: "Approval").
  *
  * @module
  */

@@ -58,7 +58,7 @@ export type SpawnParse =
 
 /**
  * The preview of a spawn call: what the approver and remembered rules see. Key order pinned:
- * mode, body, cwd, target (DESIGN.md §4).
+ * mode, body, cwd, target (README: "Approval").
  */
 export interface SpawnPreview {
   /** `command` runs the body as a command line; `agent` hands it to a subagent as a task. */
