@@ -7,6 +7,7 @@ import {
   type RunRequest,
   type RunResult,
 } from "../src/run/mod.ts";
+import { runResult } from "./_run_result.ts";
 
 const FIXTURES = new URL("./fixtures/run/", import.meta.url).pathname;
 const IS_LINUX = Deno.build.os === "linux";
@@ -99,29 +100,8 @@ function expectedBytes(n: number): Uint8Array {
   return out;
 }
 
-/** A finished, successful result to vary in message tests. */
 function result(fields: Partial<RunResult> = {}): RunResult {
-  return {
-    command: ["/bin/x"],
-    cwd: "/",
-    durationMs: 1,
-    exitCode: 0,
-    signal: undefined,
-    timedOut: false,
-    cancelled: false,
-    isForcefullyTerminated: false,
-    startFailure: undefined,
-    startError: undefined,
-    stdout: "",
-    stderr: "",
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    spillPath: undefined,
-    timeoutMs: 150,
-    ...fields,
-  };
+  return runResult({ ...fields });
 }
 
 /** Runs `tests/fixtures/run/run_child.ts` in its own Deno with the given permission flags. */

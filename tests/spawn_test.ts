@@ -16,6 +16,7 @@ import {
   spawnTimeout,
 } from "../src/spawn/mod.ts";
 import type { SpawnConfig } from "../src/spawn/config.ts";
+import { runResult } from "./_run_result.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
@@ -30,27 +31,7 @@ function config(fields: Partial<SpawnConfig> = {}): SpawnConfig {
 }
 
 function result(fields: Partial<RunResult> = {}): RunResult {
-  return {
-    command: ["/bin/sh", "-c", "x"],
-    cwd: "/w",
-    durationMs: 1,
-    exitCode: 0,
-    signal: undefined,
-    timedOut: false,
-    cancelled: false,
-    isForcefullyTerminated: false,
-    startFailure: undefined,
-    startError: undefined,
-    stdout: "",
-    stderr: "",
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    spillPath: undefined,
-    timeoutMs: 120000,
-    ...fields,
-  };
+  return runResult({ command: ["/bin/sh", "-c", "x"], cwd: "/w", timeoutMs: 120000, ...fields });
 }
 
 Deno.test("spawnPreview() pins the key order and says local when no target is named", () => {

@@ -1,0 +1,37 @@
+/**
+ * A finished, successful run result to vary in tests of messages and results.
+ *
+ * @module
+ */
+
+import type { RunResult } from "../src/run/types.ts";
+
+/**
+ * A run of `/bin/x` in `/` that exited 0 and printed nothing, with `fields` laid over it.
+ *
+ * @param fields The fields that differ.
+ * @returns The result.
+ */
+export function runResult(fields: Partial<RunResult> = {}): RunResult {
+  return {
+    command: ["/bin/x"],
+    cwd: "/",
+    durationMs: 1,
+    exitCode: 0,
+    signal: undefined,
+    timedOut: false,
+    cancelled: false,
+    isForcefullyTerminated: false,
+    startFailure: undefined,
+    startError: undefined,
+    stdout: "",
+    stderr: "",
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    spillPath: undefined,
+    timeoutMs: 150,
+    ...fields,
+  };
+}
