@@ -3,38 +3,11 @@ import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { compactSpan } from "../src/cli/_compact_json.ts";
 import { stdinBytes } from "../src/cli/_call_input.ts";
 import { stripJsonc } from "../src/manifest/_strip_jsonc.ts";
+import { Fuzz } from "./_fuzz.ts";
 
 /** Set BASIS_FUZZ_SEED to replay a failure; the seed is in every assertion message. */
 const SEED = Number(Deno.env.get("BASIS_FUZZ_SEED") ?? 0xBEEF);
 const CASES = 20_000;
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Fuzz {
-  readonly random: () => number;
-  constructor(seed: number) {
-    this.random = prng(seed);
-  }
-  int(max: number): number {
-    return Math.floor(this.random() * max);
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.random() < p;
-  }
-}
 
 const CHARS = [
   "a",

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { formatProblem, ManifestError } from "../src/errors.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import { type ParsedManifest, parseManifestText } from "../src/manifest/parse.ts";
+import { Fuzz } from "./_fuzz.ts";
 
 /** Set BASIS_FUZZ_SEED to replay a failure; the seed is in every assertion message. */
 const SEED = Number(Deno.env.get("BASIS_FUZZ_SEED") ?? 0xC0FFEE);
@@ -11,34 +12,6 @@ const DISK_CASES = 60;
 const CANARY = "canary-F7zz-secret";
 const FILE = "/fuzz/.basis/tools.json";
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Fuzz {
-  readonly random: () => number;
-  constructor(seed: number) {
-    this.random = prng(seed);
-  }
-  int(max: number): number {
-    return Math.floor(this.random() * max);
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.random() < p;
-  }
-}
 
 const ENV: Record<string, string> = { HOME: "/home/fuzz", EMPTY: "", SECRET: CANARY };
 const env = (name: string) => (Object.hasOwn(ENV, name) ? ENV[name] : undefined);

@@ -3,6 +3,7 @@ import { stats } from "../src/schema/_stats.ts";
 import { forgetValidators } from "../src/schema/_validator.ts";
 import { BasisError } from "../src/errors.ts";
 import { readEnv } from "../src/paths.ts";
+import { Fuzz } from "./_fuzz.ts";
 
 /** `SCHEMA_FUZZ_SEED=n` explores other seeds; a failure message names the seed and case to replay. */
 const SEED = Number(readEnv("SCHEMA_FUZZ_SEED") ?? 0x5eed_2024);
@@ -11,34 +12,6 @@ const INPUTS_PER_SCHEMA = 8;
 
 function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
-}
-
-/** mulberry32: small, fast, and the same sequence on every machine. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-class Gen {
-  #next: () => number;
-  constructor(seed: number) {
-    this.#next = prng(seed);
-  }
-  chance(p: number): boolean {
-    return this.#next() < p;
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.#next() * (max - min + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(0, items.length - 1)] as T;
-  }
 }
 
 const KEYS = ["a", "b", "count", "name", "__proto__", "constructor", "a/b", "~0", "", "x-y", "é"];
@@ -63,8 +36,8 @@ const STRINGS = [
   "x".repeat(300),
 ];
 
-function json(g: Gen, depth: number): unknown {
-  const kind = g.int(0, depth > 0 ? 7 : 4);
+function json(g: Fuzz, depth: number): unknown {
+  const kind = g.between(0, depth > 0 ? 7 : 4);
   switch (kind) {
     case 0:
       return null;
@@ -78,16 +51,19 @@ function json(g: Gen, depth: number): unknown {
     case 5:
     case 6: {
       // Object.fromEntries makes own properties, even for "__proto__", as JSON.parse does.
-      const entries = Array.from({ length: g.int(0, 4) }, () => [g.pick(KEYS), json(g, depth - 1)]);
+      const entries = Array.from(
+        { length: g.between(0, 4) },
+        () => [g.pick(KEYS), json(g, depth - 1)],
+      );
       return Object.fromEntries(entries);
     }
     default:
-      return Array.from({ length: g.int(0, 4) }, () => json(g, depth - 1));
+      return Array.from({ length: g.between(0, 4) }, () => json(g, depth - 1));
   }
 }
 
 /** Keys for schemas: `__proto__` (which the gate refuses in schemas) only now and then. */
-function schemaKey(g: Gen): string {
+function schemaKey(g: Fuzz): string {
   return g.chance(0.03) ? "__proto__" : g.pick(KEYS.filter((key) => key !== "__proto__"));
 }
 
@@ -119,12 +95,12 @@ const DRAFTS = [
   "http://json-schema.org/draft-04/schema#",
 ];
 
-function garbage(g: Gen): unknown {
+function garbage(g: Fuzz): unknown {
   return g.pick<unknown>(["x", -1, 1.5, null, [], {}, true, [1, "a"], { type: 1 }]);
 }
 
 /** One keyword with a value that is usually sensible and sometimes not. */
-function keyword(g: Gen, depth: number): [string, unknown] {
+function keyword(g: Fuzz, depth: number): [string, unknown] {
   const sub = () => schema(g, depth - 1);
   const bad = g.chance(0.08);
   const name = g.pick([
@@ -180,12 +156,12 @@ function keyword(g: Gen, depth: number): [string, unknown] {
     case "definitions":
       return [
         name,
-        Object.fromEntries(Array.from({ length: g.int(0, 3) }, () => [schemaKey(g), sub()])),
+        Object.fromEntries(Array.from({ length: g.between(0, 3) }, () => [schemaKey(g), sub()])),
       ];
     case "patternProperties":
       return [name, { [g.pick(PATTERNS)]: sub() }];
     case "required":
-      return [name, Array.from({ length: g.int(0, 3) }, () => g.pick(KEYS))];
+      return [name, Array.from({ length: g.between(0, 3) }, () => g.pick(KEYS))];
     case "dependentRequired":
     case "dependencies":
       return [name, Object.fromEntries([[schemaKey(g), [g.pick(KEYS)]]])];
@@ -199,9 +175,9 @@ function keyword(g: Gen, depth: number): [string, unknown] {
     case "allOf":
     case "anyOf":
     case "oneOf":
-      return [name, Array.from({ length: g.int(1, 3) }, sub)];
+      return [name, Array.from({ length: g.between(1, 3) }, sub)];
     case "enum":
-      return [name, Array.from({ length: g.int(1, 5) }, () => json(g, 1))];
+      return [name, Array.from({ length: g.between(1, 5) }, () => json(g, 1))];
     case "const":
     case "default":
     case "x-unknown":
@@ -232,9 +208,9 @@ function keyword(g: Gen, depth: number): [string, unknown] {
   }
 }
 
-function schema(g: Gen, depth: number): unknown {
+function schema(g: Fuzz, depth: number): unknown {
   if (depth <= 0 || g.chance(0.15)) return g.chance(0.8) ? { type: g.pick(TYPES) } : g.chance(0.5);
-  return Object.fromEntries(Array.from({ length: g.int(1, 4) }, () => keyword(g, depth)));
+  return Object.fromEntries(Array.from({ length: g.between(1, 4) }, () => keyword(g, depth)));
 }
 
 const BASE = {
@@ -254,9 +230,9 @@ const BASE = {
 };
 
 /** The base schema with one to three random edits: a value replaced, a key dropped or added. */
-function mutated(g: Gen): Record<string, unknown> {
+function mutated(g: Fuzz): Record<string, unknown> {
   const root = structuredClone(BASE) as Record<string, unknown>;
-  for (let edit = g.int(1, 3); edit > 0; edit--) {
+  for (let edit = g.between(1, 3); edit > 0; edit--) {
     let node = root;
     while (true) {
       const keys = Object.keys(node);
@@ -266,7 +242,7 @@ function mutated(g: Gen): Record<string, unknown> {
         node = child as Record<string, unknown>;
         continue;
       }
-      const action = g.int(0, 3);
+      const action = g.between(0, 3);
       if (action === 0) delete node[key];
       else if (action === 1) node[key] = garbage(g);
       else if (action === 2) node[key] = schema(g, 1);
@@ -291,16 +267,16 @@ const VALID = {
 };
 
 /** An input that fits the base schema, with one field changed, dropped or added. */
-function nearInput(g: Gen): unknown {
+function nearInput(g: Fuzz): unknown {
   const input: Record<string, unknown> = structuredClone(VALID);
   const key = g.pick([...Object.keys(VALID), g.pick(KEYS)]);
-  const action = g.int(0, 2);
+  const action = g.between(0, 2);
   if (action === 0) delete input[key];
   else if (action === 1) input[key] = json(g, 2);
   return g.chance(0.5) ? input : Object.fromEntries(Object.entries(input));
 }
 
-function rootSchema(g: Gen): Record<string, unknown> {
+function rootSchema(g: Fuzz): Record<string, unknown> {
   if (g.chance(0.5)) return mutated(g);
   const root = schema(g, 3);
   const body = typeof root === "object" && root !== null ? root as Record<string, unknown> : {};
@@ -332,7 +308,7 @@ async function verdict(
 Deno.test("schema gate survives random schemas and inputs with only BasisErrors and reasons", async () => {
   const started = performance.now();
   const cacheDir = await Deno.makeTempDir({ prefix: "basis-schema-fuzz-" });
-  const g = new Gen(SEED);
+  const g = new Fuzz(SEED);
   const cases = Array.from({ length: SCHEMAS }, () => ({
     schema: rootSchema(g),
     inputs: Array.from(
