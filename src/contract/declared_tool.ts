@@ -39,12 +39,12 @@ import type {
   DefinitionFormat,
   ExecutionOptions,
   Tool,
-  ToolBuilder,
   ToolDefinitions,
   ToolExecution,
   ToolOutput,
   ToolService,
 } from "./types.ts";
+import { OptionsBuilder } from "./options_builder.ts";
 
 /** Options of {@linkcode DeclaredToolBuilder}. Every one is optional. */
 export interface DeclaredToolOptions {
@@ -153,10 +153,8 @@ const OUTPUT_SCHEMA = {
  * console.log(output.result); // {"words":3,"lines":1,"characters":13}
  * ```
  */
-export class DeclaredToolBuilder implements ToolBuilder<DeclaredToolExtra> {
-  readonly #spec: ToolSpec;
-  #options: DeclaredToolOptions;
-
+export class DeclaredToolBuilder
+  extends OptionsBuilder<ToolSpec, DeclaredToolOptions, DeclaredToolExtra> {
   /**
    * Holds a spec and options.
    *
@@ -164,28 +162,12 @@ export class DeclaredToolBuilder implements ToolBuilder<DeclaredToolExtra> {
    * @param options The locale, directories, environment pairs, approval and audit.
    */
   constructor(spec: ToolSpec, options: DeclaredToolOptions = {}) {
-    this.#spec = spec;
-    this.#options = { ...options };
+    super(spec, options);
   }
 
-  /**
-   * Changes options for the tools built from now on; earlier tools keep theirs.
-   *
-   * @param options The options to set (others are kept).
-   * @returns This builder.
-   */
-  configure(options: DeclaredToolOptions): this {
-    this.#options = { ...this.#options, ...options };
-    return this;
-  }
-
-  /**
-   * Makes a tool from the spec and the options held now.
-   *
-   * @returns The tool.
-   */
-  build(): Tool<DeclaredToolExtra> {
-    return new DeclaredTool(this.#spec, settle(this.#options));
+  /** Makes one tool with the defaults applied to the options. */
+  protected override make(spec: ToolSpec, options: DeclaredToolOptions): Tool<DeclaredToolExtra> {
+    return new DeclaredTool(spec, settle(options));
   }
 }
 

@@ -26,6 +26,7 @@
 export * from "./types.ts";
 export * from "./tool_error.ts";
 export { policyApprover, type PolicyApproverOptions } from "./approver.ts";
+export { OptionsBuilder } from "./options_builder.ts";
 export * from "./declared_tool.ts";
 export * from "./spawn_tool.ts";
 export * from "./roster_tools.ts";

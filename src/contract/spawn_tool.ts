@@ -41,12 +41,12 @@ import type {
   DefinitionFormat,
   SpawnToolExtra,
   Tool,
-  ToolBuilder,
   ToolDefinitions,
   ToolExecution,
   ToolOutput,
   ToolService,
 } from "./types.ts";
+import { OptionsBuilder } from "./options_builder.ts";
 
 /** Options of {@linkcode SpawnToolBuilder}. Every one is optional. */
 export interface SpawnToolOptions {
@@ -177,10 +177,8 @@ const OUTPUT_SCHEMA = {
  * console.log(output.result);
  * ```
  */
-export class SpawnToolBuilder implements ToolBuilder<SpawnToolExtra> {
-  readonly #config: SpawnConfig;
-  #options: SpawnToolOptions;
-
+export class SpawnToolBuilder
+  extends OptionsBuilder<SpawnConfig, SpawnToolOptions, SpawnToolExtra> {
   /**
    * Holds a configuration and options.
    *
@@ -188,28 +186,12 @@ export class SpawnToolBuilder implements ToolBuilder<SpawnToolExtra> {
    * @param options The locale, root, environment, limits, approval and audit.
    */
   constructor(config: SpawnConfig, options: SpawnToolOptions = {}) {
-    this.#config = config;
-    this.#options = { ...options };
+    super(config, options);
   }
 
-  /**
-   * Changes options for the tools built from now on; earlier tools keep theirs.
-   *
-   * @param options The options to set (others are kept).
-   * @returns This builder.
-   */
-  configure(options: SpawnToolOptions): this {
-    this.#options = { ...this.#options, ...options };
-    return this;
-  }
-
-  /**
-   * Makes the tool from the configuration and the options held now.
-   *
-   * @returns The tool.
-   */
-  build(): Tool<SpawnToolExtra> {
-    return new SpawnTool(this.#config, settle(this.#options));
+  /** Makes one tool with the defaults applied to the options. */
+  protected override make(config: SpawnConfig, options: SpawnToolOptions): Tool<SpawnToolExtra> {
+    return new SpawnTool(config, settle(options));
   }
 }
 
