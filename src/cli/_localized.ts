@@ -9,7 +9,7 @@
 import { BasisError, type ErrorCode } from "../errors.ts";
 import type { MessageKey } from "../locale/en_us.ts";
 import type { Locale } from "../locale/locale.ts";
-import type { MessageParams } from "../locale/messages.ts";
+import type { MessageParams, Messages } from "../locale/messages.ts";
 
 /** A user error with its message key, for rewording in another locale. */
 export class LocalizedError extends BasisError {
@@ -46,4 +46,17 @@ export async function localizedMessage(error: BasisError, locale: Locale): Promi
   const { loadLocale, messages } = await import("../locale/messages.ts");
   await loadLocale(locale);
   return messages(locale).t(error.key, error.params);
+}
+
+/**
+ * The messages of the run's locale for a command's text output. English is at hand; another
+ * locale's catalogue is loaded here, only when it is used.
+ *
+ * @param locale The locale.
+ * @returns The messages.
+ */
+export async function cliMessages(locale: Locale): Promise<Messages> {
+  const { loadLocale, messages } = await import("../locale/messages.ts");
+  if (locale !== "en-US") await loadLocale(locale);
+  return messages(locale);
 }

@@ -14,6 +14,7 @@ import { helpText, isCommand } from "./help.ts";
 import { failedCall } from "./commands/_call_json.ts";
 import { err, out, outJson, OutputClosed } from "./output.ts";
 import type { Locale } from "../locale/locale.ts";
+import type { Catalogue } from "../locale/en_us.ts";
 import { LocalizedError, localizedMessage } from "./_localized.ts";
 import {
   cliLocale,
@@ -44,11 +45,11 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
     }
     if (args.command !== undefined && !isCommand(args.command)) throw unknownCommand(args.command);
     if (args.options.get("help") === true) {
-      out(helpText(args.command) + "\n");
+      out(helpText(args.command, await helpCatalogue(locale)) + "\n");
       return 0;
     }
     if (args.command === undefined) {
-      err(helpText(undefined) + "\n");
+      err(helpText(undefined, await helpCatalogue(locale)) + "\n");
       return 2;
     }
     const settings = resolveSettings(args, env);
@@ -65,6 +66,14 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
     if (!(error instanceof OutputClosed)) await reportError(error, json, call, locale);
     return exitCodeFor(error.code);
   }
+}
+
+/** The catalogue for `--help`: English is built in; another is loaded only when it is used. */
+async function helpCatalogue(locale: Locale): Promise<Catalogue | undefined> {
+  if (locale === "en-US") return undefined;
+  const { catalogue, loadLocale } = await import("../locale/messages.ts");
+  await loadLocale(locale);
+  return catalogue(locale);
 }
 
 /** The `--locale` value on the command line (before `--`), read before parsing can fail. */

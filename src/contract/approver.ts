@@ -8,6 +8,7 @@
 import { type ApprovalOptions, type Asker, decide, type Decision } from "../approval/approve.ts";
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Approver, ApproverContext } from "./types.ts";
+import type { Locale } from "../locale/locale.ts";
 
 /** Options of {@linkcode policyApprover}. */
 export interface PolicyApproverOptions {
@@ -27,6 +28,12 @@ export interface PolicyApproverOptions {
    * @default {the terminal prompt on stdin and stderr, cancelled by the call's signal}
    */
   ask?: Asker;
+  /**
+   * The language of the default terminal prompt's texts.
+   *
+   * @default {"en-US"}
+   */
+  locale?: Locale;
 }
 
 /** How a decision of {@linkcode policyApprover} came about, for wording it in another locale. */
@@ -72,7 +79,7 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
     const settings: ApprovalOptions = {
       policy,
       secrets: context.secrets,
-      ask: options.ask ?? terminalAsker(context),
+      ask: options.ask ?? terminalAsker(context, options.locale),
     };
     if (options.configDir !== undefined) settings.configDir = options.configDir;
     if (options.root !== undefined) settings.root = options.root;
@@ -82,11 +89,12 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
   };
 }
 
-function terminalAsker(context: ApproverContext): Asker {
+function terminalAsker(context: ApproverContext, locale: Locale | undefined): Asker {
   return async (request) => {
     const { promptApproval } = await import("../approval/terminal/prompt_approval.ts");
     return await promptApproval(request, {
       secrets: context.secrets,
+      ...(locale === undefined ? {} : { locale }),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
   };

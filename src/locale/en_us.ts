@@ -183,6 +183,126 @@ export const EN_US = {
   "cli.bad_policy": "Cannot use approval policy {value}: expected one of {policies}",
   "cli.bad_env_pair":
     "Cannot parse --env pair {index}: expected KEY=VALUE with KEY made of letters, digits and _",
+  "cli.rules_no_arguments": "Cannot run {command}: expected 0 arguments; see --help",
+  "cli.rules_one_argument": "Cannot run {command}: expected 1 argument; see --help",
+  "cli.rules_subcommand": "Cannot run {command}: expected list, add, remove or check",
+  "cli.rules_tool_required": 'Cannot run "rules add": --tool NAME is required',
+  "cli.bad_permissions_format": "Cannot use format {value}: expected one of {formats}",
+
+  // Words that take a count: the forms joined by "|" (English: one|other; Ukrainian:
+  // one|few|many), chosen by plural().
+  "count.tools": "tool|tools",
+  "count.rules": "rule|rules",
+  "count.lines": "line|lines",
+  "count.bytes": "byte|bytes",
+
+  // list
+  "list.heading_name": "NAME",
+  "list.heading_effect": "SIDE EFFECT",
+  "list.heading_source": "SOURCE",
+  "list.heading_description": "DESCRIPTION",
+  "list.no_tools": "(no tools declared; looked in {paths})",
+  "list.and": " and ",
+
+  // show
+  "show.command": "command",
+  "show.cwd": "cwd",
+  "show.env": "env",
+  "show.side_effect": "side effect",
+  "show.timeout": "timeout",
+  "show.declared_in": "declared in",
+  "show.input_schema": "input schema",
+  "show.none": "(none)",
+  "show.ms": "{ms} ms",
+
+  // show spawn
+  "show.source": "source",
+  "show.spawn_effect": "{effects} (a command is {command}, a subagent {agent})",
+  "show.commands": "commands",
+  "show.commands_off": "off (--no-shell)",
+  "show.commands_on": "{shell} -c <command>",
+  "show.commands_env": "{commands}, keeping only {env} and the --env pairs",
+  "show.targets": "targets",
+  "show.target_line": "{name}: {prefix} <command>",
+  "show.agent": "agent",
+  "show.none_configured": "(none configured)",
+  "show.depth": "depth",
+  "show.depth_value": "{depth} (subagents refused at {max})",
+  "show.depth_unknown": "unknown",
+  "show.spawn_timeout": "{command} ms for a command, {agent} ms for a subagent",
+  "show.configured_in": "configured in",
+
+  // check
+  "check.ok": "ok: {count} {tools} ({where})",
+  "check.no_manifest": "no manifest found",
+
+  // rules
+  "rules.none": "No remembered rules ({file})",
+  "rules.ignored": " (ignored: see rules check)",
+  "rules.every_call": "every call",
+  "rules.pattern": "pattern {pattern}",
+  "rules.global": "(global)",
+  "rules.workspace": "(workspace {path})",
+  "rules.added": "Added {id}: {decision} {tool} {scope}",
+  "rules.removed": "Removed {id}: {decision} {tool} {scope}",
+  "rules.problem_ignored": " (rule ignored)",
+  "rules.ok": "ok: {count} {rules} ({file})",
+
+  // permissions
+  "permissions.warning": "basis-tools: warning: {message}",
+
+  // The terminal approval prompt.
+  "prompt.title_tool": "basis-tools asks before running a tool",
+  "prompt.title_command": "basis-tools asks before running a command",
+  "prompt.tool": "tool",
+  "prompt.side_effect": "side effect",
+  "prompt.command": "command",
+  "prompt.cwd": "cwd",
+  "prompt.input": "input",
+  "prompt.mode": "mode",
+  "prompt.task": "task",
+  "prompt.target": "target",
+  "prompt.none": "(none)",
+  "prompt.effect_process": "runs a program on this machine",
+  "prompt.effect_external": "acts on systems beyond this machine",
+  "prompt.effect_local_state": "hands a task to a subagent on this machine",
+  "prompt.cut": "… {lines} more {line_word} ({bytes} {byte_word})",
+  "prompt.question": "Allow this call?",
+  "prompt.allow_once": "Allow once",
+  "prompt.allowed_once": "Allowed once",
+  "prompt.always_allow": "Always allow (remember this exact command)",
+  "prompt.always_allowed": "Always allowed (remembered)",
+  "prompt.deny": "Deny",
+  "prompt.denied": "Denied",
+  "prompt.never": "Never (remember the refusal)",
+  "prompt.nevered": "Never (remembered)",
+  "prompt.key_navigate": "navigate",
+  "prompt.key_select": "select",
+  "prompt.key_deny": "deny",
+
+  // The --help texts (option names, command names and examples are never translated).
+  "help.global":
+    "Options for every command (before or after its name):\n  -C, --workspace DIR     workspace root (default: nearest ancestor holding .basis/tools.json)\n      --config-dir DIR    global config directory (default: $BASIS_CONFIG_DIR,\n                          $XDG_CONFIG_HOME/basis, ~/.config/basis)\n      --json              print JSON instead of text\n      --approve POLICY    prompt | always | never (default: $BASIS_APPROVE, else prompt)\n      --audit-log PATH    where decisions and runs are logged, or off (default:\n                          $BASIS_AUDIT_LOG, else ~/.local/state/basis/audit.jsonl)\n      --env KEY=VALUE     add a variable to every tool's environment (repeatable)\n      --no-shell          spawn runs no commands (tasks for a subagent still work)\n      --spawn-timeout MS  time limit of a spawn call (default 120000 for a command,\n                          600000 for a subagent; at most 600000)\n      --locale LOCALE     en-US | uk-UA\n  -h, --help              show help\n  -V, --version           show the version",
+  "help.top":
+    "basis-tools — declared programs as typed, schema-checked, approved tools\n\nUsage: basis-tools [options] <command> [arguments]\n\nCommands:\n  list                    the roster: name, side effect, source, description\n  show NAME               one tool in full (env values redacted)\n  check                   validate the manifests (exit 0, or 6 with one line per problem)\n  call NAME [INPUT|-]     run one tool with a JSON object as input\n  spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,\n                          anything else is a task for the configured subagent\n  schema [--format F]     tool definitions for a model API: openai (default), anthropic,\n                          mcp, gemini (what Gemini CLI's discoveryCommand reads)\n  rules list|add|remove|check   the remembered approval rules\n  permissions             the least-privilege Deno permissions for this workspace\n  mcp                     serve the roster to an MCP client over stdio\n\n{global}\n\nExit codes: 0 ok, 1 tool failed, 2 usage, 3 timed out, 4 input refused, 5 denied,\n6 manifest invalid, 130 interrupted.",
+  "help.list":
+    "Usage: basis-tools list [--json]\n\nLists the roster: workspace tools by name, then global tools the workspace does not shadow.",
+  "help.show":
+    "Usage: basis-tools show NAME [--json]\n\nShows one tool in full: description, command, cwd, env names (values redacted), side effect,\ntimeout, input schema and the file that declares it.",
+  "help.check":
+    "Usage: basis-tools check [--json]\n\nValidates the workspace and global manifests, including every tool's input schema, and the\nspawn configuration (spawn.json in the config directory).\nExits 0, or 6 with one line per problem.",
+  "help.call":
+    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is piped, reads it from stdin;\nno INPUT at a terminal means {}. The input is checked against the tool's schema, the call is\napproved (--approve), then the program gets the input as compact JSON on stdin and its output is\nstreamed through. With --json, prints one object:\n{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\n\n  --timeout MS            override the tool's timeout_ms for this call",
+  "help.spawn":
+    'Usage: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
+  "help.permissions":
+    "Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nDerives from the manifests the least-privilege Deno permissions for this workspace: --allow-run\nfor the absolute path of every declared program (bare names found on PATH now), the kill program\nthat stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and\nspawn's targets and subagent; --allow-read for the workspace, the config and cache directories and\nthe files looked at to find each program; --allow-write for the config, cache and state\ndirectories; --allow-env for the variables basis-tools reads and the ${VAR}s the manifests use;\n--no-prompt. Warnings go to stderr: programs that cannot be found (left out) and grants that\ndefeat confinement (shells, env, xargs, interpreters, ...).\n\n  --format flags          one line of deno flags to paste (default; json with --json)\n  --format json           {flags, read, write, env, run, programs, warnings}\n  --format deno-json      a \"permissions\" set for deno.json (deno run -P, Deno 2.5 or later)\n  --format compile        a deno compile command for a binary confined to this workspace",
+  "help.mcp":
+    "Usage: basis-tools mcp [--approve prompt|always|never] [-C DIR]\n\nServes the roster (declared tools and spawn) to an MCP client over stdio: stdout carries the\nprotocol only, logs go to stderr. Calls go through the same schema gate, rules and approval as\ncall. A call no rule answers is put to the person through the client (elicitation) when the\nclient supports it; otherwise it is denied, unless --approve always. --approve never denies\nwithout asking. Edits to the manifests and spawn.json reload the roster (a broken edit keeps the\nlast good one). The server ends, stopping every running call, when the client closes stdin.",
+  "help.schema":
+    'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes:\n  openai      {"type": "function", "function": {name, description, parameters}} (default)\n  anthropic   {name, description, input_schema}\n  mcp         {name, title, description, inputSchema, annotations}\n  gemini      {name, description, parametersJsonSchema}\n--locale changes the texts of the built-in spawn tool, never names or schemas.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools call"}; Gemini CLI runs the call command with the tool\'s name as its\nfirst argument and the arguments as JSON on stdin, and reads the result from stdout.',
+  "help.rules":
+    "Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [--pattern P] [--deny] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule covers\nevery call of its tool, or only the calls whose preview (compact JSON) matches its pattern: * is\nany run of characters, ? one character, anything else literal, anchored at both ends. A rule with\na pattern beats one without; among equals, deny beats allow. Rules are scoped to the current\nworkspace unless --global is given. --match/--not-match are example previews checked against the\npattern when the rule is added and by rules check.",
 } as const;
 
 /** A message's key. */

@@ -140,3 +140,38 @@ export function messages(locale: Locale): Messages {
   }
   return found;
 }
+
+/**
+ * The form of a counted word for a count: `forms` are a catalogue's forms joined by `|`
+ * (English `one|other`; Ukrainian `one|few|many`, as CLDR orders them). A missing form falls back
+ * to the last one given.
+ *
+ * @param locale The locale whose plural rules apply.
+ * @param count The count (a whole number).
+ * @param forms The forms, joined by `|`.
+ * @returns One form.
+ * @example Ukrainian has three forms
+ * ```ts
+ * import { plural } from "./messages.ts";
+ * const forms = "інструмент|інструменти|інструментів";
+ * console.assert(plural("uk-UA", 1, forms) === "інструмент");
+ * console.assert(plural("uk-UA", 3, forms) === "інструменти");
+ * console.assert(plural("uk-UA", 11, forms) === "інструментів");
+ * console.assert(plural("en-US", 2, "tool|tools") === "tools");
+ * ```
+ */
+export function plural(locale: Locale, count: number, forms: string): string {
+  const list = forms.split("|");
+  const n = Math.abs(Math.trunc(count));
+  let index: number;
+  if (locale === "uk-UA") {
+    const ten = n % 10;
+    const hundred = n % 100;
+    if (ten === 1 && hundred !== 11) index = 0;
+    else if (ten >= 2 && ten <= 4 && (hundred < 12 || hundred > 14)) index = 1;
+    else index = 2;
+  } else {
+    index = n === 1 ? 0 : 1;
+  }
+  return list[Math.min(index, list.length - 1)] as string;
+}

@@ -201,5 +201,230 @@ export function ukUA(): Catalogue {
       "Не вдалося використати політику підтвердження {value}: очікується одна з: {policies}",
     "cli.bad_env_pair":
       "Не вдалося розібрати пару --env № {index}: очікується KEY=VALUE, де KEY складається з літер, цифр і _",
+    "cli.rules_no_arguments": "Не вдалося виконати {command}: аргументи не потрібні; див. --help",
+    "cli.rules_one_argument":
+      "Не вдалося виконати {command}: потрібен рівно один аргумент; див. --help",
+    "cli.rules_subcommand": "Не вдалося виконати {command}: очікується list, add, remove або check",
+    "cli.rules_tool_required": 'Не вдалося виконати "rules add": потрібен параметр --tool NAME',
+    "cli.bad_permissions_format":
+      "Не вдалося використати формат {value}: очікується один із: {formats}",
+
+    // Слова з числом: форми через "|" (одна|кілька|багато), їх обирає plural().
+    "count.tools": "інструмент|інструменти|інструментів",
+    "count.rules": "правило|правила|правил",
+    "count.lines": "рядок|рядки|рядків",
+    "count.bytes": "байт|байти|байтів",
+
+    // list
+    "list.heading_name": "НАЗВА",
+    "list.heading_effect": "ПОБІЧНА ДІЯ",
+    "list.heading_source": "ДЖЕРЕЛО",
+    "list.heading_description": "ОПИС",
+    "list.no_tools": "(жодного інструмента не оголошено; шукали в {paths})",
+    "list.and": " і ",
+
+    // show
+    "show.command": "команда",
+    "show.cwd": "каталог",
+    "show.env": "змінні",
+    "show.side_effect": "побічна дія",
+    "show.timeout": "обмеження часу",
+    "show.declared_in": "оголошено в",
+    "show.input_schema": "схема вхідних даних",
+    "show.none": "(немає)",
+    "show.ms": "{ms} мс",
+
+    // show spawn
+    "show.source": "джерело",
+    "show.spawn_effect": "{effects} (команда — {command}, субагент — {agent})",
+    "show.commands": "команди",
+    "show.commands_off": "вимкнено (--no-shell)",
+    "show.commands_on": "{shell} -c <команда>",
+    "show.commands_env": "{commands}; у середовищі лишаються тільки {env} і пари --env",
+    "show.targets": "цілі",
+    "show.target_line": "{name}: {prefix} <команда>",
+    "show.agent": "субагент",
+    "show.none_configured": "(не налаштовано)",
+    "show.depth": "глибина",
+    "show.depth_value": "{depth} (субагентів відхиляють на глибині {max})",
+    "show.depth_unknown": "невідома",
+    "show.spawn_timeout": "{command} мс для команди, {agent} мс для субагента",
+    "show.configured_in": "налаштовано в",
+
+    // check
+    "check.ok": "гаразд: {count} {tools} ({where})",
+    "check.no_manifest": "маніфест не знайдено",
+
+    // rules
+    "rules.none": "Збережених правил немає ({file})",
+    "rules.ignored": " (ігнорується: див. rules check)",
+    "rules.every_call": "кожен виклик",
+    "rules.pattern": "шаблон {pattern}",
+    "rules.global": "(глобальне)",
+    "rules.workspace": "(робочий простір {path})",
+    "rules.added": "Додано {id}: {decision} {tool} {scope}",
+    "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
+    "rules.problem_ignored": " (правило ігнорується)",
+    "rules.ok": "гаразд: {count} {rules} ({file})",
+
+    // permissions
+    "permissions.warning": "basis-tools: попередження: {message}",
+
+    // Запит на підтвердження в терміналі.
+    "prompt.title_tool": "basis-tools питає дозволу, перш ніж запустити інструмент",
+    "prompt.title_command": "basis-tools питає дозволу, перш ніж виконати команду",
+    "prompt.tool": "інструмент",
+    "prompt.side_effect": "побічна дія",
+    "prompt.command": "команда",
+    "prompt.cwd": "каталог",
+    "prompt.input": "вхідні дані",
+    "prompt.mode": "режим",
+    "prompt.task": "завдання",
+    "prompt.target": "ціль",
+    "prompt.none": "(немає)",
+    "prompt.effect_process": "запускає програму на цьому комп’ютері",
+    "prompt.effect_external": "діє на системи за межами цього комп’ютера",
+    "prompt.effect_local_state": "передає завдання субагентові на цьому комп’ютері",
+    "prompt.cut": "… і ще {lines} {line_word} ({bytes} {byte_word})",
+    "prompt.question": "Дозволити цей виклик?",
+    "prompt.allow_once": "Дозволити один раз",
+    "prompt.allowed_once": "Дозволено один раз",
+    "prompt.always_allow": "Дозволяти завжди (запам’ятати саме цю команду)",
+    "prompt.always_allowed": "Дозволено завжди (запам’ятовано)",
+    "prompt.deny": "Відхилити",
+    "prompt.denied": "Відхилено",
+    "prompt.never": "Ніколи (запам’ятати відмову)",
+    "prompt.nevered": "Ніколи (запам’ятовано)",
+    "prompt.key_navigate": "навігація",
+    "prompt.key_select": "вибрати",
+    "prompt.key_deny": "відхилити",
+
+    // Тексти --help (назви параметрів і команд та приклади не перекладаються).
+    "help.global": `Параметри для кожної команди (перед її назвою або після):
+  -C, --workspace DIR     корінь робочого простору (типово: найближчий каталог-предок
+                          із .basis/tools.json)
+      --config-dir DIR    глобальний каталог конфігурації (типово: $BASIS_CONFIG_DIR,
+                          $XDG_CONFIG_HOME/basis, ~/.config/basis)
+      --json              виводити JSON замість тексту
+      --approve POLICY    prompt | always | never (типово: $BASIS_APPROVE, інакше prompt)
+      --audit-log PATH    куди записувати рішення й запуски, або off (типово:
+                          $BASIS_AUDIT_LOG, інакше ~/.local/state/basis/audit.jsonl)
+      --env KEY=VALUE     додати змінну до середовища кожного інструмента (можна повторювати)
+      --no-shell          spawn не виконує команд (завдання для субагента все ще працюють)
+      --spawn-timeout MS  обмеження часу виклику spawn (типово 120000 для команди,
+                          600000 для субагента; не більше 600000)
+      --locale LOCALE     en-US | uk-UA
+  -h, --help              показати довідку
+  -V, --version           показати версію`,
+    "help.top":
+      `basis-tools — оголошені програми як типізовані інструменти зі схемою та підтвердженням
+
+Використання: basis-tools [параметри] <команда> [аргументи]
+
+Команди:
+  list                    перелік інструментів: назва, побічна дія, джерело, опис
+  show NAME               один інструмент повністю (значення змінних приховано)
+  check                   перевірити маніфести (код 0, або 6 і по рядку на кожну проблему)
+  call NAME [INPUT|-]     запустити інструмент з об’єктом JSON як вхідними даними
+  spawn STRING            '!cmd' виконує команду, '!@target cmd' виконує її на цілі,
+                          будь-що інше — завдання для налаштованого субагента
+  schema [--format F]     визначення інструментів для API моделі: openai (типово), anthropic,
+                          mcp, gemini (те, що читає discoveryCommand у Gemini CLI)
+  rules list|add|remove|check   збережені правила підтвердження
+  permissions             мінімально необхідні дозволи Deno для цього робочого простору
+  mcp                     надавати інструменти клієнтові MCP через stdio
+
+{global}
+
+Коди завершення: 0 успіх, 1 збій інструмента, 2 неправильне використання, 3 час вичерпано,
+4 вхідні дані відхилено, 5 відмовлено, 6 маніфест недійсний, 130 перервано.`,
+    "help.list": `Використання: basis-tools list [--json]
+
+Виводить перелік інструментів: спершу інструменти робочого простору за назвою, потім глобальні,
+яких робочий простір не перекриває.`,
+    "help.show": `Використання: basis-tools show NAME [--json]
+
+Показує один інструмент повністю: опис, команду, робочий каталог, назви змінних середовища
+(значення приховано), побічну дію, обмеження часу, схему вхідних даних і файл, де його оголошено.`,
+    "help.check": `Використання: basis-tools check [--json]
+
+Перевіряє маніфести робочого простору й глобальний, зокрема схему вхідних даних кожного
+інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації).
+Завершується з кодом 0, або 6 і по рядку на кожну проблему.`,
+    "help.call":
+      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--json] [--env KEY=VALUE]...
+
+Запускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin перенаправлено,
+означає читання з stdin; відсутній INPUT у терміналі означає {}. Вхідні дані перевіряються за схемою
+інструмента, виклик підтверджується (--approve), далі програма отримує вхідні дані як компактний
+JSON через stdin, а її вивід передається далі. З --json виводить один об’єкт:
+{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
+
+  --timeout MS            замінити timeout_ms інструмента для цього виклику`,
+    "help.spawn": `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS]
+
+Вбудований інструмент spawn (його також можна викликати так: basis-tools call spawn '{"input":"!ls"}').
+  !<command>            виконує команду через /bin/sh -c у корені робочого простору, в окремій
+                        групі процесів, лише з PATH, HOME, LANG і парами --env
+  !@<target> <command>  виконує її на цілі зі spawn.json: argv цілі, до якого команду
+                        додано одним аргументом
+  !!<text>              завдання, що починається з '!'
+  <text>                завдання для субагента зі spawn.json (текст — у його stdin, відповідь —
+                        з його stdout); відхиляється на глибині делегування max_depth (типово 2)
+Вивід передається одразу; для --json з кожного потоку зберігається до 64 КіБ, і виводиться
+{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,
+stderr_truncated, duration_ms}. Налаштування: spawn.json у каталозі конфігурації,
+{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.`,
+    "help.permissions":
+      `Використання: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]
+
+Виводить із маніфестів мінімально необхідні дозволи Deno для цього робочого простору: --allow-run
+для абсолютного шляху кожної оголошеної програми (короткі назви шукаються в PATH зараз), програми
+kill, що зупиняє групу процесів інструмента після вичерпання часу, /bin/sh для команд spawn (не
+з --no-shell), а також цілей і субагента spawn; --allow-read для робочого простору, каталогів
+конфігурації й кешу та файлів, які переглядаються під час пошуку програм; --allow-write для
+каталогів конфігурації, кешу й стану; --allow-env для змінних, які читає basis-tools, і \${VAR}, що
+використовують маніфести; --no-prompt. Попередження йдуть у stderr: програми, яких не знайдено
+(їх пропущено), і дозволи, що зводять обмеження нанівець (оболонки, env, xargs, інтерпретатори, ...).
+
+  --format flags          один рядок прапорців deno для вставлення (типово; json з --json)
+  --format json           {flags, read, write, env, run, programs, warnings}
+  --format deno-json      набір "permissions" для deno.json (deno run -P, Deno 2.5 або новіший)
+  --format compile        команда deno compile для двійкового файлу, обмеженого цим робочим простором`,
+    "help.mcp": `Використання: basis-tools mcp [--approve prompt|always|never] [-C DIR]
+
+Надає інструменти (оголошені та spawn) клієнтові MCP через stdio: stdout містить лише протокол,
+журнал іде в stderr. Виклики проходять ту саму перевірку схемою, правила й підтвердження, що й
+call. Виклик, на який не відповідає жодне правило, клієнт показує людині (elicitation), якщо
+підтримує це; інакше його відхилено, хіба що задано --approve always. --approve never відхиляє,
+не питаючи. Зміни маніфестів і spawn.json перезавантажують перелік інструментів (зламана зміна
+лишає останній справний). Сервер завершується, зупинивши всі виклики, коли клієнт закриває stdin.`,
+    "help.schema":
+      `Використання: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]
+
+Виводить визначення інструментів (спершу оголошені, потім spawn) одним масивом JSON у формі, яку
+приймає API моделі:
+  openai      {"type": "function", "function": {name, description, parameters}} (типово)
+  anthropic   {name, description, input_schema}
+  mcp         {name, title, description, inputSchema, annotations}
+  gemini      {name, description, parametersJsonSchema}
+--locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи схеми.
+
+Gemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",
+"callCommand": "basis-tools call"}; Gemini CLI запускає команду виклику з назвою інструмента першим
+аргументом і аргументами як JSON у stdin, а результат читає з stdout.`,
+    "help.rules": `Використання: basis-tools rules list [--json]
+       basis-tools rules add --tool NAME [--pattern P] [--deny] [--reason TEXT] [--global]
+                             [--match PREVIEW]... [--not-match PREVIEW]...
+       basis-tools rules remove ID
+       basis-tools rules check
+
+Збережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).
+Правило охоплює кожен виклик свого інструмента або лише виклики, чий попередній перегляд
+(компактний JSON) відповідає його шаблону: * — будь-яка послідовність символів, ? — один символ,
+усе інше — буквально, із прив’язкою до обох кінців. Правило із шаблоном переважає правило без
+нього; серед рівних заборона переважає дозвіл. Правила діють лише в поточному робочому просторі,
+якщо не задано --global. --match/--not-match — приклади попереднього перегляду, які перевіряються
+шаблоном під час додавання правила та командою rules check.`,
   };
 }

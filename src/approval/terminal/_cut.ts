@@ -4,6 +4,9 @@
  * @module
  */
 
+import type { Locale } from "../../locale/locale.ts";
+import { type Messages, messages, plural } from "../../locale/messages.ts";
+
 /** What {@linkcode cutText} kept and what it left out. */
 export interface Cut {
   /** The lines kept, joined by `\n`; a line cut part-way ends with `…`. */
@@ -73,13 +76,17 @@ export function cutText(text: string, maxLines: number, maxBytes: number): Cut {
  * @param cut The cut.
  * @returns The note, or `""` when nothing was left out.
  */
-export function cutNote(cut: Cut): string {
+export function cutNote(cut: Cut, words: Messages = messages("en-US")): string {
   if (cut.cutLines === 0) return "";
-  const lines = cut.cutLines === 1 ? "line" : "lines";
-  const bytes = cut.cutBytes === 1 ? "byte" : "bytes";
-  return `… ${count(cut.cutLines)} more ${lines} (${count(cut.cutBytes)} ${bytes})`;
+  const { locale, t } = words;
+  return t("prompt.cut", {
+    lines: count(cut.cutLines, locale),
+    line_word: plural(locale, cut.cutLines, t("count.lines")),
+    bytes: count(cut.cutBytes, locale),
+    byte_word: plural(locale, cut.cutBytes, t("count.bytes")),
+  });
 }
 
-function count(n: number): string {
-  return n.toLocaleString("en-US");
+function count(n: number, locale: Locale): string {
+  return n.toLocaleString(locale);
 }

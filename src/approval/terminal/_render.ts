@@ -9,6 +9,8 @@ import { cutNote, cutText } from "./_cut.ts";
 import { displayArg, displayArgv, visibleLines } from "./_display.ts";
 import type { Palette } from "./_style.ts";
 import type { PromptRequest } from "./types.ts";
+import type { MessageKey } from "../../locale/en_us.ts";
+import { type Messages, messages } from "../../locale/messages.ts";
 
 /** Long input and command text is cut to this many lines… */
 export const MAX_LINES = 40;
@@ -18,25 +20,31 @@ export const MAX_BYTES = 4096;
 const LABEL_WIDTH = 13;
 const INDENT = "  ";
 
-const SIDE_EFFECTS: Record<string, string> = {
-  process: "runs a program on this machine",
-  external: "acts on systems beyond this machine",
-  "local state": "hands a task to a subagent on this machine",
+const SIDE_EFFECTS: Record<string, MessageKey> = {
+  process: "prompt.effect_process",
+  external: "prompt.effect_external",
+  "local state": "prompt.effect_local_state",
 };
 
 /** One labelled field; continuation lines are aligned under the value. */
 function field(palette: Palette, label: string, value: string): string {
   const pad = " ".repeat(LABEL_WIDTH);
   const [first = "", ...rest] = value.split("\n");
-  const head = `${INDENT}${palette.dim(label.padEnd(LABEL_WIDTH))}${first}`;
+  const shown = label.length < LABEL_WIDTH ? label.padEnd(LABEL_WIDTH) : `${label} `;
+  const head = `${INDENT}${palette.dim(shown)}${first}`;
   return [head, ...rest.map((line) => `${INDENT}${pad}${line}`)].join("\n");
 }
 
 /** Multi-line text, each line styled, cut when long, with the count of what was cut last. */
-function long(palette: Palette, text: string, style: (line: string) => string): string {
+function long(
+  palette: Palette,
+  text: string,
+  style: (line: string) => string,
+  words: Messages,
+): string {
   const cut = cutText(text, MAX_LINES, MAX_BYTES);
   const shown = cut.shown.split("\n").map(style).join("\n");
-  const note = cutNote(cut);
+  const note = cutNote(cut, words);
   return note === "" ? shown : `${shown}\n${palette.yellow(note)}`;
 }
 
@@ -57,43 +65,59 @@ function withJsonForms(secrets: readonly string[]): string[] {
  * @param request What is asked about.
  * @param palette The styles.
  * @param secrets Values never to show.
+ * @param words The messages of the prompt's locale. @default English
  * @returns The text, ending with a newline.
  */
 export function renderRequest(
   request: PromptRequest,
   palette: Palette,
   secrets: readonly string[],
+  words: Messages = messages("en-US"),
 ): string {
+  const { t } = words;
   const clean = (text: string) => redact(text, secrets);
   const plain = (text: string) => text;
-  const effect = SIDE_EFFECTS[request.sideEffect] ?? "";
+  const effectKey = Object.hasOwn(SIDE_EFFECTS, request.sideEffect)
+    ? SIDE_EFFECTS[request.sideEffect]
+    : undefined;
+  const effect = effectKey === undefined ? "" : t(effectKey);
   const lines: string[] = [];
-  const what = request.kind === "spawn" ? "a command" : "a tool";
-  lines.push(palette.bold(`basis-tools asks before running ${what}`));
-  lines.push(field(palette, "tool", palette.bold(visibleLines(clean(request.tool)))));
+  const label = (key: MessageKey) => t(key);
+  lines.push(
+    palette.bold(t(request.kind === "spawn" ? "prompt.title_command" : "prompt.title_tool")),
+  );
+  lines.push(field(palette, label("prompt.tool"), palette.bold(visibleLines(clean(request.tool)))));
   lines.push(
     field(
       palette,
-      "side effect",
+      label("prompt.side_effect"),
       `${visibleLines(request.sideEffect)}${effect ? ` (${effect})` : ""}`,
     ),
   );
   if (request.kind === "tool") {
     const preview = request.preview;
-    lines.push(field(palette, "command", palette.cyan(displayArgv(preview.command.map(clean)))));
-    lines.push(field(palette, "cwd", displayArg(clean(preview.cwd))));
-    const json = preview.input === undefined ? "(none)" : JSON.stringify(preview.input, null, 2);
+    lines.push(
+      field(
+        palette,
+        label("prompt.command"),
+        palette.cyan(displayArgv(preview.command.map(clean))),
+      ),
+    );
+    lines.push(field(palette, label("prompt.cwd"), displayArg(clean(preview.cwd))));
+    const json = preview.input === undefined
+      ? t("prompt.none")
+      : JSON.stringify(preview.input, null, 2);
     const input = visibleLines(redact(json, withJsonForms(secrets)));
-    lines.push(field(palette, "input", long(palette, input, plain)));
+    lines.push(field(palette, label("prompt.input"), long(palette, input, plain, words)));
   } else {
     const preview = request.preview;
-    lines.push(field(palette, "mode", visibleLines(preview.mode)));
-    const label = preview.mode === "agent" ? "task" : "command";
+    lines.push(field(palette, label("prompt.mode"), visibleLines(preview.mode)));
+    const body = label(preview.mode === "agent" ? "prompt.task" : "prompt.command");
     lines.push(
-      field(palette, label, long(palette, visibleLines(clean(preview.body)), palette.cyan)),
+      field(palette, body, long(palette, visibleLines(clean(preview.body)), palette.cyan, words)),
     );
-    lines.push(field(palette, "target", visibleLines(clean(preview.target))));
-    lines.push(field(palette, "cwd", displayArg(clean(preview.cwd))));
+    lines.push(field(palette, label("prompt.target"), visibleLines(clean(preview.target))));
+    lines.push(field(palette, label("prompt.cwd"), displayArg(clean(preview.cwd))));
   }
   return `${lines.join("\n")}\n`;
 }

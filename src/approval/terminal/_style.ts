@@ -5,6 +5,9 @@
  * @module
  */
 
+import type { MessageKey } from "../../locale/en_us.ts";
+import { type Messages, messages } from "../../locale/messages.ts";
+
 /** The styles the prompt uses. */
 export interface Palette {
   readonly bold: (text: string) => string;
@@ -45,9 +48,17 @@ export function makePalette(color: boolean): Palette {
  * The `select` theme: every style the library would colour by itself goes through the palette.
  *
  * @param palette The palette.
+ * @param words The messages of the prompt's locale (for the key hints). @default English
  * @returns A theme for `@inquirer/prompts`' `select`.
  */
-export function selectTheme(palette: Palette) {
+export function selectTheme(palette: Palette, words: Messages = messages("en-US")) {
+  // The library names its keys' actions in English; these are the ones it uses.
+  const actions: Record<string, MessageKey> = {
+    navigate: "prompt.key_navigate",
+    select: "prompt.key_select",
+  };
+  const action = (name: string) =>
+    Object.hasOwn(actions, name) ? words.t(actions[name] as MessageKey) : name;
   return {
     prefix: { idle: palette.cyan("?"), done: palette.green("✔") },
     style: {
@@ -61,8 +72,8 @@ export function selectTheme(palette: Palette) {
       disabled: palette.dim,
       description: palette.cyan,
       keysHelpTip: (keys: [string, string][]) =>
-        [...keys, ["esc", "deny"] as [string, string]]
-          .map(([key, action]) => `${palette.bold(key)} ${palette.dim(action)}`)
+        [...keys.map(([key, name]) => [key, action(name)]), ["esc", words.t("prompt.key_deny")]]
+          .map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
           .join(palette.dim(" • ")),
     },
   };

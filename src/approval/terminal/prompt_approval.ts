@@ -12,22 +12,29 @@ import { defaultIsTerminal, keepOpen, resolveStreams } from "./_streams.ts";
 import { makePalette, selectTheme } from "./_style.ts";
 import { takeTurn } from "./_turns.ts";
 import type { PromptRequest, TerminalAnswer, TerminalIo } from "./types.ts";
+import type { MessageKey } from "../../locale/en_us.ts";
+import type { Locale } from "../../locale/locale.ts";
+import { loadLocale, type Messages, messages } from "../../locale/messages.ts";
 
-/** The question under the preview. */
+/** The question under the preview, in English (the catalogue has it in every locale). */
 export const QUESTION = "Allow this call?";
 
 type Choice = Exclude<TerminalAnswer, "no_answer">;
 
-const CHOICES: readonly { value: Choice; name: string; short: string }[] = [
-  { value: "allow_once", name: "Allow once", short: "Allowed once" },
-  {
-    value: "always_allow",
-    name: "Always allow (remember this exact command)",
-    short: "Always allowed (remembered)",
-  },
-  { value: "deny", name: "Deny", short: "Denied" },
-  { value: "never", name: "Never (remember the refusal)", short: "Never (remembered)" },
+/** The choices, in order, with the keys of their texts (what is offered, what is echoed). */
+const CHOICES: readonly { value: Choice; name: MessageKey; short: MessageKey }[] = [
+  { value: "allow_once", name: "prompt.allow_once", short: "prompt.allowed_once" },
+  { value: "always_allow", name: "prompt.always_allow", short: "prompt.always_allowed" },
+  { value: "deny", name: "prompt.deny", short: "prompt.denied" },
+  { value: "never", name: "prompt.never", short: "prompt.nevered" },
 ];
+
+/** The messages of the prompt's locale; a catalogue other than English is loaded here. */
+async function wordsFor(locale: Locale | undefined): Promise<Messages> {
+  if (locale === undefined || locale === "en-US") return messages("en-US");
+  await loadLocale(locale);
+  return messages(locale);
+}
 
 /** Errors the prompt library rejects with when the person leaves the prompt. */
 const LEFT_PROMPT = new Set(["ExitPromptError", "AbortPromptError", "CancelPromptError"]);
@@ -82,7 +89,10 @@ async function ask(
   color: boolean,
 ): Promise<TerminalAnswer> {
   const palette = makePalette(color);
-  output.write(renderRequest(request, palette, io.secrets ?? []));
+  const words = await wordsFor(io.locale);
+  const { t } = words;
+  const question = t("prompt.question");
+  output.write(renderRequest(request, palette, io.secrets ?? [], words));
   // The one prompt needed, not the whole @inquirer/prompts collection (580 KB more of bundle for
   // Deno to read on every start, since it reads what dynamic imports may load).
   const [{ default: select }, screen] = await Promise.all([
@@ -92,7 +102,12 @@ async function ask(
   const refused = new AbortController();
   const signal = io.signal ? AbortSignal.any([refused.signal, io.signal]) : refused.signal;
   const answer = select<Choice>(
-    { message: QUESTION, choices: CHOICES, default: "allow_once", theme: selectTheme(palette) },
+    {
+      message: question,
+      choices: CHOICES.map(({ value, name, short }) => ({ value, name: t(name), short: t(short) })),
+      default: "allow_once",
+      theme: selectTheme(palette, words),
+    },
     { input, output: screen, signal, clearPromptOnDone: false },
   );
   const stopWatching = watchCancelKeys(input, () => refused.abort());
@@ -100,7 +115,9 @@ async function ask(
     return await answer;
   } catch (error) {
     if (!(error instanceof Error) || !LEFT_PROMPT.has(error.name)) throw error;
-    output.write(`${palette.red("✖")} ${palette.bold(QUESTION)} ${palette.red("Denied")}\n`);
+    output.write(
+      `${palette.red("✖")} ${palette.bold(question)} ${palette.red(t("prompt.denied"))}\n`,
+    );
     return "deny";
   } finally {
     stopWatching();

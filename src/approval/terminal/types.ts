@@ -9,6 +9,7 @@ import type { Readable, Writable } from "node:stream";
 import type { SideEffect } from "../../manifest/types.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview, SpawnSideEffect } from "../../spawn/types.ts";
+import type { Locale } from "../../locale/locale.ts";
 
 /** The preview of a spawn call (owned by the spawn seam). */
 export type { SpawnPreview } from "../../spawn/types.ts";
@@ -73,4 +74,9 @@ export interface TerminalIo {
   secrets?: readonly string[];
   /** Cancels the prompt from outside (the call was cancelled): the answer is `deny`. */
   signal?: AbortSignal;
+  /**
+   * The language of the prompt's texts (tool names, commands and input are shown as they are).
+   * @default "en-US"
+   */
+  locale?: Locale;
 }

@@ -60,7 +60,11 @@ export async function callCommand(
       env: settings.env,
       root: roster.root,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      approval: { policy: settings.approve, configDir: settings.configDir },
+      approval: {
+        policy: settings.approve,
+        configDir: settings.configDir,
+        locale: settings.locale,
+      },
       audit,
     }).build();
     const execution = await tool.execution(input, { encodedInput: stdinBytes(input, source) });

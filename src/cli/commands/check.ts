@@ -9,6 +9,8 @@ import { formatProblem, ManifestError, type ManifestProblem } from "../../errors
 import { checkSchema } from "../../schema/gate.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { out, outJson } from "../output.ts";
+import { cliMessages } from "../_localized.ts";
+import { plural } from "../../locale/messages.ts";
 import { rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -56,8 +58,10 @@ export async function checkCommand(settings: Settings): Promise<number> {
   } else if (problems.length > 0) {
     out(problems.map((problem) => formatProblem(problem) + "\n").join(""));
   } else {
-    const where = files.length === 0 ? "no manifest found" : files.join(", ");
-    out(`ok: ${tools} tool${tools === 1 ? "" : "s"} (${where})\n`);
+    const { t } = await cliMessages(settings.locale);
+    const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
+    const words = plural(settings.locale, tools, t("count.tools"));
+    out(`${t("check.ok", { count: tools, tools: words, where })}\n`);
   }
   return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
 }

@@ -6,6 +6,7 @@
 
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { out, outJson } from "../output.ts";
+import { cliMessages } from "../_localized.ts";
 import { rosterFor } from "../_roster.ts";
 import { type ListRow, localizedSpawnRow } from "../_spawn_row.ts";
 import type { Settings } from "../settings.ts";
@@ -32,23 +33,34 @@ export async function listCommand(settings: Settings): Promise<number> {
     outJson(rows);
     return 0;
   }
-  const nameWidth = Math.max(4, ...rows.map((row) => row.name.length));
-  const effectWidth = Math.max(11, ...rows.map((row) => row.side_effect.length));
+  const { t } = await cliMessages(settings.locale);
+  const heading = {
+    name: t("list.heading_name"),
+    effect: t("list.heading_effect"),
+    source: t("list.heading_source"),
+  };
+  const nameWidth = Math.max(heading.name.length, ...rows.map((row) => row.name.length));
+  const effectWidth = Math.max(
+    heading.effect.length,
+    ...rows.map((row) => row.side_effect.length),
+  );
+  const sourceWidth = Math.max(heading.source.length, 9);
   const lines = [
-    `${"NAME".padEnd(nameWidth)}  ${"SIDE EFFECT".padEnd(effectWidth)}  ${
-      "SOURCE".padEnd(9)
-    }  DESCRIPTION`,
+    `${heading.name.padEnd(nameWidth)}  ${heading.effect.padEnd(effectWidth)}  ${
+      heading.source.padEnd(sourceWidth)
+    }  ${t("list.heading_description")}`,
   ];
   for (const row of rows) {
     const description = row.description.replace(/\s+/g, " ");
     lines.push(
       `${row.name.padEnd(nameWidth)}  ${row.side_effect.padEnd(effectWidth)}  ${
-        row.source.padEnd(9)
+        row.source.padEnd(sourceWidth)
       }  ${description}`,
     );
   }
   if (roster.tools.size === 0) {
-    lines.push(`(no tools declared; looked in ${roster.sources.map((s) => s.path).join(" and ")})`);
+    const paths = roster.sources.map((s) => s.path).join(t("list.and"));
+    lines.push(t("list.no_tools", { paths }));
   }
   out(lines.join("\n") + "\n");
   return 0;

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { BasisError } from "../../errors.ts";
 import { loadRoster } from "../../manifest/load.ts";
 import { parentPath, resolvePath } from "../../paths.ts";
 import { derivePermissions } from "../../permissions/derive.ts";
@@ -18,6 +17,9 @@ import {
 import type { ProgramRequest } from "../../permissions/types.ts";
 import { KEPT_ENV, loadSpawnConfig, SHELL, SPAWN_DEPTH_VAR } from "../../spawn/mod.ts";
 import { err, out } from "../output.ts";
+import { cliMessages, LocalizedError } from "../_localized.ts";
+import { EN_US } from "../../locale/en_us.ts";
+import { formatMessage } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -26,7 +28,7 @@ import type { Settings } from "../settings.ts";
  * @param settings The run's settings (`--no-shell` leaves the shell out).
  * @param format The `--format` value; `json` when absent and `--json` is given, else `flags`.
  * @returns The exit code: 0, warnings or not.
- * @throws {BasisError} `usage` for an unknown format; {@linkcode ManifestError} for a manifest
+ * @throws {LocalizedError} `usage` for an unknown format; {@linkcode ManifestError} for a manifest
  *   or spawn configuration that cannot be used.
  */
 export async function permissionsCommand(
@@ -35,9 +37,12 @@ export async function permissionsCommand(
 ): Promise<number> {
   const chosen = format ?? (settings.json ? "json" : "flags");
   if (!(PERMISSION_FORMATS as readonly string[]).includes(chosen)) {
-    throw new BasisError(
+    const params = { value: `"${chosen}"`, formats: PERMISSION_FORMATS.join(", ") };
+    throw new LocalizedError(
       "usage",
-      `Cannot use format "${chosen}": expected one of ${PERMISSION_FORMATS.join(", ")}`,
+      "cli.bad_permissions_format",
+      params,
+      formatMessage(EN_US["cli.bad_permissions_format"], params),
     );
   }
   // Every ${VAR} the loader expands passes through here: those are the names to grant.
@@ -60,7 +65,11 @@ export async function permissionsCommand(
   });
   const options = chosen === "compile" ? compileOptions(roster.root, settings) : {};
   out(formatPermissions(derived, chosen as PermissionFormat, options));
-  err(derived.warnings.map((warning) => `basis-tools: warning: ${warning.message}\n`).join(""));
+  const { t } = await cliMessages(settings.locale);
+  err(
+    derived.warnings.map((warning) => `${t("permissions.warning", { message: warning.message })}\n`)
+      .join(""),
+  );
   return 0;
 }
 

@@ -8,11 +8,13 @@
 import { addRule, loadRules, removeRule } from "../../approval/rules/store.ts";
 import { RulesFileError } from "../../approval/rules/errors.ts";
 import type { Rule, RuleInput } from "../../approval/rules/types.ts";
-import { BasisError } from "../../errors.ts";
 import { findWorkspaceRoot } from "../../manifest/load.ts";
 import { resolvePath } from "../../paths.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
+import { cliMessages, LocalizedError } from "../_localized.ts";
+import { EN_US, type MessageKey } from "../../locale/en_us.ts";
+import { formatMessage, type MessageParams, type Messages, plural } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 
 /** The parsed options of a `rules` command. */
@@ -25,7 +27,7 @@ export type RulesOptions = Map<string, string | boolean | string[]>;
  * @param positionals The subcommand and its arguments.
  * @param options The command's options.
  * @returns The exit code.
- * @throws {BasisError} `usage` for an unknown subcommand or a missing argument.
+ * @throws {LocalizedError} `usage` for an unknown subcommand or a missing argument.
  */
 export async function rulesCommand(
   settings: Settings,
@@ -35,12 +37,9 @@ export async function rulesCommand(
   const [sub, ...rest] = positionals;
   const expect = (count: number) => {
     if (rest.length !== count) {
-      throw new BasisError(
-        "usage",
-        `Cannot run "rules ${sub}": expected ${count} argument${
-          count === 1 ? "" : "s"
-        }; see --help`,
-      );
+      throw usage(count === 1 ? "cli.rules_one_argument" : "cli.rules_no_arguments", {
+        command: `"rules ${sub}"`,
+      });
     }
   };
   switch (sub) {
@@ -57,10 +56,14 @@ export async function rulesCommand(
       expect(0);
       return await check(settings);
   }
-  throw new BasisError(
-    "usage",
-    `Cannot run "rules${sub === undefined ? "" : ` ${sub}`}": expected list, add, remove or check`,
-  );
+  throw usage("cli.rules_subcommand", {
+    command: `"rules${sub === undefined ? "" : ` ${sub}`}"`,
+  });
+}
+
+/** A usage error, in English and reworded in the run's locale when reported. */
+function usage(key: MessageKey, params: MessageParams = {}): LocalizedError {
+  return new LocalizedError("usage", key, params, formatMessage(EN_US[key], params));
 }
 
 async function list(settings: Settings): Promise<number> {
@@ -73,16 +76,19 @@ async function list(settings: Settings): Promise<number> {
     });
     return EXIT.ok;
   }
+  const { t } = await cliMessages(settings.locale);
   if (all.length === 0) {
-    out(`No remembered rules (${loaded.file})\n`);
+    out(`${t("rules.none", { file: loaded.file })}\n`);
     return EXIT.ok;
   }
   const lines = all.map((rule) => {
-    const ignored = loaded.ignored.includes(rule) ? " (ignored: see rules check)" : "";
-    const pattern = rule.pattern === undefined ? "every call" : `pattern ${rule.pattern}`;
+    const ignored = loaded.ignored.includes(rule) ? t("rules.ignored") : "";
+    const pattern = rule.pattern === undefined
+      ? t("rules.every_call")
+      : t("rules.pattern", { pattern: rule.pattern });
     const reason = rule.reason === undefined ? "" : ` — ${rule.reason}`;
     return `${rule.id}  ${rule.decision.padEnd(5)}  ${rule.tool}  ${
-      scopeText(rule)
+      scopeText(rule, t)
     }  ${pattern}${reason}${ignored}`;
   });
   out(lines.join("\n") + "\n");
@@ -100,7 +106,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
   };
   const tool = text("tool");
   if (tool === undefined) {
-    throw new BasisError("usage", 'Cannot run "rules add": --tool NAME is required');
+    throw usage("cli.rules_tool_required");
   }
   const pattern = text("pattern");
   const reason = text("reason");
@@ -117,18 +123,19 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
   };
   const rule = await addRule(settings.configDir, input);
   if (settings.json) outJson(rule);
-  else out(`Added ${rule.id}: ${rule.decision} ${rule.tool} ${scopeText(rule)}\n`);
+  else out(`${await changed(settings, "rules.added", rule)}\n`);
   return EXIT.ok;
 }
 
 async function remove(settings: Settings, id: string): Promise<number> {
   const rule = await removeRule(settings.configDir, id);
   if (settings.json) outJson(rule);
-  else out(`Removed ${rule.id}: ${rule.decision} ${rule.tool} ${scopeText(rule)}\n`);
+  else out(`${await changed(settings, "rules.removed", rule)}\n`);
   return EXIT.ok;
 }
 
 async function check(settings: Settings): Promise<number> {
+  const { t } = await cliMessages(settings.locale);
   let problems: string[];
   let count = 0;
   let file: string;
@@ -137,7 +144,7 @@ async function check(settings: Settings): Promise<number> {
     file = loaded.file;
     count = loaded.rules.length + loaded.ignored.length;
     problems = loaded.problems.map((problem) =>
-      `${problem.id}: ${problem.reason}${problem.ignored ? " (rule ignored)" : ""}`
+      `${problem.id}: ${problem.reason}${problem.ignored ? t("rules.problem_ignored") : ""}`
     );
   } catch (error) {
     if (!(error instanceof RulesFileError)) throw error;
@@ -149,13 +156,31 @@ async function check(settings: Settings): Promise<number> {
   } else if (problems.length > 0) {
     out(problems.map((problem) => `${file}: ${problem}\n`).join(""));
   } else {
-    out(`ok: ${count} rule${count === 1 ? "" : "s"} (${file})\n`);
+    const rules = plural(settings.locale, count, t("count.rules"));
+    out(`${t("rules.ok", { count, rules, file })}\n`);
   }
   return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
 }
 
-function scopeText(rule: Rule): string {
-  return rule.scope === "global" ? "(global)" : `(workspace ${rule.scope.workspace})`;
+function scopeText(rule: Rule, t: Messages["t"]): string {
+  return rule.scope === "global"
+    ? t("rules.global")
+    : t("rules.workspace", { path: rule.scope.workspace });
+}
+
+/** The line that says a rule was added or removed, in the run's locale. */
+async function changed(
+  settings: Settings,
+  key: "rules.added" | "rules.removed",
+  rule: Rule,
+): Promise<string> {
+  const { t } = await cliMessages(settings.locale);
+  return t(key, {
+    id: rule.id,
+    decision: rule.decision,
+    tool: rule.tool,
+    scope: scopeText(rule, t),
+  });
 }
 
 async function workspaceRoot(settings: Settings): Promise<string> {

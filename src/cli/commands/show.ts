@@ -8,6 +8,7 @@ import { quoteArgv } from "../../approval/shell_quote.ts";
 import { redact, REDACTED } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
+import { cliMessages } from "../_localized.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 
@@ -44,20 +45,25 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     });
     return 0;
   }
+  const { t } = await cliMessages(settings.locale);
   const envText = Object.keys(env).length === 0
-    ? "(none)"
+    ? t("show.none")
     : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
   const schema = JSON.stringify(spec.inputSchema, null, 2).replaceAll("\n", "\n  ");
+  const fields: [string, string][] = [
+    [t("show.command"), quoteArgv(spec.command.map(hide))],
+    [t("show.cwd"), hide(spec.cwd)],
+    [t("show.env"), envText],
+    [t("show.side_effect"), spec.sideEffect],
+    [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
+    [t("show.declared_in"), `${spec.file} (${spec.scope})`],
+  ];
+  const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
   out(
     [
       `${spec.name} — ${spec.description}`,
-      `  command:      ${quoteArgv(spec.command.map(hide))}`,
-      `  cwd:          ${hide(spec.cwd)}`,
-      `  env:          ${envText}`,
-      `  side effect:  ${spec.sideEffect}`,
-      `  timeout:      ${spec.timeoutMs} ms`,
-      `  declared in:  ${spec.file} (${spec.scope})`,
-      `  input schema:`,
+      ...fields.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
+      `  ${t("show.input_schema")}:`,
       `  ${schema}`,
     ].join("\n") + "\n",
   );

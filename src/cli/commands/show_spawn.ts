@@ -13,6 +13,7 @@ import { SHELL } from "../../spawn/run_spawn.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
+import { cliMessages } from "../_localized.ts";
 import { BUILT_IN, localizedSpawnRow, SPAWN_SIDE_EFFECT_TEXT } from "../_spawn_row.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
@@ -56,30 +57,70 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
     });
     return 0;
   }
+  const { t } = await cliMessages(settings.locale);
+  const labels = {
+    effect: t("show.side_effect"),
+    source: t("show.source"),
+    commands: t("show.commands"),
+    cwd: t("show.cwd"),
+    targets: t("show.targets"),
+    agent: t("show.agent"),
+    depth: t("show.depth"),
+    timeout: t("show.timeout"),
+    configured: t("show.configured_in"),
+  };
+  // English keeps its layout ("configured in:" sticks out by one); others align every value.
+  const width = settings.locale === "en-US"
+    ? 14
+    : Math.max(...Object.values(labels).map((label) => label.length + 1)) + 2;
+  const field = (label: string, value: string) => {
+    const head = `${label}:`;
+    return `  ${head.length < width ? head.padEnd(width) : `${head} `}${value}`;
+  };
   const targetLines = Object.entries(targets).map(([name, prefix]) =>
-    `${name}: ${quoteArgv(prefix)} <command>`
+    t("show.target_line", { name, prefix: quoteArgv(prefix) })
   );
   const schema = JSON.stringify(SPAWN_INPUT_SCHEMA, null, 2).replaceAll("\n", "\n  ");
   out(
     [
       `${row.name} — ${row.description}`,
-      `  side effect:  ${SPAWN_SIDE_EFFECT_TEXT} (a command is ${SPAWN_SIDE_EFFECTS.command}, ` +
-      `a subagent ${SPAWN_SIDE_EFFECTS.agent})`,
-      `  source:       ${BUILT_IN}`,
-      `  commands:     ${
-        settings.noShell ? "off (--no-shell)" : `${SHELL} -c <command>`
-      }, keeping only ${KEPT_ENV.join(", ")} and the --env pairs`,
-      `  cwd:          ${root}`,
-      `  targets:      ${
-        targetLines.length === 0 ? "(none)" : targetLines.join("\n                ")
-      }`,
-      `  agent:        ${
-        config.agent === undefined ? "(none configured)" : quoteArgv(config.agent)
-      }`,
-      `  depth:        ${depth ?? "unknown"} (subagents refused at ${config.maxDepth})`,
-      `  timeout:      ${timeouts.command} ms for a command, ${timeouts.agent} ms for a subagent`,
-      `  configured in: ${config.file}`,
-      `  input schema:`,
+      field(
+        labels.effect,
+        t("show.spawn_effect", {
+          effects: SPAWN_SIDE_EFFECT_TEXT,
+          command: SPAWN_SIDE_EFFECTS.command,
+          agent: SPAWN_SIDE_EFFECTS.agent,
+        }),
+      ),
+      field(labels.source, BUILT_IN),
+      field(
+        labels.commands,
+        t("show.commands_env", {
+          commands: settings.noShell
+            ? t("show.commands_off")
+            : t("show.commands_on", { shell: SHELL }),
+          env: KEPT_ENV.join(", "),
+        }),
+      ),
+      field(labels.cwd, root),
+      field(
+        labels.targets,
+        targetLines.length === 0 ? t("show.none") : targetLines.join(`\n${" ".repeat(width + 2)}`),
+      ),
+      field(
+        labels.agent,
+        config.agent === undefined ? t("show.none_configured") : quoteArgv(config.agent),
+      ),
+      field(
+        labels.depth,
+        t("show.depth_value", { depth: depth ?? t("show.depth_unknown"), max: config.maxDepth }),
+      ),
+      field(
+        labels.timeout,
+        t("show.spawn_timeout", { command: timeouts.command, agent: timeouts.agent }),
+      ),
+      field(labels.configured, config.file),
+      `  ${t("show.input_schema")}:`,
       `  ${schema}`,
     ].join("\n") + "\n",
   );

@@ -108,7 +108,11 @@ async function spawnCall(
       env: settings.env,
       agentEnv: inheritedSettings(settings),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      approval: { policy: settings.approve, configDir: settings.configDir },
+      approval: {
+        policy: settings.approve,
+        configDir: settings.configDir,
+        locale: settings.locale,
+      },
       audit,
       readEnv: settings.envLookup,
     }).build();
