@@ -38,7 +38,7 @@ function homeBased(env: EnvLookup, xdgName: string, homeSuffix: string, override
   if (home && isAbsolutePath(home)) return joinPath(home, homeSuffix);
   throw new BasisError(
     "usage",
-    `Cannot find the user's directories: HOME is not set to an absolute path; set HOME, or ${override} and ${xdgName}`,
+    `Cannot find the user's directories: HOME is not set to an absolute path; set HOME, or set ${override} or ${xdgName} to an absolute path`,
   );
 }
 
