@@ -32,6 +32,7 @@ import { LocalizedError } from "../src/cli/_localized.ts";
 import { millisecondsError, resolveSettings } from "../src/cli/settings.ts";
 import { notADirectory } from "../src/cli/_workspace_root.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
+import { runResult } from "./_run_result.ts";
 
 const EN = messages("en-US");
 const UK = messages("uk-UA");
@@ -79,29 +80,7 @@ Deno.test("the locale comes from --locale, then BASIS_LOCALE, LC_ALL, LC_MESSAGE
 });
 
 /** A run's result to vary. */
-function run(fields: Partial<RunResult> = {}): RunResult {
-  return {
-    command: ["/bin/x"],
-    cwd: "/",
-    durationMs: 1,
-    exitCode: 0,
-    signal: undefined,
-    timedOut: false,
-    cancelled: false,
-    isForcefullyTerminated: false,
-    startFailure: undefined,
-    startError: undefined,
-    stdout: "",
-    stderr: "",
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    spillPath: undefined,
-    timeoutMs: 150,
-    ...fields,
-  };
-}
+const run = runResult;
 
 const long = "é".repeat(3000);
 const RUNS: RunResult[] = [

@@ -10,6 +10,7 @@
 
 import type { MessageKey } from "../locale/en_us.ts";
 import type { Messages } from "../locale/messages.ts";
+import { oneLine, pointerChild as child, showValue } from "../text.ts";
 import { quote } from "./_words.ts";
 
 /** ajv's failure, as the gate keeps it in the error's `cause`. */
@@ -22,30 +23,6 @@ interface Failure {
 }
 
 const ENUM_BUDGET = 120;
-// deno-lint-ignore no-control-regex
-const LINE_BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
-
-function oneLine(text: string, max = 300): string {
-  const flat = text.replace(
-    LINE_BREAKING,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-function showValue(value: unknown, max = 60): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return oneLine(text, max);
-}
-
-function child(instancePath: string, name: unknown): string {
-  return `${instancePath}/${String(name).replaceAll("~", "~0").replaceAll("/", "~1")}`;
-}
 
 function listValues(words: Messages, values: unknown): string {
   if (!Array.isArray(values)) return showValue(values);

@@ -7,7 +7,7 @@
  */
 
 import { joinPath } from "../paths.ts";
-import { concatBytes } from "./_size.ts";
+import { concatBytes } from "../bytes.ts";
 
 const NEWLINE = 0x0a;
 

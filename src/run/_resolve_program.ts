@@ -6,7 +6,7 @@
  * @module
  */
 
-import { joinPath } from "../paths.ts";
+import { isAbsolutePath, joinPath } from "../paths.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -16,6 +16,8 @@ export type Resolution =
     ok: true;
     /** The file to start; the bare name itself when only Deno may search `PATH` (reads refused). */
     path: string;
+    /** Every path inspected on the way, in order, `path` last when it was found by a search. */
+    looked: readonly string[];
   }
   | { ok: false; failure: "not_found" | "not_executable"; path: string; message: string };
 
@@ -49,23 +51,31 @@ export function resolveProgram(program: string, context: ResolveContext): Resolu
   if (program.trim() === "") {
     return { ok: false, failure: "not_found", path: program, message: "the program name is blank" };
   }
-  if (hasSeparator(program)) {
-    const path = isAbsolute(program) ? program : joinPath(context.cwd, program);
-    return judge(program, path, inspect(path));
-  }
-  return searchPath(program, context);
+  const looked: string[] = [];
+  const result = hasSeparator(program)
+    ? judgeAt(program, isAbsolutePath(program) ? program : joinPath(context.cwd, program), looked)
+    : searchPath(program, context, looked);
+  return result.ok ? { ...result, looked } : result;
 }
 
-function searchPath(program: string, context: ResolveContext): Resolution {
+type Judged = { ok: true; path: string } | Exclude<Resolution, { ok: true }>;
+
+function judgeAt(program: string, path: string, looked: string[]): Judged {
+  looked.push(path);
+  return judge(program, path, inspect(path));
+}
+
+function searchPath(program: string, context: ResolveContext, looked: string[]): Judged {
   const dirs = (context.path ?? "").split(IS_WINDOWS ? ";" : ":")
     // Empty and relative entries would search the working directory: a repository could plant a
     // program there, so they are skipped.
-    .filter((dir) => dir !== "" && isAbsolute(dir));
+    .filter((dir) => dir !== "" && isAbsolutePath(dir));
   const names = IS_WINDOWS ? windowsNames(program, context.pathExt) : [program];
   let unusable: { path: string; kind: Kind } | undefined;
   for (const dir of dirs) {
     for (const name of names) {
       const path = joinPath(dir, name);
+      looked.push(path);
       const kind = inspect(path);
       if (kind === "unknown") return { ok: true, path: program };
       if (kind === "executable" || kind === "batch") return judge(program, path, kind);
@@ -81,7 +91,7 @@ function searchPath(program: string, context: ResolveContext): Resolution {
   };
 }
 
-function judge(program: string, path: string, kind: Kind): Resolution {
+function judge(program: string, path: string, kind: Kind): Judged {
   const shown = program === path ? `"${program}"` : `"${program}" (${path})`;
   switch (kind) {
     case "executable":
@@ -140,9 +150,4 @@ function windowsNames(program: string, pathExt: string | undefined): string[] {
 
 function hasSeparator(program: string): boolean {
   return program.includes("/") || (IS_WINDOWS && program.includes("\\"));
-}
-
-function isAbsolute(path: string): boolean {
-  if (!IS_WINDOWS) return path.startsWith("/");
-  return /^[A-Za-z]:[\\/]/.test(path) || /^[\\/]{2}/.test(path);
 }

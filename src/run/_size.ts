@@ -53,22 +53,3 @@ export function cutText(text: string, maxBytes: number): { text: string; cut: bo
   const end = utf8CutIndex(bytes, maxBytes);
   return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: true };
 }
-
-/**
- * Joins byte chunks into one array.
- *
- * @param chunks The chunks, in order.
- * @returns Their concatenation.
- */
-export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1 && chunks[0]) return chunks[0];
-  let length = 0;
-  for (const chunk of chunks) length += chunk.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}

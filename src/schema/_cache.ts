@@ -7,6 +7,7 @@
  */
 
 import { joinPath } from "../paths.ts";
+import { concatBytes } from "../bytes.ts";
 import { CACHE_FORMAT } from "./_key.ts";
 
 /** What a cache file holds: standalone code, or the reason the schema cannot be compiled. */
@@ -110,21 +111,13 @@ function ownUid(): number | undefined {
 
 function readAll(file: Deno.FsFile): Uint8Array {
   const chunks: Uint8Array[] = [];
-  let total = 0;
   const buffer = new Uint8Array(64 * 1024);
   while (true) {
     const read = file.readSync(buffer);
     if (read === null || read === 0) break;
     chunks.push(buffer.slice(0, read));
-    total += read;
   }
-  const all = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return all;
+  return concatBytes(chunks);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Draft, DraftChoice } from "./_draft.ts";
 import { AJV_OPTIONS, FORMATS_OPTIONS } from "./_key.ts";
 import { describeError } from "./_message.ts";
 import { stats } from "./_stats.ts";
-import { oneLine, showValue } from "./_text.ts";
+import { oneLine, showValue } from "../text.ts";
 import type { AjvError, Validator } from "./_types.ts";
 
 /** A compiled schema: the function, and its standalone code when ajv could produce it. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { showValue } from "./_text.ts";
+import { showValue } from "../text.ts";
 
 /** The drafts the gate can compile. */
 export type Draft = "draft-06" | "draft-07" | "2019-09" | "2020-12";

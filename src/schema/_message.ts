@@ -5,33 +5,13 @@
  * @module
  */
 
-import { oneLine, showValue } from "./_text.ts";
+import { oneLine, pointerChild as child, showValue } from "../text.ts";
 import type { AjvError } from "./_types.ts";
 
 /** How the whole input is named, since `""` reads as nothing and `/` is the property `""`. */
 export const ROOT = "(root)";
 
 const ENUM_BUDGET = 120;
-
-/**
- * Escapes one JSON pointer reference token (`~` → `~0`, `/` → `~1`).
- *
- * @param token A property name or index.
- * @returns The escaped token.
- *
- * @example Escape both special characters
- * ```ts
- * import { escapeToken } from "./_message.ts";
- * console.assert(escapeToken("a/b~c") === "a~1b~0c");
- * ```
- */
-export function escapeToken(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-function child(instancePath: string, name: unknown): string {
-  return `${instancePath}/${escapeToken(String(name))}`;
-}
 
 function listValues(values: unknown): string {
   if (!Array.isArray(values)) return showValue(values);

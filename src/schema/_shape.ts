@@ -6,7 +6,7 @@
  * @module
  */
 
-import { escapeToken } from "./_message.ts";
+import { escapeToken } from "../text.ts";
 
 /**
  * Looks for what ajv cannot be trusted with in a schema.

@@ -12,7 +12,7 @@ import { plainInput } from "./_input.ts";
 import { refusal, ROOT } from "./_message.ts";
 import { obtainValidator } from "./_validator.ts";
 import type { AjvError, Validator } from "./_types.ts";
-import { showValue } from "./_text.ts";
+import { showValue } from "../text.ts";
 
 /** The part of a tool the gate needs. */
 export interface SchemaTool {

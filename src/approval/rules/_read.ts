@@ -9,6 +9,7 @@ import { parseJson } from "./_json.ts";
 import { RulesFileError } from "./errors.ts";
 import type { RulesDocument } from "./types.ts";
 import { validateRulesDocument } from "./validate.ts";
+import { concatBytes } from "../../bytes.ts";
 
 const WINDOWS = Deno.build.os === "windows";
 
@@ -61,18 +62,8 @@ async function readRegularFile(file: string): Promise<Uint8Array | undefined> {
       ]);
     }
     const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of readChunks(handle)) {
-      chunks.push(chunk);
-      size += chunk.length;
-    }
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      out.set(chunk, at);
-      at += chunk.length;
-    }
-    return out;
+    for await (const chunk of readChunks(handle)) chunks.push(chunk);
+    return concatBytes(chunks);
   } finally {
     handle.close();
   }

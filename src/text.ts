@@ -1,5 +1,6 @@
 /**
- * Small text helpers that keep every message on one short line.
+ * Small text helpers that keep every message on one short line, shared by the seams that word
+ * messages from untrusted data (schema refusals, their localized form in the contract).
  *
  * @module
  */
@@ -16,7 +17,7 @@ const LINE_BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
  *
  * @example Escape a line break
  * ```ts
- * import { oneLine } from "./_text.ts";
+ * import { oneLine } from "./text.ts";
  * console.assert(oneLine("a\nb") === "a\\u000ab");
  * ```
  */
@@ -37,7 +38,7 @@ export function oneLine(text: string, max = 300): string {
  *
  * @example Quote a string, cut a long array
  * ```ts
- * import { showValue } from "./_text.ts";
+ * import { showValue } from "./text.ts";
  * console.assert(showValue("red") === '"red"');
  * console.assert(showValue(Array(100).fill(1), 10) === "[1,1,1,1,1…");
  * ```
@@ -50,4 +51,31 @@ export function showValue(value: unknown, max = 60): string {
     text = String(value);
   }
   return oneLine(text, max);
+}
+
+/**
+ * Escapes one JSON pointer reference token (`~` → `~0`, `/` → `~1`).
+ *
+ * @param token A property name or index.
+ * @returns The escaped token.
+ *
+ * @example Escape both special characters
+ * ```ts
+ * import { escapeToken } from "./text.ts";
+ * console.assert(escapeToken("a/b~c") === "a~1b~0c");
+ * ```
+ */
+export function escapeToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/**
+ * The JSON pointer of a child: the parent's pointer, `/`, the escaped name.
+ *
+ * @param pointer The parent's pointer (`""` for the root).
+ * @param name The property name or index.
+ * @returns The child's pointer.
+ */
+export function pointerChild(pointer: string, name: unknown): string {
+  return `${pointer}/${escapeToken(String(name))}`;
 }
