@@ -6,6 +6,8 @@
  * @module
  */
 
+import { english, type Messages, type Phrase } from "./locale/messages.ts";
+
 /** What went wrong, as a stable machine-readable word. */
 export type ErrorCode =
   | "usage"
@@ -33,19 +35,59 @@ export type ErrorCode =
 export class BasisError extends Error {
   /** The stable word callers branch on. */
   readonly code: ErrorCode;
+  /** The message as a phrase, when it can be worded in another locale. */
+  readonly phrase: Phrase | undefined;
 
   /**
    * Makes an error with a code.
    *
    * @param code What went wrong, as a stable word.
    * @param message One line, sentence case, no trailing period.
-   * @param options `cause`: the underlying error, kept for logs.
+   * @param options `cause`: the underlying error, kept for logs; `phrase`: the message as a phrase.
    */
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+  constructor(code: ErrorCode, message: string, options?: BasisErrorOptions) {
     super(message, options);
     this.name = "BasisError";
     this.code = code;
+    this.phrase = options?.phrase;
   }
+
+  /**
+   * Makes an error whose message is a phrase: English as its message, any locale on request.
+   *
+   * @param code What went wrong, as a stable word.
+   * @param phrase The message.
+   * @param options `cause`: the underlying error, kept for logs.
+   * @returns The error.
+   * @example Word the same error in Ukrainian
+   * ```ts
+   * import { BasisError } from "./errors.ts";
+   * import { loadLocale, messages, phrase } from "./locale/messages.ts";
+   * const error = BasisError.of("usage", phrase("found.array"));
+   * await loadLocale("uk-UA");
+   * console.assert(error.message === "an array");
+   * console.assert(error.wordedIn(messages("uk-UA")) === "масив");
+   * ```
+   */
+  static of(code: ErrorCode, phrase: Phrase, options?: ErrorOptions): BasisError {
+    return new BasisError(code, english(phrase), { ...options, phrase });
+  }
+
+  /**
+   * The message in a locale: the phrase worded there, or the message as it is when there is none.
+   *
+   * @param words The locale's messages.
+   * @returns One line.
+   */
+  wordedIn(words: Messages): string {
+    return this.phrase === undefined ? this.message : words.say(this.phrase);
+  }
+}
+
+/** How a {@linkcode BasisError} is made beside its code and message. */
+export interface BasisErrorOptions extends ErrorOptions {
+  /** The message as a phrase, so it can be worded in another locale. */
+  phrase?: Phrase;
 }
 
 /** One problem found in a manifest file, located as precisely as it could be. */
@@ -60,15 +102,18 @@ export interface ManifestProblem {
   tool?: string;
   /** The field, as written in the manifest (`command[2]`, `env.TOKEN`, `timeout_ms`). */
   field?: string;
-  /** What is wrong, sentence case, no trailing period. */
+  /** What is wrong, in English, no trailing period. */
   reason: string;
+  /** What is wrong as a phrase, for other locales (`reason` is its English). */
+  phrase?: Phrase;
 }
 
 /**
  * Formats one manifest problem as its single line:
- * `file:line:column: tool "name": field: reason`.
+ * `file:line:column: tool "name": field: reason`, in English or in the locale of `words`.
  *
  * @param problem The problem to format.
+ * @param words The locale's messages; English without.
  * @returns The one-line message.
  * @example Format a located problem
  * ```ts
@@ -77,16 +122,23 @@ export interface ManifestProblem {
  * console.assert(line === 't.json:3:5: tool "a": cwd: must be a string');
  * ```
  */
-export function formatProblem(problem: ManifestProblem): string {
+export function formatProblem(problem: ManifestProblem, words?: Messages): string {
   let where = problem.file;
   if (problem.line !== undefined) {
     where += `:${problem.line}`;
     if (problem.column !== undefined) where += `:${problem.column}`;
   }
   const parts = [where];
-  if (problem.tool !== undefined) parts.push(`tool ${JSON.stringify(problem.tool)}`);
+  if (problem.tool !== undefined) {
+    const tool = JSON.stringify(problem.tool);
+    parts.push(words === undefined ? `tool ${tool}` : words.t("manifest.tool", { tool }));
+  }
   if (problem.field !== undefined) parts.push(problem.field);
-  parts.push(problem.reason);
+  parts.push(
+    words === undefined || problem.phrase === undefined
+      ? problem.reason
+      : words.say(problem.phrase),
+  );
   return parts.join(": ");
 }
 
@@ -109,4 +161,26 @@ export class ManifestError extends BasisError {
     this.name = "ManifestError";
     this.problems = problems;
   }
+}
+
+/**
+ * What an error says, line by line, in English or in the locale of `words`: each problem of a
+ * {@linkcode ManifestError} on its own line, else the message on one line.
+ *
+ * @param error The error.
+ * @param words The locale's messages; English without.
+ * @returns At least one line.
+ * @example A manifest's problems
+ * ```ts
+ * import { errorLines, ManifestError } from "./errors.ts";
+ * const error = new ManifestError([{ file: "t.json", reason: "invalid JSON" }]);
+ * console.assert(errorLines(error).join() === "t.json: invalid JSON");
+ * ```
+ */
+export function errorLines(error: BasisError, words?: Messages): string[] {
+  if (error instanceof ManifestError) {
+    return error.problems.map((problem) => formatProblem(problem, words));
+  }
+  const message = words === undefined ? error.message : error.wordedIn(words);
+  return [message.replaceAll("\n", " ")];
 }

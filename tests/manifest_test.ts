@@ -80,7 +80,7 @@ function without(key: string): Record<string, unknown> {
 /** The problems of a workspace manifest, as formatted lines. */
 async function linesOf(workspace: unknown, vars: Vars = {}): Promise<string[]> {
   const d = await dirs(workspace, undefined, vars);
-  return (await d.problems()).map(formatProblem);
+  return (await d.problems()).map((problem) => formatProblem(problem));
 }
 
 /** Asserts exactly one problem, matching `pattern`; returns it. */
@@ -262,7 +262,7 @@ Deno.test("loadRoster() reports a file Deno's permissions refuse, without a stac
   }, env: () => undefined });
       console.log("loaded");
     } catch (error) {
-      console.log(error.problems.map(formatProblem).join("\\n"));
+      console.log(error.problems.map((problem) => formatProblem(problem)).join("\\n"));
     }`;
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -557,7 +557,7 @@ for (
 ) {
   Deno.test(`loadRoster() refuses ${what}, and with it the whole manifest`, async () => {
     const d = await dirs(manifest({ fine: tool(), [name]: tool() }));
-    const lines = (await d.problems()).map(formatProblem);
+    const lines = (await d.problems()).map((problem) => formatProblem(problem));
     assert.equal(lines.length, 1, lines.join("\n"));
     assert.match(lines[0]!, reason);
     assert.ok(lines[0]!.startsWith(`${d.workspaceFile}:`), lines[0]);
@@ -929,10 +929,14 @@ Deno.test("loadRoster() never puts an env value or the text being expanded in a 
     vars,
   );
   const problems = await d.problems();
-  assert.ok(problems.length >= 10, problems.map(formatProblem).join("\n"));
+  assert.ok(problems.length >= 10, problems.map((problem) => formatProblem(problem)).join("\n"));
   const error = await d.load().catch((e: unknown) => e);
   assert.ok(error instanceof ManifestError);
-  const everything = [error.message, ...problems.map(formatProblem), JSON.stringify(problems)].join(
+  const everything = [
+    error.message,
+    ...problems.map((problem) => formatProblem(problem)),
+    JSON.stringify(problems),
+  ].join(
     "\n",
   );
   assert.ok(!everything.includes(CANARY), everything);

@@ -27,25 +27,11 @@ export class LocalizedError extends BasisError {
    * @param english The English text (equal to the English catalogue's, filled in).
    */
   constructor(code: ErrorCode, key: MessageKey, params: MessageParams, english: string) {
-    super(code, english);
+    super(code, english, { phrase: { key, params } });
     this.name = "LocalizedError";
     this.key = key;
     this.params = params;
   }
-}
-
-/**
- * The message of an error in a locale: a {@linkcode LocalizedError} reworded, anything else as is.
- *
- * @param error The error.
- * @param locale The locale.
- * @returns The message.
- */
-export async function localizedMessage(error: BasisError, locale: Locale): Promise<string> {
-  if (!(error instanceof LocalizedError) || locale === "en-US") return error.message;
-  const { loadLocale, messages } = await import("../locale/messages.ts");
-  await loadLocale(locale);
-  return messages(locale).t(error.key, error.params);
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { BasisError, formatProblem, ManifestError } from "../errors.ts";
+import { BasisError, errorLines } from "../errors.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs } from "./args.ts";
@@ -15,7 +15,7 @@ import { failedCall } from "./commands/_call_json.ts";
 import { err, out, outJson, OutputClosed } from "./output.ts";
 import type { Locale } from "../locale/locale.ts";
 import type { Catalogue } from "../locale/en_us.ts";
-import { LocalizedError, localizedMessage } from "./_localized.ts";
+import { cliMessages, LocalizedError } from "./_localized.ts";
 import {
   cliLocale,
   COMMAND_OPTIONS,
@@ -208,9 +208,7 @@ async function reportError(
   call: { tool: string | null } | undefined,
   locale: Locale,
 ) {
-  const lines = error instanceof ManifestError
-    ? error.problems.map(formatProblem)
-    : [(await localizedMessage(error, locale)).replaceAll("\n", " ")];
+  const lines = errorLines(error, await cliMessages(locale));
   if (json) {
     const failure = { kind: error.code, message: lines.join("\n") };
     outJson(call ? failedCall(call.tool, failure) : { ok: false, error: failure });

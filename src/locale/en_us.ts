@@ -251,6 +251,17 @@ export const EN_US = {
   // permissions
   "permissions.warning": "basis-tools: warning: {message}",
 
+  // Manifest problems: the reason after "file:line:column: tool \"x\": field: ".
+  "manifest.tool": "tool {tool}",
+
+  // Rules files and the rules command.
+
+  // Permissions warnings.
+
+  // The approval form an MCP client shows (elicitation).
+
+  // Other errors.
+
   // The terminal approval prompt.
   "prompt.title_tool": "basis-tools asks before running a tool",
   "prompt.title_command": "basis-tools asks before running a command",

@@ -10,6 +10,21 @@ import type { Locale } from "./locale.ts";
 /** The values of a message's placeholders. */
 export type MessageParams = Readonly<Record<string, string | number>>;
 
+/**
+ * A message not yet worded: its key and its placeholders' values, a value being a phrase itself
+ * when it has words of its own (`found {found}` → `found: phrase("found.array")`). Seams that
+ * report problems keep phrases, so a problem found once can be shown in any locale.
+ */
+export interface Phrase {
+  /** The message's key. */
+  readonly key: MessageKey;
+  /** The placeholders' values. */
+  readonly params?: PhraseParams;
+}
+
+/** The values of a phrase's placeholders. */
+export type PhraseParams = Readonly<Record<string, string | number | Phrase>>;
+
 /** The messages of one locale. */
 export interface Messages {
   /** The locale. */
@@ -22,6 +37,13 @@ export interface Messages {
    * @returns The text.
    */
   t(key: MessageKey, params?: MessageParams): string;
+  /**
+   * A phrase worded in this locale, its nested phrases too.
+   *
+   * @param phrase The phrase.
+   * @returns The text.
+   */
+  say(phrase: Phrase): string;
 }
 
 /** The catalogues loaded so far: English always; others once `loadLocale()` (or `mod.ts`) did. */
@@ -135,10 +157,46 @@ export function messages(locale: Locale): Messages {
   let found = cache.get(locale);
   if (found === undefined) {
     const texts = catalogue(locale);
-    found = { locale, t: (key, params) => formatMessage(texts[key], params) };
+    const t = (key: MessageKey, params?: MessageParams) => formatMessage(texts[key], params);
+    const say = (phrase: Phrase): string => {
+      if (phrase.params === undefined) return t(phrase.key);
+      const params: Record<string, string | number> = {};
+      for (const [name, value] of Object.entries(phrase.params)) {
+        params[name] = typeof value === "object" ? say(value) : value;
+      }
+      return t(phrase.key, params);
+    };
+    found = { locale, t, say };
     cache.set(locale, found);
   }
   return found;
+}
+
+/**
+ * Makes a phrase.
+ *
+ * @param key The message's key.
+ * @param params The placeholders' values.
+ * @returns The phrase.
+ * @example A phrase inside a phrase, worded in English
+ * ```ts
+ * import { english, phrase } from "./messages.ts";
+ * const found = phrase("found.array");
+ * console.assert(english(phrase("run.not_started", { label: "x", reason: found })) === "x could not start: an array");
+ * ```
+ */
+export function phrase(key: MessageKey, params?: PhraseParams): Phrase {
+  return params === undefined ? { key } : { key, params };
+}
+
+/**
+ * A phrase in US English, the words errors carry as their message.
+ *
+ * @param phrase The phrase.
+ * @returns The text.
+ */
+export function english(phrase: Phrase): string {
+  return messages("en-US").say(phrase);
 }
 
 /**

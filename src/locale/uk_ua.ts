@@ -270,6 +270,17 @@ export function ukUA(): Catalogue {
     // permissions
     "permissions.warning": "basis-tools: попередження: {message}",
 
+    // Проблеми маніфесту.
+    "manifest.tool": "інструмент {tool}",
+
+    // Файли правил і команда rules.
+
+    // Попередження permissions.
+
+    // Форма схвалення, яку показує клієнт MCP.
+
+    // Інші помилки.
+
     // Запит на підтвердження в терміналі.
     "prompt.title_tool": "basis-tools питає дозволу, перш ніж запустити інструмент",
     "prompt.title_command": "basis-tools питає дозволу, перш ніж виконати команду",

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { BasisError, formatProblem, ManifestError } from "../errors.ts";
+import { BasisError, errorLines } from "../errors.ts";
 
 /**
  * Words why the roster could not be built: each manifest problem on its own line (they never hold
@@ -14,7 +14,6 @@ import { BasisError, formatProblem, ManifestError } from "../errors.ts";
  * @returns The text for the log.
  */
 export function describeLoadError(error: unknown): string {
-  if (error instanceof ManifestError) return error.problems.map(formatProblem).join("\n");
-  if (error instanceof BasisError) return error.message;
+  if (error instanceof BasisError) return errorLines(error).join("\n");
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -10,7 +10,7 @@ import { openAuditLog } from "../../audit/open_audit_log.ts";
 import { DeclaredToolBuilder } from "../../contract/declared_tool.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import type { DeclaredToolExtra } from "../../contract/types.ts";
-import { BasisError, formatProblem, ManifestError } from "../../errors.ts";
+import { BasisError, errorLines } from "../../errors.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { redact } from "../../redact.ts";
 import { exitCodeFor } from "../exit_codes.ts";
@@ -85,9 +85,7 @@ export async function callCommand(
       return reportFailedRun(name, error, settings, secrets, words);
     }
     if (!settings.json) throw error;
-    const message = error instanceof ManifestError
-      ? error.problems.map(formatProblem).join("\n")
-      : error.message;
+    const message = errorLines(error, words).join("\n");
     outJson(failedCall(name, { kind: error.code, message: redact(message, secrets) }));
     return exitCodeFor(error.code);
   } finally {

@@ -48,20 +48,24 @@ export async function checkCommand(settings: Settings): Promise<number> {
     if (!(error instanceof ManifestError)) throw error;
     problems = [...problems, ...error.problems];
   }
+  const words = await cliMessages(settings.locale);
   if (settings.json) {
     outJson({
       ok: problems.length === 0,
       tools,
       files,
-      problems: problems.map((problem) => ({ ...problem, message: formatProblem(problem) })),
+      problems: problems.map(({ phrase: _, ...problem }) => ({
+        ...problem,
+        message: formatProblem(problem, words),
+      })),
     });
   } else if (problems.length > 0) {
-    out(problems.map((problem) => formatProblem(problem) + "\n").join(""));
+    out(problems.map((problem) => formatProblem(problem, words) + "\n").join(""));
   } else {
-    const { t } = await cliMessages(settings.locale);
+    const { t } = words;
     const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
-    const words = plural(settings.locale, tools, t("count.tools"));
-    out(`${t("check.ok", { count: tools, tools: words, where })}\n`);
+    const counted = plural(settings.locale, tools, t("count.tools"));
+    out(`${t("check.ok", { count: tools, tools: counted, where })}\n`);
   }
   return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
 }

@@ -6,13 +6,14 @@
  */
 
 import { openAuditLog } from "../../audit/open_audit_log.ts";
-import { BasisError, formatProblem, ManifestError } from "../../errors.ts";
+import { BasisError, errorLines } from "../../errors.ts";
 import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/_roster_tools.ts";
 import { serveMcp } from "../../mcp/serve_mcp.ts";
 import { resolvePath } from "../../paths.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err } from "../output.ts";
+import { cliMessages } from "../_localized.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 
@@ -64,9 +65,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     return stop.signal.aborted ? 130 : 0;
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
-    const lines = error instanceof ManifestError
-      ? error.problems.map(formatProblem)
-      : [error.message.replaceAll("\n", " ")];
+    const lines = errorLines(error, await cliMessages(settings.locale));
     err(lines.map((line) => `basis-tools: ${line}\n`).join(""));
     return exitCodeFor(error.code);
   } finally {

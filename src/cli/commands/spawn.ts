@@ -11,7 +11,7 @@ import { openAuditLog } from "../../audit/open_audit_log.ts";
 import { SpawnToolBuilder } from "../../contract/spawn_tool.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import type { SpawnToolExtra } from "../../contract/types.ts";
-import { BasisError, formatProblem, ManifestError } from "../../errors.ts";
+import { BasisError, errorLines } from "../../errors.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { resolvePath } from "../../paths.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
@@ -128,9 +128,7 @@ async function spawnCall(
       return report(extra, error.output.result, error, settings, shape, words);
     }
     if (!settings.json) throw error;
-    const message = error instanceof ManifestError
-      ? error.problems.map(formatProblem).join("\n")
-      : error.message;
+    const message = errorLines(error, words).join("\n");
     const failure = { kind: error.code, message };
     outJson(shape === "call" ? failedCall(SPAWN_TOOL, failure) : failedSpawn(call, failure));
     return exitCodeFor(error.code);
