@@ -143,6 +143,20 @@ export function formatProblem(problem: ManifestProblem, words?: Messages): strin
 }
 
 /**
+ * Makes a manifest problem whose reason is a phrase: `reason` is its English.
+ *
+ * @param where The file, and the line, column, tool and field when known.
+ * @param reason What is wrong.
+ * @returns The problem.
+ */
+export function problemOf(
+  where: Omit<ManifestProblem, "reason" | "phrase">,
+  reason: Phrase,
+): ManifestProblem {
+  return { ...where, reason: english(reason), phrase: reason };
+}
+
+/**
  * A manifest that cannot be used: every problem found, each formattable as one line.
  */
 export class ManifestError extends BasisError {

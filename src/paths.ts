@@ -7,6 +7,7 @@
  */
 
 import { BasisError } from "./errors.ts";
+import { phrase } from "./locale/messages.ts";
 
 /** Reads one environment variable; `undefined` when unset or not readable. */
 export type EnvLookup = (name: string) => string | undefined;
@@ -36,10 +37,7 @@ function homeBased(env: EnvLookup, xdgName: string, homeSuffix: string, override
   if (xdg && isAbsolutePath(xdg)) return joinPath(xdg, "basis");
   const home = env("HOME") || env("USERPROFILE");
   if (home && isAbsolutePath(home)) return joinPath(home, homeSuffix);
-  throw new BasisError(
-    "usage",
-    `Cannot find the user's directories: HOME is not set to an absolute path; set HOME, or set ${override} or ${xdgName} to an absolute path`,
-  );
+  throw BasisError.of("usage", phrase("error.no_home", { override, variable: xdgName }));
 }
 
 /**

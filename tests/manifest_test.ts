@@ -230,6 +230,7 @@ Deno.test("loadRoster() reports a file that is not valid UTF-8", async () => {
   assert.deepEqual(problems, [{
     file: d.workspaceFile,
     reason: "cannot read: not valid UTF-8 text",
+    phrase: { key: "manifest.read_utf8" },
   }]);
 });
 
@@ -243,6 +244,7 @@ Deno.test({
     assert.deepEqual(problems, [{
       file: d.workspaceFile,
       reason: "cannot read: permission denied",
+      phrase: { key: "manifest.read_permission" },
     }]);
   },
 });

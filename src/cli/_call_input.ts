@@ -6,6 +6,8 @@
  * @module
  */
 
+import { BasisError } from "../errors.ts";
+import { phrase } from "../locale/messages.ts";
 import { compactSpan } from "./_compact_json.ts";
 
 /** The input text of a call, and the bytes it was decoded from when it came from stdin. */
@@ -57,4 +59,30 @@ export function stdinBytes(value: unknown, input: CallInput): Uint8Array {
     return bytes.subarray(span.start, bytes.length - (text.length - span.end));
   }
   return encoder.encode(text.slice(span.start, span.end));
+}
+
+/**
+ * Parses the input of a call. When it is not JSON, the error says what is wrong and where, by
+ * kind (the text is never echoed: it may hold a secret).
+ *
+ * @param tool The tool's name, for the message.
+ * @param text The input text.
+ * @returns The parsed value.
+ * @throws {BasisError} `invalid_json`.
+ */
+export async function parseCallInput(tool: string, text: string): Promise<unknown> {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Described below, by a module loaded only now.
+  }
+  const { strictJsonProblem } = await import("../manifest/_json.ts");
+  const { position, reason } = await strictJsonProblem(text);
+  const detail = position === undefined
+    ? reason
+    : phrase("cli.json_at", { detail: reason, ...position });
+  throw BasisError.of(
+    "invalid_json",
+    phrase("cli.invalid_json", { tool: JSON.stringify(tool), detail }),
+  );
 }

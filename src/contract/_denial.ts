@@ -6,8 +6,9 @@
  */
 
 import type { Decision } from "../approval/approve.ts";
+import { rulesFilePhrase } from "../approval/rules/errors.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
-import type { Messages } from "../locale/messages.ts";
+import type { Messages, Phrase } from "../locale/messages.ts";
 import { decisionOrigin } from "./approver.ts";
 import { quote } from "./_words.ts";
 
@@ -45,18 +46,14 @@ export function denialText(words: Messages, tool: string, decision: Decision): s
 }
 
 /**
- * A rules file that cannot be used (every call is denied until it is fixed), in the locale. The
- * problems themselves are the rules reader's, in English.
+ * A rules file that cannot be used (every call is denied until it is fixed), in the locale, its
+ * problems too.
  *
  * @param words The locale's messages.
  * @param file The rules file.
- * @param problems Its problems, at least one.
+ * @param problems Its problems (as the rules reader found them), at least one.
  * @returns One line.
  */
-export function rulesFileText(words: Messages, file: string, problems: readonly string[]): string {
-  const [problem = "unusable", ...rest] = problems;
-  const params = { file: quote(file), problem };
-  if (rest.length === 0) return words.t("denied.rules_file", params);
-  if (rest.length === 1) return words.t("denied.rules_file_more_one", params);
-  return words.t("denied.rules_file_more", { ...params, count: rest.length });
+export function rulesFileText(words: Messages, file: string, problems: readonly Phrase[]): string {
+  return words.say(rulesFilePhrase(file, problems));
 }

@@ -2,12 +2,13 @@
  * How failed runs are worded for a model or a person, in the tool's locale (in the fixed order
  * timed out → cancelled → killed by a signal → non-zero exit → could not start), and the text of a
  * spawn call. The English catalogue words them exactly as `describeFailure()` and
- * `spawnResultText()` do (a test keeps them equal). Private to the contract.
+ * `spawnResultText()` do (a test keeps them equal). Private to the contract (the permissions seam
+ * also words the runner's PATH search with {@linkcode startPhrase}).
  *
  * @module
  */
 
-import type { Messages } from "../locale/messages.ts";
+import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
 import type { RunResult } from "../run/types.ts";
 import type { SpawnCall } from "../spawn/types.ts";
 import { formatSize, spawnCallLabel } from "./_words.ts";
@@ -49,35 +50,50 @@ function withDetail(head: string, text: string | undefined): string {
   return text === undefined ? head : `${head}: ${text}`;
 }
 
-const START_REASONS: readonly [RegExp, (words: Messages, match: RegExpExecArray) => string][] = [
+const START_REASONS: readonly [RegExp, (match: RegExpExecArray) => Phrase][] = [
   [
     /^program (".*") was not found on PATH$/s,
-    (w, m) => w.t("start.not_on_path", { program: m[1] ?? "" }),
+    (m) => phrase("start.not_on_path", { program: m[1] ?? "" }),
   ],
-  [/^program (".*") does not exist$/s, (w, m) => w.t("start.missing", { program: m[1] ?? "" })],
-  [/^program (".*") is a directory$/s, (w, m) => w.t("start.directory", { program: m[1] ?? "" })],
+  [/^program (".*") does not exist$/s, (m) => phrase("start.missing", { program: m[1] ?? "" })],
+  [/^program (".*") is a directory$/s, (m) => phrase("start.directory", { program: m[1] ?? "" })],
   [
     /^program (".*") is not executable \(no execute permission\)$/s,
-    (w, m) => w.t("start.not_executable", { program: m[1] ?? "" }),
+    (m) => phrase("start.not_executable", { program: m[1] ?? "" }),
   ],
   [
     /^program (".*") could not be executed: permission denied$/s,
-    (w, m) => w.t("start.permission", { program: m[1] ?? "" }),
+    (m) => phrase("start.permission", { program: m[1] ?? "" }),
   ],
-  [/^the program name is blank$/, (w) => w.t("start.blank")],
+  [/^the program name is blank$/, () => phrase("start.blank")],
   [
     /^working directory (".*") does not exist$/s,
-    (w, m) => w.t("start.cwd_missing", { cwd: m[1] ?? "" }),
+    (m) => phrase("start.cwd_missing", { cwd: m[1] ?? "" }),
   ],
   [
     /^working directory (".*") is not a directory$/s,
-    (w, m) => w.t("start.cwd_not_dir", { cwd: m[1] ?? "" }),
+    (m) => phrase("start.cwd_not_dir", { cwd: m[1] ?? "" }),
   ],
   [
     /^Deno's sandbox refused to start program (".*"); allow it with (\S+)$/s,
-    (w, m) => w.t("start.sandbox", { program: m[1] ?? "", flag: m[2] ?? "" }),
+    (m) => phrase("start.sandbox", { program: m[1] ?? "", flag: m[2] ?? "" }),
   ],
 ];
+
+/**
+ * Why a program did not start, as a phrase: the runner's English reason when it is one of the known
+ * kinds (the permissions seam words the runner's PATH search with it too).
+ *
+ * @param reason The runner's `startError`, or a resolution's message.
+ * @returns The phrase, or `undefined` for a reason from the system (it stays as it is).
+ */
+export function startPhrase(reason: string): Phrase | undefined {
+  for (const [pattern, word] of START_REASONS) {
+    const match = pattern.exec(reason);
+    if (match) return word(match);
+  }
+  return undefined;
+}
 
 /**
  * Why a program did not start, in the locale: the runner's English reason, reworded when it is
@@ -89,11 +105,8 @@ const START_REASONS: readonly [RegExp, (words: Messages, match: RegExpExecArray)
  */
 export function startReason(words: Messages, reason: string | undefined): string {
   if (reason === undefined) return words.t("run.no_reason");
-  for (const [pattern, word] of START_REASONS) {
-    const match = pattern.exec(reason);
-    if (match) return word(words, match);
-  }
-  return reason;
+  const found = startPhrase(reason);
+  return found === undefined ? reason : words.say(found);
 }
 
 /**

@@ -66,6 +66,7 @@ export function ukUA(): Catalogue {
     "found.number": "число",
     "found.boolean": "логічне значення",
     "found.other": "значення типу {type}",
+    "found.nothing": "нічого",
 
     // Відхилені вхідні дані.
     "input.refused": "Інструмент {tool} відхилив вхідні дані: {pointer}: {reason}",
@@ -193,6 +194,7 @@ export function ukUA(): Catalogue {
       "Не вдалося знайти інструмент {tool}; жодного інструмента не оголошено (див. basis-tools check)",
     "cli.unknown_tool_list": "Не вдалося знайти інструмент {tool}; див. basis-tools list",
     "cli.invalid_json": "Не вдалося розібрати вхідні дані інструмента {tool} як JSON: {detail}",
+    "cli.json_at": "{detail} (рядок {line}, стовпець {column})",
     "cli.not_a_directory": "Не вдалося використати робочий простір {path}: це не каталог",
     "cli.unknown_option": "Невідомий параметр {option}: див. --help",
     "cli.option_missing_value": "Не вдалося розібрати параметр {option}: бракує значення",
@@ -272,14 +274,196 @@ export function ukUA(): Catalogue {
 
     // Проблеми маніфесту.
     "manifest.tool": "інструмент {tool}",
+    "manifest.not_object": "маніфест має бути об’єктом JSON, а отримано {found}",
+    "manifest.tools_required":
+      "обов’язкове поле (об’єкт, ключі якого — назви інструментів; {} не оголошує жодного)",
+    "manifest.tools_not_object":
+      "має бути об’єктом, ключі якого — назви інструментів, а отримано {found}",
+    "manifest.schema_required": "обов’язкове поле (ця програма читає версію {version})",
+    "manifest.schema_unsupported":
+      "непідтримувана версія {value} (ця програма читає версію {version})",
+    "manifest.tool_not_object": "має бути об’єктом, а отримано {found}",
+    "manifest.unknown_key": "невідомий ключ (очікується один із: {keys})",
+    "manifest.unknown_key_near": "невідомий ключ; можливо, ви мали на увазі {key}?",
+    "manifest.invalid_name": "неприпустима назва: {reason}",
+    "manifest.name_empty": "не може бути порожньою",
+    "manifest.name_long": "має містити не більше {max} символів, а містить {count}",
+    "manifest.name_chars": 'дозволено лише A-Z, a-z, 0-9, "_" і "-", а знайдено {char}',
+    "manifest.name_mcp": 'не може починатися з "mcp__" (зарезервовано для інструментів MCP)',
+    "manifest.name_proto": '"__proto__" не дозволено',
+    "manifest.name_reserved": "{name} — назва, вбудована в цю програму",
+    "manifest.required": "обов’язкове поле",
+    "manifest.blank": "обов’язкове поле (зараз воно порожнє)",
+    "manifest.not_string": "має бути рядком, а отримано {found}",
+    "manifest.nul": "не може містити символ NUL",
+    "manifest.proto_key": 'ключ "__proto__" не дозволено',
+    "manifest.schema_not_object": "має бути об’єктом JSON, а отримано {found}",
+    "manifest.schema_type":
+      'має бути "object" (вхідні дані інструмента — об’єкт JSON), а отримано {value}',
+    "manifest.schema_deep": "вкладеність глибша за {max} рівнів",
+    "manifest.command_not_argv": "має бути масивом рядків, а отримано {found}",
+    "manifest.command_shell":
+      "має бути масивом рядків (argv, а не рядком для оболонки), а отримано {found}",
+    "manifest.command_empty": "не може бути порожнім (перший елемент — програма)",
+    "manifest.program_blank": "програма не може бути порожньою",
+    "manifest.program_blank_expanded": "програма не може бути порожньою після підстановки змінних",
+    "manifest.env_not_object": "має бути об’єктом із рядковими значеннями, а отримано {found}",
+    "manifest.env_name_empty": "назва змінної не може бути порожньою",
+    "manifest.env_name_equals": 'назва змінної не може містити "="',
+    "manifest.env_name_nul": "назва змінної не може містити символ NUL",
+    "manifest.side_effect": 'має бути "process" або "external", а отримано {value}',
+    "manifest.timeout_invalid":
+      "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",
+    "manifest.timeout_max": "має бути не більшим за {max} (близько 24,8 доби), а отримано {value}",
+    "manifest.expand_unterminated": 'незавершене "${" (очікується "}")',
+    "manifest.expand_empty": 'порожнє "${}" (очікується назва змінної)',
+    "manifest.expand_bad_name":
+      'неприпустима назва змінної в "${…}" (назва складається з літер, цифр і "_" і не починається з цифри)',
+    "manifest.expand_unset":
+      'змінну {variable} не задано (щоб мати типове значення, напишіть "${{name}:-default}")',
+    "manifest.expand_unsupported":
+      'непідтримувана підстановка змінної {variable} (підтримуються лише "${NAME}" і "${NAME:-default}")',
+    "manifest.expand_nested":
+      'вкладене "${" у типовому значенні змінної {variable} не підтримується',
+    "manifest.empty_file": 'порожній файл (очікується {"schema": 1, "tools": {}})',
+    "manifest.json": "некоректний JSON",
+    "manifest.json_detail": "некоректний JSON: {detail}",
+    "manifest.json_nested": "надто глибока вкладеність",
+    "manifest.json_unexpected": "тут не очікувалося: {found}",
+    "manifest.json_unexpected_expected": "тут не очікувалося: {found}; очікується {expected}",
+    "manifest.json_property_name": "назва властивості в подвійних лапках",
+    "manifest.json_value": "значення",
+    "manifest.json_end": "кінець файлу",
+    "manifest.json_string": "рядок",
+    "manifest.json_number": "число",
+    "manifest.json_unquoted": "текст без лапок",
+    "manifest.json_single_quoted": "текст в одинарних лапках (потрібні подвійні)",
+    "manifest.json_invalid_number": "некоректне число",
+    "manifest.json_invalid_comment": "некоректний коментар",
+    "manifest.json_unterminated_comment": 'незавершений коментар (очікується "*/")',
+    "manifest.json_unterminated_string": "незавершений рядок",
+    "manifest.json_bad_unicode": 'некоректна послідовність "\\u" у рядку',
+    "manifest.json_bad_escape": "некоректна екранована послідовність у рядку",
+    "manifest.json_control": "керівний символ у рядку (його треба екранувати)",
+    "manifest.read_not_file": "не вдалося прочитати: це не звичайний файл",
+    "manifest.read_permission": "не вдалося прочитати: доступ заборонено",
+    "manifest.read_sandbox":
+      "не вдалося прочитати: заборонено дозволами Deno (надайте для нього --allow-read)",
+    "manifest.read_other": "не вдалося прочитати: {reason}",
+    "manifest.read_utf8": "не вдалося прочитати: це не текст у кодуванні UTF-8",
+    "spawn_config.not_object": "має бути об’єктом JSON",
+    "spawn_config.targets_not_object": "має бути об’єктом: назва цілі → префікс argv",
+    "spawn_config.target_name": 'назва цілі може містити лише літери, цифри, "_" і "-"',
+    "spawn_config.target_local":
+      '"local" зарезервовано: звичайна "!<команда>" і так виконується тут',
+    "spawn_config.max_depth": "має бути цілим числом, не меншим за 0",
+    "spawn_config.argv": 'має бути непорожнім масивом рядків (argv, наприклад ["claude", "-p"])',
+    "spawn_config.program_blank": "програма порожня",
 
     // Файли правил і команда rules.
+    "rules.cannot_add": "Не вдалося додати правило для інструмента {tool}: {problem}",
+    "rules.cannot_add_unnamed": "Не вдалося додати правило для інструмента: {problem}",
+    "rules.cannot_remove":
+      "Не вдалося видалити правило {id}: у {file} немає правила з таким ідентифікатором",
+    "rules.cannot_save": "Не вдалося зберегти правила {file}: {reason}",
+    "rules.save_sandbox":
+      "потрібен дозвіл на запис у {path}: запустіть програму знову з параметром --allow-write",
+    "rules_file.unusable": "файл непридатний до використання",
+    "rules_file.read_sandbox": "читання неможливе: дозвіл --allow-read у Deno не охоплює цей файл",
+    "rules_file.read_permission": "читання неможливе: доступ заборонено",
+    "rules_file.read_failed": "читання неможливе: {reason}",
+    "rules_file.not_regular": "це не звичайний файл",
+    "rules_file.loose_mode":
+      "змінювати файл можуть група або інші користувачі (режим {mode}), тож будь-хто міг би схвалювати інструменти: виконайте для нього chmod 600",
+    "rules_file.not_utf8": "вміст не є коректним текстом UTF-8",
+    "rules_file.empty": "файл порожній",
+    "rules_file.invalid_json": "некоректний JSON",
+    "rules_file.invalid_json_at": "некоректний JSON: {reason} (рядок {line}, стовпець {column})",
+    "rules_file.json.unexpected_character": "неочікуваний символ",
+    "rules_file.json.invalid_number": "некоректне число",
+    "rules_file.json.property_name": "очікується назва властивості в подвійних лапках",
+    "rules_file.json.value": "очікується значення",
+    "rules_file.json.colon": 'очікується ":"',
+    "rules_file.json.comma": 'очікується ","',
+    "rules_file.json.close_brace": 'очікується "}"',
+    "rules_file.json.close_bracket": 'очікується "]"',
+    "rules_file.json.trailing_text": "зайвий текст після кінця JSON",
+    "rules_file.json.comment": "коментарі не дозволені",
+    "rules_file.json.unterminated_comment": "незавершений коментар",
+    "rules_file.json.unterminated_string": "незавершений рядок",
+    "rules_file.json.unicode_escape": 'некоректна послідовність "\\u" у рядку',
+    "rules_file.json.escape": "некоректна екранована послідовність у рядку",
+    "rules_file.json.control_character": "керівний символ у рядку",
+    "rules_file.json.syntax": "синтаксична помилка",
+    "rules_file.not_object": 'має бути об’єктом: {"version": 1, "rules": [...]}',
+    "rules_file.unknown_field": "невідоме поле {field}",
+    "rules_file.version_missing": 'відсутнє поле "version" (очікується {expected})',
+    "rules_file.version_newer":
+      "непідтримувана версія {version}: файл записала новіша версія basis-tools (ця програма читає версію {expected})",
+    "rules_file.version_unsupported": "непідтримувана версія {version} (очікується {expected})",
+    "rules_file.version_type":
+      "непідтримувана версія: значення типу {type} (очікується {expected})",
+    "rules_file.in_rule": "правило rules[{index}] {id}: {problem}",
+    "rules_file.in_rule_no_id": "правило rules[{index}]: {problem}",
+    "rules_file.field": "поле {field}: {problem}",
+    "rules_file.must_be_array": "має бути масивом",
+    "rules_file.rule_not_object": "має бути об’єктом",
+    "rules_file.bad_id":
+      "має містити від 1 до 64 літер, цифр, '.', '_' або '-' і починатися з літери чи цифри",
+    "rules_file.id_taken": "такий ідентифікатор уже має попереднє правило",
+    "rules_file.non_empty_string": "має бути непорожнім рядком",
+    "rules_file.string": "має бути рядком",
+    "rules_file.decision": 'має бути "allow" або "deny"',
+    "rules_file.one_line": "має бути рядком без розривів рядка",
+    "rules_file.scope": 'має бути "global" або {"workspace": "/абсолютний/шлях"}',
+    "rules_file.workspace_root": "workspace має бути абсолютним нормалізованим шляхом",
+    "rules_file.string_array": "має бути масивом рядків",
+    "rules_file.timestamp": "має бути позначкою часу у форматі ISO 8601",
+    "rules_file.example_unmatched": "шаблон не збігається з прикладом match[{index}] {text}",
+    "rules_file.example_matched": "шаблон збігається з прикладом not_match[{index}] {text}",
+    "rules_file.example_matched_bare":
+      "правило не має шаблону, тож збігається з прикладом not_match[{index}] {text}",
 
     // Попередження permissions.
+    "permissions.unresolved":
+      "Не включено до --allow-run ({user}): {reason}; виклики відхилятимуться, доки програма не зможе запуститися і permissions не буде виконано знову",
+    "permissions.lookup_refused":
+      "програму {program} не вдалося знайти в PATH (читання заборонено)",
+    "permissions.confinement":
+      "Дозвіл на {path} ({users}) зводить обмеження нанівець: {why}, а --allow-run не може обмежити аргументи програми",
+    "permissions.why_shell": "оболонка виконує будь-яку команду, яку їй передано",
+    "permissions.why_launcher":
+      "ця програма запускає будь-яку іншу програму, названу в її аргументах",
+    "permissions.why_interpreter": "ця програма виконує будь-який код, переданий їй в аргументах",
+    "permissions.inline_code": "{user} передає їй код через {flag}",
+    "permissions.unexpressible":
+      "Шлях {path} не включено до прапорців: Deno розділяє значення прапорців комами й не дає їх екранувати; використайте --format deno-json або перенесіть його туди, де в шляху немає коми",
+    "permissions.environment":
+      "Середовище містить {variables}: з обмеженим --allow-run Deno не запускає жодної програми, поки задано змінні LD_* або DYLD_*; приберіть їх із середовища перед запуском basis-tools",
+    "permissions.compile_self":
+      "Скомпільований двійковий файл не може скомпілювати сам себе: команда збирає з basis-tools.js (результат deno task bundle або файл із релізу); виправте цей шлях",
+    "permissions.user_spawn_commands": "команди spawn",
+    "permissions.user_spawn_target": "ціль spawn {target}",
+    "permissions.user_spawn_agent": "субагент spawn",
+    "permissions.hint_no_shell": "--no-shell вимикає команди spawn, і тоді цього дозволу не буде",
+    // Як мова перелічує тих, хто запускає програму, і додає примітку до попередження.
+    "permissions.list": "{list}, {item}",
+    "permissions.more": "{text}; {more}",
 
     // Форма схвалення, яку показує клієнт MCP.
+    "elicit.decision_description":
+      "Дозволяти завжди — запам’ятати правило для саме цієї команди (з будь-якими вхідними даними); Відхилити — відмовити в цьому виклику",
+    "elicit.cannot_ask":
+      "Не вдалося запитати клієнта MCP про виклик інструмента {tool}: {reason}; виклик відхилено",
+    "elicit.no_client":
+      "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а цей клієнт MCP не вміє запитувати підтвердження (він не підтримує elicitation); дозвольте його командою `{command}` або запустіть сервер MCP з --approve always",
 
     // Інші помилки.
+    "error.no_home":
+      "Не вдалося визначити каталоги користувача: HOME не містить абсолютного шляху; задайте HOME або вкажіть абсолютний шлях у {override} чи {variable}",
+    "error.input_schema": "Не вдалося використати схему вхідних даних інструмента {tool}: {reason}",
+    "error.spawn_unknown_target": "Виклик spawn відхилено: невідома ціль {target}",
+    "error.spawn_no_agent": "Виклик spawn відхилено: субагента не налаштовано",
 
     // Запит на підтвердження в терміналі.
     "prompt.title_tool": "basis-tools питає дозволу, перш ніж запустити інструмент",

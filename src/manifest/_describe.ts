@@ -5,6 +5,7 @@
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { Segment } from "./_json.ts";
 
 /** A parsed JSON object. */
@@ -20,25 +21,25 @@ export function isObject(value: unknown): value is Json {
 }
 
 /** The kind of a JSON value, for "found …". */
-export function kind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
+export function kind(value: unknown): Phrase {
+  if (value === null) return phrase("found.null");
+  if (Array.isArray(value)) return phrase("found.array");
   switch (typeof value) {
     case "string":
-      return "a string";
+      return phrase("found.string");
     case "number":
-      return "a number";
+      return phrase("found.number");
     case "boolean":
-      return "a boolean";
+      return phrase("found.boolean");
     case "object":
-      return "an object";
+      return phrase("found.object");
     default:
-      return "nothing";
+      return phrase("found.nothing");
   }
 }
 
 /** A non-secret found value: short strings and numbers verbatim, anything else by kind. */
-export function show(value: unknown): string {
+export function show(value: unknown): string | Phrase {
   if (typeof value === "number" || typeof value === "boolean" || value === null) {
     return String(value);
   }

@@ -13,12 +13,13 @@
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 
 /** The outcome of expanding one string. */
 export type Expansion =
   | { readonly ok: true; readonly value: string }
-  | { readonly ok: false; readonly reasons: readonly string[] };
+  | { readonly ok: false; readonly reasons: readonly Phrase[] };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
@@ -34,18 +35,18 @@ export function expand(text: string, env: EnvLookup): Expansion {
   if (start === -1) return { ok: true, value: text };
   let out = "";
   let done = 0;
-  const reasons: string[] = [];
+  const reasons: Phrase[] = [];
   while (start !== -1) {
     out += text.slice(done, start);
     const close = text.indexOf("}", start + 2);
     if (close === -1) {
-      reasons.push('unterminated "${" (expected "}")');
+      reasons.push(phrase("manifest.expand_unterminated"));
       return { ok: false, reasons };
     }
     const inner = text.slice(start + 2, close);
     const replaced = expandOne(inner, env);
     if (typeof replaced === "string") out += replaced;
-    else reasons.push(replaced.reason);
+    else reasons.push(replaced);
     done = close + 1;
     start = text.indexOf("${", done);
   }
@@ -53,34 +54,24 @@ export function expand(text: string, env: EnvLookup): Expansion {
   return { ok: true, value: out + text.slice(done) };
 }
 
-function expandOne(inner: string, env: EnvLookup): string | { reason: string } {
-  if (inner === "") return { reason: 'empty "${}" (expected a variable name)' };
+function expandOne(inner: string, env: EnvLookup): string | Phrase {
+  if (inner === "") return phrase("manifest.expand_empty");
   const name = NAME.exec(inner)?.[0];
-  if (name === undefined) {
-    return {
-      reason: 'invalid variable name in "${…}" (a name is letters, digits and "_", ' +
-        "not starting with a digit)",
-    };
-  }
+  if (name === undefined) return phrase("manifest.expand_bad_name");
   const rest = inner.slice(name.length);
   const value = env(name);
   if (rest === "") {
     if (value === undefined) {
-      return {
-        reason: `variable ${quote(name)} is not set (use "\${${name}:-default}" for a fallback)`,
-      };
+      return phrase("manifest.expand_unset", { variable: quote(name), name });
     }
     return value;
   }
   if (!rest.startsWith(":-")) {
-    return {
-      reason: `unsupported expansion of variable ${quote(name)} ` +
-        '(only "${NAME}" and "${NAME:-default}" are supported)',
-    };
+    return phrase("manifest.expand_unsupported", { variable: quote(name) });
   }
   const fallback = rest.slice(2);
   if (fallback.includes("${")) {
-    return { reason: `nested "\${" in the default of variable ${quote(name)} is not supported` };
+    return phrase("manifest.expand_nested", { variable: quote(name) });
   }
   return value === undefined || value === "" ? fallback : value;
 }

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 import type { SideEffect } from "./types.ts";
 import type { Pointer, Segment } from "./_json.ts";
@@ -31,39 +32,39 @@ export type Report = (
   path: readonly Segment[],
   at: Pointer["at"],
   field: string | undefined,
-  reason: string,
+  reason: Phrase,
 ) => void;
 
 /** Why a tool name is refused, or `undefined` when it is fine. */
-export function checkName(name: string, reserved: ReadonlySet<string>): string | undefined {
-  if (name === "") return "must not be empty";
+export function checkName(name: string, reserved: ReadonlySet<string>): Phrase | undefined {
+  if (name === "") return phrase("manifest.name_empty");
   if (name.length > MAX_NAME_LENGTH) {
-    return `must be at most ${MAX_NAME_LENGTH} characters, found ${name.length}`;
+    return phrase("manifest.name_long", { max: MAX_NAME_LENGTH, count: name.length });
   }
   if (!NAME_CHARS.test(name)) {
     const bad = BAD_NAME_CHAR.exec(name)?.[0] ?? "";
-    return `only A-Z, a-z, 0-9, "_" and "-" are allowed, found ${JSON.stringify(bad)}`;
+    return phrase("manifest.name_chars", { char: JSON.stringify(bad) });
   }
-  if (name.startsWith("mcp__")) return 'must not start with "mcp__" (reserved for MCP tools)';
-  if (name === "__proto__") return '"__proto__" is not allowed';
-  if (reserved.has(name)) return `${JSON.stringify(name)} is built into this program`;
+  if (name.startsWith("mcp__")) return phrase("manifest.name_mcp");
+  if (name === "__proto__") return phrase("manifest.name_proto");
+  if (reserved.has(name)) return phrase("manifest.name_reserved", { name: JSON.stringify(name) });
   return undefined;
 }
 
 /** `description`: a string, trimmed, not blank. */
 export function checkDescription(raw: Json, report: Report): string | undefined {
   if (!Object.hasOwn(raw, "description")) {
-    report([], "value", "description", "is required");
+    report([], "value", "description", phrase("manifest.required"));
     return undefined;
   }
   const value = raw.description;
   if (typeof value !== "string") {
-    report(["description"], "value", "description", `must be a string, found ${kind(value)}`);
+    report(["description"], "value", "description", notString(value));
     return undefined;
   }
   const trimmed = value.trim();
   if (trimmed === "") {
-    report(["description"], "value", "description", "is required (it is blank)");
+    report(["description"], "value", "description", phrase("manifest.blank"));
     return undefined;
   }
   return trimmed;
@@ -72,7 +73,7 @@ export function checkDescription(raw: Json, report: Report): string | undefined 
 /** `input_schema`: a JSON object of type "object", without `__proto__` keys, not too deep. */
 export function checkInputSchema(raw: Json, report: Report): Json | undefined {
   if (!Object.hasOwn(raw, "input_schema")) {
-    report([], "value", "input_schema", "is required");
+    report([], "value", "input_schema", phrase("manifest.required"));
     return undefined;
   }
   const schema = raw.input_schema;
@@ -81,7 +82,7 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
       ["input_schema"],
       "value",
       "input_schema",
-      `must be a JSON object, found ${kind(schema)}`,
+      phrase("manifest.schema_not_object", { found: kind(schema) }),
     );
     return undefined;
   }
@@ -93,7 +94,7 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
       ["input_schema", "type"],
       "value",
       "input_schema.type",
-      `must be "object" (a tool's input is a JSON object), found ${show(schema.type)}`,
+      phrase("manifest.schema_type", { value: show(schema.type) }),
     );
     ok = false;
   }
@@ -102,7 +103,12 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
   const path: Segment[] = ["input_schema"];
   const walk = (value: object): void => {
     if (path.length > MAX_SCHEMA_DEPTH) {
-      report(path, "value", fieldOf(path), `nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
+      report(
+        path,
+        "value",
+        fieldOf(path),
+        phrase("manifest.schema_deep", { max: MAX_SCHEMA_DEPTH }),
+      );
       ok = false;
       return;
     }
@@ -121,7 +127,7 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
       const key = keys[i]!;
       if (key === "__proto__") {
         path.push(key);
-        report(path, "key", fieldOf(path), 'key "__proto__" is not allowed');
+        report(path, "key", fieldOf(path), phrase("manifest.proto_key"));
         path.pop();
         ok = false;
         continue;
@@ -140,22 +146,19 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
 /** `command`: a non-empty argv of strings, expanded, whose program is not blank. */
 export function checkCommand(raw: Json, env: EnvLookup, report: Report): string[] | undefined {
   if (!Object.hasOwn(raw, "command")) {
-    report([], "value", "command", "is required");
+    report([], "value", "command", phrase("manifest.required"));
     return undefined;
   }
   const command = raw.command;
   if (!Array.isArray(command)) {
-    const hint = typeof command === "string" ? " (an argv, never a shell string)" : "";
-    report(
-      ["command"],
-      "value",
-      "command",
-      `must be an array of strings${hint}, found ${kind(command)}`,
-    );
+    const key = typeof command === "string"
+      ? "manifest.command_shell"
+      : "manifest.command_not_argv";
+    report(["command"], "value", "command", phrase(key, { found: kind(command) }));
     return undefined;
   }
   if (command.length === 0) {
-    report(["command"], "value", "command", "must not be empty (the first element is the program)");
+    report(["command"], "value", "command", phrase("manifest.command_empty"));
     return undefined;
   }
   const argv: string[] = [];
@@ -168,8 +171,9 @@ export function checkCommand(raw: Json, env: EnvLookup, report: Report): string[
   }
   if (!ok) return undefined;
   if (argv[0]!.trim() === "") {
-    const after = (command[0] as string).includes("${") ? " after expansion" : "";
-    report(["command", 0], "value", "command[0]", `the program must not be blank${after}`);
+    const expanded = (command[0] as string).includes("${");
+    const key = expanded ? "manifest.program_blank_expanded" : "manifest.program_blank";
+    report(["command", 0], "value", "command[0]", phrase(key));
     return undefined;
   }
   return argv;
@@ -191,20 +195,20 @@ export function checkEnv(
   if (!Object.hasOwn(raw, "env")) return out;
   const pairs = raw.env;
   if (!isObject(pairs)) {
-    report(["env"], "value", "env", `must be an object of strings, found ${kind(pairs)}`);
+    report(["env"], "value", "env", phrase("manifest.env_not_object", { found: kind(pairs) }));
     return undefined;
   }
   let ok = true;
   for (const name of Object.keys(pairs)) {
     const field = name === "" ? "env" : `env.${label(name)}`;
     const nameProblem = name === ""
-      ? "the variable name must not be empty"
+      ? phrase("manifest.env_name_empty")
       : name.includes("=")
-      ? 'the variable name must not contain "="'
+      ? phrase("manifest.env_name_equals")
       : name.includes("\0")
-      ? "the variable name must not contain a NUL character"
+      ? phrase("manifest.env_name_nul")
       : name === "__proto__"
-      ? 'key "__proto__" is not allowed'
+      ? phrase("manifest.proto_key")
       : undefined;
     if (nameProblem !== undefined) {
       report(["env", name], "key", field, nameProblem);
@@ -227,7 +231,7 @@ export function checkSideEffect(raw: Json, report: Report): SideEffect | undefin
     ["side_effect"],
     "value",
     "side_effect",
-    `must be "process" or "external", found ${show(value)}`,
+    phrase("manifest.side_effect", { value: show(value) }),
   );
   return undefined;
 }
@@ -241,7 +245,7 @@ export function checkTimeout(raw: Json, report: Report): number | undefined {
       ["timeout_ms"],
       "value",
       "timeout_ms",
-      `must be a whole number of milliseconds greater than 0, found ${show(value)}`,
+      phrase("manifest.timeout_invalid", { value: show(value) }),
     );
     return undefined;
   }
@@ -250,7 +254,7 @@ export function checkTimeout(raw: Json, report: Report): number | undefined {
       ["timeout_ms"],
       "value",
       "timeout_ms",
-      `must be at most ${MAX_TIMEOUT_MS} (about 24.8 days), found ${show(value)}`,
+      phrase("manifest.timeout_max", { max: MAX_TIMEOUT_MS, value: show(value) }),
     );
     return undefined;
   }
@@ -266,7 +270,7 @@ function expandField(
   report: Report,
 ): string | undefined {
   if (typeof value !== "string") {
-    report(path, "value", field, `must be a string, found ${kind(value)}`);
+    report(path, "value", field, notString(value));
     return undefined;
   }
   const result = expand(value, env);
@@ -275,8 +279,12 @@ function expandField(
     return undefined;
   }
   if (result.value.includes("\0")) {
-    report(path, "value", field, "must not contain a NUL character");
+    report(path, "value", field, phrase("manifest.nul"));
     return undefined;
   }
   return result.value;
+}
+
+function notString(value: unknown): Phrase {
+  return phrase("manifest.not_string", { found: kind(value) });
 }

@@ -11,6 +11,8 @@
  */
 
 import type { Node, ParseError } from "jsonc-parser";
+import type { MessageKey } from "../locale/en_us.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import { stripJsonc } from "./_strip_jsonc.ts";
 
 type Jsonc = typeof import("jsonc-parser");
@@ -33,34 +35,37 @@ export interface Position {
 /** The outcome of reading manifest text. */
 export type ParsedText =
   | { readonly ok: true; readonly value: unknown; readonly tree?: Node }
-  | { readonly ok: false; readonly position?: Position; readonly reason: string };
+  | { readonly ok: false; readonly position?: Position; readonly reason: Phrase };
 
 /** Finds where a pointer's node starts, when the document can be mapped. */
 export type Locate = (pointer: Pointer) => Position | undefined;
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false } as const;
 
-// ParseErrorCode and SyntaxKind values (const enums in jsonc-parser's types).
-const EXPECTED: Readonly<Record<number, string>> = {
-  3: "a property name in double quotes",
-  4: "a value",
+// ParseErrorCode and SyntaxKind values (const enums in jsonc-parser's types). Punctuation is
+// shown as written; words are phrases.
+const END = phrase("manifest.json_end");
+const NESTED = phrase("manifest.json_nested");
+const EXPECTED: Readonly<Record<number, string | Phrase>> = {
+  3: phrase("manifest.json_property_name"),
+  4: phrase("manifest.json_value"),
   5: '":"',
   6: '","',
   7: '"}"',
   8: '"]"',
-  9: "end of file",
+  9: END,
 };
-const SCAN_ERRORS: Readonly<Record<number, string>> = {
-  2: "invalid number",
-  10: "invalid comment",
-  11: 'unterminated comment (expected "*/")',
-  12: "unterminated string",
-  13: "invalid number",
-  14: 'invalid "\\u" escape in a string',
-  15: "invalid escape sequence in a string",
-  16: "control character in a string (escape it)",
+const SCAN_ERRORS: Readonly<Record<number, MessageKey>> = {
+  2: "manifest.json_invalid_number",
+  10: "manifest.json_invalid_comment",
+  11: "manifest.json_unterminated_comment",
+  12: "manifest.json_unterminated_string",
+  13: "manifest.json_invalid_number",
+  14: "manifest.json_bad_unicode",
+  15: "manifest.json_bad_escape",
+  16: "manifest.json_control",
 };
-const PUNCTUATION: Readonly<Record<number, string>> = {
+const PUNCTUATION: Readonly<Record<number, string | Phrase>> = {
   1: '"{"',
   2: '"}"',
   3: '"["',
@@ -70,8 +75,8 @@ const PUNCTUATION: Readonly<Record<number, string>> = {
   7: '"null"',
   8: '"true"',
   9: '"false"',
-  10: "string",
-  11: "number",
+  10: phrase("manifest.json_string"),
+  11: phrase("manifest.json_number"),
 };
 
 let jsoncModule: Promise<Jsonc> | undefined;
@@ -94,7 +99,7 @@ export async function parseText(text: string): Promise<ParsedText> {
     // Not strict JSON: JSONC, or broken.
   }
   if (text.trim() === "") {
-    return { ok: false, reason: 'empty file (expected {"schema": 1, "tools": {}})' };
+    return { ok: false, reason: phrase("manifest.empty_file") };
   }
   const strict = stripJsonc(text);
   if (strict !== undefined) {
@@ -111,7 +116,7 @@ export async function parseText(text: string): Promise<ParsedText> {
     tree = jsonc.parseTree(text, errors, PARSE_OPTIONS);
   } catch (error) {
     if (error instanceof RangeError) {
-      return { ok: false, reason: "invalid JSON: nested too deeply" };
+      return { ok: false, reason: phrase("manifest.json_detail", { detail: NESTED }) };
     }
     throw error;
   }
@@ -120,14 +125,41 @@ export async function parseText(text: string): Promise<ParsedText> {
     return {
       ok: false,
       position: positionOf(text, lineStarts(text), first.offset),
-      reason: `invalid JSON: ${describeError(jsonc, text, errors)}`,
+      reason: phrase("manifest.json_detail", { detail: describeError(jsonc, text, errors) }),
     };
   }
   try {
     return { ok: true, value: JSON.parse(strictText(jsonc, text)), ...(tree ? { tree } : {}) };
   } catch {
-    return { ok: false, reason: "invalid JSON" };
+    return { ok: false, reason: phrase("manifest.json") };
   }
+}
+
+/**
+ * Why a text is not strict JSON (no comments, no trailing commas), and where: for a caller whose
+ * `JSON.parse` failed. Values are described by kind, never quoted, as for manifests.
+ *
+ * @param text The text `JSON.parse` refused.
+ * @returns The first problem, located when it can be.
+ */
+export async function strictJsonProblem(
+  text: string,
+): Promise<{ readonly position?: Position; readonly reason: Phrase }> {
+  if (text.trim() === "") return { reason: phrase("manifest.json_unexpected", { found: END }) };
+  const jsonc = await loadJsonc();
+  const errors: ParseError[] = [];
+  try {
+    jsonc.parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  } catch (error) {
+    if (error instanceof RangeError) return { reason: NESTED };
+    throw error;
+  }
+  const first = errors[0];
+  if (first === undefined) return { reason: phrase("manifest.json") };
+  return {
+    position: positionOf(text, lineStarts(text), first.offset),
+    reason: describeError(jsonc, text, errors),
+  };
 }
 
 /**
@@ -208,10 +240,10 @@ function positionOf(text: string, starts: readonly number[], offset: number): Po
   return { line: low + 1, column: at - starts[low]! + 1 };
 }
 
-function describeError(jsonc: Jsonc, text: string, errors: readonly ParseError[]): string {
+function describeError(jsonc: Jsonc, text: string, errors: readonly ParseError[]): Phrase {
   const error = errors[0]!;
   const scanError = SCAN_ERRORS[error.error];
-  if (scanError !== undefined) return scanError;
+  if (scanError !== undefined) return phrase(scanError);
   const found = describeToken(jsonc, text, error.offset);
   // An unexpected symbol is reported first; what was expected there comes next, right after it.
   const next = errors[1];
@@ -220,26 +252,26 @@ function describeError(jsonc: Jsonc, text: string, errors: readonly ParseError[]
       ? EXPECTED[next.error]
       : undefined);
   return expected === undefined
-    ? `unexpected ${found}`
-    : `unexpected ${found}, expected ${expected}`;
+    ? phrase("manifest.json_unexpected", { found })
+    : phrase("manifest.json_unexpected_expected", { found, expected });
 }
 
-function describeToken(jsonc: Jsonc, text: string, offset: number): string {
-  if (offset >= text.length) return "end of file";
+function describeToken(jsonc: Jsonc, text: string, offset: number): string | Phrase {
+  if (offset >= text.length) return END;
   const scanner = jsonc.createScanner(text, true);
   scanner.setPosition(offset);
   const kind = scanner.scan();
-  if (kind === 17) return "end of file";
+  if (kind === 17) return END;
   const known = PUNCTUATION[kind];
   if (known !== undefined) return known;
   const token = text.slice(
     scanner.getTokenOffset(),
     scanner.getTokenOffset() + scanner.getTokenLength(),
   );
-  if (token.startsWith("'")) return "single-quoted text (use double quotes)";
+  if (token.startsWith("'")) return phrase("manifest.json_single_quoted");
   // One character is safe to show; a longer unquoted word might be a pasted secret.
   if ([...token].length === 1) return JSON.stringify(token);
-  return "unquoted text";
+  return phrase("manifest.json_unquoted");
 }
 
 /** The same document as strict JSON: comments and trailing commas removed. */

@@ -8,11 +8,13 @@
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
+
 /** The outcome of reading one manifest path. */
 export type FileRead =
   | { readonly kind: "missing" }
   | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "error"; readonly reason: string };
+  | { readonly kind: "error"; readonly reason: Phrase };
 
 const lenient = new TextDecoder("utf-8");
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -32,7 +34,7 @@ export function readManifestFile(path: string): FileRead {
     return { kind: "error", reason: cannotRead(error) };
   }
   if (info.isDirectory) return { kind: "missing" };
-  if (!info.isFile) return { kind: "error", reason: "cannot read: not a regular file" };
+  if (!info.isFile) return { kind: "error", reason: phrase("manifest.read_not_file") };
   let bytes: Uint8Array;
   try {
     bytes = Deno.readFileSync(path);
@@ -46,7 +48,7 @@ export function readManifestFile(path: string): FileRead {
     const text = lenient.decode(bytes);
     return { kind: "text", text: text.includes("\uFFFD") ? strict.decode(bytes) : text };
   } catch {
-    return { kind: "error", reason: "cannot read: not valid UTF-8 text" };
+    return { kind: "error", reason: phrase("manifest.read_utf8") };
   }
 }
 
@@ -71,13 +73,13 @@ function isAbsent(error: unknown): boolean {
     error instanceof Deno.errors.IsADirectory;
 }
 
-function cannotRead(error: unknown): string {
-  if (error instanceof Deno.errors.PermissionDenied) return "cannot read: permission denied";
-  if (error instanceof Deno.errors.NotCapable) {
-    return "cannot read: refused by Deno's permissions (grant --allow-read for it)";
-  }
+function cannotRead(error: unknown): Phrase {
+  if (error instanceof Deno.errors.PermissionDenied) return phrase("manifest.read_permission");
+  if (error instanceof Deno.errors.NotCapable) return phrase("manifest.read_sandbox");
   const message = error instanceof Error ? error.message : String(error);
   // Deno's messages look like "Reason (os error N): op 'path'"; keep the reason.
   const reason = message.split(/ \(os error|:/)[0]?.trim() || "unknown error";
-  return `cannot read: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`;
+  return phrase("manifest.read_other", {
+    reason: `${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+  });
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
 import type { Pointer, Segment } from "./_json.ts";
@@ -54,7 +55,7 @@ export interface Issue {
   readonly pointer: Pointer;
   readonly tool?: string;
   readonly field?: string;
-  readonly reason: string;
+  readonly reason: Phrase;
 }
 
 /** The valid tools of one document and every problem found in it. */
@@ -76,7 +77,7 @@ export function validateManifest(document: unknown, context: ValidateContext): V
   if (!isObject(document)) {
     issues.push({
       pointer: { path: [], at: "value" },
-      reason: `the manifest must be a JSON object, found ${kind(document)}`,
+      reason: phrase("manifest.not_object", { found: kind(document) }),
     });
     return { tools, issues };
   }
@@ -90,13 +91,13 @@ export function validateManifest(document: unknown, context: ValidateContext): V
     issues.push({
       pointer: { path: [], at: "value" },
       field: "tools",
-      reason: "is required (an object keyed by tool name; {} declares none)",
+      reason: phrase("manifest.tools_required"),
     });
   } else if (!isObject(document.tools)) {
     issues.push({
       pointer: { path: ["tools"], at: "value" },
       field: "tools",
-      reason: `must be an object keyed by tool name, found ${kind(document.tools)}`,
+      reason: phrase("manifest.tools_not_object", { found: kind(document.tools) }),
     });
   } else if (!skipTools) {
     const declared = document.tools;
@@ -111,12 +112,11 @@ export function validateManifest(document: unknown, context: ValidateContext): V
 
 /** Returns true when the document is another version, whose tools are not checked. */
 function checkSchema(document: Json, issues: Issue[]): boolean {
-  const supported = `(this program reads version ${SCHEMA_VERSION})`;
   if (!Object.hasOwn(document, "schema")) {
     issues.push({
       pointer: { path: [], at: "value" },
       field: "schema",
-      reason: `is required ${supported}`,
+      reason: phrase("manifest.schema_required", { version: SCHEMA_VERSION }),
     });
     return false;
   }
@@ -125,7 +125,10 @@ function checkSchema(document: Json, issues: Issue[]): boolean {
   issues.push({
     pointer: { path: ["schema"], at: "value" },
     field: "schema",
-    reason: `unsupported version ${show(version)} ${supported}`,
+    reason: phrase("manifest.schema_unsupported", {
+      value: show(version),
+      version: SCHEMA_VERSION,
+    }),
   });
   return typeof version === "number";
 }
@@ -143,7 +146,7 @@ function checkTool(
     path: readonly Segment[],
     at: Pointer["at"],
     field: string | undefined,
-    reason: string,
+    reason: Phrase,
   ) => {
     issues.push({
       pointer: { path: ["tools", name, ...path], at },
@@ -154,9 +157,11 @@ function checkTool(
   };
 
   const nameProblem = checkName(name, context.reserved);
-  if (nameProblem !== undefined) report([], "key", undefined, `invalid name: ${nameProblem}`);
+  if (nameProblem !== undefined) {
+    report([], "key", undefined, phrase("manifest.invalid_name", { reason: nameProblem }));
+  }
   if (!isObject(raw)) {
-    report([], "value", undefined, `must be an object, found ${kind(raw)}`);
+    report([], "value", undefined, phrase("manifest.tool_not_object", { found: kind(raw) }));
     return undefined;
   }
   for (const key of Object.keys(raw)) {
@@ -196,10 +201,20 @@ function checkTool(
   });
 }
 
-function unknownKey(key: string, known: readonly string[]): { field: string; reason: string } {
+/**
+ * The problem of a key that is not one of `known`: a near one suggested, or all of them listed.
+ *
+ * @param key The key as written.
+ * @param known The keys allowed there.
+ * @returns The field (the key as shown) and the reason.
+ */
+export function unknownKey(
+  key: string,
+  known: readonly string[],
+): { field: string; reason: Phrase } {
   const suggestion = suggestKey(key, known);
   const reason = suggestion === undefined
-    ? `unknown key (expected one of: ${known.join(", ")})`
-    : `unknown key, did you mean ${JSON.stringify(suggestion)}?`;
+    ? phrase("manifest.unknown_key", { keys: known.join(", ") })
+    : phrase("manifest.unknown_key_near", { key: JSON.stringify(suggestion) });
   return { field: label(key), reason };
 }

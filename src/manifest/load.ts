@@ -5,7 +5,7 @@
  * @module
  */
 
-import { BasisError, ManifestError, type ManifestProblem } from "../errors.ts";
+import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { configDir as defaultConfigDir, readEnv } from "../paths.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec } from "./types.ts";
 import { findWorkspaceRoot } from "./_discover.ts";
@@ -85,7 +85,7 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     const source: ManifestSource = { path, scope, found: read.kind !== "missing" };
     if (read.kind === "missing") return { source, tools: [], problems: [] };
     if (read.kind === "error") {
-      return { source, tools: [], problems: [{ file: path, reason: read.reason }] };
+      return { source, tools: [], problems: [problemOf({ file: path }, read.reason)] };
     }
     const parsed = await parseManifestText(read.text, path, { scope, root, env, reserved });
     return { source, tools: parsed.tools, problems: parsed.problems };
@@ -109,5 +109,6 @@ function explicitWorkspace(path: string, given: string): string {
   } catch {
     // Reported below.
   }
-  throw new BasisError("usage", `Cannot use workspace ${JSON.stringify(given)}: not a directory`);
+  const params = { path: JSON.stringify(given) };
+  throw BasisError.of("usage", { key: "cli.not_a_directory", params });
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ManifestProblem } from "../errors.ts";
+import { type ManifestProblem, problemOf } from "../errors.ts";
 import { readEnv } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
 import { createLocator, parseText } from "./_json.ts";
@@ -83,7 +83,7 @@ export async function parseManifestText(
   const parsed = await parseText(source);
   if (!parsed.ok) {
     const at = parsed.position ?? {};
-    return { tools: [], problems: [{ file, ...at, reason: parsed.reason }] };
+    return { tools: [], problems: [problemOf({ file, ...at }, parsed.reason)] };
   }
   const { tools, issues } = validateManifest(parsed.value, {
     file,
@@ -105,13 +105,12 @@ async function locate(
   const find = await createLocator(text, tree);
   const located = issues.map((issue, index) => {
     const position = find(issue.pointer);
-    const problem: ManifestProblem = {
+    const problem = problemOf({
       file,
       ...(position ?? {}),
       ...(issue.tool === undefined ? {} : { tool: issue.tool }),
       ...(issue.field === undefined ? {} : { field: issue.field }),
-      reason: issue.reason,
-    };
+    }, issue.reason);
     return { problem, index };
   });
   located.sort((a, b) =>

@@ -12,6 +12,7 @@ import type { ApprovalPolicy } from "../approval/policy.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { Approver } from "../contract/types.ts";
+import type { Messages } from "../locale/messages.ts";
 
 /** What the approver needs besides the request. */
 export interface McpApproverSettings {
@@ -25,6 +26,8 @@ export interface McpApproverSettings {
   readonly elicit: () => Elicit | undefined;
   /** Told why a question to the client failed (it is then a denial). */
   readonly log: (line: string) => void;
+  /** The messages of the server's locale: the form, its log line, the denial without a form. */
+  readonly words: Messages;
 }
 
 /**
@@ -52,27 +55,24 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
           elicit,
           secrets: context.secrets,
           signal: context.signal,
+          words: settings.words,
           onError: (error) =>
-            settings.log(
-              `Cannot ask the MCP client about a call of tool ${JSON.stringify(request.tool)}: ${
-                error instanceof Error ? error.message : String(error)
-              }; the call is denied`,
-            ),
+            settings.log(settings.words.t("elicit.cannot_ask", {
+              tool: JSON.stringify(request.tool),
+              reason: error instanceof Error ? error.message : String(error),
+            })),
         });
       },
     });
     const decision = await decide(request, context);
     if (!noOneAsked || decision.allowed) return decision;
     // The CLI's wording speaks of a terminal; here the one who could not ask is the client.
-    return { ...decision, reason: noClientToAsk(request.tool, settings.root) };
+    return { ...decision, reason: noClientToAsk(settings.words, request.tool, settings.root) };
   };
 }
 
 /** The one line for a call no rule answers when the client cannot ask anyone. */
-function noClientToAsk(tool: string, root: string): string {
-  return `Call of tool ${
-    JSON.stringify(tool)
-  } denied: no remembered rule allows it and this MCP client cannot ask for approval (it does not support elicitation); allow it with \`basis-tools -C ${
-    shellQuote(root)
-  } rules add --tool ${tool}\`, or start the MCP server with --approve always`;
+function noClientToAsk(words: Messages, tool: string, root: string): string {
+  const command = `basis-tools -C ${shellQuote(root)} rules add --tool ${tool}`;
+  return words.t("elicit.no_client", { tool: JSON.stringify(tool), command });
 }

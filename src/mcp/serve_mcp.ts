@@ -22,6 +22,8 @@ import {
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Elicit } from "../approval/elicitation/elicit_approval.ts";
 import type { Approver, Tool } from "../contract/types.ts";
+import type { Locale } from "../locale/locale.ts";
+import { loadLocale, messages } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
@@ -50,6 +52,8 @@ export interface ServeMcpOptions {
   configDir: string;
   /** The workspace root (workspace-scoped rules, and the hint in a denial). */
   root: string;
+  /** The language of the approval form and of a denial for want of one. @default "en-US" */
+  locale?: Locale;
   /** Files whose change reloads the roster (the manifests, spawn.json). @default [] */
   watch?: readonly string[];
   /** Quiet time after a change before reloading, in milliseconds. @default 150 */
@@ -102,12 +106,15 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
         ...(signal === undefined ? {} : { signal }),
       });
   };
+  const locale = options.locale ?? "en-US";
+  await loadLocale(locale);
   const approver = mcpApprover({
     policy: options.policy ?? "prompt",
     configDir: options.configDir,
     root: options.root,
     elicit,
     log,
+    words: messages(locale),
   });
 
   let roster = indexed(await options.load(approver));

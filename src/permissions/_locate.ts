@@ -6,6 +6,8 @@
  * @module
  */
 
+import { startPhrase } from "../contract/_run_words.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath } from "../paths.ts";
 import { resolveProgram } from "../run/mod.ts";
 
@@ -18,7 +20,11 @@ export type Located =
     /** The paths the runner stats to find it, `path` last. */
     readonly looked: readonly string[];
   }
-  | { readonly ok: false; readonly reason: string };
+  | {
+    readonly ok: false;
+    /** Why, as a phrase; as the runner said it when it is not one the catalogue words. */
+    readonly reason: string | Phrase;
+  };
 
 /**
  * Locates a program as `runProgram` will: an absolute path as is, a bare name on `path` (with
@@ -28,7 +34,8 @@ export type Located =
  *   paths against the workspace root).
  * @param path The `PATH` the call will see.
  * @param pathExt The `PATHEXT` the call will see (Windows only).
- * @returns The file and the paths looked at, or the runner's reason in one line.
+ * @returns The file and the paths looked at, or why it cannot run: a phrase, or the runner's own
+ *   words when the catalogue has none for them.
  */
 export function locateProgram(
   program: string,
@@ -36,12 +43,12 @@ export function locateProgram(
   pathExt: string | undefined,
 ): Located {
   const resolved = resolveProgram(program, { cwd: "/", path, pathExt });
-  if (!resolved.ok) return { ok: false, reason: resolved.message };
+  if (!resolved.ok) return { ok: false, reason: startPhrase(resolved.message) ?? resolved.message };
   if (resolved.path === program && !isAbsolutePath(program)) {
     // The runner could not look (reading was refused): only Deno's own lookup would find it.
     return {
       ok: false,
-      reason: `program "${program}" could not be looked up on PATH (reading was refused)`,
+      reason: phrase("permissions.lookup_refused", { program: `"${program}"` }),
     };
   }
   return { ok: true, path: resolved.path, looked: resolved.looked };

@@ -6,12 +6,15 @@
  * @module
  */
 
-/** Why a kind of program defeats confinement. */
+import type { MessageKey } from "../locale/en_us.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
+
+/** Why a kind of program defeats confinement, as the key of a clause. */
 const WHY = {
-  shell: "a shell runs any command it is given",
-  launcher: "it starts any program named in its arguments",
-  interpreter: "it runs any code given in its arguments",
-} as const;
+  shell: "permissions.why_shell",
+  launcher: "permissions.why_launcher",
+  interpreter: "permissions.why_interpreter",
+} as const satisfies Record<string, MessageKey>;
 
 type Kind = keyof typeof WHY;
 
@@ -101,7 +104,7 @@ export interface Risk {
   /** The kind of program. */
   readonly kind: Kind;
   /** Why, as a clause: "a shell runs any command it is given". */
-  readonly why: string;
+  readonly why: Phrase;
 }
 
 /**
@@ -121,7 +124,7 @@ export function riskOf(path: string): Risk | undefined {
   }
   for (const name of names) {
     const kind = KINDS.get(normalise(name));
-    if (kind !== undefined) return { kind, why: WHY[kind] };
+    if (kind !== undefined) return { kind, why: phrase(WHY[kind]) };
   }
   return undefined;
 }

@@ -5,6 +5,7 @@
  */
 
 import { auditLogPath } from "../audit/audit_path.ts";
+import { english, type Phrase, phrase } from "../locale/messages.ts";
 import type { Roster } from "../manifest/types.ts";
 import { cacheDir, type EnvLookup, readEnv, resolvePath, stateDir } from "../paths.ts";
 import { KILL_PROGRAMS } from "../run/mod.ts";
@@ -17,6 +18,7 @@ import type {
   PermissionWarning,
   ProgramGrant,
   ProgramRequest,
+  WarningKind,
 } from "./types.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
@@ -50,7 +52,7 @@ export interface DeriveOptions {
  * @param roster The loaded roster.
  * @param options The environment, extra programs and names.
  * @returns The permissions, with a warning for each program that cannot run or defeats
- *   confinement.
+ *   confinement (its message in English, its phrase for any locale).
  *
  * @example Derive the grants of a workspace
  * ```ts ignore
@@ -67,7 +69,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const requests: ProgramRequest[] = [...roster.tools.values()].map((spec) => {
     const path = lookup(spec.env, "PATH");
     return {
-      user: `tool ${JSON.stringify(spec.name)}`,
+      user: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
       program: spec.program,
       args: spec.command.slice(1),
       ...(path === undefined ? {} : { path }),
@@ -85,16 +87,14 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const users = new Map<string, ProgramRequest[]>();
   for (const request of requests) {
     const located = locateProgram(request.program, request.path ?? callPath, pathExt);
+    const user = inEnglish(request.user);
     if (!located.ok) {
-      programs.push({ user: request.user, program: request.program, path: undefined });
-      warnings.push({
-        kind: "unresolved",
-        message: `Leaving ${request.user} out of --allow-run: ${located.reason}; ` +
-          "it will be refused until the program can run and permissions is run again",
-      });
+      programs.push({ user, program: request.program, path: undefined });
+      const said = phrase("permissions.unresolved", { user: request.user, reason: located.reason });
+      warnings.push(warning("unresolved", said));
       continue;
     }
-    programs.push({ user: request.user, program: request.program, path: located.path });
+    programs.push({ user, program: request.program, path: located.path });
     for (const path of located.looked) read.add(path);
     users.set(located.path, [...(users.get(located.path) ?? []), request]);
   }
@@ -130,22 +130,35 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   };
   for (const path of [...derived.read, ...derived.write, ...derived.run]) {
     if (!path.includes(",")) continue;
-    warnings.push({
-      kind: "unexpressible",
-      message: `Leaving "${path}" out of the flags: Deno splits flag values at commas and has no ` +
-        "escape for them; use --format deno-json, or move it to a path without a comma",
-    });
+    warnings.push(
+      warning("unexpressible", phrase("permissions.unexpressible", { path: `"${path}"` })),
+    );
   }
   const loaderVars = options.loaderVars ?? loaderVarsOfEnvironment();
   if (loaderVars.length > 0) {
-    warnings.push({
-      kind: "environment",
-      message: `The environment holds ${loaderVars.join(", ")}: under a scoped --allow-run Deno ` +
-        "starts no program while LD_* or DYLD_* variables are set; unset them before running " +
-        "basis-tools",
-    });
+    const variables = loaderVars.join(", ");
+    warnings.push(warning("environment", phrase("permissions.environment", { variables })));
   }
   return derived;
+}
+
+/** A warning: its phrase, and the phrase's English as its message. */
+function warning(kind: WarningKind, said: Phrase): PermissionWarning {
+  return { kind, message: english(said), phrase: said };
+}
+
+/** Who starts a program, in English (as `programs` lists them). */
+function inEnglish(user: string | Phrase): string {
+  return typeof user === "string" ? user : english(user);
+}
+
+/** Values one after another (`a, b, c`), as the locale lists them. */
+function listed(values: readonly (string | Phrase)[]): string | Phrase {
+  const [first = "", ...rest] = values;
+  return rest.reduce<string | Phrase>(
+    (list, item) => phrase("permissions.list", { list, item }),
+    first,
+  );
 }
 
 function confinementWarning(
@@ -154,17 +167,19 @@ function confinementWarning(
 ): PermissionWarning | undefined {
   const risk = riskOf(path);
   if (risk === undefined) return undefined;
-  const who = requesters.map((request) => request.user).join(", ");
+  const users = listed(requesters.map((request) => request.user));
   const inline = requesters.flatMap((request) => {
     const flag = inlineCodeFlag(request.args);
-    return flag === undefined ? [] : [`${request.user} passes it code with ${flag}`];
+    return flag === undefined
+      ? []
+      : [phrase("permissions.inline_code", { user: request.user, flag })];
   });
   const hints = requesters.flatMap((request) => request.hint === undefined ? [] : [request.hint]);
-  return {
-    kind: "confinement",
-    message: `Granting "${path}" (${who}) defeats confinement: ${risk.why}, and --allow-run ` +
-      `cannot limit its arguments${[...inline, ...hints].map((part) => `; ${part}`).join("")}`,
-  };
+  const said = [...inline, ...hints].reduce<Phrase>(
+    (text, more) => phrase("permissions.more", { text, more }),
+    phrase("permissions.confinement", { path: `"${path}"`, users, why: risk.why }),
+  );
+  return warning("confinement", said);
 }
 
 /** The `kill` program the runner will use to signal a process group (see src/run/_kill.ts). */

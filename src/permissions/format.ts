@@ -60,7 +60,7 @@ export function permissionFlags(derived: DerivedPermissions): string[] {
 
 /**
  * Formats derived permissions: `flags` is one shell line to paste, `json` the lists with the
- * flags and warnings, `deno-json` a `permissions` object for `deno.json` (used with
+ * flags and warnings (in English), `deno-json` a `permissions` object for `deno.json` (used with
  * `deno run -P`), `compile` a `deno compile` command for a binary confined to the workspace.
  *
  * @param derived The derived permissions.
@@ -97,7 +97,8 @@ export function formatPermissions(
             run: derived.run,
             sys: derived.sys,
             programs: derived.programs.map((grant) => ({ ...grant, path: grant.path ?? null })),
-            warnings: derived.warnings,
+            // In English, whatever the locale: JSON is for programs.
+            warnings: derived.warnings.map(({ kind, message }) => ({ kind, message })),
           },
           null,
           2,

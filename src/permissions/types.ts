@@ -4,10 +4,15 @@
  * @module
  */
 
+import type { Phrase } from "../locale/messages.ts";
+
 /** A program some part of the run may start, before it is located. */
 export interface ProgramRequest {
-  /** Who starts it, as a warning names it: `tool "fmt"`, `spawn commands`. */
-  readonly user: string;
+  /**
+   * Who starts it, as a warning names it: `tool "fmt"`, `spawn commands`; a phrase to have
+   * warnings worded in any locale.
+   */
+  readonly user: string | Phrase;
   /** The program: an absolute path, or a bare name looked up on `PATH` at call time. */
   readonly program: string;
   /** The arguments it is declared with (to spot code passed inline). */
@@ -15,12 +20,12 @@ export interface ProgramRequest {
   /** The `PATH` it is looked up on, when not the one every call sees. */
   readonly path?: string;
   /** How to do without it, for a warning (`run with --no-shell to leave it out`). */
-  readonly hint?: string;
+  readonly hint?: string | Phrase;
 }
 
 /** Where one requested program was found. */
 export interface ProgramGrant {
-  /** Who starts it. */
+  /** Who starts it, in English. */
   readonly user: string;
   /** The program as declared. */
   readonly program: string;
@@ -43,8 +48,10 @@ export type WarningKind =
 export interface PermissionWarning {
   /** What the warning is about. */
   readonly kind: WarningKind;
-  /** One line, sentence case, no trailing period. */
+  /** One line in English, sentence case, no trailing period. */
   readonly message: string;
+  /** The message as a phrase, for other locales (`message` is its English). */
+  readonly phrase?: Phrase;
 }
 
 /** The least-privilege permissions of one workspace. */

@@ -7,6 +7,7 @@
  */
 
 import { BasisError } from "../errors.ts";
+import { phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { plainInput } from "./_input.ts";
 import { refusal, ROOT } from "./_message.ts";
@@ -71,10 +72,9 @@ export async function validateInput(
   const { cacheDir } = settle(options);
   const entry = await obtainValidator(tool.inputSchema, cacheDir);
   if ("reason" in entry) {
-    throw new BasisError(
-      "manifest_invalid",
-      `Cannot use input schema of tool ${showValue(tool.name, 80)}: ${entry.reason}`,
-    );
+    // The reason is the schema check's own, in English (often ajv's words).
+    const params = { tool: showValue(tool.name, 80), reason: entry.reason };
+    throw BasisError.of("manifest_invalid", phrase("error.input_schema", params));
   }
   let failure: AjvError | undefined | null;
   try {

@@ -15,9 +15,12 @@
  * @module
  */
 
-import { ManifestError, type ManifestProblem } from "../errors.ts";
+import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
+import { parseText } from "../manifest/_json.ts";
+import { readManifestFile } from "../manifest/_read.ts";
+import { unknownKey } from "../manifest/_validate.ts";
 import { joinPath, resolvePath } from "../paths.ts";
-import type { ParseError } from "jsonc-parser";
 
 /** The file name inside the config directory. */
 export const SPAWN_CONFIG_FILE = "spawn.json";
@@ -59,17 +62,10 @@ export interface SpawnConfig {
  */
 export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
   const file = resolvePath(joinPath(configDir, SPAWN_CONFIG_FILE));
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) {
-      return defaults(file);
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ManifestError([{ file, reason: `cannot be read: ${reason}` }]);
-  }
-  return await parseSpawnConfig(text, file);
+  const read = readManifestFile(file);
+  if (read.kind === "missing") return defaults(file);
+  if (read.kind === "error") throw new ManifestError([problemOf({ file }, read.reason)]);
+  return await parseSpawnConfig(read.text, file);
 }
 
 /**
@@ -88,17 +84,20 @@ export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
  * ```
  */
 export async function parseSpawnConfig(text: string, file: string): Promise<SpawnConfig> {
-  const value = await parseJson(text.replace(/^\uFEFF/, ""), file);
+  const parsed = await parseText(text.replace(/^\uFEFF/, ""));
+  if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
+  const value = parsed.value;
   const problems: ManifestProblem[] = [];
-  const problem = (field: string | undefined, reason: string) =>
-    problems.push({ file, ...(field === undefined ? {} : { field }), reason });
+  const problem = (field: string, reason: Phrase) =>
+    problems.push(problemOf({ file, field }, reason));
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ManifestError([{ file, reason: "must be a JSON object" }]);
+    throw new ManifestError([problemOf({ file }, phrase("spawn_config.not_object"))]);
   }
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
     if (!(KEYS as readonly string[]).includes(key)) {
-      problem(key, `unknown key; expected ${KEYS.join(", ")}`);
+      const { field, reason } = unknownKey(key, KEYS);
+      problem(field, reason);
     }
   }
   const dir = file.slice(0, file.lastIndexOf("/")) || "/";
@@ -108,14 +107,14 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
     if (
       typeof object.targets !== "object" || object.targets === null || Array.isArray(object.targets)
     ) {
-      problem("targets", "must be an object of target name → argv prefix");
+      problem("targets", phrase("spawn_config.targets_not_object"));
     } else {
       for (const name of Object.keys(object.targets).sort()) {
         const field = `targets.${name}`;
         if (!TARGET_NAME.test(name)) {
-          problem(field, 'a target name may only hold letters, digits, "_" and "-"');
+          problem(field, phrase("spawn_config.target_name"));
         } else if (name === "local") {
-          problem(field, '"local" is reserved: a plain "!<command>" already runs here');
+          problem(field, phrase("spawn_config.target_local"));
         }
         const prefix = argv((object.targets as Record<string, unknown>)[name], field, dir, problem);
         if (prefix !== undefined) targets.set(name, prefix);
@@ -124,7 +123,7 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
   }
   const maxDepth = object.max_depth ?? DEFAULT_MAX_DEPTH;
   if (typeof maxDepth !== "number" || !Number.isSafeInteger(maxDepth) || maxDepth < 0) {
-    problem("max_depth", "must be a whole number, 0 or more");
+    problem("max_depth", phrase("spawn_config.max_depth"));
   }
   if (problems.length > 0) throw new ManifestError(problems);
   return { file, agent, targets, maxDepth: maxDepth as number };
@@ -139,39 +138,19 @@ function argv(
   value: unknown,
   field: string,
   dir: string,
-  problem: (field: string, reason: string) => void,
+  problem: (field: string, reason: Phrase) => void,
 ): readonly string[] | undefined {
   if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string")) {
-    problem(field, 'must be a non-empty array of strings (an argv, for example ["claude", "-p"])');
+    problem(field, phrase("spawn_config.argv"));
     return undefined;
   }
   const [program, ...args] = value as string[];
   if (program === undefined || program.trim() === "") {
-    problem(`${field}[0]`, "the program is blank");
+    problem(`${field}[0]`, phrase("spawn_config.program_blank"));
     return undefined;
   }
   const resolved = program.includes("/") && !program.startsWith("/")
     ? resolvePath(dir, program)
     : program;
   return [resolved, ...args];
-}
-
-async function parseJson(text: string, file: string): Promise<unknown> {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Not plain JSON: comments or trailing commas are fine, anything else is reported.
-  }
-  const { parse, printParseErrorCode } = await import("jsonc-parser");
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const first = errors[0];
-  if (first === undefined) return value;
-  const before = text.slice(0, first.offset).split("\n");
-  throw new ManifestError([{
-    file,
-    line: before.length,
-    column: (before.at(-1)?.length ?? 0) + 1,
-    reason: `not valid JSON: ${printParseErrorCode(first.error)}`,
-  }]);
 }

@@ -7,6 +7,7 @@
  */
 
 import { BasisError } from "../errors.ts";
+import { phrase } from "../locale/messages.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { runProgram } from "../run/run_program.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
@@ -95,7 +96,8 @@ function commandRequest(
   if (target !== undefined) {
     const prefix = options.config.targets.get(target);
     if (prefix === undefined) {
-      throw new BasisError("denied", `Spawn refused: unknown target ${JSON.stringify(target)}`);
+      const params = { target: JSON.stringify(target) };
+      throw BasisError.of("denied", phrase("error.spawn_unknown_target", params));
     }
     argv = [...prefix, body];
   }
@@ -119,7 +121,7 @@ function commandRequest(
 function agentRequest(body: string, cwd: string, options: RunSpawnOptions): RunRequest {
   const agent = options.config.agent;
   if (agent === undefined) {
-    throw new BasisError("denied", "Spawn refused: no subagent is configured");
+    throw BasisError.of("denied", phrase("error.spawn_no_agent"));
   }
   const depth = { [SPAWN_DEPTH_VAR]: String((options.depth ?? 0) + 1) };
   return {

@@ -1,7 +1,8 @@
 /**
  * The approver that asks a person through an MCP client (`elicitation/create`, form mode): the
- * same question as the terminal prompt, answered allow once, always allow, or deny. The MCP SDK is
- * not imported here: the caller passes the function that sends the request.
+ * same question as the terminal prompt, in the same words and locale, answered allow once, always
+ * allow, or deny. The MCP SDK is not imported here: the caller passes the function that sends the
+ * request.
  *
  * @module
  */
@@ -9,15 +10,20 @@
 import { makePalette } from "../terminal/_style.ts";
 import { renderRequest } from "../terminal/_render.ts";
 import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
+import type { MessageKey } from "../../locale/en_us.ts";
+import { type Messages, messages } from "../../locale/messages.ts";
 
 /** The form field that holds the answer. */
 export const DECISION_FIELD = "decision";
 
-/** The answers offered, as the form's enum values, with the titles a client may show. */
-export const ELICITED_CHOICES: readonly { value: ElicitedAnswer; title: string }[] = [
-  { value: "allow_once", title: "Allow once" },
-  { value: "always_allow", title: "Always allow (remember this exact command)" },
-  { value: "deny", title: "Deny" },
+/**
+ * The answers offered, as the form's enum values (never translated), with the keys of the titles a
+ * client may show (the terminal prompt's own).
+ */
+export const ELICITED_CHOICES: readonly { value: ElicitedAnswer; title: MessageKey }[] = [
+  { value: "allow_once", title: "prompt.allow_once" },
+  { value: "always_allow", title: "prompt.always_allow" },
+  { value: "deny", title: "prompt.deny" },
 ];
 
 /** What a person can answer through the client. */
@@ -58,6 +64,8 @@ export interface ElicitApprovalOptions {
   secrets?: readonly string[];
   /** Cancels the question: the answer is `deny`. */
   signal?: AbortSignal | undefined;
+  /** The messages of the form's locale. @default English */
+  words?: Messages;
   /**
    * Told why a question failed (the client answered with an error, or went away): the answer is
    * then `deny`. @default does nothing
@@ -69,10 +77,11 @@ export interface ElicitApprovalOptions {
  * The form asking about one call: the message shows the tool, its side effect and exactly what
  * would run (argv, cwd and input; for spawn the command or task and its target), as the terminal
  * prompt does, without colour; the form has one required enum field with no default, so nothing is
- * allowed unless a person picks it.
+ * allowed unless a person picks it. Texts are in the locale of `words`; the enum values are not.
  *
  * @param request What is asked about.
  * @param secrets Values never to show.
+ * @param words The messages of the form's locale. @default English
  * @returns The `elicitation/create` parameters.
  * @example The field and its choices
  * ```ts
@@ -86,22 +95,23 @@ export interface ElicitApprovalOptions {
 export function elicitationForm(
   request: PromptRequest,
   secrets: readonly string[],
+  words: Messages = messages("en-US"),
 ): ElicitationForm {
-  const shown = renderRequest(request, makePalette(false), secrets).trimEnd();
+  const shown = renderRequest(request, makePalette(false), secrets, words).trimEnd();
+  const question = words.t("prompt.question");
   return {
     mode: "form",
-    message: `${shown}\n\nAllow this call?`,
+    message: `${shown}\n\n${question}`,
     requestedSchema: {
       type: "object",
       properties: {
         [DECISION_FIELD]: {
           type: "string",
-          title: "Allow this call?",
-          description: "Always allow remembers a rule for this exact command (any input); " +
-            "deny refuses this call",
+          title: question,
+          description: words.t("elicit.decision_description"),
           enum: ELICITED_CHOICES.map((choice) => choice.value),
           // Titles as MCP 2025-06-18 clients read them (later ones accept them too).
-          enumNames: ELICITED_CHOICES.map((choice) => choice.title),
+          enumNames: ELICITED_CHOICES.map((choice) => words.t(choice.title)),
         },
       },
       required: [DECISION_FIELD],
@@ -115,7 +125,7 @@ export function elicitationForm(
  * away, or `signal` aborting (fail closed).
  *
  * @param request The tool, its side effect, the kind of call and its preview.
- * @param options How to send the question, secrets to hide, and the cancelling signal.
+ * @param options How to send the question, secrets to hide, the cancelling signal, the locale.
  * @returns `allow_once`, `always_allow` (the caller remembers the rule) or `deny`.
  * @example Ask through a client
  * ```ts ignore
@@ -134,7 +144,8 @@ export async function elicitApproval(
   if (options.signal?.aborted) return "deny";
   let reply: ElicitationReply;
   try {
-    reply = await options.elicit(elicitationForm(request, options.secrets ?? []), options.signal);
+    const form = elicitationForm(request, options.secrets ?? [], options.words);
+    reply = await options.elicit(form, options.signal);
   } catch (error) {
     options.onError?.(error);
     return "deny";

@@ -7,30 +7,32 @@
  */
 
 import type { ParseError } from "jsonc-parser";
+import type { MessageKey } from "../../locale/en_us.ts";
+import { type Phrase, phrase } from "../../locale/messages.ts";
 
 /** The outcome of parsing: the value, or one problem (`invalid JSON: ... at 4:2`). */
 export type ParsedJson =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly problem: string };
+  | { readonly ok: false; readonly problem: Phrase };
 
 // jsonc-parser's ParseErrorCode values (a const enum in its types).
-const REASONS: Readonly<Record<number, string>> = {
-  1: "unexpected character",
-  2: "invalid number",
-  3: "expected a property name in double quotes",
-  4: "expected a value",
-  5: 'expected ":"',
-  6: 'expected ","',
-  7: 'expected "}"',
-  8: 'expected "]"',
-  9: "unexpected text after the end",
-  10: "comments are not allowed",
-  11: "unterminated comment",
-  12: "unterminated string",
-  13: "invalid number",
-  14: 'invalid "\\u" escape in a string',
-  15: "invalid escape sequence in a string",
-  16: "control character in a string",
+const REASONS: Readonly<Record<number, MessageKey>> = {
+  1: "rules_file.json.unexpected_character",
+  2: "rules_file.json.invalid_number",
+  3: "rules_file.json.property_name",
+  4: "rules_file.json.value",
+  5: "rules_file.json.colon",
+  6: "rules_file.json.comma",
+  7: "rules_file.json.close_brace",
+  8: "rules_file.json.close_bracket",
+  9: "rules_file.json.trailing_text",
+  10: "rules_file.json.comment",
+  11: "rules_file.json.unterminated_comment",
+  12: "rules_file.json.unterminated_string",
+  13: "rules_file.json.invalid_number",
+  14: "rules_file.json.unicode_escape",
+  15: "rules_file.json.escape",
+  16: "rules_file.json.control_character",
 };
 
 /**
@@ -45,19 +47,19 @@ export async function parseJson(text: string): Promise<ParsedJson> {
   } catch {
     // Broken: locate the problem below.
   }
-  if (text.trim() === "") return { ok: false, problem: "empty file" };
+  if (text.trim() === "") return { ok: false, problem: phrase("rules_file.empty") };
   const { parse } = await import("jsonc-parser");
   const errors: ParseError[] = [];
   try {
     parse(text, errors, { disallowComments: true, allowTrailingComma: false });
   } catch {
-    return { ok: false, problem: "invalid JSON" };
+    return { ok: false, problem: phrase("rules_file.invalid_json") };
   }
   const first = errors[0];
-  if (first === undefined) return { ok: false, problem: "invalid JSON" };
+  if (first === undefined) return { ok: false, problem: phrase("rules_file.invalid_json") };
   const { line, column } = positionOf(text, first.offset);
-  const reason = REASONS[first.error] ?? "syntax error";
-  return { ok: false, problem: `invalid JSON: ${reason} at ${line}:${column}` };
+  const reason = phrase(REASONS[first.error] ?? "rules_file.json.syntax");
+  return { ok: false, problem: phrase("rules_file.invalid_json_at", { reason, line, column }) };
 }
 
 function positionOf(text: string, offset: number): { line: number; column: number } {

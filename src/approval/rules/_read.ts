@@ -10,6 +10,7 @@ import { RulesFileError } from "./errors.ts";
 import type { RulesDocument } from "./types.ts";
 import { validateRulesDocument } from "./validate.ts";
 import { concatBytes } from "../../bytes.ts";
+import { type Phrase, phrase } from "../../locale/messages.ts";
 
 const WINDOWS = Deno.build.os === "windows";
 
@@ -35,7 +36,7 @@ export async function readRulesDocument(file: string): Promise<RulesDocument | u
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); // Strips a byte order mark.
   } catch (error) {
-    throw new RulesFileError(file, ["not valid UTF-8"], { cause: error });
+    throw new RulesFileError(file, [phrase("rules_file.not_utf8")], { cause: error });
   }
   const parsed = await parseJson(text);
   if (!parsed.ok) throw new RulesFileError(file, [parsed.problem]);
@@ -54,12 +55,10 @@ async function readRegularFile(file: string): Promise<Uint8Array | undefined> {
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile) throw new RulesFileError(file, ["not a regular file"]);
+    if (!info.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
     if (!WINDOWS && info.mode !== null && (info.mode & 0o022) !== 0) {
       const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
-      throw new RulesFileError(file, [
-        `writable by group or others (mode ${mode}), so anyone could approve tools: run chmod 600 on it`,
-      ]);
+      throw new RulesFileError(file, [phrase("rules_file.loose_mode", { mode })]);
     }
     const chunks: Uint8Array[] = [];
     for await (const chunk of readChunks(handle)) chunks.push(chunk);
@@ -78,12 +77,11 @@ async function* readChunks(handle: Deno.FsFile): AsyncGenerator<Uint8Array> {
   }
 }
 
-function describeReadError(error: unknown): string {
-  if (error instanceof Deno.errors.NotCapable) {
-    return "cannot be read: Deno's --allow-read refuses it";
-  }
-  if (error instanceof Deno.errors.PermissionDenied) return "cannot be read: permission denied";
-  if (error instanceof Deno.errors.IsADirectory) return "not a regular file";
+/** Why the file could not be read; another error's own message is kept as it is. */
+function describeReadError(error: unknown): Phrase {
+  if (error instanceof Deno.errors.NotCapable) return phrase("rules_file.read_sandbox");
+  if (error instanceof Deno.errors.PermissionDenied) return phrase("rules_file.read_permission");
+  if (error instanceof Deno.errors.IsADirectory) return phrase("rules_file.not_regular");
   const message = error instanceof Error ? error.message : String(error);
-  return `cannot be read: ${message.split("\n")[0]}`;
+  return phrase("rules_file.read_failed", { reason: message.split("\n")[0] as string });
 }

@@ -7,6 +7,8 @@
  */
 
 import { isAbsolutePath, resolvePath } from "../../paths.ts";
+import type { MessageKey } from "../../locale/en_us.ts";
+import { type Phrase, phrase } from "../../locale/messages.ts";
 import type { Rule, RuleInput, RuleScope } from "./types.ts";
 
 /** What an id may look like: generated ids are `r-` and 8 base32 characters. */
@@ -27,10 +29,24 @@ const RULE_FIELDS = new Set([
   "created",
 ]);
 
-/** The outcome of narrowing one value. */
+/** The outcome of narrowing one value: the value, or every problem as a phrase. */
 export type Narrowed<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly problems: readonly string[] };
+  | { readonly ok: false; readonly problems: readonly Phrase[] };
+
+/**
+ * A problem of one field: `field: problem`.
+ *
+ * @param field The field, as written in the file.
+ * @param problem What is wrong with it.
+ * @returns The phrase.
+ */
+export function fieldProblem(field: string, problem: Phrase | MessageKey): Phrase {
+  return phrase("rules_file.field", {
+    field,
+    problem: typeof problem === "string" ? phrase(problem) : problem,
+  });
+}
 
 /**
  * Whether a value is a plain JSON object (not null, not an array).
@@ -67,15 +83,15 @@ export function isNormalisedRoot(path: string): boolean {
   return !path.endsWith("/") && !path.includes("//") && !DOT_SEGMENT.test(path);
 }
 
-function narrowScope(value: unknown): { scope: RuleScope } | { problem: string } {
+function narrowScope(value: unknown): { scope: RuleScope } | { problem: Phrase } {
   if (value === "global") return { scope: "global" };
-  const expected = { problem: 'must be "global" or {"workspace": "/absolute/root"}' };
+  const expected = { problem: phrase("rules_file.scope") };
   if (!isRecord(value)) return expected;
   const keys = Object.keys(value);
   if (keys.length !== 1 || keys[0] !== "workspace") return expected;
   const root = value.workspace;
   if (typeof root !== "string" || !isNormalisedRoot(root)) {
-    return { problem: "workspace: must be an absolute, normalised path" };
+    return { problem: phrase("rules_file.workspace_root") };
   }
   return { scope: { workspace: root } };
 }
@@ -111,12 +127,12 @@ export function narrowRuleInput(value: unknown): Narrowed<RuleInput> {
  * id, tool, pattern, decision, reason, scope, match, not_match, created.
  */
 function narrowFields(value: unknown, stored: boolean): Narrowed<RuleInput | Rule> {
-  if (!isRecord(value)) return { ok: false, problems: ["must be an object"] };
-  const problems: string[] = [];
+  if (!isRecord(value)) return { ok: false, problems: [phrase("rules_file.rule_not_object")] };
+  const problems: Phrase[] = [];
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     if (!RULE_FIELDS.has(key) || (!stored && (key === "id" || key === "created"))) {
-      problems.push(`unknown field ${quoteName(key)}`);
+      problems.push(phrase("rules_file.unknown_field", { field: quoteName(key) }));
     }
   }
   const has = (key: string) => Object.hasOwn(value, key);
@@ -124,44 +140,46 @@ function narrowFields(value: unknown, stored: boolean): Narrowed<RuleInput | Rul
   if (stored) {
     const id = value.id;
     if (typeof id !== "string" || !ID_SYNTAX.test(id)) {
-      problems.push(
-        "id: must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
-      );
+      problems.push(fieldProblem("id", "rules_file.bad_id"));
     }
     out.id = id;
   }
   const tool = value.tool;
-  if (typeof tool !== "string" || tool === "") problems.push("tool: must be a non-empty string");
+  if (typeof tool !== "string" || tool === "") {
+    problems.push(fieldProblem("tool", "rules_file.non_empty_string"));
+  }
   out.tool = tool;
   if (has("pattern")) {
-    if (typeof value.pattern !== "string") problems.push("pattern: must be a string");
+    if (typeof value.pattern !== "string") {
+      problems.push(fieldProblem("pattern", "rules_file.string"));
+    }
     out.pattern = value.pattern;
   }
   const decision = value.decision;
   if (decision !== "allow" && decision !== "deny") {
-    problems.push('decision: must be "allow" or "deny"');
+    problems.push(fieldProblem("decision", "rules_file.decision"));
   }
   out.decision = decision;
   if (has("reason")) {
     const reason = value.reason;
     if (typeof reason !== "string" || reason.includes("\n") || reason.includes("\r")) {
-      problems.push("reason: must be a string of one line");
+      problems.push(fieldProblem("reason", "rules_file.one_line"));
     }
     out.reason = reason;
   }
   const scope = narrowScope(value.scope);
-  if ("problem" in scope) problems.push(`scope: ${scope.problem}`);
+  if ("problem" in scope) problems.push(fieldProblem("scope", scope.problem));
   else out.scope = scope.scope;
   for (const key of ["match", "not_match"] as const) {
     if (!has(key)) continue;
     const list = stringList(value[key]);
-    if (list === undefined) problems.push(`${key}: must be an array of strings`);
+    if (list === undefined) problems.push(fieldProblem(key, "rules_file.string_array"));
     out[key] = list;
   }
   if (stored && has("created")) {
     const created = value.created;
     if (typeof created !== "string" || Number.isNaN(Date.parse(created))) {
-      problems.push("created: must be an ISO 8601 timestamp");
+      problems.push(fieldProblem("created", "rules_file.timestamp"));
     }
     out.created = created;
   }

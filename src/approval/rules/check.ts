@@ -7,6 +7,7 @@
  * @module
  */
 
+import { english, type Phrase, phrase } from "../../locale/messages.ts";
 import { quoteName } from "./_shape.ts";
 import { matchPattern } from "./pattern.ts";
 import type { LoadedRules, Rule, RuleProblem } from "./types.ts";
@@ -36,19 +37,19 @@ function problemsOf(rule: Rule): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const ignored = rule.decision === "allow";
   const matches = (text: string) => rule.pattern === undefined || matchPattern(rule.pattern, text);
+  const report = (problem: Phrase) =>
+    problems.push({ id: rule.id, reason: english(problem), phrase: problem, ignored });
   rule.match?.forEach((text, index) => {
     if (!matches(text)) {
-      const reason = `pattern does not match example match[${index}] ${quoteName(text)}`;
-      problems.push({ id: rule.id, reason, ignored });
+      report(phrase("rules_file.example_unmatched", { index, text: quoteName(text) }));
     }
   });
   rule.not_match?.forEach((text, index) => {
     if (matches(text)) {
-      const what = rule.pattern === undefined
-        ? "rule has no pattern, so it matches"
-        : "pattern matches";
-      const reason = `${what} example not_match[${index}] ${quoteName(text)}`;
-      problems.push({ id: rule.id, reason, ignored });
+      const key = rule.pattern === undefined
+        ? "rules_file.example_matched_bare"
+        : "rules_file.example_matched";
+      report(phrase(key, { index, text: quoteName(text) }));
     }
   });
   return problems;

@@ -1,11 +1,13 @@
 /**
  * The error a rules file that cannot be used raises: it names the file, says what is wrong in one
- * line, and keeps every problem for `rules check`.
+ * line, and keeps every problem for `rules check`. Problems are phrases, so they can be worded in
+ * any locale; the message is their English.
  *
  * @module
  */
 
 import { BasisError } from "../../errors.ts";
+import { english, type Phrase, phrase } from "../../locale/messages.ts";
 
 /**
  * A rules file that cannot be read, parsed or trusted. Its code is `denied`: nothing is allowed
@@ -15,31 +17,44 @@ import { BasisError } from "../../errors.ts";
  * @example Branch on the code
  * ```ts
  * import { RulesFileError } from "./errors.ts";
- * const error = new RulesFileError("/c/rules.json", ["unsupported version 2 (expected 1)"]);
+ * import { phrase } from "../../locale/messages.ts";
+ * const error = new RulesFileError("/c/rules.json", [phrase("rules_file.empty")]);
  * console.assert(error.code === "denied" && error.problems.length === 1);
+ * console.assert(error.message === 'Cannot load rules "/c/rules.json": empty file');
  * ```
  */
 export class RulesFileError extends BasisError {
   /** The rules file. */
   readonly file: string;
-  /** Every problem found, one line each, in file order. */
-  readonly problems: readonly string[];
+  /** Every problem found, one line each, in file order (`english()` gives the English). */
+  readonly problems: readonly Phrase[];
 
   /**
    * @param file The rules file's path.
    * @param problems At least one problem, one line each.
    * @param options `cause`: the underlying error, kept for logs.
    */
-  constructor(file: string, problems: readonly string[], options?: ErrorOptions) {
-    const [first = "unusable", ...rest] = problems;
-    const more = rest.length === 0 ? "" : ` (and ${rest.length} more ${plural(rest.length)})`;
-    super("denied", `Cannot load rules ${JSON.stringify(file)}: ${first}${more}`, options);
+  constructor(file: string, problems: readonly Phrase[], options?: ErrorOptions) {
+    const worded = rulesFilePhrase(file, problems);
+    super("denied", english(worded), { ...options, phrase: worded });
     this.name = "RulesFileError";
     this.file = file;
     this.problems = problems;
   }
 }
 
-function plural(count: number): string {
-  return count === 1 ? "problem" : "problems";
+/**
+ * What an unusable rules file says: `Cannot load rules "<file>": <first problem>`, and how many
+ * more problems there are.
+ *
+ * @param file The rules file's path.
+ * @param problems Its problems, at least one.
+ * @returns The phrase.
+ */
+export function rulesFilePhrase(file: string, problems: readonly Phrase[]): Phrase {
+  const [problem = phrase("rules_file.unusable"), ...rest] = problems;
+  const params = { file: JSON.stringify(file), problem };
+  if (rest.length === 0) return phrase("denied.rules_file", params);
+  if (rest.length === 1) return phrase("denied.rules_file_more_one", params);
+  return phrase("denied.rules_file_more", { ...params, count: rest.length });
 }

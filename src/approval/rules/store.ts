@@ -11,6 +11,7 @@
  */
 
 import { BasisError } from "../../errors.ts";
+import { english, type Phrase, phrase } from "../../locale/messages.ts";
 import { isAbsolutePath, joinPath, resolvePath } from "../../paths.ts";
 import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
 import { withExclusiveLock } from "./_lock.ts";
@@ -87,20 +88,20 @@ export async function loadRules(configDir: string): Promise<LoadedRules> {
  */
 export async function addRule(configDir: string, input: RuleInput): Promise<Rule> {
   const narrowed = narrowRuleInput(normaliseScope(input));
-  const name = describeTool(input);
   if (!narrowed.ok) {
-    throw new BasisError("usage", `Cannot add rule for ${name}: ${narrowed.problems[0]}`);
+    throw BasisError.of("usage", cannotAdd(input, narrowed.problems[0] as Phrase));
   }
   const problem = checkRules([{ id: "new", ...narrowed.value }])[0];
-  if (problem !== undefined) {
-    throw new BasisError("usage", `Cannot add rule for ${name}: ${problem.reason}`);
-  }
+  if (problem !== undefined) throw BasisError.of("usage", cannotAdd(input, problem.phrase));
   return await underLock(configDir, true, async (_file, rules) => {
     const taken = new Set(rules.map((rule) => rule.id));
     let id = newRuleId();
     while (taken.has(id)) id = newRuleId();
     const stored = narrowStoredRule({ id, ...narrowed.value, created: new Date().toISOString() });
-    if (!stored.ok) throw new Error(`Bug: a checked rule failed to narrow: ${stored.problems[0]}`);
+    if (!stored.ok) {
+      const first = stored.problems[0];
+      throw new Error(`Bug: a checked rule failed to narrow: ${first && english(first)}`);
+    }
     await save(configDir, [...rules, stored.value]);
     return stored.value;
   });
@@ -126,9 +127,9 @@ export async function removeRule(configDir: string, id: string): Promise<Rule> {
     const index = rules.findIndex((rule) => rule.id === id);
     const found = rules[index];
     if (found === undefined) {
-      throw new BasisError(
+      throw BasisError.of(
         "usage",
-        `Cannot remove rule ${JSON.stringify(id)}: no rule has that id in ${JSON.stringify(file)}`,
+        phrase("rules.cannot_remove", { id: JSON.stringify(id), file: JSON.stringify(file) }),
       );
     }
     await save(configDir, rules.filter((_, at) => at !== index));
@@ -160,11 +161,27 @@ async function underLock<T>(
     }
   } catch (error) {
     if (!isFileSystemError(error)) throw error; // Ours already, or a bug: keep it as it is.
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new BasisError("denied", `Cannot save rules ${JSON.stringify(file)}: ${reason}`, {
-      cause: error,
-    });
+    const params = { file: JSON.stringify(file), reason: saveFailure(error) };
+    throw BasisError.of("denied", phrase("rules.cannot_save", params), { cause: error });
   }
+}
+
+const SANDBOX_REFUSAL = /^Requires write access to (".*"), run again with the --allow-write flag$/;
+
+/**
+ * Why the file could not be written: Deno's sandbox refusal as a phrase (so it can be worded in any
+ * locale) when its words are exactly the ones known, else the file system's own message.
+ */
+function saveFailure(error: unknown): Phrase | string {
+  const message = error instanceof Error ? error.message.split("\n")[0] as string : String(error);
+  const path = error instanceof Deno.errors.NotCapable
+    ? SANDBOX_REFUSAL.exec(message)?.[1]
+    : undefined;
+  if (path !== undefined) {
+    const refused = phrase("rules.save_sandbox", { path });
+    if (english(refused) === message) return refused;
+  }
+  return message;
 }
 
 const FILE_SYSTEM_ERRORS = Object.values(Deno.errors);
@@ -186,7 +203,10 @@ function normaliseScope(input: RuleInput): RuleInput {
   return { ...input, scope: { ...scope, workspace: resolvePath(root) } };
 }
 
-function describeTool(input: RuleInput): string {
+/** `Cannot add rule for tool "x": <problem>`, or `for a tool` when it has no name. */
+function cannotAdd(input: RuleInput, problem: Phrase): Phrase {
   const tool: unknown = (input as { tool?: unknown }).tool;
-  return typeof tool === "string" ? `tool ${JSON.stringify(tool)}` : "a tool";
+  return typeof tool === "string"
+    ? phrase("rules.cannot_add", { tool: JSON.stringify(tool), problem })
+    : phrase("rules.cannot_add_unnamed", { problem });
 }

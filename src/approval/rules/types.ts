@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { Phrase } from "../../locale/messages.ts";
+
 /** What a rule answers. */
 export type RuleDecision = "allow" | "deny";
 
@@ -53,8 +55,10 @@ export interface RulesDocument {
 export interface RuleProblem {
   /** The rule's id. */
   readonly id: string;
-  /** What is wrong, sentence case, no trailing period. */
+  /** What is wrong, in English, no trailing period. */
   readonly reason: string;
+  /** What is wrong as a phrase, for other locales (`reason` is its English). */
+  readonly phrase: Phrase;
   /**
    * Whether the rule is out of force because of it: true for allow rules (a broken rule never
    * allows), false for deny rules (they keep denying what their pattern matches).

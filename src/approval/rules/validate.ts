@@ -4,7 +4,8 @@
  * @module
  */
 
-import { isRecord, type Narrowed, narrowStoredRule, quoteName } from "./_shape.ts";
+import { type Phrase, phrase } from "../../locale/messages.ts";
+import { fieldProblem, isRecord, type Narrowed, narrowStoredRule, quoteName } from "./_shape.ts";
 import type { Rule, RulesDocument } from "./types.ts";
 
 /** The only version of the rules file this code reads and writes. */
@@ -17,8 +18,8 @@ export const RULES_VERSION = 1;
  * checked here: see `checkRules`.
  *
  * @param value The file's content as `JSON.parse` returned it.
- * @returns The document, with fresh rule objects in canonical key order, or every problem found,
- *   each one line, prefixed with where it is (`rules[2] "r-abc": decision: ...`).
+ * @returns The document, with fresh rule objects in canonical key order, or every problem found
+ *   as a phrase, each one line, prefixed with where it is (`rules[2] "r-abc": decision: ...`).
  * @throws Never.
  * @example A newer version is refused
  * ```ts
@@ -29,30 +30,37 @@ export const RULES_VERSION = 1;
  */
 export function validateRulesDocument(value: unknown): Narrowed<RulesDocument> {
   if (!isRecord(value)) {
-    return { ok: false, problems: ['must be an object: {"version": 1, "rules": [...]}'] };
+    return { ok: false, problems: [phrase("rules_file.not_object")] };
   }
-  const problems: string[] = [];
+  const problems: Phrase[] = [];
   for (const key of Object.keys(value)) {
-    if (key !== "version" && key !== "rules") problems.push(`unknown field ${quoteName(key)}`);
+    if (key !== "version" && key !== "rules") {
+      problems.push(phrase("rules_file.unknown_field", { field: quoteName(key) }));
+    }
   }
   const versionProblem = checkVersion(value);
   if (versionProblem !== undefined) return { ok: false, problems: [versionProblem] };
   if (!Array.isArray(value.rules)) {
-    return { ok: false, problems: [...problems, "rules: must be an array"] };
+    return {
+      ok: false,
+      problems: [...problems, fieldProblem("rules", "rules_file.must_be_array")],
+    };
   }
   const rules: Rule[] = [];
   const seen = new Set<string>();
   value.rules.forEach((item: unknown, index: number) => {
-    const where = () => {
-      const id = isRecord(item) && typeof item.id === "string" ? ` ${quoteName(item.id)}` : "";
-      return `rules[${index}]${id}`;
-    };
+    const inRule = (problem: Phrase) =>
+      isRecord(item) && typeof item.id === "string"
+        ? phrase("rules_file.in_rule", { index, id: quoteName(item.id), problem })
+        : phrase("rules_file.in_rule_no_id", { index, problem });
     const narrowed = narrowStoredRule(item);
     if (!narrowed.ok) {
-      for (const problem of narrowed.problems) problems.push(`${where()}: ${problem}`);
+      for (const problem of narrowed.problems) problems.push(inRule(problem));
       return;
     }
-    if (seen.has(narrowed.value.id)) problems.push(`${where()}: id: used by an earlier rule`);
+    if (seen.has(narrowed.value.id)) {
+      problems.push(inRule(fieldProblem("id", "rules_file.id_taken")));
+    }
     seen.add(narrowed.value.id);
     rules.push(narrowed.value);
   });
@@ -60,15 +68,17 @@ export function validateRulesDocument(value: unknown): Narrowed<RulesDocument> {
   return { ok: true, value: { version: RULES_VERSION, rules } };
 }
 
-function checkVersion(value: Record<string, unknown>): string | undefined {
-  if (!Object.hasOwn(value, "version")) return `missing "version" (expected ${RULES_VERSION})`;
+function checkVersion(value: Record<string, unknown>): Phrase | undefined {
+  const expected = RULES_VERSION;
+  if (!Object.hasOwn(value, "version")) return phrase("rules_file.version_missing", { expected });
   const version = value.version;
   if (version === RULES_VERSION) return undefined;
   if (typeof version === "number" && Number.isInteger(version) && version > RULES_VERSION) {
-    return `unsupported version ${version}: written by a newer basis-tools (this one reads version ${RULES_VERSION})`;
+    return phrase("rules_file.version_newer", { version, expected });
   }
-  const shown = typeof version === "number" ? String(version) : `of type ${typeOf(version)}`;
-  return `unsupported version ${shown} (expected ${RULES_VERSION})`;
+  return typeof version === "number"
+    ? phrase("rules_file.version_unsupported", { version, expected })
+    : phrase("rules_file.version_type", { type: typeOf(version), expected });
 }
 
 function typeOf(value: unknown): string {

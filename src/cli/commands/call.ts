@@ -16,7 +16,7 @@ import { redact } from "../../redact.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err, outJson } from "../output.ts";
 import { findTool, rosterFor } from "../_roster.ts";
-import { readCallInput, stdinBytes } from "../_call_input.ts";
+import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
 import type { Settings } from "../settings.ts";
 import { failedCall, ranCall } from "./_call_json.ts";
@@ -50,7 +50,7 @@ export async function callCommand(
     const spec = findTool(roster, name, words);
     secrets = Object.values(spec.env);
     const source = await readCallInput(inputArg);
-    const input = parseInput(name, source.text, words);
+    const input = await parseCallInput(name, source.text);
     const tool = new DeclaredToolBuilder(spec, {
       locale: settings.locale,
       cacheDir: settings.cacheDir,
@@ -90,18 +90,6 @@ export async function callCommand(
     return exitCodeFor(error.code);
   } finally {
     audit.close();
-  }
-}
-
-function parseInput(name: string, text: string, words: Messages): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new BasisError(
-      "invalid_json",
-      words.t("cli.invalid_json", { tool: JSON.stringify(name), detail: detail ?? "" }),
-    );
   }
 }
 

@@ -54,10 +54,11 @@ export async function checkCommand(settings: Settings): Promise<number> {
       ok: problems.length === 0,
       tools,
       files,
-      problems: problems.map(({ phrase: _, ...problem }) => ({
-        ...problem,
-        message: formatProblem(problem, words),
-      })),
+      // The reason stays English (a stable field); the message is in the locale.
+      problems: problems.map((problem) => {
+        const { phrase: _, ...fields } = problem;
+        return { ...fields, message: formatProblem(problem, words) };
+      }),
     });
   } else if (problems.length > 0) {
     out(problems.map((problem) => formatProblem(problem, words) + "\n").join(""));

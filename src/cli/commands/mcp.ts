@@ -58,6 +58,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
       policy: settings.approve,
       configDir,
       root,
+      locale: settings.locale,
       watch: watchedFiles(tools),
       signal: stop.signal,
     });

@@ -19,11 +19,12 @@ import { KEPT_ENV, loadSpawnConfig, SHELL, SPAWN_DEPTH_VAR } from "../../spawn/m
 import { err, out } from "../output.ts";
 import { cliMessages, LocalizedError } from "../_localized.ts";
 import { EN_US } from "../../locale/en_us.ts";
-import { formatMessage } from "../../locale/messages.ts";
+import { formatMessage, type Messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 
 /**
- * Prints the permissions in the chosen format on stdout and one warning a line on stderr.
+ * Prints the permissions in the chosen format on stdout and one warning a line on stderr, in the
+ * run's locale (the JSON formats stay English).
  *
  * @param settings The run's settings (`--no-shell` leaves the shell out).
  * @param format The `--format` value; `json` when absent and `--json` is given, else `flags`.
@@ -63,14 +64,20 @@ export async function permissionsCommand(
     envNames: [...KEPT_ENV, SPAWN_DEPTH_VAR],
     ...(settings.auditLog === undefined ? {} : { auditLog: settings.auditLog }),
   });
-  const options = chosen === "compile" ? compileOptions(roster.root, settings) : {};
+  const words = await cliMessages(settings.locale);
+  const options = chosen === "compile" ? compileOptions(roster.root, settings, words) : {};
   out(formatPermissions(derived, chosen as PermissionFormat, options));
-  const { t } = await cliMessages(settings.locale);
   err(
-    derived.warnings.map((warning) => `${t("permissions.warning", { message: warning.message })}\n`)
-      .join(""),
+    derived.warnings.map((warning) =>
+      warningLine(words, warning.phrase === undefined ? warning.message : words.say(warning.phrase))
+    ).join(""),
   );
   return 0;
+}
+
+/** One warning on its line: `basis-tools: warning: …`. */
+function warningLine(words: Messages, message: string): string {
+  return `${words.t("permissions.warning", { message })}\n`;
 }
 
 /** What the spawn tool may start: the shell and targets (commands on), and the subagent. */
@@ -79,20 +86,21 @@ async function spawnPrograms(settings: Settings): Promise<ProgramRequest[]> {
   const programs: ProgramRequest[] = [];
   if (!settings.noShell) {
     programs.push({
-      user: "spawn commands",
+      user: phrase("permissions.user_spawn_commands"),
       program: SHELL,
       // Its -c is a given, not news.
       args: [],
-      hint: "--no-shell turns spawn commands off and leaves it out",
+      hint: phrase("permissions.hint_no_shell"),
     });
     for (const [name, prefix] of config.targets) {
       const [program = "", ...args] = prefix;
-      programs.push({ user: `spawn target ${JSON.stringify(name)}`, program, args });
+      const user = phrase("permissions.user_spawn_target", { target: JSON.stringify(name) });
+      programs.push({ user, program, args });
     }
   }
   if (config.agent !== undefined) {
     const [program = "", ...args] = config.agent;
-    programs.push({ user: "spawn subagent", program, args });
+    programs.push({ user: phrase("permissions.user_spawn_agent"), program, args });
   }
   return programs;
 }
@@ -101,16 +109,13 @@ async function spawnPrograms(settings: Settings): Promise<ProgramRequest[]> {
  * The entry `deno compile` builds from: the bundle or source this program runs from, and the
  * arguments baked in so that the binary serves this workspace with this config directory.
  */
-function compileOptions(root: string, settings: Settings): FormatOptions {
+function compileOptions(root: string, settings: Settings, words: Messages): FormatOptions {
   const args = ["-C", root, "--config-dir", resolvePath(settings.configDir)];
   if (settings.noShell) args.push("--no-shell");
   const output = `basis-tools-${root.slice(root.lastIndexOf("/") + 1) || "root"}`;
   const main = Deno.mainModule;
   if (Deno.build.standalone || !main.startsWith("file:")) {
-    err(
-      "basis-tools: warning: A compiled binary cannot compile itself: the command builds from " +
-        "basis-tools.js (deno task bundle, or the bundle of a release); adjust its path\n",
-    );
+    err(warningLine(words, words.t("permissions.compile_self")));
     return { entry: "basis-tools.js", output, args };
   }
   const entry = decodeURIComponent(new URL(main).pathname).replace(/^\/([A-Za-z]:)/, "$1");

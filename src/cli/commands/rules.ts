@@ -134,28 +134,36 @@ async function remove(settings: Settings, id: string): Promise<number> {
   return EXIT.ok;
 }
 
+/**
+ * `rules check`: one line per problem, in the run's locale; with `--json`, the problems in English
+ * whatever the locale, as they always were (scripts read them).
+ */
 async function check(settings: Settings): Promise<number> {
-  const { t } = await cliMessages(settings.locale);
-  let problems: string[];
   let count = 0;
   let file: string;
+  let worded: (words: Messages) => string[];
   try {
     const loaded = await loadRules(settings.configDir);
     file = loaded.file;
     count = loaded.rules.length + loaded.ignored.length;
-    problems = loaded.problems.map((problem) =>
-      `${problem.id}: ${problem.reason}${problem.ignored ? t("rules.problem_ignored") : ""}`
-    );
+    worded = (words) =>
+      loaded.problems.map((problem) =>
+        `${problem.id}: ${words.say(problem.phrase)}${
+          problem.ignored ? words.t("rules.problem_ignored") : ""
+        }`
+      );
   } catch (error) {
     if (!(error instanceof RulesFileError)) throw error;
     file = error.file;
-    problems = [...error.problems];
+    worded = (words) => error.problems.map((problem) => words.say(problem));
   }
+  const problems = worded(await cliMessages(settings.json ? "en-US" : settings.locale));
   if (settings.json) {
     outJson({ ok: problems.length === 0, file, rules: count, problems });
   } else if (problems.length > 0) {
     out(problems.map((problem) => `${file}: ${problem}\n`).join(""));
   } else {
+    const { t } = await cliMessages(settings.locale);
     const rules = plural(settings.locale, count, t("count.rules"));
     out(`${t("rules.ok", { count, rules, file })}\n`);
   }

@@ -20,7 +20,7 @@ import { parseSpawnInput } from "../../spawn/grammar.ts";
 import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err, outJson } from "../output.ts";
-import { readCallInput } from "../_call_input.ts";
+import { parseCallInput, readCallInput } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
@@ -64,18 +64,7 @@ export async function callSpawnCommand(
 ): Promise<number> {
   const read = async () => {
     const { text } = await readCallInput(inputArg);
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
-      throw new BasisError(
-        "invalid_json",
-        messages(settings.locale).t("cli.invalid_json", {
-          tool: JSON.stringify(SPAWN_TOOL),
-          detail: detail ?? "",
-        }),
-      );
-    }
+    return await parseCallInput(SPAWN_TOOL, text);
   };
   return await spawnCall(settings, read, "call", options);
 }

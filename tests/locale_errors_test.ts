@@ -1,0 +1,140 @@
+/**
+ * Errors outside the commands' own wording, in uk-UA: no home directory, a `-C` that is not a
+ * directory (as the loader finds it), an input schema that cannot be compiled at call time, and
+ * the runner of spawn refusing a call; English exactly as it was.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { BasisError, errorLines } from "../src/errors.ts";
+import { messages } from "../src/locale/messages.ts";
+import { loadRoster } from "../src/manifest/load.ts";
+import { validateInput } from "../src/schema/gate.ts";
+import { runSpawn } from "../src/spawn/run_spawn.ts";
+import type { SpawnConfig } from "../src/spawn/config.ts";
+import type { SpawnCall } from "../src/spawn/types.ts";
+import { cli, oneTool, scratch } from "./_cli.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+
+/** Runs `action`, expecting a `BasisError` that carries a phrase. */
+async function caught(action: () => Promise<unknown>): Promise<BasisError> {
+  try {
+    await action();
+  } catch (error) {
+    assert.ok(error instanceof BasisError, String(error));
+    assert.ok(error.phrase !== undefined, `no phrase on: ${error.message}`);
+    return error;
+  }
+  assert.fail("expected a BasisError");
+}
+
+Deno.test("with no home directory the CLI says which variables to set, in uk-UA too", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  try {
+    const env = {
+      BASIS_CONFIG_DIR: "",
+      BASIS_CACHE_DIR: "",
+      BASIS_STATE_DIR: "",
+      XDG_CONFIG_HOME: "",
+      HOME: "",
+      USERPROFILE: "",
+    };
+    const en = await cli(dirs, ["list"], { env });
+    const uk = await cli(dirs, ["list", "--locale", "uk-UA"], { env });
+    assert.equal(en.code, 2);
+    assert.equal(uk.code, 2);
+    assert.equal(
+      en.stderr,
+      "basis-tools: Cannot find the user's directories: HOME is not set to an absolute path; " +
+        "set HOME, or set BASIS_CONFIG_DIR or XDG_CONFIG_HOME to an absolute path\n",
+    );
+    assert.equal(
+      uk.stderr,
+      "basis-tools: Не вдалося визначити каталоги користувача: HOME не містить абсолютного " +
+        "шляху; задайте HOME або вкажіть абсолютний шлях у BASIS_CONFIG_DIR чи XDG_CONFIG_HOME\n",
+    );
+    assertNoEnglish(uk.stderr, en.stderr, [/\bbasis-tools\b/g]);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("a -C that is no directory, as the loader finds it (permissions), is worded in uk-UA", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const file = `${dirs.root}/.basis/tools.json`;
+  try {
+    const en = await cli(dirs, ["-C", file, "permissions"]);
+    const uk = await cli(dirs, ["-C", file, "permissions", "--locale", "uk-UA"]);
+    assert.equal(en.code, 2);
+    assert.equal(uk.code, 2);
+    const path = JSON.stringify(file);
+    assert.equal(en.stderr, `basis-tools: Cannot use workspace ${path}: not a directory\n`);
+    assert.equal(
+      uk.stderr,
+      `basis-tools: Не вдалося використати робочий простір ${path}: це не каталог\n`,
+    );
+    // The library's loader carries the same phrase.
+    const error = await caught(() => loadRoster({ workspace: file, configDir: dirs.configDir }));
+    assert.equal(error.code, "usage");
+    assert.equal(error.message, `Cannot use workspace ${path}: not a directory`);
+    assert.deepEqual(errorLines(error, UK), [
+      `Не вдалося використати робочий простір ${path}: це не каталог`,
+    ]);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("an input schema that cannot be compiled at call time: our sentence in uk-UA, ajv's detail kept", async () => {
+  const cacheDir = await Deno.makeTempDir({ prefix: "basis-locale-schema-" });
+  try {
+    const tool = { name: "bad", inputSchema: { type: "object", properties: { n: { type: 12 } } } };
+    const error = await caught(() => validateInput(tool, {}, { cacheDir }));
+    assert.equal(error.code, "manifest_invalid");
+    assert.match(
+      error.message,
+      /^Cannot use input schema of tool "bad": invalid JSON Schema: \/properties\/n\/type: /,
+    );
+    const uk = error.wordedIn(UK);
+    const detail = error.message.slice(error.message.indexOf(": ") + 2);
+    assert.equal(uk, `Не вдалося використати схему вхідних даних інструмента "bad": ${detail}`);
+    assert.equal(error.wordedIn(EN), error.message);
+    // The cached reason reads the same the second time.
+    const again = await caught(() => validateInput(tool, {}, { cacheDir }));
+    assert.equal(again.wordedIn(UK), uk);
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("runSpawn() refusals (a library caller that skipped the guard) carry uk-UA words", async () => {
+  const config: SpawnConfig = {
+    file: "/nowhere/spawn.json",
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: 2,
+  };
+  const cases: [SpawnCall, string, string][] = [
+    [
+      { mode: "command", body: "make", target: "builder" },
+      'Spawn refused: unknown target "builder"',
+      'Виклик spawn відхилено: невідома ціль "builder"',
+    ],
+    [
+      { mode: "agent", body: "write the tests" },
+      "Spawn refused: no subagent is configured",
+      "Виклик spawn відхилено: субагента не налаштовано",
+    ],
+  ];
+  for (const [call, english, ukrainian] of cases) {
+    const error = await caught(() => runSpawn(call, "/", { config }));
+    assert.equal(error.code, "denied");
+    assert.equal(error.message, english);
+    assert.equal(error.wordedIn(UK), ukrainian);
+    assert.match(ukrainian, CYRILLIC);
+  }
+});

@@ -1,0 +1,309 @@
+/**
+ * Manifest problems, spawn.json problems and call inputs that are not JSON, in both locales: every
+ * problem carries a phrase whose English is the problem's reason, every manifest and spawn.json
+ * message is reached by a real document, and the Ukrainian lines hold no English prose.
+ */
+
+import assert from "node:assert/strict";
+import { formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
+import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
+import { catalogue, loadLocale, messages, type Phrase } from "../src/locale/messages.ts";
+import { loadRoster } from "../src/manifest/load.ts";
+import { parseManifestText } from "../src/manifest/parse.ts";
+import { strictJsonProblem } from "../src/manifest/_json.ts";
+import { parseSpawnConfig } from "../src/spawn/config.ts";
+import { cli, scratch } from "./_cli.ts";
+
+await loadLocale("uk-UA");
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+const CYRILLIC = /[\u0400-\u04FF]/;
+
+const ok = { description: "x", input_schema: { type: "object" } };
+let deep: Record<string, unknown> = { type: "object" };
+for (let i = 0; i < 101; i++) deep = { type: "object", properties: { a: deep } };
+
+/** Manifests, each wrong in its own ways; together they reach every manifest message. */
+const MANIFESTS: readonly string[] = [
+  "[]",
+  "{}",
+  '{"schema": 2, "tools": {}}',
+  '{"schema": 1, "tools": []}',
+  '{"schema": 1, "tool": {}, "extra": 1}',
+  JSON.stringify({
+    schema: 1,
+    tools: {
+      "": { ...ok, command: ["x"] },
+      ["a".repeat(65)]: { ...ok, command: ["x"] },
+      "a b": { ...ok, command: ["x"] },
+      mcp__x: { ...ok, command: ["x"] },
+      spawn: { ...ok, command: ["x"] },
+      t1: 5,
+      t2: {},
+      t3: {
+        description: 5,
+        input_schema: [],
+        command: "ls -l",
+        env: [],
+        side_effect: "x",
+        timeout_ms: 0,
+        desc: 1,
+      },
+      t4: { description: "  ", input_schema: { type: "string" }, command: 5, timeout_ms: 2 ** 31 },
+      t5: {
+        description: "x",
+        input_schema: deep,
+        command: [],
+        env: { "": "a", "A=B": "x", "A\u0000": "x" },
+      },
+      t6: { ...ok, command: ["  "], cwd: "a\u0000b" },
+      t7: { ...ok, command: ["${UNSET_FOR_TEST:-}"] },
+      t8: {
+        ...ok,
+        command: ["x", "${", "${}", "${1A}", "${UNSET_FOR_TEST}", "${A:+x}", "${A:-${B}}"],
+      },
+    },
+  }),
+  // JSON.stringify drops "__proto__" keys made by literals; written out, JSON.parse keeps them.
+  '{"schema": 1, "tools": {"__proto__": {"description": "x", "input_schema": {"type": "object",' +
+  ' "properties": {"__proto__": {}}}, "command": ["x"], "env": {"__proto__": "x"}}}}',
+  "",
+  '{"schema": 1, "tools": {}',
+  "{'schema': 1}",
+  '{"schema" 1}',
+  '{"schema": 1 "tools": {}}',
+  '{"schema": }',
+  '{"schema": 1, 2}',
+  '{"schema": abc}',
+  "{}}",
+  "{} x",
+  '{"a": "x\ty"}',
+  '{"a": 1.}',
+  '{"a": "\\u12"}',
+  '{"a": "\\q"}',
+  '{"a": "x',
+  '{"a": 1 /* x',
+  "[".repeat(200_000),
+];
+
+/** spawn.json documents that reach every spawn.json message. */
+const SPAWN_CONFIGS: readonly string[] = [
+  "[]",
+  '{"agent": "claude -p", "targets": [], "max_depth": -1, "agnet": 1}',
+  '{"targets": {"a/b": ["x"], "local": ["y"], "ok": [""]}}',
+];
+
+/**
+ * Messages no document here can reach: the read errors that need a user other than root or a
+ * confined Deno (tests/manifest_test.ts triggers both), and the last resort of a parse that the
+ * JSONC parser accepted but `JSON.parse` did not.
+ */
+const UNREACHED: ReadonlySet<MessageKey> = new Set([
+  "manifest.read_permission",
+  "manifest.read_sandbox",
+  "manifest.json",
+]);
+
+async function problemsOf(text: string): Promise<readonly ManifestProblem[]> {
+  const { problems } = await parseManifestText(text, "/w/.basis/tools.json", {
+    root: "/w",
+    env: () => undefined,
+  });
+  return problems;
+}
+
+async function spawnProblemsOf(text: string): Promise<readonly ManifestProblem[]> {
+  const error = await parseSpawnConfig(text, "/c/spawn.json").catch((e) => e);
+  assert.ok(error instanceof ManifestError, `${text} should be refused`);
+  return error.problems;
+}
+
+/** Problems of files that cannot be read: a FIFO, bytes that are not UTF-8, a symlink loop. */
+async function readProblems(): Promise<ManifestProblem[]> {
+  const found: ManifestProblem[] = [];
+  for (const make of [makeFifo, makeNotUtf8, makeLoop]) {
+    const root = await Deno.makeTempDir();
+    await Deno.mkdir(`${root}/.basis`);
+    await make(`${root}/.basis/tools.json`);
+    const error = await loadRoster({ workspace: root, configDir: root, env: () => undefined })
+      .catch((e) => e);
+    assert.ok(error instanceof ManifestError, String(error));
+    found.push(...error.problems);
+    await Deno.remove(root, { recursive: true });
+  }
+  return found;
+}
+
+async function makeFifo(path: string) {
+  const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+  assert.ok(made.success);
+}
+
+async function makeNotUtf8(path: string) {
+  await Deno.writeFile(path, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+}
+
+async function makeLoop(path: string) {
+  await Deno.symlink(path, path);
+}
+
+function keysOf(phrase: Phrase, into: Set<string>): void {
+  into.add(phrase.key);
+  for (const value of Object.values(phrase.params ?? {})) {
+    if (typeof value === "object") keysOf(value, into);
+  }
+}
+
+/** What the Ukrainian line may keep in English: values, names, paths and notation. */
+const KEPT: readonly RegExp[] = [
+  /"[^"]*"/g,
+  /\/[\w./-]+/g,
+  /\$\{[^}]*\}/g,
+  /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|schema|tools|agent|targets|max_depth|type|properties)\b/g,
+  /\[\d+\]/g,
+];
+
+function assertUkrainian(line: string, problem: ManifestProblem): void {
+  assert.match(line, CYRILLIC, line);
+  // The field is the key as written in the file.
+  let rest = problem.field === undefined ? line : line.replace(`: ${problem.field}: `, ": ");
+  for (const kept of KEPT) rest = rest.replaceAll(kept, " ");
+  const word = rest.match(/[A-Za-z]{3,}/)?.[0];
+  assert.equal(word, undefined, `English "${word}" left in: ${line} (English: ${problem.reason})`);
+}
+
+Deno.test("every manifest and spawn.json problem is worded in both locales, English unchanged", async () => {
+  const problems: ManifestProblem[] = [];
+  for (const text of MANIFESTS) {
+    const found = await problemsOf(text);
+    assert.ok(found.length > 0, `expected problems in ${text.slice(0, 80)}`);
+    problems.push(...found);
+  }
+  for (const text of SPAWN_CONFIGS) problems.push(...await spawnProblemsOf(text));
+  const read = await readProblems();
+  problems.push(...read);
+
+  const reached = new Set<string>();
+  for (const problem of problems) {
+    assert.ok(problem.phrase, `no phrase: ${formatProblem(problem)}`);
+    keysOf(problem.phrase, reached);
+    assert.equal(EN.say(problem.phrase), problem.reason);
+    assert.equal(formatProblem(problem, EN), formatProblem(problem));
+    const uk = formatProblem(problem, UK);
+    assert.notEqual(uk, formatProblem(problem));
+    // An operating system's own reason stays as the system gave it.
+    if (problem.phrase.key !== "manifest.read_other") assertUkrainian(uk, problem);
+  }
+  // Comments are refused only in a call's input, which must be strict JSON.
+  keysOf((await strictJsonProblem('{"a": 1 // note\n}')).reason, reached);
+  const expected = Object.keys(EN_US).filter((key) =>
+    (key.startsWith("manifest.") || key.startsWith("spawn_config.")) && key !== "manifest.tool" &&
+    !UNREACHED.has(key as MessageKey)
+  );
+  const missed = expected.filter((key) => !reached.has(key));
+  assert.deepEqual(missed, [], "messages no document reached");
+});
+
+Deno.test("a tool's problems name it in the locale's words", async () => {
+  const [problem] = await problemsOf(JSON.stringify({ schema: 1, tools: { t: 5 } }));
+  assert.ok(problem);
+  assert.equal(
+    formatProblem(problem),
+    '/w/.basis/tools.json:1:26: tool "t": must be an object, found a number',
+  );
+  assert.equal(
+    formatProblem(problem, UK),
+    '/w/.basis/tools.json:1:26: інструмент "t": має бути об’єктом, а отримано число',
+  );
+});
+
+Deno.test("a call input that is not JSON is described by kind and place, never echoed", async () => {
+  const cases: [string, string, string][] = [
+    ['{"a":1', 'unexpected end of file, expected "}" at 1:7', "рядок 1, стовпець 7"],
+    [
+      '{"a": hunter2secret}',
+      "unexpected unquoted text, expected a value at 1:7",
+      "текст без лапок",
+    ],
+    ["{'a': 1}", "unexpected single-quoted text (use double quotes)", "в одинарних лапках"],
+    ['{"a": 1 // note\n}', "invalid comment at 1:9", "некоректний коментар"],
+    ["", "unexpected end of file", "кінець файлу"],
+  ];
+  for (const [text, english, ukrainian] of cases) {
+    const { position, reason } = await strictJsonProblem(text);
+    const at = position === undefined ? "" : ` at ${position.line}:${position.column}`;
+    assert.ok(`${EN.say(reason)}${at}`.startsWith(english), `${text}: ${EN.say(reason)}${at}`);
+    const line = UK.say(reason) +
+      (position ? ` (рядок ${position.line}, стовпець ${position.column})` : "");
+    assert.ok(line.includes(ukrainian), line);
+  }
+
+  const dirs = await scratch({
+    schema: 1,
+    tools: { echo: { ...ok, command: ["cat"] } },
+  });
+  const en = await cli(dirs, ["call", "echo", '{"token": hunter2secret}', "--approve", "always"]);
+  assert.equal(en.code, 2);
+  assert.equal(
+    en.stderr,
+    'basis-tools: Cannot parse the input of tool "echo" as JSON: unexpected unquoted text, expected a value at 1:11\n',
+  );
+  const uk = await cli(dirs, [
+    "call",
+    "echo",
+    '{"token": hunter2secret}',
+    "--approve",
+    "always",
+    "--locale",
+    "uk-UA",
+  ]);
+  assert.equal(
+    uk.stderr,
+    'basis-tools: Не вдалося розібрати вхідні дані інструмента "echo" як JSON: тут не очікувалося: текст без лапок; очікується значення (рядок 1, стовпець 11)\n',
+  );
+  const spawn = await cli(dirs, ["call", "spawn", "{", "--locale", "uk-UA", "--json"]);
+  assert.match(
+    JSON.parse(spawn.stdout).error.message,
+    /"spawn" як JSON: тут не очікувалося: кінець файлу/,
+  );
+  await dirs.cleanup();
+});
+
+Deno.test("check, list and call word a broken manifest in the locale; --json keeps reason English", async () => {
+  const dirs = await scratch({
+    schema: 1,
+    tools: { bad: { description: 3, input_schema: { type: "object" }, command: "ls -l" } },
+  });
+  const en = await cli(dirs, ["check"]);
+  assert.equal(en.code, 6);
+  assert.match(en.stdout, /tool "bad": description: must be a string, found a number\n/);
+  const uk = await cli(dirs, ["check", "--locale", "uk-UA"]);
+  assert.equal(uk.code, 6);
+  assert.match(uk.stdout, /інструмент "bad": description: має бути рядком, а отримано число\n/);
+  assert.match(uk.stdout, /command: має бути масивом рядків \(argv, а не рядком для оболонки\)/);
+
+  const json = JSON.parse((await cli(dirs, ["check", "--json", "--locale", "uk-UA"])).stdout);
+  const [first] = json.problems;
+  assert.equal(first.reason, "must be a string, found a number");
+  assert.match(first.message, /має бути рядком, а отримано число$/);
+  assert.equal("phrase" in first, false);
+
+  for (const command of [["list"], ["call", "bad", "{}"], ["show", "bad"]]) {
+    const result = await cli(dirs, [...command, "--locale", "uk-UA"]);
+    assert.equal(result.code, 6, command.join(" "));
+    assert.match(result.stderr, /^basis-tools: .*інструмент "bad": description: має бути рядком/m);
+  }
+  await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
+  const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
+  assert.match(broken.stdout, /spawn\.json: agent: має бути непорожнім масивом рядків/);
+  await dirs.cleanup();
+});
+
+Deno.test("the catalogue keeps every manifest message in both locales", () => {
+  const uk = catalogue("uk-UA");
+  for (const key of Object.keys(EN_US) as MessageKey[]) {
+    if (!key.startsWith("manifest.") && !key.startsWith("spawn_config.")) continue;
+    assert.match(uk[key], CYRILLIC, key);
+  }
+});

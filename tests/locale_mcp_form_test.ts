@@ -1,0 +1,235 @@
+/**
+ * The approval form an MCP client shows (`elicitation/create`), and the server's other words about
+ * approval, in the locale of `basis-tools mcp --locale`: the real server, driven by the SDK's client.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { oneTool, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+
+const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
+
+const ECHO = oneTool("echo", {
+  description: "Echo the input",
+  input_schema: { type: "object", properties: { text: { type: "string" } } },
+  command: ["cat"],
+});
+
+/** What the client was asked. */
+interface Asked {
+  message: string;
+  schema: {
+    properties: Record<string, { title: string; description: string; enum: string[] }>;
+    required: string[];
+  };
+  /** The decision field's `enumNames`. */
+  titles: string[];
+}
+
+/** A server for one workspace and a client connected to it. */
+interface Session {
+  client: Client;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `basis-tools mcp --locale LOCALE` and connects a client to it; with `elicit`, the client
+ * declares form elicitation and answers with it.
+ */
+async function serve(
+  dirs: Scratch,
+  locale: string,
+  elicit?: (asked: Asked) => ElicitResult,
+): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", "--quiet", ENTRY, "mcp", "--locale", locale],
+    cwd: dirs.root,
+    env: {
+      BASIS_CONFIG_DIR: dirs.configDir,
+      BASIS_CACHE_DIR: dirs.cacheDir,
+      BASIS_STATE_DIR: dirs.stateDir,
+      NO_COLOR: "1",
+    },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client(
+    { name: "basis-tools-locale-test", version: "1.0.0" },
+    elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
+  if (elicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      const params = request.params as { message: string; requestedSchema: Asked["schema"] };
+      const field = params.requestedSchema.properties.decision as unknown as {
+        enumNames: string[];
+      };
+      return elicit({
+        message: params.message,
+        schema: params.requestedSchema,
+        titles: field.enumNames,
+      });
+    });
+  }
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+function call(session: Session, args: Record<string, unknown>): Promise<CallToolResult> {
+  return session.client.callTool({ name: "echo", arguments: args }) as Promise<CallToolResult>;
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map((item) => item.type === "text" ? item.text : "").join("\n");
+}
+
+/** Asks once in a locale, allowing the call; returns what was asked. */
+async function askOnce(dirs: Scratch, locale: string): Promise<Asked> {
+  const asked: Asked[] = [];
+  const session = await serve(dirs, locale, (form) => {
+    asked.push(form);
+    return { action: "accept", content: { decision: "allow_once" } };
+  });
+  try {
+    const result = await call(session, { text: "hi" });
+    assert.equal(text(result), '{"text":"hi"}');
+  } finally {
+    await session.close();
+  }
+  assert.equal(asked.length, 1);
+  return asked[0] as Asked;
+}
+
+Deno.test("mcp: the approval form follows --locale uk-UA; its answers stay allow_once|always_allow|deny", async () => {
+  const dirs = await scratch(ECHO);
+  try {
+    const en = await askOnce(dirs, "en-US");
+    const uk = await askOnce(dirs, "uk-UA");
+    const enField = en.schema.properties.decision!;
+    const ukField = uk.schema.properties.decision!;
+
+    // English exactly as it was.
+    assert.match(en.message, /^basis-tools asks before running a tool\n/);
+    assert.match(en.message, /\n\nAllow this call\?$/);
+    assert.equal(enField.title, "Allow this call?");
+    assert.equal(
+      enField.description,
+      "Always allow remembers a rule for this exact command (any input); deny refuses this call",
+    );
+    assert.deepEqual(en.titles, [
+      "Allow once",
+      "Always allow (remember this exact command)",
+      "Deny",
+    ]);
+
+    // Ukrainian: the terminal prompt's own words.
+    assert.match(uk.message, /^basis-tools питає дозволу, перш ніж запустити інструмент\n/);
+    assert.match(uk.message, /^ {2}інструмент +echo$/m);
+    assert.match(uk.message, /^ {2}команда +cat$/m);
+    assert.match(uk.message, /^ {2}вхідні дані +\{\n +"text": "hi"\n +\}$/m);
+    assert.match(uk.message, /\n\nДозволити цей виклик\?$/);
+    assert.equal(ukField.title, "Дозволити цей виклик?");
+    assert.match(ukField.description, CYRILLIC);
+    assert.deepEqual(uk.titles, [
+      "Дозволити один раз",
+      "Дозволяти завжди (запам’ятати саме цю команду)",
+      "Відхилити",
+    ]);
+    const said = (asked: Asked, field: typeof enField) =>
+      [asked.message, field.title, field.description, ...asked.titles].join("\n");
+    assertNoEnglish(said(uk, ukField), said(en, enField), [
+      /\b(?:basis-tools|echo|cat|process)\b/g,
+    ]);
+
+    // What is answered never changes with the locale.
+    for (const asked of [en, uk]) {
+      assert.deepEqual(asked.schema.properties.decision!.enum, [
+        "allow_once",
+        "always_allow",
+        "deny",
+      ]);
+      assert.deepEqual(asked.schema.required, ["decision"]);
+    }
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("mcp: without elicitation a call is denied in uk-UA, saying how to add a rule", async () => {
+  const dirs = await scratch(ECHO);
+  const root = await Deno.realPath(dirs.root);
+  try {
+    const denied = async (locale: string) => {
+      const session = await serve(dirs, locale);
+      try {
+        const result = await call(session, { text: "hi" });
+        assert.equal(result.isError, true);
+        return text(result);
+      } finally {
+        await session.close();
+      }
+    };
+    assert.equal(
+      await denied("en-US"),
+      'Call of tool "echo" denied: no remembered rule allows it and this MCP client cannot ask ' +
+        "for approval (it does not support elicitation); allow it with " +
+        `\`basis-tools -C ${root} rules add --tool echo\`, or start the MCP server with ` +
+        "--approve always",
+    );
+    const uk = await denied("uk-UA");
+    assert.equal(
+      uk,
+      'Виклик інструмента "echo" відхилено: жодне збережене правило його не дозволяє, а цей ' +
+        "клієнт MCP не вміє запитувати підтвердження (він не підтримує elicitation); дозвольте " +
+        `його командою \`basis-tools -C ${root} rules add --tool echo\` або запустіть сервер MCP ` +
+        "з --approve always",
+    );
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("mcp: when the client fails to answer the form, the server says so in uk-UA and denies", async () => {
+  const dirs = await scratch(ECHO);
+  try {
+    const failed = async (locale: string) => {
+      const session = await serve(dirs, locale, () => {
+        throw new Error("the person closed the window");
+      });
+      try {
+        const result = await call(session, { text: "hi" });
+        assert.equal(result.isError, true);
+        return { result: text(result), stderr: session.stderr() };
+      } finally {
+        await session.close();
+      }
+    };
+    const en = await failed("en-US");
+    assert.match(
+      en.stderr,
+      /^basis-tools: Cannot ask the MCP client about a call of tool "echo": .*the person closed the window.*; the call is denied$/m,
+    );
+    assert.match(en.result, /^Call of tool "echo" denied at the prompt$/);
+    const uk = await failed("uk-UA");
+    assert.match(
+      uk.stderr,
+      /^basis-tools: Не вдалося запитати клієнта MCP про виклик інструмента "echo": .*the person closed the window.*; виклик відхилено$/m,
+    );
+    assert.equal(uk.result, 'Виклик інструмента "echo" відхилено під час підтвердження');
+  } finally {
+    await dirs.cleanup();
+  }
+});

@@ -1,0 +1,507 @@
+/**
+ * The rules file and the rules command in uk-UA: every problem of a rules file, every error of
+ * `rules add|remove|list|check`, and the denial the tool contract gives when the rules file is
+ * unusable. Each is triggered for real (a file written to a temporary config directory, the real
+ * CLI run as a subprocess) and checked twice: English exactly as it always was, Ukrainian with no
+ * English sentence left.
+ */
+
+import assert from "node:assert/strict";
+import { DeclaredToolBuilder, ToolError, type ToolSpec } from "../src/mod.ts";
+import {
+  addRule,
+  loadRules,
+  type RuleInput,
+  RulesFileError,
+  rulesFilePath,
+} from "../src/approval/rules/mod.ts";
+import { BasisError } from "../src/errors.ts";
+import { english, loadLocale, messages } from "../src/locale/messages.ts";
+import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
+
+await loadLocale("uk-UA");
+const UK = messages("uk-UA");
+const WINDOWS = Deno.build.os === "windows";
+const CYRILLIC = /[а-яієїґ]/i;
+const UK_LOAD = "Не вдалося завантажити правила";
+
+/**
+ * What a Ukrainian message may keep as it is: quoted values (paths, ids, field names, JSON
+ * shapes), places in the file (`rules[2]`, `match[0]`), the field a problem is about, option
+ * names, and names that are never translated.
+ */
+const KEPT: readonly RegExp[] = [
+  /"(?:[^"\\]|\\.)*"/g,
+  /'[^']*'/g,
+  /\b(?:rules|match|not_match)\[\d+\]/g,
+  /поле [a-z_]+/g,
+  /\bworkspace(?= має)/g,
+  /типу [a-z]+/g,
+  /--[a-z-]+/g,
+  /(?:^|\s)\/[^\s:"]+/g,
+  /\b(?:JSON|UTF-8|ISO 8601|Deno|basis-tools|chmod|r-[a-z0-9]+)\b/g,
+];
+
+/**
+ * Asserts that a Ukrainian text is Ukrainian: Cyrillic, unlike the English, and with no Latin word
+ * left once what is never translated is taken out.
+ */
+function assertUkrainian(uk: string, en: string): void {
+  assert.notEqual(uk, en);
+  assert.match(uk, CYRILLIC, uk);
+  let rest = uk;
+  for (const kept of KEPT) rest = rest.replaceAll(kept, " ");
+  const found = rest.match(/[A-Za-z]{2,}/);
+  assert.equal(found, null, `English ${found?.[0]} left in: ${uk}`);
+}
+
+/** A temporary config directory holding a rules file with this content and mode. */
+async function configWith(
+  content: string | Uint8Array,
+  mode = 0o600,
+): Promise<{ dir: string; file: string; done(): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "basis-locale-rules-" });
+  const file = rulesFilePath(dir);
+  if (typeof content === "string") await Deno.writeTextFile(file, content);
+  else await Deno.writeFile(file, content);
+  if (!WINDOWS) await Deno.chmod(file, mode);
+  return { dir, file, done: () => Deno.remove(dir, { recursive: true }) };
+}
+
+/** The error loading the rules of `dir` raises. */
+async function loadError(dir: string): Promise<RulesFileError> {
+  try {
+    await loadRules(dir);
+  } catch (error) {
+    assert.ok(error instanceof RulesFileError, String(error));
+    return error;
+  }
+  assert.fail("expected the rules file to be refused");
+}
+
+const RULE = { id: "r-aaaaaaaa", tool: "sh", decision: "allow", scope: "global" } as const;
+const json = (value: unknown) => JSON.stringify(value);
+
+/** Rules files with one problem each, and that problem in English as it has always been worded. */
+const ONE_PROBLEM: [string | Uint8Array, string][] = [
+  ["", "empty file"],
+  [" \n", "empty file"],
+  [new Uint8Array([0x7b, 0xff, 0x7d]), "not valid UTF-8"],
+  ["{", 'invalid JSON: expected "}" at 1:2'],
+  ['{"version": 1, "rules": []} // c', "invalid JSON: comments are not allowed at 1:29"],
+  ['{"a" 1}', 'invalid JSON: expected ":" at 1:6'],
+  ['{"a":1 "b":2}', 'invalid JSON: expected "," at 1:8'],
+  [
+    '{\n  "version": 1,\n  "rules": [\n    {"id": "x",}\n  ]\n}\n',
+    "invalid JSON: expected a property name in double quotes at 4:16",
+  ],
+  ["[1,]", "invalid JSON: expected a value at 1:4"],
+  ['"\\q"', "invalid JSON: invalid escape sequence in a string at 1:1"],
+  ['"\\u12"', 'invalid JSON: invalid "\\u" escape in a string at 1:1'],
+  ['"a\tb"', "invalid JSON: control character in a string at 1:1"],
+  ['"abc', "invalid JSON: unterminated string at 1:1"],
+  ['{"version":1,"rules":[]} x', "invalid JSON: unexpected character at 1:26"],
+  ['{"a":1}}', "invalid JSON: unexpected text after the end at 1:8"],
+  ["1e", "invalid JSON: invalid number at 1:1"],
+  ["[]", 'must be an object: {"version": 1, "rules": [...]}'],
+  [json({ rules: [] }), 'missing "version" (expected 1)'],
+  [
+    json({ version: 2, rules: [] }),
+    "unsupported version 2: written by a newer basis-tools (this one reads version 1)",
+  ],
+  [json({ version: 0, rules: [] }), "unsupported version 0 (expected 1)"],
+  [json({ version: 1.5, rules: [] }), "unsupported version 1.5 (expected 1)"],
+  [json({ version: "1", rules: [] }), "unsupported version of type string (expected 1)"],
+  [json({ version: null, rules: [] }), "unsupported version of type null (expected 1)"],
+  [json({ version: 1 }), "rules: must be an array"],
+  [json({ version: 1, rules: [], extra: 1 }), 'unknown field "extra"'],
+  [json({ version: 1, rules: [5] }), "rules[0]: must be an object"],
+  [
+    json({ version: 1, rules: [{ ...RULE, patern: "*" }] }),
+    'rules[0] "r-aaaaaaaa": unknown field "patern"',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, id: "" }] }),
+    "rules[0] \"\": id: must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+  ],
+  [
+    json({ version: 1, rules: [RULE, RULE] }),
+    'rules[1] "r-aaaaaaaa": id: used by an earlier rule',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, tool: "" }] }),
+    'rules[0] "r-aaaaaaaa": tool: must be a non-empty string',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, pattern: 1 }] }),
+    'rules[0] "r-aaaaaaaa": pattern: must be a string',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, decision: "yes" }] }),
+    'rules[0] "r-aaaaaaaa": decision: must be "allow" or "deny"',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, reason: "a\nb" }] }),
+    'rules[0] "r-aaaaaaaa": reason: must be a string of one line',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, scope: "local" }] }),
+    'rules[0] "r-aaaaaaaa": scope: must be "global" or {"workspace": "/absolute/root"}',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, scope: { workspace: "w" } }] }),
+    'rules[0] "r-aaaaaaaa": scope: workspace: must be an absolute, normalised path',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, match: "x" }] }),
+    'rules[0] "r-aaaaaaaa": match: must be an array of strings',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, not_match: [1] }] }),
+    'rules[0] "r-aaaaaaaa": not_match: must be an array of strings',
+  ],
+  [
+    json({ version: 1, rules: [{ ...RULE, created: "yesterday" }] }),
+    'rules[0] "r-aaaaaaaa": created: must be an ISO 8601 timestamp',
+  ],
+];
+
+Deno.test("every problem of a rules file is worded in uk-UA; the English is as it always was", async () => {
+  for (const [content, problem] of ONE_PROBLEM) {
+    const config = await configWith(content);
+    const error = await loadError(config.dir);
+    const en = `Cannot load rules ${json(config.file)}: ${problem}`;
+    assert.equal(error.message, en);
+    assert.equal(error.code, "denied");
+    assert.deepEqual(error.problems.map(english), [problem]);
+    const uk = error.wordedIn(UK);
+    assert.ok(uk.startsWith(`${UK_LOAD} ${json(config.file)}: `), uk);
+    assertUkrainian(uk, en);
+    await config.done();
+  }
+});
+
+Deno.test("a rules file with many problems counts the rest in both locales", async () => {
+  const broken = { ...RULE, tool: 1, decision: "x" };
+  const two = await configWith(json({ version: 1, rules: [broken] }));
+  const error = await loadError(two.dir);
+  assert.equal(
+    error.message,
+    `Cannot load rules ${
+      json(two.file)
+    }: rules[0] "r-aaaaaaaa": tool: must be a non-empty string (and 1 more problem)`,
+  );
+  assert.equal(
+    error.wordedIn(UK),
+    `${UK_LOAD} ${
+      json(two.file)
+    }: правило rules[0] "r-aaaaaaaa": поле tool: має бути непорожнім рядком (і ще одна проблема)`,
+  );
+  await two.done();
+
+  const many = await configWith(json({ version: 1, rules: [broken, 5, {}], x: 1 }));
+  const more = await loadError(many.dir);
+  assert.equal(more.problems.length, 8);
+  assert.equal(
+    more.message,
+    `Cannot load rules ${json(many.file)}: unknown field "x" (and 7 more problems)`,
+  );
+  assert.equal(
+    more.wordedIn(UK),
+    `${UK_LOAD} ${json(many.file)}: невідоме поле "x" (і ще проблем: 7)`,
+  );
+  for (const problem of more.problems) assertUkrainian(UK.say(problem), english(problem));
+  // A rule without an id is located by its index alone.
+  assert.equal(
+    english(more.problems[4]!),
+    "rules[2]: id: must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+  );
+  assert.match(UK.say(more.problems[4]!), /^правило rules\[2\]: поле id: має містити від 1 до 64/);
+  await many.done();
+});
+
+Deno.test(
+  "a rules file that group or others can write, or that is not a file, is refused in both locales",
+  { ignore: WINDOWS },
+  async () => {
+    const loose = await configWith(json({ version: 1, rules: [] }), 0o620);
+    const error = await loadError(loose.dir);
+    assert.equal(
+      error.message,
+      `Cannot load rules ${
+        json(loose.file)
+      }: writable by group or others (mode 0620), so anyone could approve tools: run chmod 600 on it`,
+    );
+    assertUkrainian(error.wordedIn(UK), error.message);
+    assert.match(error.wordedIn(UK), /\(режим 0620\).+chmod 600/);
+    await loose.done();
+
+    const dir = await Deno.makeTempDir({ prefix: "basis-locale-rules-" });
+    await Deno.mkdir(rulesFilePath(dir));
+    const notFile = await loadError(dir);
+    assert.equal(
+      notFile.message,
+      `Cannot load rules ${json(rulesFilePath(dir))}: not a regular file`,
+    );
+    assertUkrainian(notFile.wordedIn(UK), notFile.message);
+    await Deno.remove(dir, { recursive: true });
+  },
+);
+
+Deno.test(
+  "a rules file the user may not read is refused in both locales",
+  { ignore: WINDOWS || Deno.uid() === 0 },
+  async () => {
+    const config = await configWith(json({ version: 1, rules: [] }), 0o000);
+    const error = await loadError(config.dir);
+    assert.equal(
+      error.message,
+      `Cannot load rules ${json(config.file)}: cannot be read: permission denied`,
+    );
+    assertUkrainian(error.wordedIn(UK), error.message);
+    await config.done();
+  },
+);
+
+Deno.test("addRule() words a rule that has no tool name in both locales", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "basis-locale-rules-" });
+  const input = { tool: 7, decision: "allow", scope: "global" } as unknown as RuleInput;
+  const error = await addRule(dir, input).then(() => undefined, (error: unknown) => error);
+  assert.ok(error instanceof BasisError && error.code === "usage", String(error));
+  assert.equal(error.message, "Cannot add rule for a tool: tool: must be a non-empty string");
+  assert.equal(
+    error.wordedIn(UK),
+    "Не вдалося додати правило для інструмента: поле tool: має бути непорожнім рядком",
+  );
+  await Deno.remove(dir, { recursive: true });
+});
+
+// --- through the CLI ----------------------------------------------------------------------------
+
+/** Runs the CLI in English and in Ukrainian. */
+async function both(dirs: Scratch, args: string[]) {
+  const [en, uk] = await Promise.all([
+    cli(dirs, args),
+    cli(dirs, [...args, "--locale", "uk-UA"]),
+  ]);
+  assert.equal(uk.code, en.code, args.join(" "));
+  return { en, uk };
+}
+
+/** Runs the CLI from source with extra Deno flags (a narrower sandbox), in a locale. */
+async function sandboxed(dirs: Scratch, flags: string[], args: string[], locale: string) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", ...flags, `${ROOT}src/main.ts`, ...args, "--locale", locale],
+    cwd: dirs.root,
+    env: { BASIS_CONFIG_DIR: dirs.configDir, NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+}
+
+Deno.test("rules list, check and remove word an unusable rules file in uk-UA; --json stays English", async () => {
+  const dirs = await scratch();
+  const file = `${dirs.configDir}/rules.json`;
+  await Deno.writeTextFile(file, "{\n", { mode: 0o600 });
+  const problem = 'invalid JSON: expected "}" at 2:1';
+
+  const list = await both(dirs, ["rules", "list"]);
+  assert.equal(list.en.code, 5);
+  assert.equal(list.en.stderr, `basis-tools: Cannot load rules ${json(file)}: ${problem}\n`);
+  assert.equal(
+    list.uk.stderr,
+    `basis-tools: ${UK_LOAD} ${
+      json(file)
+    }: некоректний JSON: очікується "}" (рядок 2, стовпець 1)\n`,
+  );
+  // The locale may come from the environment too.
+  const fromEnv = await cli(dirs, ["rules", "list"], { env: { BASIS_LOCALE: "uk-UA" } });
+  assert.equal(fromEnv.stderr, list.uk.stderr);
+
+  const check = await both(dirs, ["rules", "check"]);
+  assert.equal(check.en.code, 6);
+  assert.equal(check.en.stdout, `${file}: ${problem}\n`);
+  assert.ok(check.uk.stdout.startsWith(`${file}: некоректний JSON: `), check.uk.stdout);
+  assertUkrainian(check.uk.stdout, check.en.stdout);
+  const checkJson = await both(dirs, ["rules", "check", "--json"]);
+  assert.equal(checkJson.uk.stdout, checkJson.en.stdout);
+  assert.deepEqual(JSON.parse(checkJson.en.stdout).problems, [problem]);
+
+  const remove = await both(dirs, ["rules", "remove", "zz"]);
+  assert.equal(remove.en.code, 5);
+  assert.equal(remove.en.stderr, list.en.stderr);
+  assert.equal(remove.uk.stderr, list.uk.stderr);
+
+  const add = await both(dirs, ["rules", "add", "--tool", "x", "--global"]);
+  assert.equal(add.en.stderr, list.en.stderr);
+  assert.equal(add.uk.stderr, list.uk.stderr);
+  assert.equal(
+    await Deno.readTextFile(file),
+    "{\n",
+    "a file that cannot be trusted is left as it is",
+  );
+  await dirs.cleanup();
+});
+
+Deno.test("rules check words failing examples in uk-UA; --json stays English", async () => {
+  const dirs = await scratch();
+  const file = `${dirs.configDir}/rules.json`;
+  const rules = [
+    { ...RULE, id: "r-narrow", pattern: "cargo", match: ["cargo test"] },
+    { ...RULE, id: "r-broad", pattern: "*", decision: "deny", not_match: ["rm"] },
+    { ...RULE, id: "r-bare", not_match: ["x"] },
+  ];
+  await Deno.writeTextFile(file, json({ version: 1, rules }), { mode: 0o600 });
+  const lines = [
+    'r-narrow: pattern does not match example match[0] "cargo test" (rule ignored)',
+    'r-broad: pattern matches example not_match[0] "rm"',
+    'r-bare: rule has no pattern, so it matches example not_match[0] "x" (rule ignored)',
+  ];
+  const check = await both(dirs, ["rules", "check"]);
+  assert.equal(check.en.code, 6);
+  assert.equal(check.en.stdout, lines.map((line) => `${file}: ${line}\n`).join(""));
+  assert.equal(
+    check.uk.stdout,
+    [
+      'r-narrow: шаблон не збігається з прикладом match[0] "cargo test" (правило ігнорується)',
+      'r-broad: шаблон збігається з прикладом not_match[0] "rm"',
+      'r-bare: правило не має шаблону, тож збігається з прикладом not_match[0] "x" (правило ігнорується)',
+    ].map((line) => `${file}: ${line}\n`).join(""),
+  );
+  assertUkrainian(check.uk.stdout, check.en.stdout);
+  const checkJson = await both(dirs, ["rules", "check", "--json"]);
+  assert.equal(checkJson.uk.stdout, checkJson.en.stdout);
+  assert.deepEqual(JSON.parse(checkJson.en.stdout).problems, lines);
+  await dirs.cleanup();
+});
+
+Deno.test("rules add and remove errors speak uk-UA; the English is as it always was", async () => {
+  const dirs = await scratch();
+  const file = `${dirs.configDir}/rules.json`;
+  await Deno.writeTextFile(file, json({ version: 1, rules: [] }), { mode: 0o600 });
+  const cases: [string[], string][] = [
+    [["remove", "zz"], `Cannot remove rule "zz": no rule has that id in ${json(file)}`],
+    [
+      ["add", "--tool", "x", "--pattern", "a", "--match", "b", "--global"],
+      'Cannot add rule for tool "x": pattern does not match example match[0] "b"',
+    ],
+    [
+      ["add", "--tool", "x", "--pattern", "a*", "--not-match", "ab", "--global"],
+      'Cannot add rule for tool "x": pattern matches example not_match[0] "ab"',
+    ],
+    [
+      ["add", "--tool", "x", "--not-match", "ab", "--global"],
+      'Cannot add rule for tool "x": rule has no pattern, so it matches example not_match[0] "ab"',
+    ],
+    [
+      ["add", "--tool", "", "--global"],
+      'Cannot add rule for tool "": tool: must be a non-empty string',
+    ],
+    [
+      ["add", "--tool", "x", "--reason", "a\nb", "--global"],
+      'Cannot add rule for tool "x": reason: must be a string of one line',
+    ],
+  ];
+  await Promise.all(cases.map(async ([args, message]) => {
+    const run = await both(dirs, ["rules", ...args]);
+    assert.equal(run.en.code, 2, args.join(" "));
+    assert.equal(run.en.stderr, `basis-tools: ${message}\n`);
+    assert.match(run.uk.stderr, /^basis-tools: Не вдалося (?:видалити|додати) правило /);
+    assertUkrainian(run.uk.stderr.slice("basis-tools: ".length), run.en.stderr);
+  }));
+  // Nothing was written.
+  assert.equal(await Deno.readTextFile(file), json({ version: 1, rules: [] }));
+  await dirs.cleanup();
+});
+
+Deno.test("a rules file Deno may not read or write is reported in uk-UA", async () => {
+  const dirs = await scratch();
+  const file = `${dirs.configDir}/rules.json`;
+  await Deno.writeTextFile(file, json({ version: 1, rules: [] }), { mode: 0o600 });
+
+  const read = [`--deny-read=${file}`];
+  const enRead = await sandboxed(dirs, read, ["rules", "list"], "en-US");
+  const ukRead = await sandboxed(dirs, read, ["rules", "list"], "uk-UA");
+  assert.equal(enRead.code, 5);
+  assert.equal(
+    enRead.stderr,
+    `basis-tools: Cannot load rules ${
+      json(file)
+    }: cannot be read: Deno's --allow-read refuses it\n`,
+  );
+  assert.equal(ukRead.code, 5);
+  assertUkrainian(ukRead.stderr, enRead.stderr);
+
+  const write = [`--deny-write=${dirs.configDir}`];
+  const add = ["rules", "add", "--tool", "x", "--global"];
+  const enWrite = await sandboxed(dirs, write, add, "en-US");
+  const ukWrite = await sandboxed(dirs, write, add, "uk-UA");
+  const lock = json(`${file}.lock`);
+  assert.equal(enWrite.code, 5);
+  assert.equal(
+    enWrite.stderr,
+    `basis-tools: Cannot save rules ${
+      json(file)
+    }: Requires write access to ${lock}, run again with the --allow-write flag\n`,
+  );
+  assert.equal(ukWrite.code, 5);
+  assert.equal(
+    ukWrite.stderr,
+    `basis-tools: Не вдалося зберегти правила ${
+      json(file)
+    }: потрібен дозвіл на запис у ${lock}: запустіть програму знову з параметром --allow-write\n`,
+  );
+  assertUkrainian(ukWrite.stderr, enWrite.stderr);
+  assert.equal(await Deno.readTextFile(file), json({ version: 1, rules: [] }));
+  await dirs.cleanup();
+});
+
+// --- through the tool contract ------------------------------------------------------------------
+
+Deno.test("a declared tool whose rules file is corrupt is denied in its locale", async () => {
+  const config = await configWith('{"version": 1, "rules": [');
+  const spec: ToolSpec = {
+    name: "echo",
+    description: "The echo tool",
+    inputSchema: { type: "object" },
+    command: ["cat"],
+    program: "cat",
+    cwd: ROOT,
+    env: {},
+    sideEffect: "process",
+    timeoutMs: 20_000,
+    file: `${ROOT}.basis/tools.json`,
+    scope: "workspace",
+  };
+  const denial = async (locale: string): Promise<ToolError> => {
+    const tool = new DeclaredToolBuilder(spec, {
+      approval: { policy: "always", configDir: config.dir },
+      cacheDir: `${config.dir}/cache`,
+      spillDir: false,
+      locale,
+    }).build();
+    try {
+      await (await tool.execution({})).execute();
+    } catch (error) {
+      assert.ok(error instanceof ToolError, String(error));
+      return error;
+    }
+    assert.fail("a corrupt rules file must deny the call");
+  };
+  const [en, uk] = [await denial("en-US"), await denial("uk-UA")];
+  for (const error of [en, uk]) {
+    assert.equal(error.code, "denied");
+    assert.ok(error.isUserFacing());
+    assert.equal(error.tool, "echo");
+  }
+  assert.equal(
+    en.message,
+    `Cannot load rules ${json(config.file)}: invalid JSON: expected "]" at 1:26`,
+  );
+  assert.equal(
+    uk.message,
+    `${UK_LOAD} ${json(config.file)}: некоректний JSON: очікується "]" (рядок 1, стовпець 26)`,
+  );
+  assertUkrainian(uk.message, en.message);
+  await config.done();
+});
