@@ -430,6 +430,10 @@ export const EN_US = {
   "elicit.no_client":
     "Call of tool {tool} denied: no remembered rule allows it and this MCP client cannot ask for approval (it does not support elicitation); allow it with `{command}`, or start the MCP server with --approve always",
 
+  // The MCP server (its log and what it tells the client).
+
+  // Schema problems (check, and a schema that cannot be compiled).
+
   // Other errors.
   "error.no_home":
     "Cannot find the user's directories: HOME is not set to an absolute path; set HOME, or set {override} or {variable} to an absolute path",
