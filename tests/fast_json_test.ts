@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { compactSpan } from "../src/cli/_compact_json.ts";
 import { stdinBytes } from "../src/cli/_call_input.ts";
-import { stripJsonc } from "../src/manifest/_strip_jsonc.ts";
+import { stripJsonc } from "../src/strip_jsonc.ts";
 import { Fuzz } from "./_fuzz.ts";
 
 /** Set BASIS_FUZZ_SEED to replay a failure; the seed is in every assertion message. */

@@ -5,12 +5,13 @@
  */
 
 import assert from "node:assert/strict";
-import { formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
+import { BasisError, formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
+import { parseCallInput } from "../src/cli/_call_input.ts";
 import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
 import { catalogue, loadLocale, messages, type Phrase } from "../src/locale/messages.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";
-import { strictJsonProblem } from "../src/manifest/_json.ts";
+import { strictJsonProblem } from "../src/json_text.ts";
 import { parseSpawnConfig } from "../src/spawn/config.ts";
 import { cli, scratch } from "./_cli.ts";
 
@@ -88,6 +89,7 @@ const MANIFESTS: readonly string[] = [
 
 /** spawn.json documents that reach every spawn.json message. */
 const SPAWN_CONFIGS: readonly string[] = [
+  "",
   "[]",
   '{"agent": "claude -p", "targets": [], "max_depth": -1, "agnet": 1}',
   '{"targets": {"a/b": ["x"], "local": ["y"], "ok": [""]}}',
@@ -101,7 +103,7 @@ const SPAWN_CONFIGS: readonly string[] = [
 const UNREACHED: ReadonlySet<MessageKey> = new Set([
   "manifest.read_permission",
   "manifest.read_sandbox",
-  "manifest.json",
+  "json.invalid",
 ]);
 
 async function problemsOf(text: string): Promise<readonly ManifestProblem[]> {
@@ -195,10 +197,13 @@ Deno.test("every manifest and spawn.json problem is worded in both locales, Engl
     // An operating system's own reason stays as the system gave it.
     if (problem.phrase.key !== "manifest.read_other") assertUkrainian(uk, problem);
   }
-  // Comments are refused only in a call's input, which must be strict JSON.
-  keysOf((await strictJsonProblem('{"a": 1 // note\n}')).reason, reached);
+  // Comments are refused only where strict JSON is read (a call's input, rules.json), which also
+  // places the problem with "at line:column".
+  const input = await parseCallInput("t", '{"a": 1 // note\n}').catch((e) => e);
+  assert.ok(input instanceof BasisError && input.phrase !== undefined);
+  keysOf(input.phrase, reached);
   const expected = Object.keys(EN_US).filter((key) =>
-    (key.startsWith("manifest.") || key.startsWith("spawn_config.")) && key !== "manifest.tool" &&
+    /^(?:manifest|spawn_config|json)\./.test(key) && key !== "manifest.tool" &&
     !UNREACHED.has(key as MessageKey)
   );
   const missed = expected.filter((key) => !reached.has(key));
@@ -227,7 +232,7 @@ Deno.test("a call input that is not JSON is described by kind and place, never e
       "текст без лапок",
     ],
     ["{'a': 1}", "unexpected single-quoted text (use double quotes)", "в одинарних лапках"],
-    ['{"a": 1 // note\n}', "invalid comment at 1:9", "некоректний коментар"],
+    ['{"a": 1 // note\n}', "comments are not allowed at 1:9", "коментарі не дозволені"],
     ["", "unexpected end of file", "кінець файлу"],
   ];
   for (const [text, english, ukrainian] of cases) {
@@ -303,7 +308,7 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
 Deno.test("the catalogue keeps every manifest message in both locales", () => {
   const uk = catalogue("uk-UA");
   for (const key of Object.keys(EN_US) as MessageKey[]) {
-    if (!key.startsWith("manifest.") && !key.startsWith("spawn_config.")) continue;
+    if (!/^(?:manifest|spawn_config|json)\./.test(key)) continue;
     assert.match(uk[key], CYRILLIC, key);
   }
 });

@@ -82,26 +82,26 @@ async function loadError(dir: string): Promise<RulesFileError> {
 const RULE = { id: "r-aaaaaaaa", tool: "sh", decision: "allow", scope: "global" } as const;
 const json = (value: unknown) => JSON.stringify(value);
 
-/** Rules files with one problem each, and that problem in English as it has always been worded. */
+/** Rules files with one problem each, and that problem in English. */
 const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ["", "empty file"],
   [" \n", "empty file"],
   [new Uint8Array([0x7b, 0xff, 0x7d]), "not valid UTF-8"],
-  ["{", 'invalid JSON: expected "}" at 1:2'],
+  ["{", 'invalid JSON: unexpected end of file, expected "}" at 1:2'],
   ['{"version": 1, "rules": []} // c', "invalid JSON: comments are not allowed at 1:29"],
-  ['{"a" 1}', 'invalid JSON: expected ":" at 1:6'],
-  ['{"a":1 "b":2}', 'invalid JSON: expected "," at 1:8'],
+  ['{"a" 1}', 'invalid JSON: unexpected number, expected ":" at 1:6'],
+  ['{"a":1 "b":2}', 'invalid JSON: unexpected string, expected "," at 1:8'],
   [
     '{\n  "version": 1,\n  "rules": [\n    {"id": "x",}\n  ]\n}\n',
-    "invalid JSON: expected a property name in double quotes at 4:16",
+    'invalid JSON: unexpected "}", expected a property name in double quotes at 4:16',
   ],
-  ["[1,]", "invalid JSON: expected a value at 1:4"],
+  ["[1,]", 'invalid JSON: unexpected "]", expected a value at 1:4'],
   ['"\\q"', "invalid JSON: invalid escape sequence in a string at 1:1"],
   ['"\\u12"', 'invalid JSON: invalid "\\u" escape in a string at 1:1'],
-  ['"a\tb"', "invalid JSON: control character in a string at 1:1"],
+  ['"a\tb"', "invalid JSON: control character in a string (escape it) at 1:1"],
   ['"abc', "invalid JSON: unterminated string at 1:1"],
-  ['{"version":1,"rules":[]} x', "invalid JSON: unexpected character at 1:26"],
-  ['{"a":1}}', "invalid JSON: unexpected text after the end at 1:8"],
+  ['{"version":1,"rules":[]} x', 'invalid JSON: unexpected "x" at 1:26'],
+  ['{"a":1}}', 'invalid JSON: unexpected "}", expected end of file at 1:8'],
   ["1e", "invalid JSON: invalid number at 1:1"],
   ["[]", 'must be an object: {"version": 1, "rules": [...]}'],
   [json({ rules: [] }), 'missing "version" (expected 1)'],
@@ -166,7 +166,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
 ];
 
-Deno.test("every problem of a rules file is worded in uk-UA; the English is as it always was", async () => {
+Deno.test("every problem of a rules file is worded in both locales", async () => {
   for (const [content, problem] of ONE_PROBLEM) {
     const config = await configWith(content);
     const error = await loadError(config.dir);
@@ -303,7 +303,7 @@ Deno.test("rules list, check and remove word an unusable rules file in uk-UA; --
   const dirs = await scratch();
   const file = `${dirs.configDir}/rules.json`;
   await Deno.writeTextFile(file, "{\n", { mode: 0o600 });
-  const problem = 'invalid JSON: expected "}" at 2:1';
+  const problem = 'invalid JSON: unexpected end of file, expected "}" at 2:1';
 
   const list = await both(dirs, ["rules", "list"]);
   assert.equal(list.en.code, 5);
@@ -312,7 +312,7 @@ Deno.test("rules list, check and remove word an unusable rules file in uk-UA; --
     list.uk.stderr,
     `basis-tools: ${UK_LOAD} ${
       json(file)
-    }: некоректний JSON: очікується "}" (рядок 2, стовпець 1)\n`,
+    }: некоректний JSON: тут не очікувалося: кінець файлу; очікується "}" (рядок 2, стовпець 1)\n`,
   );
   // The locale may come from the environment too.
   const fromEnv = await cli(dirs, ["rules", "list"], { env: { BASIS_LOCALE: "uk-UA" } });
@@ -496,11 +496,15 @@ Deno.test("a declared tool whose rules file is corrupt is denied in its locale",
   }
   assert.equal(
     en.message,
-    `Cannot load rules ${json(config.file)}: invalid JSON: expected "]" at 1:26`,
+    `Cannot load rules ${
+      json(config.file)
+    }: invalid JSON: unexpected end of file, expected "]" at 1:26`,
   );
   assert.equal(
     uk.message,
-    `${UK_LOAD} ${json(config.file)}: некоректний JSON: очікується "]" (рядок 1, стовпець 26)`,
+    `${UK_LOAD} ${
+      json(config.file)
+    }: некоректний JSON: тут не очікувалося: кінець файлу; очікується "]" (рядок 1, стовпець 26)`,
   );
   assertUkrainian(uk.message, en.message);
   await config.done();

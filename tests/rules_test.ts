@@ -392,7 +392,7 @@ Deno.test("loadRules() refuses corrupt JSON with the file and line:column", asyn
     assert.equal(error.file, file);
     assert.equal(
       error.message,
-      `Cannot load rules "${file}": invalid JSON: expected a property name in double quotes at 4:16`,
+      `Cannot load rules "${file}": invalid JSON: unexpected "}", expected a property name in double quotes at 4:16`,
     );
     return true;
   });

@@ -76,11 +76,11 @@ export async function parseCallInput(tool: string, text: string): Promise<unknow
   } catch {
     // Described below, by a module loaded only now.
   }
-  const { strictJsonProblem } = await import("../manifest/_json.ts");
+  const { strictJsonProblem } = await import("../json_text.ts");
   const { position, reason } = await strictJsonProblem(text);
   const detail = position === undefined
     ? reason
-    : phrase("cli.json_at", { detail: reason, ...position });
+    : phrase("json.at", { detail: reason, ...position });
   throw BasisError.of(
     "invalid_json",
     phrase("cli.invalid_json", { tool: JSON.stringify(tool), detail }),

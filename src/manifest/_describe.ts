@@ -6,7 +6,7 @@
  */
 
 import { type Phrase, phrase } from "../locale/messages.ts";
-import type { Segment } from "./_json.ts";
+import type { Segment } from "../json_text.ts";
 
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;

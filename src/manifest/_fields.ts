@@ -11,7 +11,7 @@
 import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 import type { SideEffect } from "./types.ts";
-import type { Pointer, Segment } from "./_json.ts";
+import type { Pointer, Segment } from "../json_text.ts";
 import { expand } from "./_expand.ts";
 import { fieldOf, isObject, type Json, kind, label, show } from "./_describe.ts";
 

@@ -9,7 +9,7 @@
 import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
-import type { Pointer, Segment } from "./_json.ts";
+import type { Pointer, Segment } from "../json_text.ts";
 import { isObject, type Json, kind, label, show } from "./_describe.ts";
 import {
   checkCommand,

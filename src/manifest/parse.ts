@@ -8,7 +8,8 @@
 import { type ManifestProblem, problemOf } from "../errors.ts";
 import { readEnv } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
-import { createLocator, parseText } from "./_json.ts";
+import { phrase } from "../locale/messages.ts";
+import { createLocator, parseJsonc } from "../json_text.ts";
 import { type Issue, validateManifest } from "./_validate.ts";
 import { absolute } from "./_resolve.ts";
 
@@ -80,7 +81,7 @@ export async function parseManifestText(
 ): Promise<ParsedManifest> {
   const root = absolute(Deno.cwd(), options.root ?? ".");
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const parsed = await parseText(source);
+  const parsed = await parseJsonc(source, phrase("manifest.empty_file"));
   if (!parsed.ok) {
     const at = parsed.position ?? {};
     return { tools: [], problems: [problemOf({ file, ...at }, parsed.reason)] };

@@ -17,9 +17,9 @@
 
 import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { parseText } from "../manifest/_json.ts";
 import { readManifestFile } from "../manifest/_read.ts";
 import { unknownKey } from "../manifest/_validate.ts";
+import { parseJsonc } from "../json_text.ts";
 import { joinPath, resolvePath } from "../paths.ts";
 
 /** The file name inside the config directory. */
@@ -84,7 +84,7 @@ export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
  * ```
  */
 export async function parseSpawnConfig(text: string, file: string): Promise<SpawnConfig> {
-  const parsed = await parseText(text.replace(/^\uFEFF/, ""));
+  const parsed = await parseJsonc(text.replace(/^\uFEFF/, ""), phrase("spawn_config.empty"));
   if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
   const value = parsed.value;
   const problems: ManifestProblem[] = [];

@@ -5,12 +5,12 @@
  * @module
  */
 
-import { parseJson } from "./_json.ts";
 import { RulesFileError } from "./errors.ts";
 import type { RulesDocument } from "./types.ts";
 import { validateRulesDocument } from "./validate.ts";
 import { concatBytes } from "../../bytes.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
+import { strictJsonProblem } from "../../json_text.ts";
 
 const WINDOWS = Deno.build.os === "windows";
 
@@ -38,11 +38,24 @@ export async function readRulesDocument(file: string): Promise<RulesDocument | u
   } catch (error) {
     throw new RulesFileError(file, [phrase("rules_file.not_utf8")], { cause: error });
   }
-  const parsed = await parseJson(text);
-  if (!parsed.ok) throw new RulesFileError(file, [parsed.problem]);
-  const validated = validateRulesDocument(parsed.value);
+  const validated = validateRulesDocument(await parseJson(file, text));
   if (!validated.ok) throw new RulesFileError(file, validated.problems);
   return validated.value;
+}
+
+/** Parses the text as strict JSON (no comments, no trailing commas: this program writes it). */
+async function parseJson(file: string, text: string): Promise<unknown> {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Described below.
+  }
+  if (text.trim() === "") throw new RulesFileError(file, [phrase("rules_file.empty")]);
+  const { position, reason } = await strictJsonProblem(text);
+  const detail = position === undefined
+    ? reason
+    : phrase("json.at", { detail: reason, ...position });
+  throw new RulesFileError(file, [phrase("json.invalid_detail", { detail })]);
 }
 
 async function readRegularFile(file: string): Promise<Uint8Array | undefined> {

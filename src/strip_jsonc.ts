@@ -25,7 +25,7 @@ const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
  *
  * @example Comments and a trailing comma
  * ```ts
- * import { stripJsonc } from "./_strip_jsonc.ts";
+ * import { stripJsonc } from "./strip_jsonc.ts";
  * const text = '{"a": [1, 2,], // two\n "b": "//x" /* kept as a string *\/}';
  * console.assert(JSON.stringify(JSON.parse(stripJsonc(text)!)) === '{"a":[1,2],"b":"//x"}');
  * ```

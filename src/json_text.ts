@@ -1,7 +1,8 @@
 /**
- * Reading manifest text: `JSON.parse` first (fast), then `JSON.parse` of the text without its
- * comments and trailing commas, and only when that fails too, or when a problem must be located,
- * the JSONC parser (offsets, and what exactly is wrong), imported lazily.
+ * Reading JSON text written by people (manifests, spawn.json, rules.json, a call's input):
+ * `JSON.parse` first (fast), then, for JSONC, `JSON.parse` of the text without its comments and
+ * trailing commas, and only when that fails too, or when a problem must be located, the JSONC
+ * parser (offsets, and what exactly is wrong), imported lazily.
  *
  * Positions are 1-based; columns count UTF-16 code units, as editors do. Syntax errors describe
  * what was unexpected by kind ("string", "number") rather than quoting it, so a secret pasted into
@@ -11,9 +12,9 @@
  */
 
 import type { Node, ParseError } from "jsonc-parser";
-import type { MessageKey } from "../locale/en_us.ts";
-import { type Phrase, phrase } from "../locale/messages.ts";
-import { stripJsonc } from "./_strip_jsonc.ts";
+import type { MessageKey } from "./locale/en_us.ts";
+import { type Phrase, phrase } from "./locale/messages.ts";
+import { stripJsonc } from "./strip_jsonc.ts";
 
 type Jsonc = typeof import("jsonc-parser");
 
@@ -32,7 +33,7 @@ export interface Position {
   readonly column: number;
 }
 
-/** The outcome of reading manifest text. */
+/** The outcome of reading JSONC text. */
 export type ParsedText =
   | { readonly ok: true; readonly value: unknown; readonly tree?: Node }
   | { readonly ok: false; readonly position?: Position; readonly reason: Phrase };
@@ -44,11 +45,11 @@ const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false } as c
 
 // ParseErrorCode and SyntaxKind values (const enums in jsonc-parser's types). Punctuation is
 // shown as written; words are phrases.
-const END = phrase("manifest.json_end");
-const NESTED = phrase("manifest.json_nested");
+const END = phrase("json.end");
+const NESTED = phrase("json.nested");
 const EXPECTED: Readonly<Record<number, string | Phrase>> = {
-  3: phrase("manifest.json_property_name"),
-  4: phrase("manifest.json_value"),
+  3: phrase("json.property_name"),
+  4: phrase("json.value"),
   5: '":"',
   6: '","',
   7: '"}"',
@@ -56,14 +57,14 @@ const EXPECTED: Readonly<Record<number, string | Phrase>> = {
   9: END,
 };
 const SCAN_ERRORS: Readonly<Record<number, MessageKey>> = {
-  2: "manifest.json_invalid_number",
-  10: "manifest.json_invalid_comment",
-  11: "manifest.json_unterminated_comment",
-  12: "manifest.json_unterminated_string",
-  13: "manifest.json_invalid_number",
-  14: "manifest.json_bad_unicode",
-  15: "manifest.json_bad_escape",
-  16: "manifest.json_control",
+  2: "json.invalid_number",
+  10: "json.comment",
+  11: "json.unterminated_comment",
+  12: "json.unterminated_string",
+  13: "json.invalid_number",
+  14: "json.bad_unicode",
+  15: "json.bad_escape",
+  16: "json.control",
 };
 const PUNCTUATION: Readonly<Record<number, string | Phrase>> = {
   1: '"{"',
@@ -75,8 +76,8 @@ const PUNCTUATION: Readonly<Record<number, string | Phrase>> = {
   7: '"null"',
   8: '"true"',
   9: '"false"',
-  10: phrase("manifest.json_string"),
-  11: phrase("manifest.json_number"),
+  10: phrase("json.string"),
+  11: phrase("json.number"),
 };
 
 let jsoncModule: Promise<Jsonc> | undefined;
@@ -87,20 +88,19 @@ function loadJsonc(): Promise<Jsonc> {
 }
 
 /**
- * Parses manifest text as JSON, then as JSONC.
+ * Parses text as JSON, then as JSONC (comments and trailing commas allowed).
  *
  * @param text The file's text (without a byte order mark).
+ * @param empty The problem of a blank text (what the file was expected to hold).
  * @returns The value (and the JSONC tree when the fallback built one), or one syntax problem.
  */
-export async function parseText(text: string): Promise<ParsedText> {
+export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedText> {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
     // Not strict JSON: JSONC, or broken.
   }
-  if (text.trim() === "") {
-    return { ok: false, reason: phrase("manifest.empty_file") };
-  }
+  if (text.trim() === "") return { ok: false, reason: empty };
   const strict = stripJsonc(text);
   if (strict !== undefined) {
     try {
@@ -116,7 +116,7 @@ export async function parseText(text: string): Promise<ParsedText> {
     tree = jsonc.parseTree(text, errors, PARSE_OPTIONS);
   } catch (error) {
     if (error instanceof RangeError) {
-      return { ok: false, reason: phrase("manifest.json_detail", { detail: NESTED }) };
+      return { ok: false, reason: phrase("json.invalid_detail", { detail: NESTED }) };
     }
     throw error;
   }
@@ -125,13 +125,13 @@ export async function parseText(text: string): Promise<ParsedText> {
     return {
       ok: false,
       position: positionOf(text, lineStarts(text), first.offset),
-      reason: phrase("manifest.json_detail", { detail: describeError(jsonc, text, errors) }),
+      reason: phrase("json.invalid_detail", { detail: describeError(jsonc, text, errors) }),
     };
   }
   try {
     return { ok: true, value: JSON.parse(strictText(jsonc, text)), ...(tree ? { tree } : {}) };
   } catch {
-    return { ok: false, reason: phrase("manifest.json") };
+    return { ok: false, reason: phrase("json.invalid") };
   }
 }
 
@@ -145,7 +145,7 @@ export async function parseText(text: string): Promise<ParsedText> {
 export async function strictJsonProblem(
   text: string,
 ): Promise<{ readonly position?: Position; readonly reason: Phrase }> {
-  if (text.trim() === "") return { reason: phrase("manifest.json_unexpected", { found: END }) };
+  if (text.trim() === "") return { reason: phrase("json.unexpected", { found: END }) };
   const jsonc = await loadJsonc();
   const errors: ParseError[] = [];
   try {
@@ -155,7 +155,7 @@ export async function strictJsonProblem(
     throw error;
   }
   const first = errors[0];
-  if (first === undefined) return { reason: phrase("manifest.json") };
+  if (first === undefined) return { reason: phrase("json.invalid") };
   return {
     position: positionOf(text, lineStarts(text), first.offset),
     reason: describeError(jsonc, text, errors),
@@ -166,7 +166,7 @@ export async function strictJsonProblem(
  * Builds a function that maps pointers to positions, parsing the text into a tree if needed.
  *
  * @param text The file's text.
- * @param tree The tree from {@linkcode parseText}, when it built one.
+ * @param tree The tree from {@linkcode parseJsonc}, when it built one.
  * @returns The locator; it answers `undefined` for everything when the text cannot be mapped.
  */
 export async function createLocator(text: string, tree?: Node): Promise<Locate> {
@@ -252,8 +252,8 @@ function describeError(jsonc: Jsonc, text: string, errors: readonly ParseError[]
       ? EXPECTED[next.error]
       : undefined);
   return expected === undefined
-    ? phrase("manifest.json_unexpected", { found })
-    : phrase("manifest.json_unexpected_expected", { found, expected });
+    ? phrase("json.unexpected", { found })
+    : phrase("json.unexpected_expected", { found, expected });
 }
 
 function describeToken(jsonc: Jsonc, text: string, offset: number): string | Phrase {
@@ -268,10 +268,10 @@ function describeToken(jsonc: Jsonc, text: string, offset: number): string | Phr
     scanner.getTokenOffset(),
     scanner.getTokenOffset() + scanner.getTokenLength(),
   );
-  if (token.startsWith("'")) return phrase("manifest.json_single_quoted");
+  if (token.startsWith("'")) return phrase("json.single_quoted");
   // One character is safe to show; a longer unquoted word might be a pasted secret.
   if ([...token].length === 1) return JSON.stringify(token);
-  return phrase("manifest.json_unquoted");
+  return phrase("json.unquoted");
 }
 
 /** The same document as strict JSON: comments and trailing commas removed. */
