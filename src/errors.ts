@@ -87,7 +87,7 @@ export class BasisError extends Error {
 /** How a {@linkcode BasisError} is made beside its code and message. */
 export interface BasisErrorOptions extends ErrorOptions {
   /** The message as a phrase, so it can be worded in another locale. */
-  phrase?: Phrase;
+  phrase?: Phrase | undefined;
 }
 
 /** One problem found in a manifest file, located as precisely as it could be. */

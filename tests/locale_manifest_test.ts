@@ -106,6 +106,9 @@ const UNREACHED: ReadonlySet<MessageKey> = new Set([
   "json.invalid",
 ]);
 
+/** Messages of a call rather than of a document, tested below through the CLI. */
+const BY_CALL: ReadonlySet<string> = new Set(["manifest.tool", "manifest.schema_unusable"]);
+
 async function problemsOf(text: string): Promise<readonly ManifestProblem[]> {
   const { problems } = await parseManifestText(text, "/w/.basis/tools.json", {
     root: "/w",
@@ -203,7 +206,7 @@ Deno.test("every manifest and spawn.json problem is worded in both locales, Engl
   assert.ok(input instanceof BasisError && input.phrase !== undefined);
   keysOf(input.phrase, reached);
   const expected = Object.keys(EN_US).filter((key) =>
-    /^(?:manifest|spawn_config|json)\./.test(key) && key !== "manifest.tool" &&
+    /^(?:manifest|spawn_config|json)\./.test(key) && !BY_CALL.has(key) &&
     !UNREACHED.has(key as MessageKey)
   );
   const missed = expected.filter((key) => !reached.has(key));
@@ -308,7 +311,38 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
 Deno.test("the catalogue keeps every manifest message in both locales", () => {
   const uk = catalogue("uk-UA");
   for (const key of Object.keys(EN_US) as MessageKey[]) {
-    if (!/^(?:manifest|spawn_config|json)\./.test(key)) continue;
+    if (!/^(?:manifest|spawn_config|json)\./.test(key) || BY_CALL.has(key)) continue;
     assert.match(uk[key], CYRILLIC, key);
   }
+});
+
+Deno.test("a call of a tool whose schema cannot be compiled is worded in the locale", async () => {
+  const dirs = await scratch({
+    schema: 1,
+    tools: {
+      x: {
+        description: "d",
+        input_schema: { type: "object", properties: { a: { type: "nope" } } },
+        command: ["cat"],
+      },
+    },
+  });
+  const file = `${dirs.root}/.basis/tools.json`;
+  const en = await cli(dirs, ["call", "x", "{}", "--approve", "always"]);
+  assert.equal(en.code, 6);
+  assert.match(
+    en.stderr,
+    new RegExp(
+      `^basis-tools: ${file}: tool "x": input_schema: invalid JSON Schema: /properties/a/type: `,
+    ),
+  );
+  const uk = await cli(dirs, ["call", "x", "{}", "--approve", "always", "--locale", "uk-UA"]);
+  assert.equal(uk.code, 6);
+  assert.match(
+    uk.stderr,
+    new RegExp(`^basis-tools: ${file}: інструмент "x": input_schema: схема `),
+  );
+  const json = await cli(dirs, ["call", "x", "{}", "--json", "--locale", "uk-UA"]);
+  assert.match(JSON.parse(json.stdout).error.message, /інструмент "x": input_schema: схема /);
+  await dirs.cleanup();
 });

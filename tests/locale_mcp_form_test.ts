@@ -212,6 +212,11 @@ Deno.test("mcp: when the client fails to answer the form, the server says so in 
       try {
         const result = await call(session, { text: "hi" });
         assert.equal(result.isError, true);
+        // The log line and the reply race each other: wait for the line (a few ms at most).
+        const deadline = Date.now() + 10_000;
+        while (!session.stderr().includes("echo") && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
         return { result: text(result), stderr: session.stderr() };
       } finally {
         await session.close();

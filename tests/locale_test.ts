@@ -43,6 +43,8 @@ const SAME_IN_BOTH = new Set([
   "size.decimal",
   "permissions.list",
   "permissions.more",
+  // Only placeholders and a field name: the parts are worded by their own keys.
+  "manifest.schema_unusable",
 ]);
 
 Deno.test("the en-US and uk-UA catalogues have exactly the same keys and placeholders", () => {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { Phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
@@ -41,6 +42,11 @@ export interface Decision {
   readonly ruleId: string | undefined;
   /** Why, in one line: shown to the caller for denials, recorded in the audit trail. */
   readonly reason: string | undefined;
+  /**
+   * The reason as a phrase, when it can be worded in another locale: the caller is shown it in
+   * the tool's locale, the audit trail records its English (and `reason` then is that English).
+   */
+  readonly reasonPhrase?: Phrase | undefined;
   /** The remembered rule's own reason, when a rule with one decided. */
   readonly ruleReason?: string | undefined;
 }

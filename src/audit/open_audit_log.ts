@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { Locale } from "../locale/locale.ts";
+import { type Messages, messages } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 import { parentPath } from "../paths.ts";
 import { encodeEntry } from "./_encode.ts";
@@ -21,10 +23,16 @@ export interface AuditLogOptions {
   /** Values replaced by `[redacted]` in every entry (manifest env values). @default [] */
   secrets?: readonly string[];
   /**
-   * Told, once per log, when a line cannot be written.
-   * @default writes `basis-tools: warning: <message>` to stderr
+   * Told, once per log, when a line cannot be written: the message in `locale`.
+   * @default writes `basis-tools: warning: <message>` to stderr, in `locale`
    */
   warn?: (message: string) => void;
+  /**
+   * The language of the warning (the system's own reason for the failure stays as it gave it).
+   * Its catalogue must be loaded (`loadLocale()`, or the library's `mod.ts`).
+   * @default "en-US"
+   */
+  locale?: Locale;
 }
 
 /** Options for one {@linkcode AuditLog.record} call. */
@@ -52,12 +60,14 @@ export interface AuditLog {
 
 const ENCODER = new TextEncoder();
 
-function warnOnStderr(message: string): void {
-  try {
-    Deno.stderr.writeSync(ENCODER.encode(`basis-tools: warning: ${message}\n`));
-  } catch {
-    // Nowhere left to say it.
-  }
+function warnOnStderr(words: Messages): (message: string) => void {
+  return (message) => {
+    try {
+      Deno.stderr.writeSync(ENCODER.encode(`${words.t("audit.warning", { message })}\n`));
+    } catch {
+      // Nowhere left to say it.
+    }
+  };
 }
 
 function openForAppend(path: string): Deno.FsFile {
@@ -94,10 +104,11 @@ function reasonOf(error: unknown): string {
  * A failure to write never fails the call being audited: it is reported once (a warning on
  * stderr by default) and the call goes on.
  *
- * @param options Where the log goes, secrets to redact, and where to warn.
+ * @param options Where the log goes, secrets to redact, where to warn and in which language.
  * @returns The log; call `close()` when done.
  * @throws {Deno.errors.NotCapable} Only when the path is relative and reading the current directory
  *   is not permitted; writing never throws.
+ * @throws {Error} When the catalogue of `locale` is not loaded.
  * @example Record a decision and a run
  * ```ts ignore
  * import { openAuditLog } from "./open_audit_log.ts";
@@ -114,7 +125,8 @@ function reasonOf(error: unknown): string {
 export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
   const path = auditLogPath({ path: options.path, ...(options.env ? { env: options.env } : {}) });
   const baseSecrets = options.secrets ?? [];
-  const warn = options.warn ?? warnOnStderr;
+  const words = messages(options.locale ?? "en-US");
+  const warn = options.warn ?? warnOnStderr(words);
   let file: Deno.FsFile | undefined;
   let warned = false;
 
@@ -141,9 +153,7 @@ export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
       if (!warned) {
         warned = true;
         warn(
-          `Cannot write audit log ${JSON.stringify(path)}: ${
-            reasonOf(error)
-          }; calls go on unaudited`,
+          words.t("audit.cannot_write", { path: JSON.stringify(path), reason: reasonOf(error) }),
         );
       }
       return false;

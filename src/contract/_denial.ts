@@ -13,8 +13,9 @@ import { decisionOrigin } from "./approver.ts";
 import { quote } from "./_words.ts";
 
 /**
- * Why a call was denied, in the locale. A decision of the built-in approver is worded from what
- * decided it; another approver's reason is shown as it gave it.
+ * Why a call was denied, in the locale. A decision carrying its reason as a phrase is worded from
+ * it; another decision of the built-in approver from what decided it; another approver's reason is
+ * shown as it gave it.
  *
  * @param words The locale's messages.
  * @param tool The tool's name.
@@ -22,6 +23,7 @@ import { quote } from "./_words.ts";
  * @returns One line.
  */
 export function denialText(words: Messages, tool: string, decision: Decision): string {
+  if (decision.reasonPhrase !== undefined) return words.say(decision.reasonPhrase);
   const name = quote(tool);
   const origin = decisionOrigin(decision);
   if (origin === undefined) return decision.reason ?? words.t("denied.generic", { tool: name });

@@ -8,7 +8,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import type { Messages } from "../locale/messages.ts";
+import { english, type Messages } from "../locale/messages.ts";
 import { redact } from "../redact.ts";
 import type { RunResult } from "../run/types.ts";
 import { ToolError } from "./tool_error.ts";
@@ -66,7 +66,8 @@ export async function approve(
     allowed: decision.allowed,
     by: decision.by,
     rule_id: decision.ruleId,
-    reason: decision.reason,
+    // The audit trail is read by tools: always English, whatever the caller is shown.
+    reason: decision.reasonPhrase === undefined ? decision.reason : english(decision.reasonPhrase),
     workspace: flow.workspace,
     ...(flow.inputBytes === undefined ? {} : { input_bytes: flow.inputBytes }),
   }, { secrets: flow.secrets });

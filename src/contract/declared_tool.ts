@@ -10,13 +10,13 @@ import type { ApprovalRequest } from "../approval/approve.ts";
 import { toolPreview } from "../approval/preview.ts";
 import { BasisError, formatProblem } from "../errors.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
-import { type Messages, messages } from "../locale/messages.ts";
+import { english, type Messages, messages, phrase } from "../locale/messages.ts";
 import type { ToolSpec } from "../manifest/types.ts";
 import { cacheDir as defaultCacheDir, spillDir as defaultSpillDir } from "../paths.ts";
 import { redact } from "../redact.ts";
 import { runProgram } from "../run/run_program.ts";
 import type { RunResult } from "../run/types.ts";
-import { checkSchema, validateInput } from "../schema/gate.ts";
+import { schemaProblem, validateInput } from "../schema/gate.ts";
 import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
@@ -315,12 +315,24 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
         throw ToolError.user("invalid_input", message, { tool: spec.name, cause: error });
       }
       if (error.code !== "manifest_invalid") throw error;
-      const reason = await checkSchema(spec, { cacheDir }) ?? error.message;
-      const problem = { file: spec.file, tool: spec.name, field: "input_schema", reason };
-      throw ToolError.internal(formatProblem(problem), {
+      // The operator's problem, in English for logs, and as a phrase for a host to word.
+      const reason = await schemaProblem(spec, { cacheDir });
+      const problem = { file: spec.file, tool: spec.name, field: "input_schema" };
+      const message = formatProblem({
+        ...problem,
+        reason: reason === undefined ? error.message : english(reason),
+      });
+      throw ToolError.internal(message, {
         code: "manifest_invalid",
         tool: spec.name,
         cause: error,
+        ...(reason === undefined ? {} : {
+          phrase: phrase("manifest.schema_unusable", {
+            file: spec.file,
+            tool: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
+            reason,
+          }),
+        }),
       });
     }
   }

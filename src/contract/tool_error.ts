@@ -7,6 +7,7 @@
  */
 
 import { BasisError, type ErrorCode } from "../errors.ts";
+import type { Phrase } from "../locale/messages.ts";
 import type { ToolOutput } from "./types.ts";
 
 /** Who a {@linkcode ToolError} is for: the caller of the tool, or the operator's logs. */
@@ -27,6 +28,11 @@ export interface ToolErrorOptions extends ErrorOptions {
    * @default {the message}
    */
   summary?: string;
+  /**
+   * The message as a phrase, so that a host can word an internal error (English in `message`) in
+   * its user's locale with `wordedIn()`.
+   */
+  phrase?: Phrase | undefined;
 }
 
 /**
@@ -68,7 +74,7 @@ export class ToolError extends BasisError {
     message: string,
     options: ToolErrorOptions = {},
   ) {
-    super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(code, message, { cause: options.cause, phrase: options.phrase });
     this.name = "ToolError";
     this.kind = kind;
     this.tool = options.tool;

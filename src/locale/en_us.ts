@@ -276,6 +276,7 @@ export const EN_US = {
 
   // Manifest problems: the reason after "file:line:column: tool \"x\": field: ".
   "manifest.tool": "tool {tool}",
+  "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
   "manifest.not_object": "the manifest must be a JSON object, found {found}",
   "manifest.tools_required": "is required (an object keyed by tool name; {} declares none)",
   "manifest.tools_not_object": "must be an object keyed by tool name, found {found}",
@@ -416,8 +417,33 @@ export const EN_US = {
     "Call of tool {tool} denied: no remembered rule allows it and this MCP client cannot ask for approval (it does not support elicitation); allow it with `{command}`, or start the MCP server with --approve always",
 
   // The MCP server (its log and what it tells the client).
+  "mcp.instructions":
+    "Tools declared for this workspace, and spawn. Every call is checked against the tool's input schema and approved before anything runs.",
+  "mcp.serving": "Serving {count} {tools} over MCP (stdio) for {root}",
+  "mcp.reload_failed": "Cannot reload the roster; the last good one stays in use:",
+  "mcp.cannot_watch": "Cannot watch {dir}: {reason}",
+  "mcp.unknown_tool_near": "Unknown tool {tool}; did you mean {names}?",
+  "mcp.unknown_tool": "Unknown tool {tool}; see tools/list",
+  "mcp.progress": "{count} {lines} of output so far",
+  "mcp.tool_unusable": "Tool {tool}: {problem}",
+  "mcp.tool_bug": "Tool {tool} failed inside basis-tools: {detail}",
+  "mcp.tool_bug_reply":
+    "Tool {tool} failed inside basis-tools; the server's stderr has the details",
+  "audit.cannot_write": "Cannot write audit log {path}: {reason}; calls go on unaudited",
+  "audit.warning": "basis-tools: warning: {message}",
 
   // Schema problems (check, and a schema that cannot be compiled).
+  "schema_problem.invalid": "invalid JSON Schema: {detail}",
+  "schema_problem.invalid_at": "invalid JSON Schema: {pointer}: {reason}",
+  "schema_problem.or": "{first} or {second}",
+  "schema_problem.not_schema": "must be an object or a boolean",
+  "schema_problem.proto_key": '"__proto__" cannot be used as a key',
+  "schema_problem.not_json": "cannot be written as JSON",
+  "schema_problem.meta_rejected": "rejected by its meta-schema",
+  "schema_problem.unresolved_ref": 'cannot resolve "$ref" {ref}',
+  "schema_problem.draft_not_string": 'unsupported "$schema": must be a string',
+  "schema_problem.draft_unknown":
+    'unsupported "$schema" {value}: use draft-07 (the default), draft-06, 2019-09 or 2020-12',
 
   // Other errors.
   "error.no_home":

@@ -295,6 +295,7 @@ export function ukUA(): Catalogue {
 
     // Проблеми маніфесту.
     "manifest.tool": "інструмент {tool}",
+    "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
     "manifest.not_object": "маніфест має бути об’єктом JSON, а отримано {found}",
     "manifest.tools_required":
       "обов’язкове поле (об’єкт, ключі якого — назви інструментів; {} не оголошує жодного)",
@@ -444,8 +445,35 @@ export function ukUA(): Catalogue {
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а цей клієнт MCP не вміє запитувати підтвердження (він не підтримує elicitation); дозвольте його командою `{command}` або запустіть сервер MCP з --approve always",
 
     // Сервер MCP (його журнал і те, що він повідомляє клієнтові).
+    "mcp.instructions":
+      "Інструменти, оголошені для цього робочого простору, і spawn. Кожен виклик перевіряється за схемою вхідних даних інструмента й підтверджується, перш ніж щось буде запущено.",
+    "mcp.serving": "Сервер MCP (stdio) надає {count} {tools} для робочого простору {root}",
+    "mcp.reload_failed":
+      "Не вдалося перезавантажити перелік інструментів; далі використовується останній справний:",
+    "mcp.cannot_watch": "Не вдалося стежити за каталогом {dir}: {reason}",
+    "mcp.unknown_tool_near": "Невідомий інструмент {tool}; можливо, ви мали на увазі {names}?",
+    "mcp.unknown_tool": "Невідомий інструмент {tool}; див. tools/list",
+    "mcp.progress": "Поки що виведено {count} {lines}",
+    "mcp.tool_unusable": "Інструмент {tool}: {problem}",
+    "mcp.tool_bug": "Внутрішня помилка basis-tools під час виклику інструмента {tool}: {detail}",
+    "mcp.tool_bug_reply":
+      "Внутрішня помилка basis-tools під час виклику інструмента {tool}; подробиці — у stderr сервера",
+    "audit.cannot_write":
+      "Не вдалося записати журнал аудиту {path}: {reason}; далі виклики виконуються без аудиту",
+    "audit.warning": "basis-tools: попередження: {message}",
 
     // Проблеми схем (check і схема, яку не вдалося скомпілювати).
+    "schema_problem.invalid": "схема не є коректною JSON Schema: {detail}",
+    "schema_problem.invalid_at": "схема не є коректною JSON Schema: {pointer}: {reason}",
+    "schema_problem.or": "{first} або {second}",
+    "schema_problem.not_schema": "має бути об’єктом або логічним значенням",
+    "schema_problem.proto_key": '"__proto__" не можна використовувати як ключ',
+    "schema_problem.not_json": "її неможливо записати як JSON",
+    "schema_problem.meta_rejected": "її відхилила метасхема",
+    "schema_problem.unresolved_ref": 'не вдалося розв’язати "$ref" {ref}',
+    "schema_problem.draft_not_string": 'непідтримуваний "$schema": має бути рядком',
+    "schema_problem.draft_unknown":
+      'непідтримуваний "$schema" {value}: використовуйте draft-07 (типовий), draft-06, 2019-09 або 2020-12',
 
     // Інші помилки.
     "error.no_home":

@@ -12,7 +12,7 @@ import type { ApprovalPolicy } from "../approval/policy.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { Approver } from "../contract/types.ts";
-import type { Messages } from "../locale/messages.ts";
+import { english, type Messages, type Phrase, phrase } from "../locale/messages.ts";
 
 /** What the approver needs besides the request. */
 export interface McpApproverSettings {
@@ -26,7 +26,7 @@ export interface McpApproverSettings {
   readonly elicit: () => Elicit | undefined;
   /** Told why a question to the client failed (it is then a denial). */
   readonly log: (line: string) => void;
-  /** The messages of the server's locale: the form, its log line, the denial without a form. */
+  /** The messages of the server's locale: the form and its log line. */
   readonly words: Messages;
 }
 
@@ -66,13 +66,15 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
     });
     const decision = await decide(request, context);
     if (!noOneAsked || decision.allowed) return decision;
-    // The CLI's wording speaks of a terminal; here the one who could not ask is the client.
-    return { ...decision, reason: noClientToAsk(settings.words, request.tool, settings.root) };
+    // The CLI's wording speaks of a terminal; here the one who could not ask is the client. The
+    // caller is told in the tool's locale, the audit trail in English.
+    const reason = noClientToAsk(request.tool, settings.root);
+    return { ...decision, reason: english(reason), reasonPhrase: reason };
   };
 }
 
 /** The one line for a call no rule answers when the client cannot ask anyone. */
-function noClientToAsk(words: Messages, tool: string, root: string): string {
+function noClientToAsk(tool: string, root: string): Phrase {
   const command = `basis-tools -C ${shellQuote(root)} rules add --tool ${tool}`;
-  return words.t("elicit.no_client", { tool: JSON.stringify(tool), command });
+  return phrase("elicit.no_client", { tool: JSON.stringify(tool), command });
 }

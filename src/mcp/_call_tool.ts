@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool, ToolOutput } from "../contract/types.ts";
 import { ToolError } from "../contract/tool_error.ts";
 import { BasisError } from "../errors.ts";
+import type { Messages } from "../locale/messages.ts";
 import { reportProgress, type SendProgress } from "./_progress.ts";
 import { INTERNAL_ERROR, ProtocolError } from "./_protocol_error.ts";
 
@@ -19,6 +20,8 @@ export interface CallContext {
   readonly signal: AbortSignal;
   /** Where internal errors are logged. */
   readonly log: (line: string) => void;
+  /** The messages of the server's locale, for what the server itself says. */
+  readonly words: Messages;
   /** Set when the request carried a progress token. */
   readonly progress: { readonly send: SendProgress; readonly intervalMs: number } | undefined;
 }
@@ -48,7 +51,7 @@ export async function callTool(
     }
     return success(await execution.execute({ signal: context.signal }));
   } catch (error) {
-    return failure(tool.name, error, context.log);
+    return failure(tool.name, error, context);
   } finally {
     reporter?.stop();
   }
@@ -67,22 +70,21 @@ function success(output: ToolOutput<unknown>): CallToolResult {
   };
 }
 
-function failure(tool: string, error: unknown, log: (line: string) => void): CallToolResult {
+function failure(tool: string, error: unknown, context: CallContext): CallToolResult {
+  const { words, log } = context;
+  const name = JSON.stringify(tool);
   if (error instanceof ToolError ? error.isUserFacing() : error instanceof BasisError) {
-    return { content: [{ type: "text", text: (error as Error).message }], isError: true };
+    const text = (error as BasisError).wordedIn(words);
+    return { content: [{ type: "text", text }], isError: true };
   }
   if (error instanceof ToolError && error.code === "manifest_invalid") {
     // A configuration the operator must fix (a schema that does not compile): say which.
-    log(`Tool ${JSON.stringify(tool)}: ${error.message}`);
-    throw new ProtocolError(INTERNAL_ERROR, error.message);
+    const problem = error.wordedIn(words);
+    log(words.t("mcp.tool_unusable", { tool: name, problem }));
+    throw new ProtocolError(INTERNAL_ERROR, problem);
   }
-  log(
-    `Tool ${JSON.stringify(tool)} failed inside basis-tools: ${
-      error instanceof Error ? (error.stack ?? error.message) : String(error)
-    }`,
-  );
-  throw new ProtocolError(
-    INTERNAL_ERROR,
-    `Tool ${JSON.stringify(tool)} failed inside basis-tools; the server's stderr has the details`,
-  );
+  // A bug: its stack trace, as it is, for whoever fixes it.
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  log(words.t("mcp.tool_bug", { tool: name, detail }));
+  throw new ProtocolError(INTERNAL_ERROR, words.t("mcp.tool_bug_reply", { tool: name }));
 }

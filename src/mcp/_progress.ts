@@ -8,8 +8,8 @@
 
 import type { OutputChunk } from "../contract/types.ts";
 
-/** Sends one `notifications/progress` for the call. */
-export type SendProgress = (progress: number, message: string) => Promise<void>;
+/** Sends one `notifications/progress` for the call: the number of output lines so far. */
+export type SendProgress = (lines: number) => Promise<void>;
 
 /** A running reporter. */
 export interface ProgressReporter {
@@ -45,8 +45,7 @@ export function reportProgress(
     if (stopped || lines === sentLines) return;
     sentLines = lines;
     lastSent = performance.now();
-    const noun = lines === 1 ? "line" : "lines";
-    send(lines, `${lines} ${noun} of output so far`).catch(() => {});
+    send(lines).catch(() => {});
   };
   const counted = () => {
     if (timer !== undefined) return;

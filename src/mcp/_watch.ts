@@ -18,8 +18,11 @@ export interface FileWatch {
 export interface WatchOptions {
   /** Quiet time after the last event before `onChange` is called, in milliseconds. */
   readonly debounceMs: number;
-  /** Told when a directory cannot be watched (the roster then no longer reloads from it). */
-  readonly log: (line: string) => void;
+  /**
+   * Told when a directory cannot be watched (the roster then no longer reloads from it), with the
+   * system's reason.
+   */
+  readonly cannotWatch: (dir: string, reason: string) => void;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface WatchOptions {
  *
  * @param files The absolute paths of the files to watch.
  * @param onChange Called after a burst of changes has settled.
- * @param options The quiet period and where to log.
+ * @param options The quiet period and whom to tell about a directory that cannot be watched.
  * @returns The watch; close it when done.
  */
 export function watchFiles(
@@ -60,7 +63,7 @@ export function watchFiles(
         timer = setTimeout(fire, options.debounceMs);
       }
     } catch (error) {
-      if (!closed) options.log(`Cannot watch ${JSON.stringify(dir)}: ${reason(error)}`);
+      if (!closed) options.cannotWatch(dir, reason(error));
     }
     if (watchers.get(dir) === watcher) watchers.delete(dir);
   };
@@ -80,7 +83,7 @@ export function watchFiles(
         watchers.set(dir, watcher);
         listen(dir, watcher);
       } catch (error) {
-        options.log(`Cannot watch ${JSON.stringify(dir)}: ${reason(error)}`);
+        options.cannotWatch(dir, reason(error));
       }
     }
   };

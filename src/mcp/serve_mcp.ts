@@ -23,7 +23,7 @@ import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Elicit } from "../approval/elicitation/elicit_approval.ts";
 import type { Approver, Tool } from "../contract/types.ts";
 import type { Locale } from "../locale/locale.ts";
-import { loadLocale, messages } from "../locale/messages.ts";
+import { loadLocale, type Messages, messages, plural } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
@@ -52,7 +52,11 @@ export interface ServeMcpOptions {
   configDir: string;
   /** The workspace root (workspace-scoped rules, and the hint in a denial). */
   root: string;
-  /** The language of the approval form and of a denial for want of one. @default "en-US" */
+  /**
+   * The language of what the server says: its log, its instructions, protocol errors, progress,
+   * the approval form and a denial for want of one.
+   * @default "en-US"
+   */
   locale?: Locale;
   /** Files whose change reloads the roster (the manifests, spawn.json). @default [] */
   watch?: readonly string[];
@@ -90,12 +94,15 @@ export interface ServeMcpOptions {
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const log = options.log ?? logOnStderr;
+  const locale = options.locale ?? "en-US";
+  await loadLocale(locale);
+  const words = messages(locale);
   const server = new Server(
     { name: "basis-tools", title: "basis-tools", version: VERSION },
     {
       capabilities: { tools: { listChanged: true } },
-      instructions: "Tools declared for this workspace, and spawn. Every call is checked against " +
-        "the tool's input schema and approved before anything runs.",
+      // Read by the client's model, like the tools' descriptions: in the locale too.
+      instructions: words.t("mcp.instructions"),
     },
   );
   const elicit = (): Elicit | undefined => {
@@ -106,15 +113,13 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
         ...(signal === undefined ? {} : { signal }),
       });
   };
-  const locale = options.locale ?? "en-US";
-  await loadLocale(locale);
   const approver = mcpApprover({
     policy: options.policy ?? "prompt",
     configDir: options.configDir,
     root: options.root,
     elicit,
     log,
-    words: messages(locale),
+    words,
   });
 
   let roster = indexed(await options.load(approver));
@@ -125,18 +130,19 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     const { name, arguments: args } = request.params;
     const tool = roster.tools.get(name);
     if (tool === undefined) {
-      throw new ProtocolError(INVALID_PARAMS, unknownTool(name, roster.tools));
+      throw new ProtocolError(INVALID_PARAMS, unknownTool(words, name, roster.tools));
     }
     const token = extra._meta?.progressToken;
     const call = callTool(tool, args ?? {}, {
       signal: extra.signal,
       log,
+      words,
       progress: token === undefined ? undefined : {
         intervalMs: options.progressIntervalMs ?? 100,
-        send: (progress, message) =>
+        send: (lines) =>
           extra.sendNotification({
             method: "notifications/progress",
-            params: { progressToken: token, progress, message },
+            params: { progressToken: token, progress: lines, message: progressText(words, lines) },
           }),
       },
     });
@@ -165,15 +171,16 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
           roster = next;
           if (changed) await server.sendToolListChanged().catch(() => {});
         } catch (error) {
-          const lines = describeLoadError(error).split("\n").map((line) => `  ${line}`);
-          log(["Cannot reload the roster; the last good one stays in use:", ...lines].join("\n"));
+          const lines = describeLoadError(error, words).split("\n").map((line) => `  ${line}`);
+          log([words.t("mcp.reload_failed"), ...lines].join("\n"));
         }
       } while (again);
     })().finally(() => reloading = undefined);
   };
   const watch = watchFiles(options.watch ?? [], reload, {
     debounceMs: options.debounceMs ?? 150,
-    log,
+    cannotWatch: (dir, reason) =>
+      log(words.t("mcp.cannot_watch", { dir: JSON.stringify(dir), reason })),
   });
 
   const stdin = options.stdin ?? process.stdin;
@@ -190,11 +197,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     await server.connect(new StdioServerTransport(stdin, stdout));
     if (options.signal?.aborted) end();
     const count = roster.tools.size;
-    log(
-      `Serving ${count} ${count === 1 ? "tool" : "tools"} over MCP (stdio) for ${
-        JSON.stringify(options.root)
-      }`,
-    );
+    const tools = plural(locale, count, words.t("count.tools"));
+    log(words.t("mcp.serving", { count, tools, root: JSON.stringify(options.root) }));
     // Closing the transport aborts every request in flight: each call stops its process group.
     await closed.promise;
   } finally {
@@ -229,12 +233,18 @@ function objectSchema(schema: Record<string, unknown>): { type: "object"; [key: 
   return schema.type === "object" ? schema as { type: "object" } : { ...schema, type: "object" };
 }
 
-function unknownTool(name: string, tools: ReadonlyMap<string, Tool>): string {
+function unknownTool(words: Messages, name: string, tools: ReadonlyMap<string, Tool>): string {
   const near = nearWords(name, [...tools.keys()], 3);
-  const hint = near.length > 0
-    ? `; did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?`
-    : "; see tools/list";
-  return `Unknown tool ${JSON.stringify(name)}${hint}`;
+  const tool = JSON.stringify(name);
+  if (near.length === 0) return words.t("mcp.unknown_tool", { tool });
+  const names = near.map((n) => JSON.stringify(n)).join(` ${words.t("schema.or")} `);
+  return words.t("mcp.unknown_tool_near", { tool, names });
+}
+
+/** The message of a progress notification: how many lines of output so far. */
+function progressText(words: Messages, lines: number): string {
+  const noun = plural(words.locale, lines, words.t("count.lines"));
+  return words.t("mcp.progress", { count: lines, lines: noun });
 }
 
 async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {

@@ -1,17 +1,19 @@
 /**
  * The disk cache of compiled validators: `<cacheDir>/validators/<key>.js`, one standalone module per
- * schema (or, for a schema ajv refused, the one-line reason), written atomically. Every failure here
- * means "no cache", never a failed call.
+ * schema (or, for a schema that cannot be compiled, why not: a phrase as JSON, worded in the locale
+ * of whoever reads it), written atomically. Every failure here means "no cache", never a failed call.
  *
  * @module
  */
 
 import { joinPath } from "../paths.ts";
 import { concatBytes } from "../bytes.ts";
+import type { Phrase } from "../locale/messages.ts";
 import { CACHE_FORMAT } from "./_key.ts";
+import { problemText, readProblem } from "./_problem.ts";
 
-/** What a cache file holds: standalone code, or the reason the schema cannot be compiled. */
-export type Cached = { code: string } | { reason: string };
+/** What a cache file holds: standalone code, or why the schema cannot be compiled. */
+export type Cached = { code: string } | { problem: Phrase };
 
 /** Result of looking a key up on disk. */
 export type CacheRead =
@@ -19,7 +21,11 @@ export type CacheRead =
   | { kind: "missing" }
   | { kind: "rejected"; why: string };
 
-type Content = "validator" | "reason";
+/**
+ * `problem` files hold a phrase as JSON. `reason` files, from before problems were phrases, hold
+ * English text: they are read as missing, so the schema is compiled again and the file replaced.
+ */
+type Content = "validator" | "problem" | "reason";
 
 function header(content: Content, key: string, body: string): string {
   return `// basis-tools ${content} ${CACHE_FORMAT} ${key} ${body.length}\n`;
@@ -43,13 +49,13 @@ export function validatorPath(cacheDir: string, key: string): string {
 }
 
 /**
- * Reads the cached standalone code (or reason) for `key`, checking its header (content, format, key,
- * length) and that nobody but the owner can write it (the code is executed).
+ * Reads the cached standalone code (or problem) for `key`, checking its header (content, format,
+ * key, length) and that nobody but the owner can write it (the code is executed).
  *
  * @param cacheDir The cache directory.
  * @param key The schema's cache key.
- * @returns The code or reason on a hit; `missing` when there is no readable file; `rejected` when a
- * file exists but must not be used.
+ * @returns The code or problem on a hit; `missing` when there is no readable file (or one in an
+ * older layout); `rejected` when a file exists but must not be used.
  *
  * @example Read what a compile wrote
  * ```ts ignore
@@ -80,7 +86,13 @@ export function readCached(cacheDir: string, key: string): CacheRead {
   const first = text.slice(0, newline + 1);
   const body = text.slice(newline + 1);
   if (newline >= 0 && first === header("validator", key, body)) return { kind: "hit", code: body };
-  if (newline >= 0 && first === header("reason", key, body)) return { kind: "hit", reason: body };
+  if (newline >= 0 && first === header("problem", key, body)) {
+    const problem = readProblem(body);
+    return problem === undefined
+      ? { kind: "rejected", why: "not a schema problem" }
+      : { kind: "hit", problem };
+  }
+  if (newline >= 0 && first === header("reason", key, body)) return { kind: "missing" };
   return { kind: "rejected", why: "bad header or length" };
 }
 
@@ -121,25 +133,27 @@ function readAll(file: Deno.FsFile): Uint8Array {
 }
 
 /**
- * Writes the standalone code (or reason) for `key` atomically (a temporary file renamed into place),
- * readable and writable by the owner only.
+ * Writes the standalone code (or problem) for `key` atomically (a temporary file renamed into
+ * place), readable and writable by the owner only.
  *
  * @param cacheDir The cache directory.
  * @param key The schema's cache key.
- * @param cached Standalone CommonJS code, or the reason the schema cannot be compiled.
+ * @param cached Standalone CommonJS code, or why the schema cannot be compiled.
  * @returns Whether the file was written; `false` when the directory is not writable.
  *
  * @example Write, and ignore failure
  * ```ts ignore
  * import { writeCached } from "./_cache.ts";
- * const written = await writeCached("/tmp/basis-cache", "k", { reason: "invalid JSON Schema" });
+ * const problem = { key: "schema_problem.not_json" } as const;
+ * const written = await writeCached("/tmp/basis-cache", "k", { problem });
  * ```
  */
 export async function writeCached(cacheDir: string, key: string, cached: Cached): Promise<boolean> {
   const path = validatorPath(cacheDir, key);
-  const text = "code" in cached
-    ? header("validator", key, cached.code) + cached.code
-    : header("reason", key, cached.reason) + cached.reason;
+  const [content, body] = "code" in cached
+    ? ["validator" as const, cached.code]
+    : ["problem" as const, problemText(cached.problem)];
+  const text = header(content, key, body) + body;
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
     await Deno.mkdir(joinPath(cacheDir, "validators"), { recursive: true, mode: 0o700 });

@@ -1,13 +1,15 @@
 /**
  * Compiles a schema with ajv (imported lazily, on the first compile) into a validate function and its
- * standalone code, or explains why it cannot be compiled.
+ * standalone code, or explains why it cannot be compiled (a phrase; where ajv explains only in
+ * English text, that text is kept inside it).
  *
  * @module
  */
 
 import type { Draft, DraftChoice } from "./_draft.ts";
 import { AJV_OPTIONS, FORMATS_OPTIONS } from "./_key.ts";
-import { describeError } from "./_message.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
+import { failureParams } from "./_message.ts";
 import { stats } from "./_stats.ts";
 import { oneLine, showValue } from "../text.ts";
 import type { AjvError, Validator } from "./_types.ts";
@@ -71,22 +73,24 @@ function compiler(draft: Draft): Promise<Compiler> {
  *
  * @param choice The draft to compile with (and the canonical `$schema` to put in place, if any).
  * @param schema The schema as declared; never modified.
- * @returns The compiled schema, or a one-line reason it cannot be compiled.
+ * @returns The compiled schema, or why it cannot be compiled (a phrase that words as one line).
  * @throws {Error} Only when ajv itself cannot be imported (a broken install), never for a bad schema.
  *
  * @example Compile, or be told why not
  * ```ts
  * import { compileSchema } from "./_compile.ts";
+ * import { english } from "../locale/messages.ts";
  * const compiled = await compileSchema({ draft: "draft-07" }, { type: "integer" });
- * console.assert(typeof compiled === "object" && compiled.validate(1) === true);
- * console.assert(await compileSchema({ draft: "draft-07" }, { minimum: "x" }) ===
+ * console.assert("validate" in compiled && compiled.validate(1) === true);
+ * const refused = await compileSchema({ draft: "draft-07" }, { minimum: "x" });
+ * console.assert("key" in refused && english(refused) ===
  *   "invalid JSON Schema: /minimum: must be number");
  * ```
  */
 export async function compileSchema(
   choice: DraftChoice,
   schema: unknown,
-): Promise<Compiled | string> {
+): Promise<Compiled | Phrase> {
   const { ajv, standalone } = await compiler(choice.draft);
   stats.compiles++;
   const target = choice.canonical === undefined
@@ -95,8 +99,9 @@ export async function compileSchema(
   try {
     if (ajv.validateSchema(target) !== true) {
       const first = ajv.errors?.[0];
-      const detail = first === undefined ? "rejected by its meta-schema" : describeError(first);
-      return `invalid JSON Schema: ${detail}`;
+      return first === undefined
+        ? phrase("schema_problem.invalid", { detail: phrase("schema_problem.meta_rejected") })
+        : phrase("schema_problem.invalid_at", failureParams(first));
     }
     const validate = ajv.compile(target);
     try {
@@ -112,11 +117,14 @@ export async function compileSchema(
   }
 }
 
-function compileFailure(error: unknown): string {
+/** Why ajv could not compile a schema its meta-schema accepted; its own words are English text. */
+function compileFailure(error: unknown): Phrase {
   if (error instanceof Error) {
     const missing = (error as Error & { missingRef?: unknown }).missingRef;
-    if (typeof missing === "string") return `cannot resolve "$ref" ${showValue(missing, 200)}`;
-    return `invalid JSON Schema: ${oneLine(error.message)}`;
+    if (typeof missing === "string") {
+      return phrase("schema_problem.unresolved_ref", { ref: showValue(missing, 200) });
+    }
   }
-  return `invalid JSON Schema: ${oneLine(String(error))}`;
+  const detail = oneLine(error instanceof Error ? error.message : String(error));
+  return phrase("schema_problem.invalid", { detail });
 }

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
 import { showValue } from "../text.ts";
 
 /** The drafts the gate can compile. */
@@ -32,29 +33,28 @@ const NEW_STYLE = /^https?:\/\/json-schema\.org\/draft\/(2019-09|2020-12)\/schem
  * (http or https, with or without the trailing `#`).
  *
  * @param schema The tool's input schema, as declared.
- * @returns The choice, or a one-line reason when `$schema` names a draft the gate cannot compile.
+ * @returns The choice, or why not (a phrase) when `$schema` names a draft the gate cannot compile.
  *
  * @example Pick 2020-12 and normalise its spelling
  * ```ts
  * import { selectDraft } from "./_draft.ts";
  * const choice = selectDraft({ $schema: "http://json-schema.org/draft/2020-12/schema#" });
- * console.assert(typeof choice === "object" && choice.draft === "2020-12");
- * console.assert(typeof selectDraft({ $schema: "draft-04" }) === "string");
+ * console.assert("draft" in choice && choice.draft === "2020-12");
+ * console.assert("key" in selectDraft({ $schema: "draft-04" }));
  * ```
  */
-export function selectDraft(schema: unknown): DraftChoice | string {
+export function selectDraft(schema: unknown): DraftChoice | Phrase {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     return { draft: "draft-07" };
   }
   if (!Object.hasOwn(schema, "$schema")) return { draft: "draft-07" };
   const named = (schema as Record<string, unknown>)["$schema"];
-  if (typeof named !== "string") return 'unsupported "$schema": must be a string';
+  if (typeof named !== "string") return phrase("schema_problem.draft_not_string");
   const old = OLD_STYLE.exec(named);
   const fresh = NEW_STYLE.exec(named);
   const draft = old ? `draft-${old[1]}` as Draft : fresh ? fresh[1] as Draft : undefined;
   if (draft === undefined) {
-    const supported = "draft-07 (the default), draft-06, 2019-09 or 2020-12";
-    return `unsupported "$schema" ${showValue(named, 100)}: use ${supported}`;
+    return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
   }
   const canonical = CANONICAL[draft];
   return canonical === named ? { draft } : { draft, canonical };

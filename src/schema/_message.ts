@@ -1,19 +1,25 @@
 /**
  * Turns ajv's first failure into one line naming the field (a JSON pointer, `(root)` for the whole
- * input) and what was expected.
+ * input) and what was expected, as a phrase any locale can word; English is the catalogue's. Where
+ * the catalogue has no words for a keyword, ajv's own English text is kept as it is.
  *
  * @module
  */
 
+import type { MessageKey } from "../locale/en_us.ts";
+import { english, type Phrase, phrase } from "../locale/messages.ts";
 import { oneLine, pointerChild as child, showValue } from "../text.ts";
 import type { AjvError } from "./_types.ts";
 
 /** How the whole input is named, since `""` reads as nothing and `/` is the property `""`. */
-export const ROOT = "(root)";
+export const ROOT: string = english(phrase("schema.root"));
 
 const ENUM_BUDGET = 120;
 
-function listValues(values: unknown): string {
+/** What was expected: a phrase, or ajv's own text where the catalogue has no words for it. */
+type Expected = Phrase | string;
+
+function listValues(values: unknown): string | Phrase {
   if (!Array.isArray(values)) return showValue(values);
   const shown: string[] = [];
   let used = 0;
@@ -24,49 +30,141 @@ function listValues(values: unknown): string {
     used += text.length + 2;
   }
   const more = values.length - shown.length;
-  return more > 0 ? `${shown.join(", ")}, … (${more} more)` : shown.join(", ");
+  const list = shown.join(", ");
+  return more > 0 ? phrase("schema.enum_more", { values: list, count: more }) : list;
 }
 
-function typeNames(type: unknown): string {
+/** `a`, `a or b`, `a or b or c`, … */
+function typeNames(type: unknown): string | Phrase {
   const names = Array.isArray(type) ? type.map(String) : String(type).split(",");
-  return names.join(" or ");
+  let joined: string | Phrase = oneLine(names.at(-1) ?? "");
+  for (const name of names.slice(0, -1).reverse()) {
+    joined = phrase("schema_problem.or", { first: oneLine(name), second: joined });
+  }
+  return joined;
+}
+
+/** ajv's own text for a failure. */
+function said(error: AjvError): string {
+  return oneLine(error.message ?? `must pass "${error.keyword}"`);
+}
+
+const LIMITS: Readonly<Record<string, MessageKey>> = {
+  minLength: "schema.min_length",
+  maxLength: "schema.max_length",
+  minItems: "schema.min_items",
+  maxItems: "schema.max_items",
+  additionalItems: "schema.max_items",
+  unevaluatedItems: "schema.max_items",
+  minProperties: "schema.min_properties",
+  maxProperties: "schema.max_properties",
+};
+
+const COMPARISONS: ReadonlySet<string> = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+]);
+
+/**
+ * The catalogue's words for what ajv says in the same words (so English is unchanged), or
+ * `undefined` for a keyword the catalogue does not word that way.
+ */
+function sameAsAjv(error: AjvError): Phrase | undefined {
+  const { keyword, params } = error;
+  const text = (value: unknown) => oneLine(String(value));
+  const limitKey = LIMITS[keyword];
+  if (limitKey !== undefined && params.limit !== undefined) {
+    return phrase(limitKey, { limit: text(params.limit) });
+  }
+  if (COMPARISONS.has(keyword) && params.comparison !== undefined) {
+    return phrase("schema.compare", {
+      comparison: text(params.comparison),
+      limit: text(params.limit),
+    });
+  }
+  switch (keyword) {
+    case "pattern":
+      return phrase("schema.pattern", { pattern: text(params.pattern) });
+    case "format":
+      return phrase("schema.format", { format: text(params.format) });
+    case "multipleOf":
+      return phrase("schema.multiple_of", { value: text(params.multipleOf) });
+    case "uniqueItems":
+      return phrase("schema.unique", { first: text(params.j), second: text(params.i) });
+    case "oneOf":
+      return phrase("schema.one_of");
+    case "anyOf":
+      return phrase("schema.any_of");
+    case "not":
+      return phrase("schema.not");
+    case "if":
+      return phrase("schema.if", { clause: text(params.failingKeyword) });
+    case "contains":
+      if (params.maxContains === undefined && params.minContains !== undefined) {
+        return phrase("schema.contains", { min: text(params.minContains) });
+      }
+  }
+  return undefined;
 }
 
 /** Where the failure is and what was expected, before escaping and cutting. */
-function locate(error: AjvError): [pointer: string, text: string] {
+function locate(error: AjvError): [pointer: string, expected: Expected] {
   const { instancePath, params } = error;
-  const said = error.message ?? `must pass "${error.keyword}"`;
   if (error.propertyName !== undefined) {
-    return [child(instancePath, error.propertyName), `property name ${said}`];
+    const reason = sameAsAjv(error) ?? said(error);
+    return [child(instancePath, error.propertyName), phrase("schema.property_name", { reason })];
   }
   switch (error.keyword) {
     case "required":
-      return [child(instancePath, params.missingProperty), "required property is missing"];
+      return [child(instancePath, params.missingProperty), phrase("schema.required")];
     case "dependencies":
     case "dependentRequired":
       return [
         child(instancePath, params.missingProperty),
-        `required property is missing (required when ${showValue(params.property)} is present)`,
+        phrase("schema.required_when", { property: showValue(params.property) }),
       ];
     case "additionalProperties":
-      return [child(instancePath, params.additionalProperty), "property is not allowed"];
+      return [child(instancePath, params.additionalProperty), phrase("schema.not_allowed")];
     case "unevaluatedProperties":
-      return [child(instancePath, params.unevaluatedProperty), "property is not allowed"];
+      return [child(instancePath, params.unevaluatedProperty), phrase("schema.not_allowed")];
     case "enum":
-      return [instancePath, `must be one of: ${listValues(params.allowedValues)}`];
+      return [instancePath, phrase("schema.enum", { values: listValues(params.allowedValues) })];
     case "const":
-      return [instancePath, `must be equal to ${showValue(params.allowedValue)}`];
+      return [instancePath, phrase("schema.const", { value: showValue(params.allowedValue) })];
     case "type":
-      return [instancePath, `must be ${typeNames(params.type)}`];
+      return [instancePath, phrase("schema.type", { types: typeNames(params.type) })];
     case "false schema":
-      return [instancePath, "is not allowed"];
+      return [instancePath, phrase("schema.false")];
     default:
-      return [instancePath, said];
+      return [instancePath, sameAsAjv(error) ?? said(error)];
   }
 }
 
 /**
- * Describes one ajv failure as `pointer: what was expected`, on one line.
+ * One ajv failure as the values of a phrase: `pointer` (the root as the catalogue names it) and
+ * `reason`, each on one line.
+ *
+ * @param error The failure.
+ * @returns The values, for a message with `{pointer}` and `{reason}` placeholders.
+ *
+ * @example Word a failure in any locale
+ * ```ts
+ * import { failureParams } from "./_message.ts";
+ * import { english, phrase } from "../locale/messages.ts";
+ * const error = { instancePath: "/n", schemaPath: "#/type", keyword: "type", params: { type: "integer" } };
+ * const line = english(phrase("schema_problem.invalid_at", failureParams(error)));
+ * console.assert(line === "invalid JSON Schema: /n: must be integer");
+ * ```
+ */
+export function failureParams(error: AjvError): { pointer: string | Phrase; reason: Expected } {
+  const [pointer, reason] = locate(error);
+  return { pointer: pointer === "" ? phrase("schema.root") : oneLine(pointer, 200), reason };
+}
+
+/**
+ * Describes one ajv failure as `pointer: what was expected`, on one line, in English.
  *
  * @param error The failure.
  * @returns For example `/items/0/count: must be integer` or `/text: required property is missing`.
@@ -79,7 +177,8 @@ function locate(error: AjvError): [pointer: string, text: string] {
  * ```
  */
 export function describeError(error: AjvError): string {
-  const [pointer, text] = locate(error);
+  const [pointer, reason] = locate(error);
+  const text = typeof reason === "string" ? reason : english(reason);
   return `${oneLine(pointer === "" ? ROOT : pointer, 200)}: ${oneLine(text)}`;
 }
 

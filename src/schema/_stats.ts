@@ -10,9 +10,9 @@ export interface GateStats {
   compilerLoads: number;
   /** Schemas compiled with ajv. */
   compiles: number;
-  /** Validators instantiated (or reasons read) from a cache file. */
+  /** Validators instantiated (or schema problems read) from a cache file. */
   diskHits: number;
-  /** Cache files written (validators and reasons). */
+  /** Cache files written (validators and schema problems). */
   diskWrites: number;
   /** Cache files that existed but could not be used (corrupt, unsafe, failed to load). */
   diskRejects: number;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
 import { type Cached, readCached, writeCached } from "./_cache.ts";
 import { compileSchema } from "./_compile.ts";
 import { type DraftChoice, selectDraft } from "./_draft.ts";
@@ -14,8 +15,8 @@ import { precheckSchema } from "./_shape.ts";
 import { stats } from "./_stats.ts";
 import type { Validator } from "./_types.ts";
 
-/** A usable validator, or the reason the schema cannot be compiled. */
-export type Entry = { validate: Validator } | { reason: string };
+/** A usable validator, or why the schema cannot be compiled (a phrase, for any locale). */
+export type Entry = { validate: Validator } | { problem: Phrase };
 
 const byKey = new Map<string, Promise<Entry>>();
 let bySchema = new WeakMap<object, Promise<Entry>>();
@@ -39,7 +40,7 @@ export function forgetValidators(): void {
  *
  * @param schema The schema as declared; the same object is answered from memory without hashing.
  * @param cacheDir The cache directory, or `undefined` for memory only.
- * @returns The validator or the reason the schema cannot be compiled.
+ * @returns The validator, or why the schema cannot be compiled.
  * @throws {Error} Only when ajv itself cannot be imported, never for a bad schema.
  *
  * @example Memory only (no cache directory)
@@ -62,14 +63,15 @@ export function obtainValidator(schema: unknown, cacheDir: string | undefined): 
 
 async function lookUp(schema: unknown, cacheDir: string | undefined): Promise<Entry> {
   const refused = precheckSchema(schema);
-  if (refused !== undefined) return { reason: refused };
+  if (refused !== undefined) return { problem: refused };
   const choice = selectDraft(schema);
-  if (typeof choice === "string") return { reason: choice };
+  if (!("draft" in choice)) return { problem: choice };
   let text: string;
   try {
     text = JSON.stringify(schema);
   } catch {
-    return { reason: "invalid JSON Schema: cannot be written as JSON" };
+    const detail = phrase("schema_problem.not_json");
+    return { problem: phrase("schema_problem.invalid", { detail }) };
   }
   const key = await cacheKey(choice.draft, text);
   let found = byKey.get(key);
@@ -89,9 +91,9 @@ async function load(
 ): Promise<Entry> {
   if (cacheDir !== undefined) {
     const read = readCached(cacheDir, key);
-    if (read.kind === "hit" && "reason" in read) {
+    if (read.kind === "hit" && "problem" in read) {
       stats.diskHits++;
-      return { reason: read.reason };
+      return { problem: read.problem };
     }
     if (read.kind === "hit") {
       try {
@@ -106,9 +108,9 @@ async function load(
     }
   }
   const compiled = await compileSchema(choice, schema);
-  if (typeof compiled === "string") {
-    if (cacheDir !== undefined) await save(cacheDir, key, { reason: compiled });
-    return { reason: compiled };
+  if (!("validate" in compiled)) {
+    if (cacheDir !== undefined) await save(cacheDir, key, { problem: compiled });
+    return { problem: compiled };
   }
   const { validate, code } = compiled;
   if (cacheDir !== undefined && code !== undefined && requiredModules(code) !== undefined) {

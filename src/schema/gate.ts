@@ -7,7 +7,7 @@
  */
 
 import { BasisError } from "../errors.ts";
-import { phrase } from "../locale/messages.ts";
+import { english, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { plainInput } from "./_input.ts";
 import { refusal, ROOT } from "./_message.ts";
@@ -53,7 +53,8 @@ function settle(options: SchemaGateOptions): GateSettings {
  * expected, e.g. `Input refused by tool "wc" schema: /items/0/count: must be integer`; its `cause`
  * is ajv's failure (`keyword`, `instancePath`, `params`), or the RangeError or TypeError of an input
  * that cannot be checked at all.
- * @throws {BasisError} `manifest_invalid` when the schema itself cannot be compiled.
+ * @throws {BasisError} `manifest_invalid` when the schema itself cannot be compiled; its `phrase`
+ * words the message, reason included, in any locale.
  *
  * @example Refuse an input that lacks a required field
  * ```ts ignore
@@ -71,9 +72,8 @@ export async function validateInput(
 ): Promise<void> {
   const { cacheDir } = settle(options);
   const entry = await obtainValidator(tool.inputSchema, cacheDir);
-  if ("reason" in entry) {
-    // The reason is the schema check's own, in English (often ajv's words).
-    const params = { tool: showValue(tool.name, 80), reason: entry.reason };
+  if ("problem" in entry) {
+    const params = { tool: showValue(tool.name, 80), reason: entry.problem };
     throw BasisError.of("manifest_invalid", phrase("error.input_schema", params));
   }
   let failure: AjvError | undefined | null;
@@ -122,8 +122,9 @@ async function firstFailure(
  *
  * @param tool The tool: its name and its input schema.
  * @param options Where compiled validators are cached.
- * @returns `undefined` when the schema compiles; otherwise one line saying why not, such as
- * `unsupported "$schema" "…"` or `invalid JSON Schema: /type: must be one of: …`.
+ * @returns `undefined` when the schema compiles; otherwise one line saying why not, in English, such
+ * as `unsupported "$schema" "…"` or `invalid JSON Schema: /type: must be one of: …` (see
+ * {@linkcode schemaProblem} for any locale).
  * @throws Never for a bad schema; only for bugs.
  *
  * @example Report a schema whose `type` is not a type
@@ -137,7 +138,35 @@ export async function checkSchema(
   tool: SchemaTool,
   options: SchemaGateOptions = {},
 ): Promise<string | undefined> {
+  const problem = await schemaProblem(tool, options);
+  return problem === undefined ? undefined : english(problem);
+}
+
+/**
+ * Tells why a tool's input schema cannot be compiled, as a phrase that any locale can word (what
+ * {@linkcode checkSchema} says in English). Fills the same caches validation uses.
+ *
+ * @param tool The tool: its name and its input schema.
+ * @param options Where compiled validators are cached.
+ * @returns `undefined` when the schema compiles; otherwise why not. Where ajv explains only in
+ * English text (a schema its meta-schema accepts but it cannot compile), that text is a value of
+ * the phrase.
+ * @throws Never for a bad schema; only for bugs.
+ *
+ * @example Word the reason in Ukrainian
+ * ```ts ignore
+ * import { schemaProblem } from "./gate.ts";
+ * import { loadLocale, messages } from "../locale/messages.ts";
+ * const problem = await schemaProblem({ name: "bad", inputSchema: { $ref: "#/nowhere" } });
+ * await loadLocale("uk-UA");
+ * if (problem) console.log(messages("uk-UA").say(problem)); // не вдалося розв’язати "$ref" "#/nowhere"
+ * ```
+ */
+export async function schemaProblem(
+  tool: SchemaTool,
+  options: SchemaGateOptions = {},
+): Promise<Phrase | undefined> {
   const { cacheDir } = settle(options);
   const entry = await obtainValidator(tool.inputSchema, cacheDir);
-  return "reason" in entry ? entry.reason : undefined;
+  return "problem" in entry ? entry.problem : undefined;
 }

@@ -12,4 +12,10 @@
  * @module
  */
 
-export { checkSchema, type SchemaGateOptions, type SchemaTool, validateInput } from "./gate.ts";
+export {
+  checkSchema,
+  type SchemaGateOptions,
+  schemaProblem,
+  type SchemaTool,
+  validateInput,
+} from "./gate.ts";

@@ -44,7 +44,11 @@ export async function callCommand(
 ): Promise<number> {
   let secrets: readonly string[] = [];
   const words = messages(settings.locale);
-  const audit = openAuditLog({ path: settings.auditLog, env: settings.envLookup });
+  const audit = openAuditLog({
+    path: settings.auditLog,
+    env: settings.envLookup,
+    locale: settings.locale,
+  });
   try {
     const roster = await rosterFor(settings);
     const spec = findTool(roster, name, words);

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { formatProblem, ManifestError, type ManifestProblem } from "../../errors.ts";
-import { checkSchema } from "../../schema/gate.ts";
+import { formatProblem, ManifestError, type ManifestProblem, problemOf } from "../../errors.ts";
+import { schemaProblem } from "../../schema/gate.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_localized.ts";
@@ -31,9 +31,9 @@ export async function checkCommand(settings: Settings): Promise<number> {
     tools = roster.tools.size;
     const found: ManifestProblem[] = [];
     for (const spec of roster.tools.values()) {
-      const reason = await checkSchema(spec, { cacheDir: settings.cacheDir });
-      if (reason !== undefined) {
-        found.push({ file: spec.file, tool: spec.name, field: "input_schema", reason });
+      const problem = await schemaProblem(spec, { cacheDir: settings.cacheDir });
+      if (problem !== undefined) {
+        found.push(problemOf({ file: spec.file, tool: spec.name, field: "input_schema" }, problem));
       }
     }
     problems = found;

@@ -27,7 +27,11 @@ import type { Settings } from "../settings.ts";
 export async function mcpCommand(settings: Settings): Promise<number> {
   // Whatever a dependency logs must not corrupt the protocol.
   console.log = console.info = console.debug = console.error;
-  const audit = openAuditLog({ path: settings.auditLog, env: settings.envLookup });
+  const audit = openAuditLog({
+    path: settings.auditLog,
+    env: settings.envLookup,
+    locale: settings.locale,
+  });
   const stop = new AbortController();
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]

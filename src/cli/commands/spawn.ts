@@ -76,7 +76,11 @@ async function spawnCall(
   options: SpawnCommandOptions,
 ): Promise<number> {
   const words = messages(settings.locale);
-  const audit = openAuditLog({ path: settings.auditLog, env: settings.envLookup });
+  const audit = openAuditLog({
+    path: settings.auditLog,
+    env: settings.envLookup,
+    locale: settings.locale,
+  });
   let call: SpawnCall | undefined;
   try {
     const input = await readInput();
