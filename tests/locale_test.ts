@@ -22,11 +22,10 @@ import {
   type ToolSpec,
 } from "../src/mod.ts";
 import { describeRun, spawnText } from "../src/contract/_run_words.ts";
-import { renderRefusal } from "../src/contract/_schema_words.ts";
 import { spawnInputRefusal, spawnRefusalText } from "../src/contract/_spawn_words.ts";
 import { modelText } from "../src/contract/_words.ts";
 import { spawnRefusal } from "../src/spawn/guard.ts";
-import { describeError } from "../src/schema/_message.ts";
+import { describeError, refusal } from "../src/schema/_message.ts";
 import { parseArgs } from "../src/cli/args.ts";
 import { LocalizedError } from "../src/cli/_localized.ts";
 import { millisecondsError, resolveSettings } from "../src/cli/settings.ts";
@@ -218,11 +217,12 @@ Deno.test("in English the catalogue words schema refusals as the gate does", () 
     uniqueItems: "must NOT have duplicate items (items ## 0 and 1 are identical)",
   };
   for (const failure of failures) {
+    // Worded from the failure's data alone, the English is what ajv itself says.
     const said = ajvText[failure.keyword];
-    const withMessage = said === undefined ? failure : { ...failure, message: said };
-    const gate = `Input refused by tool "wc" schema: ${describeError(withMessage)}`;
-    assert.equal(renderRefusal(EN, "wc", failure), gate, failure.keyword);
-    const uk = renderRefusal(UK, "wc", failure);
+    const detail = said === undefined ? describeError(failure) : `${failure.instancePath}: ${said}`;
+    const gate = `Input refused by tool "wc" schema: ${detail}`;
+    assert.equal(EN.say(refusal("wc", failure)), gate, failure.keyword);
+    const uk = UK.say(refusal("wc", failure));
     assert.match(uk, /^Вхідні дані не відповідають схемі інструмента "wc": /);
     assert.match(uk, CYRILLIC);
   }

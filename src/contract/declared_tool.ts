@@ -307,11 +307,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     } catch (error) {
       if (!(error instanceof BasisError)) throw error;
       if (error.code === "invalid_input") {
-        // English is the gate's own wording; other locales reword ajv's failure (loaded only then).
-        const text = this.locale === "en-US"
-          ? error.message
-          : (await import("./_schema_words.ts")).renderRefusal(this.#words, spec.name, error.cause);
-        const message = redact(text, this.#secrets);
+        const message = redact(error.wordedIn(this.#words), this.#secrets);
         throw ToolError.user("invalid_input", message, { tool: spec.name, cause: error });
       }
       if (error.code !== "manifest_invalid") throw error;

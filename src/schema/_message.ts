@@ -177,30 +177,37 @@ export function failureParams(error: AjvError): { pointer: string | Phrase; reas
  * ```
  */
 export function describeError(error: AjvError): string {
-  const [pointer, reason] = locate(error);
-  const text = typeof reason === "string" ? reason : english(reason);
-  return `${oneLine(pointer === "" ? ROOT : pointer, 200)}: ${oneLine(text)}`;
+  const { pointer, reason } = failureParams(error);
+  return `${typeof pointer === "string" ? pointer : ROOT}: ${
+    typeof reason === "string" ? reason : english(reason)
+  }`;
 }
 
 /**
- * The message of an input the schema refused.
+ * The refusal of an input, as a phrase: the tool, the field (a JSON pointer) and what was
+ * expected. Its English is the gate's message; a host words it in its locale.
  *
  * @param toolName The tool whose schema refused the input.
- * @param error The first failure, `undefined` when ajv gave none, or a ready `pointer: text` line.
+ * @param failure ajv's first failure (`undefined` when ajv named none), or why the input could not
+ *   be checked at all.
  * @returns `Input refused by tool "name" schema: pointer: expected`.
  *
  * @example Name the tool and the field
  * ```ts
  * import { refusal } from "./_message.ts";
+ * import { english } from "../locale/messages.ts";
  * const error = { instancePath: "/n", schemaPath: "#/properties/n/type", keyword: "type", params: { type: "integer" } };
- * console.assert(refusal("wc", error) === 'Input refused by tool "wc" schema: /n: must be integer');
+ * console.assert(english(refusal("wc", error)) === 'Input refused by tool "wc" schema: /n: must be integer');
  * ```
  */
-export function refusal(toolName: string, error: AjvError | string | undefined): string {
-  const detail = error === undefined
-    ? `${ROOT}: is not valid`
-    : typeof error === "string"
-    ? error
-    : describeError(error);
-  return `Input refused by tool ${showValue(toolName, 80)} schema: ${detail}`;
+export function refusal(
+  toolName: string,
+  failure: AjvError | "schema.too_deep" | "schema.not_json" | undefined,
+): Phrase {
+  const tool = showValue(toolName, 80);
+  if (typeof failure === "object") {
+    return phrase("schema.refused", { tool, ...failureParams(failure) });
+  }
+  const reason = phrase(failure ?? "schema.invalid");
+  return phrase("schema.refused", { tool, pointer: phrase("schema.root"), reason });
 }

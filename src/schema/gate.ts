@@ -10,7 +10,7 @@ import { BasisError } from "../errors.ts";
 import { english, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { plainInput } from "./_input.ts";
-import { refusal, ROOT } from "./_message.ts";
+import { refusal } from "./_message.ts";
 import { obtainValidator } from "./_validator.ts";
 import type { AjvError, Validator } from "./_types.ts";
 import { showValue } from "../text.ts";
@@ -83,8 +83,9 @@ export async function validateInput(
     throw unusableInput(tool.name, error);
   }
   if (failure !== null) {
-    // The cause is ajv's failure as data, for messages in another language.
-    throw new BasisError("invalid_input", refusal(tool.name, failure), { cause: failure });
+    throw BasisError.of("invalid_input", refusal(tool.name, failure ?? undefined), {
+      cause: failure,
+    });
   }
 }
 
@@ -95,8 +96,8 @@ export async function validateInput(
  */
 function unusableInput(toolName: string, error: unknown): unknown {
   if (!(error instanceof RangeError || error instanceof TypeError)) return error;
-  const detail = error instanceof RangeError ? "is nested too deeply to check" : "is not JSON data";
-  return new BasisError("invalid_input", refusal(toolName, `${ROOT}: ${detail}`), { cause: error });
+  const why = error instanceof RangeError ? "schema.too_deep" : "schema.not_json";
+  return BasisError.of("invalid_input", refusal(toolName, why), { cause: error });
 }
 
 /** `null` when the input passes; the first failure (or `undefined` if ajv named none) otherwise. */
