@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Phrase } from "../locale/messages.ts";
+import { english, type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
@@ -102,52 +102,51 @@ export async function decide(
     if (match) return byRule(name, match.rule);
   }
   const policy = options.policy ?? "prompt";
-  if (policy === "always") return decision(true, "policy", undefined, undefined);
+  if (policy === "always") return allowance("policy", undefined, undefined);
   if (policy === "never") {
-    return decision(false, "policy", undefined, `Call of tool ${name} denied by --approve never`);
+    return denial("policy", undefined, phrase("denied.never", { tool: name }));
   }
   const ask = options.ask ?? askOnTerminal(options.secrets ?? []);
   const prompt = { ...request, kind: request.kind ?? "tool" } as PromptRequest;
   const answer = await ask(prompt);
   switch (answer) {
     case "allow_once":
-      return decision(true, "prompt", undefined, undefined);
+      return allowance("prompt", undefined, undefined);
     case "deny":
-      return decision(false, "prompt", undefined, `Call of tool ${name} denied at the prompt`);
+      return denial("prompt", undefined, phrase("denied.prompt", { tool: name }));
     case "always_allow":
     case "never": {
       const rule = await remember(prompt, answer, options);
-      const allowed = answer === "always_allow";
-      return decision(
-        allowed,
-        "prompt",
-        rule?.id,
-        allowed
-          ? undefined
-          : `Call of tool ${name} denied at the prompt (remembered as ${rule?.id})`,
-      );
+      if (answer === "always_allow") return allowance("prompt", rule?.id, undefined);
+      const why = rule === undefined
+        ? phrase("denied.prompt", { tool: name })
+        : phrase("denied.prompt_remembered", { tool: name, rule: rule.id });
+      return denial("prompt", rule?.id, why);
     }
     case "no_answer":
-      return decision(false, "policy", undefined, noOneToAsk(request.tool, options.root));
+      return denial("policy", undefined, noOneToAsk(request.tool, options.root));
   }
 }
 
-function decision(
-  allowed: boolean,
+function allowance(
   by: Decision["by"],
   ruleId: string | undefined,
   reason: string | undefined,
 ): Decision {
-  return { allowed, by, ruleId, reason };
+  return { allowed: true, by, ruleId, reason };
+}
+
+/** A denial: its reason in English, and as a phrase for the caller's locale. */
+function denial(by: Decision["by"], ruleId: string | undefined, reason: Phrase): Decision {
+  return { allowed: false, by, ruleId, reason: english(reason), reasonPhrase: reason };
 }
 
 function byRule(name: string, rule: Rule): Decision {
-  if (rule.decision === "allow") return decision(true, "rule", rule.id, rule.reason);
-  const why = rule.reason === undefined ? "" : `: ${rule.reason}`;
-  return {
-    ...decision(false, "rule", rule.id, `Call of tool ${name} denied by rule ${rule.id}${why}`),
-    ruleReason: rule.reason,
-  };
+  if (rule.decision === "allow") return allowance("rule", rule.id, rule.reason);
+  const why = rule.reason === undefined
+    ? phrase("denied.rule", { tool: name, rule: rule.id })
+    : phrase("denied.rule_reason", { tool: name, rule: rule.id, reason: rule.reason });
+  return { ...denial("rule", rule.id, why), ruleReason: rule.reason };
 }
 
 async function remember(
@@ -175,9 +174,8 @@ function askOnTerminal(secrets: readonly string[]): Asker {
 }
 
 /** The one line for a call that no rule answers and no one can be asked about. */
-function noOneToAsk(tool: string, root: string | undefined): string {
+function noOneToAsk(tool: string, root: string | undefined): Phrase {
   const where = root === undefined ? "" : ` -C ${shellQuote(root)}`;
-  return `Call of tool ${
-    JSON.stringify(tool)
-  } denied: no remembered rule allows it and there is no terminal to ask; allow it with \`basis-tools${where} rules add --tool ${tool}\` or --approve always`;
+  const command = `basis-tools${where} rules add --tool ${tool}`;
+  return phrase("denied.no_terminal", { tool: JSON.stringify(tool), command });
 }

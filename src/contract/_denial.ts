@@ -7,15 +7,12 @@
 
 import type { Decision } from "../approval/approve.ts";
 import { rulesFilePhrase } from "../approval/rules/errors.ts";
-import { shellQuote } from "../approval/shell_quote.ts";
 import type { Messages, Phrase } from "../locale/messages.ts";
-import { decisionOrigin } from "./approver.ts";
 import { quote } from "./_words.ts";
 
 /**
- * Why a call was denied, in the locale. A decision carrying its reason as a phrase is worded from
- * it; another decision of the built-in approver from what decided it; another approver's reason is
- * shown as it gave it.
+ * Why a call was denied, in the locale: the built-in approver gives its reason as a phrase; another
+ * approver's reason is shown as it gave it.
  *
  * @param words The locale's messages.
  * @param tool The tool's name.
@@ -24,27 +21,7 @@ import { quote } from "./_words.ts";
  */
 export function denialText(words: Messages, tool: string, decision: Decision): string {
   if (decision.reasonPhrase !== undefined) return words.say(decision.reasonPhrase);
-  const name = quote(tool);
-  const origin = decisionOrigin(decision);
-  if (origin === undefined) return decision.reason ?? words.t("denied.generic", { tool: name });
-  switch (decision.by) {
-    case "rule": {
-      const rule = decision.ruleId ?? "?";
-      return decision.ruleReason === undefined
-        ? words.t("denied.rule", { tool: name, rule })
-        : words.t("denied.rule_reason", { tool: name, rule, reason: decision.ruleReason });
-    }
-    case "prompt":
-      return decision.ruleId === undefined
-        ? words.t("denied.prompt", { tool: name })
-        : words.t("denied.prompt_remembered", { tool: name, rule: decision.ruleId });
-    case "policy": {
-      if (origin.policy === "never") return words.t("denied.never", { tool: name });
-      const where = origin.root === undefined ? "" : ` -C ${shellQuote(origin.root)}`;
-      const command = `basis-tools${where} rules add --tool ${tool}`;
-      return words.t("denied.no_terminal", { tool: name, command });
-    }
-  }
+  return decision.reason ?? words.t("denied.generic", { tool: quote(tool) });
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type ApprovalOptions, type Asker, decide, type Decision } from "../approval/approve.ts";
+import { type ApprovalOptions, type Asker, decide } from "../approval/approve.ts";
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Approver, ApproverContext } from "./types.ts";
 import type { Locale } from "../locale/locale.ts";
@@ -36,26 +36,6 @@ export interface PolicyApproverOptions {
   locale?: Locale;
 }
 
-/** How a decision of {@linkcode policyApprover} came about, for wording it in another locale. */
-export interface DecisionOrigin {
-  /** The policy that applied. */
-  readonly policy: ApprovalPolicy;
-  /** The workspace root. */
-  readonly root: string | undefined;
-}
-
-const ORIGINS = new WeakMap<Decision, DecisionOrigin>();
-
-/**
- * Tells how a decision of a {@linkcode policyApprover} came about.
- *
- * @param decision A decision.
- * @returns The policy and root it was made with, or `undefined` for another approver's decision.
- */
-export function decisionOrigin(decision: Decision): DecisionOrigin | undefined {
-  return ORIGINS.get(decision);
-}
-
 /**
  * An approver that decides as the CLI does: a remembered rule first, then the policy; with
  * `prompt`, a person at the terminal (no terminal: denied, saying how to allow the call).
@@ -74,7 +54,6 @@ export function decisionOrigin(decision: Decision): DecisionOrigin | undefined {
  */
 export function policyApprover(options: PolicyApproverOptions = {}): Approver {
   const policy = options.policy ?? "prompt";
-  const origin: DecisionOrigin = { policy, root: options.root };
   return async (request, context) => {
     const settings: ApprovalOptions = {
       policy,
@@ -83,9 +62,7 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
     };
     if (options.configDir !== undefined) settings.configDir = options.configDir;
     if (options.root !== undefined) settings.root = options.root;
-    const decision = await decide(request, settings);
-    ORIGINS.set(decision, origin);
-    return decision;
+    return await decide(request, settings);
   };
 }
 
