@@ -4,6 +4,7 @@ import {
   type Approver,
   type AuditEntry,
   DeclaredToolBuilder,
+  type DeclaredToolExtra,
   type DeclaredToolOptions,
   type OutputChunk,
   policyApprover,
@@ -284,6 +285,20 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
     notStarted.message,
     /could not start: program "no-such-program-basis" was not found/,
   );
+  // Why it did not start is kept as a phrase too: its values are redacted like the message.
+  const hidden = builder(spec("hidden", [`/no/${secret}/prog`], { env: { TOKEN: secret } }))
+    .build();
+  const unstarted = await rejection((await hidden.execution({})).execute());
+  assert.equal(
+    unstarted.message,
+    'Tool "hidden" could not start: program "/no/[redacted]/prog" does not exist',
+  );
+  const run = (unstarted.output?.metadata.extra as DeclaredToolExtra).run;
+  assert.deepEqual(run.startReason, {
+    key: "start.missing",
+    params: { program: '"/no/[redacted]/prog"' },
+  });
+  assert.ok(!JSON.stringify(unstarted.output).includes(secret));
 
   const denied = builder(spec("echo", ["cat"]), { approver: recordingApprover(false) }).build();
   const denial = await rejection((await denied.execution({})).execute());

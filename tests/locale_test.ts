@@ -10,6 +10,7 @@ import {
   messages,
   modelResult,
   parseSpawnInput,
+  phrase,
   placeholders,
   policyApprover,
   refuseSpawn,
@@ -21,7 +22,6 @@ import {
   ToolError,
   type ToolSpec,
 } from "../src/mod.ts";
-import { describeRun, spawnText } from "../src/contract/_run_words.ts";
 import { spawnInputRefusal, spawnRefusalText } from "../src/contract/_spawn_words.ts";
 import { modelText } from "../src/contract/_words.ts";
 import { spawnRefusal } from "../src/spawn/guard.ts";
@@ -104,6 +104,7 @@ const RUNS: RunResult[] = [
     exitCode: undefined,
     startFailure: "not_found",
     startError: 'program "nope" was not found on PATH',
+    startReason: phrase("start.not_on_path", { program: '"nope"' }),
   }),
   run({ exitCode: undefined, startFailure: "other" }),
   run({ stdout: "a".repeat(100), stdoutBytes: 90_000, stdoutTruncated: true }),
@@ -116,23 +117,78 @@ const RUNS: RunResult[] = [
   run({ stdout: "", stderr: "only stderr\n", stderrBytes: 12 }),
 ];
 
-Deno.test("in English the contract words runs exactly as describeFailure() and modelResult() do", () => {
+Deno.test("describeFailure() words a failed run exactly in English and in Ukrainian in uk-UA", () => {
+  const cut = `${"é".repeat(2048)}… (cut; 5.9 KiB in all)`;
+  const english = [
+    undefined,
+    undefined,
+    'Tool "x" exited with code 4: bad thing',
+    'Tool "x" exited with code 4: only stdout',
+    'Tool "x" exited with code 7',
+    `Tool "x" exited with code 1: ${cut}`,
+    'Tool "x" exited with code 1: cut… (cut; 68 KiB in all)',
+    'Tool "x" was killed by signal SIGKILL: x',
+    'Tool "x" timed out after 150 ms',
+    'Tool "x" was cancelled: partial',
+    'Tool "x" could not start: program "nope" was not found on PATH',
+    'Tool "x" could not start: no reason was given',
+    undefined,
+    undefined,
+    undefined,
+  ];
+  assert.deepEqual(RUNS.map((result) => describeFailure(result, 'Tool "x"')), english);
+  assert.deepEqual(RUNS.map((result) => describeFailure(result, 'Tool "x"', EN)), english);
+  const label = UK.t("label.tool", { tool: '"x"' });
+  for (const [index, result] of RUNS.entries()) {
+    const [en, uk] = [english[index], describeFailure(result, label, UK)];
+    if (en === undefined || uk === undefined) {
+      assert.equal(uk, en);
+      continue;
+    }
+    assert.ok(uk.startsWith('Інструмент "x": '), uk);
+    assertNoEnglish(uk, en, ["bad thing", "only stdout", "cut", "partial"]);
+  }
+  assert.equal(
+    describeFailure(RUNS[6] as RunResult, label, UK),
+    'Інструмент "x": завершено з кодом 1: cut… (обрізано; усього 68 КіБ)',
+  );
+  assert.equal(
+    describeFailure(RUNS[10] as RunResult, label, UK),
+    'Інструмент "x": не вдалося запустити: програму "nope" не знайдено в PATH',
+  );
+  // A result made by hand, without the runner's phrase, is worded with its startError as it is.
+  const { startReason: _, ...handMade } = RUNS[10] as RunResult;
+  assert.equal(
+    describeFailure(handMade, label, UK),
+    'Інструмент "x": не вдалося запустити: program "nope" was not found on PATH',
+  );
+});
+
+Deno.test("in English the contract words successful runs exactly as modelResult() does", () => {
   const label = 'Tool "x"';
   for (const result of RUNS) {
-    assert.equal(describeRun(EN, result, label), describeFailure(result, label));
     assert.equal(modelText(EN, result, label), modelResult(result, label));
   }
 });
 
-Deno.test("in English the contract words spawn calls exactly as spawnResultText() does", () => {
+Deno.test("spawnResultText() in uk-UA is Ukrainian but for the program's own output", () => {
   const calls = [
     { mode: "command", body: "ls" },
     { mode: "command", body: "ls", target: "mac" },
     { mode: "agent", body: "sum up" },
   ] as const;
+  const output = (text: string) => text.replace(/[\r\n]+$/, "");
   for (const call of calls) {
     for (const result of RUNS) {
-      assert.equal(spawnText(EN, call, result), spawnResultText(call, result));
+      const en = spawnResultText(call, result);
+      assert.equal(spawnResultText(call, result, EN), en);
+      const uk = spawnResultText(call, result, UK);
+      if (en === output(result.stdout) || en === output(result.stderr)) {
+        assert.equal(uk, en);
+      } else {
+        assert.notEqual(uk, en);
+        assert.match(uk, CYRILLIC, uk);
+      }
     }
   }
 });

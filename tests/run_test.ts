@@ -7,10 +7,16 @@ import {
   type RunRequest,
   type RunResult,
 } from "../src/run/mod.ts";
+import { english, messages, type Phrase } from "../src/locale/messages.ts";
+import { execFailure } from "../src/run/_launch.ts";
+import { classifySpawnError } from "../src/run/_start_error.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { runResult } from "./_run_result.ts";
 
 const FIXTURES = new URL("./fixtures/run/", import.meta.url).pathname;
 const IS_LINUX = Deno.build.os === "linux";
+// Loaded by ./_no_english.ts.
+const UK = messages("uk-UA");
 const encoder = new TextEncoder();
 
 function fixture(name: string): string {
@@ -532,6 +538,100 @@ Deno.test("abortOnInterrupt() turns Ctrl-C into a prompt cancellation", async ()
   const got: RunResult = JSON.parse(await stdout);
   equal(got.cancelled, true);
   notEqual(got.signal, undefined);
+});
+
+// --- why a program did not start, in any locale ------------------------------------------------
+
+/**
+ * Asserts that a reason for not starting is worded from its phrase: in English as `en`, in
+ * Ukrainian with nothing English left but what the system said (`kept`).
+ */
+function assertStartReason(
+  reason: Phrase | undefined,
+  en: string | undefined,
+  kept: string[] = [],
+) {
+  ok(reason !== undefined, `no phrase for: ${en}`);
+  equal(english(reason), en);
+  const uk = UK.say(reason);
+  match(uk, CYRILLIC);
+  assertNoEnglish(uk, en ?? "", kept);
+}
+
+Deno.test("every reason runProgram() gives for not starting is a phrase: English in startError, Ukrainian in uk-UA", async () => {
+  const program = fixture("exit_7.sh");
+  const cases: [RunResult, string][] = [
+    [await run("basis-no-such-program-7c1e"), "start.not_on_path"],
+    [await run(fixture("missing.sh")), "start.missing"],
+    [await run(FIXTURES.slice(0, -1)), "start.directory"],
+    [await run(fixture("not_executable.sh")), "start.not_executable"],
+    [await run("  "), "start.blank"],
+    [await run(program, [], { cwd: "/nonexistent/basis" }), "start.cwd_missing"],
+    [await run(program, [], { cwd: fixture("print_nothing.sh") }), "start.cwd_not_dir"],
+    [
+      await runInChild(["--allow-read", "--allow-run=/bin/true"], { program, cwd: FIXTURES }),
+      "start.sandbox",
+    ],
+    // Reading refused: only Deno could look the bare name up, so the flag names no path.
+    [
+      await runInChild(["--allow-env", "--allow-run=/bin/true"], { program: "sh", cwd: "/" }),
+      "start.sandbox",
+    ],
+    [
+      await runInChild(["--allow-read", `--allow-run=${program}`], {
+        program,
+        cwd: FIXTURES,
+        env: [{ LD_BASIS_TEST: "1" }],
+      }),
+      "start.loader_env",
+    ],
+  ];
+  for (const [got, key] of cases) {
+    equal(got.startReason?.key, key, got.startError);
+    assertStartReason(got.startReason, got.startError);
+    equal(
+      describeFailure(got, 'Інструмент "x"', UK),
+      `Інструмент "x": не вдалося запустити: ${UK.say(got.startReason as Phrase)}`,
+    );
+  }
+  equal(
+    cases[8]?.[0].startError,
+    'Deno\'s sandbox refused to start program "sh"; allow it with --allow-run=<absolute path of sh>',
+  );
+  equal(
+    UK.say(cases[8]?.[0].startReason as Phrase),
+    'пісочниця Deno не дозволила запустити програму "sh"; дозвольте її через --allow-run=<абсолютний шлях до sh>',
+  );
+});
+
+Deno.test("what Deno or setsid(1) says when a program cannot start becomes a phrase too", () => {
+  const reason = (error: Error, cwd = "/") => classifySpawnError(error, "/x/run", cwd, []).reason;
+  assertStartReason(
+    reason(new Deno.errors.PermissionDenied("Permission denied (os error 13)")),
+    'program "/x/run" could not be executed: permission denied',
+  );
+  assertStartReason(
+    reason(new Deno.errors.NotFound("Failed to spawn: No such cwd"), "/gone"),
+    'working directory "/gone" does not exist',
+  );
+  assertStartReason(
+    reason(new Deno.errors.NotCapable("Requires run access: environment variables are refused")),
+    'Deno\'s sandbox refused to start program "/x/run" because the environment holds LD_*/DYLD_* ' +
+      "variables: under a scoped --allow-run Deno starts no program with LD_* or DYLD_* variables; " +
+      "unset LD_*/DYLD_* variables or grant unscoped --allow-run",
+  );
+  const busy = "Resource busy (os error 16)";
+  assertStartReason(
+    reason(new Error("Resource busy\n  (os error 16)")),
+    `program "/x/run" could not be started: ${busy}`,
+    [busy],
+  );
+  const format = "Exec format error";
+  assertStartReason(
+    execFailure(126, 0, `setsid: failed to execute /x/run: ${format}\n`)?.reason,
+    `program "/x/run" could not be started: ${format}`,
+    [format],
+  );
 });
 
 // --- messages -----------------------------------------------------------------------------------

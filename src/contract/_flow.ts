@@ -8,7 +8,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import { english, type Messages } from "../locale/messages.ts";
+import { english, type Messages, type Phrase, type PhraseParams } from "../locale/messages.ts";
 import { redact } from "../redact.ts";
 import type { RunResult } from "../run/types.ts";
 import { ToolError } from "./tool_error.ts";
@@ -152,7 +152,7 @@ export function failureCode(result: RunResult): ErrorCode | undefined {
 export function redactRun(result: RunResult, secrets: readonly string[]): RunResult {
   if (secrets.length === 0) return result;
   const hide = (text: string) => redact(text, secrets);
-  return {
+  const redacted: RunResult = {
     ...result,
     command: result.command.map(hide),
     cwd: hide(result.cwd),
@@ -161,4 +161,20 @@ export function redactRun(result: RunResult, secrets: readonly string[]): RunRes
     startError: result.startError === undefined ? undefined : hide(result.startError),
     spillPath: result.spillPath,
   };
+  if (result.startReason !== undefined) redacted.startReason = hidePhrase(result.startReason, hide);
+  return redacted;
+}
+
+/** A phrase with every text placeholder value (nested phrases' too) passed through `hide`. */
+function hidePhrase(phrase: Phrase, hide: (text: string) => string): Phrase {
+  if (phrase.params === undefined) return phrase;
+  const params: Record<string, PhraseParams[string]> = {};
+  for (const [name, value] of Object.entries(phrase.params)) {
+    params[name] = typeof value === "string"
+      ? hide(value)
+      : typeof value === "number"
+      ? value
+      : hidePhrase(value, hide);
+  }
+  return { key: phrase.key, params };
 }

@@ -385,10 +385,10 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       return { result: hide(modelText(this.#words, result, label)), images: [], metadata };
     }
     // Failures are worded by a module loaded only when a run fails.
-    const { describeRun } = await import("./_run_words.ts");
-    const message = hide(describeRun(this.#words, result, label) ?? label);
+    const { describeFailure } = await import("../run/failure_message.ts");
+    const message = hide(describeFailure(result, label, this.#words) ?? label);
     const summary = hide(
-      describeRun(this.#words, { ...result, stdout: "", stderr: "" }, label) ?? label,
+      describeFailure({ ...result, stdout: "", stderr: "" }, label, this.#words) ?? label,
     );
     throw ToolError.user(code, message, {
       tool: this.name,

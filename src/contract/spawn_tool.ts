@@ -11,13 +11,14 @@ import type { ApprovalRequest } from "../approval/approve.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
 import { type Messages, messages } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
+import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
 import { parseSpawnInput } from "../spawn/grammar.ts";
 import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
 import { spawnPreview } from "../spawn/preview.ts";
-import { spawnOutput } from "../spawn/result.ts";
+import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
 import { runSpawn } from "../spawn/run_spawn.ts";
 import { SPAWN_INPUT_SCHEMA } from "../spawn/tool_definition.ts";
 import {
@@ -31,8 +32,6 @@ import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
 import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
 import { spawnInputRefusal, spawnRefusalText } from "./_spawn_words.ts";
-import { describeRun, spawnText } from "./_run_words.ts";
-import { spawnCallLabel } from "./_words.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
 import { ToolError } from "./tool_error.ts";
 import type {
@@ -323,7 +322,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       sideEffect: SPAWN_SIDE_EFFECTS[call.mode],
       preview,
     };
-    const label = spawnCallLabel(words, call);
+    const label = spawnLabel(call, words);
     await approve(flow, request, label, context.signal);
     const result = await runSpawn(call, settings.root, {
       config: this.#config,
@@ -343,12 +342,12 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {
     const words = this.#words;
     const code = failureCode(result);
-    const message = code === undefined ? undefined : describeRun(words, result, label) ?? label;
-    const output: SpawnOutput = { ...spawnOutput(call, result), error: message ?? null };
-    const text = spawnText(words, call, result);
+    const output: SpawnOutput = spawnOutput(call, result, words);
+    const text = spawnResultText(call, result, words);
     const metadata = { durationMs: result.durationMs, extra: { call, run: result, output } };
-    if (code === undefined || message === undefined) return { result: text, images: [], metadata };
-    const summary = describeRun(words, { ...result, stdout: "", stderr: "" }, label) ?? label;
+    if (code === undefined) return { result: text, images: [], metadata };
+    const message = output.error ?? label;
+    const summary = describeFailure({ ...result, stdout: "", stderr: "" }, label, words) ?? label;
     throw ToolError.user(code, message, {
       tool: SPAWN_TOOL,
       summary,

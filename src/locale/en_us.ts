@@ -39,6 +39,13 @@ export const EN_US = {
   "start.cwd_missing": "working directory {cwd} does not exist",
   "start.cwd_not_dir": "working directory {cwd} is not a directory",
   "start.sandbox": "Deno's sandbox refused to start program {program}; allow it with {flag}",
+  "start.sandbox_flag": "--allow-run=<absolute path of {program}>",
+  "start.loader_env":
+    "Deno's sandbox refused to start program {program} because the environment holds {variables}: under a scoped --allow-run Deno starts no program with LD_* or DYLD_* variables; unset {variables} or grant unscoped --allow-run",
+  "start.loader_variables": "LD_*/DYLD_* variables",
+  "start.batch":
+    "program {program} is a batch file, which only runs through a shell; basis-tools never uses a shell, so point the tool at an .exe",
+  "start.failed": "program {program} could not be started: {detail}",
 
   // Sizes.
   "size.byte": "1 byte",

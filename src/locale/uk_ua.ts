@@ -48,6 +48,13 @@ export function ukUA(): Catalogue {
     "start.cwd_not_dir": "шлях робочого каталогу {cwd} не є каталогом",
     "start.sandbox":
       "пісочниця Deno не дозволила запустити програму {program}; дозвольте її через {flag}",
+    "start.sandbox_flag": "--allow-run=<абсолютний шлях до {program}>",
+    "start.loader_env":
+      "пісочниця Deno не дозволила запустити програму {program}, бо в середовищі є {variables}: з обмеженим --allow-run Deno не запускає жодної програми, поки задано змінні LD_* або DYLD_*; приберіть {variables} або надайте --allow-run без обмежень",
+    "start.loader_variables": "змінні LD_*/DYLD_*",
+    "start.batch":
+      "програма {program} — пакетний файл, який запускається лише через оболонку; basis-tools ніколи не використовує оболонку, тож укажіть інструментові файл .exe",
+    "start.failed": "програму {program} не вдалося запустити: {detail}",
 
     // Розміри.
     "size.byte": "1 Б",

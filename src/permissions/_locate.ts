@@ -6,7 +6,6 @@
  * @module
  */
 
-import { startPhrase } from "../contract/_run_words.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath } from "../paths.ts";
 import { resolveProgram } from "../run/mod.ts";
@@ -22,8 +21,8 @@ export type Located =
   }
   | {
     readonly ok: false;
-    /** Why, as a phrase; as the runner said it when it is not one the catalogue words. */
-    readonly reason: string | Phrase;
+    /** Why, as a phrase (the runner's own, for a program it would not start). */
+    readonly reason: Phrase;
   };
 
 /**
@@ -34,8 +33,7 @@ export type Located =
  *   paths against the workspace root).
  * @param path The `PATH` the call will see.
  * @param pathExt The `PATHEXT` the call will see (Windows only).
- * @returns The file and the paths looked at, or why it cannot run: a phrase, or the runner's own
- *   words when the catalogue has none for them.
+ * @returns The file and the paths looked at, or why it cannot run, as a phrase.
  */
 export function locateProgram(
   program: string,
@@ -43,7 +41,7 @@ export function locateProgram(
   pathExt: string | undefined,
 ): Located {
   const resolved = resolveProgram(program, { cwd: "/", path, pathExt });
-  if (!resolved.ok) return { ok: false, reason: startPhrase(resolved.message) ?? resolved.message };
+  if (!resolved.ok) return { ok: false, reason: resolved.reason };
   if (resolved.path === program && !isAbsolutePath(program)) {
     // The runner could not look (reading was refused): only Deno's own lookup would find it.
     return {

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { StartProblem } from "./_start_error.ts";
+import { notStartable, type StartProblem } from "./_start_error.ts";
 
 /** Where `setsid(1)` is looked for (util-linux, BusyBox). */
 const SETSID_PATHS: readonly string[] = ["/usr/bin/setsid", "/bin/setsid"];
@@ -108,9 +108,9 @@ export function execFailure(
   if ((code !== 126 && code !== 127) || stdoutBytes !== 0) return undefined;
   const match = EXEC_FAILED.exec(stderr.trim());
   if (match === null || stderr.trim().includes("\n")) return undefined;
-  const [, program, reason] = match;
+  const [, program, detail] = match;
   return {
     failure: code === 127 ? "not_found" : "other",
-    message: `program "${program}" could not be started: ${reason}`,
+    reason: notStartable(program ?? "", detail ?? ""),
   };
 }

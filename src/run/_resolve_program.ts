@@ -6,7 +6,9 @@
  * @module
  */
 
+import { english, type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath } from "../paths.ts";
+import { quote } from "./_start_error.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -19,7 +21,16 @@ export type Resolution =
     /** Every path inspected on the way, in order, `path` last when it was found by a search. */
     looked: readonly string[];
   }
-  | { ok: false; failure: "not_found" | "not_executable"; path: string; message: string };
+  | {
+    ok: false;
+    failure: "not_found" | "not_executable";
+    /** The file that cannot run; the program itself when there is none. */
+    path: string;
+    /** Why, in one line naming the program: the English of `reason`. */
+    message: string;
+    /** Why, as a phrase, to word in any locale. */
+    reason: Phrase;
+  };
 
 /** Where resolution looks. */
 export interface ResolveContext {
@@ -38,7 +49,7 @@ type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" 
  *
  * @param program The program as requested.
  * @param context The working directory and search path.
- * @returns The file, or why there is none, in one line naming the program.
+ * @returns The file, or why there is none, as a phrase and in English, naming the program.
  *
  * @example Find a bare name on PATH
  * ```ts ignore
@@ -48,9 +59,7 @@ type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" 
  * ```
  */
 export function resolveProgram(program: string, context: ResolveContext): Resolution {
-  if (program.trim() === "") {
-    return { ok: false, failure: "not_found", path: program, message: "the program name is blank" };
-  }
+  if (program.trim() === "") return failed("not_found", program, phrase("start.blank"));
   const looked: string[] = [];
   const result = hasSeparator(program)
     ? judgeAt(program, isAbsolutePath(program) ? program : joinPath(context.cwd, program), looked)
@@ -83,45 +92,30 @@ function searchPath(program: string, context: ResolveContext, looked: string[]):
     }
   }
   if (unusable) return judge(program, unusable.path, unusable.kind);
-  return {
-    ok: false,
-    failure: "not_found",
-    path: program,
-    message: `program "${program}" was not found on PATH`,
-  };
+  return failed("not_found", program, phrase("start.not_on_path", { program: quote(program) }));
 }
 
+/** The failure and the reason of each kind of file that cannot run. */
+const UNUSABLE = {
+  missing: ["not_found", "start.missing"],
+  directory: ["not_executable", "start.directory"],
+  batch: ["not_executable", "start.batch"],
+  not_executable: ["not_executable", "start.not_executable"],
+} as const;
+
 function judge(program: string, path: string, kind: Kind): Judged {
-  const shown = program === path ? `"${program}"` : `"${program}" (${path})`;
-  switch (kind) {
-    case "executable":
-    case "unknown":
-      return { ok: true, path };
-    case "missing":
-      return { ok: false, failure: "not_found", path, message: `program ${shown} does not exist` };
-    case "directory":
-      return {
-        ok: false,
-        failure: "not_executable",
-        path,
-        message: `program ${shown} is a directory`,
-      };
-    case "batch":
-      return {
-        ok: false,
-        failure: "not_executable",
-        path,
-        message: `program ${shown} is a batch file, which only runs through a shell; ` +
-          "basis-tools never uses a shell, so point the tool at an .exe",
-      };
-    case "not_executable":
-      return {
-        ok: false,
-        failure: "not_executable",
-        path,
-        message: `program ${shown} is not executable (no execute permission)`,
-      };
-  }
+  if (kind === "executable" || kind === "unknown") return { ok: true, path };
+  const [failure, key] = UNUSABLE[kind];
+  const shown = program === path ? quote(program) : `${quote(program)} (${path})`;
+  return failed(failure, path, phrase(key, { program: shown }));
+}
+
+function failed(
+  failure: "not_found" | "not_executable",
+  path: string,
+  reason: Phrase,
+): Exclude<Resolution, { ok: true }> {
+  return { ok: false, failure, path, message: english(reason), reason };
 }
 
 /** Synchronous on purpose: a handful of local stats is microseconds, an async stat a thread hop. */

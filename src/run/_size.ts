@@ -1,19 +1,25 @@
 /**
- * Byte sizes for people and UTF-8-safe cuts. Private to the runner.
+ * Byte sizes for people and UTF-8-safe cuts. Private to the runner; the spawn seam and the contract
+ * word sizes with {@linkcode formatSize} too, so that a size is worded once in every locale.
  *
  * @module
  */
 
-const UNITS = ["KiB", "MiB", "GiB", "TiB"] as const;
+import { type Messages, messages } from "../locale/messages.ts";
+
+const UNITS = ["size.kib", "size.mib", "size.gib", "size.tib"] as const;
 
 /**
- * Formats a byte count for reading: `512 bytes`, `50 KiB`, `1.5 MiB`.
+ * Formats a byte count for reading: `512 bytes`, `50 KiB`, `1.5 MiB` (`1,5 МіБ` in Ukrainian).
  *
  * @param bytes A non-negative byte count.
+ * @param words The messages of the locale to word it in. @default {messages("en-US")}
  * @returns The size with a unit; one decimal below 10 units, whole numbers above.
  */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return bytes === 1 ? "1 byte" : `${bytes} bytes`;
+export function formatSize(bytes: number, words: Messages = messages("en-US")): string {
+  if (bytes < 1024) {
+    return bytes === 1 ? words.t("size.byte") : words.t("size.bytes", { count: bytes });
+  }
   let value = bytes / 1024;
   let unit = 0;
   while (value >= 1024 && unit < UNITS.length - 1) {
@@ -21,7 +27,8 @@ export function formatSize(bytes: number): string {
     unit++;
   }
   const shown = value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
-  return `${shown} ${UNITS[unit]}`;
+  const count = String(shown).replace(".", words.t("size.decimal"));
+  return words.t(UNITS[unit] ?? "size.tib", { count });
 }
 
 /**

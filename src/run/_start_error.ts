@@ -1,16 +1,17 @@
 /**
- * Turns what Deno throws when a program cannot be spawned into a start failure and a one-line reason
- * naming the program. Private to the runner.
+ * Turns what Deno throws when a program cannot be spawned into a start failure and a phrase naming
+ * the program. Private to the runner.
  *
  * @module
  */
 
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { StartFailure } from "./types.ts";
 
-/** Why the program did not start, in one line. */
+/** Why the program did not start: its kind, and the reason as a phrase. */
 export interface StartProblem {
   failure: StartFailure;
-  message: string;
+  reason: Phrase;
 }
 
 /**
@@ -20,7 +21,7 @@ export interface StartProblem {
  * @param program The program as it was passed to Deno.
  * @param cwd The working directory.
  * @param loaderVars Names of `LD_*`/`DYLD_*` variables the child would have received.
- * @returns The failure kind and its message.
+ * @returns The failure kind and its reason.
  */
 export function classifySpawnError(
   error: unknown,
@@ -34,18 +35,15 @@ export function classifySpawnError(
     if (!/os error/i.test(detail)) return refusal(detail, program, loaderVars);
     return {
       failure: "not_executable",
-      message: `program "${program}" could not be executed: permission denied`,
+      reason: phrase("start.permission", { program: quote(program) }),
     };
   }
   if (error instanceof Deno.errors.NotFound) {
     if (/cwd/i.test(detail)) return cwdMissing(cwd);
-    const where = program.includes("/") ? "does not exist" : "was not found on PATH";
-    return { failure: "not_found", message: `program "${program}" ${where}` };
+    const key = program.includes("/") ? "start.missing" : "start.not_on_path";
+    return { failure: "not_found", reason: phrase(key, { program: quote(program) }) };
   }
-  return {
-    failure: "other",
-    message: `program "${program}" could not be started: ${oneLine(detail)}`,
-  };
+  return { failure: "other", reason: notStartable(program, oneLine(detail)) };
 }
 
 /**
@@ -56,10 +54,19 @@ export function classifySpawnError(
  * @returns A start problem of kind `"other"`.
  */
 export function cwdMissing(cwd: string, isFile = false): StartProblem {
-  return {
-    failure: "other",
-    message: `working directory "${cwd}" ${isFile ? "is not a directory" : "does not exist"}`,
-  };
+  const key = isFile ? "start.cwd_not_dir" : "start.cwd_missing";
+  return { failure: "other", reason: phrase(key, { cwd: quote(cwd) }) };
+}
+
+/**
+ * The reason for a program the system would not start, with the system's own words.
+ *
+ * @param program The program.
+ * @param detail What the system said, in one line.
+ * @returns The phrase.
+ */
+export function notStartable(program: string, detail: string): Phrase {
+  return phrase("start.failed", { program: quote(program), detail });
 }
 
 function refusal(detail: string, program: string, loaderVars: readonly string[]): StartProblem {
@@ -67,22 +74,29 @@ function refusal(detail: string, program: string, loaderVars: readonly string[])
   if (/environment variable/i.test(detail)) {
     const fromMessage = /with (\S+) environment variable/.exec(detail)?.[1];
     const vars = loaderVars.length > 0 ? loaderVars : fromMessage ? [fromMessage] : [];
-    const list = vars.length > 0 ? vars.join(", ") : "LD_*/DYLD_* variables";
+    const variables = vars.length > 0 ? vars.join(", ") : phrase("start.loader_variables");
     return {
       failure: "permission_denied",
-      message:
-        `Deno's sandbox refused to start program "${program}" because the environment holds ` +
-        `${list}: under a scoped --allow-run Deno starts no program with LD_* or DYLD_* variables; ` +
-        `unset ${list} or grant unscoped --allow-run`,
+      reason: phrase("start.loader_env", { program: quote(program), variables }),
     };
   }
   const flag = named.includes("/") || named.includes("\\")
     ? `--allow-run=${named}`
-    : `--allow-run=<absolute path of ${named}>`;
+    : phrase("start.sandbox_flag", { program: named });
   return {
     failure: "permission_denied",
-    message: `Deno's sandbox refused to start program "${named}"; allow it with ${flag}`,
+    reason: phrase("start.sandbox", { program: quote(named), flag }),
   };
+}
+
+/**
+ * A program or directory as the reasons name it: between double quotes, as it is.
+ *
+ * @param value The program or directory.
+ * @returns The quoted value.
+ */
+export function quote(value: string): string {
+  return `"${value}"`;
 }
 
 function oneLine(text: string): string {

@@ -1,9 +1,10 @@
 /**
- * The one function that words a failed run.
+ * The one function that words a failed run, in any locale.
  *
  * @module
  */
 
+import { type Messages, messages } from "../locale/messages.ts";
 import { cutText, formatSize } from "./_size.ts";
 import type { RunResult } from "./types.ts";
 
@@ -13,10 +14,12 @@ export const FAILURE_DETAIL_BYTES = 4096;
 /**
  * Words a failed run in one message, checking in a fixed order: timed out → cancelled → killed by a
  * signal → non-zero exit → could not start. The program's stderr (or its stdout when stderr is blank,
- * for an exit code) follows a colon, cut to 4 KiB with the total size noted.
+ * for an exit code) follows a colon, cut to 4 KiB with the total size noted. Why a program did not
+ * start is its `startReason` in the locale (else `startError` as it is).
  *
  * @param result The run's result.
- * @param label Who ran, as the message should name it (`Tool "slow"`).
+ * @param label Who ran, as the message should name it, in the same locale (`Tool "slow"`).
+ * @param words The messages of the locale to word it in. @default {messages("en-US")}
  * @returns The message, or `undefined` when the run succeeded (exit code 0).
  *
  * @example Word a timed-out run
@@ -29,19 +32,29 @@ export const FAILURE_DETAIL_BYTES = 4096;
  * console.assert(describeFailure(result, 'Tool "slow"') === 'Tool "slow" timed out after 150 ms');
  * ```
  */
-export function describeFailure(result: RunResult, label: string): string | undefined {
-  const stderr = detail(result.stderr, result.stderrBytes, result.stderrTruncated);
-  if (result.timedOut) return withDetail(`${label} timed out after ${result.timeoutMs} ms`, stderr);
-  if (result.cancelled) return withDetail(`${label} was cancelled`, stderr);
+export function describeFailure(
+  result: RunResult,
+  label: string,
+  words: Messages = messages("en-US"),
+): string | undefined {
+  const stderr = () => detail(words, result.stderr, result.stderrBytes, result.stderrTruncated);
+  if (result.timedOut) {
+    return withDetail(words.t("run.timed_out", { label, ms: result.timeoutMs }), stderr());
+  }
+  if (result.cancelled) return withDetail(words.t("run.cancelled", { label }), stderr());
   if (result.signal !== undefined) {
-    return withDetail(`${label} was killed by signal ${result.signal}`, stderr);
+    return withDetail(words.t("run.signal", { label, signal: result.signal }), stderr());
   }
   if (result.exitCode !== undefined && result.exitCode !== 0) {
-    const output = stderr ?? detail(result.stdout, result.stdoutBytes, result.stdoutTruncated);
-    return withDetail(`${label} exited with code ${result.exitCode}`, output);
+    const output = stderr() ??
+      detail(words, result.stdout, result.stdoutBytes, result.stdoutTruncated);
+    return withDetail(words.t("run.exit", { label, code: result.exitCode }), output);
   }
   if (result.startFailure !== undefined || result.exitCode === undefined) {
-    return `${label} could not start: ${result.startError ?? "no reason was given"}`;
+    const reason = result.startReason === undefined
+      ? result.startError ?? words.t("run.no_reason")
+      : words.say(result.startReason);
+    return words.t("run.not_started", { label, reason });
   }
   return undefined;
 }
@@ -51,12 +64,15 @@ function withDetail(head: string, text: string | undefined): string {
 }
 
 /** The quoted output: blank → `undefined`; long or already cut → its first 4 KiB and the size. */
-function detail(text: string, totalBytes: number, truncated: boolean): string | undefined {
+function detail(
+  words: Messages,
+  text: string,
+  totalBytes: number,
+  truncated: boolean,
+): string | undefined {
   const trimmed = text.trimEnd();
   if (trimmed.trim() === "") return undefined;
   const cut = cutText(trimmed, FAILURE_DETAIL_BYTES);
   if (!cut.cut && !truncated) return trimmed;
-  return `${cut.text.trimEnd()}… (cut; ${formatSize(totalBytes)} in all)`;
+  return words.t("run.cut", { text: cut.text.trimEnd(), size: formatSize(totalBytes, words) });
 }
-
-// The CLI imports both wordings from here; the model text lives in its own file.

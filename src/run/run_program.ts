@@ -5,6 +5,7 @@
  * @module
  */
 
+import { english } from "../locale/messages.ts";
 import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
 import { execFailure, type Launched, spawnInOwnGroup } from "./_launch.ts";
 import { resolveProgram } from "./_resolve_program.ts";
@@ -70,10 +71,7 @@ export async function runProgram(
     pathExt: lookup("PATHEXT"),
   });
   if (!resolved.ok) {
-    return notStarted(base, resolved.path, {
-      failure: resolved.failure,
-      message: resolved.message,
-    });
+    return notStarted(base, resolved.path, { failure: resolved.failure, reason: resolved.reason });
   }
   const cwdProblem = checkCwd(request.cwd);
   if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
@@ -156,7 +154,7 @@ interface Base {
 }
 
 function notStarted(base: Base, program: string, problem?: StartProblem): RunResult {
-  return {
+  const result: RunResult = {
     command: [program, ...base.args],
     cwd: base.cwd,
     durationMs: elapsed(base.started),
@@ -166,7 +164,7 @@ function notStarted(base: Base, program: string, problem?: StartProblem): RunRes
     cancelled: false,
     isForcefullyTerminated: false,
     startFailure: problem?.failure,
-    startError: problem?.message,
+    startError: problem === undefined ? undefined : english(problem.reason),
     stdout: "",
     stderr: "",
     stdoutBytes: 0,
@@ -176,6 +174,8 @@ function notStarted(base: Base, program: string, problem?: StartProblem): RunRes
     spillPath: undefined,
     timeoutMs: base.timeoutMs,
   };
+  if (problem !== undefined) result.startReason = problem.reason;
+  return result;
 }
 
 function elapsed(started: number): number {

@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { Phrase } from "../locale/messages.ts";
+
 /** What to start and how. */
 export interface RunRequest {
   /** The program: an absolute path, or a bare name looked up on `PATH` (of `env`, else ours). */
@@ -72,8 +74,15 @@ export interface RunResult {
   isForcefullyTerminated: boolean;
   /** Set when the program never started; `startError` says why in one line. */
   startFailure: StartFailure | undefined;
-  /** Why the program never started, in one line. */
+  /** Why the program never started, in one line of English: `english(startReason)`. */
   startError: string | undefined;
+  /**
+   * Why the program never started, as a phrase, for wording it in any locale
+   * (`messages(locale).say(startReason)`); `startError` is its English. Set by `runProgram`
+   * whenever `startError` is; a result made elsewhere may leave it out, and is then worded with
+   * `startError` as it is.
+   */
+  startReason?: Phrase;
   /** Stdout as lossy UTF-8, cut at the caps. */
   stdout: string;
   /** Stderr as lossy UTF-8, cut at its cap. */

@@ -1,9 +1,11 @@
 /**
- * What a spawn call gives back: the text for a model and the structured output.
+ * What a spawn call gives back: the text for a model and the structured output, in any locale.
  *
  * @module
  */
 
+import { type Messages, messages } from "../locale/messages.ts";
+import { formatSize } from "../run/_size.ts";
 import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
 import { SPAWN_OUTPUT_CAP, TIMEOUT_EXIT_CODE } from "./limits.ts";
@@ -13,11 +15,14 @@ import type { SpawnCall, SpawnOutput } from "./types.ts";
  * How messages name a call: `Command`, `Command on target "mac"` or `Subagent`.
  *
  * @param call The parsed call.
+ * @param words The messages of the locale to name it in. @default {messages("en-US")}
  * @returns The label.
  */
-export function spawnLabel(call: SpawnCall): string {
-  if (call.mode === "agent") return "Subagent";
-  return call.target === undefined ? "Command" : `Command on target ${JSON.stringify(call.target)}`;
+export function spawnLabel(call: SpawnCall, words: Messages = messages("en-US")): string {
+  if (call.mode === "agent") return words.t("label.subagent");
+  return call.target === undefined
+    ? words.t("label.command")
+    : words.t("label.command_on", { target: JSON.stringify(call.target) });
 }
 
 /**
@@ -41,6 +46,7 @@ export function spawnSucceeded(result: RunResult): boolean {
  *
  * @param call The parsed call.
  * @param result The run's result.
+ * @param words The messages of the locale to word it in. @default {messages("en-US")}
  * @returns The text.
  *
  * @example A command that failed quietly
@@ -50,25 +56,29 @@ export function spawnSucceeded(result: RunResult): boolean {
  * console.log(spawnResultText({ mode: "command", body: "exit 3" }, result)); // "Command exited with status 3"
  * ```
  */
-export function spawnResultText(call: SpawnCall, result: RunResult): string {
+export function spawnResultText(
+  call: SpawnCall,
+  result: RunResult,
+  words: Messages = messages("en-US"),
+): string {
   const ok = spawnSucceeded(result);
-  const out = stream(result.stdout, result.stdoutTruncated, result.stdoutBytes);
-  const err = stream(result.stderr, result.stderrTruncated, result.stderrBytes);
+  const out = stream(words, result.stdout, result.stdoutTruncated, result.stdoutBytes);
+  const err = stream(words, result.stderr, result.stderrTruncated, result.stderrBytes);
   if (call.mode === "agent") {
-    if (ok) return out ?? "The subagent finished without saying anything";
-    return describeFailure(result, spawnLabel(call)) ?? "The subagent failed";
+    if (ok) return out ?? words.t("spawn.agent_silent");
+    return describeFailure(result, spawnLabel(call, words), words) ??
+      words.t("spawn.agent_failed");
   }
-  if (ok) return out ?? err ?? `${spawnLabel(call)} finished and printed nothing`;
-  const found = err ?? out;
+  const found = ok ? out ?? err : err ?? out;
   if (found !== undefined) return found;
-  const label = spawnLabel(call);
-  if (result.timedOut) return `${label} timed out after ${result.timeoutMs} ms`;
-  if (result.cancelled) return `${label} was cancelled`;
-  if (result.signal !== undefined) return `${label} was killed by signal ${result.signal}`;
-  if (result.exitCode === undefined) {
-    return `${label} could not start: ${result.startError ?? "no reason was given"}`;
+  const label = spawnLabel(call, words);
+  if (ok) return words.t("run.printed_nothing", { label });
+  // Nothing printed: a quiet exit code is its status; anything else is worded as any failed run.
+  const stopped = result.timedOut || result.cancelled || result.signal !== undefined;
+  if (stopped || result.exitCode === undefined) {
+    return describeFailure(result, label, words) ?? label;
   }
-  return `${label} exited with status ${result.exitCode}`;
+  return words.t("spawn.exit_status", { label, code: result.exitCode });
 }
 
 /**
@@ -77,6 +87,7 @@ export function spawnResultText(call: SpawnCall, result: RunResult): string {
  *
  * @param call The parsed call.
  * @param result The run's result.
+ * @param words The messages of the locale to word `error` in. @default {messages("en-US")}
  * @returns The output object, keys in that order.
  *
  * @example A timed-out command
@@ -86,22 +97,35 @@ export function spawnResultText(call: SpawnCall, result: RunResult): string {
  * console.log(spawnOutput({ mode: "command", body: "sleep 30" }, result).exit_code); // 124
  * ```
  */
-export function spawnOutput(call: SpawnCall, result: RunResult): SpawnOutput {
+export function spawnOutput(
+  call: SpawnCall,
+  result: RunResult,
+  words: Messages = messages("en-US"),
+): SpawnOutput {
   const exitCode = result.timedOut ? TIMEOUT_EXIT_CODE : result.exitCode;
+  const error = spawnSucceeded(result)
+    ? undefined
+    : describeFailure(result, spawnLabel(call, words), words);
   return {
     stdout: result.stdout,
     stderr: result.stderr,
     exit_code: exitCode ?? null,
-    error: spawnSucceeded(result) ? null : describeFailure(result, spawnLabel(call)) ?? null,
+    error: error ?? null,
     stdout_truncated: result.stdoutTruncated,
     stderr_truncated: result.stderrTruncated,
   };
 }
 
 /** A stream as model text: `undefined` when blank; a note when it was cut. */
-function stream(text: string, truncated: boolean, totalBytes: number): string | undefined {
+function stream(
+  words: Messages,
+  text: string,
+  truncated: boolean,
+  totalBytes: number,
+): string | undefined {
   const trimmed = text.replace(/[\r\n]+$/, "");
   if (trimmed.trim() === "") return undefined;
   if (!truncated) return trimmed;
-  return `${trimmed}\n[output cut at ${SPAWN_OUTPUT_CAP / 1024} KiB; ${totalBytes} bytes in all]`;
+  const size = formatSize(SPAWN_OUTPUT_CAP, words);
+  return `${trimmed}\n${words.t("spawn.cut_note", { size, bytes: totalBytes })}`;
 }
