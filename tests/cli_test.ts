@@ -170,6 +170,12 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
         env: { TOKEN: canary },
         timeout_ms: 200,
       },
+      missing: {
+        description: "Cannot start: its program's path holds a secret",
+        input_schema: { type: "object" },
+        command: ["/nonexistent/${CANARY_SOURCE}"],
+        env: { INDIRECT: "${CANARY_SOURCE}" },
+      },
     },
   };
   const dirs = await scratch(manifest);
@@ -189,8 +195,11 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
     ["call", "ok", "{}"],
     ["call", "ok", "{}", "--json"],
     ["call", "slow", "{}", "--approve", "always", "--json"],
+    ["call", "missing", "{}", "--approve", "always"],
+    ["call", "missing", "{}", "--approve", "always", "--json"],
   ];
-  for (const args of runs) {
+  // Every message is worded from phrases in either locale: both are checked.
+  for (const args of runs.flatMap((run) => [run, [...run, "--locale", "uk-UA"]])) {
     const result = await cli(dirs, args, { env });
     const printed = result.stdout + result.stderr;
     for (const secret of [canary, indirect]) {
