@@ -46,6 +46,9 @@ const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false } as c
 // ParseErrorCode and SyntaxKind values (const enums in jsonc-parser's types). Punctuation is
 // shown as written; words are phrases.
 const END = phrase("json.end");
+const END_OF_INPUT = phrase("json.end_input");
+/** ParseErrorCode.EndOfFileExpected: text after the value; its end is named as the text is. */
+const END_EXPECTED = 9;
 const NESTED = phrase("json.nested");
 const EXPECTED: Readonly<Record<number, string | Phrase>> = {
   3: phrase("json.property_name"),
@@ -54,7 +57,6 @@ const EXPECTED: Readonly<Record<number, string | Phrase>> = {
   6: '","',
   7: '"}"',
   8: '"]"',
-  9: END,
 };
 const SCAN_ERRORS: Readonly<Record<number, MessageKey>> = {
   2: "json.invalid_number",
@@ -140,12 +142,15 @@ export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedTex
  * `JSON.parse` failed. Values are described by kind, never quoted, as for manifests.
  *
  * @param text The text `JSON.parse` refused.
+ * @param source Whether the text is a file's or a call's input (how its end is named).
  * @returns The first problem, located when it can be.
  */
 export async function strictJsonProblem(
   text: string,
+  source: "file" | "input" = "file",
 ): Promise<{ readonly position?: Position; readonly reason: Phrase }> {
-  if (text.trim() === "") return { reason: phrase("json.unexpected", { found: END }) };
+  const end = source === "file" ? END : END_OF_INPUT;
+  if (text.trim() === "") return { reason: phrase("json.unexpected", { found: end }) };
   const jsonc = await loadJsonc();
   const errors: ParseError[] = [];
   try {
@@ -158,7 +163,7 @@ export async function strictJsonProblem(
   if (first === undefined) return { reason: phrase("json.invalid") };
   return {
     position: positionOf(text, lineStarts(text), first.offset),
-    reason: describeError(jsonc, text, errors),
+    reason: describeError(jsonc, text, errors, end),
   };
 }
 
@@ -240,28 +245,39 @@ function positionOf(text: string, starts: readonly number[], offset: number): Po
   return { line: low + 1, column: at - starts[low]! + 1 };
 }
 
-function describeError(jsonc: Jsonc, text: string, errors: readonly ParseError[]): Phrase {
+function describeError(
+  jsonc: Jsonc,
+  text: string,
+  errors: readonly ParseError[],
+  end: Phrase = END,
+): Phrase {
   const error = errors[0]!;
   const scanError = SCAN_ERRORS[error.error];
   if (scanError !== undefined) return phrase(scanError);
-  const found = describeToken(jsonc, text, error.offset);
+  const found = describeToken(jsonc, text, error.offset, end);
+  const expectedFor = (code: number) => code === END_EXPECTED ? end : EXPECTED[code];
   // An unexpected symbol is reported first; what was expected there comes next, right after it.
   const next = errors[1];
-  const expected = EXPECTED[error.error] ??
+  const expected = expectedFor(error.error) ??
     (next !== undefined && next.offset === error.offset + error.length
-      ? EXPECTED[next.error]
+      ? expectedFor(next.error)
       : undefined);
   return expected === undefined
     ? phrase("json.unexpected", { found })
     : phrase("json.unexpected_expected", { found, expected });
 }
 
-function describeToken(jsonc: Jsonc, text: string, offset: number): string | Phrase {
-  if (offset >= text.length) return END;
+function describeToken(
+  jsonc: Jsonc,
+  text: string,
+  offset: number,
+  end: Phrase,
+): string | Phrase {
+  if (offset >= text.length) return end;
   const scanner = jsonc.createScanner(text, true);
   scanner.setPosition(offset);
   const kind = scanner.scan();
-  if (kind === 17) return END;
+  if (kind === 17) return end;
   const known = PUNCTUATION[kind];
   if (known !== undefined) return known;
   const token = text.slice(

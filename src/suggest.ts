@@ -5,6 +5,9 @@
  * @module
  */
 
+import { type Phrase, phrase } from "./locale/messages.ts";
+import { keyLabel } from "./text.ts";
+
 /** Keys longer than this are never compared (an unknown key can be any size). */
 const MAX_KEY_LENGTH = 64;
 
@@ -18,6 +21,33 @@ const MAX_KEY_LENGTH = 64;
  */
 export function suggestKey(key: string, known: readonly string[]): string | undefined {
   return nearWords(key, known, 1)[0];
+}
+
+/**
+ * The problem of a key that is not one of `known` (in a manifest, in `spawn.json`): a near one
+ * suggested (the rule of {@linkcode suggestKey}), or all of them listed.
+ *
+ * @param key The key as written.
+ * @param known The keys allowed there.
+ * @returns The field (the key as shown) and the reason.
+ * @example A misspelt key
+ * ```ts
+ * import { english } from "./locale/messages.ts";
+ * import { unknownKey } from "./suggest.ts";
+ * const { field, reason } = unknownKey("timout_ms", ["timeout_ms", "cwd"]);
+ * console.assert(field === "timout_ms");
+ * console.assert(english(reason) === 'unknown key, did you mean "timeout_ms"?');
+ * ```
+ */
+export function unknownKey(
+  key: string,
+  known: readonly string[],
+): { field: string; reason: Phrase } {
+  const suggestion = suggestKey(key, known);
+  const reason = suggestion === undefined
+    ? phrase("manifest.unknown_key", { keys: known.join(", ") })
+    : phrase("manifest.unknown_key_near", { key: JSON.stringify(suggestion) });
+  return { field: keyLabel(key), reason };
 }
 
 /**

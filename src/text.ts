@@ -1,12 +1,16 @@
 /**
  * Small text helpers that keep every message on one short line, shared by the seams that word
- * messages from untrusted data (schema refusals, their localized form in the contract).
+ * messages from untrusted data (schema refusals, their localized form in the contract, the keys
+ * and names in manifest and spawn.json problems).
  *
  * @module
  */
 
 // deno-lint-ignore no-control-regex
 const LINE_BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
+// deno-lint-ignore no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const MAX_KEY_LABEL_LENGTH = 200;
 
 /**
  * Escapes control and line-separator characters so the text stays on one line, and cuts it.
@@ -78,4 +82,23 @@ export function escapeToken(token: string): string {
  */
 export function pointerChild(pointer: string, name: unknown): string {
   return `${pointer}/${escapeToken(String(name))}`;
+}
+
+/**
+ * A key or name as shown in a problem: cut when very long, and quoted with escapes when it holds a
+ * control or line-breaking character (a problem is always one line).
+ *
+ * @param text A key or name as written, possibly untrusted.
+ * @returns The text as it is, or cut, or quoted.
+ *
+ * @example A plain key stays as it is; a line break is quoted
+ * ```ts
+ * import { keyLabel } from "./text.ts";
+ * console.assert(keyLabel("timeout_ms") === "timeout_ms");
+ * console.assert(keyLabel("a\nb") === '"a\\nb"');
+ * ```
+ */
+export function keyLabel(text: string): string {
+  const cut = text.length > MAX_KEY_LABEL_LENGTH ? `${text.slice(0, MAX_KEY_LABEL_LENGTH)}…` : text;
+  return UNPRINTABLE.test(cut) ? JSON.stringify(cut) : cut;
 }

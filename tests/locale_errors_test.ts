@@ -102,7 +102,7 @@ Deno.test("an input schema that cannot be compiled at call time is worded in uk-
     const uk = error.wordedIn(UK);
     assert.equal(
       uk,
-      'Не вдалося використати схему вхідних даних інструмента "bad": схема не є коректною JSON Schema: /properties/n/type: має бути одним зі значень: "array", "boolean", "integer", "null", "number", "object", "string"',
+      'Не вдалося використати схему вхідних даних інструмента "bad": некоректна JSON Schema: /properties/n/type: має бути одним зі значень: "array", "boolean", "integer", "null", "number", "object", "string"',
     );
     assert.equal(error.wordedIn(EN), error.message);
     // The cached reason reads the same the second time.
@@ -138,5 +138,79 @@ Deno.test("runSpawn() refusals (a library caller that skipped the guard) carry u
     assert.equal(error.message, english);
     assert.equal(error.wordedIn(UK), ukrainian);
     assert.match(ukrainian, CYRILLIC);
+  }
+});
+
+Deno.test("fsReason() turns Deno's sandbox refusal into a phrase, other errors stay as said", async () => {
+  const { fsReason } = await import("../src/fs_reason.ts");
+  for (const kind of ["read", "write"]) {
+    const said = `Requires ${kind} access to "/x", run again with the --allow-${kind} flag`;
+    const reason = fsReason(new Deno.errors.NotCapable(said));
+    assert.ok(typeof reason !== "string");
+    assert.equal(EN.say(reason), said);
+    assert.match(UK.say(reason), CYRILLIC);
+  }
+  // Worded differently by another Deno: kept as it is.
+  assert.equal(fsReason(new Deno.errors.NotCapable("Requires more")), "Requires more");
+  assert.equal(fsReason(new Deno.errors.NotFound("gone (os error 2)\nmore")), "gone (os error 2)");
+});
+
+Deno.test("an audit log Deno's sandbox refuses is reported once, in the locale", async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const outside = await Deno.makeTempDir({ prefix: "basis-audit-outside-" });
+  try {
+    const log = `${outside}/audit.jsonl`;
+    const run = async (locale: string) => {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--no-prompt",
+          `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+          "--allow-read",
+          "--allow-env",
+          "--allow-sys",
+          "--allow-run",
+          `--allow-write=${dirs.configDir},${dirs.cacheDir},${dirs.stateDir}`,
+          new URL("../src/main.ts", import.meta.url).pathname,
+          "call",
+          "echo",
+          '{"a":1}',
+          "--approve",
+          "always",
+          "--audit-log",
+          log,
+          "--locale",
+          locale,
+        ],
+        cwd: dirs.root,
+        env: {
+          BASIS_CONFIG_DIR: dirs.configDir,
+          BASIS_CACHE_DIR: dirs.cacheDir,
+          BASIS_STATE_DIR: dirs.stateDir,
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return {
+        code: output.code,
+        stdout: new TextDecoder().decode(output.stdout),
+        stderr: new TextDecoder().decode(output.stderr),
+      };
+    };
+    const en = await run("en-US");
+    assert.equal(en.code, 0, en.stderr);
+    assert.equal(en.stdout, '{"a":1}');
+    assert.equal(
+      en.stderr,
+      `basis-tools: warning: Cannot write audit log "${log}": Requires write access to "${log}", run again with the --allow-write flag; calls go on unaudited\n`,
+    );
+    const uk = await run("uk-UA");
+    assert.equal(uk.code, 0, uk.stderr);
+    assert.equal(uk.stderr.split("\n").filter(Boolean).length, 1, uk.stderr);
+    assertNoEnglish(uk.stderr, en.stderr, [log, "--allow-write", /basis-tools/g]);
+    assert.match(uk.stderr, /потрібен дозвіл на запис/);
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+    await dirs.cleanup();
   }
 });

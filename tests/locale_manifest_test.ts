@@ -8,12 +8,13 @@ import assert from "node:assert/strict";
 import { BasisError, formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
 import { parseCallInput } from "../src/cli/_call_input.ts";
 import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
-import { catalogue, loadLocale, messages, type Phrase } from "../src/locale/messages.ts";
+import { catalogue, loadLocale, messages } from "../src/locale/messages.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";
 import { strictJsonProblem } from "../src/json_text.ts";
 import { parseSpawnConfig } from "../src/spawn/config.ts";
 import { cli, scratch } from "./_cli.ts";
+import { keysOf } from "./_phrase.ts";
 
 await loadLocale("uk-UA");
 const EN = messages("en-US");
@@ -152,13 +153,6 @@ async function makeLoop(path: string) {
   await Deno.symlink(path, path);
 }
 
-function keysOf(phrase: Phrase, into: Set<string>): void {
-  into.add(phrase.key);
-  for (const value of Object.values(phrase.params ?? {})) {
-    if (typeof value === "object") keysOf(value, into);
-  }
-}
-
 /** What the Ukrainian line may keep in English: values, names, paths and notation. */
 const KEPT: readonly RegExp[] = [
   /"[^"]*"/g,
@@ -205,6 +199,9 @@ Deno.test("every manifest and spawn.json problem is worded in both locales, Engl
   const input = await parseCallInput("t", '{"a": 1 // note\n}').catch((e) => e);
   assert.ok(input instanceof BasisError && input.phrase !== undefined);
   keysOf(input.phrase, reached);
+  const cut = await parseCallInput("t", '{"a": 1').catch((e) => e);
+  assert.ok(cut instanceof BasisError && cut.phrase !== undefined);
+  keysOf(cut.phrase, reached);
   const expected = Object.keys(EN_US).filter((key) =>
     /^(?:manifest|spawn_config|json)\./.test(key) && !BY_CALL.has(key) &&
     !UNREACHED.has(key as MessageKey)
@@ -273,7 +270,7 @@ Deno.test("a call input that is not JSON is described by kind and place, never e
   const spawn = await cli(dirs, ["call", "spawn", "{", "--locale", "uk-UA", "--json"]);
   assert.match(
     JSON.parse(spawn.stdout).error.message,
-    /"spawn" як JSON: тут не очікувалося: кінець файлу/,
+    /"spawn" як JSON: тут не очікувалося: кінець вхідних даних/,
   );
   await dirs.cleanup();
 });
@@ -340,9 +337,12 @@ Deno.test("a call of a tool whose schema cannot be compiled is worded in the loc
   assert.equal(uk.code, 6);
   assert.match(
     uk.stderr,
-    new RegExp(`^basis-tools: ${file}: інструмент "x": input_schema: схема `),
+    new RegExp(`^basis-tools: ${file}: інструмент "x": input_schema: некоректна JSON Schema`),
   );
   const json = await cli(dirs, ["call", "x", "{}", "--json", "--locale", "uk-UA"]);
-  assert.match(JSON.parse(json.stdout).error.message, /інструмент "x": input_schema: схема /);
+  assert.match(
+    JSON.parse(json.stdout).error.message,
+    /інструмент "x": input_schema: некоректна JSON Schema/,
+  );
   await dirs.cleanup();
 });

@@ -233,7 +233,10 @@ Deno.test("mcp: when the client fails to answer the form, the server says so in 
       uk.stderr,
       /^basis-tools: Не вдалося запитати клієнта MCP про виклик інструмента "echo": .*the person closed the window.*; виклик відхилено$/m,
     );
-    assert.equal(uk.result, 'Виклик інструмента "echo" відхилено під час підтвердження');
+    assert.equal(
+      uk.result,
+      'Виклик інструмента "echo" відхилено у відповідь на запит підтвердження',
+    );
   } finally {
     await dirs.cleanup();
   }

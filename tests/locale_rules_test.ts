@@ -195,7 +195,7 @@ Deno.test("a rules file with many problems counts the rest in both locales", asy
     error.wordedIn(UK),
     `${UK_LOAD} ${
       json(two.file)
-    }: правило rules[0] "r-aaaaaaaa": поле tool: має бути непорожнім рядком (і ще одна проблема)`,
+    }: правило rules[0] "r-aaaaaaaa": поле tool: має бути непорожнім рядком (і ще 1 проблема)`,
   );
   await two.done();
 
@@ -208,7 +208,7 @@ Deno.test("a rules file with many problems counts the rest in both locales", asy
   );
   assert.equal(
     more.wordedIn(UK),
-    `${UK_LOAD} ${json(many.file)}: невідоме поле "x" (і ще проблем: 7)`,
+    `${UK_LOAD} ${json(many.file)}: невідоме поле "x" (і ще 7 проблем)`,
   );
   for (const problem of more.problems) assertUkrainian(UK.say(problem), english(problem));
   // A rule without an id is located by its index alone.
@@ -449,7 +449,7 @@ Deno.test("a rules file Deno may not read or write is reported in uk-UA", async 
     ukWrite.stderr,
     `basis-tools: Не вдалося зберегти правила ${
       json(file)
-    }: потрібен дозвіл на запис у ${lock}: запустіть програму знову з параметром --allow-write\n`,
+    }: потрібен дозвіл на запис у ${lock}: запустіть програму знову з прапорцем --allow-write\n`,
   );
   assertUkrainian(ukWrite.stderr, enWrite.stderr);
   assert.equal(await Deno.readTextFile(file), json({ version: 1, rules: [] }));

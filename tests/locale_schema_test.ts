@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { BasisError } from "../src/errors.ts";
 import { EN_US } from "../src/locale/en_us.ts";
-import { loadLocale, messages, type Phrase } from "../src/locale/messages.ts";
+import { loadLocale, messages } from "../src/locale/messages.ts";
 import { checkSchema, schemaProblem, validateInput } from "../src/schema/mod.ts";
 import { validatorPath } from "../src/schema/_cache.ts";
 import { cacheKey } from "../src/schema/_key.ts";
@@ -17,6 +17,7 @@ import { forgetValidators } from "../src/schema/_validator.ts";
 import type { AjvError } from "../src/schema/_types.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { cli, ROOT, scratch } from "./_cli.ts";
+import { keysOf } from "./_phrase.ts";
 
 await loadLocale("uk-UA");
 const EN = messages("en-US");
@@ -82,13 +83,6 @@ function assertUkrainian(uk: string, en: string): void {
   const rest = KEPT.reduce<string>((text, kept) => text.replaceAll(kept, " "), uk);
   const word = rest.match(/[A-Za-z]{3,}/)?.[0];
   assert.equal(word, undefined, `English "${word}" left in: ${uk}`);
-}
-
-function keysOf(phrase: Phrase, into: Set<string>): void {
-  into.add(phrase.key);
-  for (const value of Object.values(phrase.params ?? {})) {
-    if (typeof value === "object") keysOf(value, into);
-  }
 }
 
 /** Writes a cache file as an older or a foreign process would have. */
@@ -168,7 +162,7 @@ Deno.test("a call of a tool whose schema cannot be compiled fails with a phrase 
     const uk = error.wordedIn(UK);
     assert.equal(
       uk,
-      `Не вдалося використати схему вхідних даних інструмента "x": схема не є коректною JSON Schema: /properties/a/type: має бути одним зі значень: ${TYPES}`,
+      `Не вдалося використати схему вхідних даних інструмента "x": некоректна JSON Schema: /properties/a/type: має бути одним зі значень: ${TYPES}`,
     );
     assertUkrainian(uk, error.message);
   }
@@ -201,9 +195,9 @@ Deno.test("check words schema problems in the locale; --json keeps reason Englis
       `${file}: tool "z": input_schema: invalid JSON Schema: ${AJV_DETAIL}\n`,
   );
   const expected =
-    `${file}: інструмент "x": input_schema: схема не є коректною JSON Schema: /properties/a/type: має бути одним зі значень: ${TYPES}\n` +
+    `${file}: інструмент "x": input_schema: некоректна JSON Schema: /properties/a/type: має бути одним зі значень: ${TYPES}\n` +
     `${file}: інструмент "y": input_schema: не вдалося розв’язати "$ref" "#/nowhere"\n` +
-    `${file}: інструмент "z": input_schema: схема не є коректною JSON Schema: ${AJV_DETAIL}\n`;
+    `${file}: інструмент "z": input_schema: некоректна JSON Schema: ${AJV_DETAIL}\n`;
   // The first run compiles; the second reads every problem from the cache.
   for (const _ of [1, 2]) {
     const uk = await cli(dirs, ["check", "--locale", "uk-UA"]);
@@ -309,6 +303,15 @@ Deno.test("the gate's English for a failure is ajv's own wherever the catalogue 
       unevaluatedItems: false,
       items: [{}],
     }, [1, 2]],
+    [{ $schema: "https://json-schema.org/draft/2020-12/schema", prefixItems: [{}], items: false }, [
+      1,
+      2,
+    ]],
+    [{
+      $schema: "https://json-schema.org/draft/2019-09/schema",
+      contains: { type: "string" },
+      maxContains: 1,
+    }, ["a", "b"]],
   ];
   for (const [schema, input] of cases) {
     const error = await validateInput(tool(schema), input, { cacheDir: CACHE }).catch((e) => e);
@@ -324,6 +327,9 @@ Deno.test("the gate's English for a failure is ajv's own wherever the catalogue 
       `Input refused by tool "t" schema: ${pointer}: ${failure.message}`,
       JSON.stringify(schema),
     );
+    // Worded by the catalogue, not ajv's English kept as it is.
+    const uk = error.wordedIn(UK);
+    assert.ok(!uk.includes(failure.message), uk);
   }
   const named = { propertyNames: { pattern: "^a" } };
   const error = await validateInput(tool(named), { b: 1 }, { cacheDir: CACHE }).catch((e) => e);
@@ -336,7 +342,7 @@ Deno.test("the gate's English for a failure is ajv's own wherever the catalogue 
   }).catch((e) => e);
   assert.equal(
     union.message,
-    'Input refused by tool "t" schema: (root): must be string or null or object',
+    'Input refused by tool "t" schema: (root): must be string, null or object',
   );
 });
 

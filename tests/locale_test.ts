@@ -27,7 +27,7 @@ import { modelText } from "../src/contract/_words.ts";
 import { spawnRefusal } from "../src/spawn/guard.ts";
 import { describeError, refusal } from "../src/schema/_message.ts";
 import { parseArgs } from "../src/cli/args.ts";
-import { LocalizedError } from "../src/cli/_localized.ts";
+import { BasisError } from "../src/errors.ts";
 import { millisecondsError, resolveSettings } from "../src/cli/settings.ts";
 import { notADirectory } from "../src/cli/_workspace_root.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
@@ -44,6 +44,9 @@ const SAME_IN_BOTH = new Set([
   "permissions.more",
   // Only placeholders and a field name: the parts are worded by their own keys.
   "manifest.schema_unusable",
+  // Lists that join with punctuation only.
+  "join.one",
+  "join.comma",
 ]);
 
 Deno.test("the en-US and uk-UA catalogues have exactly the same keys and placeholders", () => {
@@ -438,16 +441,16 @@ Deno.test("the CLI speaks the locale of --locale, BASIS_LOCALE or LANG; names an
 });
 
 Deno.test("the CLI's own errors carry English equal to the English catalogue's, for rewording", () => {
-  const errors: LocalizedError[] = [];
+  const errors: BasisError[] = [];
   const capture = (action: () => unknown) => {
     try {
       action();
     } catch (error) {
-      assert.ok(error instanceof LocalizedError, String(error));
+      assert.ok(error instanceof BasisError, String(error));
       errors.push(error);
       return;
     }
-    assert.fail("expected a LocalizedError");
+    assert.fail("expected a BasisError");
   };
   const global = [
     { name: "json", kind: "boolean" },
@@ -463,9 +466,21 @@ Deno.test("the CLI's own errors carry English equal to the English catalogue's, 
   capture(() => resolveSettings(parseArgs(["list", "--env", "=x"], global, {}), env));
   capture(() => resolveSettings(parseArgs(["list", "--spawn-timeout", "-1"], global, {}), env));
   errors.push(millisecondsError("timeout", "soon"), notADirectory("/no/such"));
+  // The English is what the hand-written messages said before they came from the catalogue.
+  assert.deepEqual(errors.map((error) => error.message), [
+    'Unknown option "--nope": see --help',
+    'Cannot parse option "--json": it takes no value',
+    'Cannot parse option "--approve": a value is missing',
+    'Cannot use approval policy "maybe": expected one of prompt, always, never',
+    "Cannot parse --env pair 1: expected KEY=VALUE with KEY made of letters, digits and _",
+    'Cannot use --spawn-timeout "-1": expected a whole number of milliseconds above 0',
+    'Cannot use --timeout "soon": expected a whole number of milliseconds above 0',
+    'Cannot use workspace "/no/such": not a directory',
+  ]);
   for (const error of errors) {
-    assert.equal(EN.t(error.key, error.params), error.message);
-    assert.match(UK.t(error.key, error.params), CYRILLIC);
+    assert.ok(error.phrase !== undefined, error.message);
+    assert.equal(EN.say(error.phrase), error.message);
+    assert.match(UK.say(error.phrase), CYRILLIC);
   }
 });
 
@@ -741,7 +756,7 @@ Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and 
       "Відхилити",
       "Ніколи (запам’ятати відмову)",
       "Дозволено один раз",
-      "↑↓ навігація",
+      "↑↓ перейти",
       "⏎ вибрати",
       "esc відхилити",
       "запускає програму на цьому комп’ютері",
@@ -801,7 +816,7 @@ Deno.test("show spawn and the rules and permissions usage errors speak uk-UA", a
 
   const errors: [string[], string, string][] = [
     [["rules"], 'Cannot run "rules": expected list', 'Не вдалося виконати "rules": очікується'],
-    [["rules", "list", "x"], "expected 0 arguments", "аргументи не потрібні"],
+    [["rules", "list", "x"], "expected 0 arguments", "ця команда не приймає аргументів"],
     [["rules", "remove"], "expected 1 argument;", "потрібен рівно один аргумент"],
     [["rules", "add"], "--tool NAME is required", "потрібен параметр --tool NAME"],
     [["permissions", "--format", "x"], 'Cannot use format "x"', 'формат "x"'],
@@ -815,4 +830,27 @@ Deno.test("show spawn and the rules and permissions usage errors speak uk-UA", a
     assert.ok(ukRun.stderr.includes(ukrainian), ukRun.stderr);
   }
   await dirs.cleanup();
+});
+
+Deno.test("lists and counted words inside phrases follow the locale", async () => {
+  const { counted, listOf, phrase } = await import("../src/locale/messages.ts");
+  const or = (
+    items: string[],
+  ) => [EN.say(listOf(items, "join.or")), UK.say(listOf(items, "join.or"))];
+  assert.deepEqual(or(["a"]), ["a", "a"]);
+  assert.deepEqual(or(["a", "b"]), ["a or b", "a або b"]);
+  assert.deepEqual(or(["a", "b", "c"]), ["a, b or c", "a, b або c"]);
+  assert.equal(UK.say(listOf(["a", "b"], "join.and")), "a і b");
+  const more = (count: number) =>
+    phrase("denied.rules_file_more", {
+      file: '"f"',
+      problem: "p",
+      count,
+      problems: counted(count, "count.problems"),
+    });
+  assert.equal(EN.say(more(1)), 'Cannot load rules "f": p (and 1 more problem)');
+  assert.equal(EN.say(more(2)), 'Cannot load rules "f": p (and 2 more problems)');
+  assert.match(UK.say(more(1)), /\(і ще 1 проблема\)$/);
+  assert.match(UK.say(more(3)), /\(і ще 3 проблеми\)$/);
+  assert.match(UK.say(more(5)), /\(і ще 5 проблем\)$/);
 });

@@ -7,7 +7,8 @@
  */
 
 import type { Locale } from "../locale/locale.ts";
-import { type Messages, messages } from "../locale/messages.ts";
+import { type Messages, messages, phrase } from "../locale/messages.ts";
+import { fsReason } from "../fs_reason.ts";
 import type { EnvLookup } from "../paths.ts";
 import { parentPath } from "../paths.ts";
 import { encodeEntry } from "./_encode.ts";
@@ -92,10 +93,6 @@ function writeWhole(file: Deno.FsFile, bytes: Uint8Array): void {
   }
 }
 
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Opens the audit log named by `--audit-log`, else `BASIS_AUDIT_LOG`, else `audit.jsonl` in the
  * state directory; `off` turns it off. Nothing touches the disk until the first entry: then the
@@ -153,7 +150,9 @@ export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
       if (!warned) {
         warned = true;
         warn(
-          words.t("audit.cannot_write", { path: JSON.stringify(path), reason: reasonOf(error) }),
+          words.say(
+            phrase("audit.cannot_write", { path: JSON.stringify(path), reason: fsReason(error) }),
+          ),
         );
       }
       return false;

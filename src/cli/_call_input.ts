@@ -77,7 +77,7 @@ export async function parseCallInput(tool: string, text: string): Promise<unknow
     // Described below, by a module loaded only now.
   }
   const { strictJsonProblem } = await import("../json_text.ts");
-  const { position, reason } = await strictJsonProblem(text);
+  const { position, reason } = await strictJsonProblem(text, "input");
   const detail = position === undefined
     ? reason
     : phrase("json.at", { detail: reason, ...position });

@@ -5,10 +5,10 @@
  */
 
 import { BasisError } from "../errors.ts";
+import { listOf, phrase } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { loadRoster } from "../manifest/load.ts";
 import type { Roster, ToolSpec } from "../manifest/types.ts";
-import type { Messages } from "../locale/messages.ts";
 import type { Settings } from "./settings.ts";
 import { notADirectory } from "./_workspace_root.ts";
 
@@ -37,31 +37,24 @@ export async function rosterFor(settings: Settings): Promise<Roster> {
  *
  * @param roster The roster.
  * @param name The name asked for.
- * @param words The messages to word the error in, when not English.
  * @returns The tool.
- * @throws {BasisError} `unknown_tool`, naming the closest names when there are any.
+ * @throws {BasisError} `unknown_tool`, naming the closest names when there are any; its phrase
+ *   words it in the run's locale.
  */
-export function findTool(roster: Roster, name: string, words?: Messages): ToolSpec {
+export function findTool(roster: Roster, name: string): ToolSpec {
   const spec = roster.tools.get(name);
   if (spec) return spec;
   const near = nearWords(name, [...roster.tools.keys()], 3);
   const tool = JSON.stringify(name);
-  if (words !== undefined) {
-    const or = ` ${words.t("schema.or")} `;
-    const message = near.length > 0
-      ? words.t("cli.unknown_tool_near", {
+  throw BasisError.of(
+    "unknown_tool",
+    near.length > 0
+      ? phrase("cli.unknown_tool_near", {
         tool,
-        names: near.map((n) => JSON.stringify(n)).join(or),
+        names: listOf(near.map((n) => JSON.stringify(n)), "join.or"),
       })
-      : words.t(roster.tools.size === 0 ? "cli.unknown_tool_none" : "cli.unknown_tool_list", {
+      : phrase(roster.tools.size === 0 ? "cli.unknown_tool_none" : "cli.unknown_tool_list", {
         tool,
-      });
-    throw new BasisError("unknown_tool", message);
-  }
-  const hint = near.length > 0
-    ? `; did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?`
-    : roster.tools.size === 0
-    ? "; no tools are declared (see basis-tools check)"
-    : "; see basis-tools list";
-  throw new BasisError("unknown_tool", `Cannot find tool ${tool}${hint}`);
+      }),
+  );
 }

@@ -4,7 +4,8 @@
  * @module
  */
 
-import { LocalizedError } from "./_localized.ts";
+import { BasisError } from "../errors.ts";
+import { phrase } from "../locale/messages.ts";
 import { findWorkspaceRoot } from "../manifest/load.ts";
 import { resolvePath } from "../paths.ts";
 import type { Settings } from "./settings.ts";
@@ -34,12 +35,6 @@ export async function workspaceRoot(settings: Settings): Promise<string> {
  * @param workspace The `-C` value.
  * @returns The usage error.
  */
-export function notADirectory(workspace: string): LocalizedError {
-  const path = JSON.stringify(workspace);
-  return new LocalizedError(
-    "usage",
-    "cli.not_a_directory",
-    { path },
-    `Cannot use workspace ${path}: not a directory`,
-  );
+export function notADirectory(workspace: string): BasisError {
+  return BasisError.of("usage", phrase("cli.not_a_directory", { path: JSON.stringify(workspace) }));
 }

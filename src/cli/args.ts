@@ -6,7 +6,8 @@
  * @module
  */
 
-import { LocalizedError } from "./_localized.ts";
+import { BasisError } from "../errors.ts";
+import { phrase } from "../locale/messages.ts";
 
 /** How an option takes its value. */
 export type OptionKind = "boolean" | "string" | "list";
@@ -77,13 +78,7 @@ export function parseArgs(
     const { spec, inline } = findSpec(arg, specs);
     if (spec.kind === "boolean") {
       if (inline !== undefined) {
-        const option = `"--${spec.name}"`;
-        throw new LocalizedError(
-          "usage",
-          "cli.option_no_value",
-          { option },
-          `Cannot parse option ${option}: it takes no value`,
-        );
+        throw BasisError.of("usage", phrase("cli.option_no_value", { option: `"--${spec.name}"` }));
       }
       options.set(spec.name, true);
       continue;
@@ -93,12 +88,7 @@ export function parseArgs(
       const next = argv[i + 1];
       if (next === undefined) {
         const option = `"--${spec.name}"`;
-        throw new LocalizedError(
-          "usage",
-          "cli.option_missing_value",
-          { option },
-          `Cannot parse option ${option}: a value is missing`,
-        );
+        throw BasisError.of("usage", phrase("cli.option_missing_value", { option }));
       }
       value = next;
       i++;
@@ -132,11 +122,5 @@ function findSpec(
     const spec = specs.find((s) => s.short === name);
     if (spec) return { spec, inline };
   }
-  const option = `"${arg.split("=")[0]}"`;
-  throw new LocalizedError(
-    "usage",
-    "cli.unknown_option",
-    { option },
-    `Unknown option ${option}: see --help`,
-  );
+  throw BasisError.of("usage", phrase("cli.unknown_option", { option: `"${arg.split("=")[0]}"` }));
 }

@@ -15,7 +15,8 @@ import { failedCall } from "./commands/_call_json.ts";
 import { err, out, outJson, OutputClosed } from "./output.ts";
 import type { Locale } from "../locale/locale.ts";
 import type { Catalogue } from "../locale/en_us.ts";
-import { cliMessages, LocalizedError } from "./_localized.ts";
+import { phrase } from "../locale/messages.ts";
+import { cliMessages } from "./_cli_messages.ts";
 import {
   cliLocale,
   COMMAND_OPTIONS,
@@ -88,14 +89,8 @@ function localeOption(argv: readonly string[]): string | undefined {
   return found;
 }
 
-function unknownCommand(command: string): LocalizedError {
-  const quoted = `"${command}"`;
-  return new LocalizedError(
-    "usage",
-    "cli.unknown_command",
-    { command: quoted },
-    `Unknown command ${quoted}: see basis-tools --help`,
-  );
+function unknownCommand(command: string): BasisError {
+  return BasisError.of("usage", phrase("cli.unknown_command", { command: `"${command}"` }));
 }
 
 async function dispatch(
@@ -169,21 +164,11 @@ async function dispatch(
 function expectPositionals(command: string, positionals: string[], min: number, max: number) {
   const quoted = `"${command}"`;
   if (positionals.length < min) {
-    throw new LocalizedError(
-      "usage",
-      "cli.missing_argument",
-      { command: quoted },
-      `Cannot run ${quoted}: an argument is missing; see --help`,
-    );
+    throw BasisError.of("usage", phrase("cli.missing_argument", { command: quoted }));
   }
   if (positionals.length > max) {
     const argument = `"${positionals[max]}"`;
-    throw new LocalizedError(
-      "usage",
-      "cli.unexpected_argument",
-      { command: quoted, argument },
-      `Cannot run ${quoted}: unexpected argument ${argument}; see --help`,
-    );
+    throw BasisError.of("usage", phrase("cli.unexpected_argument", { command: quoted, argument }));
   }
 }
 

@@ -6,8 +6,9 @@
  */
 
 import { APPROVAL_POLICIES, type ApprovalPolicy } from "../approval/policy.ts";
-import { LocalizedError } from "./_localized.ts";
+import { BasisError } from "../errors.ts";
 import { type Locale, localeFromEnv, resolveLocale } from "../locale/locale.ts";
+import { phrase } from "../locale/messages.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir } from "../paths.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
 
@@ -82,12 +83,9 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
   };
   const approve = string("approve") ?? env("BASIS_APPROVE") ?? "prompt";
   if (!(APPROVAL_POLICIES as readonly string[]).includes(approve)) {
-    const params = { value: `"${approve}"`, policies: APPROVAL_POLICIES.join(", ") };
-    throw new LocalizedError(
+    throw BasisError.of(
       "usage",
-      "cli.bad_policy",
-      params,
-      `Cannot use approval policy ${params.value}: expected one of ${params.policies}`,
+      phrase("cli.bad_policy", { value: `"${approve}"`, policies: APPROVAL_POLICIES.join(", ") }),
     );
   }
   const pairs: Record<string, string> = Object.create(null);
@@ -96,14 +94,7 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     const eq = pair.indexOf("=");
     // The text may hold a secret: name the pair by its position, never by its content.
     if (eq === -1 || !ENV_NAME.test(pair.slice(0, eq))) {
-      throw new LocalizedError(
-        "usage",
-        "cli.bad_env_pair",
-        { index: index + 1 },
-        `Cannot parse --env pair ${
-          index + 1
-        }: expected KEY=VALUE with KEY made of letters, digits and _`,
-      );
+      throw BasisError.of("usage", phrase("cli.bad_env_pair", { index: index + 1 }));
     }
     const key = pair.slice(0, eq);
     pairs[key] = pair.slice(eq + 1);
@@ -142,14 +133,8 @@ export function cliLocale(option: string | undefined, env: EnvLookup): Locale {
  * @param text What was given.
  * @returns The usage error.
  */
-export function millisecondsError(option: string, text: string): LocalizedError {
-  const value = `"${text}"`;
-  return new LocalizedError(
-    "usage",
-    "cli.bad_milliseconds",
-    { option, value },
-    `Cannot use --${option} ${value}: expected a whole number of milliseconds above 0`,
-  );
+export function millisecondsError(option: string, text: string): BasisError {
+  return BasisError.of("usage", phrase("cli.bad_milliseconds", { option, value: `"${text}"` }));
 }
 
 /** A whole number of milliseconds above 0, or `undefined` when the option was not given. */

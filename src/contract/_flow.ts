@@ -8,7 +8,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import { english, type Messages, type Phrase, type PhraseParams } from "../locale/messages.ts";
+import type { Messages, Phrase, PhraseParams } from "../locale/messages.ts";
 import { redact } from "../redact.ts";
 import type { RunResult } from "../run/types.ts";
 import { ToolError } from "./tool_error.ts";
@@ -55,9 +55,7 @@ export async function approve(
     decision = await flow.approver(request, { signal, secrets: flow.secrets });
   } catch (error) {
     if (!(error instanceof RulesFileError)) throw error;
-    const { rulesFileText } = await import("./_denial.ts");
-    const message = rulesFileText(flow.words, error.file, error.problems);
-    throw ToolError.user("denied", hide(message), { tool, cause: error });
+    throw ToolError.user("denied", hide(error.wordedIn(flow.words)), { tool, cause: error });
   }
   flow.audit?.record({
     type: "decision",
@@ -66,15 +64,18 @@ export async function approve(
     allowed: decision.allowed,
     by: decision.by,
     rule_id: decision.ruleId,
-    // The audit trail is read by tools: always English, whatever the caller is shown.
-    reason: decision.reasonPhrase === undefined ? decision.reason : english(decision.reasonPhrase),
+    // The audit trail is read by tools: English (a reason phrase's English), whatever the caller is
+    // shown.
+    reason: decision.reason,
     workspace: flow.workspace,
     ...(flow.inputBytes === undefined ? {} : { input_bytes: flow.inputBytes }),
   }, { secrets: flow.secrets });
   if (!decision.allowed) {
-    // Denials are worded by a module loaded only when a call is denied.
-    const { denialText } = await import("./_denial.ts");
-    throw ToolError.user("denied", hide(denialText(flow.words, tool, decision)), { tool });
+    // The built-in approver gives its reason as a phrase; another approver's is shown as it is.
+    const message = decision.reasonPhrase !== undefined
+      ? flow.words.say(decision.reasonPhrase)
+      : decision.reason ?? flow.words.t("denied.generic", { tool: JSON.stringify(tool) });
+    throw ToolError.user("denied", hide(message), { tool });
   }
   if (signal?.aborted) {
     throw ToolError.user("interrupted", hide(flow.words.t("run.interrupted", { label })), { tool });
@@ -172,7 +173,7 @@ function hidePhrase(phrase: Phrase, hide: (text: string) => string): Phrase {
   for (const [name, value] of Object.entries(phrase.params)) {
     params[name] = typeof value === "string"
       ? hide(value)
-      : typeof value === "number"
+      : typeof value === "number" || "forms" in value
       ? value
       : hidePhrase(value, hide);
   }

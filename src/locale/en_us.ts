@@ -78,7 +78,6 @@ export const EN_US = {
   "schema.enum_more": "{values}, … ({count} more)",
   "schema.const": "must be equal to {value}",
   "schema.type": "must be {types}",
-  "schema.or": "or",
   "schema.false": "is not allowed",
   "schema.property_name": "property name {reason}",
   "schema.min_length": "must NOT have fewer than {limit} characters",
@@ -97,6 +96,7 @@ export const EN_US = {
   "schema.not": "must NOT be valid",
   "schema.if": 'must match "{clause}" schema',
   "schema.contains": "must contain at least {min} valid item(s)",
+  "schema.contains_between": "must contain at least {min} and no more than {max} valid item(s)",
   "schema.too_deep": "is nested too deeply to check",
   "schema.not_json": "is not JSON data",
   "schema.invalid": "is not valid",
@@ -111,8 +111,7 @@ export const EN_US = {
     "Call of tool {tool} denied: no remembered rule allows it and there is no terminal to ask; allow it with `{command}` or --approve always",
   "denied.generic": "Call of tool {tool} denied",
   "denied.rules_file": "Cannot load rules {file}: {problem}",
-  "denied.rules_file_more_one": "Cannot load rules {file}: {problem} (and 1 more problem)",
-  "denied.rules_file_more": "Cannot load rules {file}: {problem} (and {count} more problems)",
+  "denied.rules_file_more": "Cannot load rules {file}: {problem} (and {count} more {problems})",
 
   // The spawn tool's input.
   "spawn.input.must_be_object":
@@ -202,6 +201,13 @@ export const EN_US = {
   "count.tools": "tool|tools",
   "count.rules": "rule|rules",
   "count.lines": "line|lines",
+  "count.problems": "problem|problems",
+
+  // Joining items: "a", "a or b", "a, b or c".
+  "join.one": "{item}",
+  "join.comma": "{first}, {second}",
+  "join.or": "{first} or {second}",
+  "join.and": "{first} and {second}",
   "count.bytes": "byte|bytes",
 
   // list
@@ -210,7 +216,6 @@ export const EN_US = {
   "list.heading_source": "SOURCE",
   "list.heading_description": "DESCRIPTION",
   "list.no_tools": "(no tools declared; looked in {paths})",
-  "list.and": " and ",
 
   // show
   "show.command": "command",
@@ -259,6 +264,10 @@ export const EN_US = {
   // permissions
   "permissions.warning": "basis-tools: warning: {message}",
 
+  // Files Deno's sandbox refused (the English is Deno's own).
+  "fs.sandbox_read": "Requires read access to {path}, run again with the --allow-read flag",
+  "fs.sandbox_write": "Requires write access to {path}, run again with the --allow-write flag",
+
   // JSON text people write (manifests, spawn.json, rules.json, a call's input).
   "json.at": "{detail} at {line}:{column}",
   "json.invalid": "invalid JSON",
@@ -269,6 +278,7 @@ export const EN_US = {
   "json.property_name": "a property name in double quotes",
   "json.value": "a value",
   "json.end": "end of file",
+  "json.end_input": "end of input",
   "json.string": "string",
   "json.number": "number",
   "json.unquoted": "unquoted text",
@@ -352,7 +362,6 @@ export const EN_US = {
   "rules.cannot_add_unnamed": "Cannot add rule for a tool: {problem}",
   "rules.cannot_remove": "Cannot remove rule {id}: no rule has that id in {file}",
   "rules.cannot_save": "Cannot save rules {file}: {reason}",
-  "rules.save_sandbox": "Requires write access to {path}, run again with the --allow-write flag",
   "rules_file.unusable": "unusable",
   "rules_file.read_sandbox": "cannot be read: Deno's --allow-read refuses it",
   "rules_file.read_permission": "cannot be read: permission denied",
@@ -442,7 +451,6 @@ export const EN_US = {
   // Schema problems (check, and a schema that cannot be compiled).
   "schema_problem.invalid": "invalid JSON Schema: {detail}",
   "schema_problem.invalid_at": "invalid JSON Schema: {pointer}: {reason}",
-  "schema_problem.or": "{first} or {second}",
   "schema_problem.not_schema": "must be an object or a boolean",
   "schema_problem.proto_key": '"__proto__" cannot be used as a key',
   "schema_problem.not_json": "cannot be written as JSON",

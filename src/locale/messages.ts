@@ -22,8 +22,19 @@ export interface Phrase {
   readonly params?: PhraseParams;
 }
 
+/**
+ * A counted word inside a phrase: the form of `forms` (a `count.*` key) that fits `count` in the
+ * locale the phrase is worded in.
+ */
+export interface Counted {
+  /** The number the word is about. */
+  readonly count: number;
+  /** The key of the word's forms (`one|other` in English, `one|few|many` in Ukrainian). */
+  readonly forms: MessageKey;
+}
+
 /** The values of a phrase's placeholders. */
-export type PhraseParams = Readonly<Record<string, string | number | Phrase>>;
+export type PhraseParams = Readonly<Record<string, string | number | Phrase | Counted>>;
 
 /** The messages of one locale. */
 export interface Messages {
@@ -90,8 +101,11 @@ export function catalogue(locale: Locale): Catalogue {
  */
 export async function loadLocale(locale: Locale): Promise<void> {
   if (catalogues.has(locale)) return;
-  const { ukUA } = await import("./uk_ua.ts");
-  registerCatalogue("uk-UA", ukUA());
+  // Ukrainian is the only catalogue not loaded from the start.
+  if (locale === "uk-UA") {
+    const { ukUA } = await import("./uk_ua.ts");
+    registerCatalogue(locale, ukUA());
+  }
 }
 
 /**
@@ -102,6 +116,7 @@ export async function loadLocale(locale: Locale): Promise<void> {
  */
 export function registerCatalogue(locale: Locale, texts: Catalogue): void {
   catalogues.set(locale, Object.freeze({ ...texts }));
+  cache.delete(locale);
 }
 
 /**
@@ -162,7 +177,11 @@ export function messages(locale: Locale): Messages {
       if (phrase.params === undefined) return t(phrase.key);
       const params: Record<string, string | number> = {};
       for (const [name, value] of Object.entries(phrase.params)) {
-        params[name] = typeof value === "object" ? say(value) : value;
+        params[name] = typeof value !== "object"
+          ? value
+          : "forms" in value
+          ? plural(locale, value.count, texts[value.forms])
+          : say(value);
       }
       return t(phrase.key, params);
     };
@@ -187,6 +206,49 @@ export function messages(locale: Locale): Messages {
  */
 export function phrase(key: MessageKey, params?: PhraseParams): Phrase {
   return params === undefined ? { key } : { key, params };
+}
+
+/**
+ * A counted word for a phrase's placeholder, worded in whatever locale the phrase is.
+ *
+ * @param count The number.
+ * @param forms The key of the word's forms.
+ * @returns The value to put in the phrase.
+ * @example "1 rule", "2 rules"
+ * ```ts
+ * import { counted, english, phrase } from "./messages.ts";
+ * const rules = (n: number) => phrase("rules.ok", { count: n, rules: counted(n, "count.rules"), file: "f" });
+ * console.assert(english(rules(1)) === "ok: 1 rule (f)");
+ * console.assert(english(rules(2)) === "ok: 2 rules (f)");
+ * ```
+ */
+export function counted(count: number, forms: MessageKey): Counted {
+  return { count, forms };
+}
+
+/**
+ * A list for a phrase's placeholder: `a`, `a or b`, `a, b or c` (with `and` for `list.and`),
+ * worded in whatever locale the phrase is.
+ *
+ * @param items The items, already quoted or worded as they should appear.
+ * @param last How the last two join: `list.or` or `list.and`.
+ * @returns The value to put in the phrase.
+ * @example Three names
+ * ```ts
+ * import { english, listOf } from "./messages.ts";
+ * console.assert(english(listOf(["a", "b", "c"], "join.or")) === "a, b or c");
+ * ```
+ */
+export function listOf(
+  items: readonly (string | Phrase)[],
+  last: "join.or" | "join.and",
+): Phrase {
+  if (items.length <= 1) return phrase("join.one", { item: items[0] ?? "" });
+  let joined: string | Phrase = items[0]!;
+  for (const item of items.slice(1, -1)) {
+    joined = phrase("join.comma", { first: joined, second: item });
+  }
+  return phrase(last, { first: joined, second: items.at(-1)! });
 }
 
 /**

@@ -25,7 +25,7 @@ export function ukUA(): Catalogue {
     // Як завершився запуск.
     "run.timed_out": "{label}: час очікування вичерпано ({ms} мс)",
     "run.cancelled": "{label}: скасовано",
-    "run.signal": "{label}: зупинено сигналом {signal}",
+    "run.signal": "{label}: завершено сигналом {signal}",
     "run.exit": "{label}: завершено з кодом {code}",
     "run.not_started": "{label}: не вдалося запустити: {reason}",
     "run.no_reason": "причину не вказано",
@@ -87,11 +87,10 @@ export function ukUA(): Catalogue {
     "schema.enum_more": "{values}, … (і ще {count})",
     "schema.const": "має дорівнювати {value}",
     "schema.type": "має бути типу {types}",
-    "schema.or": "або",
     "schema.false": "не дозволено",
-    "schema.property_name": "назва властивості {reason}",
-    "schema.min_length": "довжина має бути не меншою за {limit}",
-    "schema.max_length": "довжина має бути не більшою за {limit}",
+    "schema.property_name": "назва властивості: {reason}",
+    "schema.min_length": "кількість символів має бути не меншою за {limit}",
+    "schema.max_length": "кількість символів має бути не більшою за {limit}",
     "schema.compare": "має бути {comparison} {limit}",
     "schema.min_items": "кількість елементів має бути не меншою за {limit}",
     "schema.max_items": "кількість елементів має бути не більшою за {limit}",
@@ -107,25 +106,24 @@ export function ukUA(): Catalogue {
     "schema.not": "не повинно відповідати схемі з not",
     "schema.if": 'має відповідати схемі "{clause}"',
     "schema.contains": "кількість відповідних елементів має бути не меншою за {min}",
+    "schema.contains_between": "кількість відповідних елементів має бути від {min} до {max}",
     "schema.too_deep": "має надто глибоку вкладеність, щоб її перевірити",
     "schema.not_json": "не є даними JSON",
     "schema.invalid": "не є допустимим значенням",
 
     // Відмови.
-    "denied.never": "Виклик інструмента {tool} відхилено: --approve never",
-    "denied.prompt": "Виклик інструмента {tool} відхилено під час підтвердження",
+    "denied.never": "Виклик інструмента {tool} відхилено через --approve never",
+    "denied.prompt": "Виклик інструмента {tool} відхилено у відповідь на запит підтвердження",
     "denied.prompt_remembered":
-      "Виклик інструмента {tool} відхилено під час підтвердження (запам’ятовано як {rule})",
+      "Виклик інструмента {tool} відхилено у відповідь на запит підтвердження (запам’ятовано як {rule})",
     "denied.rule": "Виклик інструмента {tool} відхилено правилом {rule}",
     "denied.rule_reason": "Виклик інструмента {tool} відхилено правилом {rule}: {reason}",
     "denied.no_terminal":
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а термінала, щоб запитати, немає; дозвольте його командою `{command}` або через --approve always",
     "denied.generic": "Виклик інструмента {tool} відхилено",
     "denied.rules_file": "Не вдалося завантажити правила {file}: {problem}",
-    "denied.rules_file_more_one":
-      "Не вдалося завантажити правила {file}: {problem} (і ще одна проблема)",
     "denied.rules_file_more":
-      "Не вдалося завантажити правила {file}: {problem} (і ще проблем: {count})",
+      "Не вдалося завантажити правила {file}: {problem} (і ще {count} {problems})",
 
     // Вхідні дані інструмента spawn.
     "spawn.input.must_be_object":
@@ -209,7 +207,8 @@ export function ukUA(): Catalogue {
       "Не вдалося використати політику підтвердження {value}: очікується одна з: {policies}",
     "cli.bad_env_pair":
       "Не вдалося розібрати пару --env № {index}: очікується KEY=VALUE, де KEY складається з літер, цифр і _",
-    "cli.rules_no_arguments": "Не вдалося виконати {command}: аргументи не потрібні; див. --help",
+    "cli.rules_no_arguments":
+      "Не вдалося виконати {command}: ця команда не приймає аргументів; див. --help",
     "cli.rules_one_argument":
       "Не вдалося виконати {command}: потрібен рівно один аргумент; див. --help",
     "cli.rules_subcommand": "Не вдалося виконати {command}: очікується list, add, remove або check",
@@ -221,6 +220,13 @@ export function ukUA(): Catalogue {
     "count.tools": "інструмент|інструменти|інструментів",
     "count.rules": "правило|правила|правил",
     "count.lines": "рядок|рядки|рядків",
+    "count.problems": "проблема|проблеми|проблем",
+
+    // Переліки: "a", "a або b", "a, b або c".
+    "join.one": "{item}",
+    "join.comma": "{first}, {second}",
+    "join.or": "{first} або {second}",
+    "join.and": "{first} і {second}",
     "count.bytes": "байт|байти|байтів",
 
     // list
@@ -229,7 +235,6 @@ export function ukUA(): Catalogue {
     "list.heading_source": "ДЖЕРЕЛО",
     "list.heading_description": "ОПИС",
     "list.no_tools": "(жодного інструмента не оголошено; шукали в {paths})",
-    "list.and": " і ",
 
     // show
     "show.command": "команда",
@@ -278,6 +283,12 @@ export function ukUA(): Catalogue {
     // permissions
     "permissions.warning": "basis-tools: попередження: {message}",
 
+    // Файли, доступ до яких заборонила пісочниця Deno.
+    "fs.sandbox_read":
+      "потрібен дозвіл на читання {path}: запустіть програму знову з прапорцем --allow-read",
+    "fs.sandbox_write":
+      "потрібен дозвіл на запис у {path}: запустіть програму знову з прапорцем --allow-write",
+
     // Текст JSON, який пишуть люди (маніфести, spawn.json, rules.json, вхідні дані виклику).
     "json.at": "{detail} (рядок {line}, стовпець {column})",
     "json.invalid": "некоректний JSON",
@@ -288,6 +299,7 @@ export function ukUA(): Catalogue {
     "json.property_name": "назва властивості в подвійних лапках",
     "json.value": "значення",
     "json.end": "кінець файлу",
+    "json.end_input": "кінець вхідних даних",
     "json.string": "рядок",
     "json.number": "число",
     "json.unquoted": "текст без лапок",
@@ -334,8 +346,9 @@ export function ukUA(): Catalogue {
     "manifest.command_shell":
       "має бути масивом рядків (argv, а не рядком для оболонки), а отримано {found}",
     "manifest.command_empty": "не може бути порожнім (перший елемент — програма)",
-    "manifest.program_blank": "програма не може бути порожньою",
-    "manifest.program_blank_expanded": "програма не може бути порожньою після підстановки змінних",
+    "manifest.program_blank": "назва програми не може бути порожньою",
+    "manifest.program_blank_expanded":
+      "назва програми не може бути порожньою після підстановки змінних",
     "manifest.env_not_object": "має бути об’єктом із рядковими значеннями, а отримано {found}",
     "manifest.env_name_empty": "назва змінної не може бути порожньою",
     "manifest.env_name_equals": 'назва змінної не може містити "="',
@@ -369,7 +382,7 @@ export function ukUA(): Catalogue {
       '"local" зарезервовано: звичайна "!<команда>" і так виконується тут',
     "spawn_config.max_depth": "має бути цілим числом, не меншим за 0",
     "spawn_config.argv": 'має бути непорожнім масивом рядків (argv, наприклад ["claude", "-p"])',
-    "spawn_config.program_blank": "програма порожня",
+    "spawn_config.program_blank": "назва програми порожня",
 
     // Файли правил і команда rules.
     "rules.cannot_add": "Не вдалося додати правило для інструмента {tool}: {problem}",
@@ -377,15 +390,13 @@ export function ukUA(): Catalogue {
     "rules.cannot_remove":
       "Не вдалося видалити правило {id}: у {file} немає правила з таким ідентифікатором",
     "rules.cannot_save": "Не вдалося зберегти правила {file}: {reason}",
-    "rules.save_sandbox":
-      "потрібен дозвіл на запис у {path}: запустіть програму знову з параметром --allow-write",
     "rules_file.unusable": "файл непридатний до використання",
     "rules_file.read_sandbox": "читання неможливе: дозвіл --allow-read у Deno не охоплює цей файл",
     "rules_file.read_permission": "читання неможливе: доступ заборонено",
     "rules_file.read_failed": "читання неможливе: {reason}",
     "rules_file.not_regular": "це не звичайний файл",
     "rules_file.loose_mode":
-      "змінювати файл можуть група або інші користувачі (режим {mode}), тож будь-хто міг би схвалювати інструменти: виконайте для нього chmod 600",
+      "змінювати файл можуть група або інші користувачі (режим {mode}), тож будь-хто міг би підтверджувати виклики інструментів: виконайте для нього chmod 600",
     "rules_file.not_utf8": "вміст не є коректним текстом UTF-8",
     "rules_file.empty": "файл порожній",
     "rules_file.not_object": 'має бути об’єктом: {"version": 1, "rules": [...]}',
@@ -470,9 +481,8 @@ export function ukUA(): Catalogue {
     "audit.warning": "basis-tools: попередження: {message}",
 
     // Проблеми схем (check і схема, яку не вдалося скомпілювати).
-    "schema_problem.invalid": "схема не є коректною JSON Schema: {detail}",
-    "schema_problem.invalid_at": "схема не є коректною JSON Schema: {pointer}: {reason}",
-    "schema_problem.or": "{first} або {second}",
+    "schema_problem.invalid": "некоректна JSON Schema: {detail}",
+    "schema_problem.invalid_at": "некоректна JSON Schema: {pointer}: {reason}",
     "schema_problem.not_schema": "має бути об’єктом або логічним значенням",
     "schema_problem.proto_key": '"__proto__" не можна використовувати як ключ',
     "schema_problem.not_json": "її неможливо записати як JSON",
@@ -514,7 +524,7 @@ export function ukUA(): Catalogue {
     "prompt.denied": "Відхилено",
     "prompt.never": "Ніколи (запам’ятати відмову)",
     "prompt.nevered": "Ніколи (запам’ятовано)",
-    "prompt.key_navigate": "навігація",
+    "prompt.key_navigate": "перейти",
     "prompt.key_select": "вибрати",
     "prompt.key_deny": "відхилити",
 

@@ -7,13 +7,10 @@
 
 import { type Phrase, phrase } from "../locale/messages.ts";
 import type { Segment } from "../json_text.ts";
+import { keyLabel } from "../text.ts";
 
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;
-
-const MAX_LABEL_LENGTH = 200;
-// deno-lint-ignore no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** Whether a parsed value is a JSON object (not null, not an array). */
 export function isObject(value: unknown): value is Json {
@@ -47,15 +44,6 @@ export function show(value: unknown): string | Phrase {
   return kind(value);
 }
 
-/**
- * A key or name as shown in a problem: cut when very long, and quoted with escapes when it holds a
- * control or line-breaking character (a problem is always one line).
- */
-export function label(text: string): string {
-  const cut = text.length > MAX_LABEL_LENGTH ? `${text.slice(0, MAX_LABEL_LENGTH)}…` : text;
-  return UNPRINTABLE.test(cut) ? JSON.stringify(cut) : cut;
-}
-
 /** A path inside the document as a field name: `input_schema.properties.x`, `anyOf[0]`. */
 export function fieldOf(path: readonly Segment[]): string {
   let out = "";
@@ -63,8 +51,8 @@ export function fieldOf(path: readonly Segment[]): string {
     out += typeof segment === "number"
       ? `[${segment}]`
       : out === ""
-      ? label(segment)
-      : `.${label(segment)}`;
+      ? keyLabel(segment)
+      : `.${keyLabel(segment)}`;
   }
   return out;
 }

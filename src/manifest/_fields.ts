@@ -13,7 +13,8 @@ import type { EnvLookup } from "../paths.ts";
 import type { SideEffect } from "./types.ts";
 import type { Pointer, Segment } from "../json_text.ts";
 import { expand } from "./_expand.ts";
-import { fieldOf, isObject, type Json, kind, label, show } from "./_describe.ts";
+import { fieldOf, isObject, type Json, kind, show } from "./_describe.ts";
+import { keyLabel } from "../text.ts";
 
 /** The default `timeout_ms`. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -200,7 +201,7 @@ export function checkEnv(
   }
   let ok = true;
   for (const name of Object.keys(pairs)) {
-    const field = name === "" ? "env" : `env.${label(name)}`;
+    const field = name === "" ? "env" : `env.${keyLabel(name)}`;
     const nameProblem = name === ""
       ? phrase("manifest.env_name_empty")
       : name.includes("=")

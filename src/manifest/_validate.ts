@@ -10,7 +10,8 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
 import type { Pointer, Segment } from "../json_text.ts";
-import { isObject, type Json, kind, label, show } from "./_describe.ts";
+import { isObject, type Json, kind, show } from "./_describe.ts";
+import { keyLabel } from "../text.ts";
 import {
   checkCommand,
   checkCwd,
@@ -22,7 +23,7 @@ import {
   checkTimeout,
 } from "./_fields.ts";
 import { PathResolver } from "./_resolve.ts";
-import { suggestKey } from "../suggest.ts";
+import { unknownKey } from "../suggest.ts";
 
 /** The only manifest version this program reads. */
 export const SCHEMA_VERSION = 1;
@@ -140,7 +141,7 @@ function checkTool(
   paths: PathResolver,
   issues: Issue[],
 ): ToolSpec | undefined {
-  const tool = label(name);
+  const tool = keyLabel(name);
   const before = issues.length;
   const report = (
     path: readonly Segment[],
@@ -199,22 +200,4 @@ function checkTool(
     file: context.file,
     scope: context.scope,
   });
-}
-
-/**
- * The problem of a key that is not one of `known`: a near one suggested, or all of them listed.
- *
- * @param key The key as written.
- * @param known The keys allowed there.
- * @returns The field (the key as shown) and the reason.
- */
-export function unknownKey(
-  key: string,
-  known: readonly string[],
-): { field: string; reason: Phrase } {
-  const suggestion = suggestKey(key, known);
-  const reason = suggestion === undefined
-    ? phrase("manifest.unknown_key", { keys: known.join(", ") })
-    : phrase("manifest.unknown_key_near", { key: JSON.stringify(suggestion) });
-  return { field: label(key), reason };
 }

@@ -7,9 +7,9 @@
 
 import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { configDir as defaultConfigDir, readEnv } from "../paths.ts";
+import { readConfigFile, sameFile } from "../read_config_file.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec } from "./types.ts";
 import { findWorkspaceRoot } from "./_discover.ts";
-import { readManifestFile, sameFile } from "./_read.ts";
 import { absolute } from "./_resolve.ts";
 import { DEFAULT_RESERVED, parseManifestText } from "./parse.ts";
 
@@ -81,7 +81,7 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
   if (!sameFile(workspacePath, globalPath)) paths.push([globalPath, "global"]);
 
   const loaded = await Promise.all(paths.map(async ([path, scope]) => {
-    const read = readManifestFile(path);
+    const read = readConfigFile(path);
     const source: ManifestSource = { path, scope, found: read.kind !== "missing" };
     if (read.kind === "missing") return { source, tools: [], problems: [] };
     if (read.kind === "error") {

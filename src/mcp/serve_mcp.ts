@@ -23,7 +23,7 @@ import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Elicit } from "../approval/elicitation/elicit_approval.ts";
 import type { Approver, Tool } from "../contract/types.ts";
 import type { Locale } from "../locale/locale.ts";
-import { loadLocale, type Messages, messages, plural } from "../locale/messages.ts";
+import { listOf, loadLocale, type Messages, messages, phrase, plural } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
@@ -237,8 +237,8 @@ function unknownTool(words: Messages, name: string, tools: ReadonlyMap<string, T
   const near = nearWords(name, [...tools.keys()], 3);
   const tool = JSON.stringify(name);
   if (near.length === 0) return words.t("mcp.unknown_tool", { tool });
-  const names = near.map((n) => JSON.stringify(n)).join(` ${words.t("schema.or")} `);
-  return words.t("mcp.unknown_tool_near", { tool, names });
+  const names = listOf(near.map((n) => JSON.stringify(n)), "join.or");
+  return words.say(phrase("mcp.unknown_tool_near", { tool, names }));
 }
 
 /** The message of a progress notification: how many lines of output so far. */

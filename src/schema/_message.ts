@@ -7,7 +7,7 @@
  */
 
 import type { MessageKey } from "../locale/en_us.ts";
-import { english, type Phrase, phrase } from "../locale/messages.ts";
+import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { oneLine, pointerChild as child, showValue } from "../text.ts";
 import type { AjvError } from "./_types.ts";
 
@@ -34,14 +34,10 @@ function listValues(values: unknown): string | Phrase {
   return more > 0 ? phrase("schema.enum_more", { values: list, count: more }) : list;
 }
 
-/** `a`, `a or b`, `a or b or c`, … */
-function typeNames(type: unknown): string | Phrase {
+/** `a`, `a or b`, `a, b or c`, … */
+function typeNames(type: unknown): Phrase {
   const names = Array.isArray(type) ? type.map(String) : String(type).split(",");
-  let joined: string | Phrase = oneLine(names.at(-1) ?? "");
-  for (const name of names.slice(0, -1).reverse()) {
-    joined = phrase("schema_problem.or", { first: oneLine(name), second: joined });
-  }
-  return joined;
+  return listOf(names.map((name) => oneLine(name)), "join.or");
 }
 
 /** ajv's own text for a failure. */
@@ -54,6 +50,8 @@ const LIMITS: Readonly<Record<string, MessageKey>> = {
   maxLength: "schema.max_length",
   minItems: "schema.min_items",
   maxItems: "schema.max_items",
+  // Items beyond the ones a schema allows.
+  items: "schema.max_items",
   additionalItems: "schema.max_items",
   unevaluatedItems: "schema.max_items",
   minProperties: "schema.min_properties",
@@ -102,9 +100,13 @@ function sameAsAjv(error: AjvError): Phrase | undefined {
     case "if":
       return phrase("schema.if", { clause: text(params.failingKeyword) });
     case "contains":
-      if (params.maxContains === undefined && params.minContains !== undefined) {
-        return phrase("schema.contains", { min: text(params.minContains) });
-      }
+      if (params.minContains === undefined) break;
+      return params.maxContains === undefined
+        ? phrase("schema.contains", { min: text(params.minContains) })
+        : phrase("schema.contains_between", {
+          min: text(params.minContains),
+          max: text(params.maxContains),
+        });
   }
   return undefined;
 }

@@ -10,7 +10,7 @@ import { EN_US } from "../locale/en_us.ts";
 import type { Phrase, PhraseParams } from "../locale/messages.ts";
 
 /** Only the gate's own messages may come from the cache. */
-const SCHEMA_KEY = /^schema(?:_problem)?\.[a-z_]+$/;
+const SCHEMA_KEY = /^(?:schema|schema_problem|join)\.[a-z_]+$/;
 
 /** How placeholders are named (which also keeps `__proto__` out). */
 const PARAM_NAME = /^[a-z][a-z_]*$/;

@@ -17,10 +17,10 @@
 
 import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { readManifestFile } from "../manifest/_read.ts";
-import { unknownKey } from "../manifest/_validate.ts";
 import { parseJsonc } from "../json_text.ts";
 import { joinPath, resolvePath } from "../paths.ts";
+import { readConfigFile } from "../read_config_file.ts";
+import { unknownKey } from "../suggest.ts";
 
 /** The file name inside the config directory. */
 export const SPAWN_CONFIG_FILE = "spawn.json";
@@ -62,7 +62,7 @@ export interface SpawnConfig {
  */
 export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
   const file = resolvePath(joinPath(configDir, SPAWN_CONFIG_FILE));
-  const read = readManifestFile(file);
+  const read = readConfigFile(file);
   if (read.kind === "missing") return defaults(file);
   if (read.kind === "error") throw new ManifestError([problemOf({ file }, read.reason)]);
   return await parseSpawnConfig(read.text, file);

@@ -7,7 +7,7 @@
  */
 
 import { BasisError } from "../../errors.ts";
-import { english, type Phrase, phrase } from "../../locale/messages.ts";
+import { counted, english, type Phrase, phrase } from "../../locale/messages.ts";
 
 /**
  * A rules file that cannot be read, parsed or trusted. Its code is `denied`: nothing is allowed
@@ -55,6 +55,6 @@ export function rulesFilePhrase(file: string, problems: readonly Phrase[]): Phra
   const [problem = phrase("rules_file.unusable"), ...rest] = problems;
   const params = { file: JSON.stringify(file), problem };
   if (rest.length === 0) return phrase("denied.rules_file", params);
-  if (rest.length === 1) return phrase("denied.rules_file_more_one", params);
-  return phrase("denied.rules_file_more", { ...params, count: rest.length });
+  const more = counted(rest.length, "count.problems");
+  return phrase("denied.rules_file_more", { ...params, count: rest.length, problems: more });
 }

@@ -12,6 +12,7 @@
 
 import { BasisError } from "../../errors.ts";
 import { english, type Phrase, phrase } from "../../locale/messages.ts";
+import { fsReason } from "../../fs_reason.ts";
 import { isAbsolutePath, joinPath, resolvePath } from "../../paths.ts";
 import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
 import { withExclusiveLock } from "./_lock.ts";
@@ -161,27 +162,9 @@ async function underLock<T>(
     }
   } catch (error) {
     if (!isFileSystemError(error)) throw error; // Ours already, or a bug: keep it as it is.
-    const params = { file: JSON.stringify(file), reason: saveFailure(error) };
+    const params = { file: JSON.stringify(file), reason: fsReason(error) };
     throw BasisError.of("denied", phrase("rules.cannot_save", params), { cause: error });
   }
-}
-
-const SANDBOX_REFUSAL = /^Requires write access to (".*"), run again with the --allow-write flag$/;
-
-/**
- * Why the file could not be written: Deno's sandbox refusal as a phrase (so it can be worded in any
- * locale) when its words are exactly the ones known, else the file system's own message.
- */
-function saveFailure(error: unknown): Phrase | string {
-  const message = error instanceof Error ? error.message.split("\n")[0] as string : String(error);
-  const path = error instanceof Deno.errors.NotCapable
-    ? SANDBOX_REFUSAL.exec(message)?.[1]
-    : undefined;
-  if (path !== undefined) {
-    const refused = phrase("rules.save_sandbox", { path });
-    if (english(refused) === message) return refused;
-  }
-  return message;
 }
 
 const FILE_SYSTEM_ERRORS = Object.values(Deno.errors);

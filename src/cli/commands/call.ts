@@ -51,7 +51,7 @@ export async function callCommand(
   });
   try {
     const roster = await rosterFor(settings);
-    const spec = findTool(roster, name, words);
+    const spec = findTool(roster, name);
     secrets = Object.values(spec.env);
     const source = await readCallInput(inputArg);
     const input = await parseCallInput(name, source.text);

@@ -9,7 +9,7 @@ import { formatProblem, ManifestError, type ManifestProblem, problemOf } from ".
 import { schemaProblem } from "../../schema/gate.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { out, outJson } from "../output.ts";
-import { cliMessages } from "../_localized.ts";
+import { cliMessages } from "../_cli_messages.ts";
 import { plural } from "../../locale/messages.ts";
 import { rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";

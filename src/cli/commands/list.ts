@@ -4,9 +4,10 @@
  * @module
  */
 
+import { listOf } from "../../locale/messages.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { out, outJson } from "../output.ts";
-import { cliMessages } from "../_localized.ts";
+import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor } from "../_roster.ts";
 import { type ListRow, localizedSpawnRow } from "../_spawn_row.ts";
 import type { Settings } from "../settings.ts";
@@ -33,7 +34,7 @@ export async function listCommand(settings: Settings): Promise<number> {
     outJson(rows);
     return 0;
   }
-  const { t } = await cliMessages(settings.locale);
+  const { t, say } = await cliMessages(settings.locale);
   const heading = {
     name: t("list.heading_name"),
     effect: t("list.heading_effect"),
@@ -59,7 +60,7 @@ export async function listCommand(settings: Settings): Promise<number> {
     );
   }
   if (roster.tools.size === 0) {
-    const paths = roster.sources.map((s) => s.path).join(t("list.and"));
+    const paths = say(listOf(roster.sources.map((s) => s.path), "join.and"));
     lines.push(t("list.no_tools", { paths }));
   }
   out(lines.join("\n") + "\n");

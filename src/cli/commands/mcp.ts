@@ -13,7 +13,7 @@ import { resolvePath } from "../../paths.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err } from "../output.ts";
-import { cliMessages } from "../_localized.ts";
+import { cliMessages } from "../_cli_messages.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 

@@ -17,9 +17,9 @@ import {
 import type { ProgramRequest } from "../../permissions/types.ts";
 import { KEPT_ENV, loadSpawnConfig, SHELL, SPAWN_DEPTH_VAR } from "../../spawn/mod.ts";
 import { err, out } from "../output.ts";
-import { cliMessages, LocalizedError } from "../_localized.ts";
-import { EN_US } from "../../locale/en_us.ts";
-import { formatMessage, type Messages, phrase } from "../../locale/messages.ts";
+import { cliMessages } from "../_cli_messages.ts";
+import { BasisError } from "../../errors.ts";
+import { type Messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -29,7 +29,7 @@ import type { Settings } from "../settings.ts";
  * @param settings The run's settings (`--no-shell` leaves the shell out).
  * @param format The `--format` value; `json` when absent and `--json` is given, else `flags`.
  * @returns The exit code: 0, warnings or not.
- * @throws {LocalizedError} `usage` for an unknown format; {@linkcode ManifestError} for a manifest
+ * @throws {BasisError} `usage` for an unknown format; {@linkcode ManifestError} for a manifest
  *   or spawn configuration that cannot be used.
  */
 export async function permissionsCommand(
@@ -38,12 +38,12 @@ export async function permissionsCommand(
 ): Promise<number> {
   const chosen = format ?? (settings.json ? "json" : "flags");
   if (!(PERMISSION_FORMATS as readonly string[]).includes(chosen)) {
-    const params = { value: `"${chosen}"`, formats: PERMISSION_FORMATS.join(", ") };
-    throw new LocalizedError(
+    throw BasisError.of(
       "usage",
-      "cli.bad_permissions_format",
-      params,
-      formatMessage(EN_US["cli.bad_permissions_format"], params),
+      phrase("cli.bad_permissions_format", {
+        value: `"${chosen}"`,
+        formats: PERMISSION_FORMATS.join(", "),
+      }),
     );
   }
   // Every ${VAR} the loader expands passes through here: those are the names to grant.

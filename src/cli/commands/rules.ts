@@ -12,9 +12,10 @@ import { findWorkspaceRoot } from "../../manifest/load.ts";
 import { resolvePath } from "../../paths.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
-import { cliMessages, LocalizedError } from "../_localized.ts";
-import { EN_US, type MessageKey } from "../../locale/en_us.ts";
-import { formatMessage, type MessageParams, type Messages, plural } from "../../locale/messages.ts";
+import { cliMessages } from "../_cli_messages.ts";
+import { BasisError } from "../../errors.ts";
+import type { MessageKey } from "../../locale/en_us.ts";
+import { type Messages, phrase, type PhraseParams, plural } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 
 /** The parsed options of a `rules` command. */
@@ -27,7 +28,7 @@ export type RulesOptions = Map<string, string | boolean | string[]>;
  * @param positionals The subcommand and its arguments.
  * @param options The command's options.
  * @returns The exit code.
- * @throws {LocalizedError} `usage` for an unknown subcommand or a missing argument.
+ * @throws {BasisError} `usage` for an unknown subcommand or a missing argument.
  */
 export async function rulesCommand(
   settings: Settings,
@@ -62,8 +63,8 @@ export async function rulesCommand(
 }
 
 /** A usage error, in English and reworded in the run's locale when reported. */
-function usage(key: MessageKey, params: MessageParams = {}): LocalizedError {
-  return new LocalizedError("usage", key, params, formatMessage(EN_US[key], params));
+function usage(key: MessageKey, params?: PhraseParams): BasisError {
+  return BasisError.of("usage", phrase(key, params));
 }
 
 async function list(settings: Settings): Promise<number> {

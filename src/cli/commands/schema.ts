@@ -11,7 +11,7 @@
 import { rosterTools } from "../../contract/roster_tools.ts";
 import { DEFINITION_FORMATS, type DefinitionFormat } from "../../contract/types.ts";
 import { BasisError } from "../../errors.ts";
-import { messages } from "../../locale/messages.ts";
+import { phrase } from "../../locale/messages.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { outJson } from "../output.ts";
 import { rosterFor } from "../_roster.ts";
@@ -36,9 +36,9 @@ export async function schemaCommand(
 ): Promise<number> {
   const chosen = format ?? DEFAULT_FORMAT;
   if (!(DEFINITION_FORMATS as readonly string[]).includes(chosen)) {
-    throw new BasisError(
+    throw BasisError.of(
       "usage",
-      messages(settings.locale).t("cli.bad_format", {
+      phrase("cli.bad_format", {
         value: JSON.stringify(chosen),
         formats: DEFINITION_FORMATS.join(", "),
       }),

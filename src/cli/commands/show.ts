@@ -8,7 +8,7 @@ import { quoteArgv } from "../../approval/shell_quote.ts";
 import { redact, REDACTED } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
-import { cliMessages } from "../_localized.ts";
+import { cliMessages } from "../_cli_messages.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 

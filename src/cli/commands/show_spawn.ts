@@ -13,7 +13,7 @@ import { SHELL } from "../../spawn/run_spawn.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
-import { cliMessages } from "../_localized.ts";
+import { cliMessages } from "../_cli_messages.ts";
 import { BUILT_IN, localizedSpawnRow, SPAWN_SIDE_EFFECT_TEXT } from "../_spawn_row.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";

@@ -1,17 +1,18 @@
 /**
- * Reading one manifest file: missing and directory paths are "not there", anything else that
- * cannot be read becomes a one-line reason (never an empty list, never a stack trace).
+ * Reading one configuration file (a manifest, `spawn.json`): missing and directory paths are "not
+ * there", anything else that cannot be read becomes a one-line reason (never an empty list, never a
+ * stack trace).
  *
- * Synchronous on purpose: a manifest is a small local file read once per command, and each async
+ * Synchronous on purpose: such a file is small, local and read once per command, and each async
  * file operation is a hop to a worker thread (about 0.1 to 0.5 ms each on the start-up path).
  *
  * @module
  */
 
-import { type Phrase, phrase } from "../locale/messages.ts";
+import { type Phrase, phrase } from "./locale/messages.ts";
 
-/** The outcome of reading one manifest path. */
-export type FileRead =
+/** The outcome of reading one configuration file's path. */
+export type ConfigFileRead =
   | { readonly kind: "missing" }
   | { readonly kind: "text"; readonly text: string }
   | { readonly kind: "error"; readonly reason: Phrase };
@@ -20,12 +21,17 @@ const lenient = new TextDecoder("utf-8");
 const strict = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * Reads a manifest file as UTF-8 text.
+ * Reads a configuration file as UTF-8 text.
  *
  * @param path The file's path.
  * @returns `missing` when there is no file (or a directory stands there), the text, or a reason.
+ * @example A path with nothing there
+ * ```ts
+ * import { readConfigFile } from "./read_config_file.ts";
+ * console.assert(readConfigFile("/no/such/dir/tools.json").kind === "missing");
+ * ```
  */
-export function readManifestFile(path: string): FileRead {
+export function readConfigFile(path: string): ConfigFileRead {
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(path);
@@ -58,6 +64,11 @@ export function readManifestFile(path: string): FileRead {
  * @param a One path.
  * @param b The other path.
  * @returns True when both exist and resolve to the same file.
+ * @example The same file by two paths
+ * ```ts
+ * import { sameFile } from "./read_config_file.ts";
+ * console.assert(sameFile(".", Deno.cwd()));
+ * ```
  */
 export function sameFile(a: string, b: string): boolean {
   if (a === b) return true;
