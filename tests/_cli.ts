@@ -5,6 +5,8 @@
  * @module
  */
 
+import { denoRunArgs, finish, type ProcessResult } from "./_deno_run.ts";
+
 /** The repository root, with a trailing slash. */
 export const ROOT = new URL("..", import.meta.url).pathname;
 /** Tiny programs the end-to-end tests declare as tools. */
@@ -28,11 +30,7 @@ export interface Scratch {
 }
 
 /** What one CLI run printed and how it ended. */
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = ProcessResult;
 
 /**
  * Creates a scratch workspace. A manifest given as an object is written as JSON; as a string, as is.
@@ -62,14 +60,68 @@ function text(manifest: unknown): string {
   return typeof manifest === "string" ? manifest : JSON.stringify(manifest, null, 2);
 }
 
-/** Options of {@linkcode cli}. */
-export interface CliOptions {
-  /** Bytes or text for stdin; when absent stdin is closed (like CI). */
-  stdin?: string | Uint8Array;
+/** How the CLI is started: options of {@linkcode cliCommand}. */
+export interface CliCommandOptions {
   /** Extra environment variables. */
   env?: Record<string, string>;
   /** Working directory. @default the scratch root */
   cwd?: string;
+  /** Deno's permission flags, for a run in a narrower sandbox. @default ["-A"] */
+  permissions?: string[];
+}
+
+/** Options of {@linkcode cli} and {@linkcode spawnCli}. */
+export interface CliOptions extends CliCommandOptions {
+  /** Bytes or text for stdin; when absent stdin is closed (like CI). */
+  stdin?: string | Uint8Array;
+}
+
+/** A command that starts the CLI, for `Deno.Command` or an MCP client's stdio transport. */
+export interface CliCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/**
+ * The environment of the CLI in a scratch workspace: its user directories, no colour, English.
+ *
+ * @param dirs The scratch workspace.
+ * @param env Extra environment variables, laid over the rest.
+ * @returns The variables.
+ */
+export function cliEnv(dirs: Scratch, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    BASIS_CONFIG_DIR: dirs.configDir,
+    BASIS_CACHE_DIR: dirs.cacheDir,
+    BASIS_STATE_DIR: dirs.stateDir,
+    NO_COLOR: "1",
+    // Messages in English whatever the machine's LANG; a test passes another locale itself.
+    BASIS_LOCALE: "en-US",
+    ...env,
+  };
+}
+
+/**
+ * The command that runs the CLI (from source, or the bundle) in a scratch workspace.
+ *
+ * @param dirs The scratch workspace.
+ * @param args The CLI's arguments.
+ * @param options Extra env, cwd, Deno's permission flags.
+ * @returns The program, its arguments, working directory and environment.
+ */
+export function cliCommand(
+  dirs: Scratch,
+  args: string[],
+  options: CliCommandOptions = {},
+): CliCommand {
+  return {
+    command: Deno.execPath(),
+    args: denoRunArgs(ENTRY, options.permissions ?? ["-A"], args),
+    cwd: options.cwd ?? dirs.root,
+    env: cliEnv(dirs, options.env),
+  };
 }
 
 /**
@@ -77,7 +129,7 @@ export interface CliOptions {
  *
  * @param dirs The scratch workspace.
  * @param args The arguments.
- * @param options stdin, extra env, cwd.
+ * @param options stdin, extra env, cwd, Deno's permission flags.
  * @returns Exit code, stdout and stderr.
  */
 export async function cli(
@@ -85,21 +137,7 @@ export async function cli(
   args: string[],
   options: CliOptions = {},
 ): Promise<CliResult> {
-  const child = spawnCli(dirs, args, options);
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    const bytes = typeof options.stdin === "string"
-      ? new TextEncoder().encode(options.stdin)
-      : options.stdin;
-    await writer.write(bytes).catch(() => {});
-    await writer.close().catch(() => {});
-  }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: new TextDecoder().decode(output.stdout),
-    stderr: new TextDecoder().decode(output.stderr),
-  };
+  return await finish(spawnCli(dirs, args, options), options.stdin);
 }
 
 /**
@@ -107,7 +145,7 @@ export async function cli(
  *
  * @param dirs The scratch workspace.
  * @param args The arguments.
- * @param options stdin, extra env, cwd.
+ * @param options stdin, extra env, cwd, Deno's permission flags.
  * @returns The child process, with piped stdin, stdout and stderr.
  */
 export function spawnCli(
@@ -115,18 +153,9 @@ export function spawnCli(
   args: string[],
   options: CliOptions = {},
 ): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ENTRY, ...args],
-    cwd: options.cwd ?? dirs.root,
-    env: {
-      BASIS_CONFIG_DIR: dirs.configDir,
-      BASIS_CACHE_DIR: dirs.cacheDir,
-      BASIS_STATE_DIR: dirs.stateDir,
-      NO_COLOR: "1",
-      // Messages in English whatever the machine's LANG; a test passes another locale itself.
-      BASIS_LOCALE: "en-US",
-      ...options.env,
-    },
+  const { command, ...started } = cliCommand(dirs, args, options);
+  return new Deno.Command(command, {
+    ...started,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

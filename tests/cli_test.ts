@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { VERSION } from "../src/version.ts";
 import { assertNoStackTrace, cli, FIXTURES, oneTool, ROOT, scratch, spawnCli } from "./_cli.ts";
+import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 
 const TWO_TOOLS = {
   schema: 1,
@@ -225,35 +226,13 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
 });
 
 Deno.test("list, show and --help do not load ajv, the prompt library or the MCP SDK", async () => {
-  const info = new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", `${ROOT}src/main.ts`],
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const output = await info.output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: {
-      specifier: string;
-      dependencies?: { specifier: string; code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
-  };
-  const byUrl = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const graph = await moduleGraph(`${ROOT}src/main.ts`);
   // Everything reachable from main.ts without crossing a dynamic import, plus the modules that the
   // list and show commands load statically.
   const starts = ["src/main.ts", "src/cli/commands/list.ts", "src/cli/commands/show.ts"].map((p) =>
     new URL(p, `file://${ROOT}`).href
   );
-  const seen = new Set<string>();
-  const queue = [...starts];
-  while (queue.length > 0) {
-    const url = queue.pop() as string;
-    if (seen.has(url)) continue;
-    seen.add(url);
-    for (const dep of byUrl.get(url)?.dependencies ?? []) {
-      if (!dep.isDynamic && dep.code?.specifier) queue.push(dep.code.specifier);
-    }
-  }
+  const seen = staticallyReachable(graph, starts);
   const heavy = [...seen].filter((url) =>
     /ajv|inquirer|modelcontextprotocol|jsonc-parser/.test(url)
   );
@@ -320,33 +299,8 @@ Deno.test("without HOME, a repository's .config or .cache is never taken for the
 });
 
 Deno.test("the MCP SDK is reachable only through the mcp command's dynamic import", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", `${ROOT}src/main.ts`],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    modules: {
-      specifier: string;
-      dependencies?: { specifier: string; code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
-  };
-  const byUrl = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const graph = await moduleGraph(`${ROOT}src/main.ts`);
   const url = (path: string) => new URL(path, `file://${ROOT}`).href;
-  const staticWalk = (starts: string[]) => {
-    const seen = new Set<string>();
-    const queue = [...starts];
-    while (queue.length > 0) {
-      const next = queue.pop() as string;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      for (const dep of byUrl.get(next)?.dependencies ?? []) {
-        if (!dep.isDynamic && dep.code?.specifier) queue.push(dep.code.specifier);
-      }
-    }
-    return seen;
-  };
   const sdk = (urls: Iterable<string>) =>
     [...urls].filter((u) => u.includes("modelcontextprotocol"));
   // Every other command, as loaded when it runs: no MCP SDK.
@@ -354,10 +308,13 @@ Deno.test("the MCP SDK is reachable only through the mcp command's dynamic impor
     .map((entry) => entry.name)
     .filter((name) => name.endsWith(".ts") && name !== "mcp.ts")
     .map((name) => url(`src/cli/commands/${name}`));
-  assert.deepEqual(sdk(staticWalk([url("src/main.ts"), ...commands])), []);
+  assert.deepEqual(sdk(staticallyReachable(graph, [url("src/main.ts"), ...commands])), []);
   // The mcp command loads it statically, and only run_cli.ts imports that command, dynamically.
   const mcp = url("src/cli/commands/mcp.ts");
-  assert.ok(sdk(staticWalk([mcp])).length > 0, "the mcp command should load the SDK");
+  assert.ok(
+    sdk(staticallyReachable(graph, [mcp])).length > 0,
+    "the mcp command should load the SDK",
+  );
   const importers = graph.modules.flatMap((m) =>
     (m.dependencies ?? []).filter((dep) => dep.code?.specifier === mcp).map((dep) => ({
       from: m.specifier,

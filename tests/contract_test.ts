@@ -14,6 +14,7 @@ import {
   type ToolSpec,
 } from "../src/mod.ts";
 import { assertNoStackTrace, processesLeftInGroup, ROOT } from "./_cli.ts";
+import { toolSpec } from "./_tool_spec.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const CLI_FIXTURES = `${ROOT}tests/fixtures/cli`;
@@ -26,24 +27,6 @@ async function scratchDir(): Promise<{ dir: string; cacheDir: string; done(): Pr
     dir,
     cacheDir: `${dir}/cache`,
     done: () => Deno.remove(dir, { recursive: true }),
-  };
-}
-
-/** A declared tool's spec, as the manifest loader would produce it. */
-function spec(name: string, command: string[], fields: Partial<ToolSpec> = {}): ToolSpec {
-  return {
-    name,
-    description: `The ${name} tool`,
-    inputSchema: { type: "object" },
-    command,
-    program: command[0] as string,
-    cwd: ROOT,
-    env: {},
-    sideEffect: "process",
-    timeoutMs: 20_000,
-    file: `${ROOT}.basis/tools.json`,
-    scope: "workspace",
-    ...fields,
   };
 }
 
@@ -62,8 +45,8 @@ function recordingApprover(allowed = true): Approver & { asked: ApprovalRequest[
   return Object.assign(approver, { asked });
 }
 
-function builder(toolSpec: ToolSpec, options: DeclaredToolOptions = {}): DeclaredToolBuilder {
-  return new DeclaredToolBuilder(toolSpec, {
+function builder(spec: ToolSpec, options: DeclaredToolOptions = {}): DeclaredToolBuilder {
+  return new DeclaredToolBuilder(spec, {
     approver: policyApprover({ policy: "always" }),
     spillDir: false,
     ...options,
@@ -99,7 +82,7 @@ function joined(chunks: readonly OutputChunk[], kind: OutputChunk["kind"]): stri
 
 Deno.test("build() does not consume the builder: each build is a tool of the options held then", async () => {
   const scratch = await scratchDir();
-  const toolBuilder = builder(spec("echo", ["cat"]), { cacheDir: scratch.cacheDir });
+  const toolBuilder = builder(toolSpec("echo", ["cat"]), { cacheDir: scratch.cacheDir });
   const first = toolBuilder.build();
   const second = toolBuilder.build();
   assert.notEqual(first, second);
@@ -124,7 +107,7 @@ Deno.test("execution() validates first: refused input throws a user-facing error
   const marker = `${scratch.dir}/ran`;
   const approver = recordingApprover();
   const tool = builder(
-    spec("capture", [`${CLI_FIXTURES}/stdin_to_file.sh`, marker], {
+    toolSpec("capture", [`${CLI_FIXTURES}/stdin_to_file.sh`, marker], {
       inputSchema: {
         type: "object",
         properties: { n: { type: "integer" } },
@@ -160,7 +143,7 @@ Deno.test("execution() validates first: refused input throws a user-facing error
 });
 
 Deno.test("outputStream() comes before execute(): after it started, or twice, is an internal error", async () => {
-  const tool = builder(spec("echo", ["cat"])).build();
+  const tool = builder(toolSpec("echo", ["cat"])).build();
   const late = await tool.execution({});
   const running = late.execute();
   assert.throws(() => late.outputStream(), (error: unknown) => {
@@ -182,7 +165,7 @@ Deno.test("an execution runs once: executing twice is an internal error and the 
   const scratch = await scratchDir();
   const log = `${scratch.dir}/runs`;
   await Deno.writeTextFile(log, "");
-  const tool = builder(spec("count", ["/bin/sh", "-c", `echo run >> '${log}'`])).build();
+  const tool = builder(toolSpec("count", ["/bin/sh", "-c", `echo run >> '${log}'`])).build();
   const execution = await tool.execution({});
   await execution.execute();
   const error = await rejection(execution.execute());
@@ -195,7 +178,7 @@ Deno.test("an execution runs once: executing twice is an internal error and the 
 
 Deno.test("the final output is the truth of the run, not the concatenated chunks", async () => {
   const script = "printf 'line one\\n\\n\\n'; printf 'warn\\n' >&2";
-  const tool = builder(spec("speak", ["/bin/sh", "-c", script])).build();
+  const tool = builder(toolSpec("speak", ["/bin/sh", "-c", script])).build();
   const execution = await tool.execution({});
   const chunks = collect(execution.outputStream());
   const output = await execution.execute();
@@ -209,7 +192,7 @@ Deno.test("the final output is the truth of the run, not the concatenated chunks
   assert.equal(output.metadata.extra.run.exitCode, 0);
   assert.equal(output.metadata.extra.run.stderr, "warn\n");
   // Beyond the cap: every byte streams, the result is cut with a note.
-  const big = builder(spec("big", ["/bin/sh", "-c", "head -c 80000 /dev/zero | tr '\\0' a"]))
+  const big = builder(toolSpec("big", ["/bin/sh", "-c", "head -c 80000 /dev/zero | tr '\\0' a"]))
     .build();
   const bigExecution = await big.execution({});
   const bigChunks = collect(bigExecution.outputStream());
@@ -218,7 +201,7 @@ Deno.test("the final output is the truth of the run, not the concatenated chunks
   assert.match(bigOutput.result, /\n\[output cut at 50 KiB \/ 2000 lines; 80000 bytes in all\]$/);
   assert.ok(bigOutput.result.length < 60_000);
   // A program that prints nothing gets a sentence.
-  const quiet = builder(spec("quiet", ["true"])).build();
+  const quiet = builder(toolSpec("quiet", ["true"])).build();
   assert.equal(
     (await (await quiet.execution({})).execute()).result,
     'Tool "quiet" finished and printed nothing',
@@ -228,7 +211,7 @@ Deno.test("the final output is the truth of the run, not the concatenated chunks
 Deno.test("cancelling with an AbortSignal stops the whole process group", async () => {
   const scratch = await scratchDir();
   const pids = `${scratch.dir}/pids`;
-  const tool = builder(spec("forever", [`${RUN_FIXTURES}/grandchild.sh`, pids])).build();
+  const tool = builder(toolSpec("forever", [`${RUN_FIXTURES}/grandchild.sh`, pids])).build();
   const execution = await tool.execution({});
   const reader = execution.outputStream().getReader();
   const controller = new AbortController();
@@ -250,7 +233,7 @@ Deno.test("cancelling with an AbortSignal stops the whole process group", async 
   assert.deepEqual(await processesLeftInGroup(group ?? NaN), []);
   // Aborted before execute(): nothing is asked and nothing starts.
   const approver = recordingApprover();
-  const early = builder(spec("never", ["cat"]), { approver }).build();
+  const early = builder(toolSpec("never", ["cat"]), { approver }).build();
   const aborted = AbortSignal.abort();
   const earlyError = await rejection((await early.execution({})).execute({ signal: aborted }));
   assert.equal(earlyError.code, "interrupted");
@@ -262,7 +245,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   const secret = "s3cr3t-canary-value";
   const script = `echo "token is $TOKEN" >&2; exit 4`;
   const failing = builder(
-    spec("leak", ["/bin/sh", "-c", script], { env: { TOKEN: secret } }),
+    toolSpec("leak", ["/bin/sh", "-c", script], { env: { TOKEN: secret } }),
   ).build();
   const failed = await rejection((await failing.execution({})).execute());
   assert.equal(failed.code, "tool_failed");
@@ -273,12 +256,12 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   assert.ok(!JSON.stringify(failed.output).includes(secret));
   assertNoStackTrace(failed.message);
 
-  const slow = builder(spec("slow", ["sleep", "5"], { timeoutMs: 100 })).build();
+  const slow = builder(toolSpec("slow", ["sleep", "5"], { timeoutMs: 100 })).build();
   const timedOut = await rejection((await slow.execution({})).execute());
   assert.equal(timedOut.code, "timed_out");
   assert.equal(timedOut.message, 'Tool "slow" timed out after 100 ms');
 
-  const missing = builder(spec("missing", ["no-such-program-basis"])).build();
+  const missing = builder(toolSpec("missing", ["no-such-program-basis"])).build();
   const notStarted = await rejection((await missing.execution({})).execute());
   assert.equal(notStarted.code, "spawn_failed");
   assert.match(
@@ -286,7 +269,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
     /could not start: program "no-such-program-basis" was not found/,
   );
   // Why it did not start is kept as a phrase too: its values are redacted like the message.
-  const hidden = builder(spec("hidden", [`/no/${secret}/prog`], { env: { TOKEN: secret } }))
+  const hidden = builder(toolSpec("hidden", [`/no/${secret}/prog`], { env: { TOKEN: secret } }))
     .build();
   const unstarted = await rejection((await hidden.execution({})).execute());
   assert.equal(
@@ -300,19 +283,21 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   });
   assert.ok(!JSON.stringify(unstarted.output).includes(secret));
 
-  const denied = builder(spec("echo", ["cat"]), { approver: recordingApprover(false) }).build();
+  const denied = builder(toolSpec("echo", ["cat"]), { approver: recordingApprover(false) }).build();
   const denial = await rejection((await denied.execution({})).execute());
   assert.equal(denial.code, "denied");
   assert.ok(denial.isUserFacing());
   assert.equal(denial.message, "The host said no");
 
-  const never = new DeclaredToolBuilder(spec("echo", ["cat"]), { approval: { policy: "never" } })
+  const never = new DeclaredToolBuilder(toolSpec("echo", ["cat"]), {
+    approval: { policy: "never" },
+  })
     .build();
   const neverError = await rejection((await never.execution({})).execute());
   assert.equal(neverError.message, 'Call of tool "echo" denied by --approve never');
 
   const scratch = await scratchDir();
-  const broken = builder(spec("broken", ["cat"], { inputSchema: { type: 12 } }), {
+  const broken = builder(toolSpec("broken", ["cat"], { inputSchema: { type: 12 } }), {
     cacheDir: scratch.cacheDir,
   }).build();
   const internal = await rejection(broken.execution({}));
@@ -326,7 +311,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
 Deno.test("the approver is injectable and sits after the schema gate: it sees the pinned preview", async () => {
   const approver = recordingApprover();
   const entries: AuditEntry[] = [];
-  const tool = builder(spec("echo", ["cat"], { cwd: "/" }), {
+  const tool = builder(toolSpec("echo", ["cat"], { cwd: "/" }), {
     approver,
     audit: { record: (entry: AuditEntry) => entries.push(entry) },
     root: "/w",
@@ -342,7 +327,7 @@ Deno.test("the approver is injectable and sits after the schema gate: it sees th
 });
 
 Deno.test("toService() is the tool as a plain function; it rejects with the same errors", async () => {
-  const service = builder(spec("echo", ["cat"])).build().toService();
+  const service = builder(toolSpec("echo", ["cat"])).build().toService();
   assert.deepEqual(await service({ b: [1, 2] }), { result: '{"b":[1,2]}' });
   const error = await rejection(service("not an object"));
   assert.equal(error.code, "invalid_input");

@@ -160,43 +160,16 @@ Deno.test("an audit log Deno's sandbox refuses is reported once, in the locale",
   const outside = await Deno.makeTempDir({ prefix: "basis-audit-outside-" });
   try {
     const log = `${outside}/audit.jsonl`;
-    const run = async (locale: string) => {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "--no-prompt",
-          `--config=${new URL("../deno.json", import.meta.url).pathname}`,
-          "--allow-read",
-          "--allow-env",
-          "--allow-sys",
-          "--allow-run",
-          `--allow-write=${dirs.configDir},${dirs.cacheDir},${dirs.stateDir}`,
-          new URL("../src/main.ts", import.meta.url).pathname,
-          "call",
-          "echo",
-          '{"a":1}',
-          "--approve",
-          "always",
-          "--audit-log",
-          log,
-          "--locale",
-          locale,
-        ],
-        cwd: dirs.root,
-        env: {
-          BASIS_CONFIG_DIR: dirs.configDir,
-          BASIS_CACHE_DIR: dirs.cacheDir,
-          BASIS_STATE_DIR: dirs.stateDir,
-        },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      return {
-        code: output.code,
-        stdout: new TextDecoder().decode(output.stdout),
-        stderr: new TextDecoder().decode(output.stderr),
-      };
-    };
+    // Writing is confined to the user directories: the log outside them is refused.
+    const permissions = [
+      "--allow-read",
+      "--allow-env",
+      "--allow-sys",
+      "--allow-run",
+      `--allow-write=${dirs.configDir},${dirs.cacheDir},${dirs.stateDir}`,
+    ];
+    const call = ["call", "echo", '{"a":1}', "--approve", "always", "--audit-log", log];
+    const run = (locale: string) => cli(dirs, [...call, "--locale", locale], { permissions });
     const en = await run("en-US");
     assert.equal(en.code, 0, en.stderr);
     assert.equal(en.stdout, '{"a":1}');

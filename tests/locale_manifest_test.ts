@@ -312,37 +312,3 @@ Deno.test("the catalogue keeps every manifest message in both locales", () => {
     assert.match(uk[key], CYRILLIC, key);
   }
 });
-
-Deno.test("a call of a tool whose schema cannot be compiled is worded in the locale", async () => {
-  const dirs = await scratch({
-    schema: 1,
-    tools: {
-      x: {
-        description: "d",
-        input_schema: { type: "object", properties: { a: { type: "nope" } } },
-        command: ["cat"],
-      },
-    },
-  });
-  const file = `${dirs.root}/.basis/tools.json`;
-  const en = await cli(dirs, ["call", "x", "{}", "--approve", "always"]);
-  assert.equal(en.code, 6);
-  assert.match(
-    en.stderr,
-    new RegExp(
-      `^basis-tools: ${file}: tool "x": input_schema: invalid JSON Schema: /properties/a/type: `,
-    ),
-  );
-  const uk = await cli(dirs, ["call", "x", "{}", "--approve", "always", "--locale", "uk-UA"]);
-  assert.equal(uk.code, 6);
-  assert.match(
-    uk.stderr,
-    new RegExp(`^basis-tools: ${file}: інструмент "x": input_schema: некоректна JSON Schema`),
-  );
-  const json = await cli(dirs, ["call", "x", "{}", "--json", "--locale", "uk-UA"]);
-  assert.match(
-    JSON.parse(json.stdout).error.message,
-    /інструмент "x": input_schema: некоректна JSON Schema/,
-  );
-  await dirs.cleanup();
-});

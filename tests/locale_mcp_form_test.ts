@@ -6,19 +6,11 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  type CallToolResult,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from "@modelcontextprotocol/sdk/types.js";
-import { oneTool, ROOT, type Scratch, scratch } from "./_cli.ts";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { oneTool, type Scratch, scratch } from "./_cli.ts";
+import { callTool, connectMcp, type McpSession, resultText } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
-
-const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 
 const ECHO = oneTool("echo", {
   description: "Echo the input",
@@ -37,63 +29,24 @@ interface Asked {
   titles: string[];
 }
 
-/** A server for one workspace and a client connected to it. */
-interface Session {
-  client: Client;
-  stderr(): string;
-  close(): Promise<void>;
-}
-
 /**
  * Starts `basis-tools mcp --locale LOCALE` and connects a client to it; with `elicit`, the client
  * declares form elicitation and answers with it.
  */
-async function serve(
+function serve(
   dirs: Scratch,
   locale: string,
   elicit?: (asked: Asked) => ElicitResult,
-): Promise<Session> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", ENTRY, "mcp", "--locale", locale],
-    cwd: dirs.root,
-    env: {
-      BASIS_CONFIG_DIR: dirs.configDir,
-      BASIS_CACHE_DIR: dirs.cacheDir,
-      BASIS_STATE_DIR: dirs.stateDir,
-      NO_COLOR: "1",
+): Promise<McpSession> {
+  const args = ["mcp", "--locale", locale];
+  if (elicit === undefined) return connectMcp(dirs, args);
+  return connectMcp(dirs, args, {
+    elicit: (message, requested) => {
+      const schema = requested as Asked["schema"];
+      const field = schema.properties.decision as unknown as { enumNames: string[] };
+      return elicit({ message, schema, titles: field.enumNames });
     },
-    stderr: "pipe",
   });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
-  const client = new Client(
-    { name: "basis-tools-locale-test", version: "1.0.0" },
-    elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
-  );
-  if (elicit !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      const params = request.params as { message: string; requestedSchema: Asked["schema"] };
-      const field = params.requestedSchema.properties.decision as unknown as {
-        enumNames: string[];
-      };
-      return elicit({
-        message: params.message,
-        schema: params.requestedSchema,
-        titles: field.enumNames,
-      });
-    });
-  }
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
-}
-
-function call(session: Session, args: Record<string, unknown>): Promise<CallToolResult> {
-  return session.client.callTool({ name: "echo", arguments: args }) as Promise<CallToolResult>;
-}
-
-function text(result: CallToolResult): string {
-  return result.content.map((item) => item.type === "text" ? item.text : "").join("\n");
 }
 
 /** Asks once in a locale, allowing the call; returns what was asked. */
@@ -104,8 +57,8 @@ async function askOnce(dirs: Scratch, locale: string): Promise<Asked> {
     return { action: "accept", content: { decision: "allow_once" } };
   });
   try {
-    const result = await call(session, { text: "hi" });
-    assert.equal(text(result), '{"text":"hi"}');
+    const result = await callTool(session, "echo", { text: "hi" });
+    assert.equal(resultText(result), '{"text":"hi"}');
   } finally {
     await session.close();
   }
@@ -175,9 +128,9 @@ Deno.test("mcp: without elicitation a call is denied in uk-UA, saying how to add
     const denied = async (locale: string) => {
       const session = await serve(dirs, locale);
       try {
-        const result = await call(session, { text: "hi" });
+        const result = await callTool(session, "echo", { text: "hi" });
         assert.equal(result.isError, true);
-        return text(result);
+        return resultText(result);
       } finally {
         await session.close();
       }
@@ -210,14 +163,11 @@ Deno.test("mcp: when the client fails to answer the form, the server says so in 
         throw new Error("the person closed the window");
       });
       try {
-        const result = await call(session, { text: "hi" });
+        const result = await callTool(session, "echo", { text: "hi" });
         assert.equal(result.isError, true);
         // The log line and the reply race each other: wait for the line (a few ms at most).
-        const deadline = Date.now() + 10_000;
-        while (!session.stderr().includes("echo") && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        return { result: text(result), stderr: session.stderr() };
+        await session.stderrContains('"echo"');
+        return { result: resultText(result), stderr: session.stderr() };
       } finally {
         await session.close();
       }

@@ -11,23 +11,17 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's "./*" export names no types for "….js" paths: point at them.
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  type CallToolResult,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { openAuditLog } from "../src/audit/open_audit_log.ts";
 import type { Tool } from "../src/contract/types.ts";
 import { serveMcp } from "../src/mcp/serve_mcp.ts";
 import { cli, oneTool, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { callTool, connectMcp, type McpSession, resultText } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
-const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 
 const ECHO = oneTool("echo", {
@@ -35,17 +29,6 @@ const ECHO = oneTool("echo", {
   input_schema: { type: "object", properties: { text: { type: "string" } } },
   command: ["cat"],
 });
-
-/** A server for one workspace and a client connected to it. */
-interface Session {
-  client: Client;
-  /** What the server wrote on stderr so far. */
-  stderr(): string;
-  /** Waits until the server's stderr holds the text. */
-  stderrContains(text: string): Promise<void>;
-  /** Closes stdin (the client goes away). */
-  close(): Promise<void>;
-}
 
 interface ServeOptions {
   /** Arguments after `mcp`. */
@@ -56,91 +39,22 @@ interface ServeOptions {
   elicit?: () => ElicitResult;
 }
 
-/** Starts `basis-tools --locale LOCALE mcp` and connects a client to it. */
-async function serve(dirs: Scratch, locale: string, options: ServeOptions = {}): Promise<Session> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: [
-      "run",
-      ...(options.permissions ?? ["-A"]),
-      "--quiet",
-      ENTRY,
-      "--locale",
-      locale,
-      "mcp",
-      ...(options.args ?? []),
-    ],
-    cwd: dirs.root,
-    env: {
-      BASIS_CONFIG_DIR: dirs.configDir,
-      BASIS_CACHE_DIR: dirs.cacheDir,
-      BASIS_STATE_DIR: dirs.stateDir,
-      NO_COLOR: "1",
-    },
-    stderr: "pipe",
-  });
-  let stderr = "";
-  const waiting: { text: string; resolve: () => void }[] = [];
-  transport.stderr?.on("data", (chunk: Uint8Array) => {
-    stderr += new TextDecoder().decode(chunk);
-    for (const wait of waiting.filter((w) => stderr.includes(w.text))) {
-      waiting.splice(waiting.indexOf(wait), 1);
-      wait.resolve();
-    }
-  });
-  const client = new Client(
-    { name: "basis-tools-locale-test", version: "1.0.0" },
-    options.elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
-  );
-  const answer = options.elicit;
-  if (answer !== undefined) client.setRequestHandler(ElicitRequestSchema, () => answer());
-  await client.connect(transport);
-  return {
-    client,
-    stderr: () => stderr,
-    stderrContains: (text) =>
-      within(
-        stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => {
-          waiting.push({ text, resolve });
-        }),
-        10_000,
-        `${JSON.stringify(text)} on stderr; it holds ${JSON.stringify(stderr)}`,
-      ),
-    close: () => client.close(),
-  };
-}
-
-/** Runs `body` with a session, closing it afterwards. */
+/** Runs `body` with `basis-tools --locale LOCALE mcp` and a client connected to it. */
 async function withSession<T>(
   dirs: Scratch,
   locale: string,
   options: ServeOptions,
-  body: (session: Session) => Promise<T>,
+  body: (session: McpSession) => Promise<T>,
 ): Promise<T> {
-  const session = await serve(dirs, locale, options);
+  const session = await connectMcp(dirs, ["--locale", locale, "mcp", ...(options.args ?? [])], {
+    permissions: options.permissions,
+    elicit: options.elicit,
+  });
   try {
     return await body(session);
   } finally {
     await session.close();
   }
-}
-
-function text(result: unknown): string {
-  const content = (result as CallToolResult).content;
-  return content.map((item) => item.type === "text" ? item.text : "").join("\n");
-}
-
-function call(session: Session, name: string, args: Record<string, unknown> = {}) {
-  return session.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-}
-
-/** Resolves with the value, or rejects after `ms` saying what did not happen. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The message of the JSON-RPC error a call is refused with, after checking its code. */
@@ -220,8 +134,8 @@ Deno.test("mcp: an unknown tool is a protocol error worded in uk-UA; names stay"
       ecco: { description: "e", input_schema: {}, command: ["cat"] },
     },
   });
-  const unknown = (session: Session, name: string) =>
-    protocolError(call(session, name), -32602).then((message) =>
+  const unknown = (session: McpSession, name: string) =>
+    protocolError(callTool(session, name), -32602).then((message) =>
       // The SDK's client puts its own prefix in front.
       message.replace(/^MCP error -32602: /, "")
     );
@@ -361,9 +275,9 @@ Deno.test("mcp: the audit trail stays English for every denial while the caller 
   const args = (...more: string[]) => ["--audit-log", auditLog, ...more];
   const denied = async (options: ServeOptions, name = "echo", input = {}) =>
     await withSession(dirs, "uk-UA", options, async (session) => {
-      const result = await call(session, name, input);
+      const result = await callTool(session, name, input);
       assert.equal(result.isError, true);
-      return text(result);
+      return resultText(result);
     });
   try {
     const shown = [
@@ -447,8 +361,8 @@ Deno.test("mcp: an audit log that cannot be written is warned about in uk-UA; th
       locale,
       { args: ["--audit-log", auditLog, "--approve", "always"] },
       async (session) => {
-        const result = await call(session, "echo", { text: "hi" });
-        assert.equal(text(result), '{"text":"hi"}');
+        const result = await callTool(session, "echo", { text: "hi" });
+        assert.equal(resultText(result), '{"text":"hi"}');
         await session.stderrContains(start);
         const lines = session.stderr().split("\n").filter((line) => line.startsWith(start));
         assert.equal(lines.length, 1, session.stderr());
@@ -510,7 +424,7 @@ Deno.test("mcp: a schema that cannot be used is logged in uk-UA and refused as a
   }));
   const unusable = (locale: string, start: string) =>
     withSession(dirs, locale, { args: ["--approve", "always"] }, async (session) => {
-      const message = await protocolError(call(session, "bad", { a: 1 }), -32603);
+      const message = await protocolError(callTool(session, "bad", { a: 1 }), -32603);
       await session.stderrContains(start);
       const lines = logLines(session.stderr(), start);
       assert.equal(lines.length, 1, session.stderr());

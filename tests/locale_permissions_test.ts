@@ -6,7 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, type CliResult, oneTool, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cli, cliEnv, type CliResult, oneTool, type Scratch, scratch } from "./_cli.ts";
+import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
 const IS_LINUX = Deno.build.os === "linux";
@@ -175,30 +176,19 @@ Deno.test({
   async fn() {
     const dirs = await scratch(oneTool("cat", { command: ["cat"] }));
     try {
+      // Reading is confined to the scratch directories: PATH cannot be searched.
+      const permissions = [
+        "--allow-env",
+        `--allow-read=${base(dirs)}`,
+        `--allow-write=${base(dirs)}`,
+        "--allow-sys",
+      ];
       const run = async (locale: string) => {
-        const output = await new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "--quiet",
-            "--allow-env",
-            `--allow-read=${base(dirs)}`,
-            `--allow-write=${base(dirs)}`,
-            "--allow-sys",
-            Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`,
-            "permissions",
-            "--no-shell",
-            "--locale",
-            locale,
-          ],
-          cwd: dirs.root,
-          env: {
-            BASIS_CONFIG_DIR: dirs.configDir,
-            BASIS_CACHE_DIR: dirs.cacheDir,
-            BASIS_STATE_DIR: dirs.stateDir,
-          },
-        }).output();
+        const output = await cli(dirs, ["permissions", "--no-shell", "--locale", locale], {
+          permissions,
+        });
         assert.equal(output.code, 0);
-        return new TextDecoder().decode(output.stderr);
+        return output.stderr;
       };
       const en = await run("en-US");
       const uk = await run("uk-UA");
@@ -231,19 +221,13 @@ Deno.test("permissions --format compile warns in uk-UA when it cannot compile fr
       "Deno.exit(await runCli(Deno.args));\n";
     const url = `data:application/typescript;base64,${btoa(main)}`;
     const run = async (locale: string) => {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--quiet", "--config", `${ROOT}deno.json`, url, "permissions"].concat(
-          ["--format", "compile", "--no-shell", "--locale", locale],
-        ),
+      const output = await denoRun(url, ["-A"], {
+        args: ["permissions", "--format", "compile", "--no-shell", "--locale", locale],
         cwd: dirs.root,
-        env: {
-          BASIS_CONFIG_DIR: dirs.configDir,
-          BASIS_CACHE_DIR: dirs.cacheDir,
-          BASIS_STATE_DIR: dirs.stateDir,
-        },
-      }).output();
-      assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-      return new TextDecoder().decode(output.stderr).split("\n")[0];
+        env: cliEnv(dirs),
+      });
+      assert.equal(output.code, 0, output.stderr);
+      return output.stderr.split("\n")[0];
     };
     assert.equal(
       await run("en-US"),

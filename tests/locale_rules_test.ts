@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { DeclaredToolBuilder, ToolError, type ToolSpec } from "../src/mod.ts";
+import { DeclaredToolBuilder, ToolError } from "../src/mod.ts";
 import {
   addRule,
   loadRules,
@@ -17,7 +17,8 @@ import {
 } from "../src/approval/rules/mod.ts";
 import { BasisError } from "../src/errors.ts";
 import { english, loadLocale, messages } from "../src/locale/messages.ts";
-import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cli, type CliOptions, type Scratch, scratch } from "./_cli.ts";
+import { toolSpec } from "./_tool_spec.ts";
 
 await loadLocale("uk-UA");
 const UK = messages("uk-UA");
@@ -278,25 +279,14 @@ Deno.test("addRule() words a rule that has no tool name in both locales", async 
 
 // --- through the CLI ----------------------------------------------------------------------------
 
-/** Runs the CLI in English and in Ukrainian. */
-async function both(dirs: Scratch, args: string[]) {
+/** Runs the CLI in English and in Ukrainian, at once. */
+async function both(dirs: Scratch, args: string[], options: CliOptions = {}) {
   const [en, uk] = await Promise.all([
-    cli(dirs, args),
-    cli(dirs, [...args, "--locale", "uk-UA"]),
+    cli(dirs, args, options),
+    cli(dirs, [...args, "--locale", "uk-UA"], options),
   ]);
   assert.equal(uk.code, en.code, args.join(" "));
   return { en, uk };
-}
-
-/** Runs the CLI from source with extra Deno flags (a narrower sandbox), in a locale. */
-async function sandboxed(dirs: Scratch, flags: string[], args: string[], locale: string) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", ...flags, `${ROOT}src/main.ts`, ...args, "--locale", locale],
-    cwd: dirs.root,
-    env: { BASIS_CONFIG_DIR: dirs.configDir, NO_COLOR: "1" },
-    stdin: "null",
-  }).output();
-  return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
 }
 
 Deno.test("rules list, check and remove word an unusable rules file in uk-UA; --json stays English", async () => {
@@ -419,39 +409,36 @@ Deno.test("a rules file Deno may not read or write is reported in uk-UA", async 
   const file = `${dirs.configDir}/rules.json`;
   await Deno.writeTextFile(file, json({ version: 1, rules: [] }), { mode: 0o600 });
 
-  const read = [`--deny-read=${file}`];
-  const enRead = await sandboxed(dirs, read, ["rules", "list"], "en-US");
-  const ukRead = await sandboxed(dirs, read, ["rules", "list"], "uk-UA");
-  assert.equal(enRead.code, 5);
+  const read = await both(dirs, ["rules", "list"], { permissions: ["-A", `--deny-read=${file}`] });
+  assert.equal(read.en.code, 5);
   assert.equal(
-    enRead.stderr,
+    read.en.stderr,
     `basis-tools: Cannot load rules ${
       json(file)
     }: cannot be read: Deno's --allow-read refuses it\n`,
   );
-  assert.equal(ukRead.code, 5);
-  assertUkrainian(ukRead.stderr, enRead.stderr);
+  assert.equal(read.uk.code, 5);
+  assertUkrainian(read.uk.stderr, read.en.stderr);
 
-  const write = [`--deny-write=${dirs.configDir}`];
-  const add = ["rules", "add", "--tool", "x", "--global"];
-  const enWrite = await sandboxed(dirs, write, add, "en-US");
-  const ukWrite = await sandboxed(dirs, write, add, "uk-UA");
+  const write = await both(dirs, ["rules", "add", "--tool", "x", "--global"], {
+    permissions: ["-A", `--deny-write=${dirs.configDir}`],
+  });
   const lock = json(`${file}.lock`);
-  assert.equal(enWrite.code, 5);
+  assert.equal(write.en.code, 5);
   assert.equal(
-    enWrite.stderr,
+    write.en.stderr,
     `basis-tools: Cannot save rules ${
       json(file)
     }: Requires write access to ${lock}, run again with the --allow-write flag\n`,
   );
-  assert.equal(ukWrite.code, 5);
+  assert.equal(write.uk.code, 5);
   assert.equal(
-    ukWrite.stderr,
+    write.uk.stderr,
     `basis-tools: Не вдалося зберегти правила ${
       json(file)
     }: потрібен дозвіл на запис у ${lock}: запустіть програму знову з прапорцем --allow-write\n`,
   );
-  assertUkrainian(ukWrite.stderr, enWrite.stderr);
+  assertUkrainian(write.uk.stderr, write.en.stderr);
   assert.equal(await Deno.readTextFile(file), json({ version: 1, rules: [] }));
   await dirs.cleanup();
 });
@@ -460,21 +447,8 @@ Deno.test("a rules file Deno may not read or write is reported in uk-UA", async 
 
 Deno.test("a declared tool whose rules file is corrupt is denied in its locale", async () => {
   const config = await configWith('{"version": 1, "rules": [');
-  const spec: ToolSpec = {
-    name: "echo",
-    description: "The echo tool",
-    inputSchema: { type: "object" },
-    command: ["cat"],
-    program: "cat",
-    cwd: ROOT,
-    env: {},
-    sideEffect: "process",
-    timeoutMs: 20_000,
-    file: `${ROOT}.basis/tools.json`,
-    scope: "workspace",
-  };
   const denial = async (locale: string): Promise<ToolError> => {
-    const tool = new DeclaredToolBuilder(spec, {
+    const tool = new DeclaredToolBuilder(toolSpec("echo", ["cat"]), {
       approval: { policy: "always", configDir: config.dir },
       cacheDir: `${config.dir}/cache`,
       spillDir: false,

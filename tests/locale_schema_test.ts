@@ -17,6 +17,8 @@ import { forgetValidators } from "../src/schema/_validator.ts";
 import type { AjvError } from "../src/schema/_types.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { cli, ROOT, scratch } from "./_cli.ts";
+import { denoRun } from "./_deno_run.ts";
+import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 import { keysOf } from "./_phrase.ts";
 
 await loadLocale("uk-UA");
@@ -33,6 +35,11 @@ function tool(inputSchema: unknown, name = "t") {
 
 const cyclic: Schema = { type: "object" };
 cyclic.properties = { self: cyclic };
+
+/** A schema that cannot be compiled: "nope" is no JSON type. */
+const NOPE_TYPE = { type: "object", properties: { a: { type: "nope" } } };
+/** A declared tool whose input schema cannot be compiled. */
+const NOPE_TOOL = { description: "d", input_schema: NOPE_TYPE, command: ["cat"] };
 
 /** ajv's own English, kept inside the Ukrainian line (V8's words for a bad regular expression). */
 const AJV_DETAIL = "Invalid regular expression: /(/u: Unterminated group";
@@ -148,10 +155,9 @@ Deno.test("a schema problem reads the same from the disk cache, in every locale"
 
 Deno.test("a call of a tool whose schema cannot be compiled fails with a phrase in the locale", async () => {
   const dir = await Deno.makeTempDir({ dir: CACHE });
-  const schema = { type: "object", properties: { a: { type: "nope" } } };
   for (const pass of ["compiled", "cached"]) {
     if (pass === "cached") forgetValidators();
-    const error = await validateInput(tool(schema, "x"), {}, { cacheDir: dir }).catch((e) => e);
+    const error = await validateInput(tool(NOPE_TYPE, "x"), {}, { cacheDir: dir }).catch((e) => e);
     assert.ok(error instanceof BasisError, String(error));
     assert.equal(error.code, "manifest_invalid");
     assert.equal(
@@ -172,11 +178,7 @@ Deno.test("check words schema problems in the locale; --json keeps reason Englis
   const dirs = await scratch({
     schema: 1,
     tools: {
-      x: {
-        description: "d",
-        input_schema: { type: "object", properties: { a: { type: "nope" } } },
-        command: ["cat"],
-      },
+      x: NOPE_TOOL,
       y: {
         description: "d",
         input_schema: { type: "object", $ref: "#/nowhere" },
@@ -225,6 +227,31 @@ Deno.test("check words schema problems in the locale; --json keeps reason Englis
   assert.equal(
     enJson.problems.map((problem: { message: string }) => `${problem.message}\n`).join(""),
     en.stdout,
+  );
+  await dirs.cleanup();
+});
+
+Deno.test("a call of a tool whose schema cannot be compiled is worded in the locale", async () => {
+  const dirs = await scratch({ schema: 1, tools: { x: NOPE_TOOL } });
+  const file = `${dirs.root}/.basis/tools.json`;
+  const en = await cli(dirs, ["call", "x", "{}", "--approve", "always"]);
+  assert.equal(en.code, 6);
+  assert.match(
+    en.stderr,
+    new RegExp(
+      `^basis-tools: ${file}: tool "x": input_schema: invalid JSON Schema: /properties/a/type: `,
+    ),
+  );
+  const uk = await cli(dirs, ["call", "x", "{}", "--approve", "always", "--locale", "uk-UA"]);
+  assert.equal(uk.code, 6);
+  assert.match(
+    uk.stderr,
+    new RegExp(`^basis-tools: ${file}: інструмент "x": input_schema: некоректна JSON Schema`),
+  );
+  const json = await cli(dirs, ["call", "x", "{}", "--json", "--locale", "uk-UA"]);
+  assert.match(
+    JSON.parse(json.stdout).error.message,
+    /інструмент "x": input_schema: некоректна JSON Schema/,
   );
   await dirs.cleanup();
 });
@@ -348,8 +375,7 @@ Deno.test("the gate's English for a failure is ajv's own wherever the catalogue 
 
 Deno.test("a warm call of a broken schema loads neither ajv's compiler nor the Ukrainian catalogue", async () => {
   const dir = await Deno.makeTempDir({ dir: CACHE });
-  const schema = { type: "object", properties: { a: { type: "nope" } } };
-  assert.ok(await schemaProblem(tool(schema), { cacheDir: dir }));
+  assert.ok(await schemaProblem(tool(NOPE_TYPE), { cacheDir: dir }));
   const script = await Deno.makeTempFile({ dir: CACHE, suffix: ".ts" });
   const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
   await Deno.writeTextFile(
@@ -360,18 +386,16 @@ import { catalogue } from ${url("../src/locale/messages.ts")};
 let message = "";
 try {
   await validateInput({ name: "x", inputSchema: ${
-      JSON.stringify(schema)
+      JSON.stringify(NOPE_TYPE)
     } }, {}, { cacheDir: Deno.args[0] });
 } catch (error) { message = error.message; }
 let ukrainian = true;
 try { catalogue("uk-UA"); } catch { ukrainian = false; }
 console.log(JSON.stringify({ message, ukrainian, ...stats }));`,
   );
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--config", `${ROOT}deno.json`, script, dir],
-  }).output();
-  assert.equal(code, 0, new TextDecoder().decode(stderr));
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+  const { code, stdout, stderr } = await denoRun(script, ["-A"], { args: [dir] });
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(JSON.parse(stdout), {
     message:
       `Cannot use input schema of tool "x": invalid JSON Schema: /properties/a/type: must be one of: ${TYPES}`,
     ukrainian: false,
@@ -384,30 +408,8 @@ console.log(JSON.stringify({ message, ukrainian, ...stats }));`,
 });
 
 Deno.test("the gate imports neither ajv nor the Ukrainian catalogue statically", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--config", `${ROOT}deno.json`, `${ROOT}src/schema/gate.ts`],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    roots: string[];
-    modules: {
-      specifier: string;
-      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
-  };
-  const byUrl = new Map(graph.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const queue = [...graph.roots];
-  while (queue.length > 0) {
-    const next = queue.pop() as string;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    for (const dep of byUrl.get(next)?.dependencies ?? []) {
-      if (!dep.isDynamic && dep.code?.specifier) queue.push(dep.code.specifier);
-    }
-  }
+  const graph = await moduleGraph(`${ROOT}src/schema/gate.ts`);
+  const seen = staticallyReachable(graph, graph.roots);
   assert.ok(seen.size > 5, "the walk should have found the gate's modules");
   assert.deepEqual([...seen].filter((u) => /ajv|uk_ua/.test(u)), []);
 });

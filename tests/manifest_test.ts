@@ -3,6 +3,7 @@ import { BasisError, formatProblem, ManifestError, type ManifestProblem } from "
 import { findWorkspaceRoot, type LoadOptions, loadRoster } from "../src/manifest/load.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";
 import type { Roster } from "../src/manifest/types.ts";
+import { denoRun } from "./_deno_run.ts";
 
 const FIXTURES = new URL("./fixtures/manifests/", import.meta.url);
 const CANARY = "canary-S3CRET-7f3a9";
@@ -266,28 +267,13 @@ Deno.test("loadRoster() reports a file Deno's permissions refuse, without a stac
     } catch (error) {
       console.log(error.problems.map((problem) => formatProblem(problem)).join("\\n"));
     }`;
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
-      "--allow-read",
-      `--deny-read=${d.globalFile}`,
-      "-",
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = output.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(script));
-  await writer.close();
-  const { stdout, stderr } = await output.output();
-  const printed = new TextDecoder().decode(stdout).trim();
+  const { stdout, stderr } = await denoRun("-", ["--allow-read", `--deny-read=${d.globalFile}`], {
+    stdin: script,
+  });
   assert.equal(
-    printed,
+    stdout.trim(),
     `${d.globalFile}: cannot read: refused by Deno's permissions (grant --allow-read for it)`,
-    new TextDecoder().decode(stderr),
+    stderr,
   );
 });
 

@@ -12,6 +12,7 @@ import {
   rulesFilePath,
   validateRulesDocument,
 } from "../src/approval/rules/mod.ts";
+import { denoRun } from "./_deno_run.ts";
 
 const CHILD = new URL("./fixtures/rules/rules_child.ts", import.meta.url).pathname;
 const WINDOWS = Deno.build.os === "windows";
@@ -216,12 +217,8 @@ async function entries(dir: string): Promise<string[]> {
 }
 
 async function child(args: string[], flags = ["-A"]): Promise<Record<string, unknown>> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", ...flags, CHILD, ...args],
-    stdin: "null",
-  }).output();
-  const stdout = new TextDecoder().decode(output.stdout);
-  assert.ok(output.success, `child failed: ${new TextDecoder().decode(output.stderr)}`);
+  const { code, stdout, stderr } = await denoRun(CHILD, flags, { args });
+  assert.equal(code, 0, `child failed: ${stderr}`);
   return JSON.parse(stdout);
 }
 

@@ -10,6 +10,7 @@ import {
 import { english, messages, type Phrase } from "../src/locale/messages.ts";
 import { execFailure } from "../src/run/_launch.ts";
 import { classifySpawnError } from "../src/run/_start_error.ts";
+import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { runResult } from "./_run_result.ts";
 
@@ -115,13 +116,11 @@ async function runInChild(
   flags: string[],
   spec: Record<string, unknown>,
 ): Promise<RunResult & { peakKiB?: number }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", ...flags, fixture("run_child.ts"), JSON.stringify(spec)],
-    stdin: "null",
-  }).output();
-  const text = new TextDecoder().decode(output.stdout);
-  ok(output.success, `run_child failed: ${new TextDecoder().decode(output.stderr)}`);
-  return JSON.parse(text);
+  const { code, stdout, stderr } = await denoRun(fixture("run_child.ts"), flags, {
+    args: [JSON.stringify(spec)],
+  });
+  equal(code, 0, `run_child failed: ${stderr}`);
+  return JSON.parse(stdout);
 }
 
 // --- starting and passing data ----------------------------------------------------------------

@@ -4,6 +4,7 @@ import { AJV_FORMATS_VERSION, AJV_VERSION, cacheKey } from "../src/schema/_key.t
 import { stats } from "../src/schema/_stats.ts";
 import { forgetValidators } from "../src/schema/_validator.ts";
 import { BasisError } from "../src/errors.ts";
+import { denoRun } from "./_deno_run.ts";
 
 // --- helpers ---------------------------------------------------------------------------------------
 
@@ -467,13 +468,10 @@ try {
 } catch (error) { message = error.message; }
 console.log(JSON.stringify({ message, ...stats }));`,
   );
-  const config = new URL("../deno.json", import.meta.url).pathname;
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--config", config, script, dir],
-  }).output();
+  const { code, stdout, stderr } = await denoRun(script, ["-A"], { args: [dir] });
   await Deno.remove(script);
-  assertEquals(code, 0, new TextDecoder().decode(stderr));
-  const report = JSON.parse(new TextDecoder().decode(stdout));
+  assertEquals(code, 0, stderr);
+  const report = JSON.parse(stdout);
   assertEquals(report, {
     message: 'Input refused by tool "wc" schema: /count: must be >= 0',
     compilerLoads: 0,
@@ -528,12 +526,9 @@ Deno.test("validateInput() does not compile at module load", async () => {
 import { stats } from "${new URL("../src/schema/_stats.ts", import.meta.url).href}";
 console.log(JSON.stringify(stats));`,
   );
-  const config = new URL("../deno.json", import.meta.url).pathname;
-  const { stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--config", config, script],
-  }).output();
+  const { stdout } = await denoRun(script, []);
   await Deno.remove(script);
-  const after = JSON.parse(new TextDecoder().decode(stdout));
+  const after = JSON.parse(stdout);
   assertEquals([after.compilerLoads, after.compiles], [0, 0]);
 });
 
