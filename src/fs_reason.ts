@@ -33,7 +33,7 @@ export function fsReason(error: unknown): Phrase | string {
   if (!(error instanceof Deno.errors.NotCapable)) return message;
   const match = SANDBOX_REFUSAL.exec(message);
   if (match === null) return message;
-  const key = match[1] === "read" ? "fs.sandbox_read" : "fs.sandbox_write";
+  const key = match[1] === "read" ? "file.sandbox_read" : "file.sandbox_write";
   const refused = phrase(key, { path: match[2] as string });
   return english(refused) === message ? refused : message;
 }

@@ -40,7 +40,7 @@ export function readConfigFile(path: string): ConfigFileRead {
     return { kind: "error", reason: cannotRead(error) };
   }
   if (info.isDirectory) return { kind: "missing" };
-  if (!info.isFile) return { kind: "error", reason: phrase("manifest.read_not_file") };
+  if (!info.isFile) return { kind: "error", reason: phrase("file.read_not_file") };
   let bytes: Uint8Array;
   try {
     bytes = Deno.readFileSync(path);
@@ -54,7 +54,7 @@ export function readConfigFile(path: string): ConfigFileRead {
     const text = lenient.decode(bytes);
     return { kind: "text", text: text.includes("\uFFFD") ? strict.decode(bytes) : text };
   } catch {
-    return { kind: "error", reason: phrase("manifest.read_utf8") };
+    return { kind: "error", reason: phrase("file.read_utf8") };
   }
 }
 
@@ -85,12 +85,12 @@ function isAbsent(error: unknown): boolean {
 }
 
 function cannotRead(error: unknown): Phrase {
-  if (error instanceof Deno.errors.PermissionDenied) return phrase("manifest.read_permission");
-  if (error instanceof Deno.errors.NotCapable) return phrase("manifest.read_sandbox");
+  if (error instanceof Deno.errors.PermissionDenied) return phrase("file.read_permission");
+  if (error instanceof Deno.errors.NotCapable) return phrase("file.read_sandbox");
   const message = error instanceof Error ? error.message : String(error);
   // Deno's messages look like "Reason (os error N): op 'path'"; keep the reason.
   const reason = message.split(/ \(os error|:/)[0]?.trim() || "unknown error";
-  return phrase("manifest.read_other", {
+  return phrase("file.read_other", {
     reason: `${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
   });
 }

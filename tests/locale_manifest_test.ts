@@ -98,12 +98,15 @@ const SPAWN_CONFIGS: readonly string[] = [
 
 /**
  * Messages no document here can reach: the read errors that need a user other than root or a
- * confined Deno (tests/manifest_test.ts triggers both), and the last resort of a parse that the
- * JSONC parser accepted but `JSON.parse` did not.
+ * confined Deno (tests/manifest_test.ts triggers both), Deno's refusals of a file the CLI writes
+ * (tests/locale_errors_test.ts), and the last resort of a parse that the JSONC parser accepted but
+ * `JSON.parse` did not.
  */
 const UNREACHED: ReadonlySet<MessageKey> = new Set([
-  "manifest.read_permission",
-  "manifest.read_sandbox",
+  "file.read_permission",
+  "file.read_sandbox",
+  "file.sandbox_read",
+  "file.sandbox_write",
   "json.invalid",
 ]);
 
@@ -192,7 +195,7 @@ Deno.test("every manifest and spawn.json problem is worded in both locales, Engl
     const uk = formatProblem(problem, UK);
     assert.notEqual(uk, formatProblem(problem));
     // An operating system's own reason stays as the system gave it.
-    if (problem.phrase.key !== "manifest.read_other") assertUkrainian(uk, problem);
+    if (problem.phrase.key !== "file.read_other") assertUkrainian(uk, problem);
   }
   // Comments are refused only where strict JSON is read (a call's input, rules.json), which also
   // places the problem with "at line:column".
@@ -203,7 +206,7 @@ Deno.test("every manifest and spawn.json problem is worded in both locales, Engl
   assert.ok(cut instanceof BasisError && cut.phrase !== undefined);
   keysOf(cut.phrase, reached);
   const expected = Object.keys(EN_US).filter((key) =>
-    /^(?:manifest|spawn_config|json)\./.test(key) && !BY_CALL.has(key) &&
+    /^(?:manifest|spawn_config|json|file)\./.test(key) && !BY_CALL.has(key) &&
     !UNREACHED.has(key as MessageKey)
   );
   const missed = expected.filter((key) => !reached.has(key));
@@ -308,7 +311,7 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
 Deno.test("the catalogue keeps every manifest message in both locales", () => {
   const uk = catalogue("uk-UA");
   for (const key of Object.keys(EN_US) as MessageKey[]) {
-    if (!/^(?:manifest|spawn_config|json)\./.test(key) || BY_CALL.has(key)) continue;
+    if (!/^(?:manifest|spawn_config|json|file)\./.test(key) || BY_CALL.has(key)) continue;
     assert.match(uk[key], CYRILLIC, key);
   }
 });

@@ -231,7 +231,7 @@ Deno.test("loadRoster() reports a file that is not valid UTF-8", async () => {
   assert.deepEqual(problems, [{
     file: d.workspaceFile,
     reason: "cannot read: not valid UTF-8 text",
-    phrase: { key: "manifest.read_utf8" },
+    phrase: { key: "file.read_utf8" },
   }]);
 });
 
@@ -245,7 +245,7 @@ Deno.test({
     assert.deepEqual(problems, [{
       file: d.workspaceFile,
       reason: "cannot read: permission denied",
-      phrase: { key: "manifest.read_permission" },
+      phrase: { key: "file.read_permission" },
     }]);
   },
 });

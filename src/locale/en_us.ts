@@ -264,9 +264,14 @@ export const EN_US = {
   // permissions
   "permissions.warning": "basis-tools: warning: {message}",
 
-  // Files Deno's sandbox refused (the English is Deno's own).
-  "fs.sandbox_read": "Requires read access to {path}, run again with the --allow-read flag",
-  "fs.sandbox_write": "Requires write access to {path}, run again with the --allow-write flag",
+  // Files that cannot be read or written (the sandbox texts are Deno's own words).
+  "file.sandbox_read": "Requires read access to {path}, run again with the --allow-read flag",
+  "file.sandbox_write": "Requires write access to {path}, run again with the --allow-write flag",
+  "file.read_not_file": "cannot read: not a regular file",
+  "file.read_permission": "cannot read: permission denied",
+  "file.read_sandbox": "cannot read: refused by Deno's permissions (grant --allow-read for it)",
+  "file.read_other": "cannot read: {reason}",
+  "file.read_utf8": "cannot read: not valid UTF-8 text",
 
   // JSON text people write (manifests, spawn.json, rules.json, a call's input).
   "json.at": "{detail} at {line}:{column}",
@@ -342,11 +347,6 @@ export const EN_US = {
     'unsupported expansion of variable {variable} (only "${NAME}" and "${NAME:-default}" are supported)',
   "manifest.expand_nested": 'nested "${" in the default of variable {variable} is not supported',
   "manifest.empty_file": 'empty file (expected {"schema": 1, "tools": {}})',
-  "manifest.read_not_file": "cannot read: not a regular file",
-  "manifest.read_permission": "cannot read: permission denied",
-  "manifest.read_sandbox": "cannot read: refused by Deno's permissions (grant --allow-read for it)",
-  "manifest.read_other": "cannot read: {reason}",
-  "manifest.read_utf8": "cannot read: not valid UTF-8 text",
   "spawn_config.empty": "empty file (expected a JSON object; {} means the defaults)",
   "spawn_config.not_object": "must be a JSON object",
   "spawn_config.targets_not_object": "must be an object of target name → argv prefix",

@@ -283,11 +283,17 @@ export function ukUA(): Catalogue {
     // permissions
     "permissions.warning": "basis-tools: попередження: {message}",
 
-    // Файли, доступ до яких заборонила пісочниця Deno.
-    "fs.sandbox_read":
+    // Файли, які не вдалося прочитати чи записати.
+    "file.sandbox_read":
       "потрібен дозвіл на читання {path}: запустіть програму знову з прапорцем --allow-read",
-    "fs.sandbox_write":
+    "file.sandbox_write":
       "потрібен дозвіл на запис у {path}: запустіть програму знову з прапорцем --allow-write",
+    "file.read_not_file": "не вдалося прочитати: це не звичайний файл",
+    "file.read_permission": "не вдалося прочитати: доступ заборонено",
+    "file.read_sandbox":
+      "не вдалося прочитати: заборонено дозволами Deno (надайте для нього --allow-read)",
+    "file.read_other": "не вдалося прочитати: {reason}",
+    "file.read_utf8": "не вдалося прочитати: це не текст у кодуванні UTF-8",
 
     // Текст JSON, який пишуть люди (маніфести, spawn.json, rules.json, вхідні дані виклику).
     "json.at": "{detail} (рядок {line}, стовпець {column})",
@@ -368,12 +374,6 @@ export function ukUA(): Catalogue {
     "manifest.expand_nested":
       'вкладене "${" у типовому значенні змінної {variable} не підтримується',
     "manifest.empty_file": 'порожній файл (очікується {"schema": 1, "tools": {}})',
-    "manifest.read_not_file": "не вдалося прочитати: це не звичайний файл",
-    "manifest.read_permission": "не вдалося прочитати: доступ заборонено",
-    "manifest.read_sandbox":
-      "не вдалося прочитати: заборонено дозволами Deno (надайте для нього --allow-read)",
-    "manifest.read_other": "не вдалося прочитати: {reason}",
-    "manifest.read_utf8": "не вдалося прочитати: це не текст у кодуванні UTF-8",
     "spawn_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові налаштування)",
     "spawn_config.not_object": "має бути об’єктом JSON",
     "spawn_config.targets_not_object": "має бути об’єктом: назва цілі → префікс argv",
