@@ -4,6 +4,9 @@
  * @module
  */
 
+import type { MessageKey } from "./locale/en_us.ts";
+import { type Phrase, phrase } from "./locale/messages.ts";
+
 /** What kind of JSON value an input held (`typeof`, with `null` and `array` told apart). */
 export type JsonKind = "null" | "array" | "object" | "string" | "number" | "boolean" | "other";
 
@@ -25,4 +28,25 @@ export function jsonKind(value: unknown): JsonKind {
   return type === "object" || type === "string" || type === "number" || type === "boolean"
     ? type
     : "other";
+}
+
+/**
+ * What was found, as messages say it: `an array`, `a number`, `null`, … (`nothing` for a value
+ * that is not there), in any locale.
+ *
+ * @param value The value.
+ * @returns The phrase.
+ * @example An array
+ * ```ts
+ * import { foundPhrase } from "./json_kind.ts";
+ * import { english } from "./locale/messages.ts";
+ * console.assert(english(foundPhrase([1])) === "an array");
+ * ```
+ */
+export function foundPhrase(value: unknown): Phrase {
+  if (value === undefined) return phrase("found.nothing");
+  const kind = jsonKind(value);
+  return kind === "other"
+    ? phrase("found.other", { type: typeof value })
+    : phrase(`found.${kind}` as MessageKey);
 }

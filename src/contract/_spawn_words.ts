@@ -9,7 +9,8 @@ import type { Messages } from "../locale/messages.ts";
 import { SPAWN_DEPTH_VAR } from "../spawn/depth.ts";
 import type { SpawnRefusal } from "../spawn/guard.ts";
 import { SPAWN_TOOL, type SpawnInputProblem } from "../spawn/types.ts";
-import { foundText, quote } from "./_words.ts";
+import { foundPhrase } from "../json_kind.ts";
+import { quote } from "./_words.ts";
 
 /**
  * The refusal of a spawn input, in the locale: `Input refused by tool "spawn": /input: …`.
@@ -31,14 +32,14 @@ export function spawnInputRefusal(
     case "not_object":
       return refused(
         words.t("schema.root"),
-        words.t("spawn.input.must_be_object", { found: foundText(words, problem.found, input) }),
+        words.t("spawn.input.must_be_object", { found: words.say(foundPhrase(input)) }),
       );
     case "missing":
       return refused("/input", words.t("spawn.input.missing"));
     case "not_string":
       return refused(
         "/input",
-        words.t("spawn.input.not_string", { found: foundText(words, problem.found, value) }),
+        words.t("spawn.input.not_string", { found: words.say(foundPhrase(value)) }),
       );
     case "extra_property":
       return refused(`/${problem.property}`, words.t("spawn.input.extra"));

@@ -8,9 +8,7 @@
  * @module
  */
 
-import type { MessageKey } from "../locale/en_us.ts";
 import type { Messages } from "../locale/messages.ts";
-import type { JsonKind } from "../json_kind.ts";
 import { formatSize } from "../run/_size.ts";
 import type { RunResult } from "../run/types.ts";
 
@@ -38,20 +36,6 @@ export function quote(value: string): string {
  */
 export function toolLabel(words: Messages, name: string): string {
   return words.t("label.tool", { tool: quote(name) });
-}
-
-/**
- * A JSON value's kind, as messages say what was found.
- *
- * @param words The locale's messages.
- * @param kind The kind.
- * @param value The value, for `other`.
- * @returns `an array`, `a number`, …
- */
-export function foundText(words: Messages, kind: JsonKind, value?: unknown): string {
-  return kind === "other"
-    ? words.t("found.other", { type: typeof value })
-    : words.t(`found.${kind}` as MessageKey);
 }
 
 /**

@@ -21,15 +21,8 @@ import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
 import { approve, failureCode, type FlowSettings, recordRun, redactRun } from "./_flow.ts";
-import {
-  foundText,
-  MODEL_MAX_BYTES,
-  MODEL_MAX_LINES,
-  modelText,
-  quote,
-  toolLabel,
-} from "./_words.ts";
-import { jsonKind } from "../json_kind.ts";
+import { MODEL_MAX_BYTES, MODEL_MAX_LINES, modelText, quote, toolLabel } from "./_words.ts";
+import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
 import { ToolError } from "./tool_error.ts";
 import type {
@@ -283,7 +276,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       const message = words.t("input.refused", {
         tool: quote(spec.name),
         pointer: words.t("schema.root"),
-        reason: words.t("input.must_be_object", { found: foundText(words, kind, args) }),
+        reason: words.t("input.must_be_object", { found: words.say(foundPhrase(args)) }),
       });
       throw ToolError.user("invalid_input", message, { tool: spec.name });
     }

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type Phrase, phrase } from "../locale/messages.ts";
+import type { Phrase } from "../locale/messages.ts";
+import { foundPhrase } from "../json_kind.ts";
 import type { Segment } from "../json_text.ts";
 import { keyLabel } from "../text.ts";
 
@@ -17,31 +18,13 @@ export function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The kind of a JSON value, for "found …". */
-export function kind(value: unknown): Phrase {
-  if (value === null) return phrase("found.null");
-  if (Array.isArray(value)) return phrase("found.array");
-  switch (typeof value) {
-    case "string":
-      return phrase("found.string");
-    case "number":
-      return phrase("found.number");
-    case "boolean":
-      return phrase("found.boolean");
-    case "object":
-      return phrase("found.object");
-    default:
-      return phrase("found.nothing");
-  }
-}
-
 /** A non-secret found value: short strings and numbers verbatim, anything else by kind. */
 export function show(value: unknown): string | Phrase {
   if (typeof value === "number" || typeof value === "boolean" || value === null) {
     return String(value);
   }
   if (typeof value === "string" && value.length <= 40) return JSON.stringify(value);
-  return kind(value);
+  return foundPhrase(value);
 }
 
 /** A path inside the document as a field name: `input_schema.properties.x`, `anyOf[0]`. */

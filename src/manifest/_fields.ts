@@ -13,7 +13,8 @@ import type { EnvLookup } from "../paths.ts";
 import type { SideEffect } from "./types.ts";
 import type { Pointer, Segment } from "../json_text.ts";
 import { expand } from "./_expand.ts";
-import { fieldOf, isObject, type Json, kind, show } from "./_describe.ts";
+import { fieldOf, isObject, type Json, show } from "./_describe.ts";
+import { foundPhrase } from "../json_kind.ts";
 import { keyLabel } from "../text.ts";
 
 /** The default `timeout_ms`. */
@@ -83,7 +84,7 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
       ["input_schema"],
       "value",
       "input_schema",
-      phrase("manifest.schema_not_object", { found: kind(schema) }),
+      phrase("manifest.schema_not_object", { found: foundPhrase(schema) }),
     );
     return undefined;
   }
@@ -155,7 +156,7 @@ export function checkCommand(raw: Json, env: EnvLookup, report: Report): string[
     const key = typeof command === "string"
       ? "manifest.command_shell"
       : "manifest.command_not_argv";
-    report(["command"], "value", "command", phrase(key, { found: kind(command) }));
+    report(["command"], "value", "command", phrase(key, { found: foundPhrase(command) }));
     return undefined;
   }
   if (command.length === 0) {
@@ -196,7 +197,12 @@ export function checkEnv(
   if (!Object.hasOwn(raw, "env")) return out;
   const pairs = raw.env;
   if (!isObject(pairs)) {
-    report(["env"], "value", "env", phrase("manifest.env_not_object", { found: kind(pairs) }));
+    report(
+      ["env"],
+      "value",
+      "env",
+      phrase("manifest.env_not_object", { found: foundPhrase(pairs) }),
+    );
     return undefined;
   }
   let ok = true;
@@ -287,5 +293,5 @@ function expandField(
 }
 
 function notString(value: unknown): Phrase {
-  return phrase("manifest.not_string", { found: kind(value) });
+  return phrase("manifest.not_string", { found: foundPhrase(value) });
 }

@@ -10,7 +10,8 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
 import type { Pointer, Segment } from "../json_text.ts";
-import { isObject, type Json, kind, show } from "./_describe.ts";
+import { isObject, type Json, show } from "./_describe.ts";
+import { foundPhrase } from "../json_kind.ts";
 import { keyLabel } from "../text.ts";
 import {
   checkCommand,
@@ -78,7 +79,7 @@ export function validateManifest(document: unknown, context: ValidateContext): V
   if (!isObject(document)) {
     issues.push({
       pointer: { path: [], at: "value" },
-      reason: phrase("manifest.not_object", { found: kind(document) }),
+      reason: phrase("manifest.not_object", { found: foundPhrase(document) }),
     });
     return { tools, issues };
   }
@@ -98,7 +99,7 @@ export function validateManifest(document: unknown, context: ValidateContext): V
     issues.push({
       pointer: { path: ["tools"], at: "value" },
       field: "tools",
-      reason: phrase("manifest.tools_not_object", { found: kind(document.tools) }),
+      reason: phrase("manifest.tools_not_object", { found: foundPhrase(document.tools) }),
     });
   } else if (!skipTools) {
     const declared = document.tools;
@@ -162,7 +163,7 @@ function checkTool(
     report([], "key", undefined, phrase("manifest.invalid_name", { reason: nameProblem }));
   }
   if (!isObject(raw)) {
-    report([], "value", undefined, phrase("manifest.tool_not_object", { found: kind(raw) }));
+    report([], "value", undefined, phrase("manifest.tool_not_object", { found: foundPhrase(raw) }));
     return undefined;
   }
   for (const key of Object.keys(raw)) {

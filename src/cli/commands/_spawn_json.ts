@@ -5,7 +5,6 @@
  */
 
 import type { RunResult } from "../../run/types.ts";
-import { spawnOutput, spawnResultText } from "../../spawn/result.ts";
 import type { SpawnCall, SpawnOutput } from "../../spawn/types.ts";
 import { LOCAL_TARGET } from "../../spawn/preview.ts";
 import type { CallFailure } from "./_call_json.ts";
@@ -26,8 +25,8 @@ export function ranSpawn(
   call: SpawnCall,
   result: RunResult,
   failure: CallFailure | undefined,
-  output: SpawnOutput = spawnOutput(call, result),
-  text: string = spawnResultText(call, result),
+  output: SpawnOutput,
+  text: string,
 ): Record<string, unknown> {
   return {
     ok: failure === undefined,
@@ -73,7 +72,6 @@ export function failedSpawn(
 /**
  * The object `call spawn --json` prints once the call ran: the same shape as any `call`.
  *
- * @param call The parsed call.
  * @param result The run's result.
  * @param failure What went wrong, or `undefined` on success.
  * @param output The structured output (the contract's, localized).
@@ -82,11 +80,10 @@ export function failedSpawn(
  *   duration_ms, error}`.
  */
 export function ranSpawnAsCall(
-  call: SpawnCall,
   result: RunResult,
   failure: CallFailure | undefined,
-  output: SpawnOutput = spawnOutput(call, result),
-  text: string = spawnResultText(call, result),
+  output: SpawnOutput,
+  text: string,
 ): Record<string, unknown> {
   return {
     tool: "spawn",

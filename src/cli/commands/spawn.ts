@@ -17,6 +17,7 @@ import { resolvePath } from "../../paths.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { parseSpawnInput } from "../../spawn/grammar.ts";
+import { spawnLabel } from "../../spawn/result.ts";
 import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err, outJson } from "../output.ts";
@@ -156,11 +157,7 @@ function report(
   words: Messages,
 ): number {
   const { call, run, output } = extra;
-  const label = call.mode === "agent"
-    ? words.t("label.subagent")
-    : call.target === undefined
-    ? words.t("label.command")
-    : words.t("label.command_on", { target: JSON.stringify(call.target) });
+  const label = spawnLabel(call, words);
   const interrupted = error?.code === "interrupted";
   if (settings.json) {
     const failure: CallFailure | undefined = error === undefined ? undefined : {
@@ -169,7 +166,7 @@ function report(
     };
     outJson(
       shape === "call"
-        ? ranSpawnAsCall(call, run, failure, output, text)
+        ? ranSpawnAsCall(run, failure, output, text)
         : ranSpawn(call, run, failure, output, text),
     );
     return error === undefined ? 0 : exitCodeFor(error.code);
