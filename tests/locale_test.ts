@@ -23,7 +23,6 @@ import {
   type ToolSpec,
 } from "../src/mod.ts";
 import { spawnInputRefusal, spawnRefusalText } from "../src/contract/_spawn_words.ts";
-import { modelText } from "../src/contract/_words.ts";
 import { spawnRefusal } from "../src/spawn/guard.ts";
 import { describeError, refusal } from "../src/schema/_message.ts";
 import { parseArgs } from "../src/cli/args.ts";
@@ -167,11 +166,18 @@ Deno.test("describeFailure() words a failed run exactly in English and in Ukrain
   );
 });
 
-Deno.test("in English the contract words successful runs exactly as modelResult() does", () => {
-  const label = 'Tool "x"';
+Deno.test("modelResult() in uk-UA is Ukrainian but for the program's own output", () => {
+  const label = 'Інструмент "x"';
   for (const result of RUNS) {
-    assert.equal(modelText(EN, result, label), modelResult(result, label));
+    const uk = modelResult(result, label, {}, UK);
+    const own = result.stdout.replace(/[\r\n]+$/, "");
+    assert.ok(uk.startsWith(own), uk);
+    const added = uk.slice(own.length);
+    if (added.trim() !== "") assert.match(added, CYRILLIC);
   }
+  const cut = { ...RUNS[0]!, stdout: "x", stdoutTruncated: true, stdoutBytes: 99_000 };
+  assert.match(modelResult(cut, label, {}, UK), /^x\n\[/);
+  assert.match(modelResult(cut, label, {}, UK), CYRILLIC);
 });
 
 Deno.test("spawnResultText() in uk-UA is Ukrainian but for the program's own output", () => {

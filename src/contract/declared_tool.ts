@@ -21,7 +21,8 @@ import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
 import { approve, failureCode, type FlowSettings, recordRun, redactRun } from "./_flow.ts";
-import { MODEL_MAX_BYTES, MODEL_MAX_LINES, modelText, quote, toolLabel } from "./_words.ts";
+import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
+import { modelResult } from "../run/model_result.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
 import { ToolError } from "./tool_error.ts";
@@ -111,6 +112,9 @@ interface DeclaredSettings {
   readonly approver: Approver;
   readonly audit: AuditSink | undefined;
 }
+
+/** How much of a program's output a model is given. */
+const MODEL_CAPS = { maxBytes: MODEL_MAX_BYTES, maxLines: MODEL_MAX_LINES } as const;
 
 /** The output schema of a declared tool: the text the program printed, for a model. */
 const OUTPUT_SCHEMA = {
@@ -357,8 +361,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
         timeoutMs: settings.timeoutMs ?? spec.timeoutMs,
       },
       {
-        maxBytes: MODEL_MAX_BYTES,
-        maxLines: MODEL_MAX_LINES,
+        ...MODEL_CAPS,
         ...(spillDir === false ? {} : { spillDir }),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
         ...(context.onStdout === undefined ? {} : { onStdout: context.onStdout }),
@@ -375,7 +378,11 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const metadata = { durationMs: result.durationMs, extra: { run } };
     const code = failureCode(result);
     if (code === undefined) {
-      return { result: hide(modelText(this.#words, result, label)), images: [], metadata };
+      return {
+        result: hide(modelResult(result, label, MODEL_CAPS, this.#words)),
+        images: [],
+        metadata,
+      };
     }
     // Failures are worded by a module loaded only when a run fails.
     const { describeFailure } = await import("../run/failure_message.ts");

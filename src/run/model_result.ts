@@ -4,6 +4,7 @@
  * @module
  */
 
+import { type Messages, messages } from "../locale/messages.ts";
 import { formatSize } from "./_size.ts";
 import type { RunResult } from "./types.ts";
 
@@ -22,6 +23,8 @@ export interface ModelResultOptions {
  * @param result The run's result.
  * @param label Who ran, as the sentence should name it (`Tool "x"`).
  * @param options The caps the run used.
+ * @param words The messages of the locale to word the sentence and the note in.
+ *   @default {messages("en-US")}
  * @returns The text for the model.
  *
  * @example Turn a run into model text
@@ -38,12 +41,19 @@ export function modelResult(
   result: RunResult,
   label: string,
   options: ModelResultOptions = {},
+  words: Messages = messages("en-US"),
 ): string {
   const text = result.stdout.replace(/[\r\n]+$/, "");
   if (!result.stdoutTruncated) {
-    return text.trim() === "" ? `${label} finished and printed nothing` : text;
+    return text.trim() === "" ? words.t("run.printed_nothing", { label }) : text;
   }
-  const caps = `${formatSize(options.maxBytes ?? 51200)} / ${options.maxLines ?? 2000} lines`;
-  const where = result.spillPath === undefined ? "" : `; full output: ${result.spillPath}`;
-  return `${text}\n[output cut at ${caps}; ${result.stdoutBytes} bytes in all${where}]`;
+  const params = {
+    size: formatSize(options.maxBytes ?? 51200, words),
+    lines: options.maxLines ?? 2000,
+    bytes: result.stdoutBytes,
+  };
+  const note = result.spillPath === undefined
+    ? words.t("run.cut_note", params)
+    : words.t("run.cut_note_spilled", { ...params, path: result.spillPath });
+  return `${text}\n${note}`;
 }
