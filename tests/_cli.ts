@@ -18,6 +18,21 @@ export const FIXTURES = `${ROOT}tests/fixtures/cli`;
  */
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 
+/** The keys of what `call --json` prints, in order (README: `call`). */
+export const CALL_JSON_KEYS: readonly string[] = [
+  "tool",
+  "ok",
+  "result",
+  "stdout",
+  "stderr",
+  "exit_code",
+  "signal",
+  "timed_out",
+  "truncated",
+  "duration_ms",
+  "error",
+];
+
 /** A scratch workspace and the user directories that go with it. */
 export interface Scratch {
   /** The workspace root (holds `.basis/tools.json`). */

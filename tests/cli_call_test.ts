@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   assertNoStackTrace,
+  CALL_JSON_KEYS,
   cli,
   FIXTURES,
   oneTool,
@@ -65,19 +66,7 @@ Deno.test("call with --json prints one object with every documented field", asyn
   const result = await cli(dirs, ["--json", "call", "echo", '{"a":1}', ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
   const object = JSON.parse(result.stdout);
-  assert.deepEqual(Object.keys(object), [
-    "tool",
-    "ok",
-    "result",
-    "stdout",
-    "stderr",
-    "exit_code",
-    "signal",
-    "timed_out",
-    "truncated",
-    "duration_ms",
-    "error",
-  ]);
+  assert.deepEqual(Object.keys(object), CALL_JSON_KEYS);
   assert.equal(object.ok, true);
   assert.equal(object.result, '{"a":1}');
   assert.equal(object.exit_code, 0);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   assertNoStackTrace,
+  CALL_JSON_KEYS,
   cli,
   oneTool,
   processesLeftInGroup,
@@ -433,19 +434,7 @@ Deno.test("call spawn runs the same code with JSON input and call's --json shape
   const json = JSON.parse(
     (await cli(dirs, ["--json", "call", "spawn", '{"input":"!exit 3"}', ...ALWAYS])).stdout,
   );
-  assert.deepEqual(Object.keys(json), [
-    "tool",
-    "ok",
-    "result",
-    "stdout",
-    "stderr",
-    "exit_code",
-    "signal",
-    "timed_out",
-    "truncated",
-    "duration_ms",
-    "error",
-  ]);
+  assert.deepEqual(Object.keys(json), CALL_JSON_KEYS);
   assert.equal(json.tool, "spawn");
   assert.equal(json.exit_code, 3);
   assert.equal(json.error.kind, "tool_failed");
