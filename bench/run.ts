@@ -256,14 +256,27 @@ const w100 = await workspace("w100", 100);
   console.error("approval path: 1,000 rules + audit vs --approve always, audit off…");
   const config = `${work}/approval-config`;
   await Deno.mkdir(config, { recursive: true });
+  // The program as the preview names it: found on PATH, its directory's links resolved.
+  const found = new TextDecoder().decode((await sh(["sh", "-c", "command -v cat"])).stdout).trim();
+  const cat = `${Deno.realPathSync(found.slice(0, found.lastIndexOf("/")))}/cat`;
   const rules = [];
   for (let i = 0; i < 1000; i++) {
     const tool = i < 300 ? "cat" : `tool_${String(i).padStart(5, "0")}`;
-    const pattern = i < 300 ? `*"input":{"never":${i}}*` : `*"command":["cat"]*`;
-    rules.push({ id: `r-${i}`, tool, pattern, decision: "allow", scope: "global" });
+    const when = i < 300
+      ? { program: cat, input: { "/never": { equals: i } } }
+      : { program: `/usr/bin/${tool}`, argv: [tool, { rest: true }] };
+    rules.push({ id: `r-${i}`, tool, decision: "allow", scope: "global", when });
   }
-  rules.push({ id: "r-cat", tool: "cat", decision: "allow", scope: { workspace: w100 } });
-  await Deno.writeTextFile(`${config}/rules.json`, JSON.stringify({ version: 1, rules }));
+  rules.push({
+    id: "r-cat",
+    tool: "cat",
+    decision: "allow",
+    scope: { workspace: Deno.realPathSync(w100) },
+    when: { program: cat, argv: ["cat"], cwd: Deno.realPathSync(w100) },
+  });
+  await Deno.writeTextFile(`${config}/rules.json`, JSON.stringify({ version: 2, rules }), {
+    mode: 0o600,
+  });
   const input = '{"text":"hello","count":3}';
   const audit = `${work}/audit.jsonl`;
   const [ruled, always] = await sideBySide(

@@ -54,6 +54,18 @@ export * from "./permissions/mod.ts";
 export * from "./spawn/mod.ts";
 export * from "./audit/mod.ts";
 export type * from "./approval/terminal/types.ts";
+export type {
+  ArgMatcher,
+  InputMatcher,
+  RestMarker,
+  Rule,
+  RuleConditions,
+  RuleDecision,
+  RuleScope,
+  SpawnConditions,
+  TextMatcher,
+  ToolConditions,
+} from "./approval/rules/types.ts";
 export * from "./locale/mod.ts";
 export * from "./contract/mod.ts";
 export { redact, REDACTED } from "./redact.ts";

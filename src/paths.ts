@@ -163,3 +163,43 @@ export function parentPath(path: string): string {
   if (WINDOWS && /^[A-Za-z]:$/.test(path.slice(0, cut))) return path.slice(0, cut + 1);
   return path.slice(0, cut);
 }
+
+/**
+ * The canonical form of a path: absolute, normalised, symbolic links resolved, so every spelling
+ * of a directory is one string (the key of workspace-scoped rules, the cwd a preview shows).
+ *
+ * @param path An absolute path.
+ * @returns Its real path; the normalised path when it cannot be resolved (missing, or not
+ *   readable under Deno's permissions).
+ * @throws Never.
+ * @example A path that does not exist is only normalised
+ * ```ts
+ * import { canonicalPath } from "./paths.ts";
+ * console.assert(canonicalPath("/no/such/./dir/") === "/no/such/dir");
+ * ```
+ */
+export function canonicalPath(path: string): string {
+  const normal = resolvePath(path);
+  try {
+    return resolvePath(Deno.realPathSync(normal));
+  } catch {
+    return normal;
+  }
+}
+
+/**
+ * The canonical form of a file's path with its last component kept: the directory's links are
+ * resolved, the file's own name is not (a multi-call program such as busybox tells its applets
+ * apart by the name it was started under, and `python3` stays `python3`).
+ *
+ * @param path An absolute path to a file.
+ * @returns The path through the canonical directory.
+ * @throws Never.
+ */
+export function canonicalFilePath(path: string): string {
+  const normal = resolvePath(path);
+  const parent = parentPath(normal);
+  if (parent === normal) return normal;
+  const name = normal.slice(parent.length + (parent.endsWith("/") ? 0 : 1));
+  return joinPath(canonicalPath(parent), name);
+}

@@ -106,15 +106,92 @@ Deno.test("a remembered deny answers first, even over --approve always, and show
   await dirs.cleanup();
 });
 
-Deno.test("a pattern rule beats a bare rule, and deny beats allow among equals", async () => {
+Deno.test("deny beats ask beats allow; an input condition narrows an allow; ask asks even over an allow", async () => {
   const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
-  await cli(dirs, ["rules", "add", "--tool", "echo", "--deny", "--reason", "bare deny"]);
-  await cli(dirs, ["rules", "add", "--tool", "echo", "--pattern", '*"input":{"ok":true}}']);
-  assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
-  assert.equal((await cli(dirs, ["call", "echo", '{"ok":false}'])).code, 5);
-  await cli(dirs, ["rules", "add", "--tool", "echo", "--deny", "--pattern", '*"ok":true*']);
-  assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 5);
-  await dirs.cleanup();
+  try {
+    const add = (...args: string[]) => cli(dirs, ["rules", "add", "--tool", "echo", ...args]);
+    assert.equal((await add("--input", "/ok=true")).code, 0);
+    assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
+    assert.equal((await cli(dirs, ["call", "echo", '{"ok":false}'])).code, 5);
+    // A rule that says ask: asked even though the allow matches, so denied with no terminal.
+    assert.equal((await add("--ask", "--input", "/ask=true")).code, 0);
+    const asked = await cli(dirs, ["call", "echo", '{"ok":true,"ask":true}']);
+    assert.equal(asked.code, 5);
+    assert.match(asked.stderr, /says to ask every time and there is no terminal to ask/);
+    const always = await cli(dirs, [
+      "call",
+      "echo",
+      '{"ok":true,"ask":true}',
+      "--approve",
+      "always",
+    ]);
+    assert.equal(always.code, 5, "an ask rule is asked even under --approve always");
+    assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
+    // A deny covering every input beats both.
+    assert.equal((await add("--deny", "--reason", "closed")).code, 0);
+    const denied = await cli(dirs, ["call", "echo", '{"ok":true}']);
+    assert.equal(denied.code, 5);
+    assert.match(denied.stderr, /closed/);
+    // rules test says the same, and runs nothing.
+    const tested = await cli(dirs, ["rules", "test", "echo", '{"ok":true}', "--json"]);
+    assert.equal(tested.code, 5);
+    assert.equal(JSON.parse(tested.stdout).decision, "deny");
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("rules test and call --dry-run print the preview and the decision, and run nothing", async () => {
+  const dirs = await scratch();
+  try {
+    const marker = `${dirs.root}/ran`;
+    await Deno.writeTextFile(
+      `${dirs.root}/.basis/tools.json`,
+      JSON.stringify(oneTool("touch", { command: ["touch", marker] })),
+    );
+    const asked = await cli(dirs, ["rules", "test", "touch", "{}"]);
+    assert.equal(asked.code, 5, asked.stderr);
+    assert.match(
+      asked.stdout,
+      /^preview +\{"tool":"touch","program":"\/[^"]+\/touch","command":\["touch",/,
+    );
+    assert.match(asked.stdout, /decision +ask: no rule answers/);
+    const always = await cli(dirs, ["call", "touch", "{}", "--dry-run", "--approve", "always"]);
+    assert.equal(always.code, 0);
+    assert.match(always.stdout, /decision +allow, by --approve always/);
+    assert.equal((await cli(dirs, ["rules", "add", "--tool", "touch"])).code, 0);
+    const ruled = await cli(dirs, ["rules", "test", "touch"], { stdin: "{}" });
+    assert.equal(ruled.code, 0, ruled.stderr);
+    assert.match(ruled.stdout, /decision +allow, by rule r-/);
+    const never = await cli(dirs, ["rules", "test", "touch", "{}", "--approve", "never"]);
+    assert.equal(never.code, 0, "a rule answers before the policy");
+    // Input the schema refuses is refused as for a call (exit 4), before any decision.
+    await Deno.writeTextFile(
+      `${dirs.root}/.basis/tools.json`,
+      JSON.stringify(oneTool("touch", {
+        command: ["touch", marker],
+        input_schema: { type: "object", required: ["x"] },
+      })),
+    );
+    assert.equal((await cli(dirs, ["rules", "test", "touch", "{}"])).code, 4);
+    // Spawn: the preview and the decision, and spawn's own refusals before any rule.
+    const spawn = await cli(dirs, ["rules", "test", "spawn", '{"input":"!touch ran"}', "--json"]);
+    assert.equal(spawn.code, 5);
+    assert.deepEqual(JSON.parse(spawn.stdout).preview, {
+      mode: "command",
+      body: "touch ran",
+      cwd: await Deno.realPath(dirs.root),
+      target: "local",
+    });
+    const off = await cli(dirs, ["--no-shell", "spawn", "!touch ran", "--dry-run"]);
+    assert.equal(off.code, 5);
+    assert.match(off.stderr, /commands are turned off/);
+    await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+    await assert.rejects(Deno.stat(`${dirs.root}/ran`), Deno.errors.NotFound);
+    await assert.rejects(Deno.stat(`${dirs.stateDir}/audit.jsonl`), Deno.errors.NotFound);
+  } finally {
+    await dirs.cleanup();
+  }
 });
 
 Deno.test("rules list, remove and check work from the CLI, with --json", async () => {
@@ -132,12 +209,26 @@ Deno.test("rules list, remove and check work from the CLI, with --json", async (
     "add",
     "--tool",
     "echo",
-    "--pattern",
-    "cargo",
+    "--argv",
+    '["cat","-n"]',
     "--match",
-    "cargo test",
+    '{"program":"/bin/cat","command":["cat"],"cwd":"/w"}',
   ]);
-  assert.notEqual(bad.code, 0);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /rule does not match example match\[0\]/);
+  const notJson = await cli(dirs, ["rules", "add", "--tool", "echo", "--argv", "[cat]"]);
+  assert.equal(notJson.code, 2);
+  assert.match(notJson.stderr, /"--argv" is not JSON: /);
+  const badArgv = await cli(dirs, [
+    "rules",
+    "add",
+    "--tool",
+    "echo",
+    "--argv",
+    '[{"rest":true},"x"]',
+  ]);
+  assert.equal(badArgv.code, 2);
+  assert.match(badArgv.stderr, /when\.argv\[0\]: \{"rest": true\} may only come last/);
   assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 0);
   assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 2);
   assert.equal((await cli(dirs, ["rules", "frob"])).code, 2);
@@ -146,7 +237,7 @@ Deno.test("rules list, remove and check work from the CLI, with --json", async (
 
 Deno.test("a corrupt rules file fails closed: denied, and rules check reports it", async () => {
   const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
-  await Deno.writeTextFile(`${dirs.configDir}/rules.json`, '{"version": 1, "rules": [');
+  await Deno.writeTextFile(`${dirs.configDir}/rules.json`, '{"version": 2, "rules": [');
   const result = await cli(dirs, ["call", "echo", "{}", "--approve", "always"]);
   assert.equal(result.code, 5);
   assert.match(result.stderr, /rules\.json/);

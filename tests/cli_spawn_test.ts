@@ -216,8 +216,8 @@ Deno.test("spawn refuses bad input with exit 4 before the approver, without runn
 Deno.test("--no-shell refuses a command with exit 5 before any rule or approver; tasks still run", async () => {
   const dirs = await scratch();
   await configure(dirs, { agent: [AGENT] });
-  // A remembered rule allows every spawn call: commands off must win anyway.
-  const added = await cli(dirs, ["rules", "add", "--tool", "spawn"]);
+  // A remembered rule allows every simple command: commands off must win anyway.
+  const added = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body-glob", "*"]);
   assert.equal(added.code, 0, added.stderr);
   const refused = await cli(dirs, ["--no-shell", "spawn", "!touch marker"]);
   assert.equal(refused.code, 5, refused.stderr);
@@ -268,15 +268,9 @@ Deno.test("spawn is denied (exit 5) with --approve never and with no terminal to
   await dirs.cleanup();
 });
 
-Deno.test("a remembered rule with a pattern allows one exact command and no other", async () => {
+Deno.test("a remembered rule with an exact body allows one exact command and no other", async () => {
   const dirs = await scratch();
-  const pattern = JSON.stringify({
-    mode: "command",
-    body: "echo ok",
-    cwd: dirs.root,
-    target: "local",
-  });
-  const added = await cli(dirs, ["rules", "add", "--tool", "spawn", "--pattern", pattern]);
+  const added = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "echo ok"]);
   assert.equal(added.code, 0, added.stderr);
   const ok = await cli(dirs, ["spawn", "!echo ok"]);
   assert.equal(ok.code, 0, ok.stderr);

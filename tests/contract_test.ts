@@ -320,7 +320,7 @@ Deno.test("the approver is injectable and sits after the schema gate: it sees th
   assert.equal(approver.asked.length, 1);
   assert.equal(
     JSON.stringify(approver.asked[0]?.preview),
-    '{"tool":"echo","command":["cat"],"cwd":"/","input":{"a":1}}',
+    `{"tool":"echo","program":"${catPath()}","command":["cat"],"cwd":"/","input":{"a":1}}`,
   );
   assert.deepEqual(entries.map((entry) => entry.type), ["decision", "run"]);
   assert.equal(entries[0]?.type === "decision" && entries[0].workspace, "/w");
@@ -339,6 +339,20 @@ Deno.test("toService() is the tool as a plain function; it rejects with the same
   assert.equal(output.exit_code, 0);
   assert.equal(output.error, null);
 });
+
+/** Where `cat` is found on PATH, its directory's links resolved (what a preview names). */
+function catPath(): string {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if (dir.startsWith("/") && Deno.statSync(`${dir}/cat`).isFile) {
+        return `${Deno.realPathSync(dir)}/cat`;
+      }
+    } catch {
+      // Not here.
+    }
+  }
+  throw new Error("cat is not on PATH");
+}
 
 function config(fields: Partial<SpawnConfig> = {}): SpawnConfig {
   return {
@@ -373,6 +387,11 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
   assert.equal(approver.asked[0]?.kind, "spawn");
   assert.equal(
     JSON.stringify(approver.asked[0]?.preview),
-    JSON.stringify({ mode: "command", body: "printf 'x\\n'; exit 3", cwd: ROOT, target: "local" }),
+    JSON.stringify({
+      mode: "command",
+      body: "printf 'x\\n'; exit 3",
+      cwd: Deno.realPathSync(ROOT),
+      target: "local",
+    }),
   );
 });

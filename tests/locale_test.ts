@@ -524,6 +524,7 @@ const HELP_KEPT: (string | RegExp)[] = [
   /\b(?:basis-tools|list|show|check|call|spawn|schema|rules|add|remove|permissions|mcp)\b/g,
   /\b(?:prompt|always|never|off|openai|anthropic|gemini|flags|json|compile|deno|Deno|Gemini CLI)\b/g,
   /\b(?:discoveryCommand|elicitation|stdin|stdout|stderr|stdio|argv|timeout_ms|max_depth|kill|env|xargs|spawn\.json|rules\.json|settings\.json|deno\.json)\b/g,
+  /\b(?:allow|deny|ask|test|cwd|command|agent)\b/g,
 ];
 
 Deno.test("plural() picks English one|other and Ukrainian one|few|many", async () => {
@@ -666,40 +667,55 @@ Deno.test("rules add, list, check and remove speak uk-UA; ids, tools, decisions 
   const dirs = await scratch(oneTool("wc", { command: ["cat"] }));
   const uk = (args: string[]) => cli(dirs, ["rules", ...args, "--locale", "uk-UA"]);
   const en = (args: string[]) => cli(dirs, ["rules", ...args]);
-  assert.match((await uk(["list"])).stdout, /^Збережених правил немає \(.+rules\.json\)\n$/);
-  assert.match((await en(["list"])).stdout, /^No remembered rules \(.+rules\.json\)\n$/);
+  try {
+    assert.match((await uk(["list"])).stdout, /^Збережених правил немає \(.+rules\.json\)\n$/);
+    assert.match((await en(["list"])).stdout, /^No remembered rules \(.+rules\.json\)\n$/);
 
-  const added = await uk(["add", "--tool", "wc", "--pattern", '{"tool":"wc"*', "--global"]);
-  assert.equal(added.code, 0, added.stderr);
-  assert.match(added.stdout, /^Додано (r-[\w-]+): allow wc \(глобальне\)\n$/);
-  const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
-  const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);
-  assert.match(second.stdout, /^Додано r-[\w-]+: deny wc \(робочий простір .+\)\n$/);
+    const added = await uk(["add", "--tool", "wc", "--global"]);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(
+      added.stdout,
+      /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\]\}\n$/,
+    );
+    const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
+    const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);
+    assert.match(second.stdout, /^Додано r-[\w-]+: deny wc \(робочий простір .+\)\n/);
 
-  const [enList, ukList] = [await en(["list"]), await uk(["list"])];
-  assert.match(
-    ukList.stdout,
-    new RegExp(`^${id} {2}allow {2}wc {2}\\(глобальне\\) {2}шаблон \\{"tool":"wc"\\*$`, "m"),
-  );
-  assert.match(
-    ukList.stdout,
-    /^r-[\w-]+ {2}deny {3}wc {2}\(робочий простір .+\) {2}кожен виклик — no$/m,
-  );
-  assertNoEnglish(ukList.stdout, enList.stdout, [
-    /\{"tool":"wc"\*/g,
-    /\b(?:r-[\w-]+|allow|deny|wc|no)\b/g,
-    /\/[^\s)]+/g,
-  ]);
-  assert.equal((await uk(["list", "--json"])).stdout, (await en(["list", "--json"])).stdout);
+    const [enList, ukList] = [await en(["list"]), await uk(["list"])];
+    assert.match(
+      ukList.stdout,
+      new RegExp(`^${id} {2}allow {2}wc {2}\\(глобальне\\) {2}коли \\{"program":`, "m"),
+    );
+    assert.match(
+      enList.stdout,
+      new RegExp(`^${id} {2}allow {2}wc {2}\\(global\\) {2}when \\{"program":`, "m"),
+    );
+    assert.match(
+      ukList.stdout,
+      /^r-[\w-]+ {2}deny {3}wc {2}\(робочий простір .+\) {2}коли .+ — no$/m,
+    );
+    assertNoEnglish(ukList.stdout, enList.stdout, [
+      /\{.*\}/g,
+      /\b(?:r-[\w-]+|allow|deny|wc|no)\b/g,
+      /\/[^\s)]+/g,
+    ]);
+    assert.equal((await uk(["list", "--json"])).stdout, (await en(["list", "--json"])).stdout);
 
-  assert.match((await uk(["check"])).stdout, /^гаразд: 2 правила \(.+rules\.json\)\n$/);
-  assert.match((await en(["check"])).stdout, /^ok: 2 rules \(.+rules\.json\)\n$/);
-  assert.equal((await uk(["check", "--json"])).stdout, (await en(["check", "--json"])).stdout);
+    assert.match((await uk(["check"])).stdout, /^гаразд: 2 правила \(.+rules\.json\)\n$/);
+    assert.match((await en(["check"])).stdout, /^ok: 2 rules \(.+rules\.json\)\n$/);
+    assert.equal((await uk(["check", "--json"])).stdout, (await en(["check", "--json"])).stdout);
 
-  const removed = await uk(["remove", id]);
-  assert.equal(removed.stdout, `Видалено ${id}: allow wc (глобальне)\n`);
-  assert.match((await uk(["check"])).stdout, /^гаразд: 1 правило \(/);
-  await dirs.cleanup();
+    const [enTest, ukTest] = [await en(["test", "wc", "{}"]), await uk(["test", "wc", "{}"])];
+    assert.equal(enTest.code, 5);
+    assert.match(enTest.stdout, /^preview +\{"tool":"wc",.*\}\ndecision +deny, by rule r-/);
+    assert.match(ukTest.stdout, /^перегляд \{"tool":"wc",.*\}\nрішення +відхилено правилом r-/);
+
+    const removed = await uk(["remove", id]);
+    assert.equal(removed.stdout, `Видалено ${id}: allow wc (глобальне)\n`);
+    assert.match((await uk(["check"])).stdout, /^гаразд: 1 правило \(/);
+  } finally {
+    await dirs.cleanup();
+  }
 });
 
 Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and input as they are", async () => {
@@ -711,6 +727,7 @@ Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and 
     kind: "tool",
     preview: {
       tool: "grep_code",
+      program: "/usr/bin/grep",
       command: ["/usr/bin/grep", "-rn", "TODO"],
       cwd: "/work/demo",
       input: { lines: Array.from({ length: 60 }, (_, i) => `line ${i}`) },

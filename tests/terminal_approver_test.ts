@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
-import { promptApproval, ruleForAlways } from "../src/approval/terminal/mod.ts";
+import { promptApproval } from "../src/approval/terminal/mod.ts";
 import type {
   PromptRequest,
   SpawnPromptRequest,
@@ -9,7 +9,6 @@ import type {
   ToolPromptRequest,
 } from "../src/approval/terminal/mod.ts";
 import { cutNote, cutText } from "../src/approval/terminal/_cut.ts";
-import { previewText } from "../src/approval/preview.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 
 const FIXTURE = new URL("./fixtures/approver/prompt_once.ts", import.meta.url).pathname;
@@ -24,6 +23,7 @@ const TOOL: ToolPromptRequest = {
   kind: "tool",
   preview: {
     tool: "grep_code",
+    program: "/usr/bin/grep",
     command: ["/usr/bin/grep", "-rn", "it's here", "src"],
     cwd: "/work/demo project",
     input: { pattern: "TODO", paths: ["src", "tests"] },
@@ -84,14 +84,6 @@ function header(screen: string): string {
 /** Any raw control character a terminal would act on (newlines aside). */
 // deno-lint-ignore no-control-regex -- finding control characters is the point
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/;
-
-/** A reference matcher for the rule pattern language: `*` any run, `?` one code point. */
-function patternMatches(pattern: string, text: string): boolean {
-  const source = [...pattern].map((c) =>
-    c === "*" ? "[\\s\\S]*" : c === "?" ? "[\\s\\S]" : c.replace(/[\\^$.|+()[\]{}]/g, "\\$&")
-  ).join("");
-  return new RegExp(`^${source}$`, "u").test(text);
-}
 
 for (
   const [keys, expected] of [
@@ -213,6 +205,7 @@ Deno.test("promptApproval() never writes a secret, even when a preview holds one
     ...TOOL,
     preview: {
       tool: "t",
+      program: "/usr/bin/curl",
       command: ["curl", "-H", `Authorization: Bearer ${CANARY}`],
       cwd: `/tmp/${CANARY}`,
       input: { token: CANARY, nested: [`a${CANARY}"b`] },
@@ -238,7 +231,13 @@ Deno.test("promptApproval() shows control characters as escapes, never raw", asy
   const evil = "\x1b]0;owned\x07\x1b[2J\u202e";
   const request: ToolPromptRequest = {
     ...TOOL,
-    preview: { tool: "t", command: ["echo", `a\n${evil}`], cwd: `/w${evil}`, input: { s: evil } },
+    preview: {
+      tool: "t",
+      program: `/bin/echo${evil}`,
+      command: ["echo", `a\n${evil}`],
+      cwd: `/w${evil}`,
+      input: { s: evil },
+    },
   };
   const { screen } = await answerWith(request, ENTER);
   const top = header(screen);
@@ -261,70 +260,27 @@ Deno.test("promptApproval() colours only when asked or when the output is a term
   assert.ok(terminal.screen().startsWith("\x1b[1mbasis-tools asks"));
 });
 
-Deno.test("ruleForAlways() pins tool, command and cwd, and matches any input", () => {
-  const rule = ruleForAlways(TOOL);
-  assert.deepEqual(rule, {
-    tool: "grep_code",
-    pattern:
-      `{"tool":"grep_code","command":["/usr/bin/grep","-rn","it's here","src"],"cwd":"/work/demo project","input":*}`,
-  });
-  const text = (preview: ToolPromptRequest["preview"]) => previewText(preview);
-  assert.ok(patternMatches(rule.pattern, text(TOOL.preview)));
-  assert.ok(patternMatches(rule.pattern, text({ ...TOOL.preview, input: { other: [1, "*"] } })));
-  assert.ok(
-    !patternMatches(
-      rule.pattern,
-      text({ ...TOOL.preview, command: ["/usr/bin/grep", "-rn", "it's here", "src", "x"] }),
-    ),
-  );
-  assert.ok(
-    !patternMatches(
-      rule.pattern,
-      text({ ...TOOL.preview, command: ["/usr/bin/grep", "-rni", "it's here", "src"] }),
-    ),
-  );
-  assert.ok(!patternMatches(rule.pattern, text({ ...TOOL.preview, cwd: "/work/demo project2" })));
-  assert.ok(!patternMatches(rule.pattern, text({ ...TOOL.preview, tool: "grep_codes" })));
+Deno.test("the prompt shows the program that will run, beside the argv as written", async () => {
+  const request = {
+    ...TOOL,
+    preview: { ...TOOL.preview, program: "/work/demo project/bin/grep", command: ["grep", "-rn"] },
+  };
+  const { screen } = await answerWith(request, ENTER);
+  assert.match(header(screen), /program +'\/work\/demo project\/bin\/grep'\n/);
+  assert.match(header(screen), /command +grep -rn\n/);
 });
 
-Deno.test("ruleForAlways() writes a literal * or ? as ?, which matches it and nothing wider", () => {
-  const preview = { tool: "g", command: ["grep", "*.ts", "a?b"], cwd: "/w*", input: {} };
-  const rule = ruleForAlways({ ...TOOL, tool: "g", preview });
-  assert.equal(rule.pattern, '{"tool":"g","command":["grep","?.ts","a?b"],"cwd":"/w?","input":*}');
-  assert.ok(patternMatches(rule.pattern, previewText(preview)));
-  const wider = { ...preview, command: ["grep", "x.ts", "a?b"] };
-  assert.ok(
-    patternMatches(rule.pattern, previewText(wider)),
-    "documented: one character may differ",
-  );
-  assert.ok(
-    !patternMatches(rule.pattern, previewText({ ...preview, command: ["grep", "xx.ts", "a?b"] })),
-  );
-});
-
-Deno.test("ruleForAlways() pins a spawn's exact body, mode, cwd and target", () => {
-  const rule = ruleForAlways(SPAWN);
-  assert.equal(rule.tool, "spawn");
-  assert.equal(
-    rule.pattern,
-    '{"mode":"command","body":"git push origin main","cwd":"/work/x","target":"mac"}',
-  );
-  const text = (p: SpawnPromptRequest["preview"]) =>
-    JSON.stringify({ mode: p.mode, body: p.body, cwd: p.cwd, target: p.target });
-  assert.ok(patternMatches(rule.pattern, text(SPAWN.preview)));
-  assert.ok(
-    !patternMatches(rule.pattern, text({ ...SPAWN.preview, body: "git push origin main --force" })),
-  );
-  assert.ok(!patternMatches(rule.pattern, text({ ...SPAWN.preview, target: "local" })));
-  assert.ok(!patternMatches(rule.pattern, text({ ...SPAWN.preview, cwd: "/work/y" })));
-});
-
-Deno.test("ruleForAlways() keeps secrets out of the pattern", () => {
-  const preview = { tool: "t", command: ["curl", `-H=X: ${CANARY}`], cwd: "/w", input: {} };
-  const rule = ruleForAlways({ ...TOOL, tool: "t", preview }, { secrets: [CANARY] });
-  assert.equal(rule.pattern.includes(CANARY), false);
-  assert.equal(rule.pattern, '{"tool":"t","command":["curl","-H=X: *"],"cwd":"/w","input":*}');
-  assert.ok(patternMatches(rule.pattern, previewText(preview)));
+Deno.test("a rule that says ask offers only allow once and deny, and says why", async () => {
+  const request = { ...TOOL, askedByRule: "r-ask12345" };
+  const terminal = scriptedTerminal();
+  const answer = promptApproval(request, terminal.io);
+  await terminal.press();
+  const screen = terminal.screen();
+  assert.match(screen, /rule r-ask12345 says to ask every time/);
+  assert.ok(!screen.includes("Always allow"), screen);
+  assert.ok(!screen.includes("Never"), screen);
+  await terminal.press(DOWN, ENTER);
+  assert.equal(await answer, "deny");
 });
 
 Deno.test("cutText() keeps whole lines within the budgets and counts the rest", () => {

@@ -1,7 +1,8 @@
 /**
- * Deciding whether a call may run. The order is fixed: remembered rules first, then the approver
- * chosen by `--approve`. With `prompt` and no one to ask, the call is denied: fail closed. A rules
- * file that cannot be read denies too: nothing is ever allowed because of a broken file.
+ * Deciding whether a call may run. The order is fixed: remembered rules first (deny, then ask,
+ * then allow), then the approver chosen by `--approve`. With `prompt` and no one to ask, the call
+ * is denied: fail closed. A rules file that cannot be read or trusted denies too: nothing is ever
+ * allowed because of a broken file.
  *
  * @module
  */
@@ -10,9 +11,10 @@ import { english, type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
+import { canonicalPath } from "../paths.ts";
 import { decideByRules } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";
-import type { Rule } from "./rules/types.ts";
+import type { Rule, RuleQuery } from "./rules/types.ts";
 import type { SpawnSideEffect } from "../spawn/types.ts";
 import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
 import type { ApprovalPolicy } from "./policy.ts";
@@ -23,7 +25,17 @@ export { APPROVAL_POLICIES, type ApprovalPolicy } from "./policy.ts";
 export type ApprovalRequest =
   & { readonly tool: string }
   & (
-    | { readonly kind?: "tool"; readonly sideEffect: SideEffect; readonly preview: ToolPreview }
+    | {
+      readonly kind?: "tool";
+      readonly sideEffect: SideEffect;
+      readonly preview: ToolPreview;
+      /**
+       * Which manifest declared the tool. A workspace tool may shadow a global one by name, so a
+       * global allow rule covers it only when the rule says which arguments it allows.
+       * @default "workspace"
+       */
+      readonly source?: "workspace" | "global";
+    }
     | {
       readonly kind: "spawn";
       /** `"process"` for a command, `"local state"` for a subagent. */
@@ -38,7 +50,7 @@ export interface Decision {
   readonly allowed: boolean;
   /** `rule` (a remembered rule), `prompt` (a person), or `policy` (`--approve`). */
   readonly by: "rule" | "prompt" | "policy";
-  /** The remembered rule that answered, or was created by the answer. */
+  /** The remembered rule that answered (or made a person be asked), or was created by the answer. */
   readonly ruleId: string | undefined;
   /** Why, in one line: shown to the caller for denials, recorded in the audit trail. */
   readonly reason: string | undefined;
@@ -51,6 +63,16 @@ export interface Decision {
   readonly ruleReason?: string | undefined;
 }
 
+/** What would be decided, without asking anyone: the answer of `rules test` and `--dry-run`. */
+export interface Verdict {
+  /** `allow` and `deny` are final; `ask` means a person would be asked. */
+  readonly outcome: "allow" | "deny" | "ask";
+  /** Who decides: a rule, the policy (`--approve`), or a person at the prompt. */
+  readonly by: "rule" | "policy" | "prompt";
+  /** The rule that answered, or that says to ask. */
+  readonly rule: Rule | undefined;
+}
+
 /** Asks a person; returns `no_answer` when no one can be asked. */
 export type Asker = (request: PromptRequest) => Promise<TerminalAnswer>;
 
@@ -60,12 +82,53 @@ export interface ApprovalOptions {
   policy?: ApprovalPolicy;
   /** The user's config directory, where `rules.json` lives; without it no rule applies. */
   configDir?: string;
-  /** The workspace root, for rules scoped to a workspace. */
+  /** The workspace root, for rules scoped to a workspace (compared in its canonical form). */
   root?: string;
-  /** Values never to show or store (the tool's env values). @default [] */
+  /** Values never to show or store (the call's env values). @default [] */
   secrets?: readonly string[];
   /** Asks a person. @default the terminal prompt on stdin and stderr */
   ask?: Asker;
+}
+
+/**
+ * What would be decided for one call, asking no one: the rule that answers (deny, then ask, then
+ * allow), else the policy, else `ask` at the prompt.
+ *
+ * @param request The tool, its side effect and the preview.
+ * @param options The policy and where rules live (`ask` is not used).
+ * @returns The outcome, who decides, and the rule that answered.
+ * @throws {RulesFileError} When the rules file cannot be read or trusted (code `denied`).
+ * @example No rule, a policy of always
+ * ```ts
+ * import { verdictFor } from "./approve.ts";
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
+ * const verdict = await verdictFor({ tool: "echo", sideEffect: "process", preview }, { policy: "always" });
+ * console.assert(verdict.outcome === "allow" && verdict.by === "policy");
+ * ```
+ */
+export async function verdictFor(
+  request: ApprovalRequest,
+  options: ApprovalOptions = {},
+): Promise<Verdict> {
+  const policy = options.policy ?? "prompt";
+  if (options.configDir !== undefined) {
+    const { rules } = await loadRules(options.configDir);
+    if (rules.some((rule) => rule.tool === request.tool)) {
+      const match = await decideByRules(rules, queryOf(request, options.root));
+      if (match !== undefined) {
+        const { rule } = match;
+        if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
+        // A rule that says ask: a person decides, whatever rule allows; --approve never still
+        // denies without asking.
+        return policy === "never"
+          ? { outcome: "deny", by: "policy", rule }
+          : { outcome: "ask", by: "prompt", rule };
+      }
+    }
+  }
+  if (policy === "always") return { outcome: "allow", by: "policy", rule: undefined };
+  if (policy === "never") return { outcome: "deny", by: "policy", rule: undefined };
+  return { outcome: "ask", by: "prompt", rule: undefined };
 }
 
 /**
@@ -75,11 +138,11 @@ export interface ApprovalOptions {
  * @param options The policy, where rules live, and how to ask.
  * @returns The decision; a denial carries a one-line reason (saying how to allow the call when
  * no one could be asked).
- * @throws {RulesFileError} When the rules file cannot be read or understood (code `denied`).
+ * @throws {RulesFileError} When the rules file cannot be read or trusted (code `denied`).
  * @example A policy of always allows
  * ```ts
  * import { decide } from "./approve.ts";
- * const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
  * const decision = await decide({ tool: "echo", sideEffect: "process", preview }, { policy: "always" });
  * console.assert(decision.allowed);
  * ```
@@ -89,26 +152,38 @@ export async function decide(
   options: ApprovalOptions = {},
 ): Promise<Decision> {
   const name = JSON.stringify(request.tool);
-  if (options.configDir !== undefined) {
-    const { rules } = await loadRules(options.configDir);
-    // The preview's JSON is as large as the input: build it only when a rule may look at it.
-    const match = rules.some((rule) => rule.tool === request.tool)
-      ? decideByRules(rules, {
-        tool: request.tool,
-        previewText: JSON.stringify(request.preview),
-        root: options.root,
-      })
-      : undefined;
-    if (match) return byRule(name, match.rule);
+  const verdict = await verdictFor(request, options);
+  const { rule } = verdict;
+  if (verdict.outcome === "allow") {
+    return allowance(verdict.by, rule?.id, rule?.reason);
   }
-  const policy = options.policy ?? "prompt";
-  if (policy === "always") return allowance("policy", undefined, undefined);
-  if (policy === "never") {
-    return denial("policy", undefined, phrase("denied.never", { tool: name }));
+  if (verdict.outcome === "deny") {
+    if (verdict.by === "rule" && rule !== undefined) return byRule(name, rule);
+    const why = rule === undefined
+      ? phrase("denied.never", { tool: name })
+      : phrase("denied.never_ask_rule", { tool: name, rule: rule.id });
+    return denial("policy", rule?.id, why);
   }
   const ask = options.ask ?? askOnTerminal(options.secrets ?? []);
-  const prompt = { ...request, kind: request.kind ?? "tool" } as PromptRequest;
+  const prompt = {
+    ...request,
+    kind: request.kind ?? "tool",
+    ...(rule === undefined ? {} : { askedByRule: rule.id }),
+  } as PromptRequest;
   const answer = await ask(prompt);
+  if (rule !== undefined) {
+    // A rule says ask every time: nothing the person answers is remembered.
+    switch (answer) {
+      case "allow_once":
+      case "always_allow":
+        return allowance("prompt", rule.id, undefined);
+      case "deny":
+      case "never":
+        return denial("prompt", rule.id, phrase("denied.prompt", { tool: name }));
+      case "no_answer":
+        return denial("policy", rule.id, noOneToAskRule(request.tool, rule.id));
+    }
+  }
   switch (answer) {
     case "allow_once":
       return allowance("prompt", undefined, undefined);
@@ -116,16 +191,31 @@ export async function decide(
       return denial("prompt", undefined, phrase("denied.prompt", { tool: name }));
     case "always_allow":
     case "never": {
-      const rule = await remember(prompt, answer, options);
-      if (answer === "always_allow") return allowance("prompt", rule?.id, undefined);
-      const why = rule === undefined
+      const remembered = await remember(prompt, answer, options);
+      if (answer === "always_allow") return allowance("prompt", remembered?.id, undefined);
+      const why = remembered === undefined
         ? phrase("denied.prompt", { tool: name })
-        : phrase("denied.prompt_remembered", { tool: name, rule: rule.id });
-      return denial("prompt", rule?.id, why);
+        : phrase("denied.prompt_remembered", { tool: name, rule: remembered.id });
+      return denial("prompt", remembered?.id, why);
     }
     case "no_answer":
       return denial("policy", undefined, noOneToAsk(request.tool, options.root));
   }
+}
+
+/** The rule query for a request: its kind, preview and canonical root. */
+function queryOf(request: ApprovalRequest, root: string | undefined): RuleQuery {
+  const canonical = root === undefined ? undefined : canonicalPath(root);
+  if (request.kind === "spawn") {
+    return { tool: request.tool, kind: "spawn", preview: request.preview, root: canonical };
+  }
+  return {
+    tool: request.tool,
+    kind: "tool",
+    preview: request.preview,
+    root: canonical,
+    fromWorkspace: (request.source ?? "workspace") === "workspace",
+  };
 }
 
 function allowance(
@@ -142,27 +232,32 @@ function denial(by: Decision["by"], ruleId: string | undefined, reason: Phrase):
 }
 
 function byRule(name: string, rule: Rule): Decision {
-  if (rule.decision === "allow") return allowance("rule", rule.id, rule.reason);
   const why = rule.reason === undefined
     ? phrase("denied.rule", { tool: name, rule: rule.id })
     : phrase("denied.rule_reason", { tool: name, rule: rule.id, reason: rule.reason });
   return { ...denial("rule", rule.id, why), ruleReason: rule.reason };
 }
 
+/** Remembers an "always allow" or "never" answer: a rule pinning exactly what was shown. */
 async function remember(
   request: PromptRequest,
   answer: "always_allow" | "never",
   options: ApprovalOptions,
 ): Promise<Rule | undefined> {
   if (options.configDir === undefined) return undefined;
-  const { ruleForAlways } = await import("./terminal/rule_for_always.ts");
-  const { tool, pattern } = ruleForAlways(request, { secrets: options.secrets ?? [] });
+  const { pinConditions } = await import("./rules/pin.ts");
+  const when = await pinConditions(
+    request.kind === "spawn"
+      ? { kind: "spawn", preview: request.preview }
+      : { kind: "tool", preview: request.preview },
+    options.secrets ?? [],
+  );
   return await addRule(options.configDir, {
-    tool,
-    pattern,
+    tool: request.tool,
     decision: answer === "always_allow" ? "allow" : "deny",
-    reason: answer === "always_allow" ? "allowed at the prompt" : "refused at the prompt",
     scope: options.root === undefined ? "global" : { workspace: options.root },
+    when,
+    reason: answer === "always_allow" ? "allowed at the prompt" : "refused at the prompt",
   });
 }
 
@@ -178,4 +273,9 @@ function noOneToAsk(tool: string, root: string | undefined): Phrase {
   const where = root === undefined ? "" : ` -C ${shellQuote(root)}`;
   const command = `basis-tools${where} rules add --tool ${tool}`;
   return phrase("denied.no_terminal", { tool: JSON.stringify(tool), command });
+}
+
+/** The one line for a call a rule says to ask about when no one can be asked. */
+function noOneToAskRule(tool: string, rule: string): Phrase {
+  return phrase("denied.ask_no_terminal", { tool: JSON.stringify(tool), rule });
 }

@@ -123,17 +123,21 @@ async function dispatch(
         const { callSpawnCommand } = await import("./commands/spawn.ts");
         return await callSpawnCommand(settings, positionals[1], {
           timeoutMs: typeof timeout === "string" ? parseTimeout(timeout) : undefined,
+          dryRun: options.get("dry-run") === true,
         });
       }
       const { callCommand } = await import("./commands/call.ts");
       return await callCommand(settings, positionals[0] as string, positionals[1], {
         timeoutMs: typeof timeout === "string" ? parseTimeout(timeout) : undefined,
+        dryRun: options.get("dry-run") === true,
       });
     }
     case "spawn": {
       expectPositionals(command, positionals, 1, 1);
       const { spawnCommand } = await import("./commands/spawn.ts");
-      return await spawnCommand(settings, positionals[0] as string);
+      return await spawnCommand(settings, positionals[0] as string, {
+        dryRun: options.get("dry-run") === true,
+      });
     }
     case "schema": {
       expectPositionals(command, positionals, 0, 0);

@@ -29,17 +29,27 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 
 /** Options of one command. */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
-  call: [{ name: "timeout", kind: "string" }],
+  call: [{ name: "timeout", kind: "string" }, { name: "dry-run", kind: "boolean" }],
+  spawn: [{ name: "dry-run", kind: "boolean" }],
   permissions: [{ name: "format", kind: "string" }],
   schema: [{ name: "format", kind: "string" }],
   rules: [
     { name: "tool", kind: "string" },
-    { name: "pattern", kind: "string" },
     { name: "deny", kind: "boolean" },
+    { name: "ask", kind: "boolean" },
     { name: "reason", kind: "string" },
     { name: "global", kind: "boolean" },
     { name: "match", kind: "list" },
     { name: "not-match", kind: "list" },
+    { name: "when", kind: "string" },
+    { name: "program", kind: "string" },
+    { name: "argv", kind: "string" },
+    { name: "cwd", kind: "string" },
+    { name: "input", kind: "list" },
+    { name: "body", kind: "string" },
+    { name: "body-glob", kind: "string" },
+    { name: "target", kind: "string" },
+    { name: "mode", kind: "string" },
   ],
 };
 

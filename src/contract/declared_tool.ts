@@ -12,10 +12,14 @@ import { BasisError, formatProblem } from "../errors.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
 import { english, type Messages, messages, phrase } from "../locale/messages.ts";
 import type { ToolSpec } from "../manifest/types.ts";
-import { cacheDir as defaultCacheDir, spillDir as defaultSpillDir } from "../paths.ts";
+import {
+  cacheDir as defaultCacheDir,
+  canonicalPath,
+  spillDir as defaultSpillDir,
+} from "../paths.ts";
 import { redact } from "../redact.ts";
-import { runProgram } from "../run/run_program.ts";
-import type { RunResult } from "../run/types.ts";
+import { resolveRunProgram, runProgram, startFailureResult } from "../run/run_program.ts";
+import type { RunRequest, RunResult } from "../run/types.ts";
 import { schemaProblem, validateInput } from "../schema/gate.ts";
 import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
@@ -347,19 +351,35 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       secrets: this.#secrets,
       inputBytes: stdin.length,
     };
-    const preview = toolPreview(spec, input);
-    const request: ApprovalRequest = { tool: spec.name, sideEffect: spec.sideEffect, preview };
+    const run: RunRequest = {
+      program: spec.program,
+      args: spec.command.slice(1),
+      // The real directory: one spelling for the preview and rules, whatever -C or the manifest
+      // said (the program sees the same directory either way).
+      cwd: canonicalPath(spec.cwd),
+      stdin,
+      env: [settings.env, spec.env],
+      timeoutMs: settings.timeoutMs ?? spec.timeoutMs,
+    };
+    // The program that will really run, found with the environment it gets: what the approver is
+    // shown and what a rule pins. A program that cannot be found needs no approval: nothing starts.
+    const resolved = resolveRunProgram(run);
+    if (!resolved.ok) {
+      const result = startFailureResult(run, resolved);
+      recordRun(flow, spec.name, result);
+      return await this.#outcome(result, label);
+    }
+    const preview = toolPreview({ ...spec, cwd: run.cwd }, resolved.path, input);
+    const request: ApprovalRequest = {
+      tool: spec.name,
+      sideEffect: spec.sideEffect,
+      preview,
+      source: spec.scope,
+    };
     await approve(flow, request, label, context.signal);
     const spillDir = settings.spillDir === undefined ? defaultSpillDir() : settings.spillDir;
     const result = await runProgram(
-      {
-        program: spec.program,
-        args: spec.command.slice(1),
-        cwd: spec.cwd,
-        stdin,
-        env: [settings.env, spec.env],
-        timeoutMs: settings.timeoutMs ?? spec.timeoutMs,
-      },
+      { ...run, program: resolved.path },
       {
         ...MODEL_CAPS,
         ...(spillDir === false ? {} : { spillDir }),

@@ -10,7 +10,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
 import { type Messages, messages } from "../locale/messages.ts";
-import type { EnvLookup } from "../paths.ts";
+import { canonicalPath, type EnvLookup } from "../paths.ts";
 import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
@@ -305,7 +305,8 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       workspace: settings.root,
       secrets: [],
     };
-    const preview = spawnPreview(call, settings.root);
+    // The real directory: one spelling for the preview and rules, whatever -C said.
+    const preview = spawnPreview(call, canonicalPath(settings.root));
     const refusal = spawnRefusal(call, {
       noShell: settings.noShell,
       depth: settings.depth,

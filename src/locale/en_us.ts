@@ -103,6 +103,8 @@ export const EN_US = {
 
   // Denials.
   "denied.never": "Call of tool {tool} denied by --approve never",
+  "denied.never_ask_rule":
+    "Call of tool {tool} denied by --approve never (rule {rule} says to ask)",
   "denied.prompt": "Call of tool {tool} denied at the prompt",
   "denied.prompt_remembered": "Call of tool {tool} denied at the prompt (remembered as {rule})",
   "denied.rule": "Call of tool {tool} denied by rule {rule}",
@@ -110,6 +112,8 @@ export const EN_US = {
   "denied.no_terminal":
     "Call of tool {tool} denied: no remembered rule allows it and there is no terminal to ask; allow it with `{command}` or --approve always",
   "denied.generic": "Call of tool {tool} denied",
+  "denied.ask_no_terminal":
+    "Call of tool {tool} denied: rule {rule} says to ask every time and there is no terminal to ask",
   "denied.rules_file": "Cannot load rules {file}: {problem}",
   "denied.rules_file_more": "Cannot load rules {file}: {problem} (and {count} more {problems})",
 
@@ -192,8 +196,14 @@ export const EN_US = {
     "Cannot parse --env pair {index}: expected KEY=VALUE with KEY made of letters, digits and _",
   "cli.rules_no_arguments": "Cannot run {command}: expected 0 arguments; see --help",
   "cli.rules_one_argument": "Cannot run {command}: expected 1 argument; see --help",
-  "cli.rules_subcommand": "Cannot run {command}: expected list, add, remove or check",
+  "cli.rules_subcommand": "Cannot run {command}: expected list, add, test, remove or check",
   "cli.rules_tool_required": 'Cannot run "rules add": --tool NAME is required',
+  "cli.rules_bad_json": "Cannot add rule for tool {tool}: {option} is not JSON: {detail}",
+  "cli.rules_bad_input_condition":
+    'Cannot add rule for tool {tool}: --input takes POINTER=JSON, for example /branch="main"',
+  "cli.rules_deny_and_ask": "Cannot add rule for tool {tool}: give at most one of --deny and --ask",
+  "cli.rules_test_arguments":
+    "Cannot run {command}: expected a tool name and an optional INPUT; see --help",
   "cli.bad_permissions_format": "Cannot use format {value}: expected one of {formats}",
 
   // Words that take a count: the forms joined by "|" (English: one|other; Ukrainian:
@@ -252,14 +262,24 @@ export const EN_US = {
   // rules
   "rules.none": "No remembered rules ({file})",
   "rules.ignored": " (ignored: see rules check)",
-  "rules.every_call": "every call",
-  "rules.pattern": "pattern {pattern}",
+  "rules.when": "when {conditions}",
   "rules.global": "(global)",
   "rules.workspace": "(workspace {path})",
   "rules.added": "Added {id}: {decision} {tool} {scope}",
   "rules.removed": "Removed {id}: {decision} {tool} {scope}",
+  "rules.pinned": "  it pins what the tool runs now: {conditions}",
   "rules.problem_ignored": " (rule ignored)",
   "rules.ok": "ok: {count} {rules} ({file})",
+  "rules.test_preview": "preview   {preview}",
+  "rules.test_allow_rule": "decision  allow, by rule {rule}",
+  "rules.test_allow_policy": "decision  allow, by --approve always",
+  "rules.test_deny_rule": "decision  deny, by rule {rule}",
+  "rules.test_deny_policy": "decision  deny, by --approve never",
+  "rules.test_ask_rule":
+    "decision  ask: rule {rule} says to ask every time (denied where no one can be asked)",
+  "rules.test_ask":
+    "decision  ask: no rule answers, so a person would be asked (denied where no one can be asked)",
+  "rules.test_refused": "decision  deny: {reason}",
 
   // permissions
   "permissions.warning": "basis-tools: warning: {message}",
@@ -362,6 +382,8 @@ export const EN_US = {
   "rules.cannot_add_unnamed": "Cannot add rule for a tool: {problem}",
   "rules.cannot_remove": "Cannot remove rule {id}: no rule has that id in {file}",
   "rules.cannot_save": "Cannot save rules {file}: {reason}",
+  "rules.lock_busy":
+    "Cannot save rules {file}: another process has held the lock {lock} for {ms} ms; try again when it is done",
   "rules_file.unusable": "unusable",
   "rules_file.read_sandbox": "cannot be read: Deno's --allow-read refuses it",
   "rules_file.read_permission": "cannot be read: permission denied",
@@ -369,15 +391,24 @@ export const EN_US = {
   "rules_file.not_regular": "not a regular file",
   "rules_file.loose_mode":
     "writable by group or others (mode {mode}), so anyone could approve tools: run chmod 600 on it",
+  "rules_file.dir_loose_mode":
+    "its directory {dir} is writable by group or others (mode {mode}), so anyone could approve tools: run chmod 700 on it",
+  "rules_file.owner":
+    "owned by another user (uid {uid}, you are {own}): only your own rules are trusted",
+  "rules_file.dir_owner":
+    "its directory {dir} is owned by another user (uid {uid}, you are {own}): only your own rules are trusted",
+  "rules_file.owner_unknown": "cannot tell who owns it: Deno's --allow-sys=uid is not granted",
   "rules_file.not_utf8": "not valid UTF-8",
   "rules_file.empty": "empty file",
-  "rules_file.not_object": 'must be an object: {"version": 1, "rules": [...]}',
+  "rules_file.not_object": 'must be an object: {"version": 2, "rules": [...]}',
   "rules_file.unknown_field": "unknown field {field}",
   "rules_file.version_missing": 'missing "version" (expected {expected})',
   "rules_file.version_newer":
     "unsupported version {version}: written by a newer basis-tools (this one reads version {expected})",
   "rules_file.version_unsupported": "unsupported version {version} (expected {expected})",
   "rules_file.version_type": "unsupported version of type {type} (expected {expected})",
+  "rules_file.version_old":
+    'version 1 is no longer read: its patterns matched text across fields, so its rules cannot be carried over safely; move the file away and add the rules again with "basis-tools rules add" (without conditions it pins a tool\'s current command)',
   "rules_file.in_rule": "rules[{index}] {id}: {problem}",
   "rules_file.in_rule_no_id": "rules[{index}]: {problem}",
   "rules_file.field": "{field}: {problem}",
@@ -387,17 +418,45 @@ export const EN_US = {
     "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
   "rules_file.id_taken": "used by an earlier rule",
   "rules_file.non_empty_string": "must be a non-empty string",
-  "rules_file.string": "must be a string",
-  "rules_file.decision": 'must be "allow" or "deny"',
+  "rules_file.decision": 'must be "allow", "deny" or "ask"',
   "rules_file.one_line": "must be a string of one line",
   "rules_file.scope": 'must be "global" or {"workspace": "/absolute/root"}',
   "rules_file.workspace_root": "workspace: must be an absolute, normalised path",
-  "rules_file.string_array": "must be an array of strings",
   "rules_file.timestamp": "must be an ISO 8601 timestamp",
-  "rules_file.example_unmatched": "pattern does not match example match[{index}] {text}",
-  "rules_file.example_matched": "pattern matches example not_match[{index}] {text}",
-  "rules_file.example_matched_bare":
-    "rule has no pattern, so it matches example not_match[{index}] {text}",
+  "rules_file.unknown_key": "unknown key {key} (known: {known})",
+  "rules_file.unknown_tool_condition":
+    "unknown condition {key} for a declared tool (known: {known})",
+  "rules_file.unknown_spawn_condition": "unknown condition {key} for spawn (known: {known})",
+  "rules_file.when_object": "must be an object of conditions",
+  "rules_file.when_missing":
+    "missing: a rule says its conditions ({} only for a deny rule that covers every call)",
+  "rules_file.needs_program":
+    "an allow or ask rule for a declared tool must pin the program it runs (program): a name never approves on its own",
+  "rules_file.needs_body": "an allow or ask rule for spawn must say which command or task (body)",
+  "rules_file.matcher": 'must be a string (exact), {"glob": "…"} or {"sha256": "…", "salt": "…"}',
+  "rules_file.glob_string": "must be a string",
+  "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
+  "rules_file.bad_digest":
+    'must be {"sha256": 64 lowercase hex digits, "salt": 32 lowercase hex digits}',
+  "rules_file.program_absolute":
+    'must be an absolute path (the program that runs) or {"sha256": "…", "salt": "…"}',
+  "rules_file.argv_array":
+    'must be an array of one condition per argument (a string, {"glob": "…"} or a digest), {"rest": true} last for any further arguments',
+  "rules_file.rest_true": 'must be {"rest": true}',
+  "rules_file.rest_last": '{"rest": true} may only come last',
+  "rules_file.input_object":
+    'must be an object of JSON pointers, each to {"equals": value} or {"glob": "…"}',
+  "rules_file.bad_pointer": "{pointer} is not a JSON pointer (empty, or starting with /)",
+  "rules_file.input_matcher": 'must be {"equals": value} or {"glob": "…"}',
+  "rules_file.mode": 'must be "command" or "agent"',
+  "rules_file.examples_array": "must be an array of example previews",
+  "rules_file.example_shape": "example {field}: {problem}",
+  "rules_file.example_tool_shape":
+    'not a preview of this tool: "program", "command" and "cwd" are required, "tool" and "input" optional',
+  "rules_file.example_spawn_shape":
+    'not a spawn preview: "mode" and "body" are required, "cwd" and "target" optional',
+  "rules_file.example_unmatched": "rule does not match example match[{index}] {text}",
+  "rules_file.example_matched": "rule matches example not_match[{index}] {text}",
 
   // Permissions warnings.
   "permissions.unresolved":
@@ -471,6 +530,7 @@ export const EN_US = {
   "prompt.title_tool": "basis-tools asks before running a tool",
   "prompt.title_command": "basis-tools asks before running a command",
   "prompt.tool": "tool",
+  "prompt.program": "program",
   "prompt.side_effect": "side effect",
   "prompt.command": "command",
   "prompt.cwd": "cwd",
@@ -492,6 +552,8 @@ export const EN_US = {
   "prompt.denied": "Denied",
   "prompt.never": "Never (remember the refusal)",
   "prompt.nevered": "Never (remembered)",
+  "prompt.asked_by_rule":
+    "Asked because rule {rule} says to ask every time; the answer is not remembered",
   "prompt.key_navigate": "navigate",
   "prompt.key_select": "select",
   "prompt.key_deny": "deny",
@@ -518,7 +580,7 @@ export const EN_US = {
   "help.schema":
     'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes:\n  openai      {"type": "function", "function": {name, description, parameters}} (default)\n  anthropic   {name, description, input_schema}\n  mcp         {name, title, description, inputSchema, annotations}\n  gemini      {name, description, parametersJsonSchema}\n--locale changes the texts of the built-in spawn tool, never names or schemas.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools call"}; Gemini CLI runs the call command with the tool\'s name as its\nfirst argument and the arguments as JSON on stdin, and reads the result from stdout.',
   "help.rules":
-    "Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [--pattern P] [--deny] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule covers\nevery call of its tool, or only the calls whose preview (compact JSON) matches its pattern: * is\nany run of characters, ? one character, anything else literal, anchored at both ends. A rule with\na pattern beats one without; among equals, deny beats allow. Rules are scoped to the current\nworkspace unless --global is given. --match/--not-match are example previews checked against the\npattern when the rule is added and by rules check.",
+    'Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule\'s\nconditions are per field of the call\'s preview and must all hold. Declared tools:\n  --program PATH          the resolved program (pinned on every allow or ask rule)\n  --argv JSON             one condition per argument: "text" exact, {"glob": "a*"} within that\n                          argument, {"rest": true} last for any further arguments\n  --cwd PATH              the working directory, exactly\n  --input POINTER=JSON    the input value at a JSON pointer equals JSON (repeatable)\nspawn: --body TEXT (exact), --body-glob GLOB (simple commands only), --target NAME,\n--mode command|agent. --when JSON gives the whole condition object. Without conditions, add pins\nthe tool\'s current program, argv and cwd. A deny rule beats an ask rule, which beats an allow rule.\nRules are scoped to the current workspace (its real path) unless --global is given. --match and\n--not-match are example previews the rule must and must not match. test prints the preview and\nthe decision that would be taken, running nothing: exit 0 when allowed, 5 when not.',
 } as const;
 
 /** A message's key. */

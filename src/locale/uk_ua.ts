@@ -113,6 +113,8 @@ export function ukUA(): Catalogue {
 
     // Відмови.
     "denied.never": "Виклик інструмента {tool} відхилено через --approve never",
+    "denied.never_ask_rule":
+      "Виклик інструмента {tool} відхилено через --approve never (правило {rule} вимагає запитувати)",
     "denied.prompt": "Виклик інструмента {tool} відхилено у відповідь на запит підтвердження",
     "denied.prompt_remembered":
       "Виклик інструмента {tool} відхилено у відповідь на запит підтвердження (запам’ятовано як {rule})",
@@ -121,6 +123,8 @@ export function ukUA(): Catalogue {
     "denied.no_terminal":
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а термінала, щоб запитати, немає; дозвольте його командою `{command}` або через --approve always",
     "denied.generic": "Виклик інструмента {tool} відхилено",
+    "denied.ask_no_terminal":
+      "Виклик інструмента {tool} відхилено: правило {rule} вимагає щоразу запитувати, а термінала, щоб запитати, немає",
     "denied.rules_file": "Не вдалося завантажити правила {file}: {problem}",
     "denied.rules_file_more":
       "Не вдалося завантажити правила {file}: {problem} (і ще {count} {problems})",
@@ -211,8 +215,17 @@ export function ukUA(): Catalogue {
       "Не вдалося виконати {command}: ця команда не приймає аргументів; див. --help",
     "cli.rules_one_argument":
       "Не вдалося виконати {command}: потрібен рівно один аргумент; див. --help",
-    "cli.rules_subcommand": "Не вдалося виконати {command}: очікується list, add, remove або check",
+    "cli.rules_subcommand":
+      "Не вдалося виконати {command}: очікується list, add, test, remove або check",
     "cli.rules_tool_required": 'Не вдалося виконати "rules add": потрібен параметр --tool NAME',
+    "cli.rules_bad_json":
+      "Не вдалося додати правило для інструмента {tool}: {option} не є JSON: {detail}",
+    "cli.rules_bad_input_condition":
+      'Не вдалося додати правило для інструмента {tool}: --input приймає POINTER=JSON, наприклад /branch="main"',
+    "cli.rules_deny_and_ask":
+      "Не вдалося додати правило для інструмента {tool}: задайте щонайбільше один із параметрів --deny і --ask",
+    "cli.rules_test_arguments":
+      "Не вдалося виконати {command}: потрібні назва інструмента й необов’язковий INPUT; див. --help",
     "cli.bad_permissions_format":
       "Не вдалося використати формат {value}: очікується один із: {formats}",
 
@@ -271,14 +284,24 @@ export function ukUA(): Catalogue {
     // rules
     "rules.none": "Збережених правил немає ({file})",
     "rules.ignored": " (ігнорується: див. rules check)",
-    "rules.every_call": "кожен виклик",
-    "rules.pattern": "шаблон {pattern}",
+    "rules.when": "коли {conditions}",
     "rules.global": "(глобальне)",
     "rules.workspace": "(робочий простір {path})",
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
     "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
+    "rules.pinned": "  воно закріплює те, що інструмент запускає зараз: {conditions}",
     "rules.problem_ignored": " (правило ігнорується)",
     "rules.ok": "гаразд: {count} {rules} ({file})",
+    "rules.test_preview": "перегляд {preview}",
+    "rules.test_allow_rule": "рішення  дозволено правилом {rule}",
+    "rules.test_allow_policy": "рішення  дозволено через --approve always",
+    "rules.test_deny_rule": "рішення  відхилено правилом {rule}",
+    "rules.test_deny_policy": "рішення  відхилено через --approve never",
+    "rules.test_ask_rule":
+      "рішення  запитати: правило {rule} вимагає щоразу запитувати (відхиляється, коли нікого запитати)",
+    "rules.test_ask":
+      "рішення  запитати: жодне правило не відповідає, тож запитають людину (відхиляється, коли нікого запитати)",
+    "rules.test_refused": "рішення  відхилено: {reason}",
 
     // permissions
     "permissions.warning": "basis-tools: попередження: {message}",
@@ -390,6 +413,8 @@ export function ukUA(): Catalogue {
     "rules.cannot_remove":
       "Не вдалося видалити правило {id}: у {file} немає правила з таким ідентифікатором",
     "rules.cannot_save": "Не вдалося зберегти правила {file}: {reason}",
+    "rules.lock_busy":
+      "Не вдалося зберегти правила {file}: інший процес тримає блокування {lock} уже {ms} мс; спробуйте ще раз, коли він завершить",
     "rules_file.unusable": "файл непридатний до використання",
     "rules_file.read_sandbox": "читання неможливе: дозвіл --allow-read у Deno не охоплює цей файл",
     "rules_file.read_permission": "читання неможливе: доступ заборонено",
@@ -397,9 +422,17 @@ export function ukUA(): Catalogue {
     "rules_file.not_regular": "це не звичайний файл",
     "rules_file.loose_mode":
       "змінювати файл можуть група або інші користувачі (режим {mode}), тож будь-хто міг би підтверджувати виклики інструментів: виконайте для нього chmod 600",
+    "rules_file.dir_loose_mode":
+      "до його каталогу {dir} можуть писати група або інші (режим {mode}), тож будь-хто міг би схвалювати інструменти: виконайте chmod 700 для нього",
+    "rules_file.owner":
+      "належить іншому користувачеві (uid {uid}, ваш — {own}): довіряються лише ваші власні правила",
+    "rules_file.dir_owner":
+      "його каталог {dir} належить іншому користувачеві (uid {uid}, ваш — {own}): довіряються лише ваші власні правила",
+    "rules_file.owner_unknown":
+      "неможливо визначити власника: дозвіл --allow-sys=uid у Deno не надано",
     "rules_file.not_utf8": "вміст не є коректним текстом UTF-8",
     "rules_file.empty": "файл порожній",
-    "rules_file.not_object": 'має бути об’єктом: {"version": 1, "rules": [...]}',
+    "rules_file.not_object": 'має бути об’єктом: {"version": 2, "rules": [...]}',
     "rules_file.unknown_field": "невідоме поле {field}",
     "rules_file.version_missing": 'відсутнє поле "version" (очікується {expected})',
     "rules_file.version_newer":
@@ -407,6 +440,8 @@ export function ukUA(): Catalogue {
     "rules_file.version_unsupported": "непідтримувана версія {version} (очікується {expected})",
     "rules_file.version_type":
       "непідтримувана версія: значення типу {type} (очікується {expected})",
+    "rules_file.version_old":
+      'версія 1 більше не читається: її шаблони зіставлялися з текстом через межі полів, тож її правила не можна безпечно перенести; перемістіть файл деінде й додайте правила знову командою "basis-tools rules add" (без умов вона закріплює поточну команду інструмента)',
     "rules_file.in_rule": "правило rules[{index}] {id}: {problem}",
     "rules_file.in_rule_no_id": "правило rules[{index}]: {problem}",
     "rules_file.field": "поле {field}: {problem}",
@@ -416,17 +451,46 @@ export function ukUA(): Catalogue {
       "має містити від 1 до 64 літер, цифр, '.', '_' або '-' і починатися з літери чи цифри",
     "rules_file.id_taken": "такий ідентифікатор уже має попереднє правило",
     "rules_file.non_empty_string": "має бути непорожнім рядком",
-    "rules_file.string": "має бути рядком",
-    "rules_file.decision": 'має бути "allow" або "deny"',
+    "rules_file.decision": 'має бути "allow", "deny" або "ask"',
     "rules_file.one_line": "має бути рядком без розривів рядка",
     "rules_file.scope": 'має бути "global" або {"workspace": "/абсолютний/шлях"}',
     "rules_file.workspace_root": "workspace має бути абсолютним нормалізованим шляхом",
-    "rules_file.string_array": "має бути масивом рядків",
     "rules_file.timestamp": "має бути позначкою часу у форматі ISO 8601",
-    "rules_file.example_unmatched": "шаблон не збігається з прикладом match[{index}] {text}",
-    "rules_file.example_matched": "шаблон збігається з прикладом not_match[{index}] {text}",
-    "rules_file.example_matched_bare":
-      "правило не має шаблону, тож збігається з прикладом not_match[{index}] {text}",
+    "rules_file.unknown_key": "невідомий ключ {key} (відомі: {known})",
+    "rules_file.unknown_tool_condition":
+      "невідома умова {key} для оголошеного інструмента (відомі: {known})",
+    "rules_file.unknown_spawn_condition": "невідома умова {key} для spawn (відомі: {known})",
+    "rules_file.when_object": "має бути об’єктом умов",
+    "rules_file.when_missing":
+      "відсутнє: правило має назвати свої умови ({} — лише для правила deny, що охоплює кожен виклик)",
+    "rules_file.needs_program":
+      "правило allow чи ask для оголошеного інструмента має закріпити програму, яку він запускає (поле program): сама лише назва ніколи нічого не схвалює",
+    "rules_file.needs_body":
+      "правило allow чи ask для spawn має сказати, яку команду чи завдання (поле body)",
+    "rules_file.matcher": 'має бути рядком (точно), {"glob": "…"} або {"sha256": "…", "salt": "…"}',
+    "rules_file.glob_string": "має бути рядком",
+    "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
+    "rules_file.bad_digest":
+      'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
+    "rules_file.program_absolute":
+      'має бути абсолютним шляхом (програми, що запускається) або {"sha256": "…", "salt": "…"}',
+    "rules_file.argv_array":
+      'має бути масивом з однією умовою на аргумент (рядок, {"glob": "…"} або дайджест), {"rest": true} наприкінці — будь-які подальші аргументи',
+    "rules_file.rest_true": 'має бути {"rest": true}',
+    "rules_file.rest_last": '{"rest": true} може стояти лише останнім',
+    "rules_file.input_object":
+      'має бути об’єктом вказівників JSON, кожен до {"equals": значення} або {"glob": "…"}',
+    "rules_file.bad_pointer": "{pointer} не є вказівником JSON (порожній або починається з /)",
+    "rules_file.input_matcher": 'має бути {"equals": значення} або {"glob": "…"}',
+    "rules_file.mode": 'має бути "command" або "agent"',
+    "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
+    "rules_file.example_shape": "приклад {field}: {problem}",
+    "rules_file.example_tool_shape":
+      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool" і "input" — ні',
+    "rules_file.example_spawn_shape":
+      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd" і "target" — ні',
+    "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
+    "rules_file.example_matched": "правило збігається з прикладом not_match[{index}] {text}",
 
     // Попередження permissions.
     "permissions.unresolved":
@@ -503,6 +567,7 @@ export function ukUA(): Catalogue {
     "prompt.title_tool": "basis-tools питає дозволу, перш ніж запустити інструмент",
     "prompt.title_command": "basis-tools питає дозволу, перш ніж виконати команду",
     "prompt.tool": "інструмент",
+    "prompt.program": "програма",
     "prompt.side_effect": "побічна дія",
     "prompt.command": "команда",
     "prompt.cwd": "каталог",
@@ -524,6 +589,8 @@ export function ukUA(): Catalogue {
     "prompt.denied": "Відхилено",
     "prompt.never": "Ніколи (запам’ятати відмову)",
     "prompt.nevered": "Ніколи (запам’ятовано)",
+    "prompt.asked_by_rule":
+      "Запитано, бо правило {rule} вимагає щоразу запитувати; відповідь не запам’ятовується",
     "prompt.key_navigate": "перейти",
     "prompt.key_select": "вибрати",
     "prompt.key_deny": "відхилити",
@@ -642,18 +709,7 @@ call. Виклик, на який не відповідає жодне прав�
 Gemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",
 "callCommand": "basis-tools call"}; Gemini CLI запускає команду виклику з назвою інструмента першим
 аргументом і аргументами як JSON у stdin, а результат читає з stdout.`,
-    "help.rules": `Використання: basis-tools rules list [--json]
-       basis-tools rules add --tool NAME [--pattern P] [--deny] [--reason TEXT] [--global]
-                             [--match PREVIEW]... [--not-match PREVIEW]...
-       basis-tools rules remove ID
-       basis-tools rules check
-
-Збережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).
-Правило охоплює кожен виклик свого інструмента або лише виклики, чий попередній перегляд
-(компактний JSON) відповідає його шаблону: * — будь-яка послідовність символів, ? — один символ,
-усе інше — буквально, із прив’язкою до обох кінців. Правило із шаблоном переважає правило без
-нього; серед рівних заборона переважає дозвіл. Правила діють лише в поточному робочому просторі,
-якщо не задано --global. --match/--not-match — приклади попереднього перегляду, які перевіряються
-шаблоном під час додавання правила та командою rules check.`,
+    "help.rules":
+      'Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nОголошені інструменти:\n  --program PATH          програма, яка справді запуститься (її закріплює кожне правило allow чи ask)\n  --argv JSON             умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\n                          цього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи\n  --cwd PATH              робочий каталог, точно\n  --input POINTER=JSON    значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)\nspawn: --body TEXT (точно), --body-glob GLOB (лише прості команди), --target NAME,\n--mode command|agent. --when JSON задає весь об’єкт умов. Без умов add закріплює поточні програму,\nargv і cwd інструмента. Правило deny переважає правило ask, а те — правило allow. Правила діють\nу поточному робочому просторі (його справжньому шляху), якщо не задано --global. --match і\n--not-match — приклади попереднього перегляду, з якими правило має і не має збігатися. test\nпоказує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо ні.',
   };
 }

@@ -6,9 +6,10 @@
  */
 
 import { english } from "../locale/messages.ts";
+import { canonicalFilePath, isAbsolutePath } from "../paths.ts";
 import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
 import { execFailure, type Launched, spawnInOwnGroup } from "./_launch.ts";
-import { resolveProgram } from "./_resolve_program.ts";
+import { type Resolution, resolveProgram } from "./_resolve_program.ts";
 import { classifySpawnError, cwdMissing, type StartProblem } from "./_start_error.ts";
 import { supervise, type SuperviseSettings } from "./_supervise.ts";
 import type { RunOptions, RunRequest, RunResult } from "./types.ts";
@@ -62,17 +63,8 @@ export async function runProgram(
     started,
   };
 
-  const lookup = request.clearEnv === true
-    ? (name: string) => Object.hasOwn(env, name) ? env[name] : undefined
-    : (name: string) => effectiveVar(env, name);
-  const resolved = resolveProgram(request.program, {
-    cwd: request.cwd,
-    path: lookup("PATH"),
-    pathExt: lookup("PATHEXT"),
-  });
-  if (!resolved.ok) {
-    return notStarted(base, resolved.path, { failure: resolved.failure, reason: resolved.reason });
-  }
+  const resolved = resolveIn(request, env);
+  if (!resolved.ok) return startFailureResult(request, resolved, started);
   const cwdProblem = checkCwd(request.cwd);
   if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
   if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
@@ -115,6 +107,63 @@ export async function runProgram(
     spillPath: stdout.spillPath,
     timeoutMs: request.timeoutMs,
   };
+}
+
+/**
+ * Finds the program a request will start, exactly as {@linkcode runProgram} does: with the
+ * environment the program gets (the inherited one unless `clearEnv`, then each layer, later wins),
+ * its directory's symbolic links resolved. Approval shows and pins this path, and the runner is
+ * given it, so what is approved is what runs.
+ *
+ * @param request The program, its working directory and environment layers.
+ * @returns The absolute path found, or why there is none.
+ * @throws Never.
+ * @example Find a bare name
+ * ```ts ignore
+ * import { resolveRunProgram } from "./run_program.ts";
+ * const found = resolveRunProgram({ program: "cat", args: [], cwd: "/", stdin: new Uint8Array(), timeoutMs: 1000 });
+ * if (found.ok) console.log(found.path); // "/usr/bin/cat"
+ * ```
+ */
+export function resolveRunProgram(request: RunRequest): Resolution {
+  const found = resolveIn(request, mergeEnvLayers(request.env ?? []));
+  // Every spelling of the program's directory is one path (a link to the repository, /bin on a
+  // merged /usr): what a rule pins does not depend on how a PATH entry was written.
+  return found.ok && isAbsolutePath(found.path)
+    ? { ...found, path: canonicalFilePath(found.path) }
+    : found;
+}
+
+function resolveIn(request: RunRequest, env: Record<string, string>): Resolution {
+  const lookup = request.clearEnv === true
+    ? (name: string) => Object.hasOwn(env, name) ? env[name] : undefined
+    : (name: string) => effectiveVar(env, name);
+  return resolveProgram(request.program, {
+    cwd: request.cwd,
+    path: lookup("PATH"),
+    pathExt: lookup("PATHEXT"),
+  });
+}
+
+/**
+ * The result of a run whose program could not be found: nothing started.
+ *
+ * @param request The request.
+ * @param resolution The failed resolution (from {@linkcode resolveRunProgram}).
+ * @param started When the run began (`performance.now()`). @default now
+ * @returns The result, `startFailure` set.
+ * @throws Never.
+ */
+export function startFailureResult(
+  request: RunRequest,
+  resolution: Exclude<Resolution, { ok: true }>,
+  started: number = performance.now(),
+): RunResult {
+  const base = { cwd: request.cwd, timeoutMs: request.timeoutMs, args: request.args, started };
+  return notStarted(base, resolution.path, {
+    failure: resolution.failure,
+    reason: resolution.reason,
+  });
 }
 
 /** Applies the defaults, in one place. */

@@ -99,6 +99,10 @@ export function elicitationForm(
 ): ElicitationForm {
   const shown = renderRequest(request, makePalette(false), secrets, words).trimEnd();
   const question = words.t("prompt.question");
+  // A rule that says ask every time: nothing is remembered, so "always allow" is not offered.
+  const choices = request.askedByRule === undefined
+    ? ELICITED_CHOICES
+    : ELICITED_CHOICES.filter((choice) => choice.value !== "always_allow");
   return {
     mode: "form",
     message: `${shown}\n\n${question}`,
@@ -109,9 +113,9 @@ export function elicitationForm(
           type: "string",
           title: question,
           description: words.t("elicit.decision_description"),
-          enum: ELICITED_CHOICES.map((choice) => choice.value),
+          enum: choices.map((choice) => choice.value),
           // Titles as MCP 2025-06-18 clients read them (later ones accept them too).
-          enumNames: ELICITED_CHOICES.map((choice) => words.t(choice.title)),
+          enumNames: choices.map((choice) => words.t(choice.title)),
         },
       },
       required: [DECISION_FIELD],

@@ -1,6 +1,10 @@
 /**
  * Reading and validating the rules file from disk. Missing means no rules; anything else that
- * stops the file from being trusted is a `RulesFileError`.
+ * stops the file from being trusted is a `RulesFileError`: a file or directory another user owns
+ * or may write, a file that is not regular, not UTF-8, not JSON, or not of the expected shape.
+ *
+ * Synchronous on purpose: one stat of the directory and one read of a small file cost microseconds,
+ * where each asynchronous call is a thread hop on every tool call.
  *
  * @module
  */
@@ -8,9 +12,9 @@
 import { RulesFileError } from "./errors.ts";
 import type { RulesDocument } from "./types.ts";
 import { validateRulesDocument } from "./validate.ts";
-import { concatBytes } from "../../bytes.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { strictJsonProblem } from "../../json_text.ts";
+import { parentPath } from "../../paths.ts";
 
 const WINDOWS = Deno.build.os === "windows";
 
@@ -19,19 +23,13 @@ const WINDOWS = Deno.build.os === "windows";
  *
  * @param file The rules file's path.
  * @returns The document, or `undefined` when the file does not exist.
- * @throws {RulesFileError} When the file cannot be read, is not a regular file, is writable by
- *   group or others, is not UTF-8, is not JSON, or does not have the expected shape and version.
+ * @throws {RulesFileError} When the file or its directory belongs to another user or may be
+ *   written by others, or the file cannot be read, is not a regular file, is not UTF-8, is not
+ *   JSON, or does not have the expected shape and version.
  */
 export async function readRulesDocument(file: string): Promise<RulesDocument | undefined> {
-  let bytes: Uint8Array;
-  try {
-    const found = await readRegularFile(file);
-    if (found === undefined) return undefined;
-    bytes = found;
-  } catch (error) {
-    if (error instanceof RulesFileError) throw error;
-    throw new RulesFileError(file, [describeReadError(error)], { cause: error });
-  }
+  const bytes = readTrusted(file);
+  if (bytes === undefined) return undefined;
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); // Strips a byte order mark.
@@ -41,6 +39,106 @@ export async function readRulesDocument(file: string): Promise<RulesDocument | u
   const validated = validateRulesDocument(await parseJson(file, text));
   if (!validated.ok) throw new RulesFileError(file, validated.problems);
   return validated.value;
+}
+
+/**
+ * Checks that the rules file's directory and the file itself are this user's and not writable by
+ * anyone else, then reads the file.
+ *
+ * @param file The rules file's path.
+ * @returns Its bytes, or `undefined` when the file (or its directory) does not exist.
+ * @throws {RulesFileError} When either cannot be trusted or the file cannot be read.
+ */
+function readTrusted(file: string): Uint8Array | undefined {
+  const dir = parentPath(file);
+  try {
+    const dirInfo = statOrUndefined(dir);
+    if (dirInfo === undefined) return undefined;
+    const dirProblem = untrusted(dirInfo, dir, true);
+    if (dirProblem !== undefined) throw new RulesFileError(file, [dirProblem]);
+    // A stat before the open: opening a FIFO would block.
+    const info = statOrUndefined(file);
+    if (info === undefined) return undefined;
+    if (!info.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
+    const handle = Deno.openSync(file, { read: true });
+    try {
+      const opened = handle.statSync();
+      if (!opened.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
+      const problem = untrusted(opened, file, false);
+      if (problem !== undefined) throw new RulesFileError(file, [problem]);
+      return readAll(handle, opened.size);
+    } finally {
+      handle.close();
+    }
+  } catch (error) {
+    if (error instanceof RulesFileError) throw error;
+    if (error instanceof Deno.errors.NotFound) return undefined; // Gone between stat and open.
+    throw new RulesFileError(file, [describeReadError(error)], { cause: error });
+  }
+}
+
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Why a rules file or its directory must not be trusted: another user owns it, or others may
+ * write it (anyone who can write rules can approve tools). `undefined` when it is safe.
+ */
+function untrusted(info: Deno.FileInfo, path: string, isDir: boolean): Phrase | undefined {
+  if (WINDOWS) return undefined; // No owners or mode bits to check (README: "Windows").
+  const where = JSON.stringify(path);
+  if (info.mode !== null && (info.mode & 0o022) !== 0) {
+    const mode = (info.mode & 0o7777).toString(8).padStart(4, "0");
+    return isDir
+      ? phrase("rules_file.dir_loose_mode", { dir: where, mode })
+      : phrase("rules_file.loose_mode", { mode });
+  }
+  const uid = ownUid();
+  if (uid === undefined) return phrase("rules_file.owner_unknown");
+  if (info.uid !== null && info.uid !== uid) {
+    const owner = info.uid;
+    return isDir
+      ? phrase("rules_file.dir_owner", { dir: where, uid: owner, own: uid })
+      : phrase("rules_file.owner", { uid: owner, own: uid });
+  }
+  return undefined;
+}
+
+let cachedUid: number | null | undefined;
+
+/** This process's uid, or `undefined` when Deno may not tell it (no `--allow-sys=uid`). */
+function ownUid(): number | undefined {
+  if (cachedUid === undefined) {
+    try {
+      cachedUid = Deno.uid();
+    } catch {
+      cachedUid = null;
+    }
+  }
+  return cachedUid ?? undefined;
+}
+
+function readAll(handle: Deno.FsFile, size: number): Uint8Array {
+  let buffer = new Uint8Array(Math.max(size, 1024));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const bigger = new Uint8Array(buffer.length * 2);
+      bigger.set(buffer);
+      buffer = bigger;
+    }
+    const count = handle.readSync(buffer.subarray(length));
+    if (count === null) return buffer.subarray(0, length);
+    length += count;
+  }
 }
 
 /** Parses the text as strict JSON (no comments, no trailing commas: this program writes it). */
@@ -56,38 +154,6 @@ async function parseJson(file: string, text: string): Promise<unknown> {
     ? reason
     : phrase("json.at", { detail: reason, ...position });
   throw new RulesFileError(file, [phrase("json.invalid_detail", { detail })]);
-}
-
-async function readRegularFile(file: string): Promise<Uint8Array | undefined> {
-  let handle: Deno.FsFile;
-  try {
-    handle = await Deno.open(file, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
-    if (!WINDOWS && info.mode !== null && (info.mode & 0o022) !== 0) {
-      const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
-      throw new RulesFileError(file, [phrase("rules_file.loose_mode", { mode })]);
-    }
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of readChunks(handle)) chunks.push(chunk);
-    return concatBytes(chunks);
-  } finally {
-    handle.close();
-  }
-}
-
-async function* readChunks(handle: Deno.FsFile): AsyncGenerator<Uint8Array> {
-  for (;;) {
-    const buffer = new Uint8Array(64 * 1024);
-    const count = await handle.read(buffer);
-    if (count === null) return;
-    yield buffer.subarray(0, count);
-  }
 }
 
 /** Why the file could not be read; another error's own message is kept as it is. */

@@ -1,6 +1,6 @@
 /**
- * Narrowing one rule from untrusted JSON: every field checked, unknown fields refused (a misspelt
- * `pattern` must not silently turn a narrow rule into one covering every call), and a fresh object
+ * Narrowing one rule from untrusted JSON: every field and condition checked, unknown fields refused
+ * (a misspelt condition must not silently turn a narrow rule into a broad one), and a fresh object
  * built with the known fields in their canonical order.
  *
  * @module
@@ -9,25 +9,42 @@
 import { isAbsolutePath, resolvePath } from "../../paths.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
-import type { Rule, RuleInput, RuleScope } from "./types.ts";
+import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { compileGlob } from "./glob.ts";
+import type {
+  ArgMatcher,
+  InputMatcher,
+  Rule,
+  RuleConditions,
+  RuleInput,
+  RuleScope,
+  TextMatcher,
+} from "./types.ts";
 
 /** What an id may look like: generated ids are `r-` and 8 base32 characters. */
 export const ID_SYNTAX = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const WINDOWS = Deno.build.os === "windows";
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+const SHA256 = /^[0-9a-f]{64}$/;
+const SALT = /^[0-9a-f]{32}$/;
 
 const RULE_FIELDS = new Set([
   "id",
   "tool",
-  "pattern",
   "decision",
-  "reason",
   "scope",
+  "when",
+  "reason",
   "match",
   "not_match",
   "created",
 ]);
+
+/** The conditions a declared tool's rule may have, in canonical order. */
+export const TOOL_CONDITIONS = ["program", "argv", "cwd", "input"] as const;
+/** The conditions a spawn rule may have, in canonical order. */
+export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd"] as const;
 
 /** The outcome of narrowing one value: the value, or every problem as a phrase. */
 export type Narrowed<T> =
@@ -37,7 +54,7 @@ export type Narrowed<T> =
 /**
  * A problem of one field: `field: problem`.
  *
- * @param field The field, as written in the file.
+ * @param field The field, as written in the file (`when.argv[2]`).
  * @param problem What is wrong with it.
  * @returns The phrase.
  */
@@ -96,10 +113,221 @@ function narrowScope(value: unknown): { scope: RuleScope } | { problem: Phrase }
   return { scope: { workspace: root } };
 }
 
-function stringList(value: unknown): readonly string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  for (const item of value) if (typeof item !== "string") return undefined;
-  return value.slice() as string[];
+/** Collects problems of the fields under one path prefix. */
+class Problems {
+  readonly list: Phrase[] = [];
+  add(field: string, problem: Phrase | MessageKey): void {
+    this.list.push(fieldProblem(field, problem));
+  }
+}
+
+/** Checks that an object has only the given keys; reports each other one. */
+function onlyKeys(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  at: string,
+  problems: Problems,
+  unknownKey: MessageKey = "rules_file.unknown_key",
+): boolean {
+  let ok = true;
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) {
+      ok = false;
+      problems.add(at, phrase(unknownKey, { key: quoteName(key), known: known.join(", ") }));
+    }
+  }
+  return ok;
+}
+
+/** A digest matcher, when the value is one (and well formed). */
+function narrowDigest(
+  value: Record<string, unknown>,
+  at: string,
+  problems: Problems,
+): { sha256: string; salt: string } | undefined {
+  if (!onlyKeys(value, ["sha256", "salt"], at, problems)) return undefined;
+  const { sha256, salt } = value;
+  if (
+    typeof sha256 !== "string" || !SHA256.test(sha256) || typeof salt !== "string" ||
+    !SALT.test(salt)
+  ) {
+    problems.add(at, "rules_file.bad_digest");
+    return undefined;
+  }
+  return { sha256, salt };
+}
+
+function narrowGlob(value: unknown, at: string, problems: Problems): string | undefined {
+  if (typeof value !== "string") {
+    problems.add(at, "rules_file.glob_string");
+    return undefined;
+  }
+  if (compileGlob(value) === undefined) {
+    problems.add(at, "rules_file.bad_glob");
+    return undefined;
+  }
+  return value;
+}
+
+/** A text matcher: a string, `{glob}` or `{sha256, salt}`. */
+function narrowText(value: unknown, at: string, problems: Problems): TextMatcher | undefined {
+  if (typeof value === "string") return value;
+  if (isRecord(value)) {
+    if (Object.hasOwn(value, "glob")) {
+      if (!onlyKeys(value, ["glob"], at, problems)) return undefined;
+      const glob = narrowGlob(value.glob, `${at}.glob`, problems);
+      return glob === undefined ? undefined : { glob };
+    }
+    if (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt")) {
+      return narrowDigest(value, at, problems);
+    }
+  }
+  problems.add(at, "rules_file.matcher");
+  return undefined;
+}
+
+function narrowProgram(
+  value: unknown,
+  at: string,
+  problems: Problems,
+): string | { sha256: string; salt: string } | undefined {
+  if (typeof value === "string") {
+    if (isAbsolutePath(value)) return value;
+    problems.add(at, "rules_file.program_absolute");
+    return undefined;
+  }
+  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+    return narrowDigest(value, at, problems);
+  }
+  problems.add(at, "rules_file.program_absolute");
+  return undefined;
+}
+
+function narrowArgv(value: unknown, at: string, problems: Problems): ArgMatcher[] | undefined {
+  if (!Array.isArray(value)) {
+    problems.add(at, "rules_file.argv_array");
+    return undefined;
+  }
+  const out: ArgMatcher[] = [];
+  let ok = true;
+  value.forEach((item: unknown, index: number) => {
+    const here = `${at}[${index}]`;
+    if (isRecord(item) && Object.hasOwn(item, "rest")) {
+      if (!onlyKeys(item, ["rest"], here, problems) || item.rest !== true) {
+        if (item.rest !== true) problems.add(here, "rules_file.rest_true");
+        ok = false;
+      } else if (index !== value.length - 1) {
+        problems.add(here, "rules_file.rest_last");
+        ok = false;
+      } else {
+        out.push({ rest: true });
+      }
+      return;
+    }
+    const matcher = narrowText(item, here, problems);
+    if (matcher === undefined) ok = false;
+    else out.push(matcher);
+  });
+  return ok ? out : undefined;
+}
+
+/**
+ * Whether a text is a JSON pointer (RFC 6901): empty, or `/`-separated tokens whose `~` is
+ * followed by `0` or `1`.
+ *
+ * @param pointer The text.
+ * @returns True for a well-formed pointer.
+ */
+export function isJsonPointer(pointer: string): boolean {
+  return pointer === "" || (pointer.startsWith("/") && !/~(?![01])/.test(pointer));
+}
+
+function narrowInput(
+  value: unknown,
+  at: string,
+  problems: Problems,
+): Record<string, InputMatcher> | undefined {
+  if (!isRecord(value)) {
+    problems.add(at, "rules_file.input_object");
+    return undefined;
+  }
+  const out: [string, InputMatcher][] = [];
+  let ok = true;
+  for (const [pointer, matcher] of Object.entries(value)) {
+    const here = `${at}[${JSON.stringify(pointer)}]`;
+    if (!isJsonPointer(pointer)) {
+      problems.add(here, phrase("rules_file.bad_pointer", { pointer: quoteName(pointer) }));
+      ok = false;
+      continue;
+    }
+    if (!isRecord(matcher) || Object.keys(matcher).length !== 1) {
+      problems.add(here, "rules_file.input_matcher");
+      ok = false;
+    } else if (Object.hasOwn(matcher, "equals")) {
+      out.push([pointer, { equals: structuredClone(matcher.equals) }]);
+    } else if (Object.hasOwn(matcher, "glob")) {
+      const glob = narrowGlob(matcher.glob, `${here}.glob`, problems);
+      if (glob === undefined) ok = false;
+      else out.push([pointer, { glob }]);
+    } else {
+      problems.add(here, "rules_file.input_matcher");
+      ok = false;
+    }
+  }
+  // fromEntries defines own properties: a "__proto__" pointer stays a key like any other.
+  return ok ? Object.fromEntries(out) : undefined;
+}
+
+/**
+ * Narrows a rule's conditions for its tool's kind, keys in canonical order.
+ *
+ * @param value The `when` object as given.
+ * @param spawn Whether the rule is for the spawn tool.
+ * @param problems Where problems go.
+ * @returns The conditions, or `undefined` when any is malformed.
+ */
+function narrowConditions(
+  value: unknown,
+  spawn: boolean,
+  problems: Problems,
+): RuleConditions | undefined {
+  if (!isRecord(value)) {
+    problems.add("when", "rules_file.when_object");
+    return undefined;
+  }
+  const known = spawn ? SPAWN_CONDITIONS : TOOL_CONDITIONS;
+  const before = problems.list.length;
+  onlyKeys(
+    value,
+    known,
+    "when",
+    problems,
+    spawn ? "rules_file.unknown_spawn_condition" : "rules_file.unknown_tool_condition",
+  );
+  const out: Record<string, unknown> = {};
+  const has = (key: string) => Object.hasOwn(value, key);
+  if (spawn) {
+    if (has("mode")) {
+      if (value.mode !== "command" && value.mode !== "agent") {
+        problems.add("when.mode", "rules_file.mode");
+      }
+      out.mode = value.mode;
+    }
+    if (has("body")) out.body = narrowText(value.body, "when.body", problems);
+    if (has("target")) {
+      if (typeof value.target !== "string" || value.target === "") {
+        problems.add("when.target", "rules_file.non_empty_string");
+      }
+      out.target = value.target;
+    }
+    if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+  } else {
+    if (has("program")) out.program = narrowProgram(value.program, "when.program", problems);
+    if (has("argv")) out.argv = narrowArgv(value.argv, "when.argv", problems);
+    if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+    if (has("input")) out.input = narrowInput(value.input, "when.input", problems);
+  }
+  return problems.list.length === before ? out as RuleConditions : undefined;
 }
 
 /**
@@ -124,65 +352,67 @@ export function narrowRuleInput(value: unknown): Narrowed<RuleInput> {
 
 /**
  * Checks each field and builds the result in one pass, assigning keys in the canonical order:
- * id, tool, pattern, decision, reason, scope, match, not_match, created.
+ * id, tool, decision, scope, when, reason, match, not_match, created.
  */
 function narrowFields(value: unknown, stored: boolean): Narrowed<RuleInput | Rule> {
   if (!isRecord(value)) return { ok: false, problems: [phrase("rules_file.rule_not_object")] };
-  const problems: Phrase[] = [];
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+  const problems = new Problems();
+  for (const key of Object.keys(value)) {
     if (!RULE_FIELDS.has(key) || (!stored && (key === "id" || key === "created"))) {
-      problems.push(phrase("rules_file.unknown_field", { field: quoteName(key) }));
+      problems.list.push(phrase("rules_file.unknown_field", { field: quoteName(key) }));
     }
   }
   const has = (key: string) => Object.hasOwn(value, key);
   const out: Record<string, unknown> = {};
   if (stored) {
     const id = value.id;
-    if (typeof id !== "string" || !ID_SYNTAX.test(id)) {
-      problems.push(fieldProblem("id", "rules_file.bad_id"));
-    }
+    if (typeof id !== "string" || !ID_SYNTAX.test(id)) problems.add("id", "rules_file.bad_id");
     out.id = id;
   }
   const tool = value.tool;
-  if (typeof tool !== "string" || tool === "") {
-    problems.push(fieldProblem("tool", "rules_file.non_empty_string"));
-  }
+  if (typeof tool !== "string" || tool === "") problems.add("tool", "rules_file.non_empty_string");
   out.tool = tool;
-  if (has("pattern")) {
-    if (typeof value.pattern !== "string") {
-      problems.push(fieldProblem("pattern", "rules_file.string"));
-    }
-    out.pattern = value.pattern;
-  }
   const decision = value.decision;
-  if (decision !== "allow" && decision !== "deny") {
-    problems.push(fieldProblem("decision", "rules_file.decision"));
+  if (decision !== "allow" && decision !== "deny" && decision !== "ask") {
+    problems.add("decision", "rules_file.decision");
   }
   out.decision = decision;
+  const scope = narrowScope(value.scope);
+  if ("problem" in scope) problems.add("scope", scope.problem);
+  else out.scope = scope.scope;
+  const spawn = tool === SPAWN_TOOL;
+  if (!has("when")) {
+    problems.add("when", "rules_file.when_missing");
+  } else {
+    const when = narrowConditions(value.when, spawn, problems);
+    out.when = when;
+    if (when !== undefined && decision !== "deny") {
+      if (spawn && !Object.hasOwn(when, "body")) problems.add("when", "rules_file.needs_body");
+      if (!spawn && !Object.hasOwn(when, "program")) {
+        problems.add("when", "rules_file.needs_program");
+      }
+    }
+  }
   if (has("reason")) {
     const reason = value.reason;
     if (typeof reason !== "string" || reason.includes("\n") || reason.includes("\r")) {
-      problems.push(fieldProblem("reason", "rules_file.one_line"));
+      problems.add("reason", "rules_file.one_line");
     }
     out.reason = reason;
   }
-  const scope = narrowScope(value.scope);
-  if ("problem" in scope) problems.push(fieldProblem("scope", scope.problem));
-  else out.scope = scope.scope;
   for (const key of ["match", "not_match"] as const) {
     if (!has(key)) continue;
-    const list = stringList(value[key]);
-    if (list === undefined) problems.push(fieldProblem(key, "rules_file.string_array"));
-    out[key] = list;
+    const list = value[key];
+    if (!Array.isArray(list)) problems.add(key, "rules_file.examples_array");
+    else out[key] = structuredClone(list);
   }
   if (stored && has("created")) {
     const created = value.created;
     if (typeof created !== "string" || Number.isNaN(Date.parse(created))) {
-      problems.push(fieldProblem("created", "rules_file.timestamp"));
+      problems.add("created", "rules_file.timestamp");
     }
     out.created = created;
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.list.length > 0) return { ok: false, problems: problems.list };
   return { ok: true, value: out as unknown as RuleInput };
 }

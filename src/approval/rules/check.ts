@@ -1,57 +1,106 @@
 /**
- * Checking rules against their own examples (`match`, `not_match`), so a person can see that a
- * pattern means what they think. A rule that fails an example is reported; if it allows, it is also
- * taken out of force (a broken rule never allows), while a failing deny rule keeps denying what its
- * pattern matches (dropping it could let a broader allow rule answer instead).
+ * Checking rules against their own examples (`match`, `not_match`: previews), so a person can see
+ * that a rule means what they think. A rule that fails an example is reported; if it allows, it is
+ * also taken out of force (a broken rule never allows), while a failing deny or ask rule stays in
+ * force (dropping it could let an allow rule answer instead).
  *
  * @module
  */
 
-import { english, type Phrase, phrase } from "../../locale/messages.ts";
-import { quoteName } from "./_shape.ts";
-import { matchPattern } from "./pattern.ts";
-import type { LoadedRules, Rule, RuleProblem } from "./types.ts";
+import { type Phrase, phrase } from "../../locale/messages.ts";
+import { SPAWN_TOOL } from "../../spawn/types.ts";
+import type { ToolPreview } from "../preview.ts";
+import type { SpawnPreview } from "../../spawn/types.ts";
+import { isRecord, quoteName } from "./_shape.ts";
+import { applies } from "./decide.ts";
+import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";
+
+const TOOL_KEYS = ["tool", "program", "command", "cwd", "input"];
+const SPAWN_KEYS = ["mode", "body", "cwd", "target"];
 
 /**
- * Checks every rule's examples: each `match` text must match the rule's pattern and each
- * `not_match` text must not. A rule without a pattern matches every text.
+ * Reads an example as a preview of the rule's kind of call.
+ *
+ * @param rule The rule the example belongs to.
+ * @param example The example as written.
+ * @returns The query to test the rule on, or the problem with the example's shape.
+ */
+export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
+  const root = rule.scope === "global" ? undefined : rule.scope.workspace;
+  if (rule.tool === SPAWN_TOOL) {
+    const shape = phrase("rules_file.example_spawn_shape");
+    if (!isRecord(example) || Object.keys(example).some((key) => !SPAWN_KEYS.includes(key))) {
+      return shape;
+    }
+    const { mode, body, cwd = "", target = "local" } = example;
+    if (
+      (mode !== "command" && mode !== "agent") || typeof body !== "string" ||
+      typeof cwd !== "string" || typeof target !== "string"
+    ) {
+      return shape;
+    }
+    const preview: SpawnPreview = { mode, body, cwd, target };
+    return { tool: rule.tool, kind: "spawn", preview, root };
+  }
+  const shape = phrase("rules_file.example_tool_shape");
+  if (!isRecord(example) || Object.keys(example).some((key) => !TOOL_KEYS.includes(key))) {
+    return shape;
+  }
+  const { tool = rule.tool, program, command, cwd, input = {} } = example;
+  if (
+    tool !== rule.tool || typeof program !== "string" || typeof cwd !== "string" ||
+    !Array.isArray(command) || !command.every((arg) => typeof arg === "string")
+  ) {
+    return shape;
+  }
+  const preview: ToolPreview = { tool: rule.tool, program, command, cwd, input };
+  return { tool: rule.tool, kind: "tool", preview, root, fromWorkspace: false };
+}
+
+/**
+ * Checks every rule's examples: each `match` preview must be answered by the rule and each
+ * `not_match` preview must not.
  *
  * @param rules The rules, in file order.
  * @returns One problem per failing example, in file order; empty when every example holds.
  * @throws Never.
- * @example A pattern that is too narrow
+ * @example An example the rule does not match
  * ```ts
  * import { checkRules } from "./check.ts";
- * const problems = checkRules([{
- *   id: "r-aaaaaaaa", tool: "cargo", pattern: "cargo", decision: "allow", scope: "global",
- *   match: ["cargo test"],
+ * const problems = await checkRules([{
+ *   id: "r-aaaaaaaa", tool: "cargo", decision: "allow", scope: "global",
+ *   when: { program: "/usr/bin/cargo", argv: ["cargo", "test"] },
+ *   match: [{ program: "/usr/bin/cargo", command: ["cargo", "build"], cwd: "/w" }],
  * }]);
  * console.assert(problems.length === 1 && problems[0]?.ignored === true);
  * ```
  */
-export function checkRules(rules: readonly Rule[]): RuleProblem[] {
-  return rules.flatMap(problemsOf);
+export async function checkRules(rules: readonly Rule[]): Promise<RuleProblem[]> {
+  const problems: RuleProblem[] = [];
+  for (const rule of rules) problems.push(...await problemsOf(rule));
+  return problems;
 }
 
-function problemsOf(rule: Rule): RuleProblem[] {
+async function problemsOf(rule: Rule): Promise<RuleProblem[]> {
   const problems: RuleProblem[] = [];
   const ignored = rule.decision === "allow";
-  const matches = (text: string) => rule.pattern === undefined || matchPattern(rule.pattern, text);
-  const report = (problem: Phrase) =>
-    problems.push({ id: rule.id, reason: english(problem), phrase: problem, ignored });
-  rule.match?.forEach((text, index) => {
-    if (!matches(text)) {
-      report(phrase("rules_file.example_unmatched", { index, text: quoteName(text) }));
+  const report = (problem: Phrase) => problems.push({ id: rule.id, phrase: problem, ignored });
+  for (const [key, expected] of [["match", true], ["not_match", false]] as const) {
+    const examples = rule[key] ?? [];
+    for (let index = 0; index < examples.length; index++) {
+      const example = examples[index];
+      const query = exampleQuery(rule, example);
+      const text = quoteName(JSON.stringify(example) ?? "undefined");
+      if (!("kind" in query)) {
+        report(phrase("rules_file.example_shape", { field: `${key}[${index}]`, problem: query }));
+        continue;
+      }
+      if (await applies(rule, query) !== expected) {
+        const which = expected ? "rules_file.example_unmatched" : "rules_file.example_matched";
+        report(phrase(which, { index, text }));
+      }
     }
-  });
-  rule.not_match?.forEach((text, index) => {
-    if (matches(text)) {
-      const key = rule.pattern === undefined
-        ? "rules_file.example_matched_bare"
-        : "rules_file.example_matched";
-      report(phrase(key, { index, text: quoteName(text) }));
-    }
-  });
+  }
   return problems;
 }
 
@@ -64,18 +113,21 @@ function problemsOf(rule: Rule): RuleProblem[] {
  * @example A failing deny rule stays in force
  * ```ts
  * import { partitionRules } from "./check.ts";
- * const split = partitionRules([{
- *   id: "r-bbbbbbbb", tool: "rm", pattern: "x", decision: "deny", scope: "global", match: ["y"],
+ * const split = await partitionRules([{
+ *   id: "r-bbbbbbbb", tool: "rm", decision: "deny", scope: "global", when: { program: "/bin/rm" },
+ *   match: [{ program: "/bin/ls", command: ["ls"], cwd: "/" }],
  * }]);
  * console.assert(split.rules.length === 1 && split.problems.length === 1);
  * ```
  */
-export function partitionRules(rules: readonly Rule[]): Omit<LoadedRules, "file"> {
+export async function partitionRules(rules: readonly Rule[]): Promise<Omit<LoadedRules, "file">> {
   const inForce: Rule[] = [];
   const ignored: Rule[] = [];
   const problems: RuleProblem[] = [];
   for (const rule of rules) {
-    const found = problemsOf(rule);
+    const found = rule.match === undefined && rule.not_match === undefined
+      ? []
+      : await problemsOf(rule);
     problems.push(...found);
     if (found.some((problem) => problem.ignored)) ignored.push(rule);
     else inForce.push(rule);

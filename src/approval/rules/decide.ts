@@ -1,29 +1,30 @@
 /**
- * Which remembered rule answers a call. Pure: the rules are passed in.
+ * Which remembered rule answers a call. Pure but for Web Crypto digests: the rules are passed in.
  *
- * Precedence, from strongest: a rule with a pattern beats one without; then deny beats allow; then
- * a workspace rule beats a global one; then the smaller id (compared by UTF-16 code units) wins.
- * Only rules for the call's tool, scoped globally or to the call's workspace root, and whose pattern
- * (when they have one) matches the preview's compact JSON, are considered.
+ * A rule applies when it is for the call's tool, scoped globally or to the call's canonical
+ * workspace root, and every one of its conditions holds, each on its own field of the preview.
+ * Precedence, from strongest: deny, then ask, then allow (a narrower rule never overrides a
+ * stricter one); among rules of the same decision a workspace rule is named over a global one,
+ * then the smaller id.
  *
  * @module
  */
 
-import { codePoints, compilePattern, matchCompiled } from "./_pattern.ts";
-import type { Rule, RuleMatch, RuleQuery } from "./types.ts";
+import { saltedSha256 } from "./_digest.ts";
+import { matchGlob } from "./glob.ts";
+import { commandPieces, isSimpleCommand } from "./simple_command.ts";
+import type {
+  ArgMatcher,
+  InputMatcher,
+  Rule,
+  RuleMatch,
+  RuleQuery,
+  SpawnConditions,
+  TextMatcher,
+  ToolConditions,
+} from "./types.ts";
 
-const compiled = new Map<string, Int32Array>();
-const CACHE_LIMIT = 4096;
-
-function compiledPattern(pattern: string): Int32Array {
-  let found = compiled.get(pattern);
-  if (found === undefined) {
-    if (compiled.size >= CACHE_LIMIT) compiled.clear();
-    found = compilePattern(pattern);
-    compiled.set(pattern, found);
-  }
-  return found;
-}
+const STRENGTH = { deny: 2, ask: 1, allow: 0 } as const;
 
 /**
  * Orders two rules by precedence.
@@ -32,57 +33,176 @@ function compiledPattern(pattern: string): Int32Array {
  * @param b Another rule.
  * @returns Negative when `a` wins, positive when `b` wins, 0 only for the same id and rank.
  * @throws Never.
- * @example A pattern rule beats a bare one, whatever their decisions
+ * @example A deny beats an allow, whatever their scopes
  * ```ts
  * import { compareRules } from "./decide.ts";
- * const bare = { id: "r-a", tool: "t", decision: "deny", scope: "global" } as const;
- * const narrow = { id: "r-b", tool: "t", pattern: "*", decision: "allow", scope: "global" } as const;
- * console.assert(compareRules(narrow, bare) < 0);
+ * const allow = { id: "r-a", tool: "t", decision: "allow", scope: { workspace: "/w" }, when: {} } as const;
+ * const deny = { id: "r-b", tool: "t", decision: "deny", scope: "global", when: {} } as const;
+ * console.assert(compareRules(deny, allow) < 0);
  * ```
  */
 export function compareRules(a: Rule, b: Rule): number {
-  const pattern = Number(b.pattern !== undefined) - Number(a.pattern !== undefined);
-  if (pattern !== 0) return pattern;
-  const deny = Number(b.decision === "deny") - Number(a.decision === "deny");
-  if (deny !== 0) return deny;
+  const strength = STRENGTH[b.decision] - STRENGTH[a.decision];
+  if (strength !== 0) return strength;
   const workspace = Number(b.scope !== "global") - Number(a.scope !== "global");
   if (workspace !== 0) return workspace;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**
- * Finds the rule that answers a call, if any. Considered: rules for `query.tool` that are global
- * or scoped to exactly `query.root`, and whose pattern (if any) matches `query.previewText`. Among
- * those, {@linkcode compareRules} picks one: pattern over bare, then deny over allow, then workspace
- * over global, then the smaller id.
+ * Finds the rule that answers a call, if any: among the rules that apply (see the module
+ * documentation), the first by {@linkcode compareRules}.
  *
  * @param rules The rules in force (`LoadedRules.rules`, never the ignored ones).
- * @param query The tool, the preview's compact JSON, and the workspace root (absolute, normalised).
+ * @param query The tool, the kind of call, its preview, and the canonical workspace root.
  * @returns The winning rule and its decision, or `undefined` when no rule applies.
  * @throws Never.
- * @example A deny beats an allow of the same kind
+ * @example A deny beats an allow
  * ```ts
  * import { decideByRules } from "./decide.ts";
+ * const when = { program: "/bin/rm" };
  * const rules = [
- *   { id: "r-1", tool: "sh", pattern: '*"rm"*', decision: "deny", scope: "global" },
- *   { id: "r-2", tool: "sh", pattern: "*", decision: "allow", scope: { workspace: "/w" } },
+ *   { id: "r-1", tool: "rm", decision: "deny", scope: "global", when: { ...when, argv: ["rm", "-rf", { rest: true }] } },
+ *   { id: "r-2", tool: "rm", decision: "allow", scope: { workspace: "/w" }, when },
  * ] as const;
- * const found = decideByRules(rules, { tool: "sh", previewText: '{"command":["rm"]}', root: "/w" });
+ * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", input: {} };
+ * const found = await decideByRules(rules, { tool: "rm", kind: "tool", preview, root: "/w", fromWorkspace: false });
  * console.assert(found?.decision === "deny" && found.rule.id === "r-1");
  * ```
  */
-export function decideByRules(rules: readonly Rule[], query: RuleQuery): RuleMatch | undefined {
-  let best: Rule | undefined;
-  let text: Int32Array | undefined;
-  for (const rule of rules) {
-    if (rule.tool !== query.tool) continue;
-    if (rule.scope !== "global" && rule.scope.workspace !== query.root) continue;
-    if (best !== undefined && compareRules(rule, best) >= 0) continue;
-    if (rule.pattern !== undefined) {
-      text ??= codePoints(query.previewText);
-      if (!matchCompiled(compiledPattern(rule.pattern), text)) continue;
-    }
-    best = rule;
+export async function decideByRules(
+  rules: readonly Rule[],
+  query: RuleQuery,
+): Promise<RuleMatch | undefined> {
+  const candidates = rules.filter((rule) =>
+    rule.tool === query.tool &&
+    (rule.scope === "global" || rule.scope.workspace === query.root)
+  );
+  if (candidates.length > 1) candidates.sort(compareRules);
+  for (const rule of candidates) {
+    if (await applies(rule, query)) return { rule, decision: rule.decision };
   }
-  return best === undefined ? undefined : { rule: best, decision: best.decision };
+  return undefined;
+}
+
+/**
+ * Whether one rule applies to a call (its tool and scope aside): every condition holds.
+ *
+ * @param rule The rule.
+ * @param query The call.
+ * @returns True when the rule answers the call.
+ */
+export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
+  if (query.kind === "spawn") return await spawnApplies(rule, query.preview);
+  const when = rule.when as ToolConditions;
+  // A workspace tool may shadow a global one by name: a global rule covers it only when the rule
+  // says which arguments it allows.
+  if (
+    rule.scope === "global" && query.fromWorkspace && rule.decision !== "deny" &&
+    when.argv === undefined
+  ) {
+    return false;
+  }
+  const preview = query.preview;
+  if (when.program !== undefined && !await text(when.program, preview.program)) return false;
+  if (when.argv !== undefined && !await argv(when.argv, preview.command)) return false;
+  if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  if (when.input !== undefined) {
+    for (const [pointer, matcher] of Object.entries(when.input)) {
+      if (!inputHolds(matcher, preview.input, pointer)) return false;
+    }
+  }
+  return true;
+}
+
+async function spawnApplies(
+  rule: Rule,
+  preview: { mode: string; body: string; cwd: string; target: string },
+): Promise<boolean> {
+  const when = rule.when as SpawnConditions;
+  if (when.mode !== undefined && when.mode !== preview.mode) return false;
+  if (when.target !== undefined && when.target !== preview.target) return false;
+  if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  const body = when.body;
+  if (body === undefined || typeof body === "string" || !("glob" in body)) {
+    return body === undefined || await text(body, preview.body);
+  }
+  if (preview.mode !== "command") return matchGlob(body.glob, preview.body);
+  // Shell text: a glob allows only a simple command; a glob that denies or asks also applies to
+  // any piece of a compound one.
+  if (rule.decision === "allow") {
+    return isSimpleCommand(preview.body) && matchGlob(body.glob, preview.body);
+  }
+  return matchGlob(body.glob, preview.body) ||
+    commandPieces(preview.body).some((piece) => matchGlob(body.glob, piece));
+}
+
+async function text(matcher: TextMatcher, value: string): Promise<boolean> {
+  if (typeof matcher === "string") return matcher === value;
+  if ("glob" in matcher) return matchGlob(matcher.glob, value);
+  return await saltedSha256(matcher.salt, value) === matcher.sha256;
+}
+
+async function argv(matchers: readonly ArgMatcher[], args: readonly string[]): Promise<boolean> {
+  const last = matchers[matchers.length - 1];
+  const rest = last !== undefined && typeof last === "object" && "rest" in last;
+  const fixed = rest ? matchers.length - 1 : matchers.length;
+  if (rest ? args.length < fixed : args.length !== fixed) return false;
+  for (let i = 0; i < fixed; i++) {
+    if (!await text(matchers[i] as TextMatcher, args[i] as string)) return false;
+  }
+  return true;
+}
+
+function inputHolds(matcher: InputMatcher, input: unknown, pointer: string): boolean {
+  const found = resolvePointer(input, pointer);
+  if (!found.ok) return false;
+  if ("glob" in matcher) {
+    return typeof found.value === "string" && matchGlob(matcher.glob, found.value);
+  }
+  return jsonEqual(matcher.equals, found.value);
+}
+
+/**
+ * The value a JSON pointer (RFC 6901) names.
+ *
+ * @param document The JSON value.
+ * @param pointer The pointer (`""` is the whole document).
+ * @returns The value, or `ok: false` when there is none.
+ */
+export function resolvePointer(
+  document: unknown,
+  pointer: string,
+): { ok: true; value: unknown } | { ok: false } {
+  if (pointer === "") return { ok: true, value: document };
+  let value = document;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (Array.isArray(value)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return { ok: false };
+      value = value[Number(token)];
+    } else if (typeof value === "object" && value !== null && Object.hasOwn(value, token)) {
+      value = (value as Record<string, unknown>)[token];
+    } else {
+      return { ok: false };
+    }
+  }
+  return { ok: true, value };
+}
+
+/** Equality of JSON values: objects compared by their own keys in any order. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, i) => jsonEqual(item, other[i]));
+  }
+  const aKeys = Object.keys(a);
+  const bRecord = b as Record<string, unknown>;
+  if (aKeys.length !== Object.keys(bRecord).length) return false;
+  return aKeys.every((key) =>
+    Object.hasOwn(bRecord, key) && jsonEqual((a as Record<string, unknown>)[key], bRecord[key])
+  );
 }

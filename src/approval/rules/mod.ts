@@ -1,22 +1,25 @@
 /**
- * Remembered rules: allow or deny a tool's calls without asking, by tool, by a glob over the
- * preview's compact JSON, and by scope (one workspace root, or global). Stored only in the user's
- * config directory (`<configDir>/rules.json`), never in a workspace.
+ * Remembered rules: allow, deny or ask about a tool's calls without a person deciding each time,
+ * by conditions on the fields of the call's preview (the resolved program, each argument, the cwd,
+ * input values by JSON pointer; for spawn the body, target, mode and cwd), scoped to one canonical
+ * workspace root or global. Stored only in the user's config directory (`<configDir>/rules.json`),
+ * never in a workspace.
  *
- * - {@linkcode matchPattern}: the glob (`*` any run, `?` one character, the rest literal).
- * - {@linkcode decideByRules}: which rule answers a call (pattern over bare, deny over allow,
- *   workspace over global, then the smaller id).
+ * - {@linkcode matchGlob}: the glob of one field (`*` any run within it, `?` one character, `\`
+ *   escapes).
+ * - {@linkcode decideByRules}: which rule answers a call (deny, then ask, then allow).
+ * - {@linkcode pinConditions}: the conditions pinning exactly what a preview shows.
  * - {@linkcode loadRules}, {@linkcode addRule}, {@linkcode removeRule}: the file, read without a
  *   lock, written under one, atomically.
- * - {@linkcode checkRules}: each rule's `match` / `not_match` examples.
+ * - {@linkcode checkRules}: each rule's `match` / `not_match` example previews.
  *
  * @example Load, then decide one call
  * ```ts ignore
  * import { configDir } from "../../paths.ts";
  * import { decideByRules, loadRules } from "./mod.ts";
  * const { rules } = await loadRules(configDir());
- * const previewText = '{"tool":"echo","command":["cat"],"cwd":"/w","input":{}}';
- * const found = decideByRules(rules, { tool: "echo", previewText, root: "/w" });
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
+ * const found = await decideByRules(rules, { tool: "echo", kind: "tool", preview, root: "/w", fromWorkspace: true });
  * console.log(found?.decision ?? "ask");
  * ```
  *
@@ -26,8 +29,10 @@
 export * from "./check.ts";
 export * from "./decide.ts";
 export * from "./errors.ts";
+export * from "./glob.ts";
 export * from "./id.ts";
-export * from "./pattern.ts";
+export * from "./pin.ts";
+export * from "./simple_command.ts";
 export * from "./store.ts";
 export type * from "./types.ts";
 export * from "./validate.ts";

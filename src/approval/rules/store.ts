@@ -1,11 +1,13 @@
 /**
- * The rules file on disk: `<configDir>/rules.json`, `{"version": 1, "rules": [...]}`. It is only
+ * The rules file on disk: `<configDir>/rules.json`, `{"version": 2, "rules": [...]}`. It is only
  * ever looked for in the user's config directory, never in a workspace: a repository must not be
- * able to approve its own tools.
+ * able to approve its own tools. The file and its directory must be this user's and writable by no
+ * one else, or every call is denied.
  *
  * Readers take no lock: every write replaces the file atomically (temporary file in the same
  * directory, flushed, renamed; mode 0600; directory created 0700). Writers serialise their
- * read-modify-write on an exclusive lock of the sibling `rules.json.lock`.
+ * read-modify-write on an exclusive lock of the sibling `rules.json.lock`, waiting for it at most
+ * `LOCK_WAIT_MS`.
  *
  * @module
  */
@@ -13,9 +15,10 @@
 import { BasisError } from "../../errors.ts";
 import { english, type Phrase, phrase } from "../../locale/messages.ts";
 import { fsReason } from "../../fs_reason.ts";
-import { isAbsolutePath, joinPath, resolvePath } from "../../paths.ts";
+import { joinPath } from "../../paths.ts";
+import { canonicalPath, isAbsolutePath } from "../../paths.ts";
 import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
-import { withExclusiveLock } from "./_lock.ts";
+import { LockBusyError, withExclusiveLock } from "./_lock.ts";
 import { readRulesDocument } from "./_read.ts";
 import { narrowRuleInput, narrowStoredRule } from "./_shape.ts";
 import { checkRules, partitionRules } from "./check.ts";
@@ -46,25 +49,27 @@ export function rulesFilePath(configDir: string): string {
 /**
  * Loads the remembered rules from the user's config directory. A missing file means no rules.
  * Rules whose examples fail are reported in `problems`; failing allow rules are moved to `ignored`
- * (a broken rule never allows), failing deny rules stay in force.
+ * (a broken rule never allows), failing deny and ask rules stay in force.
  *
  * @param configDir The user's config directory, never a workspace.
  * @returns The rules in force, the ignored ones, and the problems found.
- * @throws {RulesFileError} (code `denied`) When the file exists but cannot be read, is writable by
- *   group or others, is not valid JSON (the message gives line:column), has the wrong shape, an
- *   unknown field, a duplicate id, or a version other than 1. Nothing may be allowed then.
+ * @throws {RulesFileError} (code `denied`) When the file or its directory belongs to another user
+ *   or is writable by group or others, or the file cannot be read, is not valid JSON (the message
+ *   gives line:column), has the wrong shape, an unknown field, a bad condition or digest, a
+ *   duplicate id, or a version other than 2. Nothing may be allowed then.
  * @example Look a call up
  * ```ts ignore
  * import { configDir } from "../../paths.ts";
  * import { decideByRules, loadRules } from "./mod.ts";
  * const { rules } = await loadRules(configDir());
- * const found = decideByRules(rules, { tool: "echo", previewText: "{}", root: "/w" });
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
+ * const found = await decideByRules(rules, { tool: "echo", kind: "tool", preview, root: "/w", fromWorkspace: true });
  * ```
  */
 export async function loadRules(configDir: string): Promise<LoadedRules> {
   const file = rulesFilePath(configDir);
   const document = await readRulesDocument(file);
-  return { file, ...partitionRules(document?.rules ?? []) };
+  return { file, ...await partitionRules(document?.rules ?? []) };
 }
 
 /**
@@ -72,17 +77,19 @@ export async function loadRules(configDir: string): Promise<LoadedRules> {
  * lock, atomically. The directory is created (0700) if needed.
  *
  * @param configDir The user's config directory.
- * @param input The rule. A workspace scope must be absolute (it is normalised).
+ * @param input The rule. A workspace scope must be absolute (it is made canonical: symbolic links
+ *   resolved, so every spelling of a root is one scope).
  * @returns The rule as stored.
  * @throws {BasisError} Code `usage` when the rule is malformed or one of its own examples fails;
  *   code `denied` when the existing file cannot be trusted (a `RulesFileError`; the file is left
- *   as it is) or the new file cannot be written (`Cannot save rules ...`; the old file is intact).
+ *   as it is), another process holds the lock for too long, or the new file cannot be written
+ *   (`Cannot save rules ...`; the old file is intact).
  * @example Remember an allow rule for one workspace
  * ```ts ignore
  * import { addRule } from "./store.ts";
  * const rule = await addRule("/home/u/.config/basis", {
- *   tool: "cargo", pattern: '*"command":["cargo","test"]*', decision: "allow",
- *   scope: { workspace: "/home/u/src/app" },
+ *   tool: "cargo", decision: "allow", scope: { workspace: "/home/u/src/app" },
+ *   when: { program: "/usr/bin/cargo", argv: ["cargo", "test", { rest: true }] },
  * });
  * console.log(rule.id);
  * ```
@@ -92,7 +99,7 @@ export async function addRule(configDir: string, input: RuleInput): Promise<Rule
   if (!narrowed.ok) {
     throw BasisError.of("usage", cannotAdd(input, narrowed.problems[0] as Phrase));
   }
-  const problem = checkRules([{ id: "new", ...narrowed.value }])[0];
+  const problem = (await checkRules([{ id: "new", ...narrowed.value }]))[0];
   if (problem !== undefined) throw BasisError.of("usage", cannotAdd(input, problem.phrase));
   return await underLock(configDir, true, async (_file, rules) => {
     const taken = new Set(rules.map((rule) => rule.id));
@@ -161,6 +168,10 @@ async function underLock<T>(
       return await withExclusiveLock(lock, locked);
     }
   } catch (error) {
+    if (error instanceof LockBusyError) {
+      const params = { file: JSON.stringify(file), lock: JSON.stringify(error.lockPath) };
+      throw BasisError.of("denied", phrase("rules.lock_busy", { ...params, ms: error.waitedMs }));
+    }
     if (!isFileSystemError(error)) throw error; // Ours already, or a bug: keep it as it is.
     const params = { file: JSON.stringify(file), reason: fsReason(error) };
     throw BasisError.of("denied", phrase("rules.cannot_save", params), { cause: error });
@@ -182,8 +193,9 @@ function normaliseScope(input: RuleInput): RuleInput {
   const scope: unknown = (input as { scope?: unknown }).scope;
   if (typeof scope !== "object" || scope === null) return input;
   const root: unknown = (scope as { workspace?: unknown }).workspace;
+  // A relative root is refused by the rule's own check.
   if (typeof root !== "string" || !isAbsolutePath(root)) return input;
-  return { ...input, scope: { ...scope, workspace: resolvePath(root) } };
+  return { ...input, scope: { ...scope, workspace: canonicalPath(root) } };
 }
 
 /** `Cannot add rule for tool "x": <problem>`, or `for a tool` when it has no name. */

@@ -1,42 +1,108 @@
 /**
  * The shapes of remembered rules, as stored in `<configDir>/rules.json` and as passed around.
  *
- * The file is `{"version": 1, "rules": [Rule, ...]}`. A rule's `scope` is the string `"global"`
- * or the object `{"workspace": "/abs/root"}` (an absolute, normalised path, compared exactly).
+ * The file is `{"version": 2, "rules": [Rule, ...]}`. A rule names its tool, its decision, its scope
+ * and, under `when`, conditions on the fields of a call's preview. Conditions are per field: no
+ * condition can match across fields, or across the elements of an argv.
  *
  * @module
  */
 
 import type { Phrase } from "../../locale/messages.ts";
+import type { ToolPreview } from "../preview.ts";
+import type { SpawnPreview } from "../../spawn/types.ts";
 
-/** What a rule answers. */
-export type RuleDecision = "allow" | "deny";
+/** What a rule answers: run without asking, refuse, or always ask a person. */
+export type RuleDecision = "allow" | "deny" | "ask";
 
 /**
  * Where a rule applies: every workspace (`"global"`), or one workspace root, written
- * `{"workspace": "/abs/root"}` (absolute and normalised: no `.`, `..`, `//` or trailing `/`).
+ * `{"workspace": "/abs/root"}`: the canonical path (symbolic links resolved), compared exactly.
  */
 export type RuleScope = "global" | { readonly workspace: string };
+
+/**
+ * A condition on one text field.
+ *
+ * - a string: the field equals it exactly (no character is special);
+ * - `{"glob": "…"}`: `*` any run of characters within the field, `?` one character, `\` makes
+ *   the next character literal;
+ * - `{"sha256": "<64 hex>", "salt": "<32 hex>"}`: SHA-256 of the salt's bytes then the field's
+ *   UTF-8 equals it: an exact value pinned without being stored (for values holding a secret).
+ */
+export type TextMatcher =
+  | string
+  | { readonly glob: string }
+  | { readonly sha256: string; readonly salt: string };
+
+/** The marker, last in an argv condition, for "any further arguments" (none included). */
+export interface RestMarker {
+  /** Always `true`. */
+  readonly rest: true;
+}
+
+/** A condition on one argument, or the rest marker (last only). */
+export type ArgMatcher = TextMatcher | RestMarker;
+
+/** A condition on the JSON value at one pointer of the input. */
+export type InputMatcher =
+  | { readonly equals: unknown }
+  | { readonly glob: string };
+
+/**
+ * Conditions of a declared tool's rule. `program` is the resolved program: an allow or ask rule
+ * always has it (a name never approves on its own).
+ */
+export interface ToolConditions {
+  /** The absolute path of the program that will run: exact, or a digest. */
+  readonly program?: string | { readonly sha256: string; readonly salt: string };
+  /**
+   * The argv as written in the manifest, token by token: one matcher per argument, in order, the
+   * rest marker last for "any further arguments". Without the marker the count must be equal.
+   */
+  readonly argv?: readonly ArgMatcher[];
+  /** The absolute working directory. */
+  readonly cwd?: TextMatcher;
+  /** JSON pointer → condition on the value there; a pointer with no value fails. */
+  readonly input?: Readonly<Record<string, InputMatcher>>;
+}
+
+/** Conditions of a spawn rule. */
+export interface SpawnConditions {
+  /** `"command"` or `"agent"`. */
+  readonly mode?: "command" | "agent";
+  /**
+   * The command line or the task. A glob allow rule applies to a command only when it is a simple
+   * command (no control syntax); an exact body always applies.
+   */
+  readonly body?: TextMatcher;
+  /** The target (`"local"` when none). */
+  readonly target?: string;
+  /** The absolute working directory. */
+  readonly cwd?: TextMatcher;
+}
+
+/** The conditions of a rule: for its tool's kind. */
+export type RuleConditions = ToolConditions | SpawnConditions;
 
 /** A remembered rule, as stored. Key order when written: as declared here. */
 export interface Rule {
   /** Short, unique and stable: `r-` and 8 base32 characters when generated. */
   readonly id: string;
-  /** The tool's name (for spawn previews, the name the caller decides under). */
+  /** The tool's name (`spawn` for the built-in spawn tool). */
   readonly tool: string;
-  /**
-   * Matched against the preview's compact JSON, anchored at both ends: `*` any run of characters,
-   * `?` one character, everything else literal. Absent: the rule covers every call of the tool.
-   */
-  readonly pattern?: string;
+  /** What the rule answers. */
   readonly decision: RuleDecision;
+  /** Where the rule applies. */
+  readonly scope: RuleScope;
+  /** Conditions on the preview's fields; every one must hold. */
+  readonly when: RuleConditions;
   /** Why, in one line: shown with a denial. */
   readonly reason?: string;
-  readonly scope: RuleScope;
-  /** Example previews the pattern must match. */
-  readonly match?: readonly string[];
-  /** Example previews the pattern must not match. */
-  readonly not_match?: readonly string[];
+  /** Example previews the rule must match. */
+  readonly match?: readonly unknown[];
+  /** Example previews the rule must not match. */
+  readonly not_match?: readonly unknown[];
   /** When the rule was added, as an ISO 8601 timestamp. */
   readonly created?: string;
 }
@@ -46,22 +112,20 @@ export type RuleInput = Omit<Rule, "id" | "created">;
 
 /** The whole rules file. */
 export interface RulesDocument {
-  /** Always 1 for this format. */
-  readonly version: 1;
+  /** Always 2 for this format. */
+  readonly version: 2;
   readonly rules: readonly Rule[];
 }
 
-/** A rule whose examples say its pattern does not mean what its author thought. */
+/** A rule whose examples say it does not mean what its author thought. */
 export interface RuleProblem {
   /** The rule's id. */
   readonly id: string;
-  /** What is wrong, in English, no trailing period. */
-  readonly reason: string;
-  /** What is wrong as a phrase, for other locales (`reason` is its English). */
+  /** What is wrong, as a phrase (its English via `english()`). */
   readonly phrase: Phrase;
   /**
    * Whether the rule is out of force because of it: true for allow rules (a broken rule never
-   * allows), false for deny rules (they keep denying what their pattern matches).
+   * allows), false for deny and ask rules (they keep applying to what they match).
    */
   readonly ignored: boolean;
 }
@@ -79,14 +143,25 @@ export interface LoadedRules {
 }
 
 /** The call a rule is looked up for. */
-export interface RuleQuery {
-  /** The tool's name. */
-  readonly tool: string;
-  /** The preview's compact JSON (`previewText()`). */
-  readonly previewText: string;
-  /** The workspace root (absolute, normalised); `undefined` when there is none: global rules only. */
-  readonly root?: string | undefined;
-}
+export type RuleQuery =
+  & {
+    /** The name the call is decided under. */
+    readonly tool: string;
+    /** The canonical workspace root; `undefined` when there is none: global rules only. */
+    readonly root?: string | undefined;
+  }
+  & (
+    | {
+      readonly kind: "tool";
+      readonly preview: ToolPreview;
+      /**
+       * Whether the tool was declared by the workspace's manifest: a global rule then applies
+       * only when it has an argv condition (a workspace tool may shadow a global one by name).
+       */
+      readonly fromWorkspace: boolean;
+    }
+    | { readonly kind: "spawn"; readonly preview: SpawnPreview }
+  );
 
 /** The rule that answered a call, and its answer. */
 export interface RuleMatch {

@@ -9,10 +9,10 @@ import { fieldProblem, isRecord, type Narrowed, narrowStoredRule, quoteName } fr
 import type { Rule, RulesDocument } from "./types.ts";
 
 /** The only version of the rules file this code reads and writes. */
-export const RULES_VERSION = 1;
+export const RULES_VERSION = 2;
 
 /**
- * Validates a parsed rules file: `{"version": 1, "rules": [...]}` with every rule well formed,
+ * Validates a parsed rules file: `{"version": 2, "rules": [...]}` with every rule well formed,
  * no unknown fields (at the top or in a rule) and no duplicate ids. Any problem refuses the whole
  * file, so that a damaged file can never allow a call. Examples (`match`, `not_match`) are not
  * checked here: see `checkRules`.
@@ -24,7 +24,7 @@ export const RULES_VERSION = 1;
  * @example A newer version is refused
  * ```ts
  * import { validateRulesDocument } from "./validate.ts";
- * const result = validateRulesDocument({ version: 2, rules: [] });
+ * const result = validateRulesDocument({ version: 3, rules: [] });
  * console.assert(!result.ok);
  * ```
  */
@@ -73,6 +73,9 @@ function checkVersion(value: Record<string, unknown>): Phrase | undefined {
   if (!Object.hasOwn(value, "version")) return phrase("rules_file.version_missing", { expected });
   const version = value.version;
   if (version === RULES_VERSION) return undefined;
+  // Version 1 matched globs over the serialized preview, across fields: its rules cannot be read
+  // as if they meant something narrower, so they are refused, never reinterpreted.
+  if (version === 1) return phrase("rules_file.version_old");
   if (typeof version === "number" && Number.isInteger(version) && version > RULES_VERSION) {
     return phrase("rules_file.version_newer", { version, expected });
   }
@@ -95,7 +98,7 @@ function typeOf(value: unknown): string {
  * @example An empty file
  * ```ts
  * import { formatRulesDocument } from "./validate.ts";
- * console.assert(formatRulesDocument({ version: 1, rules: [] }) === '{\n  "version": 1,\n  "rules": []\n}\n');
+ * console.assert(formatRulesDocument({ version: 2, rules: [] }) === '{\n  "version": 2,\n  "rules": []\n}\n');
  * ```
  */
 export function formatRulesDocument(document: RulesDocument): string {

@@ -96,6 +96,7 @@ export function renderRequest(
   );
   if (request.kind === "tool") {
     const preview = request.preview;
+    lines.push(field(palette, label("prompt.program"), displayArg(clean(preview.program))));
     lines.push(
       field(
         palette,
@@ -118,6 +119,9 @@ export function renderRequest(
     );
     lines.push(field(palette, label("prompt.target"), visibleLines(clean(preview.target))));
     lines.push(field(palette, label("prompt.cwd"), displayArg(clean(preview.cwd))));
+  }
+  if (request.askedByRule !== undefined) {
+    lines.push(palette.yellow(t("prompt.asked_by_rule", { rule: request.askedByRule })));
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,10 +1,8 @@
 /**
- * The terminal approver: asks a person at a terminal whether a call may run, and says which rule
- * an "always allow" or "never" answer remembers.
+ * The terminal approver: asks a person at a terminal whether a call may run.
  *
  * @module
  */
 
 export * from "./types.ts";
 export * from "./prompt_approval.ts";
-export * from "./rule_for_always.ts";

@@ -29,6 +29,12 @@ const CHOICES: readonly { value: Choice; name: MessageKey; short: MessageKey }[]
   { value: "never", name: "prompt.never", short: "prompt.nevered" },
 ];
 
+/** The choices offered: without the remembering ones when a rule says to ask every time. */
+function choicesFor(request: PromptRequest): typeof CHOICES {
+  if (request.askedByRule === undefined) return CHOICES;
+  return CHOICES.filter(({ value }) => value === "allow_once" || value === "deny");
+}
+
 /** The messages of the prompt's locale; a catalogue other than English is loaded here. */
 async function wordsFor(locale: Locale | undefined): Promise<Messages> {
   if (locale === undefined || locale === "en-US") return messages("en-US");
@@ -104,7 +110,11 @@ async function ask(
   const answer = select<Choice>(
     {
       message: question,
-      choices: CHOICES.map(({ value, name, short }) => ({ value, name: t(name), short: t(short) })),
+      choices: choicesFor(request).map(({ value, name, short }) => ({
+        value,
+        name: t(name),
+        short: t(short),
+      })),
       default: "allow_once",
       theme: selectTheme(palette, words),
     },

@@ -24,6 +24,13 @@ export interface ToolPromptRequest {
   readonly kind: "tool";
   /** The preview built by `toolPreview()`. */
   readonly preview: ToolPreview;
+  /** Which manifest declared the tool. */
+  readonly source?: "workspace" | "global";
+  /**
+   * The rule that says to ask every time: only "allow once" and "deny" are offered, and nothing
+   * is remembered.
+   */
+  readonly askedByRule?: string;
 }
 
 /** A spawn call, as the terminal approver shows it. */
@@ -36,6 +43,11 @@ export interface SpawnPromptRequest {
   readonly kind: "spawn";
   /** The spawn preview. */
   readonly preview: SpawnPreview;
+  /**
+   * The rule that says to ask every time: only "allow once" and "deny" are offered, and nothing
+   * is remembered.
+   */
+  readonly askedByRule?: string;
 }
 
 /** What the terminal approver is asked about. */
@@ -43,7 +55,8 @@ export type PromptRequest = ToolPromptRequest | SpawnPromptRequest;
 
 /**
  * The person's answer. `no_answer` means there was no terminal to ask: the caller denies (fail
- * closed). `always_allow` and `never` ask the caller to remember {@linkcode ruleForAlways}'s rule.
+ * closed). `always_allow` and `never` ask the caller to remember a rule pinning exactly what was shown
+ * (`pinConditions()`).
  */
 export type TerminalAnswer = "allow_once" | "always_allow" | "deny" | "never" | "no_answer";
 

@@ -20,11 +20,14 @@ import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
 import type { Settings } from "../settings.ts";
 import { failedCall, ranCall } from "./_call_json.ts";
+import { DryRun } from "./_dry_run.ts";
 
 /** Options of one call. */
 export interface CallOptions {
   /** Overrides the tool's `timeout_ms`. */
   timeoutMs: number | undefined;
+  /** Work out and print the decision, run nothing, record nothing (`--dry-run`, `rules test`). */
+  dryRun?: boolean;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function callCommand(
 ): Promise<number> {
   let secrets: readonly string[] = [];
   const words = messages(settings.locale);
-  const audit = openAuditLog({
+  const audit = options.dryRun === true ? undefined : openAuditLog({
     path: settings.auditLog,
     env: settings.envLookup,
     locale: settings.locale,
@@ -55,6 +58,7 @@ export async function callCommand(
     secrets = Object.values(spec.env);
     const source = await readCallInput(inputArg);
     const input = await parseCallInput(name, source.text);
+    const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
     const tool = new DeclaredToolBuilder(spec, {
       locale: settings.locale,
       cacheDir: settings.cacheDir,
@@ -69,9 +73,11 @@ export async function callCommand(
         configDir: settings.configDir,
         locale: settings.locale,
       },
-      audit,
+      ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
+      ...(audit === undefined ? {} : { audit }),
     }).build();
     const execution = await tool.execution(input, { encodedInput: stdinBytes(input, source) });
+    if (dryRun !== undefined) return await dryRun.report(execution);
     const output = await executeOnTerminal(execution, !settings.json);
     const run = output.metadata.extra.run;
     if (settings.json) {
@@ -93,7 +99,7 @@ export async function callCommand(
     outJson(failedCall(name, { kind: error.code, message: redact(message, secrets) }));
     return exitCodeFor(error.code);
   } finally {
-    audit.close();
+    audit?.close();
   }
 }
 

@@ -1,15 +1,21 @@
 /**
- * `basis-tools rules list|add|remove|check`: the remembered rules in the user's config directory.
- * Rules are scoped to the current workspace root unless `--global` is given.
+ * `basis-tools rules list|add|test|remove|check`: the remembered rules in the user's config
+ * directory. Rules are scoped to the current workspace root (its canonical path) unless `--global`
+ * is given.
  *
  * @module
  */
 
 import { addRule, loadRules, removeRule } from "../../approval/rules/store.ts";
 import { RulesFileError } from "../../approval/rules/errors.ts";
-import type { Rule, RuleInput } from "../../approval/rules/types.ts";
-import { findWorkspaceRoot } from "../../manifest/load.ts";
-import { resolvePath } from "../../paths.ts";
+import { pinConditions } from "../../approval/rules/pin.ts";
+import type { Rule, RuleDecision, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
+import type { ToolSpec } from "../../manifest/types.ts";
+import { strictJsonProblem } from "../../json_text.ts";
+import { resolveRunProgram } from "../../run/run_program.ts";
+import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { findTool, rosterFor } from "../_roster.ts";
+import { workspaceRoot } from "../_workspace_root.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
@@ -56,6 +62,11 @@ export async function rulesCommand(
     case "check":
       expect(0);
       return await check(settings);
+    case "test":
+      if (rest.length < 1 || rest.length > 2) {
+        throw usage("cli.rules_test_arguments", { command: `"rules ${sub}"` });
+      }
+      return await test(settings, rest[0] as string, rest[1]);
   }
   throw usage("cli.rules_subcommand", {
     command: `"rules${sub === undefined ? "" : ` ${sub}`}"`,
@@ -84,48 +95,192 @@ async function list(settings: Settings): Promise<number> {
   }
   const lines = all.map((rule) => {
     const ignored = loaded.ignored.includes(rule) ? t("rules.ignored") : "";
-    const pattern = rule.pattern === undefined
-      ? t("rules.every_call")
-      : t("rules.pattern", { pattern: rule.pattern });
+    const when = t("rules.when", { conditions: JSON.stringify(rule.when) });
     const reason = rule.reason === undefined ? "" : ` — ${rule.reason}`;
     return `${rule.id}  ${rule.decision.padEnd(5)}  ${rule.tool}  ${
       scopeText(rule, t)
-    }  ${pattern}${reason}${ignored}`;
+    }  ${when}${reason}${ignored}`;
   });
   out(lines.join("\n") + "\n");
   return EXIT.ok;
 }
 
-async function add(settings: Settings, options: RulesOptions): Promise<number> {
-  const text = (name: string) => {
-    const value = options.get(name);
-    return typeof value === "string" ? value : undefined;
+/** The option values of `rules add`. */
+function reader(options: RulesOptions) {
+  return {
+    text(name: string): string | undefined {
+      const value = options.get(name);
+      return typeof value === "string" ? value : undefined;
+    },
+    texts(name: string): string[] | undefined {
+      const value = options.get(name);
+      return Array.isArray(value) ? value : undefined;
+    },
   };
-  const texts = (name: string) => {
-    const value = options.get(name);
-    return Array.isArray(value) ? value : undefined;
-  };
-  const tool = text("tool");
-  if (tool === undefined) {
-    throw usage("cli.rules_tool_required");
+}
+
+/** Parses the JSON value of an option, or refuses it naming the option. */
+async function optionJson(tool: string, option: string, text: string): Promise<unknown> {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Described below, by kind and place, never echoing the text.
   }
-  const pattern = text("pattern");
+  const { position, reason } = await strictJsonProblem(text);
+  const detail = position === undefined
+    ? reason
+    : phrase("json.at", { detail: reason, ...position });
+  throw BasisError.of(
+    "usage",
+    phrase("cli.rules_bad_json", { tool: JSON.stringify(tool), option: `"${option}"`, detail }),
+  );
+}
+
+/** The conditions given on the command line: `--when`, then each field's own option over it. */
+async function givenConditions(
+  tool: string,
+  options: RulesOptions,
+): Promise<Record<string, unknown> | undefined> {
+  const { text, texts } = reader(options);
+  const whenText = text("when");
+  let when: Record<string, unknown> | undefined;
+  if (whenText !== undefined) {
+    const value = await optionJson(tool, "--when", whenText);
+    // Not an object: the rule's own check names the field.
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+    when = { ...value };
+  }
+  const set = (key: string, value: unknown) => {
+    when ??= {};
+    when[key] = value;
+  };
+  const program = text("program");
+  if (program !== undefined) set("program", program);
+  const argv = text("argv");
+  if (argv !== undefined) set("argv", await optionJson(tool, "--argv", argv));
+  const cwd = text("cwd");
+  if (cwd !== undefined) set("cwd", cwd);
+  for (const pair of texts("input") ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq < 0) {
+      throw usage("cli.rules_bad_input_condition", { tool: JSON.stringify(tool) });
+    }
+    const input = (when?.input ?? {}) as Record<string, unknown>;
+    const value = await optionJson(tool, "--input", pair.slice(eq + 1));
+    set("input", { ...input, [pair.slice(0, eq)]: { equals: value } });
+  }
+  const body = text("body");
+  if (body !== undefined) set("body", body);
+  const bodyGlob = text("body-glob");
+  if (bodyGlob !== undefined) set("body", { glob: bodyGlob });
+  const target = text("target");
+  if (target !== undefined) set("target", target);
+  const mode = text("mode");
+  if (mode !== undefined) set("mode", mode);
+  return when;
+}
+
+async function add(settings: Settings, options: RulesOptions): Promise<number> {
+  const { text, texts } = reader(options);
+  const tool = text("tool");
+  if (tool === undefined) throw usage("cli.rules_tool_required");
+  if (options.get("deny") === true && options.get("ask") === true) {
+    throw usage("cli.rules_deny_and_ask", { tool: JSON.stringify(tool) });
+  }
+  const decision: RuleDecision = options.get("deny") === true
+    ? "deny"
+    : options.get("ask") === true
+    ? "ask"
+    : "allow";
+  const given = await givenConditions(tool, options);
+  let when: unknown = given ?? {};
+  let pinned = false;
+  let root: string;
+  if (tool === SPAWN_TOOL) {
+    root = await workspaceRoot(settings);
+  } else {
+    // A rule is for a tool that exists, and never for its name alone: it pins what runs.
+    const roster = await rosterFor(settings);
+    root = roster.root;
+    const spec = findTool(roster, tool);
+    const wanted = given === undefined ||
+      (decision !== "deny" && isObject(given) && !Object.hasOwn(given, "program"));
+    if (wanted) {
+      const pin = await pinnedNow(spec, settings, options.get("global") === true);
+      when = given === undefined ? pin : { program: pin.program, ...given };
+      pinned = true;
+    }
+  }
   const reason = text("reason");
-  const match = texts("match");
-  const notMatch = texts("not-match");
-  const input: RuleInput = {
+  const match = await examples(tool, "--match", texts("match"));
+  const notMatch = await examples(tool, "--not-match", texts("not-match"));
+  const input = {
     tool,
-    decision: options.get("deny") === true ? "deny" : "allow",
-    scope: options.get("global") === true ? "global" : { workspace: await workspaceRoot(settings) },
-    ...(pattern === undefined ? {} : { pattern }),
+    decision,
+    scope: options.get("global") === true ? "global" : { workspace: root },
+    when,
     ...(reason === undefined ? {} : { reason }),
     ...(match === undefined ? {} : { match }),
     ...(notMatch === undefined ? {} : { not_match: notMatch }),
-  };
+  } as RuleInput;
   const rule = await addRule(settings.configDir, input);
-  if (settings.json) outJson(rule);
-  else out(`${await changed(settings, "rules.added", rule)}\n`);
+  if (settings.json) {
+    outJson(rule);
+    return EXIT.ok;
+  }
+  const { t } = await cliMessages(settings.locale);
+  const lines = [await changed(settings, "rules.added", rule)];
+  if (pinned) lines.push(t("rules.pinned", { conditions: JSON.stringify(rule.when) }));
+  out(`${lines.join("\n")}\n`);
   return EXIT.ok;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What the tool runs now, as conditions: its resolved program, argv and (for a workspace rule) cwd,
+ * secrets digested. A global rule does not pin the cwd: a tool's cwd is its workspace's.
+ */
+async function pinnedNow(
+  spec: ToolSpec,
+  settings: Settings,
+  global: boolean,
+): Promise<ToolConditions> {
+  const env = [settings.env, spec.env];
+  const found = resolveRunProgram({
+    program: spec.program,
+    args: [],
+    cwd: spec.cwd,
+    stdin: new Uint8Array(),
+    env,
+    timeoutMs: spec.timeoutMs,
+  });
+  const tool = JSON.stringify(spec.name);
+  if (!found.ok) {
+    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
+  }
+  const secrets = [...Object.values(spec.env), ...Object.values(settings.env)];
+  const preview = { program: found.path, command: spec.command, cwd: spec.cwd };
+  const { cwd, ...rest } = await pinConditions(
+    { kind: "tool", preview },
+    secrets,
+  ) as ToolConditions;
+  return global ? rest : { ...rest, cwd } as ToolConditions;
+}
+
+async function examples(
+  tool: string,
+  option: string,
+  texts: string[] | undefined,
+): Promise<unknown[] | undefined> {
+  if (texts === undefined) return undefined;
+  const out: unknown[] = [];
+  for (const text of texts) out.push(await optionJson(tool, option, text));
+  return out;
 }
 
 async function remove(settings: Settings, id: string): Promise<number> {
@@ -192,7 +347,12 @@ async function changed(
   });
 }
 
-async function workspaceRoot(settings: Settings): Promise<string> {
-  if (settings.workspace !== undefined) return resolvePath(settings.workspace);
-  return await findWorkspaceRoot(Deno.cwd());
+/** `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them. */
+async function test(settings: Settings, name: string, input: string | undefined): Promise<number> {
+  if (name === SPAWN_TOOL) {
+    const { callSpawnCommand } = await import("./spawn.ts");
+    return await callSpawnCommand(settings, input, { dryRun: true });
+  }
+  const { callCommand } = await import("./call.ts");
+  return await callCommand(settings, name, input, { timeoutMs: undefined, dryRun: true });
 }

@@ -27,11 +27,14 @@ import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 import { type CallFailure, failedCall } from "./_call_json.ts";
 import { failedSpawn, ranSpawn, ranSpawnAsCall } from "./_spawn_json.ts";
+import { DryRun } from "./_dry_run.ts";
 
 /** Options of one spawn call from the command line. */
 export interface SpawnCommandOptions {
   /** `call --timeout MS`: overrides `--spawn-timeout` for this call. */
   timeoutMs?: number | undefined;
+  /** Work out and print the decision, run nothing, record nothing (`--dry-run`, `rules test`). */
+  dryRun?: boolean;
 }
 
 /** Which `--json` object to print: `spawn`'s own, or the one every `call` prints. */
@@ -45,8 +48,12 @@ type Shape = "spawn" | "call";
  * @returns The exit code: 0, 1 failed, 3 timed out, 4 refused input, 5 denied, 6 bad
  *   `spawn.json`, 130 interrupted.
  */
-export async function spawnCommand(settings: Settings, text: string): Promise<number> {
-  return await spawnCall(settings, () => Promise.resolve({ input: text }), "spawn", {});
+export async function spawnCommand(
+  settings: Settings,
+  text: string,
+  options: SpawnCommandOptions = {},
+): Promise<number> {
+  return await spawnCall(settings, () => Promise.resolve({ input: text }), "spawn", options);
 }
 
 /**
@@ -77,7 +84,7 @@ async function spawnCall(
   options: SpawnCommandOptions,
 ): Promise<number> {
   const words = messages(settings.locale);
-  const audit = openAuditLog({
+  const audit = options.dryRun === true ? undefined : openAuditLog({
     path: settings.auditLog,
     env: settings.envLookup,
     locale: settings.locale,
@@ -94,6 +101,7 @@ async function spawnCall(
     ]);
     const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
     const timeoutMs = options.timeoutMs ?? settings.spawnTimeoutMs;
+    const dryRun = options.dryRun === true ? new DryRun(settings, root) : undefined;
     const tool = new SpawnToolBuilder(config, {
       locale: settings.locale,
       root,
@@ -107,10 +115,12 @@ async function spawnCall(
         configDir: settings.configDir,
         locale: settings.locale,
       },
-      audit,
+      ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
+      ...(audit === undefined ? {} : { audit }),
       readEnv: settings.envLookup,
     }).build();
     const execution = await tool.execution(input);
+    if (dryRun !== undefined) return await dryRun.report(execution);
     const output = await executeOnTerminal(execution, !settings.json);
     return report(output.metadata.extra, output.result, undefined, settings, shape, words);
   } catch (error) {
@@ -127,7 +137,7 @@ async function spawnCall(
     outJson(shape === "call" ? failedCall(SPAWN_TOOL, failure) : failedSpawn(call, failure));
     return exitCodeFor(error.code);
   } finally {
-    audit.close();
+    audit?.close();
   }
 }
 

@@ -1,0 +1,62 @@
+/**
+ * The conditions that pin exactly what a preview shows: what "always allow" and "never" remember,
+ * and what `rules add --tool NAME` pins when it is given no conditions. For a declared tool: the
+ * resolved program, every argument (no more, no fewer) and the cwd, with any input; for spawn: the
+ * mode, the exact body, the target and the cwd. A value holding a secret is pinned by a salted
+ * digest, so the rules file never holds the secret and the rule still matches that value only.
+ *
+ * @module
+ */
+
+import { redact } from "../../redact.ts";
+import type { ToolPreview } from "../preview.ts";
+import type { SpawnPreview } from "../../spawn/types.ts";
+import { digestOf } from "./_digest.ts";
+import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
+
+/** What is pinned: a declared tool's call or a spawn call. */
+export type Pinned =
+  | { readonly kind: "tool"; readonly preview: Omit<ToolPreview, "input" | "tool"> }
+  | { readonly kind: "spawn"; readonly preview: SpawnPreview };
+
+/**
+ * The conditions matching exactly the pinned fields of a preview.
+ *
+ * @param pinned The kind of call and its preview.
+ * @param secrets Values never to store (the call's env values); a field holding one is pinned by
+ *   digest.
+ * @returns The conditions, keys in canonical order; a field's plain value is always exact (a `*`
+ *   or `?` in it is literal).
+ * @throws Never.
+ * @example Pin the command and cwd, not the input
+ * ```ts
+ * import { pinConditions } from "./pin.ts";
+ * const preview = { program: "/usr/bin/grep", command: ["grep", "-r", "*.ts"], cwd: "/w" };
+ * const when = await pinConditions({ kind: "tool", preview }, []);
+ * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w"}');
+ * ```
+ */
+export async function pinConditions(
+  pinned: Pinned,
+  secrets: readonly string[],
+): Promise<ToolConditions | SpawnConditions> {
+  const exact = async (value: string): Promise<TextMatcher> =>
+    redact(value, secrets) === value ? value : await digestOf(value);
+  if (pinned.kind === "spawn") {
+    const { mode, body, target, cwd } = pinned.preview;
+    return {
+      mode: mode === "agent" ? "agent" : "command",
+      body: await exact(body),
+      target,
+      cwd: await exact(cwd),
+    };
+  }
+  const { program, command, cwd } = pinned.preview;
+  const argv: TextMatcher[] = [];
+  for (const arg of command) argv.push(await exact(arg));
+  return {
+    program: await exact(program) as ToolConditions["program"] & TextMatcher,
+    argv,
+    cwd: await exact(cwd),
+  };
+}
