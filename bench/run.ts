@@ -211,6 +211,32 @@ const w100 = await workspace("w100", 100);
   const [tool, floor] = await sideBySide(callCat(), catCat);
   // The audit trail records each input in full: the same without it shows what that costs.
   const [unaudited, floorAgain] = await sideBySide(callCat("--audit-log", "off"), catCat);
+  // Streamed output is redacted: the same tool with a secret in its env, against none.
+  const secretive = `${work}/secretive`;
+  await Deno.mkdir(`${secretive}/.basis`, { recursive: true });
+  await Deno.writeTextFile(
+    `${secretive}/.basis/tools.json`,
+    JSON.stringify({
+      schema: 1,
+      tools: {
+        cat: {
+          description: "cat",
+          input_schema: { type: "object" },
+          command: ["cat"],
+          env: { TOKEN: "s3cr3t-bench-token-0123456789abcdef" },
+        },
+      },
+    }),
+  );
+  const callIn = (root: string) => () =>
+    timed([
+      "sh",
+      "-c",
+      `${
+        cli(root, "call", "cat", "-", "--approve", "always", "--audit-log", "off").join(" ")
+      } < payload.json > /dev/null`,
+    ]);
+  const [redacted, unredacted] = await sideBySide(callIn(secretive), callIn(through));
   const rate = (ms: number) => `${(mib / (ms / 1000)).toFixed(0)} MiB/s`;
   rows.push(
     `| ${mib} MiB through a \`cat\` tool vs \`cat \\| cat\` | ${rate(tool)} | ${rate(floor)} | ${
@@ -219,6 +245,9 @@ const w100 = await workspace("w100", 100);
     `| the same with \`--audit-log off\` (for comparison) | ${rate(unaudited)} | ${
       rate(floorAgain)
     } | ${ratio(floorAgain, unaudited)} of the floor's throughput | — |`,
+    `| the same, audit off, with a secret in the tool's env (output redacted) vs none | ${
+      rate(redacted)
+    } | ${rate(unredacted)} | ${ratio(unredacted, redacted)} | — |`,
   );
 
   const gen = `${work}/gen`;

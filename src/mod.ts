@@ -68,6 +68,6 @@ export type {
 } from "./approval/rules/types.ts";
 export * from "./locale/mod.ts";
 export * from "./contract/mod.ts";
-export { redact, REDACTED } from "./redact.ts";
+export { callSecrets, isSecret, MIN_SECRET_LENGTH, redact, REDACTED } from "./redact.ts";
 export { VERSION } from "./version.ts";
 export type { EnvLookup } from "./paths.ts";

@@ -1,22 +1,76 @@
 /**
- * Keeping secrets out of output: every manifest `env` value is replaced before text leaves the
- * program through anything basis-tools writes itself (messages, `--json`, results for a model).
+ * Keeping secrets out of output. The secrets of a call are the values of the tool's manifest `env`
+ * and of the `--env` pairs ({@linkcode callSecrets}); every occurrence of one is replaced before
+ * text leaves the program through anything basis-tools writes: messages, `--json`, results for a
+ * model, spill files, the audit trail, prompts and the program's own streamed output.
+ *
+ * Every character that belongs to an occurrence of any secret is hidden, and each unbroken run of
+ * hidden characters becomes one `[redacted]`: overlapping or adjacent secrets leave no fragment
+ * of either behind.
  *
  * @module
  */
 
+import type { Phrase, PhraseParams } from "./locale/messages.ts";
+
 /** What replaces a secret. */
 export const REDACTED = "[redacted]";
 
-/** Values shorter than this are not treated as secrets: replacing them would mangle any text. */
-const MIN_SECRET_LENGTH = 4;
+/**
+ * Values shorter than this many characters are not treated as secrets: a value of one to three
+ * characters (`1`, `on`, `dev`) would be replaced wherever those characters occur, mangling any
+ * text, and hiding it would protect nothing a guess could not find.
+ */
+export const MIN_SECRET_LENGTH = 4;
 
 /**
- * Replaces every occurrence of each secret in a text.
+ * Whether a value is hidden as a secret: at least {@linkcode MIN_SECRET_LENGTH} characters, not
+ * only white space, and not part of `[redacted]` itself (which every redacted text shows anyway).
+ *
+ * @param value An environment value.
+ * @returns True when it is redacted.
+ * @example Short values are not secrets
+ * ```ts
+ * import { isSecret } from "./redact.ts";
+ * console.assert(isSecret("abc1") && !isSecret("abc") && !isSecret("    "));
+ * ```
+ */
+export function isSecret(value: string): boolean {
+  if (value.length < MIN_SECRET_LENGTH) return false;
+  // Two UTF-16 units at most per character: eight units are surely four characters.
+  if (value.length < 2 * MIN_SECRET_LENGTH && [...value].length < MIN_SECRET_LENGTH) return false;
+  return value.trim() !== "" && !REDACTED.includes(value);
+}
+
+/**
+ * The secrets of one call: every value of the given environment layers (the tool's manifest `env`,
+ * the `--env` pairs) that {@linkcode isSecret}, each once. This is the one definition every part
+ * of basis-tools redacts with.
+ *
+ * @param layers The environment layers whose values are secret.
+ * @returns The values to hide.
+ * @example The values of a manifest env and the --env pairs
+ * ```ts
+ * import { callSecrets } from "./redact.ts";
+ * const secrets = callSecrets({ TOKEN: "s3cr3t", DEBUG: "1" }, { API_KEY: "k-123456" });
+ * console.assert(secrets.join(" ") === "s3cr3t k-123456");
+ * ```
+ */
+export function callSecrets(...layers: readonly Readonly<Record<string, string>>[]): string[] {
+  const values = new Set<string>();
+  for (const layer of layers) {
+    for (const value of Object.values(layer)) if (isSecret(value)) values.add(value);
+  }
+  return [...values];
+}
+
+/**
+ * Replaces every occurrence of each secret in a text. Values that are not secrets (too short,
+ * blank) are left alone.
  *
  * @param text The text to clean.
- * @param secrets The values to hide (manifest env values).
- * @returns The text with each secret replaced by `[redacted]`.
+ * @param secrets The values to hide (see {@linkcode callSecrets}).
+ * @returns The text with each run of secret characters replaced by `[redacted]`.
  * @example Hide a token
  * ```ts
  * import { redact } from "./redact.ts";
@@ -24,13 +78,46 @@ const MIN_SECRET_LENGTH = 4;
  * ```
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  let result = text;
-  // Longest first: a secret that contains another must not leave its tail behind.
-  const ordered = secrets.length > 1 ? [...secrets].sort((a, b) => b.length - a.length) : secrets;
-  for (const secret of ordered) {
-    if (secret.length >= MIN_SECRET_LENGTH && result.includes(secret)) {
-      result = result.replaceAll(secret, REDACTED);
+  if (secrets.length === 0 || text === "") return text;
+  const spans: [number, number][] = [];
+  for (const secret of secrets) {
+    if (!isSecret(secret)) continue;
+    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
+      spans.push([at, at + secret.length]);
     }
   }
-  return result;
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let runEnd = -1;
+  for (const [start, end] of spans) {
+    // A span that overlaps the hidden run or touches it extends the run.
+    if (start <= runEnd) {
+      runEnd = Math.max(runEnd, end);
+      continue;
+    }
+    out += text.slice(Math.max(runEnd, 0), start) + REDACTED;
+    runEnd = end;
+  }
+  return out + text.slice(runEnd);
+}
+
+/**
+ * A phrase with every secret replaced in its text placeholders, nested phrases' too.
+ *
+ * @param phrase The phrase.
+ * @param secrets The values to hide.
+ * @returns The redacted phrase (the same object when there is nothing to hide).
+ */
+export function redactPhrase(phrase: Phrase, secrets: readonly string[]): Phrase {
+  if (phrase.params === undefined || secrets.length === 0) return phrase;
+  const params: Record<string, PhraseParams[string]> = {};
+  for (const [name, value] of Object.entries(phrase.params)) {
+    params[name] = typeof value === "string"
+      ? redact(value, secrets)
+      : typeof value === "number" || "forms" in value
+      ? value
+      : redactPhrase(value, secrets);
+  }
+  return { key: phrase.key, params };
 }

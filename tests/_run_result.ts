@@ -31,6 +31,7 @@ export function runResult(fields: Partial<RunResult> = {}): RunResult {
     stdoutTruncated: false,
     stderrTruncated: false,
     spillPath: undefined,
+    spillTruncated: false,
     timeoutMs: 150,
     ...fields,
   };

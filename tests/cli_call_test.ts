@@ -296,14 +296,18 @@ Deno.test("call output beyond the cap is cut for --json with the full output in 
 
 Deno.test("env layering: inherited, then --env pairs, then the manifest's env", async () => {
   const dirs = await scratch(
-    oneTool("env", { command: ["sh", "-c", 'echo "$A $B $C"'], env: { C: "from-manifest" } }),
+    // Env values are secrets, redacted from the output: the tool shows them upper-cased.
+    oneTool("env", {
+      command: ["sh", "-c", 'echo "$A $B $C" | tr a-z A-Z'],
+      env: { C: "from-manifest" },
+    }),
   );
   const result = await cli(
     dirs,
     ["call", "env", "{}", "--env", "B=from-flag", "--env", "C=from-flag", ...ALWAYS],
     { env: { A: "inherited", B: "inherited", C: "inherited" } },
   );
-  assert.equal(result.stdout, "inherited from-flag from-manifest\n");
+  assert.equal(result.stdout, "INHERITED FROM-FLAG FROM-MANIFEST\n");
   const bad = await cli(dirs, ["call", "env", "{}", "--env", "NOEQUALS", ...ALWAYS]);
   assert.equal(bad.code, 2);
   assert.doesNotMatch(bad.stderr, /NOEQUALS/);

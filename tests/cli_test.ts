@@ -177,9 +177,18 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
         command: ["/nonexistent/${CANARY_SOURCE}"],
         env: { INDIRECT: "${CANARY_SOURCE}" },
       },
+      unexecutable: {
+        description: "Exists, but setsid(1) cannot execute it: its path holds a secret",
+        input_schema: { type: "object" },
+        command: [`./${canary}/run.sh`],
+        env: { TOKEN: canary },
+      },
     },
   };
   const dirs = await scratch(manifest);
+  await Deno.mkdir(`${dirs.root}/${canary}`);
+  await Deno.writeTextFile(`${dirs.root}/${canary}/run.sh`, "#!/no/such/interpreter\n");
+  await Deno.chmod(`${dirs.root}/${canary}/run.sh`, 0o755);
   const env = { CANARY_SOURCE: indirect };
   const runs = [
     ["list"],
@@ -198,6 +207,11 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
     ["call", "slow", "{}", "--approve", "always", "--json"],
     ["call", "missing", "{}", "--approve", "always"],
     ["call", "missing", "{}", "--approve", "always", "--json"],
+    ["call", "unexecutable", "{}", "--approve", "always"],
+    ["call", "unexecutable", "{}", "--approve", "always", "--json"],
+    // The program's own output, streamed: redacted as everything else.
+    ["call", "leaky", "{}", "--approve", "always"],
+    ["call", "slow", "{}", "--approve", "always"],
   ];
   // Every message is worded from phrases in either locale: both are checked.
   for (const args of runs.flatMap((run) => [run, [...run, "--locale", "uk-UA"]])) {
@@ -219,9 +233,9 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
     assert.ok(!printed.includes(canary), `${args.join(" ")} printed the canary:\n${printed}`);
   }
   await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(manifest));
-  // The one place its value may appear is the program's own output streamed to a terminal.
-  const streamed = await cli(dirs, ["call", "ok", "{}", "--approve", "always"], { env });
-  assert.equal(streamed.stdout, "done\n");
+  const streamed = await cli(dirs, ["call", "leaky", "{}", "--approve", "always"], { env });
+  assert.equal(streamed.stdout, "token is [redacted] and [redacted]\n");
+  assert.match(streamed.stderr, /^err \[redacted\]\n/);
   await dirs.cleanup();
 });
 

@@ -81,8 +81,9 @@ async function run(
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
 
+// WHO is an env value, a secret redacted from the output: the tool shows it upper-cased.
 const HELLO = `#!/bin/sh
-printf '%s %s' "$1" "$WHO"
+printf '%s %s' "$1" "$(printf '%s' "$WHO" | tr a-z A-Z)"
 `;
 
 function manifest(root: string, extra: Record<string, unknown> = {}) {
@@ -164,7 +165,7 @@ Deno.test({
         assert.equal(echo.stdout, '{"a":[1,"x"]}');
         const hello = await confined(["call", "hello", "{}", ...ALWAYS]);
         assert.equal(hello.code, 0, hello.stderr);
-        assert.equal(hello.stdout, "hello world");
+        assert.equal(hello.stdout, "hello WORLD");
         // Cut for a model: the whole output goes to a spill file in the state directory.
         const lines = await confined(["call", "lines", "{}", "--json", ...ALWAYS]);
         assert.equal(lines.code, 0, lines.stderr);
@@ -273,7 +274,7 @@ Deno.test({
             env: environment(dirs),
           });
           assert.equal(asked.code, 0, asked.screen);
-          assert.match(asked.screen, /hello world/);
+          assert.match(asked.screen, /hello WORLD/);
         },
       });
 

@@ -131,9 +131,11 @@ Deno.test({
     });
     try {
       const derived = await derive(t);
+      // The spill directory is read to prune it.
       assert.deepEqual(derived.read.filter((path) => path.startsWith(t.base)), [
         t.cache,
         t.config,
+        `${t.state}/spill`,
         t.root,
       ]);
       assert.deepEqual(derived.write, [t.cache, t.config, t.state]);
@@ -241,6 +243,37 @@ Deno.test({
       );
       assert.ok(derived.write.some((path) => path.includes(",")));
       assert.ok(!permissionFlags(derived).some((flag) => flag.includes("a,b")));
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "derivePermissions() warnings name no program path that comes from an env value",
+  ignore: IS_WINDOWS,
+  async fn() {
+    const t = await tree({
+      own: { command: ["sh", "-c", "true"], env: { PATH: "${OWN_BIN}" } },
+      flagged: { command: ["bash"] },
+    });
+    try {
+      // Both directories are env values: the tool's own PATH, and a PATH given with --env.
+      const own = `${t.base}/SECRET-own-bin-4f3e`;
+      const flagged = `${t.base}/SECRET-flag-bin-9a8b`;
+      await Deno.mkdir(own);
+      await Deno.mkdir(flagged);
+      await Deno.symlink("/bin/sh", `${own}/sh`);
+      await executable(`${flagged}/bash`);
+      t.vars.OWN_BIN = own;
+      const derived = await derive(t, { callEnv: { PATH: flagged } });
+      const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
+      assert.equal(confinement.length, 2, JSON.stringify(derived.warnings));
+      const said = JSON.stringify(derived.warnings);
+      assert.ok(!said.includes("SECRET-"), said);
+      assert.match(said, /Granting \\"\[redacted\]\/sh\\" \(tool \\"own\\"\)/);
+      // The flags grant the real files: they must name them to grant them.
+      assert.ok(derived.run.includes(`${own}/sh`) && derived.run.includes(`${flagged}/bash`));
     } finally {
       await t.cleanup();
     }

@@ -1,5 +1,6 @@
 import { deepStrictEqual, equal, match, notEqual, ok } from "node:assert/strict";
 import {
+  DEFAULT_MAX_SPILL_BYTES,
   describeFailure,
   modelResult,
   type RunOptions,
@@ -10,6 +11,12 @@ import {
 import { english, messages, type Phrase } from "../src/locale/messages.ts";
 import { execFailure } from "../src/run/_launch.ts";
 import { classifySpawnError } from "../src/run/_start_error.ts";
+import {
+  pruneSpillDir,
+  SPILL_KEEP_BYTES,
+  SPILL_KEEP_FILES,
+  SPILL_KEEP_MS,
+} from "../src/run/_spill.ts";
 import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { runResult } from "./_run_result.ts";
@@ -451,12 +458,190 @@ Deno.test({
       });
       equal(got.exitCode, 0);
       equal(got.stdoutBytes, size);
-      equal((await Deno.stat(got.spillPath ?? "")).size, size);
+      // The spill file stops at its cap; the rest is only counted.
+      equal((await Deno.stat(got.spillPath ?? "")).size, DEFAULT_MAX_SPILL_BYTES);
+      equal(got.spillTruncated, true);
       ok((got.peakKiB ?? 0) > 0 && (got.peakKiB ?? 0) < 200 * 1024, `peak ${got.peakKiB} KiB`);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+// --- secrets ------------------------------------------------------------------------------------
+
+const SECRET = "Zq9W-run-secret-71c3";
+
+/** Joins chunks into text. */
+function joined(chunks: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("") + decoder.decode();
+}
+
+Deno.test("runProgram() redacts secrets from the streamed chunks, one split across two reads too", async () => {
+  const out: Uint8Array[] = [];
+  const err: Uint8Array[] = [];
+  const half = SECRET.length / 2;
+  const got = await run(
+    fixture("print_split.sh"),
+    [`token=${SECRET.slice(0, half)}`, SECRET.slice(half)],
+    {},
+    {
+      secrets: [SECRET],
+      onStdout: (chunk) => out.push(chunk.slice()),
+      onStderr: (chunk) => err.push(chunk.slice()),
+    },
+  );
+  equal(joined(out), "token=[redacted]\n");
+  equal(joined(err), "token=[redacted]\n");
+  equal(got.stdout, "token=[redacted]\n");
+  equal(got.stderr, "token=[redacted]\n");
+  // The byte counts are what the program wrote.
+  equal(got.stdoutBytes, `token=${SECRET}\n`.length);
+});
+
+Deno.test("runProgram() redacts before it cuts: a secret straddling a cap leaves no part of itself", async () => {
+  for (const before of [95, 98, 99]) {
+    const options = { secrets: [SECRET], maxBytes: 100, maxStderrBytes: 100 };
+    const out = await run(fixture("print_around.sh"), [String(before), SECRET], {}, options);
+    equal(out.stdoutTruncated, true);
+    ok(!out.stdout.includes(SECRET.slice(0, 2)), `stdout after ${before}: ${out.stdout}`);
+    const err = await run(
+      fixture("print_around.sh"),
+      [String(before), SECRET, "stderr", "3"],
+      {},
+      options,
+    );
+    equal(err.stderrTruncated, true);
+    ok(!err.stderr.includes(SECRET.slice(0, 2)), `stderr after ${before}: ${err.stderr}`);
+    ok(!(describeFailure(err, 'Tool "x"') ?? "").includes(SECRET.slice(0, 2)));
+  }
+});
+
+Deno.test("runProgram() writes the spill file redacted and ends it at maxSpillBytes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const options = { secrets: [SECRET], spillDir: `${dir}/state/spill`, maxBytes: 100 };
+    const whole = await run(fixture("print_around.sh"), ["5000", SECRET], {}, options);
+    equal(whole.spillTruncated, false);
+    equal(
+      await Deno.readTextFile(whole.spillPath ?? ""),
+      `${"x".repeat(5000)}[redacted]`,
+    );
+    const capped = await run(fixture("print_bytes.sh"), ["200000"], {}, {
+      ...options,
+      maxSpillBytes: 10_000,
+    });
+    equal(capped.spillTruncated, true);
+    equal(capped.stdoutBytes, 200_000);
+    deepStrictEqual(await Deno.readFile(capped.spillPath ?? ""), expectedBytes(10_000));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "runProgram() makes the state and spill directories 0700, and tightens an old spill directory",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const options = { spillDir: `${dir}/state/spill`, maxBytes: 100 };
+      const got = await run(fixture("print_bytes.sh"), ["1000"], {}, options);
+      ok(got.spillPath !== undefined);
+      equal((await Deno.stat(`${dir}/state`)).mode! & 0o777, 0o700);
+      equal((await Deno.stat(`${dir}/state/spill`)).mode! & 0o777, 0o700);
+      await Deno.chmod(`${dir}/state/spill`, 0o755);
+      await run(fixture("print_bytes.sh"), ["1000"], {}, options);
+      equal((await Deno.stat(`${dir}/state/spill`)).mode! & 0o777, 0o700);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("runProgram() does not hold back output that cannot begin a secret", async () => {
+  const controller = new AbortController();
+  const got = await run(fixture("ready_sleep.sh"), [], { timeoutMs: 20_000 }, {
+    secrets: [SECRET, "ready-or-not"],
+    signal: controller.signal,
+    graceMs: 100,
+    // "ready\n" cannot begin either secret: it arrives while the program still sleeps.
+    onStdout: () => controller.abort(),
+  });
+  equal(got.cancelled, true);
+  equal(got.timedOut, false);
+  equal(got.stdout, "ready\n");
+});
+
+Deno.test({
+  name: "runProgram() redacts a secret in the path setsid(1) could not execute",
+  ignore: !IS_LINUX,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      await Deno.mkdir(`${dir}/${SECRET}`);
+      const script = `${dir}/${SECRET}/run.sh`;
+      await Deno.writeTextFile(script, "#!/no/such/interpreter\n");
+      await Deno.chmod(script, 0o755);
+      const err: Uint8Array[] = [];
+      const got = await runProgram(
+        { program: script, args: [], cwd: dir, stdin: new Uint8Array(), timeoutMs: 10_000 },
+        { secrets: [SECRET], onStderr: (chunk) => err.push(chunk.slice()) },
+      );
+      equal(got.startFailure, "not_found");
+      const said = [
+        joined(err),
+        got.startError ?? "",
+        english(got.startReason ?? { key: "run.no_reason" }),
+        got.command.join(" "),
+        describeFailure(got, 'Tool "x"') ?? "",
+      ];
+      for (const text of said) ok(!text.includes(SECRET), text);
+      match(got.startError ?? "", /\[redacted\]\/run\.sh/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("pruneSpillDir() removes spill files oldest first past 100 files, 7 days or 256 MiB, and nothing else", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const now = Date.now();
+    const make = async (name: string, ageMs: number, size = 0) => {
+      const path = `${dir}/${name}`;
+      await Deno.writeFile(path, new Uint8Array());
+      if (size > 0) await Deno.truncate(path, size); // sparse: nothing on disk
+      const time = new Date(now - ageMs);
+      await Deno.utime(path, time, time);
+      return path;
+    };
+    const files: string[] = [];
+    for (let i = 0; i < 105; i++) {
+      files.push(await make(`${now - i}-0000000${i % 10}.out`, i * 1000));
+    }
+    const other = await make("notes.txt", SPILL_KEEP_MS * 2);
+    const stale = await make("1-abcdef01.out", SPILL_KEEP_MS + 1000);
+    const removed = await pruneSpillDir(dir, { now });
+    // The 99 newest stay (room for the new one), the rest and the stale one go; notes.txt stays.
+    deepStrictEqual(new Set(removed), new Set([...files.slice(SPILL_KEEP_FILES - 1), stale]));
+    ok((await Deno.stat(other)).isFile);
+
+    for (const path of files.slice(0, SPILL_KEEP_FILES - 1)) await Deno.remove(path);
+    const big = 100 * 1024 * 1024;
+    const newest = await make(`${now}-aaaaaaaa.out`, 0, big);
+    const middle = await make(`${now - 1}-bbbbbbbb.out`, 1000, big);
+    const oldest = await make(`${now - 2}-cccccccc.out`, 2000, big);
+    // 300 MiB is over the budget: the oldest goes; with 16 MiB reserved, 200 MiB still fits.
+    deepStrictEqual(await pruneSpillDir(dir, { now, reserveBytes: 16 * 1024 * 1024 }), [oldest]);
+    equal(SPILL_KEEP_BYTES, 256 * 1024 * 1024);
+    deepStrictEqual(await pruneSpillDir(dir, { now, reserveBytes: 100 * 1024 * 1024 }), [middle]);
+    ok((await Deno.stat(newest)).isFile);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 // --- Deno's sandbox -----------------------------------------------------------------------------
@@ -706,5 +891,10 @@ Deno.test("modelResult() notes a cut output, its size and the spill file", () =>
   equal(
     modelResult(result(cut), label, { maxBytes: 1024, maxLines: 10 }),
     "first part\n[output cut at 1 KiB / 10 lines; 12345678 bytes in all]",
+  );
+  // A spill file that reached its own cap says how much of the output it holds.
+  equal(
+    modelResult(result({ ...cut, spillPath: "/s/1-a.out", spillTruncated: true }), label),
+    "first part\n[output cut at 50 KiB / 2000 lines; 12345678 bytes in all; its first 16 MiB: /s/1-a.out]",
   );
 });

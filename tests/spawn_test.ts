@@ -228,12 +228,13 @@ Deno.test("runSpawn() runs a command with only PATH, HOME, LANG and the --env pa
     API_KEY: "secret-should-not-leak",
   };
   const run = await runSpawn(
-    { mode: "command", body: 'echo "$HOME|$LANG|$API_KEY|$EXTRA|$(pwd)"' },
+    { mode: "command", body: 'echo "$HOME|$LANG|$API_KEY|$EXTRA|$(pwd)" | tr a-z A-Z' },
     "/",
     { config: config(), env: { EXTRA: "given" }, readEnv: (name) => parent[name] },
   );
   assert.equal(run.exitCode, 0, run.stderr);
-  assert.equal(run.stdout, "/home/someone|C.UTF-8||given|/\n");
+  // The --env values are secrets, redacted from the output: upper-cased, EXTRA shows through.
+  assert.equal(run.stdout, "/HOME/SOMEONE|C.UTF-8||GIVEN|/\n");
 });
 
 Deno.test("runSpawn() hands a target the body as one argument after its prefix", async () => {

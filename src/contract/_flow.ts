@@ -8,7 +8,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import type { Messages, Phrase, PhraseParams } from "../locale/messages.ts";
+import type { Messages } from "../locale/messages.ts";
 import { redact } from "../redact.ts";
 import type { RunResult } from "../run/types.ts";
 import { ToolError } from "./tool_error.ts";
@@ -24,7 +24,7 @@ export interface FlowSettings {
   readonly audit: AuditSink | undefined;
   /** The workspace root, as the audit trail names it. */
   readonly workspace: string;
-  /** Values never to show (the tool's env values). */
+  /** Values never to show: the secrets of the call (`callSecrets()`). */
   readonly secrets: readonly string[];
   /** The size of the input as the program receives it, for the audit trail. */
   readonly inputBytes?: number | undefined;
@@ -105,7 +105,7 @@ export function recordRefusal(
     rule_id: undefined,
     reason,
     workspace: flow.workspace,
-  });
+  }, { secrets: flow.secrets });
 }
 
 /**
@@ -141,41 +141,4 @@ export function failureCode(result: RunResult): ErrorCode | undefined {
   if (result.startFailure !== undefined) return "spawn_failed";
   if (result.signal !== undefined || result.exitCode !== 0) return "tool_failed";
   return undefined;
-}
-
-/**
- * A run's result with every secret replaced in its text fields.
- *
- * @param result The run's result.
- * @param secrets The values to hide.
- * @returns The redacted result (the same object when there is nothing to hide).
- */
-export function redactRun(result: RunResult, secrets: readonly string[]): RunResult {
-  if (secrets.length === 0) return result;
-  const hide = (text: string) => redact(text, secrets);
-  const redacted: RunResult = {
-    ...result,
-    command: result.command.map(hide),
-    cwd: hide(result.cwd),
-    stdout: hide(result.stdout),
-    stderr: hide(result.stderr),
-    startError: result.startError === undefined ? undefined : hide(result.startError),
-    spillPath: result.spillPath,
-  };
-  if (result.startReason !== undefined) redacted.startReason = hidePhrase(result.startReason, hide);
-  return redacted;
-}
-
-/** A phrase with every text placeholder value (nested phrases' too) passed through `hide`. */
-function hidePhrase(phrase: Phrase, hide: (text: string) => string): Phrase {
-  if (phrase.params === undefined) return phrase;
-  const params: Record<string, PhraseParams[string]> = {};
-  for (const [name, value] of Object.entries(phrase.params)) {
-    params[name] = typeof value === "string"
-      ? hide(value)
-      : typeof value === "number" || "forms" in value
-      ? value
-      : hidePhrase(value, hide);
-  }
-  return { key: phrase.key, params };
 }

@@ -17,14 +17,14 @@ import {
   canonicalPath,
   spillDir as defaultSpillDir,
 } from "../paths.ts";
-import { redact } from "../redact.ts";
+import { callSecrets, redact } from "../redact.ts";
 import { resolveRunProgram, runProgram, startFailureResult } from "../run/run_program.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
 import { schemaProblem, validateInput } from "../schema/gate.ts";
 import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
-import { approve, failureCode, type FlowSettings, recordRun, redactRun } from "./_flow.ts";
+import { approve, failureCode, type FlowSettings, recordRun } from "./_flow.ts";
 import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
@@ -67,7 +67,7 @@ export interface DeclaredToolOptions {
   spillDir?: string | false;
   /**
    * Variables added to the program's environment over the inherited one, under the manifest's
-   * `env` (the CLI's `--env` pairs).
+   * `env` (the CLI's `--env` pairs). Their values are secrets, as the manifest's are.
    *
    * @default {{}}
    */
@@ -98,7 +98,8 @@ export interface DeclaredToolOptions {
    */
   approver?: Approver;
   /**
-   * Where decisions and runs are recorded (`openAuditLog()`), with the tool's env values redacted.
+   * Where decisions and runs are recorded (`openAuditLog()`), with the call's secrets (the
+   * manifest's and `env`'s values) redacted.
    *
    * @default {nothing is recorded}
    */
@@ -138,7 +139,7 @@ const OUTPUT_SCHEMA = {
  * again after `configure()`, or in another locale.
  *
  * `metadata.extra` of an output (and of a failed run's `ToolError.output`) is
- * {@linkcode DeclaredToolExtra}: the run, env values redacted.
+ * {@linkcode DeclaredToolExtra}: the run, its secrets (the manifest's and `env`'s values) redacted.
  *
  * @example Call a declared tool from a host
  * ```ts ignore
@@ -216,7 +217,8 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     this.#spec = spec;
     this.#settings = settings;
     this.#words = messages(settings.locale);
-    this.#secrets = Object.values(spec.env);
+    // The secrets of every call: the manifest's env values and the --env pairs' values.
+    this.#secrets = callSecrets(spec.env, settings.env);
   }
 
   displayName(): string {
@@ -365,7 +367,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     // shown and what a rule pins. A program that cannot be found needs no approval: nothing starts.
     const resolved = resolveRunProgram(run);
     if (!resolved.ok) {
-      const result = startFailureResult(run, resolved);
+      const result = startFailureResult(run, resolved, this.#secrets);
       recordRun(flow, spec.name, result);
       return await this.#outcome(result, label);
     }
@@ -382,6 +384,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       { ...run, program: resolved.path },
       {
         ...MODEL_CAPS,
+        secrets: this.#secrets,
         ...(spillDir === false ? {} : { spillDir }),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
         ...(context.onStdout === undefined ? {} : { onStdout: context.onStdout }),
@@ -393,8 +396,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   async #outcome(result: RunResult, label: string): Promise<ToolOutput<DeclaredToolExtra>> {
+    // The run came redacted from the runner; what is worded around it is hidden here.
     const hide = (text: string) => redact(text, this.#secrets);
-    const run = redactRun(result, this.#secrets);
+    const run = result;
     const metadata = { durationMs: result.durationMs, extra: { run } };
     const code = failureCode(result);
     if (code === undefined) {

@@ -11,6 +11,7 @@ import type { ApprovalRequest } from "../approval/approve.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
 import { type Messages, messages } from "../locale/messages.ts";
 import { canonicalPath, type EnvLookup } from "../paths.ts";
+import { callSecrets } from "../redact.ts";
 import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
@@ -74,7 +75,8 @@ export interface SpawnToolOptions {
    */
   depth?: number | "unknown";
   /**
-   * Variables added to both modes' environment (the CLI's `--env` pairs).
+   * Variables added to both modes' environment (the CLI's `--env` pairs). Their values are
+   * secrets: redacted from the output, the prompt and the audit trail.
    *
    * @default {{}}
    */
@@ -303,7 +305,8 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       approver: settings.approver,
       audit: settings.audit,
       workspace: settings.root,
-      secrets: [],
+      // The --env values: hidden from the prompt, the audit trail and (in runSpawn) the run.
+      secrets: callSecrets(settings.env),
     };
     // The real directory: one spelling for the preview and rules, whatever -C said.
     const preview = spawnPreview(call, canonicalPath(settings.root));

@@ -274,7 +274,7 @@ export interface ToolBuilder<Extra = Record<string, unknown>> {
 export interface ApproverContext {
   /** Aborted when the caller cancels: stop asking and deny. */
   readonly signal: AbortSignal | undefined;
-  /** Values never to show (the tool's env values). */
+  /** Values never to show: the secrets of the call (its env and `--env` values). */
   readonly secrets: readonly string[];
 }
 
@@ -298,7 +298,7 @@ export interface AuditSink {
 
 /** The run details in a declared tool's output (`metadata.extra`). */
 export type DeclaredToolExtra = {
-  /** The run, with every env value of the tool redacted from its text fields. */
+  /** The run, with the call's secrets (its env and `--env` values) redacted from its text fields. */
   readonly run: RunResult;
 };
 

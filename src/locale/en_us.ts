@@ -28,6 +28,8 @@ export const EN_US = {
   "run.cut_note": "[output cut at {size} / {lines} lines; {bytes} bytes in all]",
   "run.cut_note_spilled":
     "[output cut at {size} / {lines} lines; {bytes} bytes in all; full output: {path}]",
+  "run.cut_note_spill_cut":
+    "[output cut at {size} / {lines} lines; {bytes} bytes in all; its first {spilled}: {path}]",
 
   // Why a program did not start.
   "start.not_on_path": "program {program} was not found on PATH",

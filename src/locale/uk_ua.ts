@@ -36,6 +36,8 @@ export function ukUA(): Catalogue {
     "run.cut_note": "[вивід обрізано до {size} / {lines} рядків; усього {bytes} Б]",
     "run.cut_note_spilled":
       "[вивід обрізано до {size} / {lines} рядків; усього {bytes} Б; повний вивід: {path}]",
+    "run.cut_note_spill_cut":
+      "[вивід обрізано до {size} / {lines} рядків; усього {bytes} Б; перші {spilled}: {path}]",
 
     // Чому програма не запустилася.
     "start.not_on_path": "програму {program} не знайдено в PATH",

@@ -7,7 +7,8 @@
 import { auditLogPath } from "../audit/audit_path.ts";
 import { english, type Phrase, phrase } from "../locale/messages.ts";
 import type { Roster } from "../manifest/types.ts";
-import { cacheDir, type EnvLookup, readEnv, resolvePath, stateDir } from "../paths.ts";
+import { cacheDir, type EnvLookup, joinPath, readEnv, resolvePath, stateDir } from "../paths.ts";
+import { callSecrets, redact, redactPhrase } from "../redact.ts";
 import { KILL_PROGRAMS } from "../run/mod.ts";
 import { runtimeEnvNames } from "./_env_names.ts";
 import { locateProgram } from "./_locate.ts";
@@ -47,7 +48,12 @@ export interface DeriveOptions {
  * program that stops a timed-out tool's process group, and the extra programs given; `read` for
  * the workspace, the config and cache directories and the files the runner looks at to find each
  * program; `write` for the config, cache and state directories (rules, validators, audit log,
- * spill files); `env` for the variables basis-tools reads and the `${VAR}`s the manifests use.
+ * spill files; `read` of the spill directory too, to prune it); `env` for the variables basis-tools
+ * reads and the `${VAR}`s the manifests use.
+ *
+ * The warnings name no secret: every tool's env values and the `callEnv` values are redacted from
+ * them (a program found on a `PATH` one of them sets is named `"[redacted]/prog"`). The lists and
+ * flags name the paths they grant as they are: they must, to grant them.
  *
  * @param roster The loaded roster.
  * @param options The environment, extra programs and names.
@@ -83,7 +89,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   // Absolute, as the program resolves them (a relative BASIS_CACHE_DIR is against the cwd).
   const cache = resolvePath(cacheDir(env));
   const state = resolvePath(stateDir(env));
-  const read = new Set([roster.root, roster.configDir, cache]);
+  // The spill directory is listed to prune old spill files (src/run/_spill.ts).
+  const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   const users = new Map<string, ProgramRequest[]>();
   for (const request of requests) {
     const located = locateProgram(request.program, request.path ?? callPath, pathExt);
@@ -128,6 +135,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
     programs,
     warnings,
   };
+  // Warnings name programs and paths that may come from an env value: those are secrets.
+  const secrets = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
   for (const path of [...derived.read, ...derived.write, ...derived.run]) {
     if (!path.includes(",")) continue;
     warnings.push(
@@ -139,7 +148,17 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
     const variables = loaderVars.join(", ");
     warnings.push(warning("environment", phrase("permissions.environment", { variables })));
   }
-  return derived;
+  if (secrets.length === 0) return derived;
+  return { ...derived, warnings: warnings.map((found) => redactWarning(found, secrets)) };
+}
+
+/** A warning with the secrets hidden in its message and its phrase. */
+function redactWarning(found: PermissionWarning, secrets: readonly string[]): PermissionWarning {
+  return {
+    kind: found.kind,
+    message: redact(found.message, secrets),
+    ...(found.phrase === undefined ? {} : { phrase: redactPhrase(found.phrase, secrets) }),
+  };
 }
 
 /** A warning: its phrase, and the phrase's English as its message. */

@@ -1,13 +1,14 @@
 /**
  * A capped collector for one output stream: keeps the first part in memory (by bytes and lines) and,
- * once the cap is passed, optionally streams the whole output into a spill file. Memory stays bounded
- * however much the program prints. Private to the runner.
+ * once the cap is passed, optionally streams the output into a spill file, up to the spill cap.
+ * Memory and disk stay bounded however much the program prints. Private to the runner.
  *
  * @module
  */
 
-import { joinPath } from "../paths.ts";
 import { concatBytes } from "../bytes.ts";
+import { utf8CutIndex } from "./_size.ts";
+import { openSpillFile } from "./_spill.ts";
 
 const NEWLINE = 0x0a;
 
@@ -19,6 +20,8 @@ export interface CaptureLimits {
   maxLines: number;
   /** Where to write the full output once it passes the cap; none when `undefined`. */
   spillDir: string | undefined;
+  /** Most bytes a spill file holds; past them the file ends (`spillTruncated`). */
+  maxSpillBytes: number;
 }
 
 /** What a capture holds once its stream has ended. */
@@ -29,8 +32,10 @@ export interface CaptureResult {
   totalBytes: number;
   /** Whether `text` is only the first part. */
   truncated: boolean;
-  /** The file holding the full output, when one was written completely. */
+  /** The file holding the output, when one was written (completely, or up to its cap). */
   spillPath: string | undefined;
+  /** Whether the spill file holds only the first `maxSpillBytes` of the output. */
+  spillTruncated: boolean;
 }
 
 /** Collects one stream's bytes under a cap, spilling the full stream to a file past it. */
@@ -43,6 +48,8 @@ export class OutputCapture {
   #truncated = false;
   #spill: Deno.FsFile | undefined;
   #spillPath: string | undefined;
+  #spilled = 0;
+  #spillTruncated = false;
 
   /** @param limits The caps and the spill directory. */
   constructor(limits: CaptureLimits) {
@@ -83,14 +90,7 @@ export class OutputCapture {
    * @returns The kept text, the counts and the spill file.
    */
   finish(): CaptureResult {
-    if (this.#spill) {
-      try {
-        this.#spill.close();
-      } catch {
-        // Already closed after a failed write.
-      }
-      this.#spill = undefined;
-    }
+    this.#closeSpill();
     let bytes = concatBytes(this.#kept);
     if (this.#truncated) bytes = bytes.subarray(0, trimIncompleteTail(bytes));
     return {
@@ -98,6 +98,7 @@ export class OutputCapture {
       totalBytes: this.#totalBytes,
       truncated: this.#truncated,
       spillPath: this.#spillPath,
+      spillTruncated: this.#spillPath !== undefined && this.#spillTruncated,
     };
   }
 
@@ -126,15 +127,10 @@ export class OutputCapture {
   async #openSpill(before: readonly Uint8Array[], chunk: Uint8Array): Promise<void> {
     const dir = this.#limits.spillDir;
     if (dir === undefined) return;
-    const name = `${Date.now()}-${crypto.randomUUID().slice(0, 8)}.out`;
-    const path = joinPath(dir, name);
-    try {
-      await Deno.mkdir(dir, { recursive: true });
-      this.#spill = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
-      this.#spillPath = path;
-    } catch {
-      return;
-    }
+    const opened = await openSpillFile(dir, this.#limits.maxSpillBytes);
+    if (opened === undefined) return;
+    this.#spill = opened.file;
+    this.#spillPath = opened.path;
     for (const part of before) await this.#spillWrite(part);
     await this.#spillWrite(chunk);
   }
@@ -142,11 +138,16 @@ export class OutputCapture {
   async #spillWrite(bytes: Uint8Array): Promise<void> {
     const file = this.#spill;
     if (!file) return;
+    const room = this.#limits.maxSpillBytes - this.#spilled;
+    // Past the cap the file ends, at a character boundary; the rest of the output is only counted.
+    const full = bytes.length > room;
+    const part = bytes.length > room ? bytes.subarray(0, utf8CutIndex(bytes, room)) : bytes;
     try {
       let offset = 0;
-      while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      while (offset < part.length) offset += await file.write(part.subarray(offset));
+      this.#spilled += part.length;
     } catch {
-      // A partial file must not pass for the full output.
+      // A partial file must not pass for the output.
       this.#spill = undefined;
       const path = this.#spillPath;
       this.#spillPath = undefined;
@@ -156,6 +157,22 @@ export class OutputCapture {
       } catch {
         // Best effort.
       }
+      return;
+    }
+    if (full) {
+      this.#spillTruncated = true;
+      this.#closeSpill();
+    }
+  }
+
+  #closeSpill(): void {
+    const file = this.#spill;
+    if (!file) return;
+    this.#spill = undefined;
+    try {
+      file.close();
+    } catch {
+      // Already closed.
     }
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { StreamRedactor } from "../redact_stream.ts";
 import { type CaptureResult, OutputCapture } from "./_capture.ts";
 import { stopGroup } from "./_terminate.ts";
 import { settlesWithin, startTimer } from "./_wait.ts";
@@ -25,6 +26,8 @@ export interface SuperviseSettings {
   maxLines: number;
   maxStderrBytes: number;
   spillDir: string | undefined;
+  maxSpillBytes: number;
+  secrets: readonly string[];
 }
 
 /** What happened to the child. */
@@ -63,14 +66,27 @@ export async function supervise(
     maxBytes: settings.maxBytes,
     maxLines: settings.maxLines,
     spillDir: settings.spillDir,
+    maxSpillBytes: settings.maxSpillBytes,
   });
   const stderrCapture = new OutputCapture({
     maxBytes: settings.maxStderrBytes,
     maxLines: Infinity,
     spillDir: undefined,
+    maxSpillBytes: 0,
   });
-  const stdout = drain(child.stdout, stdoutCapture, settings.onStdout, onCallbackError);
-  const stderr = drain(child.stderr, stderrCapture, settings.onStderr, onCallbackError);
+  // Each stream is redacted before anything sees it: the callback, the kept part, the spill file.
+  const stdout = drain(child.stdout, {
+    capture: stdoutCapture,
+    redactor: new StreamRedactor(settings.secrets),
+    onChunk: settings.onStdout,
+    onCallbackError,
+  });
+  const stderr = drain(child.stderr, {
+    capture: stderrCapture,
+    redactor: new StreamRedactor(settings.secrets),
+    onChunk: settings.onStderr,
+    onCallbackError,
+  });
   const pipes = Promise.all([stdout.done, stderr.done]);
   const exited = child.status;
   const settled = Promise.all([exited, pipes]);
@@ -111,8 +127,8 @@ export async function supervise(
     timedOut: reason === "timeout",
     cancelled: reason === "cancel",
     forced,
-    stdout: stdoutCapture.finish(),
-    stderr: stderrCapture.finish(),
+    stdout: { ...stdoutCapture.finish(), totalBytes: stdout.bytes() },
+    stderr: { ...stderrCapture.finish(), totalBytes: stderr.bytes() },
   };
   if (callbackError) throw callbackError.error;
   return result;
@@ -138,29 +154,42 @@ function feed(stream: WritableStream<Uint8Array>, input: Uint8Array) {
   };
 }
 
-/** Reads a stream to its end, passing raw chunks to the callback and into the capture. */
-function drain(
-  stream: ReadableStream<Uint8Array>,
-  capture: OutputCapture,
-  onChunk: ((chunk: Uint8Array) => void) | undefined,
-  onCallbackError: (error: unknown) => void,
-) {
+/** Where one drained stream goes. */
+interface Sink {
+  capture: OutputCapture;
+  redactor: StreamRedactor;
+  onChunk: ((chunk: Uint8Array) => void) | undefined;
+  onCallbackError: (error: unknown) => void;
+}
+
+/**
+ * Reads a stream to its end, passing redacted chunks to the callback and into the capture, and
+ * counting the bytes the program wrote.
+ */
+function drain(stream: ReadableStream<Uint8Array>, sink: Sink) {
   const reader = stream.getReader();
   let callbackFailed = false;
+  let bytes = 0;
+  // A promise only while the spill file is written (back-pressure); none for kept or counted chunks.
+  const pass = (chunk: Uint8Array): Promise<void> | undefined => {
+    if (chunk.length === 0) return undefined;
+    if (sink.onChunk && !callbackFailed) {
+      try {
+        sink.onChunk(chunk);
+      } catch (error) {
+        callbackFailed = true;
+        sink.onCallbackError(error);
+      }
+    }
+    return sink.capture.push(chunk);
+  };
   const done = (async () => {
     try {
       while (true) {
         const { value, done } = await reader.read();
         if (done) break;
-        if (onChunk && !callbackFailed) {
-          try {
-            onChunk(value);
-          } catch (error) {
-            callbackFailed = true;
-            onCallbackError(error);
-          }
-        }
-        const spilling = capture.push(value);
+        bytes += value.length;
+        const spilling = pass(sink.redactor.push(value));
         if (spilling) await spilling;
       }
     } catch {
@@ -168,9 +197,13 @@ function drain(
     } finally {
       reader.releaseLock();
     }
+    // What was held back in case it began a secret goes out now.
+    await pass(sink.redactor.flush());
   })();
   return {
     done,
+    /** The bytes the program wrote to the stream. */
+    bytes: () => bytes,
     cancel(): void {
       reader.cancel().catch(() => {});
     },

@@ -6,6 +6,7 @@
 
 import { type Messages, messages } from "../locale/messages.ts";
 import { formatSize } from "./_size.ts";
+import { DEFAULT_MAX_SPILL_BYTES } from "./run_program.ts";
 import type { RunResult } from "./types.ts";
 
 /** The caps the run used, to name them in the truncation note. */
@@ -14,11 +15,14 @@ export interface ModelResultOptions {
   maxBytes?: number;
   /** The run's `maxLines`. @default 2000 */
   maxLines?: number;
+  /** The run's `maxSpillBytes`. @default 16777216 */
+  maxSpillBytes?: number;
 }
 
 /**
  * Builds the model-facing text of a successful run: stdout without trailing newlines; a sentence when
- * it printed nothing; when stdout was cut, a note with the caps, the total size and the spill file.
+ * it printed nothing; when stdout was cut, a note with the caps, the total size and the spill file
+ * (and how much of the output it holds, when it reached its own cap).
  *
  * @param result The run's result.
  * @param label Who ran, as the sentence should name it (`Tool "x"`).
@@ -52,8 +56,12 @@ export function modelResult(
     lines: options.maxLines ?? 2000,
     bytes: result.stdoutBytes,
   };
-  const note = result.spillPath === undefined
+  const path = result.spillPath;
+  const spilled = formatSize(options.maxSpillBytes ?? DEFAULT_MAX_SPILL_BYTES, words);
+  const note = path === undefined
     ? words.t("run.cut_note", params)
-    : words.t("run.cut_note_spilled", { ...params, path: result.spillPath });
+    : result.spillTruncated
+    ? words.t("run.cut_note_spill_cut", { ...params, path, spilled })
+    : words.t("run.cut_note_spilled", { ...params, path });
   return `${text}\n${note}`;
 }

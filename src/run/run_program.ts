@@ -7,6 +7,7 @@
 
 import { english } from "../locale/messages.ts";
 import { canonicalFilePath, isAbsolutePath } from "../paths.ts";
+import { redact, redactPhrase } from "../redact.ts";
 import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
 import { execFailure, type Launched, spawnInOwnGroup } from "./_launch.ts";
 import { type Resolution, resolveProgram } from "./_resolve_program.ts";
@@ -22,6 +23,8 @@ export const DEFAULT_MAX_LINES = 2000;
 export const DEFAULT_MAX_STDERR_BYTES = 65536;
 /** Default of {@linkcode RunOptions.graceMs}. */
 export const DEFAULT_GRACE_MS = 500;
+/** Default of {@linkcode RunOptions.maxSpillBytes}: 16 MiB. */
+export const DEFAULT_MAX_SPILL_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs a program and reports what happened. Nothing the program does makes this throw: not being
@@ -30,9 +33,15 @@ export const DEFAULT_GRACE_MS = 500;
  * stopped (SIGTERM, `graceMs`, SIGKILL); after a normal exit, whatever the program left running in
  * its group is stopped too.
  *
+ * Given `secrets`, the run reports none of them anywhere: each stream is redacted as it flows,
+ * before the callbacks, the kept part and the spill file see it (so a secret split across reads,
+ * or straddling a cap, is still hidden), and so are the command, the working directory and why the
+ * program did not start.
+ *
  * @param request The program, its arguments, working directory, stdin bytes, environment layers and
  * time limit.
- * @param options Cancellation, streaming callbacks, output caps and the spill directory.
+ * @param options Cancellation, streaming callbacks, output caps, the spill directory and the
+ * secrets to hide.
  * @returns The run's result; `startFailure` is set when the program never started.
  * @throws Only on bugs, including an exception thrown by `onStdout`/`onStderr` (re-thrown after the
  * process group was stopped).
@@ -54,6 +63,12 @@ export async function runProgram(
   request: RunRequest,
   options: RunOptions = {},
 ): Promise<RunResult> {
+  const result = await run(request, options);
+  const secrets = options.secrets ?? [];
+  return secrets.length === 0 ? result : redactReport(result, secrets);
+}
+
+async function run(request: RunRequest, options: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const env = mergeEnvLayers(request.env ?? []);
   const base = {
@@ -64,7 +79,7 @@ export async function runProgram(
   };
 
   const resolved = resolveIn(request, env);
-  if (!resolved.ok) return startFailureResult(request, resolved, started);
+  if (!resolved.ok) return notFoundResult(request, resolved, started);
   const cwdProblem = checkCwd(request.cwd);
   if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
   if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
@@ -105,6 +120,7 @@ export async function runProgram(
     stdoutTruncated: stdout.truncated,
     stderrTruncated: stderr.truncated,
     spillPath: stdout.spillPath,
+    spillTruncated: stdout.spillTruncated,
     timeoutMs: request.timeoutMs,
   };
 }
@@ -150,20 +166,47 @@ function resolveIn(request: RunRequest, env: Record<string, string>): Resolution
  *
  * @param request The request.
  * @param resolution The failed resolution (from {@linkcode resolveRunProgram}).
- * @param started When the run began (`performance.now()`). @default now
+ * @param secrets Values to hide in the command, cwd and reason (as `RunOptions.secrets`).
  * @returns The result, `startFailure` set.
  * @throws Never.
  */
 export function startFailureResult(
   request: RunRequest,
   resolution: Exclude<Resolution, { ok: true }>,
-  started: number = performance.now(),
+  secrets: readonly string[] = [],
+): RunResult {
+  const result = notFoundResult(request, resolution, performance.now());
+  return secrets.length === 0 ? result : redactReport(result, secrets);
+}
+
+function notFoundResult(
+  request: RunRequest,
+  resolution: Exclude<Resolution, { ok: true }>,
+  started: number,
 ): RunResult {
   const base = { cwd: request.cwd, timeoutMs: request.timeoutMs, args: request.args, started };
   return notStarted(base, resolution.path, {
     failure: resolution.failure,
     reason: resolution.reason,
   });
+}
+
+/**
+ * A result with the secrets hidden in what the streams did not carry: the command, the working
+ * directory and why the program did not start (stdout and stderr were redacted as they flowed).
+ */
+function redactReport(result: RunResult, secrets: readonly string[]): RunResult {
+  const hide = (text: string) => redact(text, secrets);
+  const redacted: RunResult = {
+    ...result,
+    command: result.command.map(hide),
+    cwd: hide(result.cwd),
+    startError: result.startError === undefined ? undefined : hide(result.startError),
+  };
+  if (result.startReason !== undefined) {
+    redacted.startReason = redactPhrase(result.startReason, secrets);
+  }
+  return redacted;
 }
 
 /** Applies the defaults, in one place. */
@@ -179,6 +222,8 @@ function settingsOf(request: RunRequest, options: RunOptions): SuperviseSettings
     maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
     maxStderrBytes: options.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
     spillDir: options.spillDir,
+    maxSpillBytes: options.maxSpillBytes ?? DEFAULT_MAX_SPILL_BYTES,
+    secrets: options.secrets ?? [],
   };
 }
 
@@ -221,6 +266,7 @@ function notStarted(base: Base, program: string, problem?: StartProblem): RunRes
     stdoutTruncated: false,
     stderrTruncated: false,
     spillPath: undefined,
+    spillTruncated: false,
     timeoutMs: base.timeoutMs,
   };
   if (problem !== undefined) result.startReason = problem.reason;

@@ -35,9 +35,12 @@ export interface RunRequest {
 export interface RunOptions {
   /** Cancels the run: the whole process group is stopped. */
   signal?: AbortSignal;
-  /** Receives raw stdout bytes as they arrive (for streaming to a terminal). */
+  /**
+   * Receives stdout bytes as they arrive (for streaming to a terminal): raw, but for `secrets`,
+   * which are replaced (a tail that may begin a secret is held until the next read shows it).
+   */
   onStdout?: (chunk: Uint8Array) => void;
-  /** Receives raw stderr bytes as they arrive. */
+  /** Receives stderr bytes as they arrive, redacted as `onStdout`'s are. */
   onStderr?: (chunk: Uint8Array) => void;
   /** Keep at most this many bytes of stdout in memory for the result. @default 51200 */
   maxBytes?: number;
@@ -45,8 +48,19 @@ export interface RunOptions {
   maxLines?: number;
   /** Keep at most this many bytes of stderr. @default 65536 */
   maxStderrBytes?: number;
-  /** Directory for spill files holding the full stdout when it exceeds the cap. */
+  /**
+   * Directory for spill files holding the full stdout when it exceeds the cap. It is made 0700;
+   * before a new file is written, old ones are pruned (see the README: spill files).
+   */
   spillDir?: string;
+  /** A spill file holds at most this many bytes; past them it ends. @default 16777216 (16 MiB) */
+  maxSpillBytes?: number;
+  /**
+   * Values never to report (the secrets of the call, see `callSecrets()`): replaced by
+   * `[redacted]` in the streamed chunks, the kept output, the spill file, the command, the working
+   * directory and the reason the program did not start. @default []
+   */
+  secrets?: readonly string[];
   /** Milliseconds between SIGTERM and SIGKILL when stopping. @default 500 */
   graceMs?: number;
 }
@@ -87,7 +101,7 @@ export interface RunResult {
   stdout: string;
   /** Stderr as lossy UTF-8, cut at its cap. */
   stderr: string;
-  /** Total bytes the program wrote to each stream. */
+  /** Total bytes the program wrote to stdout (before redaction). */
   stdoutBytes: number;
   /** Total bytes the program wrote to stderr. */
   stderrBytes: number;
@@ -95,8 +109,13 @@ export interface RunResult {
   stdoutTruncated: boolean;
   /** Whether `stderr` was cut. */
   stderrTruncated: boolean;
-  /** When stdout was cut and a spill directory was given: the file holding all of it. */
+  /**
+   * When stdout was cut and a spill directory was given: the file holding all of it, or its first
+   * `maxSpillBytes` when `spillTruncated`.
+   */
   spillPath: string | undefined;
+  /** Whether the spill file holds only the first part of stdout (it reached `maxSpillBytes`). */
+  spillTruncated: boolean;
   /** The time limit that applied, in milliseconds. */
   timeoutMs: number;
 }

@@ -9,6 +9,7 @@
 import { BasisError } from "../errors.ts";
 import { phrase } from "../locale/messages.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
+import { callSecrets } from "../redact.ts";
 import { runProgram } from "../run/run_program.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
 import type { SpawnConfig } from "./config.ts";
@@ -25,7 +26,10 @@ const encoder = new TextEncoder();
 export interface RunSpawnOptions {
   /** The user's spawn configuration (the agent and the targets). */
   config: SpawnConfig;
-  /** `--env KEY=VALUE` pairs, added to both modes' environment. @default {} */
+  /**
+   * `--env KEY=VALUE` pairs, added to both modes' environment. Their values are secrets: the run
+   * reports none of them (streams, kept output, messages). @default {}
+   */
   env?: Readonly<Record<string, string>>;
   /** This process's delegation depth; a subagent runs at this plus one. @default 0 */
   depth?: number;
@@ -48,7 +52,8 @@ export interface RunSpawnOptions {
  * the target's argv prefix with the body appended as one argument. A command's environment is
  * cleared except `PATH`, `HOME` and `LANG`, then the `--env` pairs. A task goes to the subagent's
  * stdin; the subagent inherits the environment, plus the `--env` pairs, `agentEnv` and
- * `BASIS_SPAWN_DEPTH` (this depth plus one). Each stream is kept up to 64 KiB.
+ * `BASIS_SPAWN_DEPTH` (this depth plus one). Each stream is kept up to 64 KiB. The `--env` values
+ * are redacted from everything the run reports, the streamed chunks included.
  *
  * Call it only after the guard and the approver said yes.
  *
@@ -80,6 +85,7 @@ export async function runSpawn(
     maxBytes: SPAWN_OUTPUT_CAP,
     maxLines: Infinity,
     maxStderrBytes: SPAWN_OUTPUT_CAP,
+    secrets: callSecrets(options.env ?? {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),

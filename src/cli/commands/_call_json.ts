@@ -38,12 +38,12 @@ export function failedCall(tool: string | null, failure: CallFailure): Record<st
 }
 
 /**
- * The object for a call whose tool ran, every env value of the tool redacted.
+ * The object for a call whose tool ran, every secret of the call redacted.
  *
  * @param tool The tool's name.
  * @param result The run's outcome.
  * @param failure What went wrong, or `undefined` when the run succeeded.
- * @param secrets The tool's env values.
+ * @param secrets The secrets of the call (`callSecrets(spec.env, settings.env)`).
  * @param text The text for a model (the contract's `ToolOutput.result`), on success.
  * @returns The documented object.
  */

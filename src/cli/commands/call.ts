@@ -12,7 +12,7 @@ import { ToolError } from "../../contract/tool_error.ts";
 import type { DeclaredToolExtra } from "../../contract/types.ts";
 import { BasisError, errorLines } from "../../errors.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
-import { redact } from "../../redact.ts";
+import { callSecrets, redact } from "../../redact.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err, outJson } from "../output.ts";
 import { findTool, rosterFor } from "../_roster.ts";
@@ -45,7 +45,8 @@ export async function callCommand(
   inputArg: string | undefined,
   options: CallOptions,
 ): Promise<number> {
-  let secrets: readonly string[] = [];
+  // The secrets of the call: the --env values, and the tool's env values once it is known.
+  let secrets: readonly string[] = callSecrets(settings.env);
   const words = messages(settings.locale);
   const audit = options.dryRun === true ? undefined : openAuditLog({
     path: settings.auditLog,
@@ -55,7 +56,7 @@ export async function callCommand(
   try {
     const roster = await rosterFor(settings);
     const spec = findTool(roster, name);
-    secrets = Object.values(spec.env);
+    secrets = callSecrets(spec.env, settings.env);
     const source = await readCallInput(inputArg);
     const input = await parseCallInput(name, source.text);
     const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;

@@ -12,6 +12,7 @@ import { pinConditions } from "../../approval/rules/pin.ts";
 import type { Rule, RuleDecision, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
 import { strictJsonProblem } from "../../json_text.ts";
+import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { findTool, rosterFor } from "../_roster.ts";
@@ -263,7 +264,7 @@ async function pinnedNow(
   if (!found.ok) {
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
   }
-  const secrets = [...Object.values(spec.env), ...Object.values(settings.env)];
+  const secrets = callSecrets(spec.env, settings.env);
   const preview = { program: found.path, command: spec.command, cwd: spec.cwd };
   const { cwd, ...rest } = await pinConditions(
     { kind: "tool", preview },

@@ -14,6 +14,7 @@ import type { SpawnToolExtra } from "../../contract/types.ts";
 import { BasisError, errorLines } from "../../errors.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { resolvePath } from "../../paths.ts";
+import { callSecrets, redact } from "../../redact.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { parseSpawnInput } from "../../spawn/grammar.ts";
@@ -132,7 +133,8 @@ async function spawnCall(
       return report(extra, error.output.result, error, settings, shape, words);
     }
     if (!settings.json) throw error;
-    const message = errorLines(error, words).join("\n");
+    // The --env values are the secrets of a spawn call.
+    const message = redact(errorLines(error, words).join("\n"), callSecrets(settings.env));
     const failure = { kind: error.code, message };
     outJson(shape === "call" ? failedCall(SPAWN_TOOL, failure) : failedSpawn(call, failure));
     return exitCodeFor(error.code);

@@ -1,0 +1,132 @@
+/**
+ * Spill files: where the full stdout of a run cut for a model goes. Each is capped (the run's
+ * `maxSpillBytes`); before a new one is made the directory is pruned, oldest first, so that spill
+ * files never pile up: at most {@linkcode SPILL_KEEP_FILES} files, none older than
+ * {@linkcode SPILL_KEEP_MS}, {@linkcode SPILL_KEEP_BYTES} together. Only files named as the runner
+ * names them are ever removed. Private to the runner.
+ *
+ * @module
+ */
+
+import { joinPath, makePrivateDir } from "../paths.ts";
+
+/** The most spill files a directory holds, the new one included. */
+export const SPILL_KEEP_FILES = 100;
+/** The most bytes the spill files of a directory hold together, the new one's cap included. */
+export const SPILL_KEEP_BYTES = 256 * 1024 * 1024;
+/** How long a spill file is kept: 7 days. */
+export const SPILL_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** How the runner names spill files: `<epoch ms>-<8 hex digits>.out`. */
+const SPILL_NAME = /^\d+-[0-9a-f]{8}\.out$/;
+
+/** An open spill file. */
+export interface SpillFile {
+  readonly file: Deno.FsFile;
+  readonly path: string;
+}
+
+/**
+ * Makes a new spill file (0600) in a directory made private (0700), after pruning the old ones.
+ *
+ * @param dir The spill directory.
+ * @param capBytes The most the new file will hold (reserved in the directory's budget).
+ * @returns The file, or `undefined` when it cannot be made.
+ */
+export async function openSpillFile(dir: string, capBytes: number): Promise<SpillFile | undefined> {
+  const path = joinPath(dir, `${Date.now()}-${crypto.randomUUID().slice(0, 8)}.out`);
+  try {
+    await makePrivateDir(dir);
+    await tightenMode(dir);
+    await pruneSpillDir(dir, { reserveBytes: capBytes });
+    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    return { file, path };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Options of {@linkcode pruneSpillDir}. */
+export interface PruneOptions {
+  /** Bytes to leave room for (the file about to be written). @default 0 */
+  reserveBytes?: number;
+  /** The time to measure ages against, in epoch milliseconds. @default Date.now() */
+  now?: number;
+}
+
+/**
+ * Removes old spill files, oldest first, until at most `SPILL_KEEP_FILES - 1` are left, none is
+ * older than `SPILL_KEEP_MS`, and together with `reserveBytes` they hold at most
+ * `SPILL_KEEP_BYTES`. Files that are not spill files are left alone. Never throws: a file that
+ * cannot be looked at or removed is skipped.
+ *
+ * @param dir The spill directory.
+ * @param options Room to leave and the time now.
+ * @returns The paths removed.
+ */
+export async function pruneSpillDir(dir: string, options: PruneOptions = {}): Promise<string[]> {
+  const now = options.now ?? Date.now();
+  const budget = SPILL_KEEP_BYTES - (options.reserveBytes ?? 0);
+  const files: { path: string; size: number; time: number }[] = [];
+  // Never a permission prompt for housekeeping: prune only where reading is already granted.
+  if (!granted({ name: "read", path: dir })) return [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isFile || !SPILL_NAME.test(entry.name)) continue;
+      const path = joinPath(dir, entry.name);
+      try {
+        const info = await Deno.lstat(path);
+        const time = info.mtime?.getTime() ?? Number(entry.name.slice(0, entry.name.indexOf("-")));
+        files.push({ path, size: info.size, time });
+      } catch {
+        // Gone meanwhile (another run pruned it).
+      }
+    }
+  } catch {
+    return [];
+  }
+  files.sort((a, b) => b.time - a.time);
+  const removed: string[] = [];
+  let kept = 0;
+  let total = 0;
+  let full = false;
+  for (const file of files) {
+    full ||= kept >= SPILL_KEEP_FILES - 1 || now - file.time > SPILL_KEEP_MS ||
+      total + file.size > budget;
+    if (!full) {
+      kept++;
+      total += file.size;
+      continue;
+    }
+    try {
+      await Deno.remove(file.path);
+      removed.push(file.path);
+    } catch {
+      // Removed by another run, or not ours to remove.
+    }
+  }
+  return removed;
+}
+
+/** Makes an existing spill directory of this user's private (an older version made it 0755). */
+async function tightenMode(dir: string): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  if (!granted({ name: "read", path: dir }) || !granted({ name: "sys", kind: "uid" })) return;
+  try {
+    const info = await Deno.stat(dir);
+    if (info.mode !== null && (info.mode & 0o077) !== 0 && info.uid === Deno.uid()) {
+      await Deno.chmod(dir, 0o700);
+    }
+  } catch {
+    // Not allowed to look or to change it: it stays as it is.
+  }
+}
+
+/** Whether a permission is granted already (so that using it asks nothing). */
+function granted(descriptor: Deno.PermissionDescriptor): boolean {
+  try {
+    return Deno.permissions.querySync(descriptor).state === "granted";
+  } catch {
+    return false;
+  }
+}

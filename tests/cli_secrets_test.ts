@@ -1,0 +1,179 @@
+/**
+ * End to end: the secrets of a call (the tool's env values and the `--env` values) reach nothing
+ * basis-tools prints or writes — cut results, error messages, streamed output, spill files, the
+ * audit trail, spawn, MCP results.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
+import type { ToolSpec } from "../src/manifest/types.ts";
+import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { callTool, connectMcp, resultText } from "./_mcp.ts";
+import { toolSpec } from "./_tool_spec.ts";
+
+const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
+const ALWAYS = ["--approve", "always"];
+const SECRET = "Zq9W-straddle-secret-5e4d";
+/** Its first characters: a secret cut short must not leave even these behind. */
+const HEAD = SECRET.slice(0, 4);
+
+function tools(entries: Record<string, Record<string, unknown>>): unknown {
+  const out: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(entries)) {
+    out[name] = { description: name, input_schema: { type: "object" }, ...tool };
+  }
+  return { schema: 1, tools: out };
+}
+
+/** A tool printing `before` bytes of "x", then the secret (on stderr and exiting 1 if `err`). */
+function around(before: number, err = false): Record<string, unknown> {
+  const args = [String(before), SECRET, ...(err ? ["stderr", "1"] : [])];
+  return { command: [`${RUN_FIXTURES}/print_around.sh`, ...args], env: { TOKEN: SECRET } };
+}
+
+async function withScratch(manifest: unknown, body: (dirs: Scratch) => Promise<void>) {
+  const dirs = await scratch(manifest);
+  try {
+    await body(dirs);
+  } finally {
+    await dirs.cleanup();
+  }
+}
+
+Deno.test("call --json and MCP redact before they cut: a secret straddling the 50 KiB or the 4 KiB cut leaves no part of itself", async () => {
+  const manifest = tools({
+    result_cut: around(51_200 - 3),
+    result_cut_early: around(51_200 - 8),
+    error_cut: around(4096 - 2, true),
+    error_cut_early: around(4096 - 8, true),
+  });
+  await withScratch(manifest, async (dirs) => {
+    for (const name of ["result_cut", "result_cut_early", "error_cut", "error_cut_early"]) {
+      const result = await cli(dirs, ["call", name, "{}", ...ALWAYS, "--json"]);
+      const printed = result.stdout + result.stderr;
+      assert.ok(!printed.includes(HEAD), `${name} printed part of the secret:\n${printed}`);
+      const json = JSON.parse(result.stdout);
+      assert.ok(
+        name.startsWith("result") ? json.truncated : /cut; /.test(json.error.message),
+        result.stdout.slice(-300),
+      );
+    }
+    const session = await connectMcp(dirs, ["mcp", ...ALWAYS]);
+    try {
+      for (const name of ["result_cut", "error_cut"]) {
+        const text = resultText(await callTool(session, name));
+        assert.ok(!text.includes(HEAD), `MCP ${name} gave part of the secret:\n${text}`);
+      }
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+Deno.test("call streams a tool's output redacted, a secret split across two reads too", async () => {
+  const half = SECRET.length / 2;
+  const manifest = tools({
+    split: {
+      command: [
+        `${RUN_FIXTURES}/print_split.sh`,
+        `token=${SECRET.slice(0, half)}`,
+        SECRET.slice(half),
+      ],
+      env: { TOKEN: SECRET },
+    },
+  });
+  await withScratch(manifest, async (dirs) => {
+    const result = await cli(dirs, ["call", "split", "{}", ...ALWAYS]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, "token=[redacted]\n");
+    assert.equal(result.stderr, "token=[redacted]\n");
+  });
+});
+
+Deno.test("--env values are secrets: not in the streamed output, --json, spawn, MCP or the audit trail", async () => {
+  const canary = "CANARY-env-flag-8d7c6b5a";
+  const manifest = tools({
+    show: { command: ["sh", "-c", 'printf "key %s\\n" "$API_KEY"; echo "err $API_KEY" >&2'] },
+    fail: { command: ["sh", "-c", 'echo "bad $API_KEY" >&2; exit 3'] },
+  });
+  await withScratch(manifest, async (dirs) => {
+    const flag = ["--env", `API_KEY=${canary}`];
+    const runs = [
+      ["call", "show", "{}"],
+      ["call", "show", "{}", "--json"],
+      ["call", "fail", "{}"],
+      ["call", "fail", "{}", "--json"],
+      ["spawn", '!echo "$API_KEY"; echo "$API_KEY" >&2'],
+      ["spawn", '!echo "$API_KEY" >&2; exit 4', "--json"],
+      ["call", "spawn", '{"input":"!echo $API_KEY"}', "--json"],
+    ];
+    for (const args of runs) {
+      const result = await cli(dirs, [...args, ...ALWAYS, ...flag]);
+      const printed = result.stdout + result.stderr;
+      assert.ok(!printed.includes(canary), `${args.join(" ")} printed the canary:\n${printed}`);
+      assert.match(printed, /\[redacted\]/, args.join(" "));
+    }
+    const session = await connectMcp(dirs, ["mcp", ...ALWAYS, ...flag]);
+    try {
+      for (
+        const [name, input] of [["show", {}], ["fail", {}], ["spawn", { input: "!echo $API_KEY" }]]
+      ) {
+        const result = await callTool(session, name as string, input as Record<string, unknown>);
+        const text = JSON.stringify(result);
+        assert.ok(!text.includes(canary), `MCP ${name} gave the canary:\n${text}`);
+      }
+    } finally {
+      await session.close();
+    }
+    // Inputs that hold the value are recorded redacted too.
+    await cli(dirs, ["call", "show", JSON.stringify({ note: canary }), ...ALWAYS, ...flag]);
+    const audit = await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`);
+    assert.ok(audit.length > 0);
+    assert.ok(!audit.includes(canary), audit);
+  });
+});
+
+Deno.test("the approver is given the --env values among the secrets it must not show", async () => {
+  const spec: ToolSpec = toolSpec("t", ["true"], { env: { TOKEN: "manifest-1234" } });
+  let seen: readonly string[] = [];
+  const tool = new DeclaredToolBuilder(spec, {
+    env: { API_KEY: "flag-5678", SHORT: "no" },
+    spillDir: false,
+    approver: (_request, context) => {
+      seen = context.secrets;
+      return Promise.resolve({ allowed: false, by: "policy", ruleId: undefined, reason: "no" });
+    },
+  }).build();
+  await assert.rejects((await tool.execution({})).execute());
+  assert.deepEqual([...seen].sort(), ["flag-5678", "manifest-1234"]);
+});
+
+Deno.test("call --json spills the full output redacted, ends the spill file at 16 MiB, and keeps the state directory private", async () => {
+  const big = 16 * 1024 * 1024 + 4096;
+  const manifest = tools({
+    spill: around(60_000),
+    huge: { command: ["sh", "-c", `yes 0123456789abcde | head -c ${big}`] },
+  });
+  await withScratch(manifest, async (dirs) => {
+    const spilled = JSON.parse(
+      (await cli(dirs, ["call", "spill", "{}", ...ALWAYS, "--json", "--audit-log", "off"])).stdout,
+    );
+    const path = /full output: (\S+)\]$/.exec(spilled.result)?.[1] ?? "";
+    const text = await Deno.readTextFile(path);
+    assert.equal(text, `${"x".repeat(60_000)}[redacted]`);
+    if (Deno.build.os !== "windows") {
+      // No audit log made the state directory first: the spill file's directories are 0700 still.
+      assert.equal((await Deno.stat(dirs.stateDir)).mode! & 0o777, 0o700);
+      assert.equal((await Deno.stat(`${dirs.stateDir}/spill`)).mode! & 0o777, 0o700);
+      assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+    }
+
+    const huge = JSON.parse((await cli(dirs, ["call", "huge", "{}", ...ALWAYS, "--json"])).stdout);
+    assert.equal(huge.truncated, true);
+    const note = /its first 16 MiB: (\S+)\]$/.exec(huge.result);
+    assert.ok(note, huge.result.slice(-200));
+    assert.equal((await Deno.stat(note[1] ?? "")).size, 16 * 1024 * 1024);
+  });
+});
