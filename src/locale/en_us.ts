@@ -445,6 +445,20 @@ export const EN_US = {
   "mcp.tool_bug": "Tool {tool} failed inside basis-tools: {detail}",
   "mcp.tool_bug_reply":
     "Tool {tool} failed inside basis-tools; the server's stderr has the details",
+  "mcp.refused": "Refused a message from the client: {reason}",
+  "mcp.too_large": "Message refused: it holds {size}, more than the {limit} one message may hold",
+  "mcp.not_json": "Message is not JSON: {detail}",
+  "mcp.not_utf8": "not valid UTF-8 text",
+  "mcp.batch": "Invalid request: a batch (a JSON array) is not supported; send one message a line",
+  "mcp.invalid_request":
+    "Invalid request: not a JSON-RPC 2.0 request, notification or response as MCP defines them",
+  "mcp.bad_notification":
+    "a notification that is not one as MCP defines them (notifications get no answer)",
+  "mcp.duplicate_id":
+    "Invalid request: id {id} belongs to a request still in progress; give each request an id of its own",
+  "mcp.invalid_params": "Invalid params of {method}: {field} is not valid",
+  "mcp.invalid_params_type":
+    "Invalid params of {method}: {field} must be {expected}, found {found}",
   "audit.cannot_write": "Cannot write audit log {path}: {reason}; calls go on unaudited",
   "audit.warning": "basis-tools: warning: {message}",
 
