@@ -456,6 +456,55 @@ Deno.test("mcp: editing the manifest sends list_changed; a broken edit keeps the
   await dirs.cleanup();
 });
 
+Deno.test("mcp: the watch survives .basis/ being deleted and created again", async () => {
+  const dirs = await scratch(ECHO);
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    let changed = Promise.withResolvers<void>();
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed.resolve();
+    });
+    const manifest = (names: string[]) =>
+      JSON.stringify({
+        schema: 1,
+        tools: Object.fromEntries(
+          names.map((name) => [name, { description: name, input_schema: {}, command: ["cat"] }]),
+        ),
+      });
+    const names = async () => (await session.client.listTools()).tools.map((tool) => tool.name);
+
+    // Replaced in one go, as `git checkout` or an editor's atomic save of a directory does.
+    const basis = `${dirs.root}/.basis`;
+    await Deno.remove(basis, { recursive: true });
+    await Deno.mkdir(basis);
+    await Deno.writeTextFile(`${basis}/tools.json`, manifest(["first"]));
+    await within(changed.promise, 10_000, "list_changed after .basis/ was replaced");
+    assert.deepEqual(await names(), ["first", "spawn"]);
+
+    // Later edits of the new directory are seen too, and the old command is gone.
+    changed = Promise.withResolvers<void>();
+    await Deno.writeTextFile(`${basis}/tools.json`, manifest(["second"]));
+    await within(changed.promise, 10_000, "list_changed after an edit of the new .basis/");
+    assert.deepEqual(await names(), ["second", "spawn"]);
+    assert.equal(resultText(await callTool(session, "second", { n: 2 })), '{"n":2}');
+
+    // And once more: deleted, nothing for a while, then back.
+    changed = Promise.withResolvers<void>();
+    await Deno.remove(basis, { recursive: true });
+    await within(changed.promise, 10_000, "list_changed after .basis/ was deleted");
+    assert.deepEqual(await names(), ["spawn"]);
+    changed = Promise.withResolvers<void>();
+    await Deno.mkdir(basis);
+    await Deno.writeTextFile(`${basis}/tools.json`, manifest(["third"]));
+    await within(changed.promise, 10_000, "list_changed after .basis/ came back");
+    assert.deepEqual(await names(), ["third", "spawn"]);
+  } finally {
+    await session.close();
+  }
+  assert.deepEqual(session.errors, []);
+  await dirs.cleanup();
+});
+
 Deno.test("mcp: a broken manifest at start exits 6 with the problem on stderr, nothing on stdout", async () => {
   const dirs = await scratch('{"schema": 1, "tools": {"x": {"description": "x"}}}');
   const output = await cli(dirs, ["mcp"]);
