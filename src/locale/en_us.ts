@@ -460,6 +460,7 @@ export const EN_US = {
   "mcp.invalid_params_type":
     "Invalid params of {method}: {field} must be {expected}, found {found}",
   "audit.cannot_write": "Cannot write audit log {path}: {reason}; calls go on unaudited",
+  "audit.not_regular_file": "not a regular file (a FIFO, device or socket is never opened)",
   "audit.warning": "basis-tools: warning: {message}",
 
   // Schema problems (check, and a schema that cannot be compiled).

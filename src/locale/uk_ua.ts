@@ -494,6 +494,8 @@ export function ukUA(): Catalogue {
       "Некоректні параметри {method}: {field} — очікується {expected}, а отримано {found}",
     "audit.cannot_write":
       "Не вдалося записати журнал аудиту {path}: {reason}; далі виклики виконуються без аудиту",
+    "audit.not_regular_file":
+      "це не звичайний файл (FIFO, пристрій чи сокет ніколи не відкриваються)",
     "audit.warning": "basis-tools: попередження: {message}",
 
     // Проблеми схем (check і схема, яку не вдалося скомпілювати).
