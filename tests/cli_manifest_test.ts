@@ -102,6 +102,43 @@ Deno.test("a directory where tools.json should be is skipped", async () => {
   await dirs.cleanup();
 });
 
+Deno.test({
+  name: "a tools.json or spawn.json that is a symbolic link to nothing is an error (exit 6), not an empty roster",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  const dirs = await scratch();
+  try {
+    await Deno.symlink("gone.json", `${dirs.root}/.basis/tools.json`);
+    await Deno.mkdir(`${dirs.root}/sub`);
+    // Found from a subdirectory too: the link marks the workspace root.
+    for (const cwd of [dirs.root, `${dirs.root}/sub`]) {
+      const result = await cli(dirs, ["list"], { cwd });
+      assert.equal(result.code, 6, result.stdout + result.stderr);
+      assert.match(
+        result.stderr,
+        /^basis-tools: \S*\/work\/\.basis\/tools\.json: cannot read: it is a symbolic link to "gone\.json", which does not exist/m,
+      );
+      assertNoStackTrace(result.stderr);
+    }
+    const check = await cli(dirs, ["check"]);
+    assert.equal(check.code, 6);
+    await Deno.remove(`${dirs.root}/.basis/tools.json`);
+
+    await Deno.symlink(`${dirs.configDir}/nowhere.json`, `${dirs.configDir}/tools.json`);
+    const global = await cli(dirs, ["list"]);
+    assert.equal(global.code, 6);
+    assert.match(global.stderr, /config\/tools\.json: cannot read: it is a symbolic link/);
+    await Deno.remove(`${dirs.configDir}/tools.json`);
+
+    await Deno.symlink("nowhere.json", `${dirs.configDir}/spawn.json`);
+    const spawn = await cli(dirs, ["spawn", "!true", "--approve", "always"]);
+    assert.equal(spawn.code, 6, spawn.stdout + spawn.stderr);
+    assert.match(spawn.stderr, /spawn\.json: cannot read: it is a symbolic link/);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
 Deno.test("--json reports a manifest error as one object", async () => {
   const dirs = await scratch('{"schema": 2, "tools": {}}');
   const result = await cli(dirs, ["--json", "call", "t", "{}"]);

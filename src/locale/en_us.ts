@@ -268,6 +268,8 @@ export const EN_US = {
   "file.sandbox_read": "Requires read access to {path}, run again with the --allow-read flag",
   "file.sandbox_write": "Requires write access to {path}, run again with the --allow-write flag",
   "file.read_not_file": "cannot read: not a regular file",
+  "file.read_dangling_link":
+    "cannot read: it is a symbolic link to {target}, which does not exist (remove the link, or make the file)",
   "file.read_permission": "cannot read: permission denied",
   "file.read_sandbox": "cannot read: refused by Deno's permissions (grant --allow-read for it)",
   "file.read_other": "cannot read: {reason}",
