@@ -297,9 +297,13 @@ export const EN_US = {
   "json.bad_unicode": 'invalid "\\u" escape in a string',
   "json.bad_escape": "invalid escape sequence in a string",
   "json.control": "control character in a string (escape it)",
+  "json.duplicate_key":
+    "given twice (first at {line}:{column}); a key may appear only once in an object",
 
   // Manifest problems: the reason after "file:line:column: tool \"x\": field: ".
   "manifest.tool": "tool {tool}",
+  "manifest.duplicate_tool":
+    "declared twice (first at {line}:{column}); a tool name may be declared only once",
   "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
   "manifest.not_object": "the manifest must be a JSON object, found {found}",
   "manifest.tools_required": "is required (an object keyed by tool name; {} declares none)",

@@ -319,9 +319,13 @@ export function ukUA(): Catalogue {
     "json.bad_unicode": 'некоректна послідовність "\\u" у рядку',
     "json.bad_escape": "некоректна екранована послідовність у рядку",
     "json.control": "керівний символ у рядку (його треба екранувати)",
+    "json.duplicate_key":
+      "ключ указано двічі (уперше — рядок {line}, стовпець {column}); в об’єкті кожен ключ може бути лише один раз",
 
     // Проблеми маніфесту.
     "manifest.tool": "інструмент {tool}",
+    "manifest.duplicate_tool":
+      "оголошено двічі (уперше — рядок {line}, стовпець {column}); назву інструмента можна оголосити лише один раз",
     "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
     "manifest.not_object": "маніфест має бути об’єктом JSON, а отримано {found}",
     "manifest.tools_required":
