@@ -188,6 +188,7 @@ export const EN_US = {
   "cli.option_missing_value": "Cannot parse option {option}: a value is missing",
   "cli.option_no_value": "Cannot parse option {option}: it takes no value",
   "cli.bad_policy": "Cannot use approval policy {value}: expected one of {policies}",
+  "cli.bad_switch": "Cannot use {name}={value}: expected {on} (yes) or {off} (no), in any case",
   "cli.bad_env_pair":
     "Cannot parse --env pair {index}: expected KEY=VALUE with KEY made of letters, digits and _",
   "cli.rules_no_arguments": "Cannot run {command}: expected 0 arguments; see --help",

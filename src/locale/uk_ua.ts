@@ -205,6 +205,8 @@ export function ukUA(): Catalogue {
     "cli.option_no_value": "Не вдалося розібрати параметр {option}: він не приймає значення",
     "cli.bad_policy":
       "Не вдалося використати політику підтвердження {value}: очікується одна з: {policies}",
+    "cli.bad_switch":
+      "Не вдалося використати {name}={value}: очікується {on} (так) або {off} (ні), у будь-якому регістрі",
     "cli.bad_env_pair":
       "Не вдалося розібрати пару --env № {index}: очікується KEY=VALUE, де KEY складається з літер, цифр і _",
     "cli.rules_no_arguments":
