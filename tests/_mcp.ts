@@ -24,6 +24,51 @@ import { cliCommand, type Scratch } from "./_cli.ts";
 /** How long {@linkcode McpSession.stderrContains} waits before it gives up. */
 const STDERR_WAIT_MS = 10_000;
 
+/**
+ * How long a server may take to answer `initialize` (it takes a second or two, more under load)
+ * before {@linkcode connectMcp} gives up saying why it is likely slow. `BASIS_TEST_MCP_READY_MS`
+ * changes it.
+ */
+const READY_MS = Number(Deno.env.get("BASIS_TEST_MCP_READY_MS") ?? 30_000);
+
+/**
+ * What the server's Deno needs from this environment to find its packages and reach a registry,
+ * beside what the SDK's stdio client passes any server (HOME, PATH, SHELL, TERM, USER, LOGNAME):
+ * without them a Deno with a custom cache re-downloads every package, or hangs trying.
+ */
+export const DENO_ENV: readonly string[] = [
+  "DENO_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "DENO_AUTH_TOKENS",
+  "DENO_NO_UPDATE_CHECK",
+  "DENO_V8_FLAGS",
+  "XDG_CACHE_HOME",
+  "NPM_CONFIG_REGISTRY",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+  "no_proxy",
+  "TMPDIR",
+];
+
+/** The variables of {@linkcode DENO_ENV} set here, to pass to a server. */
+function denoEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of DENO_ENV) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /** One message the client sent or received. */
 export interface Recorded {
   direction: "sent" | "received";
@@ -89,6 +134,8 @@ export interface McpOptions {
   elicit?:
     | ((message: string, schema: unknown) => ElicitResult | Promise<ElicitResult>)
     | undefined;
+  /** How long the server may take to answer `initialize`. @default 30 s */
+  readyMs?: number | undefined;
 }
 
 /**
@@ -114,13 +161,12 @@ export async function connectMcp(
   args: string[],
   options: McpOptions = {},
 ): Promise<McpSession> {
-  const transport = new StdioClientTransport({
-    ...cliCommand(dirs, args, {
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
-    }),
-    stderr: "pipe",
+  const command = cliCommand(dirs, args, {
+    // The SDK's client passes the server only a few variables of its own: Deno's go along.
+    env: { ...denoEnv(), ...options.env },
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
   });
+  const transport = new StdioClientTransport({ ...command, stderr: "pipe" });
   let stderr = "";
   const waiting: { text: string; resolve: () => void }[] = [];
   transport.stderr?.on("data", (chunk: Uint8Array) => {
@@ -144,7 +190,13 @@ export async function connectMcp(
       return await answer(params.message, params.requestedSchema);
     });
   }
-  await client.connect(new RecordingTransport(transport, messages));
+  const readyMs = options.readyMs ?? READY_MS;
+  try {
+    await client.connect(new RecordingTransport(transport, messages), { timeout: readyMs });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new Error(notReady(error, readyMs, command.env, stderr), { cause: error });
+  }
   return {
     client,
     transport,
@@ -173,6 +225,25 @@ export async function connectMcp(
       }),
     close: () => client.close(),
   };
+}
+
+/** Why a server did not become ready, with what most likely made it slow. */
+function notReady(
+  error: unknown,
+  readyMs: number,
+  env: Record<string, string>,
+  stderr: string,
+): string {
+  const passed = DENO_ENV.filter((name) => name in env);
+  const reason = error instanceof Error ? error.message : String(error);
+  return [
+    `The MCP server did not answer initialize within ${readyMs} ms (${reason}).`,
+    "A Deno that finds no packages in its cache downloads them (silently, under --quiet), or hangs",
+    "when it cannot reach the registry: run the tests with the DENO_DIR, XDG_CACHE_HOME, DENO_CERT,",
+    "NPM_CONFIG_REGISTRY or proxy settings the server's Deno needs; connectMcp passes those on.",
+    `Passed to the server: ${passed.length === 0 ? "none of them" : passed.join(", ")}.`,
+    `Its stderr: ${JSON.stringify(stderr.slice(-2000))}`,
+  ].join("\n");
 }
 
 /**

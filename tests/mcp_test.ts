@@ -578,6 +578,71 @@ Deno.test("mcp: a secret never appears in any message, either way", async () => 
   await dirs.cleanup();
 });
 
+/** The cache directory this Deno uses (DENO_DIR, else its default). */
+async function denoDir(): Promise<string> {
+  const set = Deno.env.get("DENO_DIR");
+  if (set !== undefined) return set;
+  const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  return (JSON.parse(new TextDecoder().decode(info.stdout)) as { denoDir: string }).denoDir;
+}
+
+Deno.test("the test client passes the server what its Deno needs (DENO_DIR and the like)", async () => {
+  const dirs = await scratch(oneTool("env", {
+    command: ["sh", "-c", 'printf "%s|%s" "$DENO_DIR" "$DENO_NO_UPDATE_CHECK"'],
+  }));
+  const saved = ["DENO_DIR", "DENO_NO_UPDATE_CHECK"].map((name) => [name, Deno.env.get(name)]);
+  // The same cache this Deno uses, named explicitly: what a custom DENO_DIR looks like.
+  const cache = await denoDir();
+  Deno.env.set("DENO_DIR", cache);
+  Deno.env.set("DENO_NO_UPDATE_CHECK", "1");
+  try {
+    const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+    try {
+      assert.equal(resultText(await callTool(session, "env")), `${cache}|1`);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name!);
+      else Deno.env.set(name!, value);
+    }
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("the test client gives up on a server that never answers soon, saying why", async () => {
+  // A registry that takes connections and never answers: a Deno with an empty cache hangs on it.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })().catch(() => {});
+  const emptyCache = await Deno.makeTempDir();
+  const dirs = await scratch(ECHO);
+  try {
+    const started = performance.now();
+    const failed = await connectMcp(dirs, ["mcp"], {
+      env: {
+        DENO_DIR: emptyCache,
+        NPM_CONFIG_REGISTRY: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}/`,
+      },
+      readyMs: 2000,
+    }).then(() => undefined, (error: Error) => error);
+    assert.ok(failed instanceof Error, "connecting should have failed");
+    assert.ok(performance.now() - started < 15_000, "it gave up soon");
+    assert.match(failed.message, /^The MCP server did not answer initialize within 2000 ms/);
+    assert.match(failed.message, /Passed to the server: DENO_DIR, NPM_CONFIG_REGISTRY\b/);
+    assert.match(failed.message, /downloads them/);
+  } finally {
+    listener.close();
+    for (const conn of held) conn.close();
+    await accepting;
+    await Deno.remove(emptyCache, { recursive: true });
+    await dirs.cleanup();
+  }
+});
+
 Deno.test({
   name: "the MCP Inspector's CLI mode lists and calls the tools (skipped when npx cannot fetch it)",
   ignore: Deno.env.get("BASIS_SKIP_INSPECTOR") === "1",
