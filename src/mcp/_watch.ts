@@ -61,6 +61,7 @@ export function watchFiles(
   };
 
   const listen = async (dir: string, watched: Watched) => {
+    let failed = false;
     try {
       for await (const event of watched.watcher) {
         if (closed) break;
@@ -71,32 +72,35 @@ export function watchFiles(
         if (event.paths.includes(dir)) break;
       }
     } catch (error) {
-      if (!closed) options.cannotWatch(dir, reason(error));
+      failed = true;
+      if (!closed && !watched.extra) options.cannotWatch(dir, reason(error));
     }
     if (watchers.get(dir) !== watched) return;
-    // Look again at what there is to watch.
     watchers.delete(dir);
     stop(watched.watcher);
-    if (!closed) soon();
+    // Look again at what there is to watch (after a failure, only when something else changes).
+    if (!closed && !failed) soon();
   };
 
   const arm = () => {
     const wanted = wantedDirs(files);
     for (const [dir, watched] of watchers) {
       // A directory deleted and made again is another directory: its old watch sees nothing.
-      if (wanted.get(dir) !== watched.identity) {
+      const want = wanted.get(dir);
+      if (want?.identity !== watched.identity || want.extra !== watched.extra) {
         watchers.delete(dir);
         stop(watched.watcher);
       }
     }
-    for (const [dir, identity] of wanted) {
+    for (const [dir, { identity, extra }] of wanted) {
       if (watchers.has(dir)) continue;
       try {
-        const watched = { watcher: Deno.watchFs(dir, { recursive: false }), identity };
+        const watched = { watcher: Deno.watchFs(dir, { recursive: false }), identity, extra };
         watchers.set(dir, watched);
         listen(dir, watched);
       } catch (error) {
-        options.cannotWatch(dir, reason(error));
+        // A parent the sandbox does not let us read: the directory's own watch still works.
+        if (!extra) options.cannotWatch(dir, reason(error));
       }
     }
   };
@@ -112,10 +116,18 @@ export function watchFiles(
   };
 }
 
-/** One directory's watch, and which directory it is (a new one may take its path). */
-interface Watched {
-  readonly watcher: Deno.FsWatcher;
+/**
+ * A directory to watch: which one it is (a new one may take its path), and whether it is only a
+ * parent watched to see its child replaced.
+ */
+interface Wanted {
   readonly identity: string;
+  readonly extra: boolean;
+}
+
+/** One directory's watch. */
+interface Watched extends Wanted {
+  readonly watcher: Deno.FsWatcher;
 }
 
 /**
@@ -123,16 +135,18 @@ interface Watched {
  * existing ancestor) and, when the directory exists, its parent too, which sees the directory
  * itself replaced (`rm -r` and `mkdir`, a rename over it) when the directory's own watch cannot.
  */
-function wantedDirs(files: readonly string[]): Map<string, string> {
-  const wanted = new Map<string, string>();
-  const add = (dir: string) => {
-    if (!wanted.has(dir)) wanted.set(dir, identityOf(dir));
+function wantedDirs(files: readonly string[]): Map<string, Wanted> {
+  const wanted = new Map<string, Wanted>();
+  const add = (dir: string, extra: boolean) => {
+    const known = wanted.get(dir);
+    if (known === undefined) wanted.set(dir, { identity: identityOf(dir), extra });
+    else if (known.extra && !extra) wanted.set(dir, { ...known, extra });
   };
   for (const file of files) {
     const home = parentPath(file);
     const dir = existingAncestor(home);
-    add(dir);
-    if (dir === home && parentPath(dir) !== dir) add(parentPath(dir));
+    add(dir, false);
+    if (dir === home && parentPath(dir) !== dir) add(parentPath(dir), true);
   }
   return wanted;
 }
