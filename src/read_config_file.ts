@@ -1,7 +1,7 @@
 /**
  * Reading one configuration file (a manifest, `spawn.json`): missing and directory paths are "not
- * there", anything else that cannot be read becomes a one-line reason (never an empty list, never a
- * stack trace).
+ * there", anything else that cannot be read (a symbolic link to nothing among them) becomes a
+ * one-line reason (never an empty list, never a stack trace).
  *
  * Synchronous on purpose: such a file is small, local and read once per command, and each async
  * file operation is a hop to a worker thread (about 0.1 to 0.5 ms each on the start-up path).
@@ -24,7 +24,8 @@ const strict = new TextDecoder("utf-8", { fatal: true });
  * Reads a configuration file as UTF-8 text.
  *
  * @param path The file's path.
- * @returns `missing` when there is no file (or a directory stands there), the text, or a reason.
+ * @returns `missing` when there is no file (or a directory stands there), the text, or a reason
+ *   (a symbolic link whose target does not exist is one: the file was meant to be there).
  * @example A path with nothing there
  * ```ts
  * import { readConfigFile } from "./read_config_file.ts";
@@ -36,7 +37,7 @@ export function readConfigFile(path: string): ConfigFileRead {
   try {
     info = Deno.statSync(path);
   } catch (error) {
-    if (isAbsent(error)) return { kind: "missing" };
+    if (isAbsent(error)) return danglingLink(path) ?? { kind: "missing" };
     return { kind: "error", reason: cannotRead(error) };
   }
   if (info.isDirectory) return { kind: "missing" };
@@ -77,6 +78,19 @@ export function sameFile(a: string, b: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The reason to refuse a symbolic link standing at the path whose target does not exist. */
+function danglingLink(path: string): ConfigFileRead | undefined {
+  let target: string;
+  try {
+    if (!Deno.lstatSync(path).isSymlink) return undefined;
+    target = Deno.readLinkSync(path);
+  } catch {
+    return undefined;
+  }
+  const reason = phrase("file.read_dangling_link", { target: JSON.stringify(target) });
+  return { kind: "error", reason };
 }
 
 function isAbsent(error: unknown): boolean {

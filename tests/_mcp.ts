@@ -24,6 +24,51 @@ import { cliCommand, type Scratch } from "./_cli.ts";
 /** How long {@linkcode McpSession.stderrContains} waits before it gives up. */
 const STDERR_WAIT_MS = 10_000;
 
+/**
+ * How long a server may take to answer `initialize` (it takes a second or two, more under load)
+ * before {@linkcode connectMcp} gives up saying why it is likely slow. `BASIS_TEST_MCP_READY_MS`
+ * changes it.
+ */
+const READY_MS = Number(Deno.env.get("BASIS_TEST_MCP_READY_MS") ?? 30_000);
+
+/**
+ * What the server's Deno needs from this environment to find its packages and reach a registry,
+ * beside what the SDK's stdio client passes any server (HOME, PATH, SHELL, TERM, USER, LOGNAME):
+ * without them a Deno with a custom cache re-downloads every package, or hangs trying.
+ */
+export const DENO_ENV: readonly string[] = [
+  "DENO_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "DENO_AUTH_TOKENS",
+  "DENO_NO_UPDATE_CHECK",
+  "DENO_V8_FLAGS",
+  "XDG_CACHE_HOME",
+  "NPM_CONFIG_REGISTRY",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+  "no_proxy",
+  "TMPDIR",
+];
+
+/** The variables of {@linkcode DENO_ENV} set here, to pass to a server. */
+function denoEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of DENO_ENV) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /** One message the client sent or received. */
 export interface Recorded {
   direction: "sent" | "received";
@@ -89,6 +134,8 @@ export interface McpOptions {
   elicit?:
     | ((message: string, schema: unknown) => ElicitResult | Promise<ElicitResult>)
     | undefined;
+  /** How long the server may take to answer `initialize`. @default 30 s */
+  readyMs?: number | undefined;
 }
 
 /**
@@ -114,13 +161,12 @@ export async function connectMcp(
   args: string[],
   options: McpOptions = {},
 ): Promise<McpSession> {
-  const transport = new StdioClientTransport({
-    ...cliCommand(dirs, args, {
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
-    }),
-    stderr: "pipe",
+  const command = cliCommand(dirs, args, {
+    // The SDK's client passes the server only a few variables of its own: Deno's go along.
+    env: { ...denoEnv(), ...options.env },
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
   });
+  const transport = new StdioClientTransport({ ...command, stderr: "pipe" });
   let stderr = "";
   const waiting: { text: string; resolve: () => void }[] = [];
   transport.stderr?.on("data", (chunk: Uint8Array) => {
@@ -144,7 +190,13 @@ export async function connectMcp(
       return await answer(params.message, params.requestedSchema);
     });
   }
-  await client.connect(new RecordingTransport(transport, messages));
+  const readyMs = options.readyMs ?? READY_MS;
+  try {
+    await client.connect(new RecordingTransport(transport, messages), { timeout: readyMs });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new Error(notReady(error, readyMs, command.env, stderr), { cause: error });
+  }
   return {
     client,
     transport,
@@ -173,6 +225,25 @@ export async function connectMcp(
       }),
     close: () => client.close(),
   };
+}
+
+/** Why a server did not become ready, with what most likely made it slow. */
+function notReady(
+  error: unknown,
+  readyMs: number,
+  env: Record<string, string>,
+  stderr: string,
+): string {
+  const passed = DENO_ENV.filter((name) => name in env);
+  const reason = error instanceof Error ? error.message : String(error);
+  return [
+    `The MCP server did not answer initialize within ${readyMs} ms (${reason}).`,
+    "A Deno that finds no packages in its cache downloads them (silently, under --quiet), or hangs",
+    "when it cannot reach the registry: run the tests with the DENO_DIR, XDG_CACHE_HOME, DENO_CERT,",
+    "NPM_CONFIG_REGISTRY or proxy settings the server's Deno needs; connectMcp passes those on.",
+    `Passed to the server: ${passed.length === 0 ? "none of them" : passed.join(", ")}.`,
+    `Its stderr: ${JSON.stringify(stderr.slice(-2000))}`,
+  ].join("\n");
 }
 
 /**
@@ -217,4 +288,183 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
     timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** One JSON-RPC message the server wrote, as parsed. */
+export type RawMessage = {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+};
+
+/** The real server driven over its stdin and stdout directly, for what no SDK client would send. */
+export interface RawMcp {
+  /** The server's pid. */
+  pid: number;
+  /** Writes a message as one line of JSON. */
+  send(message: unknown): Promise<void>;
+  /** Writes bytes (or text) as they are: no newline is added. */
+  write(data: Uint8Array | string): Promise<void>;
+  /**
+   * The first message not yet taken that `match` accepts (any, without one): waits for it up to
+   * 10 s; rejects at once when the server closes stdout first.
+   */
+  next(match?: (message: RawMessage) => boolean): Promise<RawMessage>;
+  /** The response to request `id`. */
+  response(id: string | number | null): Promise<RawMessage>;
+  /** Every line the server wrote on stdout so far that was not JSON (there must be none). */
+  strayLines: string[];
+  /** What the server wrote on stderr so far. */
+  stderr(): string;
+  /** Closes stdin (the client goes away) and waits for the server to exit. */
+  close(): Promise<Deno.CommandStatus>;
+  /** The exit status, once the server ends. */
+  status: Promise<Deno.CommandStatus>;
+}
+
+/** How long {@linkcode RawMcp.next} waits for a message. */
+const RAW_WAIT_MS = 10_000;
+
+/**
+ * Starts the CLI with the given arguments (one of them `mcp`), completes MCP's handshake by hand,
+ * and hands over its stdio.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const raw = await rawMcp(dirs, ["mcp"]);
+ * try {
+ *   await raw.write("not json\n");
+ *   assert.equal((await raw.response(null)).error?.code, -32700);
+ * } finally {
+ *   await raw.close();
+ * }
+ * ```
+ *
+ * @param dirs The scratch workspace.
+ * @param args The CLI's arguments.
+ * @param options Extra env.
+ * @returns The server, initialized.
+ */
+export async function rawMcp(
+  dirs: Scratch,
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<RawMcp> {
+  const { command, ...started } = cliCommand(dirs, args, options.env ? { env: options.env } : {});
+  const child = new Deno.Command(command, {
+    ...started,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  let stderr = "";
+  const stderrDone = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) stderr += chunk;
+  })();
+  const queue: RawMessage[] = [];
+  const strayLines: string[] = [];
+  const waiting = new Set<() => void>();
+  let ended = false;
+  const wake = () => {
+    for (const wait of [...waiting]) wait();
+  };
+  const stdoutDone = (async () => {
+    let buffered = "";
+    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+      buffered += chunk;
+      let newline = buffered.indexOf("\n");
+      while (newline !== -1) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        try {
+          queue.push(JSON.parse(line) as RawMessage);
+        } catch {
+          strayLines.push(line);
+        }
+        newline = buffered.indexOf("\n");
+      }
+      wake();
+    }
+    if (buffered !== "") strayLines.push(buffered);
+    ended = true;
+    wake();
+  })();
+  const status = child.status.then(async (status) => {
+    await Promise.all([stdoutDone, stderrDone]);
+    return status;
+  });
+  const encoder = new TextEncoder();
+  const write = (data: Uint8Array | string) =>
+    writer.write(typeof data === "string" ? encoder.encode(data) : data);
+  const next = (match: (message: RawMessage) => boolean = () => true) =>
+    new Promise<RawMessage>((resolve, reject) => {
+      const check = () => {
+        const index = queue.findIndex(match);
+        if (index !== -1) {
+          done();
+          resolve(queue.splice(index, 1)[0]!);
+        } else if (ended) {
+          done();
+          reject(
+            new Error(`The server closed stdout first; its stderr: ${JSON.stringify(stderr)}`),
+          );
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(
+          new Error(
+            `Timed out after ${RAW_WAIT_MS} ms waiting for a message; unread: ` +
+              `${JSON.stringify(queue)}; stderr: ${JSON.stringify(stderr)}`,
+          ),
+        );
+      }, RAW_WAIT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(check);
+      };
+      waiting.add(check);
+      check();
+    });
+  const isResponse = (id: string | number | null) => (message: RawMessage) =>
+    message.method === undefined && "id" in message && message.id === id;
+  const raw: RawMcp = {
+    pid: child.pid,
+    send: (message) => write(`${JSON.stringify(message)}\n`),
+    write,
+    next,
+    response: (id) => next(isResponse(id)),
+    strayLines,
+    stderr: () => stderr,
+    close: async () => {
+      await writer.close().catch(() => {});
+      return await status;
+    },
+    status,
+  };
+  try {
+    await raw.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "basis-tools-raw-test", version: "1.0.0" },
+      },
+    });
+    const initialized = await raw.response("init");
+    if (initialized.error !== undefined) {
+      throw new Error(`initialize failed: ${JSON.stringify(initialized.error)}`);
+    }
+    await raw.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  } catch (error) {
+    await raw.close().catch(() => {});
+    throw error;
+  }
+  return raw;
 }

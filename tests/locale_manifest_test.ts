@@ -86,6 +86,9 @@ const MANIFESTS: readonly string[] = [
   '{"a": "x',
   '{"a": 1 /* x',
   "[".repeat(200_000),
+  // A name said twice: a tool, and a field of one.
+  '{"schema": 1, "tools": {"a": {"description": "x", "description": "y", "input_schema": {},' +
+  ' "command": ["x"]}, "a": {}}}',
 ];
 
 /** spawn.json documents that reach every spawn.json message. */
@@ -94,6 +97,7 @@ const SPAWN_CONFIGS: readonly string[] = [
   "[]",
   '{"agent": "claude -p", "targets": [], "max_depth": -1, "agnet": 1}',
   '{"targets": {"a/b": ["x"], "local": ["y"], "ok": [""]}}',
+  '{"max_depth": 1, "max_depth": 2}',
 ];
 
 /**
@@ -127,10 +131,13 @@ async function spawnProblemsOf(text: string): Promise<readonly ManifestProblem[]
   return error.problems;
 }
 
-/** Problems of files that cannot be read: a FIFO, bytes that are not UTF-8, a symlink loop. */
+/**
+ * Problems of files that cannot be read: a FIFO, bytes that are not UTF-8, a symlink loop, a
+ * symlink to nothing.
+ */
 async function readProblems(): Promise<ManifestProblem[]> {
   const found: ManifestProblem[] = [];
-  for (const make of [makeFifo, makeNotUtf8, makeLoop]) {
+  for (const make of [makeFifo, makeNotUtf8, makeLoop, makeDangling]) {
     const root = await Deno.makeTempDir();
     await Deno.mkdir(`${root}/.basis`);
     await make(`${root}/.basis/tools.json`);
@@ -154,6 +161,10 @@ async function makeNotUtf8(path: string) {
 
 async function makeLoop(path: string) {
   await Deno.symlink(path, path);
+}
+
+async function makeDangling(path: string) {
+  await Deno.symlink(`${path}.gone`, path);
 }
 
 /** What the Ukrainian line may keep in English: values, names, paths and notation. */

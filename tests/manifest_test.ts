@@ -168,11 +168,15 @@ Deno.test("loadRoster() accepts a name of 64 characters of every allowed kind", 
   assert.deepEqual([...roster.tools.keys()], [name]);
 });
 
-Deno.test("loadRoster() keeps the last of duplicate keys, as JSON.parse does", async () => {
-  const roster = await (await dirs(
+Deno.test("loadRoster() refuses a key given twice at the second one (JSON.parse would keep it)", async () => {
+  const line = await oneProblem(
     '{"schema": 1, "tools": {"t": {"description": "first", "description": "second", "input_schema": {}, "command": ["cat"]}}}',
-  )).load();
-  assert.equal(roster.tools.get("t")!.description, "second");
+    /twice/,
+  );
+  assert.match(
+    line,
+    /\/ws\/\.basis\/tools\.json:1:55: tool "t": description: given twice \(first at 1:31\)/,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -956,4 +960,19 @@ Deno.test("parseManifestText() checks text without touching the disk", async () 
   ]]);
   assert.equal(problems.length, 1);
   assert.equal(problems[0]!.file, "/nowhere/.basis/tools.json");
+});
+
+Deno.test("parseManifestText() leaves out a tool that gives a key twice, and keeps the others", async () => {
+  const tool = '{"description": "d", "input_schema": {}, "command": ["cat"]}';
+  const text = `{"schema": 1, "tools": {"a": ${tool}, "b": {"description": "d", ` +
+    `"description": "e", "input_schema": {}, "command": ["cat"]}, "c": ${tool}, "c": ${tool}}}`;
+  const { tools, problems } = await parseManifestText(text, "/w/.basis/tools.json", {
+    root: "/w",
+    env: () => undefined,
+  });
+  assert.deepEqual(tools.map((t) => t.name), ["a"]);
+  assert.deepEqual(problems.map((p) => [p.tool, p.field, p.phrase?.key]), [
+    ["b", "description", "json.duplicate_key"],
+    ["c", undefined, "manifest.duplicate_tool"],
+  ]);
 });

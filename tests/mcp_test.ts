@@ -461,6 +461,55 @@ Deno.test("mcp: editing the manifest sends list_changed; a broken edit keeps the
   await dirs.cleanup();
 });
 
+Deno.test("mcp: the watch survives .basis/ being deleted and created again", async () => {
+  const dirs = await scratch(ECHO);
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    let changed = Promise.withResolvers<void>();
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed.resolve();
+    });
+    const manifest = (names: string[]) =>
+      JSON.stringify({
+        schema: 1,
+        tools: Object.fromEntries(
+          names.map((name) => [name, { description: name, input_schema: {}, command: ["cat"] }]),
+        ),
+      });
+    const names = async () => (await session.client.listTools()).tools.map((tool) => tool.name);
+
+    // Replaced in one go, as `git checkout` or an editor's atomic save of a directory does.
+    const basis = `${dirs.root}/.basis`;
+    await Deno.remove(basis, { recursive: true });
+    await Deno.mkdir(basis);
+    await Deno.writeTextFile(`${basis}/tools.json`, manifest(["first"]));
+    await within(changed.promise, 10_000, "list_changed after .basis/ was replaced");
+    assert.deepEqual(await names(), ["first", "spawn"]);
+
+    // Later edits of the new directory are seen too, and the old command is gone.
+    changed = Promise.withResolvers<void>();
+    await Deno.writeTextFile(`${basis}/tools.json`, manifest(["second"]));
+    await within(changed.promise, 10_000, "list_changed after an edit of the new .basis/");
+    assert.deepEqual(await names(), ["second", "spawn"]);
+    assert.equal(resultText(await callTool(session, "second", { n: 2 })), '{"n":2}');
+
+    // And once more: deleted, nothing for a while, then back.
+    changed = Promise.withResolvers<void>();
+    await Deno.remove(basis, { recursive: true });
+    await within(changed.promise, 10_000, "list_changed after .basis/ was deleted");
+    assert.deepEqual(await names(), ["spawn"]);
+    changed = Promise.withResolvers<void>();
+    await Deno.mkdir(basis);
+    await Deno.writeTextFile(`${basis}/tools.json`, manifest(["third"]));
+    await within(changed.promise, 10_000, "list_changed after .basis/ came back");
+    assert.deepEqual(await names(), ["third", "spawn"]);
+  } finally {
+    await session.close();
+  }
+  assert.deepEqual(session.errors, []);
+  await dirs.cleanup();
+});
+
 Deno.test("mcp: a broken manifest at start exits 6 with the problem on stderr, nothing on stdout", async () => {
   const dirs = await scratch('{"schema": 1, "tools": {"x": {"description": "x"}}}');
   const output = await cli(dirs, ["mcp"]);
@@ -532,6 +581,71 @@ Deno.test("mcp: a secret never appears in any message, either way", async () => 
   const rules = await Deno.readTextFile(`${dirs.configDir}/rules.json`);
   assert.ok(!rules.includes(canary), "a remembered rule carried the secret");
   await dirs.cleanup();
+});
+
+/** The cache directory this Deno uses (DENO_DIR, else its default). */
+async function denoDir(): Promise<string> {
+  const set = Deno.env.get("DENO_DIR");
+  if (set !== undefined) return set;
+  const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  return (JSON.parse(new TextDecoder().decode(info.stdout)) as { denoDir: string }).denoDir;
+}
+
+Deno.test("the test client passes the server what its Deno needs (DENO_DIR and the like)", async () => {
+  const dirs = await scratch(oneTool("env", {
+    command: ["sh", "-c", 'printf "%s|%s" "$DENO_DIR" "$DENO_NO_UPDATE_CHECK"'],
+  }));
+  const saved = ["DENO_DIR", "DENO_NO_UPDATE_CHECK"].map((name) => [name, Deno.env.get(name)]);
+  // The same cache this Deno uses, named explicitly: what a custom DENO_DIR looks like.
+  const cache = await denoDir();
+  Deno.env.set("DENO_DIR", cache);
+  Deno.env.set("DENO_NO_UPDATE_CHECK", "1");
+  try {
+    const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+    try {
+      assert.equal(resultText(await callTool(session, "env")), `${cache}|1`);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name!);
+      else Deno.env.set(name!, value);
+    }
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("the test client gives up on a server that never answers soon, saying why", async () => {
+  // A registry that takes connections and never answers: a Deno with an empty cache hangs on it.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })().catch(() => {});
+  const emptyCache = await Deno.makeTempDir();
+  const dirs = await scratch(ECHO);
+  try {
+    const started = performance.now();
+    const failed = await connectMcp(dirs, ["mcp"], {
+      env: {
+        DENO_DIR: emptyCache,
+        NPM_CONFIG_REGISTRY: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}/`,
+      },
+      readyMs: 2000,
+    }).then(() => undefined, (error: Error) => error);
+    assert.ok(failed instanceof Error, "connecting should have failed");
+    assert.ok(performance.now() - started < 15_000, "it gave up soon");
+    assert.match(failed.message, /^The MCP server did not answer initialize within 2000 ms/);
+    assert.match(failed.message, /Passed to the server: DENO_DIR, NPM_CONFIG_REGISTRY\b/);
+    assert.match(failed.message, /downloads them/);
+  } finally {
+    listener.close();
+    for (const conn of held) conn.close();
+    await accepting;
+    await Deno.remove(emptyCache, { recursive: true });
+    await dirs.cleanup();
+  }
 });
 
 Deno.test({

@@ -71,7 +71,50 @@ function warnOnStderr(words: Messages): (message: string) => void {
   };
 }
 
+/** The log's path names something other than a regular file: it is never opened. */
+class NotRegularFile extends Error {}
+
+/**
+ * Opens the log for appending without ever blocking: only a regular file is opened (opening a
+ * FIFO for writing waits for a reader, and would hold up the call and every signal with it); a
+ * missing file is created exclusively, so nothing put there meanwhile is opened instead.
+ */
 function openForAppend(path: string): Deno.FsFile {
+  for (let attempt = 0;; attempt++) {
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.statSync(path);
+    } catch (error) {
+      // Deno's sandbox grants writing the log but not looking at it: it cannot be checked.
+      if (error instanceof Deno.errors.NotCapable) return openUnchecked(path);
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (info !== undefined) {
+      if (!info.isFile) throw new NotRegularFile();
+      return regularOnly(Deno.openSync(path, { append: true }));
+    }
+    try {
+      // A symbolic link to a file not made yet: the file is made where the link points.
+      const link = isSymlink(path);
+      return regularOnly(
+        Deno.openSync(path, {
+          append: true,
+          mode: 0o600,
+          ...(link ? { create: true } : { createNew: true }),
+        }),
+      );
+    } catch (error) {
+      if (attempt > 0) throw error;
+      if (error instanceof Deno.errors.NotFound) {
+        Deno.mkdirSync(parentPath(path), { recursive: true, mode: 0o700 });
+      } else if (!(error instanceof Deno.errors.AlreadyExists)) {
+        throw error;
+      }
+    }
+  }
+}
+
+function openUnchecked(path: string): Deno.FsFile {
   const options = { append: true, create: true, mode: 0o600 } as const;
   try {
     return Deno.openSync(path, options);
@@ -80,6 +123,26 @@ function openForAppend(path: string): Deno.FsFile {
     Deno.mkdirSync(parentPath(path), { recursive: true, mode: 0o700 });
     return Deno.openSync(path, options);
   }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isSymlink;
+  } catch {
+    return false;
+  }
+}
+
+/** The file, when what was opened is a regular file (it was swapped meanwhile); else refused. */
+function regularOnly(file: Deno.FsFile): Deno.FsFile {
+  let regular = false;
+  try {
+    regular = file.statSync().isFile;
+  } finally {
+    if (!regular) file.close();
+  }
+  if (!regular) throw new NotRegularFile();
+  return file;
 }
 
 function writeWhole(file: Deno.FsFile, bytes: Uint8Array): void {
@@ -97,6 +160,10 @@ function writeWhole(file: Deno.FsFile, bytes: Uint8Array): void {
  * Opens the audit log named by `--audit-log`, else `BASIS_AUDIT_LOG`, else `audit.jsonl` in the
  * state directory; `off` turns it off. Nothing touches the disk until the first entry: then the
  * directory is created (mode 0700) if missing, and the file (mode 0600, opened for appending).
+ * Only a regular file is ever opened: a FIFO, a device or a socket at the path is refused (opening
+ * a FIFO would wait for a reader, holding up the call and the signals that should end it). Under
+ * a Deno sandbox that lets the log be written but not read, the path cannot be checked and is
+ * opened as it is.
  *
  * A failure to write never fails the call being audited: it is reported once (a warning on
  * stderr by default) and the call goes on.
@@ -151,7 +218,12 @@ export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
         warned = true;
         warn(
           words.say(
-            phrase("audit.cannot_write", { path: JSON.stringify(path), reason: fsReason(error) }),
+            phrase("audit.cannot_write", {
+              path: JSON.stringify(path),
+              reason: error instanceof NotRegularFile
+                ? phrase("audit.not_regular_file")
+                : fsReason(error),
+            }),
           ),
         );
       }

@@ -64,7 +64,10 @@ export interface Settings {
   readonly approve: ApprovalPolicy;
   /** `--env KEY=VALUE` pairs, in order. */
   readonly env: Readonly<Record<string, string>>;
-  /** `--no-shell` (or `BASIS_NO_SHELL=1`, which a subagent inherits): spawn runs no commands. */
+  /**
+   * `--no-shell` (or `BASIS_NO_SHELL` set to 1, true, yes or on, which a subagent inherits): spawn
+   * runs no commands.
+   */
   readonly noShell: boolean;
   /** `--spawn-timeout MS`, when given: the time limit of a spawn call (capped by the spawn seam). */
   readonly spawnTimeoutMs: number | undefined;
@@ -84,7 +87,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * @param args The parsed command line.
  * @param env How to read variables.
  * @returns The settings.
- * @throws {BasisError} `usage` for a malformed `--env` pair or an unknown `--approve` policy.
+ * @throws {BasisError} `usage` for a malformed `--env` pair, an unknown `--approve` policy, or a
+ *   `BASIS_NO_SHELL` that is neither a yes nor a no.
  */
 export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
   const string = (name: string): string | undefined => {
@@ -117,12 +121,48 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     json: args.options.get("json") === true,
     approve: approve as ApprovalPolicy,
     env: pairs,
-    noShell: args.options.get("no-shell") === true || env("BASIS_NO_SHELL") === "1",
+    noShell: args.options.get("no-shell") === true || envSwitch("BASIS_NO_SHELL", env),
     spawnTimeoutMs: milliseconds("spawn-timeout", string("spawn-timeout")),
     auditLog: string("audit-log"),
     envLookup: env,
     locale: cliLocale(string("locale"), env),
   };
+}
+
+/** How a variable that turns something on or off may say yes (any case, around spaces). */
+export const SWITCH_ON: readonly string[] = ["1", "true", "yes", "on"];
+/** How it may say no; unset or empty is no too. */
+export const SWITCH_OFF: readonly string[] = ["0", "false", "no", "off"];
+
+/**
+ * Reads a variable that turns something on or off: `1`, `true`, `yes`, `on` (any case) are on;
+ * `0`, `false`, `no`, `off`, empty and unset are off; anything else is refused rather than
+ * guessed at.
+ *
+ * @param name The variable.
+ * @param env How to read variables.
+ * @returns Whether it is on.
+ * @throws {BasisError} `usage`, naming the variable, the value and what it may be.
+ * @example Spellings of yes
+ * ```ts
+ * import { envSwitch } from "./settings.ts";
+ * console.assert(envSwitch("X", () => "Yes") && !envSwitch("X", () => "off"));
+ * ```
+ */
+export function envSwitch(name: string, env: EnvLookup): boolean {
+  const value = env(name);
+  const word = value?.trim().toLowerCase() ?? "";
+  if (word === "" || SWITCH_OFF.includes(word)) return false;
+  if (SWITCH_ON.includes(word)) return true;
+  throw BasisError.of(
+    "usage",
+    phrase("cli.bad_switch", {
+      name,
+      value: JSON.stringify(value),
+      on: SWITCH_ON.join(", "),
+      off: SWITCH_OFF.join(", "),
+    }),
+  );
 }
 
 /**

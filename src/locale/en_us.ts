@@ -194,6 +194,7 @@ export const EN_US = {
   "cli.option_missing_value": "Cannot parse option {option}: a value is missing",
   "cli.option_no_value": "Cannot parse option {option}: it takes no value",
   "cli.bad_policy": "Cannot use approval policy {value}: expected one of {policies}",
+  "cli.bad_switch": "Cannot use {name}={value}: expected {on} (yes) or {off} (no), in any case",
   "cli.bad_env_pair":
     "Cannot parse --env pair {index}: expected KEY=VALUE with KEY made of letters, digits and _",
   "cli.rules_no_arguments": "Cannot run {command}: expected 0 arguments; see --help",
@@ -290,6 +291,8 @@ export const EN_US = {
   "file.sandbox_read": "Requires read access to {path}, run again with the --allow-read flag",
   "file.sandbox_write": "Requires write access to {path}, run again with the --allow-write flag",
   "file.read_not_file": "cannot read: not a regular file",
+  "file.read_dangling_link":
+    "cannot read: it is a symbolic link to {target}, which does not exist (remove the link, or make the file)",
   "file.read_permission": "cannot read: permission denied",
   "file.read_sandbox": "cannot read: refused by Deno's permissions (grant --allow-read for it)",
   "file.read_other": "cannot read: {reason}",
@@ -317,9 +320,13 @@ export const EN_US = {
   "json.bad_unicode": 'invalid "\\u" escape in a string',
   "json.bad_escape": "invalid escape sequence in a string",
   "json.control": "control character in a string (escape it)",
+  "json.duplicate_key":
+    "given twice (first at {line}:{column}); a key may appear only once in an object",
 
   // Manifest problems: the reason after "file:line:column: tool \"x\": field: ".
   "manifest.tool": "tool {tool}",
+  "manifest.duplicate_tool":
+    "declared twice (first at {line}:{column}); a tool name may be declared only once",
   "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
   "manifest.not_object": "the manifest must be a JSON object, found {found}",
   "manifest.tools_required": "is required (an object keyed by tool name; {} declares none)",
@@ -506,7 +513,22 @@ export const EN_US = {
   "mcp.tool_bug": "Tool {tool} failed inside basis-tools: {detail}",
   "mcp.tool_bug_reply":
     "Tool {tool} failed inside basis-tools; the server's stderr has the details",
+  "mcp.refused": "Refused a message from the client: {reason}",
+  "mcp.too_large": "Message refused: it holds {size}, more than the {limit} one message may hold",
+  "mcp.not_json": "Message is not JSON: {detail}",
+  "mcp.not_utf8": "not valid UTF-8 text",
+  "mcp.batch": "Invalid request: a batch (a JSON array) is not supported; send one message a line",
+  "mcp.invalid_request":
+    "Invalid request: not a JSON-RPC 2.0 request, notification or response as MCP defines them",
+  "mcp.bad_notification":
+    "a notification that is not one as MCP defines them (notifications get no answer)",
+  "mcp.duplicate_id":
+    "Invalid request: id {id} belongs to a request still in progress; give each request an id of its own",
+  "mcp.invalid_params": "Invalid params of {method}: {field} is not valid",
+  "mcp.invalid_params_type":
+    "Invalid params of {method}: {field} must be {expected}, found {found}",
   "audit.cannot_write": "Cannot write audit log {path}: {reason}; calls go on unaudited",
+  "audit.not_regular_file": "not a regular file (a FIFO, device or socket is never opened)",
   "audit.warning": "basis-tools: warning: {message}",
 
   // Schema problems (check, and a schema that cannot be compiled).

@@ -211,6 +211,8 @@ export function ukUA(): Catalogue {
     "cli.option_no_value": "Не вдалося розібрати параметр {option}: він не приймає значення",
     "cli.bad_policy":
       "Не вдалося використати політику підтвердження {value}: очікується одна з: {policies}",
+    "cli.bad_switch":
+      "Не вдалося використати {name}={value}: очікується {on} (так) або {off} (ні), у будь-якому регістрі",
     "cli.bad_env_pair":
       "Не вдалося розібрати пару --env № {index}: очікується KEY=VALUE, де KEY складається з літер, цифр і _",
     "cli.rules_no_arguments":
@@ -314,6 +316,8 @@ export function ukUA(): Catalogue {
     "file.sandbox_write":
       "потрібен дозвіл на запис у {path}: запустіть програму знову з прапорцем --allow-write",
     "file.read_not_file": "не вдалося прочитати: це не звичайний файл",
+    "file.read_dangling_link":
+      "не вдалося прочитати: це символьне посилання на {target}, якого не існує (вилучіть посилання або створіть файл)",
     "file.read_permission": "не вдалося прочитати: доступ заборонено",
     "file.read_sandbox":
       "не вдалося прочитати: заборонено дозволами Deno (надайте для нього --allow-read)",
@@ -342,9 +346,13 @@ export function ukUA(): Catalogue {
     "json.bad_unicode": 'некоректна послідовність "\\u" у рядку',
     "json.bad_escape": "некоректна екранована послідовність у рядку",
     "json.control": "керівний символ у рядку (його треба екранувати)",
+    "json.duplicate_key":
+      "ключ указано двічі (уперше — рядок {line}, стовпець {column}); в об’єкті кожен ключ може бути лише один раз",
 
     // Проблеми маніфесту.
     "manifest.tool": "інструмент {tool}",
+    "manifest.duplicate_tool":
+      "оголошено двічі (уперше — рядок {line}, стовпець {column}); назву інструмента можна оголосити лише один раз",
     "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
     "manifest.not_object": "маніфест має бути об’єктом JSON, а отримано {found}",
     "manifest.tools_required":
@@ -542,8 +550,26 @@ export function ukUA(): Catalogue {
     "mcp.tool_bug": "Внутрішня помилка basis-tools під час виклику інструмента {tool}: {detail}",
     "mcp.tool_bug_reply":
       "Внутрішня помилка basis-tools під час виклику інструмента {tool}; подробиці — у stderr сервера",
+    "mcp.refused": "Повідомлення від клієнта відхилено: {reason}",
+    "mcp.too_large":
+      "Повідомлення відхилено: його розмір {size}, а одне повідомлення може мати не більше {limit}",
+    "mcp.not_json": "Повідомлення не є JSON: {detail}",
+    "mcp.not_utf8": "це не текст у кодуванні UTF-8",
+    "mcp.batch":
+      "Некоректний запит: пакети (масиви JSON) не підтримуються; надсилайте одне повідомлення в рядку",
+    "mcp.invalid_request":
+      "Некоректний запит: це не запит, сповіщення чи відповідь JSON-RPC 2.0 у тому вигляді, як їх визначає MCP",
+    "mcp.bad_notification":
+      "сповіщення не в тому вигляді, як їх визначає MCP (на сповіщення відповіді не буває)",
+    "mcp.duplicate_id":
+      "Некоректний запит: ідентифікатор {id} належить запиту, який ще виконується; кожен запит має мати власний ідентифікатор",
+    "mcp.invalid_params": "Некоректні параметри {method}: {field} має неприпустиме значення",
+    "mcp.invalid_params_type":
+      "Некоректні параметри {method}: {field} — очікується {expected}, а отримано {found}",
     "audit.cannot_write":
       "Не вдалося записати журнал аудиту {path}: {reason}; далі виклики виконуються без аудиту",
+    "audit.not_regular_file":
+      "це не звичайний файл (FIFO, пристрій чи сокет ніколи не відкриваються)",
     "audit.warning": "basis-tools: попередження: {message}",
 
     // Проблеми схем (check і схема, яку не вдалося скомпілювати).

@@ -8,7 +8,8 @@ import { joinPath, parentPath, resolvePath } from "../paths.ts";
 
 /**
  * The nearest directory, from `start` up to the file system root, that holds a
- * `.basis/tools.json` (a directory standing there does not count); else `start` itself.
+ * `.basis/tools.json` (a directory standing there does not count; a symbolic link to nothing does,
+ * so that it is reported); else `start` itself.
  *
  * @param start Where to start looking (relative paths are against the current directory).
  * @returns The workspace root, absolute.
@@ -37,11 +38,22 @@ function nearestRoot(start: string): string {
 }
 
 function holdsManifest(dir: string): boolean {
+  const path = joinPath(dir, ".basis", "tools.json");
   try {
-    return !Deno.statSync(joinPath(dir, ".basis", "tools.json")).isDirectory;
+    return !Deno.statSync(path).isDirectory;
   } catch (error) {
-    // A file the OS will not let us stat still exists: the loader reports it rather than skip it.
-    // Anything else (absent, or outside what Deno's permissions allow) is not a root.
-    return error instanceof Deno.errors.PermissionDenied;
+    // A file the OS will not let us stat still exists, and so does a symbolic link to nothing:
+    // the loader reports it rather than skip it. Anything else (absent, or outside what Deno's
+    // permissions allow) is not a root.
+    return error instanceof Deno.errors.PermissionDenied ||
+      (error instanceof Deno.errors.NotFound && isSymlink(path));
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isSymlink;
+  } catch {
+    return false;
   }
 }

@@ -10,6 +10,8 @@ import { readEnv } from "../paths.ts";
 import type { ManifestScope, ToolSpec } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
 import { createLocator, parseJsonc } from "../json_text.ts";
+import { type DuplicateKey, findDuplicateKeys } from "../json_duplicate_keys.ts";
+import { fieldOf } from "./_describe.ts";
 import { type Issue, validateManifest } from "./_validate.ts";
 import { absolute } from "./_resolve.ts";
 
@@ -53,8 +55,10 @@ export interface ParsedManifest {
 }
 
 /**
- * Checks one manifest's text against the manifest rules (README: "The manifest") without touching the disk. It never throws for
- * bad input: every problem is returned, located where the text allows.
+ * Checks one manifest's text against the manifest rules (README: "The manifest") without touching
+ * the disk. It never throws for bad input: every problem is returned, located where the text
+ * allows. A key given twice in one object (a tool declared twice, a field given twice) is a
+ * problem at the second one: the format cannot say a name twice.
  *
  * @param text The manifest text (a leading byte order mark is ignored).
  * @param file The path to report (and to record in each {@linkcode ToolSpec}).
@@ -93,8 +97,33 @@ export async function parseManifestText(
     env: options.env ?? readEnv,
     reserved: new Set(options.reserved ?? DEFAULT_RESERVED),
   });
-  if (issues.length === 0) return { tools, problems: [] };
-  return { tools, problems: await locate(source, file, issues, parsed.tree) };
+  // JSON.parse kept the last of a key given twice: the manifest said two things; say where.
+  const duplicates = findDuplicateKeys(source).map((duplicate) =>
+    duplicateProblem(file, duplicate)
+  );
+  if (issues.length === 0 && duplicates.length === 0) return { tools, problems: [] };
+  const located = issues.length === 0 ? [] : await locate(source, file, issues, parsed.tree);
+  const problems = [...located, ...duplicates].sort((a, b) =>
+    (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? Infinity) - (b.column ?? Infinity)
+  );
+  const refused = new Set(duplicates.map((problem) => problem.tool));
+  return { tools: tools.filter((tool) => !refused.has(tool.name)), problems };
+}
+
+/** A key given twice: a tool declared twice, or a field given twice, at the second one. */
+function duplicateProblem(file: string, duplicate: DuplicateKey): ManifestProblem {
+  const { path, key, position, first } = duplicate;
+  const where = { file, line: position.line, column: position.column };
+  const again = phrase("json.duplicate_key", { line: first.line, column: first.column });
+  const [top, tool, ...rest] = path;
+  if (top === "tools" && tool === undefined) {
+    const twice = phrase("manifest.duplicate_tool", { line: first.line, column: first.column });
+    return problemOf({ ...where, tool: key }, twice);
+  }
+  if (top === "tools" && typeof tool === "string") {
+    return problemOf({ ...where, tool, field: fieldOf([...rest, key]) }, again);
+  }
+  return problemOf({ ...where, field: fieldOf([...path, key]) }, again);
 }
 
 async function locate(

@@ -9,9 +9,7 @@
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server";
-// The SDK's "./*" export names no types for "….js" paths: point at them (here and below).
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// The SDK's "./*" export names no types for "….js" paths: point at them.
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
   CallToolRequestSchema,
@@ -30,6 +28,7 @@ import { mcpApprover } from "./_approver.ts";
 import { callTool } from "./_call_tool.ts";
 import { describeLoadError } from "./_load_error.ts";
 import { INVALID_PARAMS, ProtocolError } from "./_protocol_error.ts";
+import { LineTransport } from "./_stdio_transport.ts";
 import { watchFiles } from "./_watch.ts";
 
 /** How long a person has to answer an approval question in the client. */
@@ -194,7 +193,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   stdout.on("error", end);
   options.signal?.addEventListener("abort", end, { once: true });
   try {
-    await server.connect(new StdioServerTransport(stdin, stdout));
+    await server.connect(new LineTransport(stdin, stdout, { words, log }));
     if (options.signal?.aborted) end();
     const count = roster.tools.size;
     const tools = plural(locale, count, words.t("count.tools"));

@@ -17,10 +17,12 @@
 
 import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { parseJsonc } from "../json_text.ts";
+import { findDuplicateKeys } from "../json_duplicate_keys.ts";
+import { parseJsonc, type Segment } from "../json_text.ts";
 import { joinPath, resolvePath } from "../paths.ts";
 import { readConfigFile } from "../read_config_file.ts";
 import { unknownKey } from "../suggest.ts";
+import { keyLabel } from "../text.ts";
 
 /** The file name inside the config directory. */
 export const SPAWN_CONFIG_FILE = "spawn.json";
@@ -74,7 +76,7 @@ export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
  * @param text The file's text (JSON; comments and trailing commas are accepted).
  * @param file Its absolute path, for messages and relative programs.
  * @returns The configuration.
- * @throws {ManifestError} With every problem found.
+ * @throws {ManifestError} With every problem found (a key given twice among them, at the second).
  *
  * @example A target
  * ```ts
@@ -84,10 +86,16 @@ export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
  * ```
  */
 export async function parseSpawnConfig(text: string, file: string): Promise<SpawnConfig> {
-  const parsed = await parseJsonc(text.replace(/^\uFEFF/, ""), phrase("spawn_config.empty"));
+  const source = text.replace(/^\uFEFF/, "");
+  const parsed = await parseJsonc(source, phrase("spawn_config.empty"));
   if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
   const value = parsed.value;
   const problems: ManifestProblem[] = [];
+  // JSON.parse kept the last of a key given twice (two agents, a target twice): say where.
+  for (const { path, key, position, first } of findDuplicateKeys(source)) {
+    const reason = phrase("json.duplicate_key", { line: first.line, column: first.column });
+    problems.push(problemOf({ file, ...position, field: fieldName([...path, key]) }, reason));
+  }
   const problem = (field: string, reason: Phrase) =>
     problems.push(problemOf({ file, field }, reason));
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -127,6 +135,16 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
   }
   if (problems.length > 0) throw new ManifestError(problems);
   return { file, agent, targets, maxDepth: maxDepth as number };
+}
+
+/** `targets.builder`, `agent[0]`. */
+function fieldName(path: readonly Segment[]): string {
+  let name = "";
+  for (const segment of path) {
+    if (typeof segment === "number") name += `[${segment}]`;
+    else name += name === "" ? keyLabel(segment) : `.${keyLabel(segment)}`;
+  }
+  return name;
 }
 
 function defaults(file: string): SpawnConfig {

@@ -1,0 +1,164 @@
+/**
+ * Opening the audit log never blocks: a FIFO (or anything else that is not a regular file) at its
+ * path is refused with a warning, the call goes on, and signals still end it. The real CLI, as a
+ * subprocess: a hang in the old code must fail the test, not the test run.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { openAuditLog } from "../src/audit/open_audit_log.ts";
+import { FIXTURES, oneTool, processesLeftInGroup, scratch, spawnCli } from "./_cli.ts";
+
+const LINUX = Deno.build.os === "linux";
+
+/** How long a run may take before it counts as hung (it takes well under a second). */
+const HUNG_MS = 20_000;
+
+async function mkfifo(path: string): Promise<void> {
+  const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+  assert.ok(made.success, new TextDecoder().decode(made.stderr));
+}
+
+/** The child's status and output, or a failure (after killing it) when it hangs. */
+async function finishOrKill(child: Deno.ChildProcess): Promise<Deno.CommandOutput> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Gone already.
+      }
+      reject(new Error(`the CLI hung for ${HUNG_MS} ms`));
+    }, HUNG_MS);
+  });
+  try {
+    return await Promise.race([child.output(), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits for a file to hold a number (a process group id written by a fixture). */
+async function readPid(path: string, child: Deno.ChildProcess): Promise<number> {
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline) {
+    try {
+      const text = (await Deno.readTextFile(path)).trim();
+      if (/^\d+$/.test(text)) return Number(text);
+    } catch {
+      // Not written yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${path} was never written: the tool never started`);
+}
+
+Deno.test({
+  name: "call: an audit log that is a FIFO is refused with a warning; the call runs and succeeds",
+  ignore: !LINUX,
+}, async () => {
+  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  try {
+    const fifo = `${dirs.root}/audit.fifo`;
+    await mkfifo(fifo);
+    const child = spawnCli(dirs, ["call", "echo", '{"a":1}', "--approve", "always"], {
+      env: { BASIS_AUDIT_LOG: fifo },
+    });
+    const output = await finishOrKill(child);
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    assert.equal(new TextDecoder().decode(output.stdout), '{"a":1}');
+    assert.match(
+      stderr,
+      /^basis-tools: warning: Cannot write audit log ".*audit\.fifo": not a regular file .*; calls go on unaudited$/m,
+    );
+    // Warned once, not once per entry.
+    assert.equal(stderr.match(/Cannot write audit log/g)?.length, 1);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test({
+  name:
+    "call: with a FIFO as the audit log, SIGTERM still stops the tool's group and the CLI (130)",
+  ignore: !LINUX,
+}, async () => {
+  const pidFile = `${await Deno.makeTempDir()}/pgid`;
+  const dirs = await scratch(
+    oneTool("forever", { command: [`${FIXTURES}/grandchild.sh`, pidFile] }),
+  );
+  try {
+    const fifo = `${dirs.root}/audit.fifo`;
+    await mkfifo(fifo);
+    const child = spawnCli(dirs, ["call", "forever", "--approve", "always", "--audit-log", fifo]);
+    const pgid = await readPid(pidFile, child);
+    child.kill("SIGTERM");
+    const output = await finishOrKill(child);
+    assert.equal(output.code, 130);
+    assert.deepEqual(await processesLeftInGroup(pgid), []);
+  } finally {
+    await dirs.cleanup();
+    await Deno.remove(pidFile, { recursive: true }).catch(() => {});
+  }
+});
+
+const RUN_ENTRY = {
+  type: "run",
+  tool: "t",
+  exit_code: 0,
+  signal: undefined,
+  timed_out: false,
+  duration_ms: 1,
+  stdout_bytes: 0,
+  stderr_bytes: 0,
+} as const;
+
+// In process, and so without a FIFO: that would hang this test file on code that opens one.
+Deno.test({
+  name: "openAuditLog() opens only a regular file: a directory and /dev/null are refused",
+  ignore: !LINUX,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/directory`);
+    await Deno.symlink("/dev/null", `${dir}/link-to-null`);
+    for (const path of [`${dir}/directory`, "/dev/null", `${dir}/link-to-null`]) {
+      const warnings: string[] = [];
+      const log = openAuditLog({ path, warn: (message) => warnings.push(message) });
+      assert.equal(log.record(RUN_ENTRY), false, path);
+      assert.equal(log.record(RUN_ENTRY), false, path);
+      log.close();
+      assert.equal(warnings.length, 1, path);
+      assert.match(warnings[0]!, /not a regular file/, path);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openAuditLog() still makes a missing file, its directory, and the file a link points to", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const nested = `${dir}/a/b/audit.jsonl`;
+    const fresh = openAuditLog({ path: nested, warn: (message) => assert.fail(message) });
+    assert.ok(fresh.record(RUN_ENTRY));
+    assert.ok(fresh.record(RUN_ENTRY));
+    fresh.close();
+    assert.equal((await Deno.readTextFile(nested)).split("\n").length, 3);
+    if (Deno.build.os !== "windows") {
+      assert.equal((await Deno.stat(nested)).mode! & 0o777, 0o600);
+      assert.equal((await Deno.stat(`${dir}/a/b`)).mode! & 0o777, 0o700);
+      await Deno.symlink(`${dir}/real.jsonl`, `${dir}/link.jsonl`);
+      const linked = openAuditLog({ path: `${dir}/link.jsonl`, warn: (m) => assert.fail(m) });
+      assert.ok(linked.record(RUN_ENTRY));
+      linked.close();
+      assert.match(await Deno.readTextFile(`${dir}/real.jsonl`), /"type":"run"/);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

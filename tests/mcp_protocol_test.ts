@@ -1,0 +1,254 @@
+/**
+ * End-to-end tests of what `basis-tools mcp` answers to messages no SDK client would send: an
+ * oversized line, a line that is not JSON, JSON that is not JSON-RPC, params a method does not
+ * take, and a request id used twice. The real server, driven over its stdin and stdout directly.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { FIXTURES, processesInGroup, processesLeftInGroup, scratch } from "./_cli.ts";
+import { type RawMcp, rawMcp } from "./_mcp.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+
+const LINUX = Deno.build.os === "linux";
+const MIB = 1024 * 1024;
+
+/** Waits for a file to hold a number (a process group id written by a fixture). */
+async function readPid(path: string): Promise<number> {
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline) {
+    try {
+      const text = (await Deno.readTextFile(path)).trim();
+      if (/^\d+$/.test(text)) return Number(text);
+    } catch {
+      // Not written yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${path} was never written`);
+}
+
+/** Two tools: one that runs until stopped (recording its process group in `pidFile`), and cat. */
+function tools(pidFile: string) {
+  return {
+    schema: 1,
+    tools: {
+      forever: {
+        description: "Never ends",
+        input_schema: {},
+        command: [`${FIXTURES}/grandchild.sh`, pidFile],
+      },
+      echo: { description: "Echo", input_schema: {}, command: ["cat"] },
+    },
+  };
+}
+
+function call(id: string | number, name: string, args: unknown = {}) {
+  return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+}
+
+/** The server still answers: a ping gets its empty result. */
+async function assertServing(raw: RawMcp, id: string): Promise<void> {
+  await raw.send({ jsonrpc: "2.0", id, method: "ping" });
+  assert.deepEqual((await raw.response(id)).result, {});
+}
+
+Deno.test({
+  name:
+    "mcp: a message over 10 MiB is refused with its id; calls in flight go on and so does the server",
+  ignore: !LINUX,
+}, async () => {
+  const pidFile = `${await Deno.makeTempDir()}/pgid`;
+  const dirs = await scratch(tools(pidFile));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    await raw.send(call(1, "forever"));
+    const pgid = await readPid(pidFile);
+
+    // The SDK's client writes the id last, after the params; an "id" inside them is not it.
+    const big = "x".repeat(11 * MIB);
+    const line = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo",` +
+      `"arguments":{"id":99,"text":"${big}"}},"id":"big-1"}\n`;
+    // Written in pieces, as a pipe delivers it.
+    const bytes = new TextEncoder().encode(line);
+    for (let at = 0; at < bytes.length; at += MIB) await raw.write(bytes.subarray(at, at + MIB));
+    const refused = await raw.response("big-1");
+    assert.equal(refused.error?.code, -32600);
+    assert.match(refused.error?.message ?? "", /^Message refused: .*\b10 MiB\b/);
+    assert.ok(!refused.error?.message.includes("\n"));
+
+    // An id written before the params is found too.
+    const early = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo",` +
+      `"arguments":{"text":"${big}"}}}\n`;
+    await raw.write(early);
+    assert.equal((await raw.response(7)).error?.code, -32600);
+
+    // The call in flight was not touched, and the server goes on.
+    assert.ok(processesInGroup(pgid).length > 0, "the call in flight still runs");
+    await raw.send(call(2, "echo", { text: "after" }));
+    const echoed = await raw.response(2);
+    assert.deepEqual(echoed.result?.content, [{ type: "text", text: '{"text":"after"}' }]);
+    await assertServing(raw, "ping-1");
+    assert.match(raw.stderr(), /Refused a message from the client: Message refused/);
+    assert.deepEqual(raw.strayLines, []);
+
+    const status = await raw.close();
+    assert.equal(status.code, 0);
+    assert.deepEqual(await processesLeftInGroup(pgid), []);
+  } finally {
+    await raw.close();
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("mcp: a line that is not JSON is a parse error with id null; JSON that is not JSON-RPC is an invalid request", async () => {
+  const dirs = await scratch(tools("/dev/null"));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    await raw.write("this is not json\n");
+    const parse = await raw.response(null);
+    assert.equal(parse.jsonrpc, "2.0");
+    assert.equal(parse.error?.code, -32700);
+    assert.match(parse.error?.message ?? "", /^Message is not JSON: unexpected .* at 1:1$/);
+    // Never echoed: a pasted secret would be.
+    assert.doesNotMatch(parse.error?.message ?? "", /this is not/);
+
+    await raw.write(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
+    assert.match((await raw.response(null)).error?.message ?? "", /not valid UTF-8/);
+
+    // No method, no result: its id is answered.
+    await raw.send({ jsonrpc: "2.0", id: 41 });
+    const invalid = await raw.response(41);
+    assert.equal(invalid.error?.code, -32600);
+    assert.match(invalid.error?.message ?? "", /^Invalid request: /);
+
+    // A batch, and a bare value: id null.
+    await raw.send([{ jsonrpc: "2.0", id: 42, method: "ping" }]);
+    assert.match((await raw.response(null)).error?.message ?? "", /batch/);
+    await raw.send(5);
+    assert.equal((await raw.response(null)).error?.code, -32600);
+
+    // Blank lines are nothing to answer.
+    await raw.write("\n  \r\n");
+    await assertServing(raw, "ping-2");
+    assert.deepEqual(raw.strayLines, []);
+    assert.equal((await raw.close()).code, 0);
+  } finally {
+    await raw.close();
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("mcp: tools/call with arguments that are not an object, or no name, is -32602 in one line", async () => {
+  const dirs = await scratch(tools("/dev/null"));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    await raw.send(call(1, "echo", ["a", "b"]));
+    const array = await raw.response(1);
+    assert.deepEqual(array.error, {
+      code: -32602,
+      message: 'Invalid params of "tools/call": params.arguments must be an object, found an array',
+    });
+
+    await raw.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { arguments: {} } });
+    assert.deepEqual((await raw.response(2)).error, {
+      code: -32602,
+      message: 'Invalid params of "tools/call": params.name must be a string, found nothing',
+    });
+
+    await raw.send({ jsonrpc: "2.0", id: 3, method: "tools/call" });
+    assert.equal((await raw.response(3)).error?.code, -32602);
+    await raw.send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: 5 } });
+    assert.match((await raw.response(4)).error?.message ?? "", /params\.name must be a string/);
+    await raw.send({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { cursor: 5 } });
+    assert.equal((await raw.response(5)).error?.code, -32602);
+
+    // The same call, well formed, runs.
+    await raw.send(call(6, "echo", { a: 1 }));
+    assert.deepEqual((await raw.response(6)).result?.content, [{ type: "text", text: '{"a":1}' }]);
+    assert.deepEqual(raw.strayLines, []);
+  } finally {
+    await raw.close();
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("mcp: protocol refusals follow --locale uk-UA", async () => {
+  const dirs = await scratch(tools("/dev/null"));
+  const english = await rawMcp(dirs, ["mcp"]);
+  const ukrainian = await rawMcp(dirs, ["--locale", "uk-UA", "mcp"]);
+  try {
+    for (const raw of [english, ukrainian]) {
+      await raw.write("nope\n");
+      await raw.send(call(1, "echo", []));
+      await raw.send({ jsonrpc: "2.0", id: 2 });
+    }
+    for (const id of [null, 1, 2]) {
+      const en = (await english.response(id)).error?.message ?? "";
+      const uk = (await ukrainian.response(id)).error?.message ?? "";
+      assert.match(uk, CYRILLIC);
+      assertNoEnglish(uk, en, [/\b(?:JSON|JSON-RPC|MCP|params\.arguments)\b/g]);
+    }
+  } finally {
+    await english.close();
+    await ukrainian.close();
+    await dirs.cleanup();
+  }
+});
+
+Deno.test({
+  name:
+    "mcp: a request id still in progress is refused; the first call stays cancellable and never outlives the server",
+  ignore: !LINUX,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  const dirs = await scratch(tools(`${dir}/pgid`));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    await raw.send(call(1, "forever"));
+    const first = await readPid(`${dir}/pgid`);
+    await Deno.remove(`${dir}/pgid`);
+
+    await raw.send(call(1, "echo", { text: "second" }));
+    const refused = await raw.response(1);
+    assert.equal(refused.error?.code, -32600);
+    assert.match(refused.error?.message ?? "", /^Invalid request: id 1 belongs to a request still/);
+    assert.ok(processesInGroup(first).length > 0, "the first call still runs");
+
+    // Cancelling id 1 stops the first call; then the id may be used again.
+    await raw.send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 1, reason: "test" },
+    });
+    assert.deepEqual(await processesLeftInGroup(first), []);
+    await raw.send(call(1, "echo", { text: "again" }));
+    assert.deepEqual((await raw.response(1)).result?.content, [
+      { type: "text", text: '{"text":"again"}' },
+    ]);
+
+    // A duplicate of a call in flight when stdin closes: the call is stopped all the same.
+    await raw.send(call("two", "forever"));
+    const second = await readPid(`${dir}/pgid`);
+    await raw.send(call("two", "forever"));
+    assert.equal((await raw.response("two")).error?.code, -32600);
+    const status = await raw.close();
+    assert.equal(status.code, 0);
+    assert.deepEqual(await processesLeftInGroup(second), []);
+    assert.ok(!(await exists(`/proc/${raw.pid}`)), "the server is gone");
+  } finally {
+    await raw.close();
+    await dirs.cleanup();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
