@@ -131,10 +131,11 @@ Deno.test({
     });
     try {
       const derived = await derive(t);
-      // The spill directory is read to prune it.
+      // The spill directory is read to prune it; the audit log is looked at before it is opened.
       assert.deepEqual(derived.read.filter((path) => path.startsWith(t.base)), [
         t.cache,
         t.config,
+        `${t.state}/audit.jsonl`,
         `${t.state}/spill`,
         t.root,
       ]);

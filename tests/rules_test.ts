@@ -661,6 +661,24 @@ Deno.test("loadRules() refuses corrupt JSON with the file and line:column", asyn
   await Deno.remove(dir, { recursive: true });
 });
 
+Deno.test("loadRules() refuses a key given twice, naming where both are", async () => {
+  const dir = await scratch();
+  try {
+    const rule =
+      '{"id":"r-1","tool":"t","decision":"deny","decision":"allow","scope":"global","when":{}}';
+    await writeRules(dir, `{"version":2,\n"rules":[${rule}]}`);
+    await rejects(
+      loadRules(dir),
+      "denied",
+      /: rules\[0\]\.decision: given twice, at 2:51 \(first at 2:33\); a key may appear only once in an object$/,
+    );
+    await writeRules(dir, '{"version":2,"rules":[],"rules":[]}');
+    await rejects(loadRules(dir), "denied", /: rules: given twice, at 1:25 \(first at 1:14\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("loadRules() refuses a file of the wrong shape", async () => {
   const dir = await scratch();
   const cases: [unknown, RegExp][] = [

@@ -464,6 +464,8 @@ export const EN_US = {
     'not a preview of this tool: "program", "command" and "cwd" are required, "tool" and "input" optional',
   "rules_file.example_spawn_shape":
     'not a spawn preview: "mode" and "body" are required, "cwd" and "target" optional',
+  "rules_file.duplicate_key":
+    "given twice, at {line}:{column} (first at {first_line}:{first_column}); a key may appear only once in an object",
   "rules_file.example_unmatched": "rule does not match example match[{index}] {text}",
   "rules_file.example_matched": "rule matches example not_match[{index}] {text}",
 

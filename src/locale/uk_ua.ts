@@ -499,6 +499,8 @@ export function ukUA(): Catalogue {
       'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool" і "input" — ні',
     "rules_file.example_spawn_shape":
       'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd" і "target" — ні',
+    "rules_file.duplicate_key":
+      "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
     "rules_file.example_matched": "правило збігається з прикладом not_match[{index}] {text}",
 

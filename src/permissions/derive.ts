@@ -117,6 +117,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const write = new Set([roster.configDir, cache, state]);
   const audit = auditLogPath({ env, ...(options.auditLog ? { path: options.auditLog } : {}) });
   if (audit !== undefined && !isInside(audit, state)) write.add(audit);
+  // The audit log is looked at before it is opened, so a FIFO there never blocks a call.
+  if (audit !== undefined) read.add(audit);
 
   const derived: DerivedPermissions = {
     read: collapsePaths(read),
@@ -137,7 +139,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   };
   // Warnings name programs and paths that may come from an env value: those are secrets.
   const secrets = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
-  for (const path of [...derived.read, ...derived.write, ...derived.run]) {
+  for (const path of new Set([...derived.read, ...derived.write, ...derived.run])) {
     if (!path.includes(",")) continue;
     warnings.push(
       warning("unexpressible", phrase("permissions.unexpressible", { path: `"${path}"` })),

@@ -15,6 +15,8 @@ import { validateRulesDocument } from "./validate.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { strictJsonProblem } from "../../json_text.ts";
 import { parentPath } from "../../paths.ts";
+import { findDuplicateKeys } from "../../json_duplicate_keys.ts";
+import { fieldProblem } from "./_shape.ts";
 
 const WINDOWS = Deno.build.os === "windows";
 
@@ -141,13 +143,46 @@ function readAll(handle: Deno.FsFile, size: number): Uint8Array {
   }
 }
 
-/** Parses the text as strict JSON (no comments, no trailing commas: this program writes it). */
+/**
+ * Parses the text as strict JSON (no comments, no trailing commas: this program writes it). A key
+ * given twice is refused: `JSON.parse` would keep the last one silently (a second `decision`, a
+ * second `when`), and a file whose meaning is not what it plainly says cannot be trusted.
+ */
 async function parseJson(file: string, text: string): Promise<unknown> {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    // Described below.
+    return await describeInvalid(file, text);
   }
+  const duplicates = findDuplicateKeys(text);
+  if (duplicates.length > 0) {
+    throw new RulesFileError(
+      file,
+      duplicates.map(({ path, key, position, first }) =>
+        fieldProblem(
+          fieldPath([...path, key]),
+          phrase("rules_file.duplicate_key", {
+            line: position.line,
+            column: position.column,
+            first_line: first.line,
+            first_column: first.column,
+          }),
+        )
+      ),
+    );
+  }
+  return value;
+}
+
+/** `rules[0].when.program`: where a key is, as the file's problems name fields. */
+function fieldPath(path: readonly (string | number)[]): string {
+  return path.map((segment, index) =>
+    typeof segment === "number" ? `[${segment}]` : index === 0 ? segment : `.${segment}`
+  ).join("");
+}
+
+async function describeInvalid(file: string, text: string): Promise<never> {
   if (text.trim() === "") throw new RulesFileError(file, [phrase("rules_file.empty")]);
   const { position, reason } = await strictJsonProblem(text);
   const detail = position === undefined
