@@ -294,6 +294,7 @@ export function ukUA(): Catalogue {
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
     "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
     "rules.pinned": "  воно закріплює те, що інструмент запускає зараз: {conditions}",
+    "rules.pinned_program": "  із програмою, яку інструмент запускає зараз: {conditions}",
     "rules.problem_ignored": " (правило ігнорується)",
     "rules.ok": "гаразд: {count} {rules} ({file})",
     "rules.test_preview": "перегляд {preview}",
@@ -656,7 +657,7 @@ export function ukUA(): Catalogue {
                           будь-що інше — завдання для налаштованого субагента
   schema [--format F]     визначення інструментів для API моделі: openai (типово), anthropic,
                           mcp, gemini (те, що читає discoveryCommand у Gemini CLI)
-  rules list|add|remove|check   збережені правила підтвердження
+  rules list|add|test|remove|check   збережені правила підтвердження
   permissions             мінімально необхідні дозволи Deno для цього робочого простору
   mcp                     надавати інструменти клієнтові MCP через stdio
 
@@ -678,7 +679,7 @@ export function ukUA(): Catalogue {
 інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації).
 Завершується з кодом 0, або 6 і по рядку на кожну проблему.`,
     "help.call":
-      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--json] [--env KEY=VALUE]...
+      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...
 
 Запускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin перенаправлено,
 означає читання з stdin; відсутній INPUT у терміналі означає {}. Вхідні дані перевіряються за схемою
@@ -686,8 +687,10 @@ export function ukUA(): Catalogue {
 JSON через stdin, а її вивід передається далі. З --json виводить один об’єкт:
 {tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
 
-  --timeout MS            замінити timeout_ms інструмента для цього виклику`,
-    "help.spawn": `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS]
+  --timeout MS            замінити timeout_ms інструмента для цього виклику
+  --dry-run               показати попередній перегляд і рішення, нічого не запускаючи`,
+    "help.spawn":
+      `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]
 
 Вбудований інструмент spawn (його також можна викликати так: basis-tools call spawn '{"input":"!ls"}').
   !<command>            виконує команду через /bin/sh -c у корені робочого простору, в окремій
