@@ -68,8 +68,8 @@ export interface McpToolDefinition {
   readonly title: string;
   /** What it does. */
   readonly description: string;
-  /** The input's JSON Schema. */
-  readonly inputSchema: Record<string, unknown>;
+  /** The input's JSON Schema, `"type": "object"` at its top (as MCP requires). */
+  readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown };
   /** Behaviour hints derived from the side effect. */
   readonly annotations: McpToolAnnotations;
 }
