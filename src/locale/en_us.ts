@@ -459,6 +459,11 @@ export const EN_US = {
   "schema_problem.draft_not_string": 'unsupported "$schema": must be a string',
   "schema_problem.draft_unknown":
     'unsupported "$schema" {value}: use draft-07 (the default), draft-06, 2019-09 or 2020-12',
+  "schema_problem.pattern_unsupported": "unsupported pattern {pattern} at {pointer}: {reason}",
+  "schema_problem.regex_backreference":
+    "backreferences cannot run in linear time (patterns run on RE2)",
+  "schema_problem.regex_lookahead": "lookaheads cannot run in linear time (patterns run on RE2)",
+  "schema_problem.regex_engine": "the linear-time engine (RE2) refuses it: {detail}",
 
   // Other errors.
   "error.no_home":

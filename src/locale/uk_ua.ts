@@ -491,6 +491,12 @@ export function ukUA(): Catalogue {
     "schema_problem.draft_not_string": 'непідтримуваний "$schema": має бути рядком',
     "schema_problem.draft_unknown":
       'непідтримуваний "$schema" {value}: використовуйте draft-07 (типовий), draft-06, 2019-09 або 2020-12',
+    "schema_problem.pattern_unsupported": "непідтримуваний шаблон {pattern} у {pointer}: {reason}",
+    "schema_problem.regex_backreference":
+      "зворотні посилання не виконуються за лінійний час (шаблони виконує RE2)",
+    "schema_problem.regex_lookahead":
+      "випереджальні перевірки не виконуються за лінійний час (шаблони виконує RE2)",
+    "schema_problem.regex_engine": "рушій лінійного часу (RE2) його не приймає: {detail}",
 
     // Інші помилки.
     "error.no_home":
