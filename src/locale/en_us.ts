@@ -97,7 +97,8 @@ export const EN_US = {
   "schema.if": 'must match "{clause}" schema',
   "schema.contains": "must contain at least {min} valid item(s)",
   "schema.contains_between": "must contain at least {min} and no more than {max} valid item(s)",
-  "schema.too_deep": "is nested too deeply to check",
+  "schema.too_deep": "is nested more than {limit} levels deep",
+  "schema.not_finite": "is not a finite number (too large for a 64-bit float)",
   "schema.not_json": "is not JSON data",
   "schema.invalid": "is not valid",
 
@@ -183,6 +184,8 @@ export const EN_US = {
   "cli.unknown_tool_none": "Cannot find tool {tool}; no tools are declared (see basis-tools check)",
   "cli.unknown_tool_list": "Cannot find tool {tool}; see basis-tools list",
   "cli.invalid_json": "Cannot parse the input of tool {tool} as JSON: {detail}",
+  "cli.input_not_utf8":
+    "Cannot read the input of tool {tool}: stdin is not valid UTF-8 (bad byte at offset {offset})",
   "cli.not_a_directory": "Cannot use workspace {path}: not a directory",
   "cli.unknown_option": "Unknown option {option}: see --help",
   "cli.option_missing_value": "Cannot parse option {option}: a value is missing",

@@ -107,7 +107,8 @@ export function ukUA(): Catalogue {
     "schema.if": 'має відповідати схемі "{clause}"',
     "schema.contains": "кількість відповідних елементів має бути не меншою за {min}",
     "schema.contains_between": "кількість відповідних елементів має бути від {min} до {max}",
-    "schema.too_deep": "має надто глибоку вкладеність, щоб її перевірити",
+    "schema.too_deep": "має вкладеність, глибшу за {limit} рівнів",
+    "schema.not_finite": "не є скінченним числом (завелике для 64-бітного числа з рухомою комою)",
     "schema.not_json": "не є даними JSON",
     "schema.invalid": "не є допустимим значенням",
 
@@ -199,6 +200,8 @@ export function ukUA(): Catalogue {
       "Не вдалося знайти інструмент {tool}; жодного інструмента не оголошено (див. basis-tools check)",
     "cli.unknown_tool_list": "Не вдалося знайти інструмент {tool}; див. basis-tools list",
     "cli.invalid_json": "Не вдалося розібрати вхідні дані інструмента {tool} як JSON: {detail}",
+    "cli.input_not_utf8":
+      "Не вдалося прочитати вхідні дані інструмента {tool}: stdin не є коректним UTF-8 (хибний байт на позиції {offset})",
     "cli.not_a_directory": "Не вдалося використати робочий простір {path}: це не каталог",
     "cli.unknown_option": "Невідомий параметр {option}: див. --help",
     "cli.option_missing_value": "Не вдалося розібрати параметр {option}: бракує значення",

@@ -53,7 +53,7 @@ export async function callCommand(
     const roster = await rosterFor(settings);
     const spec = findTool(roster, name);
     secrets = Object.values(spec.env);
-    const source = await readCallInput(inputArg);
+    const source = await readCallInput(name, inputArg);
     const input = await parseCallInput(name, source.text);
     const tool = new DeclaredToolBuilder(spec, {
       locale: settings.locale,
