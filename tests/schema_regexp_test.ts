@@ -13,7 +13,7 @@ import { RE2JS_VERSION } from "../src/schema/_key.ts";
 import { stats } from "../src/schema/_stats.ts";
 import { forgetValidators } from "../src/schema/_validator.ts";
 import { denoRunArgs } from "./_deno_run.ts";
-import { ROOT } from "./_cli.ts";
+import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 
 type Schema = Record<string, unknown>;
@@ -273,4 +273,28 @@ Deno.test("the gate imports the regular expression engine only when a pattern ne
 Deno.test("the cache key follows the re2js version in deno.json", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   assert.equal(config.imports.re2js, `npm:re2js@${RE2JS_VERSION}`);
+});
+
+Deno.test("`check` flags a pattern RE2 cannot take (exit 6) and a call of that tool is refused the same way", async () => {
+  const dirs = await scratch(
+    oneTool("ids", {
+      input_schema: {
+        type: "object",
+        properties: { id: { type: "string", pattern: "^(\\w)\\1$" } },
+      },
+      command: ["cat"],
+    }),
+  );
+  try {
+    const line =
+      'unsupported pattern "^(\\\\w)\\\\1$" at /properties/id/pattern: backreferences cannot run in linear time (patterns run on RE2)';
+    const check = await cli(dirs, ["check"]);
+    assert.equal(check.code, 6);
+    assert.ok(check.stdout.includes('tool "ids"') && check.stdout.includes(line), check.stdout);
+    const call = await cli(dirs, ["call", "ids", '{"id":"aa"}', "--approve", "always"]);
+    assert.equal(call.code, 6);
+    assert.ok(call.stderr.includes(line), call.stderr);
+  } finally {
+    await dirs.cleanup();
+  }
 });
