@@ -29,19 +29,33 @@ export interface LinearRegExpEngine {
   code: string;
 }
 
+/** Patterns compiled in this process: validators built again (a reloaded roster) share them. */
+const compiled = new Map<string, LinearPattern>();
+const MAX_KEPT = 512;
+
 function compile(pattern: string, flags: string): LinearPattern {
+  const key = `${flags}/${pattern}`;
+  const known = compiled.get(key);
+  if (known !== undefined) return known;
+  const made = build(pattern, flags);
+  if (compiled.size >= MAX_KEPT) compiled.clear();
+  compiled.set(key, made);
+  return made;
+}
+
+function build(pattern: string, flags: string): LinearPattern {
   // JavaScript's own verdict first: an invalid pattern is refused in its words, as ever.
   new RegExp(pattern, flags);
   const translated = toRe2Syntax(pattern);
-  let compiled: RE2JS;
+  let re2: RE2JS;
   try {
-    compiled = RE2JS.compile(translated, RE2JS.LOOKBEHINDS);
+    re2 = RE2JS.compile(translated, RE2JS.LOOKBEHINDS);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new UnsupportedPattern(pattern, "engine", detail);
   }
   const literal = `/${pattern}/${flags}`;
-  return { test: (text) => compiled.test(text), toString: () => literal };
+  return { test: (text) => re2.test(text), toString: () => literal };
 }
 
 /**
