@@ -72,7 +72,8 @@ function pointerOf(frames: readonly Frame[]): string {
  * ```ts
  * import { inspectInput, MAX_INPUT_DEPTH } from "./_input.ts";
  * const plain = { a: 1 };
- * console.assert("value" in inspectInput(plain) && inspectInput(plain).value === plain);
+ * const inspected = inspectInput(plain);
+ * console.assert("value" in inspected && inspected.value === plain);
  * const huge = inspectInput(JSON.parse('{"id": 1e400}'));
  * console.assert("problem" in huge && huge.problem.pointer === "/id");
  * const deep = JSON.parse("[".repeat(MAX_INPUT_DEPTH + 1) + "]".repeat(MAX_INPUT_DEPTH + 1));
