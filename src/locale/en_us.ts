@@ -99,7 +99,8 @@ export const EN_US = {
   "schema.if": 'must match "{clause}" schema',
   "schema.contains": "must contain at least {min} valid item(s)",
   "schema.contains_between": "must contain at least {min} and no more than {max} valid item(s)",
-  "schema.too_deep": "is nested too deeply to check",
+  "schema.too_deep": "is nested more than {limit} levels deep",
+  "schema.not_finite": "is not a finite number (too large for a 64-bit float)",
   "schema.not_json": "is not JSON data",
   "schema.invalid": "is not valid",
 
@@ -189,6 +190,8 @@ export const EN_US = {
   "cli.unknown_tool_none": "Cannot find tool {tool}; no tools are declared (see basis-tools check)",
   "cli.unknown_tool_list": "Cannot find tool {tool}; see basis-tools list",
   "cli.invalid_json": "Cannot parse the input of tool {tool} as JSON: {detail}",
+  "cli.input_not_utf8":
+    "Cannot read the input of tool {tool}: stdin is not valid UTF-8 (bad byte at offset {offset})",
   "cli.not_a_directory": "Cannot use workspace {path}: not a directory",
   "cli.unknown_option": "Unknown option {option}: see --help",
   "cli.option_missing_value": "Cannot parse option {option}: a value is missing",
@@ -545,6 +548,11 @@ export const EN_US = {
   "schema_problem.draft_not_string": 'unsupported "$schema": must be a string',
   "schema_problem.draft_unknown":
     'unsupported "$schema" {value}: use draft-07 (the default), draft-06, 2019-09 or 2020-12',
+  "schema_problem.pattern_unsupported": "unsupported pattern {pattern} at {pointer}: {reason}",
+  "schema_problem.regex_backreference":
+    "backreferences cannot run in linear time (patterns run on RE2)",
+  "schema_problem.regex_lookahead": "lookaheads cannot run in linear time (patterns run on RE2)",
+  "schema_problem.regex_engine": "the linear-time engine (RE2) refuses it: {detail}",
 
   // Other errors.
   "error.no_home":
@@ -597,7 +605,7 @@ export const EN_US = {
   "help.check":
     "Usage: basis-tools check [--json]\n\nValidates the workspace and global manifests, including every tool's input schema, and the\nspawn configuration (spawn.json in the config directory).\nExits 0, or 6 with one line per problem.",
   "help.call":
-    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is piped, reads it from stdin;\nno INPUT at a terminal means {}. The input is checked against the tool's schema, the call is\napproved (--approve), then the program gets the input as compact JSON on stdin and its output is\nstreamed through. With --json, prints one object:\n{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\n\n  --timeout MS            override the tool's timeout_ms for this call\n  --dry-run               print the preview and the decision that would be taken; run nothing",
+    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is a pipe or a file, reads it\nfrom stdin (empty stdin is refused); no INPUT at a terminal or /dev/null means {}. The input is\nchecked against the tool's schema, the call is approved (--approve), then the program gets the\ninput as compact JSON on stdin, every number as written, and its output is streamed through. With --json, prints one object:\n{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\n\n  --timeout MS            override the tool's timeout_ms for this call\n  --dry-run               print the preview and the decision that would be taken; run nothing",
   "help.spawn":
     'Usage: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
   "help.permissions":
