@@ -163,6 +163,15 @@ Deno.test("rules test and call --dry-run print the preview and the decision, and
     const ruled = await cli(dirs, ["rules", "test", "touch"], { stdin: "{}" });
     assert.equal(ruled.code, 0, ruled.stderr);
     assert.match(ruled.stdout, /decision +allow, by rule r-/);
+    // The preview's input is what the program would receive: the digits as written.
+    const exact = await cli(dirs, [
+      "rules",
+      "test",
+      "touch",
+      '{"n":12345678901234567890}',
+      "--json",
+    ]);
+    assert.match(exact.stdout, /"n": 12345678901234567890\n/);
     const never = await cli(dirs, ["rules", "test", "touch", "{}", "--approve", "never"]);
     assert.equal(never.code, 0, "a rule answers before the policy");
     // Input the schema refuses is refused as for a call (exit 4), before any decision.

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { parseKeepingNumbers } from "../json_exact.ts";
+
 /** Where a string or a number may start; nothing else in JSON text holds `"`, `-` or a digit. */
 const NEXT_TOKEN = /["\-0-9]/g;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -56,12 +58,6 @@ export function numbersAsJavaScriptWrites(text: string): boolean {
   return true;
 }
 
-/** `JSON.parse`'s reviver with the source text of each primitive (ES2025, in V8). */
-type SourceReviver = (key: string, value: unknown, context: { source?: string }) => unknown;
-
-/** `JSON.rawJSON`: a value `JSON.stringify` writes as the given text (ES2025, in V8). */
-const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
-
 /**
  * The compact JSON of a text's value, with every number written as the text writes it.
  *
@@ -77,13 +73,8 @@ const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
  * ```
  */
 export function compactKeepingNumbers(text: string): string | undefined {
-  const keep: SourceReviver = (_key, value, context) =>
-    typeof value === "number" && context.source !== undefined &&
-      String(value) !== context.source
-      ? rawJSON(context.source)
-      : value;
   try {
-    return JSON.stringify(JSON.parse(text, keep as Parameters<typeof JSON.parse>[1]));
+    return JSON.stringify(parseKeepingNumbers(text));
   } catch (error) {
     if (error instanceof RangeError) return undefined;
     throw error;

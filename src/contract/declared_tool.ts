@@ -377,6 +377,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       sideEffect: spec.sideEffect,
       preview,
       source: spec.scope,
+      stdin,
     };
     await approve(flow, request, label, context.signal);
     const spillDir = settings.spillDir === undefined ? defaultSpillDir() : settings.spillDir;
