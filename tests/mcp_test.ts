@@ -11,26 +11,20 @@ import {
   type CallToolResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { cli, cliCommand, FIXTURES, oneTool, processesLeftInGroup, ROOT, scratch } from "./_cli.ts";
+import {
+  cli,
+  cliCommand,
+  FIXTURES,
+  oneTool,
+  processesLeftInGroup,
+  readPid,
+  ROOT,
+  scratch,
+} from "./_cli.ts";
 import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 const LINUX = Deno.build.os === "linux";
-
-/** Waits for a file to hold a number (a process group id written by a fixture). */
-async function readPid(path: string): Promise<number> {
-  const deadline = performance.now() + 10_000;
-  while (performance.now() < deadline) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (/^\d+$/.test(text)) return Number(text);
-    } catch {
-      // Not written yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path} was never written`);
-}
 
 const ECHO = oneTool("echo", {
   description: "Echo the input",
