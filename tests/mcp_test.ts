@@ -610,7 +610,12 @@ Deno.test("the test client passes the server what its Deno needs (DENO_DIR and t
   }
 });
 
-Deno.test("the test client gives up on a server that never answers soon, saying why", async () => {
+Deno.test({
+  name: "the test client gives up on a server that never answers soon, saying why",
+  // The bundle inlines its npm packages: with an empty cache it has nothing to download, so it
+  // answers at once. The harness is the same either way; from source it is tested.
+  ignore: Deno.env.get("BASIS_TEST_BUNDLE") !== undefined,
+}, async () => {
   // A registry that takes connections and never answers: a Deno with an empty cache hangs on it.
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const held: Deno.Conn[] = [];
