@@ -248,6 +248,29 @@ Deno.test("route 4: a manifest PATH that puts the repository first shows, and pi
   }
 });
 
+Deno.test("route 4: a PATH entry that cannot be looked in never hands on the bare name (a relative entry would then run the repository's program)", async () => {
+  const dirs = await scratch();
+  try {
+    const marker = await evilScript(dirs, "git");
+    // A name too long to stat (ENAMETOOLONG; EACCES does the same for another user), then ".".
+    const long = `/${"a".repeat(5000)}`;
+    await manifest(dirs, {
+      git: { command: ["git", "status"], env: { PATH: `${long}:.:/nowhere` } },
+    });
+    const dry = await cli(dirs, ["call", "git", "{}", "--dry-run"]);
+    assert.equal(dry.code, 1, dry.stdout);
+    assert.match(
+      dry.stderr,
+      /program "git" was not found on PATH \(some of its directories could not be looked in: /,
+    );
+    const always = await cli(dirs, ["call", "git", "{}", "--approve", "always"]);
+    assert.equal(always.code, 1, always.stdout);
+    assert.ok(!(await exists(marker)), "the repository's ./git ran");
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
 Deno.test("route 5: a workspace deny rule holds whatever spelling of the root reaches it", async () => {
   const dirs = await scratch();
   const link = `${dirs.root}-link`;

@@ -33,6 +33,10 @@ export const EN_US = {
 
   // Why a program did not start.
   "start.not_on_path": "program {program} was not found on PATH",
+  "start.not_on_path_unreadable":
+    "program {program} was not found on PATH (some of its directories could not be looked in: {dirs})",
+  "start.lookup_refused":
+    "Deno's sandbox refused to look for program {program} on PATH ({dirs}); allow reading them with --allow-read, or name the program by its absolute path",
   "start.missing": "program {program} does not exist",
   "start.directory": "program {program} is a directory",
   "start.not_executable": "program {program} is not executable (no execute permission)",

@@ -41,6 +41,10 @@ export function ukUA(): Catalogue {
 
     // Чому програма не запустилася.
     "start.not_on_path": "програму {program} не знайдено в PATH",
+    "start.not_on_path_unreadable":
+      "програму {program} не знайдено в PATH (у деякі з його каталогів не вдалося зазирнути: {dirs})",
+    "start.lookup_refused":
+      "пісочниця Deno не дозволила шукати програму {program} у PATH ({dirs}); дозвольте читання через --allow-read або вкажіть абсолютний шлях до програми",
     "start.missing": "програми {program} не існує",
     "start.directory": "програма {program} є каталогом",
     "start.not_executable": "програма {program} не є виконуваною (немає права на виконання)",
