@@ -681,6 +681,48 @@ Deno.test("loadRules() refuses a key given twice, naming where both are", async 
   }
 });
 
+Deno.test("a rules.json that is a link to nothing denies every call; it never reads as no rules", async () => {
+  const dir = await scratch();
+  try {
+    await Deno.symlink(`${dir}/unmounted/rules.json`, rulesFilePath(dir));
+    await rejects(
+      loadRules(dir),
+      "denied",
+      /: a symbolic link to ".*unmounted\/rules\.json", which does not exist: the rules meant to be here cannot be read$/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a rule value nested deeper than a call's input may be is refused, never a crash", async () => {
+  const dir = await scratch();
+  try {
+    const deep = JSON.parse("[".repeat(20_000) + "]".repeat(20_000));
+    const when = { program: "/bin/sh", input: { "/a": { equals: deep } } };
+    await rejects(
+      addRule(dir, { tool: "sh", decision: "allow", scope: "global", when }),
+      "usage",
+      /when\.input\["\/a"\]\.equals: nested more than 256 levels deep$/,
+    );
+    await rejects(
+      addRule(dir, {
+        tool: "sh",
+        decision: "allow",
+        scope: "global",
+        when: { program: "/bin/sh" },
+        match: [deep],
+      }),
+      "usage",
+      /match: nested more than 256 levels deep$/,
+    );
+    await writeRules(dir, { version: 2, rules: [{ ...STORED, when }] });
+    await rejects(loadRules(dir), "denied", /nested more than 256 levels deep$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("loadRules() refuses a file of the wrong shape", async () => {
   const dir = await scratch();
   const cases: [unknown, RegExp][] = [

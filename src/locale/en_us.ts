@@ -406,6 +406,8 @@ export const EN_US = {
   "rules_file.read_permission": "cannot be read: permission denied",
   "rules_file.read_failed": "cannot be read: {reason}",
   "rules_file.not_regular": "not a regular file",
+  "rules_file.dangling_link":
+    "a symbolic link to {target}, which does not exist: the rules meant to be here cannot be read",
   "rules_file.loose_mode":
     "writable by group or others (mode {mode}), so anyone could approve tools: run chmod 600 on it",
   "rules_file.dir_loose_mode":
@@ -467,6 +469,7 @@ export const EN_US = {
   "rules_file.input_matcher": 'must be {"equals": value} or {"glob": "…"}',
   "rules_file.mode": 'must be "command" or "agent"',
   "rules_file.examples_array": "must be an array of example previews",
+  "rules_file.too_deep": "nested more than {limit} levels deep",
   "rules_file.example_shape": "example {field}: {problem}",
   "rules_file.example_tool_shape":
     'not a preview of this tool: "program", "command" and "cwd" are required, "tool" and "input" optional',

@@ -438,6 +438,8 @@ export function ukUA(): Catalogue {
     "rules_file.read_permission": "читання неможливе: доступ заборонено",
     "rules_file.read_failed": "читання неможливе: {reason}",
     "rules_file.not_regular": "це не звичайний файл",
+    "rules_file.dangling_link":
+      "символьне посилання на {target}, якого не існує: правила, що мали б бути тут, прочитати неможливо",
     "rules_file.loose_mode":
       "змінювати файл можуть група або інші користувачі (режим {mode}), тож будь-хто міг би підтверджувати виклики інструментів: виконайте для нього chmod 600",
     "rules_file.dir_loose_mode":
@@ -502,6 +504,7 @@ export function ukUA(): Catalogue {
     "rules_file.input_matcher": 'має бути {"equals": значення} або {"glob": "…"}',
     "rules_file.mode": 'має бути "command" або "agent"',
     "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
+    "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
       'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool" і "input" — ні',

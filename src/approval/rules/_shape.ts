@@ -10,6 +10,7 @@ import { isAbsolutePath, resolvePath } from "../../paths.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { MAX_INPUT_DEPTH } from "../../schema/gate.ts";
 import { compileGlob } from "./glob.ts";
 import type {
   ArgMatcher,
@@ -45,6 +46,24 @@ const RULE_FIELDS = new Set([
 export const TOOL_CONDITIONS = ["program", "argv", "cwd", "input"] as const;
 /** The conditions a spawn rule may have, in canonical order. */
 export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd"] as const;
+
+/**
+ * How deeply a value in a rule may nest (an `equals` value, an example): what a call's input may,
+ * so copying and comparing it never runs out of stack.
+ */
+const MAX_DEPTH = MAX_INPUT_DEPTH;
+
+/** Whether a JSON value nests deeper than {@linkcode MAX_DEPTH}, found without recursion. */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 /** The outcome of narrowing one value: the value, or every problem as a phrase. */
 export type Narrowed<T> =
@@ -264,7 +283,12 @@ function narrowInput(
       problems.add(here, "rules_file.input_matcher");
       ok = false;
     } else if (Object.hasOwn(matcher, "equals")) {
-      out.push([pointer, { equals: structuredClone(matcher.equals) }]);
+      if (tooDeep(matcher.equals)) {
+        problems.add(`${here}.equals`, phrase("rules_file.too_deep", { limit: MAX_DEPTH }));
+        ok = false;
+      } else {
+        out.push([pointer, { equals: structuredClone(matcher.equals) }]);
+      }
     } else if (Object.hasOwn(matcher, "glob")) {
       const glob = narrowGlob(matcher.glob, `${here}.glob`, problems);
       if (glob === undefined) ok = false;
@@ -404,6 +428,7 @@ function narrowFields(value: unknown, stored: boolean): Narrowed<RuleInput | Rul
     if (!has(key)) continue;
     const list = value[key];
     if (!Array.isArray(list)) problems.add(key, "rules_file.examples_array");
+    else if (tooDeep(list)) problems.add(key, phrase("rules_file.too_deep", { limit: MAX_DEPTH }));
     else out[key] = structuredClone(list);
   }
   if (stored && has("created")) {
