@@ -210,3 +210,22 @@ Deno.test("a secret that is a number or a boolean in the input stays out of the 
     }
   });
 });
+
+Deno.test("an --env value quoted back by a refusal (spawn's input, a target, an unknown tool) is hidden", async () => {
+  await withScratch(tools({}), async (dirs) => {
+    const secret = "supersecret1";
+    const runs = [
+      ["call", "spawn", `{"input":"!ls","${secret}":1}`],
+      ["spawn", `!@${secret} ls`],
+      ["spawn", `!@x.${secret} ls`],
+      ["call", secret, "{}"],
+    ];
+    for (const args of runs) {
+      for (const json of [[], ["--json"]]) {
+        const result = await cli(dirs, [...args, ...json, "--env", `TOKEN=${secret}`]);
+        assert.notEqual(result.code, 0);
+        assert.ok(!(result.stdout + result.stderr).includes(secret), result.stdout + result.stderr);
+      }
+    }
+  });
+});
