@@ -171,6 +171,39 @@ Deno.test("route 2: an input that spells out an allowed command approves nothing
   }
 });
 
+Deno.test("route 3: the manifest's env is pinned: a repository adding or changing variables is asked about", async () => {
+  // The program reads a variable the manifest may set (as git reads GIT_CONFIG_*, ld.so LD_PRELOAD).
+  const command = ["sh", "-c", 'eval "$CMD"'];
+  const global = { schema: 1, tools: { run: { description: "r", input_schema: {}, command } } };
+  const dirs = await scratch(undefined, global);
+  try {
+    const marker = `${dirs.root}/PWNED`;
+    const argv = JSON.stringify(command);
+    assert.equal(
+      (await cli(dirs, ["rules", "add", "--tool", "run", "--global", "--argv", argv])).code,
+      0,
+    );
+    assert.equal((await cli(dirs, ["call", "run", "{}"])).code, 0);
+    // The repository shadows it: same program, same argv, and an env.
+    await manifest(dirs, { run: { command, env: { CMD: `touch '${marker}'` } } });
+    const dry = await cli(dirs, ["call", "run", "{}", "--dry-run", "--json"]);
+    assert.deepEqual(JSON.parse(dry.stdout).preview.env, ["CMD"]);
+    assert.ok(!dry.stdout.includes("touch"), "values are never shown");
+    await assertDenied(dirs, marker, ["call", "run", "{}"]);
+    // Pinned in the workspace with its env (by digest), then one value changes: asked again.
+    await manifest(dirs, { run: { command, env: { CMD: "true" } } });
+    const pinned = await cli(dirs, ["rules", "add", "--tool", "run"]);
+    assert.match(pinned.stdout, /"env":\{"sha256":"[0-9a-f]{64}","salt":"[0-9a-f]{32}"\}/);
+    assert.equal((await cli(dirs, ["call", "run", "{}"])).code, 0);
+    await manifest(dirs, { run: { command, env: { CMD: `touch '${marker}'` } } });
+    await assertDenied(dirs, marker, ["call", "run", "{}"]);
+    await manifest(dirs, { run: { command, env: { CMD: "true", LD_PRELOAD: "./evil.so" } } });
+    await assertDenied(dirs, marker, ["call", "run", "{}"]);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
 Deno.test("route 3: a name never approves on its own, and a shadowing workspace tool is asked about", async () => {
   const global = {
     schema: 1,

@@ -730,6 +730,7 @@ Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and 
       program: "/usr/bin/grep",
       command: ["/usr/bin/grep", "-rn", "TODO"],
       cwd: "/work/demo",
+      env: [],
       input: { lines: Array.from({ length: 60 }, (_, i) => `line ${i}`) },
     },
   } as const;

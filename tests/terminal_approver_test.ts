@@ -26,6 +26,7 @@ const TOOL: ToolPromptRequest = {
     program: "/usr/bin/grep",
     command: ["/usr/bin/grep", "-rn", "it's here", "src"],
     cwd: "/work/demo project",
+    env: [],
     input: { pattern: "TODO", paths: ["src", "tests"] },
   },
 };
@@ -207,6 +208,7 @@ Deno.test("promptApproval() never writes a secret, even when a preview holds one
       tool: "t",
       program: "/usr/bin/curl",
       command: ["curl", "-H", `Authorization: Bearer ${CANARY}`],
+      env: [],
       cwd: `/tmp/${CANARY}`,
       input: { token: CANARY, nested: [`a${CANARY}"b`] },
     },
@@ -236,6 +238,7 @@ Deno.test("promptApproval() shows control characters as escapes, never raw", asy
       program: `/bin/echo${evil}`,
       command: ["echo", `a\n${evil}`],
       cwd: `/w${evil}`,
+      env: [],
       input: { s: evil },
     },
   };

@@ -40,6 +40,11 @@ export type ApprovalRequest =
        * caller wrote it): what a person is shown, so they approve the digits the program gets.
        */
       readonly stdin?: Uint8Array;
+      /**
+       * The manifest's `env` as the program gets it: what an `env` condition is checked against.
+       * Never shown (the preview lists the names). @default {}
+       */
+      readonly env?: Readonly<Record<string, string>>;
     }
     | {
       readonly kind: "spawn";
@@ -218,6 +223,7 @@ function queryOf(request: ApprovalRequest, root: string | undefined): RuleQuery 
     tool: request.tool,
     kind: "tool",
     preview: request.preview,
+    env: request.env ?? {},
     root: canonical,
     fromWorkspace: (request.source ?? "workspace") === "workspace",
   };
@@ -254,7 +260,7 @@ async function remember(
   const when = await pinConditions(
     request.kind === "spawn"
       ? { kind: "spawn", preview: request.preview }
-      : { kind: "tool", preview: request.preview },
+      : { kind: "tool", preview: request.preview, ...(request.env ? { env: request.env } : {}) },
     options.secrets ?? [],
   );
   return await addRule(options.configDir, {

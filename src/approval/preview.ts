@@ -5,7 +5,7 @@
  * @module
  */
 
-/** The preview of a declared tool's call. Key order: tool, program, command, cwd, input. */
+/** The preview of a declared tool's call. Key order: tool, program, command, cwd, env, input. */
 export interface ToolPreview {
   /** The tool's name. */
   readonly tool: string;
@@ -18,6 +18,11 @@ export interface ToolPreview {
   readonly command: readonly string[];
   /** Absolute working directory. */
   readonly cwd: string;
+  /**
+   * The names of the variables the manifest's `env` sets, sorted (their values are secrets: never
+   * shown; a rule pins them by digest).
+   */
+  readonly env: readonly string[];
   /** The validated input. */
   readonly input: unknown;
 }
@@ -25,21 +30,28 @@ export interface ToolPreview {
 /**
  * Builds the preview of a declared tool's call, keys in the pinned order.
  *
- * @param spec The tool's name, argv and working directory.
+ * @param spec The tool's name, argv, working directory and manifest `env`.
  * @param program The resolved program (absolute path).
  * @param input The validated input.
  * @returns The preview object.
  * @example The key order is fixed
  * ```ts
  * import { toolPreview } from "./preview.ts";
- * const preview = toolPreview({ name: "echo", command: ["cat"], cwd: "/w" }, "/usr/bin/cat", { a: 1 });
- * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","input":{"a":1}}');
+ * const spec = { name: "echo", command: ["cat"], cwd: "/w", env: { B: "2", A: "1" } };
+ * const preview = toolPreview(spec, "/usr/bin/cat", { a: 1 });
+ * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","env":["A","B"],"input":{"a":1}}');
  * ```
  */
 export function toolPreview(
-  spec: { readonly name: string; readonly command: readonly string[]; readonly cwd: string },
+  spec: {
+    readonly name: string;
+    readonly command: readonly string[];
+    readonly cwd: string;
+    readonly env: Readonly<Record<string, string>>;
+  },
   program: string,
   input: unknown,
 ): ToolPreview {
-  return { tool: spec.name, program, command: [...spec.command], cwd: spec.cwd, input };
+  const env = Object.keys(spec.env).sort();
+  return { tool: spec.name, program, command: [...spec.command], cwd: spec.cwd, env, input };
 }

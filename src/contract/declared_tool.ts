@@ -378,6 +378,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       preview,
       source: spec.scope,
       stdin,
+      env: spec.env,
     };
     await approve(flow, request, label, context.signal);
     const spillDir = settings.spillDir === undefined ? defaultSpillDir() : settings.spillDir;

@@ -278,7 +278,8 @@ export const EN_US = {
   "rules.added": "Added {id}: {decision} {tool} {scope}",
   "rules.removed": "Removed {id}: {decision} {tool} {scope}",
   "rules.pinned": "  it pins what the tool runs now: {conditions}",
-  "rules.pinned_program": "  with the program the tool runs now: {conditions}",
+  "rules.pinned_program":
+    "  with what the tool runs now (its program, its manifest env): {conditions}",
   "rules.problem_ignored": " (rule ignored)",
   "rules.ok": "ok: {count} {rules} ({file})",
   "rules.test_preview": "preview   {preview}",
@@ -459,6 +460,8 @@ export const EN_US = {
     'must be {"sha256": 64 lowercase hex digits, "salt": 32 lowercase hex digits}',
   "rules_file.program_absolute":
     'must be an absolute path (the program that runs) or {"sha256": "…", "salt": "…"}',
+  "rules_file.env_matcher":
+    'must be "any" or {"sha256": "…", "salt": "…"} over the manifest env\'s names and values',
   "rules_file.argv_array":
     'must be an array of one condition per argument (a string, {"glob": "…"} or a digest), {"rest": true} last for any further arguments',
   "rules_file.rest_true": 'must be {"rest": true}',
@@ -472,7 +475,7 @@ export const EN_US = {
   "rules_file.too_deep": "nested more than {limit} levels deep",
   "rules_file.example_shape": "example {field}: {problem}",
   "rules_file.example_tool_shape":
-    'not a preview of this tool: "program", "command" and "cwd" are required, "tool" and "input" optional',
+    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values) and "input" optional',
   "rules_file.example_spawn_shape":
     'not a spawn preview: "mode" and "body" are required, "cwd" and "target" optional',
   "rules_file.duplicate_key":
@@ -483,8 +486,6 @@ export const EN_US = {
   // Permissions warnings.
   "permissions.unresolved":
     "Leaving {user} out of --allow-run: {reason}; it will be refused until the program can run and permissions is run again",
-  "permissions.lookup_refused":
-    "program {program} could not be looked up on PATH (reading was refused)",
   "permissions.confinement":
     "Granting {path} ({users}) defeats confinement: {why}, and --allow-run cannot limit its arguments",
   "permissions.why_shell": "a shell runs any command it is given",
@@ -576,11 +577,13 @@ export const EN_US = {
   "prompt.side_effect": "side effect",
   "prompt.command": "command",
   "prompt.cwd": "cwd",
+  "prompt.env": "env",
   "prompt.input": "input",
   "prompt.mode": "mode",
   "prompt.task": "task",
   "prompt.target": "target",
   "prompt.none": "(none)",
+  "prompt.env_names": "{names} (values not shown)",
   "prompt.effect_process": "runs a program on this machine",
   "prompt.effect_external": "acts on systems beyond this machine",
   "prompt.effect_local_state": "hands a task to a subagent on this machine",

@@ -301,7 +301,8 @@ export function ukUA(): Catalogue {
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
     "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
     "rules.pinned": "  воно закріплює те, що інструмент запускає зараз: {conditions}",
-    "rules.pinned_program": "  із програмою, яку інструмент запускає зараз: {conditions}",
+    "rules.pinned_program":
+      "  із тим, що інструмент запускає зараз (програма, env маніфесту): {conditions}",
     "rules.problem_ignored": " (правило ігнорується)",
     "rules.ok": "гаразд: {count} {rules} ({file})",
     "rules.test_preview": "перегляд {preview}",
@@ -494,6 +495,8 @@ export function ukUA(): Catalogue {
       'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
     "rules_file.program_absolute":
       'має бути абсолютним шляхом (програми, що запускається) або {"sha256": "…", "salt": "…"}',
+    "rules_file.env_matcher":
+      'має бути "any" або {"sha256": "…", "salt": "…"} за назвами й значеннями env маніфесту',
     "rules_file.argv_array":
       'має бути масивом з однією умовою на аргумент (рядок, {"glob": "…"} або дайджест), {"rest": true} наприкінці — будь-які подальші аргументи',
     "rules_file.rest_true": 'має бути {"rest": true}',
@@ -507,7 +510,7 @@ export function ukUA(): Catalogue {
     "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
-      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool" і "input" — ні',
+      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень) та "input" — ні',
     "rules_file.example_spawn_shape":
       'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd" і "target" — ні',
     "rules_file.duplicate_key":
@@ -518,8 +521,6 @@ export function ukUA(): Catalogue {
     // Попередження permissions.
     "permissions.unresolved":
       "Не включено до --allow-run ({user}): {reason}; виклики відхилятимуться, доки програма не зможе запуститися і permissions не буде виконано знову",
-    "permissions.lookup_refused":
-      "програму {program} не вдалося знайти в PATH (читання заборонено)",
     "permissions.confinement":
       "Дозвіл на {path} ({users}) зводить обмеження нанівець: {why}, а --allow-run не може обмежити аргументи програми",
     "permissions.why_shell": "оболонка виконує будь-яку команду, яку їй передано",
@@ -618,11 +619,13 @@ export function ukUA(): Catalogue {
     "prompt.side_effect": "побічна дія",
     "prompt.command": "команда",
     "prompt.cwd": "каталог",
+    "prompt.env": "змінні",
     "prompt.input": "вхідні дані",
     "prompt.mode": "режим",
     "prompt.task": "завдання",
     "prompt.target": "ціль",
     "prompt.none": "(немає)",
+    "prompt.env_names": "{names} (значення не показано)",
     "prompt.effect_process": "запускає програму на цьому комп’ютері",
     "prompt.effect_external": "діє на системи за межами цього комп’ютера",
     "prompt.effect_local_state": "передає завдання субагентові на цьому комп’ютері",

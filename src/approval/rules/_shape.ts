@@ -43,7 +43,7 @@ const RULE_FIELDS = new Set([
 ]);
 
 /** The conditions a declared tool's rule may have, in canonical order. */
-export const TOOL_CONDITIONS = ["program", "argv", "cwd", "input"] as const;
+export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "input"] as const;
 /** The conditions a spawn rule may have, in canonical order. */
 export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd"] as const;
 
@@ -222,6 +222,19 @@ function narrowProgram(
   return undefined;
 }
 
+function narrowEnv(
+  value: unknown,
+  at: string,
+  problems: Problems,
+): "any" | { sha256: string; salt: string } | undefined {
+  if (value === "any") return "any";
+  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+    return narrowDigest(value, at, problems);
+  }
+  problems.add(at, "rules_file.env_matcher");
+  return undefined;
+}
+
 function narrowArgv(value: unknown, at: string, problems: Problems): ArgMatcher[] | undefined {
   if (!Array.isArray(value)) {
     problems.add(at, "rules_file.argv_array");
@@ -349,6 +362,7 @@ function narrowConditions(
     if (has("program")) out.program = narrowProgram(value.program, "when.program", problems);
     if (has("argv")) out.argv = narrowArgv(value.argv, "when.argv", problems);
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+    if (has("env")) out.env = narrowEnv(value.env, "when.env", problems);
     if (has("input")) out.input = narrowInput(value.input, "when.input", problems);
   }
   return problems.list.length === before ? out as RuleConditions : undefined;

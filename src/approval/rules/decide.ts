@@ -104,6 +104,7 @@ export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
     return false;
   }
   const preview = query.preview;
+  if (!await envHolds(rule, when.env, query.env)) return false;
   if (when.program !== undefined && !await text(when.program, preview.program)) return false;
   if (when.argv !== undefined && !await argv(when.argv, preview.command)) return false;
   if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
@@ -135,6 +136,33 @@ async function spawnApplies(
   }
   return matchGlob(body.glob, preview.body) ||
     commandPieces(preview.body).some((piece) => matchGlob(body.glob, piece));
+}
+
+/**
+ * The canonical text of a manifest `env` that an `env` digest is taken over: its entries sorted by
+ * name, as JSON.
+ *
+ * @param env The variables and their values.
+ * @returns `[[name, value], ...]` as compact JSON.
+ * @throws Never.
+ */
+export function envText(env: Readonly<Record<string, string>>): string {
+  return JSON.stringify(Object.keys(env).sort().map((name) => [name, env[name]]));
+}
+
+/**
+ * Whether a rule's `env` condition holds. The manifest's variables change what a program does
+ * (`GIT_CONFIG_*`, `LD_PRELOAD`): an allow rule that does not say which holds only when the
+ * manifest sets none; a deny or ask rule without one holds whatever it sets.
+ */
+async function envHolds(
+  rule: Rule,
+  condition: ToolConditions["env"],
+  env: Readonly<Record<string, string>>,
+): Promise<boolean> {
+  if (condition === "any") return true;
+  if (condition === undefined) return rule.decision !== "allow" || Object.keys(env).length === 0;
+  return await saltedSha256(condition.salt, envText(env)) === condition.sha256;
 }
 
 async function text(matcher: TextMatcher, value: string): Promise<boolean> {

@@ -1,7 +1,8 @@
 /**
  * The conditions that pin exactly what a preview shows: what "always allow" and "never" remember,
  * and what `rules add --tool NAME` pins when it is given no conditions. For a declared tool: the
- * resolved program, every argument (no more, no fewer) and the cwd, with any input; for spawn: the
+ * resolved program, every argument (no more, no fewer), the cwd and the manifest's `env` (by
+ * digest, when it sets anything), with any input; for spawn: the
  * mode, the exact body, the target and the cwd. A value holding a secret is pinned by a salted
  * digest, so the rules file never holds the secret and the rule still matches that value only.
  *
@@ -12,11 +13,17 @@ import { redact } from "../../redact.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import { digestOf } from "./_digest.ts";
+import { envText } from "./decide.ts";
 import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
 
 /** What is pinned: a declared tool's call or a spawn call. */
 export type Pinned =
-  | { readonly kind: "tool"; readonly preview: Omit<ToolPreview, "input" | "tool"> }
+  | {
+    readonly kind: "tool";
+    readonly preview: Omit<ToolPreview, "input" | "tool" | "env">;
+    /** The manifest's `env` as the program gets it: pinned by digest when it sets anything. */
+    readonly env?: Readonly<Record<string, string>>;
+  }
   | { readonly kind: "spawn"; readonly preview: SpawnPreview };
 
 /**
@@ -54,9 +61,11 @@ export async function pinConditions(
   const { program, command, cwd } = pinned.preview;
   const argv: TextMatcher[] = [];
   for (const arg of command) argv.push(await exact(arg));
+  const env = pinned.env ?? {};
   return {
-    program: await exact(program) as ToolConditions["program"] & TextMatcher,
+    program: await exact(program) as string | { sha256: string; salt: string },
     argv,
     cwd: await exact(cwd),
+    ...(Object.keys(env).length === 0 ? {} : { env: await digestOf(envText(env)) }),
   };
 }

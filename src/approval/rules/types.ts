@@ -63,6 +63,12 @@ export interface ToolConditions {
   readonly argv?: readonly ArgMatcher[];
   /** The absolute working directory. */
   readonly cwd?: TextMatcher;
+  /**
+   * The manifest's `env`, names and values: `{"sha256", "salt"}` over its canonical JSON
+   * (`[[name, value], ...]` sorted by name), or `"any"`. Absent: an allow rule holds only when the
+   * manifest sets no variable (a deny or ask rule holds whatever it sets).
+   */
+  readonly env?: "any" | { readonly sha256: string; readonly salt: string };
   /** JSON pointer → condition on the value there; a pointer with no value fails. */
   readonly input?: Readonly<Record<string, InputMatcher>>;
 }
@@ -154,6 +160,8 @@ export type RuleQuery =
     | {
       readonly kind: "tool";
       readonly preview: ToolPreview;
+      /** The manifest's `env` as the program gets it (for `env` conditions; never shown). */
+      readonly env: Readonly<Record<string, string>>;
       /**
        * Whether the tool was declared by the workspace's manifest: a global rule then applies
        * only when it has an argv condition (a workspace tool may shadow a global one by name).

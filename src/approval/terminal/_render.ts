@@ -119,6 +119,10 @@ export function renderRequest(
       ),
     );
     lines.push(field(palette, label("prompt.cwd"), displayArg(clean(preview.cwd))));
+    if (preview.env.length > 0) {
+      const names = visibleLines(clean(preview.env.join(", ")));
+      lines.push(field(palette, label("prompt.env"), t("prompt.env_names", { names })));
+    }
     const json = preview.input === undefined
       ? t("prompt.none")
       : JSON.stringify(shownInput(request.stdin, preview.input), null, 2);

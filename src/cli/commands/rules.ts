@@ -14,6 +14,7 @@ import type { ToolSpec } from "../../manifest/types.ts";
 import { strictJsonProblem } from "../../json_text.ts";
 import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
+import { canonicalPath } from "../../paths.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
@@ -206,12 +207,22 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     const roster = await rosterFor(settings);
     root = roster.root;
     const spec = findTool(roster, tool);
-    const wanted = given === undefined ||
-      (decision !== "deny" && isObject(given) && !Object.hasOwn(given, "program"));
-    if (wanted) {
+    const missing = (key: string) =>
+      decision !== "deny" && isObject(given) && !Object.hasOwn(given, key);
+    if (given === undefined || missing("program") || missing("env")) {
       const pin = await pinnedNow(spec, settings, options.get("global") === true);
-      when = given === undefined ? pin : { program: pin.program, ...given };
-      pinned = given === undefined ? "all" : "program";
+      if (given === undefined) {
+        when = pin;
+        pinned = "all";
+      } else {
+        // What runs is pinned even when the rest was given: the program, and the manifest's env.
+        when = {
+          ...(missing("program") ? { program: pin.program } : {}),
+          ...given,
+          ...(missing("env") && pin.env !== undefined ? { env: pin.env } : {}),
+        };
+        pinned = "program";
+      }
     }
   }
   const reason = text("reason");
@@ -246,21 +257,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * What the tool runs now, as conditions: its resolved program, argv and (for a workspace rule) cwd,
- * secrets digested. A global rule does not pin the cwd: a tool's cwd is its workspace's.
+ * What the tool runs now, as conditions: its resolved program, argv, (for a workspace rule) cwd,
+ * and the manifest's env by digest, secrets digested. A global rule does not pin the cwd: a tool's
+ * cwd is its workspace's.
  */
 async function pinnedNow(
   spec: ToolSpec,
   settings: Settings,
   global: boolean,
 ): Promise<ToolConditions> {
-  const env = [settings.env, spec.env];
+  // As a call sees them: the real directory, the program found with the env it gets.
+  const where = canonicalPath(spec.cwd);
   const found = resolveRunProgram({
     program: spec.program,
     args: [],
-    cwd: spec.cwd,
+    cwd: where,
     stdin: new Uint8Array(),
-    env,
+    env: [settings.env, spec.env],
     timeoutMs: spec.timeoutMs,
   });
   const tool = JSON.stringify(spec.name);
@@ -268,9 +281,9 @@ async function pinnedNow(
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
   }
   const secrets = callSecrets(spec.env, settings.env);
-  const preview = { program: found.path, command: spec.command, cwd: spec.cwd };
+  const preview = { program: found.path, command: spec.command, cwd: where };
   const { cwd, ...rest } = await pinConditions(
-    { kind: "tool", preview },
+    { kind: "tool", preview, env: spec.env },
     secrets,
   ) as ToolConditions;
   return global ? rest : { ...rest, cwd } as ToolConditions;
