@@ -369,6 +369,29 @@ Deno.test({
   }
 });
 
+Deno.test("an input condition on a number compares the digits the program receives, never the double", async () => {
+  const dirs = await scratch();
+  try {
+    const marker = `${dirs.root}/PWNED`;
+    await manifest(dirs, { refund: { command: ["sh", "-c", `cat > '${marker}'`] } });
+    const add = await cli(dirs, [
+      "rules",
+      "add",
+      "--tool",
+      "refund",
+      "--input",
+      "/order=9007199254740992",
+    ]);
+    assert.equal(add.code, 0, add.stderr);
+    // 9007199254740993 reads as the same double, but the program would get other digits.
+    await assertDenied(dirs, marker, ["call", "refund", '{"order":9007199254740993}']);
+    assert.equal((await cli(dirs, ["call", "refund", '{"order":9007199254740992}'])).code, 0);
+    assert.equal(await Deno.readTextFile(marker), '{"order":9007199254740992}');
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
 Deno.test("a version 1 rules file is refused, never reinterpreted, and says how to recreate it", async () => {
   const dirs = await scratch();
   try {

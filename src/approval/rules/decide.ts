@@ -206,6 +206,7 @@ export function resolvePointer(
   let value = document;
   for (const raw of pointer.slice(1).split("/")) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (isRawJSON(value)) return { ok: false }; // A number, kept as written: it has no members.
     if (Array.isArray(value)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return { ok: false };
       value = value[Number(token)];
@@ -218,9 +219,26 @@ export function resolvePointer(
   return { ok: true, value };
 }
 
-/** Equality of JSON values: objects compared by their own keys in any order. */
+/** `JSON.isRawJSON` (ES2025, in V8): a number of the input kept as the caller wrote it. */
+const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+
+/** A number's text: as written when kept raw, else as JavaScript writes its double. */
+function numberText(value: unknown): string | undefined {
+  if (isRawJSON(value)) return (value as { rawJSON: string }).rawJSON;
+  return typeof value === "number" ? String(value) : undefined;
+}
+
+/**
+ * Equality of JSON values: objects compared by their own keys in any order; a number the caller
+ * wrote with more digits than a double holds equals only the same digits (the program receives
+ * them as written), never the double both would read as.
+ */
 function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (isRawJSON(a) || isRawJSON(b)) {
+    const text = numberText(a);
+    return text !== undefined && text === numberText(b);
+  }
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
