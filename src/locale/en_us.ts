@@ -72,6 +72,14 @@ export const EN_US = {
   "input.refused": "Input refused by tool {tool}: {pointer}: {reason}",
   "input.must_be_object": "must be a JSON object, found {found}",
   "schema.refused": "Input refused by tool {tool} schema: {pointer}: {reason}",
+  "schema.output_refused":
+    "Output of tool {tool} does not match its output schema: {pointer}: {reason}",
+  "output.not_json": "Output of tool {tool} is not JSON, as its output schema requires: {detail}",
+  "output.must_be_object": "must be a JSON object, found {found}",
+  "output.too_large":
+    "{label} printed {bytes} bytes, more than the {size} a structured result may hold",
+  "output.too_large_spilled":
+    "{label} printed {bytes} bytes, more than the {size} a structured result may hold; full output: {path}",
   "schema.root": "(root)",
   "schema.required": "required property is missing",
   "schema.required_when": "required property is missing (required when {property} is present)",
@@ -232,15 +240,20 @@ export const EN_US = {
   "list.heading_source": "SOURCE",
   "list.heading_description": "DESCRIPTION",
   "list.no_tools": "(no tools declared; looked in {paths})",
+  "list.unavailable": "unavailable: {reason}",
+  "list.unavailable_more": "unavailable: {reason} (and {count} more: see basis-tools check)",
+  "cli.left_out": "Leaving tool {tool} out: it cannot be used: {why}",
 
   // show
   "show.command": "command",
+  "show.title": "title",
   "show.cwd": "cwd",
   "show.env": "env",
   "show.side_effect": "side effect",
   "show.timeout": "timeout",
   "show.declared_in": "declared in",
   "show.input_schema": "input schema",
+  "show.output_schema": "output schema",
   "show.none": "(none)",
   "show.ms": "{ms} ms",
 
@@ -331,7 +344,7 @@ export const EN_US = {
   "manifest.tool": "tool {tool}",
   "manifest.duplicate_tool":
     "declared twice (first at {line}:{column}); a tool name may be declared only once",
-  "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
+  "manifest.schema_unusable": "{file}: {tool}: {field}: {reason}",
   "manifest.not_object": "the manifest must be a JSON object, found {found}",
   "manifest.tools_required": "is required (an object keyed by tool name; {} declares none)",
   "manifest.tools_not_object": "must be an object keyed by tool name, found {found}",
@@ -350,11 +363,14 @@ export const EN_US = {
   "manifest.name_reserved": "{name} is built into this program",
   "manifest.required": "is required",
   "manifest.blank": "is required (it is blank)",
+  "manifest.title_lines": "must be one line",
   "manifest.not_string": "must be a string, found {found}",
   "manifest.nul": "must not contain a NUL character",
   "manifest.proto_key": 'key "__proto__" is not allowed',
   "manifest.schema_not_object": "must be a JSON object, found {found}",
   "manifest.schema_type": 'must be "object" (a tool\'s input is a JSON object), found {value}',
+  "manifest.output_schema_type":
+    'must be "object" (a structured result is a JSON object), found {value}',
   "manifest.schema_deep": "nested more than {max} levels deep",
   "manifest.command_not_argv": "must be an array of strings, found {found}",
   "manifest.command_shell":
@@ -516,6 +532,10 @@ export const EN_US = {
   "mcp.unknown_tool": "Unknown tool {tool}; see tools/list",
   "mcp.progress": "{count} {lines} of output so far",
   "mcp.tool_unusable": "Tool {tool}: {problem}",
+  "mcp.tool_left_out":
+    "Tool {tool} cannot be used and is left out of tools/list until it is fixed:",
+  "mcp.tool_back": "Tool {tool} can be used again and is back in tools/list",
+  "mcp.tool_unavailable": "Tool {tool} cannot be used: {problems}",
   "mcp.tool_bug": "Tool {tool} failed inside basis-tools: {detail}",
   "mcp.tool_bug_reply":
     "Tool {tool} failed inside basis-tools; the server's stderr has the details",
@@ -558,6 +578,7 @@ export const EN_US = {
   "error.no_home":
     "Cannot find the user's directories: HOME is not set to an absolute path; set HOME, or set {override} or {variable} to an absolute path",
   "error.input_schema": "Cannot use input schema of tool {tool}: {reason}",
+  "error.output_schema": "Cannot use output schema of tool {tool}: {reason}",
   "error.spawn_unknown_target": "Spawn refused: unknown target {target}",
   "error.spawn_no_agent": "Spawn refused: no subagent is configured",
 

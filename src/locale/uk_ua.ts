@@ -81,6 +81,15 @@ export function ukUA(): Catalogue {
     "input.refused": "Інструмент {tool} відхилив вхідні дані: {pointer}: {reason}",
     "input.must_be_object": "має бути об’єктом JSON, а отримано {found}",
     "schema.refused": "Вхідні дані не відповідають схемі інструмента {tool}: {pointer}: {reason}",
+    "schema.output_refused":
+      "Вивід інструмента {tool} не відповідає його схемі результату: {pointer}: {reason}",
+    "output.not_json":
+      "Вивід інструмента {tool} — не JSON, а його схема результату цього вимагає: {detail}",
+    "output.must_be_object": "має бути об’єктом JSON, а отримано {found}",
+    "output.too_large":
+      "{label} вивів {bytes} Б — більше, ніж {size}, які може містити структурований результат",
+    "output.too_large_spilled":
+      "{label} вивів {bytes} Б — більше, ніж {size}, які може містити структурований результат; повний вивід: {path}",
     "schema.root": "(корінь)",
     "schema.required": "відсутня обов’язкова властивість",
     "schema.required_when": "відсутня обов’язкова властивість (вона потрібна, коли є {property})",
@@ -255,15 +264,20 @@ export function ukUA(): Catalogue {
     "list.heading_source": "ДЖЕРЕЛО",
     "list.heading_description": "ОПИС",
     "list.no_tools": "(жодного інструмента не оголошено; шукали в {paths})",
+    "list.unavailable": "недоступний: {reason}",
+    "list.unavailable_more": "недоступний: {reason} (і ще {count}: див. basis-tools check)",
+    "cli.left_out": "Інструмент {tool} пропущено: ним не можна скористатися: {why}",
 
     // show
     "show.command": "команда",
+    "show.title": "заголовок",
     "show.cwd": "каталог",
     "show.env": "змінні",
     "show.side_effect": "побічна дія",
     "show.timeout": "обмеження часу",
     "show.declared_in": "оголошено в",
     "show.input_schema": "схема вхідних даних",
+    "show.output_schema": "схема результату",
     "show.none": "(немає)",
     "show.ms": "{ms} мс",
 
@@ -357,7 +371,7 @@ export function ukUA(): Catalogue {
     "manifest.tool": "інструмент {tool}",
     "manifest.duplicate_tool":
       "оголошено двічі (уперше — рядок {line}, стовпець {column}); назву інструмента можна оголосити лише один раз",
-    "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
+    "manifest.schema_unusable": "{file}: {tool}: {field}: {reason}",
     "manifest.not_object": "маніфест має бути об’єктом JSON, а отримано {found}",
     "manifest.tools_required":
       "обов’язкове поле (об’єкт, ключі якого — назви інструментів; {} не оголошує жодного)",
@@ -378,12 +392,15 @@ export function ukUA(): Catalogue {
     "manifest.name_reserved": "{name} — назва, вбудована в цю програму",
     "manifest.required": "обов’язкове поле",
     "manifest.blank": "обов’язкове поле (зараз воно порожнє)",
+    "manifest.title_lines": "має бути одним рядком",
     "manifest.not_string": "має бути рядком, а отримано {found}",
     "manifest.nul": "не може містити символ NUL",
     "manifest.proto_key": 'ключ "__proto__" не дозволено',
     "manifest.schema_not_object": "має бути об’єктом JSON, а отримано {found}",
     "manifest.schema_type":
       'має бути "object" (вхідні дані інструмента — об’єкт JSON), а отримано {value}',
+    "manifest.output_schema_type":
+      'має бути "object" (структурований результат — об’єкт JSON), а отримано {value}',
     "manifest.schema_deep": "вкладеність глибша за {max} рівнів",
     "manifest.command_not_argv": "має бути масивом рядків, а отримано {found}",
     "manifest.command_shell":
@@ -553,6 +570,10 @@ export function ukUA(): Catalogue {
     "mcp.unknown_tool": "Невідомий інструмент {tool}; див. tools/list",
     "mcp.progress": "Поки що виведено {count} {lines}",
     "mcp.tool_unusable": "Інструмент {tool}: {problem}",
+    "mcp.tool_left_out":
+      "Інструментом {tool} не можна скористатися; його немає в tools/list, доки його не виправлять:",
+    "mcp.tool_back": "Інструментом {tool} знову можна скористатися; він знову є в tools/list",
+    "mcp.tool_unavailable": "Інструментом {tool} не можна скористатися: {problems}",
     "mcp.tool_bug": "Внутрішня помилка basis-tools під час виклику інструмента {tool}: {detail}",
     "mcp.tool_bug_reply":
       "Внутрішня помилка basis-tools під час виклику інструмента {tool}; подробиці — у stderr сервера",
@@ -600,6 +621,7 @@ export function ukUA(): Catalogue {
     "error.no_home":
       "Не вдалося визначити каталоги користувача: HOME не містить абсолютного шляху; задайте HOME або вкажіть абсолютний шлях у {override} чи {variable}",
     "error.input_schema": "Не вдалося використати схему вхідних даних інструмента {tool}: {reason}",
+    "error.output_schema": "Не вдалося використати схему результату інструмента {tool}: {reason}",
     "error.spawn_unknown_target": "Виклик spawn відхилено: невідома ціль {target}",
     "error.spawn_no_agent": "Виклик spawn відхилено: субагента не налаштовано",
 
