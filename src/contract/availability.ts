@@ -88,7 +88,7 @@ export async function toolProblems(
 
 /**
  * The roster with every tool that cannot be used (see {@linkcode toolProblems}) moved to
- * `unavailable`, with its reasons.
+ * `unavailable`, with its reasons (added to `problems` too, after those of the files).
  *
  * @param roster The roster from `loadRoster()`.
  * @param options Whether to compile schemas, the cache, the `--env` pairs.
@@ -107,12 +107,14 @@ export async function checkAvailability(
 ): Promise<Roster> {
   const tools = new Map<string, ToolSpec>();
   const unavailable = new Map<string, UnavailableTool>(roster.unavailable);
+  const found: ManifestProblem[] = [];
   for (const spec of roster.tools.values()) {
     const problems = await toolProblems(spec, options);
     if (problems.length === 0) {
       tools.set(spec.name, spec);
       continue;
     }
+    found.push(...problems);
     unavailable.set(spec.name, {
       name: spec.name,
       description: spec.description,
@@ -121,7 +123,7 @@ export async function checkAvailability(
       problems,
     });
   }
-  return { ...roster, tools, unavailable };
+  return { ...roster, tools, unavailable, problems: [...roster.problems, ...found] };
 }
 
 /**

@@ -116,7 +116,8 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     for (const tool of broken.sort(byName)) unavailable.set(tool.name, tool);
   }
   const sources = loaded.map((entry) => entry.source);
-  return { root, configDir: config, sources, tools, unavailable };
+  const problems = loaded.flatMap((entry) => entry.problems);
+  return { root, configDir: config, sources, tools, unavailable, problems };
 }
 
 function byName(a: { name: string }, b: { name: string }): number {

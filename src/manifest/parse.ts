@@ -140,8 +140,16 @@ export async function parseManifestText(
     scope,
     problems,
   }));
+  // A tool declared twice is no tool: which of the two was meant?
+  const twice = new Set(
+    duplicates.flatMap(({ problem, confinedTo }) =>
+      confinedTo === undefined && problem.tool !== undefined && problem.field === undefined
+        ? [problem.tool]
+        : []
+    ),
+  );
   return {
-    tools: tools.filter((tool) => !confined.has(tool.name)),
+    tools: tools.filter((tool) => !confined.has(tool.name) && !twice.has(tool.name)),
     problems: all.map((entry) => entry.problem),
     unavailable,
     refused: all.some((entry) => entry.confinedTo === undefined),

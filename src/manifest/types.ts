@@ -95,4 +95,10 @@ export interface Roster {
    * `tools` or here, never both). Empty when every tool is usable.
    */
   readonly unavailable: ReadonlyMap<string, UnavailableTool>;
+  /**
+   * Every problem found in the files, in file order, workspace first: those of the tools in
+   * `unavailable`, and of tools shadowed by a workspace tool of the same name (both files are
+   * fully checked). Empty when every declaration is valid.
+   */
+  readonly problems: readonly ManifestProblem[];
 }

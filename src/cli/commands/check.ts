@@ -6,7 +6,7 @@
  * @module
  */
 
-import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
+import { checkAvailability } from "../../contract/availability.ts";
 import { formatProblem, ManifestError, type ManifestProblem } from "../../errors.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
@@ -35,8 +35,7 @@ export async function checkCommand(settings: Settings): Promise<number> {
     // File by file, in file order; what the declaration cannot show (a program, a schema that
     // does not compile) after each file's located problems.
     const order = roster.sources.map((source) => source.path);
-    problems = rosterEntries(roster)
-      .flatMap((entry) => "unavailable" in entry ? entry.unavailable.problems : [])
+    problems = [...roster.problems]
       .sort((a, b) =>
         order.indexOf(a.file) - order.indexOf(b.file) ||
         (a.line ?? Infinity) - (b.line ?? Infinity) ||
