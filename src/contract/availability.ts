@@ -11,7 +11,6 @@ import type { Roster, ToolSpec, UnavailableTool } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
 import { callSecrets, redactPhrase } from "../redact.ts";
 import { resolveRunProgram } from "../run/run_program.ts";
-import { schemaProblem } from "../schema/gate.ts";
 
 /** Options of {@linkcode toolProblems} and {@linkcode checkAvailability}. */
 export interface AvailabilityOptions {
@@ -73,6 +72,8 @@ export async function toolProblems(
     );
   }
   if (options.schemas ?? true) {
+    // The gate is loaded only here: `list` checks no schema and never loads it.
+    const { schemaProblem } = await import("../schema/gate.ts");
     const gate = options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir };
     const input = await schemaProblem(spec, gate);
     if (input !== undefined) problems.push(problemOf({ ...where, field: "input_schema" }, input));
