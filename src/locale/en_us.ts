@@ -521,6 +521,16 @@ export const EN_US = {
     "Cannot ask the MCP client about a call of tool {tool}: {reason}; the call is denied",
   "elicit.no_client":
     "Call of tool {tool} denied: no remembered rule allows it and this MCP client cannot ask for approval (it does not support elicitation); allow it with `{command}`, or start the MCP server with --approve always",
+  "elicit.no_client_ask_rule":
+    "Call of tool {tool} denied: rule {rule} says to ask every time and this MCP client cannot ask for approval (it does not support elicitation)",
+  "elicit.denied":
+    "Call of tool {tool} denied in the MCP client: the person asked chose to deny it",
+  "elicit.declined":
+    "Call of tool {tool} denied: the person declined the approval request in the MCP client",
+  "elicit.cancelled":
+    "Call of tool {tool} denied: the approval request was dismissed in the MCP client without an answer",
+  "elicit.failed":
+    "Call of tool {tool} denied: the MCP client could not ask for approval (see the server's log)",
 
   // The MCP server (its log and what it tells the client).
   "mcp.instructions":
