@@ -335,7 +335,7 @@ Deno.test("mcp: the audit trail stays English for every denial while the caller 
       `\`basis-tools -C ${root} rules add --tool echo\`, or start the MCP server with ` +
       "--approve always",
       'Call of tool "echo" denied by --approve never',
-      'Call of tool "echo" denied at the prompt',
+      'Call of tool "echo" denied: the person declined the approval request in the MCP client',
       'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" can ' +
       "still be delegated",
       `Call of tool "echo" denied: no remembered rule allows it and there is no terminal to ask; ` +
