@@ -720,17 +720,21 @@ export function ukUA(): Catalogue {
 інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації).
 Завершується з кодом 0, або 6 і по рядку на кожну проблему.`,
     "help.call":
-      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...
+      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--quiet] [--result] [--json] [--env KEY=VALUE]...
 
 Запускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin — канал чи файл,
 означає читання з stdin (порожній stdin відхиляється); відсутній INPUT у терміналі чи з /dev/null
 означає {}. Вхідні дані перевіряються за схемою інструмента, виклик підтверджується (--approve),
 далі програма отримує вхідні дані як компактний JSON через stdin, кожне число — як його записано,
 а її вивід передається далі. З --json виводить один об’єкт:
-{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
+{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
+Під назвою "basis-tools-call" (посилання) двійковий файл — це call --quiet
+--result: callCommand для Gemini CLI.
 
   --timeout MS            замінити timeout_ms інструмента для цього виклику
-  --dry-run               показати попередній перегляд і рішення, нічого не запускаючи`,
+  --dry-run               показати попередній перегляд і рішення, нічого не запускаючи
+  -q, --quiet             жодних власних приміток basis-tools у stderr, коли виклик успішний
+  --result                вивести результат, який читає модель, замість виводу програми`,
     "help.spawn":
       `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]
 
@@ -769,21 +773,24 @@ kill, що зупиняє групу процесів інструмента п�
 call. Виклик, на який не відповідає жодне правило, клієнт показує людині (elicitation), якщо
 підтримує це; інакше його відхилено, хіба що задано --approve always. --approve never відхиляє,
 не питаючи. Зміни маніфестів і spawn.json перезавантажують перелік інструментів (зламана зміна
-лишає останній справний). Сервер завершується, зупинивши всі виклики, коли клієнт закриває stdin.`,
+лишає останній справний); інструмент, яким не можна скористатися, пропускається й один раз
+записується в журнал. Сервер завершується, зупинивши всі виклики, коли клієнт закриває stdin;
+SIGINT чи SIGTERM теж його завершують (код 0, якщо він нічого не виконував).`,
     "help.schema":
       `Використання: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]
 
 Виводить визначення інструментів (спершу оголошені, потім spawn) одним масивом JSON у формі, яку
 приймає API моделі:
-  openai      {"type": "function", "function": {name, description, parameters}} (типово)
+  openai      {"type": "function", "function": {name, description, parameters, strict}} (типово)
   anthropic   {name, description, input_schema}
-  mcp         {name, title, description, inputSchema, annotations}
-  gemini      {name, description, parametersJsonSchema}
---locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи схеми.
+  mcp         {name, title, description, inputSchema, outputSchema?, annotations}
+  gemini      {name, description, parametersJsonSchema, responseJsonSchema?}
+--locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи схеми. Інструменти,
+якими не можна скористатися, пропускаються, з рядком у stderr.
 
 Gemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",
-"callCommand": "basis-tools call"}; Gemini CLI запускає команду виклику з назвою інструмента першим
-аргументом і аргументами як JSON у stdin, а результат читає з stdout.`,
+"callCommand": "basis-tools-call"}, де "basis-tools-call" — посилання на двійковий файл: Gemini CLI
+запускає його з назвою інструмента єдиним аргументом і аргументами як JSON у stdin.`,
     "help.rules":
       'Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nОголошені інструменти:\n  --program PATH          програма, яка справді запуститься (її закріплює кожне правило allow чи ask)\n  --argv JSON             умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\n                          цього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи\n  --cwd PATH              робочий каталог, точно\n  --input POINTER=JSON    значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)\nspawn: --body TEXT (точно), --body-glob GLOB (лише прості команди), --target NAME,\n--mode command|agent. --when JSON задає весь об’єкт умов. Без умов add закріплює поточні програму,\nargv і cwd інструмента. Правило deny переважає правило ask, а те — правило allow. Правила діють\nу поточному робочому просторі (його справжньому шляху), якщо не задано --global. --match і\n--not-match — приклади попереднього перегляду, з якими правило має і не має збігатися. test\nпоказує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо ні.',
   };
