@@ -132,7 +132,7 @@ Deno.test("call refuses a missing required field and a wrong type deep in the in
   await dirs.cleanup();
 });
 
-Deno.test("call of a program that is not found or not executable exits 1", async () => {
+Deno.test("call of a program that is not found or not executable is unavailable: exit 6", async () => {
   const dirs = await scratch({
     schema: 1,
     tools: {
@@ -141,11 +141,17 @@ Deno.test("call of a program that is not found or not executable exits 1", async
     },
   });
   const missing = await cli(dirs, ["call", "missing", "{}", ...ALWAYS]);
-  assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /no-such-program-basis/);
+  assert.equal(missing.code, 6);
+  assert.match(
+    missing.stderr,
+    /tools\.json: tool "missing": command\[0\]: program "no-such-program-basis" was not found/,
+  );
   const notexec = await cli(dirs, ["call", "notexec", "{}", ...ALWAYS]);
-  assert.equal(notexec.code, 1);
-  assert.match(notexec.stderr, /not_executable\.sh/);
+  assert.equal(notexec.code, 6);
+  assert.match(notexec.stderr, /tool "notexec": command\[0\]: .*not_executable\.sh/);
+  // Nothing was asked or run: the audit trail holds no decision.
+  const json = await cli(dirs, ["--json", "call", "missing", "{}", ...ALWAYS]);
+  assert.equal(JSON.parse(json.stdout).error.kind, "manifest_invalid");
   assertNoStackTrace(missing.stderr + notexec.stderr);
   await dirs.cleanup();
 });

@@ -15,10 +15,11 @@ import {
   type PermissionFormat,
 } from "../../permissions/format.ts";
 import type { ProgramRequest } from "../../permissions/types.ts";
-import { KEPT_ENV, loadSpawnConfig, SHELL, SPAWN_DEPTH_VAR } from "../../spawn/mod.ts";
+import { KEPT_ENV, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
+import { spawnConfigFor } from "../_roster.ts";
 import { err, out } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { BasisError } from "../../errors.ts";
+import { BasisError, formatProblem, type ManifestProblem } from "../../errors.ts";
 import { type Messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 
@@ -56,21 +57,36 @@ export async function permissionsCommand(
       return settings.envLookup(name);
     },
   });
+  const spawn = await spawnPrograms(settings);
   const derived = derivePermissions(roster, {
     env: settings.envLookup,
     callEnv: settings.env,
     manifestVars,
-    programs: await spawnPrograms(settings),
+    programs: spawn.programs,
     envNames: [...KEPT_ENV, SPAWN_DEPTH_VAR],
     ...(settings.auditLog === undefined ? {} : { auditLog: settings.auditLog }),
   });
   const words = await cliMessages(settings.locale);
   const options = chosen === "compile" ? compileOptions(roster.root, settings, words) : {};
   out(formatPermissions(derived, chosen as PermissionFormat, options));
+  // A tool that cannot be used is granted nothing: say so, and why.
+  const left: [string, readonly ManifestProblem[]][] = [
+    ...[...roster.unavailable.values()].map((tool) => [tool.name, tool.problems] as const),
+    ...(spawn.problems === undefined ? [] : [[SPAWN_TOOL, spawn.problems] as const]),
+  ] as [string, readonly ManifestProblem[]][];
   err(
-    derived.warnings.map((warning) =>
-      warningLine(words, warning.phrase === undefined ? warning.message : words.say(warning.phrase))
-    ).join(""),
+    [
+      ...left.map(([name, problems]) => {
+        const why = problems.map((problem) => formatProblem(problem, words)).join("; ");
+        return warningLine(words, words.t("cli.left_out", { tool: JSON.stringify(name), why }));
+      }),
+      ...derived.warnings.map((warning) =>
+        warningLine(
+          words,
+          warning.phrase === undefined ? warning.message : words.say(warning.phrase),
+        )
+      ),
+    ].join(""),
   );
   return 0;
 }
@@ -80,9 +96,16 @@ function warningLine(words: Messages, message: string): string {
   return `${words.t("permissions.warning", { message })}\n`;
 }
 
-/** What the spawn tool may start: the shell and targets (commands on), and the subagent. */
-async function spawnPrograms(settings: Settings): Promise<ProgramRequest[]> {
-  const config = await loadSpawnConfig(settings.configDir);
+/**
+ * What the spawn tool may start: the shell and targets (commands on), and the subagent; nothing,
+ * with the problems, when spawn.json cannot be used.
+ */
+async function spawnPrograms(
+  settings: Settings,
+): Promise<{ programs: ProgramRequest[]; problems?: readonly ManifestProblem[] }> {
+  const found = await spawnConfigFor(settings);
+  if ("problems" in found) return { programs: [], problems: found.problems };
+  const config = found.config;
   const programs: ProgramRequest[] = [];
   if (!settings.noShell) {
     programs.push({
@@ -102,7 +125,7 @@ async function spawnPrograms(settings: Settings): Promise<ProgramRequest[]> {
     const [program = "", ...args] = config.agent;
     programs.push({ user: phrase("permissions.user_spawn_agent"), program, args });
   }
-  return programs;
+  return { programs };
 }
 
 /**

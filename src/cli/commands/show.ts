@@ -32,6 +32,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   if (settings.json) {
     outJson({
       name: spec.name,
+      ...(spec.title === undefined ? {} : { title: spec.title }),
       description: spec.description,
       command: spec.command.map(hide),
       program: hide(spec.program),
@@ -40,6 +41,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
       input_schema: spec.inputSchema,
+      ...(spec.outputSchema === undefined ? {} : { output_schema: spec.outputSchema }),
       source: spec.scope,
       file: spec.file,
     });
@@ -49,8 +51,9 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   const envText = Object.keys(env).length === 0
     ? t("show.none")
     : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
-  const schema = JSON.stringify(spec.inputSchema, null, 2).replaceAll("\n", "\n  ");
+  const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
   const fields: [string, string][] = [
+    ...(spec.title === undefined ? [] : [[t("show.title"), spec.title] as [string, string]]),
     [t("show.command"), quoteArgv(spec.command.map(hide))],
     [t("show.cwd"), hide(spec.cwd)],
     [t("show.env"), envText],
@@ -64,7 +67,10 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       `${spec.name} — ${spec.description}`,
       ...fields.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
       `  ${t("show.input_schema")}:`,
-      `  ${schema}`,
+      `  ${indented(spec.inputSchema)}`,
+      ...(spec.outputSchema === undefined
+        ? []
+        : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
     ].join("\n") + "\n",
   );
   return 0;
