@@ -353,7 +353,16 @@ Deno.test("loadRoster() refuses an unknown top-level key, suggesting the close o
 Deno.test("loadRoster() refuses an unknown top-level key, listing the known ones", async () => {
   await oneProblem(
     { schema: 1, tools: {}, extra: true },
-    /tools\.json:4:3: extra: unknown key \(expected one of: schema, tools\)$/,
+    /tools\.json:4:3: extra: unknown key \(expected one of: \$schema, schema, tools\)$/,
+  );
+});
+
+Deno.test("loadRoster() accepts a top-level $schema (for editors) and refuses one that is not a string", async () => {
+  const d = await dirs({ $schema: "./tools.schema.json", schema: 1, tools: { t: tool() } });
+  assert.deepEqual([...(await d.load()).tools.keys()], ["t"]);
+  await oneProblem(
+    { $schema: 7, schema: 1, tools: {} },
+    /tools\.json:2:14: \$schema: must be a string, found a number$/,
   );
 });
 
@@ -409,7 +418,7 @@ Deno.test("loadRoster() refuses a command that is a shell string", async () => {
 Deno.test("loadRoster() refuses a command element that is not a string", async () => {
   await oneProblem(
     manifest({ t: tool({ command: ["cat", 5] }) }),
-    /command\[1\]: must be a string, found a number$/,
+    /command\[1\]: must be a string, or \{"input": "<property>"\} for an argument from the input, found a number$/,
   );
 });
 
@@ -818,7 +827,7 @@ Deno.test("loadRoster() reports each problem as one located line, in file order"
     '6:23: tool "t": input_schema: must be a JSON object, found an array',
     '7:18: tool "t": command: must not be empty (the first element is the program)',
     '8:7: tool "t": timout_ms: unknown key, did you mean "timeout_ms"?',
-    "11:3: extra: unknown key (expected one of: schema, tools)",
+    "11:3: extra: unknown key (expected one of: $schema, schema, tools)",
   ]);
   for (const line of lines) assert.ok(!line.includes("\n"));
 });

@@ -46,6 +46,11 @@ export type ApprovalRequest =
        * Never shown (the preview lists the names). @default {}
        */
       readonly env?: Readonly<Record<string, string>>;
+      /**
+       * The positions of `preview.command` filled from the input: "always allow" and "never" pin
+       * them as any value (the input is not pinned), the other arguments exactly. @default []
+       */
+      readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
     }
     | {
       readonly kind: "spawn";
@@ -276,9 +281,12 @@ async function remember(
   if (options.configDir === undefined) return undefined;
   const { pinConditions } = await import("./rules/pin.ts");
   const when = await pinConditions(
-    request.kind === "spawn"
-      ? { kind: "spawn", preview: request.preview }
-      : { kind: "tool", preview: request.preview, ...(request.env ? { env: request.env } : {}) },
+    request.kind === "spawn" ? { kind: "spawn", preview: request.preview } : {
+      kind: "tool",
+      preview: request.preview,
+      ...(request.env ? { env: request.env } : {}),
+      ...(request.fromInput ? { fromInput: request.fromInput.map((arg) => arg.index) } : {}),
+    },
     options.secrets ?? [],
   );
   return await addRule(options.configDir, {

@@ -27,6 +27,7 @@ import { Execution, type RunContext } from "./_execution.ts";
 import { approve, failureCode, type FlowSettings, recordRun } from "./_flow.ts";
 import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
+import { fillArguments } from "./_arguments.ts";
 import { formatSize } from "../run/_size.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
@@ -304,7 +305,27 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     }
     await this.#gate(args);
     const stdin = options.encodedInput ?? new TextEncoder().encode(JSON.stringify(args));
-    return new Execution(spec.name, args, (context) => this.#run(args, stdin, context));
+    const argv = this.#argv(args as Record<string, unknown>, stdin);
+    return new Execution(spec.name, args, (context) => this.#run(args, argv, stdin, context));
+  }
+
+  /**
+   * The argv of this call: the manifest's, each argument taken from the input filled in (before
+   * the preview, so that what is approved is what runs). A value the argument rules refuse is a
+   * refusal of the input, as the schema's are: nothing is asked.
+   */
+  #argv(input: Record<string, unknown>, stdin: Uint8Array): readonly string[] {
+    const spec = this.#spec;
+    if (spec.inputArguments === undefined) return spec.command;
+    const filled = fillArguments(spec.command, spec.inputArguments, input, stdin);
+    if (filled.ok) return filled.argv;
+    const words = this.#words;
+    const message = words.t("input.refused", {
+      tool: quote(spec.name),
+      pointer: filled.refusal.pointer,
+      reason: words.say(filled.refusal.reason),
+    });
+    throw ToolError.user("invalid_input", redact(message, this.#secrets), { tool: spec.name });
   }
 
   #effect(): string {
@@ -369,6 +390,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
 
   async #run(
     input: unknown,
+    argv: readonly string[],
     stdin: Uint8Array,
     context: RunContext,
   ): Promise<ToolOutput<DeclaredToolExtra>> {
@@ -386,7 +408,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     };
     const run: RunRequest = {
       program: spec.program,
-      args: spec.command.slice(1),
+      args: argv.slice(1),
       // The real directory: one spelling for the preview and rules, whatever -C or the manifest
       // said (the program sees the same directory either way).
       cwd: canonicalPath(spec.cwd),
@@ -402,7 +424,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       recordRun(flow, spec.name, result);
       return await this.#outcome(result, label);
     }
-    const preview = toolPreview({ ...spec, cwd: run.cwd }, resolved.path, input);
+    const preview = toolPreview({ ...spec, command: argv, cwd: run.cwd }, resolved.path, input);
     const request: ApprovalRequest = {
       tool: spec.name,
       sideEffect: spec.sideEffect,
@@ -410,6 +432,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       source: spec.scope,
       stdin,
       env: spec.env,
+      ...(spec.inputArguments === undefined ? {} : {
+        fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
+      }),
     };
     await approve(flow, request, label, context.signal);
     const spillDir = settings.spillDir === undefined ? defaultSpillDir() : settings.spillDir;

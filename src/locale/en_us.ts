@@ -75,6 +75,12 @@ export const EN_US = {
   // Refused input.
   "input.refused": "Input refused by tool {tool}: {pointer}: {reason}",
   "input.must_be_object": "must be a JSON object, found {found}",
+  "input.argument_dash":
+    'must not begin with "-": as argument {index} of the command, the program could take it for an option',
+  "input.argument_nul":
+    "must not contain a NUL character: argument {index} of the command cannot hold one",
+  "input.argument_missing": "is required: it is argument {index} of the command",
+  "input.argument_type": "must be {type}: it is argument {index} of the command",
   "schema.refused": "Input refused by tool {tool} schema: {pointer}: {reason}",
   "schema.output_refused":
     "Output of tool {tool} does not match its output schema: {pointer}: {reason}",
@@ -383,6 +389,18 @@ export const EN_US = {
   "manifest.command_empty": "must not be empty (the first element is the program)",
   "manifest.program_blank": "the program must not be blank",
   "manifest.program_blank_expanded": "the program must not be blank after expansion",
+  "manifest.argument_not_string":
+    'must be a string, or {"input": "<property>"} for an argument from the input, found {found}',
+  "manifest.argument_program": "the program cannot come from the input: write it as a string",
+  "manifest.argument_shape": 'an argument from the input is written {"input": "<property>"}',
+  "manifest.argument_name": "must name a property of the input schema, found {found}",
+  "manifest.argument_unknown": "property {name} is not in input_schema.properties",
+  "manifest.argument_unknown_near":
+    "property {name} is not in input_schema.properties; did you mean {near}?",
+  "manifest.argument_type":
+    'property {name} must have "type" "string", "integer", "number" or "boolean" to be an argument, found {found}',
+  "manifest.argument_optional":
+    "property {name} must be listed in input_schema.required: an argument cannot be left out",
   "manifest.env_not_object": "must be an object of strings, found {found}",
   "manifest.env_name_empty": "the variable name must not be empty",
   "manifest.env_name_equals": 'the variable name must not contain "="',
@@ -623,6 +641,7 @@ export const EN_US = {
   "prompt.allow_once": "Allow once",
   "prompt.allowed_once": "Allowed once",
   "prompt.always_allow": "Always allow (remember this exact command)",
+  "prompt.always_allow_any": "Always allow (this command, with any {fields})",
   "prompt.always_allowed": "Always allowed (remembered)",
   "prompt.deny": "Deny",
   "prompt.denied": "Denied",

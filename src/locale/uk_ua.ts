@@ -84,6 +84,12 @@ export function ukUA(): Catalogue {
     // Відхилені вхідні дані.
     "input.refused": "Інструмент {tool} відхилив вхідні дані: {pointer}: {reason}",
     "input.must_be_object": "має бути об’єктом JSON, а отримано {found}",
+    "input.argument_dash":
+      'не може починатися з "-": як аргумент {index} команди програма могла б сприйняти його як параметр',
+    "input.argument_nul":
+      "не може містити символ NUL: аргумент {index} команди не може його містити",
+    "input.argument_missing": "обов’язкове: це аргумент {index} команди",
+    "input.argument_type": "має бути {type}: це аргумент {index} команди",
     "schema.refused": "Вхідні дані не відповідають схемі інструмента {tool}: {pointer}: {reason}",
     "schema.output_refused":
       "Вивід інструмента {tool} не відповідає його схемі результату: {pointer}: {reason}",
@@ -414,6 +420,18 @@ export function ukUA(): Catalogue {
     "manifest.program_blank": "назва програми не може бути порожньою",
     "manifest.program_blank_expanded":
       "назва програми не може бути порожньою після підстановки змінних",
+    "manifest.argument_not_string":
+      'має бути рядком або {"input": "<властивість>"} для аргументу з вхідних даних, а отримано {found}',
+    "manifest.argument_program": "програма не може братися з вхідних даних: запишіть її рядком",
+    "manifest.argument_shape": 'аргумент із вхідних даних записують як {"input": "<властивість>"}',
+    "manifest.argument_name": "має називати властивість вхідної схеми, а отримано {found}",
+    "manifest.argument_unknown": "властивості {name} немає в input_schema.properties",
+    "manifest.argument_unknown_near":
+      "властивості {name} немає в input_schema.properties; можливо, ви мали на увазі {near}?",
+    "manifest.argument_type":
+      'щоб бути аргументом, властивість {name} має мати "type" "string", "integer", "number" або "boolean", а отримано {found}',
+    "manifest.argument_optional":
+      "властивість {name} має бути в input_schema.required: аргумент не можна пропустити",
     "manifest.env_not_object": "має бути об’єктом із рядковими значеннями, а отримано {found}",
     "manifest.env_name_empty": "назва змінної не може бути порожньою",
     "manifest.env_name_equals": 'назва змінної не може містити "="',
@@ -666,6 +684,7 @@ export function ukUA(): Catalogue {
     "prompt.allow_once": "Дозволити один раз",
     "prompt.allowed_once": "Дозволено один раз",
     "prompt.always_allow": "Дозволяти завжди (запам’ятати саме цю команду)",
+    "prompt.always_allow_any": "Дозволяти завжди (цю команду, з будь-якими значеннями {fields})",
     "prompt.always_allowed": "Дозволено завжди (запам’ятовано)",
     "prompt.deny": "Відхилити",
     "prompt.denied": "Відхилено",

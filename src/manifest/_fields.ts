@@ -16,6 +16,7 @@ import { expand } from "./_expand.ts";
 import { fieldOf, isObject, type Json, show } from "./_describe.ts";
 import { foundPhrase } from "../json_kind.ts";
 import { keyLabel } from "../text.ts";
+import { argumentLabel, readArgument, type WrittenArgument } from "./_arguments.ts";
 
 /** The default `timeout_ms`. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -179,8 +180,17 @@ function checkSchemaField(
   return ok ? schema : undefined;
 }
 
-/** `command`: a non-empty argv of strings, expanded, whose program is not blank. */
-export function checkCommand(raw: Json, env: EnvLookup, report: Report): string[] | undefined {
+/**
+ * `command`: a non-empty argv of strings, expanded, whose program is not blank. An element
+ * `{"input": "name"}` takes an argument from the input: it is added to `written` (and shown as
+ * `<name>` in the argv) for {@linkcode checkArguments} to check against the input schema.
+ */
+export function checkCommand(
+  raw: Json,
+  env: EnvLookup,
+  report: Report,
+  written: WrittenArgument[] = [],
+): string[] | undefined {
   if (!Object.hasOwn(raw, "command")) {
     report([], "value", "command", phrase("manifest.required"));
     return undefined;
@@ -201,7 +211,23 @@ export function checkCommand(raw: Json, env: EnvLookup, report: Report): string[
   let ok = true;
   for (let i = 0; i < command.length; i++) {
     const field = `command[${i}]`;
-    const value = expandField(command[i], env, field, ["command", i], report);
+    const element: unknown = command[i];
+    if (isObject(element)) {
+      const name = readArgument(element, i, report);
+      if (name === undefined) ok = false;
+      else {
+        written.push({ index: i, field: name });
+        argv.push(argumentLabel(name));
+      }
+      continue;
+    }
+    if (typeof element !== "string") {
+      const found = foundPhrase(element);
+      report(["command", i], "value", field, phrase("manifest.argument_not_string", { found }));
+      ok = false;
+      continue;
+    }
+    const value = expandField(element, env, field, ["command", i], report);
     if (value === undefined) ok = false;
     else argv.push(value);
   }

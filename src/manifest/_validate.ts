@@ -26,12 +26,14 @@ import {
   checkTitle,
 } from "./_fields.ts";
 import { PathResolver } from "./_resolve.ts";
+import { checkArguments, type WrittenArgument } from "./_arguments.ts";
 import { unknownKey } from "../suggest.ts";
 
 /** The only manifest version this program reads. */
 export const SCHEMA_VERSION = 1;
 
-const TOP_KEYS = ["schema", "tools"] as const;
+/** `$schema` names the JSON Schema an editor checks the file with; this program ignores it. */
+const TOP_KEYS = ["$schema", "schema", "tools"] as const;
 const TOOL_KEYS = [
   "description",
   "input_schema",
@@ -107,6 +109,13 @@ export function validateManifest(document: unknown, context: ValidateContext): V
     if (!(TOP_KEYS as readonly string[]).includes(key)) {
       issues.push({ pointer: { path: [key], at: "key" }, ...unknownKey(key, TOP_KEYS) });
     }
+  }
+  if (Object.hasOwn(document, "$schema") && typeof document.$schema !== "string") {
+    issues.push({
+      pointer: { path: ["$schema"], at: "value" },
+      field: "$schema",
+      reason: phrase("manifest.not_string", { found: foundPhrase(document.$schema) }),
+    });
   }
   const skipTools = checkSchema(document, issues);
   if (!Object.hasOwn(document, "tools")) {
@@ -202,7 +211,12 @@ function checkTool(
 
   const description = checkDescription(raw, report);
   const inputSchema = checkInputSchema(raw, report);
-  const argv = checkCommand(raw, context.env, report);
+  const written: WrittenArgument[] = [];
+  const argv = checkCommand(raw, context.env, report, written);
+  // Checked against the schema even when another element is wrong: every problem is reported.
+  const inputArguments = written.length === 0 || inputSchema === undefined
+    ? []
+    : checkArguments(written, raw.command as unknown[], inputSchema, report);
   const cwd = checkCwd(raw, context.env, report);
   const env = checkEnv(raw, context.env, report);
   const sideEffect = checkSideEffect(raw, report);
@@ -212,7 +226,8 @@ function checkTool(
 
   if (
     issues.length !== before || description === undefined || inputSchema === undefined ||
-    argv === undefined || cwd === false || env === undefined || sideEffect === undefined ||
+    argv === undefined || inputArguments === undefined || cwd === false || env === undefined ||
+    sideEffect === undefined ||
     timeoutMs === undefined || outputSchema === false || title === false
   ) {
     return { name, description };
@@ -224,6 +239,7 @@ function checkTool(
     inputSchema,
     ...(outputSchema === undefined ? {} : { outputSchema }),
     command: Object.freeze(argv),
+    ...(inputArguments.length === 0 ? {} : { inputArguments: Object.freeze(inputArguments) }),
     program: paths.program(argv[0]!),
     cwd: paths.cwd(cwd),
     env: Object.freeze(env),

@@ -13,6 +13,28 @@ export type ManifestScope = "workspace" | "global";
 
 import type { ManifestProblem } from "../errors.ts";
 
+/** The JSON types an argument taken from the input may have: one argv element each. */
+export type ArgumentType = "string" | "integer" | "number" | "boolean";
+
+/**
+ * One element of `command` taken from the input, written `{"input": "name"}`: it stands for a
+ * whole argument (never split, never joined with text), filled from a top-level property the input
+ * schema requires and types as a scalar.
+ */
+export interface InputArgument {
+  /** Its position in `command` (1 or more: the program never comes from the input). */
+  readonly index: number;
+  /** The top-level property of the input it is filled from. */
+  readonly field: string;
+  /** The property's type in the input schema. */
+  readonly type: ArgumentType;
+  /**
+   * Whether a literal `--` comes before it in `command`: only then may its value begin with `-`
+   * (before it, the program could read the value as an option).
+   */
+  readonly afterDashes: boolean;
+}
+
 /** A declared tool after validation, `${VAR}` expansion and path resolution. */
 export interface ToolSpec {
   /** 1–64 of `A-Z a-z 0-9 _ -`; never `mcp__…` nor a built-in name. */
@@ -28,8 +50,17 @@ export interface ToolSpec {
   readonly outputSchema?: Readonly<Record<string, unknown>>;
   /** A display name for people (MCP's `title`), trimmed, when the manifest gives one. */
   readonly title?: string;
-  /** The argv after expansion, exactly as the preview shows it (`command[0]` as written). */
+  /**
+   * The argv after expansion (`command[0]` as written). An argument taken from the input holds
+   * `<name>` here (see `inputArguments`): a call puts the input's value in its place before the
+   * preview is built.
+   */
   readonly command: readonly string[];
+  /**
+   * The arguments taken from the input (`{"input": "name"}` elements of `command`), in argv
+   * order; absent when the command takes none.
+   */
+  readonly inputArguments?: readonly InputArgument[];
   /**
    * The program to start: an absolute path when `command[0]` was absolute or relative with a `/`
    * (resolved against the workspace root), else the bare name, found on `PATH` at call time.

@@ -9,6 +9,7 @@
 
 import { makePalette } from "../terminal/_style.ts";
 import { renderRequest } from "../terminal/_render.ts";
+import { alwaysAllowLabel } from "../terminal/_always.ts";
 import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
@@ -115,7 +116,11 @@ export function elicitationForm(
           description: words.t("elicit.decision_description"),
           enum: choices.map((choice) => choice.value),
           // Titles as MCP 2025-06-18 clients read them (later ones accept them too).
-          enumNames: choices.map((choice) => words.t(choice.title)),
+          enumNames: choices.map((choice) =>
+            choice.value === "always_allow"
+              ? alwaysAllowLabel(request, words)
+              : words.t(choice.title)
+          ),
         },
       },
       required: [DECISION_FIELD],

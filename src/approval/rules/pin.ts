@@ -23,6 +23,12 @@ export type Pinned =
     readonly preview: Omit<ToolPreview, "input" | "tool" | "env">;
     /** The manifest's `env` as the program gets it: pinned by digest when it sets anything. */
     readonly env?: Readonly<Record<string, string>>;
+    /**
+     * The argv positions filled from the input (`{"input": "name"}` in the manifest): each is
+     * pinned as `{"glob": "*"}`, any value the tool's schema and argument rules let through, as
+     * the input itself is never pinned; every other argument is pinned exactly.
+     */
+    readonly fromInput?: readonly number[];
   }
   | { readonly kind: "spawn"; readonly preview: SpawnPreview };
 
@@ -60,7 +66,10 @@ export async function pinConditions(
   }
   const { program, command, cwd } = pinned.preview;
   const argv: TextMatcher[] = [];
-  for (const arg of command) argv.push(await exact(arg));
+  const fromInput = new Set(pinned.fromInput ?? []);
+  for (const [index, arg] of command.entries()) {
+    argv.push(fromInput.has(index) ? { glob: "*" } : await exact(arg));
+  }
   const env = pinned.env ?? {};
   return {
     program: await exact(program) as string | { sha256: string; salt: string },

@@ -8,6 +8,7 @@
 import type { Readable, Writable } from "node:stream";
 import { watchCancelKeys } from "./_cancel_keys.ts";
 import { renderRequest } from "./_render.ts";
+import { alwaysAllowLabel } from "./_always.ts";
 import { defaultIsTerminal, keepOpen, resolveStreams } from "./_streams.ts";
 import { makePalette, selectTheme } from "./_style.ts";
 import { takeTurn } from "./_turns.ts";
@@ -112,7 +113,7 @@ async function ask(
       message: question,
       choices: choicesFor(request).map(({ value, name, short }) => ({
         value,
-        name: t(name),
+        name: value === "always_allow" ? alwaysAllowLabel(request, words) : t(name),
         short: t(short),
       })),
       default: "allow_once",

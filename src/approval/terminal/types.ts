@@ -34,6 +34,11 @@ export interface ToolPromptRequest {
   /** The manifest's `env` (values never shown): what "always allow" pins by digest. */
   readonly env?: Readonly<Record<string, string>>;
   /**
+   * The positions of `preview.command` filled from the input: "always allow" remembers any value
+   * there, and says so.
+   */
+  readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
+  /**
    * The rule that says to ask every time: only "allow once" and "deny" are offered, and nothing
    * is remembered.
    */

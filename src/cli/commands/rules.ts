@@ -282,8 +282,10 @@ async function pinnedNow(
   }
   const secrets = callSecrets(spec.env, settings.env);
   const preview = { program: found.path, command: spec.command, cwd: where };
+  // An argument filled from the input matches any value, as "always allow" pins it.
+  const fromInput = spec.inputArguments?.map((arg) => arg.index);
   const { cwd, ...rest } = await pinConditions(
-    { kind: "tool", preview, env: spec.env },
+    { kind: "tool", preview, env: spec.env, ...(fromInput ? { fromInput } : {}) },
     secrets,
   ) as ToolConditions;
   return global ? rest : { ...rest, cwd } as ToolConditions;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { quoteArgv } from "../../approval/shell_quote.ts";
+import { shellQuote } from "../../approval/shell_quote.ts";
 import { redact, REDACTED } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
@@ -29,12 +29,17 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   // An env value may also have been expanded into the argv or the cwd: hide it there too.
   const secrets = Object.values(spec.env);
   const hide = (text: string) => redact(text, secrets);
+  const fromInput = new Map((spec.inputArguments ?? []).map((arg) => [arg.index, arg.field]));
   if (settings.json) {
     outJson({
       name: spec.name,
       ...(spec.title === undefined ? {} : { title: spec.title }),
       description: spec.description,
-      command: spec.command.map(hide),
+      // An argument taken from the input as the manifest writes it.
+      command: spec.command.map((arg, index) => {
+        const field = fromInput.get(index);
+        return field === undefined ? hide(arg) : { input: field };
+      }),
       program: hide(spec.program),
       cwd: hide(spec.cwd),
       env,
@@ -54,7 +59,11 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
   const fields: [string, string][] = [
     ...(spec.title === undefined ? [] : [[t("show.title"), spec.title] as [string, string]]),
-    [t("show.command"), quoteArgv(spec.command.map(hide))],
+    // An argument taken from the input shows as <name>, unquoted: a literal "<name>" is quoted.
+    [
+      t("show.command"),
+      spec.command.map((arg, i) => fromInput.has(i) ? arg : shellQuote(hide(arg))).join(" "),
+    ],
     [t("show.cwd"), hide(spec.cwd)],
     [t("show.env"), envText],
     [t("show.side_effect"), spec.sideEffect],
