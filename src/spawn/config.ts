@@ -23,6 +23,7 @@ import { joinPath, resolvePath } from "../paths.ts";
 import { readConfigFile } from "../read_config_file.ts";
 import { unknownKey } from "../suggest.ts";
 import { keyLabel } from "../text.ts";
+import { foundPhrase } from "../json_kind.ts";
 
 /** The file name inside the config directory. */
 export const SPAWN_CONFIG_FILE = "spawn.json";
@@ -30,7 +31,8 @@ export const SPAWN_CONFIG_FILE = "spawn.json";
 /** The default depth at which agent calls are refused. */
 export const DEFAULT_MAX_DEPTH = 2;
 
-const KEYS = ["agent", "targets", "max_depth"] as const;
+/** `$schema` names the JSON Schema an editor checks the file with; this program ignores it. */
+const KEYS = ["$schema", "agent", "targets", "max_depth"] as const;
 const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** The resolved spawn configuration. */
@@ -108,6 +110,9 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
       problem(field, reason);
     }
   }
+  if (Object.hasOwn(object, "$schema") && typeof object.$schema !== "string") {
+    problem("$schema", phrase("manifest.not_string", { found: foundPhrase(object.$schema) }));
+  }
   const dir = file.slice(0, file.lastIndexOf("/")) || "/";
   const agent = object.agent === undefined ? undefined : argv(object.agent, "agent", dir, problem);
   const targets = new Map<string, readonly string[]>();
@@ -129,7 +134,7 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
       }
     }
   }
-  const maxDepth = object.max_depth ?? DEFAULT_MAX_DEPTH;
+  const maxDepth = object.max_depth === undefined ? DEFAULT_MAX_DEPTH : object.max_depth;
   if (typeof maxDepth !== "number" || !Number.isSafeInteger(maxDepth) || maxDepth < 0) {
     problem("max_depth", phrase("spawn_config.max_depth"));
   }
