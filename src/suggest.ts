@@ -50,30 +50,73 @@ export function unknownKey(
   return { field: keyLabel(key), reason };
 }
 
+/** Options of {@linkcode nearWords}. */
+export interface NearOptions {
+  /**
+   * Also suggest the words that begin with `word` (two characters or more): `ch` → `check`.
+   *
+   * @default {false}
+   */
+  prefix?: boolean;
+  /**
+   * Also suggest the words `word` abbreviates (two characters or more): their initials
+   * (`wc` → `word_count`), or a part of them (`count` → `word_count`, three characters or more).
+   * Implies `prefix`.
+   *
+   * @default {false}
+   */
+  abbreviation?: boolean;
+}
+
 /**
  * The known words close enough to `word` to be a likely typo (the rule of
- * {@linkcode suggestKey}), closest first, ties in the order given.
+ * {@linkcode suggestKey}), closest first, ties in the order given; then, when asked, the words it
+ * begins or abbreviates.
  *
  * @param word The unknown word, as written.
  * @param known The words that exist.
  * @param limit At most this many.
+ * @param options Whether to suggest words `word` begins or abbreviates, too.
  * @returns The suggestions; empty when nothing is close.
- * @example A misspelt tool name
+ * @example A misspelt tool name, and an abbreviated one
  * ```ts
  * import { nearWords } from "./suggest.ts";
  * console.assert(nearWords("ecoh", ["echo", "wc"], 3)[0] === "echo");
+ * console.assert(nearWords("wc", ["word_count"], 3, { abbreviation: true })[0] === "word_count");
  * ```
  */
-export function nearWords(word: string, known: readonly string[], limit: number): string[] {
+export function nearWords(
+  word: string,
+  known: readonly string[],
+  limit: number,
+  options: NearOptions = {},
+): string[] {
   if (word.length > MAX_KEY_LENGTH) return [];
   const wanted = canonical(word);
   const threshold = Math.min(2, Math.floor(wanted.length / 2));
-  return known
+  const found = known
     .map((candidate) => ({ candidate, distance: editDistance(wanted, canonical(candidate)) }))
     .filter(({ distance }) => distance <= threshold)
     .sort((a, b) => a.distance - b.distance)
-    .slice(0, limit)
     .map(({ candidate }) => candidate);
+  const add = (test: (candidate: string) => boolean) => {
+    for (const candidate of known) {
+      if (!found.includes(candidate) && test(canonical(candidate))) found.push(candidate);
+    }
+  };
+  if ((options.prefix || options.abbreviation) && wanted.length >= 2) {
+    add((candidate) => candidate.startsWith(wanted));
+  }
+  if (options.abbreviation && wanted.length >= 2) {
+    add((candidate) => initials(candidate) === wanted);
+    if (wanted.length >= 3) add((candidate) => candidate.includes(wanted));
+  }
+  return found.slice(0, limit);
+}
+
+/** `word_count` → `wc`. */
+function initials(word: string): string {
+  return word.split("_").filter((part) => part !== "").map((part) => part[0]).join("");
 }
 
 function canonical(key: string): string {

@@ -65,6 +65,26 @@ const MANIFESTS: readonly string[] = [
         command: ["x", "${", "${}", "${1A}", "${UNSET_FOR_TEST}", "${A:+x}", "${A:-${B}}"],
       },
       t9: { ...ok, command: ["x"], output_schema: { type: "array" }, title: "two\nlines" },
+      // Arguments taken from the input, each refused for a reason of its own.
+      t10: {
+        ...ok,
+        input_schema: {
+          type: "object",
+          properties: { o: { type: "object" }, s: { type: "string" }, name: {} },
+          required: ["o", "name"],
+        },
+        command: [
+          { input: "s" },
+          { input: "o" },
+          { input: "s" },
+          { input: "x" },
+          { input: "nmae" },
+          { input: "name" },
+          { input: 5 },
+          { inptu: "s" },
+          true,
+        ],
+      },
     },
   }),
   // JSON.stringify drops "__proto__" keys made by literals; written out, JSON.parse keeps them.
@@ -80,6 +100,7 @@ const MANIFESTS: readonly string[] = [
   '{"schema": abc}',
   "{}}",
   "{} x",
+  '{"$schema": 5, "schema": 1, "tools": {}}',
   '{"a": "x\ty"}',
   '{"a": 1.}',
   '{"a": "\\u12"}',
@@ -174,7 +195,7 @@ const KEPT: readonly RegExp[] = [
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|schema|tools|agent|targets|max_depth|type|properties)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
   /\[\d+\]/g,
 ];
 

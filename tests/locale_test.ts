@@ -46,6 +46,8 @@ const SAME_IN_BOTH = new Set([
   // Lists that join with punctuation only.
   "join.one",
   "join.comma",
+  // A rule's id.
+  "rules.heading_id",
 ]);
 
 Deno.test("the en-US and uk-UA catalogues have exactly the same keys and placeholders", () => {
@@ -521,7 +523,7 @@ const HELP_KEPT: (string | RegExp)[] = [
   /"[^"\n]*"/g,
   /\$?[A-Z_]{2,}\b/g,
   /[\w.~/-]+\/[\w.~/-]*/g,
-  /\b(?:basis-tools|list|show|check|call|spawn|schema|rules|add|remove|permissions|mcp)\b/g,
+  /\b(?:basis-tools|init|help|list|show|check|call|spawn|schema|rules|add|remove|permissions|mcp)\b/g,
   /\b(?:prompt|always|never|off|openai|anthropic|gemini|flags|json|compile|deno|Deno|Gemini CLI)\b/g,
   /\b(?:discoveryCommand|elicitation|stdin|stdout|stderr|stdio|argv|timeout_ms|max_depth|kill|env|xargs|spawn\.json|rules\.json|settings\.json|deno\.json)\b/g,
   /\b(?:allow|deny|ask|test|cwd|command|agent)\b/g,
@@ -578,6 +580,8 @@ Deno.test("--help is Ukrainian for uk-UA (every command), English unchanged othe
       ],
       ["permissions"],
       ["mcp"],
+      ["init"],
+      ["help"],
     ]
   ) {
     const en = await cli(dirs, [...command, "--help"]);
@@ -682,17 +686,20 @@ Deno.test("rules add, list, check and remove speak uk-UA; ids, tools, decisions 
     assert.match(second.stdout, /^Додано r-[\w-]+: deny wc \(робочий простір .+\)\n/);
 
     const [enList, ukList] = [await en(["list"]), await uk(["list"])];
+    // Columns, aligned under headings in the locale (the scope column is as wide as its widest).
+    assert.match(ukList.stdout, /^ID {10}РІШЕННЯ {2}ІНСТРУМЕНТ {2}ОБЛАСТЬ +УМОВИ\n/);
+    assert.match(enList.stdout, /^ID {10}DECISION {2}TOOL {2}SCOPE +CONDITIONS\n/);
     assert.match(
       ukList.stdout,
-      new RegExp(`^${id} {2}allow {2}wc {2}\\(глобальне\\) {2}коли \\{"program":`, "m"),
+      new RegExp(`^${id} {2}allow {4}wc {10}\\(глобальне\\) +\\{"program":`, "m"),
     );
     assert.match(
       enList.stdout,
-      new RegExp(`^${id} {2}allow {2}wc {2}\\(global\\) {2}when \\{"program":`, "m"),
+      new RegExp(`^${id} {2}allow {5}wc {4}\\(global\\) +\\{"program":`, "m"),
     );
     assert.match(
       ukList.stdout,
-      /^r-[\w-]+ {2}deny {3}wc {2}\(робочий простір .+\) {2}коли .+ — no$/m,
+      /^r-[\w-]+ {2}deny {5}wc {10}\(робочий простір .+\) {2}\{.+ — no$/m,
     );
     assertNoEnglish(ukList.stdout, enList.stdout, [
       /\{.*\}/g,

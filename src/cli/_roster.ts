@@ -79,7 +79,9 @@ export function findTool(roster: Roster, name: string): ToolSpec {
   if (spec) return spec;
   const unavailable = roster.unavailable.get(name);
   if (unavailable) throw new ManifestError(unavailable.problems);
-  const near = nearWords(name, [...roster.tools.keys(), ...roster.unavailable.keys()], 3);
+  const near = nearWords(name, [...roster.tools.keys(), ...roster.unavailable.keys()], 3, {
+    abbreviation: true,
+  });
   const tool = JSON.stringify(name);
   throw BasisError.of(
     "unknown_tool",

@@ -7,7 +7,8 @@
  */
 
 import { BasisError } from "../errors.ts";
-import { phrase } from "../locale/messages.ts";
+import { listOf, phrase } from "../locale/messages.ts";
+import { nearWords } from "../suggest.ts";
 
 /** How an option takes its value. */
 export type OptionKind = "boolean" | "string" | "list";
@@ -37,6 +38,8 @@ export interface ParsedArgs {
  * @param argv The arguments after the program name.
  * @param global Options accepted by every command.
  * @param perCommand Options accepted by one command, keyed by the command name.
+ * @param onCommand Called with the command name as soon as it is read (it may throw: an unknown
+ *   command is reported before the options after it).
  * @returns The command, its positionals and its options.
  * @throws {BasisError} `usage` for an unknown option or a missing option value.
  * @example Options before and after the command
@@ -53,6 +56,7 @@ export function parseArgs(
   argv: readonly string[],
   global: readonly OptionSpec[],
   perCommand: Readonly<Record<string, readonly OptionSpec[]>>,
+  onCommand?: (command: string) => void,
 ): ParsedArgs {
   const options = new Map<string, string | boolean | string[]>();
   const positionals: string[] = [];
@@ -65,6 +69,7 @@ export function parseArgs(
     if (onlyPositionals || arg === "-" || !arg.startsWith("-")) {
       if (command === undefined && !onlyPositionals) {
         command = arg;
+        onCommand?.(arg);
         specs = [...global, ...(Object.hasOwn(perCommand, arg) ? perCommand[arg] ?? [] : [])];
       } else {
         positionals.push(arg);
@@ -75,7 +80,9 @@ export function parseArgs(
       onlyPositionals = true;
       continue;
     }
-    const { spec, inline } = findSpec(arg, specs);
+    const found = findSpec(arg, specs);
+    if (found === undefined) throw unknownOption(arg, specs, command, perCommand);
+    const { spec, inline } = found;
     if (spec.kind === "boolean") {
       if (inline !== undefined) {
         throw BasisError.of("usage", phrase("cli.option_no_value", { option: `"--${spec.name}"` }));
@@ -107,7 +114,7 @@ export function parseArgs(
 function findSpec(
   arg: string,
   specs: readonly OptionSpec[],
-): { spec: OptionSpec; inline: string | undefined } {
+): { spec: OptionSpec; inline: string | undefined } | undefined {
   let name: string;
   let inline: string | undefined;
   if (arg.startsWith("--")) {
@@ -122,5 +129,42 @@ function findSpec(
     const spec = specs.find((s) => s.short === name);
     if (spec) return { spec, inline };
   }
-  throw BasisError.of("usage", phrase("cli.unknown_option", { option: `"${arg.split("=")[0]}"` }));
+  return undefined;
+}
+
+/**
+ * An option this command does not take: the close ones suggested ("did you mean"), or the commands
+ * that take it named.
+ */
+function unknownOption(
+  arg: string,
+  specs: readonly OptionSpec[],
+  command: string | undefined,
+  perCommand: Readonly<Record<string, readonly OptionSpec[]>>,
+): BasisError {
+  const written = arg.split("=")[0] as string;
+  const option = JSON.stringify(written);
+  if (written.startsWith("--") && written.length > 3) {
+    const name = written.slice(2);
+    const near = nearWords(name, specs.map((spec) => spec.name), 2, { prefix: true });
+    if (near.length > 0) {
+      const names = listOf(near.map((n) => JSON.stringify(`--${n}`)), "join.or");
+      return BasisError.of("usage", phrase("cli.unknown_option_near", { option, names }));
+    }
+    const takers = Object.keys(perCommand).filter((other) =>
+      perCommand[other]?.some((spec) => spec.name === name)
+    );
+    if (command !== undefined && takers.length > 0) {
+      return BasisError.of(
+        "usage",
+        phrase("cli.option_of_other", {
+          option,
+          command: JSON.stringify(command),
+          name: command,
+          commands: listOf(takers.map((other) => JSON.stringify(other)), "join.or"),
+        }),
+      );
+    }
+  }
+  return BasisError.of("usage", phrase("cli.unknown_option", { option }));
 }

@@ -11,12 +11,12 @@ import { type EnvLookup, readEnv } from "../paths.ts";
 import { VERSION } from "../version.ts";
 import { parseArgs } from "./args.ts";
 import { exitCodeFor } from "./exit_codes.ts";
-import { helpText, isCommand } from "./help.ts";
+import { helpText, isCommand, nearCommands } from "./help.ts";
 import { failedCall } from "./commands/_call_json.ts";
 import { err, out, outJson, OutputClosed } from "./output.ts";
 import type { Locale } from "../locale/locale.ts";
 import type { Catalogue } from "../locale/en_us.ts";
-import { phrase } from "../locale/messages.ts";
+import { listOf, phrase } from "../locale/messages.ts";
 import { cliMessages } from "./_cli_messages.ts";
 import {
   cliLocale,
@@ -84,14 +84,28 @@ export async function runCli(
   // The --env values are secrets of every call: no error line may show them, whatever it quotes.
   let secrets: readonly string[] = [];
   try {
-    const args = parseArgs(argv, GLOBAL_OPTIONS, COMMAND_OPTIONS);
+    const args = parseArgs(argv, GLOBAL_OPTIONS, COMMAND_OPTIONS, (command) => {
+      if (!isCommand(command)) throw unknownCommand(command);
+    });
     if (args.options.get("version") === true) {
-      out(`basis-tools ${VERSION}\n`);
+      if (json) outJson({ name: "basis-tools", version: VERSION, deno: Deno.version.deno });
+      else out(`basis-tools ${VERSION}\n`);
       return 0;
     }
-    if (args.command !== undefined && !isCommand(args.command)) throw unknownCommand(args.command);
-    if (args.options.get("help") === true) {
-      out(helpText(args.command, await helpCatalogue(locale)) + "\n");
+    const help = args.options.get("help") === true;
+    if (help && args.command === "call" && args.positionals[0] !== undefined) {
+      // call NAME --help: that tool's description and input fields, from the roster.
+      expectPositionals("call", args.positionals, 1, 1);
+      const settings = resolveSettings(args, env);
+      await loadLocaleOf(settings.locale);
+      const { toolHelpCommand } = await import("./commands/tool_help.ts");
+      return await toolHelpCommand(settings, args.positionals[0]);
+    }
+    if (help || args.command === "help") {
+      const topic = args.command === "help" ? args.positionals[0] : args.command;
+      if (args.command === "help") expectPositionals("help", args.positionals, 0, 1);
+      if (topic !== undefined && !isCommand(topic)) throw unknownCommand(topic);
+      out(helpText(topic, await helpCatalogue(locale)) + "\n");
       return 0;
     }
     if (args.command === undefined) {
@@ -100,11 +114,7 @@ export async function runCli(
     }
     const settings = resolveSettings(args, env);
     secrets = callSecrets(settings.env);
-    if (settings.locale !== "en-US") {
-      // English is built in; another language's catalogue is loaded only when it is used.
-      const { loadLocale } = await import("../locale/messages.ts");
-      await loadLocale(settings.locale);
-    }
+    await loadLocaleOf(settings.locale);
     return await dispatch(args.command, args.positionals, args.options, settings, mode);
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
@@ -125,6 +135,13 @@ async function helpCatalogue(locale: Locale): Promise<Catalogue | undefined> {
   return catalogue(locale);
 }
 
+/** English is built in; another language's catalogue is loaded only when it is used. */
+async function loadLocaleOf(locale: Locale): Promise<void> {
+  if (locale === "en-US") return;
+  const { loadLocale } = await import("../locale/messages.ts");
+  await loadLocale(locale);
+}
+
 /** The `--locale` value on the command line (before `--`), read before parsing can fail. */
 function localeOption(argv: readonly string[]): string | undefined {
   let found: string | undefined;
@@ -138,7 +155,15 @@ function localeOption(argv: readonly string[]): string | undefined {
 }
 
 function unknownCommand(command: string): BasisError {
-  return BasisError.of("usage", phrase("cli.unknown_command", { command: `"${command}"` }));
+  const near = nearCommands(command);
+  const quoted = JSON.stringify(command);
+  return BasisError.of(
+    "usage",
+    near.length === 0 ? phrase("cli.unknown_command", { command: quoted }) : phrase(
+      "cli.unknown_command_near",
+      { command: quoted, names: listOf(near.map((name) => JSON.stringify(name)), "join.or") },
+    ),
+  );
 }
 
 async function dispatch(
@@ -167,7 +192,12 @@ async function dispatch(
     case "check": {
       expectPositionals(command, positionals, 0, 0);
       const { checkCommand } = await import("./commands/check.ts");
-      return await checkCommand(settings);
+      return await checkCommand(settings, { strict: options.get("strict") === true });
+    }
+    case "init": {
+      expectPositionals(command, positionals, 0, 0);
+      const { initCommand } = await import("./commands/init.ts");
+      return await initCommand(settings);
     }
     case "call": {
       expectPositionals(command, positionals, 1, 2);

@@ -40,6 +40,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = 
     { name: "quiet", kind: "boolean", short: "q" },
     { name: "result", kind: "boolean" },
   ],
+  check: [{ name: "strict", kind: "boolean" }],
   permissions: [{ name: "format", kind: "string" }],
   schema: [{ name: "format", kind: "string" }],
   rules: [

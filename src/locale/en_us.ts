@@ -199,6 +199,11 @@ export const EN_US = {
 
   // The CLI's own messages.
   "cli.unknown_command": "Unknown command {command}: see basis-tools --help",
+  "cli.unknown_command_near":
+    "Unknown command {command}: did you mean {names}? See basis-tools --help",
+  "cli.unknown_option_near": "Unknown option {option}: did you mean {names}? See --help",
+  "cli.option_of_other":
+    "Cannot use option {option} with {command}: it is an option of {commands}; see basis-tools help {name}",
   "cli.missing_argument": "Cannot run {command}: an argument is missing; see --help",
   "cli.unexpected_argument": "Cannot run {command}: unexpected argument {argument}; see --help",
   "cli.bad_milliseconds":
@@ -236,6 +241,7 @@ export const EN_US = {
   "count.rules": "rule|rules",
   "count.lines": "line|lines",
   "count.problems": "problem|problems",
+  "count.warnings": "warning|warnings",
 
   // Joining items: "a", "a or b", "a, b or c".
   "join.one": "{item}",
@@ -286,12 +292,25 @@ export const EN_US = {
 
   // check
   "check.ok": "ok: {count} {tools} ({where})",
+  "check.warning": "warning: {problem}",
+  "check.ok_warnings":
+    "ok: {count} {tools} ({where}), {warnings} {warning_word}: fine as declared, but failing here until fixed (--strict: exit 6)",
   "check.no_manifest": "no manifest found",
+  "init.done":
+    "Created {manifest} (tool {tool}) and {script}, the program it runs.\n\nNext:\n  {call}\n      call it: you are asked before it runs, then it prints its answer\n  {rule}\n      remember a rule that lets it run without asking (also for an agent)\n  {mcp}\n      serve it to an agent over MCP (see the README: Use it from an agent)\n  {check}\n      check the manifest after an edit (an editor checks it as you type: see $schema)",
+  "init.exists": "Cannot create {path}: it already exists (nothing was written)",
+  "init.inside":
+    "Cannot create a manifest here: this directory is in workspace {root}, which has one (nothing was written); use -C . to start another workspace here",
+  "init.cannot_write": "Cannot create {path}: {reason}",
 
   // rules
   "rules.none": "No remembered rules ({file})",
   "rules.ignored": " (ignored: see rules check)",
-  "rules.when": "when {conditions}",
+  "rules.heading_id": "ID",
+  "rules.heading_decision": "DECISION",
+  "rules.heading_tool": "TOOL",
+  "rules.heading_scope": "SCOPE",
+  "rules.heading_when": "CONDITIONS",
   "rules.global": "(global)",
   "rules.workspace": "(workspace {path})",
   "rules.added": "Added {id}: {decision} {tool} {scope}",
@@ -654,28 +673,91 @@ export const EN_US = {
   "prompt.key_deny": "deny",
 
   // The --help texts (option names, command names and examples are never translated).
-  "help.global":
-    "Options for every command (before or after its name):\n  -C, --workspace DIR     workspace root (default: nearest ancestor holding .basis/tools.json)\n      --config-dir DIR    global config directory (default: $BASIS_CONFIG_DIR,\n                          $XDG_CONFIG_HOME/basis, ~/.config/basis)\n      --json              print JSON instead of text\n      --approve POLICY    prompt | always | never (default: $BASIS_APPROVE, else prompt)\n      --audit-log PATH    where decisions and runs are logged, or off (default:\n                          $BASIS_AUDIT_LOG, else ~/.local/state/basis/audit.jsonl)\n      --env KEY=VALUE     add a variable to every tool's environment (repeatable)\n      --no-shell          spawn runs no commands (tasks for a subagent still work)\n      --spawn-timeout MS  time limit of a spawn call (default 120000 for a command,\n                          600000 for a subagent; at most 600000)\n      --locale LOCALE     en-US | uk-UA\n  -h, --help              show help\n  -V, --version           show the version",
+  "help.global": "Options for every command (before or after its name):",
+  "help.more": "A command's own options: basis-tools help COMMAND (or COMMAND --help).",
+  "help.options": "Options:",
+  "help.tool_usage": "Usage: basis-tools call {name} [INPUT|-]\nExample: {example}",
+  "help.tool_command": "Runs: {command}",
+  "help.tool_effect": "Side effect: {effect}",
+  "help.tool_effect_timeout": "Side effect: {effect}; time limit: {ms} ms",
+  "help.tool_empty": "Input: {} (the schema allows no fields)",
+  "help.tool_any": "Input: any JSON object (the schema names no fields)",
+  "help.tool_fields":
+    "Input: one JSON object, which the program reads on stdin, with these fields:",
+  "help.tool_yes": "yes",
+  "help.tool_no": "no",
+  "help.tool_heading_field": "FIELD",
+  "help.tool_heading_type": "TYPE",
+  "help.tool_heading_required": "REQUIRED",
+  "help.tool_heading_default": "DEFAULT",
+  "help.tool_heading_description": "DESCRIPTION",
+  "help.tool_other_fields": "Fields not listed here are allowed too.",
+  "help.tool_argument":
+    "The value of {field} is also argument {index} of the command (<{field}> above).",
   "help.top":
-    "basis-tools — declared programs as typed, schema-checked, approved tools\n\nUsage: basis-tools [options] <command> [arguments]\n\nCommands:\n  list                    the roster: name, side effect, source, description\n  show NAME               one tool in full (env values redacted)\n  check                   validate the manifests (exit 0, or 6 with one line per problem)\n  call NAME [INPUT|-]     run one tool with a JSON object as input\n  spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,\n                          anything else is a task for the configured subagent\n  schema [--format F]     tool definitions for a model API: openai (default), anthropic,\n                          mcp, gemini (what Gemini CLI's discoveryCommand reads)\n  rules list|add|test|remove|check   the remembered approval rules\n  permissions             the least-privilege Deno permissions for this workspace\n  mcp                     serve the roster to an MCP client over stdio\n\n{global}\n\nExit codes: 0 ok, 1 tool failed, 2 usage, 3 timed out, 4 input refused, 5 denied,\n6 manifest invalid, 130 interrupted.",
+    "basis-tools — declared programs as typed, schema-checked, approved tools\n\nUsage: basis-tools [options] <command> [arguments]\n\nCommands:\n  init                    start a workspace: .basis/tools.json and an example tool\n  list                    the roster: name, side effect, source, description\n  show NAME               one tool in full (env values redacted)\n  check                   validate the manifests (exit 0, or 6 with one line per problem)\n  call NAME [INPUT|-]     run one tool with a JSON object as input\n                          (call NAME --help: the tool's description and input fields)\n  spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,\n                          anything else is a task for the configured subagent\n  schema [--format F]     tool definitions for a model API: openai (default), anthropic,\n                          mcp, gemini (what Gemini CLI's discoveryCommand reads)\n  rules list|add|test|remove|check   the remembered approval rules\n  permissions             the least-privilege Deno permissions for this workspace\n  mcp                     serve the roster to an MCP client over stdio\n  help [COMMAND]          this help, or a command's\n\n{global}\n\nExit codes: 0 ok, 1 tool failed, 2 usage, 3 timed out, 4 input refused, 5 denied,\n6 manifest invalid, 130 interrupted.",
+  "help.init":
+    "Usage: basis-tools init [-C DIR]\n\nStarts a workspace in DIR (default: the current directory): writes .basis/tools.json, which names\nits JSON Schema ($schema) so that editors check and complete it, and .basis/tools/hello.sh, a tool\nthat reads its input as JSON on stdin and takes one field as an argument; then says what to do\nnext. It overwrites nothing: when a manifest is already there (or the directory is inside a\nworkspace that has one), it exits 2 and writes nothing.",
+  "help.help":
+    "Usage: basis-tools help [COMMAND]\n\nPrints the program's help, or a command's (the same as COMMAND --help).\nbasis-tools call NAME --help describes one tool: what it does and its input fields.",
   "help.list":
-    "Usage: basis-tools list [--json]\n\nLists the roster: workspace tools by name, then global tools the workspace does not shadow.",
+    "Usage: basis-tools list [--json]\n\nLists the roster: workspace tools by name, then global tools the workspace does not shadow, then\nspawn; a tool that cannot be used says why. At a terminal the columns are cut to its width; in a\npipe or a file every line is whole.",
   "help.show":
-    "Usage: basis-tools show NAME [--json]\n\nShows one tool in full: description, command, cwd, env names (values redacted), side effect,\ntimeout, input schema and the file that declares it.",
+    "Usage: basis-tools show NAME [--json]\n\nShows one tool in full: description, command (<name> where an argument comes from the input),\ncwd, env names (values redacted), side effect, timeout, input schema and the file that declares\nit.",
   "help.check":
-    "Usage: basis-tools check [--json]\n\nValidates the workspace and global manifests, including every tool's input schema, and the\nspawn configuration (spawn.json in the config directory).\nExits 0, or 6 with one line per problem.",
+    "Usage: basis-tools check [--strict] [--json]\n\nValidates the workspace and global manifests, including every tool's input and output schemas, and\nthe spawn configuration (spawn.json in the config directory): exit 6, with one line per problem.\nWhat would fail only when a tool is called here — a program that cannot be found on PATH or is not\nexecutable, a relative program that does not exist, a cwd that is not a directory — is a warning\n(exit 0; such a tool is unavailable until it is fixed); with --strict it is a problem (exit 6).",
   "help.call":
-    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--quiet] [--result] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is a pipe or a file, reads it\nfrom stdin (empty stdin is refused); no INPUT at a terminal or /dev/null means {}. The input is\nchecked against the tool's schema, the call is approved (--approve), then the program gets the\ninput as compact JSON on stdin, every number as written, and its output is streamed through. With --json, prints one object:\n{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\nNamed \"basis-tools-call\" (a link), the binary is call --quiet --result: Gemini\nCLI's callCommand.\n\n  --timeout MS            override the tool's timeout_ms for this call\n  --dry-run               print the preview and the decision that would be taken; run nothing\n  -q, --quiet             no notes of basis-tools' own on stderr when the call succeeds\n  --result                print the result a model reads instead of the program's output",
+    "Usage: basis-tools call NAME [INPUT|-] [options]\n       basis-tools call NAME --help\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is a pipe or a file, reads it\nfrom stdin (empty stdin is refused); no INPUT at a terminal or /dev/null means {}. The input is\nchecked against the tool's schema, the call is approved (--approve; with piped input the question\nis asked on the terminal, /dev/tty), then the program gets the input as compact JSON on stdin,\nevery number as written, and its output is streamed through. With --json, prints one object:\n{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\ncall NAME --help shows the tool's description and its input fields. Named \"basis-tools-call\" (a\nlink), the binary is call --quiet --result: Gemini CLI's callCommand.",
   "help.spawn":
-    'Usage: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
+    'Usage: basis-tools spawn STRING [options]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
   "help.permissions":
-    "Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nDerives from the manifests the least-privilege Deno permissions for this workspace: --allow-run\nfor the absolute path of every declared program (bare names found on PATH now), the kill program\nthat stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and\nspawn's targets and subagent; --allow-read for the workspace, the config and cache directories and\nthe files looked at to find each program; --allow-write for the config, cache and state\ndirectories; --allow-env for the variables basis-tools reads and the ${VAR}s the manifests use;\n--no-prompt. Warnings go to stderr: programs that cannot be found (left out) and grants that\ndefeat confinement (shells, env, xargs, interpreters, ...).\n\n  --format flags          one line of deno flags to paste (default; json with --json)\n  --format json           {flags, read, write, env, run, programs, warnings}\n  --format deno-json      a \"permissions\" set for deno.json (deno run -P, Deno 2.5 or later)\n  --format compile        a deno compile command for a binary confined to this workspace",
+    "Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nDerives from the manifests the least-privilege Deno permissions for this workspace: --allow-run\nfor the absolute path of every declared program (bare names found on PATH now), the kill program\nthat stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and\nspawn's targets and subagent; --allow-read for the workspace, the config and cache directories,\nthe files looked at to find each program and /dev/tty (the prompt); --allow-write for the config,\ncache and state directories and /dev/tty; --allow-env for the variables basis-tools reads and the\n${VAR}s the manifests use; --no-prompt. Warnings go to stderr: programs that cannot be found (left\nout) and grants that defeat confinement (shells, env, xargs, interpreters, ...).",
   "help.mcp":
     "Usage: basis-tools mcp [--approve prompt|always|never] [-C DIR]\n\nServes the roster (declared tools and spawn) to an MCP client over stdio: stdout carries the\nprotocol only, logs go to stderr. Calls go through the same schema gate, rules and approval as\ncall. A call no rule answers is put to the person through the client (elicitation) when the\nclient supports it; otherwise it is denied, unless --approve always. --approve never denies\nwithout asking. Edits to the manifests and spawn.json reload the roster (a broken edit keeps the\nlast good one); a tool that cannot be used is left out, and logged once. The server ends, stopping\nevery running call, when the client closes stdin; SIGINT or SIGTERM ends it too (exit 0 when idle).",
   "help.schema":
-    'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes:\n  openai      {"type": "function", "function": {name, description, parameters, strict}} (default)\n  anthropic   {name, description, input_schema}\n  mcp         {name, title, description, inputSchema, outputSchema?, annotations}\n  gemini      {name, description, parametersJsonSchema, responseJsonSchema?}\n--locale changes the texts of the built-in spawn tool, never names or schemas. Tools that cannot\nbe used are left out, with a line on stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, "basis-tools-call" being a link to the binary: Gemini CLI runs\nit with the tool\'s name as its only argument and the arguments as JSON on stdin.',
+    'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes. --locale changes the texts of the built-in spawn tool, never names or\nschemas. Tools that cannot be used are left out, with a line on stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, "basis-tools-call" being a link to the binary: Gemini CLI runs\nit with the tool\'s name as its only argument and the arguments as JSON on stdin.',
   "help.rules":
-    'Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule\'s\nconditions are per field of the call\'s preview and must all hold. Declared tools:\n  --program PATH          the resolved program (pinned on every allow or ask rule)\n  --argv JSON             one condition per argument: "text" exact, {"glob": "a*"} within that\n                          argument, {"rest": true} last for any further arguments\n  --cwd PATH              the working directory, exactly\n  --input POINTER=JSON    the input value at a JSON pointer equals JSON (repeatable)\nspawn: --body TEXT (exact), --body-glob GLOB (simple commands only), --target NAME,\n--mode command|agent. --when JSON gives the whole condition object. Without conditions, add pins\nthe tool\'s current program, argv and cwd. A deny rule beats an ask rule, which beats an allow rule.\nRules are scoped to the current workspace (its real path) unless --global is given. --match and\n--not-match are example previews the rule must and must not match. test prints the preview and\nthe decision that would be taken, running nothing: exit 0 when allowed, 5 when not.',
+    "Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule's\nconditions are per field of the call's preview and must all hold. Without conditions, add pins\nthe tool's current program, argv and cwd (an argument taken from the input matches any value). A\ndeny rule beats an ask rule, which beats an allow rule. Rules are scoped to the current workspace\n(its real path) unless --global is given. test prints the preview and the decision that would be\ntaken, running nothing: exit 0 when allowed, 5 when not. list is cut to the terminal's width.",
+  "opt.workspace": "workspace root (default: nearest ancestor holding\n.basis/tools.json)",
+  "opt.config_dir":
+    "global config directory (default: $BASIS_CONFIG_DIR,\n$XDG_CONFIG_HOME/basis, ~/.config/basis)",
+  "opt.json": "print JSON instead of text",
+  "opt.approve": "prompt | always | never (default: $BASIS_APPROVE, else prompt)",
+  "opt.audit_log":
+    "where decisions and runs are logged, or off (default:\n$BASIS_AUDIT_LOG, else ~/.local/state/basis/audit.jsonl)",
+  "opt.env": "add a variable to every tool's environment (repeatable)",
+  "opt.no_shell": "spawn runs no commands (tasks for a subagent still work)",
+  "opt.spawn_timeout":
+    "time limit of a spawn call (default 120000 for a command,\n600000 for a subagent; at most 600000)",
+  "opt.locale": "the language of messages: en-US | uk-UA",
+  "opt.help": "show help",
+  "opt.version": "show the version (with --json: as JSON)",
+  "opt.timeout": "override the tool's timeout_ms for this call",
+  "opt.dry_run": "print the preview and the decision that would be taken; run nothing",
+  "opt.quiet": "no notes of basis-tools' own on stderr when the call succeeds",
+  "opt.result": "print the result a model reads instead of the program's output",
+  "opt.strict": "what fails only at call time (a program not found) is a problem",
+  "opt.tool": "the tool the rule is for (add: required)",
+  "opt.program": "the resolved program (pinned on every allow or ask rule)",
+  "opt.argv":
+    'one condition per argument: "text" exact, {"glob": "a*"} within that\nargument, {"rest": true} last for any further arguments',
+  "opt.cwd": "the working directory, exactly",
+  "opt.input": "the input value at a JSON pointer equals JSON (repeatable)",
+  "opt.body": "spawn: the command line or task, exactly",
+  "opt.body_glob": "spawn: a glob over the command line (simple commands only)",
+  "opt.target": "spawn: the target",
+  "opt.mode": "spawn: the mode, command | agent",
+  "opt.when": "the whole condition object (the options above are laid over it)",
+  "opt.deny": "a rule that denies",
+  "opt.ask": "a rule that always asks a person",
+  "opt.reason": "why, in one line (shown with a denial)",
+  "opt.global": "a rule for every workspace",
+  "opt.match": "an example preview the rule must match (repeatable)",
+  "opt.not_match": "an example preview the rule must not match (repeatable)",
+  "opt.format_schema":
+    'the shape of the definitions:\nopenai      {"type": "function", "function": {name, description, parameters, strict}}\n            (default)\nanthropic   {name, description, input_schema}\nmcp         {name, title, description, inputSchema, outputSchema?, annotations}\ngemini      {name, description, parametersJsonSchema, responseJsonSchema?}',
+  "opt.format_permissions":
+    'what to print:\nflags       one line of deno flags to paste (default; json with --json)\njson        {flags, read, write, env, run, programs, warnings}\ndeno-json   a "permissions" set for deno.json (deno run -P, Deno 2.5 or later)\ncompile     a deno compile command for a binary confined to this workspace',
 } as const;
 
 /** A message's key. */

@@ -213,6 +213,12 @@ export function ukUA(): Catalogue {
 
     // Власні повідомлення CLI.
     "cli.unknown_command": "Невідома команда {command}: див. basis-tools --help",
+    "cli.unknown_command_near":
+      "Невідома команда {command}: можливо, ви мали на увазі {names}? Див. basis-tools --help",
+    "cli.unknown_option_near":
+      "Невідомий параметр {option}: можливо, ви мали на увазі {names}? Див. --help",
+    "cli.option_of_other":
+      "Не можна використати параметр {option} з {command}: це параметр {commands}; див. basis-tools help {name}",
     "cli.missing_argument": "Не вдалося виконати {command}: бракує аргументу; див. --help",
     "cli.unexpected_argument":
       "Не вдалося виконати {command}: неочікуваний аргумент {argument}; див. --help",
@@ -260,6 +266,7 @@ export function ukUA(): Catalogue {
     "count.rules": "правило|правила|правил",
     "count.lines": "рядок|рядки|рядків",
     "count.problems": "проблема|проблеми|проблем",
+    "count.warnings": "попередження|попередження|попереджень",
 
     // Переліки: "a", "a або b", "a, b або c".
     "join.one": "{item}",
@@ -310,12 +317,25 @@ export function ukUA(): Catalogue {
 
     // check
     "check.ok": "гаразд: {count} {tools} ({where})",
+    "check.warning": "попередження: {problem}",
+    "check.ok_warnings":
+      "гаразд: {count} {tools} ({where}), {warnings} {warning_word}: оголошено правильно, але тут не працюватиме, доки це не виправлено (--strict: код 6)",
     "check.no_manifest": "маніфест не знайдено",
+    "init.done":
+      "Створено {manifest} (інструмент {tool}) і {script} — програму, яку він запускає.\n\nДалі:\n  {call}\n      викликати його: вас спитають перед запуском, потім він виведе відповідь\n  {rule}\n      запам’ятати правило, з яким він запускається без питань (і для агента)\n  {mcp}\n      надати його агентові через MCP (див. README: Use it from an agent)\n  {check}\n      перевірити маніфест після редагування (редактор перевіряє його під час набору: див. $schema)",
+    "init.exists": "Не вдалося створити {path}: він уже існує (нічого не записано)",
+    "init.inside":
+      "Не вдалося створити маніфест тут: цей каталог належить робочій області {root}, яка вже має маніфест (нічого не записано); щоб почати тут іншу робочу область, додайте -C .",
+    "init.cannot_write": "Не вдалося створити {path}: {reason}",
 
     // rules
     "rules.none": "Збережених правил немає ({file})",
     "rules.ignored": " (ігнорується: див. rules check)",
-    "rules.when": "коли {conditions}",
+    "rules.heading_id": "ID",
+    "rules.heading_decision": "РІШЕННЯ",
+    "rules.heading_tool": "ІНСТРУМЕНТ",
+    "rules.heading_scope": "ОБЛАСТЬ",
+    "rules.heading_when": "УМОВИ",
     "rules.global": "(глобальне)",
     "rules.workspace": "(робочий простір {path})",
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
@@ -697,130 +717,91 @@ export function ukUA(): Catalogue {
     "prompt.key_deny": "відхилити",
 
     // Тексти --help (назви параметрів і команд та приклади не перекладаються).
-    "help.global": `Параметри для кожної команди (перед її назвою або після):
-  -C, --workspace DIR     корінь робочого простору (типово: найближчий каталог-предок
-                          із .basis/tools.json)
-      --config-dir DIR    глобальний каталог конфігурації (типово: $BASIS_CONFIG_DIR,
-                          $XDG_CONFIG_HOME/basis, ~/.config/basis)
-      --json              виводити JSON замість тексту
-      --approve POLICY    prompt | always | never (типово: $BASIS_APPROVE, інакше prompt)
-      --audit-log PATH    куди записувати рішення й запуски, або off (типово:
-                          $BASIS_AUDIT_LOG, інакше ~/.local/state/basis/audit.jsonl)
-      --env KEY=VALUE     додати змінну до середовища кожного інструмента (можна повторювати)
-      --no-shell          spawn не виконує команд (завдання для субагента все ще працюють)
-      --spawn-timeout MS  обмеження часу виклику spawn (типово 120000 для команди,
-                          600000 для субагента; не більше 600000)
-      --locale LOCALE     en-US | uk-UA
-  -h, --help              показати довідку
-  -V, --version           показати версію`,
+    "help.global": "Параметри для кожної команди (перед її назвою або після):",
+    "help.more": "Власні параметри команди: basis-tools help COMMAND (або COMMAND --help).",
+    "help.options": "Параметри:",
+    "help.tool_usage": "Використання: basis-tools call {name} [INPUT|-]\nПриклад: {example}",
+    "help.tool_command": "Запускає: {command}",
+    "help.tool_effect": "Побічна дія: {effect}",
+    "help.tool_effect_timeout": "Побічна дія: {effect}; обмеження часу: {ms} мс",
+    "help.tool_empty": "Вхідні дані: {} (схема не дозволяє жодних полів)",
+    "help.tool_any": "Вхідні дані: будь-який об’єкт JSON (схема не називає полів)",
+    "help.tool_fields":
+      "Вхідні дані: один об’єкт JSON, який програма читає зі stdin, з такими полями:",
+    "help.tool_yes": "так",
+    "help.tool_no": "ні",
+    "help.tool_heading_field": "ПОЛЕ",
+    "help.tool_heading_type": "ТИП",
+    "help.tool_heading_required": "ОБОВ’ЯЗКОВЕ",
+    "help.tool_heading_default": "ТИПОВО",
+    "help.tool_heading_description": "ОПИС",
+    "help.tool_other_fields": "Поля, яких тут немає, теж дозволено.",
+    "help.tool_argument": "Значення {field} також є аргументом {index} команди (<{field}> вище).",
     "help.top":
-      `basis-tools — оголошені програми як типізовані інструменти зі схемою та підтвердженням
-
-Використання: basis-tools [параметри] <команда> [аргументи]
-
-Команди:
-  list                    перелік інструментів: назва, побічна дія, джерело, опис
-  show NAME               один інструмент повністю (значення змінних приховано)
-  check                   перевірити маніфести (код 0, або 6 і по рядку на кожну проблему)
-  call NAME [INPUT|-]     запустити інструмент з об’єктом JSON як вхідними даними
-  spawn STRING            '!cmd' виконує команду, '!@target cmd' виконує її на цілі,
-                          будь-що інше — завдання для налаштованого субагента
-  schema [--format F]     визначення інструментів для API моделі: openai (типово), anthropic,
-                          mcp, gemini (те, що читає discoveryCommand у Gemini CLI)
-  rules list|add|test|remove|check   збережені правила підтвердження
-  permissions             мінімально необхідні дозволи Deno для цього робочого простору
-  mcp                     надавати інструменти клієнтові MCP через stdio
-
-{global}
-
-Коди завершення: 0 успіх, 1 збій інструмента, 2 неправильне використання, 3 час вичерпано,
-4 вхідні дані відхилено, 5 відмовлено, 6 маніфест недійсний, 130 перервано.`,
-    "help.list": `Використання: basis-tools list [--json]
-
-Виводить перелік інструментів: спершу інструменти робочого простору за назвою, потім глобальні,
-яких робочий простір не перекриває.`,
-    "help.show": `Використання: basis-tools show NAME [--json]
-
-Показує один інструмент повністю: опис, команду, робочий каталог, назви змінних середовища
-(значення приховано), побічну дію, обмеження часу, схему вхідних даних і файл, де його оголошено.`,
-    "help.check": `Використання: basis-tools check [--json]
-
-Перевіряє маніфести робочого простору й глобальний, зокрема схему вхідних даних кожного
-інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації).
-Завершується з кодом 0, або 6 і по рядку на кожну проблему.`,
+      "basis-tools — оголошені програми як типізовані інструменти зі схемою та підтвердженням\n\nВикористання: basis-tools [параметри] <команда> [аргументи]\n\nКоманди:\n  init                    почати робочий простір: .basis/tools.json і приклад інструмента\n  list                    перелік інструментів: назва, побічна дія, джерело, опис\n  show NAME               один інструмент повністю (значення змінних приховано)\n  check                   перевірити маніфести (код 0, або 6 і по рядку на кожну проблему)\n  call NAME [INPUT|-]     запустити інструмент з об’єктом JSON як вхідними даними\n                          (call NAME --help: опис інструмента та поля його вхідних даних)\n  spawn STRING            '!cmd' виконує команду, '!@target cmd' виконує її на цілі,\n                          будь-що інше — завдання для налаштованого субагента\n  schema [--format F]     визначення інструментів для API моделі: openai (типово), anthropic,\n                          mcp, gemini (те, що читає discoveryCommand у Gemini CLI)\n  rules list|add|test|remove|check   збережені правила підтвердження\n  permissions             мінімально необхідні дозволи Deno для цього робочого простору\n  mcp                     надавати інструменти клієнтові MCP через stdio\n  help [COMMAND]          ця довідка або довідка команди\n\n{global}\n\nКоди завершення: 0 успіх, 1 збій інструмента, 2 неправильне використання, 3 час вичерпано,\n4 вхідні дані відхилено, 5 відмовлено, 6 маніфест недійсний, 130 перервано.",
+    "help.init":
+      "Використання: basis-tools init [-C DIR]\n\nПочинає робочий простір у DIR (типово — поточний каталог): записує .basis/tools.json, що називає\nсвою JSON-схему ($schema), щоб редактори перевіряли й доповнювали його, і .basis/tools/hello.sh —\nінструмент, який читає вхідні дані як JSON зі stdin і бере одне поле як аргумент; потім підказує,\nщо робити далі. Нічого не перезаписує: якщо маніфест уже є (або каталог лежить у робочому\nпросторі, що його має), завершується з кодом 2 і нічого не записує.",
+    "help.help":
+      "Використання: basis-tools help [COMMAND]\n\nВиводить довідку програми або команди (те саме, що COMMAND --help).\nbasis-tools call NAME --help описує один інструмент: що він робить і поля його вхідних даних.",
+    "help.list":
+      "Використання: basis-tools list [--json]\n\nВиводить перелік інструментів: спершу інструменти робочого простору за назвою, потім глобальні,\nяких робочий простір не перекриває, потім spawn; інструмент, яким не можна скористатися, каже чому.\nУ терміналі стовпці обрізано до його ширини; у каналі чи файлі кожен рядок повний.",
+    "help.show":
+      "Використання: basis-tools show NAME [--json]\n\nПоказує один інструмент повністю: опис, команду (<назва> там, де аргумент береться з вхідних\nданих), робочий каталог, назви змінних середовища (значення приховано), побічну дію, обмеження\nчасу, схему вхідних даних і файл, де його оголошено.",
+    "help.check":
+      "Використання: basis-tools check [--strict] [--json]\n\nПеревіряє маніфести робочого простору й глобальний, зокрема схеми вхідних даних і результату\nкожного інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації): код 6 і по\nрядку на кожну проблему. Те, що зламається лише під час виклику тут, — програму не знайдено в\nPATH чи вона не виконувана, відносної програми не існує, робочий каталог не є каталогом, — це\nпопередження (код 0; такий інструмент недоступний, доки це не виправлено); з --strict це\nпроблема (код 6).",
     "help.call":
-      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--quiet] [--result] [--json] [--env KEY=VALUE]...
-
-Запускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin — канал чи файл,
-означає читання з stdin (порожній stdin відхиляється); відсутній INPUT у терміналі чи з /dev/null
-означає {}. Вхідні дані перевіряються за схемою інструмента, виклик підтверджується (--approve),
-далі програма отримує вхідні дані як компактний JSON через stdin, кожне число — як його записано,
-а її вивід передається далі. З --json виводить один об’єкт:
-{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
-Під назвою "basis-tools-call" (посилання) двійковий файл — це call --quiet
---result: callCommand для Gemini CLI.
-
-  --timeout MS            замінити timeout_ms інструмента для цього виклику
-  --dry-run               показати попередній перегляд і рішення, нічого не запускаючи
-  -q, --quiet             жодних власних приміток basis-tools у stderr, коли виклик успішний
-  --result                вивести результат, який читає модель, замість виводу програми`,
+      "Використання: basis-tools call NAME [INPUT|-] [параметри]\n       basis-tools call NAME --help\n\nЗапускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin — канал чи файл,\nозначає читання з stdin (порожній stdin відхиляється); відсутній INPUT у терміналі чи з /dev/null\nозначає {}. Вхідні дані перевіряються за схемою інструмента, виклик підтверджується (--approve;\nколи вхідні дані надходять каналом, питання ставиться в терміналі, /dev/tty), далі програма\nотримує вхідні дані як компактний JSON через stdin, кожне число — як його записано, а її вивід\nпередається далі. З --json виводить один об’єкт:\n{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\ncall NAME --help показує опис інструмента й поля його вхідних даних. Під назвою\n\"basis-tools-call\" (посилання) двійковий файл — це call --quiet --result: callCommand для Gemini CLI.",
     "help.spawn":
-      `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]
-
-Вбудований інструмент spawn (його також можна викликати так: basis-tools call spawn '{"input":"!ls"}').
-  !<command>            виконує команду через /bin/sh -c у корені робочого простору, в окремій
-                        групі процесів, лише з PATH, HOME, LANG і парами --env
-  !@<target> <command>  виконує її на цілі зі spawn.json: argv цілі, до якого команду
-                        додано одним аргументом
-  !!<text>              завдання, що починається з '!'
-  <text>                завдання для субагента зі spawn.json (текст — у його stdin, відповідь —
-                        з його stdout); відхиляється на глибині делегування max_depth (типово 2)
-Вивід передається одразу; для --json з кожного потоку зберігається до 64 КіБ, і виводиться
-{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,
-stderr_truncated, duration_ms}. Налаштування: spawn.json у каталозі конфігурації,
-{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.`,
+      'Використання: basis-tools spawn STRING [параметри]\n\nВбудований інструмент spawn (його також можна викликати так: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            виконує команду через /bin/sh -c у корені робочого простору, в окремій\n                        групі процесів, лише з PATH, HOME, LANG і парами --env\n  !@<target> <command>  виконує її на цілі зі spawn.json: argv цілі, до якого команду\n                        додано одним аргументом\n  !!<text>              завдання, що починається з \'!\'\n  <text>                завдання для субагента зі spawn.json (текст — у його stdin, відповідь —\n                        з його stdout); відхиляється на глибині делегування max_depth (типово 2)\nВивід передається одразу; для --json з кожного потоку зберігається до 64 КіБ, і виводиться\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Налаштування: spawn.json у каталозі конфігурації,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
     "help.permissions":
-      `Використання: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]
-
-Виводить із маніфестів мінімально необхідні дозволи Deno для цього робочого простору: --allow-run
-для абсолютного шляху кожної оголошеної програми (короткі назви шукаються в PATH зараз), програми
-kill, що зупиняє групу процесів інструмента після вичерпання часу, /bin/sh для команд spawn (не
-з --no-shell), а також цілей і субагента spawn; --allow-read для робочого простору, каталогів
-конфігурації й кешу та файлів, які переглядаються під час пошуку програм; --allow-write для
-каталогів конфігурації, кешу й стану; --allow-env для змінних, які читає basis-tools, і \${VAR}, що
-використовують маніфести; --no-prompt. Попередження йдуть у stderr: програми, яких не знайдено
-(їх пропущено), і дозволи, що зводять обмеження нанівець (оболонки, env, xargs, інтерпретатори, ...).
-
-  --format flags          один рядок прапорців deno для вставлення (типово; json з --json)
-  --format json           {flags, read, write, env, run, programs, warnings}
-  --format deno-json      набір "permissions" для deno.json (deno run -P, Deno 2.5 або новіший)
-  --format compile        команда deno compile для двійкового файлу, обмеженого цим робочим простором`,
-    "help.mcp": `Використання: basis-tools mcp [--approve prompt|always|never] [-C DIR]
-
-Надає інструменти (оголошені та spawn) клієнтові MCP через stdio: stdout містить лише протокол,
-журнал іде в stderr. Виклики проходять ту саму перевірку схемою, правила й підтвердження, що й
-call. Виклик, на який не відповідає жодне правило, клієнт показує людині (elicitation), якщо
-підтримує це; інакше його відхилено, хіба що задано --approve always. --approve never відхиляє,
-не питаючи. Зміни маніфестів і spawn.json перезавантажують перелік інструментів (зламана зміна
-лишає останній справний); інструмент, яким не можна скористатися, пропускається й один раз
-записується в журнал. Сервер завершується, зупинивши всі виклики, коли клієнт закриває stdin;
-SIGINT чи SIGTERM теж його завершують (код 0, якщо він нічого не виконував).`,
+      "Використання: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nВиводить із маніфестів мінімально необхідні дозволи Deno для цього робочого простору: --allow-run\nдля абсолютного шляху кожної оголошеної програми (короткі назви шукаються в PATH зараз), програми\nkill, що зупиняє групу процесів інструмента після вичерпання часу, /bin/sh для команд spawn (не\nз --no-shell), а також цілей і субагента spawn; --allow-read для робочого простору, каталогів\nконфігурації й кешу, файлів, які переглядаються під час пошуку програм, і /dev/tty (питання);\n--allow-write для каталогів конфігурації, кешу й стану та /dev/tty; --allow-env для змінних, які\nчитає basis-tools, і ${VAR}, що використовують маніфести; --no-prompt. Попередження йдуть у stderr:\nпрограми, яких не знайдено (їх пропущено), і дозволи, що зводять обмеження нанівець (оболонки,\nenv, xargs, інтерпретатори, ...).",
+    "help.mcp":
+      "Використання: basis-tools mcp [--approve prompt|always|never] [-C DIR]\n\nНадає інструменти (оголошені та spawn) клієнтові MCP через stdio: stdout містить лише протокол,\nжурнал іде в stderr. Виклики проходять ту саму перевірку схемою, правила й підтвердження, що й\ncall. Виклик, на який не відповідає жодне правило, клієнт показує людині (elicitation), якщо\nпідтримує це; інакше його відхилено, хіба що задано --approve always. --approve never відхиляє,\nне питаючи. Зміни маніфестів і spawn.json перезавантажують перелік інструментів (зламана зміна\nлишає останній справний); інструмент, яким не можна скористатися, пропускається й один раз\nзаписується в журнал. Сервер завершується, зупинивши всі виклики, коли клієнт закриває stdin;\nSIGINT чи SIGTERM теж його завершують (код 0, якщо він нічого не виконував).",
     "help.schema":
-      `Використання: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]
-
-Виводить визначення інструментів (спершу оголошені, потім spawn) одним масивом JSON у формі, яку
-приймає API моделі:
-  openai      {"type": "function", "function": {name, description, parameters, strict}} (типово)
-  anthropic   {name, description, input_schema}
-  mcp         {name, title, description, inputSchema, outputSchema?, annotations}
-  gemini      {name, description, parametersJsonSchema, responseJsonSchema?}
---locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи схеми. Інструменти,
-якими не можна скористатися, пропускаються, з рядком у stderr.
-
-Gemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",
-"callCommand": "basis-tools-call"}, де "basis-tools-call" — посилання на двійковий файл: Gemini CLI
-запускає його з назвою інструмента єдиним аргументом і аргументами як JSON у stdin.`,
+      'Використання: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nВиводить визначення інструментів (спершу оголошені, потім spawn) одним масивом JSON у формі, яку\nприймає API моделі. --locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи\nсхеми. Інструменти, якими не можна скористатися, пропускаються, з рядком у stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, де "basis-tools-call" — посилання на двійковий файл: Gemini CLI\nзапускає його з назвою інструмента єдиним аргументом і аргументами як JSON у stdin.',
     "help.rules":
-      'Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nОголошені інструменти:\n  --program PATH          програма, яка справді запуститься (її закріплює кожне правило allow чи ask)\n  --argv JSON             умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\n                          цього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи\n  --cwd PATH              робочий каталог, точно\n  --input POINTER=JSON    значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)\nspawn: --body TEXT (точно), --body-glob GLOB (лише прості команди), --target NAME,\n--mode command|agent. --when JSON задає весь об’єкт умов. Без умов add закріплює поточні програму,\nargv і cwd інструмента. Правило deny переважає правило ask, а те — правило allow. Правила діють\nу поточному робочому просторі (його справжньому шляху), якщо не задано --global. --match і\n--not-match — приклади попереднього перегляду, з якими правило має і не має збігатися. test\nпоказує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо ні.',
+      "Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nБез умов add закріплює поточні програму, argv і cwd інструмента (аргумент із вхідних даних\nзбігається з будь-яким значенням). Правило deny переважає правило ask, а те — правило allow.\nПравила діють у поточному робочому просторі (його справжньому шляху), якщо не задано --global.\ntest показує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо\nні. list обрізано до ширини термінала.",
+    "opt.workspace":
+      "корінь робочого простору (типово: найближчий каталог-предок\nіз .basis/tools.json)",
+    "opt.config_dir":
+      "глобальний каталог конфігурації (типово: $BASIS_CONFIG_DIR,\n$XDG_CONFIG_HOME/basis, ~/.config/basis)",
+    "opt.json": "виводити JSON замість тексту",
+    "opt.approve": "prompt | always | never (типово: $BASIS_APPROVE, інакше prompt)",
+    "opt.audit_log":
+      "куди записувати рішення й запуски, або off (типово:\n$BASIS_AUDIT_LOG, інакше ~/.local/state/basis/audit.jsonl)",
+    "opt.env": "додати змінну до середовища кожного інструмента (можна повторювати)",
+    "opt.no_shell": "spawn не виконує команд (завдання для субагента все ще працюють)",
+    "opt.spawn_timeout":
+      "обмеження часу виклику spawn (типово 120000 для команди,\n600000 для субагента; не більше 600000)",
+    "opt.locale": "мова повідомлень: en-US | uk-UA",
+    "opt.help": "показати довідку",
+    "opt.version": "показати версію (з --json — як JSON)",
+    "opt.timeout": "замінити timeout_ms інструмента для цього виклику",
+    "opt.dry_run": "показати попередній перегляд і рішення, нічого не запускаючи",
+    "opt.quiet": "жодних власних приміток basis-tools у stderr, коли виклик успішний",
+    "opt.result": "вивести результат, який читає модель, замість виводу програми",
+    "opt.strict": "те, що зламається лише під час виклику (програму не знайдено), — проблема",
+    "opt.tool": "інструмент, для якого правило (для add — обов’язково)",
+    "opt.program": "програма, яка справді запуститься (її закріплює кожне правило allow чи ask)",
+    "opt.argv":
+      'умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\nцього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи',
+    "opt.cwd": "робочий каталог, точно",
+    "opt.input": "значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)",
+    "opt.body": "spawn: рядок команди чи завдання, точно",
+    "opt.body_glob": "spawn: шаблон glob для рядка команди (лише прості команди)",
+    "opt.target": "spawn: ціль",
+    "opt.mode": "spawn: режим, command | agent",
+    "opt.when": "увесь об’єкт умов (параметри вище накладаються на нього)",
+    "opt.deny": "правило, що відмовляє",
+    "opt.ask": "правило, що завжди питає людину",
+    "opt.reason": "чому, одним рядком (показується з відмовою)",
+    "opt.global": "правило для кожного робочого простору",
+    "opt.match": "приклад попереднього перегляду, з яким правило має збігатися (можна повторювати)",
+    "opt.not_match":
+      "приклад попереднього перегляду, з яким правило не має збігатися (можна повторювати)",
+    "opt.format_schema":
+      'форма визначень:\nopenai      {"type": "function", "function": {name, description, parameters, strict}}\n            (типово)\nanthropic   {name, description, input_schema}\nmcp         {name, title, description, inputSchema, outputSchema?, annotations}\ngemini      {name, description, parametersJsonSchema, responseJsonSchema?}',
+    "opt.format_permissions":
+      'що виводити:\nflags       один рядок прапорців deno для вставлення (типово; json з --json)\njson        {flags, read, write, env, run, programs, warnings}\ndeno-json   набір "permissions" для deno.json (deno run -P, Deno 2.5 або новіший)\ncompile     команда deno compile для двійкового файлу, обмеженого цим робочим простором',
   };
 }

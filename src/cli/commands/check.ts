@@ -1,72 +1,147 @@
 /**
  * `basis-tools check`: validate both manifests, compile every tool's schemas and find every
- * program; check the user's `spawn.json` too. Every problem is reported, also those that leave only
- * one tool unavailable: CI stays strict.
+ * program; check the user's `spawn.json` too. Every problem of a declaration is reported, also
+ * those that leave only one tool unavailable: CI stays strict (exit 6).
+ *
+ * What would fail only when a tool is called on this machine — a program that cannot be found on
+ * `PATH` or is not executable, a relative program that does not exist, a `cwd` that is no
+ * directory — is a warning by default (exit 0: the manifest is right, this machine lacks
+ * something; such a tool is still unavailable, as `list` says), and a problem with `--strict`.
  *
  * @module
  */
 
 import { checkAvailability } from "../../contract/availability.ts";
-import { formatProblem, ManifestError, type ManifestProblem } from "../../errors.ts";
+import { formatProblem, ManifestError, type ManifestProblem, problemOf } from "../../errors.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { plural } from "../../locale/messages.ts";
+import { phrase } from "../../locale/messages.ts";
+import type { Roster } from "../../manifest/types.ts";
+import { canonicalPath } from "../../paths.ts";
+import { callSecrets, redactPhrase } from "../../redact.ts";
 import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
 
+/** Options of {@linkcode checkCommand}. */
+export interface CheckOptions {
+  /**
+   * Whether what would fail at call time (a program, a working directory) is a problem (exit 6)
+   * rather than a warning.
+   *
+   * @default {false}
+   */
+  strict?: boolean;
+}
+
 /**
- * Validates the manifests; prints one line per problem.
+ * Validates the manifests; prints one line per problem, then one per warning.
  *
  * @param settings The run's settings.
- * @returns 0 when everything is valid, else 6.
+ * @param options Whether warnings count as problems.
+ * @returns 0 when there is no problem (warnings aside), else 6.
  */
-export async function checkCommand(settings: Settings): Promise<number> {
-  let problems: readonly ManifestProblem[] = [];
+export async function checkCommand(
+  settings: Settings,
+  options: CheckOptions = {},
+): Promise<number> {
+  let problems: ManifestProblem[] = [];
+  let warnings: ManifestProblem[] = [];
   let tools = 0;
   let files: string[] = [];
   try {
-    const roster = await checkAvailability(await rosterFor(settings), {
+    const loaded = await rosterFor(settings);
+    const roster = await checkAvailability(loaded, {
       cacheDir: settings.cacheDir,
       env: settings.env,
     });
     files = roster.sources.filter((source) => source.found).map((source) => source.path);
     tools = roster.tools.size + roster.unavailable.size;
+    // The program's problems are found here, on this machine; the rest were in the declaration.
+    const found = roster.problems.slice(loaded.problems.length);
+    const atCallTime = (problem: ManifestProblem) => problem.field === "command[0]";
+    problems = [...loaded.problems, ...found.filter((problem) => !atCallTime(problem))];
+    warnings = [...found.filter(atCallTime), ...cwdWarnings(roster, settings)];
+    const order = roster.sources.map((source) => source.path);
     // File by file, in file order; what the declaration cannot show (a program, a schema that
     // does not compile) after each file's located problems.
-    const order = roster.sources.map((source) => source.path);
-    problems = [...roster.problems]
-      .sort((a, b) =>
-        order.indexOf(a.file) - order.indexOf(b.file) ||
-        (a.line ?? Infinity) - (b.line ?? Infinity) ||
-        (a.column ?? Infinity) - (b.column ?? Infinity)
-      );
+    const byPlace = (a: ManifestProblem, b: ManifestProblem) =>
+      order.indexOf(a.file) - order.indexOf(b.file) ||
+      (a.line ?? Infinity) - (b.line ?? Infinity) ||
+      (a.column ?? Infinity) - (b.column ?? Infinity);
+    problems.sort(byPlace);
+    warnings.sort(byPlace);
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    problems = error.problems;
+    problems = [...error.problems];
   }
   // The user's spawn configuration is checked too: a broken one would fail every spawn call.
   const spawn = await spawnConfigFor(settings);
   if ("problems" in spawn) problems = [...problems, ...spawn.problems];
+  if (options.strict === true) {
+    problems = [...problems, ...warnings];
+    warnings = [];
+  }
   const words = await cliMessages(settings.locale);
+  const { t } = words;
   if (settings.json) {
+    // The reason stays English (a stable field); the message is in the locale.
+    const shown = (list: readonly ManifestProblem[]) =>
+      list.map((problem) => {
+        const { phrase: _, ...fields } = problem;
+        return { ...fields, message: formatProblem(problem, words) };
+      });
     outJson({
       ok: problems.length === 0,
       tools,
       files,
-      // The reason stays English (a stable field); the message is in the locale.
-      problems: problems.map((problem) => {
-        const { phrase: _, ...fields } = problem;
-        return { ...fields, message: formatProblem(problem, words) };
-      }),
+      problems: shown(problems),
+      warnings: shown(warnings),
     });
-  } else if (problems.length > 0) {
-    out(problems.map((problem) => formatProblem(problem, words) + "\n").join(""));
   } else {
-    const { t } = words;
-    const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
-    const counted = plural(settings.locale, tools, t("count.tools"));
-    out(`${t("check.ok", { count: tools, tools: counted, where })}\n`);
+    const lines = [
+      ...problems.map((problem) => formatProblem(problem, words)),
+      ...warnings.map((warning) => t("check.warning", { problem: formatProblem(warning, words) })),
+    ];
+    if (problems.length === 0) {
+      const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
+      const counted = plural(settings.locale, tools, t("count.tools"));
+      lines.push(
+        warnings.length === 0
+          ? t("check.ok", { count: tools, tools: counted, where })
+          : t("check.ok_warnings", {
+            count: tools,
+            tools: counted,
+            where,
+            warnings: warnings.length,
+            warning_word: plural(settings.locale, warnings.length, t("count.warnings")),
+          }),
+      );
+    }
+    out(lines.map((line) => `${line}\n`).join(""));
   }
   return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
+}
+
+/** A working directory that does not exist or is no directory: every call would fail to start. */
+function cwdWarnings(roster: Roster, settings: Settings): ManifestProblem[] {
+  const warnings: ManifestProblem[] = [];
+  for (const spec of roster.tools.values()) {
+    let reason;
+    try {
+      if (!Deno.statSync(canonicalPath(spec.cwd)).isDirectory) {
+        reason = phrase("start.cwd_not_dir", { cwd: JSON.stringify(spec.cwd) });
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) continue;
+      reason = phrase("start.cwd_missing", { cwd: JSON.stringify(spec.cwd) });
+    }
+    if (reason === undefined) continue;
+    const secrets = callSecrets(spec.env, settings.env);
+    warnings.push(
+      problemOf({ file: spec.file, tool: spec.name, field: "cwd" }, redactPhrase(reason, secrets)),
+    );
+  }
+  return warnings;
 }

@@ -9,6 +9,7 @@ import { checkAvailability, rosterEntries } from "../../contract/availability.ts
 import { formatProblem, type ManifestProblem } from "../../errors.ts";
 import { listOf, type Messages } from "../../locale/messages.ts";
 import { out, outJson } from "../output.ts";
+import { cellText, formatTable, terminalColumns } from "../_table.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import {
@@ -77,33 +78,21 @@ export async function listCommand(settings: Settings): Promise<number> {
     return 0;
   }
   const { t, say } = words;
-  const heading = {
-    name: t("list.heading_name"),
-    effect: t("list.heading_effect"),
-    source: t("list.heading_source"),
-  };
-  const nameWidth = Math.max(heading.name.length, ...rows.map((row) => row.name.length));
-  const effectWidth = Math.max(
-    heading.effect.length,
-    ...rows.map((row) => row.side_effect.length),
-  );
-  const sourceWidth = Math.max(heading.source.length, 9);
-  const lines = [
-    `${heading.name.padEnd(nameWidth)}  ${heading.effect.padEnd(effectWidth)}  ${
-      heading.source.padEnd(sourceWidth)
-    }  ${t("list.heading_description")}`,
+  const heading = [
+    t("list.heading_name"),
+    t("list.heading_effect"),
+    t("list.heading_source"),
+    t("list.heading_description"),
   ];
-  for (const row of rows) {
+  const cells = rows.map((row) => {
     const description = row.problems.length === 0
-      ? row.description.replace(/\s+/g, " ")
+      ? row.description
       : unavailableText(row.problems, words);
     const effect = row.problems.length === 0 || row.side_effect !== "" ? row.side_effect : "-";
-    lines.push(
-      `${row.name.padEnd(nameWidth)}  ${effect.padEnd(effectWidth)}  ${
-        row.source.padEnd(sourceWidth)
-      }  ${description}`,
-    );
-  }
+    return [row.name, effect, row.source, description].map(cellText);
+  });
+  // Aligned by the cells each character takes, cut to the terminal's width (whole in a pipe).
+  const lines = formatTable([heading, ...cells], terminalColumns());
   if (roster.tools.size === 0 && roster.unavailable.size === 0) {
     const paths = say(listOf(roster.sources.map((s) => s.path), "join.and"));
     lines.push(t("list.no_tools", { paths }));

@@ -95,15 +95,27 @@ async function list(settings: Settings): Promise<number> {
     out(`${t("rules.none", { file: loaded.file })}\n`);
     return EXIT.ok;
   }
-  const lines = all.map((rule) => {
+  // Aligned in columns, cut to the terminal's width (whole when stdout is not a terminal).
+  const { cellText, formatTable, terminalColumns } = await import("../_table.ts");
+  const rows = all.map((rule) => {
     const ignored = loaded.ignored.includes(rule) ? t("rules.ignored") : "";
-    const when = t("rules.when", { conditions: JSON.stringify(rule.when) });
     const reason = rule.reason === undefined ? "" : ` — ${rule.reason}`;
-    return `${rule.id}  ${rule.decision.padEnd(5)}  ${rule.tool}  ${
-      scopeText(rule, t)
-    }  ${when}${reason}${ignored}`;
+    return [
+      rule.id,
+      rule.decision,
+      rule.tool,
+      scopeText(rule, t),
+      `${JSON.stringify(rule.when)}${reason}${ignored}`,
+    ].map(cellText);
   });
-  out(lines.join("\n") + "\n");
+  const heading = [
+    t("rules.heading_id"),
+    t("rules.heading_decision"),
+    t("rules.heading_tool"),
+    t("rules.heading_scope"),
+    t("rules.heading_when"),
+  ];
+  out(formatTable([heading, ...rows], terminalColumns()).join("\n") + "\n");
   return EXIT.ok;
 }
 
