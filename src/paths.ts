@@ -215,3 +215,6 @@ export function canonicalFilePath(path: string): string {
   const name = normal.slice(parent.length + (parent.endsWith("/") ? 0 : 1));
   return joinPath(canonicalPath(parent), name);
 }
+
+/** The controlling terminal on POSIX systems: where a prompt asks when stdin is piped. */
+export const CONTROLLING_TERMINAL = "/dev/tty";

@@ -170,13 +170,27 @@ export function spawnCli(
   options: CliOptions = {},
 ): Deno.ChildProcess {
   const { command, ...started } = cliCommand(dirs, args, options);
-  return new Deno.Command(command, {
+  // In a session of its own the CLI has no controlling terminal, as in CI: a test that expects "no
+  // terminal to ask" never puts a question on the terminal of the person running the suite.
+  // (setsid execs in place: the pid is the CLI's.)
+  const detach = SETSID === undefined ? {} : { args: [command, ...started.args] };
+  return new Deno.Command(SETSID ?? command, {
     ...started,
+    ...detach,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
 }
+
+/** `setsid(1)`, when the system has it. */
+const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
 
 /**
  * A one-tool manifest.

@@ -37,6 +37,10 @@ export interface TerminalRun {
   waitFor?: string;
   /** Extra environment for the program. */
   env?: Record<string, string>;
+  /** Text piped to the program's stdin (then stdin is no terminal). @default the terminal */
+  stdin?: string;
+  /** A file the program's stderr goes to (then stderr is no terminal). @default the terminal */
+  stderr?: string;
 }
 
 /**
@@ -55,9 +59,13 @@ export async function inPseudoTerminal(
   const socket = `${dir}/socket`;
   const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const env = Object.entries(run.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
-  const command = `env ${env.join(" ")} ${argv.map(quote).join(" ")}; echo "EXIT=$?" > ${
-    quote(`${dir}/code`)
-  }; tmux -S ${quote(socket)} wait-for -S exited`;
+  const pipe = run.stdin === undefined ? "" : `printf '%s' ${quote(run.stdin)} | `;
+  const redirect = run.stderr === undefined ? "" : ` 2> ${quote(run.stderr)}`;
+  const command = `${pipe}env ${env.join(" ")} ${
+    argv.map(quote).join(" ")
+  }${redirect}; echo "EXIT=$?" > ${quote(`${dir}/code`)}; tmux -S ${
+    quote(socket)
+  } wait-for -S exited`;
   const waitFor = run.waitFor ?? "Allow once";
   try {
     await tmux(socket, [

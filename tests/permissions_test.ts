@@ -139,7 +139,9 @@ Deno.test({
         `${t.state}/spill`,
         t.root,
       ]);
-      assert.deepEqual(derived.write, [t.cache, t.config, t.state]);
+      // The controlling terminal: the prompt asks there when the input is piped in.
+      assert.deepEqual(derived.write, ["/dev/tty", t.cache, t.config, t.state]);
+      assert.ok(derived.read.includes("/dev/tty"), derived.read.join());
       for (const name of ["GREETING", "MISSING", "WORK_DIR", "TOKEN_SOURCE", "HOME", "PATH"]) {
         assert.ok(derived.env.includes(name), name);
       }
@@ -161,7 +163,12 @@ Deno.test({
     try {
       const elsewhere = `${t.base}/logs/audit.jsonl`;
       assert.ok((await derive(t, { auditLog: elsewhere })).write.includes(elsewhere));
-      assert.deepEqual((await derive(t, { auditLog: "off" })).write, [t.cache, t.config, t.state]);
+      assert.deepEqual((await derive(t, { auditLog: "off" })).write, [
+        "/dev/tty",
+        t.cache,
+        t.config,
+        t.state,
+      ]);
     } finally {
       await t.cleanup();
     }

@@ -11,6 +11,7 @@
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 /** Characters a terminal draws in two cells. */
 const WIDE = /^\p{Extended_Pictographic}$/u;
+// deno-lint-ignore no-control-regex -- the control characters are what is escaped
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** East Asian Wide and Fullwidth ranges (Unicode 15), as [first, last] code points. */

@@ -34,6 +34,14 @@ export interface PolicyApproverOptions {
    * @default {"en-US"}
    */
   locale?: Locale;
+  /**
+   * Whether the default terminal prompt may ask on the controlling terminal (`/dev/tty`) when
+   * stdin or stderr is not a terminal (the input was piped in). A host that owns the terminal
+   * says `false`.
+   *
+   * @default {true}
+   */
+  controllingTerminal?: boolean;
 }
 
 /**
@@ -58,7 +66,7 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
     const settings: ApprovalOptions = {
       policy,
       secrets: context.secrets,
-      ask: options.ask ?? terminalAsker(context, options.locale),
+      ask: options.ask ?? terminalAsker(context, options.locale, options.controllingTerminal),
     };
     if (options.configDir !== undefined) settings.configDir = options.configDir;
     if (options.root !== undefined) settings.root = options.root;
@@ -66,11 +74,16 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
   };
 }
 
-function terminalAsker(context: ApproverContext, locale: Locale | undefined): Asker {
+function terminalAsker(
+  context: ApproverContext,
+  locale: Locale | undefined,
+  controllingTerminal: boolean | undefined,
+): Asker {
   return async (request) => {
     const { promptApproval } = await import("../approval/terminal/prompt_approval.ts");
     return await promptApproval(request, {
       secrets: context.secrets,
+      ...(controllingTerminal === undefined ? {} : { controllingTerminal }),
       ...(locale === undefined ? {} : { locale }),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });

@@ -7,7 +7,15 @@
 import { auditLogPath } from "../audit/audit_path.ts";
 import { english, type Phrase, phrase } from "../locale/messages.ts";
 import type { Roster } from "../manifest/types.ts";
-import { cacheDir, type EnvLookup, joinPath, readEnv, resolvePath, stateDir } from "../paths.ts";
+import {
+  cacheDir,
+  CONTROLLING_TERMINAL,
+  type EnvLookup,
+  joinPath,
+  readEnv,
+  resolvePath,
+  stateDir,
+} from "../paths.ts";
 import { callSecrets, redact, redactPhrase } from "../redact.ts";
 import { KILL_PROGRAMS } from "../run/mod.ts";
 import { runtimeEnvNames } from "./_env_names.ts";
@@ -115,6 +123,11 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   if (kill !== undefined) run.add(kill);
 
   const write = new Set([roster.configDir, cache, state]);
+  // The prompt asks on the controlling terminal when the input is piped in (as sudo does).
+  if (!IS_WINDOWS) {
+    read.add(CONTROLLING_TERMINAL);
+    write.add(CONTROLLING_TERMINAL);
+  }
   const audit = auditLogPath({ env, ...(options.auditLog ? { path: options.auditLog } : {}) });
   if (audit !== undefined && !isInside(audit, state)) write.add(audit);
   // The audit log is looked at before it is opened, so a FIFO there never blocks a call.

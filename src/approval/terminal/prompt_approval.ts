@@ -10,6 +10,7 @@ import { watchCancelKeys } from "./_cancel_keys.ts";
 import { renderRequest } from "./_render.ts";
 import { alwaysAllowLabel } from "./_always.ts";
 import { defaultIsTerminal, keepOpen, resolveStreams } from "./_streams.ts";
+import { openControllingTerminal } from "./_controlling.ts";
 import { makePalette, selectTheme } from "./_style.ts";
 import { takeTurn } from "./_turns.ts";
 import type { PromptRequest, TerminalAnswer, TerminalIo } from "./types.ts";
@@ -54,14 +55,18 @@ const LEFT_PROMPT = new Set(["ExitPromptError", "AbortPromptError", "CancelPromp
  * cwd. Control characters are shown as escapes, never sent. Env values are not in a preview; any
  * `io.secrets` found anyway are shown as `[redacted]`.
  *
+ * When stdin or stderr is not a terminal (the input was piped in) and `io` brings neither streams
+ * nor `isTerminal`, the question is asked on the controlling terminal (`/dev/tty`), as sudo asks;
+ * without one the answer is `no_answer`.
+ *
  * Enter on the first choice allows once. Ctrl-C, Escape, Ctrl-D, the end of input and `io.signal`
  * all answer `deny`. The prompt library is imported only when there is a terminal to ask.
  * Concurrent calls on the same input wait their turn: one question at a time.
  *
  * @param request The tool, its side effect, the kind of call and its preview.
  * @param io The terminal to use; every field is optional.
- * @returns `allow_once`, `always_allow`, `deny` or `never`; `no_answer` when `io.isTerminal()` is
- *   false (the caller must deny).
+ * @returns `allow_once`, `always_allow`, `deny` or `never`; `no_answer` when no one can be asked
+ *   (`io.isTerminal()` false, or no terminal at all): the caller must deny.
  * @throws {Error} Only for bugs (a failure of the prompt library other than the person leaving it).
  * @example Ask at the real terminal
  * ```ts ignore
@@ -76,15 +81,54 @@ export async function promptApproval(
   io: TerminalIo = {},
 ): Promise<TerminalAnswer> {
   const isTerminal = io.isTerminal ?? defaultIsTerminal;
-  if (!isTerminal()) return "no_answer";
-  if (io.signal?.aborted) return "deny";
-  const { input, output, color } = await resolveStreams(io);
-  const endTurn = await takeTurn(input);
-  try {
+  if (isTerminal()) {
     if (io.signal?.aborted) return "deny";
-    return await ask(request, io, input, output, color);
+    const { input, output, color } = await resolveStreams(io);
+    const endTurn = await takeTurn(input);
+    try {
+      if (io.signal?.aborted) return "deny";
+      return await ask(request, io, input, output, color);
+    } finally {
+      endTurn();
+    }
+  }
+  // Stdin or stderr is no terminal (piped input): the controlling terminal, when there is one.
+  if (
+    io.isTerminal !== undefined || io.input !== undefined || io.output !== undefined ||
+    io.controllingTerminal === false
+  ) {
+    return "no_answer";
+  }
+  const need = { input: !isatty(Deno.stdin), output: !isatty(Deno.stderr) };
+  if (io.signal?.aborted) return "deny";
+  const endTurn = await takeTurn(CONTROLLING);
+  try {
+    const terminal = await openControllingTerminal(need);
+    if (terminal === undefined) return "no_answer";
+    try {
+      if (io.signal?.aborted) return "deny";
+      const streams = await resolveStreams({
+        ...io,
+        ...(terminal.input === undefined ? {} : { input: terminal.input }),
+        ...(terminal.output === undefined ? {} : { output: terminal.output }),
+      });
+      return await ask(request, io, streams.input, streams.output, streams.color);
+    } finally {
+      terminal.close();
+    }
   } finally {
     endTurn();
+  }
+}
+
+/** The turn of prompts on the controlling terminal (one question at a time there too). */
+const CONTROLLING = {};
+
+function isatty(stream: { isTerminal(): boolean }): boolean {
+  try {
+    return stream.isTerminal();
+  } catch {
+    return false;
   }
 }
 

@@ -95,6 +95,13 @@ export interface TerminalIo {
    * is unset or empty
    */
   color?: boolean;
+  /**
+   * Whether the controlling terminal (`/dev/tty`) may be used when stdin or stderr is not a
+   * terminal (input piped in). Only without `isTerminal`, `input` and `output`. A host that owns
+   * the terminal itself (Gemini CLI runs `basis-tools-call` from its own screen) says `false`.
+   * @default true
+   */
+  controllingTerminal?: boolean;
   /** Values never to show (manifest env values), replaced by `[redacted]`. @default [] */
   secrets?: readonly string[];
   /** Cancels the prompt from outside (the call was cancelled): the answer is `deny`. */

@@ -82,6 +82,8 @@ export async function callCommand(
         policy: settings.approve,
         configDir: settings.configDir,
         locale: settings.locale,
+        // Gemini CLI runs basis-tools-call from its own screen: its terminal is not ours to use.
+        ...(options.gemini === true ? { controllingTerminal: false } : {}),
       },
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
