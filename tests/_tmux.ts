@@ -41,11 +41,13 @@ export interface TerminalRun {
   stdin?: string;
   /** A file the program's stderr goes to (then stderr is no terminal). @default the terminal */
   stderr?: string;
+  /** The terminal's width in columns. @default 120 */
+  width?: number;
 }
 
 /**
- * Runs a program in a 120×30 pseudo-terminal and returns the whole screen (history included) with
- * the program's exit code once it has exited.
+ * Runs a program in a pseudo-terminal (120×30 unless `run.width` says otherwise) and returns the
+ * whole screen (history included) with the program's exit code once it has exited.
  *
  * @param argv The program and its arguments.
  * @param run Keys to press, what to wait for, extra environment.
@@ -74,7 +76,7 @@ export async function inPseudoTerminal(
       "-s",
       "t",
       "-x",
-      "120",
+      String(run.width ?? 120),
       "-y",
       "30",
       command,

@@ -117,6 +117,21 @@ Deno.test("promptApproval() shows the tool, side effect, quoted argv, cwd and pr
   assert.ok(screen.includes("✔ Allow this call? Allowed once"));
 });
 
+Deno.test("promptApproval() offers always allow for a tool with arguments from its input as any value of those fields", async () => {
+  const request: ToolPromptRequest = {
+    ...TOOL,
+    fromInput: [{ index: 3, field: "pattern" }, { index: 4, field: "path" }],
+  };
+  const { screen, answer } = await answerWith(request, DOWN, ENTER);
+  assert.equal(answer, "always_allow");
+  assert.ok(screen.includes("Always allow (this command, with any pattern, path)"), screen);
+  assert.ok(!screen.includes("remember this exact command"), screen);
+  const { elicitationForm } = await import("../src/approval/elicitation/elicit_approval.ts");
+  const form = elicitationForm(request, []);
+  const names = (form.requestedSchema.properties.decision as { enumNames: string[] }).enumNames;
+  assert.ok(names.includes("Always allow (this command, with any pattern, path)"), names.join());
+});
+
 Deno.test("promptApproval() shows a spawn's mode, command text, target and cwd", async () => {
   const { answer, screen } = await answerWith(SPAWN, DOWN, ENTER);
   assert.equal(answer, "always_allow");
