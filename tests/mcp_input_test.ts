@@ -103,3 +103,29 @@ Deno.test("mcp: a schema pattern that backtracks for hours in JavaScript neither
     await dirs.cleanup();
   }
 });
+
+Deno.test("mcp: arguments from the input are filled in as for call, and a value beginning with '-' is an isError result", async () => {
+  const dirs = await scratch(oneTool("args", {
+    input_schema: {
+      type: "object",
+      properties: { n: { type: "integer" }, path: { type: "string" } },
+      required: ["n", "path"],
+    },
+    command: [`${FIXTURES}/argv.sh`, "-n", { input: "n" }, { input: "path" }],
+  }));
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    const ran = await callTool(session, "args", { n: 3, path: "a b" });
+    assert.equal(ran.isError, undefined, resultText(ran));
+    assert.equal(resultText(ran), '[-n]\n[3]\n[a b]\nstdin:{"n":3,"path":"a b"}');
+    const refused = await callTool(session, "args", { n: 3, path: "--force" });
+    assert.equal(refused.isError, true);
+    assert.match(
+      resultText(refused),
+      /Input refused by tool "args": \/path: must not begin with "-"/,
+    );
+  } finally {
+    await session.close();
+    await dirs.cleanup();
+  }
+});
