@@ -48,6 +48,7 @@ const QUERY: RuleQuery = {
     program: "/usr/bin/tool-7",
     command: ["tool-7", "run", "case-7"],
     cwd: ROOTS[7] as string,
+    sandbox: "unconfined",
     input: { path: "src/main.ts" },
   },
   root: ROOTS[7] as string,

@@ -136,6 +136,7 @@ const PREVIEW: ToolPreview = {
   program: "/bin/rm",
   command: ["rm", "-rf", "x"],
   cwd: "/w",
+  sandbox: "unconfined",
   input: { path: "x", n: 1, nested: { deep: ["a", "b"] } },
 };
 
@@ -289,6 +290,7 @@ function randomPreview(random: Fuzz): ToolPreview {
     program: `/${word(1)}`,
     command: Array.from({ length: 1 + random.int(4) }, () => word()),
     cwd: `/${word()}`,
+    sandbox: "unconfined",
     input: { q: word(), n: random.int(10) },
   };
 }
@@ -349,6 +351,7 @@ Deno.test("pinConditions() pins a secret by digest, and the digest matches that 
     program: "/usr/bin/curl",
     command: ["curl", "-H", secret, "https://api.example.com"],
     cwd: "/w",
+    sandbox: "unconfined",
     input: {},
   };
   const when = await pinConditions({ kind: "tool", preview: p }, [
@@ -880,7 +883,7 @@ Deno.test("a write removes temp files a crashed writer left behind", async () =>
 
 Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such a deny rule", async () => {
   const dir = await scratch();
-  const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w" };
+  const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w", sandbox: "unconfined" as const };
   const brokenAllow = { ...STORED, id: "r-allow", match: [{ ...sh, program: "/bin/bash" }] };
   const brokenDeny = { ...STORED, id: "r-deny", decision: "deny", not_match: [sh] };
   const fine = { ...STORED, id: "r-fine", tool: "ls" };
@@ -914,7 +917,14 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
   await Deno.mkdir(config);
   const loaded = await loadRules(config);
   assert.deepEqual(loaded.rules, []);
-  const preview = { tool: "sh", program: "/bin/sh", command: ["sh"], cwd: workspace, input: {} };
+  const preview = {
+    tool: "sh",
+    program: "/bin/sh",
+    command: ["sh"],
+    cwd: workspace,
+    sandbox: "unconfined" as const,
+    input: {},
+  };
   const query = {
     tool: "sh",
     kind: "tool",

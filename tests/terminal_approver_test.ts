@@ -26,6 +26,7 @@ const TOOL: ToolPromptRequest = {
     program: "/usr/bin/grep",
     command: ["/usr/bin/grep", "-rn", "it's here", "src"],
     cwd: "/work/demo project",
+    sandbox: "unconfined",
     input: { pattern: "TODO", paths: ["src", "tests"] },
   },
 };
@@ -208,6 +209,7 @@ Deno.test("promptApproval() never writes a secret, even when a preview holds one
       program: "/usr/bin/curl",
       command: ["curl", "-H", `Authorization: Bearer ${CANARY}`],
       cwd: `/tmp/${CANARY}`,
+      sandbox: "unconfined",
       input: { token: CANARY, nested: [`a${CANARY}"b`] },
     },
   };
@@ -236,6 +238,7 @@ Deno.test("promptApproval() shows control characters as escapes, never raw", asy
       program: `/bin/echo${evil}`,
       command: ["echo", `a\n${evil}`],
       cwd: `/w${evil}`,
+      sandbox: "unconfined",
       input: { s: evil },
     },
   };

@@ -5,7 +5,11 @@
  * @module
  */
 
-/** The preview of a declared tool's call. Key order: tool, program, command, cwd, input. */
+import type { PreviewSandbox } from "../sandbox/types.ts";
+
+/**
+ * The preview of a declared tool's call. Key order: tool, program, command, cwd, sandbox, input.
+ */
 export interface ToolPreview {
   /** The tool's name. */
   readonly tool: string;
@@ -18,6 +22,11 @@ export interface ToolPreview {
   readonly command: readonly string[];
   /** Absolute working directory. */
   readonly cwd: string;
+  /**
+   * What the call may touch beyond the default OS sandbox: its grants (`network`, and the `write`
+   * and `read` paths, absolute), or `"unconfined"` when it runs without a sandbox.
+   */
+  readonly sandbox: PreviewSandbox;
   /** The validated input. */
   readonly input: unknown;
 }
@@ -26,20 +35,34 @@ export interface ToolPreview {
  * Builds the preview of a declared tool's call, keys in the pinned order.
  *
  * @param spec The tool's name, argv and working directory.
- * @param program The resolved program (absolute path).
+ * @param call The resolved program (absolute path) and the call's sandbox grants.
  * @param input The validated input.
  * @returns The preview object.
  * @example The key order is fixed
  * ```ts
  * import { toolPreview } from "./preview.ts";
- * const preview = toolPreview({ name: "echo", command: ["cat"], cwd: "/w" }, "/usr/bin/cat", { a: 1 });
- * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","input":{"a":1}}');
+ * const sandbox = { network: false, write: [], read: [] };
+ * const preview = toolPreview({ name: "echo", command: ["cat"], cwd: "/w" }, { program: "/usr/bin/cat", sandbox }, { a: 1 });
+ * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","sandbox":{"network":false,"write":[],"read":[]},"input":{"a":1}}');
  * ```
  */
 export function toolPreview(
   spec: { readonly name: string; readonly command: readonly string[]; readonly cwd: string },
-  program: string,
+  call: { readonly program: string; readonly sandbox: PreviewSandbox },
   input: unknown,
 ): ToolPreview {
-  return { tool: spec.name, program, command: [...spec.command], cwd: spec.cwd, input };
+  return {
+    tool: spec.name,
+    program: call.program,
+    command: [...spec.command],
+    cwd: spec.cwd,
+    sandbox: copySandbox(call.sandbox),
+    input,
+  };
+}
+
+/** The grants with their keys in the pinned order: network, write, read. */
+function copySandbox(sandbox: PreviewSandbox): PreviewSandbox {
+  if (typeof sandbox === "string") return sandbox;
+  return { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
 }

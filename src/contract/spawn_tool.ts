@@ -20,7 +20,10 @@ import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
 import { spawnPreview } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
-import { runSpawn } from "../spawn/run_spawn.ts";
+import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
+import { planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
+import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
+import { prepared } from "./_sandbox.ts";
 import { SPAWN_INPUT_SCHEMA } from "../spawn/tool_definition.ts";
 import {
   SPAWN_SIDE_EFFECTS,
@@ -117,6 +120,14 @@ export interface SpawnToolOptions {
    * @default {readEnv}
    */
   readEnv?: EnvLookup;
+  /**
+   * The OS sandbox local commands run in (and subagents, when the policy's `spawn.agent` says
+   * so): the default, plus the policy's `spawn` grants. Commands on a target are not confined
+   * here: they run on another machine.
+   *
+   * @default {the built-in policy: "auto"}
+   */
+  sandbox?: SandboxOptions;
 }
 
 interface SpawnSettings {
@@ -130,6 +141,7 @@ interface SpawnSettings {
   readonly approver: Approver;
   readonly audit: AuditSink | undefined;
   readonly readEnv: EnvLookup | undefined;
+  readonly sandbox: SandboxOptions | undefined;
 }
 
 /** What `toService()` returns for spawn: the text for a model and the structured output. */
@@ -209,6 +221,7 @@ function settle(options: SpawnToolOptions): SpawnSettings {
     approver: options.approver ?? policyApprover({ ...options.approval, root }),
     audit: options.audit,
     readEnv: options.readEnv,
+    sandbox: options.sandbox,
   };
 }
 
@@ -308,8 +321,9 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       // The --env values: hidden from the prompt, the audit trail and (in runSpawn) the run.
       secrets: callSecrets(settings.env),
     };
+    const plan = await this.#plan(call);
     // The real directory: one spelling for the preview and rules, whatever -C said.
-    const preview = spawnPreview(call, canonicalPath(settings.root));
+    const preview = spawnPreview(call, canonicalPath(settings.root), spawnPreviewGrants(plan));
     const refusal = spawnRefusal(call, {
       noShell: settings.noShell,
       depth: settings.depth,
@@ -327,8 +341,21 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       preview,
     };
     const label = spawnLabel(call, words);
+    if (plan.kind === "unavailable") {
+      const message = words.t("run.not_started", { label, reason: words.say(plan.reason) });
+      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
+    }
+    if (plan.kind === "unconfined" && plan.note !== undefined) {
+      settings.sandbox?.onUnconfined?.(plan.note);
+    }
     await approve(flow, request, label, context.signal);
+    const unprepared = await prepared(plan);
+    if (unprepared !== undefined) {
+      const message = words.t("run.not_started", { label, reason: words.say(unprepared) });
+      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
+    }
     const result = await runSpawn(call, settings.root, {
+      ...(plan.kind === "confined" ? { sandbox: plan.wrap } : {}),
       config: this.#config,
       env: settings.env,
       depth: settings.depth ?? 0,
@@ -341,6 +368,25 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     });
     recordRun(flow, SPAWN_TOOL, result);
     return this.#outcome(call, result, label);
+  }
+
+  /**
+   * The sandbox of a call: a local command gets the default plus the policy's spawn grants; a
+   * subagent is confined only when the policy says so; a command on a target is not (it runs on
+   * another machine).
+   */
+  async #plan(call: SpawnCall): Promise<SandboxPlan> {
+    if (call.mode === "command" && call.target !== undefined) {
+      return { kind: "unconfined", note: undefined };
+    }
+    const settings = this.#settings;
+    const program = call.mode === "command" ? SHELL : this.#config.agent?.[0] ?? SHELL;
+    return await planSandbox(policyOf(settings.sandbox), {
+      caller: { kind: call.mode === "command" ? "spawn" : "agent" },
+      root: settings.root,
+      cwd: settings.root,
+      program,
+    }, settings.sandbox?.env === undefined ? {} : { env: settings.sandbox.env });
   }
 
   #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {

@@ -48,6 +48,7 @@ export const EN_US = {
   "start.batch":
     "program {program} is a batch file, which only runs through a shell; basis-tools never uses a shell, so point the tool at an .exe",
   "start.failed": "program {program} could not be started: {detail}",
+  "start.sandbox_failed": "the sandbox (bubblewrap) could not start it: {detail}",
 
   // Sizes.
   "size.byte": "1 byte",
@@ -114,6 +115,7 @@ export const EN_US = {
   "denied.no_terminal":
     "Call of tool {tool} denied: no remembered rule allows it and there is no terminal to ask; allow it with `{command}` or --approve always",
   "denied.generic": "Call of tool {tool} denied",
+  "denied.sandbox": "Call of tool {tool} denied: {reason}",
   "denied.ask_no_terminal":
     "Call of tool {tool} denied: rule {rule} says to ask every time and there is no terminal to ask",
   "denied.rules_file": "Cannot load rules {file}: {problem}",
@@ -366,6 +368,12 @@ export const EN_US = {
   "manifest.timeout_invalid":
     "must be a whole number of milliseconds greater than 0, found {value}",
   "manifest.timeout_max": "must be at most {max} (about 24.8 days), found {value}",
+  "manifest.sandbox_not_object": "must be an object of network, write and read, found {found}",
+  "manifest.sandbox_network": "must be true or false, found {found}",
+  "manifest.sandbox_paths": "must be an array of paths, found {found}",
+  "manifest.sandbox_tilde": 'must start with "~/" to name a path in the home directory',
+  "manifest.sandbox_escapes": 'must not climb out of {base} with ".."',
+  "manifest.sandbox_root": "the workspace root",
   "manifest.expand_unterminated": 'unterminated "${" (expected "}")',
   "manifest.expand_empty": 'empty "${}" (expected a variable name)',
   "manifest.expand_bad_name":
@@ -385,6 +393,24 @@ export const EN_US = {
   "spawn_config.argv":
     'must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
   "spawn_config.program_blank": "the program is blank",
+
+  // The sandbox policy (sandbox.json) and why a call is not confined.
+  "sandbox_config.empty": "empty file (expected a JSON object; {} means the defaults)",
+  "sandbox_config.not_object": "must be a JSON object",
+  "sandbox_config.mode": "must be one of: {modes}",
+  "sandbox_config.section": "must be an object, found {found}",
+  "sandbox_config.path": 'must be an absolute path or start with "~/"',
+  "sandbox.bwrap_missing":
+    'bubblewrap ("bwrap") was not found on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+  "sandbox.bwrap_broken": "bubblewrap cannot make the namespaces a call needs here: {detail}",
+  "sandbox.bwrap_refused": "Deno's permissions refuse to run bubblewrap; allow it with {flag}",
+  "sandbox.unsupported": "there is no OS sandbox for {os}",
+  "sandbox.required": "the sandbox is required by {file} and cannot confine this call: {reason}",
+  "sandbox.no_home":
+    'a sandbox path starts with "~" and the home directory is not known (HOME is unset or relative)',
+  "sandbox.grant_refused": 'its sandbox grant {grant} is not allowed by {file} (see "grantable")',
+  "sandbox.note":
+    'note: tools run unconfined: {reason}; set "mode" in {file} to "off" to run them so without this note, or to "required" to refuse',
 
   // Rules files and the rules command.
   "rules.cannot_add": "Cannot add rule for tool {tool}: {problem}",
@@ -443,6 +469,8 @@ export const EN_US = {
     "an allow or ask rule for a declared tool must pin the program it runs (program): a name never approves on its own",
   "rules_file.needs_body": "an allow or ask rule for spawn must say which command or task (body)",
   "rules_file.matcher": 'must be a string (exact), {"glob": "…"} or {"sha256": "…", "salt": "…"}',
+  "rules_file.sandbox":
+    'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
   "rules_file.glob_string": "must be a string",
   "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
   "rules_file.bad_digest":
@@ -461,9 +489,9 @@ export const EN_US = {
   "rules_file.examples_array": "must be an array of example previews",
   "rules_file.example_shape": "example {field}: {problem}",
   "rules_file.example_tool_shape":
-    'not a preview of this tool: "program", "command" and "cwd" are required, "tool" and "input" optional',
+    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "sandbox" and "input" optional',
   "rules_file.example_spawn_shape":
-    'not a spawn preview: "mode" and "body" are required, "cwd" and "target" optional',
+    'not a spawn preview: "mode" and "body" are required, "cwd", "target" and "sandbox" optional',
   "rules_file.duplicate_key":
     "given twice, at {line}:{column} (first at {first_line}:{first_column}); a key may appear only once in an object",
   "rules_file.example_unmatched": "rule does not match example match[{index}] {text}",
@@ -479,6 +507,8 @@ export const EN_US = {
   "permissions.why_shell": "a shell runs any command it is given",
   "permissions.why_launcher": "it starts any program named in its arguments",
   "permissions.why_interpreter": "it runs any code given in its arguments",
+  "permissions.confinement_sandboxed":
+    "Granting {path} ({users}) lets it run anything: {why}, and --allow-run cannot limit its arguments; the OS sandbox still confines it (no network, writes only where granted)",
   "permissions.inline_code": "{user} passes it code with {flag}",
   "permissions.unexpressible":
     "Leaving {path} out of the flags: Deno splits flag values at commas and has no escape for them; use --format deno-json, or move it to a path without a comma",
@@ -565,6 +595,13 @@ export const EN_US = {
   "prompt.task": "task",
   "prompt.target": "target",
   "prompt.none": "(none)",
+  "prompt.sandbox": "sandbox",
+  "prompt.sandbox_default": "confined: nothing granted beyond the default sandbox",
+  "prompt.sandbox_grants": "confined, and may {grants}",
+  "prompt.sandbox_network": "reach the network",
+  "prompt.sandbox_write": "write {paths}",
+  "prompt.sandbox_read": "read {paths}",
+  "prompt.sandbox_unconfined": "unconfined (runs with your full rights)",
   "prompt.effect_process": "runs a program on this machine",
   "prompt.effect_external": "acts on systems beyond this machine",
   "prompt.effect_local_state": "hands a task to a subagent on this machine",

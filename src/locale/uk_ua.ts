@@ -57,6 +57,7 @@ export function ukUA(): Catalogue {
     "start.batch":
       "програма {program} — пакетний файл, який запускається лише через оболонку; basis-tools ніколи не використовує оболонку, тож укажіть інструментові файл .exe",
     "start.failed": "програму {program} не вдалося запустити: {detail}",
+    "start.sandbox_failed": "пісочниця (bubblewrap) не змогла її запустити: {detail}",
 
     // Розміри.
     "size.byte": "1 Б",
@@ -125,6 +126,7 @@ export function ukUA(): Catalogue {
     "denied.no_terminal":
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а термінала, щоб запитати, немає; дозвольте його командою `{command}` або через --approve always",
     "denied.generic": "Виклик інструмента {tool} відхилено",
+    "denied.sandbox": "Виклик інструмента {tool} відхилено: {reason}",
     "denied.ask_no_terminal":
       "Виклик інструмента {tool} відхилено: правило {rule} вимагає щоразу запитувати, а термінала, щоб запитати, немає",
     "denied.rules_file": "Не вдалося завантажити правила {file}: {problem}",
@@ -396,6 +398,12 @@ export function ukUA(): Catalogue {
     "manifest.timeout_invalid":
       "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",
     "manifest.timeout_max": "має бути не більшим за {max} (близько 24,8 доби), а отримано {value}",
+    "manifest.sandbox_not_object": "має бути об’єктом із network, write і read, а отримано {found}",
+    "manifest.sandbox_network": "має бути true або false, а отримано {found}",
+    "manifest.sandbox_paths": "має бути масивом шляхів, а отримано {found}",
+    "manifest.sandbox_tilde": 'має починатися з "~/", щоб назвати шлях у домашньому каталозі',
+    "manifest.sandbox_escapes": 'не може виходити за межі {base} через ".."',
+    "manifest.sandbox_root": "кореня робочого простору",
     "manifest.expand_unterminated": 'незавершене "${" (очікується "}")',
     "manifest.expand_empty": 'порожнє "${}" (очікується назва змінної)',
     "manifest.expand_bad_name":
@@ -416,6 +424,25 @@ export function ukUA(): Catalogue {
     "spawn_config.max_depth": "має бути цілим числом, не меншим за 0",
     "spawn_config.argv": 'має бути непорожнім масивом рядків (argv, наприклад ["claude", "-p"])',
     "spawn_config.program_blank": "назва програми порожня",
+
+    "sandbox_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові значення)",
+    "sandbox_config.not_object": "має бути об’єктом JSON",
+    "sandbox_config.mode": "має бути одним із: {modes}",
+    "sandbox_config.section": "має бути об’єктом, а отримано {found}",
+    "sandbox_config.path": 'має бути абсолютним шляхом або починатися з "~/"',
+    "sandbox.bwrap_missing":
+      'bubblewrap ("bwrap") не знайдено в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+    "sandbox.bwrap_broken": "bubblewrap не може створити потрібні виклику простори імен: {detail}",
+    "sandbox.bwrap_refused":
+      "дозволи Deno не дають запустити bubblewrap; дозвольте це через {flag}",
+    "sandbox.unsupported": "для {os} немає пісочниці ОС",
+    "sandbox.required":
+      "пісочниця обов’язкова за {file}, але не може обмежити цей виклик: {reason}",
+    "sandbox.no_home":
+      'шлях пісочниці починається з "~", а домашній каталог невідомий (HOME не задано або він відносний)',
+    "sandbox.grant_refused": 'дозвіл пісочниці {grant} не дозволено в {file} (див. "grantable")',
+    "sandbox.note":
+      'примітка: інструменти працюють без пісочниці: {reason}; задайте "mode" у {file} як "off", щоб працювати так без цієї примітки, або "required", щоб відмовляти',
 
     // Файли правил і команда rules.
     "rules.cannot_add": "Не вдалося додати правило для інструмента {tool}: {problem}",
@@ -478,6 +505,8 @@ export function ukUA(): Catalogue {
     "rules_file.needs_body":
       "правило allow чи ask для spawn має сказати, яку команду чи завдання (поле body)",
     "rules_file.matcher": 'має бути рядком (точно), {"glob": "…"} або {"sha256": "…", "salt": "…"}',
+    "rules_file.sandbox":
+      'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
     "rules_file.glob_string": "має бути рядком",
     "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
     "rules_file.bad_digest":
@@ -496,9 +525,9 @@ export function ukUA(): Catalogue {
     "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
-      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool" і "input" — ні',
+      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "sandbox" і "input" — ні',
     "rules_file.example_spawn_shape":
-      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd" і "target" — ні',
+      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd", "target" і "sandbox" — ні',
     "rules_file.duplicate_key":
       "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
@@ -515,6 +544,8 @@ export function ukUA(): Catalogue {
     "permissions.why_launcher":
       "ця програма запускає будь-яку іншу програму, названу в її аргументах",
     "permissions.why_interpreter": "ця програма виконує будь-який код, переданий їй в аргументах",
+    "permissions.confinement_sandboxed":
+      "Дозвіл {path} ({users}) дає змогу запускати будь-що: {why}, а --allow-run не може обмежити її аргументи; проте пісочниця ОС її обмежує (без мережі, запис лише там, де дозволено)",
     "permissions.inline_code": "{user} передає їй код через {flag}",
     "permissions.unexpressible":
       "Шлях {path} не включено до прапорців: Deno розділяє значення прапорців комами й не дає їх екранувати; використайте --format deno-json або перенесіть його туди, де в шляху немає коми",
@@ -606,6 +637,13 @@ export function ukUA(): Catalogue {
     "prompt.task": "завдання",
     "prompt.target": "ціль",
     "prompt.none": "(немає)",
+    "prompt.sandbox": "пісочниця",
+    "prompt.sandbox_default": "обмежено: нічого понад типову пісочницю",
+    "prompt.sandbox_grants": "обмежено, але дозволено {grants}",
+    "prompt.sandbox_network": "доступ до мережі",
+    "prompt.sandbox_write": "запис у {paths}",
+    "prompt.sandbox_read": "читання {paths}",
+    "prompt.sandbox_unconfined": "без пісочниці (з усіма вашими правами)",
     "prompt.effect_process": "запускає програму на цьому комп’ютері",
     "prompt.effect_external": "діє на системи за межами цього комп’ютера",
     "prompt.effect_local_state": "передає завдання субагентові на цьому комп’ютері",

@@ -20,6 +20,7 @@ import {
   checkEnv,
   checkInputSchema,
   checkName,
+  checkSandbox,
   checkSideEffect,
   checkTimeout,
 } from "./_fields.ts";
@@ -38,6 +39,7 @@ const TOOL_KEYS = [
   "env",
   "side_effect",
   "timeout_ms",
+  "sandbox",
 ] as const;
 
 /** What the rules need besides the document. */
@@ -180,11 +182,12 @@ function checkTool(
   const env = checkEnv(raw, context.env, report);
   const sideEffect = checkSideEffect(raw, report);
   const timeoutMs = checkTimeout(raw, report);
+  const sandbox = checkSandbox(raw, paths.root, sideEffect, report);
 
   if (
     issues.length !== before || description === undefined || inputSchema === undefined ||
     argv === undefined || cwd === false || env === undefined || sideEffect === undefined ||
-    timeoutMs === undefined
+    timeoutMs === undefined || sandbox === undefined
   ) {
     return undefined;
   }
@@ -198,6 +201,7 @@ function checkTool(
     env: Object.freeze(env),
     sideEffect,
     timeoutMs,
+    sandbox,
     file: context.file,
     scope: context.scope,
   });

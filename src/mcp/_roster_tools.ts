@@ -12,6 +12,8 @@ import type { SpawnToolOptions } from "../contract/spawn_tool.ts";
 import { loadRoster } from "../manifest/load.ts";
 import { joinPath } from "../paths.ts";
 import { loadSpawnConfig, SPAWN_CONFIG_FILE } from "../spawn/config.ts";
+import { loadSandboxPolicy, SANDBOX_CONFIG_FILE } from "../sandbox/policy.ts";
+import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
 
 /** What the tools are built with (the run's settings, as the CLI resolved them). */
 export interface RosterToolSettings {
@@ -26,11 +28,14 @@ export interface RosterToolSettings {
   /** Options of every declared tool (directories, `--env` pairs). */
   readonly declared: Omit<DeclaredToolOptions, "approver" | "audit" | "root" | "locale">;
   /** Options of spawn (commands off, depth, timeout, what a subagent inherits). */
-  readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale">;
+  readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale" | "sandbox">;
+  /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
+  readonly sandbox: (policy: SandboxPolicy) => SandboxOptions;
 }
 
 /**
- * The files whose change reloads the roster: the workspace manifest, the global one, spawn.json.
+ * The files whose change reloads the roster: the workspace manifest, the global one, spawn.json,
+ * sandbox.json.
  *
  * @param settings The root and the config directory.
  * @returns Absolute paths.
@@ -40,11 +45,12 @@ export function watchedFiles(settings: Pick<RosterToolSettings, "root" | "config
     joinPath(settings.root, ".basis", "tools.json"),
     joinPath(settings.configDir, "tools.json"),
     joinPath(settings.configDir, SPAWN_CONFIG_FILE),
+    joinPath(settings.configDir, SANDBOX_CONFIG_FILE),
   ];
 }
 
 /**
- * Loads the manifests and spawn.json and builds every tool: the declared ones in roster order,
+ * Loads the manifests, spawn.json and sandbox.json and builds every tool: the declared ones in roster order,
  * then spawn.
  *
  * @param settings The root, directories, locale, audit sink and each kind's options.
@@ -56,11 +62,12 @@ export async function loadRosterTools(
   settings: RosterToolSettings,
   approver: Approver,
 ): Promise<Tool[]> {
-  const [roster, spawnConfig] = await Promise.all([
+  const [roster, spawnConfig, policy] = await Promise.all([
     loadRoster({ workspace: settings.root, configDir: settings.configDir }),
     loadSpawnConfig(settings.configDir),
+    loadSandboxPolicy(settings.configDir),
   ]);
-  const shared = { approver, audit: settings.audit };
+  const shared = { approver, audit: settings.audit, sandbox: settings.sandbox(policy) };
   return rosterTools(roster, spawnConfig, {
     locale: settings.locale,
     declared: { ...settings.declared, ...shared },

@@ -6,6 +6,7 @@
  */
 
 import type { JsonKind } from "../json_kind.ts";
+import type { SandboxGrants } from "../sandbox/types.ts";
 
 export type { JsonKind } from "../json_kind.ts";
 
@@ -58,7 +59,8 @@ export type SpawnParse =
 
 /**
  * The preview of a spawn call: what the approver and remembered rules see. Key order pinned:
- * mode, body, cwd, target (README: "Approval").
+ * mode, body, cwd, target, then `sandbox` only when the command has grants beyond the default
+ * (README: "Approval").
  */
 export interface SpawnPreview {
   /** `command` runs the body as a command line; `agent` hands it to a subagent as a task. */
@@ -69,6 +71,11 @@ export interface SpawnPreview {
   readonly cwd: string;
   /** Where it runs: `"local"` when no target was named. */
   readonly target: string;
+  /**
+   * The grants of a command confined with more than the default (the policy's `spawn` section);
+   * absent otherwise, so that the preview of every other call is the four keys above.
+   */
+  readonly sandbox?: SandboxGrants;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { MessageKey } from "../../locale/en_us.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { compileGlob } from "./glob.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type {
   ArgMatcher,
   InputMatcher,
@@ -42,9 +43,9 @@ const RULE_FIELDS = new Set([
 ]);
 
 /** The conditions a declared tool's rule may have, in canonical order. */
-export const TOOL_CONDITIONS = ["program", "argv", "cwd", "input"] as const;
+export const TOOL_CONDITIONS = ["program", "argv", "cwd", "sandbox", "input"] as const;
 /** The conditions a spawn rule may have, in canonical order. */
-export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd"] as const;
+export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd", "sandbox"] as const;
 
 /** The outcome of narrowing one value: the value, or every problem as a phrase. */
 export type Narrowed<T> =
@@ -278,6 +279,40 @@ function narrowInput(
   return ok ? Object.fromEntries(out) : undefined;
 }
 
+function narrowSandboxCondition(value: unknown, problems: Problems): PreviewSandbox | undefined {
+  const sandbox = narrowSandbox(value);
+  if (sandbox === undefined) problems.add("when.sandbox", "rules_file.sandbox");
+  return sandbox;
+}
+
+/**
+ * Narrows a sandbox value as previews carry it: `"unconfined"`, or exactly `network` (a
+ * boolean), `write` and `read` (arrays of absolute paths), the lists sorted and each path once
+ * (a condition compares them as sets).
+ *
+ * @param value The value as written.
+ * @returns The value in canonical form, or `undefined` when it is not one.
+ */
+export function narrowSandbox(value: unknown): PreviewSandbox | undefined {
+  if (value === "unconfined") return value;
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 3 || !["network", "write", "read"].every((key) => keys.includes(key))) {
+    return undefined;
+  }
+  const { network, write, read } = value;
+  const paths = (list: unknown) =>
+    Array.isArray(list) && list.every((path) => typeof path === "string" && isAbsolutePath(path))
+      ? [...new Set(list as string[])].sort()
+      : undefined;
+  const writable = paths(write);
+  const readable = paths(read);
+  if (typeof network !== "boolean" || writable === undefined || readable === undefined) {
+    return undefined;
+  }
+  return { network, write: writable, read: readable };
+}
+
 /**
  * Narrows a rule's conditions for its tool's kind, keys in canonical order.
  *
@@ -321,10 +356,12 @@ function narrowConditions(
       out.target = value.target;
     }
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+    if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
   } else {
     if (has("program")) out.program = narrowProgram(value.program, "when.program", problems);
     if (has("argv")) out.argv = narrowArgv(value.argv, "when.argv", problems);
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+    if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
     if (has("input")) out.input = narrowInput(value.input, "when.input", problems);
   }
   return problems.list.length === before ? out as RuleConditions : undefined;

@@ -13,6 +13,8 @@
 import { saltedSha256 } from "./_digest.ts";
 import { matchGlob } from "./glob.ts";
 import { commandPieces, isSimpleCommand } from "./simple_command.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { SpawnPreview } from "../../spawn/types.ts";
 import type {
   ArgMatcher,
   InputMatcher,
@@ -65,7 +67,7 @@ export function compareRules(a: Rule, b: Rule): number {
  *   { id: "r-1", tool: "rm", decision: "deny", scope: "global", when: { ...when, argv: ["rm", "-rf", { rest: true }] } },
  *   { id: "r-2", tool: "rm", decision: "allow", scope: { workspace: "/w" }, when },
  * ] as const;
- * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", input: {} };
+ * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", sandbox: "unconfined", input: {} } as const;
  * const found = await decideByRules(rules, { tool: "rm", kind: "tool", preview, root: "/w", fromWorkspace: false });
  * console.assert(found?.decision === "deny" && found.rule.id === "r-1");
  * ```
@@ -107,6 +109,7 @@ export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
   if (when.program !== undefined && !await text(when.program, preview.program)) return false;
   if (when.argv !== undefined && !await argv(when.argv, preview.command)) return false;
   if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  if (when.sandbox !== undefined && !sameSandbox(when.sandbox, preview.sandbox)) return false;
   if (when.input !== undefined) {
     for (const [pointer, matcher] of Object.entries(when.input)) {
       if (!inputHolds(matcher, preview.input, pointer)) return false;
@@ -115,12 +118,10 @@ export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
   return true;
 }
 
-async function spawnApplies(
-  rule: Rule,
-  preview: { mode: string; body: string; cwd: string; target: string },
-): Promise<boolean> {
+async function spawnApplies(rule: Rule, preview: SpawnPreview): Promise<boolean> {
   const when = rule.when as SpawnConditions;
   if (when.mode !== undefined && when.mode !== preview.mode) return false;
+  if (when.sandbox !== undefined && !sameSandbox(when.sandbox, preview.sandbox)) return false;
   if (when.target !== undefined && when.target !== preview.target) return false;
   if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
   const body = when.body;
@@ -135,6 +136,24 @@ async function spawnApplies(
   }
   return matchGlob(body.glob, preview.body) ||
     commandPieces(preview.body).some((piece) => matchGlob(body.glob, piece));
+}
+
+/**
+ * Whether a call's sandbox is the one a rule names: both unconfined, or the same network and the
+ * same write and read paths (as sets). A preview without grants (a spawn call with only the
+ * default) matches no sandbox condition.
+ */
+function sameSandbox(wanted: PreviewSandbox, found: PreviewSandbox | undefined): boolean {
+  if (found === undefined) return false;
+  if (typeof wanted === "string" || typeof found === "string") return wanted === found;
+  return wanted.network === found.network && sameSet(wanted.write, found.write) &&
+    sameSet(wanted.read, found.read);
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((path) => right.has(path));
 }
 
 async function text(matcher: TextMatcher, value: string): Promise<boolean> {

@@ -1,8 +1,8 @@
 /**
  * The conditions that pin exactly what a preview shows: what "always allow" and "never" remember,
  * and what `rules add --tool NAME` pins when it is given no conditions. For a declared tool: the
- * resolved program, every argument (no more, no fewer) and the cwd, with any input; for spawn: the
- * mode, the exact body, the target and the cwd. A value holding a secret is pinned by a salted
+ * resolved program, every argument (no more, no fewer), the cwd and the sandbox grants, with any
+ * input; for spawn: the mode, the exact body, the target, the cwd, and the grants when it has any. A value holding a secret is pinned by a salted
  * digest, so the rules file never holds the secret and the rule still matches that value only.
  *
  * @module
@@ -11,8 +11,15 @@
 import { redact } from "../../redact.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
 import { digestOf } from "./_digest.ts";
 import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
+
+/** The grants, lists copied, keys in the pinned order. */
+function copy(sandbox: PreviewSandbox): PreviewSandbox {
+  if (typeof sandbox === "string") return sandbox;
+  return { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
+}
 
 /** What is pinned: a declared tool's call or a spawn call. */
 export type Pinned =
@@ -31,9 +38,9 @@ export type Pinned =
  * @example Pin the command and cwd, not the input
  * ```ts
  * import { pinConditions } from "./pin.ts";
- * const preview = { program: "/usr/bin/grep", command: ["grep", "-r", "*.ts"], cwd: "/w" };
+ * const preview = { program: "/usr/bin/grep", command: ["grep", "-r", "*.ts"], cwd: "/w", sandbox: "unconfined" } as const;
  * const when = await pinConditions({ kind: "tool", preview }, []);
- * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w"}');
+ * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w","sandbox":"unconfined"}');
  * ```
  */
 export async function pinConditions(
@@ -43,20 +50,22 @@ export async function pinConditions(
   const exact = async (value: string): Promise<TextMatcher> =>
     redact(value, secrets) === value ? value : await digestOf(value);
   if (pinned.kind === "spawn") {
-    const { mode, body, target, cwd } = pinned.preview;
+    const { mode, body, target, cwd, sandbox } = pinned.preview;
     return {
       mode: mode === "agent" ? "agent" : "command",
       body: await exact(body),
       target,
       cwd: await exact(cwd),
+      ...(sandbox === undefined ? {} : { sandbox: copy(sandbox) }),
     };
   }
-  const { program, command, cwd } = pinned.preview;
+  const { program, command, cwd, sandbox } = pinned.preview;
   const argv: TextMatcher[] = [];
   for (const arg of command) argv.push(await exact(arg));
   return {
     program: await exact(program) as ToolConditions["program"] & TextMatcher,
     argv,
     cwd: await exact(cwd),
+    sandbox: copy(sandbox),
   };
 }

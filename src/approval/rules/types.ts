@@ -11,6 +11,7 @@
 import type { Phrase } from "../../locale/messages.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
 
 /** What a rule answers: run without asking, refuse, or always ask a person. */
 export type RuleDecision = "allow" | "deny" | "ask";
@@ -63,6 +64,11 @@ export interface ToolConditions {
   readonly argv?: readonly ArgMatcher[];
   /** The absolute working directory. */
   readonly cwd?: TextMatcher;
+  /**
+   * The call's sandbox grants, exactly (`"unconfined"`, or network and the write and read paths,
+   * compared as sets): "always allow" pins them, so a tool that later asks for more asks again.
+   */
+  readonly sandbox?: PreviewSandbox;
   /** JSON pointer → condition on the value there; a pointer with no value fails. */
   readonly input?: Readonly<Record<string, InputMatcher>>;
 }
@@ -80,6 +86,8 @@ export interface SpawnConditions {
   readonly target?: string;
   /** The absolute working directory. */
   readonly cwd?: TextMatcher;
+  /** The command's grants beyond the default, exactly; a preview without them does not match. */
+  readonly sandbox?: PreviewSandbox;
 }
 
 /** The conditions of a rule: for its tool's kind. */

@@ -21,6 +21,8 @@ import { executeOnTerminal } from "../_execute.ts";
 import type { Settings } from "../settings.ts";
 import { failedCall, ranCall } from "./_call_json.ts";
 import { DryRun } from "./_dry_run.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { cliSandbox } from "../_sandbox_note.ts";
 
 /** Options of one call. */
 export interface CallOptions {
@@ -60,6 +62,7 @@ export async function callCommand(
     const source = await readCallInput(inputArg);
     const input = await parseCallInput(name, source.text);
     const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
+    const policy = await loadSandboxPolicy(settings.configDir);
     const tool = new DeclaredToolBuilder(spec, {
       locale: settings.locale,
       cacheDir: settings.cacheDir,
@@ -76,6 +79,7 @@ export async function callCommand(
       },
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
+      sandbox: cliSandbox(settings, policy),
     }).build();
     const execution = await tool.execution(input, { encodedInput: stdinBytes(input, source) });
     if (dryRun !== undefined) return await dryRun.report(execution);

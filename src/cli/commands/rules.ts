@@ -15,6 +15,9 @@ import { strictJsonProblem } from "../../json_text.ts";
 import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
+import { canonicalPath } from "../../paths.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -163,6 +166,13 @@ async function givenConditions(
   if (argv !== undefined) set("argv", await optionJson(tool, "--argv", argv));
   const cwd = text("cwd");
   if (cwd !== undefined) set("cwd", cwd);
+  const sandbox = text("sandbox");
+  if (sandbox !== undefined) {
+    set(
+      "sandbox",
+      sandbox === "unconfined" ? sandbox : await optionJson(tool, "--sandbox", sandbox),
+    );
+  }
   for (const pair of texts("input") ?? []) {
     const eq = pair.indexOf("=");
     if (eq < 0) {
@@ -265,7 +275,21 @@ async function pinnedNow(
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
   }
   const secrets = callSecrets(spec.env, settings.env);
-  const preview = { program: found.path, command: spec.command, cwd: spec.cwd };
+  // The grants the call has now, as its preview will show them.
+  const plan = await planSandbox(await loadSandboxPolicy(settings.configDir), {
+    caller: { kind: "tool", grants: spec.sandbox },
+    root: await workspaceRoot(settings),
+    cwd: canonicalPath(spec.cwd),
+    program: found.path,
+  }, { env: settings.envLookup });
+  const sandbox = previewSandbox(plan);
+  if (plan.kind === "refused" || plan.kind === "unavailable" || sandbox === undefined) {
+    const problem = plan.kind === "refused" || plan.kind === "unavailable"
+      ? plan.reason
+      : phrase("sandbox.no_home");
+    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
+  }
+  const preview = { program: found.path, command: spec.command, cwd: spec.cwd, sandbox };
   const { cwd, ...rest } = await pinConditions(
     { kind: "tool", preview },
     secrets,
