@@ -71,6 +71,17 @@ export async function scratch(manifest?: unknown, global?: unknown): Promise<Scr
   };
 }
 
+/**
+ * Turns the OS sandbox off in a scratch workspace's config directory (`sandbox.json`
+ * `{"mode": "off"}`): for tests of what an unconfined call does (process groups, files written
+ * outside the workspace). Tests of the sandbox itself are in tests/sandbox_test.ts.
+ *
+ * @param dirs The scratch workspace.
+ */
+export async function unconfined(dirs: Scratch): Promise<void> {
+  await Deno.writeTextFile(`${dirs.configDir}/sandbox.json`, '{"mode": "off"}\n');
+}
+
 function text(manifest: unknown): string {
   return typeof manifest === "string" ? manifest : JSON.stringify(manifest, null, 2);
 }

@@ -183,7 +183,7 @@ Deno.test("route 3: a name never approves on its own, and a shadowing workspace 
     assert.equal(added.code, 0, added.stderr);
     assert.match(
       added.stdout,
-      /pins what the tool runs now: \{"program":"\/[^"]*true","argv":\["true"\]\}/,
+      /pins what the tool runs now: \{"program":"\/[^"]*true","argv":\["true"\],"sandbox":/,
     );
     assert.equal((await cli(dirs, ["call", "fmt", "{}"])).code, 0);
     // The repository declares its own fmt.

@@ -8,6 +8,7 @@ import {
   processesLeftInGroup,
   scratch,
   spawnCli,
+  unconfined,
 } from "./_cli.ts";
 
 const ALWAYS = ["--approve", "always"];
@@ -211,6 +212,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
 }, async () => {
   const dirs = await scratch();
+  await unconfined(dirs);
   const pidFile = `${dirs.root}/pgid`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -250,6 +252,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
 }, async () => {
   const dirs = await scratch();
+  await unconfined(dirs);
   const pidFile = `${dirs.root}/pgid`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,

@@ -173,7 +173,7 @@ const KEPT: readonly RegExp[] = [
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|schema|tools|agent|targets|max_depth|type|properties)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|sandbox|schema|tools|agent|targets|max_depth|type|properties)\b/g,
   /\[\d+\]/g,
 ];
 

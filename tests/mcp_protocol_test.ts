@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { FIXTURES, processesInGroup, processesLeftInGroup, scratch } from "./_cli.ts";
+import { FIXTURES, processesInGroup, processesLeftInGroup, scratch, unconfined } from "./_cli.ts";
 import { type RawMcp, rawMcp } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
@@ -61,6 +61,7 @@ Deno.test({
 }, async () => {
   const pidFile = `${await Deno.makeTempDir()}/pgid`;
   const dirs = await scratch(tools(pidFile));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "forever"));
@@ -204,6 +205,7 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const dirs = await scratch(tools(`${dir}/pgid`));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "forever"));

@@ -11,7 +11,16 @@ import {
   type CallToolResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { cli, cliCommand, FIXTURES, oneTool, processesLeftInGroup, ROOT, scratch } from "./_cli.ts";
+import {
+  cli,
+  cliCommand,
+  FIXTURES,
+  oneTool,
+  processesLeftInGroup,
+  ROOT,
+  scratch,
+  unconfined,
+} from "./_cli.ts";
 import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
@@ -207,7 +216,7 @@ Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, al
     assert.equal(rules.rules[0]!.decision, "allow");
     // Pinned as shown: the resolved program, every argument, the cwd; any input.
     const when = rules.rules[0]!.when;
-    assert.deepEqual(Object.keys(when), ["program", "argv", "cwd"]);
+    assert.deepEqual(Object.keys(when), ["program", "argv", "cwd", "sandbox"]);
     assert.match(String(when.program), /^\/.*\/cat$/);
     assert.deepEqual(when.argv, ["cat"]);
     assert.match(questions[0]!, /program +\/.*\/cat\n/);
@@ -257,6 +266,7 @@ Deno.test({
   const dirs = await scratch(
     oneTool("slow", { command: [`${FIXTURES}/grandchild.sh`, pidFile], timeout_ms: 400 }),
   );
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     const result = await callTool(session, "slow", {});
@@ -286,6 +296,7 @@ Deno.test({
       echo: (ECHO as { tools: Record<string, unknown> }).tools.echo,
     },
   });
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     const abort = new AbortController();
@@ -332,6 +343,7 @@ Deno.test({
       },
     },
   });
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   const serverPid = session.transport.pid;
   assert.ok(serverPid !== null);
@@ -352,6 +364,7 @@ Deno.test("mcp: three calls in flight at once are independent", async () => {
   const dirs = await scratch(
     oneTool("meet", { command: [`${MCP_FIXTURES}/barrier.sh`, barrier, "3"] }),
   );
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     // Each call waits until all three have started: run one after another, none would finish.

@@ -698,7 +698,7 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "/bin/sh", argument: ["sh"] } }] },
-      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, input\)$/,
+      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, sandbox, input\)$/,
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "sh" } }] },

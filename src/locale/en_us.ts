@@ -519,6 +519,7 @@ export const EN_US = {
   "permissions.user_spawn_commands": "spawn commands",
   "permissions.user_spawn_target": "spawn target {target}",
   "permissions.user_spawn_agent": "spawn subagent",
+  "permissions.user_sandbox": "the OS sandbox",
   "permissions.hint_no_shell": "--no-shell turns spawn commands off and leaves it out",
   // How a locale lists who uses a program, and adds a note to a warning.
   "permissions.list": "{list}, {item}",

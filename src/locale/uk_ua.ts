@@ -556,6 +556,7 @@ export function ukUA(): Catalogue {
     "permissions.user_spawn_commands": "команди spawn",
     "permissions.user_spawn_target": "ціль spawn {target}",
     "permissions.user_spawn_agent": "субагент spawn",
+    "permissions.user_sandbox": "пісочниця ОС",
     "permissions.hint_no_shell": "--no-shell вимикає команди spawn, і тоді цього дозволу не буде",
     // Як мова перелічує тих, хто запускає програму, і додає примітку до попередження.
     "permissions.list": "{list}, {item}",

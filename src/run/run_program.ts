@@ -87,6 +87,10 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
 
   const wrap = request.sandbox;
+  // Deno checks the wrapper it starts, not the program the wrapper runs: what Deno's permissions
+  // would refuse to start, the wrapper is not asked to start either.
+  const refused = wrap === undefined ? undefined : runRefused(resolved.path, request.cwd, env);
+  if (refused !== undefined) return notStarted(base, resolved.path, refused);
   let launched: Launched;
   try {
     launched = spawnInOwnGroup(
@@ -247,6 +251,23 @@ function settingsOf(
     maxSpillBytes: options.maxSpillBytes ?? DEFAULT_MAX_SPILL_BYTES,
     secrets: options.secrets ?? [],
   };
+}
+
+/** Why Deno's permissions would refuse to start a program, when they would. */
+function runRefused(
+  program: string,
+  cwd: string,
+  env: Record<string, string>,
+): StartProblem | undefined {
+  let state: Deno.PermissionState;
+  try {
+    state = Deno.permissions.querySync({ name: "run", command: program }).state;
+  } catch {
+    return undefined;
+  }
+  if (state === "granted") return undefined;
+  const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
+  return classifySpawnError(refusal, program, cwd, loaderVarNames(env));
 }
 
 function checkCwd(cwd: string): StartProblem | undefined {

@@ -68,14 +68,16 @@ export function bwrapArgs(layout: BwrapLayout): string[] {
   const mounts: Mount[] = [{ path: "/tmp", kind: "tmp", directory: true }];
   for (const path of layout.hidden) {
     const kind = kindOf(path);
-    if (kind !== undefined) mounts.push({ path, kind: "hide", directory: kind === "directory" });
+    // Not allowed to look (Deno's permissions): covered as a directory, so that it is hidden or the
+    // call fails to start, never shown.
+    if (kind !== undefined) mounts.push({ path, kind: "hide", directory: kind !== "file" });
   }
   for (const path of layout.read) {
-    if (kindOf(path) !== undefined) mounts.push({ path, kind: "read", directory: false });
+    if (isThere(path)) mounts.push({ path, kind: "read", directory: false });
   }
   for (const path of layout.write) mounts.push({ path, kind: "write", directory: false });
   for (const path of layout.needed) {
-    if (!isVisible(path, mounts) && kindOf(path) !== undefined) {
+    if (!isVisible(path, mounts) && isThere(path)) {
       mounts.push({ path, kind: "read", directory: false });
     }
   }
@@ -157,12 +159,19 @@ function isVisible(path: string, mounts: readonly Mount[]): boolean {
   return deepest === undefined || deepest.kind === "read" || deepest.kind === "write";
 }
 
-function kindOf(path: string): "directory" | "file" | undefined {
+/** What is at a path: `undefined` when nothing, `unknown` when Deno may not look. */
+function kindOf(path: string): "directory" | "file" | "unknown" | undefined {
   try {
     return Deno.statSync(path).isDirectory ? "directory" : "file";
-  } catch {
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return "unknown";
     return undefined;
   }
+}
+
+function isThere(path: string): boolean {
+  const kind = kindOf(path);
+  return kind === "directory" || kind === "file";
 }
 
 function depth(path: string): number {

@@ -21,6 +21,8 @@ import { cliMessages } from "../_cli_messages.ts";
 import { BasisError } from "../../errors.ts";
 import { type Messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { sandboxNeeds } from "../../sandbox/plan.ts";
 
 /**
  * Prints the permissions in the chosen format on stdout and one warning a line on stderr, in the
@@ -56,11 +58,20 @@ export async function permissionsCommand(
       return settings.envLookup(name);
     },
   });
+  const policy = await loadSandboxPolicy(settings.configDir);
+  const needs = sandboxNeeds(policy, [...roster.tools.values()].map((spec) => spec.sandbox), {
+    env: settings.envLookup,
+  });
+  const programs = await spawnPrograms(settings, needs.sandboxed, policy.spawn.agent);
+  if (needs.program !== undefined) {
+    programs.push({ user: phrase("permissions.user_sandbox"), program: needs.program, args: [] });
+  }
   const derived = derivePermissions(roster, {
     env: settings.envLookup,
     callEnv: settings.env,
     manifestVars,
-    programs: await spawnPrograms(settings),
+    programs,
+    sandbox: needs,
     envNames: [...KEPT_ENV, SPAWN_DEPTH_VAR],
     ...(settings.auditLog === undefined ? {} : { auditLog: settings.auditLog }),
   });
@@ -81,7 +92,11 @@ function warningLine(words: Messages, message: string): string {
 }
 
 /** What the spawn tool may start: the shell and targets (commands on), and the subagent. */
-async function spawnPrograms(settings: Settings): Promise<ProgramRequest[]> {
+async function spawnPrograms(
+  settings: Settings,
+  sandboxed: boolean,
+  agentSandboxed: boolean,
+): Promise<ProgramRequest[]> {
   const config = await loadSpawnConfig(settings.configDir);
   const programs: ProgramRequest[] = [];
   if (!settings.noShell) {
@@ -91,6 +106,7 @@ async function spawnPrograms(settings: Settings): Promise<ProgramRequest[]> {
       // Its -c is a given, not news.
       args: [],
       hint: phrase("permissions.hint_no_shell"),
+      ...(sandboxed ? { sandboxed: true } : {}),
     });
     for (const [name, prefix] of config.targets) {
       const [program = "", ...args] = prefix;
@@ -100,7 +116,12 @@ async function spawnPrograms(settings: Settings): Promise<ProgramRequest[]> {
   }
   if (config.agent !== undefined) {
     const [program = "", ...args] = config.agent;
-    programs.push({ user: phrase("permissions.user_spawn_agent"), program, args });
+    programs.push({
+      user: phrase("permissions.user_spawn_agent"),
+      program,
+      args,
+      ...(sandboxed && agentSandboxed ? { sandboxed: true } : {}),
+    });
   }
   return programs;
 }
