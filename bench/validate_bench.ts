@@ -7,7 +7,7 @@
 
 import { validateInput } from "../src/schema/mod.ts";
 import { readCached } from "../src/schema/_cache.ts";
-import { cacheKey } from "../src/schema/_key.ts";
+import { AJV_OPTIONS, cacheKey } from "../src/schema/_key.ts";
 import { instantiate } from "../src/schema/_runtime.ts";
 import { obtainValidator } from "../src/schema/_validator.ts";
 
@@ -107,5 +107,61 @@ Deno.bench({
     );
     if (found.kind !== "hit" || !("code" in found)) throw new Error("miss");
     await instantiate(found.code);
+  },
+});
+
+// --- patterns: RE2 (the gate's engine) beside JavaScript's RegExp (what ajv used before) ---------
+
+const PATTERN_SCHEMA = {
+  type: "object",
+  required: ["id", "email"],
+  properties: {
+    id: { type: "string", pattern: "^[a-z][a-z0-9_-]{2,31}$" },
+    email: { type: "string", pattern: "^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$" },
+    note: { type: "string", pattern: "\\bTODO\\b" },
+  },
+};
+const PATTERN_GOOD = {
+  id: "report_2024-q3",
+  email: "someone@example.com",
+  note: `${"lorem ipsum dolor sit amet ".repeat(38)}TODO`,
+};
+const patternEntry = await obtainValidator(PATTERN_SCHEMA, cacheDir);
+if (!("validate" in patternEntry)) throw new Error("the pattern schema does not compile");
+const linear = patternEntry.validate;
+const patternCode = readCached(
+  cacheDir,
+  await cacheKey("draft-07", JSON.stringify(PATTERN_SCHEMA)),
+);
+if (patternCode.kind !== "hit" || !("code" in patternCode)) throw new Error("not cached");
+// The same schema compiled as before: ajv's default engine, `new RegExp(pattern, "u")`.
+const { Ajv } = await import("../src/schema/_ajv_compiler.ts");
+const nativeAjv = new (Ajv as unknown as new (options: unknown) => {
+  compile(schema: unknown): (data: unknown) => boolean;
+})(structuredClone(AJV_OPTIONS));
+const native = nativeAjv.compile(PATTERN_SCHEMA);
+
+Deno.bench({
+  name: "patterns: compiled validator, JavaScript RegExp (ajv's default, before)",
+  group: "pattern",
+  baseline: true,
+  fn: () => {
+    if (native(PATTERN_GOOD) !== true) throw new Error("refused");
+  },
+});
+
+Deno.bench({
+  name: "patterns: compiled validator, RE2 (re2js, the gate's engine)",
+  group: "pattern",
+  fn: () => {
+    if (linear(PATTERN_GOOD) !== true) throw new Error("refused");
+  },
+});
+
+Deno.bench({
+  name: "patterns: instantiate() a cached validator (compiles its 3 patterns with re2js)",
+  group: "pattern cache hit",
+  fn: async () => {
+    await instantiate(patternCode.code);
   },
 });

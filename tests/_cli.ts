@@ -254,3 +254,26 @@ export function assertNoStackTrace(text: string): void {
     throw new Error(`Expected no stack trace, got:\n${text}`);
   }
 }
+
+/**
+ * Waits for a file to hold a number (a process group id a fixture wrote), for up to 10 s.
+ *
+ * @param path The file.
+ * @param onTimeout Called before giving up (to stop what should have written it).
+ * @returns The number.
+ * @throws {Error} When the file never holds one.
+ */
+export async function readPid(path: string, onTimeout?: () => void): Promise<number> {
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline) {
+    try {
+      const text = (await Deno.readTextFile(path)).trim();
+      if (/^\d+$/.test(text)) return Number(text);
+    } catch {
+      // Not written yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  onTimeout?.();
+  throw new Error(`${path} was never written`);
+}

@@ -8,7 +8,15 @@
 
 import assert from "node:assert/strict";
 import { openAuditLog } from "../src/audit/open_audit_log.ts";
-import { FIXTURES, oneTool, processesLeftInGroup, scratch, spawnCli, unconfined } from "./_cli.ts";
+import {
+  FIXTURES,
+  oneTool,
+  processesLeftInGroup,
+  readPid,
+  scratch,
+  spawnCli,
+  unconfined,
+} from "./_cli.ts";
 
 const LINUX = Deno.build.os === "linux";
 
@@ -38,22 +46,6 @@ async function finishOrKill(child: Deno.ChildProcess): Promise<Deno.CommandOutpu
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Waits for a file to hold a number (a process group id written by a fixture). */
-async function readPid(path: string, child: Deno.ChildProcess): Promise<number> {
-  const deadline = performance.now() + 10_000;
-  while (performance.now() < deadline) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (/^\d+$/.test(text)) return Number(text);
-    } catch {
-      // Not written yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`${path} was never written: the tool never started`);
 }
 
 Deno.test({
@@ -96,7 +88,7 @@ Deno.test({
     const fifo = `${dirs.root}/audit.fifo`;
     await mkfifo(fifo);
     const child = spawnCli(dirs, ["call", "forever", "--approve", "always", "--audit-log", fifo]);
-    const pgid = await readPid(pidFile, child);
+    const pgid = await readPid(pidFile, () => child.kill("SIGKILL"));
     child.kill("SIGTERM");
     const output = await finishOrKill(child);
     assert.equal(output.code, 130);

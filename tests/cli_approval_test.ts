@@ -26,6 +26,7 @@ Deno.test({
   assert.equal(first.code, 0, first.screen);
   assert.match(first.screen, /tool +echo\n/);
   assert.match(first.screen, /side effect +external/);
+  assert.match(first.screen, /program +\/\S*\/cat\n/);
   assert.match(first.screen, /command +cat\n/);
   assert.match(first.screen, new RegExp(`cwd +${dirs.root}\n`));
   assert.match(first.screen, /"greeting": "hi"/);
@@ -33,6 +34,9 @@ Deno.test({
   const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`));
   assert.equal(rules.rules.length, 1);
   assert.equal(rules.rules[0].decision, "allow");
+  // Pinned as shown: the resolved program, every argument, the cwd.
+  assert.deepEqual(Object.keys(rules.rules[0].when), ["program", "argv", "cwd"]);
+  assert.deepEqual(rules.rules[0].when.argv, ["cat"]);
 
   // 2. The next call, with other input and no terminal at all, runs without asking.
   const second = await cli(dirs, ["call", "echo", '{"greeting":"again"}']);
@@ -163,6 +167,15 @@ Deno.test("rules test and call --dry-run print the preview and the decision, and
     const ruled = await cli(dirs, ["rules", "test", "touch"], { stdin: "{}" });
     assert.equal(ruled.code, 0, ruled.stderr);
     assert.match(ruled.stdout, /decision +allow, by rule r-/);
+    // The preview's input is what the program would receive: the digits as written.
+    const exact = await cli(dirs, [
+      "rules",
+      "test",
+      "touch",
+      '{"n":12345678901234567890}',
+      "--json",
+    ]);
+    assert.match(exact.stdout, /"n": 12345678901234567890\n/);
     const never = await cli(dirs, ["rules", "test", "touch", "{}", "--approve", "never"]);
     assert.equal(never.code, 0, "a rule answers before the policy");
     // Input the schema refuses is refused as for a call (exit 4), before any decision.

@@ -362,3 +362,187 @@ Deno.test("a reader that closes stdout early stops the tool's group quietly (exi
   assert.equal(stderr, "");
   await dirs.cleanup();
 });
+
+/** A manifest whose tool writes its stdin to `out`, with the schema and env given. */
+function capture(out: string, fields: Record<string, unknown> = {}): unknown {
+  return oneTool("capture", { command: [`${FIXTURES}/stdin_to_file.sh`, out], ...fields });
+}
+
+Deno.test("call passes every number to the program exactly as written, from the argument and from stdin", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  try {
+    await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
+    const written =
+      '{"n":12345678901234567890,"x":[1.0,-0,1E2,0.1,1e-400,2.50e+3],"s":"1.0","k":{"1.0":7}}';
+    const spaced = written.replaceAll(",", ", ").replaceAll(":", ": ");
+    for (const stdin of [undefined, spaced, `\ufeff${spaced}\n`]) {
+      const args = ["call", "capture", ...(stdin === undefined ? [spaced] : []), ...ALWAYS];
+      const result = await cli(dirs, args, stdin === undefined ? {} : { stdin });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await Deno.readTextFile(out), written);
+    }
+    // A large input, compact or not, keeps its numbers too.
+    const blob = "x".repeat(70_000);
+    for (const text of [`{"b":"${blob}","p":1.50}`, `{ "b": "${blob}", "p": 1.50 }`]) {
+      const result = await cli(dirs, ["call", "capture", "-", ...ALWAYS], { stdin: text });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(await Deno.readTextFile(out), `{"b":"${blob}","p":1.50}`);
+    }
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("call refuses a number JSON cannot hold as a finite double, naming the field (exit 4, nothing runs)", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  try {
+    const schema = { type: "object", properties: { id: { type: "integer", minimum: 1 } } };
+    await Deno.writeTextFile(
+      `${dirs.root}/.basis/tools.json`,
+      JSON.stringify(capture(out, { input_schema: schema })),
+    );
+    for (const input of ['{"id":1e400}', '{"list":[1,-1e999]}']) {
+      const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
+      assert.equal(result.code, 4, result.stderr);
+      assert.match(result.stderr, /schema: \/(id|list\/1): is not a finite number/);
+      assertNoStackTrace(result.stderr);
+    }
+    const json = await cli(dirs, ["call", "capture", '{"id":1e400}', "--json", ...ALWAYS]);
+    assert.equal(json.code, 4);
+    assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("call refuses empty stdin as it refuses an empty INPUT (exit 2); with no INPUT, /dev/null means {}", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  try {
+    await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
+    const empty = await cli(dirs, ["call", "capture", "", ...ALWAYS]);
+    assert.equal(empty.code, 2);
+    for (
+      const [args, stdin] of [[[], ""], [["-"], ""], [[], " \n\t"], [["-"], "\ufeff"]] as const
+    ) {
+      const result = await cli(dirs, ["call", "capture", ...args, ...ALWAYS], { stdin });
+      assert.equal(result.code, 2, `${JSON.stringify(stdin)}: ${result.stderr}`);
+      assert.equal(result.stderr, empty.stderr);
+    }
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+    // stdin closed (/dev/null) and no INPUT: nothing was given, the input is {}.
+    const none = await cli(dirs, ["call", "capture", ...ALWAYS]);
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(await Deno.readTextFile(out), "{}");
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("call refuses stdin that is not UTF-8, naming the offset of the bad bytes (exit 2, nothing runs)", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  try {
+    await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const cases: [Uint8Array, number][] = [
+      [new Uint8Array([...utf8('{"a":"'), 0xff, ...utf8('"}')]), 6],
+      [new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('{"a":"é'), 0xc3, 0x28, ...utf8('"}')]), 11],
+      [new Uint8Array([...utf8('{"a":"'), 0xed, 0xa0, 0x80, ...utf8('"}')]), 6],
+    ];
+    for (const [stdin, offset] of cases) {
+      const result = await cli(dirs, ["call", "capture", ...ALWAYS], { stdin });
+      assert.equal(result.code, 2, result.stderr);
+      assert.equal(
+        result.stderr,
+        `basis-tools: Cannot read the input of tool "capture": stdin is not valid UTF-8 (bad byte at offset ${offset})\n`,
+      );
+    }
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("call refuses input nested deeper than 256 levels (exit 4), with secrets and a rule in place; at the limit it runs and is audited", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  const secret = "deep-secret-7f3a";
+  try {
+    await Deno.writeTextFile(
+      `${dirs.root}/.basis/tools.json`,
+      JSON.stringify(capture(out, { env: { TOKEN: secret } })),
+    );
+    const nested = (depth: number, leaf: string) =>
+      `{"a":${"[".repeat(depth - 1)}${leaf}${"]".repeat(depth - 1)}}`;
+    const rule = await cli(dirs, ["rules", "add", "--tool", "capture", "--deny", "--reason", "no"]);
+    assert.equal(rule.code, 0, rule.stderr);
+    for (const depth of [257, 3_000, 30_000]) {
+      const result = await cli(dirs, ["call", "capture", "-", ...ALWAYS], {
+        stdin: nested(depth, JSON.stringify(secret)),
+      });
+      assert.equal(result.code, 4, `${depth}: ${result.stderr.slice(0, 300)}`);
+      assert.match(result.stderr, /: is nested more than 256 levels deep\n$/);
+      assertNoStackTrace(result.stderr);
+      assert.ok(!result.stderr.includes(secret));
+    }
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+    // As deep as allowed: decided (here by the rule, which denies), and the decision recorded.
+    const limit = await cli(dirs, ["call", "capture", "-", ...ALWAYS], {
+      stdin: nested(256, JSON.stringify(secret)),
+    });
+    assert.equal(limit.code, 5, limit.stderr);
+    const audit = await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`);
+    const decisions = audit.trim().split("\n").map((line) => JSON.parse(line));
+    assert.equal(decisions.length, 1);
+    assert.equal(decisions[0].type, "decision");
+    assert.equal(decisions[0].allowed, false);
+    assert.ok(!audit.includes(secret), "no secret in the audit trail");
+    assert.ok(audit.includes("[redacted]"));
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+/** How long a run may take before it counts as hung (JavaScript's engine would take hours). */
+const WATCHDOG_MS = 60_000;
+
+Deno.test("call answers at once for a schema pattern that backtracks for hours in JavaScript, fresh and cached (exit 4)", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  try {
+    const schema = { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } };
+    await Deno.writeTextFile(
+      `${dirs.root}/.basis/tools.json`,
+      JSON.stringify(capture(out, { input_schema: schema })),
+    );
+    // 44 bytes: JavaScript's backtracking tries about 2^43 ways to split the a's.
+    const text = `${"a".repeat(43)}!`;
+    assert.equal(new TextEncoder().encode(text).length, 44);
+    const input = JSON.stringify({ s: text });
+    for (const pass of ["fresh", "cached"]) {
+      const child = spawnCli(dirs, ["call", "capture", input, ...ALWAYS]);
+      // A watchdog, not a timing: without one a regression would hang the suite.
+      const watchdog = setTimeout(() => child.kill("SIGKILL"), WATCHDOG_MS);
+      const output = await child.output();
+      clearTimeout(watchdog);
+      const stderr = new TextDecoder().decode(output.stderr);
+      assert.equal(output.code, 4, `${pass}: killed by the watchdog, or: ${stderr}`);
+      assert.match(stderr, /\/s: must match pattern "\^\(a\+\)\+\$"/);
+    }
+    const cached = [...Deno.readDirSync(`${dirs.cacheDir}/validators`)];
+    assert.equal(cached.length, 1, "the second call read the validator from the cache");
+    const ok = await cli(dirs, [
+      "call",
+      "capture",
+      JSON.stringify({ s: "a".repeat(44) }),
+      ...ALWAYS,
+    ]);
+    assert.equal(ok.code, 0, ok.stderr);
+  } finally {
+    await dirs.cleanup();
+  }
+});

@@ -135,3 +135,39 @@ Deno.test("`schema` prints the roster's definitions, openai by default; an unkno
   assert.match(help.stdout, /discoveryCommand/);
   await dirs.cleanup();
 });
+
+Deno.test('every format says `"type": "object"` for a bare input_schema, in the library and in `schema`', async () => {
+  const bare: ToolSpec = { ...WORD_COUNT, inputSchema: {} };
+  const tool = new DeclaredToolBuilder(bare).build();
+  const schemaOf = {
+    openai: () => tool.definition("openai").function.parameters,
+    anthropic: () => tool.definition("anthropic").input_schema,
+    mcp: () => tool.definition("mcp").inputSchema,
+    gemini: () => tool.definition("gemini").parametersJsonSchema,
+  };
+  for (const format of DEFINITION_FORMATS) assert.deepEqual(schemaOf[format](), { type: "object" });
+  // What the gate validates is the schema as declared.
+  assert.deepEqual(tool.inputSchema(), {});
+  const dirs = await scratch(oneTool("bare", { command: ["cat"], input_schema: {} }));
+  try {
+    const find = (definitions: unknown[], name: string) =>
+      definitions.find((d) => JSON.stringify(d).includes(`"name":"${name}"`)) as Record<
+        string,
+        Record<string, unknown>
+      >;
+    const inCli: Record<string, (d: Record<string, Record<string, unknown>>) => unknown> = {
+      openai: (d) => (d.function as Record<string, unknown>).parameters,
+      anthropic: (d) => d.input_schema,
+      mcp: (d) => d.inputSchema,
+      gemini: (d) => d.parametersJsonSchema,
+    };
+    for (const format of DEFINITION_FORMATS) {
+      const result = await cli(dirs, ["schema", "--format", format]);
+      assert.equal(result.code, 0, result.stderr);
+      const definition = find(JSON.parse(result.stdout), "bare");
+      assert.deepEqual(inCli[format]!(definition), { type: "object" }, format);
+    }
+  } finally {
+    await dirs.cleanup();
+  }
+});

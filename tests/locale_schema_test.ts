@@ -44,6 +44,9 @@ const NOPE_TOOL = { description: "d", input_schema: NOPE_TYPE, command: ["cat"] 
 /** ajv's own English, kept inside the Ukrainian line (V8's words for a bad regular expression). */
 const AJV_DETAIL = "Invalid regular expression: /(/u: Unterminated group";
 
+/** RE2's own English, kept inside the Ukrainian line. */
+const RE2_DETAIL = "invalid repeat count: `{1001}`";
+
 /** Schemas that cannot be compiled, and what `check` has always said of them in English. */
 const SCHEMAS: readonly [schema: unknown, english: string][] = [
   [[], "invalid JSON Schema: must be an object or a boolean"],
@@ -72,11 +75,24 @@ const SCHEMAS: readonly [schema: unknown, english: string][] = [
     { $schema: "https://json-schema.org/draft/2019-09/schema", $anchor: "1x" },
     'invalid JSON Schema: /$anchor: must match pattern "^[A-Za-z][-A-Za-z0-9.:_]*$"',
   ],
+  [
+    { pattern: "(a)\\1" },
+    'unsupported pattern "(a)\\\\1" at /pattern: backreferences cannot run in linear time (patterns run on RE2)',
+  ],
+  [
+    { pattern: "a(?=b)" },
+    'unsupported pattern "a(?=b)" at /pattern: lookaheads cannot run in linear time (patterns run on RE2)',
+  ],
+  [
+    { pattern: "a{1001}" },
+    `unsupported pattern "a{1001}" at /pattern: the linear-time engine (RE2) refuses it: ${RE2_DETAIL}`,
+  ],
 ];
 
 /** What a Ukrainian line keeps as it is: values, pointers, names, notation and ajv's own text. */
 const KEPT: readonly (string | RegExp)[] = [
   AJV_DETAIL,
+  RE2_DETAIL,
   /"[^"]*"/g,
   /\/[\w./$-]*/g,
   /\bJSON Schema\b|\bJSON\b/g,

@@ -7,27 +7,19 @@
  */
 
 import assert from "node:assert/strict";
-import { FIXTURES, processesInGroup, processesLeftInGroup, scratch, unconfined } from "./_cli.ts";
+import {
+  FIXTURES,
+  processesInGroup,
+  processesLeftInGroup,
+  readPid,
+  scratch,
+  unconfined,
+} from "./_cli.ts";
 import { type RawMcp, rawMcp } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
 const LINUX = Deno.build.os === "linux";
 const MIB = 1024 * 1024;
-
-/** Waits for a file to hold a number (a process group id written by a fixture). */
-async function readPid(path: string): Promise<number> {
-  const deadline = performance.now() + 10_000;
-  while (performance.now() < deadline) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (/^\d+$/.test(text)) return Number(text);
-    } catch {
-      // Not written yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path} was never written`);
-}
 
 /** Two tools: one that runs until stopped (recording its process group in `pidFile`), and cat. */
 function tools(pidFile: string) {

@@ -17,6 +17,7 @@ import {
   FIXTURES,
   oneTool,
   processesLeftInGroup,
+  readPid,
   ROOT,
   scratch,
   unconfined,
@@ -25,21 +26,6 @@ import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 const LINUX = Deno.build.os === "linux";
-
-/** Waits for a file to hold a number (a process group id written by a fixture). */
-async function readPid(path: string): Promise<number> {
-  const deadline = performance.now() + 10_000;
-  while (performance.now() < deadline) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (/^\d+$/.test(text)) return Number(text);
-    } catch {
-      // Not written yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${path} was never written`);
-}
 
 const ECHO = oneTool("echo", {
   description: "Echo the input",
@@ -629,7 +615,12 @@ Deno.test("the test client passes the server what its Deno needs (DENO_DIR and t
   }
 });
 
-Deno.test("the test client gives up on a server that never answers soon, saying why", async () => {
+Deno.test({
+  name: "the test client gives up on a server that never answers soon, saying why",
+  // The bundle inlines its npm packages: with an empty cache it has nothing to download, so it
+  // answers at once. The harness is the same either way; from source it is tested.
+  ignore: Deno.env.get("BASIS_TEST_BUNDLE") !== undefined,
+}, async () => {
   // A registry that takes connections and never answers: a Deno with an empty cache hangs on it.
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const held: Deno.Conn[] = [];

@@ -19,6 +19,8 @@ import {
 import type { RuleQuery, ToolConditions } from "../src/approval/rules/types.ts";
 import type { ToolPreview } from "../src/approval/preview.ts";
 import { isSecret } from "../src/redact.ts";
+import { LockBusyError, withExclusiveLock } from "../src/approval/rules/_lock.ts";
+import { cli, scratch as cliScratch } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { Fuzz } from "./_fuzz.ts";
 
@@ -866,6 +868,49 @@ Deno.test("a failed write never loses the existing rules and leaves no temp file
   assert.deepEqual((await loadRules(dir)).rules, [kept]);
   assert.deepEqual(await entries(dir), ["rules.json", "rules.json.lock"]);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("withExclusiveLock() waits a bounded time for a lock someone holds, then says which", async () => {
+  const dir = await scratch();
+  try {
+    const lock = `${dir}/rules.json.lock`;
+    const holder = await Deno.open(lock, { read: true, write: true, create: true });
+    holder.lockSync(true);
+    try {
+      await assert.rejects(
+        withExclusiveLock(lock, () => Promise.resolve("never"), 60),
+        (error: unknown) => error instanceof LockBusyError && error.lockPath === lock,
+      );
+    } finally {
+      holder.close();
+    }
+    // Released: the next writer gets it at once.
+    assert.equal(await withExclusiveLock(lock, () => Promise.resolve("ran"), 60), "ran");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("rules add gives up on a lock held by another process, saying which lock (exit 5)", async () => {
+  const dirs = await cliScratch();
+  try {
+    const lock = `${dirs.configDir}/rules.json.lock`;
+    const holder = await Deno.open(lock, { read: true, write: true, create: true, mode: 0o600 });
+    holder.lockSync(true);
+    try {
+      const result = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "ls"]);
+      assert.equal(result.code, 5, result.stderr);
+      assert.match(
+        result.stderr,
+        /^basis-tools: Cannot save rules ".*rules\.json": another process has held the lock ".*rules\.json\.lock" for \d+ ms; try again when it is done\n$/,
+      );
+    } finally {
+      holder.close();
+    }
+    assert.equal((await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "ls"])).code, 0);
+  } finally {
+    await dirs.cleanup();
+  }
 });
 
 Deno.test("a write removes temp files a crashed writer left behind", async () => {

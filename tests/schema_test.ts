@@ -4,6 +4,7 @@ import { AJV_FORMATS_VERSION, AJV_VERSION, cacheKey } from "../src/schema/_key.t
 import { stats } from "../src/schema/_stats.ts";
 import { forgetValidators } from "../src/schema/_validator.ts";
 import { BasisError } from "../src/errors.ts";
+import { oneLine } from "../src/text.ts";
 import { denoRun } from "./_deno_run.ts";
 
 // --- helpers ---------------------------------------------------------------------------------------
@@ -378,13 +379,25 @@ Deno.test("validateInput() refuses, rather than crashes on, an input nested too 
     $defs: { n: { anyOf: [{ type: "integer" }, { type: "array", items: { $ref: "#/$defs/n" } }] } },
     $ref: "#/$defs/n",
   };
-  assertEquals(await verdict(schema, deep), refused("(root): is nested too deeply to check"));
+  const line = await verdict(schema, deep);
+  assert(line.startsWith(refused("/0/0/0/")), line);
+  assert(line.endsWith(": is nested more than 256 levels deep"), line);
+  // As deep as the limit allows is checked as usual, whatever the schema recurses through.
+  let limit: unknown = 1;
+  for (let i = 0; i < 256; i++) limit = [limit];
+  assertEquals(await verdict(schema, limit), "ok");
+  const pointer = oneLine("/0".repeat(256), 200); // as every pointer is cut
+  assertEquals(
+    await verdict(schema, [limit]),
+    refused(`${pointer}: is nested more than 256 levels deep`),
+  );
 });
 
 Deno.test("validateInput() refuses, rather than crashes on, an input that is not JSON data", async () => {
   const cyclic: Record<string, unknown> = { a: 1 };
   cyclic.self = cyclic;
-  assertEquals(await verdict({ type: "object" }, cyclic), refused("(root): is not JSON data"));
+  assertEquals(await verdict({ type: "object" }, cyclic), refused("/self: is not JSON data"));
+  assertEquals(await verdict({}, { n: 1n }), refused("/n: is not JSON data"));
 });
 
 // --- caching ---------------------------------------------------------------------------------------

@@ -273,6 +273,19 @@ Deno.test("the prompt shows the program that will run, beside the argv as writte
   assert.match(header(screen), /command +grep -rn\n/);
 });
 
+Deno.test("the prompt shows the input the program receives: every number as the caller wrote it", async () => {
+  const stdin = new TextEncoder().encode('{"id":12345678901234567890,"price":1.50}');
+  const request = {
+    ...TOOL,
+    stdin,
+    preview: { ...TOOL.preview, input: JSON.parse(new TextDecoder().decode(stdin)) },
+  };
+  const { screen } = await answerWith(request, ENTER);
+  assert.match(header(screen), /"id": 12345678901234567890,\n/);
+  assert.match(header(screen), /"price": 1\.50\n/);
+  assert.ok(!header(screen).includes("12345678901234567000"));
+});
+
 Deno.test("a rule that says ask offers only allow once and deny, and says why", async () => {
   const request = { ...TOOL, askedByRule: "r-ask12345" };
   const terminal = scriptedTerminal();

@@ -35,6 +35,11 @@ export type ApprovalRequest =
        * @default "workspace"
        */
       readonly source?: "workspace" | "global";
+      /**
+       * The bytes the program will receive on stdin (the input as compact JSON, every number as the
+       * caller wrote it): what a person is shown, so they approve the digits the program gets.
+       */
+      readonly stdin?: Uint8Array;
     }
     | {
       readonly kind: "spawn";

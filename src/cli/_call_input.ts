@@ -1,7 +1,8 @@
 /**
- * The INPUT of `call`: read from its argument or stdin, and the bytes its tool's stdin receives.
- * Reading keeps the bytes it decoded, so that input already in compact form reaches the tool
- * without a second copy (see `_compact_json.ts`).
+ * The INPUT of `call`: read from its argument or stdin, and the bytes its tool's stdin receives:
+ * the compact JSON of the input with every number exactly as the caller wrote it (see
+ * `_number_lexemes.ts`). Reading keeps the bytes it decoded, so that input already in compact form
+ * reaches the tool without a second copy (see `_compact_json.ts`).
  *
  * @module
  */
@@ -9,12 +10,13 @@
 import { BasisError } from "../errors.ts";
 import { phrase } from "../locale/messages.ts";
 import { compactSpan } from "./_compact_json.ts";
+import { compactKeepingNumbers, numbersAsJavaScriptWrites } from "./_number_lexemes.ts";
 
 /** The input text of a call, and the bytes it was decoded from when it came from stdin. */
 export interface CallInput {
   /** The JSON text (`{}` when none was given). */
   readonly text: string;
-  /** Exactly the UTF-8 of `text`, when it was read from stdin without a byte order mark. */
+  /** Exactly the UTF-8 of `text`, when it was read from stdin (a byte order mark left out). */
   readonly bytes: Uint8Array | undefined;
 }
 
@@ -25,34 +27,100 @@ const encoder = new TextEncoder();
 
 /**
  * Reads the input: the argument itself, else stdin (`-`, or no argument with stdin not a
- * terminal), else `{}`. Blank stdin counts as `{}`; a leading byte order mark is dropped and bytes
- * that are not UTF-8 become U+FFFD.
+ * terminal), else `{}`. Stdin that is empty is refused like an empty argument (by
+ * {@linkcode parseCallInput}), except with no argument when stdin is no pipe or file but a device
+ * such as `/dev/null` (nothing was given: `{}`). A leading byte order mark is dropped; stdin that
+ * is not UTF-8 is refused.
  *
+ * @param tool The tool's name, for the message.
  * @param arg The INPUT argument: JSON text, `-`, or `undefined`.
  * @returns The text, with its bytes when read from stdin.
+ * @throws {BasisError} `invalid_json` when stdin is not UTF-8, naming the first bad byte's offset.
  */
-export async function readCallInput(arg: string | undefined): Promise<CallInput> {
+export async function readCallInput(tool: string, arg: string | undefined): Promise<CallInput> {
   if (arg !== undefined && arg !== "-") return { text: arg, bytes: undefined };
   if (arg === undefined && Deno.stdin.isTerminal()) return { text: "{}", bytes: undefined };
-  let bytes = await new Response(Deno.stdin.readable).bytes();
-  if (BOM.every((byte, i) => bytes[i] === byte)) bytes = bytes.subarray(BOM.length);
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  if (!/\S/.test(text)) return { text: "{}", bytes: undefined };
-  // A U+FFFD may stand for bytes that were not UTF-8: then the text is not their exact decoding.
-  return { text, bytes: text.includes("\uFFFD") ? undefined : bytes };
+  const read = await new Response(Deno.stdin.readable).bytes();
+  if (read.length === 0 && arg === undefined && await stdinIsNoSource()) {
+    return { text: "{}", bytes: undefined };
+  }
+  const skip = BOM.every((byte, i) => read[i] === byte) ? BOM.length : 0;
+  const bytes = read.subarray(skip);
+  try {
+    return { text: STRICT_UTF8.decode(bytes), bytes };
+  } catch {
+    const offset = skip + invalidUtf8At(bytes);
+    throw BasisError.of(
+      "invalid_json",
+      phrase("cli.input_not_utf8", { tool: JSON.stringify(tool), offset }),
+    );
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Whether stdin is neither a pipe, a socket nor a file (a device such as `/dev/null`, or closed):
+ * then an empty read means no input was given. Asked only after an empty read, since the answer
+ * takes Node's `fs` (about 15 ms to load).
+ */
+async function stdinIsNoSource(): Promise<boolean> {
+  try {
+    const { fstatSync } = await import("node:fs");
+    const info = fstatSync(0);
+    return !(info.isFIFO() || info.isSocket() || info.isFile());
+  } catch {
+    return true;
+  }
+}
+
+/** The offset where the first sequence that is not well-formed UTF-8 starts. */
+function invalidUtf8At(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i]!;
+    const length = lead < 0x80
+      ? 1
+      : lead >= 0xc2 && lead <= 0xdf
+      ? 2
+      : lead >= 0xe0 && lead <= 0xef
+      ? 3
+      : lead >= 0xf0 && lead <= 0xf4
+      ? 4
+      : 0;
+    if (length === 0) return i;
+    // The second byte's range depends on the first (no overlong forms, surrogates or > U+10FFFF).
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k < length; k++) {
+      const byte = bytes[i + k];
+      const min = k === 1 ? low : 0x80;
+      const max = k === 1 ? high : 0xbf;
+      if (byte === undefined || byte < min || byte > max) return i;
+    }
+    i += length;
+  }
+  return bytes.length;
 }
 
 /**
- * The bytes for the tool's stdin: the compact JSON of `value`. When a large input text already is
- * that JSON (apart from surrounding whitespace), its own bytes are used rather than a new copy.
+ * The bytes for the tool's stdin: the compact JSON of `value`, every number written as in the
+ * text. When a large input text already is that JSON (apart from surrounding whitespace), its own
+ * bytes are used rather than a new copy.
  *
  * @param value The input, as parsed from `input.text` (and not modified since).
  * @param input The text it was parsed from.
- * @returns UTF-8 bytes, equal to those of `JSON.stringify(value)`.
+ * @returns UTF-8 bytes: those of `JSON.stringify(value)`, except that each number is its text.
  */
 export function stdinBytes(value: unknown, input: CallInput): Uint8Array {
   const span = input.text.length < REUSE_FROM ? undefined : compactSpan(input.text);
-  if (span === undefined) return encoder.encode(JSON.stringify(value));
+  if (span === undefined) {
+    const kept = numbersAsJavaScriptWrites(input.text)
+      ? undefined
+      : compactKeepingNumbers(input.text);
+    // Too deep to keep (undefined): the gate's nesting limit refuses such an input anyway.
+    return encoder.encode(kept ?? JSON.stringify(value));
+  }
   const { text, bytes } = input;
   // Surrounding whitespace is ASCII: as many bytes as characters.
   if (bytes !== undefined) {

@@ -47,7 +47,29 @@ export const SPAWN_ANNOTATIONS: McpToolAnnotations = Object.freeze({
 });
 
 /**
- * Builds one definition.
+ * The input schema as every model API takes it: with `"type": "object"` at the top. MCP requires
+ * it (a client refuses a whole `tools/list` without it) and so does Anthropic; a manifest may
+ * leave it out (`{}`), and since the contract refuses every input that is not an object, saying so
+ * changes nothing. A schema that already says `"object"` is returned as it is.
+ *
+ * @param schema The tool's input schema (a copy the caller owns).
+ * @returns The schema, with `type` set to `"object"`.
+ *
+ * @example A bare schema gains its type
+ * ```ts
+ * import { objectSchema } from "./_definition.ts";
+ * console.assert(objectSchema({}).type === "object");
+ * ```
+ */
+export function objectSchema(
+  schema: Record<string, unknown>,
+): { type: "object"; [key: string]: unknown } {
+  return schema.type === "object" ? schema as { type: "object" } : { ...schema, type: "object" };
+}
+
+/**
+ * Builds one definition. Every format gets the same input schema, normalized by
+ * {@linkcode objectSchema}.
  *
  * @param parts The name, texts, schema and annotations.
  * @param format The model API.
@@ -58,7 +80,8 @@ export function buildDefinition<F extends DefinitionFormat>(
   parts: DefinitionParts,
   format: F,
 ): ToolDefinitions[F] {
-  const { name, title, description, inputSchema, annotations } = parts;
+  const { name, title, description, annotations } = parts;
+  const inputSchema = objectSchema(parts.inputSchema);
   const definitions: { [K in DefinitionFormat]: () => ToolDefinitions[K] } = {
     openai: () => ({ type: "function", function: { name, description, parameters: inputSchema } }),
     anthropic: () => ({ name, description, input_schema: inputSchema }),

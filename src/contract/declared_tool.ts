@@ -420,6 +420,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       sideEffect: spec.sideEffect,
       preview,
       source: spec.scope,
+      stdin,
     };
     await approve(flow, request, label, context.signal);
     const unprepared = await prepared(plan);

@@ -68,8 +68,8 @@ export interface McpToolDefinition {
   readonly title: string;
   /** What it does. */
   readonly description: string;
-  /** The input's JSON Schema. */
-  readonly inputSchema: Record<string, unknown>;
+  /** The input's JSON Schema, `"type": "object"` at its top (as MCP requires). */
+  readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown };
   /** Behaviour hints derived from the side effect. */
   readonly annotations: McpToolAnnotations;
 }
@@ -145,8 +145,9 @@ export interface ExecuteOptions {
 /** Options of {@linkcode Tool.execution}. */
 export interface ExecutionOptions {
   /**
-   * The compact JSON the program receives on stdin, when the caller already has it as bytes (a large
-   * input read from a pipe). It must be exactly the UTF-8 of `JSON.stringify(args)`.
+   * The compact JSON the program receives on stdin, when the caller has the input's text: the
+   * UTF-8 of `JSON.stringify(args)`, except that each number may be written as the caller wrote it
+   * (`1.0`, `12345678901234567890`), which `args` cannot hold. The gate judges `args`.
    *
    * @default {the UTF-8 of JSON.stringify(args)}
    */

@@ -100,7 +100,8 @@ export const EN_US = {
   "schema.if": 'must match "{clause}" schema',
   "schema.contains": "must contain at least {min} valid item(s)",
   "schema.contains_between": "must contain at least {min} and no more than {max} valid item(s)",
-  "schema.too_deep": "is nested too deeply to check",
+  "schema.too_deep": "is nested more than {limit} levels deep",
+  "schema.not_finite": "is not a finite number (too large for a 64-bit float)",
   "schema.not_json": "is not JSON data",
   "schema.invalid": "is not valid",
 
@@ -191,6 +192,8 @@ export const EN_US = {
   "cli.unknown_tool_none": "Cannot find tool {tool}; no tools are declared (see basis-tools check)",
   "cli.unknown_tool_list": "Cannot find tool {tool}; see basis-tools list",
   "cli.invalid_json": "Cannot parse the input of tool {tool} as JSON: {detail}",
+  "cli.input_not_utf8":
+    "Cannot read the input of tool {tool}: stdin is not valid UTF-8 (bad byte at offset {offset})",
   "cli.not_a_directory": "Cannot use workspace {path}: not a directory",
   "cli.unknown_option": "Unknown option {option}: see --help",
   "cli.option_missing_value": "Cannot parse option {option}: a value is missing",
@@ -273,6 +276,7 @@ export const EN_US = {
   "rules.added": "Added {id}: {decision} {tool} {scope}",
   "rules.removed": "Removed {id}: {decision} {tool} {scope}",
   "rules.pinned": "  it pins what the tool runs now: {conditions}",
+  "rules.pinned_program": "  with the program the tool runs now: {conditions}",
   "rules.problem_ignored": " (rule ignored)",
   "rules.ok": "ok: {count} {rules} ({file})",
   "rules.test_preview": "preview   {preview}",
@@ -575,6 +579,11 @@ export const EN_US = {
   "schema_problem.draft_not_string": 'unsupported "$schema": must be a string',
   "schema_problem.draft_unknown":
     'unsupported "$schema" {value}: use draft-07 (the default), draft-06, 2019-09 or 2020-12',
+  "schema_problem.pattern_unsupported": "unsupported pattern {pattern} at {pointer}: {reason}",
+  "schema_problem.regex_backreference":
+    "backreferences cannot run in linear time (patterns run on RE2)",
+  "schema_problem.regex_lookahead": "lookaheads cannot run in linear time (patterns run on RE2)",
+  "schema_problem.regex_engine": "the linear-time engine (RE2) refuses it: {detail}",
 
   // Other errors.
   "error.no_home":
@@ -626,7 +635,7 @@ export const EN_US = {
   "help.global":
     "Options for every command (before or after its name):\n  -C, --workspace DIR     workspace root (default: nearest ancestor holding .basis/tools.json)\n      --config-dir DIR    global config directory (default: $BASIS_CONFIG_DIR,\n                          $XDG_CONFIG_HOME/basis, ~/.config/basis)\n      --json              print JSON instead of text\n      --approve POLICY    prompt | always | never (default: $BASIS_APPROVE, else prompt)\n      --audit-log PATH    where decisions and runs are logged, or off (default:\n                          $BASIS_AUDIT_LOG, else ~/.local/state/basis/audit.jsonl)\n      --env KEY=VALUE     add a variable to every tool's environment (repeatable)\n      --no-shell          spawn runs no commands (tasks for a subagent still work)\n      --spawn-timeout MS  time limit of a spawn call (default 120000 for a command,\n                          600000 for a subagent; at most 600000)\n      --locale LOCALE     en-US | uk-UA\n  -h, --help              show help\n  -V, --version           show the version",
   "help.top":
-    "basis-tools — declared programs as typed, schema-checked, approved tools\n\nUsage: basis-tools [options] <command> [arguments]\n\nCommands:\n  list                    the roster: name, side effect, source, description\n  show NAME               one tool in full (env values redacted)\n  check                   validate the manifests (exit 0, or 6 with one line per problem)\n  call NAME [INPUT|-]     run one tool with a JSON object as input\n  spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,\n                          anything else is a task for the configured subagent\n  schema [--format F]     tool definitions for a model API: openai (default), anthropic,\n                          mcp, gemini (what Gemini CLI's discoveryCommand reads)\n  rules list|add|remove|check   the remembered approval rules\n  permissions             the least-privilege Deno permissions for this workspace\n  mcp                     serve the roster to an MCP client over stdio\n\n{global}\n\nExit codes: 0 ok, 1 tool failed, 2 usage, 3 timed out, 4 input refused, 5 denied,\n6 manifest invalid, 130 interrupted.",
+    "basis-tools — declared programs as typed, schema-checked, approved tools\n\nUsage: basis-tools [options] <command> [arguments]\n\nCommands:\n  list                    the roster: name, side effect, source, description\n  show NAME               one tool in full (env values redacted)\n  check                   validate the manifests (exit 0, or 6 with one line per problem)\n  call NAME [INPUT|-]     run one tool with a JSON object as input\n  spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,\n                          anything else is a task for the configured subagent\n  schema [--format F]     tool definitions for a model API: openai (default), anthropic,\n                          mcp, gemini (what Gemini CLI's discoveryCommand reads)\n  rules list|add|test|remove|check   the remembered approval rules\n  permissions             the least-privilege Deno permissions for this workspace\n  mcp                     serve the roster to an MCP client over stdio\n\n{global}\n\nExit codes: 0 ok, 1 tool failed, 2 usage, 3 timed out, 4 input refused, 5 denied,\n6 manifest invalid, 130 interrupted.",
   "help.list":
     "Usage: basis-tools list [--json]\n\nLists the roster: workspace tools by name, then global tools the workspace does not shadow.",
   "help.show":
@@ -634,9 +643,9 @@ export const EN_US = {
   "help.check":
     "Usage: basis-tools check [--json]\n\nValidates the workspace and global manifests, including every tool's input schema, and the\nspawn configuration (spawn.json in the config directory).\nExits 0, or 6 with one line per problem.",
   "help.call":
-    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is piped, reads it from stdin;\nno INPUT at a terminal means {}. The input is checked against the tool's schema, the call is\napproved (--approve), then the program gets the input as compact JSON on stdin and its output is\nstreamed through. With --json, prints one object:\n{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\n\n  --timeout MS            override the tool's timeout_ms for this call",
+    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is a pipe or a file, reads it\nfrom stdin (empty stdin is refused); no INPUT at a terminal or /dev/null means {}. The input is\nchecked against the tool's schema, the call is approved (--approve), then the program gets the\ninput as compact JSON on stdin, every number as written, and its output is streamed through. With --json, prints one object:\n{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\n\n  --timeout MS            override the tool's timeout_ms for this call\n  --dry-run               print the preview and the decision that would be taken; run nothing",
   "help.spawn":
-    'Usage: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
+    'Usage: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
   "help.permissions":
     "Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nDerives from the manifests the least-privilege Deno permissions for this workspace: --allow-run\nfor the absolute path of every declared program (bare names found on PATH now), the kill program\nthat stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and\nspawn's targets and subagent; --allow-read for the workspace, the config and cache directories and\nthe files looked at to find each program; --allow-write for the config, cache and state\ndirectories; --allow-env for the variables basis-tools reads and the ${VAR}s the manifests use;\n--no-prompt. Warnings go to stderr: programs that cannot be found (left out) and grants that\ndefeat confinement (shells, env, xargs, interpreters, ...).\n\n  --format flags          one line of deno flags to paste (default; json with --json)\n  --format json           {flags, read, write, env, run, programs, warnings}\n  --format deno-json      a \"permissions\" set for deno.json (deno run -P, Deno 2.5 or later)\n  --format compile        a deno compile command for a binary confined to this workspace",
   "help.mcp":

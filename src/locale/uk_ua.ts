@@ -110,7 +110,8 @@ export function ukUA(): Catalogue {
     "schema.if": 'має відповідати схемі "{clause}"',
     "schema.contains": "кількість відповідних елементів має бути не меншою за {min}",
     "schema.contains_between": "кількість відповідних елементів має бути від {min} до {max}",
-    "schema.too_deep": "має надто глибоку вкладеність, щоб її перевірити",
+    "schema.too_deep": "має вкладеність, глибшу за {limit} рівнів",
+    "schema.not_finite": "не є скінченним числом (завелике для 64-бітного числа з рухомою комою)",
     "schema.not_json": "не є даними JSON",
     "schema.invalid": "не є допустимим значенням",
 
@@ -207,6 +208,8 @@ export function ukUA(): Catalogue {
       "Не вдалося знайти інструмент {tool}; жодного інструмента не оголошено (див. basis-tools check)",
     "cli.unknown_tool_list": "Не вдалося знайти інструмент {tool}; див. basis-tools list",
     "cli.invalid_json": "Не вдалося розібрати вхідні дані інструмента {tool} як JSON: {detail}",
+    "cli.input_not_utf8":
+      "Не вдалося прочитати вхідні дані інструмента {tool}: stdin не є коректним UTF-8 (хибний байт на позиції {offset})",
     "cli.not_a_directory": "Не вдалося використати робочий простір {path}: це не каталог",
     "cli.unknown_option": "Невідомий параметр {option}: див. --help",
     "cli.option_missing_value": "Не вдалося розібрати параметр {option}: бракує значення",
@@ -296,6 +299,7 @@ export function ukUA(): Catalogue {
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
     "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
     "rules.pinned": "  воно закріплює те, що інструмент запускає зараз: {conditions}",
+    "rules.pinned_program": "  із програмою, яку інструмент запускає зараз: {conditions}",
     "rules.problem_ignored": " (правило ігнорується)",
     "rules.ok": "гаразд: {count} {rules} ({file})",
     "rules.test_preview": "перегляд {preview}",
@@ -617,6 +621,12 @@ export function ukUA(): Catalogue {
     "schema_problem.draft_not_string": 'непідтримуваний "$schema": має бути рядком',
     "schema_problem.draft_unknown":
       'непідтримуваний "$schema" {value}: використовуйте draft-07 (типовий), draft-06, 2019-09 або 2020-12',
+    "schema_problem.pattern_unsupported": "непідтримуваний шаблон {pattern} у {pointer}: {reason}",
+    "schema_problem.regex_backreference":
+      "зворотні посилання не виконуються за лінійний час (шаблони виконує RE2)",
+    "schema_problem.regex_lookahead":
+      "випереджальні перевірки не виконуються за лінійний час (шаблони виконує RE2)",
+    "schema_problem.regex_engine": "рушій лінійного часу (RE2) його не приймає: {detail}",
 
     // Інші помилки.
     "error.no_home":
@@ -695,7 +705,7 @@ export function ukUA(): Catalogue {
                           будь-що інше — завдання для налаштованого субагента
   schema [--format F]     визначення інструментів для API моделі: openai (типово), anthropic,
                           mcp, gemini (те, що читає discoveryCommand у Gemini CLI)
-  rules list|add|remove|check   збережені правила підтвердження
+  rules list|add|test|remove|check   збережені правила підтвердження
   permissions             мінімально необхідні дозволи Deno для цього робочого простору
   mcp                     надавати інструменти клієнтові MCP через stdio
 
@@ -717,16 +727,19 @@ export function ukUA(): Catalogue {
 інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації).
 Завершується з кодом 0, або 6 і по рядку на кожну проблему.`,
     "help.call":
-      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--json] [--env KEY=VALUE]...
+      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...
 
-Запускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin перенаправлено,
-означає читання з stdin; відсутній INPUT у терміналі означає {}. Вхідні дані перевіряються за схемою
-інструмента, виклик підтверджується (--approve), далі програма отримує вхідні дані як компактний
-JSON через stdin, а її вивід передається далі. З --json виводить один об’єкт:
+Запускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin — канал чи файл,
+означає читання з stdin (порожній stdin відхиляється); відсутній INPUT у терміналі чи з /dev/null
+означає {}. Вхідні дані перевіряються за схемою інструмента, виклик підтверджується (--approve),
+далі програма отримує вхідні дані як компактний JSON через stdin, кожне число — як його записано,
+а її вивід передається далі. З --json виводить один об’єкт:
 {tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
 
-  --timeout MS            замінити timeout_ms інструмента для цього виклику`,
-    "help.spawn": `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS]
+  --timeout MS            замінити timeout_ms інструмента для цього виклику
+  --dry-run               показати попередній перегляд і рішення, нічого не запускаючи`,
+    "help.spawn":
+      `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]
 
 Вбудований інструмент spawn (його також можна викликати так: basis-tools call spawn '{"input":"!ls"}').
   !<command>            виконує команду через /bin/sh -c у корені робочого простору, в окремій

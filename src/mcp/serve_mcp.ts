@@ -215,21 +215,10 @@ function indexed(tools: readonly Tool[]) {
   const byName = new Map<string, Tool>();
   for (const tool of tools) byName.set(tool.name, tool);
   const list: ListToolsResult = {
-    tools: [...byName.values()].map((tool) => {
-      const definition = tool.definition("mcp");
-      return { ...definition, inputSchema: objectSchema(definition.inputSchema) };
-    }),
+    // Each definition's input schema says `"type": "object"`, as MCP requires (the contract's).
+    tools: [...byName.values()].map((tool) => tool.definition("mcp")),
   };
   return { tools: byName, list, signature: JSON.stringify(list) };
-}
-
-/**
- * MCP requires `"type": "object"` at the top of an input schema, and clients refuse a whole
- * `tools/list` without it. A manifest may leave it out (`{}`): every input is an object anyway (the
- * contract refuses anything else), so saying so changes nothing.
- */
-function objectSchema(schema: Record<string, unknown>): { type: "object"; [key: string]: unknown } {
-  return schema.type === "object" ? schema as { type: "object" } : { ...schema, type: "object" };
 }
 
 function unknownTool(words: Messages, name: string, tools: ReadonlyMap<string, Tool>): string {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { untrusted } from "../owner.ts";
 import { joinPath } from "../paths.ts";
 import { concatBytes } from "../bytes.ts";
 import type { Phrase } from "../locale/messages.ts";
@@ -73,8 +74,8 @@ export function readCached(cacheDir: string, key: string): CacheRead {
     // hops to a worker thread. The checks look at the opened file, not the path, so a file swapped
     // in between cannot slip through.
     file = Deno.openSync(path);
-    const unsafe = untrusted(file.statSync()) ??
-      untrusted(Deno.statSync(joinPath(cacheDir, "validators")));
+    const unsafe = distrust(file.statSync()) ??
+      distrust(Deno.statSync(joinPath(cacheDir, "validators")));
     if (unsafe !== undefined) return { kind: "rejected", why: unsafe };
     text = new TextDecoder().decode(readAll(file));
   } catch {
@@ -101,24 +102,11 @@ export function readCached(cacheDir: string, key: string): CacheRead {
  * or someone else may write it. `undefined` when it is safe. Where this process may not learn its
  * own uid (Windows, or no `--allow-sys=uid`), only the permission bits are checked.
  */
-function untrusted(info: Deno.FileInfo): string | undefined {
-  if (info.mode !== null && (info.mode & 0o022) !== 0) return "writable by group or others";
-  const uid = ownUid();
-  if (uid !== undefined && info.uid !== null && info.uid !== uid) return "owned by another user";
+function distrust(info: Deno.FileInfo): string | undefined {
+  const why = untrusted(info);
+  if (why?.kind === "loose_mode") return "writable by group or others";
+  if (why?.kind === "other_owner") return "owned by another user";
   return undefined;
-}
-
-let cachedUid: number | null | undefined;
-
-function ownUid(): number | undefined {
-  if (cachedUid === undefined) {
-    try {
-      cachedUid = Deno.uid();
-    } catch {
-      cachedUid = null;
-    }
-  }
-  return cachedUid ?? undefined;
 }
 
 function readAll(file: Deno.FsFile): Uint8Array {

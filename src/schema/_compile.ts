@@ -10,6 +10,8 @@ import type { Draft, DraftChoice } from "./_draft.ts";
 import { AJV_OPTIONS, FORMATS_OPTIONS } from "./_key.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { failureParams } from "./_message.ts";
+import { patternProblem } from "./_pattern_problem.ts";
+import { UnsupportedPattern } from "./_regexp_syntax.ts";
 import { stats } from "./_stats.ts";
 import { oneLine, showValue } from "../text.ts";
 import type { AjvError, Validator } from "./_types.ts";
@@ -24,6 +26,8 @@ export interface Compiled {
 
 interface AjvInstance {
   compile(schema: unknown): Validator;
+  addKeyword(definition: unknown): unknown;
+  removeKeyword(keyword: string): unknown;
   validateSchema(schema: unknown): unknown;
   errors?: AjvError[] | null;
   removeSchema(): unknown;
@@ -49,7 +53,11 @@ async function loadCompiler(draft: Draft): Promise<Compiler> {
     "2020-12": ajvModules.Ajv2020,
   };
   const Ajv = classes[draft] as AjvClass;
-  const ajv = new Ajv(structuredClone(AJV_OPTIONS));
+  // Patterns run on a linear-time engine; standalone code requires it by name (`_runtime.ts`).
+  const options = structuredClone(AJV_OPTIONS);
+  const ajv = new Ajv({ ...options, code: { ...options.code, regExp: ajvModules.linearRegExp } });
+  ajv.removeKeyword("multipleOf");
+  ajv.addKeyword(ajvModules.MULTIPLE_OF);
   (ajvModules.addFormats as unknown as (ajv: AjvInstance, options: unknown) => void)(
     ajv,
     structuredClone(FORMATS_OPTIONS),
@@ -110,7 +118,9 @@ export async function compileSchema(
       return { validate };
     }
   } catch (error) {
-    return compileFailure(error);
+    return error instanceof UnsupportedPattern
+      ? patternProblem(error, target)
+      : compileFailure(error);
   } finally {
     // Forget the user's schemas (and their `$id`s) so the next one compiles on a clean instance.
     ajv.removeSchema();

@@ -12,8 +12,26 @@ export const AJV_VERSION = "8.20.0";
 /** The ajv-formats version format checks come from; must match `deno.json` (a test checks). */
 export const AJV_FORMATS_VERSION = "3.0.1";
 
+/** The re2js version patterns run on; must match `deno.json` (a test checks). */
+export const RE2JS_VERSION = "2.10.0";
+
 /** Bumped whenever the cache file layout or the runtime shim changes meaning. */
 export const CACHE_FORMAT = 1;
+
+/** The name standalone code requires the linear-time regular expression engine by (`_regexp.ts`). */
+export const REGEXP_MODULE = "basis-tools/linear-regexp";
+
+/** The name standalone code requires the exact `multipleOf` check by (`_decimal.ts`). */
+export const DECIMAL_MODULE = "basis-tools/decimal";
+
+/**
+ * What the compiler is given beside {@linkcode AJV_OPTIONS}, which cannot be written as JSON: the
+ * regular expression engine (`code.regExp`) and the keywords defined in place of ajv's own.
+ */
+export const COMPILER_ADDITIONS = {
+  regExp: `${REGEXP_MODULE} re2js@${RE2JS_VERSION}`,
+  keywords: [`multipleOf ${DECIMAL_MODULE}`],
+} as const;
 
 /**
  * The ajv options every validator is compiled with: unknown keywords ignored, formats checked, first
@@ -41,11 +59,12 @@ const FINGERPRINT = JSON.stringify([
   AJV_FORMATS_VERSION,
   AJV_OPTIONS,
   FORMATS_OPTIONS,
+  COMPILER_ADDITIONS,
 ]);
 
 /**
- * The cache key of one schema: the hex SHA-256 of the versions, the draft, the options and the
- * schema's JSON text.
+ * The cache key of one schema: the hex SHA-256 of the versions, the draft, the options (the regular
+ * expression engine and the keywords replaced included) and the schema's JSON text.
  *
  * @param draft The draft the schema is compiled as.
  * @param schemaText `JSON.stringify` of the schema.

@@ -190,8 +190,8 @@ export function describeError(error: AjvError): string {
  * expected. Its English is the gate's message; a host words it in its locale.
  *
  * @param toolName The tool whose schema refused the input.
- * @param failure ajv's first failure (`undefined` when ajv named none), or why the input could not
- *   be checked at all.
+ * @param failure ajv's first failure (`undefined` when ajv named none), or where and why the input
+ *   could not be checked at all (a JSON pointer, `""` for the whole input).
  * @returns `Input refused by tool "name" schema: pointer: expected`.
  *
  * @example Name the tool and the field
@@ -204,12 +204,21 @@ export function describeError(error: AjvError): string {
  */
 export function refusal(
   toolName: string,
-  failure: AjvError | "schema.too_deep" | "schema.not_json" | undefined,
+  failure: AjvError | { readonly pointer: string; readonly reason: Phrase } | undefined,
 ): Phrase {
   const tool = showValue(toolName, 80);
-  if (typeof failure === "object") {
-    return phrase("schema.refused", { tool, ...failureParams(failure) });
+  if (failure === undefined) {
+    return phrase("schema.refused", {
+      tool,
+      pointer: phrase("schema.root"),
+      reason: phrase("schema.invalid"),
+    });
   }
-  const reason = phrase(failure ?? "schema.invalid");
-  return phrase("schema.refused", { tool, pointer: phrase("schema.root"), reason });
+  if ("keyword" in failure) return phrase("schema.refused", { tool, ...failureParams(failure) });
+  const { pointer, reason } = failure;
+  return phrase("schema.refused", {
+    tool,
+    pointer: pointer === "" ? phrase("schema.root") : oneLine(pointer, 200),
+    reason,
+  });
 }

@@ -5,18 +5,25 @@
  * @module
  */
 
+import { DECIMAL_MODULE, REGEXP_MODULE } from "./_key.ts";
 import type { Validator } from "./_types.ts";
 
-/** Every module standalone code may `require`; all are imported together, on first need. */
+/**
+ * Every module standalone code may `require`: all but the regular expression engine are imported
+ * together, on first need; the engine on its own, when code with a pattern first needs it.
+ */
 const MODULE_NAMES: ReadonlySet<string> = new Set([
   "ajv/dist/runtime/equal",
   "ajv/dist/runtime/ucs2length",
   "ajv/dist/runtime/uri",
   "ajv/dist/runtime/validation_error",
   "ajv-formats/dist/formats",
+  DECIMAL_MODULE,
+  REGEXP_MODULE,
 ]);
 
 let modules: Promise<Readonly<Record<string, unknown>>> | undefined;
+let engine: Promise<Readonly<Record<string, unknown>>> | undefined;
 
 const REQUIRE_CALL = /\brequire\("([^"\\]+)"\)/g;
 
@@ -62,7 +69,7 @@ export function requiredModules(code: string): string[] | undefined {
 export async function instantiate(code: string): Promise<Validator> {
   const names = requiredModules(code);
   if (names === undefined) throw new Error("Standalone code requires an unknown module");
-  const loaded = names.length === 0 ? {} : await loadModules();
+  const loaded = await loadModules(names);
   const require = (name: string): unknown => {
     if (!Object.hasOwn(loaded, name)) {
       throw new Error(`Standalone code requires unknown module "${name}"`);
@@ -77,12 +84,27 @@ export async function instantiate(code: string): Promise<Validator> {
   return validate as Validator;
 }
 
-function loadModules(): Promise<Readonly<Record<string, unknown>>> {
-  if (modules === undefined) {
+/** The modules `names` lists, each group imported once per process. */
+async function loadModules(names: readonly string[]): Promise<Readonly<Record<string, unknown>>> {
+  const needsEngine = names.includes(REGEXP_MODULE);
+  const needsRest = names.some((name) => name !== REGEXP_MODULE);
+  if (needsRest && modules === undefined) {
     modules = import("./_ajv_runtime.ts").then((module) => module.RUNTIME_MODULES);
     modules.catch(() => {
       modules = undefined;
     });
   }
-  return modules;
+  if (needsEngine && engine === undefined) {
+    engine = import("./_regexp.ts").then((module) => ({
+      [REGEXP_MODULE]: { linearRegExp: module.linearRegExp },
+    }));
+    engine.catch(() => {
+      engine = undefined;
+    });
+  }
+  const [rest, regexp] = await Promise.all([
+    needsRest ? modules : undefined,
+    needsEngine ? engine : undefined,
+  ]);
+  return { ...rest, ...regexp };
 }

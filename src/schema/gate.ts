@@ -9,7 +9,7 @@
 import { BasisError } from "../errors.ts";
 import { english, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
-import { plainInput } from "./_input.ts";
+import { inspectInput, MAX_INPUT_DEPTH } from "./_input.ts";
 import { refusal } from "./_message.ts";
 import { obtainValidator } from "./_validator.ts";
 import type { AjvError, Validator } from "./_types.ts";
@@ -43,7 +43,9 @@ function settle(options: SchemaGateOptions): GateSettings {
 
 /**
  * Checks a tool's input against the tool's input schema (draft-07 unless `$schema` names 2019-09 or
- * 2020-12; unknown keywords ignored; formats checked). The input is never modified.
+ * 2020-12; unknown keywords ignored; formats checked). Before the schema, the input must be JSON
+ * data nested at most 256 arrays and objects deep, with every number finite (`1e400` parses to
+ * `Infinity`). The input is never modified.
  *
  * @param tool The tool: its name (for messages) and its input schema.
  * @param input The input, as parsed from JSON.
@@ -51,8 +53,9 @@ function settle(options: SchemaGateOptions): GateSettings {
  * @returns Nothing; resolves when the input is accepted.
  * @throws {BasisError} `invalid_input` naming the first failing field as a JSON pointer and what was
  * expected, e.g. `Input refused by tool "wc" schema: /items/0/count: must be integer`; its `cause`
- * is ajv's failure (`keyword`, `instancePath`, `params`), or the RangeError or TypeError of an input
- * that cannot be checked at all.
+ * is ajv's failure (`keyword`, `instancePath`, `params`). The same code, naming the field, for an
+ * input nested too deeply, holding a number that is not finite, or (from library callers) not JSON
+ * data.
  * @throws {BasisError} `manifest_invalid` when the schema itself cannot be compiled; its `phrase`
  * words the message, reason included, in any locale.
  *
@@ -76,9 +79,13 @@ export async function validateInput(
     const params = { tool: showValue(tool.name, 80), reason: entry.problem };
     throw BasisError.of("manifest_invalid", phrase("error.input_schema", params));
   }
+  const inspected = inspectInput(input);
+  if ("problem" in inspected) {
+    throw BasisError.of("invalid_input", refusal(tool.name, inspected.problem));
+  }
   let failure: AjvError | undefined | null;
   try {
-    failure = await firstFailure(entry.validate, plainInput(input));
+    failure = await firstFailure(entry.validate, inspected.value);
   } catch (error) {
     throw unusableInput(tool.name, error);
   }
@@ -90,14 +97,15 @@ export async function validateInput(
 }
 
 /**
- * The refusal for an input that cannot be validated at all: nested deeper than the stack allows
- * (RangeError) or, from library callers, not JSON data (TypeError from copying it). Anything else is a
- * bug and is returned unchanged, to be rethrown.
+ * The refusal for an input ajv could not validate at all: a schema recursing deeper than the stack
+ * allows (RangeError). Anything else is a bug and is returned unchanged, to be rethrown.
  */
 function unusableInput(toolName: string, error: unknown): unknown {
-  if (!(error instanceof RangeError || error instanceof TypeError)) return error;
-  const why = error instanceof RangeError ? "schema.too_deep" : "schema.not_json";
-  return BasisError.of("invalid_input", refusal(toolName, why), { cause: error });
+  if (!(error instanceof RangeError)) return error;
+  const reason = phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
+  return BasisError.of("invalid_input", refusal(toolName, { pointer: "", reason }), {
+    cause: error,
+  });
 }
 
 /** `null` when the input passes; the first failure (or `undefined` if ajv named none) otherwise. */

@@ -14,11 +14,10 @@ import type { RulesDocument } from "./types.ts";
 import { validateRulesDocument } from "./validate.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { strictJsonProblem } from "../../json_text.ts";
+import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
 import { findDuplicateKeys } from "../../json_duplicate_keys.ts";
 import { fieldProblem } from "./_shape.ts";
-
-const WINDOWS = Deno.build.os === "windows";
 
 /**
  * Reads, parses and validates a rules file.
@@ -56,7 +55,7 @@ function readTrusted(file: string): Uint8Array | undefined {
   try {
     const dirInfo = statOrUndefined(dir);
     if (dirInfo === undefined) return undefined;
-    const dirProblem = untrusted(dirInfo, dir, true);
+    const dirProblem = distrust(dirInfo, dir, true);
     if (dirProblem !== undefined) throw new RulesFileError(file, [dirProblem]);
     // A stat before the open: opening a FIFO would block.
     const info = statOrUndefined(file);
@@ -66,7 +65,7 @@ function readTrusted(file: string): Uint8Array | undefined {
     try {
       const opened = handle.statSync();
       if (!opened.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
-      const problem = untrusted(opened, file, false);
+      const problem = distrust(opened, file, false);
       if (problem !== undefined) throw new RulesFileError(file, [problem]);
       return readAll(handle, opened.size);
     } finally {
@@ -92,40 +91,25 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
 
 /**
  * Why a rules file or its directory must not be trusted: another user owns it, or others may
- * write it (anyone who can write rules can approve tools). `undefined` when it is safe.
+ * write it (anyone who can write rules can approve tools). Fails closed when the owner cannot be
+ * checked. `undefined` when it is safe.
  */
-function untrusted(info: Deno.FileInfo, path: string, isDir: boolean): Phrase | undefined {
-  if (WINDOWS) return undefined; // No owners or mode bits to check (README: "Windows").
-  const where = JSON.stringify(path);
-  if (info.mode !== null && (info.mode & 0o022) !== 0) {
-    const mode = (info.mode & 0o7777).toString(8).padStart(4, "0");
-    return isDir
-      ? phrase("rules_file.dir_loose_mode", { dir: where, mode })
-      : phrase("rules_file.loose_mode", { mode });
+function distrust(info: Deno.FileInfo, path: string, isDir: boolean): Phrase | undefined {
+  const why = untrusted(info);
+  if (why === undefined) return undefined;
+  const dir = JSON.stringify(path);
+  switch (why.kind) {
+    case "loose_mode":
+      return isDir
+        ? phrase("rules_file.dir_loose_mode", { dir, mode: why.mode })
+        : phrase("rules_file.loose_mode", { mode: why.mode });
+    case "other_owner":
+      return isDir
+        ? phrase("rules_file.dir_owner", { dir, uid: why.uid, own: why.own })
+        : phrase("rules_file.owner", { uid: why.uid, own: why.own });
+    case "owner_unknown":
+      return phrase("rules_file.owner_unknown");
   }
-  const uid = ownUid();
-  if (uid === undefined) return phrase("rules_file.owner_unknown");
-  if (info.uid !== null && info.uid !== uid) {
-    const owner = info.uid;
-    return isDir
-      ? phrase("rules_file.dir_owner", { dir: where, uid: owner, own: uid })
-      : phrase("rules_file.owner", { uid: owner, own: uid });
-  }
-  return undefined;
-}
-
-let cachedUid: number | null | undefined;
-
-/** This process's uid, or `undefined` when Deno may not tell it (no `--allow-sys=uid`). */
-function ownUid(): number | undefined {
-  if (cachedUid === undefined) {
-    try {
-      cachedUid = Deno.uid();
-    } catch {
-      cachedUid = null;
-    }
-  }
-  return cachedUid ?? undefined;
 }
 
 function readAll(handle: Deno.FsFile, size: number): Uint8Array {
@@ -155,7 +139,8 @@ async function parseJson(file: string, text: string): Promise<unknown> {
   } catch {
     return await describeInvalid(file, text);
   }
-  const duplicates = findDuplicateKeys(text);
+  // Counting is enough to know there is none (the common case); the scan says where they are.
+  const duplicates = keysInText(text) === keysInValue(value) ? [] : findDuplicateKeys(text);
   if (duplicates.length > 0) {
     throw new RulesFileError(
       file,
@@ -173,6 +158,34 @@ async function parseJson(file: string, text: string): Promise<unknown> {
     );
   }
   return value;
+}
+
+/**
+ * How many keys the text of a JSON document `JSON.parse` accepted holds: a key's closing quote is
+ * an unescaped `"` followed by `:` (inside a string a quote is always escaped, so `\":` there never
+ * counts, while `\\":` ends a key).
+ */
+function keysInText(text: string): number {
+  return text.match(/(?:^|[^\\])(?:\\\\)*"[ \t\n\r]*:/g)?.length ?? 0;
+}
+
+/** How many keys the objects of a parsed value hold, without recursion. */
+function keysInValue(value: unknown): number {
+  let count = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null) continue;
+    if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else {
+      for (const key in item) {
+        count++;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return count;
 }
 
 /** `rules[0].when.program`: where a key is, as the file's problems name fields. */

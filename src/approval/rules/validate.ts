@@ -90,7 +90,9 @@ function typeOf(value: unknown): string {
 }
 
 /**
- * The text written for a rules document: indented JSON, keys in canonical order, final newline.
+ * The text written for a rules document: the version, then one rule per line as compact JSON, keys
+ * in canonical order, final newline. One line a rule keeps a large file quick to read back and easy
+ * to diff, grep and review.
  *
  * @param document The document.
  * @returns The file's text.
@@ -102,5 +104,7 @@ function typeOf(value: unknown): string {
  * ```
  */
 export function formatRulesDocument(document: RulesDocument): string {
-  return `${JSON.stringify({ version: document.version, rules: document.rules }, null, 2)}\n`;
+  const rules = document.rules.map((rule) => `    ${JSON.stringify(rule)}`).join(",\n");
+  const list = rules === "" ? "[]" : `[\n${rules}\n  ]`;
+  return `{\n  "version": ${document.version},\n  "rules": ${list}\n}\n`;
 }

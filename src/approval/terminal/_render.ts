@@ -4,6 +4,7 @@
  * @module
  */
 
+import { parseKeepingNumbers } from "../../json_exact.ts";
 import { redact } from "../../redact.ts";
 import { cutNote, cutText } from "./_cut.ts";
 import { displayArg, displayArgv, visibleLines } from "./_display.ts";
@@ -47,6 +48,19 @@ function long(
   const shown = cut.shown.split("\n").map(style).join("\n");
   const note = cutNote(cut, words);
   return note === "" ? shown : `${shown}\n${palette.yellow(note)}`;
+}
+
+/** Above this size the input is shown from its parsed value (it is cut to 4 KiB anyway). */
+const EXACT_INPUT_LIMIT = 1 << 20;
+
+/** The input to show: the program's exact stdin when known (its numbers' digits as written). */
+function shownInput(stdin: Uint8Array | undefined, input: unknown): unknown {
+  if (stdin === undefined || stdin.length > EXACT_INPUT_LIMIT) return input;
+  try {
+    return parseKeepingNumbers(new TextDecoder().decode(stdin));
+  } catch {
+    return input;
+  }
 }
 
 /** The secrets, plus each as it appears inside a JSON string when that differs. */
@@ -143,7 +157,7 @@ export function renderRequest(
     );
     const json = preview.input === undefined
       ? t("prompt.none")
-      : JSON.stringify(preview.input, null, 2);
+      : JSON.stringify(shownInput(request.stdin, preview.input), null, 2);
     const input = visibleLines(redact(json, withJsonForms(secrets)));
     lines.push(field(palette, label("prompt.input"), long(palette, input, plain, words)));
   } else {

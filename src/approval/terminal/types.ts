@@ -27,6 +27,11 @@ export interface ToolPromptRequest {
   /** Which manifest declared the tool. */
   readonly source?: "workspace" | "global";
   /**
+   * The bytes the program will receive on stdin: shown as the input when given (every number as
+   * the caller wrote it), else the preview's input.
+   */
+  readonly stdin?: Uint8Array;
+  /**
    * The rule that says to ask every time: only "allow once" and "deny" are offered, and nothing
    * is remembered.
    */

@@ -10,10 +10,20 @@ import { type ApprovalRequest, type Verdict, verdictFor } from "../../approval/a
 import type { Approver, ToolExecution } from "../../contract/types.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
+import { parseKeepingNumbers } from "../../json_exact.ts";
 import { redact } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
+
+/** The preview with its input as the program receives it (every number as the caller wrote it). */
+function shownPreview(request: ApprovalRequest): unknown {
+  if (request.kind === "spawn" || request.stdin === undefined) return request.preview;
+  return {
+    ...request.preview,
+    input: parseKeepingNumbers(new TextDecoder().decode(request.stdin)),
+  };
+}
 
 /** What the dry run's approver saw. */
 interface Seen {
@@ -73,11 +83,11 @@ export class DryRun {
     // In JSON text a secret appears only JSON-encoded, and its encoded form holds no bare quote:
     // replacing it cannot cross a string's end, so the text stays valid JSON.
     const encoded = seen.secrets.map((secret) => JSON.stringify(secret).slice(1, -1));
-    const preview = redact(JSON.stringify(seen.request.preview), encoded);
+    const preview = redact(JSON.stringify(shownPreview(seen.request)), encoded);
     const allowed = verdict.outcome === "allow";
     if (this.#settings.json) {
       outJson({
-        preview: JSON.parse(preview),
+        preview: parseKeepingNumbers(preview),
         decision: verdict.outcome,
         by: verdict.by,
         rule_id: verdict.rule?.id ?? null,

@@ -59,7 +59,7 @@ export async function callCommand(
     const roster = await rosterFor(settings);
     const spec = findTool(roster, name);
     secrets = callSecrets(spec.env, settings.env);
-    const source = await readCallInput(inputArg);
+    const source = await readCallInput(name, inputArg);
     const input = await parseCallInput(name, source.text);
     const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
     const policy = await loadSandboxPolicy(settings.configDir);

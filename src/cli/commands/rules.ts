@@ -207,7 +207,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     : "allow";
   const given = await givenConditions(tool, options);
   let when: unknown = given ?? {};
-  let pinned = false;
+  let pinned: "all" | "program" | undefined;
   let root: string;
   if (tool === SPAWN_TOOL) {
     root = await workspaceRoot(settings);
@@ -221,7 +221,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     if (wanted) {
       const pin = await pinnedNow(spec, settings, options.get("global") === true);
       when = given === undefined ? pin : { program: pin.program, ...given };
-      pinned = true;
+      pinned = given === undefined ? "all" : "program";
     }
   }
   const reason = text("reason");
@@ -243,7 +243,10 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
   }
   const { t } = await cliMessages(settings.locale);
   const lines = [await changed(settings, "rules.added", rule)];
-  if (pinned) lines.push(t("rules.pinned", { conditions: JSON.stringify(rule.when) }));
+  if (pinned !== undefined) {
+    const key = pinned === "all" ? "rules.pinned" : "rules.pinned_program";
+    lines.push(t(key, { conditions: JSON.stringify(rule.when) }));
+  }
   out(`${lines.join("\n")}\n`);
   return EXIT.ok;
 }

@@ -74,7 +74,7 @@ export async function callSpawnCommand(
   options: SpawnCommandOptions,
 ): Promise<number> {
   const read = async () => {
-    const { text } = await readCallInput(inputArg);
+    const { text } = await readCallInput(SPAWN_TOOL, inputArg);
     return await parseCallInput(SPAWN_TOOL, text);
   };
   return await spawnCall(settings, read, "call", options);

@@ -1,0 +1,105 @@
+/**
+ * End-to-end tests of what `basis-tools mcp` does with a call's arguments: numbers the SDK's JSON
+ * decoding cannot hold finitely are refused by the gate, deep arguments are refused without
+ * crashing the server, and a schema pattern that backtracks in JavaScript cannot freeze it.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { FIXTURES, oneTool, scratch } from "./_cli.ts";
+import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
+
+/** `JSON.rawJSON`: lets the client write a number exactly as given (ES2025, in V8). */
+const raw = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/** How long a call may take before it counts as hung (a backtracking pattern takes hours). */
+const WATCHDOG_MS = 60_000;
+
+Deno.test("mcp: a number too large for a double is refused naming its field; others reach the program as the SDK decoded them", async () => {
+  const dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("capture", {
+      input_schema: { type: "object", properties: { id: { type: "integer", minimum: 1 } } },
+      command: [`${FIXTURES}/stdin_to_file.sh`, out],
+    })),
+  );
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    const refused = await callTool(session, "capture", { id: raw("1e400") });
+    assert.equal(refused.isError, true);
+    assert.match(resultText(refused), /schema: \/id: is not a finite number/);
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+    // The SDK parsed the request: the program gets each number as JavaScript writes that double.
+    const ran = await callTool(session, "capture", {
+      id: raw("12345678901234567890"),
+      x: raw("1.0"),
+    });
+    assert.equal(ran.isError, undefined, resultText(ran));
+    assert.equal(await Deno.readTextFile(out), '{"id":12345678901234567000,"x":1}');
+  } finally {
+    await session.close();
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("mcp: arguments nested past the limit are refused, and the server goes on", async () => {
+  const dirs = await scratch(
+    oneTool("echo", { command: ["cat"], env: { TOKEN: "mcp-deep-9c1e" } }),
+  );
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    for (const depth of [257, 30_000]) {
+      let deep: unknown = "mcp-deep-9c1e";
+      for (let i = 1; i < depth; i++) deep = [deep];
+      const result = await callTool(session, "echo", { a: deep });
+      assert.equal(result.isError, true);
+      assert.match(resultText(result), /: is nested more than 256 levels deep$/);
+      assert.ok(!resultText(result).includes("mcp-deep-9c1e"));
+    }
+    assert.equal(resultText(await callTool(session, "echo", { a: 1 })), '{"a":1}');
+    assert.deepEqual(session.errors, []);
+  } finally {
+    await session.close();
+    await dirs.cleanup();
+  }
+});
+
+Deno.test("mcp: a schema pattern that backtracks for hours in JavaScript neither freezes the server nor other calls", async () => {
+  const dirs = await scratch({
+    schema: 1,
+    tools: {
+      check: {
+        description: "A pattern that backtracks in JavaScript",
+        input_schema: { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } },
+        command: ["cat"],
+      },
+      echo: { description: "Echo", input_schema: {}, command: ["cat"] },
+    },
+  });
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    const s = `${"a".repeat(43)}!`;
+    const cancel = new AbortController();
+    const cancelled = session.client.callTool({ name: "check", arguments: { s } }, undefined, {
+      signal: cancel.signal,
+    });
+    cancel.abort("changed my mind");
+    await assert.rejects(cancelled);
+    // A watchdog, not a timing: a frozen server would answer none of these.
+    const [pathological, other] = await within(
+      Promise.all([callTool(session, "check", { s }), callTool(session, "echo", { b: 2 })]),
+      WATCHDOG_MS,
+      "the server to answer while a pathological pattern is checked",
+    );
+    assert.equal(pathological.isError, true);
+    assert.match(resultText(pathological), /\/s: must match pattern "\^\(a\+\)\+\$"/);
+    assert.equal(resultText(other), '{"b":2}');
+    assert.equal(resultText(await callTool(session, "check", { s: "aaa" })), '{"s":"aaa"}');
+  } finally {
+    await session.close();
+    await dirs.cleanup();
+  }
+});
