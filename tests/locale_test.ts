@@ -676,7 +676,7 @@ Deno.test("rules add, list, check and remove speak uk-UA; ids, tools, decisions 
     assert.equal(added.code, 0, added.stderr);
     assert.match(
       added.stdout,
-      /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\]\}\n$/,
+      /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\],"sandbox":\{"network":false,"write":\[\],"read":\[\]\}\}\n$/,
     );
     const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
     const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);

@@ -372,7 +372,8 @@ export const EN_US = {
   "manifest.timeout_invalid":
     "must be a whole number of milliseconds greater than 0, found {value}",
   "manifest.timeout_max": "must be at most {max} (about 24.8 days), found {value}",
-  "manifest.sandbox_not_object": "must be an object of network, write and read, found {found}",
+  "manifest.sandbox_not_object":
+    'must be an object of "network", "write" and "read", found {found}',
   "manifest.sandbox_network": "must be true or false, found {found}",
   "manifest.sandbox_paths": "must be an array of paths, found {found}",
   "manifest.sandbox_tilde": 'must start with "~/" to name a path in the home directory',
@@ -512,7 +513,7 @@ export const EN_US = {
   "permissions.why_launcher": "it starts any program named in its arguments",
   "permissions.why_interpreter": "it runs any code given in its arguments",
   "permissions.confinement_sandboxed":
-    "Granting {path} ({users}) lets it run anything: {why}, and --allow-run cannot limit its arguments; the OS sandbox still confines it (no network, writes only where granted)",
+    "Granting {path} ({users}) lets it run anything: {why}, and --allow-run cannot limit its arguments; the OS sandbox still confines what it runs to the grants shown when a call is approved",
   "permissions.inline_code": "{user} passes it code with {flag}",
   "permissions.unexpressible":
     "Leaving {path} out of the flags: Deno splits flag values at commas and has no escape for them; use --format deno-json, or move it to a path without a comma",

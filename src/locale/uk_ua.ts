@@ -402,7 +402,8 @@ export function ukUA(): Catalogue {
     "manifest.timeout_invalid":
       "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",
     "manifest.timeout_max": "має бути не більшим за {max} (близько 24,8 доби), а отримано {value}",
-    "manifest.sandbox_not_object": "має бути об’єктом із network, write і read, а отримано {found}",
+    "manifest.sandbox_not_object":
+      'має бути об’єктом із "network", "write" і "read", а отримано {found}',
     "manifest.sandbox_network": "має бути true або false, а отримано {found}",
     "manifest.sandbox_paths": "має бути масивом шляхів, а отримано {found}",
     "manifest.sandbox_tilde": 'має починатися з "~/", щоб назвати шлях у домашньому каталозі',
@@ -549,7 +550,7 @@ export function ukUA(): Catalogue {
       "ця програма запускає будь-яку іншу програму, названу в її аргументах",
     "permissions.why_interpreter": "ця програма виконує будь-який код, переданий їй в аргументах",
     "permissions.confinement_sandboxed":
-      "Дозвіл {path} ({users}) дає змогу запускати будь-що: {why}, а --allow-run не може обмежити її аргументи; проте пісочниця ОС її обмежує (без мережі, запис лише там, де дозволено)",
+      "Дозвіл {path} ({users}) дає змогу запускати будь-що: {why}, а --allow-run не може обмежити її аргументи; проте пісочниця ОС обмежує все, що вона запускає, дозволами, показаними під час схвалення виклику",
     "permissions.inline_code": "{user} передає їй код через {flag}",
     "permissions.unexpressible":
       "Шлях {path} не включено до прапорців: Deno розділяє значення прапорців комами й не дає їх екранувати; використайте --format deno-json або перенесіть його туди, де в шляху немає коми",

@@ -63,7 +63,9 @@ export async function permissionsCommand(
     env: settings.envLookup,
   });
   const programs = await spawnPrograms(settings, needs.sandboxed, policy.spawn.agent);
-  if (needs.program !== undefined) {
+  // Found, or required (then a warning says it is missing); under "auto" without it, calls run
+  // unconfined and need nothing.
+  if (needs.program !== undefined && (needs.sandboxed || policy.mode === "required")) {
     programs.push({ user: phrase("permissions.user_sandbox"), program: needs.program, args: [] });
   }
   const derived = derivePermissions(roster, {
