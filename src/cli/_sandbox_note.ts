@@ -33,6 +33,7 @@ export function cliSandbox(
   return {
     policy,
     env: settings.envLookup,
+    cacheDir: settings.cacheDir,
     onUnconfined: (reason) => {
       if (said) return;
       said = true;

@@ -5,8 +5,9 @@
  */
 
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { prepareSandbox } from "../sandbox/plan.ts";
-import type { SandboxPlan } from "../sandbox/types.ts";
+import type { RunResult } from "../run/types.ts";
+import { prepareSandbox, sandboxFailed } from "../sandbox/plan.ts";
+import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
 
 /**
  * Creates what a confined call may write and does not exist yet.
@@ -22,4 +23,20 @@ export async function prepared(plan: SandboxPlan): Promise<Phrase | undefined> {
     const detail = error instanceof Error ? error.message : String(error);
     return phrase("start.sandbox_failed", { detail: detail.split("\n")[0] ?? detail });
   }
+}
+
+/**
+ * After a run: when bwrap could not set a confined call up, the next call asks again whether it
+ * works here.
+ *
+ * @param plan The call's plan.
+ * @param options The tool's sandbox options.
+ * @param result How the run ended.
+ */
+export function checkedRun(
+  plan: SandboxPlan,
+  options: SandboxOptions | undefined,
+  result: RunResult,
+): void {
+  if (result.startReason?.key === "start.sandbox_failed") sandboxFailed(plan, options);
 }

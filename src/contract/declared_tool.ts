@@ -25,8 +25,8 @@ import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
 import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
-import { prepared } from "./_sandbox.ts";
-import { planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
+import { checkedRun, prepared } from "./_sandbox.ts";
+import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
 import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
@@ -390,7 +390,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       root: settings.root ?? run.cwd,
       cwd: run.cwd,
       program: resolved.path,
-    }, settings.sandbox?.env === undefined ? {} : { env: settings.sandbox.env });
+    }, planOptionsOf(settings.sandbox));
     const sandbox = previewSandbox(plan);
     if (plan.kind === "unavailable" || sandbox === undefined) {
       const reason = plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home");
@@ -446,6 +446,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
         ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
       },
     );
+    checkedRun(plan, settings.sandbox, result);
     recordRun(flow, spec.name, result);
     return await this.#outcome(result, label);
   }

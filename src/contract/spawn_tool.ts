@@ -21,9 +21,9 @@ import { spawnTimeout } from "../spawn/limits.ts";
 import { spawnPreview } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
 import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
-import { planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
+import { planOptionsOf, planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
 import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
-import { prepared } from "./_sandbox.ts";
+import { checkedRun, prepared } from "./_sandbox.ts";
 import { SPAWN_INPUT_SCHEMA } from "../spawn/tool_definition.ts";
 import {
   SPAWN_SIDE_EFFECTS,
@@ -366,6 +366,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
       ...(settings.readEnv === undefined ? {} : { readEnv: settings.readEnv }),
     });
+    checkedRun(plan, settings.sandbox, result);
     recordRun(flow, SPAWN_TOOL, result);
     return this.#outcome(call, result, label);
   }
@@ -386,7 +387,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       root: settings.root,
       cwd: settings.root,
       program,
-    }, settings.sandbox?.env === undefined ? {} : { env: settings.sandbox.env });
+    }, planOptionsOf(settings.sandbox));
   }
 
   #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {

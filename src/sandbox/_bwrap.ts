@@ -37,6 +37,11 @@ export interface BwrapLayout {
   readonly needed: readonly string[];
   /** Its working directory. */
   readonly cwd: string;
+  /**
+   * Paths kept read-only whatever is granted around or inside them (the config directory, which
+   * holds the rules and the policy): bound last, so that no grant can open them.
+   */
+  readonly protect: readonly string[];
 }
 
 /** One mount, in the order bwrap is given them. */
@@ -100,6 +105,9 @@ export function bwrapArgs(layout: BwrapLayout): string[] {
         args.push("--bind", mount.path, mount.path);
         break;
     }
+  }
+  for (const path of layout.protect) {
+    if (isThere(path)) args.push("--ro-bind", path, path);
   }
   args.push("--chdir", layout.cwd, "--");
   return args;

@@ -17,6 +17,8 @@ export interface SeatbeltLayout {
   readonly write: readonly string[];
   readonly read: readonly string[];
   readonly hidden: readonly string[];
+  /** Paths kept read-only whatever is granted (the config directory). */
+  readonly protect: readonly string[];
 }
 
 /**
@@ -31,7 +33,8 @@ export function seatbeltArgs(layout: SeatbeltLayout): string[] {
 
 /**
  * The profile: allow by default, then deny writes but to the granted paths (and the devices every
- * program writes), deny the network unless granted, deny reading the hidden paths unless granted.
+ * program writes) and never to the protected ones, deny the network unless granted, deny reading
+ * the hidden paths unless granted.
  * Later rules win in Seatbelt, so the allowances come after the denials.
  *
  * @param layout What the call may touch.
@@ -44,6 +47,9 @@ export function seatbeltProfile(layout: SeatbeltLayout): string {
     `(allow file-write* ${writable.join(" ")} (literal "/dev/null") (literal "/dev/zero")` +
       ` (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ttys"))`,
   );
+  if (layout.protect.length > 0) {
+    lines.push(`(deny file-write* ${layout.protect.map(subpath).join(" ")})`);
+  }
   if (!layout.network) {
     lines.push("(deny network-outbound (remote ip) (remote unix-socket))", "(deny network-bind)");
   }

@@ -9,3 +9,4 @@
 export * from "./types.ts";
 export * from "./policy.ts";
 export * from "./plan.ts";
+export * from "./needs.ts";

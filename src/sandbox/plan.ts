@@ -7,9 +7,10 @@
  */
 
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { type EnvLookup, isAbsolutePath, readEnv, resolvePath } from "../paths.ts";
-import { resolveProgram } from "../run/mod.ts";
-import { bwrapArgs, isInside, mountPath, probeArgs } from "./_bwrap.ts";
+import { type EnvLookup, isAbsolutePath, parentPath, readEnv, resolvePath } from "../paths.ts";
+import { bwrapArgs, isInside, mountPath } from "./_bwrap.ts";
+import { findBwrap, forgetProbe, probe } from "./_probe.ts";
+import { expandList, unique } from "./_paths.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./_seatbelt.ts";
 import {
   type GrantLists,
@@ -50,6 +51,11 @@ export interface PlanOptions {
   env?: EnvLookup;
   /** The operating system. @default Deno.build.os */
   os?: typeof Deno.build.os;
+  /**
+   * Where the answer "bwrap works here" is kept between processes (the cache directory).
+   * @default {asked once per process}
+   */
+  cacheDir?: string;
 }
 
 /**
@@ -103,6 +109,8 @@ export async function planSandbox(
   const network = preview.network || policy.network;
   const write = unique([root, ...defaults, ...preview.write]);
   const create = write.filter((path) => !exists(path));
+  // The rules and the policy: no call may change what approves calls, whatever it was granted.
+  const protect = isAbsolutePath(policy.file) ? [mountPath(parentPath(policy.file))] : [];
   const os = options.os ?? Deno.build.os;
   const fallback = (reason: Phrase): SandboxPlan =>
     policy.mode === "required"
@@ -111,7 +119,7 @@ export async function planSandbox(
   if (os === "linux") {
     const bwrap = findBwrap(env("PATH"));
     if (bwrap === undefined) return fallback(phrase("sandbox.bwrap_missing"));
-    const broken = await probe(bwrap);
+    const broken = await probe(bwrap, options.cacheDir);
     if (broken !== undefined) return fallback(broken);
     const args = bwrapArgs({
       network,
@@ -120,12 +128,13 @@ export async function planSandbox(
       hidden,
       needed: [mountPath(request.program), mountPath(request.cwd)],
       cwd: mountPath(request.cwd),
+      protect,
     });
     return { kind: "confined", preview, wrap: { kind: "bwrap", program: bwrap, args }, create };
   }
   if (os === "darwin") {
     if (!exists(SANDBOX_EXEC)) return fallback(phrase("sandbox.unsupported", { os }));
-    const args = seatbeltArgs({ network, write, read: preview.read, hidden });
+    const args = seatbeltArgs({ network, write, read: preview.read, hidden, protect });
     const wrap = { kind: "sandbox-exec", program: SANDBOX_EXEC, args } as const;
     return { kind: "confined", preview, wrap, create };
   }
@@ -188,20 +197,6 @@ function expandGrants(
   return { grants: { network: asked.network, write: unique(write), read: unique(read) } };
 }
 
-/** Each path absolute and canonical; `undefined` when one needs `~` and there is no home. */
-function expandList(paths: readonly string[], home: string | undefined): string[] | undefined {
-  const out: string[] = [];
-  for (const path of paths) {
-    if (path === "~" || path.startsWith("~/")) {
-      if (home === undefined || !isAbsolutePath(home)) return undefined;
-      out.push(mountPath(resolvePath(home, `.${path.slice(1)}`)));
-    } else {
-      out.push(mountPath(resolvePath(path)));
-    }
-  }
-  return out;
-}
-
 /** The first grant the policy does not allow, as a phrase naming it. */
 function refusedGrant(
   grants: SandboxGrants,
@@ -225,58 +220,12 @@ function refusedGrant(
   return undefined;
 }
 
-function unique(paths: readonly string[]): string[] {
-  return [...new Set(paths)].sort();
-}
-
 function exists(path: string): boolean {
   try {
     Deno.statSync(path);
     return true;
   } catch {
     return false;
-  }
-}
-
-/** bwrap on the PATH basis-tools runs with. */
-function findBwrap(path: string | undefined): string | undefined {
-  const found = resolveProgram("bwrap", { cwd: "/", path, pathExt: undefined });
-  return found.ok && isAbsolutePath(found.path) ? found.path : undefined;
-}
-
-const probes = new Map<string, Promise<Phrase | undefined>>();
-
-/**
- * Whether bwrap can make the namespaces here, asked once per program and process: `undefined`
- * when it can, else why not (its own words).
- */
-function probe(bwrap: string): Promise<Phrase | undefined> {
-  let found = probes.get(bwrap);
-  if (found === undefined) {
-    found = runProbe(bwrap);
-    probes.set(bwrap, found);
-  }
-  return found;
-}
-
-async function runProbe(bwrap: string): Promise<Phrase | undefined> {
-  try {
-    const output = await new Deno.Command(bwrap, {
-      args: probeArgs(bwrap),
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (output.success) return undefined;
-    const said = new TextDecoder().decode(output.stderr).trim().split("\n")[0]?.trim() ||
-      `exit ${output.code}`;
-    return phrase("sandbox.bwrap_broken", { detail: said.replace(/^bwrap: /, "") });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-      return phrase("sandbox.bwrap_refused", { flag: `--allow-run=${bwrap}` });
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    return phrase("sandbox.bwrap_broken", { detail });
   }
 }
 
@@ -290,52 +239,28 @@ export function policyOf(options: SandboxOptions | undefined): SandboxPolicy {
   return options?.policy ?? { file: SANDBOX_CONFIG_FILE, ...DEFAULT_POLICY };
 }
 
-/** What confining calls needs of Deno's permissions (see `basis-tools permissions`). */
-export interface SandboxNeeds {
-  /** Whether calls will be confined here: the policy is not `off` and the sandbox is found. */
-  readonly sandboxed: boolean;
-  /** The wrapper program to grant with `--allow-run` (a bare name, looked up on `PATH`). */
-  readonly program: string | undefined;
-  /** Paths looked at to set a call up: the hidden ones and every granted one. */
-  readonly read: readonly string[];
-  /** Granted writable paths, created when missing. */
-  readonly write: readonly string[];
+/**
+ * The options of {@linkcode planSandbox} that a tool's {@linkcode SandboxOptions} give.
+ *
+ * @param options The tool's sandbox options.
+ * @returns Where variables are read and the answer about bwrap is kept.
+ */
+export function planOptionsOf(options: SandboxOptions | undefined): PlanOptions {
+  return {
+    ...(options?.env === undefined ? {} : { env: options.env }),
+    ...(options?.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+  };
 }
 
 /**
- * What confining the calls of these tools needs of Deno's permissions: bwrap on Linux (or
- * `sandbox-exec` on macOS), reading the hidden and granted paths (to cover or bind them), and
- * writing the granted writable ones (to create them when missing).
+ * After a confined call that bwrap could not set up: forget that bwrap worked, so that the next
+ * call asks again (and, under `auto`, runs unconfined if it no longer works).
  *
- * @param policy The user's policy.
- * @param grants Every declared tool's `sandbox`.
- * @param options Where variables are read, the operating system.
- * @returns What to grant.
- * @throws Never.
+ * @param plan The call's plan.
+ * @param options The tool's sandbox options.
  */
-export function sandboxNeeds(
-  policy: SandboxPolicy,
-  grants: readonly GrantLists[],
-  options: PlanOptions = {},
-): SandboxNeeds {
-  const os = options.os ?? Deno.build.os;
-  if (policy.mode === "off" || (os !== "linux" && os !== "darwin")) {
-    return { sandboxed: false, program: undefined, read: [], write: [] };
+export function sandboxFailed(plan: SandboxPlan, options: SandboxOptions | undefined): void {
+  if (plan.kind === "confined" && plan.wrap.kind === "bwrap") {
+    forgetProbe(plan.wrap.program, options?.cacheDir);
   }
-  const env = options.env ?? readEnv;
-  const home = env("HOME");
-  const expand = (paths: readonly string[]) => expandList(paths, home) ?? [];
-  const write = unique([
-    ...expand(policy.write),
-    ...expand(policy.spawn.write),
-    ...grants.flatMap((asked) => expand(asked.write)),
-  ]);
-  const read = unique([
-    ...expand(policy.hidden),
-    ...expand(policy.spawn.read),
-    ...grants.flatMap((asked) => expand(asked.read)),
-  ]);
-  const program = os === "linux" ? "bwrap" : SANDBOX_EXEC;
-  const found = os === "linux" ? findBwrap(env("PATH")) !== undefined : exists(SANDBOX_EXEC);
-  return { sandboxed: found, program, read, write };
 }

@@ -111,4 +111,11 @@ export interface SandboxOptions {
    * @default {readEnv}
    */
   env?: EnvLookup;
+  /**
+   * Where the answer "bwrap works here" is kept between processes (the cache directory), so that
+   * a call starts one bwrap, not two.
+   *
+   * @default {asked once per process}
+   */
+  cacheDir?: string;
 }

@@ -22,7 +22,7 @@ import { BasisError } from "../../errors.ts";
 import { type Messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
-import { sandboxNeeds } from "../../sandbox/plan.ts";
+import { sandboxNeeds } from "../../sandbox/needs.ts";
 
 /**
  * Prints the permissions in the chosen format on stdout and one warning a line on stderr, in the

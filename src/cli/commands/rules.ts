@@ -284,7 +284,7 @@ async function pinnedNow(
     root: await workspaceRoot(settings),
     cwd: canonicalPath(spec.cwd),
     program: found.path,
-  }, { env: settings.envLookup });
+  }, { env: settings.envLookup, cacheDir: settings.cacheDir });
   const sandbox = previewSandbox(plan);
   if (plan.kind === "refused" || plan.kind === "unavailable" || sandbox === undefined) {
     const problem = plan.kind === "refused" || plan.kind === "unavailable"
