@@ -48,9 +48,11 @@ const QUERY: RuleQuery = {
     program: "/usr/bin/tool-7",
     command: ["tool-7", "run", "case-7"],
     cwd: ROOTS[7] as string,
+    env: [],
     sandbox: "unconfined",
     input: { path: "src/main.ts" },
   },
+  env: {},
   root: ROOTS[7] as string,
   fromWorkspace: true,
 };

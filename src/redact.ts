@@ -121,3 +121,71 @@ export function redactPhrase(phrase: Phrase, secrets: readonly string[]): Phrase
   }
   return { key: phrase.key, params };
 }
+
+/** One array or object being copied: its entries, how far the copy is, and the copy. */
+interface Frame {
+  readonly source: object;
+  readonly entries: readonly [key: string, value: unknown][];
+  readonly target: Record<string, unknown> | unknown[];
+  next: number;
+}
+
+/** `JSON.isRawJSON` (ES2025, in V8): a number kept as its own text by `parseKeepingNumbers`. */
+const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+
+/**
+ * Copies a JSON-like value with every secret hidden, without recursion (an input of any depth
+ * cannot exhaust the stack): in strings and keys it is replaced as in {@linkcode redact}; a number
+ * or boolean whose text holds one (an `env` value of `8080` and an input `{"port": 8080}`)
+ * becomes the string `[redacted]`. A value met again inside itself (a cycle, which JSON cannot
+ * hold) is recorded as `"[circular]"`.
+ *
+ * @param value A JSON-like value (raw JSON numbers included).
+ * @param secrets The values to hide.
+ * @returns The copy; the value itself when there is nothing to hide in it.
+ * @throws Never.
+ * @example A number that is a secret
+ * ```ts
+ * import { redactValue } from "./redact.ts";
+ * const out = redactValue({ port: 8080, host: "db-8080.local" }, ["8080"]);
+ * console.assert(JSON.stringify(out) === '{"port":"[redacted]","host":"db-[redacted].local"}');
+ * ```
+ */
+export function redactValue(value: unknown, secrets: readonly string[]): unknown {
+  const frames: Frame[] = [];
+  const open = new Set<object>();
+  const hidden = (text: string) => redact(text, secrets) !== text;
+  const copy = (item: unknown): unknown => {
+    if (typeof item === "string") return redact(item, secrets);
+    if (typeof item === "number" || typeof item === "boolean") {
+      return hidden(String(item)) ? REDACTED : item;
+    }
+    if (item === null || typeof item !== "object") return item;
+    if (isRawJSON(item)) {
+      return hidden((item as { rawJSON: string }).rawJSON) ? REDACTED : item;
+    }
+    if (open.has(item)) return "[circular]";
+    open.add(item);
+    const isArray = Array.isArray(item);
+    // A null prototype: a key "__proto__" stays a key.
+    const target = isArray ? [] : Object.create(null) as Record<string, unknown>;
+    const entries = isArray
+      ? [...item.entries()].map(([i, v]) => [String(i), v] as [string, unknown])
+      : Object.entries(item);
+    frames.push({ source: item, entries, target, next: 0 });
+    return target;
+  };
+  const root = copy(value);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.next >= frame.entries.length) {
+      open.delete(frame.source);
+      frames.pop();
+      continue;
+    }
+    const [key, item] = frame.entries[frame.next++]!;
+    if (Array.isArray(frame.target)) frame.target.push(copy(item));
+    else frame.target[redact(key, secrets)] = copy(item);
+  }
+  return root;
+}

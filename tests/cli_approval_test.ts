@@ -35,7 +35,7 @@ Deno.test({
   assert.equal(rules.rules.length, 1);
   assert.equal(rules.rules[0].decision, "allow");
   // Pinned as shown: the resolved program, every argument, the cwd.
-  assert.deepEqual(Object.keys(rules.rules[0].when), ["program", "argv", "cwd", "sandbox"]);
+  assert.deepEqual(Object.keys(rules.rules[0].when), ["program", "argv", "cwd", "env", "sandbox"]);
   assert.deepEqual(rules.rules[0].when.argv, ["cat"]);
 
   // 2. The next call, with other input and no terminal at all, runs without asking.

@@ -177,3 +177,55 @@ Deno.test("call --json spills the full output redacted, ends the spill file at 1
     assert.equal((await Deno.stat(note[1] ?? "")).size, 16 * 1024 * 1024);
   });
 });
+
+Deno.test("a secret that is a number or a boolean in the input stays out of the audit trail and the dry run", async () => {
+  const manifest = tools({ srv: { command: ["cat"], env: { PORT: "8080", DEBUG: "true" } } });
+  await withScratch(manifest, async (dirs) => {
+    const audit = `${dirs.root}/audit.jsonl`;
+    const ran = await cli(dirs, [
+      "call",
+      "srv",
+      '{"port":8080,"debug":true}',
+      ...ALWAYS,
+      "--audit-log",
+      audit,
+    ]);
+    assert.equal(ran.code, 0, ran.stderr);
+    const lines = await Deno.readTextFile(audit);
+    assert.ok(!lines.includes("8080"), lines);
+    assert.match(lines, /"input":\{"port":"\[redacted\]","debug":"\[redacted\]"\}/);
+    for (
+      const args of [["call", "srv", '{"port":8080}', "--dry-run"], [
+        "rules",
+        "test",
+        "srv",
+        '{"debug":true}',
+      ]]
+    ) {
+      const dry = await cli(dirs, [...args, "--json"]);
+      assert.equal(dry.code, 5, dry.stderr);
+      assert.equal(dry.stderr, "");
+      const shown = JSON.parse(dry.stdout).preview.input;
+      assert.ok(!JSON.stringify(shown).includes("8080") && !JSON.stringify(shown).includes("true"));
+    }
+  });
+});
+
+Deno.test("an --env value quoted back by a refusal (spawn's input, a target, an unknown tool) is hidden", async () => {
+  await withScratch(tools({}), async (dirs) => {
+    const secret = "supersecret1";
+    const runs = [
+      ["call", "spawn", `{"input":"!ls","${secret}":1}`],
+      ["spawn", `!@${secret} ls`],
+      ["spawn", `!@x.${secret} ls`],
+      ["call", secret, "{}"],
+    ];
+    for (const args of runs) {
+      for (const json of [[], ["--json"]]) {
+        const result = await cli(dirs, [...args, ...json, "--env", `TOKEN=${secret}`]);
+        assert.notEqual(result.code, 0);
+        assert.ok(!(result.stdout + result.stderr).includes(secret), result.stdout + result.stderr);
+      }
+    }
+  });
+});

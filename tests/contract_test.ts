@@ -325,7 +325,7 @@ Deno.test("the approver is injectable and sits after the schema gate: it sees th
   assert.equal(approver.asked.length, 1);
   assert.equal(
     JSON.stringify(approver.asked[0]?.preview),
-    `{"tool":"echo","program":"${catPath()}","command":["cat"],"cwd":"/","sandbox":"unconfined","input":{"a":1}}`,
+    `{"tool":"echo","program":"${catPath()}","command":["cat"],"cwd":"/","env":[],"sandbox":"unconfined","input":{"a":1}}`,
   );
   assert.deepEqual(entries.map((entry) => entry.type), ["decision", "run"]);
   assert.equal(entries[0]?.type === "decision" && entries[0].workspace, "/w");

@@ -676,7 +676,7 @@ Deno.test("rules add, list, check and remove speak uk-UA; ids, tools, decisions 
     assert.equal(added.code, 0, added.stderr);
     assert.match(
       added.stdout,
-      /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\],"sandbox":\{"network":false,"write":\[\],"read":\[\]\}\}\n$/,
+      /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\]\}\n$/,
     );
     const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
     const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);
@@ -731,6 +731,7 @@ Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and 
       program: "/usr/bin/grep",
       command: ["/usr/bin/grep", "-rn", "TODO"],
       cwd: "/work/demo",
+      env: [],
       sandbox: "unconfined",
       input: { lines: Array.from({ length: 60 }, (_, i) => `line ${i}`) },
     },

@@ -238,6 +238,41 @@ Deno.test({
   }
 });
 
+Deno.test({
+  name:
+    "mcp: an id cancelled and reused at once: the second call is still stopped when stdin closes",
+  ignore: !LINUX,
+}, async () => {
+  const dir = await Deno.makeTempDir();
+  const dirs = await scratch(tools(`${dir}/pgid`));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    await raw.send(call(5, "forever"));
+    const first = await readPid(`${dir}/pgid`);
+    await Deno.remove(`${dir}/pgid`);
+    // No wait between them: the first call's handler ends after the second took its id. (MCP
+    // says an id is never reused in a session; when the two lines arrive together the cancel may
+    // reach the second call instead, which then never starts. Either way nothing may survive.)
+    await raw.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+    await raw.send(call(5, "forever"));
+    const second = await readPid(`${dir}/pgid`).catch(() => undefined);
+    assert.deepEqual(await processesLeftInGroup(first), []);
+    const status = await raw.close();
+    assert.equal(status.code, 0);
+    if (second !== undefined) {
+      assert.deepEqual(
+        await processesLeftInGroup(second),
+        [],
+        "the second call outlived the server",
+      );
+    }
+  } finally {
+    await raw.close();
+    await dirs.cleanup();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);

@@ -202,7 +202,7 @@ Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, al
     assert.equal(rules.rules[0]!.decision, "allow");
     // Pinned as shown: the resolved program, every argument, the cwd; any input.
     const when = rules.rules[0]!.when;
-    assert.deepEqual(Object.keys(when), ["program", "argv", "cwd", "sandbox"]);
+    assert.deepEqual(Object.keys(when), ["program", "argv", "cwd"]);
     assert.match(String(when.program), /^\/.*\/cat$/);
     assert.deepEqual(when.argv, ["cat"]);
     assert.match(questions[0]!, /program +\/.*\/cat\n/);

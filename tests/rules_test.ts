@@ -138,6 +138,7 @@ const PREVIEW: ToolPreview = {
   program: "/bin/rm",
   command: ["rm", "-rf", "x"],
   cwd: "/w",
+  env: [],
   sandbox: "unconfined",
   input: { path: "x", n: 1, nested: { deep: ["a", "b"] } },
 };
@@ -155,12 +156,14 @@ function rule(id: string, fields: Partial<Rule> = {}): Rule {
 
 function query(
   preview: ToolPreview = PREVIEW,
-  where: { root?: string | undefined; fromWorkspace?: boolean } = {},
+  where: { root?: string | undefined; fromWorkspace?: boolean; env?: Record<string, string> } = {},
 ): RuleQuery {
+  const env = where.env ?? {};
   return {
     tool: preview.tool,
     kind: "tool",
-    preview,
+    preview: { ...preview, env: Object.keys(env).sort() },
+    env,
     root: "root" in where ? where.root : "/w",
     fromWorkspace: where.fromWorkspace ?? false,
   };
@@ -252,6 +255,39 @@ Deno.test("decideByRules(): a global allow covers a workspace tool only when it 
   assert.equal(await winner([rule("r-5", { decision: "deny" })], workspace), "r-5");
 });
 
+Deno.test("decideByRules(): the manifest's env is part of what an allow rule covers", async () => {
+  const env = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor" };
+  const withEnv = query(PREVIEW, { env });
+  // No env condition: an allow holds only where the manifest sets nothing; a deny or ask anywhere.
+  assert.equal(await winner([rule("r-1")], withEnv), undefined);
+  assert.equal(await winner([rule("r-1")], query()), "r-1");
+  assert.equal(await winner([rule("r-2", { decision: "deny" })], withEnv), "r-2");
+  assert.equal(await winner([rule("r-3", { decision: "ask" })], withEnv), "r-3");
+  assert.equal(
+    await winner([rule("r-4", { when: { program: "/bin/rm", env: "any" } })], withEnv),
+    "r-4",
+  );
+  // Pinned: that env only, names and values.
+  const when = await pinConditions({ kind: "tool", preview: PREVIEW, env }, []) as ToolConditions;
+  assert.ok(typeof when.env === "object" && !JSON.stringify(when).includes("fsmonitor"));
+  const pinned = rule("r-5", { when });
+  assert.equal(await winner([pinned], withEnv), "r-5");
+  for (
+    const other of [
+      {},
+      { ...env, GIT_CONFIG_KEY_0: "core.pager" },
+      { ...env, LD_PRELOAD: "./evil.so" },
+      { GIT_CONFIG_COUNT: "1" },
+    ]
+  ) {
+    assert.equal(
+      await winner([pinned], query(PREVIEW, { env: other })),
+      undefined,
+      JSON.stringify(other),
+    );
+  }
+});
+
 function spawnQuery(body: string, mode: "command" | "agent" = "command"): RuleQuery {
   return {
     tool: "spawn",
@@ -292,6 +328,7 @@ function randomPreview(random: Fuzz): ToolPreview {
     program: `/${word(1)}`,
     command: Array.from({ length: 1 + random.int(4) }, () => word()),
     cwd: `/${word()}`,
+    env: [],
     sandbox: "unconfined",
     input: { q: word(), n: random.int(10) },
   };
@@ -319,19 +356,21 @@ Deno.test("pinConditions(): the rule always allow makes matches its preview and 
   for (let i = 0; i < 300; i++) {
     const p = randomPreview(random);
     const secrets = random.int(3) === 0 ? [p.command[0] as string].filter(isSecret) : [];
-    const when = await pinConditions({ kind: "tool", preview: p }, secrets);
+    const env = random.int(2) === 0 ? {} : { A: String(random.int(100)), B: "x" };
+    const when = await pinConditions({ kind: "tool", preview: p, env }, secrets);
     const pinned = rule("r-p", { tool: "t", when, scope: { workspace: "/w" } });
+    assert.equal(await winner([pinned], query(p, { fromWorkspace: true, env })), "r-p");
     assert.equal(
-      await winner([pinned], query(p, { fromWorkspace: true })),
-      "r-p",
-      JSON.stringify(p),
+      await winner([pinned], query(p, { fromWorkspace: true, env: { ...env, C: "1" } })),
+      undefined,
+      "a manifest env that differs asks again",
     );
     // Any input: the rule has no input condition.
     const other = { ...p, input: { evil: ["sh", "-c", "x"] } };
-    assert.equal(await winner([pinned], query(other, { fromWorkspace: true })), "r-p");
+    assert.equal(await winner([pinned], query(other, { fromWorkspace: true, env })), "r-p");
     for (const q of mutations(p, random)) {
       assert.equal(
-        await winner([pinned], query(q, { fromWorkspace: true })),
+        await winner([pinned], query(q, { fromWorkspace: true, env })),
         undefined,
         JSON.stringify(q),
       );
@@ -353,6 +392,7 @@ Deno.test("pinConditions() pins a secret by digest, and the digest matches that 
     program: "/usr/bin/curl",
     command: ["curl", "-H", secret, "https://api.example.com"],
     cwd: "/w",
+    env: [],
     sandbox: "unconfined",
     input: {},
   };
@@ -684,6 +724,48 @@ Deno.test("loadRules() refuses a key given twice, naming where both are", async 
   }
 });
 
+Deno.test("a rules.json that is a link to nothing denies every call; it never reads as no rules", async () => {
+  const dir = await scratch();
+  try {
+    await Deno.symlink(`${dir}/unmounted/rules.json`, rulesFilePath(dir));
+    await rejects(
+      loadRules(dir),
+      "denied",
+      /: a symbolic link to ".*unmounted\/rules\.json", which does not exist: the rules meant to be here cannot be read$/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a rule value nested deeper than a call's input may be is refused, never a crash", async () => {
+  const dir = await scratch();
+  try {
+    const deep = JSON.parse("[".repeat(20_000) + "]".repeat(20_000));
+    const when = { program: "/bin/sh", input: { "/a": { equals: deep } } };
+    await rejects(
+      addRule(dir, { tool: "sh", decision: "allow", scope: "global", when }),
+      "usage",
+      /when\.input\["\/a"\]\.equals: nested more than 256 levels deep$/,
+    );
+    await rejects(
+      addRule(dir, {
+        tool: "sh",
+        decision: "allow",
+        scope: "global",
+        when: { program: "/bin/sh" },
+        match: [deep],
+      }),
+      "usage",
+      /match: nested more than 256 levels deep$/,
+    );
+    await writeRules(dir, { version: 2, rules: [{ ...STORED, when }] });
+    await rejects(loadRules(dir), "denied", /nested more than 256 levels deep$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("loadRules() refuses a file of the wrong shape", async () => {
   const dir = await scratch();
   const cases: [unknown, RegExp][] = [
@@ -700,7 +782,7 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "/bin/sh", argument: ["sh"] } }] },
-      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, sandbox, input\)$/,
+      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, env, sandbox, input\)$/,
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "sh" } }] },
@@ -940,8 +1022,15 @@ Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such 
     ["r-allow", true],
     ["r-deny", false],
   ]);
-  const preview = { tool: "sh", ...sh, input: {} };
-  const query = { tool: "sh", kind: "tool", preview, root: "/w", fromWorkspace: false } as const;
+  const preview = { tool: "sh", ...sh, env: [], input: {} };
+  const query = {
+    tool: "sh",
+    kind: "tool",
+    preview,
+    env: {},
+    root: "/w",
+    fromWorkspace: false,
+  } as const;
   assert.equal((await decideByRules(loaded.rules, query))?.decision, "deny");
   await Deno.remove(dir, { recursive: true });
 });
@@ -967,6 +1056,7 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
     program: "/bin/sh",
     command: ["sh"],
     cwd: workspace,
+    env: [],
     sandbox: "unconfined" as const,
     input: {},
   };
@@ -974,6 +1064,7 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
     tool: "sh",
     kind: "tool",
     preview,
+    env: {},
     root: workspace,
     fromWorkspace: true,
   } as const;

@@ -11,6 +11,7 @@ import { english, type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
+import { parseKeepingNumbers } from "../json_exact.ts";
 import { canonicalPath } from "../paths.ts";
 import { decideByRules } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";
@@ -40,6 +41,11 @@ export type ApprovalRequest =
        * caller wrote it): what a person is shown, so they approve the digits the program gets.
        */
       readonly stdin?: Uint8Array;
+      /**
+       * The manifest's `env` as the program gets it: what an `env` condition is checked against.
+       * Never shown (the preview lists the names). @default {}
+       */
+      readonly env?: Readonly<Record<string, string>>;
     }
     | {
       readonly kind: "spawn";
@@ -217,10 +223,28 @@ function queryOf(request: ApprovalRequest, root: string | undefined): RuleQuery 
   return {
     tool: request.tool,
     kind: "tool",
-    preview: request.preview,
+    preview: { ...request.preview, input: exactInput(request) },
+    env: request.env ?? {},
     root: canonical,
     fromWorkspace: (request.source ?? "workspace") === "workspace",
   };
+}
+
+/** Above this size the input is matched as parsed (every number as its double). */
+const EXACT_INPUT_LIMIT = 1 << 20;
+
+/**
+ * The input as the program receives it, when its stdin is known: a number written with more digits
+ * than a double holds stays those digits, so an `equals` condition compares what the program gets.
+ */
+function exactInput(request: ApprovalRequest & { kind?: "tool" }): unknown {
+  const stdin = request.stdin;
+  if (stdin === undefined || stdin.length > EXACT_INPUT_LIMIT) return request.preview.input;
+  try {
+    return parseKeepingNumbers(new TextDecoder().decode(stdin));
+  } catch {
+    return request.preview.input;
+  }
 }
 
 function allowance(
@@ -254,7 +278,7 @@ async function remember(
   const when = await pinConditions(
     request.kind === "spawn"
       ? { kind: "spawn", preview: request.preview }
-      : { kind: "tool", preview: request.preview },
+      : { kind: "tool", preview: request.preview, ...(request.env ? { env: request.env } : {}) },
     options.secrets ?? [],
   );
   return await addRule(options.configDir, {

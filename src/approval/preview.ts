@@ -8,7 +8,8 @@
 import type { PreviewSandbox } from "../sandbox/types.ts";
 
 /**
- * The preview of a declared tool's call. Key order: tool, program, command, cwd, sandbox, input.
+ * The preview of a declared tool's call. Key order: tool, program, command, cwd, env, sandbox,
+ * input.
  */
 export interface ToolPreview {
   /** The tool's name. */
@@ -23,6 +24,11 @@ export interface ToolPreview {
   /** Absolute working directory. */
   readonly cwd: string;
   /**
+   * The names of the variables the manifest's `env` sets, sorted (their values are secrets: never
+   * shown; a rule pins them by digest).
+   */
+  readonly env: readonly string[];
+  /**
    * What the call may touch beyond the default OS sandbox: its grants (`network`, and the `write`
    * and `read` paths, absolute), or `"unconfined"` when it runs without a sandbox.
    */
@@ -34,20 +40,26 @@ export interface ToolPreview {
 /**
  * Builds the preview of a declared tool's call, keys in the pinned order.
  *
- * @param spec The tool's name, argv and working directory.
+ * @param spec The tool's name, argv, working directory and manifest `env`.
  * @param call The resolved program (absolute path) and the call's sandbox grants.
  * @param input The validated input.
  * @returns The preview object.
  * @example The key order is fixed
  * ```ts
  * import { toolPreview } from "./preview.ts";
+ * const spec = { name: "echo", command: ["cat"], cwd: "/w", env: { B: "2", A: "1" } };
  * const sandbox = { network: false, write: [], read: [] };
- * const preview = toolPreview({ name: "echo", command: ["cat"], cwd: "/w" }, { program: "/usr/bin/cat", sandbox }, { a: 1 });
- * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","sandbox":{"network":false,"write":[],"read":[]},"input":{"a":1}}');
+ * const preview = toolPreview(spec, { program: "/usr/bin/cat", sandbox }, { a: 1 });
+ * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","env":["A","B"],"sandbox":{"network":false,"write":[],"read":[]},"input":{"a":1}}');
  * ```
  */
 export function toolPreview(
-  spec: { readonly name: string; readonly command: readonly string[]; readonly cwd: string },
+  spec: {
+    readonly name: string;
+    readonly command: readonly string[];
+    readonly cwd: string;
+    readonly env: Readonly<Record<string, string>>;
+  },
   call: { readonly program: string; readonly sandbox: PreviewSandbox },
   input: unknown,
 ): ToolPreview {
@@ -56,6 +68,7 @@ export function toolPreview(
     program: call.program,
     command: [...spec.command],
     cwd: spec.cwd,
+    env: Object.keys(spec.env).sort(),
     sandbox: copySandbox(call.sandbox),
     input,
   };

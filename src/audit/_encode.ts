@@ -5,53 +5,8 @@
  * @module
  */
 
-import { redact } from "../redact.ts";
+import { redactValue } from "../redact.ts";
 import type { AuditEntry } from "./types.ts";
-
-/** One array or object being copied: its entries, how far the copy is, and the copy. */
-interface Frame {
-  readonly source: object;
-  readonly entries: readonly [key: string, value: unknown][];
-  readonly target: Record<string, unknown> | unknown[];
-  next: number;
-}
-
-/**
- * Copies a JSON-like value with every string (and key) redacted, without recursion: an input of
- * any depth cannot exhaust the stack while its decision is recorded. A value met again inside
- * itself (a cycle, which JSON cannot hold) is recorded as `"[circular]"`.
- */
-function redactDeep(value: unknown, secrets: readonly string[]): unknown {
-  const frames: Frame[] = [];
-  const open = new Set<object>();
-  const copy = (item: unknown): unknown => {
-    if (typeof item === "string") return redact(item, secrets);
-    if (item === null || typeof item !== "object") return item;
-    if (open.has(item)) return "[circular]";
-    open.add(item);
-    const isArray = Array.isArray(item);
-    // A null prototype: a key "__proto__" stays a key.
-    const target = isArray ? [] : Object.create(null) as Record<string, unknown>;
-    const entries = isArray
-      ? [...item.entries()].map(([i, v]) => [String(i), v] as [string, unknown])
-      : Object.entries(item);
-    frames.push({ source: item, entries, target, next: 0 });
-    return target;
-  };
-  const root = copy(value);
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1]!;
-    if (frame.next >= frame.entries.length) {
-      open.delete(frame.source);
-      frames.pop();
-      continue;
-    }
-    const [key, item] = frame.entries[frame.next++]!;
-    if (Array.isArray(frame.target)) frame.target.push(copy(item));
-    else frame.target[redact(key, secrets)] = copy(item);
-  }
-  return root;
-}
 
 /** Inputs larger than this (compact JSON bytes) are summarised, not copied, in a decision line. */
 export const AUDIT_INPUT_LIMIT = 64 * 1024;
@@ -99,7 +54,7 @@ function fields(entry: AuditEntry): Record<string, unknown> {
  */
 export function encodeEntry(entry: AuditEntry, ts: string, secrets: readonly string[]): string {
   let body: unknown = fields(entry);
-  if (secrets.length > 0) body = redactDeep(body, secrets);
+  if (secrets.length > 0) body = redactValue(body, secrets);
   const head = `{"ts":${JSON.stringify(ts)},"type":"${entry.type}","pid":${Deno.pid},`;
   return `${head}${JSON.stringify(body).slice(1)}\n`;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { callSecrets, redact } from "../redact.ts";
 import { BasisError, errorLines } from "../errors.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { VERSION } from "../version.ts";
@@ -38,6 +39,8 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
   const json = argv.includes("--json");
   const call = callNamed(argv);
   const locale = cliLocale(localeOption(argv), env);
+  // The --env values are secrets of every call: no error line may show them, whatever it quotes.
+  let secrets: readonly string[] = [];
   try {
     const args = parseArgs(argv, GLOBAL_OPTIONS, COMMAND_OPTIONS);
     if (args.options.get("version") === true) {
@@ -54,6 +57,7 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
       return 2;
     }
     const settings = resolveSettings(args, env);
+    secrets = callSecrets(settings.env);
     if (settings.locale !== "en-US") {
       // English is built in; another language's catalogue is loaded only when it is used.
       const { loadLocale } = await import("../locale/messages.ts");
@@ -64,7 +68,9 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
     if (!(error instanceof BasisError)) throw error;
     // A misuse of the tool contract is a bug: it keeps its stack trace.
     if (error.code === "internal") throw error;
-    if (!(error instanceof OutputClosed)) await reportError(error, json, call, locale);
+    if (!(error instanceof OutputClosed)) {
+      await reportError(error, json, call, locale, secrets);
+    }
     return exitCodeFor(error.code);
   }
 }
@@ -196,11 +202,13 @@ async function reportError(
   json: boolean,
   call: { tool: string | null } | undefined,
   locale: Locale,
+  secrets: readonly string[],
 ) {
-  const lines = errorLines(error, await cliMessages(locale));
+  const lines = errorLines(error, await cliMessages(locale)).map((line) => redact(line, secrets));
   if (json) {
     const failure = { kind: error.code, message: lines.join("\n") };
-    outJson(call ? failedCall(call.tool, failure) : { ok: false, error: failure });
+    const tool = call?.tool == null ? null : redact(call.tool, secrets);
+    outJson(call ? failedCall(tool, failure) : { ok: false, error: failure });
     return;
   }
   err(lines.map((line) => `basis-tools: ${line}\n`).join(""));

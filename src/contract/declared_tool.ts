@@ -421,6 +421,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       preview,
       source: spec.scope,
       stdin,
+      env: spec.env,
     };
     await approve(flow, request, label, context.signal);
     const unprepared = await prepared(plan);

@@ -11,7 +11,7 @@ import type { ApprovalRequest } from "../approval/approve.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
 import { type Messages, messages } from "../locale/messages.ts";
 import { canonicalPath, type EnvLookup } from "../paths.ts";
-import { callSecrets } from "../redact.ts";
+import { callSecrets, redact } from "../redact.ts";
 import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
@@ -301,7 +301,11 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   execution(args: unknown): Promise<ToolExecution<SpawnToolExtra>> {
     const parsed = parseSpawnInput(args);
     if (!parsed.ok) {
-      const message = spawnInputRefusal(this.#words, parsed.problem, args);
+      // The refusal may quote the input (a property, a target name): hidden like any output.
+      const message = redact(
+        spawnInputRefusal(this.#words, parsed.problem, args),
+        callSecrets(this.#settings.env),
+      );
       return Promise.reject(ToolError.user("invalid_input", message, { tool: SPAWN_TOOL }));
     }
     const call = parsed.call;
@@ -332,7 +336,8 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     if (refusal !== undefined) {
       // Refused before anyone is asked: recorded as the policy's answer, in English.
       recordRefusal(flow, SPAWN_TOOL, preview, refusal.message);
-      throw ToolError.user("denied", spawnRefusalText(words, refusal), { tool: SPAWN_TOOL });
+      const text = redact(spawnRefusalText(words, refusal), flow.secrets);
+      throw ToolError.user("denied", text, { tool: SPAWN_TOOL });
     }
     const request: ApprovalRequest = {
       tool: SPAWN_TOOL,

@@ -33,6 +33,10 @@ export const EN_US = {
 
   // Why a program did not start.
   "start.not_on_path": "program {program} was not found on PATH",
+  "start.not_on_path_unreadable":
+    "program {program} was not found on PATH (some of its directories could not be looked in: {dirs})",
+  "start.lookup_refused":
+    "Deno's sandbox refused to look for program {program} on PATH ({dirs}); allow reading them with --allow-read, or name the program by its absolute path",
   "start.missing": "program {program} does not exist",
   "start.directory": "program {program} is a directory",
   "start.not_executable": "program {program} is not executable (no execute permission)",
@@ -276,7 +280,8 @@ export const EN_US = {
   "rules.added": "Added {id}: {decision} {tool} {scope}",
   "rules.removed": "Removed {id}: {decision} {tool} {scope}",
   "rules.pinned": "  it pins what the tool runs now: {conditions}",
-  "rules.pinned_program": "  with the program the tool runs now: {conditions}",
+  "rules.pinned_program":
+    "  with what the tool runs now (its program, its manifest env): {conditions}",
   "rules.problem_ignored": " (rule ignored)",
   "rules.ok": "ok: {count} {rules} ({file})",
   "rules.test_preview": "preview   {preview}",
@@ -429,6 +434,8 @@ export const EN_US = {
   "rules_file.read_permission": "cannot be read: permission denied",
   "rules_file.read_failed": "cannot be read: {reason}",
   "rules_file.not_regular": "not a regular file",
+  "rules_file.dangling_link":
+    "a symbolic link to {target}, which does not exist: the rules meant to be here cannot be read",
   "rules_file.loose_mode":
     "writable by group or others (mode {mode}), so anyone could approve tools: run chmod 600 on it",
   "rules_file.dir_loose_mode":
@@ -482,6 +489,8 @@ export const EN_US = {
     'must be {"sha256": 64 lowercase hex digits, "salt": 32 lowercase hex digits}',
   "rules_file.program_absolute":
     'must be an absolute path (the program that runs) or {"sha256": "…", "salt": "…"}',
+  "rules_file.env_matcher":
+    'must be "any" or {"sha256": "…", "salt": "…"} over the manifest env\'s names and values',
   "rules_file.argv_array":
     'must be an array of one condition per argument (a string, {"glob": "…"} or a digest), {"rest": true} last for any further arguments',
   "rules_file.rest_true": 'must be {"rest": true}',
@@ -492,9 +501,10 @@ export const EN_US = {
   "rules_file.input_matcher": 'must be {"equals": value} or {"glob": "…"}',
   "rules_file.mode": 'must be "command" or "agent"',
   "rules_file.examples_array": "must be an array of example previews",
+  "rules_file.too_deep": "nested more than {limit} levels deep",
   "rules_file.example_shape": "example {field}: {problem}",
   "rules_file.example_tool_shape":
-    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "sandbox" and "input" optional',
+    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values), "sandbox" and "input" optional',
   "rules_file.example_spawn_shape":
     'not a spawn preview: "mode" and "body" are required, "cwd", "target" and "sandbox" optional',
   "rules_file.duplicate_key":
@@ -505,8 +515,6 @@ export const EN_US = {
   // Permissions warnings.
   "permissions.unresolved":
     "Leaving {user} out of --allow-run: {reason}; it will be refused until the program can run and permissions is run again",
-  "permissions.lookup_refused":
-    "program {program} could not be looked up on PATH (reading was refused)",
   "permissions.confinement":
     "Granting {path} ({users}) defeats confinement: {why}, and --allow-run cannot limit its arguments",
   "permissions.why_shell": "a shell runs any command it is given",
@@ -601,11 +609,13 @@ export const EN_US = {
   "prompt.side_effect": "side effect",
   "prompt.command": "command",
   "prompt.cwd": "cwd",
+  "prompt.env": "env",
   "prompt.input": "input",
   "prompt.mode": "mode",
   "prompt.task": "task",
   "prompt.target": "target",
   "prompt.none": "(none)",
+  "prompt.env_names": "{names} (values not shown)",
   "prompt.sandbox": "sandbox",
   "prompt.sandbox_default": "confined: nothing granted beyond the default sandbox",
   "prompt.sandbox_grants": "confined, and may {grants}",

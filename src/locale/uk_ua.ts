@@ -41,6 +41,10 @@ export function ukUA(): Catalogue {
 
     // Чому програма не запустилася.
     "start.not_on_path": "програму {program} не знайдено в PATH",
+    "start.not_on_path_unreadable":
+      "програму {program} не знайдено в PATH (у деякі з його каталогів не вдалося зазирнути: {dirs})",
+    "start.lookup_refused":
+      "пісочниця Deno не дозволила шукати програму {program} у PATH ({dirs}); дозвольте читання через --allow-read або вкажіть абсолютний шлях до програми",
     "start.missing": "програми {program} не існує",
     "start.directory": "програма {program} є каталогом",
     "start.not_executable": "програма {program} не є виконуваною (немає права на виконання)",
@@ -299,7 +303,8 @@ export function ukUA(): Catalogue {
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
     "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
     "rules.pinned": "  воно закріплює те, що інструмент запускає зараз: {conditions}",
-    "rules.pinned_program": "  із програмою, яку інструмент запускає зараз: {conditions}",
+    "rules.pinned_program":
+      "  із тим, що інструмент запускає зараз (програма, env маніфесту): {conditions}",
     "rules.problem_ignored": " (правило ігнорується)",
     "rules.ok": "гаразд: {count} {rules} ({file})",
     "rules.test_preview": "перегляд {preview}",
@@ -462,6 +467,8 @@ export function ukUA(): Catalogue {
     "rules_file.read_permission": "читання неможливе: доступ заборонено",
     "rules_file.read_failed": "читання неможливе: {reason}",
     "rules_file.not_regular": "це не звичайний файл",
+    "rules_file.dangling_link":
+      "символьне посилання на {target}, якого не існує: правила, що мали б бути тут, прочитати неможливо",
     "rules_file.loose_mode":
       "змінювати файл можуть група або інші користувачі (режим {mode}), тож будь-хто міг би підтверджувати виклики інструментів: виконайте для нього chmod 600",
     "rules_file.dir_loose_mode":
@@ -518,6 +525,8 @@ export function ukUA(): Catalogue {
       'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
     "rules_file.program_absolute":
       'має бути абсолютним шляхом (програми, що запускається) або {"sha256": "…", "salt": "…"}',
+    "rules_file.env_matcher":
+      'має бути "any" або {"sha256": "…", "salt": "…"} за назвами й значеннями env маніфесту',
     "rules_file.argv_array":
       'має бути масивом з однією умовою на аргумент (рядок, {"glob": "…"} або дайджест), {"rest": true} наприкінці — будь-які подальші аргументи',
     "rules_file.rest_true": 'має бути {"rest": true}',
@@ -528,9 +537,10 @@ export function ukUA(): Catalogue {
     "rules_file.input_matcher": 'має бути {"equals": значення} або {"glob": "…"}',
     "rules_file.mode": 'має бути "command" або "agent"',
     "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
+    "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
-      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "sandbox" і "input" — ні',
+      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень), "sandbox" та "input" — ні',
     "rules_file.example_spawn_shape":
       'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd", "target" і "sandbox" — ні',
     "rules_file.duplicate_key":
@@ -541,8 +551,6 @@ export function ukUA(): Catalogue {
     // Попередження permissions.
     "permissions.unresolved":
       "Не включено до --allow-run ({user}): {reason}; виклики відхилятимуться, доки програма не зможе запуститися і permissions не буде виконано знову",
-    "permissions.lookup_refused":
-      "програму {program} не вдалося знайти в PATH (читання заборонено)",
     "permissions.confinement":
       "Дозвіл на {path} ({users}) зводить обмеження нанівець: {why}, а --allow-run не може обмежити аргументи програми",
     "permissions.why_shell": "оболонка виконує будь-яку команду, яку їй передано",
@@ -644,11 +652,13 @@ export function ukUA(): Catalogue {
     "prompt.side_effect": "побічна дія",
     "prompt.command": "команда",
     "prompt.cwd": "каталог",
+    "prompt.env": "змінні",
     "prompt.input": "вхідні дані",
     "prompt.mode": "режим",
     "prompt.task": "завдання",
     "prompt.target": "ціль",
     "prompt.none": "(немає)",
+    "prompt.env_names": "{names} (значення не показано)",
     "prompt.sandbox": "пісочниця",
     "prompt.sandbox_default": "обмежено: нічого понад типову пісочницю",
     "prompt.sandbox_grants": "обмежено, але дозволено {grants}",

@@ -123,6 +123,9 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
 
   let roster = indexed(await options.load(approver));
   const calls = new Set<Promise<unknown>>();
+  // Aborted when the server stops: every call in flight stops with it. The SDK aborts the calls it
+  // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
+  const stopping = new AbortController();
 
   server.setRequestHandler(ListToolsRequestSchema, () => roster.list);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -133,7 +136,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     }
     const token = extra._meta?.progressToken;
     const call = callTool(tool, args ?? {}, {
-      signal: extra.signal,
+      signal: AbortSignal.any([extra.signal, stopping.signal]),
       log,
       words,
       progress: token === undefined ? undefined : {
@@ -151,7 +154,10 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   });
 
   const closed = Promise.withResolvers<void>();
-  server.onclose = () => closed.resolve();
+  server.onclose = () => {
+    stopping.abort();
+    closed.resolve();
+  };
   server.onerror = (error) => log(`MCP: ${error.message}`);
 
   let reloading: Promise<void> | undefined;

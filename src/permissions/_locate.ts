@@ -6,8 +6,7 @@
  * @module
  */
 
-import { type Phrase, phrase } from "../locale/messages.ts";
-import { isAbsolutePath } from "../paths.ts";
+import type { Phrase } from "../locale/messages.ts";
 import { resolveProgram } from "../run/mod.ts";
 
 /** Where a program was found, or why it cannot run. */
@@ -41,13 +40,8 @@ export function locateProgram(
   pathExt: string | undefined,
 ): Located {
   const resolved = resolveProgram(program, { cwd: "/", path, pathExt });
+  // A lookup Deno's sandbox refused is a failure with its own reason: the runner never hands on
+  // a bare name.
   if (!resolved.ok) return { ok: false, reason: resolved.reason };
-  if (resolved.path === program && !isAbsolutePath(program)) {
-    // The runner could not look (reading was refused): only Deno's own lookup would find it.
-    return {
-      ok: false,
-      reason: phrase("permissions.lookup_refused", { program: `"${program}"` }),
-    };
-  }
   return { ok: true, path: resolved.path, looked: resolved.looked };
 }

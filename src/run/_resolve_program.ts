@@ -16,7 +16,7 @@ const IS_WINDOWS = Deno.build.os === "windows";
 export type Resolution =
   | {
     ok: true;
-    /** The file to start; the bare name itself when only Deno may search `PATH` (reads refused). */
+    /** The file to start: always a path (absolute, or relative with a separator as given). */
     path: string;
     /** Every path inspected on the way, in order, `path` last when it was found by a search. */
     looked: readonly string[];
@@ -42,7 +42,14 @@ export interface ResolveContext {
   pathExt: string | undefined;
 }
 
-type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" | "unknown";
+type Kind =
+  | "executable"
+  | "missing"
+  | "directory"
+  | "not_executable"
+  | "batch"
+  | "refused"
+  | "unknown";
 
 /**
  * Resolves a program name to the file that would run.
@@ -81,17 +88,38 @@ function searchPath(program: string, context: ResolveContext, looked: string[]):
     .filter((dir) => dir !== "" && isAbsolutePath(dir));
   const names = IS_WINDOWS ? windowsNames(program, context.pathExt) : [program];
   let unusable: { path: string; kind: Kind } | undefined;
+  const unreadable: string[] = [];
+  let refused = false;
   for (const dir of dirs) {
     for (const name of names) {
       const path = joinPath(dir, name);
       looked.push(path);
       const kind = inspect(path);
-      if (kind === "unknown") return { ok: true, path: program };
+      // A place that cannot be looked at (no permission, a name too long, Deno's sandbox) is
+      // skipped, never answered with the bare name: whatever searched for it next (setsid's
+      // execvp) would search PATH's relative entries too, and the program approved would not be
+      // the program run.
+      if (kind === "unknown" || kind === "refused") {
+        refused ||= kind === "refused";
+        if (!unreadable.includes(dir)) unreadable.push(dir);
+        continue;
+      }
       if (kind === "executable" || kind === "batch") return judge(program, path, kind);
       if (kind === "not_executable" && !unusable) unusable = { path, kind };
     }
   }
   if (unusable) return judge(program, unusable.path, unusable.kind);
+  if (unreadable.length > 0) {
+    const shown = unreadable.map((dir) =>
+      JSON.stringify(dir.length > 80 ? `${dir.slice(0, 80)}…` : dir)
+    );
+    const key = refused ? "start.lookup_refused" : "start.not_on_path_unreadable";
+    return failed(
+      "not_found",
+      program,
+      phrase(key, { program: quote(program), dirs: shown.join(", ") }),
+    );
+  }
   return failed("not_found", program, phrase("start.not_on_path", { program: quote(program) }));
 }
 
@@ -104,7 +132,7 @@ const UNUSABLE = {
 } as const;
 
 function judge(program: string, path: string, kind: Kind): Judged {
-  if (kind === "executable" || kind === "unknown") return { ok: true, path };
+  if (kind === "executable" || kind === "unknown" || kind === "refused") return { ok: true, path };
   const [failure, key] = UNUSABLE[kind];
   const shown = program === path ? quote(program) : `${quote(program)} (${path})`;
   return failed(failure, path, phrase(key, { program: shown }));
@@ -127,7 +155,7 @@ function inspect(path: string): Kind {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return "missing";
     }
-    return "unknown";
+    return error instanceof Deno.errors.NotCapable ? "refused" : "unknown";
   }
   if (info.isDirectory) return "directory";
   if (!info.isFile) return "not_executable";

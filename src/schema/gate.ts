@@ -10,6 +10,8 @@ import { BasisError } from "../errors.ts";
 import { english, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { inspectInput, MAX_INPUT_DEPTH } from "./_input.ts";
+
+export { MAX_INPUT_DEPTH } from "./_input.ts";
 import { refusal } from "./_message.ts";
 import { obtainValidator } from "./_validator.ts";
 import type { AjvError, Validator } from "./_types.ts";

@@ -59,7 +59,15 @@ function readTrusted(file: string): Uint8Array | undefined {
     if (dirProblem !== undefined) throw new RulesFileError(file, [dirProblem]);
     // A stat before the open: opening a FIFO would block.
     const info = statOrUndefined(file);
-    if (info === undefined) return undefined;
+    if (info === undefined) {
+      // A link to nothing is a file meant to be there (an unmounted disk, a moved dotfile repo):
+      // reading it as "no rules" would silently drop every deny rule.
+      const target = danglingTarget(file);
+      if (target === undefined) return undefined;
+      throw new RulesFileError(file, [
+        phrase("rules_file.dangling_link", { target: JSON.stringify(target) }),
+      ]);
+    }
     if (!info.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
     const handle = Deno.openSync(file, { read: true });
     try {
@@ -75,6 +83,15 @@ function readTrusted(file: string): Uint8Array | undefined {
     if (error instanceof RulesFileError) throw error;
     if (error instanceof Deno.errors.NotFound) return undefined; // Gone between stat and open.
     throw new RulesFileError(file, [describeReadError(error)], { cause: error });
+  }
+}
+
+/** Where a symbolic link that leads nowhere points, or `undefined` when `path` is no such link. */
+function danglingTarget(path: string): string | undefined {
+  try {
+    return Deno.lstatSync(path).isSymlink ? Deno.readLinkSync(path) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

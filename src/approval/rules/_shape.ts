@@ -10,6 +10,7 @@ import { isAbsolutePath, resolvePath } from "../../paths.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { MAX_INPUT_DEPTH } from "../../schema/gate.ts";
 import { compileGlob } from "./glob.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type {
@@ -43,9 +44,27 @@ const RULE_FIELDS = new Set([
 ]);
 
 /** The conditions a declared tool's rule may have, in canonical order. */
-export const TOOL_CONDITIONS = ["program", "argv", "cwd", "sandbox", "input"] as const;
+export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "sandbox", "input"] as const;
 /** The conditions a spawn rule may have, in canonical order. */
 export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd", "sandbox"] as const;
+
+/**
+ * How deeply a value in a rule may nest (an `equals` value, an example): what a call's input may,
+ * so copying and comparing it never runs out of stack.
+ */
+const MAX_DEPTH = MAX_INPUT_DEPTH;
+
+/** Whether a JSON value nests deeper than {@linkcode MAX_DEPTH}, found without recursion. */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 /** The outcome of narrowing one value: the value, or every problem as a phrase. */
 export type Narrowed<T> =
@@ -204,6 +223,19 @@ function narrowProgram(
   return undefined;
 }
 
+function narrowEnv(
+  value: unknown,
+  at: string,
+  problems: Problems,
+): "any" | { sha256: string; salt: string } | undefined {
+  if (value === "any") return "any";
+  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+    return narrowDigest(value, at, problems);
+  }
+  problems.add(at, "rules_file.env_matcher");
+  return undefined;
+}
+
 function narrowArgv(value: unknown, at: string, problems: Problems): ArgMatcher[] | undefined {
   if (!Array.isArray(value)) {
     problems.add(at, "rules_file.argv_array");
@@ -265,7 +297,12 @@ function narrowInput(
       problems.add(here, "rules_file.input_matcher");
       ok = false;
     } else if (Object.hasOwn(matcher, "equals")) {
-      out.push([pointer, { equals: structuredClone(matcher.equals) }]);
+      if (tooDeep(matcher.equals)) {
+        problems.add(`${here}.equals`, phrase("rules_file.too_deep", { limit: MAX_DEPTH }));
+        ok = false;
+      } else {
+        out.push([pointer, { equals: structuredClone(matcher.equals) }]);
+      }
     } else if (Object.hasOwn(matcher, "glob")) {
       const glob = narrowGlob(matcher.glob, `${here}.glob`, problems);
       if (glob === undefined) ok = false;
@@ -279,7 +316,11 @@ function narrowInput(
   return ok ? Object.fromEntries(out) : undefined;
 }
 
-function narrowSandboxCondition(value: unknown, problems: Problems): PreviewSandbox | undefined {
+function narrowSandboxCondition(
+  value: unknown,
+  problems: Problems,
+): PreviewSandbox | "any" | undefined {
+  if (value === "any") return "any";
   const sandbox = narrowSandbox(value);
   if (sandbox === undefined) problems.add("when.sandbox", "rules_file.sandbox");
   return sandbox;
@@ -361,6 +402,7 @@ function narrowConditions(
     if (has("program")) out.program = narrowProgram(value.program, "when.program", problems);
     if (has("argv")) out.argv = narrowArgv(value.argv, "when.argv", problems);
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+    if (has("env")) out.env = narrowEnv(value.env, "when.env", problems);
     if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
     if (has("input")) out.input = narrowInput(value.input, "when.input", problems);
   }
@@ -441,6 +483,7 @@ function narrowFields(value: unknown, stored: boolean): Narrowed<RuleInput | Rul
     if (!has(key)) continue;
     const list = value[key];
     if (!Array.isArray(list)) problems.add(key, "rules_file.examples_array");
+    else if (tooDeep(list)) problems.add(key, phrase("rules_file.too_deep", { limit: MAX_DEPTH }));
     else out[key] = structuredClone(list);
   }
   if (stored && has("created")) {

@@ -15,7 +15,7 @@ import { isRecord, narrowSandbox, quoteName } from "./_shape.ts";
 import { applies } from "./decide.ts";
 import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";
 
-const TOOL_KEYS = ["tool", "program", "command", "cwd", "sandbox", "input"];
+const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "sandbox", "input"];
 const SPAWN_KEYS = ["mode", "body", "cwd", "target", "sandbox"];
 /** The sandbox of an example that names none: confined with nothing beyond the default. */
 const DEFAULT_SANDBOX = { network: false, write: [], read: [] } as const;
@@ -58,17 +58,28 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
   if (!isRecord(example) || Object.keys(example).some((key) => !TOOL_KEYS.includes(key))) {
     return shape;
   }
-  const { tool = rule.tool, program, command, cwd, input = {} } = example;
+  const { tool = rule.tool, program, command, cwd, env = {}, input = {} } = example;
   if (
     tool !== rule.tool || typeof program !== "string" || typeof cwd !== "string" ||
-    !Array.isArray(command) || !command.every((arg) => typeof arg === "string")
+    !Array.isArray(command) || !command.every((arg) => typeof arg === "string") ||
+    !isRecord(env) || !Object.values(env).every((value) => typeof value === "string")
   ) {
     return shape;
   }
   const sandbox = example.sandbox === undefined ? DEFAULT_SANDBOX : narrowSandbox(example.sandbox);
   if (sandbox === undefined) return shape;
-  const preview: ToolPreview = { tool: rule.tool, program, command, cwd, sandbox, input };
-  return { tool: rule.tool, kind: "tool", preview, root, fromWorkspace: false };
+  const values = env as Record<string, string>;
+  const names = Object.keys(values).sort();
+  const preview: ToolPreview = {
+    tool: rule.tool,
+    program,
+    command,
+    cwd,
+    env: names,
+    sandbox,
+    input,
+  };
+  return { tool: rule.tool, kind: "tool", preview, env: values, root, fromWorkspace: false };
 }
 
 /**

@@ -106,10 +106,11 @@ export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
     return false;
   }
   const preview = query.preview;
+  if (!await envHolds(rule, when.env, query.env)) return false;
   if (when.program !== undefined && !await text(when.program, preview.program)) return false;
   if (when.argv !== undefined && !await argv(when.argv, preview.command)) return false;
   if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
-  if (when.sandbox !== undefined && !sameSandbox(when.sandbox, preview.sandbox)) return false;
+  if (!sandboxHolds(rule, when.sandbox, preview.sandbox)) return false;
   if (when.input !== undefined) {
     for (const [pointer, matcher] of Object.entries(when.input)) {
       if (!inputHolds(matcher, preview.input, pointer)) return false;
@@ -139,15 +140,60 @@ async function spawnApplies(rule: Rule, preview: SpawnPreview): Promise<boolean>
 }
 
 /**
- * Whether a call's sandbox is the one a rule names: both unconfined, or the same network and the
- * same write and read paths (as sets). A preview without grants (a spawn call with only the
- * default) matches no sandbox condition.
+ * The canonical text of a manifest `env` that an `env` digest is taken over: its entries sorted by
+ * name, as JSON.
+ *
+ * @param env The variables and their values.
+ * @returns `[[name, value], ...]` as compact JSON.
+ * @throws Never.
  */
-function sameSandbox(wanted: PreviewSandbox, found: PreviewSandbox | undefined): boolean {
+export function envText(env: Readonly<Record<string, string>>): string {
+  return JSON.stringify(Object.keys(env).sort().map((name) => [name, env[name]]));
+}
+
+/**
+ * Whether a rule's `env` condition holds. The manifest's variables change what a program does
+ * (`GIT_CONFIG_*`, `LD_PRELOAD`): an allow rule that does not say which holds only when the
+ * manifest sets none; a deny or ask rule without one holds whatever it sets.
+ */
+async function envHolds(
+  rule: Rule,
+  condition: ToolConditions["env"],
+  env: Readonly<Record<string, string>>,
+): Promise<boolean> {
+  if (condition === "any") return true;
+  if (condition === undefined) return rule.decision !== "allow" || Object.keys(env).length === 0;
+  return await saltedSha256(condition.salt, envText(env)) === condition.sha256;
+}
+
+/**
+ * Whether a call's sandbox is the one a rule names: `"any"`, both unconfined, or the same network
+ * and the same write and read paths (as sets). A preview without grants (a spawn call with only
+ * the default) matches no sandbox condition but `"any"`.
+ */
+function sameSandbox(wanted: PreviewSandbox | "any", found: PreviewSandbox | undefined): boolean {
+  if (wanted === "any") return true;
   if (found === undefined) return false;
   if (typeof wanted === "string" || typeof found === "string") return wanted === found;
   return wanted.network === found.network && sameSet(wanted.write, found.write) &&
     sameSet(wanted.read, found.read);
+}
+
+/**
+ * Whether a rule's `sandbox` condition holds for a declared tool's call. What a call may touch is
+ * part of what is approved: an allow rule that does not say holds only for a call with no grants
+ * (nothing beyond the default sandbox, or unconfined by the user's own policy), so a repository
+ * that adds `"network": true` is asked about; a deny or ask rule without one holds whatever the
+ * grants.
+ */
+function sandboxHolds(
+  rule: Rule,
+  condition: PreviewSandbox | "any" | undefined,
+  found: PreviewSandbox,
+): boolean {
+  if (condition !== undefined) return sameSandbox(condition, found);
+  if (rule.decision !== "allow" || typeof found === "string") return true;
+  return !found.network && found.write.length === 0 && found.read.length === 0;
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -197,6 +243,7 @@ export function resolvePointer(
   let value = document;
   for (const raw of pointer.slice(1).split("/")) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (isRawJSON(value)) return { ok: false }; // A number, kept as written: it has no members.
     if (Array.isArray(value)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return { ok: false };
       value = value[Number(token)];
@@ -209,9 +256,26 @@ export function resolvePointer(
   return { ok: true, value };
 }
 
-/** Equality of JSON values: objects compared by their own keys in any order. */
+/** `JSON.isRawJSON` (ES2025, in V8): a number of the input kept as the caller wrote it. */
+const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+
+/** A number's text: as written when kept raw, else as JavaScript writes its double. */
+function numberText(value: unknown): string | undefined {
+  if (isRawJSON(value)) return (value as { rawJSON: string }).rawJSON;
+  return typeof value === "number" ? String(value) : undefined;
+}
+
+/**
+ * Equality of JSON values: objects compared by their own keys in any order; a number the caller
+ * wrote with more digits than a double holds equals only the same digits (the program receives
+ * them as written), never the double both would read as.
+ */
 function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (isRawJSON(a) || isRawJSON(b)) {
+    const text = numberText(a);
+    return text !== undefined && text === numberText(b);
+  }
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {

@@ -1,8 +1,10 @@
 /**
  * The conditions that pin exactly what a preview shows: what "always allow" and "never" remember,
  * and what `rules add --tool NAME` pins when it is given no conditions. For a declared tool: the
- * resolved program, every argument (no more, no fewer), the cwd and the sandbox grants, with any
- * input; for spawn: the mode, the exact body, the target, the cwd, and the grants when it has any. A value holding a secret is pinned by a salted
+ * resolved program, every argument (no more, no fewer), the cwd, the manifest's `env` (by digest,
+ * when it sets anything) and the sandbox grants (when the call has any: an allow rule without them
+ * holds only for a call with none), with any input; for spawn: the mode, the exact body, the
+ * target, the cwd, and the grants when it has any. A value holding a secret is pinned by a salted
  * digest, so the rules file never holds the secret and the rule still matches that value only.
  *
  * @module
@@ -13,6 +15,7 @@ import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import { digestOf } from "./_digest.ts";
+import { envText } from "./decide.ts";
 import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
 
 /** The grants, lists copied, keys in the pinned order. */
@@ -21,9 +24,20 @@ function copy(sandbox: PreviewSandbox): PreviewSandbox {
   return { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
 }
 
+/** Whether a call may touch more than the default sandbox gives (unconfined is the user's own policy). */
+function hasGrants(sandbox: PreviewSandbox): boolean {
+  if (typeof sandbox === "string") return false;
+  return sandbox.network || sandbox.write.length > 0 || sandbox.read.length > 0;
+}
+
 /** What is pinned: a declared tool's call or a spawn call. */
 export type Pinned =
-  | { readonly kind: "tool"; readonly preview: Omit<ToolPreview, "input" | "tool"> }
+  | {
+    readonly kind: "tool";
+    readonly preview: Omit<ToolPreview, "input" | "tool" | "env">;
+    /** The manifest's `env` as the program gets it: pinned by digest when it sets anything. */
+    readonly env?: Readonly<Record<string, string>>;
+  }
   | { readonly kind: "spawn"; readonly preview: SpawnPreview };
 
 /**
@@ -62,10 +76,12 @@ export async function pinConditions(
   const { program, command, cwd, sandbox } = pinned.preview;
   const argv: TextMatcher[] = [];
   for (const arg of command) argv.push(await exact(arg));
+  const env = pinned.env ?? {};
   return {
-    program: await exact(program) as ToolConditions["program"] & TextMatcher,
+    program: await exact(program) as string | { sha256: string; salt: string },
     argv,
     cwd: await exact(cwd),
-    sandbox: copy(sandbox),
+    ...(Object.keys(env).length === 0 ? {} : { env: await digestOf(envText(env)) }),
+    ...(hasGrants(sandbox) ? { sandbox: copy(sandbox) } : {}),
   };
 }

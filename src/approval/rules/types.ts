@@ -65,10 +65,18 @@ export interface ToolConditions {
   /** The absolute working directory. */
   readonly cwd?: TextMatcher;
   /**
-   * The call's sandbox grants, exactly (`"unconfined"`, or network and the write and read paths,
-   * compared as sets): "always allow" pins them, so a tool that later asks for more asks again.
+   * The manifest's `env`, names and values: `{"sha256", "salt"}` over its canonical JSON
+   * (`[[name, value], ...]` sorted by name), or `"any"`. Absent: an allow rule holds only when the
+   * manifest sets no variable (a deny or ask rule holds whatever it sets).
    */
-  readonly sandbox?: PreviewSandbox;
+  readonly env?: "any" | { readonly sha256: string; readonly salt: string };
+  /**
+   * The call's sandbox grants, exactly (`"unconfined"`, or network and the write and read paths,
+   * compared as sets), or `"any"`. Absent: an allow rule holds only for a call with no grants
+   * (the default sandbox, or unconfined by the user's policy); a deny or ask rule, whatever they
+   * are. "Always allow" pins the grants, so a tool that later asks for more is asked about again.
+   */
+  readonly sandbox?: PreviewSandbox | "any";
   /** JSON pointer → condition on the value there; a pointer with no value fails. */
   readonly input?: Readonly<Record<string, InputMatcher>>;
 }
@@ -86,8 +94,11 @@ export interface SpawnConditions {
   readonly target?: string;
   /** The absolute working directory. */
   readonly cwd?: TextMatcher;
-  /** The command's grants beyond the default, exactly; a preview without them does not match. */
-  readonly sandbox?: PreviewSandbox;
+  /**
+   * The command's grants beyond the default, exactly, or `"any"`; a preview without grants
+   * matches only `"any"`.
+   */
+  readonly sandbox?: PreviewSandbox | "any";
 }
 
 /** The conditions of a rule: for its tool's kind. */
@@ -162,6 +173,8 @@ export type RuleQuery =
     | {
       readonly kind: "tool";
       readonly preview: ToolPreview;
+      /** The manifest's `env` as the program gets it (for `env` conditions; never shown). */
+      readonly env: Readonly<Record<string, string>>;
       /**
        * Whether the tool was declared by the workspace's manifest: a global rule then applies
        * only when it has an argv condition (a workspace tool may shadow a global one by name).

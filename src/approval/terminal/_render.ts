@@ -152,6 +152,10 @@ export function renderRequest(
       ),
     );
     lines.push(field(palette, label("prompt.cwd"), displayArg(clean(preview.cwd))));
+    if (preview.env.length > 0) {
+      const names = visibleLines(clean(preview.env.join(", ")));
+      lines.push(field(palette, label("prompt.env"), t("prompt.env_names", { names })));
+    }
     lines.push(
       field(palette, label("prompt.sandbox"), sandboxText(preview.sandbox, palette, words, clean)),
     );

@@ -31,6 +31,8 @@ export interface ToolPromptRequest {
    * the caller wrote it), else the preview's input.
    */
   readonly stdin?: Uint8Array;
+  /** The manifest's `env` (values never shown): what "always allow" pins by digest. */
+  readonly env?: Readonly<Record<string, string>>;
   /**
    * The rule that says to ask every time: only "allow once" and "deny" are offered, and nothing
    * is remembered.

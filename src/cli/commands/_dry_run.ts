@@ -11,7 +11,7 @@ import type { Approver, ToolExecution } from "../../contract/types.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { parseKeepingNumbers } from "../../json_exact.ts";
-import { redact } from "../../redact.ts";
+import { redactValue } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
@@ -80,14 +80,12 @@ export class DryRun {
 
   #print(seen: Seen, words: Messages): number {
     const { verdict } = seen;
-    // In JSON text a secret appears only JSON-encoded, and its encoded form holds no bare quote:
-    // replacing it cannot cross a string's end, so the text stays valid JSON.
-    const encoded = seen.secrets.map((secret) => JSON.stringify(secret).slice(1, -1));
-    const preview = redact(JSON.stringify(shownPreview(seen.request)), encoded);
+    const shown = redactValue(shownPreview(seen.request), seen.secrets);
+    const preview = JSON.stringify(shown);
     const allowed = verdict.outcome === "allow";
     if (this.#settings.json) {
       outJson({
-        preview: parseKeepingNumbers(preview),
+        preview: shown,
         decision: verdict.outcome,
         by: verdict.by,
         rule_id: verdict.rule?.id ?? null,

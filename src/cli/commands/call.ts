@@ -101,7 +101,10 @@ export async function callCommand(
     }
     if (!settings.json) throw error;
     const message = errorLines(error, words).join("\n");
-    outJson(failedCall(name, { kind: error.code, message: redact(message, secrets) }));
+    // The name is the caller's, and may quote an --env value.
+    outJson(
+      failedCall(redact(name, secrets), { kind: error.code, message: redact(message, secrets) }),
+    );
     return exitCodeFor(error.code);
   } finally {
     audit?.close();

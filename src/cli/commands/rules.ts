@@ -14,10 +14,10 @@ import type { ToolSpec } from "../../manifest/types.ts";
 import { strictJsonProblem } from "../../json_text.ts";
 import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
+import { canonicalPath } from "../../paths.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
-import { canonicalPath } from "../../paths.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -216,12 +216,22 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     const roster = await rosterFor(settings);
     root = roster.root;
     const spec = findTool(roster, tool);
-    const wanted = given === undefined ||
-      (decision !== "deny" && isObject(given) && !Object.hasOwn(given, "program"));
-    if (wanted) {
+    const missing = (key: string) =>
+      decision !== "deny" && isObject(given) && !Object.hasOwn(given, key);
+    if (given === undefined || missing("program") || missing("env")) {
       const pin = await pinnedNow(spec, settings, options.get("global") === true);
-      when = given === undefined ? pin : { program: pin.program, ...given };
-      pinned = given === undefined ? "all" : "program";
+      if (given === undefined) {
+        when = pin;
+        pinned = "all";
+      } else {
+        // What runs is pinned even when the rest was given: the program, and the manifest's env.
+        when = {
+          ...(missing("program") ? { program: pin.program } : {}),
+          ...given,
+          ...(missing("env") && pin.env !== undefined ? { env: pin.env } : {}),
+        };
+        pinned = "program";
+      }
     }
   }
   const reason = text("reason");
@@ -256,21 +266,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * What the tool runs now, as conditions: its resolved program, argv and (for a workspace rule) cwd,
- * secrets digested. A global rule does not pin the cwd: a tool's cwd is its workspace's.
+ * What the tool runs now, as conditions: its resolved program, argv, (for a workspace rule) cwd,
+ * the manifest's env by digest and the sandbox grants it has, secrets digested. A global rule does not pin the cwd: a tool's
+ * cwd is its workspace's.
  */
 async function pinnedNow(
   spec: ToolSpec,
   settings: Settings,
   global: boolean,
 ): Promise<ToolConditions> {
-  const env = [settings.env, spec.env];
+  // As a call sees them: the real directory, the program found with the env it gets.
+  const where = canonicalPath(spec.cwd);
   const found = resolveRunProgram({
     program: spec.program,
     args: [],
-    cwd: spec.cwd,
+    cwd: where,
     stdin: new Uint8Array(),
-    env,
+    env: [settings.env, spec.env],
     timeoutMs: spec.timeoutMs,
   });
   const tool = JSON.stringify(spec.name);
@@ -282,7 +294,7 @@ async function pinnedNow(
   const plan = await planSandbox(await loadSandboxPolicy(settings.configDir), {
     caller: { kind: "tool", grants: spec.sandbox },
     root: await workspaceRoot(settings),
-    cwd: canonicalPath(spec.cwd),
+    cwd: where,
     program: found.path,
   }, { env: settings.envLookup, cacheDir: settings.cacheDir });
   const sandbox = previewSandbox(plan);
@@ -292,9 +304,9 @@ async function pinnedNow(
       : phrase("sandbox.no_home");
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
   }
-  const preview = { program: found.path, command: spec.command, cwd: spec.cwd, sandbox };
+  const preview = { program: found.path, command: spec.command, cwd: where, sandbox };
   const { cwd, ...rest } = await pinConditions(
-    { kind: "tool", preview },
+    { kind: "tool", preview, env: spec.env },
     secrets,
   ) as ToolConditions;
   return global ? rest : { ...rest, cwd } as ToolConditions;

@@ -14,7 +14,7 @@ import type { SpawnToolExtra } from "../../contract/types.ts";
 import { BasisError, errorLines } from "../../errors.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { resolvePath } from "../../paths.ts";
-import { callSecrets, redact } from "../../redact.ts";
+import { callSecrets, redact, redactValue } from "../../redact.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { parseSpawnInput } from "../../spawn/grammar.ts";
@@ -140,7 +140,8 @@ async function spawnCall(
     // The --env values are the secrets of a spawn call.
     const message = redact(errorLines(error, words).join("\n"), callSecrets(settings.env));
     const failure = { kind: error.code, message };
-    outJson(shape === "call" ? failedCall(SPAWN_TOOL, failure) : failedSpawn(call, failure));
+    const shown = shape === "call" ? failedCall(SPAWN_TOOL, failure) : failedSpawn(call, failure);
+    outJson(redactValue(shown, callSecrets(settings.env)));
     return exitCodeFor(error.code);
   } finally {
     audit?.close();
@@ -180,11 +181,11 @@ function report(
       kind: error.code,
       message: interrupted ? words.t("run.interrupted", { label }) : error.message,
     };
-    outJson(
-      shape === "call"
-        ? ranSpawnAsCall(run, failure, output, text)
-        : ranSpawn(call, run, failure, output, text),
-    );
+    const shown = shape === "call"
+      ? ranSpawnAsCall(run, failure, output, text)
+      : ranSpawn(call, run, failure, output, text);
+    // The body and target are the caller's, and may quote an --env value.
+    outJson(redactValue(shown, callSecrets(settings.env)));
     return error === undefined ? 0 : exitCodeFor(error.code);
   }
   if (interrupted) {
