@@ -245,6 +245,7 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const dirs = await scratch(tools(`${dir}/pgid`));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(5, "forever"));
