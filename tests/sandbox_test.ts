@@ -413,6 +413,12 @@ confinedTest(
       const shown = (again?.preview as { sandbox: { network: boolean; write: string[] } }).sandbox;
       assert.equal(shown.network, true);
       assert.deepEqual(shown.write, [`${await Deno.realPath(base(dirs))}/cache`]);
+
+      // A rule that names these grants allows the call again.
+      const sandbox = JSON.stringify({ ...grants, write: shown.write, read: [] });
+      const named = await cli(dirs, ["rules", "add", "--tool", "t", "--sandbox", sandbox]);
+      assert.equal(named.code, 0, named.stderr);
+      assert.equal((await cli(dirs, ["call", "t", "{}"])).code, 0);
     } finally {
       await dirs.cleanup();
     }
@@ -711,3 +717,31 @@ confinedTest(
     }
   },
 );
+
+Deno.test("sandbox: show says what a tool declares beyond the default sandbox", async () => {
+  const dirs = await scratch(
+    oneTool("t", {
+      command: ["true"],
+      sandbox: { network: true, write: ["build"], read: ["~/.aws"] },
+    }),
+  );
+  try {
+    const text = await cli(dirs, ["show", "t"]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(
+      text.stdout,
+      /sandbox: +may reach the network; write \S+\/work\/build; read ~\/\.aws\n/,
+    );
+    const json = JSON.parse((await cli(dirs, ["--json", "show", "t"])).stdout);
+    assert.deepEqual(json.sandbox, {
+      network: true,
+      write: [`${dirs.root}/build`],
+      read: ["~/.aws"],
+    });
+    await writeManifest(dirs, oneTool("t", { command: ["true"] }));
+    const plain = await cli(dirs, ["show", "t"]);
+    assert.match(plain.stdout, /sandbox: +nothing beyond the default sandbox\n/);
+  } finally {
+    await dirs.cleanup();
+  }
+});

@@ -170,7 +170,9 @@ async function givenConditions(
   if (sandbox !== undefined) {
     set(
       "sandbox",
-      sandbox === "unconfined" ? sandbox : await optionJson(tool, "--sandbox", sandbox),
+      sandbox === "unconfined" || sandbox === "any"
+        ? sandbox
+        : await optionJson(tool, "--sandbox", sandbox),
     );
   }
   for (const pair of texts("input") ?? []) {

@@ -39,6 +39,12 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       env,
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
+      // As declared (paths resolved against the root, "~" kept): what a call asks the sandbox for.
+      sandbox: {
+        network: spec.sandbox.network,
+        write: spec.sandbox.write,
+        read: spec.sandbox.read,
+      },
       input_schema: spec.inputSchema,
       source: spec.scope,
       file: spec.file,
@@ -50,12 +56,22 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     ? t("show.none")
     : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
   const schema = JSON.stringify(spec.inputSchema, null, 2).replaceAll("\n", "\n  ");
+  const { network, write, read } = spec.sandbox;
+  const grants = [
+    ...(network ? [t("prompt.sandbox_network")] : []),
+    ...(write.length > 0 ? [t("prompt.sandbox_write", { paths: write.map(hide).join(", ") })] : []),
+    ...(read.length > 0 ? [t("prompt.sandbox_read", { paths: read.map(hide).join(", ") })] : []),
+  ];
+  const sandboxText = grants.length === 0
+    ? t("show.sandbox_default")
+    : t("show.sandbox_grants", { grants: grants.join("; ") });
   const fields: [string, string][] = [
     [t("show.command"), quoteArgv(spec.command.map(hide))],
     [t("show.cwd"), hide(spec.cwd)],
     [t("show.env"), envText],
     [t("show.side_effect"), spec.sideEffect],
     [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
+    [t("show.sandbox"), sandboxText],
     [t("show.declared_in"), `${spec.file} (${spec.scope})`],
   ];
   const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
