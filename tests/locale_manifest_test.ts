@@ -39,6 +39,7 @@ const MANIFESTS: readonly string[] = [
       ["a".repeat(65)]: { ...ok, command: ["x"] },
       "a b": { ...ok, command: ["x"] },
       mcp__x: { ...ok, command: ["x"] },
+      "-h": { ...ok, command: ["x"] },
       spawn: { ...ok, command: ["x"] },
       t1: 5,
       t2: {},

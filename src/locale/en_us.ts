@@ -364,6 +364,7 @@ export const EN_US = {
   "manifest.name_long": "must be at most {max} characters, found {count}",
   "manifest.name_chars": 'only A-Z, a-z, 0-9, "_" and "-" are allowed, found {char}',
   "manifest.name_mcp": 'must not start with "mcp__" (reserved for MCP tools)',
+  "manifest.name_dash": 'must not start with "-" (a command line would read it as an option)',
   "manifest.name_proto": '"__proto__" is not allowed',
   "manifest.name_reserved": "{name} is built into this program",
   "manifest.required": "is required",

@@ -393,6 +393,7 @@ export function ukUA(): Catalogue {
     "manifest.name_long": "має містити не більше {max} символів, а містить {count}",
     "manifest.name_chars": 'дозволено лише A-Z, a-z, 0-9, "_" і "-", а знайдено {char}',
     "manifest.name_mcp": 'не може починатися з "mcp__" (зарезервовано для інструментів MCP)',
+    "manifest.name_dash": 'не може починатися з "-" (командний рядок сприйняв би її як параметр)',
     "manifest.name_proto": '"__proto__" не дозволено',
     "manifest.name_reserved": "{name} — назва, вбудована в цю програму",
     "manifest.required": "обов’язкове поле",

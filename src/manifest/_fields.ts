@@ -48,6 +48,7 @@ export function checkName(name: string, reserved: ReadonlySet<string>): Phrase |
     return phrase("manifest.name_chars", { char: JSON.stringify(bad) });
   }
   if (name.startsWith("mcp__")) return phrase("manifest.name_mcp");
+  if (name.startsWith("-")) return phrase("manifest.name_dash");
   if (name === "__proto__") return phrase("manifest.name_proto");
   if (reserved.has(name)) return phrase("manifest.name_reserved", { name: JSON.stringify(name) });
   return undefined;

@@ -15,7 +15,7 @@ import type { ManifestProblem } from "../errors.ts";
 
 /** A declared tool after validation, `${VAR}` expansion and path resolution. */
 export interface ToolSpec {
-  /** 1–64 of `A-Z a-z 0-9 _ -`; never `mcp__…` nor a built-in name. */
+  /** 1–64 of `A-Z a-z 0-9 _ -`, not starting with `-`; never `mcp__…` nor a built-in name. */
   readonly name: string;
   /** Trimmed, never blank. */
   readonly description: string;
