@@ -17,7 +17,7 @@ import {
   canonicalPath,
   spillDir as defaultSpillDir,
 } from "../paths.ts";
-import { callSecrets, redact } from "../redact.ts";
+import { callSecrets, redact, redactValue } from "../redact.ts";
 import { resolveRunProgram, runProgram, startFailureResult } from "../run/run_program.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
 import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
@@ -232,7 +232,8 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   description(): string {
-    return this.#spec.description;
+    // What a model or a person reads of the tool never shows one of its secrets.
+    return redact(this.#spec.description, this.#secrets);
   }
 
   help(): string {
@@ -256,12 +257,13 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   inputSchema(): Record<string, unknown> {
-    return structuredClone(this.#spec.inputSchema) as Record<string, unknown>;
+    // A copy, secrets hidden (the gate validates with the schema as declared).
+    return redactValue(this.#spec.inputSchema, this.#secrets) as Record<string, unknown>;
   }
 
   outputSchema(): Record<string, unknown> {
     const declared = this.#spec.outputSchema;
-    return structuredClone(declared ?? OUTPUT_SCHEMA) as unknown as Record<string, unknown>;
+    return redactValue(declared ?? OUTPUT_SCHEMA, this.#secrets) as Record<string, unknown>;
   }
 
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { callSecrets, redact } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
 import { formatProblem, type ManifestProblem } from "../../errors.ts";
 import { listOf, type Messages } from "../../locale/messages.ts";
@@ -39,7 +40,8 @@ export async function listCommand(settings: Settings): Promise<number> {
         name: entry.name,
         side_effect: entry.spec.sideEffect,
         source: entry.spec.scope,
-        description: entry.spec.description,
+        // A description is shown; a secret of the tool's (or an --env one) never is.
+        description: redact(entry.spec.description, callSecrets(entry.spec.env, settings.env)),
         problems: [],
       }
       : {

@@ -5,7 +5,7 @@
  */
 
 import { quoteArgv } from "../../approval/shell_quote.ts";
-import { redact, REDACTED } from "../../redact.ts";
+import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
@@ -26,11 +26,12 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   }
   const spec = findTool(await rosterFor(settings), name);
   const env = Object.fromEntries(Object.keys(spec.env).sort().map((key) => [key, REDACTED]));
-  // An env value may also have been expanded into the argv or the cwd: hide it there too.
-  const secrets = Object.values(spec.env);
+  // An env value (or an --env one) may also be in the argv, the cwd, the description, a schema or
+  // the file's path: everything shown is hidden through the same secrets.
+  const secrets = callSecrets(spec.env, settings.env);
   const hide = (text: string) => redact(text, secrets);
   if (settings.json) {
-    outJson({
+    outJson(redactValue({
       name: spec.name,
       ...(spec.title === undefined ? {} : { title: spec.title }),
       description: spec.description,
@@ -44,7 +45,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       ...(spec.outputSchema === undefined ? {} : { output_schema: spec.outputSchema }),
       source: spec.scope,
       file: spec.file,
-    });
+    }, secrets));
     return 0;
   }
   const { t } = await cliMessages(settings.locale);
@@ -62,7 +63,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     [t("show.declared_in"), `${spec.file} (${spec.scope})`],
   ];
   const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
-  out(
+  out(hide(
     [
       `${spec.name} — ${spec.description}`,
       ...fields.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
@@ -72,6 +73,6 @@ export async function showCommand(settings: Settings, name: string): Promise<num
         ? []
         : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
     ].join("\n") + "\n",
-  );
+  ));
   return 0;
 }
