@@ -415,6 +415,17 @@ Deno.test("call refuses a number JSON cannot hold as a finite double, naming the
     const json = await cli(dirs, ["call", "capture", '{"id":1e400}', "--json", ...ALWAYS]);
     assert.equal(json.code, 4);
     assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
+    // Too small is refused too: it would be judged as 0 while the program got 1e-400.
+    for (const input of ['{"id":1e-400}', `{"n":[0, 0.${"0".repeat(400)}1]}`]) {
+      const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
+      assert.equal(result.code, 4, result.stderr);
+      assert.match(result.stderr, /: \/(id|n\/1): is too small for a 64-bit float/);
+    }
+    // Zeros written otherwise are zeros.
+    const zero = await cli(dirs, ["call", "capture", '{"id":1,"z":[0.0,-0e5,0E-400]}', ...ALWAYS]);
+    assert.equal(zero.code, 0, zero.stderr);
+    assert.equal(await Deno.readTextFile(out), '{"id":1,"z":[0.0,-0e5,0E-400]}');
+    await Deno.remove(out);
     await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
   } finally {
     await dirs.cleanup();

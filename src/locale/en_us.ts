@@ -113,6 +113,8 @@ export const EN_US = {
   "schema.contains_between": "must contain at least {min} and no more than {max} valid item(s)",
   "schema.too_deep": "is nested more than {limit} levels deep",
   "schema.not_finite": "is not a finite number (too large for a 64-bit float)",
+  "schema.underflow":
+    "is too small for a 64-bit float: it would be judged as 0 while the program receives it as written",
   "schema.not_json": "is not JSON data",
   "schema.invalid": "is not valid",
 
