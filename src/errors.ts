@@ -19,6 +19,7 @@ export type ErrorCode =
   | "timed_out"
   | "tool_failed"
   | "spawn_failed"
+  | "invalid_output"
   | "interrupted"
   | "internal";
 

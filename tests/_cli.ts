@@ -23,6 +23,7 @@ export const CALL_JSON_KEYS: readonly string[] = [
   "tool",
   "ok",
   "result",
+  "structured_content",
   "stdout",
   "stderr",
   "exit_code",

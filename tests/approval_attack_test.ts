@@ -216,7 +216,7 @@ Deno.test("route 3: a name never approves on its own, and a shadowing workspace 
     assert.equal(added.code, 0, added.stderr);
     assert.match(
       added.stdout,
-      /pins what the tool runs now: \{"program":"\/[^"]*true","argv":\["true"\]\}/
+      /pins what the tool runs now: \{"program":"\/[^"]*true","argv":\["true"\]\}/,
     );
     assert.equal((await cli(dirs, ["call", "fmt", "{}"])).code, 0);
     // The repository declares its own fmt.
@@ -290,14 +290,15 @@ Deno.test("route 4: a PATH entry that cannot be looked in never hands on the bar
     await manifest(dirs, {
       git: { command: ["git", "status"], env: { PATH: `${long}:.:/nowhere` } },
     });
+    // A program that cannot be found makes the tool unavailable (exit 6), saying why.
     const dry = await cli(dirs, ["call", "git", "{}", "--dry-run"]);
-    assert.equal(dry.code, 1, dry.stdout);
+    assert.equal(dry.code, 6, dry.stdout);
     assert.match(
       dry.stderr,
       /program "git" was not found on PATH \(some of its directories could not be looked in: /,
     );
     const always = await cli(dirs, ["call", "git", "{}", "--approve", "always"]);
-    assert.equal(always.code, 1, always.stdout);
+    assert.equal(always.code, 6, always.stdout);
     assert.ok(!(await exists(marker)), "the repository's ./git ran");
   } finally {
     await dirs.cleanup();

@@ -133,7 +133,7 @@ Deno.test("call refuses a missing required field and a wrong type deep in the in
   await dirs.cleanup();
 });
 
-Deno.test("call of a program that is not found or not executable exits 1", async () => {
+Deno.test("call of a program that is not found or not executable is unavailable: exit 6", async () => {
   const dirs = await scratch({
     schema: 1,
     tools: {
@@ -142,11 +142,17 @@ Deno.test("call of a program that is not found or not executable exits 1", async
     },
   });
   const missing = await cli(dirs, ["call", "missing", "{}", ...ALWAYS]);
-  assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /no-such-program-basis/);
+  assert.equal(missing.code, 6);
+  assert.match(
+    missing.stderr,
+    /tools\.json: tool "missing": command\[0\]: program "no-such-program-basis" was not found/,
+  );
   const notexec = await cli(dirs, ["call", "notexec", "{}", ...ALWAYS]);
-  assert.equal(notexec.code, 1);
-  assert.match(notexec.stderr, /not_executable\.sh/);
+  assert.equal(notexec.code, 6);
+  assert.match(notexec.stderr, /tool "notexec": command\[0\]: .*not_executable\.sh/);
+  // Nothing was asked or run: the audit trail holds no decision.
+  const json = await cli(dirs, ["--json", "call", "missing", "{}", ...ALWAYS]);
+  assert.equal(JSON.parse(json.stdout).error.kind, "manifest_invalid");
   assertNoStackTrace(missing.stderr + notexec.stderr);
   await dirs.cleanup();
 });
@@ -412,6 +418,17 @@ Deno.test("call refuses a number JSON cannot hold as a finite double, naming the
     const json = await cli(dirs, ["call", "capture", '{"id":1e400}', "--json", ...ALWAYS]);
     assert.equal(json.code, 4);
     assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
+    // Too small is refused too: it would be judged as 0 while the program got 1e-400.
+    for (const input of ['{"id":1e-400}', `{"n":[0, 0.${"0".repeat(400)}1]}`]) {
+      const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
+      assert.equal(result.code, 4, result.stderr);
+      assert.match(result.stderr, /: \/(id|n\/1): is too small for a 64-bit float/);
+    }
+    // Zeros written otherwise are zeros.
+    const zero = await cli(dirs, ["call", "capture", '{"id":1,"z":[0.0,-0e5,0E-400]}', ...ALWAYS]);
+    assert.equal(zero.code, 0, zero.stderr);
+    assert.equal(await Deno.readTextFile(out), '{"id":1,"z":[0.0,-0e5,0E-400]}');
+    await Deno.remove(out);
     await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
   } finally {
     await dirs.cleanup();

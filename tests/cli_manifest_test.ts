@@ -15,7 +15,11 @@ const without = (key: string) => {
   return JSON.stringify({ schema: 1, tools: { t } });
 };
 
-/** Each bad manifest, and a fragment its one-line error must contain. */
+/**
+ * Each bad manifest, and a fragment its one-line error must contain. The first group are problems
+ * of the file itself (the whole roster is refused); from "unknown tool key" on, but for the names,
+ * problems confined to tool "t" (only that tool is unavailable).
+ */
 const BAD: [string, string, RegExp][] = [
   ["not JSON", '{\n  "schema": 1,\n  "tools": {\n}}}', /tools\.json:4:\d+: /],
   ["schema missing", '{"tools": {}}', /schema/],
@@ -55,22 +59,53 @@ const BAD: [string, string, RegExp][] = [
   ["empty ${}", withTool("t", { env: { A: "${}" } }), /env\.A/],
 ];
 
+/** Problems of the file itself: a name it cannot take, or no usable document. */
+const FILE_LEVEL = new Set([
+  "not JSON",
+  "schema missing",
+  "schema 0",
+  "schema 2",
+  "schema 99",
+  "tools missing",
+  "unknown top-level key",
+  "empty name",
+  "name with a space",
+  "name with an emoji",
+  "name of 65 characters",
+  "mcp__ name",
+  "reserved name spawn",
+]);
+
 for (const [what, text, fragment] of BAD) {
-  Deno.test(`a manifest with ${what} is refused: exit 6, one line, no stack trace`, async () => {
-    const dirs = await scratch(text);
-    for (const command of ["list", "check"]) {
-      const result = await cli(dirs, [command]);
-      const printed = command === "check" ? result.stdout : result.stderr;
-      assert.equal(result.code, 6, `${command}: ${result.stdout}${result.stderr}`);
-      assert.match(printed, fragment);
-      assert.ok(printed.includes(".basis/tools.json"), printed);
-      for (const line of printed.trimEnd().split("\n")) {
-        assert.ok(line.length > 0 && !line.startsWith(" "), `not one line a problem: ${printed}`);
+  const fileLevel = FILE_LEVEL.has(what);
+  Deno.test(
+    fileLevel
+      ? `a manifest with ${what} is refused: exit 6, one line, no stack trace`
+      : `a tool with ${what} is unavailable with its reason, check exits 6, one line, no stack trace`,
+    async () => {
+      const dirs = await scratch(text);
+      for (const command of fileLevel ? ["list", "check"] : ["check", "call"]) {
+        const result = await cli(dirs, command === "call" ? ["call", "t", "{}"] : [command]);
+        const printed = command === "check" ? result.stdout : result.stderr;
+        assert.equal(result.code, 6, `${command}: ${result.stdout}${result.stderr}`);
+        assert.match(printed, fragment);
+        assert.ok(printed.includes(".basis/tools.json"), printed);
+        for (const line of printed.trimEnd().split("\n")) {
+          assert.ok(line.length > 0 && !line.startsWith(" "), `not one line a problem: ${printed}`);
+        }
+        assertNoStackTrace(result.stdout + result.stderr);
       }
-      assertNoStackTrace(result.stdout + result.stderr);
-    }
-    await dirs.cleanup();
-  });
+      if (!fileLevel) {
+        // The roster still loads: the tool is listed as unavailable, with why.
+        const listed = await cli(dirs, ["list", "--json"]);
+        assert.equal(listed.code, 0, listed.stderr);
+        const row = JSON.parse(listed.stdout).find((r: { name: string }) => r.name === "t");
+        assert.equal(row.available, false);
+        assert.match(row.problems[0].message, fragment);
+      }
+      await dirs.cleanup();
+    },
+  );
 }
 
 Deno.test("a JSONC manifest with comments and trailing commas is accepted", async () => {

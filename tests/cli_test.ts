@@ -80,6 +80,8 @@ Deno.test("list prints workspace tools by name, then unshadowed global tools", a
     side_effect: "external",
     source: "workspace",
     description: "First one",
+    available: true,
+    problems: [],
   });
   await dirs.cleanup();
 });
@@ -226,9 +228,18 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
   broken.tools.ok.timout_ms = canary;
   broken.tools.ok.env = { TOKEN: canary, BAD: "${" + canary };
   await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(broken));
-  for (const args of [["list"], ["check"], ["check", "--json"], ["call", "ok", "{}", "--json"]]) {
+  for (
+    const args of [["list"], ["list", "--json"], ["check"], ["check", "--json"], [
+      "call",
+      "ok",
+      "{}",
+      "--json",
+    ]]
+  ) {
     const result = await cli(dirs, args, { env });
-    assert.equal(result.code, 6, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
+    // Only tool "ok" is broken: list shows it unavailable; check and a call of it say why.
+    const code = args[0] === "list" ? 0 : 6;
+    assert.equal(result.code, code, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
     const printed = result.stdout + result.stderr;
     assert.ok(!printed.includes(canary), `${args.join(" ")} printed the canary:\n${printed}`);
   }

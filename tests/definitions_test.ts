@@ -83,6 +83,7 @@ Deno.test("each format has the shape its API takes", () => {
     "name",
     "description",
     "parameters",
+    "strict",
   ]);
   assert.deepEqual(Object.keys(anthropic?.[0] ?? {}), ["name", "description", "input_schema"]);
   assert.deepEqual(Object.keys(mcp?.[0] ?? {}), [

@@ -1,221 +1,235 @@
 /**
- * Gemini CLI compatibility, tested the way Gemini CLI itself discovers and calls tools
- * (packages/core/src/tools/tool-registry.ts): `tools.discoveryCommand` is split like a shell line
- * and run; its stdout, trimmed, must parse as a JSON array whose items are function declarations
- * (`name`, `description`, `parametersJsonSchema`) or wrappers holding `functionDeclarations` /
- * `function_declarations`; only `parametersJsonSchema` is read for the parameters. A call runs
- * `tools.callCommand` with the tool's name as its one argument, writes the arguments as JSON on
- * stdin and closes it, and takes stdout as the result unless the exit code is not 0, a signal
- * ended it, or anything was written to stderr.
+ * Gemini CLI with no wrapper, tested with Gemini CLI's own code: `@google/gemini-cli-core`'s tool
+ * registry discovers the roster with `tools.discoveryCommand` (split like a shell line) and calls
+ * each tool with `tools.callCommand` run as one program with the tool's name as its only argument,
+ * the arguments as JSON on stdin; any stderr output, a non-zero exit or a signal makes the call a
+ * failure. The settings are the README's:
+ *
+ *   "discoveryCommand": "basis-tools schema --format gemini", "callCommand": "basis-tools-call"
+ *
+ * where `basis-tools-call` is the binary under another name (a link). Here the binary is a script
+ * that runs the CLI under Deno and keeps the name it was started as (argv[0]), as the compiled
+ * binary does. Skipped, saying why, when the package cannot be installed.
  */
 
 import assert from "node:assert/strict";
-import { oneTool, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { ROOT, type Scratch, scratch } from "./_cli.ts";
+import { GEMINI_CORE_VERSION, geminiCore } from "./_gemini_core.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
+const DRIVER = `${ROOT}tests/fixtures/gemini/drive.mjs`;
+const DISCOVERY = "basis-tools schema --format gemini";
+const CALL = "basis-tools-call";
+const PREFIX = "discovered_tool_";
 
-/** A `basis-tools` on PATH (and the single-program call wrapper), as a user would install them. */
-async function install(dirs: Scratch): Promise<Record<string, string>> {
+const core = await geminiCore();
+const skip = core.ok ? "" : ` (skipped: ${core.reason})`;
+if (!core.ok) console.warn(`gemini_test.ts: Gemini CLI's core is not available: ${core.reason}`);
+
+/** `basis-tools` on PATH, and `basis-tools-call` linked to it, as a user installs the binary. */
+async function install(dirs: Scratch): Promise<{ bin: string; env: Record<string, string> }> {
   const bin = `${dirs.root}/../bin`;
   await Deno.mkdir(bin, { recursive: true });
   const program = `${bin}/basis-tools`;
+  // Like the binary, it knows the name it was started as: exec -a passes it on as argv[0].
   await Deno.writeTextFile(
     program,
-    `#!/bin/sh\nexec '${Deno.execPath()}' run -A --quiet '${ENTRY}' "$@"\n`,
+    `#!/bin/bash\nexec -a "$0" '${Deno.execPath()}' run -A --quiet '${ENTRY}' "$@"\n`,
   );
   await Deno.chmod(program, 0o755);
-  // For Gemini CLI releases that run callCommand as one program, without splitting it.
-  const wrapper = `${bin}/basis-tools-call`;
-  await Deno.writeTextFile(wrapper, '#!/bin/sh\nexec basis-tools call "$@"\n');
-  await Deno.chmod(wrapper, 0o755);
+  await Deno.symlink(program, `${bin}/${CALL}`);
   return {
-    PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-    BASIS_CONFIG_DIR: dirs.configDir,
-    BASIS_CACHE_DIR: dirs.cacheDir,
-    BASIS_STATE_DIR: dirs.stateDir,
-    BASIS_LOCALE: "en-US",
-    // Gemini CLI runs the call command without a terminal: approve through the policy (or rules).
-    BASIS_APPROVE: "always",
+    bin,
+    env: {
+      PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      HOME: Deno.env.get("HOME") ?? "/tmp",
+      BASIS_CONFIG_DIR: dirs.configDir,
+      BASIS_CACHE_DIR: dirs.cacheDir,
+      BASIS_STATE_DIR: dirs.stateDir,
+      BASIS_LOCALE: "en-US",
+      // Gemini CLI runs the call command without a terminal: approve through the policy (or rules).
+      BASIS_APPROVE: "always",
+      ...(Deno.env.get("DENO_DIR") === undefined ? {} : { DENO_DIR: Deno.env.get("DENO_DIR")! }),
+    },
   };
 }
 
-/** Splits a command line as shell-quote's `parse` does for plain words and quotes. */
-function splitCommand(line: string): string[] {
-  const words: string[] = [];
-  const pattern = /'([^']*)'|"((?:\\.|[^"])*)"|(\S+)/g;
-  for (const match of line.matchAll(pattern)) {
-    words.push(match[1] ?? match[2]?.replace(/\\(.)/g, "$1") ?? match[3] ?? "");
-  }
-  return words;
+interface Driven {
+  declarations: { name: string; description: string; parametersJsonSchema: unknown }[];
+  results: { name: string; llmContent: string; error: string | null; missing?: boolean }[];
 }
 
-interface Discovered {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
-/** Gemini CLI's `discoverAndRegisterToolsFromCommand`, minus the registry. */
-async function discover(
-  discoveryCommand: string,
+/** Gemini CLI's registry, run by Node in `cwd` (Gemini CLI's working directory). */
+async function drive(
   env: Record<string, string>,
   cwd: string,
-): Promise<Discovered[]> {
-  const [program, ...args] = splitCommand(discoveryCommand);
-  const output = await new Deno.Command(program as string, {
-    args,
-    env,
+  calls: { name: string; args: Record<string, unknown> }[],
+): Promise<Driven> {
+  if (!core.ok) throw new Error(core.reason);
+  const child = new Deno.Command(core.node, {
+    args: [DRIVER, core.modules, DISCOVERY, CALL],
     cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  const items = JSON.parse(new TextDecoder().decode(output.stdout).trim());
-  assert.ok(Array.isArray(items), "Tool discovery command did not return a JSON array of tools.");
-  const functions: Record<string, unknown>[] = [];
-  for (const tool of items) {
-    if (tool && typeof tool === "object") {
-      if (Array.isArray(tool.function_declarations)) functions.push(...tool.function_declarations);
-      else if (Array.isArray(tool.functionDeclarations)) {
-        functions.push(...tool.functionDeclarations);
-      } else if (tool.name) functions.push(tool);
-    }
-  }
-  return functions.filter((func) => func.name).map((func) => {
-    const schema = func.parametersJsonSchema;
-    return {
-      name: String(func.name),
-      description: String(func.description ?? ""),
-      parameters: schema && typeof schema === "object" && !Array.isArray(schema)
-        ? schema as Record<string, unknown>
-        : {},
-    };
-  });
-}
-
-interface Called {
-  llmContent: string;
-  isError: boolean;
-  stdout: string;
-  stderr: string;
-  code: number;
-}
-
-/**
- * Gemini CLI's `DiscoveredToolInvocation.execute`. `split` is false for the releases that pass
- * callCommand to spawn() as one program name, true for those that split it into an argv first.
- */
-async function callTool(
-  callCommand: string,
-  name: string,
-  params: Record<string, unknown>,
-  env: Record<string, string>,
-  cwd: string,
-  split: boolean,
-): Promise<Called> {
-  const [program, ...rest] = split ? splitCommand(callCommand) : [callCommand];
-  const child = new Deno.Command(program as string, {
-    args: [...rest, name],
     env,
-    cwd,
+    clearEnv: true,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify(params)));
+  await writer.write(new TextEncoder().encode(JSON.stringify(calls)));
   await writer.close();
   const output = await child.output();
-  const stdout = new TextDecoder().decode(output.stdout);
   const stderr = new TextDecoder().decode(output.stderr);
-  const isError = output.code !== 0 || output.signal !== null || stderr !== "";
-  const llmContent = isError
-    ? [
-      `Stdout: ${stdout || "(empty)"}`,
-      `Stderr: ${stderr || "(empty)"}`,
-      `Exit Code: ${output.code}`,
-    ].join("\n")
-    : stdout;
-  return { llmContent, isError, stdout, stderr, code: output.code };
+  assert.equal(output.code, 0, stderr);
+  return JSON.parse(new TextDecoder().decode(output.stdout)) as Driven;
 }
 
 const WORDS_SCHEMA = {
   type: "object",
   properties: { text: { type: "string", description: "The text" } },
   required: ["text"],
+  additionalProperties: false,
 };
 
-Deno.test("Gemini CLI discovers the roster with `basis-tools schema --format gemini`", async () => {
+Deno.test({
+  name:
+    `Gemini CLI ${GEMINI_CORE_VERSION} discovers and calls the roster with the binary alone${skip}`,
+  ignore: !core.ok,
+}, async () => {
+  const secret = "gemini-S3CRET-41f0";
   const dirs = await scratch({
     schema: 1,
     tools: {
       words: { description: "Echo the input", input_schema: WORDS_SCHEMA, command: ["cat"] },
-      fail: { description: "Fail", input_schema: { type: "object" }, command: ["false"] },
-    },
-  });
-  const env = await install(dirs);
-  const tools = await discover("basis-tools schema --format gemini", env, dirs.root);
-  assert.deepEqual(tools.map((tool) => tool.name), ["fail", "words", "spawn"]);
-  const words = tools.find((tool) => tool.name === "words");
-  assert.equal(words?.description, "Echo the input");
-  // The schema arrives whole: Gemini CLI reads parametersJsonSchema and nothing else.
-  assert.deepEqual(words?.parameters, WORDS_SCHEMA);
-  assert.deepEqual(tools.find((tool) => tool.name === "spawn")?.parameters.required, ["input"]);
-  // The wrapped shape Gemini CLI also accepts is not needed: every item is a declaration.
-  await dirs.cleanup();
-});
-
-Deno.test("Gemini CLI calls a discovered tool with `basis-tools call`: name first, JSON on stdin", async () => {
-  const dirs = await scratch({
-    schema: 1,
-    tools: {
-      words: { description: "Echo the input", input_schema: WORDS_SCHEMA, command: ["cat"] },
+      quiet: { description: "Print nothing", input_schema: {}, command: ["true"] },
+      chatty: {
+        description: "Succeed, saying things on stderr",
+        input_schema: {},
+        command: ["/bin/sh", "-c", "echo progress >&2; echo done"],
+      },
       fail: {
         description: "Fail",
-        input_schema: { type: "object" },
+        input_schema: {},
         command: ["/bin/sh", "-c", "echo broken >&2; exit 3"],
+      },
+      leak: {
+        description: "Print its token",
+        input_schema: {},
+        command: ["/bin/sh", "-c", 'echo "token=$TOKEN"'],
+        env: { TOKEN: secret },
+      },
+      where: { description: "Print the working directory", input_schema: {}, command: ["pwd"] },
+    },
+  });
+  try {
+    const { env } = await install(dirs);
+    // Gemini CLI runs in a directory of the project: the workspace is found from there.
+    await Deno.mkdir(`${dirs.root}/src/deep`, { recursive: true });
+    const driven = await drive(env, `${dirs.root}/src/deep`, [
+      { name: `${PREFIX}words`, args: { text: "héllo" } },
+      // Gemini CLI adds wait_for_previous to every tool and passes it on: it is not the tool's.
+      { name: `${PREFIX}words`, args: { text: "in order", wait_for_previous: true } },
+      { name: `${PREFIX}quiet`, args: {} },
+      { name: `${PREFIX}chatty`, args: {} },
+      { name: `${PREFIX}fail`, args: {} },
+      { name: `${PREFIX}leak`, args: {} },
+      { name: `${PREFIX}where`, args: {} },
+      { name: `${PREFIX}spawn`, args: { input: "!echo via gemini" } },
+    ]);
+    assert.deepEqual(
+      driven.declarations.map((declaration) => declaration.name).sort(),
+      ["chatty", "fail", "leak", "quiet", "spawn", "where", "words"].map((name) => PREFIX + name),
+    );
+    const [words, ordered, quiet, chatty, fail, leak, where, spawn] = driven.results;
+    assert.deepEqual([words?.llmContent, words?.error], ['{"text":"héllo"}\n', null]);
+    assert.deepEqual([ordered?.llmContent, ordered?.error], ['{"text":"in order"}\n', null]);
+    // Success with nothing printed is a success; the model reads a sentence saying so.
+    assert.deepEqual([quiet?.llmContent, quiet?.error], [
+      'Tool "quiet" finished and printed nothing\n',
+      null,
+    ]);
+    // A successful tool's stderr never turns its call into a failure.
+    assert.deepEqual([chatty?.llmContent, chatty?.error], ["done\n", null]);
+    // A failure is one, with the tool's stderr and our line in what the model reads.
+    assert.equal(fail?.error, "discovered_tool_execution_error");
+    assert.match(
+      fail?.llmContent ?? "",
+      /Stderr: basis-tools: Tool "fail" exited with code 3: broken/,
+    );
+    assert.match(fail?.llmContent ?? "", /Exit Code: 1/);
+    // Secrets are redacted from the result.
+    assert.deepEqual([leak?.llmContent, leak?.error], ["token=[redacted]\n", null]);
+    // The workspace's tool runs in the workspace, whatever Gemini CLI's directory.
+    assert.equal(where?.llmContent, `${await Deno.realPath(dirs.root)}\n`);
+    assert.deepEqual([spawn?.llmContent, spawn?.error], ["via gemini\n", null]);
+  } finally {
+    await dirs.cleanup();
+  }
+});
+
+Deno.test({
+  name:
+    `Gemini CLI ${GEMINI_CORE_VERSION}: unusable tools are not discovered; a call no one approves is denied${skip}`,
+  ignore: !core.ok,
+}, async () => {
+  const dirs = await scratch({
+    schema: 1,
+    tools: {
+      words: { description: "Echo the input", input_schema: WORDS_SCHEMA, command: ["cat"] },
+      gone: { description: "Missing program", input_schema: {}, command: ["no-such-program-gem"] },
+      broken: {
+        description: "Unset token",
+        input_schema: {},
+        command: ["echo", "${NO_TOKEN_GEM}"],
       },
     },
   });
-  const env = await install(dirs);
-  const tools = await discover("basis-tools schema --format gemini", env, dirs.root);
-  assert.ok(tools.some((tool) => tool.name === "words"));
-  // Gemini CLI releases that split callCommand into an argv, and those that run it as one program
-  // (pointed at a two-line wrapper that runs `basis-tools call "$@"`).
-  for (
-    const [callCommand, split] of [["basis-tools call", true], ["basis-tools-call", false]] as const
-  ) {
-    const ok = await callTool(callCommand, "words", { text: "héllo" }, env, dirs.root, split);
-    assert.equal(ok.isError, false, ok.llmContent);
-    assert.equal(ok.llmContent, '{"text":"héllo"}');
-    const spawn = await callTool(
-      callCommand,
-      "spawn",
-      { input: "!echo via gemini" },
-      env,
-      dirs.root,
-      split,
-    );
-    assert.equal(spawn.isError, false, spawn.llmContent);
-    assert.equal(spawn.llmContent, "via gemini\n");
-    // A failure is an error Gemini CLI shows the model, with our one line on stderr.
-    const failed = await callTool(callCommand, "fail", {}, env, dirs.root, split);
-    assert.equal(failed.isError, true);
-    assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /broken\nbasis-tools: Tool "fail" exited with code 3\n$/);
-    // Bad arguments are refused before anything runs (exit 4), naming the field.
-    const refused = await callTool(callCommand, "words", { txt: 1 }, env, dirs.root, split);
-    assert.equal(refused.code, 4);
-    assert.match(refused.stderr, /\/text: required property is missing/);
+  try {
+    const { env } = await install(dirs);
+    const driven = await drive(env, dirs.root, [
+      { name: `${PREFIX}words`, args: { text: "x" } },
+    ]);
+    // Tools that cannot be used are left out of discovery: the model never sees them.
+    assert.deepEqual(driven.declarations.map((d) => d.name), [`${PREFIX}words`, `${PREFIX}spawn`]);
+    // Without a terminal or a rule, a call is denied, saying how to allow it.
+    const denied = await drive({ ...env, BASIS_APPROVE: "prompt" }, dirs.root, [
+      { name: `${PREFIX}words`, args: { text: "x" } },
+    ]);
+    assert.equal(denied.results[0]?.error, "discovered_tool_execution_error");
+    assert.match(denied.results[0]?.llmContent ?? "", /rules add --tool words/);
+    assert.match(denied.results[0]?.llmContent ?? "", /Exit Code: 5/);
+  } finally {
+    await dirs.cleanup();
   }
-  await dirs.cleanup();
 });
 
-Deno.test("without a terminal or a rule, a Gemini CLI call is denied with how to allow it", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
-  const env = { ...await install(dirs), BASIS_APPROVE: "prompt" };
-  const denied = await callTool("basis-tools call", "echo", {}, env, dirs.root, true);
-  assert.equal(denied.code, 5);
-  assert.match(denied.stderr, /rules add --tool echo/);
-  await dirs.cleanup();
+Deno.test("basis-tools-call NAME is `call NAME --quiet --result`: nothing on stderr after a success", async () => {
+  const dirs = await scratch({
+    schema: 1,
+    tools: {
+      quiet: { description: "Print nothing", input_schema: {}, command: ["true"] },
+    },
+  });
+  try {
+    const { bin, env } = await install(dirs);
+    for (const [name, stdout] of [["quiet", 'Tool "quiet" finished and printed nothing\n']]) {
+      const child = new Deno.Command(`${bin}/${CALL}`, {
+        args: [name!],
+        cwd: dirs.root,
+        env,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode("{}"));
+      await writer.close();
+      const output = await child.output();
+      assert.equal(output.code, 0);
+      assert.equal(new TextDecoder().decode(output.stdout), stdout);
+      assert.equal(new TextDecoder().decode(output.stderr), "");
+    }
+  } finally {
+    await dirs.cleanup();
+  }
 });

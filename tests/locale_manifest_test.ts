@@ -39,6 +39,7 @@ const MANIFESTS: readonly string[] = [
       ["a".repeat(65)]: { ...ok, command: ["x"] },
       "a b": { ...ok, command: ["x"] },
       mcp__x: { ...ok, command: ["x"] },
+      "-h": { ...ok, command: ["x"] },
       spawn: { ...ok, command: ["x"] },
       t1: 5,
       t2: {},
@@ -64,6 +65,7 @@ const MANIFESTS: readonly string[] = [
         ...ok,
         command: ["x", "${", "${}", "${1A}", "${UNSET_FOR_TEST}", "${A:+x}", "${A:-${B}}"],
       },
+      t9x: { ...ok, command: ["x"], output_schema: { type: "array" }, title: "two\nlines" },
       t9: { ...ok, command: ["x"], sandbox: [] },
       t10: {
         ...ok,
@@ -179,7 +181,7 @@ const KEPT: readonly RegExp[] = [
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|sandbox|schema|tools|agent|targets|max_depth|type|properties)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|schema|tools|agent|targets|max_depth|type|properties)\b/g,
   /\[\d+\]/g,
 ];
 
@@ -314,11 +316,15 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
   assert.match(first.message, /має бути рядком, а отримано число$/);
   assert.equal("phrase" in first, false);
 
-  for (const command of [["list"], ["call", "bad", "{}"], ["show", "bad"]]) {
+  for (const command of [["call", "bad", "{}"], ["show", "bad"]]) {
     const result = await cli(dirs, [...command, "--locale", "uk-UA"]);
     assert.equal(result.code, 6, command.join(" "));
     assert.match(result.stderr, /^basis-tools: .*інструмент "bad": description: має бути рядком/m);
   }
+  // list shows the tool unavailable, with the first reason in the locale.
+  const listed = await cli(dirs, ["list", "--locale", "uk-UA"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /^bad\s+-\s+workspace\s+недоступний: description: має бути рядком/m);
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
   const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
   assert.match(broken.stdout, /spawn\.json: agent: має бути непорожнім масивом рядків/);

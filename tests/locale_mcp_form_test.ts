@@ -177,7 +177,11 @@ Deno.test("mcp: when the client fails to answer the form, the server says so in 
       en.stderr,
       /^basis-tools: Cannot ask the MCP client about a call of tool "echo": .*the person closed the window.*; the call is denied$/m,
     );
-    assert.match(en.result, /^Call of tool "echo" denied at the prompt$/);
+    // It says what denied the call: the client could not ask (not "at the prompt").
+    assert.equal(
+      en.result,
+      `Call of tool "echo" denied: the MCP client could not ask for approval (see the server's log)`,
+    );
     const uk = await failed("uk-UA");
     assert.match(
       uk.stderr,
@@ -185,7 +189,7 @@ Deno.test("mcp: when the client fails to answer the form, the server says so in 
     );
     assert.equal(
       uk.result,
-      'Виклик інструмента "echo" відхилено у відповідь на запит підтвердження',
+      'Виклик інструмента "echo" відхилено: клієнт MCP не зміг спитати дозволу (див. журнал сервера)',
     );
   } finally {
     await dirs.cleanup();

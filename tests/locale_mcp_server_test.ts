@@ -337,7 +337,7 @@ Deno.test("mcp: the audit trail stays English for every denial while the caller 
       `\`basis-tools -C ${root} rules add --tool echo\`, or start the MCP server with ` +
       "--approve always",
       'Call of tool "echo" denied by --approve never',
-      'Call of tool "echo" denied at the prompt',
+      'Call of tool "echo" denied: the person declined the approval request in the MCP client',
       'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" can ' +
       "still be delegated",
       `Call of tool "echo" denied: no remembered rule allows it and there is no terminal to ask; ` +
@@ -419,26 +419,31 @@ Deno.test("openAuditLog() words its warning in the locale given", async () => {
   }
 });
 
-Deno.test("mcp: a schema that cannot be used is logged in uk-UA and refused as an internal error", async () => {
+Deno.test("mcp: a tool whose schema cannot be used is left out, logged once in uk-UA, its call refused", async () => {
   const dirs = await scratch(oneTool("bad", {
     input_schema: { type: "object", properties: { a: { type: "nope" } } },
     command: ["cat"],
   }));
   const unusable = (locale: string, start: string) =>
     withSession(dirs, locale, { args: ["--approve", "always"] }, async (session) => {
-      const message = await protocolError(callTool(session, "bad", { a: 1 }), -32603);
+      const { tools } = await session.client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name), ["spawn"]);
+      const message = await protocolError(callTool(session, "bad", { a: 1 }), -32602);
       await session.stderrContains(start);
       const lines = logLines(session.stderr(), start);
       assert.equal(lines.length, 1, session.stderr());
-      return { message: message.replace(/^MCP error -32603: /, ""), log: lines[0] as string };
+      return { message: message.replace(/^MCP error -32602: /, ""), log: session.stderr() };
     });
   try {
-    const en = await unusable("en-US", 'Tool "bad": ');
-    assert.match(en.message, /tools\.json: tool "bad": input_schema: /);
-    assert.equal(en.log, `Tool "bad": ${en.message}`);
+    const en = await unusable("en-US", 'Tool "bad" cannot be used and is left out');
+    assert.match(
+      en.message,
+      /^Tool "bad" cannot be used: .*tools\.json: tool "bad": input_schema: /,
+    );
+    assert.match(en.log, /\nbasis-tools: {3}.*tools\.json: tool "bad": input_schema: /);
     // The problem is worded where schema problems are; the server words what it adds.
-    const uk = await unusable("uk-UA", 'Інструмент "bad": ');
-    assert.equal(uk.log, `Інструмент "bad": ${uk.message}`);
+    const uk = await unusable("uk-UA", 'Інструментом "bad" не можна скористатися; його немає');
+    assert.match(uk.message, /^Інструментом "bad" не можна скористатися: /);
   } finally {
     await dirs.cleanup();
   }

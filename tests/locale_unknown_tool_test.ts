@@ -112,7 +112,7 @@ Deno.test("call with an unknown tool speaks uk-UA in text and --json, and so doe
 
 Deno.test("findTool() throws an unknown_tool error whose English is its message and whose phrase words it", () => {
   const spec = { name: "echo" } as ToolSpec;
-  const roster = { tools: new Map([["echo", spec]]) } as unknown as Roster;
+  const roster = { tools: new Map([["echo", spec]]), unavailable: new Map() } as unknown as Roster;
   assert.equal(findTool(roster, "echo"), spec);
   let thrown: unknown;
   try {

@@ -23,8 +23,13 @@ interface Dirs {
   globalFile: string;
   /** Loads the roster of these directories. */
   load(options?: LoadOptions): Promise<Roster>;
-  /** Loads, expects a ManifestError, and returns its problems. */
+  /**
+   * Loads and returns the problems found: a ManifestError's (a file refused), or else those of
+   * the tools left unavailable (at least one, in file order).
+   */
   problems(options?: LoadOptions): Promise<readonly ManifestProblem[]>;
+  /** Loads, expects a ManifestError (a file refused whole), and returns its problems. */
+  refused(options?: LoadOptions): Promise<readonly ManifestProblem[]>;
 }
 
 const cleanups: string[] = [];
@@ -50,6 +55,17 @@ async function dirs(workspace?: unknown, global?: unknown, vars: Vars = {}): Pro
     globalFile,
     load,
     problems: async (options) => {
+      let roster: Roster;
+      try {
+        roster = await load(options);
+      } catch (error) {
+        assert.ok(error instanceof ManifestError, `not a ManifestError: ${error}`);
+        return error.problems;
+      }
+      assert.ok(roster.problems.length > 0, "expected a problem");
+      return roster.problems;
+    },
+    refused: async (options) => {
       const error = await load(options).then(
         () => assert.fail("expected a ManifestError"),
         (error: unknown) => error,
@@ -536,6 +552,11 @@ for (
       /tool "mcp__x": invalid name: must not start with "mcp__"/,
     ],
     [
+      "a name starting with a dash (a command line would read it as an option)",
+      "--global",
+      /tool "--global": invalid name: must not start with "-"/,
+    ],
+    [
       "the reserved name spawn",
       "spawn",
       /tool "spawn": invalid name: "spawn" is built into this program$/,
@@ -975,4 +996,97 @@ Deno.test("parseManifestText() leaves out a tool that gives a key twice, and kee
     ["b", "description", "json.duplicate_key"],
     ["c", undefined, "manifest.duplicate_tool"],
   ]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// One broken tool never takes down the roster
+
+Deno.test("loadRoster() makes a tool with an unset variable unavailable and keeps the others", async () => {
+  const d = await dirs(manifest({
+    jenkins_job: tool({ command: ["curl", "${JENKINS_TOKEN}"] }),
+    echo: tool(),
+  }));
+  const roster = await d.load();
+  assert.deepEqual([...roster.tools.keys()], ["echo"]);
+  const broken = roster.unavailable.get("jenkins_job");
+  assert.ok(broken);
+  assert.equal(broken.description, "A tool");
+  assert.equal(broken.scope, "workspace");
+  assert.deepEqual(broken.problems.map((p) => [p.tool, p.field, p.phrase?.key]), [
+    ["jenkins_job", "command[1]", "manifest.expand_unset"],
+  ]);
+  assert.deepEqual(roster.problems, broken.problems);
+});
+
+Deno.test("loadRoster() confines a tool's own problems to it, whatever they are", async () => {
+  const d = await dirs(manifest({
+    a: tool({ timout_ms: 5 }),
+    b: "not an object",
+    c: tool({ output_schema: { type: "array" } }),
+    d: tool({ side_effect: "x", env: { T: "${UNSET_T}" } }),
+    ok: tool(),
+  }));
+  const roster = await d.load();
+  assert.deepEqual([...roster.tools.keys()], ["ok"]);
+  assert.deepEqual([...roster.unavailable.keys()], ["a", "b", "c", "d"]);
+  assert.equal(roster.unavailable.get("d")?.problems.length, 2);
+});
+
+Deno.test("loadRoster() still refuses a file whose problem is its own, not one tool's", async () => {
+  for (
+    const bad of [
+      manifest({ "bad name": tool(), ok: tool() }),
+      { schema: 2, tools: { ok: tool() } },
+      '{"schema": 1, "tools": {"ok": {}, "ok": {}}}',
+      "{ not json",
+    ]
+  ) {
+    const d = await dirs(bad);
+    assert.ok((await d.refused()).length > 0);
+  }
+});
+
+Deno.test("loadRoster(): an unavailable workspace tool still shadows the global one of its name", async () => {
+  const d = await dirs(
+    manifest({ deploy: tool({ timeout_ms: 0 }) }),
+    manifest({ deploy: tool(), other: tool() }),
+  );
+  const roster = await d.load();
+  assert.deepEqual([...roster.tools.keys()], ["other"]);
+  assert.equal(roster.unavailable.get("deploy")?.file, d.workspaceFile);
+});
+
+Deno.test("loadRoster() reads output_schema and title", async () => {
+  const output = { type: "object", properties: { rows: { type: "array" } } };
+  const d = await dirs(manifest({
+    q: tool({ output_schema: output, title: "  Run a query " }),
+    plain: tool(),
+  }));
+  const roster = await d.load();
+  assert.deepEqual(roster.tools.get("q")?.outputSchema, output);
+  assert.equal(roster.tools.get("q")?.title, "Run a query");
+  assert.equal(roster.tools.get("plain")?.outputSchema, undefined);
+  assert.equal(roster.tools.get("plain")?.title, undefined);
+});
+
+Deno.test("loadRoster() holds output_schema and title to their rules", async () => {
+  const proto = `{"schema": 1, "tools": {"t": {"description": "d", "input_schema": {}, ` +
+    `"command": ["cat"], "output_schema": {"a": {"__proto__": 1}}}}}`;
+  const cases: [unknown, string, string][] = [
+    [manifest({ t: tool({ output_schema: "x" }) }), "output_schema", "manifest.schema_not_object"],
+    [
+      manifest({ t: tool({ output_schema: { type: "array" } }) }),
+      "output_schema.type",
+      "manifest.output_schema_type",
+    ],
+    [proto, "output_schema.a.__proto__", "manifest.proto_key"],
+    [manifest({ t: tool({ title: 3 }) }), "title", "manifest.not_string"],
+    [manifest({ t: tool({ title: "  " }) }), "title", "manifest.blank"],
+    [manifest({ t: tool({ title: "two\nlines" }) }), "title", "manifest.title_lines"],
+  ];
+  for (const [source, field, key] of cases) {
+    const d = await dirs(source);
+    const problems = await d.problems();
+    assert.deepEqual(problems.map((p) => [p.field, p.phrase?.key]), [[field, key]]);
+  }
 });

@@ -282,3 +282,37 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("mcp: params of the wrong shape are invalid params; an id no reply could carry is answered with id null; a malformed cancel is one log line", async () => {
+  const dirs = await scratch(tools("/dev/null"));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    await raw.send({ jsonrpc: "2.0", id: 11, method: "ping", params: [1] });
+    const ping = await raw.response(11);
+    assert.equal(ping.error?.code, -32602);
+    assert.match(ping.error?.message ?? "", /^Invalid params of "ping": params is not valid$/);
+    await raw.send({
+      jsonrpc: "2.0",
+      id: 12,
+      method: "tools/call",
+      params: { name: "echo", arguments: {}, _meta: { progressToken: { not: "a token" } } },
+    });
+    assert.equal((await raw.response(12)).error?.code, -32602);
+    await raw.write('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}\n');
+    const big = await raw.response(null);
+    assert.equal(big.error?.code, -32600);
+    await raw.send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: {} },
+    });
+    await raw.send({ jsonrpc: "2.0", id: 13, method: "ping" });
+    assert.deepEqual((await raw.response(13)).result, {});
+    const log = raw.stderr();
+    assert.ok(!/ZodError|"code":|invalid_union/.test(log), log);
+    assert.match(log, /notification/i);
+  } finally {
+    await raw.close();
+    await dirs.cleanup();
+  }
+});

@@ -4,11 +4,12 @@
  * @module
  */
 
-import { BasisError } from "../errors.ts";
+import { BasisError, ManifestError, type ManifestProblem } from "../errors.ts";
 import { listOf, phrase } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { loadRoster } from "../manifest/load.ts";
 import type { Roster, ToolSpec } from "../manifest/types.ts";
+import { loadSpawnConfig, type SpawnConfig } from "../spawn/config.ts";
 import type { Settings } from "./settings.ts";
 import { notADirectory } from "./_workspace_root.ts";
 
@@ -33,18 +34,52 @@ export async function rosterFor(settings: Settings): Promise<Roster> {
 }
 
 /**
- * Finds a tool by name.
+ * The user's spawn configuration, or why spawn cannot be used: a broken `spawn.json` makes only
+ * spawn unavailable, never the declared tools.
+ *
+ * @param settings The run's settings.
+ * @returns The configuration, or the problems of the file.
+ */
+export async function spawnConfigFor(
+  settings: Settings,
+): Promise<{ config: SpawnConfig } | { problems: readonly ManifestProblem[] }> {
+  try {
+    return { config: await loadSpawnConfig(settings.configDir) };
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    return { problems: error.problems };
+  }
+}
+
+/**
+ * The spawn configuration for a command that uses spawn.
+ *
+ * @param settings The run's settings.
+ * @returns The configuration.
+ * @throws {ManifestError} When `spawn.json` cannot be used (spawn is unavailable: exit 6).
+ */
+export async function usableSpawnConfig(settings: Settings): Promise<SpawnConfig> {
+  const found = await spawnConfigFor(settings);
+  if ("problems" in found) throw new ManifestError(found.problems);
+  return found.config;
+}
+
+/**
+ * Finds a usable tool by name.
  *
  * @param roster The roster.
  * @param name The name asked for.
  * @returns The tool.
+ * @throws {ManifestError} When the tool is declared but unavailable: every problem of it (exit 6).
  * @throws {BasisError} `unknown_tool`, naming the closest names when there are any; its phrase
  *   words it in the run's locale.
  */
 export function findTool(roster: Roster, name: string): ToolSpec {
   const spec = roster.tools.get(name);
   if (spec) return spec;
-  const near = nearWords(name, [...roster.tools.keys()], 3);
+  const unavailable = roster.unavailable.get(name);
+  if (unavailable) throw new ManifestError(unavailable.problems);
+  const near = nearWords(name, [...roster.tools.keys(), ...roster.unavailable.keys()], 3);
   const tool = JSON.stringify(name);
   throw BasisError.of(
     "unknown_tool",
@@ -53,8 +88,13 @@ export function findTool(roster: Roster, name: string): ToolSpec {
         tool,
         names: listOf(near.map((n) => JSON.stringify(n)), "join.or"),
       })
-      : phrase(roster.tools.size === 0 ? "cli.unknown_tool_none" : "cli.unknown_tool_list", {
-        tool,
-      }),
+      : phrase(
+        roster.tools.size + roster.unavailable.size === 0
+          ? "cli.unknown_tool_none"
+          : "cli.unknown_tool_list",
+        {
+          tool,
+        },
+      ),
   );
 }

@@ -28,6 +28,7 @@ const BY_CODE: Readonly<Record<ErrorCode, number>> = {
   timed_out: EXIT.timedOut,
   tool_failed: EXIT.failed,
   spawn_failed: EXIT.failed,
+  invalid_output: EXIT.failed,
   manifest_invalid: EXIT.manifestInvalid,
   interrupted: EXIT.interrupted,
   internal: EXIT.internal,

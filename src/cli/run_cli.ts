@@ -27,14 +27,56 @@ import {
   type Settings,
 } from "./settings.ts";
 
+/** How the program was started, beside its arguments. */
+export interface CliMode {
+  /**
+   * Started as Gemini CLI's `callCommand` (the binary named `basis-tools-call`): `argv` is
+   * `call`'s, and Gemini CLI's own `wait_for_previous` argument is dropped from the input.
+   */
+  gemini?: boolean;
+}
+
+/** The name that makes the binary `basis-tools call --quiet --result` (Gemini CLI's callCommand). */
+export const CALL_PROGRAM = "basis-tools-call";
+
+/**
+ * The arguments for a program started under the name `name`: as `basis-tools-call` (Gemini CLI's
+ * `callCommand`, which runs one program with the tool's name as its only argument) they are
+ * `call`'s, quiet, printing the result a model reads; otherwise they are as given.
+ *
+ * @param name The name the program was started as (its argv[0], or the path of the executable).
+ * @param args The arguments after it.
+ * @returns The arguments for {@linkcode runCli}, and its mode.
+ *
+ * @example Gemini CLI calls a tool
+ * ```ts
+ * import { argvFor } from "./run_cli.ts";
+ * const { argv, mode } = argvFor("/usr/local/bin/basis-tools-call", ["word_count"]);
+ * console.assert(argv.join(" ") === "call word_count --quiet --result" && mode.gemini === true);
+ * ```
+ */
+export function argvFor(
+  name: string,
+  args: readonly string[],
+): { argv: readonly string[]; mode: CliMode } {
+  const base = name.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1);
+  if (base.replace(/\.exe$/i, "").toLowerCase() !== CALL_PROGRAM) return { argv: args, mode: {} };
+  return { argv: ["call", ...args, "--quiet", "--result"], mode: { gemini: true } };
+}
+
 /**
  * Runs the CLI with the given arguments and returns the exit code. Never calls `Deno.exit`.
  *
  * @param argv The arguments after the program name.
  * @param env How to read variables. @default readEnv
+ * @param mode How the program was started. @default {}
  * @returns The exit code.
  */
-export async function runCli(argv: readonly string[], env: EnvLookup = readEnv): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  env: EnvLookup = readEnv,
+  mode: CliMode = {},
+): Promise<number> {
   // Known before parsing can fail, so that even a usage error is reported in the promised shape.
   const json = argv.includes("--json");
   const call = callNamed(argv);
@@ -63,7 +105,7 @@ export async function runCli(argv: readonly string[], env: EnvLookup = readEnv):
       const { loadLocale } = await import("../locale/messages.ts");
       await loadLocale(settings.locale);
     }
-    return await dispatch(args.command, args.positionals, args.options, settings);
+    return await dispatch(args.command, args.positionals, args.options, settings, mode);
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
     // A misuse of the tool contract is a bug: it keeps its stack trace.
@@ -104,7 +146,13 @@ async function dispatch(
   positionals: string[],
   options: Map<string, string | boolean | string[]>,
   settings: Settings,
+  mode: CliMode,
 ): Promise<number> {
+  const presentation = {
+    quiet: options.get("quiet") === true,
+    result: options.get("result") === true,
+    gemini: mode.gemini === true,
+  };
   switch (command) {
     case "list": {
       expectPositionals(command, positionals, 0, 0);
@@ -130,12 +178,14 @@ async function dispatch(
         return await callSpawnCommand(settings, positionals[1], {
           timeoutMs: typeof timeout === "string" ? parseTimeout(timeout) : undefined,
           dryRun: options.get("dry-run") === true,
+          ...presentation,
         });
       }
       const { callCommand } = await import("./commands/call.ts");
       return await callCommand(settings, positionals[0] as string, positionals[1], {
         timeoutMs: typeof timeout === "string" ? parseTimeout(timeout) : undefined,
         dryRun: options.get("dry-run") === true,
+        ...presentation,
       });
     }
     case "spawn": {
@@ -143,6 +193,7 @@ async function dispatch(
       const { spawnCommand } = await import("./commands/spawn.ts");
       return await spawnCommand(settings, positionals[0] as string, {
         dryRun: options.get("dry-run") === true,
+        ...presentation,
       });
     }
     case "schema": {

@@ -29,8 +29,17 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 
 /** Options of one command. */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
-  call: [{ name: "timeout", kind: "string" }, { name: "dry-run", kind: "boolean" }],
-  spawn: [{ name: "dry-run", kind: "boolean" }],
+  call: [
+    { name: "timeout", kind: "string" },
+    { name: "dry-run", kind: "boolean" },
+    { name: "quiet", kind: "boolean", short: "q" },
+    { name: "result", kind: "boolean" },
+  ],
+  spawn: [
+    { name: "dry-run", kind: "boolean" },
+    { name: "quiet", kind: "boolean", short: "q" },
+    { name: "result", kind: "boolean" },
+  ],
   permissions: [{ name: "format", kind: "string" }],
   schema: [{ name: "format", kind: "string" }],
   rules: [

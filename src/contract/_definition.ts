@@ -8,6 +8,7 @@
 import type { SideEffect } from "../manifest/types.ts";
 import type { DefinitionFormat, McpToolAnnotations, ToolDefinitions } from "./types.ts";
 import { ToolError } from "./tool_error.ts";
+import { qualifiesForStrict } from "./_strict.ts";
 
 /** What every definition is made of. */
 export interface DefinitionParts {
@@ -15,6 +16,8 @@ export interface DefinitionParts {
   readonly title: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
+  /** The JSON Schema of a structured result, when the tool has one. */
+  readonly outputSchema?: Record<string, unknown> | undefined;
   readonly annotations: McpToolAnnotations;
 }
 
@@ -69,9 +72,12 @@ export function objectSchema(
 
 /**
  * Builds one definition. Every format gets the same input schema, normalized by
- * {@linkcode objectSchema}.
+ * {@linkcode objectSchema}, and the output schema (normalized the same way: a structured result is
+ * an object) where the format has a place for one: MCP's `outputSchema`, Gemini's
+ * `responseJsonSchema`. OpenAI's says `strict: true` exactly when the input schema qualifies for
+ * its strict mode, else `strict: false`.
  *
- * @param parts The name, texts, schema and annotations.
+ * @param parts The name, texts, schemas and annotations.
  * @param format The model API.
  * @returns The definition in that API's shape.
  * @throws {ToolError} Internal, for an unknown format.
@@ -82,11 +88,34 @@ export function buildDefinition<F extends DefinitionFormat>(
 ): ToolDefinitions[F] {
   const { name, title, description, annotations } = parts;
   const inputSchema = objectSchema(parts.inputSchema);
+  const outputSchema = parts.outputSchema === undefined
+    ? undefined
+    : objectSchema(parts.outputSchema);
   const definitions: { [K in DefinitionFormat]: () => ToolDefinitions[K] } = {
-    openai: () => ({ type: "function", function: { name, description, parameters: inputSchema } }),
+    openai: () => ({
+      type: "function",
+      function: {
+        name,
+        description,
+        parameters: inputSchema,
+        strict: qualifiesForStrict(inputSchema),
+      },
+    }),
     anthropic: () => ({ name, description, input_schema: inputSchema }),
-    mcp: () => ({ name, title, description, inputSchema, annotations: { ...annotations } }),
-    gemini: () => ({ name, description, parametersJsonSchema: inputSchema }),
+    mcp: () => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      ...(outputSchema === undefined ? {} : { outputSchema }),
+      annotations: { ...annotations },
+    }),
+    gemini: () => ({
+      name,
+      description,
+      parametersJsonSchema: inputSchema,
+      ...(outputSchema === undefined ? {} : { responseJsonSchema: outputSchema }),
+    }),
   };
   if (!Object.hasOwn(definitions, format)) {
     throw ToolError.internal(

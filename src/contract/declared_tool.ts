@@ -10,17 +10,17 @@ import type { ApprovalRequest } from "../approval/approve.ts";
 import { toolPreview } from "../approval/preview.ts";
 import { BasisError, formatProblem } from "../errors.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
-import { english, type Messages, messages, phrase } from "../locale/messages.ts";
+import { english, type Messages, messages, type Phrase, phrase } from "../locale/messages.ts";
 import type { ToolSpec } from "../manifest/types.ts";
 import {
   cacheDir as defaultCacheDir,
   canonicalPath,
   spillDir as defaultSpillDir,
 } from "../paths.ts";
-import { callSecrets, redact } from "../redact.ts";
+import { callSecrets, redact, redactValue } from "../redact.ts";
 import { resolveRunProgram, runProgram, startFailureResult } from "../run/run_program.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
-import { schemaProblem, validateInput } from "../schema/gate.ts";
+import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
 import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
@@ -30,6 +30,7 @@ import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox
 import type { SandboxOptions } from "../sandbox/types.ts";
 import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
+import { formatSize } from "../run/_size.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
 import { ToolError } from "./tool_error.ts";
@@ -131,6 +132,11 @@ interface DeclaredSettings {
 
 /** How much of a program's output a model is given. */
 const MODEL_CAPS = { maxBytes: MODEL_MAX_BYTES, maxLines: MODEL_MAX_LINES } as const;
+/**
+ * How much of a structured result is kept: the same bytes, any number of lines (the JSON is read
+ * whole, so it must fit; how it is laid out does not matter).
+ */
+const STRUCTURED_CAPS = { maxBytes: MODEL_MAX_BYTES, maxLines: Infinity } as const;
 
 /** The output schema of a declared tool: the text the program printed, for a model. */
 const OUTPUT_SCHEMA = {
@@ -234,11 +240,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   displayName(): string {
-    return humanize(this.name);
+    return this.#spec.title ?? humanize(this.name);
   }
 
   description(): string {
-    return this.#spec.description;
+    // What a model or a person reads of the tool never shows one of its secrets.
+    return redact(this.#spec.description, this.#secrets);
   }
 
   help(): string {
@@ -262,19 +269,25 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   inputSchema(): Record<string, unknown> {
-    return structuredClone(this.#spec.inputSchema) as Record<string, unknown>;
+    // A copy, secrets hidden (the gate validates with the schema as declared).
+    return redactValue(this.#spec.inputSchema, this.#secrets) as Record<string, unknown>;
   }
 
   outputSchema(): Record<string, unknown> {
-    return structuredClone(OUTPUT_SCHEMA) as unknown as Record<string, unknown>;
+    const declared = this.#spec.outputSchema;
+    return redactValue(declared ?? OUTPUT_SCHEMA, this.#secrets) as Record<string, unknown>;
   }
 
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
+    const declared = this.#spec.outputSchema;
     return buildDefinition({
       name: this.name,
       title: this.displayName(),
       description: this.description(),
       inputSchema: this.inputSchema(),
+      ...(declared === undefined
+        ? {}
+        : { outputSchema: structuredClone(declared) as Record<string, unknown> }),
       annotations: annotationsFor(this.#spec.sideEffect),
     }, format);
   }
@@ -283,7 +296,8 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     return async (input) => {
       const execution = await this.execution(input);
       const output = await execution.execute();
-      return { result: output.result };
+      // What outputSchema() describes: the structured result when the tool declares its schema.
+      return output.structuredContent ?? { result: output.result };
     };
   }
 
@@ -313,10 +327,19 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     );
   }
 
-  /** The schema gate: a refusal is user-facing; a schema that cannot compile is the operator's. */
+  /**
+   * The schema gate: a refusal is user-facing; a schema that cannot compile (the input's, or the
+   * output's, checked here so that nothing runs whose output could not be checked) is the
+   * operator's.
+   */
   async #gate(input: unknown): Promise<void> {
     const spec = this.#spec;
     const cacheDir = this.#settings.cacheDir ?? defaultCacheDir();
+    if (spec.outputSchema !== undefined) {
+      const output = { name: spec.name, inputSchema: spec.outputSchema };
+      const reason = await schemaProblem(output, { cacheDir });
+      if (reason !== undefined) throw this.#unusable("output_schema", reason);
+    }
     try {
       await validateInput(spec, input, { cacheDir });
     } catch (error) {
@@ -326,26 +349,36 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
         throw ToolError.user("invalid_input", message, { tool: spec.name, cause: error });
       }
       if (error.code !== "manifest_invalid") throw error;
-      // The operator's problem, in English for logs, and as a phrase for a host to word.
       const reason = await schemaProblem(spec, { cacheDir });
-      const problem = { file: spec.file, tool: spec.name, field: "input_schema" };
-      const message = formatProblem({
-        ...problem,
-        reason: reason === undefined ? error.message : english(reason),
-      });
-      throw ToolError.internal(message, {
-        code: "manifest_invalid",
-        tool: spec.name,
-        cause: error,
-        ...(reason === undefined ? {} : {
-          phrase: phrase("manifest.schema_unusable", {
-            file: spec.file,
-            tool: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
-            reason,
-          }),
-        }),
-      });
+      throw this.#unusable("input_schema", reason, error);
     }
+  }
+
+  /** A schema that cannot compile: the operator's problem, in English for logs, as a phrase too. */
+  #unusable(
+    field: "input_schema" | "output_schema",
+    reason: Phrase | undefined,
+    cause?: BasisError,
+  ): ToolError {
+    const spec = this.#spec;
+    const problem = { file: spec.file, tool: spec.name, field };
+    const message = formatProblem({
+      ...problem,
+      reason: reason === undefined ? (cause?.message ?? field) : english(reason),
+    });
+    return ToolError.internal(message, {
+      code: "manifest_invalid",
+      tool: spec.name,
+      ...(cause === undefined ? {} : { cause }),
+      ...(reason === undefined ? {} : {
+        phrase: phrase("manifest.schema_unusable", {
+          file: spec.file,
+          tool: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
+          field,
+          reason,
+        }),
+      }),
+    });
   }
 
   async #run(
@@ -439,7 +472,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
         ...(plan.kind === "confined" ? { sandbox: plan.wrap } : {}),
       },
       {
-        ...MODEL_CAPS,
+        ...(spec.outputSchema === undefined ? MODEL_CAPS : STRUCTURED_CAPS),
         secrets: this.#secrets,
         ...(spillDir === false ? {} : { spillDir }),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
@@ -458,6 +491,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const run = result;
     const metadata = { durationMs: result.durationMs, extra: { run } };
     const code = failureCode(result);
+    if (code === undefined && this.#spec.outputSchema !== undefined) {
+      return await this.#structured(result, label, metadata);
+    }
     if (code === undefined) {
       return {
         result: hide(modelResult(result, label, MODEL_CAPS, this.#words)),
@@ -476,5 +512,53 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       summary,
       output: { result: message, images: [], metadata },
     });
+  }
+
+  /**
+   * A successful run of a tool with an output schema: stdout must be a JSON object matching it (the
+   * result is that JSON as text, the object its structured content); anything else is a failure
+   * naming what is wrong, as a refused input is.
+   */
+  async #structured(
+    result: RunResult,
+    label: string,
+    metadata: ToolOutput<DeclaredToolExtra>["metadata"],
+  ): Promise<ToolOutput<DeclaredToolExtra>> {
+    const spec = this.#spec;
+    const words = this.#words;
+    const hide = (text: string) => redact(text, this.#secrets);
+    const fail = (message: string): never => {
+      throw ToolError.user("invalid_output", hide(message), {
+        tool: spec.name,
+        output: { result: hide(message), images: [], metadata },
+      });
+    };
+    if (result.stdoutTruncated) {
+      const size = formatSize(MODEL_MAX_BYTES, words);
+      const params = { label, size, bytes: result.stdoutBytes };
+      fail(
+        result.spillPath === undefined
+          ? words.t("output.too_large", params)
+          : words.t("output.too_large_spilled", { ...params, path: result.spillPath }),
+      );
+    }
+    const cacheDir = this.#settings.cacheDir ?? defaultCacheDir();
+    let value: Record<string, unknown>;
+    try {
+      value = await validateOutput(
+        { name: spec.name, outputSchema: spec.outputSchema! },
+        result.stdout,
+        { cacheDir },
+      );
+    } catch (error) {
+      if (!(error instanceof BasisError) || error.code !== "invalid_output") throw error;
+      return fail(error.wordedIn(words));
+    }
+    return {
+      result: hide(modelResult(result, label, MODEL_CAPS, words)),
+      images: [],
+      metadata,
+      structuredContent: value,
+    };
   }
 }

@@ -30,3 +30,4 @@ export { OptionsBuilder } from "./options_builder.ts";
 export * from "./declared_tool.ts";
 export * from "./spawn_tool.ts";
 export * from "./roster_tools.ts";
+export * from "./availability.ts";

@@ -37,10 +37,12 @@ export interface RosterToolsOptions {
 }
 
 /**
- * Builds every tool of a roster: the declared tools in roster order, then `spawn`.
+ * Builds every usable tool of a roster: the declared tools in roster order (those in
+ * `roster.unavailable` are left out), then `spawn`.
  *
  * @param roster The roster from `loadRoster()`.
- * @param spawnConfig The spawn configuration from `loadSpawnConfig()`.
+ * @param spawnConfig The spawn configuration from `loadSpawnConfig()`; `undefined` leaves spawn
+ *   out (its configuration cannot be used).
  * @param options The locale and each kind's options.
  * @returns The tools.
  * @example Print OpenAI definitions of a workspace's tools
@@ -53,7 +55,7 @@ export interface RosterToolsOptions {
  */
 export function rosterTools(
   roster: Roster,
-  spawnConfig: SpawnConfig,
+  spawnConfig: SpawnConfig | undefined,
   options: RosterToolsOptions = {},
 ): RosterTool[] {
   const locale = options.locale === undefined ? {} : { locale: options.locale };
@@ -61,6 +63,7 @@ export function rosterTools(
   const tools: RosterTool[] = [...roster.tools.values()].map((spec) =>
     new DeclaredToolBuilder(spec, declared).build()
   );
+  if (spawnConfig === undefined) return tools;
   tools.push(
     new SpawnToolBuilder(spawnConfig, { root: roster.root, ...options.spawn, ...locale }).build(),
   );

@@ -35,6 +35,12 @@ export interface OpenAIToolDefinition {
     readonly description: string;
     /** The input's JSON Schema. */
     readonly parameters: Record<string, unknown>;
+    /**
+     * True exactly when the input schema qualifies for OpenAI's strict mode (every object closed
+     * with `additionalProperties: false` and every property required, only the keywords strict
+     * mode takes), so the model's arguments are constrained to it.
+     */
+    readonly strict: boolean;
   };
 }
 
@@ -70,6 +76,11 @@ export interface McpToolDefinition {
   readonly description: string;
   /** The input's JSON Schema, `"type": "object"` at its top (as MCP requires). */
   readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown };
+  /**
+   * The JSON Schema of the structured result (`structuredContent`), when the tool declares an
+   * output schema; `"type": "object"` at its top.
+   */
+  readonly outputSchema?: { readonly type: "object"; readonly [key: string]: unknown };
   /** Behaviour hints derived from the side effect. */
   readonly annotations: McpToolAnnotations;
 }
@@ -85,17 +96,19 @@ export interface GeminiFunctionDeclaration {
   readonly description: string;
   /** The input's JSON Schema. */
   readonly parametersJsonSchema: Record<string, unknown>;
+  /** The JSON Schema of the result, when the tool declares an output schema. */
+  readonly responseJsonSchema?: Record<string, unknown>;
 }
 
 /** The definition shape of each format. */
 export interface ToolDefinitions {
-  /** `{"type":"function","function":{name, description, parameters}}`. */
+  /** `{"type":"function","function":{name, description, parameters, strict}}`. */
   readonly openai: OpenAIToolDefinition;
   /** `{name, description, input_schema}`. */
   readonly anthropic: AnthropicToolDefinition;
-  /** `{name, title, description, inputSchema, annotations}`. */
+  /** `{name, title, description, inputSchema, outputSchema?, annotations}`. */
   readonly mcp: McpToolDefinition;
-  /** `{name, description, parametersJsonSchema}`. */
+  /** `{name, description, parametersJsonSchema, responseJsonSchema?}`. */
   readonly gemini: GeminiFunctionDeclaration;
 }
 
@@ -132,6 +145,11 @@ export interface ToolOutput<Extra = Record<string, unknown>> {
   readonly result: string;
   /** Images the tool returned: always empty. */
   readonly images: readonly ToolImage[];
+  /**
+   * The structured result: stdout parsed as a JSON object that matched the tool's output schema,
+   * when the tool declares one (`result` then is that JSON as text). Absent otherwise.
+   */
+  readonly structuredContent?: Record<string, unknown>;
   /** The duration and the tool's details. */
   readonly metadata: ToolMetadata<Extra>;
 }

@@ -77,6 +77,14 @@ export const EN_US = {
   "input.refused": "Input refused by tool {tool}: {pointer}: {reason}",
   "input.must_be_object": "must be a JSON object, found {found}",
   "schema.refused": "Input refused by tool {tool} schema: {pointer}: {reason}",
+  "schema.output_refused":
+    "Output of tool {tool} does not match its output schema: {pointer}: {reason}",
+  "output.not_json": "Output of tool {tool} is not JSON, as its output schema requires: {detail}",
+  "output.must_be_object": "must be a JSON object, found {found}",
+  "output.too_large":
+    "{label} printed {bytes} bytes, more than the {size} a structured result may hold",
+  "output.too_large_spilled":
+    "{label} printed {bytes} bytes, more than the {size} a structured result may hold; full output: {path}",
   "schema.root": "(root)",
   "schema.required": "required property is missing",
   "schema.required_when": "required property is missing (required when {property} is present)",
@@ -106,6 +114,8 @@ export const EN_US = {
   "schema.contains_between": "must contain at least {min} and no more than {max} valid item(s)",
   "schema.too_deep": "is nested more than {limit} levels deep",
   "schema.not_finite": "is not a finite number (too large for a 64-bit float)",
+  "schema.underflow":
+    "is too small for a 64-bit float: it would be judged as 0 while the program receives it as written",
   "schema.not_json": "is not JSON data",
   "schema.invalid": "is not valid",
 
@@ -238,9 +248,13 @@ export const EN_US = {
   "list.heading_source": "SOURCE",
   "list.heading_description": "DESCRIPTION",
   "list.no_tools": "(no tools declared; looked in {paths})",
+  "list.unavailable": "unavailable: {reason}",
+  "list.unavailable_more": "unavailable: {reason} (and {count} more: see basis-tools check)",
+  "cli.left_out": "Leaving tool {tool} out: it cannot be used: {why}",
 
   // show
   "show.command": "command",
+  "show.title": "title",
   "show.cwd": "cwd",
   "show.env": "env",
   "show.side_effect": "side effect",
@@ -250,6 +264,7 @@ export const EN_US = {
   "show.sandbox_grants": "may {grants}",
   "show.declared_in": "declared in",
   "show.input_schema": "input schema",
+  "show.output_schema": "output schema",
   "show.none": "(none)",
   "show.ms": "{ms} ms",
 
@@ -341,7 +356,7 @@ export const EN_US = {
   "manifest.tool": "tool {tool}",
   "manifest.duplicate_tool":
     "declared twice (first at {line}:{column}); a tool name may be declared only once",
-  "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
+  "manifest.schema_unusable": "{file}: {tool}: {field}: {reason}",
   "manifest.not_object": "the manifest must be a JSON object, found {found}",
   "manifest.tools_required": "is required (an object keyed by tool name; {} declares none)",
   "manifest.tools_not_object": "must be an object keyed by tool name, found {found}",
@@ -356,15 +371,19 @@ export const EN_US = {
   "manifest.name_long": "must be at most {max} characters, found {count}",
   "manifest.name_chars": 'only A-Z, a-z, 0-9, "_" and "-" are allowed, found {char}',
   "manifest.name_mcp": 'must not start with "mcp__" (reserved for MCP tools)',
+  "manifest.name_dash": 'must not start with "-" (a command line would read it as an option)',
   "manifest.name_proto": '"__proto__" is not allowed',
   "manifest.name_reserved": "{name} is built into this program",
   "manifest.required": "is required",
   "manifest.blank": "is required (it is blank)",
+  "manifest.title_lines": "must be one line",
   "manifest.not_string": "must be a string, found {found}",
   "manifest.nul": "must not contain a NUL character",
   "manifest.proto_key": 'key "__proto__" is not allowed',
   "manifest.schema_not_object": "must be a JSON object, found {found}",
   "manifest.schema_type": 'must be "object" (a tool\'s input is a JSON object), found {value}',
+  "manifest.output_schema_type":
+    'must be "object" (a structured result is a JSON object), found {value}',
   "manifest.schema_deep": "nested more than {max} levels deep",
   "manifest.command_not_argv": "must be an array of strings, found {found}",
   "manifest.command_shell":
@@ -548,6 +567,16 @@ export const EN_US = {
     "Cannot ask the MCP client about a call of tool {tool}: {reason}; the call is denied",
   "elicit.no_client":
     "Call of tool {tool} denied: no remembered rule allows it and this MCP client cannot ask for approval (it does not support elicitation); allow it with `{command}`, or start the MCP server with --approve always",
+  "elicit.no_client_ask_rule":
+    "Call of tool {tool} denied: rule {rule} says to ask every time and this MCP client cannot ask for approval (it does not support elicitation)",
+  "elicit.denied":
+    "Call of tool {tool} denied in the MCP client: the person asked chose to deny it",
+  "elicit.declined":
+    "Call of tool {tool} denied: the person declined the approval request in the MCP client",
+  "elicit.cancelled":
+    "Call of tool {tool} denied: the approval request was dismissed in the MCP client without an answer",
+  "elicit.failed":
+    "Call of tool {tool} denied: the MCP client could not ask for approval (see the server's log)",
 
   // The MCP server (its log and what it tells the client).
   "mcp.instructions":
@@ -559,6 +588,10 @@ export const EN_US = {
   "mcp.unknown_tool": "Unknown tool {tool}; see tools/list",
   "mcp.progress": "{count} {lines} of output so far",
   "mcp.tool_unusable": "Tool {tool}: {problem}",
+  "mcp.tool_left_out":
+    "Tool {tool} cannot be used and is left out of tools/list until it is fixed:",
+  "mcp.tool_back": "Tool {tool} can be used again and is back in tools/list",
+  "mcp.tool_unavailable": "Tool {tool} cannot be used: {problems}",
   "mcp.tool_bug": "Tool {tool} failed inside basis-tools: {detail}",
   "mcp.tool_bug_reply":
     "Tool {tool} failed inside basis-tools; the server's stderr has the details",
@@ -601,6 +634,7 @@ export const EN_US = {
   "error.no_home":
     "Cannot find the user's directories: HOME is not set to an absolute path; set HOME, or set {override} or {variable} to an absolute path",
   "error.input_schema": "Cannot use input schema of tool {tool}: {reason}",
+  "error.output_schema": "Cannot use output schema of tool {tool}: {reason}",
   "error.spawn_unknown_target": "Spawn refused: unknown target {target}",
   "error.spawn_no_agent": "Spawn refused: no subagent is configured",
 
@@ -657,15 +691,15 @@ export const EN_US = {
   "help.check":
     "Usage: basis-tools check [--json]\n\nValidates the workspace and global manifests, including every tool's input schema, and the\nspawn configuration (spawn.json in the config directory).\nExits 0, or 6 with one line per problem.",
   "help.call":
-    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is a pipe or a file, reads it\nfrom stdin (empty stdin is refused); no INPUT at a terminal or /dev/null means {}. The input is\nchecked against the tool's schema, the call is approved (--approve), then the program gets the\ninput as compact JSON on stdin, every number as written, and its output is streamed through. With --json, prints one object:\n{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\n\n  --timeout MS            override the tool's timeout_ms for this call\n  --dry-run               print the preview and the decision that would be taken; run nothing",
+    "Usage: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--quiet] [--result] [--json] [--env KEY=VALUE]...\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is a pipe or a file, reads it\nfrom stdin (empty stdin is refused); no INPUT at a terminal or /dev/null means {}. The input is\nchecked against the tool's schema, the call is approved (--approve), then the program gets the\ninput as compact JSON on stdin, every number as written, and its output is streamed through. With --json, prints one object:\n{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\nNamed \"basis-tools-call\" (a link), the binary is call --quiet --result: Gemini\nCLI's callCommand.\n\n  --timeout MS            override the tool's timeout_ms for this call\n  --dry-run               print the preview and the decision that would be taken; run nothing\n  -q, --quiet             no notes of basis-tools' own on stderr when the call succeeds\n  --result                print the result a model reads instead of the program's output",
   "help.spawn":
     'Usage: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
   "help.permissions":
     "Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nDerives from the manifests the least-privilege Deno permissions for this workspace: --allow-run\nfor the absolute path of every declared program (bare names found on PATH now), the kill program\nthat stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and\nspawn's targets and subagent; --allow-read for the workspace, the config and cache directories and\nthe files looked at to find each program; --allow-write for the config, cache and state\ndirectories; --allow-env for the variables basis-tools reads and the ${VAR}s the manifests use;\n--no-prompt. Warnings go to stderr: programs that cannot be found (left out) and grants that\ndefeat confinement (shells, env, xargs, interpreters, ...).\n\n  --format flags          one line of deno flags to paste (default; json with --json)\n  --format json           {flags, read, write, env, run, programs, warnings}\n  --format deno-json      a \"permissions\" set for deno.json (deno run -P, Deno 2.5 or later)\n  --format compile        a deno compile command for a binary confined to this workspace",
   "help.mcp":
-    "Usage: basis-tools mcp [--approve prompt|always|never] [-C DIR]\n\nServes the roster (declared tools and spawn) to an MCP client over stdio: stdout carries the\nprotocol only, logs go to stderr. Calls go through the same schema gate, rules and approval as\ncall. A call no rule answers is put to the person through the client (elicitation) when the\nclient supports it; otherwise it is denied, unless --approve always. --approve never denies\nwithout asking. Edits to the manifests and spawn.json reload the roster (a broken edit keeps the\nlast good one). The server ends, stopping every running call, when the client closes stdin.",
+    "Usage: basis-tools mcp [--approve prompt|always|never] [-C DIR]\n\nServes the roster (declared tools and spawn) to an MCP client over stdio: stdout carries the\nprotocol only, logs go to stderr. Calls go through the same schema gate, rules and approval as\ncall. A call no rule answers is put to the person through the client (elicitation) when the\nclient supports it; otherwise it is denied, unless --approve always. --approve never denies\nwithout asking. Edits to the manifests and spawn.json reload the roster (a broken edit keeps the\nlast good one); a tool that cannot be used is left out, and logged once. The server ends, stopping\nevery running call, when the client closes stdin; SIGINT or SIGTERM ends it too (exit 0 when idle).",
   "help.schema":
-    'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes:\n  openai      {"type": "function", "function": {name, description, parameters}} (default)\n  anthropic   {name, description, input_schema}\n  mcp         {name, title, description, inputSchema, annotations}\n  gemini      {name, description, parametersJsonSchema}\n--locale changes the texts of the built-in spawn tool, never names or schemas.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools call"}; Gemini CLI runs the call command with the tool\'s name as its\nfirst argument and the arguments as JSON on stdin, and reads the result from stdout.',
+    'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes:\n  openai      {"type": "function", "function": {name, description, parameters, strict}} (default)\n  anthropic   {name, description, input_schema}\n  mcp         {name, title, description, inputSchema, outputSchema?, annotations}\n  gemini      {name, description, parametersJsonSchema, responseJsonSchema?}\n--locale changes the texts of the built-in spawn tool, never names or schemas. Tools that cannot\nbe used are left out, with a line on stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, "basis-tools-call" being a link to the binary: Gemini CLI runs\nit with the tool\'s name as its only argument and the arguments as JSON on stdin.',
   "help.rules":
     'Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule\'s\nconditions are per field of the call\'s preview and must all hold. Declared tools:\n  --program PATH          the resolved program (pinned on every allow or ask rule)\n  --argv JSON             one condition per argument: "text" exact, {"glob": "a*"} within that\n                          argument, {"rest": true} last for any further arguments\n  --cwd PATH              the working directory, exactly\n  --sandbox GRANTS        the call\'s sandbox grants, exactly: {"network": false, "write": [...],\n                          "read": [...]}, "unconfined" or "any" (an allow rule without one holds\n                          only for a call with no grants)\n  --input POINTER=JSON    the input value at a JSON pointer equals JSON (repeatable)\nspawn: --body TEXT (exact), --body-glob GLOB (simple commands only), --target NAME,\n--mode command|agent. --when JSON gives the whole condition object. Without conditions, add pins\nthe tool\'s current program, argv and cwd. A deny rule beats an ask rule, which beats an allow rule.\nRules are scoped to the current workspace (its real path) unless --global is given. --match and\n--not-match are example previews the rule must and must not match. test prints the preview and\nthe decision that would be taken, running nothing: exit 0 when allowed, 5 when not.',
 } as const;

@@ -86,6 +86,15 @@ export function ukUA(): Catalogue {
     "input.refused": "Інструмент {tool} відхилив вхідні дані: {pointer}: {reason}",
     "input.must_be_object": "має бути об’єктом JSON, а отримано {found}",
     "schema.refused": "Вхідні дані не відповідають схемі інструмента {tool}: {pointer}: {reason}",
+    "schema.output_refused":
+      "Вивід інструмента {tool} не відповідає його схемі результату: {pointer}: {reason}",
+    "output.not_json":
+      "Вивід інструмента {tool} — не JSON, а його схема результату цього вимагає: {detail}",
+    "output.must_be_object": "має бути об’єктом JSON, а отримано {found}",
+    "output.too_large":
+      "{label} вивів {bytes} Б — більше, ніж {size}, які може містити структурований результат",
+    "output.too_large_spilled":
+      "{label} вивів {bytes} Б — більше, ніж {size}, які може містити структурований результат; повний вивід: {path}",
     "schema.root": "(корінь)",
     "schema.required": "відсутня обов’язкова властивість",
     "schema.required_when": "відсутня обов’язкова властивість (вона потрібна, коли є {property})",
@@ -116,6 +125,8 @@ export function ukUA(): Catalogue {
     "schema.contains_between": "кількість відповідних елементів має бути від {min} до {max}",
     "schema.too_deep": "має вкладеність, глибшу за {limit} рівнів",
     "schema.not_finite": "не є скінченним числом (завелике для 64-бітного числа з рухомою комою)",
+    "schema.underflow":
+      "замале для 64-бітного числа з рухомою комою: його оцінили б як 0, а програма отримала б його таким, як написано",
     "schema.not_json": "не є даними JSON",
     "schema.invalid": "не є допустимим значенням",
 
@@ -261,9 +272,13 @@ export function ukUA(): Catalogue {
     "list.heading_source": "ДЖЕРЕЛО",
     "list.heading_description": "ОПИС",
     "list.no_tools": "(жодного інструмента не оголошено; шукали в {paths})",
+    "list.unavailable": "недоступний: {reason}",
+    "list.unavailable_more": "недоступний: {reason} (і ще {count}: див. basis-tools check)",
+    "cli.left_out": "Інструмент {tool} пропущено: ним не можна скористатися: {why}",
 
     // show
     "show.command": "команда",
+    "show.title": "заголовок",
     "show.cwd": "каталог",
     "show.env": "змінні",
     "show.side_effect": "побічна дія",
@@ -273,6 +288,7 @@ export function ukUA(): Catalogue {
     "show.sandbox_grants": "дозволено {grants}",
     "show.declared_in": "оголошено в",
     "show.input_schema": "схема вхідних даних",
+    "show.output_schema": "схема результату",
     "show.none": "(немає)",
     "show.ms": "{ms} мс",
 
@@ -367,7 +383,7 @@ export function ukUA(): Catalogue {
     "manifest.tool": "інструмент {tool}",
     "manifest.duplicate_tool":
       "оголошено двічі (уперше — рядок {line}, стовпець {column}); назву інструмента можна оголосити лише один раз",
-    "manifest.schema_unusable": "{file}: {tool}: input_schema: {reason}",
+    "manifest.schema_unusable": "{file}: {tool}: {field}: {reason}",
     "manifest.not_object": "маніфест має бути об’єктом JSON, а отримано {found}",
     "manifest.tools_required":
       "обов’язкове поле (об’єкт, ключі якого — назви інструментів; {} не оголошує жодного)",
@@ -384,16 +400,20 @@ export function ukUA(): Catalogue {
     "manifest.name_long": "має містити не більше {max} символів, а містить {count}",
     "manifest.name_chars": 'дозволено лише A-Z, a-z, 0-9, "_" і "-", а знайдено {char}',
     "manifest.name_mcp": 'не може починатися з "mcp__" (зарезервовано для інструментів MCP)',
+    "manifest.name_dash": 'не може починатися з "-" (командний рядок сприйняв би її як параметр)',
     "manifest.name_proto": '"__proto__" не дозволено',
     "manifest.name_reserved": "{name} — назва, вбудована в цю програму",
     "manifest.required": "обов’язкове поле",
     "manifest.blank": "обов’язкове поле (зараз воно порожнє)",
+    "manifest.title_lines": "має бути одним рядком",
     "manifest.not_string": "має бути рядком, а отримано {found}",
     "manifest.nul": "не може містити символ NUL",
     "manifest.proto_key": 'ключ "__proto__" не дозволено',
     "manifest.schema_not_object": "має бути об’єктом JSON, а отримано {found}",
     "manifest.schema_type":
       'має бути "object" (вхідні дані інструмента — об’єкт JSON), а отримано {value}',
+    "manifest.output_schema_type":
+      'має бути "object" (структурований результат — об’єкт JSON), а отримано {value}',
     "manifest.schema_deep": "вкладеність глибша за {max} рівнів",
     "manifest.command_not_argv": "має бути масивом рядків, а отримано {found}",
     "manifest.command_shell":
@@ -585,6 +605,16 @@ export function ukUA(): Catalogue {
       "Не вдалося запитати клієнта MCP про виклик інструмента {tool}: {reason}; виклик відхилено",
     "elicit.no_client":
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а цей клієнт MCP не вміє запитувати підтвердження (він не підтримує elicitation); дозвольте його командою `{command}` або запустіть сервер MCP з --approve always",
+    "elicit.no_client_ask_rule":
+      "Виклик інструмента {tool} відхилено: правило {rule} вимагає щоразу питати, а цей клієнт MCP не вміє питати дозволу (не підтримує elicitation)",
+    "elicit.denied":
+      "Виклик інструмента {tool} відхилено в клієнті MCP: людина, яку спитали, його відхилила",
+    "elicit.declined":
+      "Виклик інструмента {tool} відхилено: людина відхилила запит на дозвіл у клієнті MCP",
+    "elicit.cancelled":
+      "Виклик інструмента {tool} відхилено: запит на дозвіл у клієнті MCP закрили без відповіді",
+    "elicit.failed":
+      "Виклик інструмента {tool} відхилено: клієнт MCP не зміг спитати дозволу (див. журнал сервера)",
 
     // Сервер MCP (його журнал і те, що він повідомляє клієнтові).
     "mcp.instructions":
@@ -597,6 +627,10 @@ export function ukUA(): Catalogue {
     "mcp.unknown_tool": "Невідомий інструмент {tool}; див. tools/list",
     "mcp.progress": "Поки що виведено {count} {lines}",
     "mcp.tool_unusable": "Інструмент {tool}: {problem}",
+    "mcp.tool_left_out":
+      "Інструментом {tool} не можна скористатися; його немає в tools/list, доки його не виправлять:",
+    "mcp.tool_back": "Інструментом {tool} знову можна скористатися; він знову є в tools/list",
+    "mcp.tool_unavailable": "Інструментом {tool} не можна скористатися: {problems}",
     "mcp.tool_bug": "Внутрішня помилка basis-tools під час виклику інструмента {tool}: {detail}",
     "mcp.tool_bug_reply":
       "Внутрішня помилка basis-tools під час виклику інструмента {tool}; подробиці — у stderr сервера",
@@ -644,6 +678,7 @@ export function ukUA(): Catalogue {
     "error.no_home":
       "Не вдалося визначити каталоги користувача: HOME не містить абсолютного шляху; задайте HOME або вкажіть абсолютний шлях у {override} чи {variable}",
     "error.input_schema": "Не вдалося використати схему вхідних даних інструмента {tool}: {reason}",
+    "error.output_schema": "Не вдалося використати схему результату інструмента {tool}: {reason}",
     "error.spawn_unknown_target": "Виклик spawn відхилено: невідома ціль {target}",
     "error.spawn_no_agent": "Виклик spawn відхилено: субагента не налаштовано",
 
@@ -741,17 +776,21 @@ export function ukUA(): Catalogue {
 інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації).
 Завершується з кодом 0, або 6 і по рядку на кожну проблему.`,
     "help.call":
-      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--json] [--env KEY=VALUE]...
+      `Використання: basis-tools call NAME [INPUT|-] [--timeout MS] [--dry-run] [--quiet] [--result] [--json] [--env KEY=VALUE]...
 
 Запускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin — канал чи файл,
 означає читання з stdin (порожній stdin відхиляється); відсутній INPUT у терміналі чи з /dev/null
 означає {}. Вхідні дані перевіряються за схемою інструмента, виклик підтверджується (--approve),
 далі програма отримує вхідні дані як компактний JSON через stdin, кожне число — як його записано,
 а її вивід передається далі. З --json виводить один об’єкт:
-{tool, ok, result, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
+{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.
+Під назвою "basis-tools-call" (посилання) двійковий файл — це call --quiet
+--result: callCommand для Gemini CLI.
 
   --timeout MS            замінити timeout_ms інструмента для цього виклику
-  --dry-run               показати попередній перегляд і рішення, нічого не запускаючи`,
+  --dry-run               показати попередній перегляд і рішення, нічого не запускаючи
+  -q, --quiet             жодних власних приміток basis-tools у stderr, коли виклик успішний
+  --result                вивести результат, який читає модель, замість виводу програми`,
     "help.spawn":
       `Використання: basis-tools spawn STRING [--json] [--no-shell] [--spawn-timeout MS] [--dry-run]
 
@@ -790,21 +829,24 @@ kill, що зупиняє групу процесів інструмента п�
 call. Виклик, на який не відповідає жодне правило, клієнт показує людині (elicitation), якщо
 підтримує це; інакше його відхилено, хіба що задано --approve always. --approve never відхиляє,
 не питаючи. Зміни маніфестів і spawn.json перезавантажують перелік інструментів (зламана зміна
-лишає останній справний). Сервер завершується, зупинивши всі виклики, коли клієнт закриває stdin.`,
+лишає останній справний); інструмент, яким не можна скористатися, пропускається й один раз
+записується в журнал. Сервер завершується, зупинивши всі виклики, коли клієнт закриває stdin;
+SIGINT чи SIGTERM теж його завершують (код 0, якщо він нічого не виконував).`,
     "help.schema":
       `Використання: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]
 
 Виводить визначення інструментів (спершу оголошені, потім spawn) одним масивом JSON у формі, яку
 приймає API моделі:
-  openai      {"type": "function", "function": {name, description, parameters}} (типово)
+  openai      {"type": "function", "function": {name, description, parameters, strict}} (типово)
   anthropic   {name, description, input_schema}
-  mcp         {name, title, description, inputSchema, annotations}
-  gemini      {name, description, parametersJsonSchema}
---locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи схеми.
+  mcp         {name, title, description, inputSchema, outputSchema?, annotations}
+  gemini      {name, description, parametersJsonSchema, responseJsonSchema?}
+--locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи схеми. Інструменти,
+якими не можна скористатися, пропускаються, з рядком у stderr.
 
 Gemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",
-"callCommand": "basis-tools call"}; Gemini CLI запускає команду виклику з назвою інструмента першим
-аргументом і аргументами як JSON у stdin, а результат читає з stdout.`,
+"callCommand": "basis-tools-call"}, де "basis-tools-call" — посилання на двійковий файл: Gemini CLI
+запускає його з назвою інструмента єдиним аргументом і аргументами як JSON у stdin.`,
     "help.rules":
       'Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nОголошені інструменти:\n  --program PATH          програма, яка справді запуститься (її закріплює кожне правило allow чи ask)\n  --argv JSON             умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\n                          цього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи\n  --cwd PATH              робочий каталог, точно\n  --sandbox GRANTS        дозволи пісочниці виклику, точно: {"network": false, "write": [...],\n                          "read": [...]}, "unconfined" або "any" (правило allow без них\n                          діє лише для виклику без дозволів)\n  --input POINTER=JSON    значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)\nspawn: --body TEXT (точно), --body-glob GLOB (лише прості команди), --target NAME,\n--mode command|agent. --when JSON задає весь об’єкт умов. Без умов add закріплює поточні програму,\nargv і cwd інструмента. Правило deny переважає правило ask, а те — правило allow. Правила діють\nу поточному робочому просторі (його справжньому шляху), якщо не задано --global. --match і\n--not-match — приклади попереднього перегляду, з якими правило має і не має збігатися. test\nпоказує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо ні.',
   };

@@ -50,6 +50,7 @@ export function checkName(name: string, reserved: ReadonlySet<string>): Phrase |
     return phrase("manifest.name_chars", { char: JSON.stringify(bad) });
   }
   if (name.startsWith("mcp__")) return phrase("manifest.name_mcp");
+  if (name.startsWith("-")) return phrase("manifest.name_dash");
   if (name === "__proto__") return phrase("manifest.name_proto");
   if (reserved.has(name)) return phrase("manifest.name_reserved", { name: JSON.stringify(name) });
   return undefined;
@@ -80,12 +81,51 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
     report([], "value", "input_schema", phrase("manifest.required"));
     return undefined;
   }
-  const schema = raw.input_schema;
+  return checkSchemaField(raw, "input_schema", "manifest.schema_type", report);
+}
+
+/**
+ * `output_schema` (optional): what the program prints on stdout, as JSON, when given; held to the
+ * same rules as `input_schema` (a structured result is a JSON object, as an input is).
+ */
+export function checkOutputSchema(raw: Json, report: Report): Json | undefined | false {
+  if (!Object.hasOwn(raw, "output_schema")) return undefined;
+  return checkSchemaField(raw, "output_schema", "manifest.output_schema_type", report) ?? false;
+}
+
+/** `title` (optional): a display name, trimmed, one line, not blank. */
+export function checkTitle(raw: Json, report: Report): string | undefined | false {
+  if (!Object.hasOwn(raw, "title")) return undefined;
+  const value = raw.title;
+  if (typeof value !== "string") {
+    report(["title"], "value", "title", notString(value));
+    return false;
+  }
+  const trimmed = value.trim();
+  if (trimmed === "") {
+    report(["title"], "value", "title", phrase("manifest.blank"));
+    return false;
+  }
+  if (/[\r\n]/.test(trimmed)) {
+    report(["title"], "value", "title", phrase("manifest.title_lines"));
+    return false;
+  }
+  return trimmed;
+}
+
+/** A schema field: a JSON object of type "object", without `__proto__` keys, not too deep. */
+function checkSchemaField(
+  raw: Json,
+  key: "input_schema" | "output_schema",
+  typeKey: "manifest.schema_type" | "manifest.output_schema_type",
+  report: Report,
+): Json | undefined {
+  const schema = raw[key];
   if (!isObject(schema)) {
     report(
-      ["input_schema"],
+      [key],
       "value",
-      "input_schema",
+      key,
       phrase("manifest.schema_not_object", { found: foundPhrase(schema) }),
     );
     return undefined;
@@ -94,17 +134,12 @@ export function checkInputSchema(raw: Json, report: Report): Json | undefined {
   if (
     Object.hasOwn(schema, "type") && typeof schema.type === "string" && schema.type !== "object"
   ) {
-    report(
-      ["input_schema", "type"],
-      "value",
-      "input_schema.type",
-      phrase("manifest.schema_type", { value: show(schema.type) }),
-    );
+    report([key, "type"], "value", `${key}.type`, phrase(typeKey, { value: show(schema.type) }));
     ok = false;
   }
   // Recursion is bounded by MAX_SCHEMA_DEPTH; the path is one shared stack, copied only to report.
   // Only objects and arrays are visited (most values are leaves), keys through `Object.keys`.
-  const path: Segment[] = ["input_schema"];
+  const path: Segment[] = [key];
   const walk = (value: object): void => {
     if (path.length > MAX_SCHEMA_DEPTH) {
       report(

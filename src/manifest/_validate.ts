@@ -20,9 +20,11 @@ import {
   checkEnv,
   checkInputSchema,
   checkName,
+  checkOutputSchema,
   checkSandbox,
   checkSideEffect,
   checkTimeout,
+  checkTitle,
 } from "./_fields.ts";
 import { PathResolver } from "./_resolve.ts";
 import { unknownKey } from "../suggest.ts";
@@ -39,6 +41,8 @@ const TOOL_KEYS = [
   "env",
   "side_effect",
   "timeout_ms",
+  "output_schema",
+  "title",
   "sandbox",
 ] as const;
 
@@ -60,12 +64,27 @@ export interface Issue {
   readonly tool?: string;
   readonly field?: string;
   readonly reason: Phrase;
+  /**
+   * The tool (its name as declared) the problem is confined to: that tool cannot be used, the
+   * others can. Absent for a problem of the file itself (not an object, its version, a tool's
+   * name), which refuses the whole file.
+   */
+  readonly confinedTo?: string;
+}
+
+/** A tool left out for problems of its own. */
+export interface BrokenTool {
+  readonly name: string;
+  /** Its description, when that field is valid. */
+  readonly description: string | undefined;
 }
 
 /** The valid tools of one document and every problem found in it. */
 export interface Validated {
   readonly tools: ToolSpec[];
   readonly issues: Issue[];
+  /** The tools left out for problems confined to them, in document order. */
+  readonly broken: BrokenTool[];
 }
 
 /**
@@ -78,12 +97,13 @@ export interface Validated {
 export function validateManifest(document: unknown, context: ValidateContext): Validated {
   const issues: Issue[] = [];
   const tools: ToolSpec[] = [];
+  const broken: BrokenTool[] = [];
   if (!isObject(document)) {
     issues.push({
       pointer: { path: [], at: "value" },
       reason: phrase("manifest.not_object", { found: foundPhrase(document) }),
     });
-    return { tools, issues };
+    return { tools, issues, broken };
   }
   for (const key of Object.keys(document)) {
     if (!(TOP_KEYS as readonly string[]).includes(key)) {
@@ -107,11 +127,12 @@ export function validateManifest(document: unknown, context: ValidateContext): V
     const declared = document.tools;
     const paths = new PathResolver(context.root);
     for (const name of Object.keys(declared)) {
-      const spec = checkTool(name, declared[name], context, paths, issues);
-      if (spec !== undefined) tools.push(spec);
+      const checked = checkTool(name, declared[name], context, paths, issues);
+      if ("spec" in checked) tools.push(checked.spec);
+      else broken.push(checked);
     }
   }
-  return { tools, issues };
+  return { tools, issues, broken };
 }
 
 /** Returns true when the document is another version, whose tools are not checked. */
@@ -143,7 +164,7 @@ function checkTool(
   context: ValidateContext,
   paths: PathResolver,
   issues: Issue[],
-): ToolSpec | undefined {
+): { spec: ToolSpec } | BrokenTool {
   const tool = keyLabel(name);
   const before = issues.length;
   const report = (
@@ -157,16 +178,22 @@ function checkTool(
       tool,
       ...(field === undefined ? {} : { field }),
       reason,
+      confinedTo: name,
     });
   };
 
   const nameProblem = checkName(name, context.reserved);
   if (nameProblem !== undefined) {
-    report([], "key", undefined, phrase("manifest.invalid_name", { reason: nameProblem }));
+    // A name the format cannot take refuses the whole file: it is not a tool's own problem.
+    issues.push({
+      pointer: { path: ["tools", name], at: "key" },
+      tool,
+      reason: phrase("manifest.invalid_name", { reason: nameProblem }),
+    });
   }
   if (!isObject(raw)) {
     report([], "value", undefined, phrase("manifest.tool_not_object", { found: foundPhrase(raw) }));
-    return undefined;
+    return { name, description: undefined };
   }
   for (const key of Object.keys(raw)) {
     if (!(TOOL_KEYS as readonly string[]).includes(key)) {
@@ -183,18 +210,23 @@ function checkTool(
   const sideEffect = checkSideEffect(raw, report);
   const timeoutMs = checkTimeout(raw, report);
   const sandbox = checkSandbox(raw, paths.root, sideEffect, report);
+  const outputSchema = checkOutputSchema(raw, report);
+  const title = checkTitle(raw, report);
 
   if (
     issues.length !== before || description === undefined || inputSchema === undefined ||
     argv === undefined || cwd === false || env === undefined || sideEffect === undefined ||
-    timeoutMs === undefined || sandbox === undefined
+    timeoutMs === undefined || outputSchema === false || title === false ||
+    sandbox === undefined
   ) {
-    return undefined;
+    return { name, description };
   }
-  return Object.freeze({
+  const spec: ToolSpec = Object.freeze({
     name,
     description,
+    ...(title === undefined ? {} : { title }),
     inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
     command: Object.freeze(argv),
     program: paths.program(argv[0]!),
     cwd: paths.cwd(cwd),
@@ -205,4 +237,5 @@ function checkTool(
     file: context.file,
     scope: context.scope,
   });
+  return { spec };
 }

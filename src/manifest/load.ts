@@ -8,7 +8,7 @@
 import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { configDir as defaultConfigDir, readEnv } from "../paths.ts";
 import { readConfigFile, sameFile } from "../read_config_file.ts";
-import type { ManifestScope, ManifestSource, Roster, ToolSpec } from "./types.ts";
+import type { ManifestScope, ManifestSource, Roster, ToolSpec, UnavailableTool } from "./types.ts";
 import { findWorkspaceRoot } from "./_discover.ts";
 import { absolute } from "./_resolve.ts";
 import { DEFAULT_RESERVED, parseManifestText } from "./parse.ts";
@@ -55,9 +55,16 @@ export interface LoadOptions {
  * workspace shadows a global tool, and the workspace wins a shared name. When both paths are the
  * same file it is read once, as the workspace's.
  *
+ * A problem confined to one tool (a field, an unset `${VAR}`, a key given twice inside it) makes
+ * that tool unavailable, with its reasons, and leaves the others usable; a problem of a file itself
+ * (unreadable, not JSON, its `schema` version, a tool's name, a tool declared twice) refuses the
+ * whole roster, since any name that file declares could shadow another.
+ *
  * @param options The workspace, directories, environment and reserved names.
- * @returns The roster: workspace tools by name, then unshadowed global tools by name.
- * @throws {ManifestError} With every problem of both files, when any file is invalid or unreadable.
+ * @returns The roster: workspace tools by name, then unshadowed global tools by name; the tools
+ *   that cannot be used in `unavailable`, in the same order.
+ * @throws {ManifestError} With every problem of both files, when a file itself is invalid or
+ *   unreadable.
  * @throws {BasisError} Code `usage`, when `workspace` is given and is not a directory.
  * @example Load the roster of the current directory
  * ```ts ignore
@@ -83,24 +90,38 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
   const loaded = await Promise.all(paths.map(async ([path, scope]) => {
     const read = readConfigFile(path);
     const source: ManifestSource = { path, scope, found: read.kind !== "missing" };
-    if (read.kind === "missing") return { source, tools: [], problems: [] };
+    const none = { source, tools: [], unavailable: [] };
+    if (read.kind === "missing") return { ...none, problems: [], refused: false };
     if (read.kind === "error") {
-      return { source, tools: [], problems: [problemOf({ file: path }, read.reason)] };
+      return { ...none, problems: [problemOf({ file: path }, read.reason)], refused: true };
     }
     const parsed = await parseManifestText(read.text, path, { scope, root, env, reserved });
-    return { source, tools: parsed.tools, problems: parsed.problems };
+    return { source, ...parsed };
   }));
 
-  const problems: ManifestProblem[] = loaded.flatMap((entry) => entry.problems);
-  if (problems.length > 0) throw new ManifestError(problems);
-
-  const tools = new Map<string, ToolSpec>();
-  for (const { tools: declared } of loaded) {
-    const fresh = declared.filter((tool) => !tools.has(tool.name));
-    fresh.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const tool of fresh) tools.set(tool.name, tool);
+  if (loaded.some((entry) => entry.refused)) {
+    const problems: ManifestProblem[] = loaded.flatMap((entry) => entry.problems);
+    throw new ManifestError(problems);
   }
-  return { root, configDir: config, sources: loaded.map((entry) => entry.source), tools };
+
+  // One name, one tool: the first file to declare it wins, usable or not (a broken workspace
+  // tool never lets a global one of its name take its place).
+  const tools = new Map<string, ToolSpec>();
+  const unavailable = new Map<string, UnavailableTool>();
+  const taken = (name: string) => tools.has(name) || unavailable.has(name);
+  for (const entry of loaded) {
+    const usable = entry.tools.filter((tool) => !taken(tool.name));
+    const broken = entry.unavailable.filter((tool) => !taken(tool.name));
+    for (const tool of usable.sort(byName)) tools.set(tool.name, tool);
+    for (const tool of broken.sort(byName)) unavailable.set(tool.name, tool);
+  }
+  const sources = loaded.map((entry) => entry.source);
+  const problems = loaded.flatMap((entry) => entry.problems);
+  return { root, configDir: config, sources, tools, unavailable, problems };
+}
+
+function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function explicitWorkspace(path: string, given: string): string {

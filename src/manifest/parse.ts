@@ -7,7 +7,7 @@
 
 import { type ManifestProblem, problemOf } from "../errors.ts";
 import { readEnv } from "../paths.ts";
-import type { ManifestScope, ToolSpec } from "./types.ts";
+import type { ManifestScope, ToolSpec, UnavailableTool } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
 import { createLocator, parseJsonc } from "../json_text.ts";
 import { type DuplicateKey, findDuplicateKeys } from "../json_duplicate_keys.ts";
@@ -52,6 +52,18 @@ export interface ParsedManifest {
   readonly tools: readonly ToolSpec[];
   /** Every problem, in file order; empty when the manifest is valid. */
   readonly problems: readonly ManifestProblem[];
+  /**
+   * The tools left out for problems confined to them (a field, an unset variable, a key given
+   * twice inside the tool), each with its problems, in document order. The other tools are usable
+   * unless the file is `refused`.
+   */
+  readonly unavailable: readonly UnavailableTool[];
+  /**
+   * Whether the file itself is refused: a problem not confined to one tool (not JSON, not an
+   * object, the `schema` version, a tool's name, a tool declared twice, an unknown top-level key).
+   * Then none of its tools may be used.
+   */
+  readonly refused: boolean;
 }
 
 /**
@@ -88,11 +100,13 @@ export async function parseManifestText(
   const parsed = await parseJsonc(source, phrase("manifest.empty_file"));
   if (!parsed.ok) {
     const at = parsed.position ?? {};
-    return { tools: [], problems: [problemOf({ file, ...at }, parsed.reason)] };
+    const problems = [problemOf({ file, ...at }, parsed.reason)];
+    return { tools: [], problems, unavailable: [], refused: true };
   }
-  const { tools, issues } = validateManifest(parsed.value, {
+  const scope = options.scope ?? "workspace";
+  const { tools, issues, broken } = validateManifest(parsed.value, {
     file,
-    scope: options.scope ?? "workspace",
+    scope,
     root,
     env: options.env ?? readEnv,
     reserved: new Set(options.reserved ?? DEFAULT_RESERVED),
@@ -101,29 +115,74 @@ export async function parseManifestText(
   const duplicates = findDuplicateKeys(source).map((duplicate) =>
     duplicateProblem(file, duplicate)
   );
-  if (issues.length === 0 && duplicates.length === 0) return { tools, problems: [] };
+  if (issues.length === 0 && duplicates.length === 0) {
+    return { tools, problems: [], unavailable: [], refused: false };
+  }
   const located = issues.length === 0 ? [] : await locate(source, file, issues, parsed.tree);
-  const problems = [...located, ...duplicates].sort((a, b) =>
-    (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? Infinity) - (b.column ?? Infinity)
+  const all = [...located, ...duplicates].sort((a, b) =>
+    (a.problem.line ?? Infinity) - (b.problem.line ?? Infinity) ||
+    (a.problem.column ?? Infinity) - (b.problem.column ?? Infinity)
   );
-  const refused = new Set(duplicates.map((problem) => problem.tool));
-  return { tools: tools.filter((tool) => !refused.has(tool.name)), problems };
+  // Each tool with a problem of its own is left out, with its problems; the rest stay usable.
+  const confined = new Map<string, ManifestProblem[]>();
+  for (const { problem, confinedTo } of all) {
+    if (confinedTo === undefined) continue;
+    const list = confined.get(confinedTo) ?? [];
+    list.push(problem);
+    confined.set(confinedTo, list);
+  }
+  const descriptions = new Map(broken.map((tool) => [tool.name, tool.description]));
+  for (const tool of tools) descriptions.set(tool.name, tool.description);
+  const unavailable: UnavailableTool[] = [...confined].map(([name, problems]) => ({
+    name,
+    description: descriptions.get(name),
+    file,
+    scope,
+    problems,
+  }));
+  // A tool declared twice is no tool: which of the two was meant?
+  const twice = new Set(
+    duplicates.flatMap(({ problem, confinedTo }) =>
+      confinedTo === undefined && problem.tool !== undefined && problem.field === undefined
+        ? [problem.tool]
+        : []
+    ),
+  );
+  return {
+    tools: tools.filter((tool) => !confined.has(tool.name) && !twice.has(tool.name)),
+    problems: all.map((entry) => entry.problem),
+    unavailable,
+    refused: all.some((entry) => entry.confinedTo === undefined),
+  };
 }
 
-/** A key given twice: a tool declared twice, or a field given twice, at the second one. */
-function duplicateProblem(file: string, duplicate: DuplicateKey): ManifestProblem {
+/** A problem, and the tool it is confined to (none: a problem of the file itself). */
+interface Found {
+  readonly problem: ManifestProblem;
+  readonly confinedTo: string | undefined;
+}
+
+/**
+ * A key given twice: a tool declared twice (the file's problem: which one is meant?), or a field
+ * given twice inside a tool (that tool's), at the second one.
+ */
+function duplicateProblem(file: string, duplicate: DuplicateKey): Found {
   const { path, key, position, first } = duplicate;
   const where = { file, line: position.line, column: position.column };
   const again = phrase("json.duplicate_key", { line: first.line, column: first.column });
   const [top, tool, ...rest] = path;
   if (top === "tools" && tool === undefined) {
     const twice = phrase("manifest.duplicate_tool", { line: first.line, column: first.column });
-    return problemOf({ ...where, tool: key }, twice);
+    return { problem: problemOf({ ...where, tool: key }, twice), confinedTo: undefined };
   }
   if (top === "tools" && typeof tool === "string") {
-    return problemOf({ ...where, tool, field: fieldOf([...rest, key]) }, again);
+    const problem = problemOf({ ...where, tool, field: fieldOf([...rest, key]) }, again);
+    return { problem, confinedTo: tool };
   }
-  return problemOf({ ...where, field: fieldOf([...path, key]) }, again);
+  return {
+    problem: problemOf({ ...where, field: fieldOf([...path, key]) }, again),
+    confinedTo: undefined,
+  };
 }
 
 async function locate(
@@ -131,7 +190,7 @@ async function locate(
   file: string,
   issues: readonly Issue[],
   tree: Parameters<typeof createLocator>[1],
-): Promise<ManifestProblem[]> {
+): Promise<Found[]> {
   const find = await createLocator(text, tree);
   const located = issues.map((issue, index) => {
     const position = find(issue.pointer);
@@ -141,12 +200,12 @@ async function locate(
       ...(issue.tool === undefined ? {} : { tool: issue.tool }),
       ...(issue.field === undefined ? {} : { field: issue.field }),
     }, issue.reason);
-    return { problem, index };
+    return { problem, index, confinedTo: issue.confinedTo };
   });
   located.sort((a, b) =>
     (a.problem.line ?? Infinity) - (b.problem.line ?? Infinity) ||
     (a.problem.column ?? Infinity) - (b.problem.column ?? Infinity) ||
     a.index - b.index
   );
-  return located.map((entry) => entry.problem);
+  return located.map(({ problem, confinedTo }) => ({ problem, confinedTo }));
 }

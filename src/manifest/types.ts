@@ -11,6 +11,8 @@ export type SideEffect = "process" | "external";
 /** Where a tool was declared. */
 export type ManifestScope = "workspace" | "global";
 
+import type { ManifestProblem } from "../errors.ts";
+
 /**
  * What a tool declares it needs beyond the default OS sandbox (manifest `sandbox`). Paths are
  * absolute (relative ones resolved against the workspace root) or start with `~` (the home
@@ -27,12 +29,19 @@ export interface ToolSandbox {
 
 /** A declared tool after validation, `${VAR}` expansion and path resolution. */
 export interface ToolSpec {
-  /** 1–64 of `A-Z a-z 0-9 _ -`; never `mcp__…` nor a built-in name. */
+  /** 1–64 of `A-Z a-z 0-9 _ -`, not starting with `-`; never `mcp__…` nor a built-in name. */
   readonly name: string;
   /** Trimmed, never blank. */
   readonly description: string;
   /** The JSON Schema for the input, as written (a JSON object). */
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /**
+   * The JSON Schema of what the program prints on stdout, as written (a JSON object), when the
+   * manifest declares one: stdout must then be a JSON object matching it. Absent: stdout is text.
+   */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /** A display name for people (MCP's `title`), trimmed, when the manifest gives one. */
+  readonly title?: string;
   /** The argv after expansion, exactly as the preview shows it (`command[0]` as written). */
   readonly command: readonly string[];
   /**
@@ -66,6 +75,24 @@ export interface ManifestSource {
   readonly found: boolean;
 }
 
+/**
+ * A declared tool that cannot be used: a problem confined to it (a field it gets wrong, a variable
+ * that is not set, a key given twice inside it) leaves it out of the usable tools, with every
+ * reason, while the rest of the roster works. It still shadows a global tool of the same name.
+ */
+export interface UnavailableTool {
+  /** The tool's name, as declared. */
+  readonly name: string;
+  /** Its description, when that field is valid (for `list`). */
+  readonly description: string | undefined;
+  /** The manifest file that declared it (absolute path). */
+  readonly file: string;
+  /** Whether that file is the workspace's or the global one. */
+  readonly scope: ManifestScope;
+  /** Why it cannot be used: every problem found, in file order (never empty). */
+  readonly problems: readonly ManifestProblem[];
+}
+
 /** The loaded roster: every declared tool, workspace first, then unshadowed global tools. */
 export interface Roster {
   /** The workspace root (absolute). */
@@ -74,6 +101,20 @@ export interface Roster {
   readonly configDir: string;
   /** The files considered, workspace first. */
   readonly sources: readonly ManifestSource[];
-  /** Tools in roster order: workspace tools by name, then unshadowed global tools by name. */
+  /**
+   * The usable tools in roster order: workspace tools by name, then unshadowed global tools by
+   * name. A tool with a problem of its own is not here but in `unavailable`.
+   */
   readonly tools: ReadonlyMap<string, ToolSpec>;
+  /**
+   * The declared tools that cannot be used, each with why, in the same order (a name is in
+   * `tools` or here, never both). Empty when every tool is usable.
+   */
+  readonly unavailable: ReadonlyMap<string, UnavailableTool>;
+  /**
+   * Every problem found in the files, in file order, workspace first: those of the tools in
+   * `unavailable`, and of tools shadowed by a workspace tool of the same name (both files are
+   * fully checked). Empty when every declaration is valid.
+   */
+  readonly problems: readonly ManifestProblem[];
 }

@@ -41,16 +41,28 @@ export interface McpApproverSettings {
 export function mcpApprover(settings: McpApproverSettings): Approver {
   return async (request, context) => {
     let noOneAsked = false;
+    // How the question to the client ended: what a denial at "the prompt" really was.
+    let asked: "answered" | "declined" | "cancelled" | "failed" | undefined;
     const decide = policyApprover({
       policy: settings.policy,
       configDir: settings.configDir,
       root: settings.root,
       ask: async (prompt) => {
-        const elicit = settings.elicit();
-        if (elicit === undefined) {
+        const client = settings.elicit();
+        if (client === undefined) {
           noOneAsked = true;
           return "no_answer";
         }
+        const elicit: Elicit = async (form, signal) => {
+          asked = "failed";
+          const reply = await client(form, signal);
+          asked = reply.action === "accept"
+            ? "answered"
+            : reply.action === "decline"
+            ? "declined"
+            : "cancelled";
+          return reply;
+        };
         return await elicitApproval(prompt, {
           elicit,
           secrets: context.secrets,
@@ -65,16 +77,35 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
       },
     });
     const decision = await decide(request, context);
-    if (!noOneAsked || decision.allowed) return decision;
-    // The CLI's wording speaks of a terminal; here the one who could not ask is the client. The
-    // caller is told in the tool's locale, the audit trail in English.
-    const reason = noClientToAsk(request.tool, settings.root);
+    if (decision.allowed) return decision;
+    // The CLI's wording speaks of a terminal; here it is the client that asked, or could not. A
+    // rule's or the policy's denial says so already. The caller is told in the tool's locale, the
+    // audit trail in English.
+    const tool = JSON.stringify(request.tool);
+    const reason = noOneAsked
+      ? noClientToAsk(request.tool, settings.root, decision.ruleId)
+      : decision.by !== "prompt"
+      ? undefined
+      : asked === "declined"
+      ? phrase("elicit.declined", { tool })
+      : asked === "cancelled"
+      ? phrase("elicit.cancelled", { tool })
+      : asked === "failed"
+      ? phrase("elicit.failed", { tool })
+      : phrase("elicit.denied", { tool });
+    if (reason === undefined) return decision;
     return { ...decision, reason: english(reason), reasonPhrase: reason };
   };
 }
 
-/** The one line for a call no rule answers when the client cannot ask anyone. */
-function noClientToAsk(tool: string, root: string): Phrase {
+/**
+ * The one line for a call no rule answers when the client cannot ask anyone (or a rule says to
+ * ask, and no one can be).
+ */
+function noClientToAsk(tool: string, root: string, rule: string | undefined): Phrase {
+  if (rule !== undefined) {
+    return phrase("elicit.no_client_ask_rule", { tool: JSON.stringify(tool), rule });
+  }
   const command = `basis-tools -C ${shellQuote(root)} rules add --tool ${tool}`;
   return phrase("elicit.no_client", { tool: JSON.stringify(tool), command });
 }

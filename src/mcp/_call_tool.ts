@@ -57,8 +57,16 @@ export async function callTool(
   }
 }
 
+/**
+ * A successful call's result: the text, any images, and for a tool with an output schema its
+ * structured result (`structuredContent`) beside the same JSON as text, for clients that read only
+ * the text.
+ */
 function success(output: ToolOutput<unknown>): CallToolResult {
   return {
+    ...(output.structuredContent === undefined
+      ? {}
+      : { structuredContent: output.structuredContent }),
     content: [
       { type: "text", text: output.result },
       ...output.images.map((image) => ({

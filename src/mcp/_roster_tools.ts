@@ -5,15 +5,19 @@
  * @module
  */
 
+import { checkAvailability } from "../contract/availability.ts";
 import { rosterTools } from "../contract/roster_tools.ts";
 import type { Approver, AuditSink, Tool } from "../contract/types.ts";
 import type { DeclaredToolOptions } from "../contract/declared_tool.ts";
 import type { SpawnToolOptions } from "../contract/spawn_tool.ts";
 import { loadRoster } from "../manifest/load.ts";
 import { joinPath } from "../paths.ts";
+import { ManifestError } from "../errors.ts";
 import { loadSpawnConfig, SPAWN_CONFIG_FILE } from "../spawn/config.ts";
 import { loadSandboxPolicy, SANDBOX_CONFIG_FILE } from "../sandbox/policy.ts";
 import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
+import { SPAWN_TOOL } from "../spawn/types.ts";
+import type { LoadedRoster, UnavailableEntry } from "./serve_mcp.ts";
 
 /** What the tools are built with (the run's settings, as the CLI resolved them). */
 export interface RosterToolSettings {
@@ -50,27 +54,48 @@ export function watchedFiles(settings: Pick<RosterToolSettings, "root" | "config
 }
 
 /**
- * Loads the manifests, spawn.json and sandbox.json and builds every tool: the declared ones in roster order,
- * then spawn.
+ * Loads the manifests, spawn.json and sandbox.json and builds every usable tool: the declared ones in roster
+ * order, then spawn. A tool that cannot be used (a problem of its own, a program that cannot be
+ * found, a schema that does not compile; spawn with a broken spawn.json) is left out, with why.
  *
  * @param settings The root, directories, locale, audit sink and each kind's options.
  * @param approver The approver every tool asks.
- * @returns The tools.
- * @throws {ManifestError} When a manifest or spawn.json is invalid.
+ * @returns The tools, and those left out.
+ * @throws {ManifestError} When a manifest file itself is invalid.
  */
 export async function loadRosterTools(
   settings: RosterToolSettings,
   approver: Approver,
-): Promise<Tool[]> {
-  const [roster, spawnConfig, policy] = await Promise.all([
+): Promise<LoadedRoster> {
+  // A sandbox.json that cannot be read fails the whole load: the policy may say "required".
+  const [loaded, spawn, policy] = await Promise.all([
     loadRoster({ workspace: settings.root, configDir: settings.configDir }),
-    loadSpawnConfig(settings.configDir),
+    loadSpawnConfig(settings.configDir).catch((error) => {
+      if (error instanceof ManifestError) return error;
+      throw error;
+    }),
     loadSandboxPolicy(settings.configDir),
   ]);
+  const roster = await checkAvailability(loaded, {
+    env: settings.declared.env ?? {},
+    ...(settings.declared.cacheDir === undefined ? {} : { cacheDir: settings.declared.cacheDir }),
+  });
+  const unavailable: UnavailableEntry[] = [...roster.unavailable.values()].map((tool) => ({
+    name: tool.name,
+    problems: tool.problems,
+    // A program can appear later without any file changing: look again from time to time.
+    recheck: !loaded.unavailable.has(tool.name) &&
+      tool.problems.some((problem) => problem.field === "command[0]"),
+  }));
   const shared = { approver, audit: settings.audit, sandbox: settings.sandbox(policy) };
-  return rosterTools(roster, spawnConfig, {
+  const options = {
     locale: settings.locale,
     declared: { ...settings.declared, ...shared },
     spawn: { ...settings.spawn, ...shared },
-  }) as Tool[];
+  };
+  if (spawn instanceof ManifestError) {
+    unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems, recheck: false });
+    return { tools: rosterTools(roster, undefined, options) as Tool[], unavailable };
+  }
+  return { tools: rosterTools(roster, spawn, options) as Tool[], unavailable };
 }

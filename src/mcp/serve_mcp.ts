@@ -20,6 +20,7 @@ import {
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Elicit } from "../approval/elicitation/elicit_approval.ts";
 import type { Approver, Tool } from "../contract/types.ts";
+import { formatProblem, type ManifestProblem } from "../errors.ts";
 import type { Locale } from "../locale/locale.ts";
 import { listOf, loadLocale, type Messages, messages, phrase, plural } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
@@ -37,14 +38,42 @@ const ELICIT_TIMEOUT_MS = 600_000;
 /** How long, after the client went away, running calls get to stop before the server returns. */
 const DRAIN_MS = 5_000;
 
+/** How often, while a tool's program cannot be found, the server looks again. */
+const RECHECK_MS = 5_000;
+
+/** A tool left out of `tools/list`, and why. */
+export interface UnavailableEntry {
+  /** The tool's name. */
+  readonly name: string;
+  /** Why it cannot be used (never empty). */
+  readonly problems: readonly ManifestProblem[];
+  /**
+   * Whether it may become usable with no watched file changing (a program installed later): the
+   * server then loads the roster again from time to time.
+   */
+  readonly recheck?: boolean;
+}
+
+/** What {@linkcode ServeMcpOptions.load} builds: the usable tools, and those left out. */
+export interface LoadedRoster {
+  /** The tools served. */
+  readonly tools: readonly Tool[];
+  /** The tools that cannot be used, each logged once and left out of `tools/list`. */
+  readonly unavailable?: readonly UnavailableEntry[];
+}
+
+/** The levels of MCP's `notifications/message` this server uses. */
+type LogLevel = "info" | "warning" | "error";
+
 /** Options of {@linkcode serveMcp}. */
 export interface ServeMcpOptions {
   /**
    * Builds the roster's tools, each with the approver given. Called once at start (a failure
    * there is thrown) and again after each change to a watched file (a failure there is logged and
-   * the last good roster kept).
+   * the last good roster kept). A tool that cannot be used is left out and logged once; when it
+   * can be used again it is served again (with `notifications/tools/list_changed`).
    */
-  load: (approver: Approver) => Promise<readonly Tool[]>;
+  load: (approver: Approver) => Promise<readonly Tool[] | LoadedRoster>;
   /** `--approve`: `prompt` asks through the client when it can, else denies. @default "prompt" */
   policy?: ApprovalPolicy;
   /** The user's config directory (remembered rules). */
@@ -63,7 +92,16 @@ export interface ServeMcpOptions {
   debounceMs?: number;
   /** The least time between two progress notifications of a call, in milliseconds. @default 100 */
   progressIntervalMs?: number;
-  /** Where log lines go (never stdout). @default stderr, each line after `basis-tools: ` */
+  /**
+   * How often the roster is loaded again while a tool is left out for a program that cannot be
+   * found, in milliseconds. @default 5000
+   */
+  recheckMs?: number;
+  /**
+   * Where log lines go (never stdout). Each is also sent to the client as
+   * `notifications/message` (MCP's logging; `logging/setLevel` filters it) once it is initialized.
+   * @default stderr, each line after `basis-tools: `
+   */
   log?: (line: string) => void;
   /** Where messages come from. @default the process's stdin */
   stdin?: Readable;
@@ -83,7 +121,8 @@ export interface ServeMcpOptions {
  * the client goes away every running call is stopped before this resolves.
  *
  * @param options How to build the tools, the approval settings, what to watch, the streams.
- * @returns Resolves once the client is gone and every call has ended.
+ * @returns Resolves once the client is gone and every call has ended, telling whether calls were
+ *   still running then (they were stopped).
  * @throws What `load` throws at start (a `ManifestError` for a broken manifest).
  * @example Serve a workspace's tools
  * ```ts ignore
@@ -91,19 +130,36 @@ export interface ServeMcpOptions {
  * await serveMcp({ load: (approver) => buildTools(approver), configDir, root });
  * ```
  */
-export async function serveMcp(options: ServeMcpOptions): Promise<void> {
-  const log = options.log ?? logOnStderr;
+export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted: boolean }> {
+  const logLine = options.log ?? logOnStderr;
   const locale = options.locale ?? "en-US";
   await loadLocale(locale);
   const words = messages(locale);
   const server = new Server(
     { name: "basis-tools", title: "basis-tools", version: VERSION },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       // Read by the client's model, like the tools' descriptions: in the locale too.
       instructions: words.t("mcp.instructions"),
     },
   );
+  // Every line goes to stderr at once, and to the client as notifications/message once it is
+  // initialized (what was said before waits for that).
+  let initialized = false;
+  const early: { level: LogLevel; line: string }[] = [];
+  const notify = (level: LogLevel, line: string) => {
+    server.sendLoggingMessage({ level, logger: "basis-tools", data: line }).catch(() => {});
+  };
+  const logAt = (level: LogLevel) => (line: string) => {
+    logLine(line);
+    if (initialized) notify(level, line);
+    else if (early.length < 100) early.push({ level, line });
+  };
+  server.oninitialized = () => {
+    initialized = true;
+    for (const { level, line } of early.splice(0)) notify(level, line);
+  };
+  const log = logAt("warning");
   const elicit = (): Elicit | undefined => {
     if (server.getClientCapabilities()?.elicitation?.form === undefined) return undefined;
     return (form, signal) =>
@@ -121,7 +177,25 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     words,
   });
 
+  // Each tool left out is logged once, and again only when why changes.
+  const told = new Map<string, string>();
+  const tell = (next: Indexed) => {
+    for (const entry of next.unavailable.values()) {
+      const lines = entry.problems.map((problem) => `  ${formatProblem(problem, words)}`);
+      const text = [words.t("mcp.tool_left_out", { tool: JSON.stringify(entry.name) }), ...lines]
+        .join("\n");
+      if (told.get(entry.name) === text) continue;
+      told.set(entry.name, text);
+      logAt("warning")(text);
+    }
+    for (const name of [...told.keys()]) {
+      if (next.unavailable.has(name)) continue;
+      told.delete(name);
+      logAt("info")(words.t("mcp.tool_back", { tool: JSON.stringify(name) }));
+    }
+  };
   let roster = indexed(await options.load(approver));
+  tell(roster);
   const calls = new Set<Promise<unknown>>();
   // Aborted when the server stops: every call in flight stops with it. The SDK aborts the calls it
   // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
@@ -132,12 +206,20 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     const { name, arguments: args } = request.params;
     const tool = roster.tools.get(name);
     if (tool === undefined) {
+      const left = roster.unavailable.get(name);
+      if (left !== undefined) {
+        const why = left.problems.map((problem) => formatProblem(problem, words)).join("; ");
+        throw new ProtocolError(
+          INVALID_PARAMS,
+          words.t("mcp.tool_unavailable", { tool: JSON.stringify(name), problems: why }),
+        );
+      }
       throw new ProtocolError(INVALID_PARAMS, unknownTool(words, name, roster.tools));
     }
     const token = extra._meta?.progressToken;
     const call = callTool(tool, args ?? {}, {
       signal: AbortSignal.any([extra.signal, stopping.signal]),
-      log,
+      log: logAt("error"),
       words,
       progress: token === undefined ? undefined : {
         intervalMs: options.progressIntervalMs ?? 100,
@@ -162,6 +244,14 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
 
   let reloading: Promise<void> | undefined;
   let again = false;
+  let ended = false;
+  let recheck: ReturnType<typeof setTimeout> | undefined;
+  const scheduleRecheck = () => {
+    clearTimeout(recheck);
+    recheck = undefined;
+    if (ended || ![...roster.unavailable.values()].some((entry) => entry.recheck)) return;
+    recheck = setTimeout(reload, options.recheckMs ?? RECHECK_MS);
+  };
   const reload = () => {
     if (reloading !== undefined) {
       again = true;
@@ -174,14 +264,17 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
           const next = indexed(await options.load(approver));
           const changed = next.signature !== roster.signature;
           roster = next;
+          tell(next);
           if (changed) await server.sendToolListChanged().catch(() => {});
         } catch (error) {
           const lines = describeLoadError(error, words).split("\n").map((line) => `  ${line}`);
-          log([words.t("mcp.reload_failed"), ...lines].join("\n"));
+          logAt("error")([words.t("mcp.reload_failed"), ...lines].join("\n"));
         }
       } while (again);
+      scheduleRecheck();
     })().finally(() => reloading = undefined);
   };
+  scheduleRecheck();
   const watch = watchFiles(options.watch ?? [], reload, {
     debounceMs: options.debounceMs ?? 150,
     cannotWatch: (dir, reason) =>
@@ -203,10 +296,13 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
     if (options.signal?.aborted) end();
     const count = roster.tools.size;
     const tools = plural(locale, count, words.t("count.tools"));
-    log(words.t("mcp.serving", { count, tools, root: JSON.stringify(options.root) }));
+    logAt("info")(words.t("mcp.serving", { count, tools, root: JSON.stringify(options.root) }));
     // Closing the transport aborts every request in flight: each call stops its process group.
     await closed.promise;
+    return { interrupted: calls.size > 0 };
   } finally {
+    ended = true;
+    clearTimeout(recheck);
     watch.close();
     stdin.off("end", end);
     stdin.off("close", end);
@@ -216,15 +312,28 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   }
 }
 
-/** The tools by name, their `tools/list` result, and a signature to tell whether it changed. */
-function indexed(tools: readonly Tool[]) {
+/** The tools by name, their `tools/list` result, a signature to tell whether it changed. */
+interface Indexed {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly unavailable: ReadonlyMap<string, UnavailableEntry>;
+  readonly list: ListToolsResult;
+  readonly signature: string;
+}
+
+function indexed(loaded: readonly Tool[] | LoadedRoster): Indexed {
+  const { tools, unavailable = [] } = isToolList(loaded) ? { tools: loaded } : loaded;
   const byName = new Map<string, Tool>();
   for (const tool of tools) byName.set(tool.name, tool);
   const list: ListToolsResult = {
     // Each definition's input schema says `"type": "object"`, as MCP requires (the contract's).
     tools: [...byName.values()].map((tool) => tool.definition("mcp")),
   };
-  return { tools: byName, list, signature: JSON.stringify(list) };
+  const left = new Map(unavailable.map((entry) => [entry.name, entry]));
+  return { tools: byName, unavailable: left, list, signature: JSON.stringify(list) };
+}
+
+function isToolList(loaded: readonly Tool[] | LoadedRoster): loaded is readonly Tool[] {
+  return Array.isArray(loaded);
 }
 
 function unknownTool(words: Messages, name: string, tools: ReadonlyMap<string, Tool>): string {

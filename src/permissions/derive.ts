@@ -102,11 +102,13 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   // The spill directory is listed to prune old spill files (src/run/_spill.ts).
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   const users = new Map<string, ProgramRequest[]>();
+  const secretsOfAll = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
   for (const request of requests) {
     const located = locateProgram(request.program, request.path ?? callPath, pathExt);
     const user = inEnglish(request.user);
     if (!located.ok) {
-      programs.push({ user, program: request.program, path: undefined });
+      // Not granted, so not needed in the flags: a name that came from an env value stays hidden.
+      programs.push({ user, program: redact(request.program, secretsOfAll), path: undefined });
       const said = phrase("permissions.unresolved", { user: request.user, reason: located.reason });
       warnings.push(warning("unresolved", said));
       continue;
@@ -149,7 +151,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
     warnings,
   };
   // Warnings name programs and paths that may come from an env value: those are secrets.
-  const secrets = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
+  const secrets = secretsOfAll;
   for (const path of new Set([...derived.read, ...derived.write, ...derived.run])) {
     if (!path.includes(",")) continue;
     warnings.push(

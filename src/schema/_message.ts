@@ -192,6 +192,8 @@ export function describeError(error: AjvError): string {
  * @param toolName The tool whose schema refused the input.
  * @param failure ajv's first failure (`undefined` when ajv named none), or where and why the input
  *   could not be checked at all (a JSON pointer, `""` for the whole input).
+ * @param key The sentence: an input refused (the default), or a structured output that does not
+ *   match the tool's output schema.
  * @returns `Input refused by tool "name" schema: pointer: expected`.
  *
  * @example Name the tool and the field
@@ -205,18 +207,19 @@ export function describeError(error: AjvError): string {
 export function refusal(
   toolName: string,
   failure: AjvError | { readonly pointer: string; readonly reason: Phrase } | undefined,
+  key: "schema.refused" | "schema.output_refused" = "schema.refused",
 ): Phrase {
   const tool = showValue(toolName, 80);
   if (failure === undefined) {
-    return phrase("schema.refused", {
+    return phrase(key, {
       tool,
       pointer: phrase("schema.root"),
       reason: phrase("schema.invalid"),
     });
   }
-  if ("keyword" in failure) return phrase("schema.refused", { tool, ...failureParams(failure) });
+  if ("keyword" in failure) return phrase(key, { tool, ...failureParams(failure) });
   const { pointer, reason } = failure;
-  return phrase("schema.refused", {
+  return phrase(key, {
     tool,
     pointer: pointer === "" ? phrase("schema.root") : oneLine(pointer, 200),
     reason,

@@ -16,6 +16,7 @@ import { refusal } from "./_message.ts";
 import { obtainValidator } from "./_validator.ts";
 import type { AjvError, Validator } from "./_types.ts";
 import { showValue } from "../text.ts";
+import { foundPhrase } from "../json_kind.ts";
 
 /** The part of a tool the gate needs. */
 export interface SchemaTool {
@@ -97,6 +98,87 @@ export async function validateInput(
     });
   }
 }
+
+/** The part of a tool the output check needs. */
+export interface OutputSchemaTool {
+  /** The tool's name, used in messages. */
+  readonly name: string;
+  /** The JSON Schema of the tool's structured output. */
+  readonly outputSchema: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Checks what a tool printed against its output schema, as {@linkcode validateInput} checks an
+ * input: the text must be JSON (a leading byte order mark is dropped), a JSON object, nested at
+ * most 256 levels deep with every number finite, and match the schema.
+ *
+ * @param tool The tool: its name (for messages) and its output schema.
+ * @param text What the program printed on stdout.
+ * @param options Where compiled validators are cached.
+ * @returns The parsed object.
+ * @throws {BasisError} `invalid_output` naming what is wrong: not JSON (what was unexpected and
+ *   where), not an object, or the first failing field as a JSON pointer and what was expected
+ *   (`Output of tool "q" does not match its output schema: /rows/0/id: must be integer`).
+ * @throws {BasisError} `manifest_invalid` when the output schema cannot be compiled.
+ *
+ * @example Check a program's output
+ * ```ts ignore
+ * import { validateOutput } from "./gate.ts";
+ * const tool = { name: "q", outputSchema: { type: "object", required: ["rows"] } };
+ * const value = await validateOutput(tool, '{"rows": []}');
+ * ```
+ */
+export async function validateOutput(
+  tool: OutputSchemaTool,
+  text: string,
+  options: SchemaGateOptions = {},
+): Promise<Record<string, unknown>> {
+  const { cacheDir } = settle(options);
+  const entry = await obtainValidator(tool.outputSchema, cacheDir);
+  if ("problem" in entry) {
+    const params = { tool: showValue(tool.name, 80), reason: entry.problem };
+    throw BasisError.of("manifest_invalid", phrase("error.output_schema", params));
+  }
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(source);
+  } catch {
+    const { strictJsonProblem } = await import("../json_text.ts");
+    const { position, reason } = await strictJsonProblem(source, "input");
+    const detail = position === undefined
+      ? reason
+      : phrase("json.at", { detail: reason, line: position.line, column: position.column });
+    throw BasisError.of(
+      "invalid_output",
+      phrase("output.not_json", { tool: showValue(tool.name, 80), detail }),
+    );
+  }
+  const inspected = inspectInput(parsed);
+  if ("problem" in inspected) {
+    throw BasisError.of("invalid_output", refusal(tool.name, inspected.problem, OUTPUT));
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    const reason = phrase("output.must_be_object", { found: foundPhrase(parsed) });
+    throw BasisError.of("invalid_output", refusal(tool.name, { pointer: "", reason }, OUTPUT));
+  }
+  let failure: AjvError | undefined | null;
+  try {
+    failure = await firstFailure(entry.validate, inspected.value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const reason = phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
+    throw BasisError.of("invalid_output", refusal(tool.name, { pointer: "", reason }, OUTPUT));
+  }
+  if (failure !== null) {
+    throw BasisError.of("invalid_output", refusal(tool.name, failure ?? undefined, OUTPUT), {
+      cause: failure,
+    });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+const OUTPUT = "schema.output_refused";
 
 /**
  * The refusal for an input ajv could not validate at all: a schema recursing deeper than the stack

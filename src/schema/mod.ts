@@ -14,8 +14,10 @@
 
 export {
   checkSchema,
+  type OutputSchemaTool,
   type SchemaGateOptions,
   schemaProblem,
   type SchemaTool,
   validateInput,
+  validateOutput,
 } from "./gate.ts";

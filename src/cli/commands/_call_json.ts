@@ -26,6 +26,7 @@ export function failedCall(tool: string | null, failure: CallFailure): Record<st
     tool,
     ok: false,
     result: null,
+    structured_content: null,
     stdout: null,
     stderr: null,
     exit_code: null,
@@ -45,6 +46,7 @@ export function failedCall(tool: string | null, failure: CallFailure): Record<st
  * @param failure What went wrong, or `undefined` when the run succeeded.
  * @param secrets The secrets of the call (`callSecrets(spec.env, settings.env)`).
  * @param text The text for a model (the contract's `ToolOutput.result`), on success.
+ * @param structured The structured result, for a tool with an output schema, on success.
  * @returns The documented object.
  */
 export function ranCall(
@@ -53,12 +55,15 @@ export function ranCall(
   failure: CallFailure | undefined,
   secrets: readonly string[],
   text: string,
+  structured?: Record<string, unknown>,
 ): Record<string, unknown> {
   const hide = (text: string) => redact(text, secrets);
   return {
     tool,
     ok: failure === undefined,
     result: failure === undefined ? hide(text) : null,
+    // Parsed from stdout after redaction: it holds no secret.
+    structured_content: failure === undefined ? (structured ?? null) : null,
     stdout: hide(result.stdout),
     stderr: hide(result.stderr),
     exit_code: result.exitCode ?? null,

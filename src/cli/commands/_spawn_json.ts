@@ -89,6 +89,7 @@ export function ranSpawnAsCall(
     tool: "spawn",
     ok: failure === undefined,
     result: failure === undefined ? text : null,
+    structured_content: null,
     stdout: output.stdout,
     stderr: output.stderr,
     exit_code: output.exit_code,

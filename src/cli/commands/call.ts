@@ -7,14 +7,15 @@
  */
 
 import { openAuditLog } from "../../audit/open_audit_log.ts";
+import { toolProblems } from "../../contract/availability.ts";
 import { DeclaredToolBuilder } from "../../contract/declared_tool.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import type { DeclaredToolExtra } from "../../contract/types.ts";
-import { BasisError, errorLines } from "../../errors.ts";
+import { BasisError, errorLines, ManifestError } from "../../errors.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { callSecrets, redact } from "../../redact.ts";
 import { exitCodeFor } from "../exit_codes.ts";
-import { err, outJson } from "../output.ts";
+import { err, out, outJson } from "../output.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
@@ -23,9 +24,10 @@ import { failedCall, ranCall } from "./_call_json.ts";
 import { DryRun } from "./_dry_run.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
+import { type CallPresentation, Notes, withoutGeminiKeys } from "./_presentation.ts";
 
 /** Options of one call. */
-export interface CallOptions {
+export interface CallOptions extends CallPresentation {
   /** Overrides the tool's `timeout_ms`. */
   timeoutMs: number | undefined;
   /** Work out and print the decision, run nothing, record nothing (`--dry-run`, `rules test`). */
@@ -50,17 +52,24 @@ export async function callCommand(
   // The secrets of the call: the --env values, and the tool's env values once it is known.
   let secrets: readonly string[] = callSecrets(settings.env);
   const words = messages(settings.locale);
+  const notes = new Notes(options, words);
   const audit = options.dryRun === true ? undefined : openAuditLog({
     path: settings.auditLog,
     env: settings.envLookup,
     locale: settings.locale,
+    warn: notes.auditWarning,
   });
   try {
     const roster = await rosterFor(settings);
     const spec = findTool(roster, name);
     secrets = callSecrets(spec.env, settings.env);
+    // A program that cannot be found makes the tool unavailable, as a problem of its declaration
+    // does: nothing is asked, nothing runs (exit 6).
+    const unusable = await toolProblems(spec, { schemas: false, env: settings.env });
+    if (unusable.length > 0) throw new ManifestError(unusable);
     const source = await readCallInput(name, inputArg);
-    const input = await parseCallInput(name, source.text);
+    const parsed = await parseCallInput(name, source.text);
+    const input = options.gemini === true ? withoutGeminiKeys(parsed, spec.inputSchema) : parsed;
     const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
     const policy = await loadSandboxPolicy(settings.configDir);
     const tool = new DeclaredToolBuilder(spec, {
@@ -81,23 +90,31 @@ export async function callCommand(
       ...(audit === undefined ? {} : { audit }),
       sandbox: cliSandbox(settings, policy),
     }).build();
-    const execution = await tool.execution(input, { encodedInput: stdinBytes(input, source) });
+    // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
+    const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;
+    const execution = await tool.execution(
+      input,
+      encodedInput === undefined ? {} : { encodedInput },
+    );
     if (dryRun !== undefined) return await dryRun.report(execution);
-    const output = await executeOnTerminal(execution, !settings.json);
+    const output = await executeOnTerminal(execution, !settings.json && options.result !== true);
     const run = output.metadata.extra.run;
     if (settings.json) {
-      outJson(ranCall(name, run, undefined, secrets, output.result));
+      outJson(ranCall(name, run, undefined, secrets, output.result, output.structuredContent));
+    } else if (options.result === true) {
+      out(`${output.result}\n`);
     } else if (run.stdoutBytes === 0) {
       const label = words.t("label.tool", { tool: JSON.stringify(name) });
-      err(`basis-tools: ${words.t("run.printed_nothing", { label })}\n`);
+      notes.note(words.t("run.printed_nothing", { label }));
     }
     return 0;
   } catch (error) {
+    notes.flush();
     // A misuse of the contract is a bug: it keeps its stack trace.
     if (error instanceof ToolError && error.code === "internal") throw error;
     if (!(error instanceof BasisError)) throw error;
     if (error instanceof ToolError && error.output !== undefined) {
-      return reportFailedRun(name, error, settings, secrets, words);
+      return reportFailedRun(name, error, settings, secrets, words, options);
     }
     if (!settings.json) throw error;
     const message = errorLines(error, words).join("\n");
@@ -118,6 +135,7 @@ function reportFailedRun(
   settings: Settings,
   secrets: readonly string[],
   words: Messages,
+  options: CallPresentation,
 ): number {
   const label = words.t("label.tool", { tool: JSON.stringify(name) });
   const interrupted = error.code === "interrupted";
@@ -127,6 +145,9 @@ function reportFailedRun(
     outJson(ranCall(name, run, { kind: error.code, message }, secrets, ""));
   } else if (interrupted) {
     err(`basis-tools: ${words.t("run.interrupted_stopped", { label })}\n`);
+  } else if (options.result === true) {
+    // Nothing was streamed: the whole message, with what the program said.
+    err(`basis-tools: ${error.message}\n`);
   } else {
     // Its output was already streamed through: say what happened without repeating it.
     err(`basis-tools: ${error.summary}\n`);

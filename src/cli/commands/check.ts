@@ -1,17 +1,17 @@
 /**
- * `basis-tools check`: validate both manifests and compile every tool's input schema; check the
- * user's `spawn.json` too.
+ * `basis-tools check`: validate both manifests, compile every tool's schemas and find every
+ * program; check the user's `spawn.json` too. Every problem is reported, also those that leave only
+ * one tool unavailable: CI stays strict.
  *
  * @module
  */
 
-import { formatProblem, ManifestError, type ManifestProblem, problemOf } from "../../errors.ts";
-import { schemaProblem } from "../../schema/gate.ts";
-import { loadSpawnConfig } from "../../spawn/config.ts";
+import { checkAvailability } from "../../contract/availability.ts";
+import { formatProblem, ManifestError, type ManifestProblem } from "../../errors.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { plural } from "../../locale/messages.ts";
-import { rosterFor } from "../_roster.ts";
+import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
 
@@ -26,28 +26,28 @@ export async function checkCommand(settings: Settings): Promise<number> {
   let tools = 0;
   let files: string[] = [];
   try {
-    const roster = await rosterFor(settings);
+    const roster = await checkAvailability(await rosterFor(settings), {
+      cacheDir: settings.cacheDir,
+      env: settings.env,
+    });
     files = roster.sources.filter((source) => source.found).map((source) => source.path);
-    tools = roster.tools.size;
-    const found: ManifestProblem[] = [];
-    for (const spec of roster.tools.values()) {
-      const problem = await schemaProblem(spec, { cacheDir: settings.cacheDir });
-      if (problem !== undefined) {
-        found.push(problemOf({ file: spec.file, tool: spec.name, field: "input_schema" }, problem));
-      }
-    }
-    problems = found;
+    tools = roster.tools.size + roster.unavailable.size;
+    // File by file, in file order; what the declaration cannot show (a program, a schema that
+    // does not compile) after each file's located problems.
+    const order = roster.sources.map((source) => source.path);
+    problems = [...roster.problems]
+      .sort((a, b) =>
+        order.indexOf(a.file) - order.indexOf(b.file) ||
+        (a.line ?? Infinity) - (b.line ?? Infinity) ||
+        (a.column ?? Infinity) - (b.column ?? Infinity)
+      );
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
     problems = error.problems;
   }
   // The user's spawn configuration is checked too: a broken one would fail every spawn call.
-  try {
-    await loadSpawnConfig(settings.configDir);
-  } catch (error) {
-    if (!(error instanceof ManifestError)) throw error;
-    problems = [...problems, ...error.problems];
-  }
+  const spawn = await spawnConfigFor(settings);
+  if ("problems" in spawn) problems = [...problems, ...spawn.problems];
   const words = await cliMessages(settings.locale);
   if (settings.json) {
     outJson({

@@ -15,10 +15,11 @@ import {
   type PermissionFormat,
 } from "../../permissions/format.ts";
 import type { ProgramRequest } from "../../permissions/types.ts";
-import { KEPT_ENV, loadSpawnConfig, SHELL, SPAWN_DEPTH_VAR } from "../../spawn/mod.ts";
+import { KEPT_ENV, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
+import { spawnConfigFor } from "../_roster.ts";
 import { err, out } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { BasisError } from "../../errors.ts";
+import { BasisError, formatProblem, type ManifestProblem } from "../../errors.ts";
 import { type Messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
@@ -62,7 +63,8 @@ export async function permissionsCommand(
   const needs = sandboxNeeds(policy, [...roster.tools.values()].map((spec) => spec.sandbox), {
     env: settings.envLookup,
   });
-  const programs = await spawnPrograms(settings, needs.sandboxed, policy.spawn.agent);
+  const spawn = await spawnPrograms(settings, needs.sandboxed, policy.spawn.agent);
+  const programs = [...spawn.programs];
   // Found, or required (then a warning says it is missing); under "auto" without it, calls run
   // unconfined and need nothing.
   if (needs.program !== undefined && (needs.sandboxed || policy.mode === "required")) {
@@ -80,10 +82,24 @@ export async function permissionsCommand(
   const words = await cliMessages(settings.locale);
   const options = chosen === "compile" ? compileOptions(roster.root, settings, words) : {};
   out(formatPermissions(derived, chosen as PermissionFormat, options));
+  // A tool that cannot be used is granted nothing: say so, and why.
+  const left: [string, readonly ManifestProblem[]][] = [
+    ...[...roster.unavailable.values()].map((tool) => [tool.name, tool.problems] as const),
+    ...(spawn.problems === undefined ? [] : [[SPAWN_TOOL, spawn.problems] as const]),
+  ] as [string, readonly ManifestProblem[]][];
   err(
-    derived.warnings.map((warning) =>
-      warningLine(words, warning.phrase === undefined ? warning.message : words.say(warning.phrase))
-    ).join(""),
+    [
+      ...left.map(([name, problems]) => {
+        const why = problems.map((problem) => formatProblem(problem, words)).join("; ");
+        return warningLine(words, words.t("cli.left_out", { tool: JSON.stringify(name), why }));
+      }),
+      ...derived.warnings.map((warning) =>
+        warningLine(
+          words,
+          warning.phrase === undefined ? warning.message : words.say(warning.phrase),
+        )
+      ),
+    ].join(""),
   );
   return 0;
 }
@@ -93,13 +109,18 @@ function warningLine(words: Messages, message: string): string {
   return `${words.t("permissions.warning", { message })}\n`;
 }
 
-/** What the spawn tool may start: the shell and targets (commands on), and the subagent. */
+/**
+ * What the spawn tool may start: the shell and targets (commands on), and the subagent; nothing,
+ * with the problems, when spawn.json cannot be used.
+ */
 async function spawnPrograms(
   settings: Settings,
   sandboxed: boolean,
   agentSandboxed: boolean,
-): Promise<ProgramRequest[]> {
-  const config = await loadSpawnConfig(settings.configDir);
+): Promise<{ programs: ProgramRequest[]; problems?: readonly ManifestProblem[] }> {
+  const found = await spawnConfigFor(settings);
+  if ("problems" in found) return { programs: [], problems: found.problems };
+  const config = found.config;
   const programs: ProgramRequest[] = [];
   if (!settings.noShell) {
     programs.push({
@@ -125,7 +146,7 @@ async function spawnPrograms(
       ...(sandboxed && agentSandboxed ? { sandboxed: true } : {}),
     });
   }
-  return programs;
+  return { programs };
 }
 
 /**

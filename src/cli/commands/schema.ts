@@ -5,16 +5,21 @@
  * With `--format gemini` the output is what Gemini CLI's `tools.discoveryCommand` reads: a JSON
  * array of function declarations `{name, description, parametersJsonSchema}`.
  *
+ * A tool that cannot be used (a problem of its own, a program that cannot be found, a schema that
+ * does not compile; spawn with a broken spawn.json) is left out, with one line on stderr saying why.
+ *
  * @module
  */
 
+import { checkAvailability } from "../../contract/availability.ts";
 import { rosterTools } from "../../contract/roster_tools.ts";
 import { DEFINITION_FORMATS, type DefinitionFormat } from "../../contract/types.ts";
-import { BasisError } from "../../errors.ts";
+import { BasisError, formatProblem, type ManifestProblem } from "../../errors.ts";
 import { phrase } from "../../locale/messages.ts";
-import { loadSpawnConfig } from "../../spawn/config.ts";
-import { outJson } from "../output.ts";
-import { rosterFor } from "../_roster.ts";
+import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { err, outJson } from "../output.ts";
+import { cliMessages } from "../_cli_messages.ts";
+import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 
 /** The format printed when `--format` is not given. */
@@ -26,9 +31,9 @@ export const DEFAULT_FORMAT: DefinitionFormat = "openai";
  * @param settings The run's settings (the locale changes built-in tools' texts, never names or
  *   schemas).
  * @param format The `--format` value, when given.
- * @returns The exit code.
- * @throws {BasisError} `usage` for an unknown format; `manifest_invalid` for a broken manifest or
- *   spawn.json.
+ * @returns The exit code: 0, tools left out or not.
+ * @throws {BasisError} `usage` for an unknown format; `manifest_invalid` for a manifest file that
+ *   cannot be used.
  */
 export async function schemaCommand(
   settings: Settings,
@@ -44,14 +49,28 @@ export async function schemaCommand(
       }),
     );
   }
-  const [roster, spawnConfig] = await Promise.all([
-    rosterFor(settings),
-    loadSpawnConfig(settings.configDir),
-  ]);
-  const tools = rosterTools(roster, spawnConfig, {
+  const [loaded, spawn] = await Promise.all([rosterFor(settings), spawnConfigFor(settings)]);
+  const roster = await checkAvailability(loaded, {
+    cacheDir: settings.cacheDir,
+    env: settings.env,
+  });
+  const tools = rosterTools(roster, "config" in spawn ? spawn.config : undefined, {
     locale: settings.locale,
     spawn: { noShell: settings.noShell },
   });
   outJson(tools.map((tool) => tool.definition(chosen as DefinitionFormat)));
+  const left: [string, readonly ManifestProblem[]][] = [
+    ...[...roster.unavailable.values()].map((tool) => [tool.name, tool.problems] as const),
+    ...("problems" in spawn ? [[SPAWN_TOOL, spawn.problems] as const] : []),
+  ] as [string, readonly ManifestProblem[]][];
+  if (left.length > 0) {
+    const words = await cliMessages(settings.locale);
+    err(
+      left.map(([name, problems]) => {
+        const why = problems.map((problem) => formatProblem(problem, words)).join("; ");
+        return `basis-tools: ${words.t("cli.left_out", { tool: JSON.stringify(name), why })}\n`;
+      }).join(""),
+    );
+  }
   return 0;
 }

@@ -5,7 +5,7 @@
  */
 
 import { quoteArgv } from "../../approval/shell_quote.ts";
-import { redact, REDACTED } from "../../redact.ts";
+import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
@@ -26,12 +26,14 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   }
   const spec = findTool(await rosterFor(settings), name);
   const env = Object.fromEntries(Object.keys(spec.env).sort().map((key) => [key, REDACTED]));
-  // An env value may also have been expanded into the argv or the cwd: hide it there too.
-  const secrets = Object.values(spec.env);
+  // An env value (or an --env one) may also be in the argv, the cwd, the description, a schema or
+  // the file's path: everything shown is hidden through the same secrets.
+  const secrets = callSecrets(spec.env, settings.env);
   const hide = (text: string) => redact(text, secrets);
   if (settings.json) {
-    outJson({
+    outJson(redactValue({
       name: spec.name,
+      ...(spec.title === undefined ? {} : { title: spec.title }),
       description: spec.description,
       command: spec.command.map(hide),
       program: hide(spec.program),
@@ -46,16 +48,17 @@ export async function showCommand(settings: Settings, name: string): Promise<num
         read: spec.sandbox.read,
       },
       input_schema: spec.inputSchema,
+      ...(spec.outputSchema === undefined ? {} : { output_schema: spec.outputSchema }),
       source: spec.scope,
       file: spec.file,
-    });
+    }, secrets));
     return 0;
   }
   const { t } = await cliMessages(settings.locale);
   const envText = Object.keys(env).length === 0
     ? t("show.none")
     : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
-  const schema = JSON.stringify(spec.inputSchema, null, 2).replaceAll("\n", "\n  ");
+  const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
   const { network, write, read } = spec.sandbox;
   const grants = [
     ...(network ? [t("prompt.sandbox_network")] : []),
@@ -66,6 +69,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     ? t("show.sandbox_default")
     : t("show.sandbox_grants", { grants: grants.join("; ") });
   const fields: [string, string][] = [
+    ...(spec.title === undefined ? [] : [[t("show.title"), spec.title] as [string, string]]),
     [t("show.command"), quoteArgv(spec.command.map(hide))],
     [t("show.cwd"), hide(spec.cwd)],
     [t("show.env"), envText],
@@ -75,13 +79,16 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     [t("show.declared_in"), `${spec.file} (${spec.scope})`],
   ];
   const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
-  out(
+  out(hide(
     [
       `${spec.name} — ${spec.description}`,
       ...fields.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
       `  ${t("show.input_schema")}:`,
-      `  ${schema}`,
+      `  ${indented(spec.inputSchema)}`,
+      ...(spec.outputSchema === undefined
+        ? []
+        : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
     ].join("\n") + "\n",
-  );
+  ));
   return 0;
 }

@@ -21,7 +21,7 @@ import { parseSpawnInput } from "../../spawn/grammar.ts";
 import { spawnLabel } from "../../spawn/result.ts";
 import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
 import { exitCodeFor } from "../exit_codes.ts";
-import { err, outJson } from "../output.ts";
+import { err, out, outJson } from "../output.ts";
 import { parseCallInput, readCallInput } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
@@ -31,9 +31,10 @@ import { failedSpawn, ranSpawn, ranSpawnAsCall } from "./_spawn_json.ts";
 import { DryRun } from "./_dry_run.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
+import { type CallPresentation, Notes } from "./_presentation.ts";
 
 /** Options of one spawn call from the command line. */
-export interface SpawnCommandOptions {
+export interface SpawnCommandOptions extends CallPresentation {
   /** `call --timeout MS`: overrides `--spawn-timeout` for this call. */
   timeoutMs?: number | undefined;
   /** Work out and print the decision, run nothing, record nothing (`--dry-run`, `rules test`). */
@@ -87,10 +88,12 @@ async function spawnCall(
   options: SpawnCommandOptions,
 ): Promise<number> {
   const words = messages(settings.locale);
+  const notes = new Notes(options, words);
   const audit = options.dryRun === true ? undefined : openAuditLog({
     path: settings.auditLog,
     env: settings.envLookup,
     locale: settings.locale,
+    warn: notes.auditWarning,
   });
   let call: SpawnCall | undefined;
   try {
@@ -126,15 +129,22 @@ async function spawnCall(
     }).build();
     const execution = await tool.execution(input);
     if (dryRun !== undefined) return await dryRun.report(execution);
-    const output = await executeOnTerminal(execution, !settings.json);
-    return report(output.metadata.extra, output.result, undefined, settings, shape, words);
+    const output = await executeOnTerminal(execution, !settings.json && options.result !== true);
+    return report(output.metadata.extra, output.result, undefined, settings, shape, words, {
+      ...options,
+      notes,
+    });
   } catch (error) {
+    notes.flush();
     // A misuse of the contract is a bug: it keeps its stack trace.
     if (error instanceof ToolError && error.code === "internal") throw error;
     if (!(error instanceof BasisError)) throw error;
     if (error instanceof ToolError && error.output !== undefined) {
       const extra = error.output.metadata.extra as SpawnToolExtra;
-      return report(extra, error.output.result, error, settings, shape, words);
+      return report(extra, error.output.result, error, settings, shape, words, {
+        ...options,
+        notes,
+      });
     }
     if (!settings.json) throw error;
     // The --env values are the secrets of a spawn call.
@@ -172,6 +182,7 @@ function report(
   settings: Settings,
   shape: Shape,
   words: Messages,
+  presentation: CallPresentation & { notes: Notes },
 ): number {
   const { call, run, output } = extra;
   const label = spawnLabel(call, words);
@@ -188,15 +199,21 @@ function report(
     outJson(redactValue(shown, callSecrets(settings.env)));
     return error === undefined ? 0 : exitCodeFor(error.code);
   }
+  const { notes } = presentation;
   if (interrupted) {
     err(`basis-tools: ${words.t("run.interrupted_stopped", { label })}\n`);
+  } else if (error !== undefined && presentation.result === true) {
+    // Nothing was streamed: the whole message, with what the program said.
+    err(`basis-tools: ${error.message}\n`);
   } else if (error !== undefined) {
     // Its output was already streamed through: say what happened without repeating it.
     err(`basis-tools: ${error.summary}\n`);
+  } else if (presentation.result === true) {
+    out(`${text}\n`);
   } else if (call.mode === "agent" && run.stdout.trim() === "") {
-    err(`basis-tools: ${words.t("spawn.agent_silent")}\n`);
+    notes.note(words.t("spawn.agent_silent"));
   } else if (run.stdoutBytes === 0 && run.stderrBytes === 0) {
-    err(`basis-tools: ${words.t("run.printed_nothing", { label })}\n`);
+    notes.note(words.t("run.printed_nothing", { label }));
   }
   return error === undefined ? 0 : exitCodeFor(error.code);
 }
