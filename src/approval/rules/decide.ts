@@ -67,8 +67,8 @@ export function compareRules(a: Rule, b: Rule): number {
  *   { id: "r-1", tool: "rm", decision: "deny", scope: "global", when: { ...when, argv: ["rm", "-rf", { rest: true }] } },
  *   { id: "r-2", tool: "rm", decision: "allow", scope: { workspace: "/w" }, when },
  * ] as const;
- * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", sandbox: "unconfined", input: {} } as const;
- * const found = await decideByRules(rules, { tool: "rm", kind: "tool", preview, root: "/w", fromWorkspace: false });
+ * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", env: [], sandbox: "unconfined", input: {} } as const;
+ * const found = await decideByRules(rules, { tool: "rm", kind: "tool", preview, env: {}, root: "/w", fromWorkspace: false });
  * console.assert(found?.decision === "deny" && found.rule.id === "r-1");
  * ```
  */
