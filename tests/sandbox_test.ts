@@ -501,6 +501,14 @@ Deno.test({
     assert.equal(await exists(`${dirs.root}/ran`), false);
 
     await writePolicy(dirs, { mode: "auto" });
+    // Nothing is said of a call that does not run, nor by a quiet one that succeeds.
+    const denied = await cli(dirs, ["call", "t", "{}", "--approve", "never"], { env });
+    assert.equal(denied.code, 5, denied.stderr);
+    assert.doesNotMatch(denied.stderr, /note:/);
+    const quiet = await cli(dirs, ["call", "t", "{}", "--quiet", ...ALWAYS], { env });
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.equal(quiet.stderr, "");
+    await Deno.remove(`${dirs.root}/ran`);
     const auto = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
     assert.equal(auto.code, 0, auto.stderr);
     assert.match(auto.stderr, /note: tools run unconfined: bubblewrap \("bwrap"\) was not found/);

@@ -445,9 +445,6 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       });
       throw ToolError.user("denied", redact(message, this.#secrets), { tool: spec.name });
     }
-    if (plan.kind === "unconfined" && plan.note !== undefined) {
-      settings.sandbox?.onUnconfined?.(plan.note);
-    }
     const request: ApprovalRequest = {
       tool: spec.name,
       sideEffect: spec.sideEffect,
@@ -457,6 +454,10 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       env: spec.env,
     };
     await approve(flow, request, label, context.signal);
+    // Said once something is to run unconfined that the policy wanted confined.
+    if (plan.kind === "unconfined" && plan.note !== undefined) {
+      settings.sandbox?.onUnconfined?.(plan.note);
+    }
     const unprepared = await prepared(plan);
     if (unprepared !== undefined) {
       const failure = { failure: "other" as const, path: resolved.path, reason: unprepared };

@@ -350,10 +350,11 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       const message = words.t("run.not_started", { label, reason: words.say(plan.reason) });
       throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
     }
+    await approve(flow, request, label, context.signal);
+    // Said once something is to run unconfined that the policy wanted confined.
     if (plan.kind === "unconfined" && plan.note !== undefined) {
       settings.sandbox?.onUnconfined?.(plan.note);
     }
-    await approve(flow, request, label, context.signal);
     const unprepared = await prepared(plan);
     if (unprepared !== undefined) {
       const message = words.t("run.not_started", { label, reason: words.say(unprepared) });

@@ -124,7 +124,9 @@ async function runProbe(bwrap: string): Promise<Phrase | undefined> {
     if (output.success) return undefined;
     const said = new TextDecoder().decode(output.stderr).trim().split("\n")[0]?.trim() ||
       `exit ${output.code}`;
-    return phrase("sandbox.bwrap_broken", { detail: said.replace(/^bwrap: /, "") });
+    // bwrap's own sentence, without its prefix and final period (the phrase goes on after it).
+    const detail = said.replace(/^bwrap: /, "").replace(/\.$/, "");
+    return phrase("sandbox.bwrap_broken", { detail });
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       return phrase("sandbox.bwrap_refused", { flag: `--allow-run=${bwrap}` });

@@ -88,7 +88,7 @@ export async function callCommand(
       },
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
-      sandbox: cliSandbox(settings, policy),
+      sandbox: cliSandbox(settings, policy, { notes }),
     }).build();
     // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
     const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;

@@ -59,7 +59,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
         readEnv: settings.envLookup,
       },
       // Said once per server start, in its log.
-      sandbox: (policy) => cliSandbox(settings, policy, true),
+      sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
     };
     const served = await serveMcp({
       load: (approver) => loadRosterTools(tools, approver),

@@ -125,7 +125,7 @@ async function spawnCall(
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
       readEnv: settings.envLookup,
-      sandbox: cliSandbox(settings, policy),
+      sandbox: cliSandbox(settings, policy, { notes }),
     }).build();
     const execution = await tool.execution(input);
     if (dryRun !== undefined) return await dryRun.report(execution);
