@@ -753,3 +753,34 @@ Deno.test("sandbox: show says what a tool declares beyond the default sandbox", 
     await dirs.cleanup();
   }
 });
+
+confinedTest(
+  "a program Deno's flags do not allow is not started through bwrap either",
+  async () => {
+    const dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
+    try {
+      const bwrap = (await cli(dirs, ["--json", "permissions", "--format", "json", "--no-shell"]))
+        .stdout;
+      const path = JSON.parse(bwrap).programs.find((grant: { user: string }) =>
+        grant.user === "the OS sandbox"
+      )?.path;
+      assert.match(path ?? "", /\/bwrap$/);
+      const permissions = [
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        "--allow-sys",
+        `--allow-run=${path}`,
+      ];
+      const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { permissions });
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stderr,
+        /Deno's sandbox refused to start program "\/usr\/bin\/touch"; allow it with --allow-run=\/usr\/bin\/touch/,
+      );
+      assert.equal(await exists(`${dirs.root}/ran`), false);
+    } finally {
+      await dirs.cleanup();
+    }
+  },
+);
