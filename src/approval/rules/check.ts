@@ -11,12 +11,13 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
-import { isRecord, quoteName } from "./_shape.ts";
+import { isRecord, narrowChildPreview, quoteName } from "./_shape.ts";
+import { isReach } from "../../spawn/reach.ts";
 import { applies } from "./decide.ts";
 import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";
 
 const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "input"];
-const SPAWN_KEYS = ["mode", "body", "cwd", "target"];
+const SPAWN_KEYS = ["mode", "body", "cwd", "target", "reach", "child"];
 
 /**
  * Reads an example as a preview of the rule's kind of call.
@@ -39,7 +40,19 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
     ) {
       return shape;
     }
-    const preview: SpawnPreview = { mode, body, cwd, target };
+    const { reach, child } = example;
+    const shown = child === undefined ? undefined : narrowChildPreview(child);
+    if ((reach !== undefined && !isReach(reach)) || (child !== undefined && shown === undefined)) {
+      return shape;
+    }
+    const preview: SpawnPreview = {
+      mode,
+      body,
+      cwd,
+      target,
+      ...(reach === undefined ? {} : { reach }),
+      ...(shown === undefined ? {} : { child: shown }),
+    };
     return { tool: rule.tool, kind: "spawn", preview, root };
   }
   const shape = phrase("rules_file.example_tool_shape");

@@ -3,7 +3,8 @@
  * and what `rules add --tool NAME` pins when it is given no conditions. For a declared tool: the
  * resolved program, every argument (no more, no fewer), the cwd and the manifest's `env` (by
  * digest, when it sets anything), with any input; for spawn: the
- * mode, the exact body, the target and the cwd. A value holding a secret is pinned by a salted
+ * mode, the exact body, the target, the cwd, and the reach and the child when the preview shows
+ * them. A value holding a secret is pinned by a salted
  * digest, so the rules file never holds the secret and the rule still matches that value only.
  *
  * @module
@@ -13,7 +14,7 @@ import { redact } from "../../redact.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import { digestOf } from "./_digest.ts";
-import { envText } from "./decide.ts";
+import { childText, envText } from "./decide.ts";
 import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
 
 /** What is pinned: a declared tool's call or a spawn call. */
@@ -50,12 +51,18 @@ export async function pinConditions(
   const exact = async (value: string): Promise<TextMatcher> =>
     redact(value, secrets) === value ? value : await digestOf(value);
   if (pinned.kind === "spawn") {
-    const { mode, body, target, cwd } = pinned.preview;
+    const { mode, body, target, cwd, reach, child } = pinned.preview;
+    const shown = child === undefined ? undefined : childText(child);
     return {
       mode: mode === "agent" ? "agent" : "command",
       body: await exact(body),
       target,
       cwd: await exact(cwd),
+      ...(reach === undefined ? {} : { reach }),
+      // A child holding a secret is pinned by digest, like any other field.
+      ...(shown === undefined
+        ? {}
+        : { child: redact(shown, secrets) === shown ? JSON.parse(shown) : await digestOf(shown) }),
     };
   }
   const { program, command, cwd } = pinned.preview;
