@@ -177,10 +177,17 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
   if (found.length > 0) {
     // Only a broken file pays for the JSONC tree that says where each problem is.
     const locate = await createLocator(source, parsed.tree);
-    for (const { path, at, reason } of found) {
-      const position = locate({ path, at });
-      problems.push(problemOf({ file, ...position, field: fieldName(path) }, reason));
-    }
+    const located = found.map(({ path, at, reason }) =>
+      problemOf({ file, ...locate({ path, at }), field: fieldName(path) }, reason)
+    );
+    // In file order, as a person reads the file.
+    const place = (problem: ManifestProblem) => [problem.line ?? 0, problem.column ?? 0];
+    located.sort((a, b) => {
+      const [al = 0, ac = 0] = place(a);
+      const [bl = 0, bc = 0] = place(b);
+      return al - bl || ac - bc;
+    });
+    problems.push(...located);
   }
   if (problems.length > 0) throw new ManifestError(problems);
   return config;
