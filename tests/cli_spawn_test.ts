@@ -8,6 +8,7 @@ import {
   ROOT,
   type Scratch,
   scratch,
+  unconfined,
 } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 
@@ -124,6 +125,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
 }, async () => {
   const dirs = await scratch();
+  await unconfined(dirs);
   const body = "!echo $$ > pgid; sleep 30 & echo started; sleep 30";
   const result = await cli(dirs, ["spawn", body, "--spawn-timeout", "300", ...ALWAYS]);
   assert.equal(result.code, 3, result.stderr);

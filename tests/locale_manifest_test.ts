@@ -65,7 +65,13 @@ const MANIFESTS: readonly string[] = [
         ...ok,
         command: ["x", "${", "${}", "${1A}", "${UNSET_FOR_TEST}", "${A:+x}", "${A:-${B}}"],
       },
-      t9: { ...ok, command: ["x"], output_schema: { type: "array" }, title: "two\nlines" },
+      t9x: { ...ok, command: ["x"], output_schema: { type: "array" }, title: "two\nlines" },
+      t9: { ...ok, command: ["x"], sandbox: [] },
+      t10: {
+        ...ok,
+        command: ["x"],
+        sandbox: { netwrk: 1, network: "yes", write: "x", read: [5, "~x", "../up", "~/../x"] },
+      },
     },
   }),
   // JSON.stringify drops "__proto__" keys made by literals; written out, JSON.parse keeps them.
@@ -180,8 +186,8 @@ const KEPT: readonly RegExp[] = [
   /"[^"]*"/g,
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
-  /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|schema|tools|agent|targets|max_depth|type|properties)\b/g,
+  /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|schema|tools|agent|targets|max_depth|type|properties)\b/g,
   /\[\d+\]/g,
 ];
 

@@ -7,7 +7,14 @@
  */
 
 import assert from "node:assert/strict";
-import { FIXTURES, processesInGroup, processesLeftInGroup, readPid, scratch } from "./_cli.ts";
+import {
+  FIXTURES,
+  processesInGroup,
+  processesLeftInGroup,
+  readPid,
+  scratch,
+  unconfined,
+} from "./_cli.ts";
 import { type RawMcp, rawMcp } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
@@ -46,6 +53,7 @@ Deno.test({
 }, async () => {
   const pidFile = `${await Deno.makeTempDir()}/pgid`;
   const dirs = await scratch(tools(pidFile));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "forever"));
@@ -189,6 +197,7 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const dirs = await scratch(tools(`${dir}/pgid`));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "forever"));
@@ -236,6 +245,7 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const dirs = await scratch(tools(`${dir}/pgid`));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(5, "forever"));

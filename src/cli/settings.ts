@@ -55,6 +55,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = 
     { name: "program", kind: "string" },
     { name: "argv", kind: "string" },
     { name: "cwd", kind: "string" },
+    { name: "sandbox", kind: "string" },
     { name: "input", kind: "list" },
     { name: "body", kind: "string" },
     { name: "body-glob", kind: "string" },

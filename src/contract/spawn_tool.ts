@@ -21,7 +21,10 @@ import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
 import { spawnPreview, withDelegation } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
-import { runSpawn } from "../spawn/run_spawn.ts";
+import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
+import { planOptionsOf, planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
+import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
+import { checkedRun, prepared } from "./_sandbox.ts";
 import { spawnInputSchema } from "../spawn/tool_definition.ts";
 import {
   SPAWN_SIDE_EFFECTS,
@@ -126,6 +129,14 @@ export interface SpawnToolOptions {
    * @default {readEnv}
    */
   readEnv?: EnvLookup;
+  /**
+   * The OS sandbox local commands run in (and subagents, when the policy's `spawn.agent` says
+   * so): the default, plus the policy's `spawn` grants. Commands on a target are not confined
+   * here: they run on another machine.
+   *
+   * @default {the built-in policy: "auto"}
+   */
+  sandbox?: SandboxOptions;
 }
 
 interface SpawnSettings {
@@ -140,6 +151,7 @@ interface SpawnSettings {
   readonly approver: Approver;
   readonly audit: AuditSink | undefined;
   readonly readEnv: EnvLookup | undefined;
+  readonly sandbox: SandboxOptions | undefined;
 }
 
 /** What `toService()` returns for spawn: the text for a model and the structured output. */
@@ -220,6 +232,7 @@ function settle(options: SpawnToolOptions): SpawnSettings {
     approver: options.approver ?? policyApprover({ ...options.approval, root }),
     audit: options.audit,
     readEnv: options.readEnv,
+    sandbox: options.sandbox,
   };
 }
 
@@ -348,8 +361,9 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       // The --env values: hidden from the prompt, the audit trail and (in runSpawn) the run.
       secrets: callSecrets(settings.env),
     };
+    const plan = await this.#plan(call);
     // The real directory: one spelling for the preview and rules, whatever -C said.
-    const preview = this.#preview(call, canonicalPath(settings.root));
+    const preview = this.#preview(call, canonicalPath(settings.root), plan);
     const refusal = spawnRefusal(call, {
       noShell: settings.noShell,
       depth: settings.depth,
@@ -368,8 +382,22 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       preview,
     };
     const label = spawnLabel(call, words);
+    if (plan.kind === "unavailable") {
+      const message = words.t("run.not_started", { label, reason: words.say(plan.reason) });
+      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
+    }
     await approve(flow, request, label, context.signal);
+    // Said once something is to run unconfined that the policy wanted confined.
+    if (plan.kind === "unconfined" && plan.note !== undefined) {
+      settings.sandbox?.onUnconfined?.(plan.note);
+    }
+    const unprepared = await prepared(plan);
+    if (unprepared !== undefined) {
+      const message = words.t("run.not_started", { label, reason: words.say(unprepared) });
+      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
+    }
     const result = await runSpawn(call, settings.root, {
+      ...(plan.kind === "confined" ? { sandbox: plan.wrap } : {}),
       config: this.#config,
       env: settings.env,
       depth: settings.depth ?? 0,
@@ -382,6 +410,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
       ...(settings.readEnv === undefined ? {} : { readEnv: settings.readEnv }),
     });
+    checkedRun(plan, settings.sandbox, result);
     recordRun(flow, SPAWN_TOOL, result);
     return this.#outcome(call, result, label);
   }
@@ -390,13 +419,36 @@ class SpawnTool implements Tool<SpawnToolExtra> {
    * The preview: for a task, the effective reach when the call chose one other than the policy's
    * default, and what the child will be when the child policy overrides anything.
    */
-  #preview(call: SpawnCall, cwd: string): SpawnPreview {
-    const preview = spawnPreview(call, cwd);
+  #preview(call: SpawnCall, cwd: string, plan: SandboxPlan): SpawnPreview {
+    const preview = spawnPreview(call, cwd, spawnPreviewGrants(plan));
     if (call.mode !== "agent") return preview;
     const config = this.#config;
     const reach = call.reach === reachPolicy(config).default ? undefined : call.reach;
     const child = childPreview(childPolicy(config, call.target), this.#settings.roster);
     return withDelegation(preview, { reach, child });
+  }
+
+  /**
+   * The sandbox of a call: a local command gets the default plus the policy's spawn grants; a
+   * subagent is confined only when the policy says so; a command on a target is not (it runs on
+   * another machine).
+   */
+  async #plan(call: SpawnCall): Promise<SandboxPlan> {
+    if (call.mode === "command" && call.target !== undefined) {
+      return { kind: "unconfined", note: undefined };
+    }
+    const settings = this.#settings;
+    // A task's program: the named agent's, or the configured subagent's.
+    const agent = call.mode === "agent" && call.target !== undefined
+      ? namedAgents(this.#config).get(call.target)?.argv
+      : this.#config.agent;
+    const program = call.mode === "command" ? SHELL : agent?.[0] ?? SHELL;
+    return await planSandbox(policyOf(settings.sandbox), {
+      caller: { kind: call.mode === "command" ? "spawn" : "agent" },
+      root: settings.root,
+      cwd: settings.root,
+      program,
+    }, planOptionsOf(settings.sandbox));
   }
 
   #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {

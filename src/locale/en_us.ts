@@ -52,6 +52,7 @@ export const EN_US = {
   "start.batch":
     "program {program} is a batch file, which only runs through a shell; basis-tools never uses a shell, so point the tool at an .exe",
   "start.failed": "program {program} could not be started: {detail}",
+  "start.sandbox_failed": "the sandbox (bubblewrap) could not start it: {detail}",
 
   // Sizes.
   "size.byte": "1 byte",
@@ -129,6 +130,7 @@ export const EN_US = {
   "denied.no_terminal":
     "Call of tool {tool} denied: no remembered rule allows it and there is no terminal to ask; allow it with `{command}` or --approve always",
   "denied.generic": "Call of tool {tool} denied",
+  "denied.sandbox": "Call of tool {tool} denied: {reason}",
   "denied.ask_no_terminal":
     "Call of tool {tool} denied: rule {rule} says to ask every time and there is no terminal to ask",
   "denied.rules_file": "Cannot load rules {file}: {problem}",
@@ -286,6 +288,9 @@ export const EN_US = {
   "show.env": "env",
   "show.side_effect": "side effect",
   "show.timeout": "timeout",
+  "show.sandbox": "sandbox",
+  "show.sandbox_default": "nothing beyond the default sandbox",
+  "show.sandbox_grants": "may {grants}",
   "show.declared_in": "declared in",
   "show.input_schema": "input schema",
   "show.output_schema": "output schema",
@@ -432,6 +437,13 @@ export const EN_US = {
   "manifest.timeout_invalid":
     "must be a whole number of milliseconds greater than 0, found {value}",
   "manifest.timeout_max": "must be at most {max} (about 24.8 days), found {value}",
+  "manifest.sandbox_not_object":
+    'must be an object of "network", "write" and "read", found {found}',
+  "manifest.sandbox_network": "must be true or false, found {found}",
+  "manifest.sandbox_paths": "must be an array of paths, found {found}",
+  "manifest.sandbox_tilde": 'must start with "~/" to name a path in the home directory',
+  "manifest.sandbox_escapes": 'must not climb out of {base} with ".."',
+  "manifest.sandbox_root": "the workspace root",
   "manifest.expand_unterminated": 'unterminated "${" (expected "}")',
   "manifest.expand_empty": 'empty "${}" (expected a variable name)',
   "manifest.expand_bad_name":
@@ -471,6 +483,24 @@ export const EN_US = {
   "spawn_config.child_text": "must be a non-blank string",
   "spawn_config.placeholder":
     'uses {placeholder}, but no child policy sets "{key}" for this agent (add it to "child")',
+
+  // The sandbox policy (sandbox.json) and why a call is not confined.
+  "sandbox_config.empty": "empty file (expected a JSON object; {} means the defaults)",
+  "sandbox_config.not_object": "must be a JSON object",
+  "sandbox_config.mode": "must be one of: {modes}",
+  "sandbox_config.section": "must be an object, found {found}",
+  "sandbox_config.path": 'must be an absolute path or start with "~/"',
+  "sandbox.bwrap_missing":
+    'bubblewrap ("bwrap") was not found on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+  "sandbox.bwrap_broken": "bubblewrap cannot make the namespaces a call needs here: {detail}",
+  "sandbox.bwrap_refused": "Deno's permissions refuse to run bubblewrap; allow it with {flag}",
+  "sandbox.unsupported": "there is no OS sandbox for {os}",
+  "sandbox.required": "the sandbox is required by {file} and cannot confine this call: {reason}",
+  "sandbox.no_home":
+    'a sandbox path starts with "~" and the home directory is not known (HOME is unset or relative)',
+  "sandbox.grant_refused": 'its sandbox grant {grant} is not allowed by {file} (see "grantable")',
+  "sandbox.note":
+    'note: tools run unconfined: {reason}; set "mode" in {file} to "off" to run them so without this note, or to "required" to refuse',
 
   // Rules files and the rules command.
   "rules.cannot_add": "Cannot add rule for tool {tool}: {problem}",
@@ -531,6 +561,8 @@ export const EN_US = {
     "an allow or ask rule for a declared tool must pin the program it runs (program): a name never approves on its own",
   "rules_file.needs_body": "an allow or ask rule for spawn must say which command or task (body)",
   "rules_file.matcher": 'must be a string (exact), {"glob": "…"} or {"sha256": "…", "salt": "…"}',
+  "rules_file.sandbox":
+    'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
   "rules_file.glob_string": "must be a string",
   "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
   "rules_file.bad_digest":
@@ -555,9 +587,9 @@ export const EN_US = {
   "rules_file.too_deep": "nested more than {limit} levels deep",
   "rules_file.example_shape": "example {field}: {problem}",
   "rules_file.example_tool_shape":
-    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values) and "input" optional',
+    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values), "sandbox" and "input" optional',
   "rules_file.example_spawn_shape":
-    'not a spawn preview: "mode" and "body" are required, "cwd", "target", "reach" and "child" optional',
+    'not a spawn preview: "mode" and "body" are required, "cwd", "target", "sandbox", "reach" and "child" optional',
   "rules_file.duplicate_key":
     "given twice, at {line}:{column} (first at {first_line}:{first_column}); a key may appear only once in an object",
   "rules_file.example_unmatched": "rule does not match example match[{index}] {text}",
@@ -571,6 +603,8 @@ export const EN_US = {
   "permissions.why_shell": "a shell runs any command it is given",
   "permissions.why_launcher": "it starts any program named in its arguments",
   "permissions.why_interpreter": "it runs any code given in its arguments",
+  "permissions.confinement_sandboxed":
+    "Granting {path} ({users}) lets it run anything: {why}, and --allow-run cannot limit its arguments; the OS sandbox still confines what it runs to the grants shown when a call is approved",
   "permissions.inline_code": "{user} passes it code with {flag}",
   "permissions.unexpressible":
     "Leaving {path} out of the flags: Deno splits flag values at commas and has no escape for them; use --format deno-json, or move it to a path without a comma",
@@ -582,6 +616,7 @@ export const EN_US = {
   "permissions.user_spawn_target": "spawn target {target}",
   "permissions.user_spawn_agent": "spawn subagent",
   "permissions.user_spawn_named_agent": "spawn agent {agent}",
+  "permissions.user_sandbox": "the OS sandbox",
   "permissions.hint_no_shell": "--no-shell turns spawn commands off and leaves it out",
   // How a locale lists who uses a program, and adds a note to a warning.
   "permissions.list": "{list}, {item}",
@@ -687,6 +722,13 @@ export const EN_US = {
   "prompt.child_system_prompt": "system prompt, replaced by:",
   "prompt.none": "(none)",
   "prompt.env_names": "{names} (values not shown)",
+  "prompt.sandbox": "sandbox",
+  "prompt.sandbox_default": "confined: nothing granted beyond the default sandbox",
+  "prompt.sandbox_grants": "confined, and may {grants}",
+  "prompt.sandbox_network": "reach the network",
+  "prompt.sandbox_write": "write {paths}",
+  "prompt.sandbox_read": "read {paths}",
+  "prompt.sandbox_unconfined": "unconfined (runs with your full rights)",
   "prompt.effect_process": "runs a program on this machine",
   "prompt.effect_external": "acts on systems beyond this machine",
   "prompt.effect_local_state": "hands a task to a subagent on this machine",
@@ -728,7 +770,7 @@ export const EN_US = {
   "help.schema":
     'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes:\n  openai      {"type": "function", "function": {name, description, parameters, strict}} (default)\n  anthropic   {name, description, input_schema}\n  mcp         {name, title, description, inputSchema, outputSchema?, annotations}\n  gemini      {name, description, parametersJsonSchema, responseJsonSchema?}\n--locale changes the texts of the built-in spawn tool, never names or schemas. Tools that cannot\nbe used are left out, with a line on stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, "basis-tools-call" being a link to the binary: Gemini CLI runs\nit with the tool\'s name as its only argument and the arguments as JSON on stdin.',
   "help.rules":
-    'Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule\'s\nconditions are per field of the call\'s preview and must all hold. Declared tools:\n  --program PATH          the resolved program (pinned on every allow or ask rule)\n  --argv JSON             one condition per argument: "text" exact, {"glob": "a*"} within that\n                          argument, {"rest": true} last for any further arguments\n  --cwd PATH              the working directory, exactly\n  --input POINTER=JSON    the input value at a JSON pointer equals JSON (repeatable)\nspawn: --body TEXT (exact), --body-glob GLOB (simple commands only), --target NAME,\n--mode command|agent. --when JSON gives the whole condition object. Without conditions, add pins\nthe tool\'s current program, argv and cwd. A deny rule beats an ask rule, which beats an allow rule.\nRules are scoped to the current workspace (its real path) unless --global is given. --match and\n--not-match are example previews the rule must and must not match. test prints the preview and\nthe decision that would be taken, running nothing: exit 0 when allowed, 5 when not.',
+    'Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule\'s\nconditions are per field of the call\'s preview and must all hold. Declared tools:\n  --program PATH          the resolved program (pinned on every allow or ask rule)\n  --argv JSON             one condition per argument: "text" exact, {"glob": "a*"} within that\n                          argument, {"rest": true} last for any further arguments\n  --cwd PATH              the working directory, exactly\n  --sandbox GRANTS        the call\'s sandbox grants, exactly: {"network": false, "write": [...],\n                          "read": [...]}, "unconfined" or "any" (an allow rule without one holds\n                          only for a call with no grants)\n  --input POINTER=JSON    the input value at a JSON pointer equals JSON (repeatable)\nspawn: --body TEXT (exact), --body-glob GLOB (simple commands only), --target NAME,\n--mode command|agent. --when JSON gives the whole condition object. Without conditions, add pins\nthe tool\'s current program, argv and cwd. A deny rule beats an ask rule, which beats an allow rule.\nRules are scoped to the current workspace (its real path) unless --global is given. --match and\n--not-match are example previews the rule must and must not match. test prints the preview and\nthe decision that would be taken, running nothing: exit 0 when allowed, 5 when not.',
 } as const;
 
 /** A message's key. */

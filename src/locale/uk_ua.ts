@@ -61,6 +61,7 @@ export function ukUA(): Catalogue {
     "start.batch":
       "програма {program} — пакетний файл, який запускається лише через оболонку; basis-tools ніколи не використовує оболонку, тож укажіть інструментові файл .exe",
     "start.failed": "програму {program} не вдалося запустити: {detail}",
+    "start.sandbox_failed": "пісочниця (bubblewrap) не змогла її запустити: {detail}",
 
     // Розміри.
     "size.byte": "1 Б",
@@ -141,6 +142,7 @@ export function ukUA(): Catalogue {
     "denied.no_terminal":
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а термінала, щоб запитати, немає; дозвольте його командою `{command}` або через --approve always",
     "denied.generic": "Виклик інструмента {tool} відхилено",
+    "denied.sandbox": "Виклик інструмента {tool} відхилено: {reason}",
     "denied.ask_no_terminal":
       "Виклик інструмента {tool} відхилено: правило {rule} вимагає щоразу запитувати, а термінала, щоб запитати, немає",
     "denied.rules_file": "Не вдалося завантажити правила {file}: {problem}",
@@ -313,6 +315,9 @@ export function ukUA(): Catalogue {
     "show.env": "змінні",
     "show.side_effect": "побічна дія",
     "show.timeout": "обмеження часу",
+    "show.sandbox": "пісочниця",
+    "show.sandbox_default": "нічого понад типову пісочницю",
+    "show.sandbox_grants": "дозволено {grants}",
     "show.declared_in": "оголошено в",
     "show.input_schema": "схема вхідних даних",
     "show.output_schema": "схема результату",
@@ -466,6 +471,13 @@ export function ukUA(): Catalogue {
     "manifest.timeout_invalid":
       "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",
     "manifest.timeout_max": "має бути не більшим за {max} (близько 24,8 доби), а отримано {value}",
+    "manifest.sandbox_not_object":
+      'має бути об’єктом із "network", "write" і "read", а отримано {found}',
+    "manifest.sandbox_network": "має бути true або false, а отримано {found}",
+    "manifest.sandbox_paths": "має бути масивом шляхів, а отримано {found}",
+    "manifest.sandbox_tilde": 'має починатися з "~/", щоб назвати шлях у домашньому каталозі',
+    "manifest.sandbox_escapes": 'не може виходити за межі {base} через ".."',
+    "manifest.sandbox_root": "кореня робочого простору",
     "manifest.expand_unterminated": 'незавершене "${" (очікується "}")',
     "manifest.expand_empty": 'порожнє "${}" (очікується назва змінної)',
     "manifest.expand_bad_name":
@@ -507,6 +519,25 @@ export function ukUA(): Catalogue {
     "spawn_config.child_text": "має бути непорожнім рядком",
     "spawn_config.placeholder":
       'використовує {placeholder}, але жодна політика дочірнього процесу не задає "{key}" для цього агента (додайте його до "child")',
+
+    "sandbox_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові значення)",
+    "sandbox_config.not_object": "має бути об’єктом JSON",
+    "sandbox_config.mode": "має бути одним із: {modes}",
+    "sandbox_config.section": "має бути об’єктом, а отримано {found}",
+    "sandbox_config.path": 'має бути абсолютним шляхом або починатися з "~/"',
+    "sandbox.bwrap_missing":
+      'bubblewrap ("bwrap") не знайдено в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+    "sandbox.bwrap_broken": "bubblewrap не може створити потрібні виклику простори імен: {detail}",
+    "sandbox.bwrap_refused":
+      "дозволи Deno не дають запустити bubblewrap; дозвольте це через {flag}",
+    "sandbox.unsupported": "для {os} немає пісочниці ОС",
+    "sandbox.required":
+      "пісочниця обов’язкова за {file}, але не може обмежити цей виклик: {reason}",
+    "sandbox.no_home":
+      'шлях пісочниці починається з "~", а домашній каталог невідомий (HOME не задано або він відносний)',
+    "sandbox.grant_refused": 'дозвіл пісочниці {grant} не дозволено в {file} (див. "grantable")',
+    "sandbox.note":
+      'примітка: інструменти працюють без пісочниці: {reason}; задайте "mode" у {file} як "off", щоб працювати так без цієї примітки, або "required", щоб відмовляти',
 
     // Файли правил і команда rules.
     "rules.cannot_add": "Не вдалося додати правило для інструмента {tool}: {problem}",
@@ -571,6 +602,8 @@ export function ukUA(): Catalogue {
     "rules_file.needs_body":
       "правило allow чи ask для spawn має сказати, яку команду чи завдання (поле body)",
     "rules_file.matcher": 'має бути рядком (точно), {"glob": "…"} або {"sha256": "…", "salt": "…"}',
+    "rules_file.sandbox":
+      'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
     "rules_file.glob_string": "має бути рядком",
     "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
     "rules_file.bad_digest":
@@ -595,9 +628,9 @@ export function ukUA(): Catalogue {
     "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
-      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень) та "input" — ні',
+      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень), "sandbox" та "input" — ні',
     "rules_file.example_spawn_shape":
-      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd", "target", "reach" і "child" — ні',
+      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd", "target", "sandbox", "reach" і "child" — ні',
     "rules_file.duplicate_key":
       "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
@@ -612,6 +645,8 @@ export function ukUA(): Catalogue {
     "permissions.why_launcher":
       "ця програма запускає будь-яку іншу програму, названу в її аргументах",
     "permissions.why_interpreter": "ця програма виконує будь-який код, переданий їй в аргументах",
+    "permissions.confinement_sandboxed":
+      "Дозвіл {path} ({users}) дає змогу запускати будь-що: {why}, а --allow-run не може обмежити її аргументи; проте пісочниця ОС обмежує все, що вона запускає, дозволами, показаними під час схвалення виклику",
     "permissions.inline_code": "{user} передає їй код через {flag}",
     "permissions.unexpressible":
       "Шлях {path} не включено до прапорців: Deno розділяє значення прапорців комами й не дає їх екранувати; використайте --format deno-json або перенесіть його туди, де в шляху немає коми",
@@ -623,6 +658,7 @@ export function ukUA(): Catalogue {
     "permissions.user_spawn_target": "ціль spawn {target}",
     "permissions.user_spawn_agent": "субагент spawn",
     "permissions.user_spawn_named_agent": "агент spawn {agent}",
+    "permissions.user_sandbox": "пісочниця ОС",
     "permissions.hint_no_shell": "--no-shell вимикає команди spawn, і тоді цього дозволу не буде",
     // Як мова перелічує тих, хто запускає програму, і додає примітку до попередження.
     "permissions.list": "{list}, {item}",
@@ -734,6 +770,13 @@ export function ukUA(): Catalogue {
     "prompt.child_system_prompt": "системну підказку замінено на:",
     "prompt.none": "(немає)",
     "prompt.env_names": "{names} (значення не показано)",
+    "prompt.sandbox": "пісочниця",
+    "prompt.sandbox_default": "обмежено: нічого понад типову пісочницю",
+    "prompt.sandbox_grants": "обмежено, але дозволено {grants}",
+    "prompt.sandbox_network": "доступ до мережі",
+    "prompt.sandbox_write": "запис у {paths}",
+    "prompt.sandbox_read": "читання {paths}",
+    "prompt.sandbox_unconfined": "без пісочниці (з усіма вашими правами)",
     "prompt.effect_process": "запускає програму на цьому комп’ютері",
     "prompt.effect_external": "діє на системи за межами цього комп’ютера",
     "prompt.effect_local_state": "передає завдання субагентові на цьому комп’ютері",
@@ -878,6 +921,6 @@ Gemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --
 "callCommand": "basis-tools-call"}, де "basis-tools-call" — посилання на двійковий файл: Gemini CLI
 запускає його з назвою інструмента єдиним аргументом і аргументами як JSON у stdin.`,
     "help.rules":
-      'Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nОголошені інструменти:\n  --program PATH          програма, яка справді запуститься (її закріплює кожне правило allow чи ask)\n  --argv JSON             умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\n                          цього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи\n  --cwd PATH              робочий каталог, точно\n  --input POINTER=JSON    значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)\nspawn: --body TEXT (точно), --body-glob GLOB (лише прості команди), --target NAME,\n--mode command|agent. --when JSON задає весь об’єкт умов. Без умов add закріплює поточні програму,\nargv і cwd інструмента. Правило deny переважає правило ask, а те — правило allow. Правила діють\nу поточному робочому просторі (його справжньому шляху), якщо не задано --global. --match і\n--not-match — приклади попереднього перегляду, з якими правило має і не має збігатися. test\nпоказує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо ні.',
+      'Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nОголошені інструменти:\n  --program PATH          програма, яка справді запуститься (її закріплює кожне правило allow чи ask)\n  --argv JSON             умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\n                          цього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи\n  --cwd PATH              робочий каталог, точно\n  --sandbox GRANTS        дозволи пісочниці виклику, точно: {"network": false, "write": [...],\n                          "read": [...]}, "unconfined" або "any" (правило allow без них\n                          діє лише для виклику без дозволів)\n  --input POINTER=JSON    значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)\nspawn: --body TEXT (точно), --body-glob GLOB (лише прості команди), --target NAME,\n--mode command|agent. --when JSON задає весь об’єкт умов. Без умов add закріплює поточні програму,\nargv і cwd інструмента. Правило deny переважає правило ask, а те — правило allow. Правила діють\nу поточному робочому просторі (його справжньому шляху), якщо не задано --global. --match і\n--not-match — приклади попереднього перегляду, з якими правило має і не має збігатися. test\nпоказує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо ні.',
   };
 }

@@ -15,6 +15,8 @@ import type { Roster } from "../manifest/types.ts";
 import { joinPath } from "../paths.ts";
 import { ManifestError } from "../errors.ts";
 import { loadSpawnConfig, SPAWN_CONFIG_FILE } from "../spawn/config.ts";
+import { loadSandboxPolicy, SANDBOX_CONFIG_FILE } from "../sandbox/policy.ts";
+import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
 import { SPAWN_TOOL } from "../spawn/types.ts";
 import { withinRoster } from "../spawn/child.ts";
 import type { LoadedRoster, UnavailableEntry } from "./serve_mcp.ts";
@@ -37,11 +39,14 @@ export interface RosterToolSettings {
    */
   readonly roster?: readonly string[];
   /** Options of spawn (commands off, depth, timeout, what a subagent inherits). */
-  readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale">;
+  readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale" | "sandbox">;
+  /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
+  readonly sandbox: (policy: SandboxPolicy) => SandboxOptions;
 }
 
 /**
- * The files whose change reloads the roster: the workspace manifest, the global one, spawn.json.
+ * The files whose change reloads the roster: the workspace manifest, the global one, spawn.json,
+ * sandbox.json.
  *
  * @param settings The root and the config directory.
  * @returns Absolute paths.
@@ -51,11 +56,12 @@ export function watchedFiles(settings: Pick<RosterToolSettings, "root" | "config
     joinPath(settings.root, ".basis", "tools.json"),
     joinPath(settings.configDir, "tools.json"),
     joinPath(settings.configDir, SPAWN_CONFIG_FILE),
+    joinPath(settings.configDir, SANDBOX_CONFIG_FILE),
   ];
 }
 
 /**
- * Loads the manifests and spawn.json and builds every usable tool: the declared ones in roster
+ * Loads the manifests, spawn.json and sandbox.json and builds every usable tool: the declared ones in roster
  * order, then spawn. A tool that cannot be used (a problem of its own, a program that cannot be
  * found, a schema that does not compile; spawn with a broken spawn.json) is left out, with why.
  *
@@ -68,12 +74,14 @@ export async function loadRosterTools(
   settings: RosterToolSettings,
   approver: Approver,
 ): Promise<LoadedRoster> {
-  const [whole, spawn] = await Promise.all([
+  // A sandbox.json that cannot be read fails the whole load: the policy may say "required".
+  const [whole, spawn, policy] = await Promise.all([
     loadRoster({ workspace: settings.root, configDir: settings.configDir }),
     loadSpawnConfig(settings.configDir).catch((error) => {
       if (error instanceof ManifestError) return error;
       throw error;
     }),
+    loadSandboxPolicy(settings.configDir),
   ]);
   const names = settings.roster;
   const loaded: Roster = names === undefined ? whole : {
@@ -93,7 +101,7 @@ export async function loadRosterTools(
     recheck: !loaded.unavailable.has(tool.name) &&
       tool.problems.some((problem) => problem.field === "command[0]"),
   }));
-  const shared = { approver, audit: settings.audit };
+  const shared = { approver, audit: settings.audit, sandbox: settings.sandbox(policy) };
   const options = {
     locale: settings.locale,
     declared: { ...settings.declared, ...shared },

@@ -40,6 +40,15 @@ export interface DeriveOptions {
   auditLog?: string;
   /** `LD_*`/`DYLD_*` names set in the environment. @default read from the environment */
   loaderVars?: readonly string[];
+  /**
+   * The OS sandbox: whether declared tools run in it, and the paths it looks at (`read`) and
+   * creates (`write`) to set a call up. @default no sandbox
+   */
+  sandbox?: {
+    readonly sandboxed: boolean;
+    readonly read: readonly string[];
+    readonly write: readonly string[];
+  };
 }
 
 /**
@@ -79,6 +88,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
       program: spec.program,
       args: spec.command.slice(1),
       ...(path === undefined ? {} : { path }),
+      ...(options.sandbox?.sandboxed ? { sandboxed: true } : {}),
     };
   });
   requests.push(...(options.programs ?? []));
@@ -116,7 +126,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const kill = IS_WINDOWS ? undefined : killProgram(callPath);
   if (kill !== undefined) run.add(kill);
 
-  const write = new Set([roster.configDir, cache, state]);
+  for (const path of options.sandbox?.read ?? []) read.add(path);
+  const write = new Set([roster.configDir, cache, state, ...(options.sandbox?.write ?? [])]);
   const audit = auditLogPath({ env, ...(options.auditLog ? { path: options.auditLog } : {}) });
   if (audit !== undefined && !isInside(audit, state)) write.add(audit);
   // The audit log is looked at before it is opened, so a FIFO there never blocks a call.
@@ -198,9 +209,13 @@ function confinementWarning(
       : [phrase("permissions.inline_code", { user: request.user, flag })];
   });
   const hints = requesters.flatMap((request) => request.hint === undefined ? [] : [request.hint]);
+  // Inside the OS sandbox, what the program may run is still confined by it.
+  const key = requesters.every((request) => request.sandboxed === true)
+    ? "permissions.confinement_sandboxed"
+    : "permissions.confinement";
   const said = [...inline, ...hints].reduce<Phrase>(
     (text, more) => phrase("permissions.more", { text, more }),
-    phrase("permissions.confinement", { path: `"${path}"`, users, why: risk.why }),
+    phrase(key, { path: `"${path}"`, users, why: risk.why }),
   );
   return warning("confinement", said);
 }

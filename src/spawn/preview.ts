@@ -6,6 +6,7 @@
 
 import type { ChildPreview } from "./child.ts";
 import type { Reach } from "./reach.ts";
+import type { SandboxGrants } from "../sandbox/types.ts";
 import type { SpawnCall, SpawnPreview } from "./types.ts";
 
 /** The target a preview names when the call has none. */
@@ -17,6 +18,7 @@ export const LOCAL_TARGET = "local";
  *
  * @param call The parsed call.
  * @param cwd The absolute working directory (the workspace root).
+ * @param sandbox The command's grants beyond the default, when it has any (else no key).
  * @returns The preview, keys in the pinned order.
  *
  * @example The key order is fixed
@@ -26,9 +28,16 @@ export const LOCAL_TARGET = "local";
  * console.assert(JSON.stringify(preview) === '{"mode":"command","body":"ls","cwd":"/w","target":"local"}');
  * ```
  */
-export function spawnPreview(call: SpawnCall, cwd: string): SpawnPreview {
+export function spawnPreview(
+  call: SpawnCall,
+  cwd: string,
+  sandbox?: SandboxGrants,
+): SpawnPreview {
   const target = call.target ?? LOCAL_TARGET;
-  return { mode: call.mode, body: call.body, cwd, target };
+  const preview = { mode: call.mode, body: call.body, cwd, target };
+  if (sandbox === undefined) return preview;
+  const grants = { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
+  return { ...preview, sandbox: grants };
 }
 
 /** What a delegated task adds to its preview. */

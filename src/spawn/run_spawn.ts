@@ -12,7 +12,7 @@ import { phrase } from "../locale/messages.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { callSecrets } from "../redact.ts";
 import { runProgram } from "../run/run_program.ts";
-import type { RunRequest, RunResult } from "../run/types.ts";
+import type { RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
 import { childEnv, type ChildPreview, fillPlaceholders } from "./child.ts";
 import { namedAgents, type SpawnConfig } from "./config.ts";
 import { SPAWN_DEPTH_VAR } from "./depth.ts";
@@ -53,6 +53,8 @@ export interface RunSpawnOptions {
   onStderr?: (chunk: Uint8Array) => void;
   /** Where the kept variables (`PATH`, `HOME`, `LANG`) are read from. @default readEnv */
   readEnv?: EnvLookup;
+  /** The OS sandbox to run it in (the call's plan). @default none */
+  sandbox?: SandboxWrap;
 }
 
 /**
@@ -87,9 +89,10 @@ export async function runSpawn(
   cwd: string,
   options: RunSpawnOptions,
 ): Promise<RunResult> {
-  const request = call.mode === "command"
+  const made = call.mode === "command"
     ? commandRequest(call.body, call.target, cwd, options)
     : agentRequest(call.body, call.target, cwd, options);
+  const request = options.sandbox === undefined ? made : { ...made, sandbox: options.sandbox };
   return await runProgram(request, {
     maxBytes: SPAWN_OUTPUT_CAP,
     maxLines: Infinity,

@@ -8,6 +8,7 @@
 import type { JsonKind } from "../json_kind.ts";
 import type { ChildPreview } from "./child.ts";
 import type { Reach } from "./reach.ts";
+import type { SandboxGrants } from "../sandbox/types.ts";
 
 export type { JsonKind } from "../json_kind.ts";
 export type { Reach } from "./reach.ts";
@@ -70,8 +71,9 @@ export type SpawnParse =
 
 /**
  * The preview of a spawn call: what the approver and remembered rules see. Key order pinned:
- * mode, body, cwd, target (README: "Approval"), then, for a task and only when they apply,
- * `reach` and `child`: a call with neither has exactly the four keys.
+ * mode, body, cwd, target, then `sandbox` only when the command has grants beyond the default,
+ * then, for a task and only when they apply, `reach` and `child` (README: "Approval"): a call
+ * with none of them has exactly the four keys.
  */
 export interface SpawnPreview {
   /** `command` runs the body as a command line; `agent` hands it to a subagent as a task. */
@@ -82,6 +84,11 @@ export interface SpawnPreview {
   readonly cwd: string;
   /** Where it runs, or the named agent a task is for: `"local"` when none was named. */
   readonly target: string;
+  /**
+   * The grants of a command confined with more than the default (the policy's `spawn` section);
+   * absent otherwise, so that the preview of every other call is the four keys above.
+   */
+  readonly sandbox?: SandboxGrants;
   /** A task's effective reach, only when it is not the policy's default. */
   readonly reach?: Reach;
   /** What the child will be, only when the child policy overrides something. */

@@ -15,6 +15,7 @@ import type { ChildPreview } from "../../spawn/child.ts";
 import { isReach } from "../../spawn/reach.ts";
 import { MAX_INPUT_DEPTH } from "../../schema/gate.ts";
 import { compileGlob } from "./glob.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type {
   ArgMatcher,
   InputMatcher,
@@ -46,9 +47,17 @@ const RULE_FIELDS = new Set([
 ]);
 
 /** The conditions a declared tool's rule may have, in canonical order. */
-export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "input"] as const;
+export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "sandbox", "input"] as const;
 /** The conditions a spawn rule may have, in canonical order. */
-export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd", "reach", "child"] as const;
+export const SPAWN_CONDITIONS = [
+  "mode",
+  "body",
+  "target",
+  "cwd",
+  "sandbox",
+  "reach",
+  "child",
+] as const;
 
 /**
  * How deeply a value in a rule may nest (an `equals` value, an example): what a call's input may,
@@ -318,6 +327,44 @@ function narrowInput(
   return ok ? Object.fromEntries(out) : undefined;
 }
 
+function narrowSandboxCondition(
+  value: unknown,
+  problems: Problems,
+): PreviewSandbox | "any" | undefined {
+  if (value === "any") return "any";
+  const sandbox = narrowSandbox(value);
+  if (sandbox === undefined) problems.add("when.sandbox", "rules_file.sandbox");
+  return sandbox;
+}
+
+/**
+ * Narrows a sandbox value as previews carry it: `"unconfined"`, or exactly `network` (a
+ * boolean), `write` and `read` (arrays of absolute paths), the lists sorted and each path once
+ * (a condition compares them as sets).
+ *
+ * @param value The value as written.
+ * @returns The value in canonical form, or `undefined` when it is not one.
+ */
+export function narrowSandbox(value: unknown): PreviewSandbox | undefined {
+  if (value === "unconfined") return value;
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 3 || !["network", "write", "read"].every((key) => keys.includes(key))) {
+    return undefined;
+  }
+  const { network, write, read } = value;
+  const paths = (list: unknown) =>
+    Array.isArray(list) && list.every((path) => typeof path === "string" && isAbsolutePath(path))
+      ? [...new Set(list as string[])].sort()
+      : undefined;
+  const writable = paths(write);
+  const readable = paths(read);
+  if (typeof network !== "boolean" || writable === undefined || readable === undefined) {
+    return undefined;
+  }
+  return { network, write: writable, read: readable };
+}
+
 /**
  * Narrows a child description as previews carry it: any of `roster` (tool names, compared as a
  * set: sorted, each once), `model` and `system_prompt` (strings), keys in that order, at least
@@ -408,6 +455,7 @@ function narrowConditions(
       out.target = value.target;
     }
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+    if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
     if (has("reach")) {
       if (!isReach(value.reach)) problems.add("when.reach", "rules_file.reach");
       out.reach = value.reach;
@@ -418,6 +466,7 @@ function narrowConditions(
     if (has("argv")) out.argv = narrowArgv(value.argv, "when.argv", problems);
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
     if (has("env")) out.env = narrowEnv(value.env, "when.env", problems);
+    if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
     if (has("input")) out.input = narrowInput(value.input, "when.input", problems);
   }
   return problems.list.length === before ? out as RuleConditions : undefined;

@@ -11,13 +11,15 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
-import { isRecord, narrowChildPreview, quoteName } from "./_shape.ts";
+import { isRecord, narrowChildPreview, narrowSandbox, quoteName } from "./_shape.ts";
 import { isReach } from "../../spawn/reach.ts";
 import { applies } from "./decide.ts";
 import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";
 
-const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "input"];
-const SPAWN_KEYS = ["mode", "body", "cwd", "target", "reach", "child"];
+const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "sandbox", "input"];
+const SPAWN_KEYS = ["mode", "body", "cwd", "target", "sandbox", "reach", "child"];
+/** The sandbox of an example that names none: confined with nothing beyond the default. */
+const DEFAULT_SANDBOX = { network: false, write: [], read: [] } as const;
 
 /**
  * Reads an example as a preview of the rule's kind of call.
@@ -40,6 +42,10 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
     ) {
       return shape;
     }
+    const sandbox = example.sandbox === undefined ? undefined : narrowSandbox(example.sandbox);
+    if (example.sandbox !== undefined && (sandbox === undefined || sandbox === "unconfined")) {
+      return shape;
+    }
     const { reach, child } = example;
     const shown = child === undefined ? undefined : narrowChildPreview(child);
     if ((reach !== undefined && !isReach(reach)) || (child !== undefined && shown === undefined)) {
@@ -50,6 +56,7 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
       body,
       cwd,
       target,
+      ...(sandbox === undefined || sandbox === "unconfined" ? {} : { sandbox }),
       ...(reach === undefined ? {} : { reach }),
       ...(shown === undefined ? {} : { child: shown }),
     };
@@ -67,9 +74,19 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
   ) {
     return shape;
   }
+  const sandbox = example.sandbox === undefined ? DEFAULT_SANDBOX : narrowSandbox(example.sandbox);
+  if (sandbox === undefined) return shape;
   const values = env as Record<string, string>;
   const names = Object.keys(values).sort();
-  const preview: ToolPreview = { tool: rule.tool, program, command, cwd, env: names, input };
+  const preview: ToolPreview = {
+    tool: rule.tool,
+    program,
+    command,
+    cwd,
+    env: names,
+    sandbox,
+    input,
+  };
   return { tool: rule.tool, kind: "tool", preview, env: values, root, fromWorkspace: false };
 }
 

@@ -22,6 +22,8 @@ import { executeOnTerminal } from "../_execute.ts";
 import type { Settings } from "../settings.ts";
 import { failedCall, ranCall } from "./_call_json.ts";
 import { DryRun } from "./_dry_run.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { cliSandbox } from "../_sandbox_note.ts";
 import { type CallPresentation, Notes, withoutGeminiKeys } from "./_presentation.ts";
 
 /** Options of one call. */
@@ -70,6 +72,7 @@ export async function callCommand(
     const parsed = await parseCallInput(name, source.text);
     const input = options.gemini === true ? withoutGeminiKeys(parsed, spec.inputSchema) : parsed;
     const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
+    const policy = await loadSandboxPolicy(settings.configDir);
     const tool = new DeclaredToolBuilder(spec, {
       locale: settings.locale,
       cacheDir: settings.cacheDir,
@@ -86,6 +89,7 @@ export async function callCommand(
       },
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
+      sandbox: cliSandbox(settings, policy, { notes }),
     }).build();
     // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
     const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;

@@ -16,6 +16,8 @@ import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { canonicalPath } from "../../paths.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -164,6 +166,15 @@ async function givenConditions(
   if (argv !== undefined) set("argv", await optionJson(tool, "--argv", argv));
   const cwd = text("cwd");
   if (cwd !== undefined) set("cwd", cwd);
+  const sandbox = text("sandbox");
+  if (sandbox !== undefined) {
+    set(
+      "sandbox",
+      sandbox === "unconfined" || sandbox === "any"
+        ? sandbox
+        : await optionJson(tool, "--sandbox", sandbox),
+    );
+  }
   for (const pair of texts("input") ?? []) {
     const eq = pair.indexOf("=");
     if (eq < 0) {
@@ -258,7 +269,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * What the tool runs now, as conditions: its resolved program, argv, (for a workspace rule) cwd,
- * and the manifest's env by digest, secrets digested. A global rule does not pin the cwd: a tool's
+ * the manifest's env by digest and the sandbox grants it has, secrets digested. A global rule does not pin the cwd: a tool's
  * cwd is its workspace's.
  */
 async function pinnedNow(
@@ -281,7 +292,21 @@ async function pinnedNow(
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
   }
   const secrets = callSecrets(spec.env, settings.env);
-  const preview = { program: found.path, command: spec.command, cwd: where };
+  // The grants the call has now, as its preview will show them.
+  const plan = await planSandbox(await loadSandboxPolicy(settings.configDir), {
+    caller: { kind: "tool", grants: spec.sandbox },
+    root: await workspaceRoot(settings),
+    cwd: where,
+    program: found.path,
+  }, { env: settings.envLookup, cacheDir: settings.cacheDir });
+  const sandbox = previewSandbox(plan);
+  if (plan.kind === "refused" || plan.kind === "unavailable" || sandbox === undefined) {
+    const problem = plan.kind === "refused" || plan.kind === "unavailable"
+      ? plan.reason
+      : phrase("sandbox.no_home");
+    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
+  }
+  const preview = { program: found.path, command: spec.command, cwd: where, sandbox };
   const { cwd, ...rest } = await pinConditions(
     { kind: "tool", preview, env: spec.env },
     secrets,

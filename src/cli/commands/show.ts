@@ -42,6 +42,12 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       env,
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
+      // As declared (paths resolved against the root, "~" kept): what a call asks the sandbox for.
+      sandbox: {
+        network: spec.sandbox.network,
+        write: spec.sandbox.write,
+        read: spec.sandbox.read,
+      },
       input_schema: spec.inputSchema,
       ...(spec.outputSchema === undefined ? {} : { output_schema: spec.outputSchema }),
       source: spec.scope,
@@ -54,6 +60,15 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     ? t("show.none")
     : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
   const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
+  const { network, write, read } = spec.sandbox;
+  const grants = [
+    ...(network ? [t("prompt.sandbox_network")] : []),
+    ...(write.length > 0 ? [t("prompt.sandbox_write", { paths: write.map(hide).join(", ") })] : []),
+    ...(read.length > 0 ? [t("prompt.sandbox_read", { paths: read.map(hide).join(", ") })] : []),
+  ];
+  const sandboxText = grants.length === 0
+    ? t("show.sandbox_default")
+    : t("show.sandbox_grants", { grants: grants.join("; ") });
   const fields: [string, string][] = [
     ...(spec.title === undefined ? [] : [[t("show.title"), spec.title] as [string, string]]),
     [t("show.command"), quoteArgv(spec.command.map(hide))],
@@ -61,6 +76,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     [t("show.env"), envText],
     [t("show.side_effect"), spec.sideEffect],
     [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
+    [t("show.sandbox"), sandboxText],
     [t("show.declared_in"), `${spec.file} (${spec.scope})`],
   ];
   const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;

@@ -30,6 +30,8 @@ import type { Settings } from "../settings.ts";
 import { type CallFailure, failedCall } from "./_call_json.ts";
 import { failedSpawn, ranSpawn, ranSpawnAsCall } from "./_spawn_json.ts";
 import { DryRun } from "./_dry_run.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { cliSandbox } from "../_sandbox_note.ts";
 import { type CallPresentation, Notes } from "./_presentation.ts";
 
 /** Options of one spawn call from the command line. */
@@ -102,9 +104,10 @@ async function spawnCall(
     const parsed = parseSpawnInput(input);
     // Only for the shape of --json: the contract below checks the input itself.
     if (parsed.ok) call = parsed.call;
-    const [root, config] = await Promise.all([
+    const [root, config, policy] = await Promise.all([
       workspaceRoot(settings),
       loadSpawnConfig(settings.configDir),
+      loadSandboxPolicy(settings.configDir),
     ]);
     const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
     const timeoutMs = options.timeoutMs ?? settings.spawnTimeoutMs;
@@ -126,6 +129,7 @@ async function spawnCall(
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
       readEnv: settings.envLookup,
+      sandbox: cliSandbox(settings, policy, { notes }),
     }).build();
     const execution = await tool.execution(input);
     if (dryRun !== undefined) return await dryRun.report(execution);
