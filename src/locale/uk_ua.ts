@@ -875,10 +875,16 @@ export function ukUA(): Catalogue {
   !!<text>              завдання, що починається з '!'
   <text>                завдання для субагента зі spawn.json (текст — у його stdin, відповідь —
                         з його stdout); відхиляється на глибині делегування max_depth (типово 2)
+  @<agent> <text>       завдання для названого агента зі spawn.json ("agents")
+  @@<text>              завдання для субагента, що починається з '@'
+Необов’язкове поле вхідних даних "reach" ("local", "named" або "any") обмежує, до яких агентів
+може йти завдання; "reach" у spawn.json визначає дозволені значення й типове.
 Вивід передається одразу; для --json з кожного потоку зберігається до 64 КіБ, і виводиться
 {ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,
 stderr_truncated, duration_ms}. Налаштування: spawn.json у каталозі конфігурації,
-{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.`,
+{"agent": [argv], "agents": {"name": [argv]}, "targets": {"name": [argv prefix]},
+"max_depth": 2, "reach": {"allow": [...], "default": "any"}, "child": {"roster": [names],
+"model": "...", "system_prompt": "..."}}.`,
     "help.permissions":
       `Використання: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]
 
