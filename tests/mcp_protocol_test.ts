@@ -252,14 +252,16 @@ Deno.test({
     const first = await readPid(`${dir}/pgid`);
     await Deno.remove(`${dir}/pgid`);
     // No wait between them: the first call's handler ends after the second took its id. (MCP
-    // says an id is never reused in a session; when the two lines arrive together the cancel may
-    // reach the second call instead, which then never starts. Either way nothing may survive.)
+    // says an id is never reused in a session; when the two lines arrive together the SDK's cancel
+    // may reach the second call instead, which then never starts. Either way nothing may survive.)
     await raw.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     await raw.send(call(5, "forever"));
     const second = await readPid(`${dir}/pgid`).catch(() => undefined);
-    assert.deepEqual(await processesLeftInGroup(first), []);
+    // (When the cancel reached the second call instead, the first still runs: it must not outlive
+    // the server either.)
     const status = await raw.close();
     assert.equal(status.code, 0);
+    assert.deepEqual(await processesLeftInGroup(first), [], "the first call outlived the server");
     if (second !== undefined) {
       assert.deepEqual(
         await processesLeftInGroup(second),
