@@ -410,11 +410,11 @@ Deno.test("a broken spawn.json is a config error (exit 6) naming the file and th
   await configure(dirs, { agent: "claude -p" });
   const result = await cli(dirs, ["spawn", "!ls", ...ALWAYS]);
   assert.equal(result.code, 6);
-  assert.match(result.stderr, /spawn\.json: agent: must be a non-empty array of strings/);
+  assert.match(result.stderr, /spawn\.json:1:10: agent: must be a non-empty array of strings/);
   assertNoStackTrace(result.stderr);
   const check = await cli(dirs, ["check"]);
   assert.equal(check.code, 6);
-  assert.match(check.stdout, /spawn\.json: agent: /);
+  assert.match(check.stdout, /spawn\.json:1:10: agent: /);
   await dirs.cleanup();
 });
 

@@ -106,6 +106,12 @@ const SPAWN_CONFIGS: readonly string[] = [
   '{"agent": "claude -p", "targets": [], "max_depth": -1, "agnet": 1}',
   '{"targets": {"a/b": ["x"], "local": ["y"], "ok": [""]}}',
   '{"max_depth": 1, "max_depth": 2}',
+  '{"agents": [], "reach": 1, "child": 2}',
+  '{"agents": {"a.b": ["x"], "local": ["y"]}, "reach": {"allow": []}, "child": {"roster": "x", "model": ""}}',
+  '{"reach": {"allow": ["x"], "default": "y"}, "child": {"roster": ["-x"]}}',
+  '{"reach": {"allow": ["local"]}}',
+  '{"reach": {"allow": ["local"], "default": "named"}}',
+  '{"agent": ["a", "{model}"]}',
 ];
 
 /**
@@ -327,7 +333,7 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
   assert.match(listed.stdout, /^bad\s+-\s+workspace\s+недоступний: description: має бути рядком/m);
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
   const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
-  assert.match(broken.stdout, /spawn\.json: agent: має бути непорожнім масивом рядків/);
+  assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути непорожнім масивом рядків/);
   await dirs.cleanup();
 });
 

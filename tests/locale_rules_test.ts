@@ -225,7 +225,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 2, rules: [{ ...SPAWN_RULE, when: { body: "ls", argv: [] } }] }),
-    'rules[0] "r-aaaaaaaa": when: unknown condition "argv" for spawn (known: mode, body, target, cwd, sandbox)',
+    'rules[0] "r-aaaaaaaa": when: unknown condition "argv" for spawn (known: mode, body, target, cwd, sandbox, reach, child)',
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: { program: "sh" } }] }),

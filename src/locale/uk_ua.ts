@@ -154,7 +154,7 @@ export function ukUA(): Catalogue {
       'має бути об’єктом JSON із рядковою властивістю "input", а отримано {found}',
     "spawn.input.missing": 'відсутня обов’язкова рядкова властивість "input"',
     "spawn.input.not_string": "має бути рядком, а отримано {found}",
-    "spawn.input.extra": 'неочікувана властивість; spawn приймає лише "input"',
+    "spawn.input.extra": 'неочікувана властивість; spawn приймає лише "input" і "reach"',
     "spawn.input.empty":
       'порожнє значення: напишіть команду після "!" (наприклад, "!cargo test") або завдання, яке треба делегувати',
     "spawn.input.no_command": 'після "!" немає команди: напишіть її, наприклад "!cargo test"',
@@ -166,8 +166,16 @@ export function ukUA(): Catalogue {
       '"!@local" не потрібен: звичайна "!<команда>" і так виконується тут',
     "spawn.input.target_no_command":
       'вказано ціль "{name}", але немає команди: напишіть "!@{name} <команда>"',
+    "spawn.input.bad_reach":
+      'має бути "local", "named" або "any" (або бути відсутнім), а отримано {found}',
+    "spawn.input.local_agent":
+      '"@local" не потрібен: завдання без "@<назва>" і так отримує налаштований субагент (почніть із "@@", якщо завдання саме починається з "@")',
+    "spawn.input.agent_no_task":
+      'вказано агента "{name}", але немає завдання: напишіть "@{name} <завдання>" (почніть із "@@", якщо завдання — це лише "@{name}")',
 
     // Відмови spawn до підтвердження.
+    "spawn.guard.reach_not_allowed":
+      'Виклик spawn відхилено: /reach {reach} не дозволено політикою досяжності користувача; вкажіть {allowed} або не вказуйте "reach", щоб отримати {default}',
     "spawn.guard.no_shell":
       'Виклик spawn відхилено: команди вимкнено (--no-shell); завдання без "!" на початку все ще можна делегувати',
     "spawn.guard.unknown_target_none":
@@ -180,6 +188,16 @@ export function ukUA(): Catalogue {
       'Виклик spawn відхилено: цей виклик на глибині делегування {depth}, а межа — {max}, тож делегувати далі не можна; команди ("!<команда>") все ще працюють',
     "spawn.guard.no_agent":
       'Виклик spawn відхилено: субагента не налаштовано; додайте до {file} argv, наприклад "agent": ["claude", "-p"] (він отримує завдання через stdin і відповідає через stdout)',
+    "spawn.guard.unknown_agent_none":
+      'Виклик spawn відхилено: невідомий агент {agent}; жодного агента не налаштовано (додайте "agents" до {file}); якщо завдання саме починається з "@{name}", почніть його з "@@"',
+    "spawn.guard.unknown_agent":
+      'Виклик spawn відхилено: невідомий агент {agent}; налаштовані агенти: {names} (якщо завдання саме починається з "@{name}", почніть його з "@@")',
+    "spawn.guard.reach_needs_name":
+      'Виклик spawn відхилено: досяжність {reach} дозволяє передати завдання лише названому агентові, а тут агента не вказано: напишіть "@<назва> <завдання>"',
+    "spawn.guard.reach_local_only":
+      'Виклик spawn відхилено: досяжність {reach} лишає завдання налаштованому субагентові, а це завдання для агента {agent}: приберіть "@{name}" або вкажіть досяжність, що охоплює названих агентів ("named" або "any")',
+    "spawn.guard.no_agent_named":
+      'Виклик spawn відхилено: для завдання без "@<назва>" субагента не налаштовано; зверніться до названого агента ({names}) або додайте "agent" до {file}',
 
     // Результати spawn.
     "spawn.agent_silent": "Субагент завершив роботу, нічого не сказавши",
@@ -193,13 +211,21 @@ export function ukUA(): Catalogue {
       'Виконує команду оболонки або делегує завдання. "!<команда>" виконує команду через /bin/sh у корені робочого простору (наприклад, "!cargo test"); будь-який інший текст передається субагентові як завдання. Почніть із "!!", якщо саме завдання починається з "!".',
     "spawn.description_targets":
       '"!@<ціль> <команда>" виконує команду на налаштованій цілі: {names}.',
+    "spawn.description_agents":
+      '"@<агент> <завдання>" передає завдання названому агентові: {names} (почніть із "@@", якщо саме завдання починається з "@").',
     "spawn.system_prompt":
       'spawn: виконайте команду оболонки через {"input": "!<команда>"} або делегуйте завдання субагентові через {"input": "<завдання>"} ("!!" починає завдання, яке саме починається з "!"). Команди виконуються через /bin/sh у корені робочого простору; кожен виклик спершу підтверджується.',
     "spawn.system_prompt_targets":
       'Щоб виконати команду на цілі, пишіть "!@<ціль> <команда>": {names}.',
+    "spawn.system_prompt_agents":
+      'Щоб делегувати завдання названому агентові, пишіть "@<агент> <завдання>": {names}.',
     "spawn.help":
-      '# {title} (`spawn`)\n\nВиконує команду оболонки або передає завдання субагентові. Вхідні дані — один рядок, `input`:\n\n- `!<команда>` виконує команду через `/bin/sh -c` у корені робочого простору, в окремій групі процесів; у її середовищі лишаються тільки `PATH`, `HOME`, `LANG` і налаштовані змінні. Наприклад: `{"input": "!cargo test"}`.\n{targets}- `!!<текст>` — завдання, яке саме починається з `!`.\n- Будь-який інший текст — завдання для налаштованого субагента: він отримує текст через стандартний вхід і відповідає через стандартний вихід.\n\nРезультат — вивід команди (стандартний вихід, а якщо він порожній — стандартний потік помилок) або відповідь субагента. Команду буде зупинено через {command_ms} мс, субагента — через {agent_ms} мс; з кожного потоку зберігається до 64 КіБ. Кожен виклик підтверджується до запуску.',
+      '# {title} (`spawn`)\n\nВиконує команду оболонки або передає завдання субагентові. Вхідні дані — один рядок, `input`:\n\n- `!<команда>` виконує команду через `/bin/sh -c` у корені робочого простору, в окремій групі процесів; у її середовищі лишаються тільки `PATH`, `HOME`, `LANG` і налаштовані змінні. Наприклад: `{"input": "!cargo test"}`.\n{targets}{agents}- `!!<текст>` — завдання, яке саме починається з `!`.\n- Будь-який інший текст — завдання для налаштованого субагента: він отримує текст через стандартний вхід і відповідає через стандартний вихід.\n\nРезультат — вивід команди (стандартний вихід, а якщо він порожній — стандартний потік помилок) або відповідь субагента. Команду буде зупинено через {command_ms} мс, субагента — через {agent_ms} мс; з кожного потоку зберігається до 64 КіБ. Кожен виклик підтверджується до запуску.',
     "spawn.help_targets": "- `!@<ціль> <команда>` виконує команду на налаштованій цілі: {names}.\n",
+    "spawn.help_agents":
+      '- `@<агент> <завдання>` передає завдання названому агентові: {names}; `@@<текст>` — завдання для субагента, яке саме починається з `@`. Необов’язкове поле `reach` обмежує, до яких агентів може йти завдання: `"local"` — лише субагент, `"named"` — лише названий агент, `"any"` — будь-який ({default}, якщо поле не вказано).\n',
+    "spawn.schema.reach":
+      'До яких агентів може йти завдання: "local" — лише субагент, "named" — лише "@<агент>", "any" — будь-який; {default}, якщо поле не вказано',
 
     // Як оголошений інструмент описує себе.
     "tool.system_prompt":
@@ -217,6 +243,12 @@ export function ukUA(): Catalogue {
     "cli.bad_milliseconds":
       "Не вдалося використати --{option} {value}: очікується ціле число мілісекунд, більше за 0",
     "cli.bad_format": "Не вдалося використати --format {value}: очікується одне з: {formats}",
+    "cli.not_in_roster":
+      "Інструмента {tool} немає в наборі інструментів цього запуску ({variable} містить {names})",
+    "cli.not_in_roster_empty":
+      "Інструмента {tool} немає в наборі інструментів цього запуску ({variable} порожня: жодного інструмента)",
+    "cli.bad_roster":
+      '{variable} містить {name}, що не є назвою інструмента (напишіть назви через ",")',
     "cli.unknown_tool_near":
       "Не вдалося знайти інструмент {tool}; можливо, ви мали на увазі {names}?",
     "cli.unknown_tool_none":
@@ -308,6 +340,15 @@ export function ukUA(): Catalogue {
     "show.depth_unknown": "невідома",
     "show.spawn_timeout": "{command} мс для команди, {agent} мс для субагента",
     "show.configured_in": "налаштовано в",
+    "show.agents": "агенти",
+    "show.reach": "досяжність",
+    "show.reach_value": "дозволено {allowed}; {default}, якщо виклик його не вказує",
+    "show.child": "дочірній",
+    "show.child_inherits": "успадковує набір інструментів, модель і системну підказку",
+    "show.child_roster": "інструменти {names}",
+    "show.child_no_tools": "жодного інструмента",
+    "show.child_model": "модель {model}",
+    "show.child_system_prompt": "системну підказку замінено на {text}",
 
     // check
     "check.ok": "гаразд: {count} {tools} ({where})",
@@ -457,6 +498,27 @@ export function ukUA(): Catalogue {
     "spawn_config.max_depth": "має бути цілим числом, не меншим за 0",
     "spawn_config.argv": 'має бути непорожнім масивом рядків (argv, наприклад ["claude", "-p"])',
     "spawn_config.program_blank": "назва програми порожня",
+    "spawn_config.agents_not_object":
+      'має бути об’єктом: назва агента → argv (або {"argv": […], "child": {…}})',
+    "spawn_config.agent_name": 'назва агента може містити лише літери, цифри, "_" і "-"',
+    "spawn_config.agent_local":
+      '"local" зарезервовано: завдання без "@<назва>" і так отримує "agent"',
+    "spawn_config.reach_object":
+      'має бути об’єктом: {"allow": [значення досяжності], "default": значення досяжності}, обидва необов’язкові',
+    "spawn_config.reach_allow": "має бути непорожнім масивом значень досяжності ({values})",
+    "spawn_config.reach_value": "має бути одним із: {values}",
+    "spawn_config.reach_default_missing":
+      'потрібен "default": "allow" не містить "any", типового значення, коли "default" не вказано',
+    "spawn_config.reach_default_allowed": "має бути одним із дозволених значень: {allowed}",
+    "spawn_config.child_object":
+      'має бути об’єктом із будь-якими з "roster", "model" і "system_prompt"',
+    "spawn_config.roster":
+      "має бути масивом назв інструментів (порожній масив не дає дочірньому процесу жодного інструмента)",
+    "spawn_config.roster_name":
+      'має бути назвою інструмента: від 1 до 64 літер, цифр, "_" і "-", не на початку "-"',
+    "spawn_config.child_text": "має бути непорожнім рядком",
+    "spawn_config.placeholder":
+      'використовує {placeholder}, але жодна політика дочірнього процесу не задає "{key}" для цього агента (додайте його до "child")',
 
     "sandbox_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові значення)",
     "sandbox_config.not_object": "має бути об’єктом JSON",
@@ -558,6 +620,9 @@ export function ukUA(): Catalogue {
       'має бути об’єктом вказівників JSON, кожен до {"equals": значення} або {"glob": "…"}',
     "rules_file.bad_pointer": "{pointer} не є вказівником JSON (порожній або починається з /)",
     "rules_file.input_matcher": 'має бути {"equals": значення} або {"glob": "…"}',
+    "rules_file.reach": 'має бути "local", "named" або "any"',
+    "rules_file.child":
+      'має бути тим, що містить "child" попереднього перегляду ("roster": назви інструментів, "model" і "system_prompt": рядки), або {"sha256": "…", "salt": "…"}',
     "rules_file.mode": 'має бути "command" або "agent"',
     "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
     "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
@@ -565,7 +630,7 @@ export function ukUA(): Catalogue {
     "rules_file.example_tool_shape":
       'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень), "sandbox" та "input" — ні',
     "rules_file.example_spawn_shape":
-      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd", "target" і "sandbox" — ні',
+      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd", "target", "sandbox", "reach" і "child" — ні',
     "rules_file.duplicate_key":
       "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
@@ -592,6 +657,7 @@ export function ukUA(): Catalogue {
     "permissions.user_spawn_commands": "команди spawn",
     "permissions.user_spawn_target": "ціль spawn {target}",
     "permissions.user_spawn_agent": "субагент spawn",
+    "permissions.user_spawn_named_agent": "агент spawn {agent}",
     "permissions.user_sandbox": "пісочниця ОС",
     "permissions.hint_no_shell": "--no-shell вимикає команди spawn, і тоді цього дозволу не буде",
     // Як мова перелічує тих, хто запускає програму, і додає примітку до попередження.
@@ -680,6 +746,7 @@ export function ukUA(): Catalogue {
     "error.input_schema": "Не вдалося використати схему вхідних даних інструмента {tool}: {reason}",
     "error.output_schema": "Не вдалося використати схему результату інструмента {tool}: {reason}",
     "error.spawn_unknown_target": "Виклик spawn відхилено: невідома ціль {target}",
+    "error.spawn_unknown_agent": "Виклик spawn відхилено: невідомий агент {agent}",
     "error.spawn_no_agent": "Виклик spawn відхилено: субагента не налаштовано",
 
     // Запит на підтвердження в терміналі.
@@ -695,6 +762,12 @@ export function ukUA(): Catalogue {
     "prompt.mode": "режим",
     "prompt.task": "завдання",
     "prompt.target": "ціль",
+    "prompt.reach": "досяжність",
+    "prompt.child": "дочірній",
+    "prompt.child_roster": "інструменти: {names}",
+    "prompt.child_no_tools": "інструменти: жодного",
+    "prompt.child_model": "модель: {model}",
+    "prompt.child_system_prompt": "системну підказку замінено на:",
     "prompt.none": "(немає)",
     "prompt.env_names": "{names} (значення не показано)",
     "prompt.sandbox": "пісочниця",
@@ -802,10 +875,16 @@ export function ukUA(): Catalogue {
   !!<text>              завдання, що починається з '!'
   <text>                завдання для субагента зі spawn.json (текст — у його stdin, відповідь —
                         з його stdout); відхиляється на глибині делегування max_depth (типово 2)
+  @<agent> <text>       завдання для названого агента зі spawn.json ("agents")
+  @@<text>              завдання для субагента, що починається з '@'
+Необов’язкове поле вхідних даних "reach" ("local", "named" або "any") обмежує, до яких агентів
+може йти завдання; "reach" у spawn.json визначає дозволені значення й типове.
 Вивід передається одразу; для --json з кожного потоку зберігається до 64 КіБ, і виводиться
 {ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,
 stderr_truncated, duration_ms}. Налаштування: spawn.json у каталозі конфігурації,
-{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.`,
+{"agent": [argv], "agents": {"name": [argv]}, "targets": {"name": [argv prefix]},
+"max_depth": 2, "reach": {"allow": [...], "default": "any"}, "child": {"roster": [names],
+"model": "...", "system_prompt": "..."}}.`,
     "help.permissions":
       `Використання: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]
 

@@ -11,12 +11,14 @@ import type { Approver, AuditSink, Tool } from "../contract/types.ts";
 import type { DeclaredToolOptions } from "../contract/declared_tool.ts";
 import type { SpawnToolOptions } from "../contract/spawn_tool.ts";
 import { loadRoster } from "../manifest/load.ts";
+import type { Roster } from "../manifest/types.ts";
 import { joinPath } from "../paths.ts";
 import { ManifestError } from "../errors.ts";
 import { loadSpawnConfig, SPAWN_CONFIG_FILE } from "../spawn/config.ts";
 import { loadSandboxPolicy, SANDBOX_CONFIG_FILE } from "../sandbox/policy.ts";
 import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
 import { SPAWN_TOOL } from "../spawn/types.ts";
+import { withinRoster } from "../spawn/child.ts";
 import type { LoadedRoster, UnavailableEntry } from "./serve_mcp.ts";
 
 /** What the tools are built with (the run's settings, as the CLI resolved them). */
@@ -31,6 +33,11 @@ export interface RosterToolSettings {
   readonly audit: AuditSink;
   /** Options of every declared tool (directories, `--env` pairs). */
   readonly declared: Omit<DeclaredToolOptions, "approver" | "audit" | "root" | "locale">;
+  /**
+   * The only tools to serve (`BASIS_ROSTER`, set for a delegated child), `spawn` among them or
+   * not. @default every tool
+   */
+  readonly roster?: readonly string[];
   /** Options of spawn (commands off, depth, timeout, what a subagent inherits). */
   readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale" | "sandbox">;
   /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
@@ -68,7 +75,7 @@ export async function loadRosterTools(
   approver: Approver,
 ): Promise<LoadedRoster> {
   // A sandbox.json that cannot be read fails the whole load: the policy may say "required".
-  const [loaded, spawn, policy] = await Promise.all([
+  const [whole, spawn, policy] = await Promise.all([
     loadRoster({ workspace: settings.root, configDir: settings.configDir }),
     loadSpawnConfig(settings.configDir).catch((error) => {
       if (error instanceof ManifestError) return error;
@@ -76,6 +83,13 @@ export async function loadRosterTools(
     }),
     loadSandboxPolicy(settings.configDir),
   ]);
+  const names = settings.roster;
+  const loaded: Roster = names === undefined ? whole : {
+    ...whole,
+    tools: withinRoster(whole.tools, names),
+    unavailable: withinRoster(whole.unavailable, names),
+  };
+  const served = names === undefined || names.includes(SPAWN_TOOL);
   const roster = await checkAvailability(loaded, {
     env: settings.declared.env ?? {},
     ...(settings.declared.cacheDir === undefined ? {} : { cacheDir: settings.declared.cacheDir }),
@@ -93,6 +107,9 @@ export async function loadRosterTools(
     declared: { ...settings.declared, ...shared },
     spawn: { ...settings.spawn, ...shared },
   };
+  if (!served) {
+    return { tools: rosterTools(roster, undefined, options) as Tool[], unavailable };
+  }
   if (spawn instanceof ManifestError) {
     unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems, recheck: false });
     return { tools: rosterTools(roster, undefined, options) as Tool[], unavailable };

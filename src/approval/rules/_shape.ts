@@ -10,6 +10,9 @@ import { isAbsolutePath, resolvePath } from "../../paths.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { ROSTER_NAME } from "../../spawn/child.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
+import { isReach } from "../../spawn/reach.ts";
 import { MAX_INPUT_DEPTH } from "../../schema/gate.ts";
 import { compileGlob } from "./glob.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
@@ -46,7 +49,15 @@ const RULE_FIELDS = new Set([
 /** The conditions a declared tool's rule may have, in canonical order. */
 export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "sandbox", "input"] as const;
 /** The conditions a spawn rule may have, in canonical order. */
-export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd", "sandbox"] as const;
+export const SPAWN_CONDITIONS = [
+  "mode",
+  "body",
+  "target",
+  "cwd",
+  "sandbox",
+  "reach",
+  "child",
+] as const;
 
 /**
  * How deeply a value in a rule may nest (an `equals` value, an example): what a call's input may,
@@ -355,6 +366,53 @@ export function narrowSandbox(value: unknown): PreviewSandbox | undefined {
 }
 
 /**
+ * Narrows a child description as previews carry it: any of `roster` (tool names, compared as a
+ * set: sorted, each once), `model` and `system_prompt` (strings), keys in that order, at least
+ * one of them.
+ *
+ * @param value The value as written.
+ * @returns The description in canonical form, or `undefined` when it is not one.
+ */
+export function narrowChildPreview(value: unknown): ChildPreview | undefined {
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  if (
+    keys.length === 0 || keys.some((key) => !["roster", "model", "system_prompt"].includes(key))
+  ) {
+    return undefined;
+  }
+  const { roster, model, system_prompt } = value;
+  if (
+    roster !== undefined &&
+    (!Array.isArray(roster) ||
+      !roster.every((name) => typeof name === "string" && ROSTER_NAME.test(name)))
+  ) {
+    return undefined;
+  }
+  if (model !== undefined && typeof model !== "string") return undefined;
+  if (system_prompt !== undefined && typeof system_prompt !== "string") return undefined;
+  return {
+    ...(roster === undefined ? {} : { roster: [...new Set(roster as string[])].sort() }),
+    ...(model === undefined ? {} : { model }),
+    ...(system_prompt === undefined ? {} : { system_prompt }),
+  };
+}
+
+/** A child condition: a child description, or a digest of one. */
+function narrowChildCondition(
+  value: unknown,
+  at: string,
+  problems: Problems,
+): ChildPreview | { sha256: string; salt: string } | undefined {
+  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+    return narrowDigest(value, at, problems);
+  }
+  const child = narrowChildPreview(value);
+  if (child === undefined) problems.add(at, "rules_file.child");
+  return child;
+}
+
+/**
  * Narrows a rule's conditions for its tool's kind, keys in canonical order.
  *
  * @param value The `when` object as given.
@@ -398,6 +456,11 @@ function narrowConditions(
     }
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
     if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
+    if (has("reach")) {
+      if (!isReach(value.reach)) problems.add("when.reach", "rules_file.reach");
+      out.reach = value.reach;
+    }
+    if (has("child")) out.child = narrowChildCondition(value.child, "when.child", problems);
   } else {
     if (has("program")) out.program = narrowProgram(value.program, "when.program", problems);
     if (has("argv")) out.argv = narrowArgv(value.argv, "when.argv", problems);

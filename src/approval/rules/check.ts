@@ -11,12 +11,13 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
-import { isRecord, narrowSandbox, quoteName } from "./_shape.ts";
+import { isRecord, narrowChildPreview, narrowSandbox, quoteName } from "./_shape.ts";
+import { isReach } from "../../spawn/reach.ts";
 import { applies } from "./decide.ts";
 import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";
 
 const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "sandbox", "input"];
-const SPAWN_KEYS = ["mode", "body", "cwd", "target", "sandbox"];
+const SPAWN_KEYS = ["mode", "body", "cwd", "target", "sandbox", "reach", "child"];
 /** The sandbox of an example that names none: confined with nothing beyond the default. */
 const DEFAULT_SANDBOX = { network: false, write: [], read: [] } as const;
 
@@ -45,12 +46,19 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
     if (example.sandbox !== undefined && (sandbox === undefined || sandbox === "unconfined")) {
       return shape;
     }
+    const { reach, child } = example;
+    const shown = child === undefined ? undefined : narrowChildPreview(child);
+    if ((reach !== undefined && !isReach(reach)) || (child !== undefined && shown === undefined)) {
+      return shape;
+    }
     const preview: SpawnPreview = {
       mode,
       body,
       cwd,
       target,
       ...(sandbox === undefined || sandbox === "unconfined" ? {} : { sandbox }),
+      ...(reach === undefined ? {} : { reach }),
+      ...(shown === undefined ? {} : { child: shown }),
     };
     return { tool: rule.tool, kind: "spawn", preview, root };
   }

@@ -14,6 +14,7 @@ import { saltedSha256 } from "./_digest.ts";
 import { matchGlob } from "./glob.ts";
 import { commandPieces, isSimpleCommand } from "./simple_command.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import type {
   ArgMatcher,
@@ -125,6 +126,8 @@ async function spawnApplies(rule: Rule, preview: SpawnPreview): Promise<boolean>
   if (when.sandbox !== undefined && !sameSandbox(when.sandbox, preview.sandbox)) return false;
   if (when.target !== undefined && when.target !== preview.target) return false;
   if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  if (when.reach !== undefined && when.reach !== preview.reach) return false;
+  if (when.child !== undefined && !await childHolds(when.child, preview.child)) return false;
   const body = when.body;
   if (body === undefined || typeof body === "string" || !("glob" in body)) {
     return body === undefined || await text(body, preview.body);
@@ -137,6 +140,35 @@ async function spawnApplies(rule: Rule, preview: SpawnPreview): Promise<boolean>
   }
   return matchGlob(body.glob, preview.body) ||
     commandPieces(preview.body).some((piece) => matchGlob(body.glob, piece));
+}
+
+/**
+ * The canonical text of a preview's `child` that a `child` digest is taken over, and that exact
+ * child conditions are compared by: its keys in the pinned order (roster, model, system_prompt),
+ * the roster sorted, each name once.
+ *
+ * @param child The child description.
+ * @returns Compact JSON.
+ * @throws Never.
+ */
+export function childText(child: ChildPreview): string {
+  return JSON.stringify({
+    ...(child.roster === undefined ? {} : { roster: [...new Set(child.roster)].sort() }),
+    ...(child.model === undefined ? {} : { model: child.model }),
+    ...(child.system_prompt === undefined ? {} : { system_prompt: child.system_prompt }),
+  });
+}
+
+/** Whether a rule's `child` condition holds: the same child, or its digest. */
+async function childHolds(
+  condition: NonNullable<SpawnConditions["child"]>,
+  found: ChildPreview | undefined,
+): Promise<boolean> {
+  if (found === undefined) return false;
+  if ("sha256" in condition) {
+    return await saltedSha256(condition.salt, childText(found)) === condition.sha256;
+  }
+  return childText(condition) === childText(found);
 }
 
 /**

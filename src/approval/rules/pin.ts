@@ -4,7 +4,8 @@
  * resolved program, every argument (no more, no fewer), the cwd, the manifest's `env` (by digest,
  * when it sets anything) and the sandbox grants (when the call has any: an allow rule without them
  * holds only for a call with none), with any input; for spawn: the mode, the exact body, the
- * target, the cwd, and the grants when it has any. A value holding a secret is pinned by a salted
+ * target, the cwd, the grants when it has any, and the reach and the child when the preview shows
+ * them. A value holding a secret is pinned by a salted
  * digest, so the rules file never holds the secret and the rule still matches that value only.
  *
  * @module
@@ -15,7 +16,7 @@ import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import { digestOf } from "./_digest.ts";
-import { envText } from "./decide.ts";
+import { childText, envText } from "./decide.ts";
 import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
 
 /** The grants, lists copied, keys in the pinned order. */
@@ -64,13 +65,19 @@ export async function pinConditions(
   const exact = async (value: string): Promise<TextMatcher> =>
     redact(value, secrets) === value ? value : await digestOf(value);
   if (pinned.kind === "spawn") {
-    const { mode, body, target, cwd, sandbox } = pinned.preview;
+    const { mode, body, target, cwd, sandbox, reach, child } = pinned.preview;
+    const shown = child === undefined ? undefined : childText(child);
     return {
       mode: mode === "agent" ? "agent" : "command",
       body: await exact(body),
       target,
       cwd: await exact(cwd),
       ...(sandbox === undefined ? {} : { sandbox: copy(sandbox) }),
+      ...(reach === undefined ? {} : { reach }),
+      // A child holding a secret is pinned by digest, like any other field.
+      ...(shown === undefined
+        ? {}
+        : { child: redact(shown, secrets) === shown ? JSON.parse(shown) : await digestOf(shown) }),
     };
   }
   const { program, command, cwd, sandbox } = pinned.preview;

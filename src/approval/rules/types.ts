@@ -10,7 +10,8 @@
 
 import type { Phrase } from "../../locale/messages.ts";
 import type { ToolPreview } from "../preview.ts";
-import type { SpawnPreview } from "../../spawn/types.ts";
+import type { Reach, SpawnPreview } from "../../spawn/types.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 
 /** What a rule answers: run without asking, refuse, or always ask a person. */
@@ -90,7 +91,7 @@ export interface SpawnConditions {
    * command (no control syntax); an exact body always applies.
    */
   readonly body?: TextMatcher;
-  /** The target (`"local"` when none). */
+  /** The target (`"local"` when none), or the named agent a task is for. */
   readonly target?: string;
   /** The absolute working directory. */
   readonly cwd?: TextMatcher;
@@ -99,6 +100,17 @@ export interface SpawnConditions {
    * matches only `"any"`.
    */
   readonly sandbox?: PreviewSandbox | "any";
+  /**
+   * The reach the preview shows (a task's, only when it is not the policy's default): a preview
+   * without one matches no reach condition.
+   */
+  readonly reach?: Reach;
+  /**
+   * What the child will be, exactly as the preview's `child` (roster compared as a set), or
+   * `{"sha256", "salt"}` over its canonical JSON: a preview without one matches no child
+   * condition. A rule without it holds whatever the user's child policy says.
+   */
+  readonly child?: ChildPreview | { readonly sha256: string; readonly salt: string };
 }
 
 /** The conditions of a rule: for its tool's kind. */

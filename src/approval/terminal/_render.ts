@@ -11,6 +11,7 @@ import { displayArg, displayArgv, visibleLines } from "./_display.ts";
 import type { Palette } from "./_style.ts";
 import type { PromptRequest } from "./types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 
@@ -71,6 +72,32 @@ function withJsonForms(secrets: readonly string[]): string[] {
     if (encoded !== secret) forms.push(encoded);
   }
   return forms;
+}
+
+/** What the child will be: its tools, its model, the system prompt that replaces its own. */
+function childText(
+  child: ChildPreview,
+  palette: Palette,
+  words: Messages,
+  clean: (text: string) => string,
+): string {
+  const { t } = words;
+  const parts: string[] = [];
+  if (child.roster !== undefined) {
+    parts.push(
+      child.roster.length === 0
+        ? t("prompt.child_no_tools")
+        : t("prompt.child_roster", { names: visibleLines(clean(child.roster.join(", "))) }),
+    );
+  }
+  if (child.model !== undefined) {
+    parts.push(t("prompt.child_model", { model: visibleLines(clean(child.model)) }));
+  }
+  if (child.system_prompt !== undefined) {
+    const text = long(palette, visibleLines(clean(child.system_prompt)), palette.cyan, words);
+    parts.push(`${t("prompt.child_system_prompt")}\n${text}`);
+  }
+  return parts.join("\n");
 }
 
 /**
@@ -180,6 +207,14 @@ export function renderRequest(
           label("prompt.sandbox"),
           sandboxText(preview.sandbox, palette, words, clean),
         ),
+      );
+    }
+    if (preview.reach !== undefined) {
+      lines.push(field(palette, label("prompt.reach"), visibleLines(preview.reach)));
+    }
+    if (preview.child !== undefined) {
+      lines.push(
+        field(palette, label("prompt.child"), childText(preview.child, palette, words, clean)),
       );
     }
   }

@@ -16,7 +16,7 @@ import { type Messages, messages } from "../../locale/messages.ts";
 import { callSecrets, redact } from "../../redact.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err, out, outJson } from "../output.ts";
-import { findTool, rosterFor } from "../_roster.ts";
+import { findTool, requireServed, rosterFor } from "../_roster.ts";
 import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
 import type { Settings } from "../settings.ts";
@@ -60,6 +60,7 @@ export async function callCommand(
     warn: notes.auditWarning,
   });
   try {
+    requireServed(settings, name);
     const roster = await rosterFor(settings);
     const spec = findTool(roster, name);
     secrets = callSecrets(spec.env, settings.env);

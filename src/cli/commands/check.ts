@@ -26,7 +26,7 @@ export async function checkCommand(settings: Settings): Promise<number> {
   let tools = 0;
   let files: string[] = [];
   try {
-    const roster = await checkAvailability(await rosterFor(settings), {
+    const roster = await checkAvailability(await rosterFor(settings, { whole: true }), {
       cacheDir: settings.cacheDir,
       env: settings.env,
     });

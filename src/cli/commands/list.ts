@@ -11,7 +11,7 @@ import { formatProblem, type ManifestProblem } from "../../errors.ts";
 import { listOf, type Messages } from "../../locale/messages.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { rosterFor, spawnConfigFor } from "../_roster.ts";
+import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
 import {
   BUILT_IN,
   type ListRow,
@@ -52,17 +52,19 @@ export async function listCommand(settings: Settings): Promise<number> {
         problems: entry.unavailable.problems,
       }
   );
-  rows.push(
-    "config" in spawn
-      ? { ...await localizedSpawnRow(spawn.config, settings.locale), problems: [] }
-      : {
-        name: SPAWN_TOOL,
-        side_effect: SPAWN_SIDE_EFFECT_TEXT,
-        source: BUILT_IN,
-        description: "",
-        problems: spawn.problems,
-      },
-  );
+  if (serves(settings, SPAWN_TOOL)) {
+    rows.push(
+      "config" in spawn
+        ? { ...await localizedSpawnRow(spawn.config, settings.locale), problems: [] }
+        : {
+          name: SPAWN_TOOL,
+          side_effect: SPAWN_SIDE_EFFECT_TEXT,
+          source: BUILT_IN,
+          description: "",
+          problems: spawn.problems,
+        },
+    );
+  }
   const words = await cliMessages(settings.locale);
   if (settings.json) {
     outJson(rows.map(({ problems, ...row }) => ({

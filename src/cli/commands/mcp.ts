@@ -50,11 +50,13 @@ export async function mcpCommand(settings: Settings): Promise<number> {
       locale: settings.locale,
       audit,
       declared: { cacheDir: settings.cacheDir, spillDir: settings.spillDir, env: settings.env },
+      ...(settings.roster === undefined ? {} : { roster: settings.roster }),
       spawn: {
         noShell: settings.noShell,
         depth: depth ?? "unknown",
         env: settings.env,
         agentEnv: inheritedSettings(settings, configDir),
+        ...(settings.roster === undefined ? {} : { roster: settings.roster }),
         ...(settings.spawnTimeoutMs === undefined ? {} : { timeoutMs: settings.spawnTimeoutMs }),
         readEnv: settings.envLookup,
       },

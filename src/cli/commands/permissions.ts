@@ -15,7 +15,7 @@ import {
   type PermissionFormat,
 } from "../../permissions/format.ts";
 import type { ProgramRequest } from "../../permissions/types.ts";
-import { KEPT_ENV, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
+import { KEPT_ENV, namedAgents, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
 import { spawnConfigFor } from "../_roster.ts";
 import { err, out } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
@@ -110,7 +110,8 @@ function warningLine(words: Messages, message: string): string {
 }
 
 /**
- * What the spawn tool may start: the shell and targets (commands on), and the subagent; nothing,
+ * What the spawn tool may start: the shell and targets (commands on), the subagent and the named
+ * agents; nothing,
  * with the problems, when spawn.json cannot be used.
  */
 async function spawnPrograms(
@@ -145,6 +146,11 @@ async function spawnPrograms(
       args,
       ...(sandboxed && agentSandboxed ? { sandboxed: true } : {}),
     });
+  }
+  for (const [name, agent] of namedAgents(config)) {
+    const [program = "", ...args] = agent.argv;
+    const user = phrase("permissions.user_spawn_named_agent", { agent: JSON.stringify(name) });
+    programs.push({ user, program, args });
   }
   return { programs };
 }

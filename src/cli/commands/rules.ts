@@ -215,7 +215,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     root = await workspaceRoot(settings);
   } else {
     // A rule is for a tool that exists, and never for its name alone: it pins what runs.
-    const roster = await rosterFor(settings);
+    const roster = await rosterFor(settings, { whole: true });
     root = roster.root;
     const spec = findTool(roster, tool);
     const missing = (key: string) =>

@@ -9,7 +9,7 @@ import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { findTool, rosterFor } from "../_roster.ts";
+import { findTool, requireServed, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -20,6 +20,7 @@ import type { Settings } from "../settings.ts";
  * @returns The exit code.
  */
 export async function showCommand(settings: Settings, name: string): Promise<number> {
+  requireServed(settings, name);
   if (name === SPAWN_TOOL) {
     const { showSpawnCommand } = await import("./show_spawn.ts");
     return await showSpawnCommand(settings);

@@ -24,6 +24,7 @@ import { exitCodeFor } from "../exit_codes.ts";
 import { err, out, outJson } from "../output.ts";
 import { parseCallInput, readCallInput } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
+import { requireServed } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 import { type CallFailure, failedCall } from "./_call_json.ts";
@@ -97,6 +98,8 @@ async function spawnCall(
   });
   let call: SpawnCall | undefined;
   try {
+    // A child whose roster leaves spawn out cannot delegate or run commands at all.
+    requireServed(settings, SPAWN_TOOL);
     const input = await readInput();
     const parsed = parseSpawnInput(input);
     // Only for the shape of --json: the contract below checks the input itself.
@@ -116,6 +119,7 @@ async function spawnCall(
       depth: depth ?? "unknown",
       env: settings.env,
       agentEnv: inheritedSettings(settings),
+      ...(settings.roster === undefined ? {} : { roster: settings.roster }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       approval: {
         policy: settings.approve,
