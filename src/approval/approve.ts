@@ -112,7 +112,7 @@ export interface ApprovalOptions {
  * @example No rule, a policy of always
  * ```ts
  * import { verdictFor } from "./approve.ts";
- * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", env: [], sandbox: "unconfined" as const, input: {} };
  * const verdict = await verdictFor({ tool: "echo", sideEffect: "process", preview }, { policy: "always" });
  * console.assert(verdict.outcome === "allow" && verdict.by === "policy");
  * ```
@@ -156,7 +156,7 @@ export async function verdictFor(
  * @example A policy of always allows
  * ```ts
  * import { decide } from "./approve.ts";
- * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", env: [], sandbox: "unconfined" as const, input: {} };
  * const decision = await decide({ tool: "echo", sideEffect: "process", preview }, { policy: "always" });
  * console.assert(decision.allowed);
  * ```
