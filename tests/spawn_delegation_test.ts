@@ -10,7 +10,6 @@ import {
 } from "../src/mod.ts";
 import {
   childPreview,
-  DEFAULT_MAX_DEPTH,
   fillPlaceholders,
   parseRoster,
   parseSpawnConfig,
@@ -22,20 +21,13 @@ import {
   spawnRefusal,
   withinRoster,
 } from "../src/spawn/mod.ts";
-import type { SpawnCall, SpawnConfig } from "../src/spawn/mod.ts";
+import type { SpawnCall } from "../src/spawn/mod.ts";
 import { ROOT } from "./_cli.ts";
+import { spawnConfig } from "./_spawn_config.ts";
 
 const AGENT = new URL("./fixtures/spawn/recording_agent.sh", import.meta.url).pathname;
 
-function config(fields: Partial<SpawnConfig> = {}): SpawnConfig {
-  return {
-    file: "/c/spawn.json",
-    agent: undefined,
-    targets: new Map(),
-    maxDepth: DEFAULT_MAX_DEPTH,
-    ...fields,
-  };
-}
+const config = spawnConfig;
 
 function call(input: unknown): SpawnCall {
   const parsed = parseSpawnInput(input);

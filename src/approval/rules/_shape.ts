@@ -170,6 +170,11 @@ function onlyKeys(
   return ok;
 }
 
+/** Whether a matcher is meant as a digest (`sha256` or `salt` given): then it must be one. */
+function looksLikeDigest(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"));
+}
+
 /** A digest matcher, when the value is one (and well formed). */
 function narrowDigest(
   value: Record<string, unknown>,
@@ -209,9 +214,7 @@ function narrowText(value: unknown, at: string, problems: Problems): TextMatcher
       const glob = narrowGlob(value.glob, `${at}.glob`, problems);
       return glob === undefined ? undefined : { glob };
     }
-    if (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt")) {
-      return narrowDigest(value, at, problems);
-    }
+    if (looksLikeDigest(value)) return narrowDigest(value, at, problems);
   }
   problems.add(at, "rules_file.matcher");
   return undefined;
@@ -227,7 +230,7 @@ function narrowProgram(
     problems.add(at, "rules_file.program_absolute");
     return undefined;
   }
-  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+  if (looksLikeDigest(value)) {
     return narrowDigest(value, at, problems);
   }
   problems.add(at, "rules_file.program_absolute");
@@ -240,7 +243,7 @@ function narrowEnv(
   problems: Problems,
 ): "any" | { sha256: string; salt: string } | undefined {
   if (value === "any") return "any";
-  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+  if (looksLikeDigest(value)) {
     return narrowDigest(value, at, problems);
   }
   problems.add(at, "rules_file.env_matcher");
@@ -404,7 +407,7 @@ function narrowChildCondition(
   at: string,
   problems: Problems,
 ): ChildPreview | { sha256: string; salt: string } | undefined {
-  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+  if (looksLikeDigest(value)) {
     return narrowDigest(value, at, problems);
   }
   const child = narrowChildPreview(value);
