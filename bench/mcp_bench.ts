@@ -138,6 +138,66 @@ const client = new Client({ name: "basis-tools-bench", version: "1.0.0" });
 await client.connect(transport);
 const pid = transport.pid as number;
 
+// The same server with the OS sandbox off (sandbox.json {"mode": "off"}), for the sandbox's cost.
+await Deno.mkdir(`${work}/config-off`, { recursive: true });
+await Deno.writeTextFile(`${work}/config-off/sandbox.json`, '{"mode": "off"}\n');
+const offTransport = new StdioClientTransport({
+  command: Deno.execPath(),
+  args: ["run", "-A", "--no-config", entry, "-C", root, "mcp", "--approve", "always"],
+  cwd: root,
+  env: {
+    BASIS_CONFIG_DIR: `${work}/config-off`,
+    BASIS_CACHE_DIR: `${work}/cache`,
+    BASIS_STATE_DIR: `${work}/state`,
+  },
+  stderr: "inherit",
+});
+const offClient = new Client({ name: "basis-tools-bench", version: "1.0.0" });
+await offClient.connect(offTransport);
+
+/** `n` sequential calls on the server with the sandbox off. */
+async function unsandboxed(n: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < n; i++) {
+    const result = await offClient.callTool({ name: "cat", arguments: INPUT });
+    if (result.isError) throw new Error(`The call failed: ${JSON.stringify(result.content)}`);
+  }
+  return performance.now() - started;
+}
+
+/** Whether the default server confines its calls here (a write outside the workspace fails). */
+async function confinedHere(): Promise<boolean> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-config",
+      entry,
+      "-C",
+      root,
+      "--json",
+      "call",
+      "cat",
+      JSON.stringify(INPUT),
+      "--dry-run",
+      "--approve",
+      "always",
+    ],
+    env: {
+      BASIS_CONFIG_DIR: `${work}/config`,
+      BASIS_CACHE_DIR: `${work}/cache`,
+      BASIS_STATE_DIR: `${work}/state`,
+    },
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const report = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    preview: { sandbox: unknown };
+  };
+  return report.preview.sandbox !== "unconfined";
+}
+const confined = await confinedHere();
+
 let done = 0;
 async function mcpCall(): Promise<number> {
   const started = performance.now();
@@ -151,6 +211,7 @@ async function mcpCall(): Promise<number> {
 log(`warming up (${WARM_UP} calls each)…`);
 for (let i = 0; i < WARM_UP; i++) await mcpCall();
 await floor(WARM_UP);
+await unsandboxed(WARM_UP);
 
 // Alternate blocks of 100, so that both see the same machine.
 log(`${TIMED} sequential calls over MCP vs ${TIMED} spawns of cat…`);
@@ -158,6 +219,7 @@ const latencies: number[] = [];
 let mcpMs = 0;
 let floorMs = 0;
 let groupMs = 0;
+let offMs = 0;
 let rssAt1k: number | undefined;
 let rssAt5k: number | undefined;
 for (let block = 0; block < TIMED / 100; block++) {
@@ -166,6 +228,7 @@ for (let block = 0; block < TIMED / 100; block++) {
   mcpMs += performance.now() - started;
   floorMs += await floor(100);
   if (SETSID !== undefined) groupMs += await groupFloor(100);
+  offMs += await unsandboxed(100);
   if (rssAt1k === undefined && done >= 1000) rssAt1k = rssMiB(pid);
 }
 log(`more calls, up to ${TOTAL}, for the memory figure…`);
@@ -176,6 +239,7 @@ while (done < TOTAL) {
 }
 const rssAtEnd = rssMiB(pid);
 await client.close();
+await offClient.close();
 await Deno.remove(work, { recursive: true });
 
 const sorted = [...latencies].sort((a, b) => a - b);
@@ -195,6 +259,11 @@ const rows = [
       (mcpRate / (TIMED / (groupMs / 1000))).toFixed(2)
     }× | — |`,
   ]),
+  `| MCP \`tools/call\` rate in the OS sandbox (bubblewrap) vs the sandbox off | ${
+    confined ? `${mcpRate.toFixed(0)} calls/s` : "(no sandbox here)"
+  } | ${(TIMED / (offMs / 1000)).toFixed(0)} calls/s | ${
+    (mcpRate / (TIMED / (offMs / 1000))).toFixed(2)
+  }× (${(mcpMs / TIMED - offMs / TIMED).toFixed(2)} ms more a call) | report |`,
   `| MCP \`tools/call\` latency, p50 / p99 | ${ms(percentile(sorted, 0.5))} / ${
     ms(percentile(sorted, 0.99))
   } | — | — | report |`,

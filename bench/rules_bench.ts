@@ -49,6 +49,7 @@ const QUERY: RuleQuery = {
     command: ["tool-7", "run", "case-7"],
     cwd: ROOTS[7] as string,
     env: [],
+    sandbox: "unconfined",
     input: { path: "src/main.ts" },
   },
   env: {},

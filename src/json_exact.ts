@@ -35,3 +35,49 @@ const keep: SourceReviver = (_key, value, context) =>
 export function parseKeepingNumbers(text: string): unknown {
   return JSON.parse(text, keep as Parameters<typeof JSON.parse>[1]);
 }
+
+/** `JSON.isRawJSON` (ES2025, in V8). */
+const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+
+/**
+ * Where a JSON text holds a number too small for a double: written as something other than zero
+ * (`1e-400`, `0.000…1` past 324 places) yet read as `0`. A program would receive the digits as
+ * written while every check judged 0.
+ *
+ * @param text JSON text that `JSON.parse` accepts (nested no deeper than its parser allows).
+ * @returns The JSON pointer of the first such number, or `undefined` when there is none.
+ * @throws Never.
+ * @example
+ * ```ts
+ * import { underflowPointer } from "./json_exact.ts";
+ * console.assert(underflowPointer('{"a":[1,1e-400]}') === "/a/1");
+ * console.assert(underflowPointer('{"a":0.0,"b":-0e5}') === undefined);
+ * ```
+ */
+export function underflowPointer(text: string): string | undefined {
+  let root: unknown;
+  try {
+    root = parseKeepingNumbers(text);
+  } catch {
+    return undefined;
+  }
+  const stack: [unknown, string][] = [[root, ""]];
+  while (stack.length > 0) {
+    const [value, pointer] = stack.pop() as [unknown, string];
+    if (typeof value !== "object" || value === null) continue;
+    if (isRawJSON(value)) {
+      const written = (value as { rawJSON: string }).rawJSON;
+      const mantissa = written.replace(/[eE].*$/, "");
+      if (Number(written) === 0 && /[1-9]/.test(mantissa)) return pointer;
+      continue;
+    }
+    const entries = Array.isArray(value)
+      ? value.map((item, index) => [String(index), item] as const)
+      : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      stack.push([item, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+    }
+  }
+  return undefined;
+}

@@ -53,6 +53,7 @@ export * from "./approval/shell_quote.ts";
 export * from "./permissions/mod.ts";
 export * from "./spawn/mod.ts";
 export * from "./audit/mod.ts";
+export * from "./sandbox/mod.ts";
 export type * from "./approval/terminal/types.ts";
 export type {
   ArgMatcher,

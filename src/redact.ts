@@ -142,7 +142,7 @@ const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).is
  *
  * @param value A JSON-like value (raw JSON numbers included).
  * @param secrets The values to hide.
- * @returns The copy; the value itself when there is nothing to hide in it.
+ * @returns A copy of plain objects and arrays (a `"__proto__"` key stays a key), secrets hidden.
  * @throws Never.
  * @example A number that is a secret
  * ```ts
@@ -167,8 +167,7 @@ export function redactValue(value: unknown, secrets: readonly string[]): unknown
     if (open.has(item)) return "[circular]";
     open.add(item);
     const isArray = Array.isArray(item);
-    // A null prototype: a key "__proto__" stays a key.
-    const target = isArray ? [] : Object.create(null) as Record<string, unknown>;
+    const target = isArray ? [] : {} as Record<string, unknown>;
     const entries = isArray
       ? [...item.entries()].map(([i, v]) => [String(i), v] as [string, unknown])
       : Object.entries(item);
@@ -185,7 +184,15 @@ export function redactValue(value: unknown, secrets: readonly string[]): unknown
     }
     const [key, item] = frame.entries[frame.next++]!;
     if (Array.isArray(frame.target)) frame.target.push(copy(item));
-    else frame.target[redact(key, secrets)] = copy(item);
+    else {
+      // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
+      Object.defineProperty(frame.target, redact(key, secrets), {
+        value: copy(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
   }
   return root;
 }

@@ -61,6 +61,9 @@ export async function scratch(manifest?: unknown, global?: unknown): Promise<Scr
   const configDir = `${base}/config`;
   await Deno.mkdir(`${root}/.basis`, { recursive: true });
   await Deno.mkdir(configDir, { recursive: true });
+  // Where bwrap cannot confine a call, calls run as they did before the sandbox, without its note
+  // (tests/sandbox_test.ts skips what needs it and says why).
+  if (!SANDBOX_WORKS) await Deno.writeTextFile(`${configDir}/sandbox.json`, '{"mode": "off"}\n');
   if (manifest !== undefined) await Deno.writeTextFile(`${root}/.basis/tools.json`, text(manifest));
   if (global !== undefined) await Deno.writeTextFile(`${configDir}/tools.json`, text(global));
   return {
@@ -71,6 +74,44 @@ export async function scratch(manifest?: unknown, global?: unknown): Promise<Scr
     cleanup: () => Deno.remove(base, { recursive: true }),
   };
 }
+
+/**
+ * Turns the OS sandbox off in a scratch workspace's config directory (`sandbox.json`
+ * `{"mode": "off"}`): for tests of what an unconfined call does (process groups, files written
+ * outside the workspace). Tests of the sandbox itself are in tests/sandbox_test.ts.
+ *
+ * @param dirs The scratch workspace.
+ */
+export async function unconfined(dirs: Scratch): Promise<void> {
+  await Deno.writeTextFile(`${dirs.configDir}/sandbox.json`, '{"mode": "off"}\n');
+}
+
+/**
+ * Whether bubblewrap can confine a call on this machine (Linux, installed, allowed to make
+ * namespaces): asked once per test process.
+ */
+export const SANDBOX_WORKS: boolean = (() => {
+  if (Deno.build.os !== "linux") return false;
+  try {
+    return new Deno.Command("bwrap", {
+      args: [
+        "--unshare-pid",
+        "--unshare-net",
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+        "--",
+        "/bin/true",
+      ],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
+  } catch {
+    return false;
+  }
+})();
 
 function text(manifest: unknown): string {
   return typeof manifest === "string" ? manifest : JSON.stringify(manifest, null, 2);

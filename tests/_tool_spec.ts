@@ -36,6 +36,7 @@ export function toolSpec(
     env: {},
     sideEffect: "process",
     timeoutMs: 20_000,
+    sandbox: { network: false, write: [], read: [] },
     file: `${ROOT}.basis/tools.json`,
     scope: "workspace",
     ...fields,

@@ -8,7 +8,15 @@
 
 import assert from "node:assert/strict";
 import { openAuditLog } from "../src/audit/open_audit_log.ts";
-import { FIXTURES, oneTool, processesLeftInGroup, readPid, scratch, spawnCli } from "./_cli.ts";
+import {
+  FIXTURES,
+  oneTool,
+  processesLeftInGroup,
+  readPid,
+  scratch,
+  spawnCli,
+  unconfined,
+} from "./_cli.ts";
 
 const LINUX = Deno.build.os === "linux";
 
@@ -75,6 +83,7 @@ Deno.test({
   const dirs = await scratch(
     oneTool("forever", { command: [`${FIXTURES}/grandchild.sh`, pidFile] }),
   );
+  await unconfined(dirs);
   try {
     const fifo = `${dirs.root}/audit.fifo`;
     await mkfifo(fifo);

@@ -8,6 +8,7 @@ import {
   processesLeftInGroup,
   scratch,
   spawnCli,
+  unconfined,
 } from "./_cli.ts";
 
 const ALWAYS = ["--approve", "always"];
@@ -217,6 +218,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
 }, async () => {
   const dirs = await scratch();
+  await unconfined(dirs);
   const pidFile = `${dirs.root}/pgid`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -256,6 +258,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
 }, async () => {
   const dirs = await scratch();
+  await unconfined(dirs);
   const pidFile = `${dirs.root}/pgid`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -377,7 +380,7 @@ Deno.test("call passes every number to the program exactly as written, from the 
   try {
     await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
     const written =
-      '{"n":12345678901234567890,"x":[1.0,-0,1E2,0.1,1e-400,2.50e+3],"s":"1.0","k":{"1.0":7}}';
+      '{"n":12345678901234567890,"x":[1.0,-0,1E2,0.1,1e-300,2.50e+3],"s":"1.0","k":{"1.0":7}}';
     const spaced = written.replaceAll(",", ", ").replaceAll(":", ": ");
     for (const stdin of [undefined, spaced, `\ufeff${spaced}\n`]) {
       const args = ["call", "capture", ...(stdin === undefined ? [spaced] : []), ...ALWAYS];
@@ -415,6 +418,17 @@ Deno.test("call refuses a number JSON cannot hold as a finite double, naming the
     const json = await cli(dirs, ["call", "capture", '{"id":1e400}', "--json", ...ALWAYS]);
     assert.equal(json.code, 4);
     assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
+    // Too small is refused too: it would be judged as 0 while the program got 1e-400.
+    for (const input of ['{"id":1e-400}', `{"n":[0, 0.${"0".repeat(400)}1]}`]) {
+      const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
+      assert.equal(result.code, 4, result.stderr);
+      assert.match(result.stderr, /: \/(id|n\/1): is too small for a 64-bit float/);
+    }
+    // Zeros written otherwise are zeros.
+    const zero = await cli(dirs, ["call", "capture", '{"id":1,"z":[0.0,-0e5,0E-400]}', ...ALWAYS]);
+    assert.equal(zero.code, 0, zero.stderr);
+    assert.equal(await Deno.readTextFile(out), '{"id":1,"z":[0.0,-0e5,0E-400]}');
+    await Deno.remove(out);
     await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
   } finally {
     await dirs.cleanup();

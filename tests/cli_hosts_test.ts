@@ -219,7 +219,7 @@ Deno.test("a broken spawn.json makes only spawn unavailable: list works, spawn e
         ["spawn", false],
       ],
     );
-    assert.match(rows[1].problems[0].message, /spawn\.json: agent: /);
+    assert.match(rows[1].problems[0].message, /spawn\.json:\d+:\d+: agent: /);
     assert.equal((await cli(dirs, ["call", "echo", "{}", ...ALWAYS])).code, 0);
     assert.equal((await cli(dirs, ["spawn", "!true", ...ALWAYS])).code, 6);
     assert.equal((await cli(dirs, ["check"])).code, 6);

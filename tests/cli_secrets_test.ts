@@ -229,3 +229,39 @@ Deno.test("an --env value quoted back by a refusal (spawn's input, a target, an 
     }
   });
 });
+
+Deno.test("a secret written into a description, a schema or the workspace's path is not shown by list, show, schema or MCP", async () => {
+  const secret = "hunter2-desc-secret";
+  const manifest = {
+    schema: 1,
+    tools: {
+      leak: {
+        description: `Calls the API with ${secret}`,
+        input_schema: { type: "object", properties: { k: { const: secret } } },
+        command: ["cat"],
+        env: { TOKEN: secret },
+      },
+    },
+  };
+  await withScratch(manifest, async (dirs) => {
+    const outputs = [
+      await cli(dirs, ["list"]),
+      await cli(dirs, ["list", "--json"]),
+      await cli(dirs, ["show", "leak"]),
+      await cli(dirs, ["show", "leak", "--json"]),
+      await cli(dirs, ["schema", "--format", "mcp"]),
+      await cli(dirs, ["schema", "--format", "openai"]),
+    ];
+    for (const output of outputs) {
+      assert.equal(output.code, 0, output.stderr);
+      assert.ok(!(output.stdout + output.stderr).includes(secret), output.stdout);
+    }
+    const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+    try {
+      const listed = await session.client.listTools();
+      assert.ok(!JSON.stringify(listed).includes(secret));
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
   ROOT,
   type Scratch,
   scratch,
+  unconfined,
 } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 
@@ -124,6 +125,7 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
 }, async () => {
   const dirs = await scratch();
+  await unconfined(dirs);
   const body = "!echo $$ > pgid; sleep 30 & echo started; sleep 30";
   const result = await cli(dirs, ["spawn", body, "--spawn-timeout", "300", ...ALWAYS]);
   assert.equal(result.code, 3, result.stderr);
@@ -408,11 +410,11 @@ Deno.test("a broken spawn.json is a config error (exit 6) naming the file and th
   await configure(dirs, { agent: "claude -p" });
   const result = await cli(dirs, ["spawn", "!ls", ...ALWAYS]);
   assert.equal(result.code, 6);
-  assert.match(result.stderr, /spawn\.json: agent: must be a non-empty array of strings/);
+  assert.match(result.stderr, /spawn\.json:1:10: agent: must be a non-empty array of strings/);
   assertNoStackTrace(result.stderr);
   const check = await cli(dirs, ["check"]);
   assert.equal(check.code, 6);
-  assert.match(check.stdout, /spawn\.json: agent: /);
+  assert.match(check.stdout, /spawn\.json:1:10: agent: /);
   await dirs.cleanup();
 });
 

@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { FIXTURES, processesLeftInGroup, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { FIXTURES, processesLeftInGroup, ROOT, type Scratch, scratch, unconfined } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 
 const IS_LINUX = Deno.build.os === "linux";
@@ -113,6 +113,9 @@ Deno.test({
   async fn(t) {
     const built = await bundle();
     const dirs = await scratch();
+    // Deno's flags around an unconfined call: process groups, the kill program (the OS sandbox
+    // under derived flags is in tests/sandbox_test.ts).
+    await unconfined(dirs);
     const write = (extra?: Record<string, unknown>) =>
       Deno.writeTextFile(
         `${dirs.root}/.basis/tools.json`,

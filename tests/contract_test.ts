@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DEFAULT_POLICY } from "../src/sandbox/policy.ts";
 import {
   type ApprovalRequest,
   type Approver,
@@ -45,10 +46,14 @@ function recordingApprover(allowed = true): Approver & { asked: ApprovalRequest[
   return Object.assign(approver, { asked });
 }
 
+/** The OS sandbox off: these tests are about the contract (tests/sandbox_test.ts confines). */
+const UNCONFINED = { policy: { ...DEFAULT_POLICY, file: "/c/sandbox.json", mode: "off" } } as const;
+
 function builder(spec: ToolSpec, options: DeclaredToolOptions = {}): DeclaredToolBuilder {
   return new DeclaredToolBuilder(spec, {
     approver: policyApprover({ policy: "always" }),
     spillDir: false,
+    sandbox: UNCONFINED,
     ...options,
   });
 }
@@ -320,7 +325,7 @@ Deno.test("the approver is injectable and sits after the schema gate: it sees th
   assert.equal(approver.asked.length, 1);
   assert.equal(
     JSON.stringify(approver.asked[0]?.preview),
-    `{"tool":"echo","program":"${catPath()}","command":["cat"],"cwd":"/","env":[],"input":{"a":1}}`,
+    `{"tool":"echo","program":"${catPath()}","command":["cat"],"cwd":"/","env":[],"sandbox":"unconfined","input":{"a":1}}`,
   );
   assert.deepEqual(entries.map((entry) => entry.type), ["decision", "run"]);
   assert.equal(entries[0]?.type === "decision" && entries[0].workspace, "/w");

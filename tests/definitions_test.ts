@@ -26,6 +26,7 @@ const WORD_COUNT: ToolSpec = {
   env: { TOKEN: "never-in-a-definition" },
   sideEffect: "process",
   timeoutMs: 120_000,
+  sandbox: { network: false, write: [], read: [] },
   file: "/w/.basis/tools.json",
   scope: "workspace",
 };

@@ -68,6 +68,10 @@ const BEYOND_SHAPE = new Set<string>([
   "manifest.argument_unknown_near",
   "manifest.argument_type",
   "manifest.argument_optional",
+  // A sandbox path that climbs out of where it starts: counting "..", beyond a pattern.
+  "manifest.sandbox_escapes",
+  // Across keys of spawn.json: a placeholder an agent's argv uses against its child policy.
+  "spawn_config.placeholder",
   // Anywhere in a schema: how deep, and a "__proto__" key.
   "manifest.schema_deep",
   "manifest.proto_key",
@@ -176,7 +180,8 @@ Deno.test("every manifest, spawn.json and rule the repository and the README sho
     if (isRecord(value) && value.schema === 1 && "tools" in value) {
       manifests.push({ value, where });
     } else if (
-      isRecord(value) && ("agent" in value || "targets" in value || "max_depth" in value)
+      isRecord(value) &&
+      ["agent", "agents", "targets", "max_depth", "reach", "child"].some((key) => key in value)
     ) {
       spawns++;
       assert.ok(spawnSchema(value), `${where}: ${ajv.errorsText(spawnSchema.errors)}`);
@@ -217,6 +222,7 @@ function baseManifest(): Record<string, unknown> {
         env: { TOKEN: "secret-value", MODE: "${HOME:-x}" },
         side_effect: "external",
         timeout_ms: 5000,
+        sandbox: { network: false, write: ["build/", "~/.cache/x"], read: ["~/.aws", "/etc/x"] },
       },
       "list-files": { description: "List files", input_schema: {}, command: ["ls", "-la"] },
     },
@@ -229,6 +235,12 @@ function baseSpawn(): Record<string, unknown> {
     agent: ["claude", "-p"],
     targets: { builder: ["ssh", "builder.local", "--"], "b-2": ["./run"] },
     max_depth: 2,
+    agents: {
+      reviewer: ["claude", "-p", "--model", "{model}"],
+      helper: { argv: ["./helper"], child: { roster: ["git", "wc"], system_prompt: "Be brief" } },
+    },
+    reach: { allow: ["local", "named"], default: "named" },
+    child: { model: "small", roster: ["git"] },
   };
 }
 
@@ -247,6 +259,7 @@ function baseRules(): Record<string, unknown> {
           argv: ["git", { glob: "l*" }, digest, { rest: true }],
           cwd: "/home/me/app",
           env: "any",
+          sandbox: { network: false, write: ["/home/me/app/build"], read: [] },
           input: { "/branch": { equals: "main" }, "/a~1b": { glob: "x?" } },
         },
         reason: "fine",
@@ -259,7 +272,15 @@ function baseRules(): Record<string, unknown> {
         tool: "spawn",
         decision: "ask",
         scope: "global",
-        when: { mode: "command", body: { glob: "cargo *" }, target: "local", cwd: digest },
+        when: {
+          mode: "command",
+          body: { glob: "cargo *" },
+          target: "local",
+          cwd: digest,
+          sandbox: "any",
+          reach: "named",
+          child: { roster: ["git"], model: "m" },
+        },
       },
       { id: "r-cccccccc", tool: "rm", decision: "deny", scope: "global", when: {} },
     ],
@@ -314,6 +335,16 @@ const VALUES: readonly unknown[] = [
   "a".repeat(64),
   "f".repeat(32),
   "2026-12-01T09:40:25.608Z",
+  "unconfined",
+  "named",
+  "~",
+  "~x",
+  "~/../x",
+  "../up",
+  "{model}",
+  ["local"],
+  ["any"],
+  ["git", "-x"],
   [],
   ["cat"],
   [" "],
@@ -336,6 +367,10 @@ const VALUES: readonly unknown[] = [
   { inptu: "n" },
   { workspace: "/w" },
   { workspace: "w" },
+  { network: false, write: [], read: [] },
+  { network: true, write: ["/a"], read: ["rel"] },
+  { model: "m" },
+  { allow: ["local"] },
   { type: "object" },
   { type: "array" },
   { type: ["object"] },
@@ -387,6 +422,18 @@ const KEYS: readonly string[] = [
   "glob",
   "equals",
   "sha256",
+  "sandbox",
+  "network",
+  "write",
+  "read",
+  "agents",
+  "reach",
+  "child",
+  "allow",
+  "default",
+  "roster",
+  "model",
+  "system_prompt",
 ];
 
 type Container = Record<string, unknown> | unknown[];

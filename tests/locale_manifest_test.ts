@@ -39,6 +39,7 @@ const MANIFESTS: readonly string[] = [
       ["a".repeat(65)]: { ...ok, command: ["x"] },
       "a b": { ...ok, command: ["x"] },
       mcp__x: { ...ok, command: ["x"] },
+      "-h": { ...ok, command: ["x"] },
       spawn: { ...ok, command: ["x"] },
       t1: 5,
       t2: {},
@@ -64,9 +65,15 @@ const MANIFESTS: readonly string[] = [
         ...ok,
         command: ["x", "${", "${}", "${1A}", "${UNSET_FOR_TEST}", "${A:+x}", "${A:-${B}}"],
       },
-      t9: { ...ok, command: ["x"], output_schema: { type: "array" }, title: "two\nlines" },
-      // Arguments taken from the input, each refused for a reason of its own.
+      t9x: { ...ok, command: ["x"], output_schema: { type: "array" }, title: "two\nlines" },
+      t9: { ...ok, command: ["x"], sandbox: [] },
       t10: {
+        ...ok,
+        command: ["x"],
+        sandbox: { netwrk: 1, network: "yes", write: "x", read: [5, "~x", "../up", "~/../x"] },
+      },
+      // Arguments taken from the input, each refused for a reason of its own.
+      t11: {
         ...ok,
         input_schema: {
           type: "object",
@@ -120,6 +127,12 @@ const SPAWN_CONFIGS: readonly string[] = [
   '{"agent": "claude -p", "targets": [], "max_depth": -1, "agnet": 1}',
   '{"targets": {"a/b": ["x"], "local": ["y"], "ok": [""]}}',
   '{"max_depth": 1, "max_depth": 2}',
+  '{"agents": [], "reach": 1, "child": 2}',
+  '{"agents": {"a.b": ["x"], "local": ["y"]}, "reach": {"allow": []}, "child": {"roster": "x", "model": ""}}',
+  '{"reach": {"allow": ["x"], "default": "y"}, "child": {"roster": ["-x"]}}',
+  '{"reach": {"allow": ["local"]}}',
+  '{"reach": {"allow": ["local"], "default": "named"}}',
+  '{"agent": ["a", "{model}"]}',
 ];
 
 /**
@@ -194,8 +207,8 @@ const KEPT: readonly RegExp[] = [
   /"[^"]*"/g,
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
-  /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
+  /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
   /\[\d+\]/g,
 ];
 
@@ -341,7 +354,7 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
   assert.match(listed.stdout, /^bad\s+-\s+workspace\s+недоступний: description: має бути рядком/m);
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
   const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
-  assert.match(broken.stdout, /spawn\.json: agent: має бути непорожнім масивом рядків/);
+  assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути непорожнім масивом рядків/);
   await dirs.cleanup();
 });
 

@@ -208,7 +208,9 @@ Deno.test("mcp: a directory that cannot be watched is logged in uk-UA; the syste
     dirs.root,
     dirs.cacheDir,
     dirs.stateDir,
-    ...["tools.json", "spawn.json", "rules.json"].map((file) => `${dirs.configDir}/${file}`),
+    ...["tools.json", "spawn.json", "sandbox.json", "rules.json"].map((file) =>
+      `${dirs.configDir}/${file}`
+    ),
   ];
   const permissions = [
     "--allow-env",

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, cliEnv, type CliResult, oneTool, type Scratch, scratch } from "./_cli.ts";
+import { cli, cliEnv, type CliResult, oneTool, type Scratch, scratch, unconfined } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
@@ -56,6 +56,8 @@ async function warningWorkspace(): Promise<{ dirs: Scratch; bin: string; args: s
   });
   const bin = `${dirs.root}/bin`;
   await Deno.mkdir(bin);
+  // Unconfined: the sandbox's own grant and wording are in tests/sandbox_test.ts.
+  await unconfined(dirs);
   await Deno.mkdir(`${dirs.root}/folder`);
   await executable(`${dirs.root}/plain.txt`, 0o644);
   for (const name of ["python3", "env", "ssh", "node"]) await executable(`${bin}/${name}`);

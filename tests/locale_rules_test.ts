@@ -221,11 +221,11 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: { program: "/bin/sh", args: [] } }] }),
-    'rules[0] "r-aaaaaaaa": when: unknown condition "args" for a declared tool (known: program, argv, cwd, env, input)',
+    'rules[0] "r-aaaaaaaa": when: unknown condition "args" for a declared tool (known: program, argv, cwd, env, sandbox, input)',
   ],
   [
     json({ version: 2, rules: [{ ...SPAWN_RULE, when: { body: "ls", argv: [] } }] }),
-    'rules[0] "r-aaaaaaaa": when: unknown condition "argv" for spawn (known: mode, body, target, cwd)',
+    'rules[0] "r-aaaaaaaa": when: unknown condition "argv" for spawn (known: mode, body, target, cwd, sandbox, reach, child)',
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: { program: "sh" } }] }),
@@ -480,7 +480,7 @@ Deno.test("rules check words failing examples in uk-UA; --json stays English", a
         shown({ ...sh, program: "/bin/bash" })
       } (rule ignored)`,
       `r-broad: rule matches example not_match[0] ${shown(sh)}`,
-      'r-shape: example match[0]: not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values) and "input" optional (rule ignored)',
+      'r-shape: example match[0]: not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values), "sandbox" and "input" optional (rule ignored)',
     ];
     const check = await both(dirs, ["rules", "check"]);
     assert.equal(check.en.code, 6);

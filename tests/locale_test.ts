@@ -305,6 +305,7 @@ const SPEC: ToolSpec = {
   env: {},
   sideEffect: "process",
   timeoutMs: 10_000,
+  sandbox: { network: false, write: [], read: [] },
   file: "/w/.basis/tools.json",
   scope: "workspace",
 };
@@ -738,6 +739,7 @@ Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and 
       command: ["/usr/bin/grep", "-rn", "TODO"],
       cwd: "/work/demo",
       env: [],
+      sandbox: "unconfined",
       input: { lines: Array.from({ length: 60 }, (_, i) => `line ${i}`) },
     },
   } as const;

@@ -561,6 +561,11 @@ for (
       /tool "mcp__x": invalid name: must not start with "mcp__"/,
     ],
     [
+      "a name starting with a dash (a command line would read it as an option)",
+      "--global",
+      /tool "--global": invalid name: must not start with "-"/,
+    ],
+    [
       "the reserved name spawn",
       "spawn",
       /tool "spawn": invalid name: "spawn" is built into this program$/,

@@ -7,7 +7,14 @@
  */
 
 import assert from "node:assert/strict";
-import { FIXTURES, processesInGroup, processesLeftInGroup, readPid, scratch } from "./_cli.ts";
+import {
+  FIXTURES,
+  processesInGroup,
+  processesLeftInGroup,
+  readPid,
+  scratch,
+  unconfined,
+} from "./_cli.ts";
 import { type RawMcp, rawMcp } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
@@ -46,6 +53,7 @@ Deno.test({
 }, async () => {
   const pidFile = `${await Deno.makeTempDir()}/pgid`;
   const dirs = await scratch(tools(pidFile));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "forever"));
@@ -189,6 +197,7 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const dirs = await scratch(tools(`${dir}/pgid`));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "forever"));
@@ -236,20 +245,23 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const dirs = await scratch(tools(`${dir}/pgid`));
+  await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(5, "forever"));
     const first = await readPid(`${dir}/pgid`);
     await Deno.remove(`${dir}/pgid`);
     // No wait between them: the first call's handler ends after the second took its id. (MCP
-    // says an id is never reused in a session; when the two lines arrive together the cancel may
-    // reach the second call instead, which then never starts. Either way nothing may survive.)
+    // says an id is never reused in a session; when the two lines arrive together the SDK's cancel
+    // may reach the second call instead, which then never starts. Either way nothing may survive.)
     await raw.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     await raw.send(call(5, "forever"));
     const second = await readPid(`${dir}/pgid`).catch(() => undefined);
-    assert.deepEqual(await processesLeftInGroup(first), []);
+    // (When the cancel reached the second call instead, the first still runs: it must not outlive
+    // the server either.)
     const status = await raw.close();
     assert.equal(status.code, 0);
+    assert.deepEqual(await processesLeftInGroup(first), [], "the first call outlived the server");
     if (second !== undefined) {
       assert.deepEqual(
         await processesLeftInGroup(second),
@@ -272,3 +284,37 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("mcp: params of the wrong shape are invalid params; an id no reply could carry is answered with id null; a malformed cancel is one log line", async () => {
+  const dirs = await scratch(tools("/dev/null"));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    await raw.send({ jsonrpc: "2.0", id: 11, method: "ping", params: [1] });
+    const ping = await raw.response(11);
+    assert.equal(ping.error?.code, -32602);
+    assert.match(ping.error?.message ?? "", /^Invalid params of "ping": params is not valid$/);
+    await raw.send({
+      jsonrpc: "2.0",
+      id: 12,
+      method: "tools/call",
+      params: { name: "echo", arguments: {}, _meta: { progressToken: { not: "a token" } } },
+    });
+    assert.equal((await raw.response(12)).error?.code, -32602);
+    await raw.write('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}\n');
+    const big = await raw.response(null);
+    assert.equal(big.error?.code, -32600);
+    await raw.send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: {} },
+    });
+    await raw.send({ jsonrpc: "2.0", id: 13, method: "ping" });
+    assert.deepEqual((await raw.response(13)).result, {});
+    const log = raw.stderr();
+    assert.ok(!/ZodError|"code":|invalid_union/.test(log), log);
+    assert.match(log, /notification/i);
+  } finally {
+    await raw.close();
+    await dirs.cleanup();
+  }
+});

@@ -20,6 +20,7 @@ import {
   readPid,
   ROOT,
   scratch,
+  unconfined,
 } from "./_cli.ts";
 import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
 
@@ -247,6 +248,7 @@ Deno.test({
   const dirs = await scratch(
     oneTool("slow", { command: [`${FIXTURES}/grandchild.sh`, pidFile], timeout_ms: 400 }),
   );
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     const result = await callTool(session, "slow", {});
@@ -276,6 +278,7 @@ Deno.test({
       echo: (ECHO as { tools: Record<string, unknown> }).tools.echo,
     },
   });
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     const abort = new AbortController();
@@ -322,6 +325,7 @@ Deno.test({
       },
     },
   });
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   const serverPid = session.transport.pid;
   assert.ok(serverPid !== null);
@@ -342,6 +346,7 @@ Deno.test("mcp: three calls in flight at once are independent", async () => {
   const dirs = await scratch(
     oneTool("meet", { command: [`${MCP_FIXTURES}/barrier.sh`, barrier, "3"] }),
   );
+  await unconfined(dirs);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     // Each call waits until all three have started: run one after another, none would finish.

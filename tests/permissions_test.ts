@@ -7,7 +7,7 @@ import { allRuntimeEnvNames } from "../src/permissions/_env_names.ts";
 import type { DerivedPermissions } from "../src/permissions/types.ts";
 import { resolveProgram } from "../src/run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../src/spawn/mod.ts";
-import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
+import { cli, oneTool, ROOT, scratch, unconfined } from "./_cli.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -427,6 +427,8 @@ Deno.test({
   async fn() {
     const dirs = await scratch(oneTool("t", { command: ["true"] }));
     try {
+      // Unconfined: the sandbox's own grant is in tests/sandbox_test.ts.
+      await unconfined(dirs);
       await Deno.writeTextFile(
         `${dirs.configDir}/spawn.json`,
         JSON.stringify({ agent: ["cat"], targets: { box: ["ssh", "box", "--"] } }),

@@ -139,6 +139,7 @@ const PREVIEW: ToolPreview = {
   command: ["rm", "-rf", "x"],
   cwd: "/w",
   env: [],
+  sandbox: "unconfined",
   input: { path: "x", n: 1, nested: { deep: ["a", "b"] } },
 };
 
@@ -328,6 +329,7 @@ function randomPreview(random: Fuzz): ToolPreview {
     command: Array.from({ length: 1 + random.int(4) }, () => word()),
     cwd: `/${word()}`,
     env: [],
+    sandbox: "unconfined",
     input: { q: word(), n: random.int(10) },
   };
 }
@@ -391,6 +393,7 @@ Deno.test("pinConditions() pins a secret by digest, and the digest matches that 
     command: ["curl", "-H", secret, "https://api.example.com"],
     cwd: "/w",
     env: [],
+    sandbox: "unconfined",
     input: {},
   };
   const when = await pinConditions({ kind: "tool", preview: p }, [
@@ -779,7 +782,7 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "/bin/sh", argument: ["sh"] } }] },
-      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, env, input\)$/,
+      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, env, sandbox, input\)$/,
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "sh" } }] },
@@ -1007,7 +1010,7 @@ Deno.test("a write removes temp files a crashed writer left behind", async () =>
 
 Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such a deny rule", async () => {
   const dir = await scratch();
-  const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w" };
+  const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w", sandbox: "unconfined" as const };
   const brokenAllow = { ...STORED, id: "r-allow", match: [{ ...sh, program: "/bin/bash" }] };
   const brokenDeny = { ...STORED, id: "r-deny", decision: "deny", not_match: [sh] };
   const fine = { ...STORED, id: "r-fine", tool: "ls" };
@@ -1054,6 +1057,7 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
     command: ["sh"],
     cwd: workspace,
     env: [],
+    sandbox: "unconfined" as const,
     input: {},
   };
   const query = {

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { ManifestError } from "../src/errors.ts";
 import type { RunResult } from "../src/run/types.ts";
 import {
-  DEFAULT_MAX_DEPTH,
   loadSpawnConfig,
   parseSpawnConfig,
   parseSpawnDepth,
@@ -15,20 +14,12 @@ import {
   spawnResultText,
   spawnTimeout,
 } from "../src/spawn/mod.ts";
-import type { SpawnConfig } from "../src/spawn/config.ts";
 import { runResult } from "./_run_result.ts";
+import { spawnConfig } from "./_spawn_config.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
-function config(fields: Partial<SpawnConfig> = {}): SpawnConfig {
-  return {
-    file: "/c/spawn.json",
-    agent: undefined,
-    targets: new Map(),
-    maxDepth: DEFAULT_MAX_DEPTH,
-    ...fields,
-  };
-}
+const config = spawnConfig;
 
 function result(fields: Partial<RunResult> = {}): RunResult {
   return runResult({ command: ["/bin/sh", "-c", "x"], cwd: "/w", timeoutMs: 120000, ...fields });

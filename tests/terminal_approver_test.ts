@@ -27,6 +27,7 @@ const TOOL: ToolPromptRequest = {
     command: ["/usr/bin/grep", "-rn", "it's here", "src"],
     cwd: "/work/demo project",
     env: [],
+    sandbox: "unconfined",
     input: { pattern: "TODO", paths: ["src", "tests"] },
   },
 };
@@ -225,6 +226,7 @@ Deno.test("promptApproval() never writes a secret, even when a preview holds one
       command: ["curl", "-H", `Authorization: Bearer ${CANARY}`],
       env: [],
       cwd: `/tmp/${CANARY}`,
+      sandbox: "unconfined",
       input: { token: CANARY, nested: [`a${CANARY}"b`] },
     },
   };
@@ -254,6 +256,7 @@ Deno.test("promptApproval() shows control characters as escapes, never raw", asy
       command: ["echo", `a\n${evil}`],
       cwd: `/w${evil}`,
       env: [],
+      sandbox: "unconfined",
       input: { s: evil },
     },
   };

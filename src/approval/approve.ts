@@ -117,7 +117,7 @@ export interface ApprovalOptions {
  * @example No rule, a policy of always
  * ```ts
  * import { verdictFor } from "./approve.ts";
- * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", env: [], sandbox: "unconfined" as const, input: {} };
  * const verdict = await verdictFor({ tool: "echo", sideEffect: "process", preview }, { policy: "always" });
  * console.assert(verdict.outcome === "allow" && verdict.by === "policy");
  * ```
@@ -129,8 +129,11 @@ export async function verdictFor(
   const policy = options.policy ?? "prompt";
   if (options.configDir !== undefined) {
     const { rules } = await loadRules(options.configDir);
-    if (rules.some((rule) => rule.tool === request.tool)) {
-      const match = await decideByRules(rules, queryOf(request, options.root));
+    const mine = rules.filter((rule) => rule.tool === request.tool);
+    if (mine.length > 0) {
+      // The input as the program gets it is read again only when a rule looks at the input.
+      const exact = mine.some((rule) => "input" in rule.when);
+      const match = await decideByRules(mine, queryOf(request, options.root, exact));
       if (match !== undefined) {
         const { rule } = match;
         if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
@@ -158,7 +161,7 @@ export async function verdictFor(
  * @example A policy of always allows
  * ```ts
  * import { decide } from "./approve.ts";
- * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", env: [], sandbox: "unconfined" as const, input: {} };
  * const decision = await decide({ tool: "echo", sideEffect: "process", preview }, { policy: "always" });
  * console.assert(decision.allowed);
  * ```
@@ -220,7 +223,7 @@ export async function decide(
 }
 
 /** The rule query for a request: its kind, preview and canonical root. */
-function queryOf(request: ApprovalRequest, root: string | undefined): RuleQuery {
+function queryOf(request: ApprovalRequest, root: string | undefined, exact: boolean): RuleQuery {
   const canonical = root === undefined ? undefined : canonicalPath(root);
   if (request.kind === "spawn") {
     return { tool: request.tool, kind: "spawn", preview: request.preview, root: canonical };
@@ -228,7 +231,7 @@ function queryOf(request: ApprovalRequest, root: string | undefined): RuleQuery 
   return {
     tool: request.tool,
     kind: "tool",
-    preview: { ...request.preview, input: exactInput(request) },
+    preview: exact ? { ...request.preview, input: exactInput(request) } : request.preview,
     env: request.env ?? {},
     root: canonical,
     fromWorkspace: (request.source ?? "workspace") === "workspace",

@@ -5,7 +5,12 @@
  * @module
  */
 
-/** The preview of a declared tool's call. Key order: tool, program, command, cwd, env, input. */
+import type { PreviewSandbox } from "../sandbox/types.ts";
+
+/**
+ * The preview of a declared tool's call. Key order: tool, program, command, cwd, env, sandbox,
+ * input.
+ */
 export interface ToolPreview {
   /** The tool's name. */
   readonly tool: string;
@@ -23,6 +28,11 @@ export interface ToolPreview {
    * shown; a rule pins them by digest).
    */
   readonly env: readonly string[];
+  /**
+   * What the call may touch beyond the default OS sandbox: its grants (`network`, and the `write`
+   * and `read` paths, absolute), or `"unconfined"` when it runs without a sandbox.
+   */
+  readonly sandbox: PreviewSandbox;
   /** The validated input. */
   readonly input: unknown;
 }
@@ -31,15 +41,16 @@ export interface ToolPreview {
  * Builds the preview of a declared tool's call, keys in the pinned order.
  *
  * @param spec The tool's name, argv, working directory and manifest `env`.
- * @param program The resolved program (absolute path).
+ * @param call The resolved program (absolute path) and the call's sandbox grants.
  * @param input The validated input.
  * @returns The preview object.
  * @example The key order is fixed
  * ```ts
  * import { toolPreview } from "./preview.ts";
  * const spec = { name: "echo", command: ["cat"], cwd: "/w", env: { B: "2", A: "1" } };
- * const preview = toolPreview(spec, "/usr/bin/cat", { a: 1 });
- * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","env":["A","B"],"input":{"a":1}}');
+ * const sandbox = { network: false, write: [], read: [] };
+ * const preview = toolPreview(spec, { program: "/usr/bin/cat", sandbox }, { a: 1 });
+ * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","env":["A","B"],"sandbox":{"network":false,"write":[],"read":[]},"input":{"a":1}}');
  * ```
  */
 export function toolPreview(
@@ -49,9 +60,22 @@ export function toolPreview(
     readonly cwd: string;
     readonly env: Readonly<Record<string, string>>;
   },
-  program: string,
+  call: { readonly program: string; readonly sandbox: PreviewSandbox },
   input: unknown,
 ): ToolPreview {
-  const env = Object.keys(spec.env).sort();
-  return { tool: spec.name, program, command: [...spec.command], cwd: spec.cwd, env, input };
+  return {
+    tool: spec.name,
+    program: call.program,
+    command: [...spec.command],
+    cwd: spec.cwd,
+    env: Object.keys(spec.env).sort(),
+    sandbox: copySandbox(call.sandbox),
+    input,
+  };
+}
+
+/** The grants with their keys in the pinned order: network, write, read. */
+function copySandbox(sandbox: PreviewSandbox): PreviewSandbox {
+  if (typeof sandbox === "string") return sandbox;
+  return { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
 }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { underflowPointer } from "../json_exact.ts";
 import { BasisError } from "../errors.ts";
 import { phrase } from "../locale/messages.ts";
 import { compactSpan } from "./_compact_json.ts";
@@ -139,11 +140,28 @@ export function stdinBytes(value: unknown, input: CallInput): Uint8Array {
  * @throws {BasisError} `invalid_json`.
  */
 export async function parseCallInput(tool: string, text: string): Promise<unknown> {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    // Described below, by a module loaded only now.
+    return await notJson(tool, text);
   }
+  // A number read as 0 but written otherwise would reach the program as written, judged as 0.
+  const pointer = numbersAsJavaScriptWrites(text) ? undefined : underflowPointer(text);
+  if (pointer !== undefined) {
+    throw BasisError.of(
+      "invalid_input",
+      phrase("input.refused", {
+        tool: JSON.stringify(tool),
+        pointer: pointer === "" ? "/" : pointer,
+        reason: phrase("schema.underflow"),
+      }),
+    );
+  }
+  return value;
+}
+
+async function notJson(tool: string, text: string): Promise<never> {
   const { strictJsonProblem } = await import("../json_text.ts");
   const { position, reason } = await strictJsonProblem(text, "input");
   const detail = position === undefined

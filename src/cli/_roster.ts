@@ -9,18 +9,66 @@ import { listOf, phrase } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { loadRoster } from "../manifest/load.ts";
 import type { Roster, ToolSpec } from "../manifest/types.ts";
+import { ROSTER_VAR, withinRoster } from "../spawn/child.ts";
 import { loadSpawnConfig, type SpawnConfig } from "../spawn/config.ts";
 import type { Settings } from "./settings.ts";
 import { notADirectory } from "./_workspace_root.ts";
 
 /**
- * Loads the workspace and global manifests.
+ * Loads the workspace and global manifests: the tools this run serves, which are only those
+ * `BASIS_ROSTER` names when it is set (unless `whole` asks for every declared tool, as `check`
+ * and `rules` do: they are about the files, not about what this run exposes).
  *
  * @param settings The run's settings.
+ * @param options `whole`: every declared tool, whatever `BASIS_ROSTER` says.
  * @returns The roster.
  * @throws {ManifestError} When a manifest is invalid.
  */
-export async function rosterFor(settings: Settings): Promise<Roster> {
+export async function rosterFor(
+  settings: Settings,
+  options: { whole?: boolean } = {},
+): Promise<Roster> {
+  const loaded = await loadAll(settings);
+  const names = settings.roster;
+  if (names === undefined || options.whole === true) return loaded;
+  return {
+    ...loaded,
+    tools: withinRoster(loaded.tools, names),
+    unavailable: withinRoster(loaded.unavailable, names),
+  };
+}
+
+/**
+ * Whether this run serves a tool: always, unless `BASIS_ROSTER` is set and leaves it out.
+ *
+ * @param settings The run's settings.
+ * @param name The tool's name (`spawn` included).
+ * @returns True when the tool is in this run's roster.
+ */
+export function serves(settings: Settings, name: string): boolean {
+  return settings.roster === undefined || settings.roster.includes(name);
+}
+
+/**
+ * Refuses a tool this run does not serve (`BASIS_ROSTER` leaves it out), naming what it serves.
+ *
+ * @param settings The run's settings.
+ * @param name The tool asked for.
+ * @throws {BasisError} `unknown_tool` (exit 2) when the tool is left out.
+ */
+export function requireServed(settings: Settings, name: string): void {
+  if (serves(settings, name)) return;
+  const names = settings.roster ?? [];
+  const tool = JSON.stringify(name);
+  throw BasisError.of(
+    "unknown_tool",
+    names.length === 0
+      ? phrase("cli.not_in_roster_empty", { tool, variable: ROSTER_VAR })
+      : phrase("cli.not_in_roster", { tool, variable: ROSTER_VAR, names: names.join(", ") }),
+  );
+}
+
+async function loadAll(settings: Settings): Promise<Roster> {
   try {
     return await loadRoster({
       ...(settings.workspace === undefined ? {} : { workspace: settings.workspace }),

@@ -5,7 +5,7 @@
  */
 
 import type { Locale } from "../locale/locale.ts";
-import type { SpawnConfig } from "../spawn/config.ts";
+import { namedAgents, type SpawnConfig } from "../spawn/config.ts";
 import { spawnDescription } from "../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../spawn/types.ts";
 
@@ -28,7 +28,7 @@ export interface ListRow {
 
 /**
  * Spawn's row in `list`: source `built-in`, both side effects, and the description a model sees
- * (which names the configured targets).
+ * (which names the configured targets and named agents).
  *
  * @param config The user's spawn configuration.
  * @returns The row.
@@ -38,7 +38,7 @@ export function spawnRow(config: SpawnConfig): ListRow {
     name: SPAWN_TOOL,
     side_effect: SPAWN_SIDE_EFFECT_TEXT,
     source: BUILT_IN,
-    description: spawnDescription([...config.targets.keys()]),
+    description: spawnDescription([...config.targets.keys()], [...namedAgents(config).keys()]),
   };
 }
 

@@ -10,6 +10,7 @@ import { BasisError } from "../errors.ts";
 import { type Locale, localeFromEnv, resolveLocale } from "../locale/locale.ts";
 import { phrase } from "../locale/messages.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir } from "../paths.ts";
+import { parseRoster, ROSTER_VAR } from "../spawn/child.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
 
 /** Options accepted by every command, before or after its name. */
@@ -55,6 +56,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = 
     { name: "program", kind: "string" },
     { name: "argv", kind: "string" },
     { name: "cwd", kind: "string" },
+    { name: "sandbox", kind: "string" },
     { name: "input", kind: "list" },
     { name: "body", kind: "string" },
     { name: "body-glob", kind: "string" },
@@ -87,6 +89,11 @@ export interface Settings {
   readonly envLookup: EnvLookup;
   /** `--locale`, else `BASIS_LOCALE`, `LC_ALL`, `LC_MESSAGES` or `LANG`; English when unsupported. */
   readonly locale: Locale;
+  /**
+   * `BASIS_ROSTER` (set for a delegated child by the parent's child policy): the only tools this
+   * run lists, shows, calls and serves, `spawn` among them or not; `undefined` when unset.
+   */
+  readonly roster: readonly string[] | undefined;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -97,8 +104,9 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * @param args The parsed command line.
  * @param env How to read variables.
  * @returns The settings.
- * @throws {BasisError} `usage` for a malformed `--env` pair, an unknown `--approve` policy, or a
- *   `BASIS_NO_SHELL` that is neither a yes nor a no.
+ * @throws {BasisError} `usage` for a malformed `--env` pair, an unknown `--approve` policy, a
+ *   `BASIS_NO_SHELL` that is neither a yes nor a no, or a `BASIS_ROSTER` holding something that is
+ *   not a tool name.
  */
 export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
   const string = (name: string): string | undefined => {
@@ -136,7 +144,19 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     auditLog: string("audit-log"),
     envLookup: env,
     locale: cliLocale(string("locale"), env),
+    roster: rosterSetting(env),
   };
+}
+
+/** `BASIS_ROSTER`: the names, or `undefined` when unset; refused rather than guessed at. */
+function rosterSetting(env: EnvLookup): readonly string[] | undefined {
+  const roster = parseRoster(env(ROSTER_VAR));
+  if (roster === undefined || Array.isArray(roster)) return roster as readonly string[] | undefined;
+  const { bad } = roster as { bad: string };
+  throw BasisError.of(
+    "usage",
+    phrase("cli.bad_roster", { variable: ROSTER_VAR, name: JSON.stringify(bad) }),
+  );
 }
 
 /** How a variable that turns something on or off may say yes (any case, around spaces). */

@@ -6,7 +6,6 @@
  */
 
 import type { Messages } from "../locale/messages.ts";
-import { SPAWN_DEPTH_VAR } from "../spawn/depth.ts";
 import type { SpawnRefusal } from "../spawn/guard.ts";
 import { SPAWN_TOOL, type SpawnInputProblem } from "../spawn/types.ts";
 import { foundPhrase } from "../json_kind.ts";
@@ -55,6 +54,17 @@ export function spawnInputRefusal(
       return refused("/input", words.t("spawn.input.local_target"));
     case "target_no_command":
       return refused("/input", words.t("spawn.input.target_no_command", { name: problem.name }));
+    case "bad_reach":
+      return refused(
+        "/reach",
+        words.t("spawn.input.bad_reach", {
+          found: words.say(foundPhrase((input as { reach?: unknown }).reach)),
+        }),
+      );
+    case "local_agent":
+      return refused("/input", words.t("spawn.input.local_agent"));
+    case "agent_no_task":
+      return refused("/input", words.t("spawn.input.agent_no_task", { name: problem.name }));
   }
 }
 
@@ -66,24 +76,5 @@ export function spawnInputRefusal(
  * @returns One line.
  */
 export function spawnRefusalText(words: Messages, refusal: SpawnRefusal): string {
-  switch (refusal.kind) {
-    case "no_shell":
-      return words.t("spawn.guard.no_shell");
-    case "unknown_target":
-      return refusal.known.length === 0
-        ? words.t("spawn.guard.unknown_target_none", {
-          target: quote(refusal.target),
-          file: refusal.file,
-        })
-        : words.t("spawn.guard.unknown_target", {
-          target: quote(refusal.target),
-          names: refusal.known.join(", "),
-        });
-    case "depth_unknown":
-      return words.t("spawn.guard.depth_unknown", { variable: SPAWN_DEPTH_VAR });
-    case "depth_limit":
-      return words.t("spawn.guard.depth_limit", { depth: refusal.depth, max: refusal.max });
-    case "no_agent":
-      return words.t("spawn.guard.no_agent", { file: refusal.file });
-  }
+  return words.say(refusal.phrase);
 }

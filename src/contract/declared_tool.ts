@@ -17,14 +17,17 @@ import {
   canonicalPath,
   spillDir as defaultSpillDir,
 } from "../paths.ts";
-import { callSecrets, redact } from "../redact.ts";
+import { callSecrets, redact, redactValue } from "../redact.ts";
 import { resolveRunProgram, runProgram, startFailureResult } from "../run/run_program.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
 import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
 import { VERSION } from "../version.ts";
 import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
-import { approve, failureCode, type FlowSettings, recordRun } from "./_flow.ts";
+import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
+import { checkedRun, prepared } from "./_sandbox.ts";
+import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
+import type { SandboxOptions } from "../sandbox/types.ts";
 import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
 import { fillArguments } from "./_arguments.ts";
@@ -106,6 +109,13 @@ export interface DeclaredToolOptions {
    * @default {nothing is recorded}
    */
   audit?: AuditSink;
+  /**
+   * The OS sandbox each call runs in: the user's policy, and who is told when a call runs
+   * unconfined. The workspace (`root`, else the tool's cwd) is always writable.
+   *
+   * @default {the built-in policy: "auto"}
+   */
+  sandbox?: SandboxOptions;
 }
 
 /** The options with every default applied. */
@@ -118,6 +128,7 @@ interface DeclaredSettings {
   readonly root: string | undefined;
   readonly approver: Approver;
   readonly audit: AuditSink | undefined;
+  readonly sandbox: SandboxOptions | undefined;
 }
 
 /** How much of a program's output a model is given. */
@@ -195,6 +206,7 @@ function settle(options: DeclaredToolOptions): DeclaredSettings {
         ...(options.root === undefined ? {} : { root: options.root }),
       }),
     audit: options.audit,
+    sandbox: options.sandbox,
   };
 }
 
@@ -233,7 +245,8 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   description(): string {
-    return this.#spec.description;
+    // What a model or a person reads of the tool never shows one of its secrets.
+    return redact(this.#spec.description, this.#secrets);
   }
 
   help(): string {
@@ -257,12 +270,13 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   inputSchema(): Record<string, unknown> {
-    return structuredClone(this.#spec.inputSchema) as Record<string, unknown>;
+    // A copy, secrets hidden (the gate validates with the schema as declared).
+    return redactValue(this.#spec.inputSchema, this.#secrets) as Record<string, unknown>;
   }
 
   outputSchema(): Record<string, unknown> {
     const declared = this.#spec.outputSchema;
-    return structuredClone(declared ?? OUTPUT_SCHEMA) as unknown as Record<string, unknown>;
+    return redactValue(declared ?? OUTPUT_SCHEMA, this.#secrets) as Record<string, unknown>;
   }
 
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
@@ -424,7 +438,35 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       recordRun(flow, spec.name, result);
       return await this.#outcome(result, label);
     }
-    const preview = toolPreview({ ...spec, command: argv, cwd: run.cwd }, resolved.path, input);
+    // What the call may touch is part of what is approved: planned (and checked against the
+    // user's policy) before anyone is asked.
+    const plan = await planSandbox(policyOf(settings.sandbox), {
+      caller: { kind: "tool", grants: spec.sandbox },
+      root: settings.root ?? run.cwd,
+      cwd: run.cwd,
+      program: resolved.path,
+    }, planOptionsOf(settings.sandbox));
+    const sandbox = previewSandbox(plan);
+    if (plan.kind === "unavailable" || sandbox === undefined) {
+      const reason = plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home");
+      const failure = { failure: "other" as const, path: resolved.path, reason };
+      const result = startFailureResult(run, failure, this.#secrets);
+      recordRun(flow, spec.name, result);
+      return await this.#outcome(result, label);
+    }
+    const preview = toolPreview(
+      { ...spec, command: argv, cwd: run.cwd },
+      { program: resolved.path, sandbox },
+      input,
+    );
+    if (plan.kind === "refused") {
+      recordRefusal(flow, spec.name, preview, english(plan.reason));
+      const message = words.t("denied.sandbox", {
+        tool: quote(spec.name),
+        reason: words.say(plan.reason),
+      });
+      throw ToolError.user("denied", redact(message, this.#secrets), { tool: spec.name });
+    }
     const request: ApprovalRequest = {
       tool: spec.name,
       sideEffect: spec.sideEffect,
@@ -437,9 +479,24 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       }),
     };
     await approve(flow, request, label, context.signal);
+    // Said once something is to run unconfined that the policy wanted confined.
+    if (plan.kind === "unconfined" && plan.note !== undefined) {
+      settings.sandbox?.onUnconfined?.(plan.note);
+    }
+    const unprepared = await prepared(plan);
+    if (unprepared !== undefined) {
+      const failure = { failure: "other" as const, path: resolved.path, reason: unprepared };
+      const result = startFailureResult(run, failure, this.#secrets);
+      recordRun(flow, spec.name, result);
+      return await this.#outcome(result, label);
+    }
     const spillDir = settings.spillDir === undefined ? defaultSpillDir() : settings.spillDir;
     const result = await runProgram(
-      { ...run, program: resolved.path },
+      {
+        ...run,
+        program: resolved.path,
+        ...(plan.kind === "confined" ? { sandbox: plan.wrap } : {}),
+      },
       {
         ...(spec.outputSchema === undefined ? MODEL_CAPS : STRUCTURED_CAPS),
         secrets: this.#secrets,
@@ -449,6 +506,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
         ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
       },
     );
+    checkedRun(plan, settings.sandbox, result);
     recordRun(flow, spec.name, result);
     return await this.#outcome(result, label);
   }

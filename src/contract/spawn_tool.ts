@@ -14,19 +14,24 @@ import { canonicalPath, type EnvLookup } from "../paths.ts";
 import { callSecrets, redact } from "../redact.ts";
 import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
-import type { SpawnConfig } from "../spawn/config.ts";
+import { childPreview } from "../spawn/child.ts";
+import { childPolicy, namedAgents, reachPolicy, type SpawnConfig } from "../spawn/config.ts";
 import { parseSpawnInput } from "../spawn/grammar.ts";
 import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
-import { spawnPreview } from "../spawn/preview.ts";
+import { spawnPreview, withDelegation } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
-import { runSpawn } from "../spawn/run_spawn.ts";
-import { SPAWN_INPUT_SCHEMA } from "../spawn/tool_definition.ts";
+import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
+import { planOptionsOf, planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
+import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
+import { checkedRun, prepared } from "./_sandbox.ts";
+import { spawnInputSchema } from "../spawn/tool_definition.ts";
 import {
   SPAWN_SIDE_EFFECTS,
   SPAWN_TOOL,
   type SpawnCall,
   type SpawnOutput,
+  type SpawnPreview,
 } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
 import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
@@ -88,6 +93,13 @@ export interface SpawnToolOptions {
    */
   agentEnv?: Readonly<Record<string, string>>;
   /**
+   * The tool names this process itself may expose (`BASIS_ROSTER`), when it is restricted: a
+   * child policy's roster never gives a child more than this.
+   *
+   * @default {no restriction}
+   */
+  roster?: readonly string[];
+  /**
    * The time limit, in milliseconds, capped at 600,000.
    *
    * @default {120000 for a command, 600000 for a subagent}
@@ -117,6 +129,14 @@ export interface SpawnToolOptions {
    * @default {readEnv}
    */
   readEnv?: EnvLookup;
+  /**
+   * The OS sandbox local commands run in (and subagents, when the policy's `spawn.agent` says
+   * so): the default, plus the policy's `spawn` grants. Commands on a target are not confined
+   * here: they run on another machine.
+   *
+   * @default {the built-in policy: "auto"}
+   */
+  sandbox?: SandboxOptions;
 }
 
 interface SpawnSettings {
@@ -126,10 +146,12 @@ interface SpawnSettings {
   readonly depth: number | undefined;
   readonly env: Readonly<Record<string, string>>;
   readonly agentEnv: Readonly<Record<string, string>>;
+  readonly roster: readonly string[] | undefined;
   readonly timeoutMs: number | undefined;
   readonly approver: Approver;
   readonly audit: AuditSink | undefined;
   readonly readEnv: EnvLookup | undefined;
+  readonly sandbox: SandboxOptions | undefined;
 }
 
 /** What `toService()` returns for spawn: the text for a model and the structured output. */
@@ -205,10 +227,12 @@ function settle(options: SpawnToolOptions): SpawnSettings {
     depth: options.depth === "unknown" ? undefined : options.depth ?? 0,
     env: options.env ?? {},
     agentEnv: options.agentEnv ?? {},
+    roster: options.roster,
     timeoutMs: options.timeoutMs,
     approver: options.approver ?? policyApprover({ ...options.approval, root }),
     audit: options.audit,
     readEnv: options.readEnv,
+    sandbox: options.sandbox,
   };
 }
 
@@ -231,36 +255,61 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     return [...this.#config.targets.keys()].sort().join(", ");
   }
 
+  #agents(): string {
+    return [...namedAgents(this.#config).keys()].sort().join(", ");
+  }
+
+  /** The text, then the sentence about targets and the one about agents when there are any. */
+  #withNames(
+    text: string,
+    targetsKey: "spawn.description_targets" | "spawn.system_prompt_targets",
+    agentsKey: "spawn.description_agents" | "spawn.system_prompt_agents",
+  ): string {
+    const parts = [text];
+    const targets = this.#targets();
+    if (targets !== "") parts.push(this.#words.t(targetsKey, { names: targets }));
+    const agents = this.#agents();
+    if (agents !== "") parts.push(this.#words.t(agentsKey, { names: agents }));
+    return parts.join(" ");
+  }
+
   displayName(): string {
     return this.#words.t("spawn.display_name");
   }
 
   description(): string {
-    const names = this.#targets();
-    const text = this.#words.t("spawn.description");
-    return names === "" ? text : `${text} ${this.#words.t("spawn.description_targets", { names })}`;
+    return this.#withNames(
+      this.#words.t("spawn.description"),
+      "spawn.description_targets",
+      "spawn.description_agents",
+    );
   }
 
   help(): string {
-    const names = this.#targets();
+    const targets = this.#targets();
+    const agents = this.#agents();
     return this.#words.t("spawn.help", {
       title: this.displayName(),
-      targets: names === "" ? "" : this.#words.t("spawn.help_targets", { names }),
+      targets: targets === "" ? "" : this.#words.t("spawn.help_targets", { names: targets }),
+      agents: agents === "" ? "" : this.#words.t("spawn.help_agents", {
+        names: agents,
+        default: JSON.stringify(reachPolicy(this.#config).default),
+      }),
       command_ms: spawnTimeout("command", this.#settings.timeoutMs),
       agent_ms: spawnTimeout("agent", this.#settings.timeoutMs),
     });
   }
 
   systemPrompt(): string {
-    const names = this.#targets();
-    const text = this.#words.t("spawn.system_prompt");
-    return names === ""
-      ? text
-      : `${text} ${this.#words.t("spawn.system_prompt_targets", { names })}`;
+    return this.#withNames(
+      this.#words.t("spawn.system_prompt"),
+      "spawn.system_prompt_targets",
+      "spawn.system_prompt_agents",
+    );
   }
 
   inputSchema(): Record<string, unknown> {
-    return structuredClone(SPAWN_INPUT_SCHEMA) as Record<string, unknown>;
+    return spawnInputSchema(this.#config);
   }
 
   outputSchema(): Record<string, unknown> {
@@ -312,8 +361,9 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       // The --env values: hidden from the prompt, the audit trail and (in runSpawn) the run.
       secrets: callSecrets(settings.env),
     };
+    const plan = await this.#plan(call);
     // The real directory: one spelling for the preview and rules, whatever -C said.
-    const preview = spawnPreview(call, canonicalPath(settings.root));
+    const preview = this.#preview(call, canonicalPath(settings.root), plan);
     const refusal = spawnRefusal(call, {
       noShell: settings.noShell,
       depth: settings.depth,
@@ -332,20 +382,73 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       preview,
     };
     const label = spawnLabel(call, words);
+    if (plan.kind === "unavailable") {
+      const message = words.t("run.not_started", { label, reason: words.say(plan.reason) });
+      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
+    }
     await approve(flow, request, label, context.signal);
+    // Said once something is to run unconfined that the policy wanted confined.
+    if (plan.kind === "unconfined" && plan.note !== undefined) {
+      settings.sandbox?.onUnconfined?.(plan.note);
+    }
+    const unprepared = await prepared(plan);
+    if (unprepared !== undefined) {
+      const message = words.t("run.not_started", { label, reason: words.say(unprepared) });
+      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
+    }
     const result = await runSpawn(call, settings.root, {
+      ...(plan.kind === "confined" ? { sandbox: plan.wrap } : {}),
       config: this.#config,
       env: settings.env,
       depth: settings.depth ?? 0,
       agentEnv: settings.agentEnv,
+      // What was approved is what the child gets.
+      ...(preview.child === undefined ? {} : { child: preview.child }),
       ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
       ...(context.onStdout === undefined ? {} : { onStdout: context.onStdout }),
       ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
       ...(settings.readEnv === undefined ? {} : { readEnv: settings.readEnv }),
     });
+    checkedRun(plan, settings.sandbox, result);
     recordRun(flow, SPAWN_TOOL, result);
     return this.#outcome(call, result, label);
+  }
+
+  /**
+   * The preview: for a task, the effective reach when the call chose one other than the policy's
+   * default, and what the child will be when the child policy overrides anything.
+   */
+  #preview(call: SpawnCall, cwd: string, plan: SandboxPlan): SpawnPreview {
+    const preview = spawnPreview(call, cwd, spawnPreviewGrants(plan));
+    if (call.mode !== "agent") return preview;
+    const config = this.#config;
+    const reach = call.reach === reachPolicy(config).default ? undefined : call.reach;
+    const child = childPreview(childPolicy(config, call.target), this.#settings.roster);
+    return withDelegation(preview, { reach, child });
+  }
+
+  /**
+   * The sandbox of a call: a local command gets the default plus the policy's spawn grants; a
+   * subagent is confined only when the policy says so; a command on a target is not (it runs on
+   * another machine).
+   */
+  async #plan(call: SpawnCall): Promise<SandboxPlan> {
+    if (call.mode === "command" && call.target !== undefined) {
+      return { kind: "unconfined", note: undefined };
+    }
+    const settings = this.#settings;
+    // A task's program: the named agent's, or the configured subagent's.
+    const agent = call.mode === "agent" && call.target !== undefined
+      ? namedAgents(this.#config).get(call.target)?.argv
+      : this.#config.agent;
+    const program = call.mode === "command" ? SHELL : agent?.[0] ?? SHELL;
+    return await planSandbox(policyOf(settings.sandbox), {
+      caller: { kind: call.mode === "command" ? "spawn" : "agent" },
+      root: settings.root,
+      cwd: settings.root,
+      program,
+    }, planOptionsOf(settings.sandbox));
   }
 
   #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {

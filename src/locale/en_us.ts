@@ -52,6 +52,7 @@ export const EN_US = {
   "start.batch":
     "program {program} is a batch file, which only runs through a shell; basis-tools never uses a shell, so point the tool at an .exe",
   "start.failed": "program {program} could not be started: {detail}",
+  "start.sandbox_failed": "the sandbox (bubblewrap) could not start it: {detail}",
 
   // Sizes.
   "size.byte": "1 byte",
@@ -119,6 +120,8 @@ export const EN_US = {
   "schema.contains_between": "must contain at least {min} and no more than {max} valid item(s)",
   "schema.too_deep": "is nested more than {limit} levels deep",
   "schema.not_finite": "is not a finite number (too large for a 64-bit float)",
+  "schema.underflow":
+    "is too small for a 64-bit float: it would be judged as 0 while the program receives it as written",
   "schema.not_json": "is not JSON data",
   "schema.invalid": "is not valid",
 
@@ -133,6 +136,7 @@ export const EN_US = {
   "denied.no_terminal":
     "Call of tool {tool} denied: no remembered rule allows it and there is no terminal to ask; allow it with `{command}` or --approve always",
   "denied.generic": "Call of tool {tool} denied",
+  "denied.sandbox": "Call of tool {tool} denied: {reason}",
   "denied.ask_no_terminal":
     "Call of tool {tool} denied: rule {rule} says to ask every time and there is no terminal to ask",
   "denied.rules_file": "Cannot load rules {file}: {problem}",
@@ -143,7 +147,7 @@ export const EN_US = {
     'must be a JSON object with a string property "input", found {found}',
   "spawn.input.missing": 'required string property "input" is missing',
   "spawn.input.not_string": "must be a string, found {found}",
-  "spawn.input.extra": 'unexpected property; spawn takes only "input"',
+  "spawn.input.extra": 'unexpected property; spawn takes only "input" and "reach"',
   "spawn.input.empty":
     'is empty: write a command after "!" (for example "!cargo test") or a task to delegate',
   "spawn.input.no_command": 'has no command after "!": write one, for example "!cargo test"',
@@ -154,8 +158,15 @@ export const EN_US = {
   "spawn.input.local_target": '"!@local" is not needed: a plain "!<command>" already runs here',
   "spawn.input.target_no_command":
     'names target "{name}" but no command: write "!@{name} <command>"',
+  "spawn.input.bad_reach": 'must be "local", "named" or "any" (or left out), found {found}',
+  "spawn.input.local_agent":
+    '"@local" is not needed: a task without "@<name>" already goes to the configured subagent (start with "@@" for a task that begins with "@")',
+  "spawn.input.agent_no_task":
+    'names agent "{name}" but no task: write "@{name} <task>" (start with "@@" for a task that is only "@{name}")',
 
   // The spawn tool's refusals before approval.
+  "spawn.guard.reach_not_allowed":
+    'Spawn refused: /reach {reach} is not allowed by the user\'s reach policy; give {allowed}, or leave "reach" out for {default}',
   "spawn.guard.no_shell":
     'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" can still be delegated',
   "spawn.guard.unknown_target_none":
@@ -168,6 +179,16 @@ export const EN_US = {
     'Spawn refused: this call is at delegation depth {depth} and the limit is {max}, so it cannot delegate further; commands ("!<command>") still work',
   "spawn.guard.no_agent":
     'Spawn refused: no subagent is configured; add an argv such as "agent": ["claude", "-p"] to {file} (it gets the task on stdin and answers on stdout)',
+  "spawn.guard.unknown_agent_none":
+    'Spawn refused: unknown agent {agent}; no agents are configured (add "agents" to {file}); for a task that begins with "@{name}", start it with "@@"',
+  "spawn.guard.unknown_agent":
+    'Spawn refused: unknown agent {agent}; configured agents: {names} (for a task that begins with "@{name}", start it with "@@")',
+  "spawn.guard.reach_needs_name":
+    'Spawn refused: reach {reach} lets a task go only to a named agent, and this one names none: write "@<name> <task>"',
+  "spawn.guard.reach_local_only":
+    'Spawn refused: reach {reach} keeps a task with the configured subagent, and this one is for agent {agent}: leave out "@{name}", or give a reach that covers named agents ("named" or "any")',
+  "spawn.guard.no_agent_named":
+    'Spawn refused: no subagent is configured for a task without "@<name>"; address a named agent ({names}) or add "agent" to {file}',
 
   // The spawn tool's results.
   "spawn.agent_silent": "The subagent finished without saying anything",
@@ -181,13 +202,20 @@ export const EN_US = {
     'Run a shell command or delegate a task. "!<command>" runs the command with /bin/sh in the workspace root (for example "!cargo test"); any other text is handed to a subagent as its task. Start with "!!" for a task that itself begins with "!".',
   "spawn.description_targets":
     '"!@<target> <command>" runs the command on a configured target: {names}.',
+  "spawn.description_agents":
+    '"@<agent> <task>" hands the task to a named agent instead: {names} (start with "@@" for a task that itself begins with "@").',
   "spawn.system_prompt":
     'spawn: run a shell command with {"input": "!<command>"}, or delegate a task to a subagent with {"input": "<task>"} ("!!" starts a task that begins with "!"). Commands run with /bin/sh in the workspace root; each call is approved first.',
   "spawn.system_prompt_targets": 'Use "!@<target> <command>" to run on a target: {names}.',
+  "spawn.system_prompt_agents": 'Use "@<agent> <task>" to delegate to a named agent: {names}.',
   "spawn.help":
-    '# {title} (`spawn`)\n\nRuns a shell command or hands a task to a subagent. The input is one string, `input`:\n\n- `!<command>` runs the command with `/bin/sh -c` in the workspace root, in its own process group, with only `PATH`, `HOME`, `LANG` and the configured variables in its environment; for example `{"input": "!cargo test"}`.\n{targets}- `!!<text>` is a task that itself begins with `!`.\n- Any other text is a task for the configured subagent: it gets the text on standard input and answers on standard output.\n\nThe result is the command\'s output (standard output, else standard error) or the subagent\'s answer. A command stops after {command_ms} ms and a subagent after {agent_ms} ms; each stream is kept up to 64 KiB. Every call is approved before it runs.',
+    '# {title} (`spawn`)\n\nRuns a shell command or hands a task to a subagent. The input is one string, `input`:\n\n- `!<command>` runs the command with `/bin/sh -c` in the workspace root, in its own process group, with only `PATH`, `HOME`, `LANG` and the configured variables in its environment; for example `{"input": "!cargo test"}`.\n{targets}{agents}- `!!<text>` is a task that itself begins with `!`.\n- Any other text is a task for the configured subagent: it gets the text on standard input and answers on standard output.\n\nThe result is the command\'s output (standard output, else standard error) or the subagent\'s answer. A command stops after {command_ms} ms and a subagent after {agent_ms} ms; each stream is kept up to 64 KiB. Every call is approved before it runs.',
   "spawn.help_targets":
     "- `!@<target> <command>` runs the command on a configured target: {names}.\n",
+  "spawn.help_agents":
+    '- `@<agent> <task>` hands the task to a named agent: {names}; `@@<text>` is a task for the subagent that itself begins with `@`. The optional `reach` field bounds which agents a task may address: `"local"` only the subagent, `"named"` only a named agent, `"any"` either ({default} when left out).\n',
+  "spawn.schema.reach":
+    'Which agents a task may address: "local" only the subagent, "named" only an "@<agent>", "any" either; {default} when left out',
 
   // How a declared tool presents itself.
   "tool.system_prompt":
@@ -209,6 +237,11 @@ export const EN_US = {
   "cli.bad_milliseconds":
     "Cannot use --{option} {value}: expected a whole number of milliseconds above 0",
   "cli.bad_format": "Cannot use --format {value}: expected one of {formats}",
+  "cli.not_in_roster": "Tool {tool} is not in this run's roster ({variable} lists {names})",
+  "cli.not_in_roster_empty":
+    "Tool {tool} is not in this run's roster ({variable} is empty: no tools)",
+  "cli.bad_roster":
+    '{variable} holds {name}, which is not a tool name (write the names joined by ",")',
   "cli.unknown_tool_near": "Cannot find tool {tool}; did you mean {names}?",
   "cli.unknown_tool_none": "Cannot find tool {tool}; no tools are declared (see basis-tools check)",
   "cli.unknown_tool_list": "Cannot find tool {tool}; see basis-tools list",
@@ -267,6 +300,9 @@ export const EN_US = {
   "show.env": "env",
   "show.side_effect": "side effect",
   "show.timeout": "timeout",
+  "show.sandbox": "sandbox",
+  "show.sandbox_default": "nothing beyond the default sandbox",
+  "show.sandbox_grants": "may {grants}",
   "show.declared_in": "declared in",
   "show.input_schema": "input schema",
   "show.output_schema": "output schema",
@@ -289,6 +325,15 @@ export const EN_US = {
   "show.depth_unknown": "unknown",
   "show.spawn_timeout": "{command} ms for a command, {agent} ms for a subagent",
   "show.configured_in": "configured in",
+  "show.agents": "agents",
+  "show.reach": "reach",
+  "show.reach_value": "{allowed} allowed; {default} when a call gives none",
+  "show.child": "child",
+  "show.child_inherits": "inherits its roster, model and system prompt",
+  "show.child_roster": "roster {names}",
+  "show.child_no_tools": "no tools",
+  "show.child_model": "model {model}",
+  "show.child_system_prompt": "system prompt replaced by {text}",
 
   // check
   "check.ok": "ok: {count} {tools} ({where})",
@@ -389,6 +434,7 @@ export const EN_US = {
   "manifest.name_long": "must be at most {max} characters, found {count}",
   "manifest.name_chars": 'only A-Z, a-z, 0-9, "_" and "-" are allowed, found {char}',
   "manifest.name_mcp": 'must not start with "mcp__" (reserved for MCP tools)',
+  "manifest.name_dash": 'must not start with "-" (a command line would read it as an option)',
   "manifest.name_proto": '"__proto__" is not allowed',
   "manifest.name_reserved": "{name} is built into this program",
   "manifest.required": "is required",
@@ -428,6 +474,13 @@ export const EN_US = {
   "manifest.timeout_invalid":
     "must be a whole number of milliseconds greater than 0, found {value}",
   "manifest.timeout_max": "must be at most {max} (about 24.8 days), found {value}",
+  "manifest.sandbox_not_object":
+    'must be an object of "network", "write" and "read", found {found}',
+  "manifest.sandbox_network": "must be true or false, found {found}",
+  "manifest.sandbox_paths": "must be an array of paths, found {found}",
+  "manifest.sandbox_tilde": 'must start with "~/" to name a path in the home directory',
+  "manifest.sandbox_escapes": 'must not climb out of {base} with ".."',
+  "manifest.sandbox_root": "the workspace root",
   "manifest.expand_unterminated": 'unterminated "${" (expected "}")',
   "manifest.expand_empty": 'empty "${}" (expected a variable name)',
   "manifest.expand_bad_name":
@@ -447,6 +500,44 @@ export const EN_US = {
   "spawn_config.argv":
     'must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
   "spawn_config.program_blank": "the program is blank",
+  "spawn_config.agents_not_object":
+    'must be an object of agent name → argv (or {"argv": […], "child": {…}})',
+  "spawn_config.agent_name": 'an agent name may only hold letters, digits, "_" and "-"',
+  "spawn_config.agent_local":
+    '"local" is reserved: a task without "@<name>" already goes to "agent"',
+  "spawn_config.reach_object":
+    'must be an object: {"allow": [reach values], "default": reach value}, both optional',
+  "spawn_config.reach_allow": "must be a non-empty array of reach values ({values})",
+  "spawn_config.reach_value": "must be one of {values}",
+  "spawn_config.reach_default_missing":
+    'needs "default": "allow" leaves out "any", the default when none is given',
+  "spawn_config.reach_default_allowed": "must be one of the allowed values: {allowed}",
+  "spawn_config.child_object":
+    'must be an object with any of "roster", "model" and "system_prompt"',
+  "spawn_config.roster": "must be an array of tool names (an empty array gives the child no tools)",
+  "spawn_config.roster_name":
+    'must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
+  "spawn_config.child_text": "must be a non-blank string",
+  "spawn_config.placeholder":
+    'uses {placeholder}, but no child policy sets "{key}" for this agent (add it to "child")',
+
+  // The sandbox policy (sandbox.json) and why a call is not confined.
+  "sandbox_config.empty": "empty file (expected a JSON object; {} means the defaults)",
+  "sandbox_config.not_object": "must be a JSON object",
+  "sandbox_config.mode": "must be one of: {modes}",
+  "sandbox_config.section": "must be an object, found {found}",
+  "sandbox_config.path": 'must be an absolute path or start with "~/"',
+  "sandbox.bwrap_missing":
+    'bubblewrap ("bwrap") was not found on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+  "sandbox.bwrap_broken": "bubblewrap cannot make the namespaces a call needs here: {detail}",
+  "sandbox.bwrap_refused": "Deno's permissions refuse to run bubblewrap; allow it with {flag}",
+  "sandbox.unsupported": "there is no OS sandbox for {os}",
+  "sandbox.required": "the sandbox is required by {file} and cannot confine this call: {reason}",
+  "sandbox.no_home":
+    'a sandbox path starts with "~" and the home directory is not known (HOME is unset or relative)',
+  "sandbox.grant_refused": 'its sandbox grant {grant} is not allowed by {file} (see "grantable")',
+  "sandbox.note":
+    'note: tools run unconfined: {reason}; set "mode" in {file} to "off" to run them so without this note, or to "required" to refuse',
 
   // Rules files and the rules command.
   "rules.cannot_add": "Cannot add rule for tool {tool}: {problem}",
@@ -507,6 +598,8 @@ export const EN_US = {
     "an allow or ask rule for a declared tool must pin the program it runs (program): a name never approves on its own",
   "rules_file.needs_body": "an allow or ask rule for spawn must say which command or task (body)",
   "rules_file.matcher": 'must be a string (exact), {"glob": "…"} or {"sha256": "…", "salt": "…"}',
+  "rules_file.sandbox":
+    'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
   "rules_file.glob_string": "must be a string",
   "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
   "rules_file.bad_digest":
@@ -523,14 +616,17 @@ export const EN_US = {
     'must be an object of JSON pointers, each to {"equals": value} or {"glob": "…"}',
   "rules_file.bad_pointer": "{pointer} is not a JSON pointer (empty, or starting with /)",
   "rules_file.input_matcher": 'must be {"equals": value} or {"glob": "…"}',
+  "rules_file.reach": 'must be "local", "named" or "any"',
+  "rules_file.child":
+    'must be what a preview\'s "child" holds ("roster": tool names, "model" and "system_prompt": strings) or {"sha256": "…", "salt": "…"}',
   "rules_file.mode": 'must be "command" or "agent"',
   "rules_file.examples_array": "must be an array of example previews",
   "rules_file.too_deep": "nested more than {limit} levels deep",
   "rules_file.example_shape": "example {field}: {problem}",
   "rules_file.example_tool_shape":
-    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values) and "input" optional',
+    'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values), "sandbox" and "input" optional',
   "rules_file.example_spawn_shape":
-    'not a spawn preview: "mode" and "body" are required, "cwd" and "target" optional',
+    'not a spawn preview: "mode" and "body" are required, "cwd", "target", "sandbox", "reach" and "child" optional',
   "rules_file.duplicate_key":
     "given twice, at {line}:{column} (first at {first_line}:{first_column}); a key may appear only once in an object",
   "rules_file.example_unmatched": "rule does not match example match[{index}] {text}",
@@ -544,6 +640,8 @@ export const EN_US = {
   "permissions.why_shell": "a shell runs any command it is given",
   "permissions.why_launcher": "it starts any program named in its arguments",
   "permissions.why_interpreter": "it runs any code given in its arguments",
+  "permissions.confinement_sandboxed":
+    "Granting {path} ({users}) lets it run anything: {why}, and --allow-run cannot limit its arguments; the OS sandbox still confines what it runs to the grants shown when a call is approved",
   "permissions.inline_code": "{user} passes it code with {flag}",
   "permissions.unexpressible":
     "Leaving {path} out of the flags: Deno splits flag values at commas and has no escape for them; use --format deno-json, or move it to a path without a comma",
@@ -554,6 +652,8 @@ export const EN_US = {
   "permissions.user_spawn_commands": "spawn commands",
   "permissions.user_spawn_target": "spawn target {target}",
   "permissions.user_spawn_agent": "spawn subagent",
+  "permissions.user_spawn_named_agent": "spawn agent {agent}",
+  "permissions.user_sandbox": "the OS sandbox",
   "permissions.hint_no_shell": "--no-shell turns spawn commands off and leaves it out",
   // How a locale lists who uses a program, and adds a note to a warning.
   "permissions.list": "{list}, {item}",
@@ -635,6 +735,7 @@ export const EN_US = {
   "error.input_schema": "Cannot use input schema of tool {tool}: {reason}",
   "error.output_schema": "Cannot use output schema of tool {tool}: {reason}",
   "error.spawn_unknown_target": "Spawn refused: unknown target {target}",
+  "error.spawn_unknown_agent": "Spawn refused: unknown agent {agent}",
   "error.spawn_no_agent": "Spawn refused: no subagent is configured",
 
   // The terminal approval prompt.
@@ -650,8 +751,21 @@ export const EN_US = {
   "prompt.mode": "mode",
   "prompt.task": "task",
   "prompt.target": "target",
+  "prompt.reach": "reach",
+  "prompt.child": "child",
+  "prompt.child_roster": "tools: {names}",
+  "prompt.child_no_tools": "tools: none",
+  "prompt.child_model": "model: {model}",
+  "prompt.child_system_prompt": "system prompt, replaced by:",
   "prompt.none": "(none)",
   "prompt.env_names": "{names} (values not shown)",
+  "prompt.sandbox": "sandbox",
+  "prompt.sandbox_default": "confined: nothing granted beyond the default sandbox",
+  "prompt.sandbox_grants": "confined, and may {grants}",
+  "prompt.sandbox_network": "reach the network",
+  "prompt.sandbox_write": "write {paths}",
+  "prompt.sandbox_read": "read {paths}",
+  "prompt.sandbox_unconfined": "unconfined (runs with your full rights)",
   "prompt.effect_process": "runs a program on this machine",
   "prompt.effect_external": "acts on systems beyond this machine",
   "prompt.effect_local_state": "hands a task to a subagent on this machine",
@@ -709,7 +823,7 @@ export const EN_US = {
   "help.call":
     "Usage: basis-tools call NAME [INPUT|-] [options]\n       basis-tools call NAME --help\n\nRuns one tool. INPUT is a JSON object; '-', or no INPUT while stdin is a pipe or a file, reads it\nfrom stdin (empty stdin is refused); no INPUT at a terminal or /dev/null means {}. The input is\nchecked against the tool's schema, the call is approved (--approve; with piped input the question\nis asked on the terminal, /dev/tty), then the program gets the input as compact JSON on stdin,\nevery number as written, and its output is streamed through. With --json, prints one object:\n{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\ncall NAME --help shows the tool's description and its input fields. Named \"basis-tools-call\" (a\nlink), the binary is call --quiet --result: Gemini CLI's callCommand.",
   "help.spawn":
-    'Usage: basis-tools spawn STRING [options]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
+    'Usage: basis-tools spawn STRING [options]\n\nThe built-in spawn tool (also callable as: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            runs the command with /bin/sh -c in the workspace root, in its own\n                        process group, with only PATH, HOME, LANG and the --env pairs set\n  !@<target> <command>  runs it on a target from spawn.json: the target\'s argv with the\n                        command appended as one argument\n  !!<text>              a task that starts with \'!\'\n  <text>                a task for the subagent from spawn.json (text on its stdin, answer on\n                        its stdout); refused at delegation depth max_depth (default 2)\n  @<agent> <text>       a task for a named agent from spawn.json ("agents")\n  @@<text>              a task for the subagent that starts with \'@\'\nThe optional input field "reach" ("local", "named" or "any") bounds which agents a task may\naddress; spawn.json\'s "reach" says which values are allowed and the default.\nOutput streams through; each stream is kept up to 64 KiB for --json, which prints\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Configuration: spawn.json in the config directory,\n{"agent": [argv], "agents": {"name": [argv]}, "targets": {"name": [argv prefix]},\n"max_depth": 2, "reach": {"allow": [...], "default": "any"}, "child": {"roster": [names],\n"model": "...", "system_prompt": "..."}}.',
   "help.permissions":
     "Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nDerives from the manifests the least-privilege Deno permissions for this workspace: --allow-run\nfor the absolute path of every declared program (bare names found on PATH now), the kill program\nthat stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and\nspawn's targets and subagent; --allow-read for the workspace, the config and cache directories,\nthe files looked at to find each program and /dev/tty (the prompt); --allow-write for the config,\ncache and state directories and /dev/tty; --allow-env for the variables basis-tools reads and the\n${VAR}s the manifests use; --no-prompt. Warnings go to stderr: programs that cannot be found (left\nout) and grants that defeat confinement (shells, env, xargs, interpreters, ...).",
   "help.mcp":
@@ -742,6 +856,8 @@ export const EN_US = {
   "opt.argv":
     'one condition per argument: "text" exact, {"glob": "a*"} within that\nargument, {"rest": true} last for any further arguments',
   "opt.cwd": "the working directory, exactly",
+  "opt.sandbox":
+    'the call\'s sandbox grants, exactly: {"network": false, "write": [...],\n"read": [...]}, "unconfined" or "any" (an allow rule without one holds\nonly for a call with no grants)',
   "opt.input": "the input value at a JSON pointer equals JSON (repeatable)",
   "opt.body": "spawn: the command line or task, exactly",
   "opt.body_glob": "spawn: a glob over the command line (simple commands only)",

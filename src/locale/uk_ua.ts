@@ -61,6 +61,7 @@ export function ukUA(): Catalogue {
     "start.batch":
       "програма {program} — пакетний файл, який запускається лише через оболонку; basis-tools ніколи не використовує оболонку, тож укажіть інструментові файл .exe",
     "start.failed": "програму {program} не вдалося запустити: {detail}",
+    "start.sandbox_failed": "пісочниця (bubblewrap) не змогла її запустити: {detail}",
 
     // Розміри.
     "size.byte": "1 Б",
@@ -130,6 +131,8 @@ export function ukUA(): Catalogue {
     "schema.contains_between": "кількість відповідних елементів має бути від {min} до {max}",
     "schema.too_deep": "має вкладеність, глибшу за {limit} рівнів",
     "schema.not_finite": "не є скінченним числом (завелике для 64-бітного числа з рухомою комою)",
+    "schema.underflow":
+      "замале для 64-бітного числа з рухомою комою: його оцінили б як 0, а програма отримала б його таким, як написано",
     "schema.not_json": "не є даними JSON",
     "schema.invalid": "не є допустимим значенням",
 
@@ -145,6 +148,7 @@ export function ukUA(): Catalogue {
     "denied.no_terminal":
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а термінала, щоб запитати, немає; дозвольте його командою `{command}` або через --approve always",
     "denied.generic": "Виклик інструмента {tool} відхилено",
+    "denied.sandbox": "Виклик інструмента {tool} відхилено: {reason}",
     "denied.ask_no_terminal":
       "Виклик інструмента {tool} відхилено: правило {rule} вимагає щоразу запитувати, а термінала, щоб запитати, немає",
     "denied.rules_file": "Не вдалося завантажити правила {file}: {problem}",
@@ -156,7 +160,7 @@ export function ukUA(): Catalogue {
       'має бути об’єктом JSON із рядковою властивістю "input", а отримано {found}',
     "spawn.input.missing": 'відсутня обов’язкова рядкова властивість "input"',
     "spawn.input.not_string": "має бути рядком, а отримано {found}",
-    "spawn.input.extra": 'неочікувана властивість; spawn приймає лише "input"',
+    "spawn.input.extra": 'неочікувана властивість; spawn приймає лише "input" і "reach"',
     "spawn.input.empty":
       'порожнє значення: напишіть команду після "!" (наприклад, "!cargo test") або завдання, яке треба делегувати',
     "spawn.input.no_command": 'після "!" немає команди: напишіть її, наприклад "!cargo test"',
@@ -168,8 +172,16 @@ export function ukUA(): Catalogue {
       '"!@local" не потрібен: звичайна "!<команда>" і так виконується тут',
     "spawn.input.target_no_command":
       'вказано ціль "{name}", але немає команди: напишіть "!@{name} <команда>"',
+    "spawn.input.bad_reach":
+      'має бути "local", "named" або "any" (або бути відсутнім), а отримано {found}',
+    "spawn.input.local_agent":
+      '"@local" не потрібен: завдання без "@<назва>" і так отримує налаштований субагент (почніть із "@@", якщо завдання саме починається з "@")',
+    "spawn.input.agent_no_task":
+      'вказано агента "{name}", але немає завдання: напишіть "@{name} <завдання>" (почніть із "@@", якщо завдання — це лише "@{name}")',
 
     // Відмови spawn до підтвердження.
+    "spawn.guard.reach_not_allowed":
+      'Виклик spawn відхилено: /reach {reach} не дозволено політикою досяжності користувача; вкажіть {allowed} або не вказуйте "reach", щоб отримати {default}',
     "spawn.guard.no_shell":
       'Виклик spawn відхилено: команди вимкнено (--no-shell); завдання без "!" на початку все ще можна делегувати',
     "spawn.guard.unknown_target_none":
@@ -182,6 +194,16 @@ export function ukUA(): Catalogue {
       'Виклик spawn відхилено: цей виклик на глибині делегування {depth}, а межа — {max}, тож делегувати далі не можна; команди ("!<команда>") все ще працюють',
     "spawn.guard.no_agent":
       'Виклик spawn відхилено: субагента не налаштовано; додайте до {file} argv, наприклад "agent": ["claude", "-p"] (він отримує завдання через stdin і відповідає через stdout)',
+    "spawn.guard.unknown_agent_none":
+      'Виклик spawn відхилено: невідомий агент {agent}; жодного агента не налаштовано (додайте "agents" до {file}); якщо завдання саме починається з "@{name}", почніть його з "@@"',
+    "spawn.guard.unknown_agent":
+      'Виклик spawn відхилено: невідомий агент {agent}; налаштовані агенти: {names} (якщо завдання саме починається з "@{name}", почніть його з "@@")',
+    "spawn.guard.reach_needs_name":
+      'Виклик spawn відхилено: досяжність {reach} дозволяє передати завдання лише названому агентові, а тут агента не вказано: напишіть "@<назва> <завдання>"',
+    "spawn.guard.reach_local_only":
+      'Виклик spawn відхилено: досяжність {reach} лишає завдання налаштованому субагентові, а це завдання для агента {agent}: приберіть "@{name}" або вкажіть досяжність, що охоплює названих агентів ("named" або "any")',
+    "spawn.guard.no_agent_named":
+      'Виклик spawn відхилено: для завдання без "@<назва>" субагента не налаштовано; зверніться до названого агента ({names}) або додайте "agent" до {file}',
 
     // Результати spawn.
     "spawn.agent_silent": "Субагент завершив роботу, нічого не сказавши",
@@ -195,13 +217,21 @@ export function ukUA(): Catalogue {
       'Виконує команду оболонки або делегує завдання. "!<команда>" виконує команду через /bin/sh у корені робочого простору (наприклад, "!cargo test"); будь-який інший текст передається субагентові як завдання. Почніть із "!!", якщо саме завдання починається з "!".',
     "spawn.description_targets":
       '"!@<ціль> <команда>" виконує команду на налаштованій цілі: {names}.',
+    "spawn.description_agents":
+      '"@<агент> <завдання>" передає завдання названому агентові: {names} (почніть із "@@", якщо саме завдання починається з "@").',
     "spawn.system_prompt":
       'spawn: виконайте команду оболонки через {"input": "!<команда>"} або делегуйте завдання субагентові через {"input": "<завдання>"} ("!!" починає завдання, яке саме починається з "!"). Команди виконуються через /bin/sh у корені робочого простору; кожен виклик спершу підтверджується.',
     "spawn.system_prompt_targets":
       'Щоб виконати команду на цілі, пишіть "!@<ціль> <команда>": {names}.',
+    "spawn.system_prompt_agents":
+      'Щоб делегувати завдання названому агентові, пишіть "@<агент> <завдання>": {names}.',
     "spawn.help":
-      '# {title} (`spawn`)\n\nВиконує команду оболонки або передає завдання субагентові. Вхідні дані — один рядок, `input`:\n\n- `!<команда>` виконує команду через `/bin/sh -c` у корені робочого простору, в окремій групі процесів; у її середовищі лишаються тільки `PATH`, `HOME`, `LANG` і налаштовані змінні. Наприклад: `{"input": "!cargo test"}`.\n{targets}- `!!<текст>` — завдання, яке саме починається з `!`.\n- Будь-який інший текст — завдання для налаштованого субагента: він отримує текст через стандартний вхід і відповідає через стандартний вихід.\n\nРезультат — вивід команди (стандартний вихід, а якщо він порожній — стандартний потік помилок) або відповідь субагента. Команду буде зупинено через {command_ms} мс, субагента — через {agent_ms} мс; з кожного потоку зберігається до 64 КіБ. Кожен виклик підтверджується до запуску.',
+      '# {title} (`spawn`)\n\nВиконує команду оболонки або передає завдання субагентові. Вхідні дані — один рядок, `input`:\n\n- `!<команда>` виконує команду через `/bin/sh -c` у корені робочого простору, в окремій групі процесів; у її середовищі лишаються тільки `PATH`, `HOME`, `LANG` і налаштовані змінні. Наприклад: `{"input": "!cargo test"}`.\n{targets}{agents}- `!!<текст>` — завдання, яке саме починається з `!`.\n- Будь-який інший текст — завдання для налаштованого субагента: він отримує текст через стандартний вхід і відповідає через стандартний вихід.\n\nРезультат — вивід команди (стандартний вихід, а якщо він порожній — стандартний потік помилок) або відповідь субагента. Команду буде зупинено через {command_ms} мс, субагента — через {agent_ms} мс; з кожного потоку зберігається до 64 КіБ. Кожен виклик підтверджується до запуску.',
     "spawn.help_targets": "- `!@<ціль> <команда>` виконує команду на налаштованій цілі: {names}.\n",
+    "spawn.help_agents":
+      '- `@<агент> <завдання>` передає завдання названому агентові: {names}; `@@<текст>` — завдання для субагента, яке саме починається з `@`. Необов’язкове поле `reach` обмежує, до яких агентів може йти завдання: `"local"` — лише субагент, `"named"` — лише названий агент, `"any"` — будь-який ({default}, якщо поле не вказано).\n',
+    "spawn.schema.reach":
+      'До яких агентів може йти завдання: "local" — лише субагент, "named" — лише "@<агент>", "any" — будь-який; {default}, якщо поле не вказано',
 
     // Як оголошений інструмент описує себе.
     "tool.system_prompt":
@@ -225,6 +255,12 @@ export function ukUA(): Catalogue {
     "cli.bad_milliseconds":
       "Не вдалося використати --{option} {value}: очікується ціле число мілісекунд, більше за 0",
     "cli.bad_format": "Не вдалося використати --format {value}: очікується одне з: {formats}",
+    "cli.not_in_roster":
+      "Інструмента {tool} немає в наборі інструментів цього запуску ({variable} містить {names})",
+    "cli.not_in_roster_empty":
+      "Інструмента {tool} немає в наборі інструментів цього запуску ({variable} порожня: жодного інструмента)",
+    "cli.bad_roster":
+      '{variable} містить {name}, що не є назвою інструмента (напишіть назви через ",")',
     "cli.unknown_tool_near":
       "Не вдалося знайти інструмент {tool}; можливо, ви мали на увазі {names}?",
     "cli.unknown_tool_none":
@@ -292,6 +328,9 @@ export function ukUA(): Catalogue {
     "show.env": "змінні",
     "show.side_effect": "побічна дія",
     "show.timeout": "обмеження часу",
+    "show.sandbox": "пісочниця",
+    "show.sandbox_default": "нічого понад типову пісочницю",
+    "show.sandbox_grants": "дозволено {grants}",
     "show.declared_in": "оголошено в",
     "show.input_schema": "схема вхідних даних",
     "show.output_schema": "схема результату",
@@ -314,6 +353,15 @@ export function ukUA(): Catalogue {
     "show.depth_unknown": "невідома",
     "show.spawn_timeout": "{command} мс для команди, {agent} мс для субагента",
     "show.configured_in": "налаштовано в",
+    "show.agents": "агенти",
+    "show.reach": "досяжність",
+    "show.reach_value": "дозволено {allowed}; {default}, якщо виклик його не вказує",
+    "show.child": "дочірній",
+    "show.child_inherits": "успадковує набір інструментів, модель і системну підказку",
+    "show.child_roster": "інструменти {names}",
+    "show.child_no_tools": "жодного інструмента",
+    "show.child_model": "модель {model}",
+    "show.child_system_prompt": "системну підказку замінено на {text}",
 
     // check
     "check.ok": "гаразд: {count} {tools} ({where})",
@@ -419,6 +467,7 @@ export function ukUA(): Catalogue {
     "manifest.name_long": "має містити не більше {max} символів, а містить {count}",
     "manifest.name_chars": 'дозволено лише A-Z, a-z, 0-9, "_" і "-", а знайдено {char}',
     "manifest.name_mcp": 'не може починатися з "mcp__" (зарезервовано для інструментів MCP)',
+    "manifest.name_dash": 'не може починатися з "-" (командний рядок сприйняв би її як параметр)',
     "manifest.name_proto": '"__proto__" не дозволено',
     "manifest.name_reserved": "{name} — назва, вбудована в цю програму",
     "manifest.required": "обов’язкове поле",
@@ -460,6 +509,13 @@ export function ukUA(): Catalogue {
     "manifest.timeout_invalid":
       "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",
     "manifest.timeout_max": "має бути не більшим за {max} (близько 24,8 доби), а отримано {value}",
+    "manifest.sandbox_not_object":
+      'має бути об’єктом із "network", "write" і "read", а отримано {found}',
+    "manifest.sandbox_network": "має бути true або false, а отримано {found}",
+    "manifest.sandbox_paths": "має бути масивом шляхів, а отримано {found}",
+    "manifest.sandbox_tilde": 'має починатися з "~/", щоб назвати шлях у домашньому каталозі',
+    "manifest.sandbox_escapes": 'не може виходити за межі {base} через ".."',
+    "manifest.sandbox_root": "кореня робочого простору",
     "manifest.expand_unterminated": 'незавершене "${" (очікується "}")',
     "manifest.expand_empty": 'порожнє "${}" (очікується назва змінної)',
     "manifest.expand_bad_name":
@@ -480,6 +536,46 @@ export function ukUA(): Catalogue {
     "spawn_config.max_depth": "має бути цілим числом, не меншим за 0",
     "spawn_config.argv": 'має бути непорожнім масивом рядків (argv, наприклад ["claude", "-p"])',
     "spawn_config.program_blank": "назва програми порожня",
+    "spawn_config.agents_not_object":
+      'має бути об’єктом: назва агента → argv (або {"argv": […], "child": {…}})',
+    "spawn_config.agent_name": 'назва агента може містити лише літери, цифри, "_" і "-"',
+    "spawn_config.agent_local":
+      '"local" зарезервовано: завдання без "@<назва>" і так отримує "agent"',
+    "spawn_config.reach_object":
+      'має бути об’єктом: {"allow": [значення досяжності], "default": значення досяжності}, обидва необов’язкові',
+    "spawn_config.reach_allow": "має бути непорожнім масивом значень досяжності ({values})",
+    "spawn_config.reach_value": "має бути одним із: {values}",
+    "spawn_config.reach_default_missing":
+      'потрібен "default": "allow" не містить "any", типового значення, коли "default" не вказано',
+    "spawn_config.reach_default_allowed": "має бути одним із дозволених значень: {allowed}",
+    "spawn_config.child_object":
+      'має бути об’єктом із будь-якими з "roster", "model" і "system_prompt"',
+    "spawn_config.roster":
+      "має бути масивом назв інструментів (порожній масив не дає дочірньому процесу жодного інструмента)",
+    "spawn_config.roster_name":
+      'має бути назвою інструмента: від 1 до 64 літер, цифр, "_" і "-", не на початку "-"',
+    "spawn_config.child_text": "має бути непорожнім рядком",
+    "spawn_config.placeholder":
+      'використовує {placeholder}, але жодна політика дочірнього процесу не задає "{key}" для цього агента (додайте його до "child")',
+
+    "sandbox_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові значення)",
+    "sandbox_config.not_object": "має бути об’єктом JSON",
+    "sandbox_config.mode": "має бути одним із: {modes}",
+    "sandbox_config.section": "має бути об’єктом, а отримано {found}",
+    "sandbox_config.path": 'має бути абсолютним шляхом або починатися з "~/"',
+    "sandbox.bwrap_missing":
+      'bubblewrap ("bwrap") не знайдено в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+    "sandbox.bwrap_broken": "bubblewrap не може створити потрібні виклику простори імен: {detail}",
+    "sandbox.bwrap_refused":
+      "дозволи Deno не дають запустити bubblewrap; дозвольте це через {flag}",
+    "sandbox.unsupported": "для {os} немає пісочниці ОС",
+    "sandbox.required":
+      "пісочниця обов’язкова за {file}, але не може обмежити цей виклик: {reason}",
+    "sandbox.no_home":
+      'шлях пісочниці починається з "~", а домашній каталог невідомий (HOME не задано або він відносний)',
+    "sandbox.grant_refused": 'дозвіл пісочниці {grant} не дозволено в {file} (див. "grantable")',
+    "sandbox.note":
+      'примітка: інструменти працюють без пісочниці: {reason}; задайте "mode" у {file} як "off", щоб працювати так без цієї примітки, або "required", щоб відмовляти',
 
     // Файли правил і команда rules.
     "rules.cannot_add": "Не вдалося додати правило для інструмента {tool}: {problem}",
@@ -544,6 +640,8 @@ export function ukUA(): Catalogue {
     "rules_file.needs_body":
       "правило allow чи ask для spawn має сказати, яку команду чи завдання (поле body)",
     "rules_file.matcher": 'має бути рядком (точно), {"glob": "…"} або {"sha256": "…", "salt": "…"}',
+    "rules_file.sandbox":
+      'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
     "rules_file.glob_string": "має бути рядком",
     "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
     "rules_file.bad_digest":
@@ -560,14 +658,17 @@ export function ukUA(): Catalogue {
       'має бути об’єктом вказівників JSON, кожен до {"equals": значення} або {"glob": "…"}',
     "rules_file.bad_pointer": "{pointer} не є вказівником JSON (порожній або починається з /)",
     "rules_file.input_matcher": 'має бути {"equals": значення} або {"glob": "…"}',
+    "rules_file.reach": 'має бути "local", "named" або "any"',
+    "rules_file.child":
+      'має бути тим, що містить "child" попереднього перегляду ("roster": назви інструментів, "model" і "system_prompt": рядки), або {"sha256": "…", "salt": "…"}',
     "rules_file.mode": 'має бути "command" або "agent"',
     "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
     "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
-      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень) та "input" — ні',
+      'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень), "sandbox" та "input" — ні',
     "rules_file.example_spawn_shape":
-      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd" і "target" — ні',
+      'не є попереднім переглядом spawn: "mode" і "body" обов’язкові, "cwd", "target", "sandbox", "reach" і "child" — ні',
     "rules_file.duplicate_key":
       "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
@@ -582,6 +683,8 @@ export function ukUA(): Catalogue {
     "permissions.why_launcher":
       "ця програма запускає будь-яку іншу програму, названу в її аргументах",
     "permissions.why_interpreter": "ця програма виконує будь-який код, переданий їй в аргументах",
+    "permissions.confinement_sandboxed":
+      "Дозвіл {path} ({users}) дає змогу запускати будь-що: {why}, а --allow-run не може обмежити її аргументи; проте пісочниця ОС обмежує все, що вона запускає, дозволами, показаними під час схвалення виклику",
     "permissions.inline_code": "{user} передає їй код через {flag}",
     "permissions.unexpressible":
       "Шлях {path} не включено до прапорців: Deno розділяє значення прапорців комами й не дає їх екранувати; використайте --format deno-json або перенесіть його туди, де в шляху немає коми",
@@ -592,6 +695,8 @@ export function ukUA(): Catalogue {
     "permissions.user_spawn_commands": "команди spawn",
     "permissions.user_spawn_target": "ціль spawn {target}",
     "permissions.user_spawn_agent": "субагент spawn",
+    "permissions.user_spawn_named_agent": "агент spawn {agent}",
+    "permissions.user_sandbox": "пісочниця ОС",
     "permissions.hint_no_shell": "--no-shell вимикає команди spawn, і тоді цього дозволу не буде",
     // Як мова перелічує тих, хто запускає програму, і додає примітку до попередження.
     "permissions.list": "{list}, {item}",
@@ -679,6 +784,7 @@ export function ukUA(): Catalogue {
     "error.input_schema": "Не вдалося використати схему вхідних даних інструмента {tool}: {reason}",
     "error.output_schema": "Не вдалося використати схему результату інструмента {tool}: {reason}",
     "error.spawn_unknown_target": "Виклик spawn відхилено: невідома ціль {target}",
+    "error.spawn_unknown_agent": "Виклик spawn відхилено: невідомий агент {agent}",
     "error.spawn_no_agent": "Виклик spawn відхилено: субагента не налаштовано",
 
     // Запит на підтвердження в терміналі.
@@ -694,8 +800,21 @@ export function ukUA(): Catalogue {
     "prompt.mode": "режим",
     "prompt.task": "завдання",
     "prompt.target": "ціль",
+    "prompt.reach": "досяжність",
+    "prompt.child": "дочірній",
+    "prompt.child_roster": "інструменти: {names}",
+    "prompt.child_no_tools": "інструменти: жодного",
+    "prompt.child_model": "модель: {model}",
+    "prompt.child_system_prompt": "системну підказку замінено на:",
     "prompt.none": "(немає)",
     "prompt.env_names": "{names} (значення не показано)",
+    "prompt.sandbox": "пісочниця",
+    "prompt.sandbox_default": "обмежено: нічого понад типову пісочницю",
+    "prompt.sandbox_grants": "обмежено, але дозволено {grants}",
+    "prompt.sandbox_network": "доступ до мережі",
+    "prompt.sandbox_write": "запис у {paths}",
+    "prompt.sandbox_read": "читання {paths}",
+    "prompt.sandbox_unconfined": "без пісочниці (з усіма вашими правами)",
     "prompt.effect_process": "запускає програму на цьому комп’ютері",
     "prompt.effect_external": "діє на системи за межами цього комп’ютера",
     "prompt.effect_local_state": "передає завдання субагентові на цьому комп’ютері",
@@ -751,8 +870,26 @@ export function ukUA(): Catalogue {
       "Використання: basis-tools check [--strict] [--json]\n\nПеревіряє маніфести робочого простору й глобальний, зокрема схеми вхідних даних і результату\nкожного інструмента, а також налаштування spawn (spawn.json у каталозі конфігурації): код 6 і по\nрядку на кожну проблему. Те, що зламається лише під час виклику тут, — програму не знайдено в\nPATH чи вона не виконувана, відносної програми не існує, робочий каталог не є каталогом, — це\nпопередження (код 0; такий інструмент недоступний, доки це не виправлено); з --strict це\nпроблема (код 6).",
     "help.call":
       "Використання: basis-tools call NAME [INPUT|-] [параметри]\n       basis-tools call NAME --help\n\nЗапускає один інструмент. INPUT — об’єкт JSON; '-' або відсутній INPUT, коли stdin — канал чи файл,\nозначає читання з stdin (порожній stdin відхиляється); відсутній INPUT у терміналі чи з /dev/null\nозначає {}. Вхідні дані перевіряються за схемою інструмента, виклик підтверджується (--approve;\nколи вхідні дані надходять каналом, питання ставиться в терміналі, /dev/tty), далі програма\nотримує вхідні дані як компактний JSON через stdin, кожне число — як його записано, а її вивід\nпередається далі. З --json виводить один об’єкт:\n{tool, ok, result, structured_content, stdout, stderr, exit_code, signal, timed_out, truncated, duration_ms, error}.\ncall NAME --help показує опис інструмента й поля його вхідних даних. Під назвою\n\"basis-tools-call\" (посилання) двійковий файл — це call --quiet --result: callCommand для Gemini CLI.",
-    "help.spawn":
-      'Використання: basis-tools spawn STRING [параметри]\n\nВбудований інструмент spawn (його також можна викликати так: basis-tools call spawn \'{"input":"!ls"}\').\n  !<command>            виконує команду через /bin/sh -c у корені робочого простору, в окремій\n                        групі процесів, лише з PATH, HOME, LANG і парами --env\n  !@<target> <command>  виконує її на цілі зі spawn.json: argv цілі, до якого команду\n                        додано одним аргументом\n  !!<text>              завдання, що починається з \'!\'\n  <text>                завдання для субагента зі spawn.json (текст — у його stdin, відповідь —\n                        з його stdout); відхиляється на глибині делегування max_depth (типово 2)\nВивід передається одразу; для --json з кожного потоку зберігається до 64 КіБ, і виводиться\n{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,\nstderr_truncated, duration_ms}. Налаштування: spawn.json у каталозі конфігурації,\n{"agent": [argv], "targets": {"name": [argv prefix]}, "max_depth": 2}.',
+    "help.spawn": `Використання: basis-tools spawn STRING [параметри]
+
+Вбудований інструмент spawn (його також можна викликати так: basis-tools call spawn '{"input":"!ls"}').
+  !<command>            виконує команду через /bin/sh -c у корені робочого простору, в окремій
+                        групі процесів, лише з PATH, HOME, LANG і парами --env
+  !@<target> <command>  виконує її на цілі зі spawn.json: argv цілі, до якого команду
+                        додано одним аргументом
+  !!<text>              завдання, що починається з '!'
+  <text>                завдання для субагента зі spawn.json (текст — у його stdin, відповідь —
+                        з його stdout); відхиляється на глибині делегування max_depth (типово 2)
+  @<agent> <text>       завдання для названого агента зі spawn.json ("agents")
+  @@<text>              завдання для субагента, що починається з '@'
+Необов’язкове поле вхідних даних "reach" ("local", "named" або "any") обмежує, до яких агентів
+може йти завдання; "reach" у spawn.json визначає дозволені значення й типове.
+Вивід передається одразу; для --json з кожного потоку зберігається до 64 КіБ, і виводиться
+{ok, mode, target, result, stdout, stderr, exit_code, error, stdout_truncated,
+stderr_truncated, duration_ms}. Налаштування: spawn.json у каталозі конфігурації,
+{"agent": [argv], "agents": {"name": [argv]}, "targets": {"name": [argv prefix]},
+"max_depth": 2, "reach": {"allow": [...], "default": "any"}, "child": {"roster": [names],
+"model": "...", "system_prompt": "..."}}.`,
     "help.permissions":
       "Використання: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nВиводить із маніфестів мінімально необхідні дозволи Deno для цього робочого простору: --allow-run\nдля абсолютного шляху кожної оголошеної програми (короткі назви шукаються в PATH зараз), програми\nkill, що зупиняє групу процесів інструмента після вичерпання часу, /bin/sh для команд spawn (не\nз --no-shell), а також цілей і субагента spawn; --allow-read для робочого простору, каталогів\nконфігурації й кешу, файлів, які переглядаються під час пошуку програм, і /dev/tty (питання);\n--allow-write для каталогів конфігурації, кешу й стану та /dev/tty; --allow-env для змінних, які\nчитає basis-tools, і ${VAR}, що використовують маніфести; --no-prompt. Попередження йдуть у stderr:\nпрограми, яких не знайдено (їх пропущено), і дозволи, що зводять обмеження нанівець (оболонки,\nenv, xargs, інтерпретатори, ...).",
     "help.mcp":
@@ -786,6 +923,8 @@ export function ukUA(): Catalogue {
     "opt.argv":
       'умова для кожного аргументу: "текст" точно, {"glob": "a*"} у межах\nцього аргументу, {"rest": true} наприкінці — будь-які подальші аргументи',
     "opt.cwd": "робочий каталог, точно",
+    "opt.sandbox":
+      'дозволи пісочниці виклику, точно: {"network": false, "write": [...],\n"read": [...]}, "unconfined" або "any" (правило allow без них\nдіє лише для виклику без дозволів)',
     "opt.input": "значення вхідних даних за вказівником JSON дорівнює JSON (можна повторювати)",
     "opt.body": "spawn: рядок команди чи завдання, точно",
     "opt.body_glob": "spawn: шаблон glob для рядка команди (лише прості команди)",

@@ -10,13 +10,15 @@
 
 import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
-import type { SideEffect } from "./types.ts";
+import type { SideEffect, ToolSandbox } from "./types.ts";
 import type { Pointer, Segment } from "../json_text.ts";
 import { expand } from "./_expand.ts";
 import { fieldOf, isObject, type Json, show } from "./_describe.ts";
 import { foundPhrase } from "../json_kind.ts";
 import { keyLabel } from "../text.ts";
 import { argumentLabel, readArgument, type WrittenArgument } from "./_arguments.ts";
+import { isAbsolutePath, resolvePath } from "../paths.ts";
+import { unknownKey } from "../suggest.ts";
 
 /** The default `timeout_ms`. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -49,6 +51,7 @@ export function checkName(name: string, reserved: ReadonlySet<string>): Phrase |
     return phrase("manifest.name_chars", { char: JSON.stringify(bad) });
   }
   if (name.startsWith("mcp__")) return phrase("manifest.name_mcp");
+  if (name.startsWith("-")) return phrase("manifest.name_dash");
   if (name === "__proto__") return phrase("manifest.name_proto");
   if (reserved.has(name)) return phrase("manifest.name_reserved", { name: JSON.stringify(name) });
   return undefined;
@@ -326,6 +329,110 @@ export function checkTimeout(raw: Json, report: Report): number | undefined {
     return undefined;
   }
   return value;
+}
+
+/** The keys of a `sandbox` declaration. */
+export const SANDBOX_KEYS = ["network", "write", "read"] as const;
+
+/**
+ * `sandbox`: what the tool needs beyond the default sandbox. `network` is a boolean (absent: true
+ * for an `"external"` tool, else false); `write` and `read` are lists of paths, relative to the
+ * workspace root (resolved here), `~` or `~/…` for the home directory (kept, expanded at call
+ * time) or absolute. A relative or `~` path that climbs out of its base with `..` is refused.
+ * Nothing is expanded: `${VAR}` is literal text here.
+ */
+export function checkSandbox(
+  raw: Json,
+  root: string,
+  sideEffect: SideEffect | undefined,
+  report: Report,
+): ToolSandbox | undefined {
+  const external = sideEffect === "external";
+  if (!Object.hasOwn(raw, "sandbox")) {
+    return Object.freeze({ network: external, write: [], read: [] });
+  }
+  const value = raw.sandbox;
+  if (!isObject(value)) {
+    const reason = phrase("manifest.sandbox_not_object", { found: foundPhrase(value) });
+    report(["sandbox"], "value", "sandbox", reason);
+    return undefined;
+  }
+  let ok = true;
+  for (const key of Object.keys(value)) {
+    if (!(SANDBOX_KEYS as readonly string[]).includes(key)) {
+      const { field, reason } = unknownKey(key, SANDBOX_KEYS);
+      report(["sandbox", key], "key", `sandbox.${field}`, reason);
+      ok = false;
+    }
+  }
+  let network = external;
+  if (Object.hasOwn(value, "network")) {
+    if (typeof value.network === "boolean") network = value.network;
+    else {
+      const reason = phrase("manifest.sandbox_network", { found: foundPhrase(value.network) });
+      report(["sandbox", "network"], "value", "sandbox.network", reason);
+      ok = false;
+    }
+  }
+  const lists: Record<string, string[]> = { write: [], read: [] };
+  for (const key of ["write", "read"] as const) {
+    if (!Object.hasOwn(value, key)) continue;
+    const list = value[key];
+    const field = `sandbox.${key}`;
+    if (!Array.isArray(list)) {
+      const reason = phrase("manifest.sandbox_paths", { found: foundPhrase(list) });
+      report(["sandbox", key], "value", field, reason);
+      ok = false;
+      continue;
+    }
+    list.forEach((item: unknown, index: number) => {
+      const at = `${field}[${index}]`;
+      const path = sandboxPath(item, root);
+      if (typeof path === "string") lists[key]!.push(path);
+      else {
+        report(["sandbox", key, index], "value", at, path);
+        ok = false;
+      }
+    });
+  }
+  if (!ok) return undefined;
+  return Object.freeze({
+    network,
+    write: Object.freeze(lists.write!),
+    read: Object.freeze(lists.read!),
+  });
+}
+
+/** One sandbox path, resolved as `checkSandbox` says, or why it is refused. */
+function sandboxPath(value: unknown, root: string): string | Phrase {
+  if (typeof value !== "string") return notString(value);
+  if (value.trim() === "") return phrase("manifest.blank");
+  if (value.includes("\0")) return phrase("manifest.nul");
+  if (value.startsWith("~") && value !== "~" && !value.startsWith("~/")) {
+    return phrase("manifest.sandbox_tilde");
+  }
+  if (value === "~" || value.startsWith("~/")) {
+    const rest = value.slice(1);
+    if (climbs(rest)) return phrase("manifest.sandbox_escapes", { base: "~" });
+    const normal = resolvePath("/", rest);
+    return normal === "/" ? "~" : `~${normal}`;
+  }
+  if (isAbsolutePath(value)) return resolvePath(value);
+  if (climbs(value)) {
+    return phrase("manifest.sandbox_escapes", { base: phrase("manifest.sandbox_root") });
+  }
+  return resolvePath(root, value);
+}
+
+/** Whether a relative path's `..` segments climb above where it starts. */
+function climbs(path: string): boolean {
+  let depth = 0;
+  for (const part of path.split("/")) {
+    if (part === "..") depth--;
+    else if (part !== "" && part !== ".") depth++;
+    if (depth < 0) return true;
+  }
+  return false;
 }
 
 /** A string field that `${VAR}` expands in: type check, expansion, NUL check. Never echoes it. */

@@ -22,6 +22,11 @@ export class PathResolver {
     this.#root = resolvePath(root);
   }
 
+  /** The workspace root, absolute and normalised. */
+  get root(): string {
+    return this.#root;
+  }
+
   /**
    * A tool's working directory: the root when absent or empty, a relative path against the root,
    * an absolute path as given; `.` and `..` normalised.

@@ -21,6 +21,7 @@ import {
   checkInputSchema,
   checkName,
   checkOutputSchema,
+  checkSandbox,
   checkSideEffect,
   checkTimeout,
   checkTitle,
@@ -44,6 +45,7 @@ const TOOL_KEYS = [
   "timeout_ms",
   "output_schema",
   "title",
+  "sandbox",
 ] as const;
 
 /** What the rules need besides the document. */
@@ -221,14 +223,15 @@ function checkTool(
   const env = checkEnv(raw, context.env, report);
   const sideEffect = checkSideEffect(raw, report);
   const timeoutMs = checkTimeout(raw, report);
+  const sandbox = checkSandbox(raw, paths.root, sideEffect, report);
   const outputSchema = checkOutputSchema(raw, report);
   const title = checkTitle(raw, report);
 
   if (
     issues.length !== before || description === undefined || inputSchema === undefined ||
     argv === undefined || inputArguments === undefined || cwd === false || env === undefined ||
-    sideEffect === undefined ||
-    timeoutMs === undefined || outputSchema === false || title === false
+    sideEffect === undefined || timeoutMs === undefined || outputSchema === false ||
+    title === false || sandbox === undefined
   ) {
     return { name, description };
   }
@@ -245,6 +248,7 @@ function checkTool(
     env: Object.freeze(env),
     sideEffect,
     timeoutMs,
+    sandbox,
     file: context.file,
     scope: context.scope,
   });

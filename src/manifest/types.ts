@@ -35,9 +35,23 @@ export interface InputArgument {
   readonly afterDashes: boolean;
 }
 
+/**
+ * What a tool declares it needs beyond the default OS sandbox (manifest `sandbox`). Paths are
+ * absolute (relative ones resolved against the workspace root) or start with `~` (the home
+ * directory, expanded when the tool is called).
+ */
+export interface ToolSandbox {
+  /** Whether it may reach the network: as declared, else true for an `"external"` tool. */
+  readonly network: boolean;
+  /** Paths it may write, beyond the workspace. */
+  readonly write: readonly string[];
+  /** Paths it may read that the sandbox hides by default (`~/.ssh`, …). */
+  readonly read: readonly string[];
+}
+
 /** A declared tool after validation, `${VAR}` expansion and path resolution. */
 export interface ToolSpec {
-  /** 1–64 of `A-Z a-z 0-9 _ -`; never `mcp__…` nor a built-in name. */
+  /** 1–64 of `A-Z a-z 0-9 _ -`, not starting with `-`; never `mcp__…` nor a built-in name. */
   readonly name: string;
   /** Trimmed, never blank. */
   readonly description: string;
@@ -74,6 +88,8 @@ export interface ToolSpec {
   readonly sideEffect: SideEffect;
   /** Default 120000. */
   readonly timeoutMs: number;
+  /** What it needs beyond the default sandbox. */
+  readonly sandbox: ToolSandbox;
   /** The manifest file that declared the tool (absolute path). */
   readonly file: string;
   /** Whether that file is the workspace's or the global one. */

@@ -11,10 +11,14 @@ import type { Approver, AuditSink, Tool } from "../contract/types.ts";
 import type { DeclaredToolOptions } from "../contract/declared_tool.ts";
 import type { SpawnToolOptions } from "../contract/spawn_tool.ts";
 import { loadRoster } from "../manifest/load.ts";
+import type { Roster } from "../manifest/types.ts";
 import { joinPath } from "../paths.ts";
 import { ManifestError } from "../errors.ts";
 import { loadSpawnConfig, SPAWN_CONFIG_FILE } from "../spawn/config.ts";
+import { loadSandboxPolicy, SANDBOX_CONFIG_FILE } from "../sandbox/policy.ts";
+import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
 import { SPAWN_TOOL } from "../spawn/types.ts";
+import { withinRoster } from "../spawn/child.ts";
 import type { LoadedRoster, UnavailableEntry } from "./serve_mcp.ts";
 
 /** What the tools are built with (the run's settings, as the CLI resolved them). */
@@ -29,12 +33,20 @@ export interface RosterToolSettings {
   readonly audit: AuditSink;
   /** Options of every declared tool (directories, `--env` pairs). */
   readonly declared: Omit<DeclaredToolOptions, "approver" | "audit" | "root" | "locale">;
+  /**
+   * The only tools to serve (`BASIS_ROSTER`, set for a delegated child), `spawn` among them or
+   * not. @default every tool
+   */
+  readonly roster?: readonly string[];
   /** Options of spawn (commands off, depth, timeout, what a subagent inherits). */
-  readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale">;
+  readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale" | "sandbox">;
+  /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
+  readonly sandbox: (policy: SandboxPolicy) => SandboxOptions;
 }
 
 /**
- * The files whose change reloads the roster: the workspace manifest, the global one, spawn.json.
+ * The files whose change reloads the roster: the workspace manifest, the global one, spawn.json,
+ * sandbox.json.
  *
  * @param settings The root and the config directory.
  * @returns Absolute paths.
@@ -44,11 +56,12 @@ export function watchedFiles(settings: Pick<RosterToolSettings, "root" | "config
     joinPath(settings.root, ".basis", "tools.json"),
     joinPath(settings.configDir, "tools.json"),
     joinPath(settings.configDir, SPAWN_CONFIG_FILE),
+    joinPath(settings.configDir, SANDBOX_CONFIG_FILE),
   ];
 }
 
 /**
- * Loads the manifests and spawn.json and builds every usable tool: the declared ones in roster
+ * Loads the manifests, spawn.json and sandbox.json and builds every usable tool: the declared ones in roster
  * order, then spawn. A tool that cannot be used (a problem of its own, a program that cannot be
  * found, a schema that does not compile; spawn with a broken spawn.json) is left out, with why.
  *
@@ -61,13 +74,22 @@ export async function loadRosterTools(
   settings: RosterToolSettings,
   approver: Approver,
 ): Promise<LoadedRoster> {
-  const [loaded, spawn] = await Promise.all([
+  // A sandbox.json that cannot be read fails the whole load: the policy may say "required".
+  const [whole, spawn, policy] = await Promise.all([
     loadRoster({ workspace: settings.root, configDir: settings.configDir }),
     loadSpawnConfig(settings.configDir).catch((error) => {
       if (error instanceof ManifestError) return error;
       throw error;
     }),
+    loadSandboxPolicy(settings.configDir),
   ]);
+  const names = settings.roster;
+  const loaded: Roster = names === undefined ? whole : {
+    ...whole,
+    tools: withinRoster(whole.tools, names),
+    unavailable: withinRoster(whole.unavailable, names),
+  };
+  const served = names === undefined || names.includes(SPAWN_TOOL);
   const roster = await checkAvailability(loaded, {
     env: settings.declared.env ?? {},
     ...(settings.declared.cacheDir === undefined ? {} : { cacheDir: settings.declared.cacheDir }),
@@ -79,12 +101,15 @@ export async function loadRosterTools(
     recheck: !loaded.unavailable.has(tool.name) &&
       tool.problems.some((problem) => problem.field === "command[0]"),
   }));
-  const shared = { approver, audit: settings.audit };
+  const shared = { approver, audit: settings.audit, sandbox: settings.sandbox(policy) };
   const options = {
     locale: settings.locale,
     declared: { ...settings.declared, ...shared },
     spawn: { ...settings.spawn, ...shared },
   };
+  if (!served) {
+    return { tools: rosterTools(roster, undefined, options) as Tool[], unavailable };
+  }
   if (spawn instanceof ManifestError) {
     unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems, recheck: false });
     return { tools: rosterTools(roster, undefined, options) as Tool[], unavailable };

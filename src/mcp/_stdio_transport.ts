@@ -210,16 +210,35 @@ export class LineTransport implements Transport {
         ? value as Record<string, unknown>
         : {};
       const id = record.id;
-      const known = typeof id === "string" || typeof id === "number" ? id : null;
+      const known = answerableId(id);
       if (typeof record.method === "string" && !("id" in record)) {
         // A notification is never answered, not even with an error.
         this.#log(this.#words.t("mcp.refused", { reason: this.#words.t("mcp.bad_notification") }));
+        return;
+      }
+      // A well-formed request whose params alone are wrong (an array, a `_meta` of the wrong
+      // shape): invalid params, as for a method's own fields.
+      if (
+        known !== null && typeof record.method === "string" &&
+        JSONRPCMessageSchema.safeParse({ ...record, params: undefined }).success
+      ) {
+        const method = JSON.stringify(record.method);
+        this.#refuse(
+          known,
+          INVALID_PARAMS,
+          phrase("mcp.invalid_params", { method, field: "params" }),
+        );
         return;
       }
       this.#refuse(known, INVALID_REQUEST, phrase("mcp.invalid_request"));
       return;
     }
     const message = checked.data as JSONRPCMessage;
+    if ("method" in message && "id" in message && answerableId(message.id) === null) {
+      // An id no reply could carry back as sent (digits beyond a double's): refused with id null.
+      this.#refuse(null, INVALID_REQUEST, phrase("mcp.invalid_request"));
+      return;
+    }
     if ("method" in message && "id" in message) {
       const id = message.id;
       if (this.#open.has(id)) {
@@ -235,7 +254,12 @@ export class LineTransport implements Transport {
     } else if ("method" in message && message.method === "notifications/cancelled") {
       // A cancelled request is never answered: its id is free again.
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof id === "string" || typeof id === "number") this.#open.delete(id);
+      if (typeof id !== "string" && typeof id !== "number") {
+        // The SDK would only log a dump of its schema's complaint: one line, in the locale.
+        this.#log(this.#words.t("mcp.refused", { reason: this.#words.t("mcp.bad_notification") }));
+        return;
+      }
+      this.#open.delete(id);
     }
     this.onmessage?.(message);
   }
@@ -276,4 +300,13 @@ function concat(pieces: readonly Uint8Array[], size: number): Uint8Array {
     at += piece.length;
   }
   return bytes;
+}
+
+/**
+ * The id a reply can carry back exactly as the request had it: a string, or a number JavaScript
+ * holds exactly (a safe integer); `null` otherwise (JSON-RPC then answers with id null).
+ */
+function answerableId(id: unknown): RequestId | null {
+  if (typeof id === "string") return id;
+  return typeof id === "number" && Number.isSafeInteger(id) ? id : null;
 }

@@ -22,6 +22,8 @@ const COMMON: readonly string[] = [
   "BASIS_LOCALE",
   "BASIS_AUDIT_LOG",
   "BASIS_NO_SHELL",
+  // src/cli/settings.ts: the roster a parent's child policy gave this run.
+  "BASIS_ROSTER",
   // src/run: where bare program names are found.
   "PATH",
   // src/approval/terminal: colour.

@@ -48,6 +48,15 @@ export interface DeriveOptions {
   auditLog?: string;
   /** `LD_*`/`DYLD_*` names set in the environment. @default read from the environment */
   loaderVars?: readonly string[];
+  /**
+   * The OS sandbox: whether declared tools run in it, and the paths it looks at (`read`) and
+   * creates (`write`) to set a call up. @default no sandbox
+   */
+  sandbox?: {
+    readonly sandboxed: boolean;
+    readonly read: readonly string[];
+    readonly write: readonly string[];
+  };
 }
 
 /**
@@ -87,6 +96,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
       program: spec.program,
       args: spec.command.slice(1),
       ...(path === undefined ? {} : { path }),
+      ...(options.sandbox?.sandboxed ? { sandboxed: true } : {}),
     };
   });
   requests.push(...(options.programs ?? []));
@@ -100,11 +110,13 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   // The spill directory is listed to prune old spill files (src/run/_spill.ts).
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   const users = new Map<string, ProgramRequest[]>();
+  const secretsOfAll = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
   for (const request of requests) {
     const located = locateProgram(request.program, request.path ?? callPath, pathExt);
     const user = inEnglish(request.user);
     if (!located.ok) {
-      programs.push({ user, program: request.program, path: undefined });
+      // Not granted, so not needed in the flags: a name that came from an env value stays hidden.
+      programs.push({ user, program: redact(request.program, secretsOfAll), path: undefined });
       const said = phrase("permissions.unresolved", { user: request.user, reason: located.reason });
       warnings.push(warning("unresolved", said));
       continue;
@@ -122,7 +134,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const kill = IS_WINDOWS ? undefined : killProgram(callPath);
   if (kill !== undefined) run.add(kill);
 
-  const write = new Set([roster.configDir, cache, state]);
+  for (const path of options.sandbox?.read ?? []) read.add(path);
+  const write = new Set([roster.configDir, cache, state, ...(options.sandbox?.write ?? [])]);
   // The prompt asks on the controlling terminal when the input is piped in (as sudo does).
   if (!IS_WINDOWS) {
     read.add(CONTROLLING_TERMINAL);
@@ -151,7 +164,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
     warnings,
   };
   // Warnings name programs and paths that may come from an env value: those are secrets.
-  const secrets = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
+  const secrets = secretsOfAll;
   for (const path of new Set([...derived.read, ...derived.write, ...derived.run])) {
     if (!path.includes(",")) continue;
     warnings.push(
@@ -209,9 +222,13 @@ function confinementWarning(
       : [phrase("permissions.inline_code", { user: request.user, flag })];
   });
   const hints = requesters.flatMap((request) => request.hint === undefined ? [] : [request.hint]);
+  // Inside the OS sandbox, what the program may run is still confined by it.
+  const key = requesters.every((request) => request.sandboxed === true)
+    ? "permissions.confinement_sandboxed"
+    : "permissions.confinement";
   const said = [...inline, ...hints].reduce<Phrase>(
     (text, more) => phrase("permissions.more", { text, more }),
-    phrase("permissions.confinement", { path: `"${path}"`, users, why: risk.why }),
+    phrase(key, { path: `"${path}"`, users, why: risk.why }),
   );
   return warning("confinement", said);
 }

@@ -21,6 +21,8 @@ export interface ProgramRequest {
   readonly path?: string;
   /** How to do without it, for a warning (`run with --no-shell to leave it out`). */
   readonly hint?: string | Phrase;
+  /** It runs inside the OS sandbox: a warning says what still confines it. @default false */
+  readonly sandboxed?: boolean;
 }
 
 /** Where one requested program was found. */

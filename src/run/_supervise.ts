@@ -8,6 +8,7 @@
 
 import { StreamRedactor } from "../redact_stream.ts";
 import { type CaptureResult, OutputCapture } from "./_capture.ts";
+import { stopSandboxed } from "./_sandbox_stop.ts";
 import { stopGroup } from "./_terminate.ts";
 import { settlesWithin, startTimer } from "./_wait.ts";
 
@@ -28,6 +29,8 @@ export interface SuperviseSettings {
   spillDir: string | undefined;
   maxSpillBytes: number;
   secrets: readonly string[];
+  /** The child is bwrap: stop it through its PID namespace (`stopSandboxed`). */
+  sandboxed: boolean;
 }
 
 /** What happened to the child. */
@@ -97,6 +100,7 @@ export async function supervise(
   settings.signal?.addEventListener("abort", onAbort, { once: true });
   if (settings.signal?.aborted) onAbort();
 
+  const stopAll = settings.sandboxed ? stopSandboxed : stopGroup;
   let reason: StopReason | undefined;
   let forced = false;
   try {
@@ -106,12 +110,15 @@ export async function supervise(
     settings.signal?.removeEventListener("abort", onAbort);
   }
   if (reason !== undefined) {
-    forced = await stopGroup(child, settings.graceMs, settled);
+    forced = await stopAll(child, settings.graceMs, settled);
   } else {
     // Exited on its own: give whatever still holds the pipes a moment, then stop the rest of the
     // group (usually nothing is left and this is one failed kill).
-    await settlesWithin(pipes, PIPE_GRACE_MS);
-    await stopGroup(child, settings.graceMs, settled);
+    // In a sandbox, the program's exit ended its PID namespace and everything in it already.
+    if (!settings.sandboxed) {
+      await settlesWithin(pipes, PIPE_GRACE_MS);
+      await stopGroup(child, settings.graceMs, settled);
+    }
   }
   const status = await exited;
   // A holder outside the group (it started its own session) must not keep the run open.

@@ -10,10 +10,12 @@ import { canonicalFilePath, isAbsolutePath } from "../paths.ts";
 import { redact, redactPhrase } from "../redact.ts";
 import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
 import { execFailure, type Launched, spawnInOwnGroup } from "./_launch.ts";
+import { bwrapFailure, signalledStatus } from "./_bwrap_status.ts";
 import { type Resolution, resolveProgram } from "./_resolve_program.ts";
 import { classifySpawnError, cwdMissing, type StartProblem } from "./_start_error.ts";
 import { supervise, type SuperviseSettings } from "./_supervise.ts";
-import type { RunOptions, RunRequest, RunResult } from "./types.ts";
+import type { RunOptions, RunRequest, RunResult, StartFailure } from "./types.ts";
+import type { Phrase } from "../locale/messages.ts";
 
 /** Default of {@linkcode RunOptions.maxBytes}: 50 KiB. */
 export const DEFAULT_MAX_BYTES = 51200;
@@ -84,24 +86,44 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
   if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
 
+  const wrap = request.sandbox;
+  // Deno checks the wrapper it starts, not the program the wrapper runs: what Deno's permissions
+  // would refuse to start, the wrapper is not asked to start either.
+  const refused = wrap === undefined ? undefined : runRefused(resolved.path, request.cwd, env);
+  if (refused !== undefined) return notStarted(base, resolved.path, refused);
   let launched: Launched;
   try {
-    launched = spawnInOwnGroup(resolved.path, request.args, {
-      cwd: request.cwd,
-      env,
-      clearEnv: request.clearEnv === true,
-    });
+    launched = spawnInOwnGroup(
+      wrap === undefined ? resolved.path : wrap.program,
+      wrap === undefined ? request.args : [...wrap.args, resolved.path, ...request.args],
+      {
+        cwd: request.cwd,
+        env,
+        clearEnv: request.clearEnv === true,
+      },
+    );
   } catch (error) {
-    const problem = classifySpawnError(error, resolved.path, request.cwd, loaderVarNames(env));
+    const program = wrap === undefined ? resolved.path : wrap.program;
+    const problem = classifySpawnError(error, program, request.cwd, loaderVarNames(env));
     return notStarted(base, resolved.path, problem);
   }
 
-  const outcome = await supervise(launched.child, settingsOf(request, options));
-  const { status, stdout, stderr } = outcome;
-  const notExecuted = launched.viaSetsid && status.signal === null
-    ? execFailure(status.code, stdout.totalBytes, stderr.text)
+  const sandboxed = wrap?.kind === "bwrap";
+  const outcome = await supervise(launched.child, {
+    ...settingsOf(request, options),
+    sandboxed,
+  });
+  const { stdout, stderr } = outcome;
+  const notExecuted = launched.viaSetsid && outcome.status.signal === null
+    ? execFailure(outcome.status.code, stdout.totalBytes, stderr.text)
     : undefined;
   if (notExecuted) return notStarted(base, resolved.path, notExecuted);
+  const notConfined = sandboxed && outcome.status.signal === null
+    ? bwrapFailure(outcome.status.code, stdout.totalBytes, stderr.text)
+    : undefined;
+  if (notConfined) return notStarted(base, resolved.path, notConfined);
+  // bwrap reports a program killed by signal N as exit 128 + N, as shells do.
+  const status = sandboxed ? signalledStatus(outcome.status) : outcome.status;
   return {
     command: [resolved.path, ...request.args],
     cwd: request.cwd,
@@ -165,14 +187,15 @@ function resolveIn(request: RunRequest, env: Record<string, string>): Resolution
  * The result of a run whose program could not be found: nothing started.
  *
  * @param request The request.
- * @param resolution The failed resolution (from {@linkcode resolveRunProgram}).
+ * @param resolution The failed resolution (from {@linkcode resolveRunProgram}), or another reason
+ *   nothing may start (a sandbox that is required and cannot confine the call).
  * @param secrets Values to hide in the command, cwd and reason (as `RunOptions.secrets`).
  * @returns The result, `startFailure` set.
  * @throws Never.
  */
 export function startFailureResult(
   request: RunRequest,
-  resolution: Exclude<Resolution, { ok: true }>,
+  resolution: { readonly failure: StartFailure; readonly path: string; readonly reason: Phrase },
   secrets: readonly string[] = [],
 ): RunResult {
   const result = notFoundResult(request, resolution, performance.now());
@@ -181,7 +204,7 @@ export function startFailureResult(
 
 function notFoundResult(
   request: RunRequest,
-  resolution: Exclude<Resolution, { ok: true }>,
+  resolution: { readonly failure: StartFailure; readonly path: string; readonly reason: Phrase },
   started: number,
 ): RunResult {
   const base = { cwd: request.cwd, timeoutMs: request.timeoutMs, args: request.args, started };
@@ -210,7 +233,10 @@ function redactReport(result: RunResult, secrets: readonly string[]): RunResult 
 }
 
 /** Applies the defaults, in one place. */
-function settingsOf(request: RunRequest, options: RunOptions): SuperviseSettings {
+function settingsOf(
+  request: RunRequest,
+  options: RunOptions,
+): Omit<SuperviseSettings, "sandboxed"> {
   return {
     input: request.stdin,
     timeoutMs: request.timeoutMs,
@@ -225,6 +251,23 @@ function settingsOf(request: RunRequest, options: RunOptions): SuperviseSettings
     maxSpillBytes: options.maxSpillBytes ?? DEFAULT_MAX_SPILL_BYTES,
     secrets: options.secrets ?? [],
   };
+}
+
+/** Why Deno's permissions would refuse to start a program, when they would. */
+function runRefused(
+  program: string,
+  cwd: string,
+  env: Record<string, string>,
+): StartProblem | undefined {
+  let state: Deno.PermissionState;
+  try {
+    state = Deno.permissions.querySync({ name: "run", command: program }).state;
+  } catch {
+    return undefined;
+  }
+  if (state === "granted") return undefined;
+  const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
+  return classifySpawnError(refusal, program, cwd, loaderVarNames(env));
 }
 
 function checkCwd(cwd: string): StartProblem | undefined {

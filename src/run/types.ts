@@ -29,6 +29,24 @@ export interface RunRequest {
   clearEnv?: boolean;
   /** Stop the whole process group after this many milliseconds. */
   timeoutMs: number;
+  /**
+   * Start the program inside this OS sandbox (`src/sandbox/`): the wrapper's argv, then the
+   * program and its arguments. @default none: the program runs with the user's full rights
+   */
+  sandbox?: SandboxWrap;
+}
+
+/**
+ * An OS sandbox to start a program through. With `bwrap`, the program runs in a PID namespace of
+ * its own that dies with it: when the call ends, every process it started is gone.
+ */
+export interface SandboxWrap {
+  /** `bwrap` (bubblewrap, Linux) or `sandbox-exec` (macOS). */
+  readonly kind: "bwrap" | "sandbox-exec";
+  /** The wrapper program, an absolute path. */
+  readonly program: string;
+  /** Its arguments up to the program (bwrap's end with `--`). */
+  readonly args: readonly string[];
 }
 
 /** Optional knobs of a run. */

@@ -1,16 +1,23 @@
 /**
  * The user's spawn configuration: `spawn.json` in the global config directory (never in a
- * workspace, so that a repository cannot choose what its commands run through).
+ * workspace, so that a repository cannot choose what its commands and tasks run through).
  *
  * ```jsonc
  * {
  *   "agent": ["claude", "-p"],                           // the subagent: task on stdin, answer on stdout
+ *   "agents": {                                          // named agents, for "@<name> <task>"
+ *     "reviewer": ["claude", "-p", "--model", "{model}"],
+ *     "writer": { "argv": ["codex", "exec"], "child": { "roster": ["fmt"] } }
+ *   },
  *   "targets": { "builder": ["ssh", "builder.local", "--"] }, // name → argv prefix; body appended
- *   "max_depth": 2                                       // agent calls refused at this depth or deeper
+ *   "max_depth": 2,                                      // agent calls refused at this depth or deeper
+ *   "reach": { "allow": ["local", "named"], "default": "local" }, // what "reach" may be
+ *   "child": { "roster": ["lint", "test"], "model": "m", "system_prompt": "…" } // every child
  * }
  * ```
  *
- * Every key is optional; a missing file means no agent, no targets and a depth limit of 2.
+ * Every key is optional; a missing file means no agent, no named agents, no targets, a depth limit
+ * of 2, every reach allowed (`any` when a call says nothing) and no child policy.
  *
  * @module
  */
@@ -18,12 +25,25 @@
 import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { findDuplicateKeys } from "../json_duplicate_keys.ts";
-import { parseJsonc, type Segment } from "../json_text.ts";
+import { createLocator, parseJsonc, type Segment } from "../json_text.ts";
 import { joinPath, resolvePath } from "../paths.ts";
 import { readConfigFile } from "../read_config_file.ts";
-import { unknownKey } from "../suggest.ts";
 import { keyLabel } from "../text.ts";
 import { foundPhrase } from "../json_kind.ts";
+import type { ChildPolicy } from "./child.ts";
+import { DEFAULT_REACH_POLICY, type ReachPolicy } from "./reach.ts";
+import {
+  AGENT_KEYS,
+  checkName,
+  checkPlaceholders,
+  isObject,
+  mergeChild,
+  narrowArgv,
+  narrowChild,
+  narrowReach,
+  type ProblemSink,
+  unknownKeys,
+} from "./_config_fields.ts";
 
 /** The file name inside the config directory. */
 export const SPAWN_CONFIG_FILE = "spawn.json";
@@ -32,8 +52,15 @@ export const SPAWN_CONFIG_FILE = "spawn.json";
 export const DEFAULT_MAX_DEPTH = 2;
 
 /** `$schema` names the JSON Schema an editor checks the file with; this program ignores it. */
-const KEYS = ["$schema", "agent", "targets", "max_depth"] as const;
-const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
+const KEYS = ["$schema", "agent", "agents", "targets", "max_depth", "reach", "child"] as const;
+
+/** A named agent: its argv and the child policy that applies to the tasks it gets. */
+export interface NamedAgent {
+  /** The argv: the task on stdin, the answer on stdout. */
+  readonly argv: readonly string[];
+  /** Its own `child` keys laid over the top-level `child`. */
+  readonly child: ChildPolicy;
+}
 
 /** The resolved spawn configuration. */
 export interface SpawnConfig {
@@ -45,6 +72,49 @@ export interface SpawnConfig {
   readonly targets: ReadonlyMap<string, readonly string[]>;
   /** Agent calls are refused at this delegation depth or deeper. */
   readonly maxDepth: number;
+  /** Named agents (`@<name> <task>`), by name. @default none */
+  readonly agents?: ReadonlyMap<string, NamedAgent>;
+  /** What a call's `reach` may be, and what it is when a call says nothing. @default every value, "any" */
+  readonly reach?: ReachPolicy;
+  /** What the configured subagent's child gets instead of what it inherits. @default nothing */
+  readonly child?: ChildPolicy;
+}
+
+const NO_AGENTS: ReadonlyMap<string, NamedAgent> = new Map();
+
+/**
+ * The named agents of a configuration.
+ *
+ * @param config The configuration.
+ * @returns Name → agent (empty when none are configured).
+ */
+export function namedAgents(config: SpawnConfig): ReadonlyMap<string, NamedAgent> {
+  return config.agents ?? NO_AGENTS;
+}
+
+/**
+ * The reach policy of a configuration.
+ *
+ * @param config The configuration.
+ * @returns The policy ({@linkcode DEFAULT_REACH_POLICY} when the file sets none).
+ */
+export function reachPolicy(config: SpawnConfig): ReachPolicy {
+  return config.reach ?? DEFAULT_REACH_POLICY;
+}
+
+/**
+ * The child policy that applies to a task.
+ *
+ * @param config The configuration.
+ * @param agent The named agent the task is for, or `undefined` for the configured subagent.
+ * @returns The policy (empty when nothing is overridden).
+ */
+export function childPolicy(config: SpawnConfig, agent: string | undefined): ChildPolicy {
+  if (agent !== undefined) {
+    const named = namedAgents(config).get(agent);
+    if (named !== undefined) return named.child;
+  }
+  return config.child ?? {};
 }
 
 /**
@@ -98,48 +168,120 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
     const reason = phrase("json.duplicate_key", { line: first.line, column: first.column });
     problems.push(problemOf({ file, ...position, field: fieldName([...path, key]) }, reason));
   }
-  const problem = (field: string, reason: Phrase) =>
-    problems.push(problemOf({ file, field }, reason));
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isObject(value)) {
     throw new ManifestError([problemOf({ file }, phrase("spawn_config.not_object"))]);
   }
-  const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object)) {
-    if (!(KEYS as readonly string[]).includes(key)) {
-      const { field, reason } = unknownKey(key, KEYS);
-      problem(field, reason);
-    }
+  const found: { path: readonly Segment[]; at: "key" | "value"; reason: Phrase }[] = [];
+  const sink: ProblemSink = {
+    add: (path, reason, at = "value") => found.push({ path, at, reason }),
+  };
+  const config = narrowConfig(value, file, sink);
+  if (found.length > 0) {
+    // Only a broken file pays for the JSONC tree that says where each problem is.
+    const locate = await createLocator(source, parsed.tree);
+    const located = found.map(({ path, at, reason }) =>
+      problemOf({ file, ...locate({ path, at }), field: fieldName(path) }, reason)
+    );
+    // In file order, as a person reads the file.
+    const place = (problem: ManifestProblem) => [problem.line ?? 0, problem.column ?? 0];
+    located.sort((a, b) => {
+      const [al = 0, ac = 0] = place(a);
+      const [bl = 0, bc = 0] = place(b);
+      return al - bl || ac - bc;
+    });
+    problems.push(...located);
   }
+  if (problems.length > 0) throw new ManifestError(problems);
+  return config;
+}
+
+/** Every key of the file, each problem reported with where it is. */
+function narrowConfig(
+  object: Record<string, unknown>,
+  file: string,
+  sink: ProblemSink,
+): SpawnConfig {
+  unknownKeys(object, KEYS, [], sink);
   if (Object.hasOwn(object, "$schema") && typeof object.$schema !== "string") {
-    problem("$schema", phrase("manifest.not_string", { found: foundPhrase(object.$schema) }));
+    sink.add(["$schema"], phrase("manifest.not_string", { found: foundPhrase(object.$schema) }));
   }
   const dir = file.slice(0, file.lastIndexOf("/")) || "/";
-  const agent = object.agent === undefined ? undefined : argv(object.agent, "agent", dir, problem);
+  const child = object.child === undefined ? {} : narrowChild(object.child, ["child"], sink) ?? {};
+  const agent = object.agent === undefined
+    ? undefined
+    : narrowArgv(object.agent, ["agent"], dir, sink);
+  if (agent !== undefined) checkPlaceholders(agent, child, ["agent"], sink);
   const targets = new Map<string, readonly string[]>();
   if (object.targets !== undefined) {
-    if (
-      typeof object.targets !== "object" || object.targets === null || Array.isArray(object.targets)
-    ) {
-      problem("targets", phrase("spawn_config.targets_not_object"));
+    if (!isObject(object.targets)) {
+      sink.add(["targets"], phrase("spawn_config.targets_not_object"));
     } else {
+      const reasons = {
+        bad: phrase("spawn_config.target_name"),
+        local: phrase("spawn_config.target_local"),
+      };
       for (const name of Object.keys(object.targets).sort()) {
-        const field = `targets.${name}`;
-        if (!TARGET_NAME.test(name)) {
-          problem(field, phrase("spawn_config.target_name"));
-        } else if (name === "local") {
-          problem(field, phrase("spawn_config.target_local"));
-        }
-        const prefix = argv((object.targets as Record<string, unknown>)[name], field, dir, problem);
+        checkName(name, ["targets", name], sink, reasons);
+        const prefix = narrowArgv(object.targets[name], ["targets", name], dir, sink);
         if (prefix !== undefined) targets.set(name, prefix);
       }
     }
   }
+  const agents = narrowAgents(object.agents, child, dir, sink);
   const maxDepth = object.max_depth === undefined ? DEFAULT_MAX_DEPTH : object.max_depth;
   if (typeof maxDepth !== "number" || !Number.isSafeInteger(maxDepth) || maxDepth < 0) {
-    problem("max_depth", phrase("spawn_config.max_depth"));
+    sink.add(["max_depth"], phrase("spawn_config.max_depth"));
   }
-  if (problems.length > 0) throw new ManifestError(problems);
-  return { file, agent, targets, maxDepth: maxDepth as number };
+  const reach = object.reach === undefined ? undefined : narrowReach(object.reach, sink);
+  return {
+    file,
+    agent,
+    targets,
+    maxDepth: maxDepth as number,
+    agents,
+    reach: reach ?? DEFAULT_REACH_POLICY,
+    child,
+  };
+}
+
+/** `"agents"`: name → argv, or name → `{"argv": [...], "child": {...}}`. */
+function narrowAgents(
+  value: unknown,
+  top: ChildPolicy,
+  dir: string,
+  sink: ProblemSink,
+): ReadonlyMap<string, NamedAgent> {
+  const agents = new Map<string, NamedAgent>();
+  if (value === undefined) return agents;
+  if (!isObject(value)) {
+    sink.add(["agents"], phrase("spawn_config.agents_not_object"));
+    return agents;
+  }
+  const reasons = {
+    bad: phrase("spawn_config.agent_name"),
+    local: phrase("spawn_config.agent_local"),
+  };
+  for (const name of Object.keys(value).sort()) {
+    const path = ["agents", name];
+    checkName(name, path, sink, reasons);
+    const entry = value[name];
+    let argv: readonly string[] | undefined;
+    let own: ChildPolicy | undefined;
+    let argvPath: readonly Segment[] = path;
+    if (isObject(entry)) {
+      unknownKeys(entry, AGENT_KEYS, path, sink);
+      argvPath = [...path, "argv"];
+      argv = narrowArgv(entry.argv, argvPath, dir, sink);
+      if (entry.child !== undefined) own = narrowChild(entry.child, [...path, "child"], sink);
+    } else {
+      argv = narrowArgv(entry, path, dir, sink);
+    }
+    if (argv === undefined) continue;
+    const child = mergeChild(top, own);
+    checkPlaceholders(argv, child, argvPath, sink);
+    agents.set(name, { argv, child });
+  }
+  return agents;
 }
 
 /** `targets.builder`, `agent[0]`. */
@@ -153,27 +295,13 @@ function fieldName(path: readonly Segment[]): string {
 }
 
 function defaults(file: string): SpawnConfig {
-  return { file, agent: undefined, targets: new Map(), maxDepth: DEFAULT_MAX_DEPTH };
-}
-
-/** A non-empty argv of strings; a relative program with a `/` resolves against `dir`. */
-function argv(
-  value: unknown,
-  field: string,
-  dir: string,
-  problem: (field: string, reason: Phrase) => void,
-): readonly string[] | undefined {
-  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === "string")) {
-    problem(field, phrase("spawn_config.argv"));
-    return undefined;
-  }
-  const [program, ...args] = value as string[];
-  if (program === undefined || program.trim() === "") {
-    problem(`${field}[0]`, phrase("spawn_config.program_blank"));
-    return undefined;
-  }
-  const resolved = program.includes("/") && !program.startsWith("/")
-    ? resolvePath(dir, program)
-    : program;
-  return [resolved, ...args];
+  return {
+    file,
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: DEFAULT_MAX_DEPTH,
+    agents: new Map(),
+    reach: DEFAULT_REACH_POLICY,
+    child: {},
+  };
 }

@@ -1,11 +1,15 @@
 /**
- * Reading the spawn tool's one string: `!cmd` runs a command, `!@name cmd` runs it on a target,
- * `!!text` and anything not starting with `!` is a task for a subagent.
+ * Reading the spawn tool's input: the one string — `!cmd` runs a command, `!@name cmd` runs it on
+ * a target, `@name task` is a task for a named agent, `!!text`, `@@text` and anything else not
+ * starting with `!` is a task for the configured subagent — and the typed `reach` field.
  *
  * @module
  */
 
-import { jsonKind } from "../json_kind.ts";
+import { foundPhrase, jsonKind } from "../json_kind.ts";
+import type { MessageKey } from "../locale/en_us.ts";
+import { english, phrase, type PhraseParams } from "../locale/messages.ts";
+import { isReach, type Reach } from "./reach.ts";
 import type { SpawnCall, SpawnInputProblem, SpawnParse } from "./types.ts";
 
 /** Target names: letters, digits, `_` and `-`. */
@@ -14,6 +18,8 @@ const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
 const LEADING_SPACE = /^[\p{White_Space}\uFEFF]+/u;
 const TRAILING_SPACE = /[\p{White_Space}\uFEFF]+$/u;
 const FIRST_SPACE = /[\p{White_Space}\uFEFF]/u;
+/** `@name` followed by white space or the end: a task's address. */
+const ADDRESS = /^@([A-Za-z0-9_-]+)(?=[\p{White_Space}\uFEFF]|$)/u;
 
 const REFUSED = 'Input refused by tool "spawn": /input';
 
@@ -29,6 +35,18 @@ function accept(call: SpawnCall): SpawnParse {
   return { ok: true, call };
 }
 
+/** A refusal worded from the catalogue (its English is the message). */
+function refuseWith(
+  pointer: string,
+  key: MessageKey,
+  problem: SpawnInputProblem,
+  params?: PhraseParams,
+): SpawnParse {
+  const reason = phrase(key, params);
+  const message = english(phrase("input.refused", { tool: '"spawn"', pointer, reason }));
+  return { ok: false, message, problem };
+}
+
 function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -38,16 +56,22 @@ function typeOf(value: unknown): string {
 /**
  * Reads the spawn tool's input. The checks, in order:
  *
- * 1. the input must be an object with a string `input` (and nothing else);
+ * 1. the input must be an object with a string `input`, and optionally `reach` (nothing else);
+ *    `reach` is `"local"`, `"named"` or `"any"` (`null` is the same as leaving it out);
  * 2. the string is trimmed once (ASCII and Unicode white space);
- * 3. no leading `!` → agent mode with the trimmed text (empty → refused);
+ * 3. no leading `!` → agent mode with the trimmed text (empty → refused), where
+ *    - `@@rest` → a task `@rest` for the configured subagent (exactly one `@` consumed);
+ *    - `@name task` (`[A-Za-z0-9_-]+`, then white space) → a task for the named agent `name`:
+ *      `@local` and a name with no task are refused;
+ *    - any other text (`@types/node is old`, `@ all`) is a task as written;
  * 4. `!!rest` → agent mode with `!rest` (exactly one `!` consumed);
  * 5. `!@name body` → a command on target `name` (`[A-Za-z0-9_-]+`, up to the first white
  *    space): a missing name, a bad character, `local`, then a missing command are refused, in
  *    that order;
  * 6. otherwise `!body` → a local command, body trimmed (empty → refused).
  *
- * Pure: it reads no configuration, so an unknown target is the caller's to refuse.
+ * Pure: it reads no configuration, so an unknown target or agent, and a reach outside the
+ * user's policy, are the caller's to refuse.
  *
  * @param input The tool's input, as parsed from JSON.
  * @returns The call, or a one-line refusal naming `/input`.
@@ -82,16 +106,26 @@ export function parseSpawnInput(input: unknown): SpawnParse {
       found: jsonKind(value),
     });
   }
-  const extra = Object.keys(input).find((key) => key !== "input");
+  const extra = Object.keys(input).find((key) => key !== "input" && key !== "reach");
   if (extra !== undefined) {
-    return {
-      ok: false,
-      message: `Input refused by tool "spawn": /${extra}: unexpected property; ` +
-        'spawn takes only "input"',
-      problem: { kind: "extra_property", property: extra },
-    };
+    return refuseWith(`/${extra}`, "spawn.input.extra", {
+      kind: "extra_property",
+      property: extra,
+    });
   }
-  return parseSpawnString(value);
+  const given = (input as Record<string, unknown>).reach;
+  let reach: Reach | undefined;
+  if (given !== undefined && given !== null) {
+    if (!isReach(given)) {
+      const problem = { kind: "bad_reach", found: jsonKind(given) } as const;
+      return refuseWith("/reach", "spawn.input.bad_reach", problem, {
+        found: foundPhrase(given),
+      });
+    }
+    reach = given;
+  }
+  const parsed = parseSpawnString(value);
+  return parsed.ok && reach !== undefined ? accept({ ...parsed.call, reach }) : parsed;
 }
 
 /**
@@ -117,7 +151,7 @@ export function parseSpawnString(text: string): SpawnParse {
         { kind: "empty" },
       );
     }
-    return accept({ mode: "agent", body: trimmed });
+    return task(trimmed);
   }
   if (trimmed.startsWith("!!")) return accept({ mode: "agent", body: trimmed.slice(1) });
   if (trimmed.startsWith("!@")) return targeted(trimmed.slice(2));
@@ -159,4 +193,22 @@ function targeted(rest: string): SpawnParse {
     });
   }
   return accept({ mode: "command", body, target: name });
+}
+
+/** A task: `@@text`, `@name task`, or text as written. */
+function task(text: string): SpawnParse {
+  if (text.startsWith("@@")) return accept({ mode: "agent", body: text.slice(1) });
+  const address = ADDRESS.exec(text);
+  if (address === null) return accept({ mode: "agent", body: text });
+  const name = address[1] as string;
+  if (name === "local") {
+    return refuseWith("/input", "spawn.input.local_agent", { kind: "local_agent" });
+  }
+  const body = trim(text.slice(address[0].length));
+  if (body === "") {
+    return refuseWith("/input", "spawn.input.agent_no_task", { kind: "agent_no_task", name }, {
+      name,
+    });
+  }
+  return accept({ mode: "agent", body, target: name });
 }

@@ -1,12 +1,15 @@
 /**
- * The refusals that come before any rule or approver is asked: commands turned off, an unknown
- * target, the delegation depth limit, and no subagent configured.
+ * The refusals that come before any rule or approver is asked: a reach outside the user's policy,
+ * commands turned off, an unknown target, the delegation depth limit, an unknown agent, a task the
+ * call's reach does not cover, and no subagent configured. A rule can never lift them.
  *
  * @module
  */
 
-import type { SpawnConfig } from "./config.ts";
+import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
+import { namedAgents, reachPolicy, type SpawnConfig } from "./config.ts";
 import { SPAWN_DEPTH_VAR } from "./depth.ts";
+import { type Reach, reachCovers } from "./reach.ts";
 import type { SpawnCall } from "./types.ts";
 
 /** What the guard needs to know about this process. */
@@ -21,11 +24,25 @@ export interface SpawnGuardContext {
 
 /**
  * Why a spawn call was refused before approval, as data (for messages in another language), with
- * its English message.
+ * its phrase and that phrase's English.
  */
 export type SpawnRefusal =
-  & { readonly message: string }
+  & {
+    /** The refusal in English (the audit trail's reason, a library caller's message). */
+    readonly message: string;
+    /** The refusal as a phrase, to word it in the caller's locale. */
+    readonly phrase: Phrase;
+  }
   & (
+    | {
+      readonly kind: "reach_not_allowed";
+      /** The reach the call gave. */
+      readonly reach: Reach;
+      /** What the policy allows. */
+      readonly allowed: readonly Reach[];
+      /** What a call that gives none has. */
+      readonly default: Reach;
+    }
     | { readonly kind: "no_shell" }
     | {
       readonly kind: "unknown_target";
@@ -38,13 +55,35 @@ export type SpawnRefusal =
     }
     | { readonly kind: "depth_unknown" }
     | { readonly kind: "depth_limit"; readonly depth: number; readonly max: number }
-    | { readonly kind: "no_agent"; readonly file: string }
+    | {
+      readonly kind: "unknown_agent";
+      /** The agent named. */
+      readonly agent: string;
+      /** The configured agent names, sorted. */
+      readonly known: readonly string[];
+      /** The spawn configuration file. */
+      readonly file: string;
+    }
+    | {
+      readonly kind: "reach_excludes";
+      /** The call's effective reach. */
+      readonly reach: Reach;
+      /** The named agent the task is for, or `undefined` for the configured subagent. */
+      readonly agent: string | undefined;
+    }
+    | {
+      readonly kind: "no_agent";
+      readonly file: string;
+      /** The named agents there are, sorted (a plain task could address one instead). */
+      readonly known: readonly string[];
+    }
   );
 
 /**
- * Says why a call may not even be put to the approver, checking in this order: for a command,
- * commands turned off, then an unknown target; for a task, the depth limit, then whether a
- * subagent is configured.
+ * Says why a call may not even be put to the approver, checking in this order: a `reach` the
+ * policy does not allow; for a command, commands turned off, then an unknown target; for a task,
+ * the depth limit, an unknown agent, a reach that does not cover the agent addressed, then
+ * whether a subagent is configured.
  *
  * @param call The parsed call.
  * @param context Commands on or off, the depth, the configuration.
@@ -64,12 +103,22 @@ export function refuseSpawn(call: SpawnCall, context: SpawnGuardContext): string
   return spawnRefusal(call, context)?.message;
 }
 
+type RefusalData = SpawnRefusal extends infer R ? R extends unknown ? Omit<R, "message" | "phrase">
+  : never
+  : never;
+
+/** The refusal with its phrase and English. */
+function refusal(data: RefusalData): SpawnRefusal {
+  const said = refusalPhrase(data);
+  return { ...data, phrase: said, message: english(said) } as SpawnRefusal;
+}
+
 /**
  * The refusal {@linkcode refuseSpawn} words, as data.
  *
  * @param call The parsed call.
  * @param context Commands on or off, the depth, the configuration.
- * @returns The refusal with its kind, details and English message, or `undefined`.
+ * @returns The refusal with its kind, details, phrase and English message, or `undefined`.
  *
  * @example An unknown target
  * ```ts
@@ -88,54 +137,95 @@ export function spawnRefusal(
   context: SpawnGuardContext,
 ): SpawnRefusal | undefined {
   const { config } = context;
+  const policy = reachPolicy(config);
+  if (call.reach !== undefined && !policy.allow.includes(call.reach)) {
+    return refusal({
+      kind: "reach_not_allowed",
+      reach: call.reach,
+      allowed: policy.allow,
+      default: policy.default,
+    });
+  }
   if (call.mode === "command") {
-    if (context.noShell) {
-      return {
-        kind: "no_shell",
-        message:
-          'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" ' +
-          "can still be delegated",
-      };
-    }
+    if (context.noShell) return refusal({ kind: "no_shell" });
     if (call.target !== undefined && !config.targets.has(call.target)) {
-      const names = [...config.targets.keys()].sort();
-      const known = names.length === 0
-        ? `no targets are configured (add "targets" to ${config.file})`
-        : `configured targets: ${names.join(", ")}`;
-      return {
-        kind: "unknown_target",
-        target: call.target,
-        known: names,
-        file: config.file,
-        message: `Spawn refused: unknown target ${JSON.stringify(call.target)}; ${known}`,
-      };
+      const known = [...config.targets.keys()].sort();
+      return refusal({ kind: "unknown_target", target: call.target, known, file: config.file });
     }
     return undefined;
   }
-  if (context.depth === undefined) {
-    return {
-      kind: "depth_unknown",
-      message: `Spawn refused: ${SPAWN_DEPTH_VAR} is not a whole number, so the delegation ` +
-        "depth is unknown; commands still work",
-    };
-  }
+  if (context.depth === undefined) return refusal({ kind: "depth_unknown" });
   if (context.depth >= config.maxDepth) {
-    return {
-      kind: "depth_limit",
-      depth: context.depth,
-      max: config.maxDepth,
-      message: `Spawn refused: this call is at delegation depth ${context.depth} and the limit ` +
-        `is ${config.maxDepth}, so it cannot delegate further; commands ("!<command>") still work`,
-    };
+    return refusal({ kind: "depth_limit", depth: context.depth, max: config.maxDepth });
   }
-  if (config.agent === undefined) {
-    return {
-      kind: "no_agent",
-      file: config.file,
-      message: "Spawn refused: no subagent is configured; add an argv such as " +
-        `"agent": ["claude", "-p"] to ${config.file} (it gets the task on stdin and answers on ` +
-        "stdout)",
-    };
+  const agents = namedAgents(config);
+  const known = [...agents.keys()].sort();
+  if (call.target !== undefined && !agents.has(call.target)) {
+    return refusal({ kind: "unknown_agent", agent: call.target, known, file: config.file });
+  }
+  const reach = call.reach ?? policy.default;
+  if (!reachCovers(reach, call.target)) {
+    return refusal({ kind: "reach_excludes", reach, agent: call.target });
+  }
+  if (call.target === undefined && config.agent === undefined) {
+    return refusal({ kind: "no_agent", file: config.file, known });
   }
   return undefined;
+}
+
+/** Names for a message: `"a", "b"` style is for values; these are plain, comma-separated. */
+function names(list: readonly string[]): string {
+  return list.join(", ");
+}
+
+/** How each refusal is said. */
+function refusalPhrase(data: RefusalData): Phrase {
+  switch (data.kind) {
+    case "reach_not_allowed":
+      return phrase("spawn.guard.reach_not_allowed", {
+        reach: JSON.stringify(data.reach),
+        allowed: listOf(data.allowed.map((reach) => JSON.stringify(reach)), "join.or"),
+        default: JSON.stringify(data.default),
+      });
+    case "no_shell":
+      return phrase("spawn.guard.no_shell");
+    case "unknown_target":
+      return data.known.length === 0
+        ? phrase("spawn.guard.unknown_target_none", {
+          target: JSON.stringify(data.target),
+          file: data.file,
+        })
+        : phrase("spawn.guard.unknown_target", {
+          target: JSON.stringify(data.target),
+          names: names(data.known),
+        });
+    case "depth_unknown":
+      return phrase("spawn.guard.depth_unknown", { variable: SPAWN_DEPTH_VAR });
+    case "depth_limit":
+      return phrase("spawn.guard.depth_limit", { depth: data.depth, max: data.max });
+    case "unknown_agent":
+      return data.known.length === 0
+        ? phrase("spawn.guard.unknown_agent_none", {
+          agent: JSON.stringify(data.agent),
+          name: data.agent,
+          file: data.file,
+        })
+        : phrase("spawn.guard.unknown_agent", {
+          agent: JSON.stringify(data.agent),
+          name: data.agent,
+          names: names(data.known),
+        });
+    case "reach_excludes":
+      return data.agent === undefined
+        ? phrase("spawn.guard.reach_needs_name", { reach: JSON.stringify(data.reach) })
+        : phrase("spawn.guard.reach_local_only", {
+          reach: JSON.stringify(data.reach),
+          agent: JSON.stringify(data.agent),
+          name: data.agent,
+        });
+    case "no_agent":
+      return data.known.length === 0
+        ? phrase("spawn.guard.no_agent", { file: data.file })
+        : phrase("spawn.guard.no_agent_named", { file: data.file, names: names(data.known) });
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * The `spawn` tool: one string that is either a command (`!cmd`, `!@target cmd`) or a task for a
- * subagent. Parsing the string, the preview, the refusals that come before approval, running an
+ * subagent (`@name task` for a named agent), with the typed `reach` beside it. Parsing the string, the preview, the refusals that come before approval, running an
  * approved call, and its result.
  *
  * @example Parse, guard, run
@@ -20,6 +20,8 @@
  */
 
 export * from "./types.ts";
+export * from "./reach.ts";
+export * from "./child.ts";
 export * from "./grammar.ts";
 export * from "./tool_definition.ts";
 export * from "./preview.ts";

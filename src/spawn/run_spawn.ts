@@ -1,7 +1,8 @@
 /**
  * Running an approved spawn call: a command through `/bin/sh -c` (or a target's argv prefix) with
- * a cleared environment, or a task handed to the configured subagent on its stdin. Both run in the
- * workspace root, in their own process group, under a time limit, with each stream capped.
+ * a cleared environment, or a task handed to the configured subagent (or the named agent it is
+ * for) on its stdin. Both run in the workspace root, in their own process group, under a time
+ * limit, with each stream capped.
  *
  * @module
  */
@@ -11,8 +12,9 @@ import { phrase } from "../locale/messages.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { callSecrets } from "../redact.ts";
 import { runProgram } from "../run/run_program.ts";
-import type { RunRequest, RunResult } from "../run/types.ts";
-import type { SpawnConfig } from "./config.ts";
+import type { RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
+import { childEnv, type ChildPreview, fillPlaceholders } from "./child.ts";
+import { namedAgents, type SpawnConfig } from "./config.ts";
 import { SPAWN_DEPTH_VAR } from "./depth.ts";
 import { KEPT_ENV, SPAWN_OUTPUT_CAP, spawnTimeout } from "./limits.ts";
 import type { SpawnCall } from "./types.ts";
@@ -35,6 +37,12 @@ export interface RunSpawnOptions {
   depth?: number;
   /** More variables for a subagent only (e.g. the approval settings it inherits). @default {} */
   agentEnv?: Readonly<Record<string, string>>;
+  /**
+   * What the child policy overrides for a task (the preview's `child`): passed as `BASIS_ROSTER`,
+   * `BASIS_MODEL` and `BASIS_SYSTEM_PROMPT`, and into the agent's `{model}` and `{system_prompt}`.
+   * @default nothing: the child inherits
+   */
+  child?: ChildPreview;
   /** `--spawn-timeout`: the time limit, capped at 600,000 ms. @default 120000 for a command, 600000 for a subagent */
   timeoutMs?: number;
   /** Cancels the run: its whole process group is stopped. */
@@ -45,14 +53,17 @@ export interface RunSpawnOptions {
   onStderr?: (chunk: Uint8Array) => void;
   /** Where the kept variables (`PATH`, `HOME`, `LANG`) are read from. @default readEnv */
   readEnv?: EnvLookup;
+  /** The OS sandbox to run it in (the call's plan). @default none */
+  sandbox?: SandboxWrap;
 }
 
 /**
  * Runs an approved spawn call in `cwd`. A local command is `/bin/sh -c BODY`; a targeted one is
  * the target's argv prefix with the body appended as one argument. A command's environment is
- * cleared except `PATH`, `HOME` and `LANG`, then the `--env` pairs. A task goes to the subagent's
- * stdin; the subagent inherits the environment, plus the `--env` pairs, `agentEnv` and
- * `BASIS_SPAWN_DEPTH` (this depth plus one). Each stream is kept up to 64 KiB. The `--env` values
+ * cleared except `PATH`, `HOME` and `LANG`, then the `--env` pairs. A task goes to the stdin of
+ * the subagent (or of the named agent it is for); the agent inherits the environment, plus the
+ * `--env` pairs, `agentEnv`, what `child` overrides and `BASIS_SPAWN_DEPTH` (this depth plus
+ * one). Each stream is kept up to 64 KiB. The `--env` values
  * are redacted from everything the run reports, the streamed chunks included.
  *
  * Call it only after the guard and the approver said yes.
@@ -61,8 +72,8 @@ export interface RunSpawnOptions {
  * @param cwd The absolute working directory (the workspace root).
  * @param options The configuration, environment, limits and streaming callbacks.
  * @returns The run's result (failures, time-outs and signals are fields, as with `runProgram`).
- * @throws {BasisError} `denied` when the call names a target that is not configured, or is a task
- *   and no subagent is configured (the guard refuses both first).
+ * @throws {BasisError} `denied` when the call names a target or an agent that is not configured,
+ *   or is a plain task and no subagent is configured (the guard refuses all of them first).
  *
  * @example Run a command
  * ```ts ignore
@@ -78,9 +89,10 @@ export async function runSpawn(
   cwd: string,
   options: RunSpawnOptions,
 ): Promise<RunResult> {
-  const request = call.mode === "command"
+  const made = call.mode === "command"
     ? commandRequest(call.body, call.target, cwd, options)
-    : agentRequest(call.body, cwd, options);
+    : agentRequest(call.body, call.target, cwd, options);
+  const request = options.sandbox === undefined ? made : { ...made, sandbox: options.sandbox };
   return await runProgram(request, {
     maxBytes: SPAWN_OUTPUT_CAP,
     maxLines: Infinity,
@@ -124,18 +136,35 @@ function commandRequest(
   };
 }
 
-function agentRequest(body: string, cwd: string, options: RunSpawnOptions): RunRequest {
-  const agent = options.config.agent;
-  if (agent === undefined) {
-    throw BasisError.of("denied", phrase("error.spawn_no_agent"));
-  }
+function agentRequest(
+  body: string,
+  target: string | undefined,
+  cwd: string,
+  options: RunSpawnOptions,
+): RunRequest {
+  const agent = agentArgv(target, options.config);
   const depth = { [SPAWN_DEPTH_VAR]: String((options.depth ?? 0) + 1) };
+  const argv = fillPlaceholders(agent, options.child);
   return {
-    program: agent[0] as string,
-    args: agent.slice(1),
+    program: argv[0] as string,
+    args: argv.slice(1),
     cwd,
     stdin: encoder.encode(body),
-    env: [options.env ?? {}, options.agentEnv ?? {}, depth],
+    env: [options.env ?? {}, options.agentEnv ?? {}, childEnv(options.child), depth],
     timeoutMs: spawnTimeout("agent", options.timeoutMs),
   };
+}
+
+/** The argv of the agent a task is for: the named one, or the configured subagent. */
+function agentArgv(target: string | undefined, config: SpawnConfig): readonly string[] {
+  if (target !== undefined) {
+    const named = namedAgents(config).get(target);
+    if (named === undefined) {
+      const params = { agent: JSON.stringify(target) };
+      throw BasisError.of("denied", phrase("error.spawn_unknown_agent", params));
+    }
+    return named.argv;
+  }
+  if (config.agent === undefined) throw BasisError.of("denied", phrase("error.spawn_no_agent"));
+  return config.agent;
 }

@@ -1,11 +1,16 @@
 /**
- * How the spawn tool presents itself to a model: its input schema and its description, which
- * mentions `!@` only when targets are configured.
+ * How the spawn tool presents itself to a model: its input schema (with `reach` when named agents
+ * or a reach policy make it mean something) and its description, which mentions `!@` only when
+ * targets are configured and `@<agent>` only when named agents are.
  *
  * @module
  */
 
-/** The spawn tool's input schema: one required string property, `input`. */
+import { english, phrase } from "../locale/messages.ts";
+import { namedAgents, reachPolicy, type SpawnConfig } from "./config.ts";
+import { isDefaultReachPolicy } from "./reach.ts";
+
+/** The spawn tool's input schema without `reach`: one required string property, `input`. */
 export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
   type: "object",
   properties: Object.freeze({
@@ -19,10 +24,54 @@ export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.free
 });
 
 /**
- * The spawn tool's description. Targets are listed, sorted, only when there are any; otherwise
- * `!@` is not mentioned at all.
+ * Whether the tool offers `reach`: when named agents exist (a task may address one) or the user's
+ * reach policy is not the default. Otherwise the schema is exactly {@linkcode SPAWN_INPUT_SCHEMA}
+ * (a call may still give `reach`; it is checked the same way).
+ *
+ * @param config The user's spawn configuration.
+ * @returns True when the schema lists `reach`.
+ */
+export function offersReach(config: SpawnConfig): boolean {
+  return namedAgents(config).size > 0 || !isDefaultReachPolicy(reachPolicy(config));
+}
+
+/**
+ * The spawn tool's input schema for a configuration: `input`, and the optional `reach` with the
+ * values the user's policy allows (see {@linkcode offersReach}).
+ *
+ * @param config The user's spawn configuration.
+ * @returns A new schema object the caller owns.
+ *
+ * @example Named agents bring `reach`
+ * ```ts
+ * import { spawnInputSchema } from "./tool_definition.ts";
+ * const config = {
+ *   file: "/c/spawn.json", agent: undefined, targets: new Map(), maxDepth: 2,
+ *   agents: new Map([["reviewer", { argv: ["claude", "-p"], child: {} }]]),
+ * };
+ * const schema = spawnInputSchema(config) as { properties: Record<string, { enum?: string[] }> };
+ * console.assert(schema.properties.reach?.enum?.join() === "local,named,any");
+ * ```
+ */
+export function spawnInputSchema(config: SpawnConfig): Record<string, unknown> {
+  const schema = structuredClone(SPAWN_INPUT_SCHEMA) as Record<string, unknown>;
+  if (!offersReach(config)) return schema;
+  const policy = reachPolicy(config);
+  const properties = schema.properties as Record<string, unknown>;
+  properties.reach = {
+    type: "string",
+    enum: [...policy.allow],
+    description: english(phrase("spawn.schema.reach", { default: JSON.stringify(policy.default) })),
+  };
+  return schema;
+}
+
+/**
+ * The spawn tool's description in English. Targets are listed, sorted, only when there are any;
+ * otherwise `!@` is not mentioned at all. The same for named agents and `@<agent>`.
  *
  * @param targets The configured target names, in any order.
+ * @param agents The named agents' names, in any order. @default []
  * @returns One paragraph for a model.
  *
  * @example With and without targets
@@ -30,17 +79,21 @@ export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.free
  * import { spawnDescription } from "./tool_definition.ts";
  * console.assert(!spawnDescription([]).includes("!@"));
  * console.assert(spawnDescription(["mac", "builder"]).includes("builder, mac"));
+ * console.assert(spawnDescription([], ["reviewer"]).includes('"@<agent> <task>"'));
  * ```
  */
-export function spawnDescription(targets: readonly string[]): string {
-  const parts = [
-    'Run a shell command or delegate a task. "!<command>" runs the command with /bin/sh in the ' +
-    'workspace root (for example "!cargo test"); any other text is handed to a subagent as its ' +
-    'task. Start with "!!" for a task that itself begins with "!".',
-  ];
+export function spawnDescription(
+  targets: readonly string[],
+  agents: readonly string[] = [],
+): string {
+  const parts = [english(phrase("spawn.description"))];
   if (targets.length > 0) {
     const names = [...targets].sort().join(", ");
-    parts.push(`"!@<target> <command>" runs the command on a configured target: ${names}.`);
+    parts.push(english(phrase("spawn.description_targets", { names })));
+  }
+  if (agents.length > 0) {
+    const names = [...agents].sort().join(", ");
+    parts.push(english(phrase("spawn.description_agents", { names })));
   }
   return parts.join(" ");
 }

@@ -6,8 +6,12 @@
  */
 
 import type { JsonKind } from "../json_kind.ts";
+import type { ChildPreview } from "./child.ts";
+import type { Reach } from "./reach.ts";
+import type { SandboxGrants } from "../sandbox/types.ts";
 
 export type { JsonKind } from "../json_kind.ts";
+export type { Reach } from "./reach.ts";
 
 /** The built-in tool's name (a manifest may never declare it). */
 export const SPAWN_TOOL = "spawn";
@@ -21,12 +25,18 @@ export type SpawnCall =
     readonly body: string;
     /** The configured target named with `!@name`; absent for a local command. */
     readonly target?: string;
+    /** The `reach` field, when the call gave one (it bounds tasks only). */
+    readonly reach?: Reach;
   }
   | {
-    /** Hand `body` to the configured subagent as its task. */
+    /** Hand `body` to a subagent as its task. */
     readonly mode: "agent";
     /** The task text, never empty. */
     readonly body: string;
+    /** The named agent addressed with `@name`; absent for the configured subagent. */
+    readonly target?: string;
+    /** The `reach` field, when the call gave one. */
+    readonly reach?: Reach;
   };
 
 /**
@@ -38,12 +48,15 @@ export type SpawnInputProblem =
   | { readonly kind: "missing" }
   | { readonly kind: "not_string"; readonly found: JsonKind }
   | { readonly kind: "extra_property"; readonly property: string }
+  | { readonly kind: "bad_reach"; readonly found: JsonKind }
   | { readonly kind: "empty" }
   | { readonly kind: "no_command" }
   | { readonly kind: "no_target" }
   | { readonly kind: "bad_target"; readonly name: string }
   | { readonly kind: "local_target" }
-  | { readonly kind: "target_no_command"; readonly name: string };
+  | { readonly kind: "target_no_command"; readonly name: string }
+  | { readonly kind: "local_agent" }
+  | { readonly kind: "agent_no_task"; readonly name: string };
 
 /** What {@linkcode parseSpawnInput} returns: the call, or why the input was refused. */
 export type SpawnParse =
@@ -58,7 +71,9 @@ export type SpawnParse =
 
 /**
  * The preview of a spawn call: what the approver and remembered rules see. Key order pinned:
- * mode, body, cwd, target (README: "Approval").
+ * mode, body, cwd, target, then `sandbox` only when the command has grants beyond the default,
+ * then, for a task and only when they apply, `reach` and `child` (README: "Approval"): a call
+ * with none of them has exactly the four keys.
  */
 export interface SpawnPreview {
   /** `command` runs the body as a command line; `agent` hands it to a subagent as a task. */
@@ -67,8 +82,17 @@ export interface SpawnPreview {
   readonly body: string;
   /** Absolute working directory. */
   readonly cwd: string;
-  /** Where it runs: `"local"` when no target was named. */
+  /** Where it runs, or the named agent a task is for: `"local"` when none was named. */
   readonly target: string;
+  /**
+   * The grants of a command confined with more than the default (the policy's `spawn` section);
+   * absent otherwise, so that the preview of every other call is the four keys above.
+   */
+  readonly sandbox?: SandboxGrants;
+  /** A task's effective reach, only when it is not the policy's default. */
+  readonly reach?: Reach;
+  /** What the child will be, only when the child policy overrides something. */
+  readonly child?: ChildPreview;
 }
 
 /**

@@ -87,7 +87,7 @@ export interface ElicitApprovalOptions {
  * @example The field and its choices
  * ```ts
  * import { elicitationForm } from "./elicit_approval.ts";
- * const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", env: [], sandbox: "unconfined" as const, input: {} };
  * const form = elicitationForm({ tool: "echo", sideEffect: "process", kind: "tool", preview }, []);
  * console.assert(form.requestedSchema.required[0] === "decision");
  * console.assert(form.message.includes("cat"));
@@ -139,7 +139,7 @@ export function elicitationForm(
  * @example Ask through a client
  * ```ts ignore
  * import { elicitApproval } from "./elicit_approval.ts";
- * const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+ * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", env: [], sandbox: "unconfined" as const, input: {} };
  * const answer = await elicitApproval(
  *   { tool: "echo", sideEffect: "process", kind: "tool", preview },
  *   { elicit: (form, signal) => server.elicitInput(form, { signal }) },

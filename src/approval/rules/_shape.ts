@@ -10,8 +10,12 @@ import { isAbsolutePath, resolvePath } from "../../paths.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { ROSTER_NAME } from "../../spawn/child.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
+import { isReach } from "../../spawn/reach.ts";
 import { MAX_INPUT_DEPTH } from "../../schema/gate.ts";
 import { compileGlob } from "./glob.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type {
   ArgMatcher,
   InputMatcher,
@@ -43,9 +47,17 @@ const RULE_FIELDS = new Set([
 ]);
 
 /** The conditions a declared tool's rule may have, in canonical order. */
-export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "input"] as const;
+export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "sandbox", "input"] as const;
 /** The conditions a spawn rule may have, in canonical order. */
-export const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd"] as const;
+export const SPAWN_CONDITIONS = [
+  "mode",
+  "body",
+  "target",
+  "cwd",
+  "sandbox",
+  "reach",
+  "child",
+] as const;
 
 /**
  * How deeply a value in a rule may nest (an `equals` value, an example): what a call's input may,
@@ -158,6 +170,11 @@ function onlyKeys(
   return ok;
 }
 
+/** Whether a matcher is meant as a digest (`sha256` or `salt` given): then it must be one. */
+function looksLikeDigest(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"));
+}
+
 /** A digest matcher, when the value is one (and well formed). */
 function narrowDigest(
   value: Record<string, unknown>,
@@ -197,9 +214,7 @@ function narrowText(value: unknown, at: string, problems: Problems): TextMatcher
       const glob = narrowGlob(value.glob, `${at}.glob`, problems);
       return glob === undefined ? undefined : { glob };
     }
-    if (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt")) {
-      return narrowDigest(value, at, problems);
-    }
+    if (looksLikeDigest(value)) return narrowDigest(value, at, problems);
   }
   problems.add(at, "rules_file.matcher");
   return undefined;
@@ -215,7 +230,7 @@ function narrowProgram(
     problems.add(at, "rules_file.program_absolute");
     return undefined;
   }
-  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+  if (looksLikeDigest(value)) {
     return narrowDigest(value, at, problems);
   }
   problems.add(at, "rules_file.program_absolute");
@@ -228,7 +243,7 @@ function narrowEnv(
   problems: Problems,
 ): "any" | { sha256: string; salt: string } | undefined {
   if (value === "any") return "any";
-  if (isRecord(value) && (Object.hasOwn(value, "sha256") || Object.hasOwn(value, "salt"))) {
+  if (looksLikeDigest(value)) {
     return narrowDigest(value, at, problems);
   }
   problems.add(at, "rules_file.env_matcher");
@@ -315,6 +330,91 @@ function narrowInput(
   return ok ? Object.fromEntries(out) : undefined;
 }
 
+function narrowSandboxCondition(
+  value: unknown,
+  problems: Problems,
+): PreviewSandbox | "any" | undefined {
+  if (value === "any") return "any";
+  const sandbox = narrowSandbox(value);
+  if (sandbox === undefined) problems.add("when.sandbox", "rules_file.sandbox");
+  return sandbox;
+}
+
+/**
+ * Narrows a sandbox value as previews carry it: `"unconfined"`, or exactly `network` (a
+ * boolean), `write` and `read` (arrays of absolute paths), the lists sorted and each path once
+ * (a condition compares them as sets).
+ *
+ * @param value The value as written.
+ * @returns The value in canonical form, or `undefined` when it is not one.
+ */
+export function narrowSandbox(value: unknown): PreviewSandbox | undefined {
+  if (value === "unconfined") return value;
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length !== 3 || !["network", "write", "read"].every((key) => keys.includes(key))) {
+    return undefined;
+  }
+  const { network, write, read } = value;
+  const paths = (list: unknown) =>
+    Array.isArray(list) && list.every((path) => typeof path === "string" && isAbsolutePath(path))
+      ? [...new Set(list as string[])].sort()
+      : undefined;
+  const writable = paths(write);
+  const readable = paths(read);
+  if (typeof network !== "boolean" || writable === undefined || readable === undefined) {
+    return undefined;
+  }
+  return { network, write: writable, read: readable };
+}
+
+/**
+ * Narrows a child description as previews carry it: any of `roster` (tool names, compared as a
+ * set: sorted, each once), `model` and `system_prompt` (strings), keys in that order, at least
+ * one of them.
+ *
+ * @param value The value as written.
+ * @returns The description in canonical form, or `undefined` when it is not one.
+ */
+export function narrowChildPreview(value: unknown): ChildPreview | undefined {
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value);
+  if (
+    keys.length === 0 || keys.some((key) => !["roster", "model", "system_prompt"].includes(key))
+  ) {
+    return undefined;
+  }
+  const { roster, model, system_prompt } = value;
+  if (
+    roster !== undefined &&
+    (!Array.isArray(roster) ||
+      !roster.every((name) => typeof name === "string" && ROSTER_NAME.test(name)))
+  ) {
+    return undefined;
+  }
+  if (model !== undefined && typeof model !== "string") return undefined;
+  if (system_prompt !== undefined && typeof system_prompt !== "string") return undefined;
+  return {
+    ...(roster === undefined ? {} : { roster: [...new Set(roster as string[])].sort() }),
+    ...(model === undefined ? {} : { model }),
+    ...(system_prompt === undefined ? {} : { system_prompt }),
+  };
+}
+
+/** A child condition: a child description, or a digest of one. */
+function narrowChildCondition(
+  value: unknown,
+  at: string,
+  problems: Problems,
+): ChildPreview | { sha256: string; salt: string } | undefined {
+  if (looksLikeDigest(value)) {
+    return narrowDigest(value, at, problems);
+  }
+  const child = narrowChildPreview(value);
+  if (child === undefined) problems.add(at, "rules_file.child");
+  return child;
+}
+
 /**
  * Narrows a rule's conditions for its tool's kind, keys in canonical order.
  *
@@ -358,11 +458,18 @@ function narrowConditions(
       out.target = value.target;
     }
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
+    if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
+    if (has("reach")) {
+      if (!isReach(value.reach)) problems.add("when.reach", "rules_file.reach");
+      out.reach = value.reach;
+    }
+    if (has("child")) out.child = narrowChildCondition(value.child, "when.child", problems);
   } else {
     if (has("program")) out.program = narrowProgram(value.program, "when.program", problems);
     if (has("argv")) out.argv = narrowArgv(value.argv, "when.argv", problems);
     if (has("cwd")) out.cwd = narrowText(value.cwd, "when.cwd", problems);
     if (has("env")) out.env = narrowEnv(value.env, "when.env", problems);
+    if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
     if (has("input")) out.input = narrowInput(value.input, "when.input", problems);
   }
   return problems.list.length === before ? out as RuleConditions : undefined;

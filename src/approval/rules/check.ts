@@ -11,12 +11,15 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
-import { isRecord, quoteName } from "./_shape.ts";
+import { isRecord, narrowChildPreview, narrowSandbox, quoteName } from "./_shape.ts";
+import { isReach } from "../../spawn/reach.ts";
 import { applies } from "./decide.ts";
 import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";
 
-const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "input"];
-const SPAWN_KEYS = ["mode", "body", "cwd", "target"];
+const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "sandbox", "input"];
+const SPAWN_KEYS = ["mode", "body", "cwd", "target", "sandbox", "reach", "child"];
+/** The sandbox of an example that names none: confined with nothing beyond the default. */
+const DEFAULT_SANDBOX = { network: false, write: [], read: [] } as const;
 
 /**
  * Reads an example as a preview of the rule's kind of call.
@@ -39,7 +42,24 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
     ) {
       return shape;
     }
-    const preview: SpawnPreview = { mode, body, cwd, target };
+    const sandbox = example.sandbox === undefined ? undefined : narrowSandbox(example.sandbox);
+    if (example.sandbox !== undefined && (sandbox === undefined || sandbox === "unconfined")) {
+      return shape;
+    }
+    const { reach, child } = example;
+    const shown = child === undefined ? undefined : narrowChildPreview(child);
+    if ((reach !== undefined && !isReach(reach)) || (child !== undefined && shown === undefined)) {
+      return shape;
+    }
+    const preview: SpawnPreview = {
+      mode,
+      body,
+      cwd,
+      target,
+      ...(sandbox === undefined || sandbox === "unconfined" ? {} : { sandbox }),
+      ...(reach === undefined ? {} : { reach }),
+      ...(shown === undefined ? {} : { child: shown }),
+    };
     return { tool: rule.tool, kind: "spawn", preview, root };
   }
   const shape = phrase("rules_file.example_tool_shape");
@@ -54,9 +74,19 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
   ) {
     return shape;
   }
+  const sandbox = example.sandbox === undefined ? DEFAULT_SANDBOX : narrowSandbox(example.sandbox);
+  if (sandbox === undefined) return shape;
   const values = env as Record<string, string>;
   const names = Object.keys(values).sort();
-  const preview: ToolPreview = { tool: rule.tool, program, command, cwd, env: names, input };
+  const preview: ToolPreview = {
+    tool: rule.tool,
+    program,
+    command,
+    cwd,
+    env: names,
+    sandbox,
+    input,
+  };
   return { tool: rule.tool, kind: "tool", preview, env: values, root, fromWorkspace: false };
 }
 

@@ -13,6 +13,9 @@
 import { saltedSha256 } from "./_digest.ts";
 import { matchGlob } from "./glob.ts";
 import { commandPieces, isSimpleCommand } from "./simple_command.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
+import type { SpawnPreview } from "../../spawn/types.ts";
 import type {
   ArgMatcher,
   InputMatcher,
@@ -65,8 +68,8 @@ export function compareRules(a: Rule, b: Rule): number {
  *   { id: "r-1", tool: "rm", decision: "deny", scope: "global", when: { ...when, argv: ["rm", "-rf", { rest: true }] } },
  *   { id: "r-2", tool: "rm", decision: "allow", scope: { workspace: "/w" }, when },
  * ] as const;
- * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", input: {} };
- * const found = await decideByRules(rules, { tool: "rm", kind: "tool", preview, root: "/w", fromWorkspace: false });
+ * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", env: [], sandbox: "unconfined", input: {} } as const;
+ * const found = await decideByRules(rules, { tool: "rm", kind: "tool", preview, env: {}, root: "/w", fromWorkspace: false });
  * console.assert(found?.decision === "deny" && found.rule.id === "r-1");
  * ```
  */
@@ -108,6 +111,7 @@ export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
   if (when.program !== undefined && !await text(when.program, preview.program)) return false;
   if (when.argv !== undefined && !await argv(when.argv, preview.command)) return false;
   if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  if (!sandboxHolds(rule, when.sandbox, preview.sandbox)) return false;
   if (when.input !== undefined) {
     for (const [pointer, matcher] of Object.entries(when.input)) {
       if (!inputHolds(matcher, preview.input, pointer)) return false;
@@ -116,14 +120,14 @@ export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
   return true;
 }
 
-async function spawnApplies(
-  rule: Rule,
-  preview: { mode: string; body: string; cwd: string; target: string },
-): Promise<boolean> {
+async function spawnApplies(rule: Rule, preview: SpawnPreview): Promise<boolean> {
   const when = rule.when as SpawnConditions;
   if (when.mode !== undefined && when.mode !== preview.mode) return false;
+  if (when.sandbox !== undefined && !sameSandbox(when.sandbox, preview.sandbox)) return false;
   if (when.target !== undefined && when.target !== preview.target) return false;
   if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  if (when.reach !== undefined && when.reach !== preview.reach) return false;
+  if (when.child !== undefined && !await childHolds(when.child, preview.child)) return false;
   const body = when.body;
   if (body === undefined || typeof body === "string" || !("glob" in body)) {
     return body === undefined || await text(body, preview.body);
@@ -136,6 +140,35 @@ async function spawnApplies(
   }
   return matchGlob(body.glob, preview.body) ||
     commandPieces(preview.body).some((piece) => matchGlob(body.glob, piece));
+}
+
+/**
+ * The canonical text of a preview's `child` that a `child` digest is taken over, and that exact
+ * child conditions are compared by: its keys in the pinned order (roster, model, system_prompt),
+ * the roster sorted, each name once.
+ *
+ * @param child The child description.
+ * @returns Compact JSON.
+ * @throws Never.
+ */
+export function childText(child: ChildPreview): string {
+  return JSON.stringify({
+    ...(child.roster === undefined ? {} : { roster: [...new Set(child.roster)].sort() }),
+    ...(child.model === undefined ? {} : { model: child.model }),
+    ...(child.system_prompt === undefined ? {} : { system_prompt: child.system_prompt }),
+  });
+}
+
+/** Whether a rule's `child` condition holds: the same child, or its digest. */
+async function childHolds(
+  condition: NonNullable<SpawnConditions["child"]>,
+  found: ChildPreview | undefined,
+): Promise<boolean> {
+  if (found === undefined) return false;
+  if ("sha256" in condition) {
+    return await saltedSha256(condition.salt, childText(found)) === condition.sha256;
+  }
+  return childText(condition) === childText(found);
 }
 
 /**
@@ -163,6 +196,42 @@ async function envHolds(
   if (condition === "any") return true;
   if (condition === undefined) return rule.decision !== "allow" || Object.keys(env).length === 0;
   return await saltedSha256(condition.salt, envText(env)) === condition.sha256;
+}
+
+/**
+ * Whether a call's sandbox is the one a rule names: `"any"`, both unconfined, or the same network
+ * and the same write and read paths (as sets). A preview without grants (a spawn call with only
+ * the default) matches no sandbox condition but `"any"`.
+ */
+function sameSandbox(wanted: PreviewSandbox | "any", found: PreviewSandbox | undefined): boolean {
+  if (wanted === "any") return true;
+  if (found === undefined) return false;
+  if (typeof wanted === "string" || typeof found === "string") return wanted === found;
+  return wanted.network === found.network && sameSet(wanted.write, found.write) &&
+    sameSet(wanted.read, found.read);
+}
+
+/**
+ * Whether a rule's `sandbox` condition holds for a declared tool's call. What a call may touch is
+ * part of what is approved: an allow rule that does not say holds only for a call with no grants
+ * (nothing beyond the default sandbox, or unconfined by the user's own policy), so a repository
+ * that adds `"network": true` is asked about; a deny or ask rule without one holds whatever the
+ * grants.
+ */
+function sandboxHolds(
+  rule: Rule,
+  condition: PreviewSandbox | "any" | undefined,
+  found: PreviewSandbox,
+): boolean {
+  if (condition !== undefined) return sameSandbox(condition, found);
+  if (rule.decision !== "allow" || typeof found === "string") return true;
+  return !found.network && found.write.length === 0 && found.read.length === 0;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((path) => right.has(path));
 }
 
 async function text(matcher: TextMatcher, value: string): Promise<boolean> {

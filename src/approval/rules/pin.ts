@@ -1,9 +1,11 @@
 /**
  * The conditions that pin exactly what a preview shows: what "always allow" and "never" remember,
  * and what `rules add --tool NAME` pins when it is given no conditions. For a declared tool: the
- * resolved program, every argument (no more, no fewer), the cwd and the manifest's `env` (by
- * digest, when it sets anything), with any input; for spawn: the
- * mode, the exact body, the target and the cwd. A value holding a secret is pinned by a salted
+ * resolved program, every argument (no more, no fewer), the cwd, the manifest's `env` (by digest,
+ * when it sets anything) and the sandbox grants (when the call has any: an allow rule without them
+ * holds only for a call with none), with any input; for spawn: the mode, the exact body, the
+ * target, the cwd, the grants when it has any, and the reach and the child when the preview shows
+ * them. A value holding a secret is pinned by a salted
  * digest, so the rules file never holds the secret and the rule still matches that value only.
  *
  * @module
@@ -12,9 +14,22 @@
 import { redact } from "../../redact.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
 import { digestOf } from "./_digest.ts";
-import { envText } from "./decide.ts";
+import { childText, envText } from "./decide.ts";
 import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
+
+/** The grants, lists copied, keys in the pinned order. */
+function copy(sandbox: PreviewSandbox): PreviewSandbox {
+  if (typeof sandbox === "string") return sandbox;
+  return { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
+}
+
+/** Whether a call may touch more than the default sandbox gives (unconfined is the user's own policy). */
+function hasGrants(sandbox: PreviewSandbox): boolean {
+  if (typeof sandbox === "string") return false;
+  return sandbox.network || sandbox.write.length > 0 || sandbox.read.length > 0;
+}
 
 /** What is pinned: a declared tool's call or a spawn call. */
 export type Pinned =
@@ -44,9 +59,9 @@ export type Pinned =
  * @example Pin the command and cwd, not the input
  * ```ts
  * import { pinConditions } from "./pin.ts";
- * const preview = { program: "/usr/bin/grep", command: ["grep", "-r", "*.ts"], cwd: "/w" };
+ * const preview = { program: "/usr/bin/grep", command: ["grep", "-r", "*.ts"], cwd: "/w", sandbox: "unconfined" } as const;
  * const when = await pinConditions({ kind: "tool", preview }, []);
- * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w"}');
+ * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w","sandbox":"unconfined"}');
  * ```
  */
 export async function pinConditions(
@@ -56,15 +71,22 @@ export async function pinConditions(
   const exact = async (value: string): Promise<TextMatcher> =>
     redact(value, secrets) === value ? value : await digestOf(value);
   if (pinned.kind === "spawn") {
-    const { mode, body, target, cwd } = pinned.preview;
+    const { mode, body, target, cwd, sandbox, reach, child } = pinned.preview;
+    const shown = child === undefined ? undefined : childText(child);
     return {
       mode: mode === "agent" ? "agent" : "command",
       body: await exact(body),
       target,
       cwd: await exact(cwd),
+      ...(sandbox === undefined ? {} : { sandbox: copy(sandbox) }),
+      ...(reach === undefined ? {} : { reach }),
+      // A child holding a secret is pinned by digest, like any other field.
+      ...(shown === undefined
+        ? {}
+        : { child: redact(shown, secrets) === shown ? JSON.parse(shown) : await digestOf(shown) }),
     };
   }
-  const { program, command, cwd } = pinned.preview;
+  const { program, command, cwd, sandbox } = pinned.preview;
   const argv: TextMatcher[] = [];
   const fromInput = new Set(pinned.fromInput ?? []);
   for (const [index, arg] of command.entries()) {
@@ -76,5 +98,6 @@ export async function pinConditions(
     argv,
     cwd: await exact(cwd),
     ...(Object.keys(env).length === 0 ? {} : { env: await digestOf(envText(env)) }),
+    ...(hasGrants(sandbox) ? { sandbox: copy(sandbox) } : {}),
   };
 }

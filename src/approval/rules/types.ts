@@ -10,7 +10,9 @@
 
 import type { Phrase } from "../../locale/messages.ts";
 import type { ToolPreview } from "../preview.ts";
-import type { SpawnPreview } from "../../spawn/types.ts";
+import type { Reach, SpawnPreview } from "../../spawn/types.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
 
 /** What a rule answers: run without asking, refuse, or always ask a person. */
 export type RuleDecision = "allow" | "deny" | "ask";
@@ -69,6 +71,13 @@ export interface ToolConditions {
    * manifest sets no variable (a deny or ask rule holds whatever it sets).
    */
   readonly env?: "any" | { readonly sha256: string; readonly salt: string };
+  /**
+   * The call's sandbox grants, exactly (`"unconfined"`, or network and the write and read paths,
+   * compared as sets), or `"any"`. Absent: an allow rule holds only for a call with no grants
+   * (the default sandbox, or unconfined by the user's policy); a deny or ask rule, whatever they
+   * are. "Always allow" pins the grants, so a tool that later asks for more is asked about again.
+   */
+  readonly sandbox?: PreviewSandbox | "any";
   /** JSON pointer → condition on the value there; a pointer with no value fails. */
   readonly input?: Readonly<Record<string, InputMatcher>>;
 }
@@ -82,10 +91,26 @@ export interface SpawnConditions {
    * command (no control syntax); an exact body always applies.
    */
   readonly body?: TextMatcher;
-  /** The target (`"local"` when none). */
+  /** The target (`"local"` when none), or the named agent a task is for. */
   readonly target?: string;
   /** The absolute working directory. */
   readonly cwd?: TextMatcher;
+  /**
+   * The command's grants beyond the default, exactly, or `"any"`; a preview without grants
+   * matches only `"any"`.
+   */
+  readonly sandbox?: PreviewSandbox | "any";
+  /**
+   * The reach the preview shows (a task's, only when it is not the policy's default): a preview
+   * without one matches no reach condition.
+   */
+  readonly reach?: Reach;
+  /**
+   * What the child will be, exactly as the preview's `child` (roster compared as a set), or
+   * `{"sha256", "salt"}` over its canonical JSON: a preview without one matches no child
+   * condition. A rule without it holds whatever the user's child policy says.
+   */
+  readonly child?: ChildPreview | { readonly sha256: string; readonly salt: string };
 }
 
 /** The conditions of a rule: for its tool's kind. */

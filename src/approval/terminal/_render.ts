@@ -10,6 +10,8 @@ import { cutNote, cutText } from "./_cut.ts";
 import { displayArg, displayArgv, visibleLines } from "./_display.ts";
 import type { Palette } from "./_style.ts";
 import type { PromptRequest } from "./types.ts";
+import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 
@@ -72,6 +74,64 @@ function withJsonForms(secrets: readonly string[]): string[] {
   return forms;
 }
 
+/** What the child will be: its tools, its model, the system prompt that replaces its own. */
+function childText(
+  child: ChildPreview,
+  palette: Palette,
+  words: Messages,
+  clean: (text: string) => string,
+): string {
+  const { t } = words;
+  const parts: string[] = [];
+  if (child.roster !== undefined) {
+    parts.push(
+      child.roster.length === 0
+        ? t("prompt.child_no_tools")
+        : t("prompt.child_roster", { names: visibleLines(clean(child.roster.join(", "))) }),
+    );
+  }
+  if (child.model !== undefined) {
+    parts.push(t("prompt.child_model", { model: visibleLines(clean(child.model)) }));
+  }
+  if (child.system_prompt !== undefined) {
+    const text = long(palette, visibleLines(clean(child.system_prompt)), palette.cyan, words);
+    parts.push(`${t("prompt.child_system_prompt")}\n${text}`);
+  }
+  return parts.join("\n");
+}
+
+/**
+ * What a call may touch, in words: unconfined (in yellow), confined with nothing more, or confined
+ * and what it may do beyond the default.
+ */
+function sandboxText(
+  sandbox: PreviewSandbox,
+  palette: Palette,
+  words: Messages,
+  clean: (text: string) => string,
+): string {
+  const { t } = words;
+  if (typeof sandbox === "string") return palette.yellow(t("prompt.sandbox_unconfined"));
+  const grants: string[] = [];
+  if (sandbox.network) grants.push(t("prompt.sandbox_network"));
+  if (sandbox.write.length > 0) {
+    grants.push(
+      t("prompt.sandbox_write", {
+        paths: sandbox.write.map((path) => displayArg(clean(path))).join(", "),
+      }),
+    );
+  }
+  if (sandbox.read.length > 0) {
+    grants.push(
+      t("prompt.sandbox_read", {
+        paths: sandbox.read.map((path) => displayArg(clean(path))).join(", "),
+      }),
+    );
+  }
+  if (grants.length === 0) return t("prompt.sandbox_default");
+  return palette.yellow(t("prompt.sandbox_grants", { grants: grants.join("; ") }));
+}
+
 /**
  * Renders the request as the lines shown above the question, each value made safe for a terminal
  * and every secret replaced by `[redacted]`.
@@ -123,6 +183,9 @@ export function renderRequest(
       const names = visibleLines(clean(preview.env.join(", ")));
       lines.push(field(palette, label("prompt.env"), t("prompt.env_names", { names })));
     }
+    lines.push(
+      field(palette, label("prompt.sandbox"), sandboxText(preview.sandbox, palette, words, clean)),
+    );
     const json = preview.input === undefined
       ? t("prompt.none")
       : JSON.stringify(shownInput(request.stdin, preview.input), null, 2);
@@ -137,6 +200,23 @@ export function renderRequest(
     );
     lines.push(field(palette, label("prompt.target"), visibleLines(clean(preview.target))));
     lines.push(field(palette, label("prompt.cwd"), displayArg(clean(preview.cwd))));
+    if (preview.sandbox !== undefined) {
+      lines.push(
+        field(
+          palette,
+          label("prompt.sandbox"),
+          sandboxText(preview.sandbox, palette, words, clean),
+        ),
+      );
+    }
+    if (preview.reach !== undefined) {
+      lines.push(field(palette, label("prompt.reach"), visibleLines(preview.reach)));
+    }
+    if (preview.child !== undefined) {
+      lines.push(
+        field(palette, label("prompt.child"), childText(preview.child, palette, words, clean)),
+      );
+    }
   }
   if (request.askedByRule !== undefined) {
     lines.push(palette.yellow(t("prompt.asked_by_rule", { rule: request.askedByRule })));

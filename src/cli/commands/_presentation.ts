@@ -44,6 +44,11 @@ export class Notes {
     this.#words = words;
   }
 
+  /** Whether notes are held until the call fails (`--quiet`). */
+  get quiet(): boolean {
+    return this.#quiet;
+  }
+
   /**
    * Says one note (`basis-tools: …`), or holds it.
    *

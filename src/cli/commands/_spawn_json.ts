@@ -102,5 +102,5 @@ export function ranSpawnAsCall(
 }
 
 function targetOf(call: SpawnCall): string {
-  return call.mode === "command" && call.target !== undefined ? call.target : LOCAL_TARGET;
+  return call.target ?? LOCAL_TARGET;
 }

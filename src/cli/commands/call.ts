@@ -16,12 +16,14 @@ import { type Messages, messages } from "../../locale/messages.ts";
 import { callSecrets, redact } from "../../redact.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err, out, outJson } from "../output.ts";
-import { findTool, rosterFor } from "../_roster.ts";
+import { findTool, requireServed, rosterFor } from "../_roster.ts";
 import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
 import type { Settings } from "../settings.ts";
 import { failedCall, ranCall } from "./_call_json.ts";
 import { DryRun } from "./_dry_run.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { cliSandbox } from "../_sandbox_note.ts";
 import { type CallPresentation, Notes, withoutGeminiKeys } from "./_presentation.ts";
 
 /** Options of one call. */
@@ -58,6 +60,7 @@ export async function callCommand(
     warn: notes.auditWarning,
   });
   try {
+    requireServed(settings, name);
     const roster = await rosterFor(settings);
     const spec = findTool(roster, name);
     secrets = callSecrets(spec.env, settings.env);
@@ -69,6 +72,7 @@ export async function callCommand(
     const parsed = await parseCallInput(name, source.text);
     const input = options.gemini === true ? withoutGeminiKeys(parsed, spec.inputSchema) : parsed;
     const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
+    const policy = await loadSandboxPolicy(settings.configDir);
     const tool = new DeclaredToolBuilder(spec, {
       locale: settings.locale,
       cacheDir: settings.cacheDir,
@@ -87,6 +91,7 @@ export async function callCommand(
       },
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
+      sandbox: cliSandbox(settings, policy, { notes }),
     }).build();
     // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
     const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;

@@ -51,7 +51,7 @@ export async function checkCommand(
   let tools = 0;
   let files: string[] = [];
   try {
-    const loaded = await rosterFor(settings);
+    const loaded = await rosterFor(settings, { whole: true });
     const roster = await checkAvailability(loaded, {
       cacheDir: settings.cacheDir,
       env: settings.env,

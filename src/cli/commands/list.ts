@@ -5,13 +5,14 @@
  * @module
  */
 
+import { callSecrets, redact } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
 import { formatProblem, type ManifestProblem } from "../../errors.ts";
 import { listOf, type Messages } from "../../locale/messages.ts";
 import { out, outJson } from "../output.ts";
 import { cellText, formatTable, terminalColumns } from "../_table.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { rosterFor, spawnConfigFor } from "../_roster.ts";
+import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
 import {
   BUILT_IN,
   type ListRow,
@@ -40,7 +41,8 @@ export async function listCommand(settings: Settings): Promise<number> {
         name: entry.name,
         side_effect: entry.spec.sideEffect,
         source: entry.spec.scope,
-        description: entry.spec.description,
+        // A description is shown; a secret of the tool's (or an --env one) never is.
+        description: redact(entry.spec.description, callSecrets(entry.spec.env, settings.env)),
         problems: [],
       }
       : {
@@ -51,17 +53,19 @@ export async function listCommand(settings: Settings): Promise<number> {
         problems: entry.unavailable.problems,
       }
   );
-  rows.push(
-    "config" in spawn
-      ? { ...await localizedSpawnRow(spawn.config, settings.locale), problems: [] }
-      : {
-        name: SPAWN_TOOL,
-        side_effect: SPAWN_SIDE_EFFECT_TEXT,
-        source: BUILT_IN,
-        description: "",
-        problems: spawn.problems,
-      },
-  );
+  if (serves(settings, SPAWN_TOOL)) {
+    rows.push(
+      "config" in spawn
+        ? { ...await localizedSpawnRow(spawn.config, settings.locale), problems: [] }
+        : {
+          name: SPAWN_TOOL,
+          side_effect: SPAWN_SIDE_EFFECT_TEXT,
+          source: BUILT_IN,
+          description: "",
+          problems: spawn.problems,
+        },
+    );
+  }
   const words = await cliMessages(settings.locale);
   if (settings.json) {
     outJson(rows.map(({ problems, ...row }) => ({

@@ -15,6 +15,7 @@ import { exitCodeFor } from "../exit_codes.ts";
 import { err } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
+import { cliSandbox } from "../_sandbox_note.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -49,14 +50,18 @@ export async function mcpCommand(settings: Settings): Promise<number> {
       locale: settings.locale,
       audit,
       declared: { cacheDir: settings.cacheDir, spillDir: settings.spillDir, env: settings.env },
+      ...(settings.roster === undefined ? {} : { roster: settings.roster }),
       spawn: {
         noShell: settings.noShell,
         depth: depth ?? "unknown",
         env: settings.env,
         agentEnv: inheritedSettings(settings, configDir),
+        ...(settings.roster === undefined ? {} : { roster: settings.roster }),
         ...(settings.spawnTimeoutMs === undefined ? {} : { timeoutMs: settings.spawnTimeoutMs }),
         readEnv: settings.envLookup,
       },
+      // Said once per server start, in its log.
+      sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
     };
     const served = await serveMcp({
       load: (approver) => loadRosterTools(tools, approver),

@@ -15,13 +15,15 @@ import {
   type PermissionFormat,
 } from "../../permissions/format.ts";
 import type { ProgramRequest } from "../../permissions/types.ts";
-import { KEPT_ENV, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
+import { KEPT_ENV, namedAgents, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
 import { spawnConfigFor } from "../_roster.ts";
 import { err, out } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { BasisError, formatProblem, type ManifestProblem } from "../../errors.ts";
 import { type Messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { sandboxNeeds } from "../../sandbox/needs.ts";
 
 /**
  * Prints the permissions in the chosen format on stdout and one warning a line on stderr, in the
@@ -57,12 +59,23 @@ export async function permissionsCommand(
       return settings.envLookup(name);
     },
   });
-  const spawn = await spawnPrograms(settings);
+  const policy = await loadSandboxPolicy(settings.configDir);
+  const needs = sandboxNeeds(policy, [...roster.tools.values()].map((spec) => spec.sandbox), {
+    env: settings.envLookup,
+  });
+  const spawn = await spawnPrograms(settings, needs.sandboxed, policy.spawn.agent);
+  const programs = [...spawn.programs];
+  // Found, or required (then a warning says it is missing); under "auto" without it, calls run
+  // unconfined and need nothing.
+  if (needs.program !== undefined && (needs.sandboxed || policy.mode === "required")) {
+    programs.push({ user: phrase("permissions.user_sandbox"), program: needs.program, args: [] });
+  }
   const derived = derivePermissions(roster, {
     env: settings.envLookup,
     callEnv: settings.env,
     manifestVars,
-    programs: spawn.programs,
+    programs,
+    sandbox: needs,
     envNames: [...KEPT_ENV, SPAWN_DEPTH_VAR],
     ...(settings.auditLog === undefined ? {} : { auditLog: settings.auditLog }),
   });
@@ -97,11 +110,14 @@ function warningLine(words: Messages, message: string): string {
 }
 
 /**
- * What the spawn tool may start: the shell and targets (commands on), and the subagent; nothing,
+ * What the spawn tool may start: the shell and targets (commands on), the subagent and the named
+ * agents; nothing,
  * with the problems, when spawn.json cannot be used.
  */
 async function spawnPrograms(
   settings: Settings,
+  sandboxed: boolean,
+  agentSandboxed: boolean,
 ): Promise<{ programs: ProgramRequest[]; problems?: readonly ManifestProblem[] }> {
   const found = await spawnConfigFor(settings);
   if ("problems" in found) return { programs: [], problems: found.problems };
@@ -114,6 +130,7 @@ async function spawnPrograms(
       // Its -c is a given, not news.
       args: [],
       hint: phrase("permissions.hint_no_shell"),
+      ...(sandboxed ? { sandboxed: true } : {}),
     });
     for (const [name, prefix] of config.targets) {
       const [program = "", ...args] = prefix;
@@ -123,7 +140,17 @@ async function spawnPrograms(
   }
   if (config.agent !== undefined) {
     const [program = "", ...args] = config.agent;
-    programs.push({ user: phrase("permissions.user_spawn_agent"), program, args });
+    programs.push({
+      user: phrase("permissions.user_spawn_agent"),
+      program,
+      args,
+      ...(sandboxed && agentSandboxed ? { sandboxed: true } : {}),
+    });
+  }
+  for (const [name, agent] of namedAgents(config)) {
+    const [program = "", ...args] = agent.argv;
+    const user = phrase("permissions.user_spawn_named_agent", { agent: JSON.stringify(name) });
+    programs.push({ user, program, args });
   }
   return { programs };
 }

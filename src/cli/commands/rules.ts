@@ -16,6 +16,8 @@ import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { canonicalPath } from "../../paths.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -176,6 +178,15 @@ async function givenConditions(
   if (argv !== undefined) set("argv", await optionJson(tool, "--argv", argv));
   const cwd = text("cwd");
   if (cwd !== undefined) set("cwd", cwd);
+  const sandbox = text("sandbox");
+  if (sandbox !== undefined) {
+    set(
+      "sandbox",
+      sandbox === "unconfined" || sandbox === "any"
+        ? sandbox
+        : await optionJson(tool, "--sandbox", sandbox),
+    );
+  }
   for (const pair of texts("input") ?? []) {
     const eq = pair.indexOf("=");
     if (eq < 0) {
@@ -216,7 +227,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     root = await workspaceRoot(settings);
   } else {
     // A rule is for a tool that exists, and never for its name alone: it pins what runs.
-    const roster = await rosterFor(settings);
+    const roster = await rosterFor(settings, { whole: true });
     root = roster.root;
     const spec = findTool(roster, tool);
     const missing = (key: string) =>
@@ -270,8 +281,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * What the tool runs now, as conditions: its resolved program, argv, (for a workspace rule) cwd,
- * and the manifest's env by digest, secrets digested. A global rule does not pin the cwd: a tool's
- * cwd is its workspace's.
+ * the manifest's env by digest and the sandbox grants it has, secrets digested. A global rule does
+ * not pin the cwd: a tool's cwd is its workspace's.
  */
 async function pinnedNow(
   spec: ToolSpec,
@@ -293,7 +304,21 @@ async function pinnedNow(
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
   }
   const secrets = callSecrets(spec.env, settings.env);
-  const preview = { program: found.path, command: spec.command, cwd: where };
+  // The grants the call has now, as its preview will show them.
+  const plan = await planSandbox(await loadSandboxPolicy(settings.configDir), {
+    caller: { kind: "tool", grants: spec.sandbox },
+    root: await workspaceRoot(settings),
+    cwd: where,
+    program: found.path,
+  }, { env: settings.envLookup, cacheDir: settings.cacheDir });
+  const sandbox = previewSandbox(plan);
+  if (plan.kind === "refused" || plan.kind === "unavailable" || sandbox === undefined) {
+    const problem = plan.kind === "refused" || plan.kind === "unavailable"
+      ? plan.reason
+      : phrase("sandbox.no_home");
+    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
+  }
+  const preview = { program: found.path, command: spec.command, cwd: where, sandbox };
   // An argument filled from the input matches any value, as "always allow" pins it.
   const fromInput = spec.inputArguments?.map((arg) => arg.index);
   const { cwd, ...rest } = await pinConditions(

@@ -19,7 +19,7 @@ import { phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { err, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { rosterFor, spawnConfigFor } from "../_roster.ts";
+import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 
 /** The format printed when `--format` is not given. */
@@ -54,14 +54,15 @@ export async function schemaCommand(
     cacheDir: settings.cacheDir,
     env: settings.env,
   });
-  const tools = rosterTools(roster, "config" in spawn ? spawn.config : undefined, {
+  const served = serves(settings, SPAWN_TOOL);
+  const tools = rosterTools(roster, served && "config" in spawn ? spawn.config : undefined, {
     locale: settings.locale,
     spawn: { noShell: settings.noShell },
   });
   outJson(tools.map((tool) => tool.definition(chosen as DefinitionFormat)));
   const left: [string, readonly ManifestProblem[]][] = [
     ...[...roster.unavailable.values()].map((tool) => [tool.name, tool.problems] as const),
-    ...("problems" in spawn ? [[SPAWN_TOOL, spawn.problems] as const] : []),
+    ...(served && "problems" in spawn ? [[SPAWN_TOOL, spawn.problems] as const] : []),
   ] as [string, readonly ManifestProblem[]][];
   if (left.length > 0) {
     const words = await cliMessages(settings.locale);

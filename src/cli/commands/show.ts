@@ -5,11 +5,11 @@
  */
 
 import { shellQuote } from "../../approval/shell_quote.ts";
-import { redact, REDACTED } from "../../redact.ts";
+import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { findTool, rosterFor } from "../_roster.ts";
+import { findTool, requireServed, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -20,18 +20,20 @@ import type { Settings } from "../settings.ts";
  * @returns The exit code.
  */
 export async function showCommand(settings: Settings, name: string): Promise<number> {
+  requireServed(settings, name);
   if (name === SPAWN_TOOL) {
     const { showSpawnCommand } = await import("./show_spawn.ts");
     return await showSpawnCommand(settings);
   }
   const spec = findTool(await rosterFor(settings), name);
   const env = Object.fromEntries(Object.keys(spec.env).sort().map((key) => [key, REDACTED]));
-  // An env value may also have been expanded into the argv or the cwd: hide it there too.
-  const secrets = Object.values(spec.env);
+  // An env value (or an --env one) may also be in the argv, the cwd, the description, a schema or
+  // the file's path: everything shown is hidden through the same secrets.
+  const secrets = callSecrets(spec.env, settings.env);
   const hide = (text: string) => redact(text, secrets);
   const fromInput = new Map((spec.inputArguments ?? []).map((arg) => [arg.index, arg.field]));
   if (settings.json) {
-    outJson({
+    outJson(redactValue({
       name: spec.name,
       ...(spec.title === undefined ? {} : { title: spec.title }),
       description: spec.description,
@@ -45,11 +47,17 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       env,
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
+      // As declared (paths resolved against the root, "~" kept): what a call asks the sandbox for.
+      sandbox: {
+        network: spec.sandbox.network,
+        write: spec.sandbox.write,
+        read: spec.sandbox.read,
+      },
       input_schema: spec.inputSchema,
       ...(spec.outputSchema === undefined ? {} : { output_schema: spec.outputSchema }),
       source: spec.scope,
       file: spec.file,
-    });
+    }, secrets));
     return 0;
   }
   const { t } = await cliMessages(settings.locale);
@@ -57,6 +65,15 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     ? t("show.none")
     : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
   const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
+  const { network, write, read } = spec.sandbox;
+  const grants = [
+    ...(network ? [t("prompt.sandbox_network")] : []),
+    ...(write.length > 0 ? [t("prompt.sandbox_write", { paths: write.map(hide).join(", ") })] : []),
+    ...(read.length > 0 ? [t("prompt.sandbox_read", { paths: read.map(hide).join(", ") })] : []),
+  ];
+  const sandboxText = grants.length === 0
+    ? t("show.sandbox_default")
+    : t("show.sandbox_grants", { grants: grants.join("; ") });
   const fields: [string, string][] = [
     ...(spec.title === undefined ? [] : [[t("show.title"), spec.title] as [string, string]]),
     // An argument taken from the input shows as <name>, unquoted: a literal "<name>" is quoted.
@@ -68,10 +85,11 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     [t("show.env"), envText],
     [t("show.side_effect"), spec.sideEffect],
     [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
+    [t("show.sandbox"), sandboxText],
     [t("show.declared_in"), `${spec.file} (${spec.scope})`],
   ];
   const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
-  out(
+  out(hide(
     [
       `${spec.name} — ${spec.description}`,
       ...fields.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
@@ -81,6 +99,6 @@ export async function showCommand(settings: Settings, name: string): Promise<num
         ? []
         : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
     ].join("\n") + "\n",
-  );
+  ));
   return 0;
 }

@@ -1,16 +1,19 @@
 /**
  * `basis-tools show spawn`: the built-in tool in full: its modes, the environment a command keeps,
- * the configured subagent and targets, the depth limit and the time limits.
+ * the configured subagent, named agents and targets, the depth limit, the reach policy, the child
+ * policy and the time limits.
  *
  * @module
  */
 
 import { quoteArgv } from "../../approval/shell_quote.ts";
-import { loadSpawnConfig } from "../../spawn/config.ts";
+import type { ChildPolicy } from "../../spawn/child.ts";
+import { loadSpawnConfig, namedAgents, reachPolicy } from "../../spawn/config.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { KEPT_ENV, spawnTimeout } from "../../spawn/limits.ts";
 import { SHELL } from "../../spawn/run_spawn.ts";
-import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
+import { spawnInputSchema } from "../../spawn/tool_definition.ts";
+import { showValue } from "../../text.ts";
 import { SPAWN_SIDE_EFFECTS } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
@@ -31,6 +34,10 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
   ]);
   const row = await localizedSpawnRow(config, settings.locale);
   const targets = Object.fromEntries([...config.targets].sort(([a], [b]) => a < b ? -1 : 1));
+  const agents = [...namedAgents(config)].sort(([a], [b]) => a < b ? -1 : 1);
+  const reach = reachPolicy(config);
+  const topChild = config.child ?? {};
+  const inputSchema = spawnInputSchema(config);
   const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
   const timeouts = {
     command: spawnTimeout("command", settings.spawnTimeoutMs),
@@ -48,11 +55,16 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
       kept_env: KEPT_ENV,
       commands: !settings.noShell,
       agent: config.agent ?? null,
+      agents: Object.fromEntries(
+        agents.map(([name, agent]) => [name, { argv: agent.argv, child: childJson(agent.child) }]),
+      ),
       targets,
       depth: depth ?? null,
       max_depth: config.maxDepth,
+      reach: { allow: reach.allow, default: reach.default },
+      child: childJson(topChild),
       timeout_ms: timeouts,
-      input_schema: SPAWN_INPUT_SCHEMA,
+      input_schema: inputSchema,
       file: config.file,
     });
     return 0;
@@ -65,6 +77,9 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
     cwd: t("show.cwd"),
     targets: t("show.targets"),
     agent: t("show.agent"),
+    agents: t("show.agents"),
+    reach: t("show.reach"),
+    child: t("show.child"),
     depth: t("show.depth"),
     timeout: t("show.timeout"),
     configured: t("show.configured_in"),
@@ -80,7 +95,29 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
   const targetLines = Object.entries(targets).map(([name, prefix]) =>
     t("show.target_line", { name, prefix: quoteArgv(prefix) })
   );
-  const schema = JSON.stringify(SPAWN_INPUT_SCHEMA, null, 2).replaceAll("\n", "\n  ");
+  const indent = `\n${" ".repeat(width + 2)}`;
+  const agentLines = agents.map(([name, agent]) => `@${name}: ${quoteArgv(agent.argv)}`);
+  const childText = (policy: ChildPolicy) => {
+    const parts: string[] = [];
+    if (policy.roster !== undefined) {
+      parts.push(
+        policy.roster.length === 0
+          ? t("show.child_no_tools")
+          : t("show.child_roster", { names: policy.roster.join(", ") }),
+      );
+    }
+    if (policy.model !== undefined) parts.push(t("show.child_model", { model: policy.model }));
+    if (policy.systemPrompt !== undefined) {
+      parts.push(t("show.child_system_prompt", { text: showValue(policy.systemPrompt, 40) }));
+    }
+    return parts.length === 0 ? t("show.child_inherits") : parts.join("; ");
+  };
+  // Named as spawn.json names them: "agent", then each "@name".
+  const childLines = [
+    `agent: ${childText(topChild)}`,
+    ...agents.map(([name, agent]) => `@${name}: ${childText(agent.child)}`),
+  ];
+  const schema = JSON.stringify(inputSchema, null, 2).replaceAll("\n", "\n  ");
   out(
     [
       `${row.name} — ${row.description}`,
@@ -105,16 +142,25 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
       field(labels.cwd, root),
       field(
         labels.targets,
-        targetLines.length === 0 ? t("show.none") : targetLines.join(`\n${" ".repeat(width + 2)}`),
+        targetLines.length === 0 ? t("show.none") : targetLines.join(indent),
       ),
       field(
         labels.agent,
         config.agent === undefined ? t("show.none_configured") : quoteArgv(config.agent),
       ),
+      field(labels.agents, agentLines.length === 0 ? t("show.none") : agentLines.join(indent)),
       field(
         labels.depth,
         t("show.depth_value", { depth: depth ?? t("show.depth_unknown"), max: config.maxDepth }),
       ),
+      field(
+        labels.reach,
+        t("show.reach_value", {
+          allowed: reach.allow.map((value) => JSON.stringify(value)).join(", "),
+          default: JSON.stringify(reach.default),
+        }),
+      ),
+      field(labels.child, childLines.join(indent)),
       field(
         labels.timeout,
         t("show.spawn_timeout", { command: timeouts.command, agent: timeouts.agent }),
@@ -125,4 +171,13 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
     ].join("\n") + "\n",
   );
   return 0;
+}
+
+/** A child policy as `--json` shows it: what it overrides, with the preview's key names. */
+function childJson(policy: ChildPolicy): Record<string, unknown> {
+  return {
+    ...(policy.roster === undefined ? {} : { roster: policy.roster }),
+    ...(policy.model === undefined ? {} : { model: policy.model }),
+    ...(policy.systemPrompt === undefined ? {} : { system_prompt: policy.systemPrompt }),
+  };
 }

@@ -24,11 +24,14 @@ import { exitCodeFor } from "../exit_codes.ts";
 import { err, out, outJson } from "../output.ts";
 import { parseCallInput, readCallInput } from "../_call_input.ts";
 import { executeOnTerminal } from "../_execute.ts";
+import { requireServed } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 import { type CallFailure, failedCall } from "./_call_json.ts";
 import { failedSpawn, ranSpawn, ranSpawnAsCall } from "./_spawn_json.ts";
 import { DryRun } from "./_dry_run.ts";
+import { loadSandboxPolicy } from "../../sandbox/policy.ts";
+import { cliSandbox } from "../_sandbox_note.ts";
 import { type CallPresentation, Notes } from "./_presentation.ts";
 
 /** Options of one spawn call from the command line. */
@@ -95,13 +98,16 @@ async function spawnCall(
   });
   let call: SpawnCall | undefined;
   try {
+    // A child whose roster leaves spawn out cannot delegate or run commands at all.
+    requireServed(settings, SPAWN_TOOL);
     const input = await readInput();
     const parsed = parseSpawnInput(input);
     // Only for the shape of --json: the contract below checks the input itself.
     if (parsed.ok) call = parsed.call;
-    const [root, config] = await Promise.all([
+    const [root, config, policy] = await Promise.all([
       workspaceRoot(settings),
       loadSpawnConfig(settings.configDir),
+      loadSandboxPolicy(settings.configDir),
     ]);
     const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
     const timeoutMs = options.timeoutMs ?? settings.spawnTimeoutMs;
@@ -113,6 +119,7 @@ async function spawnCall(
       depth: depth ?? "unknown",
       env: settings.env,
       agentEnv: inheritedSettings(settings),
+      ...(settings.roster === undefined ? {} : { roster: settings.roster }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       approval: {
         policy: settings.approve,
@@ -124,6 +131,7 @@ async function spawnCall(
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
       readEnv: settings.envLookup,
+      sandbox: cliSandbox(settings, policy, { notes }),
     }).build();
     const execution = await tool.execution(input);
     if (dryRun !== undefined) return await dryRun.report(execution);

@@ -1,0 +1,88 @@
+/**
+ * Saying once that tools run unconfined (the policy is `auto` and no sandbox works here): a line
+ * on stderr the first time, and again only when the reason changes. What was said is kept in the
+ * state directory (`sandbox-note`), so that a CLI call after another, or a host calling
+ * `basis-tools call` in a loop, is not told every time. Under `--quiet` the note is held with the
+ * call's other notes (shown only when the call fails) and not taken as said.
+ *
+ * @module
+ */
+
+import { english, messages, type Phrase } from "../locale/messages.ts";
+import { joinPath, parentPath, stateDir } from "../paths.ts";
+import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
+import { err } from "./output.ts";
+import type { Settings } from "./settings.ts";
+
+/** The file in the state directory that remembers the last note given. */
+export const SANDBOX_NOTE_FILE = "sandbox-note";
+
+/** Where a call's notes go (`Notes` of `_presentation.ts`). */
+export interface NoteSink {
+  /** Whether notes are held until the call fails (`--quiet`). */
+  readonly quiet: boolean;
+  /** Says (or holds) one note, without the `basis-tools: ` prefix. */
+  note(text: string): void;
+}
+
+/** How the note is said: once per process (the MCP server's log), or with a call's notes. */
+export type NoteMode = { readonly perProcess: true } | { readonly notes: NoteSink };
+
+/**
+ * The sandbox options of one CLI run: the policy, and the note said once.
+ *
+ * @param settings The run's settings.
+ * @param policy The user's policy.
+ * @param mode Once per process (the MCP server logs it once per start), or with a call's notes.
+ * @returns The options for the tool builders.
+ */
+export function cliSandbox(
+  settings: Settings,
+  policy: SandboxPolicy,
+  mode: NoteMode,
+): SandboxOptions {
+  let said = false;
+  return {
+    policy,
+    env: settings.envLookup,
+    cacheDir: settings.cacheDir,
+    onUnconfined: (reason) => {
+      if (said) return;
+      said = true;
+      sayOnce(settings, policy, reason, mode);
+    },
+  };
+}
+
+function sayOnce(
+  settings: Settings,
+  policy: SandboxPolicy,
+  reason: Phrase,
+  mode: NoteMode,
+): void {
+  const perProcess = "perProcess" in mode;
+  const text = english(reason);
+  let file: string | undefined;
+  try {
+    file = joinPath(stateDir(settings.envLookup), SANDBOX_NOTE_FILE);
+    if (!perProcess && Deno.readTextFileSync(file) === text) return;
+  } catch {
+    // Never said (or cannot be read): say it.
+  }
+  const words = messages(settings.locale);
+  const policyFile = JSON.stringify(policy.file);
+  const note = words.t("sandbox.note", { reason: words.say(reason), file: policyFile });
+  if (perProcess) {
+    err(`basis-tools: ${note}\n`);
+    return;
+  }
+  mode.notes.note(note);
+  // Held under --quiet: said for real only when a call shows it.
+  if (file === undefined || mode.notes.quiet) return;
+  try {
+    Deno.mkdirSync(parentPath(file), { recursive: true, mode: 0o700 });
+    Deno.writeTextFileSync(file, text, { mode: 0o600 });
+  } catch {
+    // Said again next time.
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What confining the calls needs of Deno's permissions, for `basis-tools permissions`.
+ *
+ * @module
+ */
+
+import { readEnv } from "../paths.ts";
+import { SANDBOX_EXEC } from "./_seatbelt.ts";
+import { BOOT_ID, findBwrap } from "./_probe.ts";
+import { expandList, unique } from "./_paths.ts";
+import type { PlanOptions } from "./plan.ts";
+import type { GrantLists, SandboxPolicy } from "./types.ts";
+
+/** What confining calls needs of Deno's permissions (see `basis-tools permissions`). */
+export interface SandboxNeeds {
+  /** Whether calls will be confined here: the policy is not `off` and the sandbox is found. */
+  readonly sandboxed: boolean;
+  /** The wrapper program to grant with `--allow-run` (a bare name, looked up on `PATH`). */
+  readonly program: string | undefined;
+  /** Paths looked at to set a call up: the hidden ones and every granted one. */
+  readonly read: readonly string[];
+  /** Granted writable paths, created when missing. */
+  readonly write: readonly string[];
+}
+
+/**
+ * What confining the calls of these tools needs of Deno's permissions: bwrap on Linux (or
+ * `sandbox-exec` on macOS), reading the hidden and granted paths (to cover or bind them), and
+ * writing the granted writable ones (to create them when missing).
+ *
+ * @param policy The user's policy.
+ * @param grants Every declared tool's `sandbox`.
+ * @param options Where variables are read, the operating system.
+ * @returns What to grant.
+ * @throws Never.
+ */
+export function sandboxNeeds(
+  policy: SandboxPolicy,
+  grants: readonly GrantLists[],
+  options: PlanOptions = {},
+): SandboxNeeds {
+  const os = options.os ?? Deno.build.os;
+  if (policy.mode === "off" || (os !== "linux" && os !== "darwin")) {
+    return { sandboxed: false, program: undefined, read: [], write: [] };
+  }
+  const env = options.env ?? readEnv;
+  const home = env("HOME");
+  const expand = (paths: readonly string[]) => expandList(paths, home) ?? [];
+  const write = unique([
+    ...expand(policy.write),
+    ...expand(policy.spawn.write),
+    ...grants.flatMap((asked) => expand(asked.write)),
+  ]);
+  const read: string[] = unique([
+    ...expand(policy.hidden),
+    ...expand(policy.spawn.read),
+    ...grants.flatMap((asked) => expand(asked.read)),
+  ]);
+  const program = os === "linux" ? "bwrap" : SANDBOX_EXEC;
+  const found = os === "linux" ? findBwrap(env("PATH")) !== undefined : exists(SANDBOX_EXEC);
+  // The boot id keys the answer "bwrap works here" kept in the cache directory.
+  if (os === "linux") read.push(BOOT_ID);
+  return { sandboxed: found, program, read, write };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,369 @@
+/**
+ * The OS sandbox in process: the user's policy (`sandbox.json`), planning one call under it
+ * (refusals, what `required` does where nothing confines, the grants a preview shows), bubblewrap's
+ * arguments and the macOS profile, rules matching the grants, the prompt's words for them, and the
+ * answer "bwrap works here" kept between processes. Nothing here needs bwrap to work.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { ManifestError } from "../src/errors.ts";
+import { english } from "../src/locale/messages.ts";
+import { makePalette } from "../src/approval/terminal/_style.ts";
+import { renderRequest } from "../src/approval/terminal/_render.ts";
+import { decideByRules } from "../src/approval/rules/decide.ts";
+import type { Rule, RuleQuery } from "../src/approval/rules/types.ts";
+import type { ToolPreview } from "../src/approval/preview.ts";
+import { bwrapArgs } from "../src/sandbox/_bwrap.ts";
+import { forgetProbe, probe, PROBE_FILE } from "../src/sandbox/_probe.ts";
+import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
+import {
+  DEFAULT_POLICY,
+  parseSandboxPolicy,
+  planSandbox,
+  sandboxNeeds,
+  type SandboxPolicy,
+  spawnPreviewGrants,
+} from "../src/sandbox/mod.ts";
+
+const FILE = "/c/sandbox.json";
+const POLICY: SandboxPolicy = { ...DEFAULT_POLICY, file: FILE };
+const NONE = { network: false, write: [], read: [] } as const;
+const env = (vars: Record<string, string>) => (name: string) => vars[name];
+
+async function problems(text: string): Promise<string[]> {
+  try {
+    await parseSandboxPolicy(text, FILE);
+  } catch (error) {
+    assert.ok(error instanceof ManifestError, String(error));
+    return error.problems.map((problem) =>
+      `${problem.line}:${problem.column} ${problem.field ?? "-"}: ${problem.reason}`
+    );
+  }
+  throw new Error(`no problem found in ${text}`);
+}
+
+Deno.test("parseSandboxPolicy() gives every key its default: auto, no network, nothing more to write", async () => {
+  const policy = await parseSandboxPolicy("{}", FILE);
+  assert.equal(policy.mode, "auto");
+  assert.equal(policy.network, false);
+  assert.deepEqual(policy.write, []);
+  assert.ok(policy.hidden.includes("~/.ssh"));
+  assert.deepEqual(policy.grantable, {
+    network: true,
+    write: ["~", "/tmp", "/var/tmp"],
+    read: ["/"],
+  });
+  assert.deepEqual(policy.spawn, { network: false, write: [], read: [], agent: false });
+  const custom = await parseSandboxPolicy(
+    '// comments are fine\n{"mode": "required", "write": ["~/out/../build"], "spawn": {"agent": true},}',
+    FILE,
+  );
+  assert.equal(custom.mode, "required");
+  assert.deepEqual(custom.write, ["~/build"]);
+  assert.equal(custom.spawn.agent, true);
+});
+
+Deno.test("parseSandboxPolicy() names each problem at its line and column", async () => {
+  const text = `{
+  "mdoe": "auto",
+  "mode": "sometimes",
+  "grantable": {"write": ["relative/path", "~/../etc"], "netwrok": true},
+  "spawn": 5,
+  "network": "yes"
+}`;
+  assert.deepEqual(await problems(text), [
+    '2:3 mdoe: unknown key, did you mean "mode"?',
+    "3:11 mode: must be one of: off, auto, required",
+    "6:14 network: must be true or false, found a string",
+    '4:57 grantable.netwrok: unknown key, did you mean "network"?',
+    "5:12 spawn: must be an object, found a number",
+  ]);
+  assert.deepEqual(await problems('{"mode": "off", "mode": "auto"}'), [
+    "1:17 mode: given twice (first at 1:2); a key may appear only once in an object",
+  ]);
+});
+
+Deno.test("planSandbox() refuses a declared grant the policy does not allow, naming it, before anything runs", async () => {
+  const request = (
+    grants: { network: boolean; write: readonly string[]; read: readonly string[] },
+  ) => ({
+    caller: { kind: "tool", grants } as const,
+    root: "/w",
+    cwd: "/w",
+    program: "/usr/bin/true",
+  });
+  const strict: SandboxPolicy = {
+    ...POLICY,
+    grantable: { network: false, write: ["/var/tmp"], read: [] },
+  };
+  const options = { env: env({ HOME: "/home/me", PATH: "/nowhere" }), os: "linux" as const };
+  const network = await planSandbox(strict, request({ ...NONE, network: true }), options);
+  assert.equal(network.kind, "refused");
+  assert.equal(
+    network.kind === "refused" && english(network.reason),
+    'its sandbox grant network is not allowed by "/c/sandbox.json" (see "grantable")',
+  );
+  const write = await planSandbox(strict, request({ ...NONE, write: ["/etc"] }), options);
+  assert.match(write.kind === "refused" ? english(write.reason) : "", /grant write "\/etc"/);
+  const read = await planSandbox(strict, request({ ...NONE, read: ["~/.ssh"] }), options);
+  assert.match(
+    read.kind === "refused" ? english(read.reason) : "",
+    /grant read "\/home\/me\/.ssh"/,
+  );
+  // Inside the workspace and inside what the policy allows: no refusal (here, no bwrap either).
+  const fine = await planSandbox(
+    strict,
+    request({ ...NONE, write: ["/w/build", "/var/tmp/x"] }),
+    options,
+  );
+  assert.equal(fine.kind, "unconfined");
+  // A "~" path with no home to expand it against.
+  const homeless = await planSandbox(POLICY, request({ ...NONE, read: ["~/.aws"] }), {
+    env: env({}),
+  });
+  assert.equal(homeless.kind === "refused" && homeless.reason.key, "sandbox.no_home");
+});
+
+Deno.test("planSandbox() under required refuses where nothing confines; auto says why; off says nothing", async () => {
+  const request = {
+    caller: { kind: "tool", grants: NONE } as const,
+    root: "/w",
+    cwd: "/w",
+    program: "/usr/bin/true",
+  };
+  for (const os of ["windows", "freebsd"] as const) {
+    const required = await planSandbox({ ...POLICY, mode: "required" }, request, { os });
+    assert.equal(required.kind, "unavailable");
+    assert.equal(
+      required.kind === "unavailable" && english(required.reason),
+      `the sandbox is required by /c/sandbox.json and cannot confine this call: there is no OS sandbox for ${os}`,
+    );
+    const auto = await planSandbox(POLICY, request, { os });
+    assert.equal(auto.kind === "unconfined" && auto.note?.key, "sandbox.unsupported");
+  }
+  const missing = await planSandbox({ ...POLICY, mode: "required" }, request, {
+    os: "linux",
+    env: env({ PATH: "/nowhere" }),
+  });
+  assert.match(
+    missing.kind === "unavailable" ? english(missing.reason) : "",
+    /bubblewrap \("bwrap"\) was not found on PATH; install it \(Debian, Ubuntu: apt-get install bubblewrap/,
+  );
+  const off = await planSandbox({ ...POLICY, mode: "off" }, request, { os: "linux" });
+  assert.deepEqual(off, { kind: "unconfined", note: undefined });
+  // A subagent is confined only when the policy says so.
+  const agent = await planSandbox(POLICY, { ...request, caller: { kind: "agent" } }, {
+    os: "linux",
+  });
+  assert.deepEqual(agent, { kind: "unconfined", note: undefined });
+});
+
+Deno.test("spawnPreviewGrants() shows a spawn command's grants only when the policy gives more than the default", () => {
+  const wrap = { kind: "bwrap", program: "/usr/bin/bwrap", args: [] } as const;
+  const plan = (
+    preview: { network: boolean; write: readonly string[]; read: readonly string[] },
+  ) => ({ kind: "confined", preview, wrap, create: [] }) as const;
+  assert.equal(spawnPreviewGrants(plan({ ...NONE, write: [], read: [] })), undefined);
+  assert.equal(spawnPreviewGrants({ kind: "unconfined", note: undefined }), undefined);
+  assert.deepEqual(spawnPreviewGrants(plan({ network: true, write: [], read: [] })), {
+    network: true,
+    write: [],
+    read: [],
+  });
+});
+
+Deno.test("bwrapArgs() confines: own PID namespace that dies with the call, read-only root, grants bound parents first, protected paths last", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "basis-bwrap-" }));
+  try {
+    for (const path of ["home/.ssh/keys", "home/work", "config"]) {
+      await Deno.mkdir(`${dir}/${path}`, { recursive: true });
+    }
+    await Deno.writeTextFile(`${dir}/home/.netrc`, "machine x");
+    const args = bwrapArgs({
+      network: false,
+      write: [`${dir}/home/work`, dir],
+      read: [`${dir}/home/.ssh/keys`],
+      hidden: [`${dir}/home/.ssh`, `${dir}/home/.netrc`, `${dir}/not-there`],
+      needed: ["/usr/bin/true"],
+      cwd: `${dir}/home/work`,
+      protect: [`${dir}/config`],
+    });
+    const line = args.join(" ");
+    for (
+      const flag of ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net"]
+    ) {
+      assert.ok(args.includes(flag), `${flag} in ${line}`);
+    }
+    assert.ok(line.includes("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"), line);
+    const at = (text: string) => {
+      const index = line.indexOf(text);
+      assert.ok(index >= 0, `${text} in ${line}`);
+      return index;
+    };
+    // The workspace, then the hidden paths inside it, then a grant inside a hidden one.
+    assert.ok(at(`--bind ${dir} ${dir}`) < at(`--tmpfs ${dir}/home/.ssh`));
+    assert.ok(at(`--tmpfs ${dir}/home/.ssh`) < at(`--ro-bind ${dir}/home/.ssh/keys`));
+    assert.ok(line.includes(`--ro-bind /dev/null ${dir}/home/.netrc`), line);
+    assert.ok(!line.includes("not-there"), "a hidden path that is not there hides nothing");
+    assert.ok(line.endsWith(`--ro-bind ${dir}/config ${dir}/config --chdir ${dir}/home/work --`));
+    const online = bwrapArgs({
+      network: true,
+      write: [],
+      read: [],
+      hidden: [],
+      needed: [],
+      cwd: "/",
+      protect: [],
+    });
+    assert.ok(!online.includes("--unshare-net"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("seatbeltProfile() denies writes but where granted, the network unless granted, and the hidden paths", () => {
+  const profile = seatbeltProfile({
+    network: false,
+    write: ["/w"],
+    read: ["/Users/me/.ssh/known"],
+    hidden: ["/Users/me/.ssh"],
+    protect: ['/Users/me/.config/ba"sis'],
+  });
+  assert.match(profile, /^\(version 1\)\n\(allow default\)\n\(deny file-write\*\)\n/);
+  assert.match(profile, /\(allow file-write\* \(subpath "\/w"\)/);
+  assert.match(profile, /\(deny file-write\* \(subpath "\/Users\/me\/\.config\/ba\\"sis"\)\)/);
+  assert.match(profile, /\(deny network-outbound \(remote ip\) \(remote unix-socket\)\)/);
+  assert.match(
+    profile,
+    /\(deny file-read\* \(subpath "\/Users\/me\/\.ssh"\)\)\n\(allow file-read\* \(subpath "\/Users\/me\/\.ssh\/known"\)\)/,
+  );
+  const online = seatbeltProfile({ network: true, write: [], read: [], hidden: [], protect: [] });
+  assert.doesNotMatch(online, /network/);
+});
+
+Deno.test("rules match the grants: an allow rule without a sandbox condition holds only for a call with none; exact grants compare as sets; any matches all", async () => {
+  const preview = (sandbox: ToolPreview["sandbox"]): ToolPreview => ({
+    tool: "t",
+    program: "/bin/t",
+    command: ["t"],
+    cwd: "/w",
+    env: [],
+    sandbox,
+    input: {},
+  });
+  const query = (sandbox: ToolPreview["sandbox"]): RuleQuery => ({
+    tool: "t",
+    kind: "tool",
+    preview: preview(sandbox),
+    env: {},
+    root: "/w",
+    fromWorkspace: false,
+  });
+  const rule = (decision: "allow" | "deny", sandbox?: unknown): Rule =>
+    ({
+      id: `r-${decision}`,
+      tool: "t",
+      decision,
+      scope: "global",
+      when: { program: "/bin/t", ...(sandbox === undefined ? {} : { sandbox }) },
+    }) as Rule;
+  const grants = { network: true, write: ["/b", "/a"], read: [] };
+  const decide = async (rules: Rule[], sandbox: ToolPreview["sandbox"]) =>
+    (await decideByRules(rules, query(sandbox)))?.rule.id;
+
+  assert.equal(await decide([rule("allow")], NONE), "r-allow");
+  assert.equal(await decide([rule("allow")], "unconfined"), "r-allow");
+  assert.equal(await decide([rule("allow")], grants), undefined);
+  assert.equal(await decide([rule("deny")], grants), "r-deny");
+  assert.equal(await decide([rule("allow", "any")], grants), "r-allow");
+  const pinned = rule("allow", { network: true, write: ["/a", "/b"], read: [] });
+  assert.equal(await decide([pinned], grants), "r-allow");
+  assert.equal(await decide([pinned], { ...grants, write: ["/a"] }), undefined);
+  assert.equal(await decide([pinned], NONE), undefined);
+  assert.equal(await decide([rule("allow", "unconfined")], NONE), undefined);
+});
+
+Deno.test("the prompt words the grants: confined with nothing more, what more it may do, or unconfined", () => {
+  const shown = (sandbox: ToolPreview["sandbox"]) =>
+    renderRequest(
+      {
+        tool: "t",
+        sideEffect: "process",
+        kind: "tool",
+        preview: {
+          tool: "t",
+          program: "/bin/t",
+          command: ["t"],
+          cwd: "/w",
+          env: [],
+          sandbox,
+          input: {},
+        },
+      },
+      makePalette(false),
+      [],
+    );
+  assert.match(shown(NONE), /sandbox +confined: nothing granted beyond the default sandbox\n/);
+  assert.match(
+    shown({ network: true, write: ["/w/build", "/var/tmp"], read: ["/home/me/.ssh"] }),
+    /sandbox +confined, and may reach the network; write \/w\/build, \/var\/tmp; read \/home\/me\/\.ssh\n/,
+  );
+  assert.match(shown("unconfined"), /sandbox +unconfined \(runs with your full rights\)\n/);
+});
+
+Deno.test("sandboxNeeds() asks Deno for bwrap, the hidden and granted paths and the boot id; nothing when off", () => {
+  const needs = sandboxNeeds(POLICY, [{ write: ["~/out"], read: ["~/.aws"] }], {
+    env: env({ HOME: "/home/me", PATH: "/nowhere" }),
+    os: "linux",
+  });
+  assert.equal(needs.program, "bwrap");
+  assert.equal(needs.sandboxed, false, "no bwrap on that PATH");
+  assert.ok(needs.write.includes("/home/me/out"));
+  assert.ok(needs.read.includes("/home/me/.aws") && needs.read.includes("/home/me/.ssh"));
+  assert.ok(needs.read.includes("/proc/sys/kernel/random/boot_id"));
+  assert.deepEqual(sandboxNeeds({ ...POLICY, mode: "off" }, [], { os: "linux" }), {
+    sandboxed: false,
+    program: undefined,
+    read: [],
+    write: [],
+  });
+});
+
+Deno.test({
+  name: "probe() keeps a yes in the cache directory, and forgetProbe() drops it",
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  const cache = await Deno.makeTempDir({ prefix: "basis-probe-" });
+  const bin = await Deno.makeTempDir({ prefix: "basis-probe-bin-" });
+  try {
+    // A stand-in for bwrap that works and counts how often it was asked.
+    const fake = `${bin}/bwrap`;
+    await Deno.writeTextFile(fake, `#!/bin/sh\necho asked >> ${bin}/count\nexit 0\n`);
+    await Deno.chmod(fake, 0o755);
+    const asked = async () => (await Deno.readTextFile(`${bin}/count`)).trim().split("\n").length;
+    assert.equal(await probe(fake, cache), undefined);
+    assert.equal(await asked(), 1);
+    assert.match(await Deno.readTextFile(`${cache}/${PROBE_FILE}`), /"works"/);
+    forgetProbe(fake, undefined);
+    // Another process (the in-process answer forgotten) reads the kept one.
+    assert.equal(await probe(fake, cache), undefined);
+    assert.equal(await asked(), 1);
+    forgetProbe(fake, cache);
+    assert.equal(await probe(fake, cache), undefined);
+    assert.equal(await asked(), 2);
+    // A "no" is never kept.
+    await Deno.writeTextFile(fake, "#!/bin/sh\necho 'bwrap: No permissions' >&2\nexit 1\n");
+    forgetProbe(fake, cache);
+    const no = await probe(fake, cache);
+    assert.equal(
+      no === undefined ? undefined : english(no),
+      "bubblewrap cannot make the namespaces a call needs here: No permissions",
+    );
+    assert.equal(await Deno.stat(`${cache}/${PROBE_FILE}`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+    await Deno.remove(bin, { recursive: true });
+  }
+});

@@ -1,0 +1,463 @@
+import assert from "node:assert/strict";
+import { ManifestError } from "../src/errors.ts";
+import { english } from "../src/locale/messages.ts";
+import {
+  type ApprovalRequest,
+  type Approver,
+  policyApprover,
+  SpawnToolBuilder,
+  ToolError,
+} from "../src/mod.ts";
+import {
+  childPreview,
+  fillPlaceholders,
+  parseRoster,
+  parseSpawnConfig,
+  parseSpawnInput,
+  runSpawn,
+  spawnDescription,
+  spawnInputSchema,
+  spawnPreview,
+  spawnRefusal,
+  withinRoster,
+} from "../src/spawn/mod.ts";
+import type { SpawnCall } from "../src/spawn/mod.ts";
+import { ROOT } from "./_cli.ts";
+import { spawnConfig } from "./_spawn_config.ts";
+
+const AGENT = new URL("./fixtures/spawn/recording_agent.sh", import.meta.url).pathname;
+
+const config = spawnConfig;
+
+function call(input: unknown): SpawnCall {
+  const parsed = parseSpawnInput(input);
+  assert.ok(parsed.ok, JSON.stringify(parsed));
+  return parsed.call;
+}
+
+function refusal(input: unknown): { message: string; kind: string } {
+  const parsed = parseSpawnInput(input);
+  assert.ok(!parsed.ok, JSON.stringify(parsed));
+  assert.ok(!parsed.message.includes("\n"));
+  return { message: parsed.message, kind: parsed.problem.kind };
+}
+
+async function problemsOf(text: string): Promise<string[]> {
+  const error = await parseSpawnConfig(text, "/c/spawn.json").catch((e) => e);
+  assert.ok(error instanceof ManifestError, `${text} should be refused`);
+  return error.problems.map((p) => `${p.line}:${p.column} ${p.field}: ${p.reason}`);
+}
+
+function recordingApprover(): Approver & { asked: ApprovalRequest[] } {
+  const asked: ApprovalRequest[] = [];
+  const approver = (request: ApprovalRequest) => {
+    asked.push(request);
+    return Promise.resolve({
+      allowed: false,
+      by: "policy" as const,
+      ruleId: undefined,
+      reason: "no",
+    });
+  };
+  return Object.assign(approver, { asked });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ToolError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ToolError, String(error));
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+Deno.test("parseSpawnInput() reads @name task as a task for a named agent, in the same pass", () => {
+  assert.deepEqual(call({ input: " @reviewer  look at src/\n" }), {
+    mode: "agent",
+    body: "look at src/",
+    target: "reviewer",
+  });
+  assert.deepEqual(call({ input: "@re-view_2\tgo" }), {
+    mode: "agent",
+    body: "go",
+    target: "re-view_2",
+  });
+  // Only "@name" then white space is an address: a task that merely begins with "@" is text.
+  for (const text of ["@types/node is outdated", "@alice, please", "@ everyone", "@", "@é x"]) {
+    assert.deepEqual(call({ input: text }), { mode: "agent", body: text }, text);
+  }
+  // "@@" consumes exactly one "@": a task that begins with what looks like an address.
+  assert.deepEqual(call({ input: "@@reviewer hello" }), { mode: "agent", body: "@reviewer hello" });
+  assert.deepEqual(call({ input: "@@@x" }), { mode: "agent", body: "@@x" });
+  // "!!" and "!@" are read first, as before.
+  assert.deepEqual(call({ input: "!!@reviewer x" }), { mode: "agent", body: "!@reviewer x" });
+  assert.deepEqual(call({ input: "!@box ls" }), { mode: "command", body: "ls", target: "box" });
+});
+
+Deno.test("parseSpawnInput() refuses @local and a name with no task, teaching the form", () => {
+  const local = refusal({ input: "@local tidy up" });
+  assert.equal(local.kind, "local_agent");
+  assert.match(local.message, /\/input: "@local" is not needed: .*"@@"/);
+  const bare = refusal({ input: "  @reviewer \n" });
+  assert.equal(bare.kind, "agent_no_task");
+  assert.match(bare.message, /names agent "reviewer" but no task: write "@reviewer <task>"/);
+});
+
+Deno.test("parseSpawnInput() takes a typed reach beside input; anything else is refused at /reach", () => {
+  for (const reach of ["local", "named", "any"] as const) {
+    assert.deepEqual(call({ input: "@a go", reach }), {
+      mode: "agent",
+      body: "go",
+      target: "a",
+      reach,
+    });
+  }
+  assert.deepEqual(call({ input: "!ls", reach: "local" }), {
+    mode: "command",
+    body: "ls",
+    reach: "local",
+  });
+  // null is the same as leaving it out.
+  assert.deepEqual(call({ input: "go", reach: null }), { mode: "agent", body: "go" });
+  for (const reach of ["everything", "", 1, ["local"], {}]) {
+    const refused = refusal({ input: "go", reach });
+    assert.equal(refused.kind, "bad_reach");
+    assert.match(refused.message, /^Input refused by tool "spawn": \/reach: must be "local"/);
+  }
+  assert.match(
+    refusal({ input: "go", agent: "x" }).message,
+    /\/agent: unexpected property; spawn takes only "input" and "reach"/,
+  );
+});
+
+Deno.test("parseSpawnConfig() reads named agents, the reach policy and the child policy", async () => {
+  const parsed = await parseSpawnConfig(
+    JSON.stringify({
+      agent: ["claude", "-p"],
+      agents: {
+        writer: ["./bin/writer"],
+        reviewer: {
+          argv: ["claude", "-p", "--model", "{model}"],
+          child: { model: "opus", roster: ["test"] },
+        },
+      },
+      reach: { allow: ["named", "local"], default: "local" },
+      child: { roster: ["lint", "spawn", "lint"], system_prompt: "Be brief" },
+    }),
+    "/c/spawn.json",
+  );
+  assert.deepEqual([...parsed.agents!.keys()], ["reviewer", "writer"]);
+  assert.deepEqual(parsed.agents!.get("writer"), {
+    argv: ["/c/bin/writer"],
+    child: { roster: ["lint", "spawn"], systemPrompt: "Be brief" },
+  });
+  // An agent's own keys are laid over the top-level policy's.
+  assert.deepEqual(parsed.agents!.get("reviewer")!.child, {
+    roster: ["test"],
+    systemPrompt: "Be brief",
+    model: "opus",
+  });
+  assert.deepEqual(parsed.reach, { allow: ["local", "named"], default: "local" });
+  assert.deepEqual(parsed.child, { roster: ["lint", "spawn"], systemPrompt: "Be brief" });
+  const empty = await parseSpawnConfig("{}", "/c/spawn.json");
+  assert.deepEqual(empty.reach, { allow: ["local", "named", "any"], default: "any" });
+  assert.deepEqual(empty.child, {});
+  assert.equal(empty.agents!.size, 0);
+  const anyByDefault = await parseSpawnConfig('{"reach": {"allow": ["any", "local"]}}', "/c/s");
+  assert.deepEqual(anyByDefault.reach, { allow: ["local", "any"], default: "any" });
+});
+
+Deno.test("parseSpawnConfig() refuses malformed agents, reach and child with line:column and field", async () => {
+  const text = [
+    "{",
+    '  "agents": {',
+    '    "a.b": ["x"],',
+    '    "local": ["y"],',
+    '    "ok": {"argv": ["z", "{model}"], "chlid": {}},',
+    '    "empty": []',
+    "  },",
+    '  "reach": {"allow": ["local", "all"], "default": "any"},',
+    '  "child": {"roster": ["lint", "-x"], "model": " ", "extra": 1}',
+    "}",
+  ].join("\n");
+  assert.deepEqual(await problemsOf(text), [
+    '3:5 agents.a.b: an agent name may only hold letters, digits, "_" and "-"',
+    '4:5 agents.local: "local" is reserved: a task without "@<name>" already goes to "agent"',
+    '5:26 agents.ok.argv[1]: uses "{model}", but no child policy sets "model" for this agent (add it to "child")',
+    '5:38 agents.ok.chlid: unknown key, did you mean "child"?',
+    '6:14 agents.empty: must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
+    '8:32 reach.allow[1]: must be one of "local", "named", "any"',
+    '9:32 child.roster[1]: must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
+    "9:48 child.model: must be a non-blank string",
+    "9:53 child.extra: unknown key (expected one of: roster, model, system_prompt)",
+  ]);
+  assert.deepEqual(await problemsOf('{"reach": {"allow": ["local"]}}'), [
+    '1:11 reach: needs "default": "allow" leaves out "any", the default when none is given',
+  ]);
+  assert.deepEqual(await problemsOf('{"reach": {"allow": ["local"], "default": "named"}}'), [
+    '1:43 reach.default: must be one of the allowed values: "local"',
+  ]);
+  assert.deepEqual(await problemsOf('{"agent": ["a", "--p={system_prompt}"], "reach": []}'), [
+    '1:17 agent[1]: uses "{system_prompt}", but no child policy sets "system_prompt" for this agent (add it to "child")',
+    '1:50 reach: must be an object: {"allow": [reach values], "default": reach value}, both optional',
+  ]);
+  // What was refused before keeps its words, now with a place.
+  assert.deepEqual(await problemsOf('{\n  "agent": "claude -p"\n}'), [
+    '2:12 agent: must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
+  ]);
+});
+
+Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, then coverage", () => {
+  const agents = new Map([["reviewer", { argv: ["r"], child: {} }], ["b", {
+    argv: ["b"],
+    child: {},
+  }]]);
+  const base = {
+    noShell: false,
+    depth: 0,
+    config: config({
+      agent: ["a"],
+      agents,
+      reach: { allow: ["local", "any"], default: "local" },
+    }),
+  };
+  const kind = (c: SpawnCall, context = base) => spawnRefusal(c, context)?.kind;
+  // A reach outside the policy is refused whatever the mode, before anything else.
+  const outside = spawnRefusal({ mode: "command", body: "ls", reach: "named" }, {
+    ...base,
+    noShell: true,
+  })!;
+  assert.equal(outside.kind, "reach_not_allowed");
+  assert.equal(
+    outside.message,
+    'Spawn refused: /reach "named" is not allowed by the user\'s reach policy; give "local" or "any", or leave "reach" out for "local"',
+  );
+  assert.equal(english(outside.phrase), outside.message);
+  assert.equal(
+    kind({ mode: "agent", body: "t", target: "reviewer", reach: "named" }),
+    "reach_not_allowed",
+  );
+  // The default reach here is local: a named agent needs "any".
+  assert.equal(kind({ mode: "agent", body: "t", target: "reviewer" }), "reach_excludes");
+  assert.match(
+    spawnRefusal({ mode: "agent", body: "t", target: "reviewer" }, base)!.message,
+    /reach "local" keeps a task with the configured subagent, and this one is for agent "reviewer": leave out "@reviewer"/,
+  );
+  assert.equal(kind({ mode: "agent", body: "t", target: "reviewer", reach: "any" }), undefined);
+  assert.equal(kind({ mode: "agent", body: "t" }), undefined);
+  // Unknown names are refused, listing the configured ones and the escape.
+  const unknown = spawnRefusal({ mode: "agent", body: "t", target: "nobody", reach: "any" }, base)!;
+  assert.equal(unknown.kind, "unknown_agent");
+  assert.match(
+    unknown.message,
+    /unknown agent "nobody"; configured agents: b, reviewer \(.*"@nobody".*"@@"\)$/,
+  );
+  const none = spawnRefusal({ mode: "agent", body: "t", target: "x" }, {
+    ...base,
+    config: config({ agent: ["a"] }),
+  })!;
+  assert.match(none.message, /no agents are configured \(add "agents" to \/c\/spawn\.json\)/);
+  // The depth limit comes first for a task.
+  assert.equal(
+    kind({ mode: "agent", body: "t", target: "nobody" }, { ...base, depth: 2 }),
+    "depth_limit",
+  );
+  // "named" refuses a plain task.
+  const named = { ...base, config: config({ agent: ["a"], agents }) };
+  assert.match(
+    spawnRefusal({ mode: "agent", body: "t", reach: "named" }, named)!.message,
+    /reach "named" lets a task go only to a named agent, and this one names none: write "@<name> <task>"/,
+  );
+  // No subagent, but named agents: the refusal points at them.
+  const noLocal = { ...base, config: config({ agents }) };
+  assert.match(
+    spawnRefusal({ mode: "agent", body: "t" }, noLocal)!.message,
+    /no subagent is configured for a task without "@<name>"; address a named agent \(b, reviewer\)/,
+  );
+});
+
+Deno.test("the preview without a policy is exactly today's four keys, for every kind of call", async () => {
+  // Snapshot: what every existing rule was written against.
+  const root = Deno.realPathSync(ROOT);
+  const snapshot = [
+    `{"mode":"command","body":"ls","cwd":"${root}","target":"local"}`,
+    `{"mode":"command","body":"make","cwd":"${root}","target":"box"}`,
+    `{"mode":"agent","body":"sum up","cwd":"${root}","target":"local"}`,
+    `{"mode":"agent","body":"@types/node is old","cwd":"${root}","target":"local"}`,
+    `{"mode":"agent","body":"review","cwd":"${root}","target":"reviewer"}`,
+    `{"mode":"agent","body":"go","cwd":"${root}","target":"local"}`,
+  ];
+  const approver = recordingApprover();
+  const tool = new SpawnToolBuilder(
+    config({
+      agent: ["a"],
+      targets: new Map([["box", ["ssh"]]]),
+      agents: new Map([["reviewer", { argv: ["r"], child: {} }]]),
+    }),
+    { root: ROOT, approver },
+  ).build();
+  for (
+    const input of [
+      { input: "!ls" },
+      { input: "!@box make" },
+      { input: "sum up" },
+      { input: "@types/node is old" },
+      { input: "@reviewer review" },
+      // A reach equal to the default is not shown.
+      { input: "go", reach: "any" },
+    ]
+  ) {
+    await rejection((await tool.execution(input)).execute());
+  }
+  assert.deepEqual(approver.asked.map((request) => JSON.stringify(request.preview)), snapshot);
+});
+
+Deno.test("a child policy and a reach other than the default are in the preview, after the four keys", async () => {
+  const root = Deno.realPathSync(ROOT);
+  const approver = recordingApprover();
+  const tool = new SpawnToolBuilder(
+    config({
+      agent: ["a"],
+      agents: new Map([["reviewer", {
+        argv: ["r"],
+        child: { roster: ["lint", "spawn", "test"], model: "opus" },
+      }]]),
+      child: { systemPrompt: "Be brief" },
+    }),
+    // This process itself serves only lint and spawn: a child never gets more.
+    { root: ROOT, approver, roster: ["lint", "spawn"] },
+  ).build();
+  await rejection((await tool.execution({ input: "@reviewer review", reach: "named" })).execute());
+  await rejection((await tool.execution({ input: "sum up" })).execute());
+  // A command has no child and no reach.
+  await rejection((await tool.execution({ input: "!ls", reach: "local" })).execute());
+  assert.deepEqual(approver.asked.map((request) => JSON.stringify(request.preview)), [
+    `{"mode":"agent","body":"review","cwd":"${root}","target":"reviewer","reach":"named",` +
+    `"child":{"roster":["lint","spawn"],"model":"opus"}}`,
+    `{"mode":"agent","body":"sum up","cwd":"${root}","target":"local",` +
+    `"child":{"system_prompt":"Be brief"}}`,
+    `{"mode":"command","body":"ls","cwd":"${root}","target":"local"}`,
+  ]);
+});
+
+Deno.test("refusals of named agents and reach come before the approver, worded in uk-UA too", async () => {
+  const approver = recordingApprover();
+  const agents = new Map([["reviewer", { argv: ["r"], child: {} }]]);
+  const reach = { allow: ["local" as const], default: "local" as const };
+  for (const locale of ["en-US", "uk-UA"]) {
+    const tool = new SpawnToolBuilder(config({ agent: ["a"], agents, reach }), {
+      root: ROOT,
+      approver,
+      locale,
+    }).build();
+    const unknown = await rejection((await tool.execution({ input: "@nobody go" })).execute());
+    assert.equal(unknown.code, "denied");
+    const outside = await rejection(
+      (await tool.execution({ input: "go", reach: "any" })).execute(),
+    );
+    assert.equal(outside.code, "denied");
+    const input = await rejection(tool.execution({ input: "go", reach: "far" }));
+    assert.equal(input.code, "invalid_input");
+    if (locale === "uk-UA") {
+      assert.match(unknown.message, /невідомий агент "nobody"; налаштовані агенти: reviewer/);
+      assert.match(outside.message, /\/reach "any" не дозволено політикою досяжності/);
+      assert.match(input.message, /\/reach: має бути "local", "named" або "any"/);
+    } else {
+      assert.match(unknown.message, /unknown agent "nobody"; configured agents: reviewer/);
+      assert.match(outside.message, /\/reach "any" is not allowed by the user's reach policy/);
+    }
+  }
+  assert.equal(approver.asked.length, 0);
+});
+
+Deno.test("the input schema offers reach, with the policy's values, only when it means something", () => {
+  const plain = spawnInputSchema(config({ agent: ["a"], targets: new Map([["box", ["ssh"]]]) }));
+  assert.deepEqual(Object.keys(plain.properties as object), ["input"]);
+  const agents = new Map([["reviewer", { argv: ["r"], child: {} }]]);
+  const withAgents = spawnInputSchema(config({ agents })) as {
+    properties: { reach: { type: string; enum: string[]; description: string } };
+    required: string[];
+  };
+  assert.deepEqual(withAgents.properties.reach.enum, ["local", "named", "any"]);
+  assert.match(withAgents.properties.reach.description, /"any" when left out/);
+  assert.deepEqual(withAgents.required, ["input"]);
+  const policy = spawnInputSchema(config({ reach: { allow: ["local"], default: "local" } })) as {
+    properties: { reach: { enum: string[]; description: string } };
+  };
+  assert.deepEqual(policy.properties.reach.enum, ["local"]);
+  assert.match(policy.properties.reach.description, /"local" when left out/);
+  // The tool's description and definitions follow.
+  assert.ok(!spawnDescription(["box"]).includes("@<agent>"));
+  assert.match(spawnDescription([], ["zed", "ann"]), /"@<agent> <task>" .*: ann, zed/);
+  const tool = new SpawnToolBuilder(config({ agents }), {
+    approver: policyApprover({ policy: "never" }),
+  }).build();
+  for (const format of ["openai", "anthropic", "mcp", "gemini"] as const) {
+    const text = JSON.stringify(tool.definition(format));
+    assert.match(text, /"reach":\{"type":"string","enum":\["local","named","any"\]/, format);
+  }
+  assert.match(tool.description(), /"@<agent> <task>"/);
+  assert.match(tool.systemPrompt(), /"@<agent> <task>".*reviewer/);
+  assert.match(tool.help(), /`@<agent> <task>`.*reviewer.*`reach`/);
+  const bare = new SpawnToolBuilder(config(), {}).build();
+  assert.ok(!bare.help().includes("@<agent>") && !bare.description().includes("@<agent>"));
+});
+
+Deno.test("child helpers: the preview's child, placeholders filled once, BASIS_ROSTER read strictly", () => {
+  assert.equal(childPreview({}, ["a"]), undefined);
+  assert.deepEqual(childPreview({ roster: ["a", "b"] }, ["b", "c"]), { roster: ["b"] });
+  assert.deepEqual(childPreview({ roster: [] }, undefined), { roster: [] });
+  assert.deepEqual(
+    fillPlaceholders(["{model}", "-m", "{model}", "--sp={system_prompt}", "{other}"], {
+      model: "{system_prompt}",
+      system_prompt: "S",
+    }),
+    ["{model}", "-m", "{system_prompt}", "--sp=S", "{other}"],
+  );
+  assert.equal(parseRoster(undefined), undefined);
+  assert.deepEqual(parseRoster(""), []);
+  assert.deepEqual(parseRoster(" test ,lint,test"), ["lint", "test"]);
+  assert.deepEqual(parseRoster("lint,,x"), { bad: "" });
+  assert.deepEqual(parseRoster("lint;rm"), { bad: "lint;rm" });
+  const map = new Map([["a", 1], ["b", 2]]);
+  assert.equal(withinRoster(map, undefined), map);
+  assert.deepEqual([...withinRoster(map, ["b", "z"])], [["b", 2]]);
+});
+
+Deno.test("runSpawn() gives the named agent the task, with the child's argv and variables", async () => {
+  const record = await Deno.makeTempDir();
+  try {
+    const agents = new Map([["reviewer", {
+      argv: [AGENT, "reviewer", "--model={model}", "{system_prompt}"],
+      child: { model: "opus" },
+    }]]);
+    const child = { roster: ["lint"], model: "opus", system_prompt: "Line one\nline two" };
+    const result = await runSpawn({ mode: "agent", body: "look", target: "reviewer" }, record, {
+      config: config({ agent: [AGENT, "local"], agents }),
+      child,
+      agentEnv: { AGENT_RECORD: record },
+    });
+    assert.equal(result.stdout, "reviewer did: look\n", result.stderr);
+    const seen = JSON.parse(await Deno.readTextFile(`${record}/reviewer.json`));
+    assert.deepEqual(seen, {
+      args: ["--model=opus", "Line one\nline two"],
+      stdin: "look",
+      roster: "lint",
+      model: "opus",
+      system_prompt: "Line one\nline two",
+      depth: "1",
+    });
+    // The configured subagent was never started.
+    assert.deepEqual([...Deno.readDirSync(record)].map((entry) => entry.name), ["reviewer.json"]);
+  } finally {
+    await Deno.remove(record, { recursive: true });
+  }
+});
+
+Deno.test("spawnPreview() names the agent a task is for as its target", () => {
+  assert.equal(
+    JSON.stringify(spawnPreview({ mode: "agent", body: "x", target: "reviewer" }, "/w")),
+    '{"mode":"agent","body":"x","cwd":"/w","target":"reviewer"}',
+  );
+});
