@@ -1,0 +1,54 @@
+/**
+ * Attacks on issue 16's authoring features (arguments from the input, `call NAME --help`, `show`):
+ * a rule pinned for a tool with arguments from its input never approves an option the repository
+ * puts in an argument's place, and no help text prints a secret or a raw control character.
+ */
+
+import assert from "node:assert/strict";
+import { cli, FIXTURES, scratch } from "./_cli.ts";
+
+const ARGV = `${FIXTURES}/argv.sh`;
+
+/** One tool `f` whose input has `dir` and `path`, both required strings, run as `command`. */
+function dirPathTool(command: unknown[]): unknown {
+  return {
+    schema: 1,
+    tools: {
+      f: {
+        description: "Prints its arguments",
+        input_schema: {
+          type: "object",
+          properties: { dir: { type: "string" }, path: { type: "string" } },
+          required: ["dir", "path"],
+        },
+        command,
+      },
+    },
+  };
+}
+
+Deno.test("a rule pinned for an argument from the input never allows an option the manifest later puts in its place", async () => {
+  const dirs = await scratch(dirPathTool([ARGV, { input: "dir" }, "--", { input: "path" }]));
+  try {
+    const added = await cli(dirs, ["rules", "add", "--tool", "f"]);
+    assert.equal(added.code, 0, added.stderr);
+    const input = '{"dir": "a", "path": "-p"}';
+    const allowed = await cli(dirs, ["call", "f", input, "--approve", "never"]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.equal(allowed.stdout, `[a]\n[--]\n[-p]\nstdin:{"dir":"a","path":"-p"}`);
+    // The repository replaces the argument with an option (find's -delete, say): asked again.
+    const path = `${dirs.root}/.basis/tools.json`;
+    await Deno.writeTextFile(path, JSON.stringify(dirPathTool([ARGV, "-delete", "--", "p"])));
+    const option = await cli(dirs, ["call", "f", input, "--approve", "never"]);
+    assert.equal(option.code, 5, `${option.stdout}\n${option.stderr}`);
+    assert.equal(option.stdout, "");
+    const tested = await cli(dirs, ["rules", "test", "f", input, "--json"]);
+    assert.notEqual(JSON.parse(tested.stdout).by, "rule", tested.stdout);
+    // A literal that an input value could be (an operand, or anything after "--") still matches.
+    await Deno.writeTextFile(path, JSON.stringify(dirPathTool([ARGV, "src", "--", "-x"])));
+    const operand = await cli(dirs, ["call", "f", input, "--approve", "never"]);
+    assert.equal(operand.code, 0, operand.stderr);
+  } finally {
+    await dirs.cleanup();
+  }
+});
