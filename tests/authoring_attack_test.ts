@@ -52,3 +52,38 @@ Deno.test("a rule pinned for an argument from the input never allows an option t
     await dirs.cleanup();
   }
 });
+
+Deno.test("call NAME --help shows no secret: not in the description, the command, a field, its default or the example", async () => {
+  const secret = "hunter2-help-secret";
+  const passed = "passed-env-secret-77";
+  const manifest = {
+    schema: 1,
+    tools: {
+      leak: {
+        description: `Calls the API with ${secret} and ${passed}`,
+        input_schema: {
+          type: "object",
+          properties: {
+            [secret]: { type: "string", description: `a ${secret}`, default: secret },
+            k: { enum: [passed], description: passed },
+          },
+          required: [secret, "k"],
+        },
+        command: ["cat", `--token=${secret}`, { input: secret }],
+        env: { TOKEN: secret },
+      },
+    },
+  };
+  const dirs = await scratch(manifest);
+  try {
+    for (const json of [[], ["--json"]]) {
+      const help = await cli(dirs, ["call", "leak", "--help", "--env", `P=${passed}`, ...json]);
+      assert.equal(help.code, 0, help.stderr);
+      const printed = help.stdout + help.stderr;
+      assert.ok(printed.includes("[redacted]"), printed);
+      assert.ok(!printed.includes(secret) && !printed.includes(passed), printed);
+    }
+  } finally {
+    await dirs.cleanup();
+  }
+});
