@@ -87,3 +87,39 @@ Deno.test("call NAME --help shows no secret: not in the description, the command
     await dirs.cleanup();
   }
 });
+
+Deno.test("show, call NAME --help and list write no raw control or bidi character a manifest holds", async () => {
+  const evil = "\u001b[2J\r\u0007\u202e\u0085";
+  const manifest = {
+    schema: 1,
+    tools: {
+      e: {
+        title: "T\u001b[31m\u0007\u202e",
+        description: `d${evil}`,
+        input_schema: {
+          type: "object",
+          properties: { [`f${evil}`]: { type: "string", description: `x${evil}` } },
+          required: [`f${evil}`],
+        },
+        command: ["cat", `lit${evil}`, { input: `f${evil}` }],
+        cwd: `sub${evil}`,
+      },
+    },
+  };
+  const dirs = await scratch(manifest);
+  try {
+    const outputs = [
+      await cli(dirs, ["show", "e"]),
+      await cli(dirs, ["call", "e", "--help"]),
+      await cli(dirs, ["list"]),
+    ];
+    for (const output of outputs) {
+      assert.equal(output.code, 0, output.stderr);
+      // deno-lint-ignore no-control-regex -- the characters that must never be written raw
+      const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+      assert.ok(!raw.test(output.stdout + output.stderr), JSON.stringify(output.stdout));
+    }
+  } finally {
+    await dirs.cleanup();
+  }
+});

@@ -7,6 +7,7 @@
  */
 
 import { shellQuote } from "../../approval/shell_quote.ts";
+import { displayArg, visibleLines } from "../../approval/terminal/display.ts";
 import { callSecrets, redact, redactValue } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
@@ -147,7 +148,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     timeoutMs = spec.timeoutMs;
     args = spec.inputArguments ?? [];
     const fromInput = new Set(args.map((arg) => arg.index));
-    command = spec.command.map((arg, i) => fromInput.has(i) ? arg : shellQuote(hide(arg))).join(
+    command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(
       " ",
     );
   }
@@ -216,6 +217,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     lines.push(t("help.tool_argument", { field: arg.field, index: arg.index }));
   }
   // Cells were hidden before they were cut; the rest (the example, the command, field names) here.
-  out(hide(`${lines.join("\n")}\n`));
+  // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
+  out(visibleLines(hide(`${lines.join("\n")}\n`)));
   return EXIT.ok;
 }
