@@ -123,3 +123,20 @@ Deno.test("show, call NAME --help and list write no raw control or bidi characte
     await dirs.cleanup();
   }
 });
+
+Deno.test("call --dry-run and rules test write an input's C1 controls and bidi overrides as escapes, never raw", async () => {
+  const dirs = await scratch(dirPathTool([ARGV, { input: "dir" }, "--", { input: "path" }]));
+  try {
+    const input = JSON.stringify({ dir: "a\u009b2J\u202eb", path: "p\u0085" });
+    for (const args of [["call", "f", input, "--dry-run"], ["rules", "test", "f", input]]) {
+      const result = await cli(dirs, args);
+      assert.notEqual(result.stdout, "", result.stderr);
+      assert.ok(!/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u.test(result.stdout), result.stdout);
+      // The escapes are JSON's own: the preview still reads back as the same input.
+      const preview = JSON.parse(result.stdout.split("\n")[0]!.replace(/^\S+\s+/, ""));
+      assert.deepEqual(preview.input, JSON.parse(input));
+    }
+  } finally {
+    await dirs.cleanup();
+  }
+});
