@@ -5,15 +5,17 @@
  */
 
 import type { RunResult } from "../src/run/types.ts";
+import { runOutcome } from "../src/run/run_program.ts";
 
 /**
- * A run of `/bin/x` in `/` that exited 0 and printed nothing, with `fields` laid over it.
+ * A run of `/bin/x` in `/` that exited 0 and printed nothing, with `fields` laid over it; its
+ * outcome classified from them as the runner does, unless `fields` gives one.
  *
  * @param fields The fields that differ.
  * @returns The result.
  */
 export function runResult(fields: Partial<RunResult> = {}): RunResult {
-  return {
+  const result: Omit<RunResult, "outcome"> = {
     command: ["/bin/x"],
     cwd: "/",
     durationMs: 1,
@@ -35,4 +37,5 @@ export function runResult(fields: Partial<RunResult> = {}): RunResult {
     timeoutMs: 150,
     ...fields,
   };
+  return { outcome: fields.outcome ?? runOutcome(result), ...result };
 }

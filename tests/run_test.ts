@@ -895,3 +895,25 @@ Deno.test("modelResult() notes a cut output, its size and the spill file", () =>
     "first part\n[output cut at 50 KiB / 2000 lines; 12345678 bytes in all; its first 16 MiB: /s/1-a.out]",
   );
 });
+
+Deno.test("the runner classifies each run once: ok, exit code, killed, timed out, cancelled, not started", async () => {
+  const run = (
+    program: string,
+    args: string[],
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ) =>
+    runProgram(
+      { program, args, cwd: "/", stdin: new Uint8Array(), timeoutMs: options.timeoutMs ?? 5000 },
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
+  equal((await run("true", [])).outcome, "ok");
+  equal((await run("false", [])).outcome, "exit_code");
+  equal((await run("sh", ["-c", "kill -9 $$"])).outcome, "killed");
+  equal((await run("sleep", ["5"], { timeoutMs: 100 })).outcome, "timed_out");
+  equal((await run("sleep", ["5"], { signal: AbortSignal.abort() })).outcome, "cancelled");
+  equal((await run("/no/such/program", [])).outcome, "not_started");
+  const later = new AbortController();
+  const running = run("sleep", ["5"], { signal: later.signal });
+  later.abort();
+  equal((await running).outcome, "cancelled");
+});

@@ -128,17 +128,22 @@ export function recordRun(flow: FlowSettings, tool: string, result: RunResult): 
   }, { secrets: flow.secrets });
 }
 
+/** The error code of each way a run fails. */
+const FAILURE_CODES = {
+  ok: undefined,
+  timed_out: "timed_out",
+  cancelled: "interrupted",
+  killed: "tool_failed",
+  exit_code: "tool_failed",
+  not_started: "spawn_failed",
+} as const satisfies Record<RunResult["outcome"], ErrorCode | undefined>;
+
 /**
- * How a run failed, as an error code, checked in the CLI's order: cancelled, timed out, could not
- * start, killed or non-zero exit.
+ * How a run failed, as an error code: its outcome's.
  *
  * @param result The run's result.
  * @returns The code, or `undefined` when the run succeeded.
  */
 export function failureCode(result: RunResult): ErrorCode | undefined {
-  if (result.cancelled) return "interrupted";
-  if (result.timedOut) return "timed_out";
-  if (result.startFailure !== undefined) return "spawn_failed";
-  if (result.signal !== undefined || result.exitCode !== 0) return "tool_failed";
-  return undefined;
+  return FAILURE_CODES[result.outcome];
 }

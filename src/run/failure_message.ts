@@ -38,25 +38,27 @@ export function describeFailure(
   words: Messages = messages("en-US"),
 ): string | undefined {
   const stderr = () => detail(words, result.stderr, result.stderrBytes, result.stderrTruncated);
-  if (result.timedOut) {
-    return withDetail(words.t("run.timed_out", { label, ms: result.timeoutMs }), stderr());
+  switch (result.outcome) {
+    case "ok":
+      return undefined;
+    case "timed_out":
+      return withDetail(words.t("run.timed_out", { label, ms: result.timeoutMs }), stderr());
+    case "cancelled":
+      return withDetail(words.t("run.cancelled", { label }), stderr());
+    case "killed":
+      return withDetail(words.t("run.signal", { label, signal: result.signal ?? "" }), stderr());
+    case "exit_code": {
+      const output = stderr() ??
+        detail(words, result.stdout, result.stdoutBytes, result.stdoutTruncated);
+      return withDetail(words.t("run.exit", { label, code: result.exitCode ?? "" }), output);
+    }
+    case "not_started": {
+      const reason = result.startReason === undefined
+        ? result.startError ?? words.t("run.no_reason")
+        : words.say(result.startReason);
+      return words.t("run.not_started", { label, reason });
+    }
   }
-  if (result.cancelled) return withDetail(words.t("run.cancelled", { label }), stderr());
-  if (result.signal !== undefined) {
-    return withDetail(words.t("run.signal", { label, signal: result.signal }), stderr());
-  }
-  if (result.exitCode !== undefined && result.exitCode !== 0) {
-    const output = stderr() ??
-      detail(words, result.stdout, result.stdoutBytes, result.stdoutTruncated);
-    return withDetail(words.t("run.exit", { label, code: result.exitCode }), output);
-  }
-  if (result.startFailure !== undefined || result.exitCode === undefined) {
-    const reason = result.startReason === undefined
-      ? result.startError ?? words.t("run.no_reason")
-      : words.say(result.startReason);
-    return words.t("run.not_started", { label, reason });
-  }
-  return undefined;
 }
 
 function withDetail(head: string, text: string | undefined): string {

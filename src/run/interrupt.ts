@@ -39,7 +39,7 @@ export interface AbortOnInterruptOptions {
  *   { program: "sleep", args: ["30"], cwd: "/", stdin: new Uint8Array(), timeoutMs: 60000 },
  *   { signal: interrupt.signal },
  * );
- * if (result.cancelled) Deno.exitCode = 130;
+ * if (result.outcome === "cancelled") Deno.exitCode = 130;
  * ```
  */
 export function abortOnInterrupt(options: AbortOnInterruptOptions = {}): InterruptHandle {

@@ -14,7 +14,7 @@ import { bwrapFailure, signalledStatus } from "./_bwrap_status.ts";
 import { type Resolution, resolveProgram } from "./_resolve_program.ts";
 import { classifySpawnError, cwdMissing, type StartProblem } from "./_start_error.ts";
 import { supervise, type SuperviseSettings } from "./_supervise.ts";
-import type { RunOptions, RunRequest, RunResult, StartFailure } from "./types.ts";
+import type { RunOptions, RunOutcome, RunRequest, RunResult, StartFailure } from "./types.ts";
 import type { Phrase } from "../locale/messages.ts";
 
 /** Default of {@linkcode RunOptions.maxBytes}: 50 KiB. */
@@ -58,7 +58,7 @@ export const DEFAULT_MAX_SPILL_BYTES = 16 * 1024 * 1024;
  *   stdin: new TextEncoder().encode('{"q":1}'),
  *   timeoutMs: 5000,
  * });
- * console.assert(result.exitCode === 0 && result.stdout === '{"q":1}');
+ * console.assert(result.outcome === "ok" && result.stdout === '{"q":1}');
  * ```
  */
 export async function runProgram(
@@ -84,7 +84,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   if (!resolved.ok) return notFoundResult(request, resolved, started);
   const cwdProblem = checkCwd(request.cwd);
   if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
-  if (options.signal?.aborted) return { ...notStarted(base, resolved.path), cancelled: true };
+  if (options.signal?.aborted) return notStarted(base, resolved.path, undefined, true);
 
   const wrap = request.sandbox;
   // Deno checks the wrapper it starts, not the program the wrapper runs: what Deno's permissions
@@ -124,12 +124,15 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   if (notConfined) return notStarted(base, resolved.path, notConfined);
   // bwrap reports a program killed by signal N as exit 128 + N, as shells do.
   const status = sandboxed ? signalledStatus(outcome.status) : outcome.status;
+  const exitCode = status.signal === null ? status.code : undefined;
+  const signal = status.signal ?? undefined;
   return {
+    outcome: runOutcome({ ...outcome, exitCode, signal, startFailure: undefined }),
     command: [resolved.path, ...request.args],
     cwd: request.cwd,
     durationMs: elapsed(started),
-    exitCode: status.signal === null ? status.code : undefined,
-    signal: status.signal ?? undefined,
+    exitCode,
+    signal,
     timedOut: outcome.timedOut,
     cancelled: outcome.cancelled,
     isForcefullyTerminated: outcome.forced,
@@ -304,6 +307,34 @@ function checkCwd(cwd: string): StartProblem | undefined {
   }
 }
 
+/**
+ * Classifies a run from what happened to it, in one order: timed out, cancelled, killed by a
+ * signal, exited non-zero, never started, else ok. The runner sets {@linkcode RunResult.outcome}
+ * with it; a result made by hand (a test's) can too.
+ *
+ * @param run What happened.
+ * @returns The outcome.
+ * @throws Never.
+ * @example A run that exited 3
+ * ```ts
+ * import { runOutcome } from "./run_program.ts";
+ * const outcome = runOutcome({
+ *   timedOut: false, cancelled: false, signal: undefined, exitCode: 3, startFailure: undefined,
+ * });
+ * console.assert(outcome === "exit_code");
+ * ```
+ */
+export function runOutcome(
+  run: Pick<RunResult, "timedOut" | "cancelled" | "signal" | "exitCode" | "startFailure">,
+): RunOutcome {
+  if (run.timedOut) return "timed_out";
+  if (run.cancelled) return "cancelled";
+  if (run.signal !== undefined) return "killed";
+  if (run.exitCode !== undefined && run.exitCode !== 0) return "exit_code";
+  if (run.startFailure !== undefined || run.exitCode === undefined) return "not_started";
+  return "ok";
+}
+
 interface Base {
   cwd: string;
   timeoutMs: number;
@@ -311,15 +342,21 @@ interface Base {
   started: number;
 }
 
-function notStarted(base: Base, program: string, problem?: StartProblem): RunResult {
+function notStarted(
+  base: Base,
+  program: string,
+  problem?: StartProblem,
+  cancelled = false,
+): RunResult {
   const result: RunResult = {
+    outcome: cancelled ? "cancelled" : "not_started",
     command: [program, ...base.args],
     cwd: base.cwd,
     durationMs: elapsed(base.started),
     exitCode: undefined,
     signal: undefined,
     timedOut: false,
-    cancelled: false,
+    cancelled,
     isForcefullyTerminated: false,
     startFailure: problem?.failure,
     startError: problem === undefined ? undefined : english(problem.reason),

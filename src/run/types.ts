@@ -86,8 +86,18 @@ export interface RunOptions {
 /** Why a program could not be started. */
 export type StartFailure = "not_found" | "not_executable" | "permission_denied" | "other";
 
+/**
+ * How a run ended, classified once by the runner: every consumer (failure codes, messages,
+ * `--json`, spawn results, MCP) switches on it. `ok`: exited 0; `timed_out`: stopped at the time
+ * limit; `cancelled`: stopped (or never started) because the caller aborted; `killed`: ended by a
+ * signal it was not sent for either; `exit_code`: exited non-zero; `not_started`: never ran.
+ */
+export type RunOutcome = "ok" | "timed_out" | "cancelled" | "killed" | "exit_code" | "not_started";
+
 /** The outcome of one run, success or failure alike. */
 export interface RunResult {
+  /** How it ended: the one field to switch on (the fields below say the details). */
+  outcome: RunOutcome;
   /** The argv that ran (program as resolved, then args). */
   command: readonly string[];
   /** The working directory it ran in. */

@@ -32,7 +32,7 @@ export function spawnLabel(call: SpawnCall, words: Messages = messages("en-US"))
  * @returns True on success.
  */
 export function spawnSucceeded(result: RunResult): boolean {
-  return result.exitCode === 0 && !result.timedOut && !result.cancelled;
+  return result.outcome === "ok";
 }
 
 /**
@@ -74,8 +74,7 @@ export function spawnResultText(
   const label = spawnLabel(call, words);
   if (ok) return words.t("run.printed_nothing", { label });
   // Nothing printed: a quiet exit code is its status; anything else is worded as any failed run.
-  const stopped = result.timedOut || result.cancelled || result.signal !== undefined;
-  if (stopped || result.exitCode === undefined) {
+  if (result.outcome !== "exit_code" || result.exitCode === undefined) {
     return describeFailure(result, label, words) ?? label;
   }
   return words.t("spawn.exit_status", { label, code: result.exitCode });
@@ -102,7 +101,7 @@ export function spawnOutput(
   result: RunResult,
   words: Messages = messages("en-US"),
 ): SpawnOutput {
-  const exitCode = result.timedOut ? TIMEOUT_EXIT_CODE : result.exitCode;
+  const exitCode = result.outcome === "timed_out" ? TIMEOUT_EXIT_CODE : result.exitCode;
   const error = spawnSucceeded(result)
     ? undefined
     : describeFailure(result, spawnLabel(call, words), words);
