@@ -6,6 +6,7 @@
  */
 
 import { denoRunArgs, finish, type ProcessResult } from "./_deno_run.ts";
+import { removeAll } from "./_scratch.ts";
 
 /** The repository root, with a trailing slash. */
 export const ROOT = new URL("..", import.meta.url).pathname;
@@ -34,22 +35,24 @@ export const CALL_JSON_KEYS: readonly string[] = [
   "error",
 ];
 
-/** A scratch workspace and the user directories that go with it. */
-export interface Scratch {
+/**
+ * A scratch workspace and the user directories that go with it: `await using dirs = await
+ * scratch(…)` removes them all when the block ends, whether the test passed or failed.
+ */
+export interface Scratch extends AsyncDisposable {
   /** The workspace root (holds `.basis/tools.json`). */
   root: string;
   configDir: string;
   cacheDir: string;
   stateDir: string;
-  /** Removes everything. */
-  cleanup(): Promise<void>;
 }
 
 /** What one CLI run printed and how it ended. */
 export type CliResult = ProcessResult;
 
 /**
- * Creates a scratch workspace. A manifest given as an object is written as JSON; as a string, as is.
+ * Creates a scratch workspace, removed when disposed (`await using`). A manifest given as an object
+ * is written as JSON; as a string, as is.
  *
  * @param manifest The workspace manifest, or `undefined` for none.
  * @param global The global manifest, or `undefined` for none.
@@ -71,7 +74,7 @@ export async function scratch(manifest?: unknown, global?: unknown): Promise<Scr
     configDir,
     cacheDir: `${base}/cache`,
     stateDir: `${base}/state`,
-    cleanup: () => Deno.remove(base, { recursive: true }),
+    [Symbol.asyncDispose]: () => removeAll(base),
   };
 }
 
