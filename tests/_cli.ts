@@ -7,6 +7,7 @@
 
 import { denoRunArgs, finish, type ProcessResult } from "./_deno_run.ts";
 import { removeAll } from "./_scratch.ts";
+import { settle, until } from "./_poll.ts";
 
 /** The repository root, with a trailing slash. */
 export const ROOT = new URL("..", import.meta.url).pathname;
@@ -256,7 +257,7 @@ export function oneTool(name: string, tool: Record<string, unknown>): unknown {
  * The pids of live processes in a process group, read from `/proc`.
  *
  * @param pgid The process group id.
- * @returns The pids still in it (zombies excluded).
+ * @returns The pids still in it (zombies and the dead excluded).
  */
 export function processesInGroup(pgid: number): number[] {
   const pids: number[] = [];
@@ -270,7 +271,8 @@ export function processesInGroup(pgid: number): number[] {
     }
     // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] !== "Z" && Number(fields[2]) === pgid) pids.push(Number(entry.name));
+    const dead = fields[0] === "Z" || fields[0] === "X";
+    if (!dead && Number(fields[2]) === pgid) pids.push(Number(entry.name));
   }
   return pids;
 }
@@ -282,14 +284,8 @@ export function processesInGroup(pgid: number): number[] {
  * @param pgid The process group id.
  * @returns The pids still in it after the wait.
  */
-export async function processesLeftInGroup(pgid: number): Promise<number[]> {
-  const deadline = performance.now() + 2000;
-  let pids = processesInGroup(pgid);
-  while (pids.length > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    pids = processesInGroup(pgid);
-  }
-  return pids;
+export function processesLeftInGroup(pgid: number): Promise<number[]> {
+  return settle(() => processesInGroup(pgid), (pids) => pids.length === 0, { timeoutMs: 2000 });
 }
 
 /**
@@ -312,16 +308,15 @@ export function assertNoStackTrace(text: string): void {
  * @throws {Error} When the file never holds one.
  */
 export async function readPid(path: string, onTimeout?: () => void): Promise<number> {
-  const deadline = performance.now() + 10_000;
-  while (performance.now() < deadline) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (/^\d+$/.test(text)) return Number(text);
-    } catch {
-      // Not written yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  const probe = async () => {
+    // Not written yet reads as empty.
+    const text = (await Deno.readTextFile(path).catch(() => "")).trim();
+    return /^\d+$/.test(text) ? Number(text) : undefined;
+  };
+  try {
+    return await until(probe, { timeoutMs: 10_000, what: `a process group id in ${path}` });
+  } catch (error) {
+    onTimeout?.();
+    throw error;
   }
-  onTimeout?.();
-  throw new Error(`${path} was never written`);
 }

@@ -6,6 +6,8 @@
  */
 
 import { tempDir } from "./_scratch.ts";
+import { until } from "./_poll.ts";
+
 /** Whether tmux is installed. */
 export function hasTmux(): boolean {
   try {
@@ -88,13 +90,11 @@ export async function inPseudoTerminal(
       "remain-on-exit",
       "on",
     ]);
-    const deadline = Date.now() + 30_000;
     let screen = "";
-    while (!screen.includes(waitFor)) {
-      if (Date.now() > deadline) throw new Error(`"${waitFor}" never appeared:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => {
       screen = await tmux(socket, ["capture-pane", "-p", "-t", "t"]);
-    }
+      return screen.includes(waitFor) ? screen : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 50, what: () => `"${waitFor}" on the screen:\n${screen}` });
     if (run.keys.length > 0) await tmux(socket, ["send-keys", "-t", "t", ...run.keys]);
     await tmux(socket, ["wait-for", "exited"], AbortSignal.timeout(30_000));
     // From the start of history: tmux may resize a fresh pane and push the top line off screen.

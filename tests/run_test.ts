@@ -17,6 +17,7 @@ import {
   SPILL_KEEP_FILES,
   SPILL_KEEP_MS,
 } from "../src/run/_spill.ts";
+import { processesLeftInGroup } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { runResult } from "./_run_result.ts";
@@ -54,39 +55,6 @@ function run(
   options: RunOptions = {},
 ): Promise<RunResult> {
   return runProgram(request(program, args, extra), options);
-}
-
-/** Pids of live (not zombie) processes whose process group is `pgid`. */
-/**
- * The live members of a group once signals sent to it have had time to land: a SIGKILL is
- * delivered asynchronously, so poll /proc (up to 2 s) instead of reading it once.
- */
-async function liveGroupMembersAfterStop(pgid: number): Promise<number[]> {
-  const deadline = performance.now() + 2000;
-  let members = await liveGroupMembers(pgid);
-  while (members.length > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    members = await liveGroupMembers(pgid);
-  }
-  return members;
-}
-
-async function liveGroupMembers(pgid: number): Promise<number[]> {
-  const members: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    let stat: string;
-    try {
-      stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
-    } catch {
-      continue; // exited meanwhile
-    }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const state = fields[0];
-    if (state === "Z" || state === "X") continue;
-    if (Number(fields[2]) === pgid) members.push(Number(entry.name));
-  }
-  return members;
 }
 
 async function isAlive(pid: number): Promise<boolean> {
@@ -268,7 +236,7 @@ Deno.test({
     const got = await run(fixture("grandchild.sh"), [`${dir.path}/pids`], { timeoutMs: 400 });
     equal(got.timedOut, true);
     const { group, grandchild } = await readPids(`${dir.path}/pids`);
-    deepStrictEqual(await liveGroupMembersAfterStop(group), []);
+    deepStrictEqual(await processesLeftInGroup(group), []);
     equal(await isAlive(grandchild), false);
   },
 });
@@ -288,7 +256,7 @@ for (const quiet of [false, true]) {
       equal(got.stdout, "ready\n");
       equal(got.timedOut, false);
       const { group, grandchild } = await readPids(`${dir.path}/pids`);
-      deepStrictEqual(await liveGroupMembersAfterStop(group), []);
+      deepStrictEqual(await processesLeftInGroup(group), []);
       equal(await isAlive(grandchild), false);
     },
   });
@@ -349,7 +317,7 @@ Deno.test({
       (error: Error) => equal(error.message, "caller bug"),
     );
     const { group, grandchild } = await readPids(`${dir.path}/pids`);
-    deepStrictEqual(await liveGroupMembersAfterStop(group), []);
+    deepStrictEqual(await processesLeftInGroup(group), []);
     equal(await isAlive(grandchild), false);
   },
 });
@@ -646,7 +614,7 @@ Deno.test({
     );
     equal(got.timedOut, true);
     const { group, grandchild } = await readPids(`${dir.path}/pids`);
-    deepStrictEqual(await liveGroupMembersAfterStop(group), []);
+    deepStrictEqual(await processesLeftInGroup(group), []);
     equal(await isAlive(grandchild), false);
   },
 });

@@ -26,6 +26,7 @@ import {
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { type TempDir, tempDir } from "./_scratch.ts";
+import { settle } from "./_poll.ts";
 
 const FIXTURES = `${ROOT}tests/fixtures/sandbox`;
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
@@ -93,14 +94,8 @@ function marked(mark: string): number[] {
 }
 
 /** The marked processes still alive once a kill has had time to land (up to 3 s). */
-async function markedLeft(mark: string): Promise<number[]> {
-  const deadline = performance.now() + 3000;
-  let pids = marked(mark);
-  while (pids.length > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    pids = marked(mark);
-  }
-  return pids;
+function markedLeft(mark: string): Promise<number[]> {
+  return settle(() => marked(mark), (pids) => pids.length === 0, { timeoutMs: 3000 });
 }
 
 /** Kills what a test left behind on purpose (by pid, only those carrying its mark). */
