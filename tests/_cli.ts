@@ -6,13 +6,13 @@
  */
 
 import { denoRunArgs, finish, type ProcessResult } from "./_deno_run.ts";
+import { ROOT } from "./_fixtures.ts";
 import { removeAll } from "./_scratch.ts";
 import { settle, until } from "./_poll.ts";
 
-/** The repository root, with a trailing slash. */
-export const ROOT = new URL("..", import.meta.url).pathname;
-/** Tiny programs the end-to-end tests declare as tools. */
-export const FIXTURES = `${ROOT}tests/fixtures/cli`;
+// The fixtures' folder and builders live in tests/_fixtures.ts; the end-to-end tests take these
+// from here with the rest.
+export { FIXTURES, oneTool, ROOT } from "./_fixtures.ts";
 
 /**
  * What the CLI is run from: the source entry point, or the bundle when `BASIS_TEST_BUNDLE` names
@@ -236,22 +236,6 @@ const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
     return false;
   }
 });
-
-/**
- * A one-tool manifest.
- *
- * @param name The tool's name.
- * @param tool Its fields; `description` and `input_schema` get defaults.
- * @returns The manifest object.
- */
-export function oneTool(name: string, tool: Record<string, unknown>): unknown {
-  return {
-    schema: 1,
-    tools: {
-      [name]: { description: `The ${name} tool`, input_schema: { type: "object" }, ...tool },
-    },
-  };
-}
 
 /**
  * The pids of live processes in a process group, read from `/proc`.

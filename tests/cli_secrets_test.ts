@@ -11,7 +11,7 @@ import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
 import type { ToolSpec } from "../src/manifest/types.ts";
 import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
-import { toolSpec } from "./_tool_spec.ts";
+import { toolSpec } from "./_fixtures.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const ALWAYS = ["--approve", "always"];

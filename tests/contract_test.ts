@@ -15,7 +15,7 @@ import {
   type ToolSpec,
 } from "../src/mod.ts";
 import { assertNoStackTrace, processesLeftInGroup, ROOT } from "./_cli.ts";
-import { toolSpec } from "./_tool_spec.ts";
+import { toolSpec } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;

@@ -8,7 +8,7 @@ import {
 } from "../src/mod.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
 
-const SNAPSHOT = new URL("./snapshots/definitions.json", import.meta.url);
+const SNAPSHOT = new URL("./fixtures/definitions_snapshot.json", import.meta.url);
 const UPDATE = Deno.env.get("BASIS_UPDATE_SNAPSHOTS") === "1";
 
 const WORD_COUNT: ToolSpec = {

@@ -8,15 +8,12 @@
 import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { oneTool, type Scratch, scratch } from "./_cli.ts";
+import { type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, type McpSession, resultText } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+import { ECHO_MANIFEST } from "./_fixtures.ts";
 
-const ECHO = oneTool("echo", {
-  description: "Echo the input",
-  input_schema: { type: "object", properties: { text: { type: "string" } } },
-  command: ["cat"],
-});
+const ECHO = ECHO_MANIFEST;
 
 /** What the client was asked. */
 interface Asked {

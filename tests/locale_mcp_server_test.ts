@@ -22,14 +22,11 @@ import { cli, oneTool, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, type McpSession, resultText } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { tempDir } from "./_scratch.ts";
+import { ECHO_MANIFEST } from "./_fixtures.ts";
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 
-const ECHO = oneTool("echo", {
-  description: "Echo the input",
-  input_schema: { type: "object", properties: { text: { type: "string" } } },
-  command: ["cat"],
-});
+const ECHO = ECHO_MANIFEST;
 
 interface ServeOptions {
   /** Arguments after `mcp`. */

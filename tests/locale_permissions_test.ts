@@ -9,19 +9,13 @@ import assert from "node:assert/strict";
 import { cli, cliEnv, type CliResult, oneTool, type Scratch, scratch, unconfined } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+import { executable } from "./_fixtures.ts";
 
 const IS_LINUX = Deno.build.os === "linux";
 const EN_PREFIX = "basis-tools: warning: ";
 const UK_PREFIX = "basis-tools: попередження: ";
 /** What the warnings keep as they are besides options, quoted values and paths. */
 const KEPT = [/\b(?:permissions|spawn|Deno|basis-tools|deno|json|elicitation)\b/g];
-
-/** An executable shell script at `path`. */
-async function executable(path: string, mode = 0o755): Promise<string> {
-  await Deno.writeTextFile(path, "#!/bin/sh\nexit 0\n");
-  await Deno.chmod(path, mode);
-  return path;
-}
 
 /** The directory that holds the scratch workspace and its user directories. */
 function base(dirs: Scratch): string {

@@ -18,7 +18,7 @@ import {
 import { BasisError } from "../src/errors.ts";
 import { english, loadLocale, messages } from "../src/locale/messages.ts";
 import { cli, type CliOptions, type Scratch, scratch } from "./_cli.ts";
-import { toolSpec } from "./_tool_spec.ts";
+import { toolSpec } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
 
 await loadLocale("uk-UA");

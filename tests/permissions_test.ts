@@ -9,6 +9,7 @@ import { resolveProgram } from "../src/run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../src/spawn/mod.ts";
 import { cli, oneTool, ROOT, scratch, unconfined } from "./_cli.ts";
 import { tempDir } from "./_scratch.ts";
+import { executable } from "./_fixtures.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -49,12 +50,6 @@ async function tree(tools: Record<string, unknown>) {
 }
 
 type Tree = Awaited<ReturnType<typeof tree>>;
-
-async function executable(path: string, mode = 0o755): Promise<string> {
-  await Deno.writeTextFile(path, "#!/bin/sh\nexit 0\n");
-  await Deno.chmod(path, mode);
-  return path;
-}
 
 async function derive(t: Tree, options: DeriveOptions = {}): Promise<DerivedPermissions> {
   const vars = new Set<string>();

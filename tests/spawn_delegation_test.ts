@@ -23,7 +23,7 @@ import {
 } from "../src/spawn/mod.ts";
 import type { SpawnCall } from "../src/spawn/mod.ts";
 import { ROOT } from "./_cli.ts";
-import { spawnConfig } from "./_spawn_config.ts";
+import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
 
 const AGENT = new URL("./fixtures/spawn/recording_agent.sh", import.meta.url).pathname;

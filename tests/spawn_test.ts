@@ -15,7 +15,7 @@ import {
   spawnTimeout,
 } from "../src/spawn/mod.ts";
 import { runResult } from "./_run_result.ts";
-import { spawnConfig } from "./_spawn_config.ts";
+import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
