@@ -10,6 +10,7 @@ import {
   spawnCli,
   unconfined,
 } from "./_cli.ts";
+import { say, wording } from "./_wording.ts";
 
 const ALWAYS = ["--approve", "always"];
 
@@ -76,7 +77,8 @@ Deno.test("call of an unknown tool exits 2 and suggests a close name", async () 
   await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const result = await cli(dirs, ["call", "ecoh", "{}", ...ALWAYS]);
   assert.equal(result.code, 2);
-  assert.match(result.stderr, /^basis-tools: Cannot find tool "ecoh"; did you mean "echo"\?\n$/);
+  const near = say("cli.unknown_tool_near", { tool: '"ecoh"', names: '"echo"' });
+  assert.equal(result.stderr, `basis-tools: ${near}\n`);
 });
 
 Deno.test("call with input that is not JSON exits 2 with one line", async () => {
@@ -192,7 +194,7 @@ Deno.test("call stops a tool at its timeout_ms in milliseconds (exit 3, well und
   );
   const result = await cli(dirs, ["call", "sleepy", "{}", ...ALWAYS]);
   assert.equal(result.code, 3);
-  assert.match(result.stderr, /timed out after 150 ms/);
+  assert.match(result.stderr, wording("run.timed_out", { ms: 150 }));
   const json = await cli(dirs, ["--json", "call", "sleepy", "{}", ...ALWAYS]);
   assert.equal(json.code, 3);
   const object = JSON.parse(json.stdout);

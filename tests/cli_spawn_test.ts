@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { phrase } from "../src/locale/messages.ts";
 import {
   assertNoStackTrace,
   CALL_JSON_KEYS,
@@ -11,6 +12,7 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { say, wording } from "./_wording.ts";
 
 const ALWAYS = ["--approve", "always"];
 const SPAWN_FIXTURES = `${ROOT}tests/fixtures/spawn`;
@@ -90,7 +92,7 @@ Deno.test("spawn of a command that prints only on stderr succeeds with stderr as
   assert.equal(json.stdout, "");
   const silent = await cli(dirs, ["spawn", "!true", ...ALWAYS]);
   assert.equal(silent.code, 0);
-  assert.match(silent.stderr, /Command finished and printed nothing/);
+  assert.match(silent.stderr, wording("run.printed_nothing", { label: phrase("label.command") }));
 });
 
 Deno.test("spawn of a failing command exits 1; the model sees stderr, else stdout, else the status", async () => {
@@ -99,19 +101,25 @@ Deno.test("spawn of a failing command exits 1; the model sees stderr, else stdou
   const streamed = await cli(dirs, ["spawn", body, ...ALWAYS]);
   assert.equal(streamed.code, 1);
   assert.equal(streamed.stdout, "partial\n");
-  assert.match(streamed.stderr, /^broke\nbasis-tools: Command exited with code 3\n$/);
+  assert.equal(
+    streamed.stderr,
+    `broke\nbasis-tools: ${say("run.exit", { label: phrase("label.command"), code: 3 })}\n`,
+  );
   const json = JSON.parse((await cli(dirs, ["spawn", body, "--json", ...ALWAYS])).stdout);
   assert.equal(json.ok, false);
   assert.equal(json.exit_code, 3);
   assert.equal(json.result, "broke");
   assert.equal(json.error.kind, "tool_failed");
-  assert.match(json.error.message, /Command exited with code 3: broke/);
+  assert.equal(
+    json.error.message,
+    `${say("run.exit", { label: phrase("label.command"), code: 3 })}: broke`,
+  );
   const stdoutOnly = JSON.parse(
     (await cli(dirs, ["spawn", "!echo o; exit 2", "--json", ...ALWAYS])).stdout,
   );
   assert.equal(stdoutOnly.result, "o");
   const quiet = JSON.parse((await cli(dirs, ["spawn", "!exit 4", "--json", ...ALWAYS])).stdout);
-  assert.equal(quiet.result, "Command exited with status 4");
+  assert.equal(quiet.result, say("spawn.exit_status", { label: phrase("label.command"), code: 4 }));
   assert.equal(quiet.exit_code, 4);
 });
 
@@ -126,7 +134,10 @@ Deno.test({
   const result = await cli(dirs, ["spawn", body, "--spawn-timeout", "300", ...ALWAYS]);
   assert.equal(result.code, 3, result.stderr);
   assert.equal(result.stdout, "started\n");
-  assert.match(result.stderr, /Command timed out after 300 ms/);
+  assert.match(
+    result.stderr,
+    wording("run.timed_out", { label: phrase("label.command"), ms: 300 }),
+  );
   const pgid = Number(await Deno.readTextFile(`${dirs.root}/pgid`));
   assert.ok(pgid > 0);
   assert.deepEqual(await processesLeftInGroup(pgid), []);
@@ -215,7 +226,7 @@ Deno.test("--no-shell refuses a command with exit 5 before any rule or approver;
   assert.equal(added.code, 0, added.stderr);
   const refused = await cli(dirs, ["--no-shell", "spawn", "!touch marker"]);
   assert.equal(refused.code, 5, refused.stderr);
-  assert.match(refused.stderr, /commands are turned off \(--no-shell\)/);
+  assert.match(refused.stderr, wording("spawn.guard.no_shell"));
   assert.ok(!(await exists(`${dirs.root}/marker`)));
   const always = await cli(dirs, ["spawn", "!@box touch marker", "--no-shell", ...ALWAYS]);
   assert.equal(always.code, 5);
@@ -307,7 +318,7 @@ Deno.test("at depth 2 a task is refused before the approver (exit 5); a command 
   const env = { AGENT_LOG: log, BASIS_SPAWN_DEPTH: "2" };
   const refused = await cli(dirs, ["spawn", "go deeper", ...ALWAYS], { env });
   assert.equal(refused.code, 5);
-  assert.match(refused.stderr, /delegation depth 2 and the limit is 2/);
+  assert.match(refused.stderr, wording("spawn.guard.depth_limit", { depth: 2, max: 2 }));
   assert.ok(!(await exists(log)), "the subagent never started");
   const command = await cli(dirs, ["spawn", "!echo still here", ...ALWAYS], { env });
   assert.equal(command.code, 0, command.stderr);
@@ -334,7 +345,7 @@ Deno.test("subagents that call spawn inherit the approval and stop at the depth 
   // One more level of delegation is refused at depth 2, and the refusal travels back up.
   const tooDeep = await cli(dirs, ["spawn", "delegate:delegate:hello", ...ALWAYS], { env });
   assert.equal(tooDeep.code, 1);
-  assert.match(tooDeep.stderr, /delegation depth 2 and the limit is 2/);
+  assert.match(tooDeep.stderr, wording("spawn.guard.depth_limit", { depth: 2, max: 2 }));
   assert.equal(await Deno.readTextFile(log), "1\n2\n1\n2\n");
 });
 
@@ -343,16 +354,29 @@ Deno.test("a failing subagent exits 1 with its stderr; a silent one says so", as
   await configure(dirs, { agent: [AGENT] });
   const failed = await cli(dirs, ["spawn", "fail", ...ALWAYS]);
   assert.equal(failed.code, 1);
-  assert.match(failed.stderr, /agent: cannot do that\nbasis-tools: Subagent exited with code 2\n$/);
+  assert.ok(
+    failed.stderr.endsWith(
+      `agent: cannot do that\nbasis-tools: ${
+        say("run.exit", { label: phrase("label.subagent"), code: 2 })
+      }\n`,
+    ),
+    failed.stderr,
+  );
   const json = JSON.parse((await cli(dirs, ["spawn", "fail", "--json", ...ALWAYS])).stdout);
   assert.equal(json.error.kind, "tool_failed");
-  assert.equal(json.error.message, "Subagent exited with code 2: agent: cannot do that");
-  assert.equal(json.result, "Subagent exited with code 2: agent: cannot do that");
+  assert.equal(
+    json.error.message,
+    `${say("run.exit", { label: phrase("label.subagent"), code: 2 })}: agent: cannot do that`,
+  );
+  assert.equal(
+    json.result,
+    `${say("run.exit", { label: phrase("label.subagent"), code: 2 })}: agent: cannot do that`,
+  );
   const silent = await cli(dirs, ["spawn", "silent", ...ALWAYS]);
   assert.equal(silent.code, 0);
-  assert.match(silent.stderr, /The subagent finished without saying anything/);
+  assert.match(silent.stderr, wording("spawn.agent_silent"));
   const silentJson = JSON.parse((await cli(dirs, ["spawn", "silent", "--json", ...ALWAYS])).stdout);
-  assert.equal(silentJson.result, "The subagent finished without saying anything");
+  assert.equal(silentJson.result, say("spawn.agent_silent"));
 });
 
 Deno.test("a task with no subagent configured is refused (exit 5) saying how to configure one", async () => {
