@@ -6,11 +6,13 @@
  */
 
 import { denoRunArgs, finish, type ProcessResult } from "./_deno_run.ts";
+import { ROOT } from "./_fixtures.ts";
+import { removeAll } from "./_scratch.ts";
+import { settle, until } from "./_poll.ts";
 
-/** The repository root, with a trailing slash. */
-export const ROOT = new URL("..", import.meta.url).pathname;
-/** Tiny programs the end-to-end tests declare as tools. */
-export const FIXTURES = `${ROOT}tests/fixtures/cli`;
+// The fixtures' folder and builders live in tests/_fixtures.ts; the end-to-end tests take these
+// from here with the rest.
+export { FIXTURES, oneTool, ROOT } from "./_fixtures.ts";
 
 /**
  * What the CLI is run from: the source entry point, or the bundle when `BASIS_TEST_BUNDLE` names
@@ -34,22 +36,24 @@ export const CALL_JSON_KEYS: readonly string[] = [
   "error",
 ];
 
-/** A scratch workspace and the user directories that go with it. */
-export interface Scratch {
+/**
+ * A scratch workspace and the user directories that go with it: `await using dirs = await
+ * scratch(…)` removes them all when the block ends, whether the test passed or failed.
+ */
+export interface Scratch extends AsyncDisposable {
   /** The workspace root (holds `.basis/tools.json`). */
   root: string;
   configDir: string;
   cacheDir: string;
   stateDir: string;
-  /** Removes everything. */
-  cleanup(): Promise<void>;
 }
 
 /** What one CLI run printed and how it ended. */
 export type CliResult = ProcessResult;
 
 /**
- * Creates a scratch workspace. A manifest given as an object is written as JSON; as a string, as is.
+ * Creates a scratch workspace, removed when disposed (`await using`). A manifest given as an object
+ * is written as JSON; as a string, as is.
  *
  * @param manifest The workspace manifest, or `undefined` for none.
  * @param global The global manifest, or `undefined` for none.
@@ -71,7 +75,7 @@ export async function scratch(manifest?: unknown, global?: unknown): Promise<Scr
     configDir,
     cacheDir: `${base}/cache`,
     stateDir: `${base}/state`,
-    cleanup: () => Deno.remove(base, { recursive: true }),
+    [Symbol.asyncDispose]: () => removeAll(base),
   };
 }
 
@@ -234,26 +238,10 @@ const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
 });
 
 /**
- * A one-tool manifest.
- *
- * @param name The tool's name.
- * @param tool Its fields; `description` and `input_schema` get defaults.
- * @returns The manifest object.
- */
-export function oneTool(name: string, tool: Record<string, unknown>): unknown {
-  return {
-    schema: 1,
-    tools: {
-      [name]: { description: `The ${name} tool`, input_schema: { type: "object" }, ...tool },
-    },
-  };
-}
-
-/**
  * The pids of live processes in a process group, read from `/proc`.
  *
  * @param pgid The process group id.
- * @returns The pids still in it (zombies excluded).
+ * @returns The pids still in it (zombies and the dead excluded).
  */
 export function processesInGroup(pgid: number): number[] {
   const pids: number[] = [];
@@ -267,7 +255,8 @@ export function processesInGroup(pgid: number): number[] {
     }
     // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] !== "Z" && Number(fields[2]) === pgid) pids.push(Number(entry.name));
+    const dead = fields[0] === "Z" || fields[0] === "X";
+    if (!dead && Number(fields[2]) === pgid) pids.push(Number(entry.name));
   }
   return pids;
 }
@@ -279,14 +268,8 @@ export function processesInGroup(pgid: number): number[] {
  * @param pgid The process group id.
  * @returns The pids still in it after the wait.
  */
-export async function processesLeftInGroup(pgid: number): Promise<number[]> {
-  const deadline = performance.now() + 2000;
-  let pids = processesInGroup(pgid);
-  while (pids.length > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    pids = processesInGroup(pgid);
-  }
-  return pids;
+export function processesLeftInGroup(pgid: number): Promise<number[]> {
+  return settle(() => processesInGroup(pgid), (pids) => pids.length === 0, { timeoutMs: 2000 });
 }
 
 /**
@@ -309,16 +292,15 @@ export function assertNoStackTrace(text: string): void {
  * @throws {Error} When the file never holds one.
  */
 export async function readPid(path: string, onTimeout?: () => void): Promise<number> {
-  const deadline = performance.now() + 10_000;
-  while (performance.now() < deadline) {
-    try {
-      const text = (await Deno.readTextFile(path)).trim();
-      if (/^\d+$/.test(text)) return Number(text);
-    } catch {
-      // Not written yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  const probe = async () => {
+    // Not written yet reads as empty.
+    const text = (await Deno.readTextFile(path).catch(() => "")).trim();
+    return /^\d+$/.test(text) ? Number(text) : undefined;
+  };
+  try {
+    return await until(probe, { timeoutMs: 10_000, what: `a process group id in ${path}` });
+  } catch (error) {
+    onTimeout?.();
+    throw error;
   }
-  onTimeout?.();
-  throw new Error(`${path} was never written`);
 }

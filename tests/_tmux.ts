@@ -5,6 +5,9 @@
  * @module
  */
 
+import { tempDir } from "./_scratch.ts";
+import { until } from "./_poll.ts";
+
 /** Whether tmux is installed. */
 export function hasTmux(): boolean {
   try {
@@ -57,15 +60,15 @@ export async function inPseudoTerminal(
   argv: string[],
   run: TerminalRun,
 ): Promise<{ screen: string; code: number }> {
-  const dir = await Deno.makeTempDir({ prefix: "basis-tmux-" });
-  const socket = `${dir}/socket`;
+  await using dir = await tempDir({ prefix: "basis-tmux-" });
+  const socket = `${dir.path}/socket`;
   const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   const env = Object.entries(run.env ?? {}).map(([key, value]) => `${key}=${quote(value)}`);
   const pipe = run.stdin === undefined ? "" : `printf '%s' ${quote(run.stdin)} | `;
   const redirect = run.stderr === undefined ? "" : ` 2> ${quote(run.stderr)}`;
   const command = `${pipe}env ${env.join(" ")} ${
     argv.map(quote).join(" ")
-  }${redirect}; echo "EXIT=$?" > ${quote(`${dir}/code`)}; tmux -S ${
+  }${redirect}; echo "EXIT=$?" > ${quote(`${dir.path}/code`)}; tmux -S ${
     quote(socket)
   } wait-for -S exited`;
   const waitFor = run.waitFor ?? "Allow once";
@@ -87,21 +90,18 @@ export async function inPseudoTerminal(
       "remain-on-exit",
       "on",
     ]);
-    const deadline = Date.now() + 30_000;
     let screen = "";
-    while (!screen.includes(waitFor)) {
-      if (Date.now() > deadline) throw new Error(`"${waitFor}" never appeared:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => {
       screen = await tmux(socket, ["capture-pane", "-p", "-t", "t"]);
-    }
+      return screen.includes(waitFor) ? screen : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 50, what: () => `"${waitFor}" on the screen:\n${screen}` });
     if (run.keys.length > 0) await tmux(socket, ["send-keys", "-t", "t", ...run.keys]);
     await tmux(socket, ["wait-for", "exited"], AbortSignal.timeout(30_000));
     // From the start of history: tmux may resize a fresh pane and push the top line off screen.
     const final = await tmux(socket, ["capture-pane", "-p", "-S", "-", "-t", "t"]);
-    const code = Number(/EXIT=(\d+)/.exec(await Deno.readTextFile(`${dir}/code`))?.[1] ?? -1);
+    const code = Number(/EXIT=(\d+)/.exec(await Deno.readTextFile(`${dir.path}/code`))?.[1] ?? -1);
     return { screen: final, code };
   } finally {
     await tmux(socket, ["kill-server"]).catch(() => {});
-    await Deno.remove(dir, { recursive: true });
   }
 }

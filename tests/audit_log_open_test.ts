@@ -17,6 +17,7 @@ import {
   spawnCli,
   unconfined,
 } from "./_cli.ts";
+import { tempDir } from "./_scratch.ts";
 
 const LINUX = Deno.build.os === "linux";
 
@@ -52,26 +53,22 @@ Deno.test({
   name: "call: an audit log that is a FIFO is refused with a warning; the call runs and succeeds",
   ignore: !LINUX,
 }, async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
-  try {
-    const fifo = `${dirs.root}/audit.fifo`;
-    await mkfifo(fifo);
-    const child = spawnCli(dirs, ["call", "echo", '{"a":1}', "--approve", "always"], {
-      env: { BASIS_AUDIT_LOG: fifo },
-    });
-    const output = await finishOrKill(child);
-    const stderr = new TextDecoder().decode(output.stderr);
-    assert.equal(output.code, 0, stderr);
-    assert.equal(new TextDecoder().decode(output.stdout), '{"a":1}');
-    assert.match(
-      stderr,
-      /^basis-tools: warning: Cannot write audit log ".*audit\.fifo": not a regular file .*; calls go on unaudited$/m,
-    );
-    // Warned once, not once per entry.
-    assert.equal(stderr.match(/Cannot write audit log/g)?.length, 1);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const fifo = `${dirs.root}/audit.fifo`;
+  await mkfifo(fifo);
+  const child = spawnCli(dirs, ["call", "echo", '{"a":1}', "--approve", "always"], {
+    env: { BASIS_AUDIT_LOG: fifo },
+  });
+  const output = await finishOrKill(child);
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  assert.equal(new TextDecoder().decode(output.stdout), '{"a":1}');
+  assert.match(
+    stderr,
+    /^basis-tools: warning: Cannot write audit log ".*audit\.fifo": not a regular file .*; calls go on unaudited$/m,
+  );
+  // Warned once, not once per entry.
+  assert.equal(stderr.match(/Cannot write audit log/g)?.length, 1);
 });
 
 Deno.test({
@@ -79,24 +76,20 @@ Deno.test({
     "call: with a FIFO as the audit log, SIGTERM still stops the tool's group and the CLI (130)",
   ignore: !LINUX,
 }, async () => {
-  const pidFile = `${await Deno.makeTempDir()}/pgid`;
-  const dirs = await scratch(
+  await using pids = await tempDir();
+  const pidFile = `${pids.path}/pgid`;
+  await using dirs = await scratch(
     oneTool("forever", { command: [`${FIXTURES}/grandchild.sh`, pidFile] }),
   );
   await unconfined(dirs);
-  try {
-    const fifo = `${dirs.root}/audit.fifo`;
-    await mkfifo(fifo);
-    const child = spawnCli(dirs, ["call", "forever", "--approve", "always", "--audit-log", fifo]);
-    const pgid = await readPid(pidFile, () => child.kill("SIGKILL"));
-    child.kill("SIGTERM");
-    const output = await finishOrKill(child);
-    assert.equal(output.code, 130);
-    assert.deepEqual(await processesLeftInGroup(pgid), []);
-  } finally {
-    await dirs.cleanup();
-    await Deno.remove(pidFile, { recursive: true }).catch(() => {});
-  }
+  const fifo = `${dirs.root}/audit.fifo`;
+  await mkfifo(fifo);
+  const child = spawnCli(dirs, ["call", "forever", "--approve", "always", "--audit-log", fifo]);
+  const pgid = await readPid(pidFile, () => child.kill("SIGKILL"));
+  child.kill("SIGTERM");
+  const output = await finishOrKill(child);
+  assert.equal(output.code, 130);
+  assert.deepEqual(await processesLeftInGroup(pgid), []);
 });
 
 const RUN_ENTRY = {
@@ -115,43 +108,35 @@ Deno.test({
   name: "openAuditLog() opens only a regular file: a directory and /dev/null are refused",
   ignore: !LINUX,
 }, async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.mkdir(`${dir}/directory`);
-    await Deno.symlink("/dev/null", `${dir}/link-to-null`);
-    for (const path of [`${dir}/directory`, "/dev/null", `${dir}/link-to-null`]) {
-      const warnings: string[] = [];
-      const log = openAuditLog({ path, warn: (message) => warnings.push(message) });
-      assert.equal(log.record(RUN_ENTRY), false, path);
-      assert.equal(log.record(RUN_ENTRY), false, path);
-      log.close();
-      assert.equal(warnings.length, 1, path);
-      assert.match(warnings[0]!, /not a regular file/, path);
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  await using dir = await tempDir();
+  await Deno.mkdir(`${dir.path}/directory`);
+  await Deno.symlink("/dev/null", `${dir.path}/link-to-null`);
+  for (const path of [`${dir.path}/directory`, "/dev/null", `${dir.path}/link-to-null`]) {
+    const warnings: string[] = [];
+    const log = openAuditLog({ path, warn: (message) => warnings.push(message) });
+    assert.equal(log.record(RUN_ENTRY), false, path);
+    assert.equal(log.record(RUN_ENTRY), false, path);
+    log.close();
+    assert.equal(warnings.length, 1, path);
+    assert.match(warnings[0]!, /not a regular file/, path);
   }
 });
 
 Deno.test("openAuditLog() still makes a missing file, its directory, and the file a link points to", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const nested = `${dir}/a/b/audit.jsonl`;
-    const fresh = openAuditLog({ path: nested, warn: (message) => assert.fail(message) });
-    assert.ok(fresh.record(RUN_ENTRY));
-    assert.ok(fresh.record(RUN_ENTRY));
-    fresh.close();
-    assert.equal((await Deno.readTextFile(nested)).split("\n").length, 3);
-    if (Deno.build.os !== "windows") {
-      assert.equal((await Deno.stat(nested)).mode! & 0o777, 0o600);
-      assert.equal((await Deno.stat(`${dir}/a/b`)).mode! & 0o777, 0o700);
-      await Deno.symlink(`${dir}/real.jsonl`, `${dir}/link.jsonl`);
-      const linked = openAuditLog({ path: `${dir}/link.jsonl`, warn: (m) => assert.fail(m) });
-      assert.ok(linked.record(RUN_ENTRY));
-      linked.close();
-      assert.match(await Deno.readTextFile(`${dir}/real.jsonl`), /"type":"run"/);
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  await using dir = await tempDir();
+  const nested = `${dir.path}/a/b/audit.jsonl`;
+  const fresh = openAuditLog({ path: nested, warn: (message) => assert.fail(message) });
+  assert.ok(fresh.record(RUN_ENTRY));
+  assert.ok(fresh.record(RUN_ENTRY));
+  fresh.close();
+  assert.equal((await Deno.readTextFile(nested)).split("\n").length, 3);
+  if (Deno.build.os !== "windows") {
+    assert.equal((await Deno.stat(nested)).mode! & 0o777, 0o600);
+    assert.equal((await Deno.stat(`${dir.path}/a/b`)).mode! & 0o777, 0o700);
+    await Deno.symlink(`${dir.path}/real.jsonl`, `${dir.path}/link.jsonl`);
+    const linked = openAuditLog({ path: `${dir.path}/link.jsonl`, warn: (m) => assert.fail(m) });
+    assert.ok(linked.record(RUN_ENTRY));
+    linked.close();
+    assert.match(await Deno.readTextFile(`${dir.path}/real.jsonl`), /"type":"run"/);
   }
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { AUDIT_FILE, auditLogPath, openAuditLog } from "../src/audit/mod.ts";
 import type { DecisionEntry, RunEntry } from "../src/audit/mod.ts";
+import { tempDir } from "./_scratch.ts";
 
 const WRITER = new URL("./fixtures/approver/audit_writer.ts", import.meta.url).pathname;
 const CANARY = "canary-SECRET-7f3a9c";
@@ -72,12 +73,12 @@ Deno.test("auditLogPath() is undefined when --audit-log or BASIS_AUDIT_LOG is of
 });
 
 Deno.test("openAuditLog() writes a decision and a run as one JSON line each, keys in order", async () => {
-  const dir = await Deno.makeTempDir();
-  const log = openAuditLog({ path: `${dir}/audit.jsonl` });
+  await using dir = await tempDir();
+  const log = openAuditLog({ path: `${dir.path}/audit.jsonl` });
   assert.equal(log.record(DECISION), true);
   assert.equal(log.record(RUN), true);
   log.close();
-  const [decision, run] = await readLines(`${dir}/audit.jsonl`);
+  const [decision, run] = await readLines(`${dir.path}/audit.jsonl`);
   assert.deepEqual(Object.keys(decision!), [
     "ts",
     "type",
@@ -105,12 +106,11 @@ Deno.test("openAuditLog() writes a decision and a run as one JSON line each, key
     stdout_bytes: 3,
     stderr_bytes: 0,
   });
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("openAuditLog() leaves out rule_id and reason when they do not apply, and appends", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/audit.jsonl`;
+  await using dir = await tempDir();
+  const path = `${dir.path}/audit.jsonl`;
   await Deno.writeTextFile(path, '{"earlier":true}\n');
   const log = openAuditLog({ path });
   log.record({
@@ -130,7 +130,6 @@ Deno.test("openAuditLog() leaves out rule_id and reason when they do not apply, 
   assert.equal(run!.exit_code, null);
   assert.equal(run!.signal, "SIGKILL");
   assert.equal(run!.timed_out, true);
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test(
@@ -139,32 +138,30 @@ Deno.test(
     ignore: Deno.build.os === "windows",
   },
   async () => {
-    const dir = await Deno.makeTempDir();
-    const env = envOf({ XDG_STATE_HOME: `${dir}/state` });
+    await using dir = await tempDir();
+    const env = envOf({ XDG_STATE_HOME: `${dir.path}/state` });
     const log = openAuditLog({ env });
-    assert.equal(log.path, `${dir}/state/basis/audit.jsonl`);
-    await assert.rejects(Deno.stat(`${dir}/state`));
+    assert.equal(log.path, `${dir.path}/state/basis/audit.jsonl`);
+    await assert.rejects(Deno.stat(`${dir.path}/state`));
     assert.equal(log.record(RUN), true);
     log.close();
-    assert.equal((await Deno.stat(`${dir}/state/basis`)).mode! & 0o777, 0o700);
-    assert.equal((await Deno.stat(`${dir}/state/basis/audit.jsonl`)).mode! & 0o777, 0o600);
-    await Deno.remove(dir, { recursive: true });
+    assert.equal((await Deno.stat(`${dir.path}/state/basis`)).mode! & 0o777, 0o700);
+    assert.equal((await Deno.stat(`${dir.path}/state/basis/audit.jsonl`)).mode! & 0o777, 0o600);
   },
 );
 
 Deno.test("openAuditLog() writes nothing when off", async () => {
-  const dir = await Deno.makeTempDir();
-  const log = openAuditLog({ path: "off", env: envOf({ XDG_STATE_HOME: dir }) });
+  await using dir = await tempDir();
+  const log = openAuditLog({ path: "off", env: envOf({ XDG_STATE_HOME: dir.path }) });
   assert.equal(log.path, undefined);
   assert.equal(log.record(DECISION), false);
   log.close();
-  assert.deepEqual([...Deno.readDirSync(dir)], []);
-  await Deno.remove(dir);
+  assert.deepEqual([...Deno.readDirSync(dir.path)], []);
 });
 
 Deno.test("openAuditLog() redacts every secret, in values, keys and nested input", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/audit.jsonl`;
+  await using dir = await tempDir();
+  const path = `${dir.path}/audit.jsonl`;
   const quoted = 'pa"ss\\word';
   const log = openAuditLog({ path, secrets: [CANARY] });
   const preview = {
@@ -189,14 +186,13 @@ Deno.test("openAuditLog() redacts every secret, in values, keys and nested input
   assert.deepEqual((second!.preview as { input: unknown }).input, {
     "[redacted]": ["x[redacted]y", { deep: "[redacted]" }],
   });
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("openAuditLog() warns once and goes on when the log cannot be written", async () => {
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${dir}/file`, "");
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/file`, "");
   const warnings: string[] = [];
-  const log = openAuditLog({ path: `${dir}/file/audit.jsonl`, warn: (m) => warnings.push(m) });
+  const log = openAuditLog({ path: `${dir.path}/file/audit.jsonl`, warn: (m) => warnings.push(m) });
   assert.equal(log.record(DECISION), false);
   assert.equal(log.record(RUN), false);
   log.close();
@@ -205,26 +201,24 @@ Deno.test("openAuditLog() warns once and goes on when the log cannot be written"
     warnings[0]!,
     /^Cannot write audit log ".*\/file\/audit\.jsonl": .+; calls go on unaudited$/,
   );
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("openAuditLog() recovers when the file can be written again", async () => {
-  const dir = await Deno.makeTempDir();
+  await using dir = await tempDir();
   const warnings: string[] = [];
-  await Deno.writeTextFile(`${dir}/logs`, "");
-  const log = openAuditLog({ path: `${dir}/logs/audit.jsonl`, warn: (m) => warnings.push(m) });
+  await Deno.writeTextFile(`${dir.path}/logs`, "");
+  const log = openAuditLog({ path: `${dir.path}/logs/audit.jsonl`, warn: (m) => warnings.push(m) });
   assert.equal(log.record(RUN), false);
-  await Deno.remove(`${dir}/logs`);
+  await Deno.remove(`${dir.path}/logs`);
   assert.equal(log.record(RUN), true);
   log.close();
   assert.equal(warnings.length, 1);
-  assert.equal((await readLines(`${dir}/logs/audit.jsonl`)).length, 1);
-  await Deno.remove(dir, { recursive: true });
+  assert.equal((await readLines(`${dir.path}/logs/audit.jsonl`)).length, 1);
 });
 
 Deno.test("openAuditLog() lines from 20 concurrent processes × 50 never interleave", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/audit.jsonl`;
+  await using dir = await tempDir();
+  const path = `${dir.path}/audit.jsonl`;
   const writers = Array.from({ length: 20 }, (_, writer) =>
     new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", WRITER, path, String(writer), "50"],
@@ -245,12 +239,11 @@ Deno.test("openAuditLog() lines from 20 concurrent processes × 50 never interle
     seen.add(`${input.writer}/${input.seq}`);
   }
   assert.equal(seen.size, 1000);
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("openAuditLog() summarises an input above 64 KiB in a decision line instead of copying it", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/audit.jsonl`;
+  await using dir = await tempDir();
+  const path = `${dir.path}/audit.jsonl`;
   const log = openAuditLog({ path });
   const preview = { tool: "t", command: ["cat"], cwd: "/w", input: { blob: "x".repeat(70_000) } };
   const base = {
@@ -270,5 +263,4 @@ Deno.test("openAuditLog() summarises an input above 64 KiB in a decision line in
   assert.deepEqual(large.preview.command, ["cat"]);
   assert.deepEqual(large.input_bytes, 70_012);
   assert.deepEqual(small.preview.input, { small: 1 });
-  await Deno.remove(dir, { recursive: true });
 });

@@ -28,29 +28,25 @@ function dirPathTool(command: unknown[]): unknown {
 }
 
 Deno.test("a rule pinned for an argument from the input never allows an option the manifest later puts in its place", async () => {
-  const dirs = await scratch(dirPathTool([ARGV, { input: "dir" }, "--", { input: "path" }]));
-  try {
-    const added = await cli(dirs, ["rules", "add", "--tool", "f"]);
-    assert.equal(added.code, 0, added.stderr);
-    const input = '{"dir": "a", "path": "-p"}';
-    const allowed = await cli(dirs, ["call", "f", input, "--approve", "never"]);
-    assert.equal(allowed.code, 0, allowed.stderr);
-    assert.equal(allowed.stdout, `[a]\n[--]\n[-p]\nstdin:{"dir":"a","path":"-p"}`);
-    // The repository replaces the argument with an option (find's -delete, say): asked again.
-    const path = `${dirs.root}/.basis/tools.json`;
-    await Deno.writeTextFile(path, JSON.stringify(dirPathTool([ARGV, "-delete", "--", "p"])));
-    const option = await cli(dirs, ["call", "f", input, "--approve", "never"]);
-    assert.equal(option.code, 5, `${option.stdout}\n${option.stderr}`);
-    assert.equal(option.stdout, "");
-    const tested = await cli(dirs, ["rules", "test", "f", input, "--json"]);
-    assert.notEqual(JSON.parse(tested.stdout).by, "rule", tested.stdout);
-    // A literal that an input value could be (an operand, or anything after "--") still matches.
-    await Deno.writeTextFile(path, JSON.stringify(dirPathTool([ARGV, "src", "--", "-x"])));
-    const operand = await cli(dirs, ["call", "f", input, "--approve", "never"]);
-    assert.equal(operand.code, 0, operand.stderr);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(dirPathTool([ARGV, { input: "dir" }, "--", { input: "path" }]));
+  const added = await cli(dirs, ["rules", "add", "--tool", "f"]);
+  assert.equal(added.code, 0, added.stderr);
+  const input = '{"dir": "a", "path": "-p"}';
+  const allowed = await cli(dirs, ["call", "f", input, "--approve", "never"]);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.equal(allowed.stdout, `[a]\n[--]\n[-p]\nstdin:{"dir":"a","path":"-p"}`);
+  // The repository replaces the argument with an option (find's -delete, say): asked again.
+  const path = `${dirs.root}/.basis/tools.json`;
+  await Deno.writeTextFile(path, JSON.stringify(dirPathTool([ARGV, "-delete", "--", "p"])));
+  const option = await cli(dirs, ["call", "f", input, "--approve", "never"]);
+  assert.equal(option.code, 5, `${option.stdout}\n${option.stderr}`);
+  assert.equal(option.stdout, "");
+  const tested = await cli(dirs, ["rules", "test", "f", input, "--json"]);
+  assert.notEqual(JSON.parse(tested.stdout).by, "rule", tested.stdout);
+  // A literal that an input value could be (an operand, or anything after "--") still matches.
+  await Deno.writeTextFile(path, JSON.stringify(dirPathTool([ARGV, "src", "--", "-x"])));
+  const operand = await cli(dirs, ["call", "f", input, "--approve", "never"]);
+  assert.equal(operand.code, 0, operand.stderr);
 });
 
 Deno.test("call NAME --help shows no secret: not in the description, the command, a field, its default or the example", async () => {
@@ -74,17 +70,13 @@ Deno.test("call NAME --help shows no secret: not in the description, the command
       },
     },
   };
-  const dirs = await scratch(manifest);
-  try {
-    for (const json of [[], ["--json"]]) {
-      const help = await cli(dirs, ["call", "leak", "--help", "--env", `P=${passed}`, ...json]);
-      assert.equal(help.code, 0, help.stderr);
-      const printed = help.stdout + help.stderr;
-      assert.ok(printed.includes("[redacted]"), printed);
-      assert.ok(!printed.includes(secret) && !printed.includes(passed), printed);
-    }
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch(manifest);
+  for (const json of [[], ["--json"]]) {
+    const help = await cli(dirs, ["call", "leak", "--help", "--env", `P=${passed}`, ...json]);
+    assert.equal(help.code, 0, help.stderr);
+    const printed = help.stdout + help.stderr;
+    assert.ok(printed.includes("[redacted]"), printed);
+    assert.ok(!printed.includes(secret) && !printed.includes(passed), printed);
   }
 });
 
@@ -106,37 +98,29 @@ Deno.test("show, call NAME --help and list write no raw control or bidi characte
       },
     },
   };
-  const dirs = await scratch(manifest);
-  try {
-    const outputs = [
-      await cli(dirs, ["show", "e"]),
-      await cli(dirs, ["call", "e", "--help"]),
-      await cli(dirs, ["list"]),
-    ];
-    for (const output of outputs) {
-      assert.equal(output.code, 0, output.stderr);
-      // deno-lint-ignore no-control-regex -- the characters that must never be written raw
-      const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
-      assert.ok(!raw.test(output.stdout + output.stderr), JSON.stringify(output.stdout));
-    }
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch(manifest);
+  const outputs = [
+    await cli(dirs, ["show", "e"]),
+    await cli(dirs, ["call", "e", "--help"]),
+    await cli(dirs, ["list"]),
+  ];
+  for (const output of outputs) {
+    assert.equal(output.code, 0, output.stderr);
+    // deno-lint-ignore no-control-regex -- the characters that must never be written raw
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+    assert.ok(!raw.test(output.stdout + output.stderr), JSON.stringify(output.stdout));
   }
 });
 
 Deno.test("call --dry-run and rules test write an input's C1 controls and bidi overrides as escapes, never raw", async () => {
-  const dirs = await scratch(dirPathTool([ARGV, { input: "dir" }, "--", { input: "path" }]));
-  try {
-    const input = JSON.stringify({ dir: "a\u009b2J\u202eb", path: "p\u0085" });
-    for (const args of [["call", "f", input, "--dry-run"], ["rules", "test", "f", input]]) {
-      const result = await cli(dirs, args);
-      assert.notEqual(result.stdout, "", result.stderr);
-      assert.ok(!/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u.test(result.stdout), result.stdout);
-      // The escapes are JSON's own: the preview still reads back as the same input.
-      const preview = JSON.parse(result.stdout.split("\n")[0]!.replace(/^\S+\s+/, ""));
-      assert.deepEqual(preview.input, JSON.parse(input));
-    }
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch(dirPathTool([ARGV, { input: "dir" }, "--", { input: "path" }]));
+  const input = JSON.stringify({ dir: "a\u009b2J\u202eb", path: "p\u0085" });
+  for (const args of [["call", "f", input, "--dry-run"], ["rules", "test", "f", input]]) {
+    const result = await cli(dirs, args);
+    assert.notEqual(result.stdout, "", result.stderr);
+    assert.ok(!/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u.test(result.stdout), result.stdout);
+    // The escapes are JSON's own: the preview still reads back as the same input.
+    const preview = JSON.parse(result.stdout.split("\n")[0]!.replace(/^\S+\s+/, ""));
+    assert.deepEqual(preview.input, JSON.parse(input));
   }
 });

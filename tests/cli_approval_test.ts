@@ -9,7 +9,7 @@ Deno.test({
   ignore: !hasTmux(),
 }, async () => {
   const canary = "CANARY-prompt-7e6d5c4b";
-  const dirs = await scratch(
+  await using dirs = await scratch(
     oneTool("echo", { command: ["cat"], env: { TOKEN: canary }, side_effect: "external" }),
   );
   const env = {
@@ -68,11 +68,10 @@ Deno.test({
     [[true, "prompt"], [true, "rule"], [false, "policy"], [false, "prompt"]],
   );
   assert.equal(entries.filter((e) => e.type === "run").length, 2);
-  await dirs.cleanup();
 });
 
 Deno.test("without a terminal, a call no rule answers is denied with the exact command to allow it", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const denied = await cli(dirs, ["call", "echo", "{}"]);
   assert.equal(denied.code, 5);
   const command = /`basis-tools (.+?)`/.exec(denied.stderr)?.[1];
@@ -82,11 +81,10 @@ Deno.test("without a terminal, a call no rule answers is denied with the exact c
   const allowed = await cli(dirs, ["call", "echo", '{"a":1}']);
   assert.equal(allowed.code, 0, allowed.stderr);
   assert.equal(allowed.stdout, '{"a":1}');
-  await dirs.cleanup();
 });
 
 Deno.test("a rules file shipped in the workspace approves nothing", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const rule = { id: "r-aaaaaaaa", tool: "echo", decision: "allow", scope: "global" };
   const document = JSON.stringify({ version: 1, rules: [rule] });
   await Deno.writeTextFile(`${dirs.root}/.basis/rules.json`, document);
@@ -94,11 +92,10 @@ Deno.test("a rules file shipped in the workspace approves nothing", async () => 
   await Deno.writeTextFile(`${dirs.root}/.config/basis/rules.json`, document);
   const result = await cli(dirs, ["call", "echo", "{}"]);
   assert.equal(result.code, 5, result.stderr);
-  await dirs.cleanup();
 });
 
 Deno.test("a remembered deny answers first, even over --approve always, and shows its reason", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const marker = `${dirs.root}/ran`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -110,108 +107,99 @@ Deno.test("a remembered deny answers first, even over --approve always, and show
   assert.equal(result.code, 5);
   assert.match(result.stderr, /not today/);
   await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
-  await dirs.cleanup();
 });
 
 Deno.test("deny beats ask beats allow; an input condition narrows an allow; ask asks even over an allow", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
-  try {
-    const add = (...args: string[]) => cli(dirs, ["rules", "add", "--tool", "echo", ...args]);
-    assert.equal((await add("--input", "/ok=true")).code, 0);
-    assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
-    assert.equal((await cli(dirs, ["call", "echo", '{"ok":false}'])).code, 5);
-    // A rule that says ask: asked even though the allow matches, so denied with no terminal.
-    assert.equal((await add("--ask", "--input", "/ask=true")).code, 0);
-    const asked = await cli(dirs, ["call", "echo", '{"ok":true,"ask":true}']);
-    assert.equal(asked.code, 5);
-    assert.match(asked.stderr, /says to ask every time and there is no terminal to ask/);
-    const always = await cli(dirs, [
-      "call",
-      "echo",
-      '{"ok":true,"ask":true}',
-      "--approve",
-      "always",
-    ]);
-    assert.equal(always.code, 5, "an ask rule is asked even under --approve always");
-    assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
-    // A deny covering every input beats both.
-    assert.equal((await add("--deny", "--reason", "closed")).code, 0);
-    const denied = await cli(dirs, ["call", "echo", '{"ok":true}']);
-    assert.equal(denied.code, 5);
-    assert.match(denied.stderr, /closed/);
-    // rules test says the same, and runs nothing.
-    const tested = await cli(dirs, ["rules", "test", "echo", '{"ok":true}', "--json"]);
-    assert.equal(tested.code, 5);
-    assert.equal(JSON.parse(tested.stdout).decision, "deny");
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const add = (...args: string[]) => cli(dirs, ["rules", "add", "--tool", "echo", ...args]);
+  assert.equal((await add("--input", "/ok=true")).code, 0);
+  assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
+  assert.equal((await cli(dirs, ["call", "echo", '{"ok":false}'])).code, 5);
+  // A rule that says ask: asked even though the allow matches, so denied with no terminal.
+  assert.equal((await add("--ask", "--input", "/ask=true")).code, 0);
+  const asked = await cli(dirs, ["call", "echo", '{"ok":true,"ask":true}']);
+  assert.equal(asked.code, 5);
+  assert.match(asked.stderr, /says to ask every time and there is no terminal to ask/);
+  const always = await cli(dirs, [
+    "call",
+    "echo",
+    '{"ok":true,"ask":true}',
+    "--approve",
+    "always",
+  ]);
+  assert.equal(always.code, 5, "an ask rule is asked even under --approve always");
+  assert.equal((await cli(dirs, ["call", "echo", '{"ok":true}'])).code, 0);
+  // A deny covering every input beats both.
+  assert.equal((await add("--deny", "--reason", "closed")).code, 0);
+  const denied = await cli(dirs, ["call", "echo", '{"ok":true}']);
+  assert.equal(denied.code, 5);
+  assert.match(denied.stderr, /closed/);
+  // rules test says the same, and runs nothing.
+  const tested = await cli(dirs, ["rules", "test", "echo", '{"ok":true}', "--json"]);
+  assert.equal(tested.code, 5);
+  assert.equal(JSON.parse(tested.stdout).decision, "deny");
 });
 
 Deno.test("rules test and call --dry-run print the preview and the decision, and run nothing", async () => {
-  const dirs = await scratch();
-  try {
-    const marker = `${dirs.root}/ran`;
-    await Deno.writeTextFile(
-      `${dirs.root}/.basis/tools.json`,
-      JSON.stringify(oneTool("touch", { command: ["touch", marker] })),
-    );
-    const asked = await cli(dirs, ["rules", "test", "touch", "{}"]);
-    assert.equal(asked.code, 5, asked.stderr);
-    assert.match(
-      asked.stdout,
-      /^preview +\{"tool":"touch","program":"\/[^"]+\/touch","command":\["touch",/,
-    );
-    assert.match(asked.stdout, /decision +ask: no rule answers/);
-    const always = await cli(dirs, ["call", "touch", "{}", "--dry-run", "--approve", "always"]);
-    assert.equal(always.code, 0);
-    assert.match(always.stdout, /decision +allow, by --approve always/);
-    assert.equal((await cli(dirs, ["rules", "add", "--tool", "touch"])).code, 0);
-    const ruled = await cli(dirs, ["rules", "test", "touch"], { stdin: "{}" });
-    assert.equal(ruled.code, 0, ruled.stderr);
-    assert.match(ruled.stdout, /decision +allow, by rule r-/);
-    // The preview's input is what the program would receive: the digits as written.
-    const exact = await cli(dirs, [
-      "rules",
-      "test",
-      "touch",
-      '{"n":12345678901234567890}',
-      "--json",
-    ]);
-    assert.match(exact.stdout, /"n": 12345678901234567890\n/);
-    const never = await cli(dirs, ["rules", "test", "touch", "{}", "--approve", "never"]);
-    assert.equal(never.code, 0, "a rule answers before the policy");
-    // Input the schema refuses is refused as for a call (exit 4), before any decision.
-    await Deno.writeTextFile(
-      `${dirs.root}/.basis/tools.json`,
-      JSON.stringify(oneTool("touch", {
-        command: ["touch", marker],
-        input_schema: { type: "object", required: ["x"] },
-      })),
-    );
-    assert.equal((await cli(dirs, ["rules", "test", "touch", "{}"])).code, 4);
-    // Spawn: the preview and the decision, and spawn's own refusals before any rule.
-    const spawn = await cli(dirs, ["rules", "test", "spawn", '{"input":"!touch ran"}', "--json"]);
-    assert.equal(spawn.code, 5);
-    assert.deepEqual(JSON.parse(spawn.stdout).preview, {
-      mode: "command",
-      body: "touch ran",
-      cwd: await Deno.realPath(dirs.root),
-      target: "local",
-    });
-    const off = await cli(dirs, ["--no-shell", "spawn", "!touch ran", "--dry-run"]);
-    assert.equal(off.code, 5);
-    assert.match(off.stderr, /commands are turned off/);
-    await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
-    await assert.rejects(Deno.stat(`${dirs.root}/ran`), Deno.errors.NotFound);
-    await assert.rejects(Deno.stat(`${dirs.stateDir}/audit.jsonl`), Deno.errors.NotFound);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch();
+  const marker = `${dirs.root}/ran`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("touch", { command: ["touch", marker] })),
+  );
+  const asked = await cli(dirs, ["rules", "test", "touch", "{}"]);
+  assert.equal(asked.code, 5, asked.stderr);
+  assert.match(
+    asked.stdout,
+    /^preview +\{"tool":"touch","program":"\/[^"]+\/touch","command":\["touch",/,
+  );
+  assert.match(asked.stdout, /decision +ask: no rule answers/);
+  const always = await cli(dirs, ["call", "touch", "{}", "--dry-run", "--approve", "always"]);
+  assert.equal(always.code, 0);
+  assert.match(always.stdout, /decision +allow, by --approve always/);
+  assert.equal((await cli(dirs, ["rules", "add", "--tool", "touch"])).code, 0);
+  const ruled = await cli(dirs, ["rules", "test", "touch"], { stdin: "{}" });
+  assert.equal(ruled.code, 0, ruled.stderr);
+  assert.match(ruled.stdout, /decision +allow, by rule r-/);
+  // The preview's input is what the program would receive: the digits as written.
+  const exact = await cli(dirs, [
+    "rules",
+    "test",
+    "touch",
+    '{"n":12345678901234567890}',
+    "--json",
+  ]);
+  assert.match(exact.stdout, /"n": 12345678901234567890\n/);
+  const never = await cli(dirs, ["rules", "test", "touch", "{}", "--approve", "never"]);
+  assert.equal(never.code, 0, "a rule answers before the policy");
+  // Input the schema refuses is refused as for a call (exit 4), before any decision.
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("touch", {
+      command: ["touch", marker],
+      input_schema: { type: "object", required: ["x"] },
+    })),
+  );
+  assert.equal((await cli(dirs, ["rules", "test", "touch", "{}"])).code, 4);
+  // Spawn: the preview and the decision, and spawn's own refusals before any rule.
+  const spawn = await cli(dirs, ["rules", "test", "spawn", '{"input":"!touch ran"}', "--json"]);
+  assert.equal(spawn.code, 5);
+  assert.deepEqual(JSON.parse(spawn.stdout).preview, {
+    mode: "command",
+    body: "touch ran",
+    cwd: await Deno.realPath(dirs.root),
+    target: "local",
+  });
+  const off = await cli(dirs, ["--no-shell", "spawn", "!touch ran", "--dry-run"]);
+  assert.equal(off.code, 5);
+  assert.match(off.stderr, /commands are turned off/);
+  await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(`${dirs.root}/ran`), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(`${dirs.stateDir}/audit.jsonl`), Deno.errors.NotFound);
 });
 
 Deno.test("rules list, remove and check work from the CLI, with --json", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const added = JSON.parse(
     (await cli(dirs, ["rules", "add", "--tool", "echo", "--global", "--json"])).stdout,
   );
@@ -248,11 +236,10 @@ Deno.test("rules list, remove and check work from the CLI, with --json", async (
   assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 0);
   assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 2);
   assert.equal((await cli(dirs, ["rules", "frob"])).code, 2);
-  await dirs.cleanup();
 });
 
 Deno.test("a corrupt rules file fails closed: denied, and rules check reports it", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   await Deno.writeTextFile(`${dirs.configDir}/rules.json`, '{"version": 2, "rules": [');
   const result = await cli(dirs, ["call", "echo", "{}", "--approve", "always"]);
   assert.equal(result.code, 5);
@@ -260,12 +247,11 @@ Deno.test("a corrupt rules file fails closed: denied, and rules check reports it
   assert.equal(result.stderr.trimEnd().split("\n").length, 1);
   const check = await cli(dirs, ["rules", "check"]);
   assert.equal(check.code, 6);
-  await dirs.cleanup();
 });
 
 Deno.test("--audit-log moves the trail, off disables it, and no env value is in it", async () => {
   const canary = "CANARY-audit-1a2b3c4d";
-  const dirs = await scratch(
+  await using dirs = await scratch(
     oneTool("echo", {
       command: ["sh", "-c", "cat; echo $TOKEN >&2; exit 3"],
       env: { TOKEN: canary },
@@ -281,5 +267,4 @@ Deno.test("--audit-log moves the trail, off disables it, and no env value is in 
     env: { BASIS_AUDIT_LOG: "off" },
   });
   await assert.rejects(Deno.stat(`${dirs.stateDir}/audit.jsonl`), Deno.errors.NotFound);
-  await dirs.cleanup();
 });

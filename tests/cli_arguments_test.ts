@@ -42,77 +42,69 @@ const COMMAND = [
 ];
 
 Deno.test("call fills {input} arguments: one whole argv element each, numbers as written, no shell, stdin unchanged", async () => {
-  const dirs = await scratch(argumentsTool(COMMAND));
-  try {
-    const input =
-      '{"path": "a b; $(touch X)\\n-x", "count": 12345678901234567890, "ratio": 1.50, "verbose": false, "note": "n"}';
-    const result = await cli(dirs, ["call", "args", input, ...ALWAYS]);
-    assert.equal(result.code, 0, result.stderr);
-    assert.equal(
-      result.stdout,
-      "[-n]\n[12345678901234567890]\n[1.50]\n[false]\n[--]\n[a b; $(touch X)\n-x]\n" +
-        'stdin:{"path":"a b; $(touch X)\\n-x","count":12345678901234567890,"ratio":1.50,"verbose":false,"note":"n"}',
-    );
-    await assert.rejects(Deno.stat(`${dirs.root}/X`), Deno.errors.NotFound);
-    // The same digits from piped stdin, with the value written in exponent form.
-    const piped = await cli(dirs, ["call", "args", ...ALWAYS], {
-      stdin: '{"path": "p", "count": 1E2, "ratio": -0, "verbose": true}',
-    });
-    assert.equal(piped.code, 4, "-0 begins with a dash and ratio comes before --");
-    const exponent = await cli(dirs, ["call", "args", ...ALWAYS], {
-      stdin: '{"path": "p", "count": 1E2, "ratio": 0.10, "verbose": true}',
-    });
-    assert.equal(exponent.code, 0, exponent.stderr);
-    assert.match(exponent.stdout, /^\[-n\]\n\[1E2\]\n\[0\.10\]\n\[true\]\n\[--\]\n\[p\]\n/);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(argumentsTool(COMMAND));
+  const input =
+    '{"path": "a b; $(touch X)\\n-x", "count": 12345678901234567890, "ratio": 1.50, "verbose": false, "note": "n"}';
+  const result = await cli(dirs, ["call", "args", input, ...ALWAYS]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    result.stdout,
+    "[-n]\n[12345678901234567890]\n[1.50]\n[false]\n[--]\n[a b; $(touch X)\n-x]\n" +
+      'stdin:{"path":"a b; $(touch X)\\n-x","count":12345678901234567890,"ratio":1.50,"verbose":false,"note":"n"}',
+  );
+  await assert.rejects(Deno.stat(`${dirs.root}/X`), Deno.errors.NotFound);
+  // The same digits from piped stdin, with the value written in exponent form.
+  const piped = await cli(dirs, ["call", "args", ...ALWAYS], {
+    stdin: '{"path": "p", "count": 1E2, "ratio": -0, "verbose": true}',
+  });
+  assert.equal(piped.code, 4, "-0 begins with a dash and ratio comes before --");
+  const exponent = await cli(dirs, ["call", "args", ...ALWAYS], {
+    stdin: '{"path": "p", "count": 1E2, "ratio": 0.10, "verbose": true}',
+  });
+  assert.equal(exponent.code, 0, exponent.stderr);
+  assert.match(exponent.stdout, /^\[-n\]\n\[1E2\]\n\[0\.10\]\n\[true\]\n\[--\]\n\[p\]\n/);
 });
 
 Deno.test("a value beginning with '-' is refused before approval (exit 4) unless a literal -- comes first", async () => {
-  const dirs = await scratch(argumentsTool(COMMAND));
-  try {
-    // Before "--": a string or a negative number is refused, naming the field; never asked.
-    for (
-      const [input, field] of [
-        ['{"path": "p", "count": -3, "ratio": 1, "verbose": true}', "/count"],
-        ['{"path": "p", "count": 3, "ratio": -1e3, "verbose": true}', "/ratio"],
-      ] as const
-    ) {
-      const result = await cli(dirs, ["call", "args", input, "--approve", "never"]);
-      assert.equal(result.code, 4, result.stderr);
-      assert.ok(
-        result.stderr.includes(`Input refused by tool "args": ${field}: must not begin with "-"`),
-        result.stderr,
-      );
-      const json = await cli(dirs, ["call", "args", input, "--json", ...ALWAYS]);
-      assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
-    }
-    // After "--" a value may begin with "-": it can only be an operand there.
-    const after = await cli(dirs, [
-      "call",
-      "args",
-      '{"path": "-rf", "count": 1, "ratio": 2, "verbose": true}',
-      ...ALWAYS,
-    ]);
-    assert.equal(after.code, 0, after.stderr);
-    assert.ok(after.stdout.includes("[--]\n[-rf]\n"), after.stdout);
-    // A string argument before "--" that begins with "-" is refused too.
-    await Deno.writeTextFile(
-      `${dirs.root}/.basis/tools.json`,
-      JSON.stringify(argumentsTool([ARGV, { input: "path" }, "--", { input: "count" }])),
+  await using dirs = await scratch(argumentsTool(COMMAND));
+  // Before "--": a string or a negative number is refused, naming the field; never asked.
+  for (
+    const [input, field] of [
+      ['{"path": "p", "count": -3, "ratio": 1, "verbose": true}', "/count"],
+      ['{"path": "p", "count": 3, "ratio": -1e3, "verbose": true}', "/ratio"],
+    ] as const
+  ) {
+    const result = await cli(dirs, ["call", "args", input, "--approve", "never"]);
+    assert.equal(result.code, 4, result.stderr);
+    assert.ok(
+      result.stderr.includes(`Input refused by tool "args": ${field}: must not begin with "-"`),
+      result.stderr,
     );
-    const option = await cli(dirs, [
-      "call",
-      "args",
-      '{"path": "--exec=touch Y", "count": -1, "ratio": 2, "verbose": true}',
-      ...ALWAYS,
-    ]);
-    assert.equal(option.code, 4);
-    assert.ok(option.stderr.includes("/path: must not begin with"), option.stderr);
-  } finally {
-    await dirs.cleanup();
+    const json = await cli(dirs, ["call", "args", input, "--json", ...ALWAYS]);
+    assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
   }
+  // After "--" a value may begin with "-": it can only be an operand there.
+  const after = await cli(dirs, [
+    "call",
+    "args",
+    '{"path": "-rf", "count": 1, "ratio": 2, "verbose": true}',
+    ...ALWAYS,
+  ]);
+  assert.equal(after.code, 0, after.stderr);
+  assert.ok(after.stdout.includes("[--]\n[-rf]\n"), after.stdout);
+  // A string argument before "--" that begins with "-" is refused too.
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(argumentsTool([ARGV, { input: "path" }, "--", { input: "count" }])),
+  );
+  const option = await cli(dirs, [
+    "call",
+    "args",
+    '{"path": "--exec=touch Y", "count": -1, "ratio": 2, "verbose": true}',
+    ...ALWAYS,
+  ]);
+  assert.equal(option.code, 4);
+  assert.ok(option.stderr.includes("/path: must not begin with"), option.stderr);
 });
 
 Deno.test("an argument naming an unknown, non-scalar or optional property, or the program, is a manifest error at its line:column (exit 6)", async () => {
@@ -136,157 +128,141 @@ Deno.test("an argument naming an unknown, non-scalar or optional property, or th
     "good": { "description": "Fine", "input_schema": { "type": "object" }, "command": ["true"] }
   }
 }`;
-  const dirs = await scratch(manifest);
-  try {
-    const check = await cli(dirs, ["check"]);
-    assert.equal(check.code, 6);
-    const file = `${dirs.root}/.basis/tools.json`;
-    assert.deepEqual(check.stdout.trimEnd().split("\n"), [
-      `${file}:11:37: tool "bad": command[1].input: property "o" must have "type" "string", "integer", "number" or "boolean" to be an argument, found "object"`,
-      `${file}:11:53: tool "bad": command[2].input: property "s" must be listed in input_schema.required: an argument cannot be left out`,
-      `${file}:11:69: tool "bad": command[3].input: property "x" is not in input_schema.properties`,
-      `${file}:11:85: tool "bad": command[4].input: property "t" must have "type" "string", "integer", "number" or "boolean" to be an argument, found nothing`,
-      `${file}:16:19: tool "program": command[0]: the program cannot come from the input: write it as a string`,
-      `${file}:16:35: tool "program": command[1]: an argument from the input is written {"input": "<property>"}`,
-      `${file}:16:36: tool "program": command[1].inptu: unknown key, did you mean "input"?`,
-    ]);
-    const call = await cli(dirs, ["call", "bad", '{"o": {}, "t": 1}', ...ALWAYS]);
-    assert.equal(call.code, 6, call.stderr);
-    // The other tool still works.
-    assert.equal((await cli(dirs, ["call", "good", "{}", ...ALWAYS])).code, 0);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(manifest);
+  const check = await cli(dirs, ["check"]);
+  assert.equal(check.code, 6);
+  const file = `${dirs.root}/.basis/tools.json`;
+  assert.deepEqual(check.stdout.trimEnd().split("\n"), [
+    `${file}:11:37: tool "bad": command[1].input: property "o" must have "type" "string", "integer", "number" or "boolean" to be an argument, found "object"`,
+    `${file}:11:53: tool "bad": command[2].input: property "s" must be listed in input_schema.required: an argument cannot be left out`,
+    `${file}:11:69: tool "bad": command[3].input: property "x" is not in input_schema.properties`,
+    `${file}:11:85: tool "bad": command[4].input: property "t" must have "type" "string", "integer", "number" or "boolean" to be an argument, found nothing`,
+    `${file}:16:19: tool "program": command[0]: the program cannot come from the input: write it as a string`,
+    `${file}:16:35: tool "program": command[1]: an argument from the input is written {"input": "<property>"}`,
+    `${file}:16:36: tool "program": command[1].inptu: unknown key, did you mean "input"?`,
+  ]);
+  const call = await cli(dirs, ["call", "bad", '{"o": {}, "t": 1}', ...ALWAYS]);
+  assert.equal(call.code, 6, call.stderr);
+  // The other tool still works.
+  assert.equal((await cli(dirs, ["call", "good", "{}", ...ALWAYS])).code, 0);
 });
 
 Deno.test("the preview, dry run and show give the argv after substitution; show marks arguments <name>", async () => {
-  const dirs = await scratch(argumentsTool(COMMAND));
-  try {
-    const dry = await cli(dirs, [
-      "call",
-      "args",
-      '{"path": "my file", "count": 3, "ratio": 0.5, "verbose": true}',
-      "--dry-run",
-      "--json",
-    ]);
-    assert.equal(dry.code, 5, dry.stderr);
-    assert.deepEqual(JSON.parse(dry.stdout).preview.command, [
-      ARGV,
-      "-n",
-      "3",
-      "0.5",
-      "true",
-      "--",
-      "my file",
-    ]);
-    const show = await cli(dirs, ["show", "args"]);
-    assert.ok(
-      show.stdout.includes(`${ARGV} -n <count> <ratio> <verbose> -- <path>\n`),
-      show.stdout,
-    );
-    const json = JSON.parse((await cli(dirs, ["show", "args", "--json"])).stdout);
-    assert.deepEqual(json.command.slice(2), [
-      { input: "count" },
-      { input: "ratio" },
-      {
-        input: "verbose",
-      },
-      "--",
-      { input: "path" },
-    ]);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(argumentsTool(COMMAND));
+  const dry = await cli(dirs, [
+    "call",
+    "args",
+    '{"path": "my file", "count": 3, "ratio": 0.5, "verbose": true}',
+    "--dry-run",
+    "--json",
+  ]);
+  assert.equal(dry.code, 5, dry.stderr);
+  assert.deepEqual(JSON.parse(dry.stdout).preview.command, [
+    ARGV,
+    "-n",
+    "3",
+    "0.5",
+    "true",
+    "--",
+    "my file",
+  ]);
+  const show = await cli(dirs, ["show", "args"]);
+  assert.ok(
+    show.stdout.includes(`${ARGV} -n <count> <ratio> <verbose> -- <path>\n`),
+    show.stdout,
+  );
+  const json = JSON.parse((await cli(dirs, ["show", "args", "--json"])).stdout);
+  assert.deepEqual(json.command.slice(2), [
+    { input: "count" },
+    { input: "ratio" },
+    {
+      input: "verbose",
+    },
+    "--",
+    { input: "path" },
+  ]);
 });
 
 Deno.test("always allow for a tool with arguments pins the literal elements and any value where an argument goes", async () => {
-  const dirs = await scratch(argumentsTool(COMMAND));
-  try {
-    const roster = await loadRoster({ workspace: dirs.root, configDir: dirs.configDir });
-    const asked: string[] = [];
-    const build = () =>
-      new DeclaredToolBuilder(roster.tools.get("args")!, {
-        root: roster.root,
-        cacheDir: dirs.cacheDir,
-        spillDir: false,
-        approval: {
-          policy: "prompt",
-          configDir: dirs.configDir,
-          ask: (request) => {
-            asked.push(
-              request.kind === "tool" ? request.preview.command.join(" ") : request.preview.body,
-            );
-            return Promise.resolve("always_allow");
-          },
-        },
-      }).build();
-    const input = { path: "a", count: 1, ratio: 2, verbose: true };
-    await (await build().execution(input)).execute();
-    const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`)).rules;
-    assert.equal(rules.length, 1);
-    assert.deepEqual(rules[0].when.argv, [
-      ARGV,
-      "-n",
-      { operand: "*" },
-      { operand: "*" },
-      { operand: "*" },
-      "--",
-      { glob: "*" },
-    ]);
-    // Other values need no question; the rule still refuses what the argument rules refuse.
-    const other = await (await build().execution({ ...input, path: "-b", count: 99 })).execute();
-    assert.ok(other.result.includes("[99]"), other.result);
-    assert.equal(asked.length, 1);
-    await assert.rejects(
-      build().execution({ ...input, count: -1 }),
-      (error) => error instanceof ToolError && error.code === "invalid_input",
-    );
-    // A literal element changed in the manifest is asked about again.
-    await Deno.writeTextFile(
-      `${dirs.root}/.basis/tools.json`,
-      JSON.stringify(argumentsTool([ARGV, "-m", ...COMMAND.slice(2)])),
-    );
-    const changed = await loadRoster({ workspace: dirs.root, configDir: dirs.configDir });
-    const tool = new DeclaredToolBuilder(changed.tools.get("args")!, {
-      root: changed.root,
+  await using dirs = await scratch(argumentsTool(COMMAND));
+  const roster = await loadRoster({ workspace: dirs.root, configDir: dirs.configDir });
+  const asked: string[] = [];
+  const build = () =>
+    new DeclaredToolBuilder(roster.tools.get("args")!, {
+      root: roster.root,
       cacheDir: dirs.cacheDir,
       spillDir: false,
       approval: {
         policy: "prompt",
         configDir: dirs.configDir,
-        ask: () => Promise.resolve("deny"),
+        ask: (request) => {
+          asked.push(
+            request.kind === "tool" ? request.preview.command.join(" ") : request.preview.body,
+          );
+          return Promise.resolve("always_allow");
+        },
       },
     }).build();
-    await assert.rejects(
-      (await tool.execution(input)).execute(),
-      (error) => error instanceof ToolError && error.code === "denied",
-    );
-  } finally {
-    await dirs.cleanup();
-  }
+  const input = { path: "a", count: 1, ratio: 2, verbose: true };
+  await (await build().execution(input)).execute();
+  const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`)).rules;
+  assert.equal(rules.length, 1);
+  assert.deepEqual(rules[0].when.argv, [
+    ARGV,
+    "-n",
+    { operand: "*" },
+    { operand: "*" },
+    { operand: "*" },
+    "--",
+    { glob: "*" },
+  ]);
+  // Other values need no question; the rule still refuses what the argument rules refuse.
+  const other = await (await build().execution({ ...input, path: "-b", count: 99 })).execute();
+  assert.ok(other.result.includes("[99]"), other.result);
+  assert.equal(asked.length, 1);
+  await assert.rejects(
+    build().execution({ ...input, count: -1 }),
+    (error) => error instanceof ToolError && error.code === "invalid_input",
+  );
+  // A literal element changed in the manifest is asked about again.
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(argumentsTool([ARGV, "-m", ...COMMAND.slice(2)])),
+  );
+  const changed = await loadRoster({ workspace: dirs.root, configDir: dirs.configDir });
+  const tool = new DeclaredToolBuilder(changed.tools.get("args")!, {
+    root: changed.root,
+    cacheDir: dirs.cacheDir,
+    spillDir: false,
+    approval: {
+      policy: "prompt",
+      configDir: dirs.configDir,
+      ask: () => Promise.resolve("deny"),
+    },
+  }).build();
+  await assert.rejects(
+    (await tool.execution(input)).execute(),
+    (error) => error instanceof ToolError && error.code === "denied",
+  );
 });
 
 Deno.test("rules add --tool pins any value where an argument goes, and such a rule allows every value", async () => {
-  const dirs = await scratch(argumentsTool(COMMAND));
-  try {
-    const added = await cli(dirs, ["rules", "add", "--tool", "args", "--json"]);
-    assert.equal(added.code, 0, added.stderr);
-    assert.deepEqual(JSON.parse(added.stdout).when.argv.slice(1), [
-      "-n",
-      { operand: "*" },
-      { operand: "*" },
-      { operand: "*" },
-      "--",
-      { glob: "*" },
-    ]);
-    const call = await cli(dirs, [
-      "call",
-      "args",
-      '{"path": "x", "count": 5, "ratio": 1, "verbose": false}',
-    ]);
-    assert.equal(call.code, 0, call.stderr);
-    assert.ok(call.stdout.startsWith("[-n]\n[5]\n"), call.stdout);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(argumentsTool(COMMAND));
+  const added = await cli(dirs, ["rules", "add", "--tool", "args", "--json"]);
+  assert.equal(added.code, 0, added.stderr);
+  assert.deepEqual(JSON.parse(added.stdout).when.argv.slice(1), [
+    "-n",
+    { operand: "*" },
+    { operand: "*" },
+    { operand: "*" },
+    "--",
+    { glob: "*" },
+  ]);
+  const call = await cli(dirs, [
+    "call",
+    "args",
+    '{"path": "x", "count": 5, "ratio": 1, "verbose": false}',
+  ]);
+  assert.equal(call.code, 0, call.stderr);
+  assert.ok(call.stdout.startsWith("[-n]\n[5]\n"), call.stdout);
 });

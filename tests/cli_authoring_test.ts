@@ -36,212 +36,186 @@ const WORDS = {
 // init
 
 Deno.test("init writes a manifest naming its JSON Schema and an example tool that runs, then says what is next", async () => {
-  const dirs = await scratch();
-  try {
-    await Deno.remove(`${dirs.root}/.basis`, { recursive: true });
-    const result = await cli(dirs, ["init"]);
-    assert.equal(result.code, 0, result.stderr);
-    const manifest = JSON.parse(await Deno.readTextFile(`${dirs.root}/.basis/tools.json`));
-    assert.equal(
-      manifest.$schema,
-      `https://jsr.io/@basis/tools/${VERSION}/schemas/tools.schema.json`,
-    );
-    const script = await Deno.stat(`${dirs.root}/.basis/tools/hello.sh`);
-    assert.equal(script.mode! & 0o111, 0o111, "the script is executable");
-    for (
-      const next of ['call hello \'{"name":"world"}\'', "rules add --tool hello", "mcp", "check"]
-    ) {
-      assert.match(result.stdout, new RegExp(`^ {2}basis-tools .*${RegExp.escape(next)}$`, "m"));
-    }
-    // The example reads its input as JSON on stdin and takes the name as its argument.
-    const called = await cli(dirs, ["call", "hello", '{"name": "world"}', ...ALWAYS]);
-    assert.equal(called.code, 0, called.stderr);
-    assert.equal(called.stdout, 'Hello, world! (the whole input was {"name":"world"})\n');
-    assert.equal((await cli(dirs, ["check", "--strict"])).code, 0);
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch();
+  await Deno.remove(`${dirs.root}/.basis`, { recursive: true });
+  const result = await cli(dirs, ["init"]);
+  assert.equal(result.code, 0, result.stderr);
+  const manifest = JSON.parse(await Deno.readTextFile(`${dirs.root}/.basis/tools.json`));
+  assert.equal(
+    manifest.$schema,
+    `https://jsr.io/@basis/tools/${VERSION}/schemas/tools.schema.json`,
+  );
+  const script = await Deno.stat(`${dirs.root}/.basis/tools/hello.sh`);
+  assert.equal(script.mode! & 0o111, 0o111, "the script is executable");
+  for (
+    const next of ['call hello \'{"name":"world"}\'', "rules add --tool hello", "mcp", "check"]
+  ) {
+    assert.match(result.stdout, new RegExp(`^ {2}basis-tools .*${RegExp.escape(next)}$`, "m"));
   }
+  // The example reads its input as JSON on stdin and takes the name as its argument.
+  const called = await cli(dirs, ["call", "hello", '{"name": "world"}', ...ALWAYS]);
+  assert.equal(called.code, 0, called.stderr);
+  assert.equal(called.stdout, 'Hello, world! (the whole input was {"name":"world"})\n');
+  assert.equal((await cli(dirs, ["check", "--strict"])).code, 0);
 });
 
 Deno.test("init never overwrites: a manifest already there, or a workspace around, exits 2 and writes nothing", async () => {
-  const dirs = await scratch(oneTool("mine", { command: ["cat"] }));
-  try {
-    const file = `${dirs.root}/.basis/tools.json`;
-    const before = await Deno.readTextFile(file);
-    const again = await cli(dirs, ["init"]);
-    assert.equal(again.code, 2);
-    assert.equal(
-      again.stderr,
-      `basis-tools: Cannot create ${
-        JSON.stringify(file)
-      }: it already exists (nothing was written)\n`,
-    );
-    assert.equal(await Deno.readTextFile(file), before);
-    await assert.rejects(Deno.stat(`${dirs.root}/.basis/tools/hello.sh`), Deno.errors.NotFound);
-    // In a directory of that workspace: refused too; -C makes another workspace there.
-    await Deno.mkdir(`${dirs.root}/sub`);
-    const inside = await cli(dirs, ["init"], { cwd: `${dirs.root}/sub` });
-    assert.equal(inside.code, 2);
-    assert.match(inside.stderr, /is in workspace ".*\/work", which has one/);
-    await assert.rejects(Deno.stat(`${dirs.root}/sub/.basis`), Deno.errors.NotFound);
-    const here = await cli(dirs, ["-C", ".", "init", "--json"], { cwd: `${dirs.root}/sub` });
-    assert.equal(here.code, 0, here.stderr);
-    assert.deepEqual(JSON.parse(here.stdout).created, [
-      `${dirs.root}/sub/.basis/tools.json`,
-      `${dirs.root}/sub/.basis/tools/hello.sh`,
-    ]);
-    // A script already where the example would go: nothing is written, the manifest neither.
-    await Deno.mkdir(`${dirs.root}/other/.basis/tools`, { recursive: true });
-    await Deno.writeTextFile(`${dirs.root}/other/.basis/tools/hello.sh`, "mine");
-    const taken = await cli(dirs, ["-C", `${dirs.root}/other`, "init"]);
-    assert.equal(taken.code, 2);
-    assert.match(taken.stderr, /hello\.sh": it already exists/);
-    await assert.rejects(Deno.stat(`${dirs.root}/other/.basis/tools.json`), Deno.errors.NotFound);
-    assert.equal(await Deno.readTextFile(`${dirs.root}/other/.basis/tools/hello.sh`), "mine");
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(oneTool("mine", { command: ["cat"] }));
+  const file = `${dirs.root}/.basis/tools.json`;
+  const before = await Deno.readTextFile(file);
+  const again = await cli(dirs, ["init"]);
+  assert.equal(again.code, 2);
+  assert.equal(
+    again.stderr,
+    `basis-tools: Cannot create ${JSON.stringify(file)}: it already exists (nothing was written)\n`,
+  );
+  assert.equal(await Deno.readTextFile(file), before);
+  await assert.rejects(Deno.stat(`${dirs.root}/.basis/tools/hello.sh`), Deno.errors.NotFound);
+  // In a directory of that workspace: refused too; -C makes another workspace there.
+  await Deno.mkdir(`${dirs.root}/sub`);
+  const inside = await cli(dirs, ["init"], { cwd: `${dirs.root}/sub` });
+  assert.equal(inside.code, 2);
+  assert.match(inside.stderr, /is in workspace ".*\/work", which has one/);
+  await assert.rejects(Deno.stat(`${dirs.root}/sub/.basis`), Deno.errors.NotFound);
+  const here = await cli(dirs, ["-C", ".", "init", "--json"], { cwd: `${dirs.root}/sub` });
+  assert.equal(here.code, 0, here.stderr);
+  assert.deepEqual(JSON.parse(here.stdout).created, [
+    `${dirs.root}/sub/.basis/tools.json`,
+    `${dirs.root}/sub/.basis/tools/hello.sh`,
+  ]);
+  // A script already where the example would go: nothing is written, the manifest neither.
+  await Deno.mkdir(`${dirs.root}/other/.basis/tools`, { recursive: true });
+  await Deno.writeTextFile(`${dirs.root}/other/.basis/tools/hello.sh`, "mine");
+  const taken = await cli(dirs, ["-C", `${dirs.root}/other`, "init"]);
+  assert.equal(taken.code, 2);
+  assert.match(taken.stderr, /hello\.sh": it already exists/);
+  await assert.rejects(Deno.stat(`${dirs.root}/other/.basis/tools.json`), Deno.errors.NotFound);
+  assert.equal(await Deno.readTextFile(`${dirs.root}/other/.basis/tools/hello.sh`), "mine");
 });
 
 // ---------------------------------------------------------------------------------------------
 // Help
 
 Deno.test("did you mean: unknown commands, options and tool names (lsit, --aprove, call wc)", async () => {
-  const dirs = await scratch(WORDS);
-  try {
-    const cases: [string[], string][] = [
-      [["lsit"], 'Unknown command "lsit": did you mean "list"? See basis-tools --help'],
-      [["chekc"], 'Unknown command "chekc": did you mean "check"?'],
-      [["help", "lsit"], 'Unknown command "lsit": did you mean "list"?'],
-      [["list", "--aprove", "always"], 'Unknown option "--aprove": did you mean "--approve"?'],
-      [["call", "x", "--dry-rn"], 'Unknown option "--dry-rn": did you mean "--dry-run"?'],
-      [
-        ["list", "--dry-run"],
-        'Cannot use option "--dry-run" with "list": it is an option of "call" or "spawn"; see basis-tools help list',
-      ],
-      [["call", "wc", "{}"], 'Cannot find tool "wc"; did you mean "word_count"?'],
-      [["call", "word_cuont", "{}"], 'Cannot find tool "word_cuont"; did you mean "word_count"?'],
-      [["call", "files", "{}"], 'Cannot find tool "files"; did you mean "list_files"?'],
-      [["call", "word_count", "--help", "extra"], 'unexpected argument "extra"'],
-    ];
-    for (const [args, message] of cases) {
-      const result = await cli(dirs, args);
-      assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
-      assert.ok(result.stderr.includes(message), `${args.join(" ")}: ${result.stderr}`);
-      assert.equal(result.stderr.trimEnd().split("\n").length, 1);
-      assertNoStackTrace(result.stderr);
-    }
-    const uk = await cli(dirs, ["lsit", "--locale", "uk-UA"]);
-    assert.match(uk.stderr, /Невідома команда "lsit": можливо, ви мали на увазі "list"\?/);
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch(WORDS);
+  const cases: [string[], string][] = [
+    [["lsit"], 'Unknown command "lsit": did you mean "list"? See basis-tools --help'],
+    [["chekc"], 'Unknown command "chekc": did you mean "check"?'],
+    [["help", "lsit"], 'Unknown command "lsit": did you mean "list"?'],
+    [["list", "--aprove", "always"], 'Unknown option "--aprove": did you mean "--approve"?'],
+    [["call", "x", "--dry-rn"], 'Unknown option "--dry-rn": did you mean "--dry-run"?'],
+    [
+      ["list", "--dry-run"],
+      'Cannot use option "--dry-run" with "list": it is an option of "call" or "spawn"; see basis-tools help list',
+    ],
+    [["call", "wc", "{}"], 'Cannot find tool "wc"; did you mean "word_count"?'],
+    [["call", "word_cuont", "{}"], 'Cannot find tool "word_cuont"; did you mean "word_count"?'],
+    [["call", "files", "{}"], 'Cannot find tool "files"; did you mean "list_files"?'],
+    [["call", "word_count", "--help", "extra"], 'unexpected argument "extra"'],
+  ];
+  for (const [args, message] of cases) {
+    const result = await cli(dirs, args);
+    assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+    assert.ok(result.stderr.includes(message), `${args.join(" ")}: ${result.stderr}`);
+    assert.equal(result.stderr.trimEnd().split("\n").length, 1);
+    assertNoStackTrace(result.stderr);
   }
+  const uk = await cli(dirs, ["lsit", "--locale", "uk-UA"]);
+  assert.match(uk.stderr, /Невідома команда "lsit": можливо, ви мали на увазі "list"\?/);
 });
 
 Deno.test("help COMMAND is COMMAND --help, and each command's help lists exactly the options it takes", async () => {
-  const dirs = await scratch();
-  try {
-    const top = await cli(dirs, ["help"]);
-    assert.equal(top.code, 0);
-    assert.equal(top.stdout, (await cli(dirs, ["--help"])).stdout);
-    for (const command of Object.keys(HELP_OPTIONS)) {
-      const help = await cli(dirs, ["help", command]);
-      assert.equal(help.code, 0, command);
-      if (command !== "help") {
-        assert.equal(help.stdout, (await cli(dirs, [command, "--help"])).stdout, command);
-      }
-      const options = help.stdout.slice(help.stdout.indexOf("\nOptions:\n"));
-      const listed = [...options.matchAll(/^ {2}(?:-\w, | {4})--([a-z-]+)/gm)].map((m) => m[1]);
-      assert.deepEqual(listed, HELP_OPTIONS[command], command);
-      // Every option listed is one the command takes.
-      const takes = [...GLOBAL_OPTIONS, ...(COMMAND_OPTIONS[command] ?? [])].map((o) => o.name);
-      for (const name of listed) assert.ok(takes.includes(name!), `${command} --${name}`);
-      // And every option of its own is listed.
-      for (const own of COMMAND_OPTIONS[command] ?? []) {
-        assert.ok(listed.includes(own.name), `${command} --${own.name}`);
-      }
+  await using dirs = await scratch();
+  const top = await cli(dirs, ["help"]);
+  assert.equal(top.code, 0);
+  assert.equal(top.stdout, (await cli(dirs, ["--help"])).stdout);
+  for (const command of Object.keys(HELP_OPTIONS)) {
+    const help = await cli(dirs, ["help", command]);
+    assert.equal(help.code, 0, command);
+    if (command !== "help") {
+      assert.equal(help.stdout, (await cli(dirs, [command, "--help"])).stdout, command);
     }
-    const list = await cli(dirs, ["list", "--help"]);
-    assert.doesNotMatch(list.stdout, /--approve|--dry-run|--spawn-timeout|--audit-log/);
-    const init = await cli(dirs, ["init", "--help"]);
-    assert.doesNotMatch(init.stdout, /--env|--approve|--config-dir/);
-    assert.match(top.stdout, /^ {2}init {2,}start a workspace/m);
-    assert.match(top.stdout, /^ {2}help \[COMMAND\]/m);
-  } finally {
-    await dirs.cleanup();
+    const options = help.stdout.slice(help.stdout.indexOf("\nOptions:\n"));
+    const listed = [...options.matchAll(/^ {2}(?:-\w, | {4})--([a-z-]+)/gm)].map((m) => m[1]);
+    assert.deepEqual(listed, HELP_OPTIONS[command], command);
+    // Every option listed is one the command takes.
+    const takes = [...GLOBAL_OPTIONS, ...(COMMAND_OPTIONS[command] ?? [])].map((o) => o.name);
+    for (const name of listed) assert.ok(takes.includes(name!), `${command} --${name}`);
+    // And every option of its own is listed.
+    for (const own of COMMAND_OPTIONS[command] ?? []) {
+      assert.ok(listed.includes(own.name), `${command} --${own.name}`);
+    }
   }
+  const list = await cli(dirs, ["list", "--help"]);
+  assert.doesNotMatch(list.stdout, /--approve|--dry-run|--spawn-timeout|--audit-log/);
+  const init = await cli(dirs, ["init", "--help"]);
+  assert.doesNotMatch(init.stdout, /--env|--approve|--config-dir/);
+  assert.match(top.stdout, /^ {2}init {2,}start a workspace/m);
+  assert.match(top.stdout, /^ {2}help \[COMMAND\]/m);
 });
 
 Deno.test("call NAME --help shows the tool's description and input fields from its schema", async () => {
-  const dirs = await scratch(WORDS);
-  try {
-    const help = await cli(dirs, ["call", "word_count", "--help"]);
-    assert.equal(help.code, 0, help.stderr);
-    const lines = help.stdout.split("\n");
-    assert.equal(lines[0], "word_count — Count the words of a text");
-    assert.ok(
-      help.stdout.includes(`Example: basis-tools call word_count '{"text":"…","limit":1}'`),
-      help.stdout,
-    );
-    assert.ok(help.stdout.includes("Runs: wc -w\n"));
-    assert.ok(help.stdout.includes("Side effect: process; time limit: 120000 ms\n"));
-    const table = lines.slice(lines.findIndex((line) => line.includes("FIELD")));
-    assert.deepEqual(table.slice(0, 6), [
-      "  FIELD  TYPE               REQUIRED  DEFAULT  DESCRIPTION",
-      "  text   string             yes       -        The text to count",
-      '  unit   "words" | "lines"  no        "words"  What to count',
-      "  limit  integer            yes       -",
-      "  when   string (date)      no        -",
-      "  tags   array of string    no        -",
-    ]);
-    assert.doesNotMatch(help.stdout, /Fields not listed/);
-    const json = JSON.parse((await cli(dirs, ["call", "word_count", "--help", "--json"])).stdout);
-    assert.deepEqual(json.fields[1], {
-      name: "unit",
-      type: '"words" | "lines"',
-      required: false,
-      default: "words",
-      description: "What to count",
-    });
-    const open = await cli(dirs, ["call", "list_files", "--help"]);
-    assert.match(open.stdout, /Input: any JSON object \(the schema names no fields\)/);
-    const spawn = await cli(dirs, ["call", "spawn", "--help"]);
-    assert.equal(spawn.code, 0, spawn.stderr);
-    assert.match(spawn.stdout, /^spawn — Run a shell command or delegate a task/);
-    assert.match(spawn.stdout, /^ {2}input +string +yes +- +"!<command>" runs a shell command/m);
-    const unknown = await cli(dirs, ["call", "wc", "--help"]);
-    assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /did you mean "word_count"\?/);
-    // Without a name, the command's help, as before.
-    assert.match((await cli(dirs, ["call", "--help"])).stdout, /^Usage: basis-tools call NAME/);
-    const uk = await cli(dirs, ["call", "word_count", "--help", "--locale", "uk-UA"]);
-    assert.match(uk.stdout, /^ {2}ПОЛЕ +ТИП +ОБОВ’ЯЗКОВЕ +ТИПОВО +ОПИС$/m);
-    assert.match(uk.stdout, /^ {2}text +string +так /m);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(WORDS);
+  const help = await cli(dirs, ["call", "word_count", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  const lines = help.stdout.split("\n");
+  assert.equal(lines[0], "word_count — Count the words of a text");
+  assert.ok(
+    help.stdout.includes(`Example: basis-tools call word_count '{"text":"…","limit":1}'`),
+    help.stdout,
+  );
+  assert.ok(help.stdout.includes("Runs: wc -w\n"));
+  assert.ok(help.stdout.includes("Side effect: process; time limit: 120000 ms\n"));
+  const table = lines.slice(lines.findIndex((line) => line.includes("FIELD")));
+  assert.deepEqual(table.slice(0, 6), [
+    "  FIELD  TYPE               REQUIRED  DEFAULT  DESCRIPTION",
+    "  text   string             yes       -        The text to count",
+    '  unit   "words" | "lines"  no        "words"  What to count',
+    "  limit  integer            yes       -",
+    "  when   string (date)      no        -",
+    "  tags   array of string    no        -",
+  ]);
+  assert.doesNotMatch(help.stdout, /Fields not listed/);
+  const json = JSON.parse((await cli(dirs, ["call", "word_count", "--help", "--json"])).stdout);
+  assert.deepEqual(json.fields[1], {
+    name: "unit",
+    type: '"words" | "lines"',
+    required: false,
+    default: "words",
+    description: "What to count",
+  });
+  const open = await cli(dirs, ["call", "list_files", "--help"]);
+  assert.match(open.stdout, /Input: any JSON object \(the schema names no fields\)/);
+  const spawn = await cli(dirs, ["call", "spawn", "--help"]);
+  assert.equal(spawn.code, 0, spawn.stderr);
+  assert.match(spawn.stdout, /^spawn — Run a shell command or delegate a task/);
+  assert.match(spawn.stdout, /^ {2}input +string +yes +- +"!<command>" runs a shell command/m);
+  const unknown = await cli(dirs, ["call", "wc", "--help"]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /did you mean "word_count"\?/);
+  // Without a name, the command's help, as before.
+  assert.match((await cli(dirs, ["call", "--help"])).stdout, /^Usage: basis-tools call NAME/);
+  const uk = await cli(dirs, ["call", "word_count", "--help", "--locale", "uk-UA"]);
+  assert.match(uk.stdout, /^ {2}ПОЛЕ +ТИП +ОБОВ’ЯЗКОВЕ +ТИПОВО +ОПИС$/m);
+  assert.match(uk.stdout, /^ {2}text +string +так /m);
 });
 
 Deno.test("--version --json prints the name and version as JSON", async () => {
-  const dirs = await scratch();
-  try {
-    const result = await cli(dirs, ["--version", "--json"]);
-    assert.equal(result.code, 0);
-    const json = JSON.parse(result.stdout);
-    assert.equal(json.name, "basis-tools");
-    assert.equal(json.version, VERSION);
-    assert.equal(json.deno, Deno.version.deno);
-    assert.equal((await cli(dirs, ["-V"])).stdout, `basis-tools ${VERSION}\n`);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch();
+  const result = await cli(dirs, ["--version", "--json"]);
+  assert.equal(result.code, 0);
+  const json = JSON.parse(result.stdout);
+  assert.equal(json.name, "basis-tools");
+  assert.equal(json.version, VERSION);
+  assert.equal(json.deno, Deno.version.deno);
+  assert.equal((await cli(dirs, ["-V"])).stdout, `basis-tools ${VERSION}\n`);
 });
 
 // ---------------------------------------------------------------------------------------------
 // check
 
 Deno.test("check warns about what fails only at call time, and --strict makes it a problem (exit 6)", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       gone: { description: "Gone", input_schema: {}, command: ["no-such-program-basis-7"] },
@@ -250,39 +224,35 @@ Deno.test("check warns about what fails only at call time, and --strict makes it
       fine: { description: "Fine", input_schema: {}, command: ["cat"] },
     },
   });
-  try {
-    const file = `${dirs.root}/.basis/tools.json`;
-    const warned = await cli(dirs, ["check"]);
-    assert.equal(warned.code, 0, warned.stdout);
-    assert.deepEqual(warned.stdout.trimEnd().split("\n"), [
-      `warning: ${file}: tool "gone": command[0]: program "no-such-program-basis-7" was not found on PATH`,
-      `warning: ${file}: tool "relative": command[0]: program "${dirs.root}/bin/missing" does not exist`,
-      `warning: ${file}: tool "nowhere": cwd: working directory "${dirs.root}/no/such/dir" does not exist`,
-      `ok: 4 tools (${file}), 3 warnings: fine as declared, but failing here until fixed (--strict: exit 6)`,
-    ]);
-    const strict = await cli(dirs, ["check", "--strict"]);
-    assert.equal(strict.code, 6);
-    assert.equal(strict.stdout.trimEnd().split("\n").length, 3);
-    assert.doesNotMatch(strict.stdout, /^warning:|^ok:/m);
-    const json = JSON.parse((await cli(dirs, ["check", "--json"])).stdout);
-    assert.equal(json.ok, true);
-    assert.deepEqual(json.problems, []);
-    assert.deepEqual(json.warnings.map((w: { tool: string; field: string }) => [w.tool, w.field]), [
-      ["gone", "command[0]"],
-      ["relative", "command[0]"],
-      ["nowhere", "cwd"],
-    ]);
-    const strictJson = JSON.parse((await cli(dirs, ["check", "--json", "--strict"])).stdout);
-    assert.equal(strictJson.ok, false);
-    assert.equal(strictJson.problems.length, 3);
-    // A tool whose program is not found is still unavailable: the call exits 6.
-    assert.equal((await cli(dirs, ["call", "gone", "{}", ...ALWAYS])).code, 6);
-    // A problem of the declaration stays a problem without --strict.
-    await Deno.writeTextFile(file, JSON.stringify(oneTool("t", { command: ["cat"], timout: 1 })));
-    assert.equal((await cli(dirs, ["check"])).code, 6);
-  } finally {
-    await dirs.cleanup();
-  }
+  const file = `${dirs.root}/.basis/tools.json`;
+  const warned = await cli(dirs, ["check"]);
+  assert.equal(warned.code, 0, warned.stdout);
+  assert.deepEqual(warned.stdout.trimEnd().split("\n"), [
+    `warning: ${file}: tool "gone": command[0]: program "no-such-program-basis-7" was not found on PATH`,
+    `warning: ${file}: tool "relative": command[0]: program "${dirs.root}/bin/missing" does not exist`,
+    `warning: ${file}: tool "nowhere": cwd: working directory "${dirs.root}/no/such/dir" does not exist`,
+    `ok: 4 tools (${file}), 3 warnings: fine as declared, but failing here until fixed (--strict: exit 6)`,
+  ]);
+  const strict = await cli(dirs, ["check", "--strict"]);
+  assert.equal(strict.code, 6);
+  assert.equal(strict.stdout.trimEnd().split("\n").length, 3);
+  assert.doesNotMatch(strict.stdout, /^warning:|^ok:/m);
+  const json = JSON.parse((await cli(dirs, ["check", "--json"])).stdout);
+  assert.equal(json.ok, true);
+  assert.deepEqual(json.problems, []);
+  assert.deepEqual(json.warnings.map((w: { tool: string; field: string }) => [w.tool, w.field]), [
+    ["gone", "command[0]"],
+    ["relative", "command[0]"],
+    ["nowhere", "cwd"],
+  ]);
+  const strictJson = JSON.parse((await cli(dirs, ["check", "--json", "--strict"])).stdout);
+  assert.equal(strictJson.ok, false);
+  assert.equal(strictJson.problems.length, 3);
+  // A tool whose program is not found is still unavailable: the call exits 6.
+  assert.equal((await cli(dirs, ["call", "gone", "{}", ...ALWAYS])).code, 6);
+  // A problem of the declaration stays a problem without --strict.
+  await Deno.writeTextFile(file, JSON.stringify(oneTool("t", { command: ["cat"], timout: 1 })));
+  assert.equal((await cli(dirs, ["check"])).code, 6);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -312,37 +282,33 @@ Deno.test("displayWidth(), cutToWidth() and formatTable() measure what a termina
 
 Deno.test("list and rules list in a pipe: aligned by display width, every line whole", async () => {
   const long = "A description long enough to be cut at any terminal width ".repeat(4).trim();
-  const dirs = await scratch();
+  await using dirs = await scratch();
   // A workspace whose path is drawn in wide characters: the scope column of rules list.
   const root = `${dirs.root}/日本語`;
-  try {
-    await Deno.mkdir(`${root}/.basis`, { recursive: true });
-    await Deno.writeTextFile(
-      `${root}/.basis/tools.json`,
-      JSON.stringify({
-        schema: 1,
-        tools: {
-          wide: { description: `Wide 🙂 ${"語".repeat(30)}`, input_schema: {}, command: ["cat"] },
-          plain: { description: long, input_schema: {}, command: ["cat"] },
-        },
-      }),
-    );
-    const list = await cli(dirs, ["-C", root, "list"]);
-    const lines = list.stdout.trimEnd().split("\n");
-    assert.ok(lines.some((line) => line.endsWith(long)), "nothing is cut in a pipe");
-    assert.ok(lines.some((line) => line.endsWith("語".repeat(30))), list.stdout);
-    await cli(dirs, ["-C", root, "rules", "add", "--tool", "plain", "--reason", long]);
-    await cli(dirs, ["-C", root, "rules", "add", "--tool", "wide", "--global"]);
-    const rules = await cli(dirs, ["-C", root, "rules", "list"]);
-    const rows = rules.stdout.trimEnd().split("\n");
-    assert.match(rows[0]!, /^ID +DECISION +TOOL +SCOPE +CONDITIONS$/);
-    // The conditions start in the same cell on every line, though the scopes differ in width.
-    const at = (line: string) => displayWidth(line.slice(0, line.search(/\{"program"|CONDITIONS/)));
-    assert.equal(new Set(rows.map(at)).size, 1, rules.stdout);
-    assert.ok(rows.some((row) => row.endsWith(long)), rules.stdout);
-  } finally {
-    await dirs.cleanup();
-  }
+  await Deno.mkdir(`${root}/.basis`, { recursive: true });
+  await Deno.writeTextFile(
+    `${root}/.basis/tools.json`,
+    JSON.stringify({
+      schema: 1,
+      tools: {
+        wide: { description: `Wide 🙂 ${"語".repeat(30)}`, input_schema: {}, command: ["cat"] },
+        plain: { description: long, input_schema: {}, command: ["cat"] },
+      },
+    }),
+  );
+  const list = await cli(dirs, ["-C", root, "list"]);
+  const lines = list.stdout.trimEnd().split("\n");
+  assert.ok(lines.some((line) => line.endsWith(long)), "nothing is cut in a pipe");
+  assert.ok(lines.some((line) => line.endsWith("語".repeat(30))), list.stdout);
+  await cli(dirs, ["-C", root, "rules", "add", "--tool", "plain", "--reason", long]);
+  await cli(dirs, ["-C", root, "rules", "add", "--tool", "wide", "--global"]);
+  const rules = await cli(dirs, ["-C", root, "rules", "list"]);
+  const rows = rules.stdout.trimEnd().split("\n");
+  assert.match(rows[0]!, /^ID +DECISION +TOOL +SCOPE +CONDITIONS$/);
+  // The conditions start in the same cell on every line, though the scopes differ in width.
+  const at = (line: string) => displayWidth(line.slice(0, line.search(/\{"program"|CONDITIONS/)));
+  assert.equal(new Set(rows.map(at)).size, 1, rules.stdout);
+  assert.ok(rows.some((row) => row.endsWith(long)), rules.stdout);
 });
 
 Deno.test({
@@ -350,35 +316,31 @@ Deno.test({
   ignore: !hasTmux(),
 }, async () => {
   const long = "A description long enough to be cut at any terminal width ".repeat(4).trim();
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       wide: { description: `${"語".repeat(40)} wide`, input_schema: {}, command: ["cat"] },
       plain: { description: long, input_schema: {}, command: ["cat"] },
     },
   });
-  try {
-    await cli(dirs, ["rules", "add", "--tool", "plain", "--reason", long]);
-    const env = { BASIS_CONFIG_DIR: dirs.configDir, BASIS_STATE_DIR: dirs.stateDir, NO_COLOR: "1" };
-    const argv = [Deno.execPath(), "run", "-A", "--quiet", ENTRY, "-C", dirs.root];
-    for (const command of [["list"], ["rules", "list"]]) {
-      const run = await inPseudoTerminal([...argv, ...command], {
-        keys: [],
-        waitFor: "",
-        env,
-        width: 60,
-      });
-      assert.equal(run.code, 0, run.screen);
-      const lines = run.screen.split("\n").filter((line) =>
-        line.trim() !== "" && !/^Pane is dead/.test(line)
-      );
-      assert.ok(lines.length >= 2, run.screen);
-      for (const line of lines) {
-        assert.ok(displayWidth(line) <= 60, `${displayWidth(line)}: ${line}`);
-      }
-      assert.ok(lines.some((line) => line.endsWith("…")), run.screen);
+  await cli(dirs, ["rules", "add", "--tool", "plain", "--reason", long]);
+  const env = { BASIS_CONFIG_DIR: dirs.configDir, BASIS_STATE_DIR: dirs.stateDir, NO_COLOR: "1" };
+  const argv = [Deno.execPath(), "run", "-A", "--quiet", ENTRY, "-C", dirs.root];
+  for (const command of [["list"], ["rules", "list"]]) {
+    const run = await inPseudoTerminal([...argv, ...command], {
+      keys: [],
+      waitFor: "",
+      env,
+      width: 60,
+    });
+    assert.equal(run.code, 0, run.screen);
+    const lines = run.screen.split("\n").filter((line) =>
+      line.trim() !== "" && !/^Pane is dead/.test(line)
+    );
+    assert.ok(lines.length >= 2, run.screen);
+    for (const line of lines) {
+      assert.ok(displayWidth(line) <= 60, `${displayWidth(line)}: ${line}`);
     }
-  } finally {
-    await dirs.cleanup();
+    assert.ok(lines.some((line) => line.endsWith("…")), run.screen);
   }
 });

@@ -10,6 +10,7 @@ import {
   spawnCli,
   unconfined,
 } from "./_cli.ts";
+import { say, wording } from "./_wording.ts";
 
 const ALWAYS = ["--approve", "always"];
 
@@ -28,7 +29,7 @@ const WORD_SCHEMA = {
 };
 
 Deno.test("call runs a tool and passes the input byte-exact as compact JSON, with no shell", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -49,21 +50,19 @@ Deno.test("call runs a tool and passes the input byte-exact as compact JSON, wit
   for (const name of ["M", "N", "O"]) {
     await assert.rejects(Deno.stat(`${dirs.root}/${name}`), Deno.errors.NotFound);
   }
-  await dirs.cleanup();
 });
 
 Deno.test("call reads the input from piped stdin, and from '-'", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const piped = await cli(dirs, ["call", "echo", ...ALWAYS], { stdin: '{"a": 1}' });
   assert.equal(piped.code, 0, piped.stderr);
   assert.equal(piped.stdout, '{"a":1}');
   const dash = await cli(dirs, ["call", "echo", "-", ...ALWAYS], { stdin: '{"b": [2]}' });
   assert.equal(dash.stdout, '{"b":[2]}');
-  await dirs.cleanup();
 });
 
 Deno.test("call with --json prints one object with every documented field", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const result = await cli(dirs, ["--json", "call", "echo", '{"a":1}', ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
   const object = JSON.parse(result.stdout);
@@ -72,40 +71,37 @@ Deno.test("call with --json prints one object with every documented field", asyn
   assert.equal(object.result, '{"a":1}');
   assert.equal(object.exit_code, 0);
   assert.equal(object.error, null);
-  await dirs.cleanup();
 });
 
 Deno.test("call of an unknown tool exits 2 and suggests a close name", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const result = await cli(dirs, ["call", "ecoh", "{}", ...ALWAYS]);
   assert.equal(result.code, 2);
-  assert.match(result.stderr, /^basis-tools: Cannot find tool "ecoh"; did you mean "echo"\?\n$/);
-  await dirs.cleanup();
+  const near = say("cli.unknown_tool_near", { tool: '"ecoh"', names: '"echo"' });
+  assert.equal(result.stderr, `basis-tools: ${near}\n`);
 });
 
 Deno.test("call with input that is not JSON exits 2 with one line", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const result = await cli(dirs, ["call", "echo", "{not json", ...ALWAYS]);
   assert.equal(result.code, 2);
   assert.equal(result.stderr.split("\n").length, 2, result.stderr);
   assert.match(result.stderr, /as JSON/);
   assertNoStackTrace(result.stderr);
-  await dirs.cleanup();
 });
 
 Deno.test("call with input that is not an object exits 4", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   for (const input of ["[1,2]", "7", '"text"', "null"]) {
     const result = await cli(dirs, ["call", "echo", input, ...ALWAYS]);
     assert.equal(result.code, 4, `${input}: ${result.stderr}`);
     assert.match(result.stderr, /object/);
     assert.equal(result.stdout, "");
   }
-  await dirs.cleanup();
 });
 
 Deno.test("call refuses a missing required field and a wrong type deep in the input (exit 4, nothing runs)", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const marker = `${dirs.root}/ran`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -130,11 +126,10 @@ Deno.test("call refuses a missing required field and a wrong type deep in the in
   assert.match(deep.stderr, /integer/);
   assertNoStackTrace(deep.stderr);
   await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
-  await dirs.cleanup();
 });
 
 Deno.test("call of a program that is not found or not executable is unavailable: exit 6", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       missing: { description: "m", input_schema: {}, command: ["no-such-program-basis"] },
@@ -154,11 +149,10 @@ Deno.test("call of a program that is not found or not executable is unavailable:
   const json = await cli(dirs, ["--json", "call", "missing", "{}", ...ALWAYS]);
   assert.equal(JSON.parse(json.stdout).error.kind, "manifest_invalid");
   assertNoStackTrace(missing.stderr + notexec.stderr);
-  await dirs.cleanup();
 });
 
 Deno.test("call of a tool that exits 4 shows its stderr and exits 1", async () => {
-  const dirs = await scratch(oneTool("boom", { command: [`${FIXTURES}/stderr_exit4.sh`] }));
+  await using dirs = await scratch(oneTool("boom", { command: [`${FIXTURES}/stderr_exit4.sh`] }));
   const result = await cli(dirs, ["call", "boom", "{}", ...ALWAYS]);
   assert.equal(result.code, 1);
   assert.match(result.stderr, /boom: the disk is full/);
@@ -168,41 +162,39 @@ Deno.test("call of a tool that exits 4 shows its stderr and exits 1", async () =
   assert.equal(object.exit_code, 4);
   assert.equal(object.error.kind, "tool_failed");
   assert.match(object.error.message, /boom: the disk is full/);
-  await dirs.cleanup();
 });
 
 Deno.test("call of a tool that exits 7 silently exits 1 and names the code", async () => {
-  const dirs = await scratch(oneTool("seven", { command: [`${FIXTURES}/exit7.sh`] }));
+  await using dirs = await scratch(oneTool("seven", { command: [`${FIXTURES}/exit7.sh`] }));
   const result = await cli(dirs, ["call", "seven", "{}", ...ALWAYS]);
   assert.equal(result.code, 1);
   assert.match(result.stderr, /code 7/);
-  await dirs.cleanup();
 });
 
 Deno.test("call of a tool killed by a signal exits 1 and names the signal", async () => {
-  const dirs = await scratch(oneTool("killed", { command: [`${FIXTURES}/kill_self.sh`] }));
+  await using dirs = await scratch(oneTool("killed", { command: [`${FIXTURES}/kill_self.sh`] }));
   const result = await cli(dirs, ["call", "killed", "{}", ...ALWAYS]);
   assert.equal(result.code, 1);
   assert.match(result.stderr, /SIGKILL/);
-  await dirs.cleanup();
 });
 
 Deno.test("call of a tool that prints nothing exits 0 and says so", async () => {
-  const dirs = await scratch(oneTool("quiet", { command: ["true"] }));
+  await using dirs = await scratch(oneTool("quiet", { command: ["true"] }));
   const result = await cli(dirs, ["call", "quiet", "{}", ...ALWAYS]);
   assert.equal(result.code, 0);
   assert.equal(result.stdout, "");
   assert.match(result.stderr, /printed nothing/);
   const json = JSON.parse((await cli(dirs, ["--json", "call", "quiet", "{}", ...ALWAYS])).stdout);
   assert.match(json.result, /printed nothing/);
-  await dirs.cleanup();
 });
 
 Deno.test("call stops a tool at its timeout_ms in milliseconds (exit 3, well under a second)", async () => {
-  const dirs = await scratch(oneTool("sleepy", { command: ["sleep", "30"], timeout_ms: 150 }));
+  await using dirs = await scratch(
+    oneTool("sleepy", { command: ["sleep", "30"], timeout_ms: 150 }),
+  );
   const result = await cli(dirs, ["call", "sleepy", "{}", ...ALWAYS]);
   assert.equal(result.code, 3);
-  assert.match(result.stderr, /timed out after 150 ms/);
+  assert.match(result.stderr, wording("run.timed_out", { ms: 150 }));
   const json = await cli(dirs, ["--json", "call", "sleepy", "{}", ...ALWAYS]);
   assert.equal(json.code, 3);
   const object = JSON.parse(json.stdout);
@@ -210,14 +202,13 @@ Deno.test("call stops a tool at its timeout_ms in milliseconds (exit 3, well und
   assert.equal(object.error.kind, "timed_out");
   // The run itself (not the CLI's start-up): 150 ms, a signal, and the group gone.
   assert.ok(object.duration_ms >= 150 && object.duration_ms < 1000, `${object.duration_ms} ms`);
-  await dirs.cleanup();
 });
 
 Deno.test({
   name: "call stops the whole process group at the timeout: no grandchild survives",
   ignore: Deno.build.os !== "linux",
 }, async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await unconfined(dirs);
   const pidFile = `${dirs.root}/pgid`;
   await Deno.writeTextFile(
@@ -231,33 +222,30 @@ Deno.test({
   const pgid = Number(await Deno.readTextFile(pidFile));
   assert.ok(pgid > 0);
   assert.deepEqual(await processesLeftInGroup(pgid), []);
-  await dirs.cleanup();
 });
 
 Deno.test("call --timeout overrides the manifest's timeout_ms", async () => {
-  const dirs = await scratch(oneTool("sleepy", { command: ["sleep", "30"] }));
+  await using dirs = await scratch(oneTool("sleepy", { command: ["sleep", "30"] }));
   const result = await cli(dirs, ["call", "sleepy", "{}", "--timeout", "120", ...ALWAYS]);
   assert.equal(result.code, 3);
   assert.match(result.stderr, /120 ms/);
   const bad = await cli(dirs, ["call", "sleepy", "{}", "--timeout", "1.5", ...ALWAYS]);
   assert.equal(bad.code, 2);
-  await dirs.cleanup();
 });
 
 Deno.test("call gives 10 MiB of input to a program that never reads it and exits 0", async () => {
-  const dirs = await scratch(oneTool("ignores", { command: ["true"] }));
+  await using dirs = await scratch(oneTool("ignores", { command: ["true"] }));
   const input = JSON.stringify({ blob: "x".repeat(10 * 1024 * 1024) });
   const result = await cli(dirs, ["call", "ignores", ...ALWAYS], { stdin: input });
   assert.equal(result.code, 0, result.stderr);
   assertNoStackTrace(result.stderr);
-  await dirs.cleanup();
 });
 
 Deno.test({
   name: "Ctrl-C during a call stops the tool's process group and exits 130",
   ignore: Deno.build.os !== "linux",
 }, async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await unconfined(dirs);
   const pidFile = `${dirs.root}/pgid`;
   await Deno.writeTextFile(
@@ -283,11 +271,10 @@ Deno.test({
   assert.equal(status.code, 130, stderr);
   const pgid = Number(await Deno.readTextFile(pidFile));
   assert.deepEqual(await processesLeftInGroup(pgid), []);
-  await dirs.cleanup();
 });
 
 Deno.test("call output beyond the cap is cut for --json with the full output in a spill file", async () => {
-  const dirs = await scratch(oneTool("lines", { command: [`${FIXTURES}/lines.sh`, "5000"] }));
+  await using dirs = await scratch(oneTool("lines", { command: [`${FIXTURES}/lines.sh`, "5000"] }));
   const result = await cli(dirs, ["--json", "call", "lines", "{}", ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
   const object = JSON.parse(result.stdout);
@@ -300,11 +287,10 @@ Deno.test("call output beyond the cap is cut for --json with the full output in 
   // Streaming to a terminal passes everything through.
   const streamed = await cli(dirs, ["call", "lines", "{}", ...ALWAYS]);
   assert.equal(streamed.stdout.split("\n").length - 1, 5000);
-  await dirs.cleanup();
 });
 
 Deno.test("env layering: inherited, then --env pairs, then the manifest's env", async () => {
-  const dirs = await scratch(
+  await using dirs = await scratch(
     // Env values are secrets, redacted from the output: the tool shows them upper-cased.
     oneTool("env", {
       command: ["sh", "-c", 'echo "$A $B $C" | tr a-z A-Z'],
@@ -320,11 +306,10 @@ Deno.test("env layering: inherited, then --env pairs, then the manifest's env", 
   const bad = await cli(dirs, ["call", "env", "{}", "--env", "NOEQUALS", ...ALWAYS]);
   assert.equal(bad.code, 2);
   assert.doesNotMatch(bad.stderr, /NOEQUALS/);
-  await dirs.cleanup();
 });
 
 Deno.test("a call no rule or policy allows is denied with exit 5 and says how to allow it", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const marker = `${dirs.root}/ran`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -343,18 +328,16 @@ Deno.test("a call no rule or policy allows is denied with exit 5 and says how to
   await Deno.stat(marker);
   const bad = await cli(dirs, ["call", "t", "{}", "--approve", "maybe"]);
   assert.equal(bad.code, 2);
-  await dirs.cleanup();
 });
 
 Deno.test("bad input never reaches the approver: a schema refusal wins over a denial", async () => {
-  const dirs = await scratch(oneTool("wc", { input_schema: WORD_SCHEMA, command: ["cat"] }));
+  await using dirs = await scratch(oneTool("wc", { input_schema: WORD_SCHEMA, command: ["cat"] }));
   const result = await cli(dirs, ["call", "wc", "{}", "--approve", "never"]);
   assert.equal(result.code, 4);
-  await dirs.cleanup();
 });
 
 Deno.test("a reader that closes stdout early stops the tool's group quietly (exit 130)", async () => {
-  const dirs = await scratch(oneTool("yes", { command: ["yes"] }));
+  await using dirs = await scratch(oneTool("yes", { command: ["yes"] }));
   const child = spawnCli(dirs, ["call", "yes", "{}", ...ALWAYS]);
   const reader = child.stdout.getReader();
   await reader.read();
@@ -366,7 +349,6 @@ Deno.test("a reader that closes stdout early stops the tool's group quietly (exi
   assert.equal(status.code, 130, stderr);
   assertNoStackTrace(stderr);
   assert.equal(stderr, "");
-  await dirs.cleanup();
 });
 
 /** A manifest whose tool writes its stdin to `out`, with the schema and env given. */
@@ -375,191 +357,167 @@ function capture(out: string, fields: Record<string, unknown> = {}): unknown {
 }
 
 Deno.test("call passes every number to the program exactly as written, from the argument and from stdin", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
-  try {
-    await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
-    const written =
-      '{"n":12345678901234567890,"x":[1.0,-0,1E2,0.1,1e-300,2.50e+3],"s":"1.0","k":{"1.0":7}}';
-    const spaced = written.replaceAll(",", ", ").replaceAll(":", ": ");
-    for (const stdin of [undefined, spaced, `\ufeff${spaced}\n`]) {
-      const args = ["call", "capture", ...(stdin === undefined ? [spaced] : []), ...ALWAYS];
-      const result = await cli(dirs, args, stdin === undefined ? {} : { stdin });
-      assert.equal(result.code, 0, result.stderr);
-      assert.equal(await Deno.readTextFile(out), written);
-    }
-    // A large input, compact or not, keeps its numbers too.
-    const blob = "x".repeat(70_000);
-    for (const text of [`{"b":"${blob}","p":1.50}`, `{ "b": "${blob}", "p": 1.50 }`]) {
-      const result = await cli(dirs, ["call", "capture", "-", ...ALWAYS], { stdin: text });
-      assert.equal(result.code, 0, result.stderr);
-      assert.equal(await Deno.readTextFile(out), `{"b":"${blob}","p":1.50}`);
-    }
-  } finally {
-    await dirs.cleanup();
+  await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
+  const written =
+    '{"n":12345678901234567890,"x":[1.0,-0,1E2,0.1,1e-300,2.50e+3],"s":"1.0","k":{"1.0":7}}';
+  const spaced = written.replaceAll(",", ", ").replaceAll(":", ": ");
+  for (const stdin of [undefined, spaced, `\ufeff${spaced}\n`]) {
+    const args = ["call", "capture", ...(stdin === undefined ? [spaced] : []), ...ALWAYS];
+    const result = await cli(dirs, args, stdin === undefined ? {} : { stdin });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(await Deno.readTextFile(out), written);
+  }
+  // A large input, compact or not, keeps its numbers too.
+  const blob = "x".repeat(70_000);
+  for (const text of [`{"b":"${blob}","p":1.50}`, `{ "b": "${blob}", "p": 1.50 }`]) {
+    const result = await cli(dirs, ["call", "capture", "-", ...ALWAYS], { stdin: text });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(await Deno.readTextFile(out), `{"b":"${blob}","p":1.50}`);
   }
 });
 
 Deno.test("call refuses a number JSON cannot hold as a finite double, naming the field (exit 4, nothing runs)", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
-  try {
-    const schema = { type: "object", properties: { id: { type: "integer", minimum: 1 } } };
-    await Deno.writeTextFile(
-      `${dirs.root}/.basis/tools.json`,
-      JSON.stringify(capture(out, { input_schema: schema })),
-    );
-    for (const input of ['{"id":1e400}', '{"list":[1,-1e999]}']) {
-      const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
-      assert.equal(result.code, 4, result.stderr);
-      assert.match(result.stderr, /schema: \/(id|list\/1): is not a finite number/);
-      assertNoStackTrace(result.stderr);
-    }
-    const json = await cli(dirs, ["call", "capture", '{"id":1e400}', "--json", ...ALWAYS]);
-    assert.equal(json.code, 4);
-    assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
-    // Too small is refused too: it would be judged as 0 while the program got 1e-400.
-    for (const input of ['{"id":1e-400}', `{"n":[0, 0.${"0".repeat(400)}1]}`]) {
-      const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
-      assert.equal(result.code, 4, result.stderr);
-      assert.match(result.stderr, /: \/(id|n\/1): is too small for a 64-bit float/);
-    }
-    // Zeros written otherwise are zeros.
-    const zero = await cli(dirs, ["call", "capture", '{"id":1,"z":[0.0,-0e5,0E-400]}', ...ALWAYS]);
-    assert.equal(zero.code, 0, zero.stderr);
-    assert.equal(await Deno.readTextFile(out), '{"id":1,"z":[0.0,-0e5,0E-400]}');
-    await Deno.remove(out);
-    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
-  } finally {
-    await dirs.cleanup();
+  const schema = { type: "object", properties: { id: { type: "integer", minimum: 1 } } };
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(capture(out, { input_schema: schema })),
+  );
+  for (const input of ['{"id":1e400}', '{"list":[1,-1e999]}']) {
+    const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
+    assert.equal(result.code, 4, result.stderr);
+    assert.match(result.stderr, /schema: \/(id|list\/1): is not a finite number/);
+    assertNoStackTrace(result.stderr);
   }
+  const json = await cli(dirs, ["call", "capture", '{"id":1e400}', "--json", ...ALWAYS]);
+  assert.equal(json.code, 4);
+  assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
+  // Too small is refused too: it would be judged as 0 while the program got 1e-400.
+  for (const input of ['{"id":1e-400}', `{"n":[0, 0.${"0".repeat(400)}1]}`]) {
+    const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
+    assert.equal(result.code, 4, result.stderr);
+    assert.match(result.stderr, /: \/(id|n\/1): is too small for a 64-bit float/);
+  }
+  // Zeros written otherwise are zeros.
+  const zero = await cli(dirs, ["call", "capture", '{"id":1,"z":[0.0,-0e5,0E-400]}', ...ALWAYS]);
+  assert.equal(zero.code, 0, zero.stderr);
+  assert.equal(await Deno.readTextFile(out), '{"id":1,"z":[0.0,-0e5,0E-400]}');
+  await Deno.remove(out);
+  await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
 });
 
 Deno.test("call refuses empty stdin as it refuses an empty INPUT (exit 2); with no INPUT, /dev/null means {}", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
-  try {
-    await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
-    const empty = await cli(dirs, ["call", "capture", "", ...ALWAYS]);
-    assert.equal(empty.code, 2);
-    for (
-      const [args, stdin] of [[[], ""], [["-"], ""], [[], " \n\t"], [["-"], "\ufeff"]] as const
-    ) {
-      const result = await cli(dirs, ["call", "capture", ...args, ...ALWAYS], { stdin });
-      assert.equal(result.code, 2, `${JSON.stringify(stdin)}: ${result.stderr}`);
-      assert.equal(result.stderr, empty.stderr);
-    }
-    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
-    // stdin closed (/dev/null) and no INPUT: nothing was given, the input is {}.
-    const none = await cli(dirs, ["call", "capture", ...ALWAYS]);
-    assert.equal(none.code, 0, none.stderr);
-    assert.equal(await Deno.readTextFile(out), "{}");
-  } finally {
-    await dirs.cleanup();
+  await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
+  const empty = await cli(dirs, ["call", "capture", "", ...ALWAYS]);
+  assert.equal(empty.code, 2);
+  for (
+    const [args, stdin] of [[[], ""], [["-"], ""], [[], " \n\t"], [["-"], "\ufeff"]] as const
+  ) {
+    const result = await cli(dirs, ["call", "capture", ...args, ...ALWAYS], { stdin });
+    assert.equal(result.code, 2, `${JSON.stringify(stdin)}: ${result.stderr}`);
+    assert.equal(result.stderr, empty.stderr);
   }
+  await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  // stdin closed (/dev/null) and no INPUT: nothing was given, the input is {}.
+  const none = await cli(dirs, ["call", "capture", ...ALWAYS]);
+  assert.equal(none.code, 0, none.stderr);
+  assert.equal(await Deno.readTextFile(out), "{}");
 });
 
 Deno.test("call refuses stdin that is not UTF-8, naming the offset of the bad bytes (exit 2, nothing runs)", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
-  try {
-    await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
-    const utf8 = (text: string) => new TextEncoder().encode(text);
-    const cases: [Uint8Array, number][] = [
-      [new Uint8Array([...utf8('{"a":"'), 0xff, ...utf8('"}')]), 6],
-      [new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('{"a":"é'), 0xc3, 0x28, ...utf8('"}')]), 11],
-      [new Uint8Array([...utf8('{"a":"'), 0xed, 0xa0, 0x80, ...utf8('"}')]), 6],
-    ];
-    for (const [stdin, offset] of cases) {
-      const result = await cli(dirs, ["call", "capture", ...ALWAYS], { stdin });
-      assert.equal(result.code, 2, result.stderr);
-      assert.equal(
-        result.stderr,
-        `basis-tools: Cannot read the input of tool "capture": stdin is not valid UTF-8 (bad byte at offset ${offset})\n`,
-      );
-    }
-    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
-  } finally {
-    await dirs.cleanup();
+  await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  const cases: [Uint8Array, number][] = [
+    [new Uint8Array([...utf8('{"a":"'), 0xff, ...utf8('"}')]), 6],
+    [new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('{"a":"é'), 0xc3, 0x28, ...utf8('"}')]), 11],
+    [new Uint8Array([...utf8('{"a":"'), 0xed, 0xa0, 0x80, ...utf8('"}')]), 6],
+  ];
+  for (const [stdin, offset] of cases) {
+    const result = await cli(dirs, ["call", "capture", ...ALWAYS], { stdin });
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(
+      result.stderr,
+      `basis-tools: Cannot read the input of tool "capture": stdin is not valid UTF-8 (bad byte at offset ${offset})\n`,
+    );
   }
+  await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
 });
 
 Deno.test("call refuses input nested deeper than 256 levels (exit 4), with secrets and a rule in place; at the limit it runs and is audited", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
   const secret = "deep-secret-7f3a";
-  try {
-    await Deno.writeTextFile(
-      `${dirs.root}/.basis/tools.json`,
-      JSON.stringify(capture(out, { env: { TOKEN: secret } })),
-    );
-    const nested = (depth: number, leaf: string) =>
-      `{"a":${"[".repeat(depth - 1)}${leaf}${"]".repeat(depth - 1)}}`;
-    const rule = await cli(dirs, ["rules", "add", "--tool", "capture", "--deny", "--reason", "no"]);
-    assert.equal(rule.code, 0, rule.stderr);
-    for (const depth of [257, 3_000, 30_000]) {
-      const result = await cli(dirs, ["call", "capture", "-", ...ALWAYS], {
-        stdin: nested(depth, JSON.stringify(secret)),
-      });
-      assert.equal(result.code, 4, `${depth}: ${result.stderr.slice(0, 300)}`);
-      assert.match(result.stderr, /: is nested more than 256 levels deep\n$/);
-      assertNoStackTrace(result.stderr);
-      assert.ok(!result.stderr.includes(secret));
-    }
-    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
-    // As deep as allowed: decided (here by the rule, which denies), and the decision recorded.
-    const limit = await cli(dirs, ["call", "capture", "-", ...ALWAYS], {
-      stdin: nested(256, JSON.stringify(secret)),
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(capture(out, { env: { TOKEN: secret } })),
+  );
+  const nested = (depth: number, leaf: string) =>
+    `{"a":${"[".repeat(depth - 1)}${leaf}${"]".repeat(depth - 1)}}`;
+  const rule = await cli(dirs, ["rules", "add", "--tool", "capture", "--deny", "--reason", "no"]);
+  assert.equal(rule.code, 0, rule.stderr);
+  for (const depth of [257, 3_000, 30_000]) {
+    const result = await cli(dirs, ["call", "capture", "-", ...ALWAYS], {
+      stdin: nested(depth, JSON.stringify(secret)),
     });
-    assert.equal(limit.code, 5, limit.stderr);
-    const audit = await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`);
-    const decisions = audit.trim().split("\n").map((line) => JSON.parse(line));
-    assert.equal(decisions.length, 1);
-    assert.equal(decisions[0].type, "decision");
-    assert.equal(decisions[0].allowed, false);
-    assert.ok(!audit.includes(secret), "no secret in the audit trail");
-    assert.ok(audit.includes("[redacted]"));
-  } finally {
-    await dirs.cleanup();
+    assert.equal(result.code, 4, `${depth}: ${result.stderr.slice(0, 300)}`);
+    assert.match(result.stderr, /: is nested more than 256 levels deep\n$/);
+    assertNoStackTrace(result.stderr);
+    assert.ok(!result.stderr.includes(secret));
   }
+  await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+  // As deep as allowed: decided (here by the rule, which denies), and the decision recorded.
+  const limit = await cli(dirs, ["call", "capture", "-", ...ALWAYS], {
+    stdin: nested(256, JSON.stringify(secret)),
+  });
+  assert.equal(limit.code, 5, limit.stderr);
+  const audit = await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`);
+  const decisions = audit.trim().split("\n").map((line) => JSON.parse(line));
+  assert.equal(decisions.length, 1);
+  assert.equal(decisions[0].type, "decision");
+  assert.equal(decisions[0].allowed, false);
+  assert.ok(!audit.includes(secret), "no secret in the audit trail");
+  assert.ok(audit.includes("[redacted]"));
 });
 
 /** How long a run may take before it counts as hung (JavaScript's engine would take hours). */
 const WATCHDOG_MS = 60_000;
 
 Deno.test("call answers at once for a schema pattern that backtracks for hours in JavaScript, fresh and cached (exit 4)", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
-  try {
-    const schema = { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } };
-    await Deno.writeTextFile(
-      `${dirs.root}/.basis/tools.json`,
-      JSON.stringify(capture(out, { input_schema: schema })),
-    );
-    // 44 bytes: JavaScript's backtracking tries about 2^43 ways to split the a's.
-    const text = `${"a".repeat(43)}!`;
-    assert.equal(new TextEncoder().encode(text).length, 44);
-    const input = JSON.stringify({ s: text });
-    for (const pass of ["fresh", "cached"]) {
-      const child = spawnCli(dirs, ["call", "capture", input, ...ALWAYS]);
-      // A watchdog, not a timing: without one a regression would hang the suite.
-      const watchdog = setTimeout(() => child.kill("SIGKILL"), WATCHDOG_MS);
-      const output = await child.output();
-      clearTimeout(watchdog);
-      const stderr = new TextDecoder().decode(output.stderr);
-      assert.equal(output.code, 4, `${pass}: killed by the watchdog, or: ${stderr}`);
-      assert.match(stderr, /\/s: must match pattern "\^\(a\+\)\+\$"/);
-    }
-    const cached = [...Deno.readDirSync(`${dirs.cacheDir}/validators`)];
-    assert.equal(cached.length, 1, "the second call read the validator from the cache");
-    const ok = await cli(dirs, [
-      "call",
-      "capture",
-      JSON.stringify({ s: "a".repeat(44) }),
-      ...ALWAYS,
-    ]);
-    assert.equal(ok.code, 0, ok.stderr);
-  } finally {
-    await dirs.cleanup();
+  const schema = { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } };
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(capture(out, { input_schema: schema })),
+  );
+  // 44 bytes: JavaScript's backtracking tries about 2^43 ways to split the a's.
+  const text = `${"a".repeat(43)}!`;
+  assert.equal(new TextEncoder().encode(text).length, 44);
+  const input = JSON.stringify({ s: text });
+  for (const pass of ["fresh", "cached"]) {
+    const child = spawnCli(dirs, ["call", "capture", input, ...ALWAYS]);
+    // A watchdog, not a timing: without one a regression would hang the suite.
+    const watchdog = setTimeout(() => child.kill("SIGKILL"), WATCHDOG_MS);
+    const output = await child.output();
+    clearTimeout(watchdog);
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 4, `${pass}: killed by the watchdog, or: ${stderr}`);
+    assert.match(stderr, /\/s: must match pattern "\^\(a\+\)\+\$"/);
   }
+  const cached = [...Deno.readDirSync(`${dirs.cacheDir}/validators`)];
+  assert.equal(cached.length, 1, "the second call read the validator from the cache");
+  const ok = await cli(dirs, [
+    "call",
+    "capture",
+    JSON.stringify({ s: "a".repeat(44) }),
+    ...ALWAYS,
+  ]);
+  assert.equal(ok.code, 0, ok.stderr);
 });

@@ -23,7 +23,7 @@ const CLOSED = {
 };
 
 Deno.test("call --json of a tool with output_schema gains structured_content; a mismatch is invalid_output, exit 1", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       q: {
@@ -41,53 +41,45 @@ Deno.test("call --json of a tool with output_schema gains structured_content; a 
       plain: { description: "Plain", input_schema: {}, command: ["cat"] },
     },
   });
-  try {
-    const q = JSON.parse((await cli(dirs, ["call", "q", "{}", "--json", ...ALWAYS])).stdout);
-    assert.deepEqual(q.structured_content, { rows: [1, 2] });
-    assert.equal(q.result, '{"rows": [1, 2]}');
-    const plain = JSON.parse(
-      (await cli(dirs, ["call", "plain", "{}", "--json", ...ALWAYS])).stdout,
-    );
-    assert.equal(plain.structured_content, null);
-    const bad = await cli(dirs, ["call", "bad", "{}", "--json", ...ALWAYS]);
-    assert.equal(bad.code, 1);
-    const object = JSON.parse(bad.stdout);
-    assert.equal(object.ok, false);
-    assert.equal(object.structured_content, null);
-    assert.deepEqual(object.error, {
-      kind: "invalid_output",
-      message: 'Output of tool "bad" does not match its output schema: /rows: must be array',
-    });
-    // On the terminal: the output as it came, then why it is refused.
-    const streamed = await cli(dirs, ["call", "bad", "{}", ...ALWAYS]);
-    assert.equal(streamed.code, 1);
-    assert.equal(streamed.stdout, '{"rows": "none"}\n');
-    assert.match(streamed.stderr, /does not match its output schema: \/rows: must be array\n$/);
-  } finally {
-    await dirs.cleanup();
-  }
+  const q = JSON.parse((await cli(dirs, ["call", "q", "{}", "--json", ...ALWAYS])).stdout);
+  assert.deepEqual(q.structured_content, { rows: [1, 2] });
+  assert.equal(q.result, '{"rows": [1, 2]}');
+  const plain = JSON.parse(
+    (await cli(dirs, ["call", "plain", "{}", "--json", ...ALWAYS])).stdout,
+  );
+  assert.equal(plain.structured_content, null);
+  const bad = await cli(dirs, ["call", "bad", "{}", "--json", ...ALWAYS]);
+  assert.equal(bad.code, 1);
+  const object = JSON.parse(bad.stdout);
+  assert.equal(object.ok, false);
+  assert.equal(object.structured_content, null);
+  assert.deepEqual(object.error, {
+    kind: "invalid_output",
+    message: 'Output of tool "bad" does not match its output schema: /rows: must be array',
+  });
+  // On the terminal: the output as it came, then why it is refused.
+  const streamed = await cli(dirs, ["call", "bad", "{}", ...ALWAYS]);
+  assert.equal(streamed.code, 1);
+  assert.equal(streamed.stdout, '{"rows": "none"}\n');
+  assert.match(streamed.stderr, /does not match its output schema: \/rows: must be array\n$/);
 });
 
 Deno.test("an output_schema that does not compile makes the tool unavailable before anything runs", async () => {
-  const dirs = await scratch(oneTool("q", {
+  await using dirs = await scratch(oneTool("q", {
     output_schema: { type: "object", properties: { a: { type: "nope" } } },
     command: ["/bin/sh", "-c", "echo ran >&2"],
   }));
-  try {
-    const check = await cli(dirs, ["check"]);
-    assert.equal(check.code, 6);
-    assert.match(check.stdout, /tool "q": output_schema: invalid JSON Schema/);
-    const call = await cli(dirs, ["call", "q", "{}", ...ALWAYS]);
-    assert.equal(call.code, 6);
-    assert.doesNotMatch(call.stderr, /ran/);
-    assert.match(call.stderr, /tool "q": output_schema: /);
-  } finally {
-    await dirs.cleanup();
-  }
+  const check = await cli(dirs, ["check"]);
+  assert.equal(check.code, 6);
+  assert.match(check.stdout, /tool "q": output_schema: invalid JSON Schema/);
+  const call = await cli(dirs, ["call", "q", "{}", ...ALWAYS]);
+  assert.equal(call.code, 6);
+  assert.doesNotMatch(call.stderr, /ran/);
+  assert.match(call.stderr, /tool "q": output_schema: /);
 });
 
 Deno.test("schema puts output schemas where each format has a place, and strict only where it qualifies", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       closed: {
@@ -99,25 +91,21 @@ Deno.test("schema puts output schemas where each format has a place, and strict 
       open: { description: "Open", input_schema: { type: "object" }, command: ["cat"] },
     },
   });
-  try {
-    const format = async (name: string) =>
-      JSON.parse((await cli(dirs, ["schema", "--format", name])).stdout) as Record<
-        string,
-        unknown
-      >[];
-    const mcp = await format("mcp");
-    assert.deepEqual(mcp[0]?.outputSchema, ROWS);
-    assert.equal("outputSchema" in (mcp[1] ?? {}), false);
-    const gemini = await format("gemini");
-    assert.deepEqual(gemini[0]?.responseJsonSchema, ROWS);
-    const openai = await format("openai");
-    const strict = openai.map((definition) => (definition.function as { strict: boolean }).strict);
-    assert.deepEqual(strict.slice(0, 2), [true, false]);
-    const anthropic = await format("anthropic");
-    assert.deepEqual(Object.keys(anthropic[0] ?? {}), ["name", "description", "input_schema"]);
-  } finally {
-    await dirs.cleanup();
-  }
+  const format = async (name: string) =>
+    JSON.parse((await cli(dirs, ["schema", "--format", name])).stdout) as Record<
+      string,
+      unknown
+    >[];
+  const mcp = await format("mcp");
+  assert.deepEqual(mcp[0]?.outputSchema, ROWS);
+  assert.equal("outputSchema" in (mcp[1] ?? {}), false);
+  const gemini = await format("gemini");
+  assert.deepEqual(gemini[0]?.responseJsonSchema, ROWS);
+  const openai = await format("openai");
+  const strict = openai.map((definition) => (definition.function as { strict: boolean }).strict);
+  assert.deepEqual(strict.slice(0, 2), [true, false]);
+  const anthropic = await format("anthropic");
+  assert.deepEqual(Object.keys(anthropic[0] ?? {}), ["name", "description", "input_schema"]);
 });
 
 Deno.test("qualifiesForStrict() takes only what OpenAI's strict mode takes", () => {
@@ -164,7 +152,7 @@ Deno.test("qualifiesForStrict() takes only what OpenAI's strict mode takes", () 
 });
 
 Deno.test("call --quiet says nothing of its own on stderr when the call succeeds; --result prints the model's text", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       silent: { description: "Silent", input_schema: {}, command: ["true"] },
@@ -180,102 +168,90 @@ Deno.test("call --quiet says nothing of its own on stderr when the call succeeds
       },
     },
   });
-  try {
-    const loud = await cli(dirs, ["call", "silent", "{}", ...ALWAYS]);
-    assert.match(loud.stderr, /finished and printed nothing/);
-    const quiet = await cli(dirs, ["call", "silent", "{}", "--quiet", ...ALWAYS]);
-    assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
-    // The tool's own stderr still streams under --quiet: only basis-tools' notes are held.
-    const chatty = await cli(dirs, ["call", "chatty", "{}", "-q", ...ALWAYS]);
-    assert.deepEqual([chatty.stdout, chatty.stderr], ["out\n\n", "note\n"]);
-    // --result: the text a model reads, and nothing of the program's stderr on success.
-    const result = await cli(dirs, ["call", "chatty", "{}", "--result", ...ALWAYS]);
-    assert.deepEqual([result.code, result.stdout, result.stderr], [0, "out\n", ""]);
-    const sentence = await cli(dirs, ["call", "silent", "{}", "--result", "--quiet", ...ALWAYS]);
-    assert.equal(sentence.stdout, 'Tool "silent" finished and printed nothing\n');
-    // A failure says everything, the program's stderr included, even under --quiet.
-    const failed = await cli(dirs, ["call", "fail", "{}", "--result", "--quiet", ...ALWAYS]);
-    assert.equal(failed.code, 1);
-    assert.equal(failed.stdout, "");
-    assert.equal(failed.stderr, 'basis-tools: Tool "fail" exited with code 2: bad\n');
-    const spawn = await cli(dirs, ["spawn", "!true", "--quiet", ...ALWAYS]);
-    assert.deepEqual([spawn.code, spawn.stderr], [0, ""]);
-  } finally {
-    await dirs.cleanup();
-  }
+  const loud = await cli(dirs, ["call", "silent", "{}", ...ALWAYS]);
+  assert.match(loud.stderr, /finished and printed nothing/);
+  const quiet = await cli(dirs, ["call", "silent", "{}", "--quiet", ...ALWAYS]);
+  assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
+  // The tool's own stderr still streams under --quiet: only basis-tools' notes are held.
+  const chatty = await cli(dirs, ["call", "chatty", "{}", "-q", ...ALWAYS]);
+  assert.deepEqual([chatty.stdout, chatty.stderr], ["out\n\n", "note\n"]);
+  // --result: the text a model reads, and nothing of the program's stderr on success.
+  const result = await cli(dirs, ["call", "chatty", "{}", "--result", ...ALWAYS]);
+  assert.deepEqual([result.code, result.stdout, result.stderr], [0, "out\n", ""]);
+  const sentence = await cli(dirs, ["call", "silent", "{}", "--result", "--quiet", ...ALWAYS]);
+  assert.equal(sentence.stdout, 'Tool "silent" finished and printed nothing\n');
+  // A failure says everything, the program's stderr included, even under --quiet.
+  const failed = await cli(dirs, ["call", "fail", "{}", "--result", "--quiet", ...ALWAYS]);
+  assert.equal(failed.code, 1);
+  assert.equal(failed.stdout, "");
+  assert.equal(failed.stderr, 'basis-tools: Tool "fail" exited with code 2: bad\n');
+  const spawn = await cli(dirs, ["spawn", "!true", "--quiet", ...ALWAYS]);
+  assert.deepEqual([spawn.code, spawn.stderr], [0, ""]);
 });
 
 Deno.test("a broken spawn.json makes only spawn unavailable: list works, spawn exits 6, check reports it", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
-  try {
-    const list = await cli(dirs, ["list", "--json"]);
-    assert.equal(list.code, 0, list.stderr);
-    const rows = JSON.parse(list.stdout);
-    assert.deepEqual(
-      rows.map((row: { name: string; available: boolean }) => [row.name, row.available]),
-      [
-        ["echo", true],
-        ["spawn", false],
-      ],
-    );
-    assert.match(rows[1].problems[0].message, /spawn\.json:\d+:\d+: agent: /);
-    assert.equal((await cli(dirs, ["call", "echo", "{}", ...ALWAYS])).code, 0);
-    assert.equal((await cli(dirs, ["spawn", "!true", ...ALWAYS])).code, 6);
-    assert.equal((await cli(dirs, ["check"])).code, 6);
-    const schema = await cli(dirs, ["schema"]);
-    assert.equal(schema.code, 0);
-    assert.deepEqual(
-      JSON.parse(schema.stdout).map((d: { function: { name: string } }) => d.function.name),
-      [
-        "echo",
-      ],
-    );
-    assert.match(schema.stderr, /Leaving tool "spawn" out: it cannot be used: .*spawn\.json/);
-  } finally {
-    await dirs.cleanup();
-  }
+  const list = await cli(dirs, ["list", "--json"]);
+  assert.equal(list.code, 0, list.stderr);
+  const rows = JSON.parse(list.stdout);
+  assert.deepEqual(
+    rows.map((row: { name: string; available: boolean }) => [row.name, row.available]),
+    [
+      ["echo", true],
+      ["spawn", false],
+    ],
+  );
+  assert.match(rows[1].problems[0].message, /spawn\.json:\d+:\d+: agent: /);
+  assert.equal((await cli(dirs, ["call", "echo", "{}", ...ALWAYS])).code, 0);
+  assert.equal((await cli(dirs, ["spawn", "!true", ...ALWAYS])).code, 6);
+  assert.equal((await cli(dirs, ["check"])).code, 6);
+  const schema = await cli(dirs, ["schema"]);
+  assert.equal(schema.code, 0);
+  assert.deepEqual(
+    JSON.parse(schema.stdout).map((d: { function: { name: string } }) => d.function.name),
+    [
+      "echo",
+    ],
+  );
+  assert.match(schema.stderr, /Leaving tool "spawn" out: it cannot be used: .*spawn\.json/);
 });
 
 Deno.test("list --json is as the README says: source built-in for spawn, its side effect, availability", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       echo: { description: "Echo", input_schema: {}, command: ["cat"], side_effect: "external" },
       job: { description: "Job", input_schema: {}, command: ["curl", "${BASIS_UNSET_JOB_TOKEN}"] },
     },
   });
-  try {
-    const rows = JSON.parse((await cli(dirs, ["list", "--json"])).stdout);
-    for (const row of rows) {
-      assert.deepEqual(Object.keys(row), [
-        "name",
-        "side_effect",
-        "source",
-        "description",
-        "available",
-        "problems",
-      ]);
-    }
-    assert.deepEqual(rows[0], {
-      name: "echo",
-      side_effect: "external",
-      source: "workspace",
-      description: "Echo",
-      available: true,
-      problems: [],
-    });
-    assert.equal(rows[1].name, "job");
-    assert.equal(rows[1].available, false);
-    assert.equal(rows[1].problems[0].field, "command[1]");
-    assert.equal(rows[2].source, "built-in");
-    assert.equal(rows[2].side_effect, "process, local state");
-    const text = await cli(dirs, ["list"]);
-    assert.match(
-      text.stdout,
-      /^job\s+-\s+workspace\s+unavailable: command\[1\]: variable "BASIS_UNSET_JOB_TOKEN"/m,
-    );
-  } finally {
-    await dirs.cleanup();
+  const rows = JSON.parse((await cli(dirs, ["list", "--json"])).stdout);
+  for (const row of rows) {
+    assert.deepEqual(Object.keys(row), [
+      "name",
+      "side_effect",
+      "source",
+      "description",
+      "available",
+      "problems",
+    ]);
   }
+  assert.deepEqual(rows[0], {
+    name: "echo",
+    side_effect: "external",
+    source: "workspace",
+    description: "Echo",
+    available: true,
+    problems: [],
+  });
+  assert.equal(rows[1].name, "job");
+  assert.equal(rows[1].available, false);
+  assert.equal(rows[1].problems[0].field, "command[1]");
+  assert.equal(rows[2].source, "built-in");
+  assert.equal(rows[2].side_effect, "process, local state");
+  const text = await cli(dirs, ["list"]);
+  assert.match(
+    text.stdout,
+    /^job\s+-\s+workspace\s+unavailable: command\[1\]: variable "BASIS_UNSET_JOB_TOKEN"/m,
+  );
 });

@@ -83,7 +83,7 @@ for (const [what, text, fragment] of BAD) {
       ? `a manifest with ${what} is refused: exit 6, one line, no stack trace`
       : `a tool with ${what} is unavailable with its reason, check exits 6, one line, no stack trace`,
     async () => {
-      const dirs = await scratch(text);
+      await using dirs = await scratch(text);
       for (const command of fileLevel ? ["list", "check"] : ["check", "call"]) {
         const result = await cli(dirs, command === "call" ? ["call", "t", "{}"] : [command]);
         const printed = command === "check" ? result.stdout : result.stderr;
@@ -103,38 +103,34 @@ for (const [what, text, fragment] of BAD) {
         assert.equal(row.available, false);
         assert.match(row.problems[0].message, fragment);
       }
-      await dirs.cleanup();
     },
   );
 }
 
 Deno.test("a JSONC manifest with comments and trailing commas is accepted", async () => {
-  const dirs = await scratch(
+  await using dirs = await scratch(
     `// tools\n{\n  "schema": 1, /* one */\n  "tools": {\n    "t": {"description": "d", "input_schema": {}, "command": ["cat"],},\n  },\n}\n`,
   );
   const result = await cli(dirs, ["list", "--json"]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(JSON.parse(result.stdout)[0].name, "t");
-  await dirs.cleanup();
 });
 
 Deno.test("a broken global manifest is an error even when the workspace is fine", async () => {
-  const dirs = await scratch(withTool("t", {}), "{ broken");
+  await using dirs = await scratch(withTool("t", {}), "{ broken");
   const result = await cli(dirs, ["list"]);
   assert.equal(result.code, 6);
   assert.match(result.stderr, /config\/tools\.json/);
-  await dirs.cleanup();
 });
 
 Deno.test("a directory where tools.json should be is skipped", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await Deno.mkdir(`${dirs.root}/.basis/tools.json`);
   await Deno.mkdir(`${dirs.configDir}/tools.json`);
   const result = await cli(dirs, ["list", "--json"], { cwd: dirs.root });
   assert.equal(result.code, 0, result.stderr);
   // Only the built-in spawn tool.
   assert.deepEqual(JSON.parse(result.stdout).map((row: { name: string }) => row.name), ["spawn"]);
-  await dirs.cleanup();
 });
 
 Deno.test({
@@ -142,37 +138,33 @@ Deno.test({
     "a tools.json or spawn.json that is a symbolic link to nothing is an error (exit 6), not an empty roster",
   ignore: Deno.build.os === "windows",
 }, async () => {
-  const dirs = await scratch();
-  try {
-    await Deno.symlink("gone.json", `${dirs.root}/.basis/tools.json`);
-    await Deno.mkdir(`${dirs.root}/sub`);
-    // Found from a subdirectory too: the link marks the workspace root.
-    for (const cwd of [dirs.root, `${dirs.root}/sub`]) {
-      const result = await cli(dirs, ["list"], { cwd });
-      assert.equal(result.code, 6, result.stdout + result.stderr);
-      assert.match(
-        result.stderr,
-        /^basis-tools: \S*\/work\/\.basis\/tools\.json: cannot read: it is a symbolic link to "gone\.json", which does not exist/m,
-      );
-      assertNoStackTrace(result.stderr);
-    }
-    const check = await cli(dirs, ["check"]);
-    assert.equal(check.code, 6);
-    await Deno.remove(`${dirs.root}/.basis/tools.json`);
-
-    await Deno.symlink(`${dirs.configDir}/nowhere.json`, `${dirs.configDir}/tools.json`);
-    const global = await cli(dirs, ["list"]);
-    assert.equal(global.code, 6);
-    assert.match(global.stderr, /config\/tools\.json: cannot read: it is a symbolic link/);
-    await Deno.remove(`${dirs.configDir}/tools.json`);
-
-    await Deno.symlink("nowhere.json", `${dirs.configDir}/spawn.json`);
-    const spawn = await cli(dirs, ["spawn", "!true", "--approve", "always"]);
-    assert.equal(spawn.code, 6, spawn.stdout + spawn.stderr);
-    assert.match(spawn.stderr, /spawn\.json: cannot read: it is a symbolic link/);
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch();
+  await Deno.symlink("gone.json", `${dirs.root}/.basis/tools.json`);
+  await Deno.mkdir(`${dirs.root}/sub`);
+  // Found from a subdirectory too: the link marks the workspace root.
+  for (const cwd of [dirs.root, `${dirs.root}/sub`]) {
+    const result = await cli(dirs, ["list"], { cwd });
+    assert.equal(result.code, 6, result.stdout + result.stderr);
+    assert.match(
+      result.stderr,
+      /^basis-tools: \S*\/work\/\.basis\/tools\.json: cannot read: it is a symbolic link to "gone\.json", which does not exist/m,
+    );
+    assertNoStackTrace(result.stderr);
   }
+  const check = await cli(dirs, ["check"]);
+  assert.equal(check.code, 6);
+  await Deno.remove(`${dirs.root}/.basis/tools.json`);
+
+  await Deno.symlink(`${dirs.configDir}/nowhere.json`, `${dirs.configDir}/tools.json`);
+  const global = await cli(dirs, ["list"]);
+  assert.equal(global.code, 6);
+  assert.match(global.stderr, /config\/tools\.json: cannot read: it is a symbolic link/);
+  await Deno.remove(`${dirs.configDir}/tools.json`);
+
+  await Deno.symlink("nowhere.json", `${dirs.configDir}/spawn.json`);
+  const spawn = await cli(dirs, ["spawn", "!true", "--approve", "always"]);
+  assert.equal(spawn.code, 6, spawn.stdout + spawn.stderr);
+  assert.match(spawn.stderr, /spawn\.json: cannot read: it is a symbolic link/);
 });
 
 Deno.test("a manifest that says a name twice is refused at the second one (exit 6)", async () => {
@@ -186,57 +178,48 @@ Deno.test("a manifest that says a name twice is refused at the second one (exit 
     "  }",
     "}",
   ].join("\n");
-  const dirs = await scratch(text);
-  try {
-    for (const command of ["list", "check", "mcp"]) {
-      const result = await cli(dirs, [command]);
-      assert.equal(result.code, 6, `${command}: ${result.stdout}${result.stderr}`);
-      const printed = command === "check" ? result.stdout : result.stderr;
-      const lines = printed.trimEnd().split("\n").map((line) => line.replace(/^basis-tools: /, ""));
-      assert.deepEqual(lines.map((line) => line.replace(/^\S*\/work\//, "")), [
-        '.basis/tools.json:4:71: tool "t": command: given twice (first at 4:51); a key may appear ' +
-        "only once in an object",
-        '.basis/tools.json:5:5: tool "t": declared twice (first at 4:5); a tool name may be ' +
-        "declared only once",
-      ]);
-    }
-    const json = JSON.parse((await cli(dirs, ["check", "--json"])).stdout);
-    assert.deepEqual(
-      json.problems.map((p: { line: number; column: number }) => [p.line, p.column]),
-      [
-        [4, 71],
-        [5, 5],
-      ],
-    );
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch(text);
+  for (const command of ["list", "check", "mcp"]) {
+    const result = await cli(dirs, [command]);
+    assert.equal(result.code, 6, `${command}: ${result.stdout}${result.stderr}`);
+    const printed = command === "check" ? result.stdout : result.stderr;
+    const lines = printed.trimEnd().split("\n").map((line) => line.replace(/^basis-tools: /, ""));
+    assert.deepEqual(lines.map((line) => line.replace(/^\S*\/work\//, "")), [
+      '.basis/tools.json:4:71: tool "t": command: given twice (first at 4:51); a key may appear ' +
+      "only once in an object",
+      '.basis/tools.json:5:5: tool "t": declared twice (first at 4:5); a tool name may be ' +
+      "declared only once",
+    ]);
   }
+  const json = JSON.parse((await cli(dirs, ["check", "--json"])).stdout);
+  assert.deepEqual(
+    json.problems.map((p: { line: number; column: number }) => [p.line, p.column]),
+    [
+      [4, 71],
+      [5, 5],
+    ],
+  );
 });
 
 Deno.test("a spawn.json that says a name twice is refused at the second one (exit 6)", async () => {
-  const dirs = await scratch({ schema: 1, tools: {} });
-  try {
-    await Deno.writeTextFile(
-      `${dirs.configDir}/spawn.json`,
-      '{\n  "agent": ["a"],\n  "targets": {"b": ["ssh", "b"], "b": ["ssh", "c"]},\n  "agent": ["z"]\n}\n',
-    );
-    const result = await cli(dirs, ["spawn", "!true", "--approve", "always"]);
-    assert.equal(result.code, 6, result.stdout + result.stderr);
-    const lines = result.stderr.trimEnd().split("\n");
-    assert.equal(lines.length, 2, result.stderr);
-    assert.match(lines[0]!, /spawn\.json:3:34: targets\.b: given twice \(first at 3:15\)/);
-    assert.match(lines[1]!, /spawn\.json:4:3: agent: given twice \(first at 2:3\)/);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch({ schema: 1, tools: {} });
+  await Deno.writeTextFile(
+    `${dirs.configDir}/spawn.json`,
+    '{\n  "agent": ["a"],\n  "targets": {"b": ["ssh", "b"], "b": ["ssh", "c"]},\n  "agent": ["z"]\n}\n',
+  );
+  const result = await cli(dirs, ["spawn", "!true", "--approve", "always"]);
+  assert.equal(result.code, 6, result.stdout + result.stderr);
+  const lines = result.stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 2, result.stderr);
+  assert.match(lines[0]!, /spawn\.json:3:34: targets\.b: given twice \(first at 3:15\)/);
+  assert.match(lines[1]!, /spawn\.json:4:3: agent: given twice \(first at 2:3\)/);
 });
 
 Deno.test("--json reports a manifest error as one object", async () => {
-  const dirs = await scratch('{"schema": 2, "tools": {}}');
+  await using dirs = await scratch('{"schema": 2, "tools": {}}');
   const result = await cli(dirs, ["--json", "call", "t", "{}"]);
   assert.equal(result.code, 6);
   const object = JSON.parse(result.stdout);
   assert.equal(object.ok, false);
   assert.equal(object.error.kind, "manifest_invalid");
-  await dirs.cleanup();
 });

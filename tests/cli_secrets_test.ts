@@ -11,7 +11,7 @@ import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
 import type { ToolSpec } from "../src/manifest/types.ts";
 import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
-import { toolSpec } from "./_tool_spec.ts";
+import { toolSpec } from "./_fixtures.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const ALWAYS = ["--approve", "always"];
@@ -34,12 +34,8 @@ function around(before: number, err = false): Record<string, unknown> {
 }
 
 async function withScratch(manifest: unknown, body: (dirs: Scratch) => Promise<void>) {
-  const dirs = await scratch(manifest);
-  try {
-    await body(dirs);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(manifest);
+  await body(dirs);
 }
 
 Deno.test("call --json and MCP redact before they cut: a secret straddling the 50 KiB or the 4 KiB cut leaves no part of itself", async () => {

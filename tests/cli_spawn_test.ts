@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { phrase } from "../src/locale/messages.ts";
 import {
   assertNoStackTrace,
   CALL_JSON_KEYS,
@@ -11,6 +12,7 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { say, wording } from "./_wording.ts";
 
 const ALWAYS = ["--approve", "always"];
 const SPAWN_FIXTURES = `${ROOT}tests/fixtures/spawn`;
@@ -37,7 +39,7 @@ async function auditEntries(dirs: Scratch): Promise<Record<string, unknown>[]> {
 }
 
 Deno.test("spawn !cmd runs through /bin/sh in the workspace root and streams its output", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const result = await cli(dirs, ["spawn", "!pwd; echo one | tr o O", ...ALWAYS], {
     cwd: "/",
     env: {},
@@ -47,11 +49,10 @@ Deno.test("spawn !cmd runs through /bin/sh in the workspace root and streams its
   assert.equal(result.stdout, "/\nOne\n");
   const here = await cli(dirs, ["spawn", "!pwd && ls -a .basis", ...ALWAYS]);
   assert.equal(here.stdout, `${dirs.root}\n.\n..\n`);
-  await dirs.cleanup();
 });
 
 Deno.test("spawn --json prints the structured output with ok, mode, target and result", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const result = await cli(dirs, ["spawn", "--json", "!echo hi", ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
   const object = JSON.parse(result.stdout);
@@ -75,11 +76,10 @@ Deno.test("spawn --json prints the structured output with ok, mode, target and r
   assert.equal(object.stdout, "hi\n");
   assert.equal(object.exit_code, 0);
   assert.equal(object.error, null);
-  await dirs.cleanup();
 });
 
 Deno.test("spawn of a command that prints only on stderr succeeds with stderr as the result", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const streamed = await cli(dirs, ["spawn", "!echo only-err >&2", ...ALWAYS]);
   assert.equal(streamed.code, 0, streamed.stderr);
   assert.equal(streamed.stdout, "");
@@ -92,31 +92,35 @@ Deno.test("spawn of a command that prints only on stderr succeeds with stderr as
   assert.equal(json.stdout, "");
   const silent = await cli(dirs, ["spawn", "!true", ...ALWAYS]);
   assert.equal(silent.code, 0);
-  assert.match(silent.stderr, /Command finished and printed nothing/);
-  await dirs.cleanup();
+  assert.match(silent.stderr, wording("run.printed_nothing", { label: phrase("label.command") }));
 });
 
 Deno.test("spawn of a failing command exits 1; the model sees stderr, else stdout, else the status", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const body = "!echo partial; echo broke >&2; exit 3";
   const streamed = await cli(dirs, ["spawn", body, ...ALWAYS]);
   assert.equal(streamed.code, 1);
   assert.equal(streamed.stdout, "partial\n");
-  assert.match(streamed.stderr, /^broke\nbasis-tools: Command exited with code 3\n$/);
+  assert.equal(
+    streamed.stderr,
+    `broke\nbasis-tools: ${say("run.exit", { label: phrase("label.command"), code: 3 })}\n`,
+  );
   const json = JSON.parse((await cli(dirs, ["spawn", body, "--json", ...ALWAYS])).stdout);
   assert.equal(json.ok, false);
   assert.equal(json.exit_code, 3);
   assert.equal(json.result, "broke");
   assert.equal(json.error.kind, "tool_failed");
-  assert.match(json.error.message, /Command exited with code 3: broke/);
+  assert.equal(
+    json.error.message,
+    `${say("run.exit", { label: phrase("label.command"), code: 3 })}: broke`,
+  );
   const stdoutOnly = JSON.parse(
     (await cli(dirs, ["spawn", "!echo o; exit 2", "--json", ...ALWAYS])).stdout,
   );
   assert.equal(stdoutOnly.result, "o");
   const quiet = JSON.parse((await cli(dirs, ["spawn", "!exit 4", "--json", ...ALWAYS])).stdout);
-  assert.equal(quiet.result, "Command exited with status 4");
+  assert.equal(quiet.result, say("spawn.exit_status", { label: phrase("label.command"), code: 4 }));
   assert.equal(quiet.exit_code, 4);
-  await dirs.cleanup();
 });
 
 Deno.test({
@@ -124,13 +128,16 @@ Deno.test({
     "spawn stops the whole group at --spawn-timeout: exit 3, exit_code 124, no grandchild survives",
   ignore: Deno.build.os !== "linux",
 }, async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await unconfined(dirs);
   const body = "!echo $$ > pgid; sleep 30 & echo started; sleep 30";
   const result = await cli(dirs, ["spawn", body, "--spawn-timeout", "300", ...ALWAYS]);
   assert.equal(result.code, 3, result.stderr);
   assert.equal(result.stdout, "started\n");
-  assert.match(result.stderr, /Command timed out after 300 ms/);
+  assert.match(
+    result.stderr,
+    wording("run.timed_out", { label: phrase("label.command"), ms: 300 }),
+  );
   const pgid = Number(await Deno.readTextFile(`${dirs.root}/pgid`));
   assert.ok(pgid > 0);
   assert.deepEqual(await processesLeftInGroup(pgid), []);
@@ -145,11 +152,10 @@ Deno.test({
   assert.deepEqual(await processesLeftInGroup(second), []);
   const bad = await cli(dirs, ["spawn", "!true", "--spawn-timeout", "soon", ...ALWAYS]);
   assert.equal(bad.code, 2);
-  await dirs.cleanup();
 });
 
 Deno.test("spawn clears the command's environment except PATH, HOME, LANG and the --env pairs", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const result = await cli(
     dirs,
     [
@@ -176,11 +182,10 @@ Deno.test("spawn clears the command's environment except PATH, HOME, LANG and th
       name !== "LANG" || Deno.env.get("LANG") !== undefined
     ),
   );
-  await dirs.cleanup();
 });
 
 Deno.test("spawn keeps 64 KiB of each stream for --json and says it cut them", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const body = "!head -c 100000 /dev/zero | tr '\\0' a; head -c 70000 /dev/zero | tr '\\0' b >&2";
   const result = await cli(dirs, ["spawn", body, "--json", ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
@@ -194,11 +199,10 @@ Deno.test("spawn keeps 64 KiB of each stream for --json and says it cut them", a
   const streamed = await cli(dirs, ["spawn", body, ...ALWAYS]);
   assert.equal(streamed.stdout.length, 100000);
   assert.equal(streamed.stderr.length, 70000);
-  await dirs.cleanup();
 });
 
 Deno.test("spawn refuses bad input with exit 4 before the approver, without running anything", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   for (const text of ["!", "!@", "!@ mac ls", "!@ma/c ls", "!@local ls", "!@mac", "   "]) {
     const result = await cli(dirs, ["spawn", text, "--approve", "never"]);
     assert.equal(result.code, 4, `${text}: ${result.stderr}`);
@@ -212,18 +216,17 @@ Deno.test("spawn refuses bad input with exit 4 before the approver, without runn
     !(await exists(`${dirs.stateDir}/audit.jsonl`)),
     "a refused input is never put to anyone",
   );
-  await dirs.cleanup();
 });
 
 Deno.test("--no-shell refuses a command with exit 5 before any rule or approver; tasks still run", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await configure(dirs, { agent: [AGENT] });
   // A remembered rule allows every simple command: commands off must win anyway.
   const added = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body-glob", "*"]);
   assert.equal(added.code, 0, added.stderr);
   const refused = await cli(dirs, ["--no-shell", "spawn", "!touch marker"]);
   assert.equal(refused.code, 5, refused.stderr);
-  assert.match(refused.stderr, /commands are turned off \(--no-shell\)/);
+  assert.match(refused.stderr, wording("spawn.guard.no_shell"));
   assert.ok(!(await exists(`${dirs.root}/marker`)));
   const always = await cli(dirs, ["spawn", "!@box touch marker", "--no-shell", ...ALWAYS]);
   assert.equal(always.code, 5);
@@ -244,11 +247,10 @@ Deno.test("--no-shell refuses a command with exit 5 before any rule or approver;
   const task = await cli(dirs, ["--no-shell", "spawn", "tidy up"]);
   assert.equal(task.code, 0, task.stderr);
   assert.equal(task.stdout, "depth=1 approve=prompt task=tidy up\n");
-  await dirs.cleanup();
 });
 
 Deno.test("spawn is denied (exit 5) with --approve never and with no terminal to ask", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const never = await cli(dirs, ["spawn", "!touch marker", "--approve", "never"]);
   assert.equal(never.code, 5);
   assert.match(never.stderr, /denied by --approve never/);
@@ -267,11 +269,10 @@ Deno.test("spawn is denied (exit 5) with --approve never and with no terminal to
     cwd: dirs.root,
     target: "local",
   });
-  await dirs.cleanup();
 });
 
 Deno.test("a remembered rule with an exact body allows one exact command and no other", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const added = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "echo ok"]);
   assert.equal(added.code, 0, added.stderr);
   const ok = await cli(dirs, ["spawn", "!echo ok"]);
@@ -285,11 +286,10 @@ Deno.test("a remembered rule with an exact body allows one exact command and no 
     ["run", "spawn"],
     ["decision", "spawn"],
   ]);
-  await dirs.cleanup();
 });
 
 Deno.test("a subagent gets the task on stdin and depth 1 at depth 0, depth 2 at depth 1", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const log = `${dirs.root}/agent.log`;
   await configure(dirs, { agent: [AGENT] });
   const zero = await cli(dirs, ["spawn", "summarise the log", ...ALWAYS], {
@@ -309,17 +309,16 @@ Deno.test("a subagent gets the task on stdin and depth 1 at depth 0, depth 2 at 
   assert.equal(json.mode, "agent");
   assert.equal(json.result, "depth=1 approve=always task=what now");
   assert.equal(await Deno.readTextFile(log), "1\n2\n1\n");
-  await dirs.cleanup();
 });
 
 Deno.test("at depth 2 a task is refused before the approver (exit 5); a command still runs", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const log = `${dirs.root}/agent.log`;
   await configure(dirs, { agent: [AGENT] });
   const env = { AGENT_LOG: log, BASIS_SPAWN_DEPTH: "2" };
   const refused = await cli(dirs, ["spawn", "go deeper", ...ALWAYS], { env });
   assert.equal(refused.code, 5);
-  assert.match(refused.stderr, /delegation depth 2 and the limit is 2/);
+  assert.match(refused.stderr, wording("spawn.guard.depth_limit", { depth: 2, max: 2 }));
   assert.ok(!(await exists(log)), "the subagent never started");
   const command = await cli(dirs, ["spawn", "!echo still here", ...ALWAYS], { env });
   assert.equal(command.code, 0, command.stderr);
@@ -329,11 +328,10 @@ Deno.test("at depth 2 a task is refused before the approver (exit 5); a command 
   const deeper = await cli(dirs, ["spawn", "go deeper", ...ALWAYS], { env });
   assert.equal(deeper.code, 0, deeper.stderr);
   assert.equal(deeper.stdout, "depth=3 approve=always task=go deeper\n");
-  await dirs.cleanup();
 });
 
 Deno.test("subagents that call spawn inherit the approval and stop at the depth limit", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const log = `${dirs.root}/agent.log`;
   await configure(dirs, { agent: [AGENT] });
   const env = { AGENT_LOG: log, BASIS_TEST_DENO: Deno.execPath(), BASIS_TEST_ENTRY: ENTRY };
@@ -347,40 +345,50 @@ Deno.test("subagents that call spawn inherit the approval and stop at the depth 
   // One more level of delegation is refused at depth 2, and the refusal travels back up.
   const tooDeep = await cli(dirs, ["spawn", "delegate:delegate:hello", ...ALWAYS], { env });
   assert.equal(tooDeep.code, 1);
-  assert.match(tooDeep.stderr, /delegation depth 2 and the limit is 2/);
+  assert.match(tooDeep.stderr, wording("spawn.guard.depth_limit", { depth: 2, max: 2 }));
   assert.equal(await Deno.readTextFile(log), "1\n2\n1\n2\n");
-  await dirs.cleanup();
 });
 
 Deno.test("a failing subagent exits 1 with its stderr; a silent one says so", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await configure(dirs, { agent: [AGENT] });
   const failed = await cli(dirs, ["spawn", "fail", ...ALWAYS]);
   assert.equal(failed.code, 1);
-  assert.match(failed.stderr, /agent: cannot do that\nbasis-tools: Subagent exited with code 2\n$/);
+  assert.ok(
+    failed.stderr.endsWith(
+      `agent: cannot do that\nbasis-tools: ${
+        say("run.exit", { label: phrase("label.subagent"), code: 2 })
+      }\n`,
+    ),
+    failed.stderr,
+  );
   const json = JSON.parse((await cli(dirs, ["spawn", "fail", "--json", ...ALWAYS])).stdout);
   assert.equal(json.error.kind, "tool_failed");
-  assert.equal(json.error.message, "Subagent exited with code 2: agent: cannot do that");
-  assert.equal(json.result, "Subagent exited with code 2: agent: cannot do that");
+  assert.equal(
+    json.error.message,
+    `${say("run.exit", { label: phrase("label.subagent"), code: 2 })}: agent: cannot do that`,
+  );
+  assert.equal(
+    json.result,
+    `${say("run.exit", { label: phrase("label.subagent"), code: 2 })}: agent: cannot do that`,
+  );
   const silent = await cli(dirs, ["spawn", "silent", ...ALWAYS]);
   assert.equal(silent.code, 0);
-  assert.match(silent.stderr, /The subagent finished without saying anything/);
+  assert.match(silent.stderr, wording("spawn.agent_silent"));
   const silentJson = JSON.parse((await cli(dirs, ["spawn", "silent", "--json", ...ALWAYS])).stdout);
-  assert.equal(silentJson.result, "The subagent finished without saying anything");
-  await dirs.cleanup();
+  assert.equal(silentJson.result, say("spawn.agent_silent"));
 });
 
 Deno.test("a task with no subagent configured is refused (exit 5) saying how to configure one", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const result = await cli(dirs, ["spawn", "write the release notes", ...ALWAYS]);
   assert.equal(result.code, 5);
   assert.match(result.stderr, /no subagent is configured; add .*"agent": \["claude", "-p"\]/);
   assert.ok(result.stderr.includes(`${dirs.configDir}/spawn.json`), result.stderr);
-  await dirs.cleanup();
 });
 
 Deno.test("an unknown target is refused before the approver, listing the configured names", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const none = await cli(dirs, ["spawn", "!@mac ls", ...ALWAYS]);
   assert.equal(none.code, 5);
   assert.match(none.stderr, /unknown target "mac"; no targets are configured/);
@@ -391,22 +399,20 @@ Deno.test("an unknown target is refused before the approver, listing the configu
   const decision = (await auditEntries(dirs)).at(-1)!;
   assert.equal(decision.allowed, false);
   assert.equal((decision.preview as { target: string }).target, "mac");
-  await dirs.cleanup();
 });
 
 Deno.test("a configured target gets the body as one argument after its argv prefix", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await configure(dirs, { targets: { box: [`${SPAWN_FIXTURES}/print_args.sh`, "--via", "x y"] } });
   const result = await cli(dirs, ["spawn", '!@box echo "a  b"; ls *', ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, 'argc=3\n[--via]\n[x y]\n[echo "a  b"; ls *]\n');
   const json = JSON.parse((await cli(dirs, ["spawn", "!@box pwd", "--json", ...ALWAYS])).stdout);
   assert.equal(json.target, "box");
-  await dirs.cleanup();
 });
 
 Deno.test("a broken spawn.json is a config error (exit 6) naming the file and the field", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await configure(dirs, { agent: "claude -p" });
   const result = await cli(dirs, ["spawn", "!ls", ...ALWAYS]);
   assert.equal(result.code, 6);
@@ -415,11 +421,10 @@ Deno.test("a broken spawn.json is a config error (exit 6) naming the file and th
   const check = await cli(dirs, ["check"]);
   assert.equal(check.code, 6);
   assert.match(check.stdout, /spawn\.json:1:10: agent: /);
-  await dirs.cleanup();
 });
 
 Deno.test("call spawn runs the same code with JSON input and call's --json shape", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const result = await cli(dirs, ["call", "spawn", '{"input":"!echo via call"}', ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "via call\n");
@@ -453,11 +458,10 @@ Deno.test("call spawn runs the same code with JSON input and call's --json shape
   ]);
   assert.equal(timeout.code, 3);
   assert.match(timeout.stderr, /timed out after 150 ms/);
-  await dirs.cleanup();
 });
 
 Deno.test("list shows spawn as built-in with its side effects; its description names targets", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const json = JSON.parse((await cli(dirs, ["list", "--json"])).stdout);
   assert.deepEqual(json.map((row: { name: string }) => row.name), ["echo", "spawn"]);
   const spawn = json[1];
@@ -470,11 +474,10 @@ Deno.test("list shows spawn as built-in with its side effects; its description n
   await configure(dirs, { targets: { mac: ["ssh", "mac"], builder: ["ssh", "b"] } });
   const withTargets = JSON.parse((await cli(dirs, ["list", "--json"])).stdout);
   assert.match(withTargets[1].description, /"!@<target> <command>".*: builder, mac\./);
-  await dirs.cleanup();
 });
 
 Deno.test("show spawn prints the built-in tool: modes, kept env, agent, targets, depth", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await configure(dirs, { agent: [AGENT, "--quiet"], targets: { box: ["ssh", "box", "--"] } });
   const text = await cli(dirs, ["show", "spawn"]);
   assert.equal(text.code, 0, text.stderr);
@@ -489,23 +492,21 @@ Deno.test("show spawn prints the built-in tool: modes, kept env, agent, targets,
   assert.deepEqual(json.targets, { box: ["ssh", "box", "--"] });
   assert.deepEqual(json.side_effects, { command: "process", agent: "local state" });
   assert.deepEqual(json.input_schema.required, ["input"]);
-  await dirs.cleanup();
 });
 
 Deno.test("spawn --help documents the grammar", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const help = await cli(dirs, ["spawn", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /!@<target> <command>/);
   assert.match(help.stdout, /--spawn-timeout MS/);
-  await dirs.cleanup();
 });
 
 Deno.test({
   name: "the real prompt shows the command and target; always allow remembers that exact body",
   ignore: !hasTmux(),
 }, async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const env = {
     BASIS_CONFIG_DIR: dirs.configDir,
     BASIS_CACHE_DIR: dirs.cacheDir,
@@ -527,5 +528,4 @@ Deno.test({
   assert.equal(again.stdout, "remembered\n");
   const other = await cli(dirs, ["spawn", "!echo remembered; rm -rf /tmp/nothing-here"]);
   assert.equal(other.code, 5);
-  await dirs.cleanup();
 });

@@ -20,14 +20,13 @@ const TWO_TOOLS = {
 Deno.test("--version prints the version from deno.json", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
   assert.equal(VERSION, config.version);
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const result = await cli(dirs, ["--version"]);
   assert.equal(result.stdout, `basis-tools ${VERSION}\n`);
-  await dirs.cleanup();
 });
 
 Deno.test("--help works on the program and on every command", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   for (
     const args of [["--help"], ["list", "--help"], ["show", "-h"], ["check", "--help"], [
       "call",
@@ -40,11 +39,10 @@ Deno.test("--help works on the program and on every command", async () => {
   }
   const bare = await cli(dirs, []);
   assert.equal(bare.code, 2);
-  await dirs.cleanup();
 });
 
 Deno.test("unknown commands, unknown flags and missing arguments exit 2 with one line", async () => {
-  const dirs = await scratch(TWO_TOOLS);
+  await using dirs = await scratch(TWO_TOOLS);
   for (
     const args of [["frobnicate"], ["list", "--frob"], ["show"], ["call"], ["list", "extra"], [
       "-C",
@@ -55,7 +53,6 @@ Deno.test("unknown commands, unknown flags and missing arguments exit 2 with one
     assert.equal(result.stderr.trimEnd().split("\n").length, 1, result.stderr);
     assertNoStackTrace(result.stderr);
   }
-  await dirs.cleanup();
 });
 
 Deno.test("list prints workspace tools by name, then unshadowed global tools", async () => {
@@ -66,7 +63,7 @@ Deno.test("list prints workspace tools by name, then unshadowed global tools", a
       beta: { description: "Global only", input_schema: {}, command: ["cat"] },
     },
   };
-  const dirs = await scratch(TWO_TOOLS, global);
+  await using dirs = await scratch(TWO_TOOLS, global);
   const result = await cli(dirs, ["list"]);
   assert.equal(result.code, 0, result.stderr);
   const names = result.stdout.trim().split("\n").slice(1).map((line) => line.split(/\s+/)[0]);
@@ -83,21 +80,19 @@ Deno.test("list prints workspace tools by name, then unshadowed global tools", a
     available: true,
     problems: [],
   });
-  await dirs.cleanup();
 });
 
 Deno.test("list finds the workspace from a subdirectory, and -C names it explicitly", async () => {
-  const dirs = await scratch(TWO_TOOLS);
+  await using dirs = await scratch(TWO_TOOLS);
   await Deno.mkdir(`${dirs.root}/a/b`, { recursive: true });
   const nested = await cli(dirs, ["list", "--json"], { cwd: `${dirs.root}/a/b` });
   assert.equal(JSON.parse(nested.stdout).length, 3); // two declared, then spawn
   const explicit = await cli(dirs, ["-C", dirs.root, "list", "--json"], { cwd: "/" });
   assert.equal(JSON.parse(explicit.stdout).length, 3);
-  await dirs.cleanup();
 });
 
 Deno.test("show prints one tool in full, and exits 2 for an unknown tool", async () => {
-  const dirs = await scratch(TWO_TOOLS);
+  await using dirs = await scratch(TWO_TOOLS);
   const result = await cli(dirs, ["show", "alpha"]);
   assert.equal(result.code, 0);
   assert.match(result.stdout, /command: +cat -/);
@@ -108,11 +103,10 @@ Deno.test("show prints one tool in full, and exits 2 for an unknown tool", async
   assert.deepEqual(json.command, ["cat", "-"]);
   const unknown = await cli(dirs, ["show", "nope"]);
   assert.equal(unknown.code, 2);
-  await dirs.cleanup();
 });
 
 Deno.test("check exits 0 for valid manifests and 6 for a schema ajv cannot compile", async () => {
-  const dirs = await scratch(TWO_TOOLS);
+  await using dirs = await scratch(TWO_TOOLS);
   const ok = await cli(dirs, ["check"]);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /^ok: 2 tools/);
@@ -130,17 +124,15 @@ Deno.test("check exits 0 for valid manifests and 6 for a schema ajv cannot compi
   assert.equal((await cli(dirs, ["list"])).code, 0);
   const call = await cli(dirs, ["call", "bad", "{}", "--approve", "always"]);
   assert.equal(call.code, 6);
-  await dirs.cleanup();
 });
 
 Deno.test("no manifest anywhere is an empty roster, not an error", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const list = await cli(dirs, ["list", "--json"]);
   assert.equal(list.code, 0, list.stderr);
   // Only the built-in spawn tool.
   assert.deepEqual(JSON.parse(list.stdout).map((row: { name: string }) => row.name), ["spawn"]);
   assert.equal((await cli(dirs, ["check"])).code, 0);
-  await dirs.cleanup();
 });
 
 Deno.test("a secret canary in env appears in no output of any command", async () => {
@@ -187,7 +179,7 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
       },
     },
   };
-  const dirs = await scratch(manifest);
+  await using dirs = await scratch(manifest);
   await Deno.mkdir(`${dirs.root}/${canary}`);
   await Deno.writeTextFile(`${dirs.root}/${canary}/run.sh`, "#!/no/such/interpreter\n");
   await Deno.chmod(`${dirs.root}/${canary}/run.sh`, 0o755);
@@ -247,7 +239,6 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
   const streamed = await cli(dirs, ["call", "leaky", "{}", "--approve", "always"], { env });
   assert.equal(streamed.stdout, "token is [redacted] and [redacted]\n");
   assert.match(streamed.stderr, /^err \[redacted\]\n/);
-  await dirs.cleanup();
 });
 
 Deno.test("list, show and --help do not load ajv, the prompt library or the MCP SDK", async () => {
@@ -270,7 +261,7 @@ Deno.test("list into a reader that stops early ends quietly with exit 130", asyn
   for (let i = 0; i < 3000; i++) {
     tools[`tool_${i}`] = { description: "x".repeat(60), input_schema: {}, command: ["cat"] };
   }
-  const dirs = await scratch({ schema: 1, tools });
+  await using dirs = await scratch({ schema: 1, tools });
   const child = spawnCli(dirs, ["list"]);
   const reader = child.stdout.getReader();
   await reader.read();
@@ -281,14 +272,12 @@ Deno.test("list into a reader that stops early ends quietly with exit 130", asyn
   );
   assert.ok(status.code === 130 || status.code === 0, `exit ${status.code}: ${stderr}`);
   assertNoStackTrace(stderr);
-  await dirs.cleanup();
 });
 
 Deno.test("the examples workspace passes check", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const result = await cli(dirs, ["-C", `${ROOT}examples`, "check"]);
   assert.equal(result.code, 0, result.stdout + result.stderr);
-  await dirs.cleanup();
 });
 
 Deno.test("fixtures used by the end-to-end tests are executable", async () => {
@@ -300,7 +289,7 @@ Deno.test("fixtures used by the end-to-end tests are executable", async () => {
 });
 
 Deno.test("without HOME, a repository's .config or .cache is never taken for the user's", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const planted = {
     schema: 1,
     tools: { planted: { description: "p", input_schema: {}, command: ["cat"] } },
@@ -320,7 +309,6 @@ Deno.test("without HOME, a repository's .config or .cache is never taken for the
   assert.equal(output.code, 2, stdout + stderr);
   assert.match(stderr, /HOME/);
   assert.ok(!stdout.includes("planted"));
-  await dirs.cleanup();
 });
 
 Deno.test("the MCP SDK is reachable only through the mcp command's dynamic import", async () => {

@@ -14,7 +14,7 @@ async function workspace() {
     NO_COLOR: "1",
   };
   const argv = [Deno.execPath(), "run", "-A", "--quiet", ENTRY, "-C", dirs.root, "call", "echo"];
-  return { dirs, env, argv };
+  return Object.assign(dirs, { env, argv });
 }
 
 Deno.test({
@@ -22,64 +22,58 @@ Deno.test({
     "with the input piped in, the prompt asks on the controlling terminal (/dev/tty), as sudo does",
   ignore: !hasTmux(),
 }, async () => {
-  const { dirs, env, argv } = await workspace();
-  try {
-    // echo '{"greeting":"hi"}' | basis-tools call echo: asked, allowed once, the input goes through.
-    const allowed = await inPseudoTerminal(argv, {
-      keys: ["Enter"],
-      env,
-      stdin: '{"greeting":"hi"}',
-    });
-    assert.equal(allowed.code, 0, allowed.screen);
-    assert.match(allowed.screen, /basis-tools asks before running a tool/);
-    assert.match(allowed.screen, /"greeting": "hi"/);
-    assert.match(allowed.screen, /✔ Allow this call\? Allowed once/);
-    assert.match(allowed.screen, /^\{"greeting":"hi"\}/m);
-    // Stderr to a file as well: the question is drawn on the terminal, not in the file.
-    const log = `${dirs.root}/stderr.txt`;
-    const denied = await inPseudoTerminal(argv, {
-      keys: ["Down", "Down", "Enter"],
-      env,
-      stdin: '{"greeting":"no"}',
-      stderr: log,
-    });
-    assert.equal(denied.code, 5, denied.screen);
-    assert.match(denied.screen, /✔ Allow this call\? Denied/);
-    const written = await Deno.readTextFile(log);
-    assert.doesNotMatch(written, /Allow once/);
-    assert.match(written, /Call of tool "echo" denied at the prompt/);
-    const audit = (await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`)).trim().split("\n")
-      .map((line) => JSON.parse(line)).filter((entry) => entry.type === "decision");
-    assert.deepEqual(audit.map((entry) => [entry.allowed, entry.by]), [[true, "prompt"], [
-      false,
-      "prompt",
-    ]]);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await workspace();
+  const { env, argv } = dirs;
+  // echo '{"greeting":"hi"}' | basis-tools call echo: asked, allowed once, the input goes through.
+  const allowed = await inPseudoTerminal(argv, {
+    keys: ["Enter"],
+    env,
+    stdin: '{"greeting":"hi"}',
+  });
+  assert.equal(allowed.code, 0, allowed.screen);
+  assert.match(allowed.screen, /basis-tools asks before running a tool/);
+  assert.match(allowed.screen, /"greeting": "hi"/);
+  assert.match(allowed.screen, /✔ Allow this call\? Allowed once/);
+  assert.match(allowed.screen, /^\{"greeting":"hi"\}/m);
+  // Stderr to a file as well: the question is drawn on the terminal, not in the file.
+  const log = `${dirs.root}/stderr.txt`;
+  const denied = await inPseudoTerminal(argv, {
+    keys: ["Down", "Down", "Enter"],
+    env,
+    stdin: '{"greeting":"no"}',
+    stderr: log,
+  });
+  assert.equal(denied.code, 5, denied.screen);
+  assert.match(denied.screen, /✔ Allow this call\? Denied/);
+  const written = await Deno.readTextFile(log);
+  assert.doesNotMatch(written, /Allow once/);
+  assert.match(written, /Call of tool "echo" denied at the prompt/);
+  const audit = (await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`)).trim().split("\n")
+    .map((line) => JSON.parse(line)).filter((entry) => entry.type === "decision");
+  assert.deepEqual(audit.map((entry) => [entry.allowed, entry.by]), [[true, "prompt"], [
+    false,
+    "prompt",
+  ]]);
 });
 
 Deno.test({
   name: "with the input piped in and no controlling terminal, the call is denied: fail closed",
   ignore: !hasTmux(),
 }, async () => {
-  const { dirs, env, argv } = await workspace();
-  try {
-    // setsid: a session of its own, so no controlling terminal although one is on screen.
-    const log = `${dirs.root}/stderr.txt`;
-    const run = await inPseudoTerminal(["setsid", "-w", ...argv], {
-      keys: [],
-      waitFor: "",
-      env,
-      stdin: '{"greeting":"hi"}',
-      stderr: log,
-    });
-    assert.equal(run.code, 5, run.screen);
-    assert.doesNotMatch(run.screen, /Allow once/);
-    assert.match(await Deno.readTextFile(log), /there is no terminal to ask/);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await workspace();
+  const { env, argv } = dirs;
+  // setsid: a session of its own, so no controlling terminal although one is on screen.
+  const log = `${dirs.root}/stderr.txt`;
+  const run = await inPseudoTerminal(["setsid", "-w", ...argv], {
+    keys: [],
+    waitFor: "",
+    env,
+    stdin: '{"greeting":"hi"}',
+    stderr: log,
+  });
+  assert.equal(run.code, 5, run.screen);
+  assert.doesNotMatch(run.screen, /Allow once/);
+  assert.match(await Deno.readTextFile(log), /there is no terminal to ask/);
 });
 
 Deno.test({

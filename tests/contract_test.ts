@@ -15,19 +15,20 @@ import {
   type ToolSpec,
 } from "../src/mod.ts";
 import { assertNoStackTrace, processesLeftInGroup, ROOT } from "./_cli.ts";
-import { toolSpec } from "./_tool_spec.ts";
+import { toolSpec } from "./_fixtures.ts";
+import { tempDir } from "./_scratch.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const CLI_FIXTURES = `${ROOT}tests/fixtures/cli`;
 const decoder = new TextDecoder();
 
-/** A scratch directory for one test, with a cache directory inside. */
-async function scratchDir(): Promise<{ dir: string; cacheDir: string; done(): Promise<void> }> {
-  const dir = await Deno.makeTempDir({ prefix: "basis-contract-" });
+/** A scratch directory for one test, with a cache directory inside; removed when disposed. */
+async function scratchDir(): Promise<{ dir: string; cacheDir: string } & AsyncDisposable> {
+  const temp = await tempDir({ prefix: "basis-contract-" });
   return {
-    dir,
-    cacheDir: `${dir}/cache`,
-    done: () => Deno.remove(dir, { recursive: true }),
+    dir: temp.path,
+    cacheDir: `${temp.path}/cache`,
+    [Symbol.asyncDispose]: temp[Symbol.asyncDispose],
   };
 }
 
@@ -86,7 +87,7 @@ function joined(chunks: readonly OutputChunk[], kind: OutputChunk["kind"]): stri
 }
 
 Deno.test("build() does not consume the builder: each build is a tool of the options held then", async () => {
-  const scratch = await scratchDir();
+  await using scratch = await scratchDir();
   const toolBuilder = builder(toolSpec("echo", ["cat"]), { cacheDir: scratch.cacheDir });
   const first = toolBuilder.build();
   const second = toolBuilder.build();
@@ -104,11 +105,10 @@ Deno.test("build() does not consume the builder: each build is a tool of the opt
   }
   const spawnBuilder = new SpawnToolBuilder(config(), { approver: recordingApprover() });
   assert.deepEqual(spawnBuilder.build().inputSchema(), spawnBuilder.build().inputSchema());
-  await scratch.done();
 });
 
 Deno.test("execution() validates first: refused input throws a user-facing error and nothing runs", async () => {
-  const scratch = await scratchDir();
+  await using scratch = await scratchDir();
   const marker = `${scratch.dir}/ran`;
   const approver = recordingApprover();
   const tool = builder(
@@ -144,7 +144,6 @@ Deno.test("execution() validates first: refused input throws a user-facing error
   assert.equal(approver.asked.length, 0);
   await execution.execute();
   assert.equal(await Deno.readTextFile(marker), '{"n":2}');
-  await scratch.done();
 });
 
 Deno.test("outputStream() comes before execute(): after it started, or twice, is an internal error", async () => {
@@ -167,7 +166,7 @@ Deno.test("outputStream() comes before execute(): after it started, or twice, is
 });
 
 Deno.test("an execution runs once: executing twice is an internal error and the program ran once", async () => {
-  const scratch = await scratchDir();
+  await using scratch = await scratchDir();
   const log = `${scratch.dir}/runs`;
   await Deno.writeTextFile(log, "");
   const tool = builder(toolSpec("count", ["/bin/sh", "-c", `echo run >> '${log}'`])).build();
@@ -178,7 +177,6 @@ Deno.test("an execution runs once: executing twice is an internal error and the 
   assert.equal(error.code, "internal");
   assert.match(error.message, /twice/);
   assert.equal(await Deno.readTextFile(log), "run\n");
-  await scratch.done();
 });
 
 Deno.test("the final output is the truth of the run, not the concatenated chunks", async () => {
@@ -214,7 +212,7 @@ Deno.test("the final output is the truth of the run, not the concatenated chunks
 });
 
 Deno.test("cancelling with an AbortSignal stops the whole process group", async () => {
-  const scratch = await scratchDir();
+  await using scratch = await scratchDir();
   const pids = `${scratch.dir}/pids`;
   const tool = builder(toolSpec("forever", [`${RUN_FIXTURES}/grandchild.sh`, pids])).build();
   const execution = await tool.execution({});
@@ -243,7 +241,6 @@ Deno.test("cancelling with an AbortSignal stops the whole process group", async 
   const earlyError = await rejection((await early.execution({})).execute({ signal: aborted }));
   assert.equal(earlyError.code, "interrupted");
   assert.equal(approver.asked.length, 0);
-  await scratch.done();
 });
 
 Deno.test("error kinds: denials, failures and time-outs are user-facing and carry no secret", async () => {
@@ -301,7 +298,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   const neverError = await rejection((await never.execution({})).execute());
   assert.equal(neverError.message, 'Call of tool "echo" denied by --approve never');
 
-  const scratch = await scratchDir();
+  await using scratch = await scratchDir();
   const broken = builder(toolSpec("broken", ["cat"], { inputSchema: { type: 12 } }), {
     cacheDir: scratch.cacheDir,
   }).build();
@@ -310,7 +307,6 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   assert.equal(internal.code, "manifest_invalid");
   assert.ok(!internal.isUserFacing());
   assert.match(internal.message, /tool "broken": input_schema: /);
-  await scratch.done();
 });
 
 Deno.test("the approver is injectable and sits after the schema gate: it sees the pinned preview", async () => {

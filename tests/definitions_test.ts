@@ -8,7 +8,7 @@ import {
 } from "../src/mod.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
 
-const SNAPSHOT = new URL("./snapshots/definitions.json", import.meta.url);
+const SNAPSHOT = new URL("./fixtures/definitions_snapshot.json", import.meta.url);
 const UPDATE = Deno.env.get("BASIS_UPDATE_SNAPSHOTS") === "1";
 
 const WORD_COUNT: ToolSpec = {
@@ -112,7 +112,7 @@ Deno.test("definitions are copies: changing one changes neither the tool nor the
 });
 
 Deno.test("`schema` prints the roster's definitions, openai by default; an unknown format exits 2", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const plain = await cli(dirs, ["schema"]);
   assert.equal(plain.code, 0, plain.stderr);
   const openai = JSON.parse(plain.stdout);
@@ -134,7 +134,6 @@ Deno.test("`schema` prints the roster's definitions, openai by default; an unkno
   assert.equal(bad.stdout, "");
   const help = await cli(dirs, ["schema", "--help"]);
   assert.match(help.stdout, /discoveryCommand/);
-  await dirs.cleanup();
 });
 
 Deno.test('every format says `"type": "object"` for a bare input_schema, in the library and in `schema`', async () => {
@@ -149,26 +148,22 @@ Deno.test('every format says `"type": "object"` for a bare input_schema, in the 
   for (const format of DEFINITION_FORMATS) assert.deepEqual(schemaOf[format](), { type: "object" });
   // What the gate validates is the schema as declared.
   assert.deepEqual(tool.inputSchema(), {});
-  const dirs = await scratch(oneTool("bare", { command: ["cat"], input_schema: {} }));
-  try {
-    const find = (definitions: unknown[], name: string) =>
-      definitions.find((d) => JSON.stringify(d).includes(`"name":"${name}"`)) as Record<
-        string,
-        Record<string, unknown>
-      >;
-    const inCli: Record<string, (d: Record<string, Record<string, unknown>>) => unknown> = {
-      openai: (d) => (d.function as Record<string, unknown>).parameters,
-      anthropic: (d) => d.input_schema,
-      mcp: (d) => d.inputSchema,
-      gemini: (d) => d.parametersJsonSchema,
-    };
-    for (const format of DEFINITION_FORMATS) {
-      const result = await cli(dirs, ["schema", "--format", format]);
-      assert.equal(result.code, 0, result.stderr);
-      const definition = find(JSON.parse(result.stdout), "bare");
-      assert.deepEqual(inCli[format]!(definition), { type: "object" }, format);
-    }
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch(oneTool("bare", { command: ["cat"], input_schema: {} }));
+  const find = (definitions: unknown[], name: string) =>
+    definitions.find((d) => JSON.stringify(d).includes(`"name":"${name}"`)) as Record<
+      string,
+      Record<string, unknown>
+    >;
+  const inCli: Record<string, (d: Record<string, Record<string, unknown>>) => unknown> = {
+    openai: (d) => (d.function as Record<string, unknown>).parameters,
+    anthropic: (d) => d.input_schema,
+    mcp: (d) => d.inputSchema,
+    gemini: (d) => d.parametersJsonSchema,
+  };
+  for (const format of DEFINITION_FORMATS) {
+    const result = await cli(dirs, ["schema", "--format", format]);
+    assert.equal(result.code, 0, result.stderr);
+    const definition = find(JSON.parse(result.stdout), "bare");
+    assert.deepEqual(inCli[format]!(definition), { type: "object" }, format);
   }
 });

@@ -97,7 +97,7 @@ Deno.test({
   ignore: !core.ok,
 }, async () => {
   const secret = "gemini-S3CRET-41f0";
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       words: { description: "Echo the input", input_schema: WORDS_SCHEMA, command: ["cat"] },
@@ -121,50 +121,46 @@ Deno.test({
       where: { description: "Print the working directory", input_schema: {}, command: ["pwd"] },
     },
   });
-  try {
-    const { env } = await install(dirs);
-    // Gemini CLI runs in a directory of the project: the workspace is found from there.
-    await Deno.mkdir(`${dirs.root}/src/deep`, { recursive: true });
-    const driven = await drive(env, `${dirs.root}/src/deep`, [
-      { name: `${PREFIX}words`, args: { text: "héllo" } },
-      // Gemini CLI adds wait_for_previous to every tool and passes it on: it is not the tool's.
-      { name: `${PREFIX}words`, args: { text: "in order", wait_for_previous: true } },
-      { name: `${PREFIX}quiet`, args: {} },
-      { name: `${PREFIX}chatty`, args: {} },
-      { name: `${PREFIX}fail`, args: {} },
-      { name: `${PREFIX}leak`, args: {} },
-      { name: `${PREFIX}where`, args: {} },
-      { name: `${PREFIX}spawn`, args: { input: "!echo via gemini" } },
-    ]);
-    assert.deepEqual(
-      driven.declarations.map((declaration) => declaration.name).sort(),
-      ["chatty", "fail", "leak", "quiet", "spawn", "where", "words"].map((name) => PREFIX + name),
-    );
-    const [words, ordered, quiet, chatty, fail, leak, where, spawn] = driven.results;
-    assert.deepEqual([words?.llmContent, words?.error], ['{"text":"héllo"}\n', null]);
-    assert.deepEqual([ordered?.llmContent, ordered?.error], ['{"text":"in order"}\n', null]);
-    // Success with nothing printed is a success; the model reads a sentence saying so.
-    assert.deepEqual([quiet?.llmContent, quiet?.error], [
-      'Tool "quiet" finished and printed nothing\n',
-      null,
-    ]);
-    // A successful tool's stderr never turns its call into a failure.
-    assert.deepEqual([chatty?.llmContent, chatty?.error], ["done\n", null]);
-    // A failure is one, with the tool's stderr and our line in what the model reads.
-    assert.equal(fail?.error, "discovered_tool_execution_error");
-    assert.match(
-      fail?.llmContent ?? "",
-      /Stderr: basis-tools: Tool "fail" exited with code 3: broken/,
-    );
-    assert.match(fail?.llmContent ?? "", /Exit Code: 1/);
-    // Secrets are redacted from the result.
-    assert.deepEqual([leak?.llmContent, leak?.error], ["token=[redacted]\n", null]);
-    // The workspace's tool runs in the workspace, whatever Gemini CLI's directory.
-    assert.equal(where?.llmContent, `${await Deno.realPath(dirs.root)}\n`);
-    assert.deepEqual([spawn?.llmContent, spawn?.error], ["via gemini\n", null]);
-  } finally {
-    await dirs.cleanup();
-  }
+  const { env } = await install(dirs);
+  // Gemini CLI runs in a directory of the project: the workspace is found from there.
+  await Deno.mkdir(`${dirs.root}/src/deep`, { recursive: true });
+  const driven = await drive(env, `${dirs.root}/src/deep`, [
+    { name: `${PREFIX}words`, args: { text: "héllo" } },
+    // Gemini CLI adds wait_for_previous to every tool and passes it on: it is not the tool's.
+    { name: `${PREFIX}words`, args: { text: "in order", wait_for_previous: true } },
+    { name: `${PREFIX}quiet`, args: {} },
+    { name: `${PREFIX}chatty`, args: {} },
+    { name: `${PREFIX}fail`, args: {} },
+    { name: `${PREFIX}leak`, args: {} },
+    { name: `${PREFIX}where`, args: {} },
+    { name: `${PREFIX}spawn`, args: { input: "!echo via gemini" } },
+  ]);
+  assert.deepEqual(
+    driven.declarations.map((declaration) => declaration.name).sort(),
+    ["chatty", "fail", "leak", "quiet", "spawn", "where", "words"].map((name) => PREFIX + name),
+  );
+  const [words, ordered, quiet, chatty, fail, leak, where, spawn] = driven.results;
+  assert.deepEqual([words?.llmContent, words?.error], ['{"text":"héllo"}\n', null]);
+  assert.deepEqual([ordered?.llmContent, ordered?.error], ['{"text":"in order"}\n', null]);
+  // Success with nothing printed is a success; the model reads a sentence saying so.
+  assert.deepEqual([quiet?.llmContent, quiet?.error], [
+    'Tool "quiet" finished and printed nothing\n',
+    null,
+  ]);
+  // A successful tool's stderr never turns its call into a failure.
+  assert.deepEqual([chatty?.llmContent, chatty?.error], ["done\n", null]);
+  // A failure is one, with the tool's stderr and our line in what the model reads.
+  assert.equal(fail?.error, "discovered_tool_execution_error");
+  assert.match(
+    fail?.llmContent ?? "",
+    /Stderr: basis-tools: Tool "fail" exited with code 3: broken/,
+  );
+  assert.match(fail?.llmContent ?? "", /Exit Code: 1/);
+  // Secrets are redacted from the result.
+  assert.deepEqual([leak?.llmContent, leak?.error], ["token=[redacted]\n", null]);
+  // The workspace's tool runs in the workspace, whatever Gemini CLI's directory.
+  assert.equal(where?.llmContent, `${await Deno.realPath(dirs.root)}\n`);
+  assert.deepEqual([spawn?.llmContent, spawn?.error], ["via gemini\n", null]);
 });
 
 Deno.test({
@@ -172,7 +168,7 @@ Deno.test({
     `Gemini CLI ${GEMINI_CORE_VERSION}: unusable tools are not discovered; a call no one approves is denied${skip}`,
   ignore: !core.ok,
 }, async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       words: { description: "Echo the input", input_schema: WORDS_SCHEMA, command: ["cat"] },
@@ -184,52 +180,44 @@ Deno.test({
       },
     },
   });
-  try {
-    const { env } = await install(dirs);
-    const driven = await drive(env, dirs.root, [
-      { name: `${PREFIX}words`, args: { text: "x" } },
-    ]);
-    // Tools that cannot be used are left out of discovery: the model never sees them.
-    assert.deepEqual(driven.declarations.map((d) => d.name), [`${PREFIX}words`, `${PREFIX}spawn`]);
-    // Without a terminal or a rule, a call is denied, saying how to allow it.
-    const denied = await drive({ ...env, BASIS_APPROVE: "prompt" }, dirs.root, [
-      { name: `${PREFIX}words`, args: { text: "x" } },
-    ]);
-    assert.equal(denied.results[0]?.error, "discovered_tool_execution_error");
-    assert.match(denied.results[0]?.llmContent ?? "", /rules add --tool words/);
-    assert.match(denied.results[0]?.llmContent ?? "", /Exit Code: 5/);
-  } finally {
-    await dirs.cleanup();
-  }
+  const { env } = await install(dirs);
+  const driven = await drive(env, dirs.root, [
+    { name: `${PREFIX}words`, args: { text: "x" } },
+  ]);
+  // Tools that cannot be used are left out of discovery: the model never sees them.
+  assert.deepEqual(driven.declarations.map((d) => d.name), [`${PREFIX}words`, `${PREFIX}spawn`]);
+  // Without a terminal or a rule, a call is denied, saying how to allow it.
+  const denied = await drive({ ...env, BASIS_APPROVE: "prompt" }, dirs.root, [
+    { name: `${PREFIX}words`, args: { text: "x" } },
+  ]);
+  assert.equal(denied.results[0]?.error, "discovered_tool_execution_error");
+  assert.match(denied.results[0]?.llmContent ?? "", /rules add --tool words/);
+  assert.match(denied.results[0]?.llmContent ?? "", /Exit Code: 5/);
 });
 
 Deno.test("basis-tools-call NAME is `call NAME --quiet --result`: nothing on stderr after a success", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       quiet: { description: "Print nothing", input_schema: {}, command: ["true"] },
     },
   });
-  try {
-    const { bin, env } = await install(dirs);
-    for (const [name, stdout] of [["quiet", 'Tool "quiet" finished and printed nothing\n']]) {
-      const child = new Deno.Command(`${bin}/${CALL}`, {
-        args: [name!],
-        cwd: dirs.root,
-        env,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode("{}"));
-      await writer.close();
-      const output = await child.output();
-      assert.equal(output.code, 0);
-      assert.equal(new TextDecoder().decode(output.stdout), stdout);
-      assert.equal(new TextDecoder().decode(output.stderr), "");
-    }
-  } finally {
-    await dirs.cleanup();
+  const { bin, env } = await install(dirs);
+  for (const [name, stdout] of [["quiet", 'Tool "quiet" finished and printed nothing\n']]) {
+    const child = new Deno.Command(`${bin}/${CALL}`, {
+      args: [name!],
+      cwd: dirs.root,
+      env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("{}"));
+    await writer.close();
+    const output = await child.output();
+    assert.equal(output.code, 0);
+    assert.equal(new TextDecoder().decode(output.stdout), stdout);
+    assert.equal(new TextDecoder().decode(output.stderr), "");
   }
 });

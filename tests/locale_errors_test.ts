@@ -16,6 +16,7 @@ import type { SpawnConfig } from "../src/spawn/config.ts";
 import type { SpawnCall } from "../src/spawn/types.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+import { tempDir } from "./_scratch.ts";
 
 const EN = messages("en-US");
 const UK = messages("uk-UA");
@@ -33,84 +34,72 @@ async function caught(action: () => Promise<unknown>): Promise<BasisError> {
 }
 
 Deno.test("with no home directory the CLI says which variables to set, in uk-UA too", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
-  try {
-    const env = {
-      BASIS_CONFIG_DIR: "",
-      BASIS_CACHE_DIR: "",
-      BASIS_STATE_DIR: "",
-      XDG_CONFIG_HOME: "",
-      HOME: "",
-      USERPROFILE: "",
-    };
-    const en = await cli(dirs, ["list"], { env });
-    const uk = await cli(dirs, ["list", "--locale", "uk-UA"], { env });
-    assert.equal(en.code, 2);
-    assert.equal(uk.code, 2);
-    assert.equal(
-      en.stderr,
-      "basis-tools: Cannot find the user's directories: HOME is not set to an absolute path; " +
-        "set HOME, or set BASIS_CONFIG_DIR or XDG_CONFIG_HOME to an absolute path\n",
-    );
-    assert.equal(
-      uk.stderr,
-      "basis-tools: Не вдалося визначити каталоги користувача: HOME не містить абсолютного " +
-        "шляху; задайте HOME або вкажіть абсолютний шлях у BASIS_CONFIG_DIR чи XDG_CONFIG_HOME\n",
-    );
-    assertNoEnglish(uk.stderr, en.stderr, [/\bbasis-tools\b/g]);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const env = {
+    BASIS_CONFIG_DIR: "",
+    BASIS_CACHE_DIR: "",
+    BASIS_STATE_DIR: "",
+    XDG_CONFIG_HOME: "",
+    HOME: "",
+    USERPROFILE: "",
+  };
+  const en = await cli(dirs, ["list"], { env });
+  const uk = await cli(dirs, ["list", "--locale", "uk-UA"], { env });
+  assert.equal(en.code, 2);
+  assert.equal(uk.code, 2);
+  assert.equal(
+    en.stderr,
+    "basis-tools: Cannot find the user's directories: HOME is not set to an absolute path; " +
+      "set HOME, or set BASIS_CONFIG_DIR or XDG_CONFIG_HOME to an absolute path\n",
+  );
+  assert.equal(
+    uk.stderr,
+    "basis-tools: Не вдалося визначити каталоги користувача: HOME не містить абсолютного " +
+      "шляху; задайте HOME або вкажіть абсолютний шлях у BASIS_CONFIG_DIR чи XDG_CONFIG_HOME\n",
+  );
+  assertNoEnglish(uk.stderr, en.stderr, [/\bbasis-tools\b/g]);
 });
 
 Deno.test("a -C that is no directory, as the loader finds it (permissions), is worded in uk-UA", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const file = `${dirs.root}/.basis/tools.json`;
-  try {
-    const en = await cli(dirs, ["-C", file, "permissions"]);
-    const uk = await cli(dirs, ["-C", file, "permissions", "--locale", "uk-UA"]);
-    assert.equal(en.code, 2);
-    assert.equal(uk.code, 2);
-    const path = JSON.stringify(file);
-    assert.equal(en.stderr, `basis-tools: Cannot use workspace ${path}: not a directory\n`);
-    assert.equal(
-      uk.stderr,
-      `basis-tools: Не вдалося використати робочий простір ${path}: це не каталог\n`,
-    );
-    // The library's loader carries the same phrase.
-    const error = await caught(() => loadRoster({ workspace: file, configDir: dirs.configDir }));
-    assert.equal(error.code, "usage");
-    assert.equal(error.message, `Cannot use workspace ${path}: not a directory`);
-    assert.deepEqual(errorLines(error, UK), [
-      `Не вдалося використати робочий простір ${path}: це не каталог`,
-    ]);
-  } finally {
-    await dirs.cleanup();
-  }
+  const en = await cli(dirs, ["-C", file, "permissions"]);
+  const uk = await cli(dirs, ["-C", file, "permissions", "--locale", "uk-UA"]);
+  assert.equal(en.code, 2);
+  assert.equal(uk.code, 2);
+  const path = JSON.stringify(file);
+  assert.equal(en.stderr, `basis-tools: Cannot use workspace ${path}: not a directory\n`);
+  assert.equal(
+    uk.stderr,
+    `basis-tools: Не вдалося використати робочий простір ${path}: це не каталог\n`,
+  );
+  // The library's loader carries the same phrase.
+  const error = await caught(() => loadRoster({ workspace: file, configDir: dirs.configDir }));
+  assert.equal(error.code, "usage");
+  assert.equal(error.message, `Cannot use workspace ${path}: not a directory`);
+  assert.deepEqual(errorLines(error, UK), [
+    `Не вдалося використати робочий простір ${path}: це не каталог`,
+  ]);
 });
 
 Deno.test("an input schema that cannot be compiled at call time is worded in uk-UA, reason included", async () => {
-  const cacheDir = await Deno.makeTempDir({ prefix: "basis-locale-schema-" });
-  try {
-    const tool = { name: "bad", inputSchema: { type: "object", properties: { n: { type: 12 } } } };
-    const error = await caught(() => validateInput(tool, {}, { cacheDir }));
-    assert.equal(error.code, "manifest_invalid");
-    assert.match(
-      error.message,
-      /^Cannot use input schema of tool "bad": invalid JSON Schema: \/properties\/n\/type: /,
-    );
-    const uk = error.wordedIn(UK);
-    assert.equal(
-      uk,
-      'Не вдалося використати схему вхідних даних інструмента "bad": некоректна JSON Schema: /properties/n/type: має бути одним зі значень: "array", "boolean", "integer", "null", "number", "object", "string"',
-    );
-    assert.equal(error.wordedIn(EN), error.message);
-    // The cached reason reads the same the second time.
-    const again = await caught(() => validateInput(tool, {}, { cacheDir }));
-    assert.equal(again.wordedIn(UK), uk);
-  } finally {
-    await Deno.remove(cacheDir, { recursive: true });
-  }
+  await using cacheDir = await tempDir({ prefix: "basis-locale-schema-" });
+  const tool = { name: "bad", inputSchema: { type: "object", properties: { n: { type: 12 } } } };
+  const error = await caught(() => validateInput(tool, {}, { cacheDir: cacheDir.path }));
+  assert.equal(error.code, "manifest_invalid");
+  assert.match(
+    error.message,
+    /^Cannot use input schema of tool "bad": invalid JSON Schema: \/properties\/n\/type: /,
+  );
+  const uk = error.wordedIn(UK);
+  assert.equal(
+    uk,
+    'Не вдалося використати схему вхідних даних інструмента "bad": некоректна JSON Schema: /properties/n/type: має бути одним зі значень: "array", "boolean", "integer", "null", "number", "object", "string"',
+  );
+  assert.equal(error.wordedIn(EN), error.message);
+  // The cached reason reads the same the second time.
+  const again = await caught(() => validateInput(tool, {}, { cacheDir: cacheDir.path }));
+  assert.equal(again.wordedIn(UK), uk);
 });
 
 Deno.test("runSpawn() refusals (a library caller that skipped the guard) carry uk-UA words", async () => {
@@ -156,34 +145,29 @@ Deno.test("fsReason() turns Deno's sandbox refusal into a phrase, other errors s
 });
 
 Deno.test("an audit log Deno's sandbox refuses is reported once, in the locale", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
-  const outside = await Deno.makeTempDir({ prefix: "basis-audit-outside-" });
-  try {
-    const log = `${outside}/audit.jsonl`;
-    // Writing is confined to the user directories: the log outside them is refused.
-    const permissions = [
-      "--allow-read",
-      "--allow-env",
-      "--allow-sys",
-      "--allow-run",
-      `--allow-write=${dirs.configDir},${dirs.cacheDir},${dirs.stateDir}`,
-    ];
-    const call = ["call", "echo", '{"a":1}', "--approve", "always", "--audit-log", log];
-    const run = (locale: string) => cli(dirs, [...call, "--locale", locale], { permissions });
-    const en = await run("en-US");
-    assert.equal(en.code, 0, en.stderr);
-    assert.equal(en.stdout, '{"a":1}');
-    assert.equal(
-      en.stderr,
-      `basis-tools: warning: Cannot write audit log "${log}": Requires write access to "${log}", run again with the --allow-write flag; calls go on unaudited\n`,
-    );
-    const uk = await run("uk-UA");
-    assert.equal(uk.code, 0, uk.stderr);
-    assert.equal(uk.stderr.split("\n").filter(Boolean).length, 1, uk.stderr);
-    assertNoEnglish(uk.stderr, en.stderr, [log, "--allow-write", /basis-tools/g]);
-    assert.match(uk.stderr, /потрібен дозвіл на запис/);
-  } finally {
-    await Deno.remove(outside, { recursive: true });
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using outside = await tempDir({ prefix: "basis-audit-outside-" });
+  const log = `${outside.path}/audit.jsonl`;
+  // Writing is confined to the user directories: the log outside.path them is refused.
+  const permissions = [
+    "--allow-read",
+    "--allow-env",
+    "--allow-sys",
+    "--allow-run",
+    `--allow-write=${dirs.configDir},${dirs.cacheDir},${dirs.stateDir}`,
+  ];
+  const call = ["call", "echo", '{"a":1}', "--approve", "always", "--audit-log", log];
+  const run = (locale: string) => cli(dirs, [...call, "--locale", locale], { permissions });
+  const en = await run("en-US");
+  assert.equal(en.code, 0, en.stderr);
+  assert.equal(en.stdout, '{"a":1}');
+  assert.equal(
+    en.stderr,
+    `basis-tools: warning: Cannot write audit log "${log}": Requires write access to "${log}", run again with the --allow-write flag; calls go on unaudited\n`,
+  );
+  const uk = await run("uk-UA");
+  assert.equal(uk.code, 0, uk.stderr);
+  assert.equal(uk.stderr.split("\n").filter(Boolean).length, 1, uk.stderr);
+  assertNoEnglish(uk.stderr, en.stderr, [log, "--allow-write", /basis-tools/g]);
+  assert.match(uk.stderr, /потрібен дозвіл на запис/);
 });

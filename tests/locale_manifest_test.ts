@@ -15,6 +15,7 @@ import { strictJsonProblem } from "../src/json_text.ts";
 import { parseSpawnConfig } from "../src/spawn/config.ts";
 import { cli, scratch } from "./_cli.ts";
 import { keysOf } from "./_phrase.ts";
+import { tempDir } from "./_scratch.ts";
 
 await loadLocale("uk-UA");
 const EN = messages("en-US");
@@ -173,14 +174,17 @@ async function spawnProblemsOf(text: string): Promise<readonly ManifestProblem[]
 async function readProblems(): Promise<ManifestProblem[]> {
   const found: ManifestProblem[] = [];
   for (const make of [makeFifo, makeNotUtf8, makeLoop, makeDangling]) {
-    const root = await Deno.makeTempDir();
-    await Deno.mkdir(`${root}/.basis`);
-    await make(`${root}/.basis/tools.json`);
-    const error = await loadRoster({ workspace: root, configDir: root, env: () => undefined })
+    await using root = await tempDir();
+    await Deno.mkdir(`${root.path}/.basis`);
+    await make(`${root.path}/.basis/tools.json`);
+    const error = await loadRoster({
+      workspace: root.path,
+      configDir: root.path,
+      env: () => undefined,
+    })
       .catch((e) => e);
     assert.ok(error instanceof ManifestError, String(error));
     found.push(...error.problems);
-    await Deno.remove(root, { recursive: true });
   }
   return found;
 }
@@ -293,7 +297,7 @@ Deno.test("a call input that is not JSON is described by kind and place, never e
     assert.ok(line.includes(ukrainian), line);
   }
 
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: { echo: { ...ok, command: ["cat"] } },
   });
@@ -321,11 +325,10 @@ Deno.test("a call input that is not JSON is described by kind and place, never e
     JSON.parse(spawn.stdout).error.message,
     /"spawn" як JSON: тут не очікувалося: кінець вхідних даних/,
   );
-  await dirs.cleanup();
 });
 
 Deno.test("check, list and call word a broken manifest in the locale; --json keeps reason English", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: { bad: { description: 3, input_schema: { type: "object" }, command: "ls -l" } },
   });
@@ -355,7 +358,6 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
   const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
   assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути непорожнім масивом рядків/);
-  await dirs.cleanup();
 });
 
 Deno.test("the catalogue keeps every manifest message in both locales", () => {

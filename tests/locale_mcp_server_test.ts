@@ -21,14 +21,12 @@ import { serveMcp } from "../src/mcp/serve_mcp.ts";
 import { cli, oneTool, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, type McpSession, resultText } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+import { tempDir } from "./_scratch.ts";
+import { ECHO_MANIFEST } from "./_fixtures.ts";
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 
-const ECHO = oneTool("echo", {
-  description: "Echo the input",
-  input_schema: { type: "object", properties: { text: { type: "string" } } },
-  command: ["cat"],
-});
+const ECHO = ECHO_MANIFEST;
 
 interface ServeOptions {
   /** Arguments after `mcp`. */
@@ -90,44 +88,40 @@ Deno.test("mcp: the start-up line and the instructions follow --locale uk-UA, wi
     { manifest: many, en: "5 tools", uk: "5 інструментів" },
   ];
   for (const { manifest, en, uk } of cases) {
-    const dirs = await scratch(manifest);
+    await using dirs = await scratch(manifest);
     const root = JSON.stringify(await Deno.realPath(dirs.root));
-    try {
-      const english = `Serving ${en} over MCP (stdio) for ${root}`;
-      const enInstructions = await withSession(dirs, "en-US", {}, async (session) => {
-        await session.stderrContains(english);
-        assert.match(session.stderr(), new RegExp(`^basis-tools: ${escape(english)}$`, "m"));
-        return session.client.getInstructions();
-      });
-      const ukrainian = `Сервер MCP (stdio) надає ${uk} для робочого простору ${root}`;
-      const ukInstructions = await withSession(dirs, "uk-UA", {}, async (session) => {
-        await session.stderrContains(ukrainian);
-        assert.match(session.stderr(), new RegExp(`^basis-tools: ${escape(ukrainian)}$`, "m"));
-        assert.doesNotMatch(session.stderr(), /Serving/);
-        return session.client.getInstructions();
-      });
-      assertNoEnglish(ukrainian, english, [/\b(?:MCP|stdio)\b/g]);
+    const english = `Serving ${en} over MCP (stdio) for ${root}`;
+    const enInstructions = await withSession(dirs, "en-US", {}, async (session) => {
+      await session.stderrContains(english);
+      assert.match(session.stderr(), new RegExp(`^basis-tools: ${escape(english)}$`, "m"));
+      return session.client.getInstructions();
+    });
+    const ukrainian = `Сервер MCP (stdio) надає ${uk} для робочого простору ${root}`;
+    const ukInstructions = await withSession(dirs, "uk-UA", {}, async (session) => {
+      await session.stderrContains(ukrainian);
+      assert.match(session.stderr(), new RegExp(`^basis-tools: ${escape(ukrainian)}$`, "m"));
+      assert.doesNotMatch(session.stderr(), /Serving/);
+      return session.client.getInstructions();
+    });
+    assertNoEnglish(ukrainian, english, [/\b(?:MCP|stdio)\b/g]);
 
-      // The instructions are read by the client's model, like the tools' descriptions.
-      assert.equal(
-        enInstructions,
-        "Tools declared for this workspace, and spawn. Every call is checked against the tool's " +
-          "input schema and approved before anything runs.",
-      );
-      assert.equal(
-        ukInstructions,
-        "Інструменти, оголошені для цього робочого простору, і spawn. Кожен виклик перевіряється " +
-          "за схемою вхідних даних інструмента й підтверджується, перш ніж щось буде запущено.",
-      );
-      assertNoEnglish(ukInstructions ?? "", enInstructions ?? "", [/\bspawn\b/g]);
-    } finally {
-      await dirs.cleanup();
-    }
+    // The instructions are read by the client's model, like the tools' descriptions.
+    assert.equal(
+      enInstructions,
+      "Tools declared for this workspace, and spawn. Every call is checked against the tool's " +
+        "input schema and approved before anything runs.",
+    );
+    assert.equal(
+      ukInstructions,
+      "Інструменти, оголошені для цього робочого простору, і spawn. Кожен виклик перевіряється " +
+        "за схемою вхідних даних інструмента й підтверджується, перш ніж щось буде запущено.",
+    );
+    assertNoEnglish(ukInstructions ?? "", enInstructions ?? "", [/\bspawn\b/g]);
   }
 });
 
 Deno.test("mcp: an unknown tool is a protocol error worded in uk-UA; names stay", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       echo: { description: "e", input_schema: {}, command: ["cat"] },
@@ -139,38 +133,34 @@ Deno.test("mcp: an unknown tool is a protocol error worded in uk-UA; names stay"
       // The SDK's client puts its own prefix in front.
       message.replace(/^MCP error -32602: /, "")
     );
-  try {
-    const en = await withSession(dirs, "en-US", {}, async (session) => ({
-      one: await unknown(session, "spwan"),
-      two: await unknown(session, "eco"),
-      none: await unknown(session, "zzzzzz"),
-    }));
-    assert.equal(en.one, 'Unknown tool "spwan"; did you mean "spawn"?');
-    assert.equal(en.two, 'Unknown tool "eco"; did you mean "ecco" or "echo"?');
-    assert.equal(en.none, 'Unknown tool "zzzzzz"; see tools/list');
+  const en = await withSession(dirs, "en-US", {}, async (session) => ({
+    one: await unknown(session, "spwan"),
+    two: await unknown(session, "eco"),
+    none: await unknown(session, "zzzzzz"),
+  }));
+  assert.equal(en.one, 'Unknown tool "spwan"; did you mean "spawn"?');
+  assert.equal(en.two, 'Unknown tool "eco"; did you mean "ecco" or "echo"?');
+  assert.equal(en.none, 'Unknown tool "zzzzzz"; see tools/list');
 
-    const uk = await withSession(dirs, "uk-UA", {}, async (session) => ({
-      one: await unknown(session, "spwan"),
-      two: await unknown(session, "eco"),
-      none: await unknown(session, "zzzzzz"),
-    }));
-    assert.equal(uk.one, 'Невідомий інструмент "spwan"; можливо, ви мали на увазі "spawn"?');
-    assert.equal(
-      uk.two,
-      'Невідомий інструмент "eco"; можливо, ви мали на увазі "ecco" або "echo"?',
-    );
-    assert.equal(uk.none, 'Невідомий інструмент "zzzzzz"; див. tools/list');
-    for (const key of ["one", "two", "none"] as const) {
-      // "tools/list" is the protocol's method (its "/list" goes as a path, "tools" is left).
-      assertNoEnglish(uk[key], en[key], [/\btools\b/g]);
-    }
-  } finally {
-    await dirs.cleanup();
+  const uk = await withSession(dirs, "uk-UA", {}, async (session) => ({
+    one: await unknown(session, "spwan"),
+    two: await unknown(session, "eco"),
+    none: await unknown(session, "zzzzzz"),
+  }));
+  assert.equal(uk.one, 'Невідомий інструмент "spwan"; можливо, ви мали на увазі "spawn"?');
+  assert.equal(
+    uk.two,
+    'Невідомий інструмент "eco"; можливо, ви мали на увазі "ecco" або "echo"?',
+  );
+  assert.equal(uk.none, 'Невідомий інструмент "zzzzzz"; див. tools/list');
+  for (const key of ["one", "two", "none"] as const) {
+    // "tools/list" is the protocol's method (its "/list" goes as a path, "tools" is left).
+    assertNoEnglish(uk[key], en[key], [/\btools\b/g]);
   }
 });
 
 Deno.test("mcp: a broken edit is logged in uk-UA, the manifest's problem too", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const manifest = `${dirs.root}/.basis/tools.json`;
   const broken = async (locale: string, heading: string) => {
     await Deno.writeTextFile(manifest, JSON.stringify(ECHO));
@@ -186,22 +176,18 @@ Deno.test("mcp: a broken edit is logged in uk-UA, the manifest's problem too", a
       return problem.replace(/^basis-tools: {3}\S*tools\.json:1:\d+: /, "");
     });
   };
-  try {
-    const enHeading = "Cannot reload the roster; the last good one stays in use:";
-    const en = await broken("en-US", enHeading);
-    assert.match(en, /^invalid JSON: unexpected end of file/);
-    const ukHeading =
-      "Не вдалося перезавантажити перелік інструментів; далі використовується останній справний:";
-    const uk = await broken("uk-UA", ukHeading);
-    assert.match(uk, CYRILLIC);
-    assertNoEnglish(`${ukHeading}\n${uk}`, `${enHeading}\n${en}`);
-  } finally {
-    await dirs.cleanup();
-  }
+  const enHeading = "Cannot reload the roster; the last good one stays in use:";
+  const en = await broken("en-US", enHeading);
+  assert.match(en, /^invalid JSON: unexpected end of file/);
+  const ukHeading =
+    "Не вдалося перезавантажити перелік інструментів; далі використовується останній справний:";
+  const uk = await broken("uk-UA", ukHeading);
+  assert.match(uk, CYRILLIC);
+  assertNoEnglish(`${ukHeading}\n${uk}`, `${enHeading}\n${en}`);
 });
 
 Deno.test("mcp: a directory that cannot be watched is logged in uk-UA; the system's reason stays", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   // Confined so that the config directory's files can be read but not the directory itself: the
   // watch falls back to the nearest ancestor it may look at, "/", and may not watch that either.
   const readable = [
@@ -226,21 +212,17 @@ Deno.test("mcp: a directory that cannot be watched is logged in uk-UA; the syste
       assert.equal(lines.length, 1, session.stderr());
       return lines[0] as string;
     });
-  try {
-    const en = await cannotWatch("en-US", "Cannot watch ", "Serving ");
-    const reason = /^Cannot watch "\/": (.+)$/.exec(en)?.[1];
-    assert.ok(reason, en);
-    assert.match(reason, /read access/);
-    const uk = await cannotWatch("uk-UA", "Не вдалося стежити ", "Сервер MCP");
-    assert.equal(uk, `Не вдалося стежити за каталогом "/": ${reason}`);
-    assertNoEnglish(uk.replace(reason, ""), en.replace(reason, ""));
-  } finally {
-    await dirs.cleanup();
-  }
+  const en = await cannotWatch("en-US", "Cannot watch ", "Serving ");
+  const reason = /^Cannot watch "\/": (.+)$/.exec(en)?.[1];
+  assert.ok(reason, en);
+  assert.match(reason, /read access/);
+  const uk = await cannotWatch("uk-UA", "Не вдалося стежити ", "Сервер MCP");
+  assert.equal(uk, `Не вдалося стежити за каталогом "/": ${reason}`);
+  assertNoEnglish(uk.replace(reason, ""), en.replace(reason, ""));
 });
 
 Deno.test("mcp: progress says how many lines so far in uk-UA, with Ukrainian plurals", async () => {
-  const dirs = await scratch(oneTool("tick", {
+  await using dirs = await scratch(oneTool("tick", {
     input_schema: {},
     command: [`${MCP_FIXTURES}/tick.sh`, "5", "0.15"],
   }));
@@ -253,25 +235,21 @@ Deno.test("mcp: progress says how many lines so far in uk-UA, with Ukrainian plu
       assert.ok(seen.length >= 2, JSON.stringify(seen));
       return seen;
     });
-  try {
-    for (const tick of await ticks("en-US")) {
-      const noun = tick.progress === 1 ? "line" : "lines";
-      assert.equal(tick.message, `${tick.progress} ${noun} of output so far`);
-    }
-    const uk = await ticks("uk-UA");
-    assert.equal(uk[0]?.message, "Поки що виведено 1 рядок");
-    const forms = ["", "рядок", "рядки", "рядки", "рядки", "рядків"];
-    for (const tick of uk) {
-      assert.equal(tick.message, `Поки що виведено ${tick.progress} ${forms[tick.progress]}`);
-      assertNoEnglish(tick.message ?? "", `${tick.progress} lines of output so far`);
-    }
-  } finally {
-    await dirs.cleanup();
+  for (const tick of await ticks("en-US")) {
+    const noun = tick.progress === 1 ? "line" : "lines";
+    assert.equal(tick.message, `${tick.progress} ${noun} of output so far`);
+  }
+  const uk = await ticks("uk-UA");
+  assert.equal(uk[0]?.message, "Поки що виведено 1 рядок");
+  const forms = ["", "рядок", "рядки", "рядки", "рядки", "рядків"];
+  for (const tick of uk) {
+    assert.equal(tick.message, `Поки що виведено ${tick.progress} ${forms[tick.progress]}`);
+    assertNoEnglish(tick.message ?? "", `${tick.progress} lines of output so far`);
   }
 });
 
 Deno.test("mcp: the audit trail stays English for every denial while the caller is told in uk-UA", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const root = await Deno.realPath(dirs.root);
   const auditLog = `${dirs.stateDir}/audit.jsonl`;
   const args = (...more: string[]) => ["--audit-log", auditLog, ...more];
@@ -281,77 +259,73 @@ Deno.test("mcp: the audit trail stays English for every denial while the caller 
       assert.equal(result.isError, true);
       return resultText(result);
     });
-  try {
-    const shown = [
-      // The client cannot ask anyone (no elicitation).
-      await denied({ args: args() }),
-      // --approve never.
-      await denied({ args: args("--approve", "never") }),
-      // The person declined in the client's form.
-      await denied({ args: args(), elicit: () => ({ action: "decline" }) }),
-      // The spawn guard, before anyone is asked.
-      await denied({ args: args("--no-shell") }, "spawn", { input: "!ls" }),
-    ];
-    // No terminal to ask, on the command line.
-    const noTerminal = await cli(dirs, [
-      "--locale",
-      "uk-UA",
-      "--audit-log",
-      auditLog,
-      "call",
-      "echo",
-    ]);
-    assert.equal(noTerminal.code, 5, noTerminal.stderr);
-    shown.push(noTerminal.stderr);
-    // A remembered rule that denies, with its reason.
-    const added = await cli(dirs, [
-      "rules",
-      "add",
-      "--tool",
-      "echo",
-      "--deny",
-      "--reason",
-      "not now",
-    ]);
-    assert.equal(added.code, 0, added.stderr);
-    shown.push(await denied({ args: args() }));
+  const shown = [
+    // The client cannot ask anyone (no elicitation).
+    await denied({ args: args() }),
+    // --approve never.
+    await denied({ args: args("--approve", "never") }),
+    // The person declined in the client's form.
+    await denied({ args: args(), elicit: () => ({ action: "decline" }) }),
+    // The spawn guard, before anyone is asked.
+    await denied({ args: args("--no-shell") }, "spawn", { input: "!ls" }),
+  ];
+  // No terminal to ask, on the command line.
+  const noTerminal = await cli(dirs, [
+    "--locale",
+    "uk-UA",
+    "--audit-log",
+    auditLog,
+    "call",
+    "echo",
+  ]);
+  assert.equal(noTerminal.code, 5, noTerminal.stderr);
+  shown.push(noTerminal.stderr);
+  // A remembered rule that denies, with its reason.
+  const added = await cli(dirs, [
+    "rules",
+    "add",
+    "--tool",
+    "echo",
+    "--deny",
+    "--reason",
+    "not now",
+  ]);
+  assert.equal(added.code, 0, added.stderr);
+  shown.push(await denied({ args: args() }));
 
-    assert.equal(
-      shown[0],
-      'Виклик інструмента "echo" відхилено: жодне збережене правило його не дозволяє, а цей ' +
-        "клієнт MCP не вміє запитувати підтвердження (він не підтримує elicitation); дозвольте " +
-        `його командою \`basis-tools -C ${root} rules add --tool echo\` або запустіть сервер MCP ` +
-        "з --approve always",
-    );
-    for (const said of shown) assert.match(said, CYRILLIC);
+  assert.equal(
+    shown[0],
+    'Виклик інструмента "echo" відхилено: жодне збережене правило його не дозволяє, а цей ' +
+      "клієнт MCP не вміє запитувати підтвердження (він не підтримує elicitation); дозвольте " +
+      `його командою \`basis-tools -C ${root} rules add --tool echo\` або запустіть сервер MCP ` +
+      "з --approve always",
+  );
+  for (const said of shown) assert.match(said, CYRILLIC);
 
-    const entries = (await Deno.readTextFile(auditLog)).trim().split("\n")
-      .map((line) => JSON.parse(line))
-      .filter((entry) => entry.type === "decision");
-    const reasons = entries.map((entry) => entry.reason as string);
-    const rule = /by rule (\S+):/.exec(reasons[5] ?? "")?.[1];
-    assert.ok(rule, reasons[5]);
-    assert.deepEqual(reasons, [
-      'Call of tool "echo" denied: no remembered rule allows it and this MCP client cannot ask ' +
-      "for approval (it does not support elicitation); allow it with " +
-      `\`basis-tools -C ${root} rules add --tool echo\`, or start the MCP server with ` +
-      "--approve always",
-      'Call of tool "echo" denied by --approve never',
-      'Call of tool "echo" denied: the person declined the approval request in the MCP client',
-      'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" can ' +
-      "still be delegated",
-      `Call of tool "echo" denied: no remembered rule allows it and there is no terminal to ask; ` +
-      `allow it with \`basis-tools -C ${root} rules add --tool echo\` or --approve always`,
-      `Call of tool "echo" denied by rule ${rule}: not now`,
-    ]);
-    assert.deepEqual(entries.map((entry) => entry.allowed), Array(6).fill(false));
-  } finally {
-    await dirs.cleanup();
-  }
+  const entries = (await Deno.readTextFile(auditLog)).trim().split("\n")
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.type === "decision");
+  const reasons = entries.map((entry) => entry.reason as string);
+  const rule = /by rule (\S+):/.exec(reasons[5] ?? "")?.[1];
+  assert.ok(rule, reasons[5]);
+  assert.deepEqual(reasons, [
+    'Call of tool "echo" denied: no remembered rule allows it and this MCP client cannot ask ' +
+    "for approval (it does not support elicitation); allow it with " +
+    `\`basis-tools -C ${root} rules add --tool echo\`, or start the MCP server with ` +
+    "--approve always",
+    'Call of tool "echo" denied by --approve never',
+    'Call of tool "echo" denied: the person declined the approval request in the MCP client',
+    'Spawn refused: commands are turned off (--no-shell); a task without a leading "!" can ' +
+    "still be delegated",
+    `Call of tool "echo" denied: no remembered rule allows it and there is no terminal to ask; ` +
+    `allow it with \`basis-tools -C ${root} rules add --tool echo\` or --approve always`,
+    `Call of tool "echo" denied by rule ${rule}: not now`,
+  ]);
+  assert.deepEqual(entries.map((entry) => entry.allowed), Array(6).fill(false));
 });
 
 Deno.test("mcp: an audit log that cannot be written is warned about in uk-UA; the call goes on", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   // A file where the log's directory should be.
   await Deno.mkdir(dirs.stateDir, { recursive: true });
   const blocker = `${dirs.stateDir}/not-a-directory`;
@@ -371,56 +345,48 @@ Deno.test("mcp: an audit log that cannot be written is warned about in uk-UA; th
         return lines[0] as string;
       },
     );
-  try {
-    const en = await warned("en-US", "basis-tools: warning: ");
-    const pattern = new RegExp(
-      `^basis-tools: warning: Cannot write audit log ${
-        escape(JSON.stringify(auditLog))
-      }: (.+); calls go on unaudited$`,
-    );
-    const reason = pattern.exec(en)?.[1];
-    assert.ok(reason, en);
-    const uk = await warned("uk-UA", "basis-tools: попередження: ");
-    assert.equal(
-      uk,
-      `basis-tools: попередження: Не вдалося записати журнал аудиту ${
-        JSON.stringify(auditLog)
-      }: ${reason}; далі виклики виконуються без аудиту`,
-    );
-    assertNoEnglish(uk.replace(reason, ""), en.replace(reason, ""), [/\bbasis-tools\b/g]);
-  } finally {
-    await dirs.cleanup();
-  }
+  const en = await warned("en-US", "basis-tools: warning: ");
+  const pattern = new RegExp(
+    `^basis-tools: warning: Cannot write audit log ${
+      escape(JSON.stringify(auditLog))
+    }: (.+); calls go on unaudited$`,
+  );
+  const reason = pattern.exec(en)?.[1];
+  assert.ok(reason, en);
+  const uk = await warned("uk-UA", "basis-tools: попередження: ");
+  assert.equal(
+    uk,
+    `basis-tools: попередження: Не вдалося записати журнал аудиту ${
+      JSON.stringify(auditLog)
+    }: ${reason}; далі виклики виконуються без аудиту`,
+  );
+  assertNoEnglish(uk.replace(reason, ""), en.replace(reason, ""), [/\bbasis-tools\b/g]);
 });
 
 Deno.test("openAuditLog() words its warning in the locale given", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${dir}/file`, "");
-    const path = `${dir}/file/audit.jsonl`;
-    const warnings: string[] = [];
-    const log = openAuditLog({ path, locale: "uk-UA", warn: (m) => warnings.push(m) });
-    const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
-    const entry = { type: "decision", tool: "echo", preview, allowed: true, by: "policy" } as const;
-    assert.equal(log.record({ ...entry, workspace: "/w" }), false);
-    assert.equal(log.record({ ...entry, workspace: "/w" }), false);
-    log.close();
-    assert.equal(warnings.length, 1);
-    assert.match(
-      warnings[0] ?? "",
-      new RegExp(
-        `^Не вдалося записати журнал аудиту ${
-          escape(JSON.stringify(path))
-        }: .+; далі виклики виконуються без аудиту$`,
-      ),
-    );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/file`, "");
+  const path = `${dir.path}/file/audit.jsonl`;
+  const warnings: string[] = [];
+  const log = openAuditLog({ path, locale: "uk-UA", warn: (m) => warnings.push(m) });
+  const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+  const entry = { type: "decision", tool: "echo", preview, allowed: true, by: "policy" } as const;
+  assert.equal(log.record({ ...entry, workspace: "/w" }), false);
+  assert.equal(log.record({ ...entry, workspace: "/w" }), false);
+  log.close();
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0] ?? "",
+    new RegExp(
+      `^Не вдалося записати журнал аудиту ${
+        escape(JSON.stringify(path))
+      }: .+; далі виклики виконуються без аудиту$`,
+    ),
+  );
 });
 
 Deno.test("mcp: a tool whose schema cannot be used is left out, logged once in uk-UA, its call refused", async () => {
-  const dirs = await scratch(oneTool("bad", {
+  await using dirs = await scratch(oneTool("bad", {
     input_schema: { type: "object", properties: { a: { type: "nope" } } },
     command: ["cat"],
   }));
@@ -434,19 +400,15 @@ Deno.test("mcp: a tool whose schema cannot be used is left out, logged once in u
       assert.equal(lines.length, 1, session.stderr());
       return { message: message.replace(/^MCP error -32602: /, ""), log: session.stderr() };
     });
-  try {
-    const en = await unusable("en-US", 'Tool "bad" cannot be used and is left out');
-    assert.match(
-      en.message,
-      /^Tool "bad" cannot be used: .*tools\.json: tool "bad": input_schema: /,
-    );
-    assert.match(en.log, /\nbasis-tools: {3}.*tools\.json: tool "bad": input_schema: /);
-    // The problem is worded where schema problems are; the server words what it adds.
-    const uk = await unusable("uk-UA", 'Інструментом "bad" не можна скористатися; його немає');
-    assert.match(uk.message, /^Інструментом "bad" не можна скористатися: /);
-  } finally {
-    await dirs.cleanup();
-  }
+  const en = await unusable("en-US", 'Tool "bad" cannot be used and is left out');
+  assert.match(
+    en.message,
+    /^Tool "bad" cannot be used: .*tools\.json: tool "bad": input_schema: /,
+  );
+  assert.match(en.log, /\nbasis-tools: {3}.*tools\.json: tool "bad": input_schema: /);
+  // The problem is worded where schema problems are; the server words what it adds.
+  const uk = await unusable("uk-UA", 'Інструментом "bad" не можна скористатися; його немає');
+  assert.match(uk.message, /^Інструментом "bad" не можна скористатися: /);
 });
 
 Deno.test("serveMcp() words a bug inside a call in its locale; the stack trace stays as it is", async () => {

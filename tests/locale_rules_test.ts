@@ -18,7 +18,8 @@ import {
 import { BasisError } from "../src/errors.ts";
 import { english, loadLocale, messages } from "../src/locale/messages.ts";
 import { cli, type CliOptions, type Scratch, scratch } from "./_cli.ts";
-import { toolSpec } from "./_tool_spec.ts";
+import { toolSpec } from "./_fixtures.ts";
+import { tempDir } from "./_scratch.ts";
 
 await loadLocale("uk-UA");
 const UK = messages("uk-UA");
@@ -64,13 +65,14 @@ function assertUkrainian(uk: string, en: string): void {
 async function configWith(
   content: string | Uint8Array,
   mode = 0o600,
-): Promise<{ dir: string; file: string; done(): Promise<void> }> {
-  const dir = await Deno.makeTempDir({ prefix: "basis-locale-rules-" });
+): Promise<{ dir: string; file: string } & AsyncDisposable> {
+  const temp = await tempDir({ prefix: "basis-locale-rules-" });
+  const dir = temp.path;
   const file = rulesFilePath(dir);
   if (typeof content === "string") await Deno.writeTextFile(file, content);
   else await Deno.writeFile(file, content);
   if (!WINDOWS) await Deno.chmod(file, mode);
-  return { dir, file, done: () => Deno.remove(dir, { recursive: true }) };
+  return { dir, file, [Symbol.asyncDispose]: temp[Symbol.asyncDispose] };
 }
 
 /** The error loading the rules of `dir` raises. */
@@ -299,7 +301,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
 
 Deno.test("every problem of a rules file is worded in both locales", async () => {
   for (const [content, problem] of ONE_PROBLEM) {
-    const config = await configWith(content);
+    await using config = await configWith(content);
     const error = await loadError(config.dir);
     const en = `Cannot load rules ${json(config.file)}: ${problem}`;
     assert.equal(error.message, en);
@@ -308,13 +310,12 @@ Deno.test("every problem of a rules file is worded in both locales", async () =>
     const uk = error.wordedIn(UK);
     assert.ok(uk.startsWith(`${UK_LOAD} ${json(config.file)}: `), uk);
     assertUkrainian(uk, en);
-    await config.done();
   }
 });
 
 Deno.test("a rules file with many problems counts the rest in both locales", async () => {
   const broken = { ...RULE, tool: 1, decision: "x" };
-  const two = await configWith(json({ version: 2, rules: [broken] }));
+  await using two = await configWith(json({ version: 2, rules: [broken] }));
   const error = await loadError(two.dir);
   assert.equal(
     error.message,
@@ -328,9 +329,8 @@ Deno.test("a rules file with many problems counts the rest in both locales", asy
       json(two.file)
     }: правило rules[0] "r-aaaaaaaa": поле tool: має бути непорожнім рядком (і ще 1 проблема)`,
   );
-  await two.done();
 
-  const many = await configWith(json({ version: 2, rules: [broken, 5, {}], x: 1 }));
+  await using many = await configWith(json({ version: 2, rules: [broken, 5, {}], x: 1 }));
   const more = await loadError(many.dir);
   assert.equal(more.problems.length, 9);
   assert.equal(
@@ -348,14 +348,13 @@ Deno.test("a rules file with many problems counts the rest in both locales", asy
     "rules[2]: id: must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
   );
   assert.match(UK.say(more.problems[4]!), /^правило rules\[2\]: поле id: має містити від 1 до 64/);
-  await many.done();
 });
 
 Deno.test(
   "a rules file that group or others can write, or that is not a file, is refused in both locales",
   { ignore: WINDOWS },
   async () => {
-    const loose = await configWith(json({ version: 2, rules: [] }), 0o620);
+    await using loose = await configWith(json({ version: 2, rules: [] }), 0o620);
     const error = await loadError(loose.dir);
     assert.equal(
       error.message,
@@ -365,17 +364,15 @@ Deno.test(
     );
     assertUkrainian(error.wordedIn(UK), error.message);
     assert.match(error.wordedIn(UK), /\(режим 0620\).+chmod 600/);
-    await loose.done();
 
-    const dir = await Deno.makeTempDir({ prefix: "basis-locale-rules-" });
-    await Deno.mkdir(rulesFilePath(dir));
-    const notFile = await loadError(dir);
+    await using dir = await tempDir({ prefix: "basis-locale-rules-" });
+    await Deno.mkdir(rulesFilePath(dir.path));
+    const notFile = await loadError(dir.path);
     assert.equal(
       notFile.message,
-      `Cannot load rules ${json(rulesFilePath(dir))}: not a regular file`,
+      `Cannot load rules ${json(rulesFilePath(dir.path))}: not a regular file`,
     );
     assertUkrainian(notFile.wordedIn(UK), notFile.message);
-    await Deno.remove(dir, { recursive: true });
   },
 );
 
@@ -383,28 +380,26 @@ Deno.test(
   "a rules file the user may not read is refused in both locales",
   { ignore: WINDOWS || Deno.uid() === 0 },
   async () => {
-    const config = await configWith(json({ version: 2, rules: [] }), 0o000);
+    await using config = await configWith(json({ version: 2, rules: [] }), 0o000);
     const error = await loadError(config.dir);
     assert.equal(
       error.message,
       `Cannot load rules ${json(config.file)}: cannot be read: permission denied`,
     );
     assertUkrainian(error.wordedIn(UK), error.message);
-    await config.done();
   },
 );
 
 Deno.test("addRule() words a rule that has no tool name in both locales", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "basis-locale-rules-" });
+  await using dir = await tempDir({ prefix: "basis-locale-rules-" });
   const input = { tool: 7, decision: "allow", scope: "global", when: {} } as unknown as RuleInput;
-  const error = await addRule(dir, input).then(() => undefined, (error: unknown) => error);
+  const error = await addRule(dir.path, input).then(() => undefined, (error: unknown) => error);
   assert.ok(error instanceof BasisError && error.code === "usage", String(error));
   assert.equal(error.message, "Cannot add rule for a tool: tool: must be a non-empty string");
   assert.equal(
     error.wordedIn(UK),
     "Не вдалося додати правило для інструмента: поле tool: має бути непорожнім рядком",
   );
-  await Deno.remove(dir, { recursive: true });
 });
 
 // --- through the CLI ----------------------------------------------------------------------------
@@ -420,7 +415,7 @@ async function both(dirs: Scratch, args: string[], options: CliOptions = {}) {
 }
 
 Deno.test("rules list, check and remove word an unusable rules file in uk-UA; --json stays English", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const file = `${dirs.configDir}/rules.json`;
   await Deno.writeTextFile(file, "{\n", { mode: 0o600 });
   const problem = 'invalid JSON: unexpected end of file, expected "}" at 2:1';
@@ -460,117 +455,108 @@ Deno.test("rules list, check and remove word an unusable rules file in uk-UA; --
     "{\n",
     "a file that cannot be trusted is left as it is",
   );
-  await dirs.cleanup();
 });
 
 Deno.test("rules check words failing examples in uk-UA; --json stays English", async () => {
-  const dirs = await scratch();
-  try {
-    const file = `${dirs.configDir}/rules.json`;
-    const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w" };
-    const rules = [
-      { ...RULE, id: "r-narrow", match: [{ ...sh, program: "/bin/bash" }] },
-      { ...RULE, id: "r-broad", decision: "deny", when: {}, not_match: [sh] },
-      { ...RULE, id: "r-shape", match: ["sh"] },
-    ];
-    await Deno.writeTextFile(file, json({ version: 2, rules }), { mode: 0o600 });
-    const shown = (value: unknown) => json(`${json(value).slice(0, 40)}…`);
-    const lines = [
-      `r-narrow: rule does not match example match[0] ${
-        shown({ ...sh, program: "/bin/bash" })
-      } (rule ignored)`,
-      `r-broad: rule matches example not_match[0] ${shown(sh)}`,
-      'r-shape: example match[0]: not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values), "sandbox" and "input" optional (rule ignored)',
-    ];
-    const check = await both(dirs, ["rules", "check"]);
-    assert.equal(check.en.code, 6);
-    assert.equal(check.en.stdout, lines.map((line) => `${file}: ${line}\n`).join(""));
-    assert.match(
-      check.uk.stdout,
-      /r-narrow: правило не збігається з прикладом match\[0\] .+ \(правило ігнорується\)\n/,
-    );
-    assert.match(check.uk.stdout, /r-broad: правило збігається з прикладом not_match\[0\] /);
-    assert.match(
-      check.uk.stdout,
-      /r-shape: приклад match\[0\]: не є попереднім переглядом цього інструмента/,
-    );
-    assertUkrainian(check.uk.stdout, check.en.stdout);
-    const checkJson = await both(dirs, ["rules", "check", "--json"]);
-    assert.equal(checkJson.uk.stdout, checkJson.en.stdout);
-    assert.deepEqual(JSON.parse(checkJson.en.stdout).problems, lines);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch();
+  const file = `${dirs.configDir}/rules.json`;
+  const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w" };
+  const rules = [
+    { ...RULE, id: "r-narrow", match: [{ ...sh, program: "/bin/bash" }] },
+    { ...RULE, id: "r-broad", decision: "deny", when: {}, not_match: [sh] },
+    { ...RULE, id: "r-shape", match: ["sh"] },
+  ];
+  await Deno.writeTextFile(file, json({ version: 2, rules }), { mode: 0o600 });
+  const shown = (value: unknown) => json(`${json(value).slice(0, 40)}…`);
+  const lines = [
+    `r-narrow: rule does not match example match[0] ${
+      shown({ ...sh, program: "/bin/bash" })
+    } (rule ignored)`,
+    `r-broad: rule matches example not_match[0] ${shown(sh)}`,
+    'r-shape: example match[0]: not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values), "sandbox" and "input" optional (rule ignored)',
+  ];
+  const check = await both(dirs, ["rules", "check"]);
+  assert.equal(check.en.code, 6);
+  assert.equal(check.en.stdout, lines.map((line) => `${file}: ${line}\n`).join(""));
+  assert.match(
+    check.uk.stdout,
+    /r-narrow: правило не збігається з прикладом match\[0\] .+ \(правило ігнорується\)\n/,
+  );
+  assert.match(check.uk.stdout, /r-broad: правило збігається з прикладом not_match\[0\] /);
+  assert.match(
+    check.uk.stdout,
+    /r-shape: приклад match\[0\]: не є попереднім переглядом цього інструмента/,
+  );
+  assertUkrainian(check.uk.stdout, check.en.stdout);
+  const checkJson = await both(dirs, ["rules", "check", "--json"]);
+  assert.equal(checkJson.uk.stdout, checkJson.en.stdout);
+  assert.deepEqual(JSON.parse(checkJson.en.stdout).problems, lines);
 });
 
 Deno.test("rules add and remove errors speak uk-UA; the English is as it always was", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: { x: { description: "x", input_schema: {}, command: ["cat"] } },
   });
-  try {
-    const file = `${dirs.configDir}/rules.json`;
-    await Deno.writeTextFile(file, json({ version: 2, rules: [] }), { mode: 0o600 });
-    const example = json({ program: "/bin/no", command: ["cat"], cwd: "/" });
-    const cases: [string[], string][] = [
-      [["remove", "zz"], `Cannot remove rule "zz": no rule has that id in ${json(file)}`],
-      [
-        ["add", "--tool", "x", "--match", example, "--global"],
-        `Cannot add rule for tool "x": rule does not match example match[0] ${
-          json(example.slice(0, 40) + "…")
-        }`,
-      ],
-      [
-        ["add", "--tool", "x", "--deny", "--when", "{}", "--not-match", example, "--global"],
-        `Cannot add rule for tool "x": rule matches example not_match[0] ${
-          json(example.slice(0, 40) + "…")
-        }`,
-      ],
-      [
-        ["add", "--tool", "x", "--argv", "[", "--global"],
-        'Cannot add rule for tool "x": "--argv" is not JSON: unexpected end of file, expected "]" at 1:2',
-      ],
-      [
-        ["add", "--tool", "x", "--argv", '["cat",{"rest":1}]', "--global"],
-        'Cannot add rule for tool "x": when.argv[1]: must be {"rest": true}',
-      ],
-      [
-        ["add", "--tool", "x", "--input", "novalue", "--global"],
-        'Cannot add rule for tool "x": --input takes POINTER=JSON, for example /branch="main"',
-      ],
-      [
-        ["add", "--tool", "x", "--input", "q=1", "--global"],
-        'Cannot add rule for tool "x": when.input["q"]: "q" is not a JSON pointer (empty, or starting with /)',
-      ],
-      [
-        ["add", "--tool", "x", "--deny", "--ask", "--global"],
-        'Cannot add rule for tool "x": give at most one of --deny and --ask',
-      ],
-      [
-        ["add", "--tool", "spawn", "--mode", "shell", "--global"],
-        'Cannot add rule for tool "spawn": when.mode: must be "command" or "agent"',
-      ],
-      [
-        ["add", "--tool", "x", "--reason", "a\nb", "--global"],
-        'Cannot add rule for tool "x": reason: must be a string of one line',
-      ],
-    ];
-    await Promise.all(cases.map(async ([args, message]) => {
-      const run = await both(dirs, ["rules", ...args]);
-      assert.equal(run.en.code, 2, args.join(" "));
-      assert.equal(run.en.stderr, `basis-tools: ${message}\n`);
-      assert.match(run.uk.stderr, /^basis-tools: Не вдалося (?:видалити|додати) правило /);
-      assertUkrainian(run.uk.stderr.slice("basis-tools: ".length), run.en.stderr);
-    }));
-    // Nothing was written.
-    assert.equal(await Deno.readTextFile(file), json({ version: 2, rules: [] }));
-  } finally {
-    await dirs.cleanup();
-  }
+  const file = `${dirs.configDir}/rules.json`;
+  await Deno.writeTextFile(file, json({ version: 2, rules: [] }), { mode: 0o600 });
+  const example = json({ program: "/bin/no", command: ["cat"], cwd: "/" });
+  const cases: [string[], string][] = [
+    [["remove", "zz"], `Cannot remove rule "zz": no rule has that id in ${json(file)}`],
+    [
+      ["add", "--tool", "x", "--match", example, "--global"],
+      `Cannot add rule for tool "x": rule does not match example match[0] ${
+        json(example.slice(0, 40) + "…")
+      }`,
+    ],
+    [
+      ["add", "--tool", "x", "--deny", "--when", "{}", "--not-match", example, "--global"],
+      `Cannot add rule for tool "x": rule matches example not_match[0] ${
+        json(example.slice(0, 40) + "…")
+      }`,
+    ],
+    [
+      ["add", "--tool", "x", "--argv", "[", "--global"],
+      'Cannot add rule for tool "x": "--argv" is not JSON: unexpected end of file, expected "]" at 1:2',
+    ],
+    [
+      ["add", "--tool", "x", "--argv", '["cat",{"rest":1}]', "--global"],
+      'Cannot add rule for tool "x": when.argv[1]: must be {"rest": true}',
+    ],
+    [
+      ["add", "--tool", "x", "--input", "novalue", "--global"],
+      'Cannot add rule for tool "x": --input takes POINTER=JSON, for example /branch="main"',
+    ],
+    [
+      ["add", "--tool", "x", "--input", "q=1", "--global"],
+      'Cannot add rule for tool "x": when.input["q"]: "q" is not a JSON pointer (empty, or starting with /)',
+    ],
+    [
+      ["add", "--tool", "x", "--deny", "--ask", "--global"],
+      'Cannot add rule for tool "x": give at most one of --deny and --ask',
+    ],
+    [
+      ["add", "--tool", "spawn", "--mode", "shell", "--global"],
+      'Cannot add rule for tool "spawn": when.mode: must be "command" or "agent"',
+    ],
+    [
+      ["add", "--tool", "x", "--reason", "a\nb", "--global"],
+      'Cannot add rule for tool "x": reason: must be a string of one line',
+    ],
+  ];
+  await Promise.all(cases.map(async ([args, message]) => {
+    const run = await both(dirs, ["rules", ...args]);
+    assert.equal(run.en.code, 2, args.join(" "));
+    assert.equal(run.en.stderr, `basis-tools: ${message}\n`);
+    assert.match(run.uk.stderr, /^basis-tools: Не вдалося (?:видалити|додати) правило /);
+    assertUkrainian(run.uk.stderr.slice("basis-tools: ".length), run.en.stderr);
+  }));
+  // Nothing was written.
+  assert.equal(await Deno.readTextFile(file), json({ version: 2, rules: [] }));
 });
 
 Deno.test("a rules file Deno may not read or write is reported in uk-UA", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const file = `${dirs.configDir}/rules.json`;
   await Deno.writeTextFile(file, json({ version: 2, rules: [] }), { mode: 0o600 });
 
@@ -605,13 +591,12 @@ Deno.test("a rules file Deno may not read or write is reported in uk-UA", async 
   );
   assertUkrainian(write.uk.stderr, write.en.stderr);
   assert.equal(await Deno.readTextFile(file), json({ version: 2, rules: [] }));
-  await dirs.cleanup();
 });
 
 // --- through the tool contract ------------------------------------------------------------------
 
 Deno.test("a declared tool whose rules file is corrupt is denied in its locale", async () => {
-  const config = await configWith('{"version": 2, "rules": [');
+  await using config = await configWith('{"version": 2, "rules": [');
   const denial = async (locale: string): Promise<ToolError> => {
     const tool = new DeclaredToolBuilder(toolSpec("echo", ["cat"]), {
       approval: { policy: "always", configDir: config.dir },
@@ -646,5 +631,4 @@ Deno.test("a declared tool whose rules file is corrupt is denied in its locale",
     }: некоректний JSON: тут не очікувалося: кінець файлу; очікується "]" (рядок 1, стовпець 26)`,
   );
   assertUkrainian(uk.message, en.message);
-  await config.done();
 });

@@ -20,11 +20,12 @@ import { cli, ROOT, scratch } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 import { keysOf } from "./_phrase.ts";
+import { moduleTempDir } from "./_scratch.ts";
 
 await loadLocale("uk-UA");
 const EN = messages("en-US");
 const UK = messages("uk-UA");
-const CACHE = await Deno.makeTempDir({ prefix: "basis-locale-schema-" });
+const CACHE = moduleTempDir("basis-locale-schema-");
 const TYPES = '"array", "boolean", "integer", "null", "number", "object", "string"';
 
 type Schema = Record<string, unknown>;
@@ -191,7 +192,7 @@ Deno.test("a call of a tool whose schema cannot be compiled fails with a phrase 
 });
 
 Deno.test("check words schema problems in the locale; --json keeps reason English", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       x: NOPE_TOOL,
@@ -244,11 +245,10 @@ Deno.test("check words schema problems in the locale; --json keeps reason Englis
     enJson.problems.map((problem: { message: string }) => `${problem.message}\n`).join(""),
     en.stdout,
   );
-  await dirs.cleanup();
 });
 
 Deno.test("a call of a tool whose schema cannot be compiled is worded in the locale", async () => {
-  const dirs = await scratch({ schema: 1, tools: { x: NOPE_TOOL } });
+  await using dirs = await scratch({ schema: 1, tools: { x: NOPE_TOOL } });
   const file = `${dirs.root}/.basis/tools.json`;
   const en = await cli(dirs, ["call", "x", "{}", "--approve", "always"]);
   assert.equal(en.code, 6);
@@ -269,11 +269,10 @@ Deno.test("a call of a tool whose schema cannot be compiled is worded in the loc
     JSON.parse(json.stdout).error.message,
     /інструмент "x": input_schema: некоректна JSON Schema/,
   );
-  await dirs.cleanup();
 });
 
 Deno.test("a reason cached as English text by an older version is compiled again, then worded", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: { y: { description: "d", input_schema: { $ref: "#/nowhere" }, command: ["cat"] } },
   });
@@ -294,7 +293,6 @@ Deno.test("a reason cached as English text by an older version is compiled again
     rewritten.slice(rewritten.indexOf("\n") + 1),
     JSON.stringify({ key: "schema_problem.unresolved_ref", params: { ref: '"#/nowhere"' } }),
   );
-  await dirs.cleanup();
 });
 
 Deno.test("a cached problem that is not one the gate writes is not trusted", async () => {

@@ -31,6 +31,7 @@ import { millisecondsError, resolveSettings } from "../src/cli/settings.ts";
 import { notADirectory } from "../src/cli/_workspace_root.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
 import { runResult } from "./_run_result.ts";
+import { tempDir } from "./_scratch.ts";
 
 const EN = messages("en-US");
 const UK = messages("uk-UA");
@@ -328,10 +329,11 @@ async function error(promise: Promise<unknown>): Promise<ToolError> {
 }
 
 Deno.test("uk-UA changes texts and user-facing errors, never names, schemas or the version", async () => {
-  const cacheDir = await Deno.makeTempDir();
+  await using cacheDir = await tempDir();
   const approver = policyApprover({ policy: "always" });
   const [en, uk] = (["en-US", "uk-UA"] as const).map((locale) =>
-    new DeclaredToolBuilder(SPEC, { locale, cacheDir, approver, spillDir: false }).build()
+    new DeclaredToolBuilder(SPEC, { locale, cacheDir: cacheDir.path, approver, spillDir: false })
+      .build()
   );
   const [enSpawn, ukSpawn] = (["en-US", "uk-UA"] as const).map((locale) =>
     new SpawnToolBuilder(CONFIG, { locale, root: "/", approver, noShell: true }).build()
@@ -372,7 +374,7 @@ Deno.test("uk-UA changes texts and user-facing errors, never names, schemas or t
     await error(
       (await new DeclaredToolBuilder({ ...SPEC, command: ["sleep", "5"], program: "sleep" }, {
         locale: "uk-UA",
-        cacheDir,
+        cacheDir: cacheDir.path,
         approver,
         timeoutMs: 100,
       }).build().execution({ text: "a" })).execute(),
@@ -380,7 +382,7 @@ Deno.test("uk-UA changes texts and user-facing errors, never names, schemas or t
     await error(
       (await new DeclaredToolBuilder(SPEC, {
         locale: "uk-UA",
-        cacheDir,
+        cacheDir: cacheDir.path,
         approval: { policy: "never" },
       }).build().execution({ text: "a" })).execute(),
     ),
@@ -400,11 +402,10 @@ Deno.test("uk-UA changes texts and user-facing errors, never names, schemas or t
   }
   assert.equal(refusals[2]?.message, 'Інструмент "word_count": завершено з кодом 3: oops');
   assert.equal(refusals[5]?.message, 'Інструмент "word_count": час очікування вичерпано (100 мс)');
-  await Deno.remove(cacheDir, { recursive: true });
 });
 
 Deno.test("the CLI speaks the locale of --locale, BASIS_LOCALE or LANG; names and schemas stay", async () => {
-  const dirs = await scratch(oneTool("wc", {
+  await using dirs = await scratch(oneTool("wc", {
     input_schema: { type: "object", required: ["text"] },
     command: ["cat"],
   }));
@@ -446,7 +447,6 @@ Deno.test("the CLI speaks the locale of --locale, BASIS_LOCALE or LANG; names an
   );
   assert.notEqual(uk[1].description, en[1].description);
   assert.match(uk[1].title, CYRILLIC);
-  await dirs.cleanup();
 });
 
 Deno.test("the CLI's own errors carry English equal to the English catalogue's, for rewording", () => {
@@ -566,7 +566,7 @@ const EN_COUNTS = {
 } as const;
 
 Deno.test("--help is Ukrainian for uk-UA (every command), English unchanged otherwise", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   for (
     const command of [
       [],
@@ -603,12 +603,11 @@ Deno.test("--help is Ukrainian for uk-UA (every command), English unchanged othe
   const bare = await cli(dirs, ["--locale", "uk-UA"]);
   assert.equal(bare.code, 2);
   assert.match(bare.stderr, /^basis-tools — оголошені програми/);
-  await dirs.cleanup();
 });
 
 Deno.test("list, show and check speak uk-UA; names, side effects, sources and JSON stay", async () => {
-  const dirs = await scratch(oneTool("wc", { command: ["cat"], env: { TOKEN: "x" } }));
-  const empty = await scratch();
+  await using dirs = await scratch(oneTool("wc", { command: ["cat"], env: { TOKEN: "x" } }));
+  await using empty = await scratch();
   const run = (args: string[], locale: string, where = dirs) =>
     cli(where, [...args, "--locale", locale]);
 
@@ -664,66 +663,60 @@ Deno.test("list, show and check speak uk-UA; names, side effects, sources and JS
     (await run(["check", "--json"], "uk-UA")).stdout,
     (await run(["check", "--json"], "en-US")).stdout,
   );
-  await dirs.cleanup();
-  await empty.cleanup();
 });
 
 Deno.test("rules add, list, check and remove speak uk-UA; ids, tools, decisions and JSON stay", async () => {
-  const dirs = await scratch(oneTool("wc", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("wc", { command: ["cat"] }));
   const uk = (args: string[]) => cli(dirs, ["rules", ...args, "--locale", "uk-UA"]);
   const en = (args: string[]) => cli(dirs, ["rules", ...args]);
-  try {
-    assert.match((await uk(["list"])).stdout, /^Збережених правил немає \(.+rules\.json\)\n$/);
-    assert.match((await en(["list"])).stdout, /^No remembered rules \(.+rules\.json\)\n$/);
+  assert.match((await uk(["list"])).stdout, /^Збережених правил немає \(.+rules\.json\)\n$/);
+  assert.match((await en(["list"])).stdout, /^No remembered rules \(.+rules\.json\)\n$/);
 
-    const added = await uk(["add", "--tool", "wc", "--global"]);
-    assert.equal(added.code, 0, added.stderr);
-    assert.match(
-      added.stdout,
-      /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\]\}\n$/,
-    );
-    const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
-    const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);
-    assert.match(second.stdout, /^Додано r-[\w-]+: deny wc \(робочий простір .+\)\n/);
+  const added = await uk(["add", "--tool", "wc", "--global"]);
+  assert.equal(added.code, 0, added.stderr);
+  assert.match(
+    added.stdout,
+    /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\]\}\n$/,
+  );
+  const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
+  const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);
+  assert.match(second.stdout, /^Додано r-[\w-]+: deny wc \(робочий простір .+\)\n/);
 
-    const [enList, ukList] = [await en(["list"]), await uk(["list"])];
-    // Columns, aligned under headings in the locale (the scope column is as wide as its widest).
-    assert.match(ukList.stdout, /^ID {10}РІШЕННЯ {2}ІНСТРУМЕНТ {2}ОБЛАСТЬ +УМОВИ\n/);
-    assert.match(enList.stdout, /^ID {10}DECISION {2}TOOL {2}SCOPE +CONDITIONS\n/);
-    assert.match(
-      ukList.stdout,
-      new RegExp(`^${id} {2}allow {4}wc {10}\\(глобальне\\) +\\{"program":`, "m"),
-    );
-    assert.match(
-      enList.stdout,
-      new RegExp(`^${id} {2}allow {5}wc {4}\\(global\\) +\\{"program":`, "m"),
-    );
-    assert.match(
-      ukList.stdout,
-      /^r-[\w-]+ {2}deny {5}wc {10}\(робочий простір .+\) {2}\{.+ — no$/m,
-    );
-    assertNoEnglish(ukList.stdout, enList.stdout, [
-      /\{.*\}/g,
-      /\b(?:r-[\w-]+|allow|deny|wc|no)\b/g,
-      /\/[^\s)]+/g,
-    ]);
-    assert.equal((await uk(["list", "--json"])).stdout, (await en(["list", "--json"])).stdout);
+  const [enList, ukList] = [await en(["list"]), await uk(["list"])];
+  // Columns, aligned under headings in the locale (the scope column is as wide as its widest).
+  assert.match(ukList.stdout, /^ID {10}РІШЕННЯ {2}ІНСТРУМЕНТ {2}ОБЛАСТЬ +УМОВИ\n/);
+  assert.match(enList.stdout, /^ID {10}DECISION {2}TOOL {2}SCOPE +CONDITIONS\n/);
+  assert.match(
+    ukList.stdout,
+    new RegExp(`^${id} {2}allow {4}wc {10}\\(глобальне\\) +\\{"program":`, "m"),
+  );
+  assert.match(
+    enList.stdout,
+    new RegExp(`^${id} {2}allow {5}wc {4}\\(global\\) +\\{"program":`, "m"),
+  );
+  assert.match(
+    ukList.stdout,
+    /^r-[\w-]+ {2}deny {5}wc {10}\(робочий простір .+\) {2}\{.+ — no$/m,
+  );
+  assertNoEnglish(ukList.stdout, enList.stdout, [
+    /\{.*\}/g,
+    /\b(?:r-[\w-]+|allow|deny|wc|no)\b/g,
+    /\/[^\s)]+/g,
+  ]);
+  assert.equal((await uk(["list", "--json"])).stdout, (await en(["list", "--json"])).stdout);
 
-    assert.match((await uk(["check"])).stdout, /^гаразд: 2 правила \(.+rules\.json\)\n$/);
-    assert.match((await en(["check"])).stdout, /^ok: 2 rules \(.+rules\.json\)\n$/);
-    assert.equal((await uk(["check", "--json"])).stdout, (await en(["check", "--json"])).stdout);
+  assert.match((await uk(["check"])).stdout, /^гаразд: 2 правила \(.+rules\.json\)\n$/);
+  assert.match((await en(["check"])).stdout, /^ok: 2 rules \(.+rules\.json\)\n$/);
+  assert.equal((await uk(["check", "--json"])).stdout, (await en(["check", "--json"])).stdout);
 
-    const [enTest, ukTest] = [await en(["test", "wc", "{}"]), await uk(["test", "wc", "{}"])];
-    assert.equal(enTest.code, 5);
-    assert.match(enTest.stdout, /^preview +\{"tool":"wc",.*\}\ndecision +deny, by rule r-/);
-    assert.match(ukTest.stdout, /^перегляд \{"tool":"wc",.*\}\nрішення +відхилено правилом r-/);
+  const [enTest, ukTest] = [await en(["test", "wc", "{}"]), await uk(["test", "wc", "{}"])];
+  assert.equal(enTest.code, 5);
+  assert.match(enTest.stdout, /^preview +\{"tool":"wc",.*\}\ndecision +deny, by rule r-/);
+  assert.match(ukTest.stdout, /^перегляд \{"tool":"wc",.*\}\nрішення +відхилено правилом r-/);
 
-    const removed = await uk(["remove", id]);
-    assert.equal(removed.stdout, `Видалено ${id}: allow wc (глобальне)\n`);
-    assert.match((await uk(["check"])).stdout, /^гаразд: 1 правило \(/);
-  } finally {
-    await dirs.cleanup();
-  }
+  const removed = await uk(["remove", id]);
+  assert.equal(removed.stdout, `Видалено ${id}: allow wc (глобальне)\n`);
+  assert.match((await uk(["check"])).stdout, /^гаразд: 1 правило \(/);
 });
 
 Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and input as they are", async () => {
@@ -820,7 +813,7 @@ Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and 
 });
 
 Deno.test("show spawn and the rules and permissions usage errors speak uk-UA", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   await Deno.writeTextFile(
     `${dirs.configDir}/spawn.json`,
     JSON.stringify({ agent: ["claude", "-p"], targets: { mac: ["ssh", "mac"] } }),
@@ -862,7 +855,6 @@ Deno.test("show spawn and the rules and permissions usage errors speak uk-UA", a
     assert.ok(enRun.stderr.includes(english), enRun.stderr);
     assert.ok(ukRun.stderr.includes(ukrainian), ukRun.stderr);
   }
-  await dirs.cleanup();
 });
 
 Deno.test("lists and counted words inside phrases follow the locale", async () => {

@@ -27,87 +27,78 @@ const NEAR_TOOLS = {
 };
 
 Deno.test("show NAME with an unknown tool speaks en-US and uk-UA, in text and --json", async () => {
-  const dirs = await scratch(NEAR_TOOLS);
-  try {
-    const en = await cli(dirs, ["show", "nope"]);
-    assert.equal(en.code, 2);
-    assert.equal(en.stdout, "");
-    assert.equal(en.stderr, 'basis-tools: Cannot find tool "nope"; see basis-tools list\n');
-    const uk = await cli(dirs, ["show", "nope", "--locale", "uk-UA"]);
-    assert.equal(uk.code, 2);
-    assert.equal(uk.stdout, "");
-    assert.equal(
-      uk.stderr,
-      'basis-tools: Не вдалося знайти інструмент "nope"; див. basis-tools list\n',
-    );
-    assertNoEnglish(uk.stderr, en.stderr, [/\bbasis-tools list\b/g]);
+  await using dirs = await scratch(NEAR_TOOLS);
+  const en = await cli(dirs, ["show", "nope"]);
+  assert.equal(en.code, 2);
+  assert.equal(en.stdout, "");
+  assert.equal(en.stderr, 'basis-tools: Cannot find tool "nope"; see basis-tools list\n');
+  const uk = await cli(dirs, ["show", "nope", "--locale", "uk-UA"]);
+  assert.equal(uk.code, 2);
+  assert.equal(uk.stdout, "");
+  assert.equal(
+    uk.stderr,
+    'basis-tools: Не вдалося знайти інструмент "nope"; див. basis-tools list\n',
+  );
+  assertNoEnglish(uk.stderr, en.stderr, [/\bbasis-tools list\b/g]);
 
-    const enJson = await cli(dirs, ["show", "nope", "--json"]);
-    assert.equal(enJson.code, 2);
-    assert.deepEqual(JSON.parse(enJson.stdout), {
-      ok: false,
-      error: { kind: "unknown_tool", message: 'Cannot find tool "nope"; see basis-tools list' },
-    });
-    const ukJson = await cli(dirs, ["show", "nope", "--json", "--locale", "uk-UA"]);
-    assert.equal(ukJson.code, 2);
-    assert.deepEqual(JSON.parse(ukJson.stdout), {
-      ok: false,
-      error: {
-        kind: "unknown_tool",
-        message: 'Не вдалося знайти інструмент "nope"; див. basis-tools list',
-      },
-    });
+  const enJson = await cli(dirs, ["show", "nope", "--json"]);
+  assert.equal(enJson.code, 2);
+  assert.deepEqual(JSON.parse(enJson.stdout), {
+    ok: false,
+    error: { kind: "unknown_tool", message: 'Cannot find tool "nope"; see basis-tools list' },
+  });
+  const ukJson = await cli(dirs, ["show", "nope", "--json", "--locale", "uk-UA"]);
+  assert.equal(ukJson.code, 2);
+  assert.deepEqual(JSON.parse(ukJson.stdout), {
+    ok: false,
+    error: {
+      kind: "unknown_tool",
+      message: 'Не вдалося знайти інструмент "nope"; див. basis-tools list',
+    },
+  });
 
-    // Near names: every one, listed.
-    const near = await cli(dirs, ["show", "eco"]);
-    assert.equal(
-      near.stderr,
-      'basis-tools: Cannot find tool "eco"; did you mean "ecco", "echo" or "ecoh"?\n',
-    );
-    const nearUk = await cli(dirs, ["show", "eco", "--locale", "uk-UA"]);
-    assert.equal(
-      nearUk.stderr,
-      'basis-tools: Не вдалося знайти інструмент "eco"; можливо, ви мали на увазі ' +
-        '"ecco", "echo" або "ecoh"?\n',
-    );
-  } finally {
-    await dirs.cleanup();
-  }
+  // Near names: every one, listed.
+  const near = await cli(dirs, ["show", "eco"]);
+  assert.equal(
+    near.stderr,
+    'basis-tools: Cannot find tool "eco"; did you mean "ecco", "echo" or "ecoh"?\n',
+  );
+  const nearUk = await cli(dirs, ["show", "eco", "--locale", "uk-UA"]);
+  assert.equal(
+    nearUk.stderr,
+    'basis-tools: Не вдалося знайти інструмент "eco"; можливо, ви мали на увазі ' +
+      '"ecco", "echo" або "ecoh"?\n',
+  );
 });
 
 Deno.test("call with an unknown tool speaks uk-UA in text and --json, and so does an empty roster", async () => {
-  const dirs = await scratch(NEAR_TOOLS);
-  const empty = await scratch({ schema: 1, tools: {} });
-  try {
-    const text = await cli(dirs, ["call", "ecoh1", "{}", "--locale", "uk-UA"]);
-    assert.equal(text.code, 2);
-    assert.equal(
-      text.stderr,
-      'basis-tools: Не вдалося знайти інструмент "ecoh1"; можливо, ви мали на увазі ' +
-        '"ecoh" або "echo"?\n',
-    );
-    const json = await cli(dirs, ["call", "nope", "{}", "--json", "--locale", "uk-UA"]);
-    assert.equal(json.code, 2);
-    const parsed = JSON.parse(json.stdout);
-    assert.equal(parsed.tool, "nope");
-    assert.deepEqual(parsed.error, {
-      kind: "unknown_tool",
-      message: 'Не вдалося знайти інструмент "nope"; див. basis-tools list',
-    });
+  await using dirs = await scratch(NEAR_TOOLS);
+  await using empty = await scratch({ schema: 1, tools: {} });
+  const text = await cli(dirs, ["call", "ecoh1", "{}", "--locale", "uk-UA"]);
+  assert.equal(text.code, 2);
+  assert.equal(
+    text.stderr,
+    'basis-tools: Не вдалося знайти інструмент "ecoh1"; можливо, ви мали на увазі ' +
+      '"ecoh" або "echo"?\n',
+  );
+  const json = await cli(dirs, ["call", "nope", "{}", "--json", "--locale", "uk-UA"]);
+  assert.equal(json.code, 2);
+  const parsed = JSON.parse(json.stdout);
+  assert.equal(parsed.tool, "nope");
+  assert.deepEqual(parsed.error, {
+    kind: "unknown_tool",
+    message: 'Не вдалося знайти інструмент "nope"; див. basis-tools list',
+  });
 
-    const none = await cli(empty, ["show", "nope"]);
-    assert.equal(
-      none.stderr,
-      'basis-tools: Cannot find tool "nope"; no tools are declared (see basis-tools check)\n',
-    );
-    const noneUk = await cli(empty, ["show", "nope", "--locale", "uk-UA"]);
-    assert.equal(noneUk.code, 2);
-    assert.match(noneUk.stderr, /^basis-tools: Не вдалося знайти інструмент "nope"; /);
-    assertNoEnglish(noneUk.stderr, none.stderr, [/\bbasis-tools( check)?\b/g]);
-  } finally {
-    await dirs.cleanup();
-    await empty.cleanup();
-  }
+  const none = await cli(empty, ["show", "nope"]);
+  assert.equal(
+    none.stderr,
+    'basis-tools: Cannot find tool "nope"; no tools are declared (see basis-tools check)\n',
+  );
+  const noneUk = await cli(empty, ["show", "nope", "--locale", "uk-UA"]);
+  assert.equal(noneUk.code, 2);
+  assert.match(noneUk.stderr, /^basis-tools: Не вдалося знайти інструмент "nope"; /);
+  assertNoEnglish(noneUk.stderr, none.stderr, [/\bbasis-tools( check)?\b/g]);
 });
 
 Deno.test("findTool() throws an unknown_tool error whose English is its message and whose phrase words it", () => {

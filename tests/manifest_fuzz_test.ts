@@ -3,6 +3,7 @@ import { formatProblem, ManifestError } from "../src/errors.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import { type ParsedManifest, parseManifestText } from "../src/manifest/parse.ts";
 import { Fuzz } from "./_fuzz.ts";
+import { tempDir } from "./_scratch.ts";
 
 /** Set BASIS_FUZZ_SEED to replay a failure; the seed is in every assertion message. */
 const SEED = Number(Deno.env.get("BASIS_FUZZ_SEED") ?? 0xC0FFEE);
@@ -335,28 +336,24 @@ Deno.test("parseManifestText() survives thousands of structural mutations withou
 
 Deno.test("loadRoster() returns a roster or throws a ManifestError for mutated files", async () => {
   const fuzz = new Fuzz(SEED + 2);
-  const base = await Deno.makeTempDir({ prefix: "basis_fuzz_" });
-  try {
-    await Deno.mkdir(`${base}/ws/.basis`, { recursive: true });
-    const file = `${base}/ws/.basis/tools.json`;
-    for (let i = 0; i < DISK_CASES; i++) {
-      const text = fuzz.chance(0.5)
-        ? mutateText(fuzz, fuzz.pick(BASE_TEXTS))
-        : textOf(mutateValue(fuzz), undefined);
-      await Deno.writeTextFile(file, text);
-      try {
-        const roster = await loadRoster({
-          workspace: `${base}/ws`,
-          configDir: `${base}/none`,
-          env,
-        });
-        assert.ok(roster.tools instanceof Map);
-      } catch (error) {
-        assert.ok(error instanceof ManifestError, `seed ${SEED + 2}, disk case ${i}: ${error}`);
-        assert.ok(error.problems.length > 0);
-      }
+  await using base = await tempDir({ prefix: "basis_fuzz_" });
+  await Deno.mkdir(`${base.path}/ws/.basis`, { recursive: true });
+  const file = `${base.path}/ws/.basis/tools.json`;
+  for (let i = 0; i < DISK_CASES; i++) {
+    const text = fuzz.chance(0.5)
+      ? mutateText(fuzz, fuzz.pick(BASE_TEXTS))
+      : textOf(mutateValue(fuzz), undefined);
+    await Deno.writeTextFile(file, text);
+    try {
+      const roster = await loadRoster({
+        workspace: `${base.path}/ws`,
+        configDir: `${base.path}/none`,
+        env,
+      });
+      assert.ok(roster.tools instanceof Map);
+    } catch (error) {
+      assert.ok(error instanceof ManifestError, `seed ${SEED + 2}, disk case ${i}: ${error}`);
+      assert.ok(error.problems.length > 0);
     }
-  } finally {
-    await Deno.remove(base, { recursive: true });
   }
 });

@@ -4,6 +4,7 @@ import { findWorkspaceRoot, type LoadOptions, loadRoster } from "../src/manifest
 import { parseManifestText } from "../src/manifest/parse.ts";
 import type { Roster } from "../src/manifest/types.ts";
 import { denoRun } from "./_deno_run.ts";
+import { moduleTempDir, removeAtExit, tempDir } from "./_scratch.ts";
 
 const FIXTURES = new URL("./fixtures/manifests/", import.meta.url);
 const CANARY = "canary-S3CRET-7f3a9";
@@ -32,12 +33,9 @@ interface Dirs {
   refused(options?: LoadOptions): Promise<readonly ManifestProblem[]>;
 }
 
-const cleanups: string[] = [];
-
 /** Temp workspace + config dirs; a manifest is written when given (a string verbatim). */
 async function dirs(workspace?: unknown, global?: unknown, vars: Vars = {}): Promise<Dirs> {
-  const base = await Deno.makeTempDir({ prefix: "basis_manifest_" });
-  cleanups.push(base);
+  const base = moduleTempDir("basis_manifest_");
   const root = `${base}/ws`;
   const config = `${base}/config`;
   await Deno.mkdir(`${root}/.basis`, { recursive: true });
@@ -107,16 +105,6 @@ async function oneProblem(workspace: unknown, pattern: RegExp, vars: Vars = {}):
   assert.match(lines[0]!, pattern);
   return lines[0]!;
 }
-
-globalThis.addEventListener("unload", () => {
-  for (const path of cleanups) {
-    try {
-      Deno.removeSync(path, { recursive: true });
-    } catch {
-      // Already gone.
-    }
-  }
-});
 
 // ---------------------------------------------------------------------------------------------
 // Valid manifests
@@ -769,7 +757,7 @@ Deno.test("loadRoster() reads the same file once when the config dir is the work
 Deno.test("loadRoster() compares real paths to read a file reached through a symlink once", async () => {
   const d = await dirs(manifest({ t: tool({ timeout_ms: 0 }) }));
   const link = `${d.config}-link`;
-  cleanups.push(link);
+  removeAtExit(link);
   await Deno.symlink(`${d.root}/.basis`, link);
   const problems = await d.problems({ configDir: link });
   assert.equal(problems.length, 1, "a broken shared file is reported once");
@@ -858,8 +846,8 @@ Deno.test("findWorkspaceRoot() finds the nearest ancestor holding .basis/tools.j
 });
 
 Deno.test("findWorkspaceRoot() returns the start when no ancestor holds a manifest", async () => {
-  const base = await Deno.makeTempDir({ prefix: "basis_noroot_" });
-  cleanups.push(base);
+  await using temp = await tempDir({ prefix: "basis_noroot_" });
+  const base = temp.path;
   await Deno.mkdir(`${base}/x/.basis/tools.json`, { recursive: true });
   assert.equal(await findWorkspaceRoot(`${base}/x`), `${base}/x`);
 });

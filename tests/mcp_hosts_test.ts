@@ -32,7 +32,7 @@ function printing(json: string, extra: Record<string, unknown> = {}) {
 }
 
 Deno.test("mcp: a tool with output_schema lists outputSchema and returns structuredContent with the same JSON as text", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       q: printing('{"rows": [1, 2]}', { title: "Run a query" }),
@@ -61,11 +61,10 @@ Deno.test("mcp: a tool with output_schema lists outputSchema and returns structu
     await session.close();
   }
   assert.deepEqual(session.errors, []);
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: output that is not JSON, or does not match, is a tool error naming what is wrong", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       wrong: printing('{"rows": [1, "x"]}'),
@@ -96,7 +95,6 @@ Deno.test("mcp: output that is not JSON, or does not match, is a tool error nami
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a tool with an unset variable is left out and logged once; fixing it serves it again with list_changed", async () => {
@@ -111,7 +109,7 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
       echo: { description: "Echo", input_schema: {}, command: ["cat"] },
     },
   };
-  const dirs = await scratch(broken);
+  await using dirs = await scratch(broken);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     const listed = await session.client.listTools();
@@ -145,11 +143,10 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a broken spawn.json leaves only spawn out", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
@@ -159,11 +156,10 @@ Deno.test("mcp: a broken spawn.json leaves only spawn out", async () => {
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: the server declares logging and sends its log lines as notifications/message", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     assert.deepEqual(session.client.getServerCapabilities()?.logging, {});
@@ -210,11 +206,10 @@ Deno.test("mcp: the server declares logging and sends its log lines as notificat
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a denial says what denied the call: a rule, the policy, the person, the client", async () => {
-  const dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   const denial = async (args: string[], elicit?: "decline" | "cancel" | "deny") => {
     const session = await connectMcp(dirs, ["mcp", ...args], {
       ...(elicit === undefined ? {} : {
@@ -232,35 +227,31 @@ Deno.test("mcp: a denial says what denied the call: a rule, the policy, the pers
       await session.close();
     }
   };
-  try {
-    assert.match(await denial([]), /this MCP client cannot ask for approval/);
-    assert.equal(
-      await denial(["--approve", "never"]),
-      'Call of tool "echo" denied by --approve never',
-    );
-    assert.match(await denial([], "decline"), /the person declined the approval request/);
-    assert.match(await denial([], "cancel"), /dismissed in the MCP client without an answer/);
-    assert.match(
-      await denial([], "deny"),
-      /denied in the MCP client: the person asked chose to deny/,
-    );
-    for (const text of await Promise.all([denial([], "decline"), denial([], "deny")])) {
-      assert.doesNotMatch(text, /at the prompt/);
-    }
-    const added = await cliRules(dirs, [
-      "rules",
-      "add",
-      "--tool",
-      "echo",
-      "--deny",
-      "--when",
-      "{}",
-    ]);
-    assert.equal(added, 0);
-    assert.match(await denial(["--approve", "always"]), /denied by rule r-/);
-  } finally {
-    await dirs.cleanup();
+  assert.match(await denial([]), /this MCP client cannot ask for approval/);
+  assert.equal(
+    await denial(["--approve", "never"]),
+    'Call of tool "echo" denied by --approve never',
+  );
+  assert.match(await denial([], "decline"), /the person declined the approval request/);
+  assert.match(await denial([], "cancel"), /dismissed in the MCP client without an answer/);
+  assert.match(
+    await denial([], "deny"),
+    /denied in the MCP client: the person asked chose to deny/,
+  );
+  for (const text of await Promise.all([denial([], "decline"), denial([], "deny")])) {
+    assert.doesNotMatch(text, /at the prompt/);
   }
+  const added = await cliRules(dirs, [
+    "rules",
+    "add",
+    "--tool",
+    "echo",
+    "--deny",
+    "--when",
+    "{}",
+  ]);
+  assert.equal(added, 0);
+  assert.match(await denial(["--approve", "always"]), /denied by rule r-/);
 });
 
 async function cliRules(dirs: Awaited<ReturnType<typeof scratch>>, args: string[]) {
@@ -274,7 +265,7 @@ Deno.test({
   name: "mcp: an idle server stopped by SIGTERM or SIGINT exits 0; one interrupted in a call, 130",
   ignore: Deno.build.os === "windows",
 }, async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       slow: {
@@ -284,30 +275,26 @@ Deno.test({
       },
     },
   });
-  try {
-    for (const signal of ["SIGTERM", "SIGINT"] as const) {
-      const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
-      Deno.kill(raw.pid, signal);
-      assert.equal((await raw.status).code, 0, raw.stderr());
-    }
-    const busy = await rawMcp(dirs, ["mcp", "--approve", "always"]);
-    await busy.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "slow", arguments: {}, _meta: { progressToken: "p" } },
-    });
-    // Running: its first line of output comes back as progress.
-    await busy.next((message) => message.method === "notifications/progress");
-    Deno.kill(busy.pid, "SIGTERM");
-    assert.equal((await busy.status).code, 130, busy.stderr());
-  } finally {
-    await dirs.cleanup();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+    Deno.kill(raw.pid, signal);
+    assert.equal((await raw.status).code, 0, raw.stderr());
   }
+  const busy = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  await busy.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "slow", arguments: {}, _meta: { progressToken: "p" } },
+  });
+  // Running: its first line of output comes back as progress.
+  await busy.next((message) => message.method === "notifications/progress");
+  Deno.kill(busy.pid, "SIGTERM");
+  assert.equal((await busy.status).code, 130, busy.stderr());
 });
 
 Deno.test("mcp: a tool whose program is not found is left out, and served again once it appears", async () => {
-  const dirs = await scratch(oneTool("late", { command: ["basis-test-late-program"] }));
+  await using dirs = await scratch(oneTool("late", { command: ["basis-test-late-program"] }));
   const bin = `${dirs.root}/../bin`;
   await Deno.mkdir(bin, { recursive: true });
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"], {
@@ -331,5 +318,4 @@ Deno.test("mcp: a tool whose program is not found is left out, and served again 
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });

@@ -17,7 +17,7 @@ const raw = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 const WATCHDOG_MS = 60_000;
 
 Deno.test("mcp: a number too large for a double is refused naming its field; others reach the program as the SDK decoded them", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
@@ -41,12 +41,11 @@ Deno.test("mcp: a number too large for a double is refused naming its field; oth
     assert.equal(await Deno.readTextFile(out), '{"id":12345678901234567000,"x":1}');
   } finally {
     await session.close();
-    await dirs.cleanup();
   }
 });
 
 Deno.test("mcp: arguments nested past the limit are refused, and the server goes on", async () => {
-  const dirs = await scratch(
+  await using dirs = await scratch(
     oneTool("echo", { command: ["cat"], env: { TOKEN: "mcp-deep-9c1e" } }),
   );
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
@@ -63,12 +62,11 @@ Deno.test("mcp: arguments nested past the limit are refused, and the server goes
     assert.deepEqual(session.errors, []);
   } finally {
     await session.close();
-    await dirs.cleanup();
   }
 });
 
 Deno.test("mcp: a schema pattern that backtracks for hours in JavaScript neither freezes the server nor other calls", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       check: {
@@ -100,12 +98,11 @@ Deno.test("mcp: a schema pattern that backtracks for hours in JavaScript neither
     assert.equal(resultText(await callTool(session, "check", { s: "aaa" })), '{"s":"aaa"}');
   } finally {
     await session.close();
-    await dirs.cleanup();
   }
 });
 
 Deno.test("mcp: arguments from the input are filled in as for call, and a value beginning with '-' is an isError result", async () => {
-  const dirs = await scratch(oneTool("args", {
+  await using dirs = await scratch(oneTool("args", {
     input_schema: {
       type: "object",
       properties: { n: { type: "integer" }, path: { type: "string" } },
@@ -126,6 +123,5 @@ Deno.test("mcp: arguments from the input are filled in as for call, and a value 
     );
   } finally {
     await session.close();
-    await dirs.cleanup();
   }
 });

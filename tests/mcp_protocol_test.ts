@@ -17,6 +17,7 @@ import {
 } from "./_cli.ts";
 import { type RawMcp, rawMcp } from "./_mcp.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+import { tempDir } from "./_scratch.ts";
 
 const LINUX = Deno.build.os === "linux";
 const MIB = 1024 * 1024;
@@ -51,8 +52,9 @@ Deno.test({
     "mcp: a message over 10 MiB is refused with its id; calls in flight go on and so does the server",
   ignore: !LINUX,
 }, async () => {
-  const pidFile = `${await Deno.makeTempDir()}/pgid`;
-  const dirs = await scratch(tools(pidFile));
+  await using pids = await tempDir();
+  const pidFile = `${pids.path}/pgid`;
+  await using dirs = await scratch(tools(pidFile));
   await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
@@ -91,12 +93,11 @@ Deno.test({
     assert.deepEqual(await processesLeftInGroup(pgid), []);
   } finally {
     await raw.close();
-    await dirs.cleanup();
   }
 });
 
 Deno.test("mcp: a line that is not JSON is a parse error with id null; JSON that is not JSON-RPC is an invalid request", async () => {
-  const dirs = await scratch(tools("/dev/null"));
+  await using dirs = await scratch(tools("/dev/null"));
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.write("this is not json\n");
@@ -129,12 +130,11 @@ Deno.test("mcp: a line that is not JSON is a parse error with id null; JSON that
     assert.equal((await raw.close()).code, 0);
   } finally {
     await raw.close();
-    await dirs.cleanup();
   }
 });
 
 Deno.test("mcp: tools/call with arguments that are not an object, or no name, is -32602 in one line", async () => {
-  const dirs = await scratch(tools("/dev/null"));
+  await using dirs = await scratch(tools("/dev/null"));
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "echo", ["a", "b"]));
@@ -163,12 +163,11 @@ Deno.test("mcp: tools/call with arguments that are not an object, or no name, is
     assert.deepEqual(raw.strayLines, []);
   } finally {
     await raw.close();
-    await dirs.cleanup();
   }
 });
 
 Deno.test("mcp: protocol refusals follow --locale uk-UA", async () => {
-  const dirs = await scratch(tools("/dev/null"));
+  await using dirs = await scratch(tools("/dev/null"));
   const english = await rawMcp(dirs, ["mcp"]);
   const ukrainian = await rawMcp(dirs, ["--locale", "uk-UA", "mcp"]);
   try {
@@ -186,7 +185,6 @@ Deno.test("mcp: protocol refusals follow --locale uk-UA", async () => {
   } finally {
     await english.close();
     await ukrainian.close();
-    await dirs.cleanup();
   }
 });
 
@@ -195,14 +193,14 @@ Deno.test({
     "mcp: a request id still in progress is refused; the first call stays cancellable and never outlives the server",
   ignore: !LINUX,
 }, async () => {
-  const dir = await Deno.makeTempDir();
-  const dirs = await scratch(tools(`${dir}/pgid`));
+  await using dir = await tempDir();
+  await using dirs = await scratch(tools(`${dir.path}/pgid`));
   await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(1, "forever"));
-    const first = await readPid(`${dir}/pgid`);
-    await Deno.remove(`${dir}/pgid`);
+    const first = await readPid(`${dir.path}/pgid`);
+    await Deno.remove(`${dir.path}/pgid`);
 
     await raw.send(call(1, "echo", { text: "second" }));
     const refused = await raw.response(1);
@@ -224,7 +222,7 @@ Deno.test({
 
     // A duplicate of a call in flight when stdin closes: the call is stopped all the same.
     await raw.send(call("two", "forever"));
-    const second = await readPid(`${dir}/pgid`);
+    const second = await readPid(`${dir.path}/pgid`);
     await raw.send(call("two", "forever"));
     assert.equal((await raw.response("two")).error?.code, -32600);
     const status = await raw.close();
@@ -233,8 +231,6 @@ Deno.test({
     assert.ok(!(await exists(`/proc/${raw.pid}`)), "the server is gone");
   } finally {
     await raw.close();
-    await dirs.cleanup();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -243,20 +239,20 @@ Deno.test({
     "mcp: an id cancelled and reused at once: the second call is still stopped when stdin closes",
   ignore: !LINUX,
 }, async () => {
-  const dir = await Deno.makeTempDir();
-  const dirs = await scratch(tools(`${dir}/pgid`));
+  await using dir = await tempDir();
+  await using dirs = await scratch(tools(`${dir.path}/pgid`));
   await unconfined(dirs);
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send(call(5, "forever"));
-    const first = await readPid(`${dir}/pgid`);
-    await Deno.remove(`${dir}/pgid`);
+    const first = await readPid(`${dir.path}/pgid`);
+    await Deno.remove(`${dir.path}/pgid`);
     // No wait between them: the first call's handler ends after the second took its id. (MCP
     // says an id is never reused in a session; when the two lines arrive together the SDK's cancel
     // may reach the second call instead, which then never starts. Either way nothing may survive.)
     await raw.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     await raw.send(call(5, "forever"));
-    const second = await readPid(`${dir}/pgid`).catch(() => undefined);
+    const second = await readPid(`${dir.path}/pgid`).catch(() => undefined);
     // (When the cancel reached the second call instead, the first still runs: it must not outlive
     // the server either.)
     const status = await raw.close();
@@ -271,8 +267,6 @@ Deno.test({
     }
   } finally {
     await raw.close();
-    await dirs.cleanup();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -286,7 +280,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 Deno.test("mcp: params of the wrong shape are invalid params; an id no reply could carry is answered with id null; a malformed cancel is one log line", async () => {
-  const dirs = await scratch(tools("/dev/null"));
+  await using dirs = await scratch(tools("/dev/null"));
   const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     await raw.send({ jsonrpc: "2.0", id: 11, method: "ping", params: [1] });
@@ -315,6 +309,5 @@ Deno.test("mcp: params of the wrong shape are invalid params; an id no reply cou
     assert.match(log, /notification/i);
   } finally {
     await raw.close();
-    await dirs.cleanup();
   }
 });

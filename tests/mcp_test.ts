@@ -23,6 +23,7 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
+import { tempDir } from "./_scratch.ts";
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 const LINUX = Deno.build.os === "linux";
@@ -38,7 +39,7 @@ const ECHO = oneTool("echo", {
 });
 
 Deno.test("mcp lists the roster with titles, schemas and annotations; stdout is the protocol only", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       echo: (ECHO as { tools: Record<string, unknown> }).tools.echo,
@@ -74,11 +75,10 @@ Deno.test("mcp lists the roster with titles, schemas and annotations; stdout is 
     await session.close();
   }
   assert.deepEqual(session.errors, []);
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a call runs the tool; bad input names the field; an unknown tool is a protocol error", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     const ok = await callTool(session, "echo", { text: "hello", count: 2 });
@@ -104,13 +104,12 @@ Deno.test("mcp: a call runs the tool; bad input names the field; an unknown tool
     await session.close();
   }
   assert.deepEqual(session.errors, []);
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: with no rule and no elicitation a call is denied, saying how to add a rule", async () => {
-  const marker = await Deno.makeTempFile();
-  await Deno.remove(marker);
-  const dirs = await scratch(oneTool("touch", { command: ["touch", marker] }));
+  await using temp = await tempDir();
+  const marker = `${temp.path}/marker`;
+  await using dirs = await scratch(oneTool("touch", { command: ["touch", marker] }));
   const session = await connectMcp(dirs, ["mcp"]);
   try {
     const denied = await callTool(session, "touch", {});
@@ -132,11 +131,10 @@ Deno.test("mcp: with no rule and no elicitation a call is denied, saying how to 
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a remembered rule allows a call without asking anyone", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const added = await cli(dirs, ["rules", "add", "--tool", "echo"]);
   assert.equal(added.code, 0, added.stderr);
   let asked = 0;
@@ -154,11 +152,10 @@ Deno.test("mcp: a remembered rule allows a call without asking anyone", async ()
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, always remembers", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const answers: string[] = [];
   const questions: string[] = [];
   const session = await connectMcp(dirs, ["mcp"], {
@@ -215,11 +212,10 @@ Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, al
     await session.close();
   }
   assert.deepEqual(session.errors, []);
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a failed run is an error result carrying its stderr", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       disk: { description: "d", input_schema: {}, command: [`${FIXTURES}/stderr_exit4.sh`] },
@@ -237,15 +233,15 @@ Deno.test("mcp: a failed run is an error result carrying its stderr", async () =
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test({
   name: "mcp: a timed-out call stops its whole process group, grandchild included",
   ignore: !LINUX,
 }, async () => {
-  const pidFile = `${await Deno.makeTempDir()}/pgid`;
-  const dirs = await scratch(
+  await using pids = await tempDir();
+  const pidFile = `${pids.path}/pgid`;
+  await using dirs = await scratch(
     oneTool("slow", { command: [`${FIXTURES}/grandchild.sh`, pidFile], timeout_ms: 400 }),
   );
   await unconfined(dirs);
@@ -259,15 +255,15 @@ Deno.test({
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test({
   name: "mcp: cancelling a request stops that call's process group; the server goes on",
   ignore: !LINUX,
 }, async () => {
-  const pidFile = `${await Deno.makeTempDir()}/pgid`;
-  const dirs = await scratch({
+  await using pids = await tempDir();
+  const pidFile = `${pids.path}/pgid`;
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       forever: {
@@ -302,15 +298,15 @@ Deno.test({
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test({
   name: "mcp: closing stdin ends the server and stops every running call",
   ignore: !LINUX,
 }, async () => {
-  const dir = await Deno.makeTempDir();
-  const dirs = await scratch({
+  await using records = await tempDir();
+  const dir = records.path;
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       one: {
@@ -338,12 +334,12 @@ Deno.test({
   assert.ok(performance.now() - started < 1900, "the server ended on its own when stdin closed");
   for (const pgid of groups) assert.deepEqual(await processesLeftInGroup(pgid), []);
   assert.ok(!(await exists(`/proc/${serverPid}`)), "the server process is gone");
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: three calls in flight at once are independent", async () => {
-  const barrier = await Deno.makeTempDir();
-  const dirs = await scratch(
+  await using meeting = await tempDir();
+  const barrier = meeting.path;
+  await using dirs = await scratch(
     oneTool("meet", { command: [`${MCP_FIXTURES}/barrier.sh`, barrier, "3"] }),
   );
   await unconfined(dirs);
@@ -358,11 +354,10 @@ Deno.test("mcp: three calls in flight at once are independent", async () => {
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: progress notifications while a tool prints, at most about ten a second", async () => {
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       tick: {
@@ -406,11 +401,10 @@ Deno.test("mcp: progress notifications while a tool prints, at most about ten a 
   } finally {
     await session.close();
   }
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: editing the manifest sends list_changed; a broken edit keeps the last good roster", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     let changed = Promise.withResolvers<void>();
@@ -453,11 +447,10 @@ Deno.test("mcp: editing the manifest sends list_changed; a broken edit keeps the
     await session.close();
   }
   assert.deepEqual(session.errors, []);
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: the watch survives .basis/ being deleted and created again", async () => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
   try {
     let changed = Promise.withResolvers<void>();
@@ -502,21 +495,19 @@ Deno.test("mcp: the watch survives .basis/ being deleted and created again", asy
     await session.close();
   }
   assert.deepEqual(session.errors, []);
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a broken manifest at start exits 6 with the problem on stderr, nothing on stdout", async () => {
-  const dirs = await scratch('{"schema": 2, "tools": {"x": {"description": "x"}}}');
+  await using dirs = await scratch('{"schema": 2, "tools": {"x": {"description": "x"}}}');
   const output = await cli(dirs, ["mcp"]);
   assert.equal(output.code, 6);
   assert.equal(output.stdout, "");
   assert.match(output.stderr, /tools\.json.*schema.*2/);
-  await dirs.cleanup();
 });
 
 Deno.test("mcp: a secret never appears in any message, either way", async () => {
   const canary = "CANARY-mcp-5f4e3d2c1b";
-  const dirs = await scratch({
+  await using dirs = await scratch({
     schema: 1,
     tools: {
       leak: {
@@ -575,7 +566,6 @@ Deno.test("mcp: a secret never appears in any message, either way", async () => 
   assert.ok(!session.stderr().includes(canary), "the server's stderr carried the secret");
   const rules = await Deno.readTextFile(`${dirs.configDir}/rules.json`);
   assert.ok(!rules.includes(canary), "a remembered rule carried the secret");
-  await dirs.cleanup();
 });
 
 /** The cache directory this Deno uses (DENO_DIR, else its default). */
@@ -587,7 +577,7 @@ async function denoDir(): Promise<string> {
 }
 
 Deno.test("the test client passes the server what its Deno needs (DENO_DIR and the like)", async () => {
-  const dirs = await scratch(oneTool("env", {
+  await using dirs = await scratch(oneTool("env", {
     command: ["sh", "-c", 'printf "%s|%s" "$DENO_DIR" "$DENO_NO_UPDATE_CHECK"'],
   }));
   const saved = ["DENO_DIR", "DENO_NO_UPDATE_CHECK"].map((name) => [name, Deno.env.get(name)]);
@@ -607,7 +597,6 @@ Deno.test("the test client passes the server what its Deno needs (DENO_DIR and t
       if (value === undefined) Deno.env.delete(name!);
       else Deno.env.set(name!, value);
     }
-    await dirs.cleanup();
   }
 });
 
@@ -623,13 +612,13 @@ Deno.test({
   const accepting = (async () => {
     for await (const conn of listener) held.push(conn);
   })().catch(() => {});
-  const emptyCache = await Deno.makeTempDir();
-  const dirs = await scratch(ECHO);
+  await using emptyCache = await tempDir();
+  await using dirs = await scratch(ECHO);
   try {
     const started = performance.now();
     const failed = await connectMcp(dirs, ["mcp"], {
       env: {
-        DENO_DIR: emptyCache,
+        DENO_DIR: emptyCache.path,
         NPM_CONFIG_REGISTRY: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}/`,
       },
       readyMs: 2000,
@@ -643,8 +632,6 @@ Deno.test({
     listener.close();
     for (const conn of held) conn.close();
     await accepting;
-    await Deno.remove(emptyCache, { recursive: true });
-    await dirs.cleanup();
   }
 });
 
@@ -652,7 +639,7 @@ Deno.test({
   name: "the MCP Inspector's CLI mode lists and calls the tools (skipped when npx cannot fetch it)",
   ignore: Deno.env.get("BASIS_SKIP_INSPECTOR") === "1",
 }, async (t) => {
-  const dirs = await scratch(ECHO);
+  await using dirs = await scratch(ECHO);
   const inspector = (...args: string[]) => {
     // The Inspector starts the server itself, from its own working directory: -C names ours.
     const server = cliCommand(dirs, ["-C", dirs.root, "mcp", "--approve", "always"]);
@@ -677,7 +664,6 @@ Deno.test({
     listed = await inspector("--method", "tools/list");
   } catch (error) {
     console.warn(`skipped: cannot run npx: ${error}`);
-    await dirs.cleanup();
     return;
   }
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -687,7 +673,6 @@ Deno.test({
     console.warn(
       `skipped: npx cannot fetch the MCP Inspector: ${decode(listed.stderr).slice(0, 200)}`,
     );
-    await dirs.cleanup();
     return;
   }
   await t.step("tools/list", () => {
@@ -708,7 +693,6 @@ Deno.test({
     const result = JSON.parse(decode(called.stdout)) as CallToolResult;
     assert.equal(resultText(result), '{"text":"from the inspector"}');
   });
-  await dirs.cleanup();
 });
 
 async function exists(path: string): Promise<boolean> {

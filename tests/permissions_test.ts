@@ -8,12 +8,15 @@ import type { DerivedPermissions } from "../src/permissions/types.ts";
 import { resolveProgram } from "../src/run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../src/spawn/mod.ts";
 import { cli, oneTool, ROOT, scratch, unconfined } from "./_cli.ts";
+import { tempDir } from "./_scratch.ts";
+import { executable } from "./_fixtures.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
 /** A scratch tree: a workspace, user directories and two bin directories for PATH. */
 async function tree(tools: Record<string, unknown>) {
-  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "basis-perm-" }));
+  const temp = await tempDir({ prefix: "basis-perm-", realPath: true });
+  const base = temp.path;
   const dirs = {
     base,
     root: `${base}/work`,
@@ -43,16 +46,10 @@ async function tree(tools: Record<string, unknown>) {
     GREETING: "hello",
   };
   const env = (name: string) => Object.hasOwn(vars, name) ? vars[name] : undefined;
-  return { ...dirs, vars, env, cleanup: () => Deno.remove(base, { recursive: true }) };
+  return { ...dirs, vars, env, [Symbol.asyncDispose]: temp[Symbol.asyncDispose] };
 }
 
 type Tree = Awaited<ReturnType<typeof tree>>;
-
-async function executable(path: string, mode = 0o755): Promise<string> {
-  await Deno.writeTextFile(path, "#!/bin/sh\nexit 0\n");
-  await Deno.chmod(path, mode);
-  return path;
-}
 
 async function derive(t: Tree, options: DeriveOptions = {}): Promise<DerivedPermissions> {
   const vars = new Set<string>();
@@ -71,24 +68,20 @@ Deno.test({
   name: "derivePermissions() grants a bare name where PATH finds it, and lets the lookup look",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({ fmt: { command: ["mytool", "--check"] } });
-    try {
-      const found = await executable(`${t.binB}/mytool`);
-      const derived = await derive(t);
-      assert.ok(derived.run.includes(found));
-      assert.deepEqual(derived.programs[0], { user: 'tool "fmt"', program: "mytool", path: found });
-      // The runner stats bin-a/mytool first (missing), then bin-b/mytool; relative and empty PATH
-      // entries are never searched.
-      assert.ok(derived.read.includes(`${t.binA}/mytool`));
-      assert.ok(derived.read.includes(found));
-      assert.ok(!derived.read.some((path) => path.includes("relative")));
-      // What the runner itself resolves.
-      const runner = resolveProgram("mytool", { cwd: "/", path: t.vars.PATH, pathExt: undefined });
-      assert.ok(runner.ok && runner.path === found);
-      assert.deepEqual(derived.warnings, []);
-    } finally {
-      await t.cleanup();
-    }
+    await using t = await tree({ fmt: { command: ["mytool", "--check"] } });
+    const found = await executable(`${t.binB}/mytool`);
+    const derived = await derive(t);
+    assert.ok(derived.run.includes(found));
+    assert.deepEqual(derived.programs[0], { user: 'tool "fmt"', program: "mytool", path: found });
+    // The runner stats bin-a/mytool first (missing), then bin-b/mytool; relative and empty PATH
+    // entries are never searched.
+    assert.ok(derived.read.includes(`${t.binA}/mytool`));
+    assert.ok(derived.read.includes(found));
+    assert.ok(!derived.read.some((path) => path.includes("relative")));
+    // What the runner itself resolves.
+    const runner = resolveProgram("mytool", { cwd: "/", path: t.vars.PATH, pathExt: undefined });
+    assert.ok(runner.ok && runner.path === found);
+    assert.deepEqual(derived.warnings, []);
   },
 });
 
@@ -96,25 +89,21 @@ Deno.test({
   name: "derivePermissions() resolves a relative program against the root and a tool's own PATH",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({
+    await using t = await tree({
       local: { command: ["./tools/run.sh"], cwd: "sub" },
       own: { command: ["special"], env: { PATH: "${OWN_BIN}" } },
     });
-    try {
-      await Deno.mkdir(`${t.root}/tools`);
-      const local = await executable(`${t.root}/tools/run.sh`);
-      const special = await executable(`${t.binA}/special`);
-      t.vars.OWN_BIN = t.binA;
-      const derived = await derive(t);
-      assert.ok(derived.run.includes(local));
-      assert.ok(derived.run.includes(special));
-      // Inside the workspace: covered by the workspace's own grant.
-      assert.ok(!derived.read.includes(local));
-      assert.ok(derived.read.includes(t.root));
-      assert.ok(derived.env.includes("OWN_BIN"));
-    } finally {
-      await t.cleanup();
-    }
+    await Deno.mkdir(`${t.root}/tools`);
+    const local = await executable(`${t.root}/tools/run.sh`);
+    const special = await executable(`${t.binA}/special`);
+    t.vars.OWN_BIN = t.binA;
+    const derived = await derive(t);
+    assert.ok(derived.run.includes(local));
+    assert.ok(derived.run.includes(special));
+    // Inside the workspace: covered by the workspace's own grant.
+    assert.ok(!derived.read.includes(local));
+    assert.ok(derived.read.includes(t.root));
+    assert.ok(derived.env.includes("OWN_BIN"));
   },
 });
 
@@ -122,36 +111,32 @@ Deno.test({
   name: "derivePermissions() grants the directories, the runner's names and the ${VAR}s used",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({
+    await using t = await tree({
       hi: {
         command: ["/bin/echo", "${GREETING}", "${MISSING:-x}"],
         cwd: "${WORK_DIR:-.}",
         env: { TOKEN: "${TOKEN_SOURCE:-none}" },
       },
     });
-    try {
-      const derived = await derive(t);
-      // The spill directory is read to prune it; the audit log is looked at before it is opened.
-      assert.deepEqual(derived.read.filter((path) => path.startsWith(t.base)), [
-        t.cache,
-        t.config,
-        `${t.state}/audit.jsonl`,
-        `${t.state}/spill`,
-        t.root,
-      ]);
-      // The controlling terminal: the prompt asks there when the input is piped in.
-      assert.deepEqual(derived.write, ["/dev/tty", t.cache, t.config, t.state]);
-      assert.ok(derived.read.includes("/dev/tty"), derived.read.join());
-      for (const name of ["GREETING", "MISSING", "WORK_DIR", "TOKEN_SOURCE", "HOME", "PATH"]) {
-        assert.ok(derived.env.includes(name), name);
-      }
-      assert.ok(!derived.env.includes("TOKEN"), "a tool's own env names are not read");
-      assert.deepEqual(derived.env, [...derived.env].sort());
-      // The kill program that stops a process group under a scoped --allow-run.
-      assert.ok(derived.run.some((path) => /\/kill$/.test(path)), derived.run.join());
-    } finally {
-      await t.cleanup();
+    const derived = await derive(t);
+    // The spill directory is read to prune it; the audit log is looked at before it is opened.
+    assert.deepEqual(derived.read.filter((path) => path.startsWith(t.base)), [
+      t.cache,
+      t.config,
+      `${t.state}/audit.jsonl`,
+      `${t.state}/spill`,
+      t.root,
+    ]);
+    // The controlling terminal: the prompt asks there when the input is piped in.
+    assert.deepEqual(derived.write, ["/dev/tty", t.cache, t.config, t.state]);
+    assert.ok(derived.read.includes("/dev/tty"), derived.read.join());
+    for (const name of ["GREETING", "MISSING", "WORK_DIR", "TOKEN_SOURCE", "HOME", "PATH"]) {
+      assert.ok(derived.env.includes(name), name);
     }
+    assert.ok(!derived.env.includes("TOKEN"), "a tool's own env names are not read");
+    assert.deepEqual(derived.env, [...derived.env].sort());
+    // The kill program that stops a process group under a scoped --allow-run.
+    assert.ok(derived.run.some((path) => /\/kill$/.test(path)), derived.run.join());
   },
 });
 
@@ -159,19 +144,15 @@ Deno.test({
   name: "derivePermissions() grants an audit log outside the state directory, none when off",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({});
-    try {
-      const elsewhere = `${t.base}/logs/audit.jsonl`;
-      assert.ok((await derive(t, { auditLog: elsewhere })).write.includes(elsewhere));
-      assert.deepEqual((await derive(t, { auditLog: "off" })).write, [
-        "/dev/tty",
-        t.cache,
-        t.config,
-        t.state,
-      ]);
-    } finally {
-      await t.cleanup();
-    }
+    await using t = await tree({});
+    const elsewhere = `${t.base}/logs/audit.jsonl`;
+    assert.ok((await derive(t, { auditLog: elsewhere })).write.includes(elsewhere));
+    assert.deepEqual((await derive(t, { auditLog: "off" })).write, [
+      "/dev/tty",
+      t.cache,
+      t.config,
+      t.state,
+    ]);
   },
 });
 
@@ -179,24 +160,20 @@ Deno.test({
   name: "derivePermissions() leaves out, with a warning, a program that cannot run",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({
+    await using t = await tree({
       gone: { command: ["no-such-program-anywhere"] },
       plain: { command: ["./plain.txt"] },
     });
-    try {
-      await executable(`${t.root}/plain.txt`, 0o644);
-      const derived = await derive(t);
-      assert.deepEqual(derived.programs.map((grant) => grant.path), [undefined, undefined]);
-      const messages = derived.warnings.map((warning) => `${warning.kind}: ${warning.message}`);
-      assert.equal(messages.length, 2, messages.join("\n"));
-      assert.match(
-        messages[0] ?? "",
-        /^unresolved: Leaving tool "gone" out of --allow-run: program "no-such-program-anywhere" was not found on PATH; it will be refused until/,
-      );
-      assert.match(messages[1] ?? "", /tool "plain".*is not executable/);
-    } finally {
-      await t.cleanup();
-    }
+    await executable(`${t.root}/plain.txt`, 0o644);
+    const derived = await derive(t);
+    assert.deepEqual(derived.programs.map((grant) => grant.path), [undefined, undefined]);
+    const messages = derived.warnings.map((warning) => `${warning.kind}: ${warning.message}`);
+    assert.equal(messages.length, 2, messages.join("\n"));
+    assert.match(
+      messages[0] ?? "",
+      /^unresolved: Leaving tool "gone" out of --allow-run: program "no-such-program-anywhere" was not found on PATH; it will be refused until/,
+    );
+    assert.match(messages[1] ?? "", /tool "plain".*is not executable/);
   },
 });
 
@@ -204,32 +181,28 @@ Deno.test({
   name: "derivePermissions() warns about shells, launchers and interpreters, by name or link",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({
+    await using t = await tree({
       py: { command: ["python3.12", "-c", "print(1)"] },
       shell: { command: ["bash", "script.sh"] },
       launch: { command: ["env", "FOO=1", "true"] },
       hidden: { command: ["innocent"] },
       fine: { command: ["jq", "."] },
     });
-    try {
-      for (const name of ["python3.12", "bash", "env", "jq"]) await executable(`${t.binB}/${name}`);
-      await Deno.symlink(`${t.binB}/bash`, `${t.binA}/innocent`);
-      const derived = await derive(t);
-      const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
-      const byPath = (name: string) =>
-        confinement.find((warning) => warning.message.includes(`/${name}"`))?.message ?? "";
-      assert.match(
-        byPath("python3.12"),
-        /Granting ".*\/python3\.12" \(tool "py"\) defeats confinement: it runs any code given in its arguments, and --allow-run cannot limit its arguments; tool "py" passes it code with -c$/,
-      );
-      assert.match(byPath("bash"), /a shell runs any command it is given/);
-      assert.match(byPath("env"), /it starts any program named in its arguments/);
-      assert.match(byPath("innocent"), /\(tool "hidden"\).*a shell/);
-      assert.equal(byPath("jq"), "");
-      assert.equal(confinement.length, 4);
-    } finally {
-      await t.cleanup();
-    }
+    for (const name of ["python3.12", "bash", "env", "jq"]) await executable(`${t.binB}/${name}`);
+    await Deno.symlink(`${t.binB}/bash`, `${t.binA}/innocent`);
+    const derived = await derive(t);
+    const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
+    const byPath = (name: string) =>
+      confinement.find((warning) => warning.message.includes(`/${name}"`))?.message ?? "";
+    assert.match(
+      byPath("python3.12"),
+      /Granting ".*\/python3\.12" \(tool "py"\) defeats confinement: it runs any code given in its arguments, and --allow-run cannot limit its arguments; tool "py" passes it code with -c$/,
+    );
+    assert.match(byPath("bash"), /a shell runs any command it is given/);
+    assert.match(byPath("env"), /it starts any program named in its arguments/);
+    assert.match(byPath("innocent"), /\(tool "hidden"\).*a shell/);
+    assert.equal(byPath("jq"), "");
+    assert.equal(confinement.length, 4);
   },
 });
 
@@ -237,23 +210,19 @@ Deno.test({
   name: "derivePermissions() warns about LD_* variables and paths no flag can hold",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({});
-    try {
-      const derived = await derive(t, {
-        loaderVars: ["LD_PRELOAD"],
-        auditLog: `${t.base}/a,b/audit.jsonl`,
-      });
-      const kinds = derived.warnings.map((warning) => warning.kind);
-      assert.deepEqual(kinds.sort(), ["environment", "unexpressible"]);
-      assert.match(
-        derived.warnings.find((warning) => warning.kind === "environment")?.message ?? "",
-        /holds LD_PRELOAD: under a scoped --allow-run Deno starts no program .* unset them/,
-      );
-      assert.ok(derived.write.some((path) => path.includes(",")));
-      assert.ok(!permissionFlags(derived).some((flag) => flag.includes("a,b")));
-    } finally {
-      await t.cleanup();
-    }
+    await using t = await tree({});
+    const derived = await derive(t, {
+      loaderVars: ["LD_PRELOAD"],
+      auditLog: `${t.base}/a,b/audit.jsonl`,
+    });
+    const kinds = derived.warnings.map((warning) => warning.kind);
+    assert.deepEqual(kinds.sort(), ["environment", "unexpressible"]);
+    assert.match(
+      derived.warnings.find((warning) => warning.kind === "environment")?.message ?? "",
+      /holds LD_PRELOAD: under a scoped --allow-run Deno starts no program .* unset them/,
+    );
+    assert.ok(derived.write.some((path) => path.includes(",")));
+    assert.ok(!permissionFlags(derived).some((flag) => flag.includes("a,b")));
   },
 });
 
@@ -261,30 +230,26 @@ Deno.test({
   name: "derivePermissions() warnings name no program path that comes from an env value",
   ignore: IS_WINDOWS,
   async fn() {
-    const t = await tree({
+    await using t = await tree({
       own: { command: ["sh", "-c", "true"], env: { PATH: "${OWN_BIN}" } },
       flagged: { command: ["bash"] },
     });
-    try {
-      // Both directories are env values: the tool's own PATH, and a PATH given with --env.
-      const own = `${t.base}/SECRET-own-bin-4f3e`;
-      const flagged = `${t.base}/SECRET-flag-bin-9a8b`;
-      await Deno.mkdir(own);
-      await Deno.mkdir(flagged);
-      await Deno.symlink("/bin/sh", `${own}/sh`);
-      await executable(`${flagged}/bash`);
-      t.vars.OWN_BIN = own;
-      const derived = await derive(t, { callEnv: { PATH: flagged } });
-      const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
-      assert.equal(confinement.length, 2, JSON.stringify(derived.warnings));
-      const said = JSON.stringify(derived.warnings);
-      assert.ok(!said.includes("SECRET-"), said);
-      assert.match(said, /Granting \\"\[redacted\]\/sh\\" \(tool \\"own\\"\)/);
-      // The flags grant the real files: they must name them to grant them.
-      assert.ok(derived.run.includes(`${own}/sh`) && derived.run.includes(`${flagged}/bash`));
-    } finally {
-      await t.cleanup();
-    }
+    // Both directories are env values: the tool's own PATH, and a PATH given with --env.
+    const own = `${t.base}/SECRET-own-bin-4f3e`;
+    const flagged = `${t.base}/SECRET-flag-bin-9a8b`;
+    await Deno.mkdir(own);
+    await Deno.mkdir(flagged);
+    await Deno.symlink("/bin/sh", `${own}/sh`);
+    await executable(`${flagged}/bash`);
+    t.vars.OWN_BIN = own;
+    const derived = await derive(t, { callEnv: { PATH: flagged } });
+    const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
+    assert.equal(confinement.length, 2, JSON.stringify(derived.warnings));
+    const said = JSON.stringify(derived.warnings);
+    assert.ok(!said.includes("SECRET-"), said);
+    assert.match(said, /Granting \\"\[redacted\]\/sh\\" \(tool \\"own\\"\)/);
+    // The flags grant the real files: they must name them to grant them.
+    assert.ok(derived.run.includes(`${own}/sh`) && derived.run.includes(`${flagged}/bash`));
   },
 });
 
@@ -345,22 +310,18 @@ Deno.test("formatPermissions() deno-json: a default permission set that deno run
     },
   });
   // Deno itself reads the set (it warns that config permissions are experimental).
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${dir}/deno.json`, text);
-    await Deno.writeTextFile(
-      `${dir}/probe.ts`,
-      'console.log(Deno.permissions.querySync({ name: "run", command: "/usr/bin/jq" }).state, ' +
-        'Deno.permissions.querySync({ name: "env", variable: "USER" }).state);',
-    );
-    const probe = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-P", "--no-prompt", "probe.ts"],
-      cwd: dir,
-    }).output();
-    assert.equal(new TextDecoder().decode(probe.stdout), "granted prompt\n");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/deno.json`, text);
+  await Deno.writeTextFile(
+    `${dir.path}/probe.ts`,
+    'console.log(Deno.permissions.querySync({ name: "run", command: "/usr/bin/jq" }).state, ' +
+      'Deno.permissions.querySync({ name: "env", variable: "USER" }).state);',
+  );
+  const probe = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-P", "--no-prompt", "probe.ts"],
+    cwd: dir.path,
+  }).output();
+  assert.equal(new TextDecoder().decode(probe.stdout), "granted prompt\n");
 });
 
 Deno.test("formatPermissions() compile: deno compile with the flags, the output and baked args", () => {
@@ -384,40 +345,38 @@ Deno.test({
   name: "permissions prints flags, grants /bin/sh only with spawn commands on, warns on stderr",
   ignore: IS_WINDOWS,
   async fn() {
-    const dirs = await scratch(oneTool("greet", { command: ["echo", "${GREETING_WORD:-hi}"] }));
-    try {
-      const flags = await cli(dirs, ["permissions"]);
-      assert.equal(flags.code, 0, flags.stderr);
-      assert.equal(flags.stdout.split("\n").length, 2, "one line");
-      assert.match(flags.stdout, /^--no-prompt --allow-read=\S+ --allow-write=\S+ --allow-env=\S+/);
-      assert.match(flags.stdout, /--allow-run=\S*\/bin\/sh/);
-      assert.match(flags.stdout, /--allow-env=\S*GREETING_WORD/);
-      assert.match(flags.stderr, /^basis-tools: warning: Granting "\/bin\/sh" \(spawn commands\)/);
-      const off = await cli(dirs, ["permissions", "--no-shell", "--format", "json"]);
-      const json = JSON.parse(off.stdout);
-      assert.ok(!json.run.includes("/bin/sh"), json.run.join());
-      assert.ok(json.run.some((path: string) => /\/echo$/.test(path)));
-      assert.equal(off.stderr, "");
-      const compile = await cli(dirs, ["permissions", "--format", "compile", "--no-shell"]);
-      // From source it compiles src/main.ts with the repository's deno.json; from the bundle, the
-      // bundle without any config.
-      assert.match(
-        compile.stdout,
-        /^deno compile (--config \S+\/deno\.json|--no-config) --no-prompt /,
-      );
-      assert.match(
-        compile.stdout,
-        / --output basis-tools-work \S+\/(src\/main\.ts|basis-tools\.js) -C \S+ --config-dir \S+ --no-shell\n$/,
-      );
-      const bad = await cli(dirs, ["permissions", "--format", "yaml"]);
-      assert.equal(bad.code, 2);
-      assert.match(
-        bad.stderr,
-        /Cannot use format "yaml": expected one of flags, json, deno-json, compile/,
-      );
-    } finally {
-      await dirs.cleanup();
-    }
+    await using dirs = await scratch(
+      oneTool("greet", { command: ["echo", "${GREETING_WORD:-hi}"] }),
+    );
+    const flags = await cli(dirs, ["permissions"]);
+    assert.equal(flags.code, 0, flags.stderr);
+    assert.equal(flags.stdout.split("\n").length, 2, "one line");
+    assert.match(flags.stdout, /^--no-prompt --allow-read=\S+ --allow-write=\S+ --allow-env=\S+/);
+    assert.match(flags.stdout, /--allow-run=\S*\/bin\/sh/);
+    assert.match(flags.stdout, /--allow-env=\S*GREETING_WORD/);
+    assert.match(flags.stderr, /^basis-tools: warning: Granting "\/bin\/sh" \(spawn commands\)/);
+    const off = await cli(dirs, ["permissions", "--no-shell", "--format", "json"]);
+    const json = JSON.parse(off.stdout);
+    assert.ok(!json.run.includes("/bin/sh"), json.run.join());
+    assert.ok(json.run.some((path: string) => /\/echo$/.test(path)));
+    assert.equal(off.stderr, "");
+    const compile = await cli(dirs, ["permissions", "--format", "compile", "--no-shell"]);
+    // From source it compiles src/main.ts with the repository's deno.json; from the bundle, the
+    // bundle without any config.
+    assert.match(
+      compile.stdout,
+      /^deno compile (--config \S+\/deno\.json|--no-config) --no-prompt /,
+    );
+    assert.match(
+      compile.stdout,
+      / --output basis-tools-work \S+\/(src\/main\.ts|basis-tools\.js) -C \S+ --config-dir \S+ --no-shell\n$/,
+    );
+    const bad = await cli(dirs, ["permissions", "--format", "yaml"]);
+    assert.equal(bad.code, 2);
+    assert.match(
+      bad.stderr,
+      /Cannot use format "yaml": expected one of flags, json, deno-json, compile/,
+    );
   },
 });
 
@@ -425,32 +384,28 @@ Deno.test({
   name: "permissions grants spawn's targets and subagent from spawn.json",
   ignore: IS_WINDOWS,
   async fn() {
-    const dirs = await scratch(oneTool("t", { command: ["true"] }));
-    try {
-      // Unconfined: the sandbox's own grant is in tests/sandbox_test.ts.
-      await unconfined(dirs);
-      await Deno.writeTextFile(
-        `${dirs.configDir}/spawn.json`,
-        JSON.stringify({ agent: ["cat"], targets: { box: ["ssh", "box", "--"] } }),
-      );
-      const json = JSON.parse((await cli(dirs, ["permissions", "--format", "json"])).stdout);
-      const users = json.programs.map((grant: { user: string }) => grant.user);
-      assert.deepEqual(users, [
-        'tool "t"',
-        "spawn commands",
-        'spawn target "box"',
-        "spawn subagent",
-      ]);
-      const noShell = JSON.parse(
-        (await cli(dirs, ["permissions", "--format", "json", "--no-shell"])).stdout,
-      );
-      assert.deepEqual(
-        noShell.programs.map((grant: { user: string }) => grant.user),
-        ['tool "t"', "spawn subagent"],
-      );
-    } finally {
-      await dirs.cleanup();
-    }
+    await using dirs = await scratch(oneTool("t", { command: ["true"] }));
+    // Unconfined: the sandbox's own grant is in tests/sandbox_test.ts.
+    await unconfined(dirs);
+    await Deno.writeTextFile(
+      `${dirs.configDir}/spawn.json`,
+      JSON.stringify({ agent: ["cat"], targets: { box: ["ssh", "box", "--"] } }),
+    );
+    const json = JSON.parse((await cli(dirs, ["permissions", "--format", "json"])).stdout);
+    const users = json.programs.map((grant: { user: string }) => grant.user);
+    assert.deepEqual(users, [
+      'tool "t"',
+      "spawn commands",
+      'spawn target "box"',
+      "spawn subagent",
+    ]);
+    const noShell = JSON.parse(
+      (await cli(dirs, ["permissions", "--format", "json", "--no-shell"])).stdout,
+    );
+    assert.deepEqual(
+      noShell.programs.map((grant: { user: string }) => grant.user),
+      ['tool "t"', "spawn subagent"],
+    );
   },
 });
 

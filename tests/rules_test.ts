@@ -23,6 +23,7 @@ import { LockBusyError, withExclusiveLock } from "../src/approval/rules/_lock.ts
 import { cli, scratch as cliScratch } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { Fuzz } from "./_fuzz.ts";
+import { tempDir } from "./_scratch.ts";
 
 const CHILD = new URL("./fixtures/rules/rules_child.ts", import.meta.url).pathname;
 const WINDOWS = Deno.build.os === "windows";
@@ -473,10 +474,6 @@ Deno.test("checkRules() reports each failing example with the rule's id", async 
 
 // --- storage ------------------------------------------------------------------------------------
 
-async function scratch(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "basis-rules-" });
-}
-
 async function entries(dir: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) names.push(entry.name);
@@ -516,20 +513,19 @@ const STORED = {
 } as const;
 
 Deno.test("loadRules() with no file gives no rules", async () => {
-  const dir = await scratch();
-  const loaded = await loadRules(`${dir}/missing`);
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const loaded = await loadRules(`${dir.path}/missing`);
   assert.deepEqual(loaded, {
-    file: `${dir}/missing/rules.json`,
+    file: `${dir.path}/missing/rules.json`,
     rules: [],
     ignored: [],
     problems: [],
   });
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("addRule() creates the directory and writes the file atomically, leaving no temp file", async () => {
-  const dir = await scratch();
-  const config = `${dir}/config/basis`;
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const config = `${dir.path}/config/basis`;
   const added = await addRule(config, {
     tool: "cargo",
     decision: "allow",
@@ -567,13 +563,12 @@ Deno.test("addRule() creates the directory and writes the file atomically, leavi
   const loaded = await loadRules(config);
   assert.deepEqual(loaded.rules, [added, second]);
   assert.deepEqual(await entries(config), ["rules.json", "rules.json.lock"]);
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("addRule() refuses a malformed rule or one whose examples fail", async () => {
-  const dir = await scratch();
+  await using dir = await tempDir({ prefix: "basis-rules-" });
   await rejects(
-    addRule(dir, {
+    addRule(dir.path, {
       tool: "sh",
       decision: "allow",
       scope: { workspace: "relative/root" },
@@ -583,12 +578,12 @@ Deno.test("addRule() refuses a malformed rule or one whose examples fail", async
     /^Cannot add rule for tool "sh": scope: workspace: must be an absolute, normalised path$/,
   );
   await rejects(
-    addRule(dir, { tool: "sh", decision: "maybe" as "allow", scope: "global", when: {} }),
+    addRule(dir.path, { tool: "sh", decision: "maybe" as "allow", scope: "global", when: {} }),
     "usage",
     /decision: must be "allow", "deny" or "ask"/,
   );
   await rejects(
-    addRule(dir, {
+    addRule(dir.path, {
       tool: "sh",
       decision: "deny",
       scope: "global",
@@ -600,22 +595,26 @@ Deno.test("addRule() refuses a malformed rule or one whose examples fail", async
   );
   // A name never approves on its own.
   await rejects(
-    addRule(dir, { tool: "sh", decision: "allow", scope: "global", when: {} }),
+    addRule(dir.path, { tool: "sh", decision: "allow", scope: "global", when: {} }),
     "usage",
     /when: an allow or ask rule for a declared tool must pin the program/,
   );
   await rejects(
-    addRule(dir, { tool: "spawn", decision: "ask", scope: "global", when: { mode: "command" } }),
+    addRule(dir.path, {
+      tool: "spawn",
+      decision: "ask",
+      scope: "global",
+      when: { mode: "command" },
+    }),
     "usage",
     /when: an allow or ask rule for spawn must say which command or task \(body\)/,
   );
-  assert.deepEqual(await entries(dir), []);
-  await Deno.remove(dir, { recursive: true });
+  assert.deepEqual(await entries(dir.path), []);
 });
 
 Deno.test("addRule() from 20 processes at once keeps all 20 rules in a valid file", async () => {
-  const dir = await scratch();
-  const config = `${dir}/basis`;
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const config = `${dir.path}/basis`;
   const results = await Promise.all(
     Array.from({ length: 20 }, (_, n) =>
       child([
@@ -638,56 +637,54 @@ Deno.test("addRule() from 20 processes at once keeps all 20 rules in a valid fil
   );
   assert.equal(new Set(loaded.rules.map((r) => r.id)).size, 20);
   assert.deepEqual(await entries(config), ["rules.json", "rules.json.lock"]);
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("addRule() called 20 times at once in one process keeps all 20 rules", async () => {
-  const dir = await scratch();
+  await using dir = await tempDir({ prefix: "basis-rules-" });
   await Promise.all(
     Array.from(
       { length: 20 },
-      (_, n) => addRule(dir, { tool: `tool-${n}`, decision: "deny", scope: "global", when: {} }),
+      (_, n) =>
+        addRule(dir.path, { tool: `tool-${n}`, decision: "deny", scope: "global", when: {} }),
     ),
   );
-  assert.equal((await loadRules(dir)).rules.length, 20);
-  assert.deepEqual(await entries(dir), ["rules.json", "rules.json.lock"]);
-  await Deno.remove(dir, { recursive: true });
+  assert.equal((await loadRules(dir.path)).rules.length, 20);
+  assert.deepEqual(await entries(dir.path), ["rules.json", "rules.json.lock"]);
 });
 
 Deno.test("removeRule() removes by id and reports an unknown id clearly", async () => {
-  const dir = await scratch();
-  await rejects(removeRule(`${dir}/none`, "r-nothing1"), "usage", /no rule has that id/);
-  const keep = await addRule(dir, {
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  await rejects(removeRule(`${dir.path}/none`, "r-nothing1"), "usage", /no rule has that id/);
+  const keep = await addRule(dir.path, {
     tool: "a",
     decision: "allow",
     scope: "global",
     when: { program: "/bin/x" },
   });
-  const drop = await addRule(dir, {
+  const drop = await addRule(dir.path, {
     tool: "b",
     decision: "deny",
     scope: "global",
     when: { program: "/bin/x" },
   });
-  assert.deepEqual(await removeRule(dir, drop.id), drop);
-  assert.deepEqual((await loadRules(dir)).rules, [keep]);
-  const file = rulesFilePath(dir);
+  assert.deepEqual(await removeRule(dir.path, drop.id), drop);
+  assert.deepEqual((await loadRules(dir.path)).rules, [keep]);
+  const file = rulesFilePath(dir.path);
   await rejects(
-    removeRule(dir, drop.id),
+    removeRule(dir.path, drop.id),
     "usage",
     new RegExp(`^Cannot remove rule "${drop.id}": no rule has that id in "${file}"$`),
   );
-  assert.deepEqual(await entries(dir), ["rules.json", "rules.json.lock"]);
-  await Deno.remove(dir, { recursive: true });
+  assert.deepEqual(await entries(dir.path), ["rules.json", "rules.json.lock"]);
 });
 
 Deno.test("loadRules() refuses corrupt JSON with the file and line:column", async () => {
-  const dir = await scratch();
+  await using dir = await tempDir({ prefix: "basis-rules-" });
   const file = await writeRules(
-    dir,
+    dir.path,
     '{\n  "version": 2,\n  "rules": [\n    {"id": "x",}\n  ]\n}\n',
   );
-  await assert.rejects(loadRules(dir), (error: unknown) => {
+  await assert.rejects(loadRules(dir.path), (error: unknown) => {
     assert.ok(error instanceof RulesFileError);
     assert.equal(error.code, "denied");
     assert.equal(error.file, file);
@@ -697,77 +694,64 @@ Deno.test("loadRules() refuses corrupt JSON with the file and line:column", asyn
     );
     return true;
   });
-  await writeRules(dir, "");
-  await rejects(loadRules(dir), "denied", /: empty file$/);
-  await writeRules(dir, '{"version": 2, "rules": []} // note');
-  await rejects(loadRules(dir), "denied", /: invalid JSON: comments are not allowed at 1:29$/);
-  await Deno.writeFile(rulesFilePath(dir), new Uint8Array([0x7b, 0xff, 0x7d]));
-  await rejects(loadRules(dir), "denied", /: not valid UTF-8$/);
-  await Deno.remove(dir, { recursive: true });
+  await writeRules(dir.path, "");
+  await rejects(loadRules(dir.path), "denied", /: empty file$/);
+  await writeRules(dir.path, '{"version": 2, "rules": []} // note');
+  await rejects(loadRules(dir.path), "denied", /: invalid JSON: comments are not allowed at 1:29$/);
+  await Deno.writeFile(rulesFilePath(dir.path), new Uint8Array([0x7b, 0xff, 0x7d]));
+  await rejects(loadRules(dir.path), "denied", /: not valid UTF-8$/);
 });
 
 Deno.test("loadRules() refuses a key given twice, naming where both are", async () => {
-  const dir = await scratch();
-  try {
-    const rule =
-      '{"id":"r-1","tool":"t","decision":"deny","decision":"allow","scope":"global","when":{}}';
-    await writeRules(dir, `{"version":2,\n"rules":[${rule}]}`);
-    await rejects(
-      loadRules(dir),
-      "denied",
-      /: rules\[0\]\.decision: given twice, at 2:51 \(first at 2:33\); a key may appear only once in an object$/,
-    );
-    await writeRules(dir, '{"version":2,"rules":[],"rules":[]}');
-    await rejects(loadRules(dir), "denied", /: rules: given twice, at 1:25 \(first at 1:14\)/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const rule =
+    '{"id":"r-1","tool":"t","decision":"deny","decision":"allow","scope":"global","when":{}}';
+  await writeRules(dir.path, `{"version":2,\n"rules":[${rule}]}`);
+  await rejects(
+    loadRules(dir.path),
+    "denied",
+    /: rules\[0\]\.decision: given twice, at 2:51 \(first at 2:33\); a key may appear only once in an object$/,
+  );
+  await writeRules(dir.path, '{"version":2,"rules":[],"rules":[]}');
+  await rejects(loadRules(dir.path), "denied", /: rules: given twice, at 1:25 \(first at 1:14\)/);
 });
 
 Deno.test("a rules.json that is a link to nothing denies every call; it never reads as no rules", async () => {
-  const dir = await scratch();
-  try {
-    await Deno.symlink(`${dir}/unmounted/rules.json`, rulesFilePath(dir));
-    await rejects(
-      loadRules(dir),
-      "denied",
-      /: a symbolic link to ".*unmounted\/rules\.json", which does not exist: the rules meant to be here cannot be read$/,
-    );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  await Deno.symlink(`${dir.path}/unmounted/rules.json`, rulesFilePath(dir.path));
+  await rejects(
+    loadRules(dir.path),
+    "denied",
+    /: a symbolic link to ".*unmounted\/rules\.json", which does not exist: the rules meant to be here cannot be read$/,
+  );
 });
 
 Deno.test("a rule value nested deeper than a call's input may be is refused, never a crash", async () => {
-  const dir = await scratch();
-  try {
-    const deep = JSON.parse("[".repeat(20_000) + "]".repeat(20_000));
-    const when = { program: "/bin/sh", input: { "/a": { equals: deep } } };
-    await rejects(
-      addRule(dir, { tool: "sh", decision: "allow", scope: "global", when }),
-      "usage",
-      /when\.input\["\/a"\]\.equals: nested more than 256 levels deep$/,
-    );
-    await rejects(
-      addRule(dir, {
-        tool: "sh",
-        decision: "allow",
-        scope: "global",
-        when: { program: "/bin/sh" },
-        match: [deep],
-      }),
-      "usage",
-      /match: nested more than 256 levels deep$/,
-    );
-    await writeRules(dir, { version: 2, rules: [{ ...STORED, when }] });
-    await rejects(loadRules(dir), "denied", /nested more than 256 levels deep$/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const deep = JSON.parse("[".repeat(20_000) + "]".repeat(20_000));
+  const when = { program: "/bin/sh", input: { "/a": { equals: deep } } };
+  await rejects(
+    addRule(dir.path, { tool: "sh", decision: "allow", scope: "global", when }),
+    "usage",
+    /when\.input\["\/a"\]\.equals: nested more than 256 levels deep$/,
+  );
+  await rejects(
+    addRule(dir.path, {
+      tool: "sh",
+      decision: "allow",
+      scope: "global",
+      when: { program: "/bin/sh" },
+      match: [deep],
+    }),
+    "usage",
+    /match: nested more than 256 levels deep$/,
+  );
+  await writeRules(dir.path, { version: 2, rules: [{ ...STORED, when }] });
+  await rejects(loadRules(dir.path), "denied", /nested more than 256 levels deep$/);
 });
 
 Deno.test("loadRules() refuses a file of the wrong shape", async () => {
-  const dir = await scratch();
+  await using dir = await tempDir({ prefix: "basis-rules-" });
   const cases: [unknown, RegExp][] = [
     [[], /: must be an object/],
     [{ version: 2 }, /: rules: must be an array$/],
@@ -851,21 +835,20 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
     ],
   ];
   for (const [content, message] of cases) {
-    await writeRules(dir, content);
-    await rejects(loadRules(dir), "denied", message);
+    await writeRules(dir.path, content);
+    await rejects(loadRules(dir.path), "denied", message);
   }
-  await writeRules(dir, { version: 2, rules: [{ ...STORED, tool: 1, decision: "x" }] });
-  await assert.rejects(loadRules(dir), (error: unknown) => {
+  await writeRules(dir.path, { version: 2, rules: [{ ...STORED, tool: 1, decision: "x" }] });
+  await assert.rejects(loadRules(dir.path), (error: unknown) => {
     assert.ok(error instanceof RulesFileError);
     assert.equal(error.problems.length, 2);
     assert.match(error.message, /tool: must be a non-empty string \(and 1 more problem\)$/);
     return true;
   });
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("loadRules() refuses an unknown version, older or newer", async () => {
-  const dir = await scratch();
+  await using dir = await tempDir({ prefix: "basis-rules-" });
   const cases: [unknown, RegExp][] = [
     [{ version: 3, rules: [] }, /: unsupported version 3: written by a newer basis-tools/],
     [
@@ -877,18 +860,17 @@ Deno.test("loadRules() refuses an unknown version, older or newer", async () => 
     [{ rules: [] }, /: missing "version" \(expected 2\)$/],
   ];
   for (const [content, message] of cases) {
-    const file = await writeRules(dir, content);
-    await rejects(loadRules(dir), "denied", new RegExp(`^Cannot load rules "${file}"`));
-    await rejects(loadRules(dir), "denied", message);
+    const file = await writeRules(dir.path, content);
+    await rejects(loadRules(dir.path), "denied", new RegExp(`^Cannot load rules "${file}"`));
+    await rejects(loadRules(dir.path), "denied", message);
   }
   assert.ok(validateRulesDocument({ version: 2, rules: [STORED] }).ok);
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("loadRules() refuses a file it cannot read", async () => {
-  const dir = await scratch();
-  const file = await writeRules(dir, { version: 2, rules: [STORED] });
-  const result = await child(["load", dir], [
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const file = await writeRules(dir.path, { version: 2, rules: [STORED] });
+  const result = await child(["load", dir.path], [
     `--allow-read`,
     `--deny-read=${file}`,
     "--allow-sys=uid",
@@ -896,126 +878,118 @@ Deno.test("loadRules() refuses a file it cannot read", async () => {
   const error = result.error as { code: string; message: string };
   assert.equal(error.code, "denied");
   assert.match(error.message, new RegExp(`^Cannot load rules "${file}": cannot be read`));
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test(
   "loadRules() refuses a file that group or others can write",
   { ignore: WINDOWS },
   async () => {
-    const dir = await scratch();
-    await writeRules(dir, { version: 2, rules: [STORED] }, 0o666);
-    await rejects(loadRules(dir), "denied", /writable by group or others \(mode 0666\)/);
-    await Deno.chmod(rulesFilePath(dir), 0o644);
-    assert.equal((await loadRules(dir)).rules.length, 1);
-    await Deno.remove(dir, { recursive: true });
+    await using dir = await tempDir({ prefix: "basis-rules-" });
+    await writeRules(dir.path, { version: 2, rules: [STORED] }, 0o666);
+    await rejects(loadRules(dir.path), "denied", /writable by group or others \(mode 0666\)/);
+    await Deno.chmod(rulesFilePath(dir.path), 0o644);
+    assert.equal((await loadRules(dir.path)).rules.length, 1);
   },
 );
 
 Deno.test("addRule() and removeRule() leave a corrupt file as it is", async () => {
-  const dir = await scratch();
-  const file = await writeRules(dir, '{"version": 1, "rules": [');
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const file = await writeRules(dir.path, '{"version": 1, "rules": [');
   await rejects(
-    addRule(dir, { tool: "a", decision: "allow", scope: "global", when: { program: "/bin/x" } }),
+    addRule(dir.path, {
+      tool: "a",
+      decision: "allow",
+      scope: "global",
+      when: { program: "/bin/x" },
+    }),
     "denied",
     /invalid JSON/,
   );
-  await rejects(removeRule(dir, "r-aaaaaaaa"), "denied", /invalid JSON/);
+  await rejects(removeRule(dir.path, "r-aaaaaaaa"), "denied", /invalid JSON/);
   assert.equal(await Deno.readTextFile(file), '{"version": 1, "rules": [');
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("a failed write never loses the existing rules and leaves no temp file", async () => {
-  const dir = await scratch();
-  const kept = await addRule(dir, {
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const kept = await addRule(dir.path, {
     tool: "a",
     decision: "allow",
     scope: "global",
     when: { program: "/bin/x" },
   });
-  const before = await Deno.readTextFile(rulesFilePath(dir));
+  const before = await Deno.readTextFile(rulesFilePath(dir.path));
   // Only the lock file is writable: the temporary file cannot be created.
-  const flags = ["--allow-read", `--allow-write=${dir}/rules.json.lock`, "--allow-sys=uid"];
+  const flags = ["--allow-read", `--allow-write=${dir.path}/rules.json.lock`, "--allow-sys=uid"];
   const rule = JSON.stringify({
     tool: "b",
     decision: "allow",
     scope: "global",
     when: { program: "/bin/x" },
   });
-  const result = await child(["add", dir, rule], flags);
+  const result = await child(["add", dir.path, rule], flags);
   const error = result.error as { code: string; message: string };
   assert.equal(error.code, "denied");
-  assert.match(error.message, new RegExp(`^Cannot save rules "${dir}/rules.json": `));
-  assert.equal(await Deno.readTextFile(rulesFilePath(dir)), before);
-  assert.deepEqual((await loadRules(dir)).rules, [kept]);
-  assert.deepEqual(await entries(dir), ["rules.json", "rules.json.lock"]);
-  await Deno.remove(dir, { recursive: true });
+  assert.match(error.message, new RegExp(`^Cannot save rules "${dir.path}/rules.json": `));
+  assert.equal(await Deno.readTextFile(rulesFilePath(dir.path)), before);
+  assert.deepEqual((await loadRules(dir.path)).rules, [kept]);
+  assert.deepEqual(await entries(dir.path), ["rules.json", "rules.json.lock"]);
 });
 
 Deno.test("withExclusiveLock() waits a bounded time for a lock someone holds, then says which", async () => {
-  const dir = await scratch();
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const lock = `${dir.path}/rules.json.lock`;
+  const holder = await Deno.open(lock, { read: true, write: true, create: true });
+  holder.lockSync(true);
   try {
-    const lock = `${dir}/rules.json.lock`;
-    const holder = await Deno.open(lock, { read: true, write: true, create: true });
-    holder.lockSync(true);
-    try {
-      await assert.rejects(
-        withExclusiveLock(lock, () => Promise.resolve("never"), 60),
-        (error: unknown) => error instanceof LockBusyError && error.lockPath === lock,
-      );
-    } finally {
-      holder.close();
-    }
-    // Released: the next writer gets it at once.
-    assert.equal(await withExclusiveLock(lock, () => Promise.resolve("ran"), 60), "ran");
+    await assert.rejects(
+      withExclusiveLock(lock, () => Promise.resolve("never"), 60),
+      (error: unknown) => error instanceof LockBusyError && error.lockPath === lock,
+    );
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    holder.close();
   }
+  // Released: the next writer gets it at once.
+  assert.equal(await withExclusiveLock(lock, () => Promise.resolve("ran"), 60), "ran");
 });
 
 Deno.test("rules add gives up on a lock held by another process, saying which lock (exit 5)", async () => {
-  const dirs = await cliScratch();
+  await using dirs = await cliScratch();
+  const lock = `${dirs.configDir}/rules.json.lock`;
+  const holder = await Deno.open(lock, { read: true, write: true, create: true, mode: 0o600 });
+  holder.lockSync(true);
   try {
-    const lock = `${dirs.configDir}/rules.json.lock`;
-    const holder = await Deno.open(lock, { read: true, write: true, create: true, mode: 0o600 });
-    holder.lockSync(true);
-    try {
-      const result = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "ls"]);
-      assert.equal(result.code, 5, result.stderr);
-      assert.match(
-        result.stderr,
-        /^basis-tools: Cannot save rules ".*rules\.json": another process has held the lock ".*rules\.json\.lock" for \d+ ms; try again when it is done\n$/,
-      );
-    } finally {
-      holder.close();
-    }
-    assert.equal((await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "ls"])).code, 0);
+    const result = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "ls"]);
+    assert.equal(result.code, 5, result.stderr);
+    assert.match(
+      result.stderr,
+      /^basis-tools: Cannot save rules ".*rules\.json": another process has held the lock ".*rules\.json\.lock" for \d+ ms; try again when it is done\n$/,
+    );
   } finally {
-    await dirs.cleanup();
+    holder.close();
   }
+  assert.equal((await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "ls"])).code, 0);
 });
 
 Deno.test("a write removes temp files a crashed writer left behind", async () => {
-  const dir = await scratch();
-  await Deno.writeTextFile(`${dir}/.rules.json.123-abcdefgh.tmp`, "{half");
-  await addRule(dir, {
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  await Deno.writeTextFile(`${dir.path}/.rules.json.123-abcdefgh.tmp`, "{half");
+  await addRule(dir.path, {
     tool: "a",
     decision: "allow",
     scope: "global",
     when: { program: "/bin/x" },
   });
-  assert.deepEqual(await entries(dir), ["rules.json", "rules.json.lock"]);
-  await Deno.remove(dir, { recursive: true });
+  assert.deepEqual(await entries(dir.path), ["rules.json", "rules.json.lock"]);
 });
 
 Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such a deny rule", async () => {
-  const dir = await scratch();
+  await using dir = await tempDir({ prefix: "basis-rules-" });
   const sh = { program: "/bin/sh", command: ["sh"], cwd: "/w", sandbox: "unconfined" as const };
   const brokenAllow = { ...STORED, id: "r-allow", match: [{ ...sh, program: "/bin/bash" }] };
   const brokenDeny = { ...STORED, id: "r-deny", decision: "deny", not_match: [sh] };
   const fine = { ...STORED, id: "r-fine", tool: "ls" };
-  await writeRules(dir, { version: 2, rules: [brokenAllow, brokenDeny, fine] });
-  const loaded = await loadRules(dir);
+  await writeRules(dir.path, { version: 2, rules: [brokenAllow, brokenDeny, fine] });
+  const loaded = await loadRules(dir.path);
   assert.deepEqual(loaded.rules.map((r) => r.id), ["r-deny", "r-fine"]);
   assert.deepEqual(loaded.ignored.map((r) => r.id), ["r-allow"]);
   assert.deepEqual(loaded.problems.map((p) => [p.id, p.ignored]), [
@@ -1032,13 +1006,12 @@ Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such 
     fromWorkspace: false,
   } as const;
   assert.equal((await decideByRules(loaded.rules, query))?.decision, "deny");
-  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("a workspace's .basis/rules.json is never read", async () => {
-  const dir = await scratch();
-  const workspace = `${dir}/repo`;
-  const config = `${dir}/config`;
+  await using dir = await tempDir({ prefix: "basis-rules-" });
+  const workspace = `${dir.path}/repo`;
+  const config = `${dir.path}/config`;
   await Deno.mkdir(`${workspace}/.basis`, { recursive: true });
   const allowAll = [
     { ...STORED, id: "r-evil1", scope: { workspace } },
@@ -1069,5 +1042,4 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
     fromWorkspace: true,
   } as const;
   assert.equal(await decideByRules(loaded.rules, query), undefined);
-  await Deno.remove(dir, { recursive: true });
 });

@@ -8,6 +8,7 @@
 import { equal, match, ok } from "node:assert/strict";
 import { runProgram } from "../src/run/mod.ts";
 import { processesLeftInGroup } from "./_cli.ts";
+import { tempDir } from "./_scratch.ts";
 
 const FIXTURES = new URL("./fixtures/launch/", import.meta.url).pathname;
 const IS_LINUX = Deno.build.os === "linux";
@@ -70,19 +71,21 @@ Deno.test({
   name: "runProgram() leaves nothing of a timed-out group behind",
   ignore: !IS_LINUX,
 }, async () => {
-  const dir = await Deno.makeTempDir();
-  const script = `${dir}/group.sh`;
-  await Deno.writeTextFile(script, `#!/bin/sh\necho $$ > "${dir}/pgid"\nsleep 30 &\nsleep 30\n`);
+  await using dir = await tempDir();
+  const script = `${dir.path}/group.sh`;
+  await Deno.writeTextFile(
+    script,
+    `#!/bin/sh\necho $$ > "${dir.path}/pgid"\nsleep 30 &\nsleep 30\n`,
+  );
   await Deno.chmod(script, 0o755);
   const result = await runProgram({
     program: script,
     args: [],
-    cwd: dir,
+    cwd: dir.path,
     stdin: new Uint8Array(),
     timeoutMs: 300,
   });
   equal(result.timedOut, true);
-  const pgid = Number((await Deno.readTextFile(`${dir}/pgid`)).trim());
+  const pgid = Number((await Deno.readTextFile(`${dir.path}/pgid`)).trim());
   equal((await processesLeftInGroup(pgid)).length, 0);
-  await Deno.remove(dir, { recursive: true });
 });

@@ -17,9 +17,11 @@ import {
   SPILL_KEEP_FILES,
   SPILL_KEEP_MS,
 } from "../src/run/_spill.ts";
+import { processesLeftInGroup } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { runResult } from "./_run_result.ts";
+import { tempDir } from "./_scratch.ts";
 
 const FIXTURES = new URL("./fixtures/run/", import.meta.url).pathname;
 const IS_LINUX = Deno.build.os === "linux";
@@ -53,39 +55,6 @@ function run(
   options: RunOptions = {},
 ): Promise<RunResult> {
   return runProgram(request(program, args, extra), options);
-}
-
-/** Pids of live (not zombie) processes whose process group is `pgid`. */
-/**
- * The live members of a group once signals sent to it have had time to land: a SIGKILL is
- * delivered asynchronously, so poll /proc (up to 2 s) instead of reading it once.
- */
-async function liveGroupMembersAfterStop(pgid: number): Promise<number[]> {
-  const deadline = performance.now() + 2000;
-  let members = await liveGroupMembers(pgid);
-  while (members.length > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    members = await liveGroupMembers(pgid);
-  }
-  return members;
-}
-
-async function liveGroupMembers(pgid: number): Promise<number[]> {
-  const members: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    let stat: string;
-    try {
-      stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
-    } catch {
-      continue; // exited meanwhile
-    }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const state = fields[0];
-    if (state === "Z" || state === "X") continue;
-    if (Number(fields[2]) === pgid) members.push(Number(entry.name));
-  }
-  return members;
 }
 
 async function isAlive(pid: number): Promise<boolean> {
@@ -263,16 +232,12 @@ Deno.test({
   name: "runProgram() kills the process group when the timeout elapses",
   ignore: !IS_LINUX,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    try {
-      const got = await run(fixture("grandchild.sh"), [`${dir}/pids`], { timeoutMs: 400 });
-      equal(got.timedOut, true);
-      const { group, grandchild } = await readPids(`${dir}/pids`);
-      deepStrictEqual(await liveGroupMembersAfterStop(group), []);
-      equal(await isAlive(grandchild), false);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dir = await tempDir();
+    const got = await run(fixture("grandchild.sh"), [`${dir.path}/pids`], { timeoutMs: 400 });
+    equal(got.timedOut, true);
+    const { group, grandchild } = await readPids(`${dir.path}/pids`);
+    deepStrictEqual(await processesLeftInGroup(group), []);
+    equal(await isAlive(grandchild), false);
   },
 });
 
@@ -282,21 +247,17 @@ for (const quiet of [false, true]) {
     name: `runProgram() stops a background grandchild ${holding} after a normal exit`,
     ignore: !IS_LINUX,
     async fn() {
-      const dir = await Deno.makeTempDir();
-      try {
-        const started = performance.now();
-        const args = [`${dir}/pids`, "0", ...(quiet ? ["quiet"] : [])];
-        const got = await run(fixture("grandchild.sh"), args);
-        ok(performance.now() - started < 2000);
-        equal(got.exitCode, 0);
-        equal(got.stdout, "ready\n");
-        equal(got.timedOut, false);
-        const { group, grandchild } = await readPids(`${dir}/pids`);
-        deepStrictEqual(await liveGroupMembersAfterStop(group), []);
-        equal(await isAlive(grandchild), false);
-      } finally {
-        await Deno.remove(dir, { recursive: true });
-      }
+      await using dir = await tempDir();
+      const started = performance.now();
+      const args = [`${dir.path}/pids`, "0", ...(quiet ? ["quiet"] : [])];
+      const got = await run(fixture("grandchild.sh"), args);
+      ok(performance.now() - started < 2000);
+      equal(got.exitCode, 0);
+      equal(got.stdout, "ready\n");
+      equal(got.timedOut, false);
+      const { group, grandchild } = await readPids(`${dir.path}/pids`);
+      deepStrictEqual(await processesLeftInGroup(group), []);
+      equal(await isAlive(grandchild), false);
     },
   });
 }
@@ -345,60 +306,48 @@ Deno.test({
   name: "runProgram() re-throws an onStdout error after stopping the process group",
   ignore: !IS_LINUX,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    try {
-      const failing = run(fixture("grandchild.sh"), [`${dir}/pids`], {}, {
-        onStdout: () => {
-          throw new Error("caller bug");
-        },
-      });
-      await failing.then(
-        () => ok(false, "runProgram() resolved"),
-        (error: Error) => equal(error.message, "caller bug"),
-      );
-      const { group, grandchild } = await readPids(`${dir}/pids`);
-      deepStrictEqual(await liveGroupMembersAfterStop(group), []);
-      equal(await isAlive(grandchild), false);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dir = await tempDir();
+    const failing = run(fixture("grandchild.sh"), [`${dir.path}/pids`], {}, {
+      onStdout: () => {
+        throw new Error("caller bug");
+      },
+    });
+    await failing.then(
+      () => ok(false, "runProgram() resolved"),
+      (error: Error) => equal(error.message, "caller bug"),
+    );
+    const { group, grandchild } = await readPids(`${dir.path}/pids`);
+    deepStrictEqual(await processesLeftInGroup(group), []);
+    equal(await isAlive(grandchild), false);
   },
 });
 
 // --- output -------------------------------------------------------------------------------------
 
 Deno.test("runProgram() cuts stdout by bytes and spills all of it to a file", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const spillDir = `${dir}/nested/spill`;
-    const options = { spillDir, maxLines: 1_000_000 };
-    const got = await run(fixture("print_bytes.sh"), ["200000"], {}, options);
-    equal(got.exitCode, 0);
-    equal(got.stdoutTruncated, true);
-    equal(got.stdoutBytes, 200_000);
-    equal(got.stdout, new TextDecoder().decode(expectedBytes(51_200)));
-    ok(got.spillPath?.startsWith(spillDir + "/"));
-    deepStrictEqual(await Deno.readFile(got.spillPath ?? ""), expectedBytes(200_000));
-    equal((await Deno.stat(got.spillPath ?? "")).mode! & 0o777, 0o600);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir();
+  const spillDir = `${dir.path}/nested/spill`;
+  const options = { spillDir, maxLines: 1_000_000 };
+  const got = await run(fixture("print_bytes.sh"), ["200000"], {}, options);
+  equal(got.exitCode, 0);
+  equal(got.stdoutTruncated, true);
+  equal(got.stdoutBytes, 200_000);
+  equal(got.stdout, new TextDecoder().decode(expectedBytes(51_200)));
+  ok(got.spillPath?.startsWith(spillDir + "/"));
+  deepStrictEqual(await Deno.readFile(got.spillPath ?? ""), expectedBytes(200_000));
+  equal((await Deno.stat(got.spillPath ?? "")).mode! & 0o777, 0o600);
 });
 
 Deno.test("runProgram() cuts stdout by lines and spills all of it to a file", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const got = await run(fixture("print_bytes.sh"), ["40000"], {}, {
-      spillDir: dir,
-      maxLines: 100,
-    });
-    equal(got.stdoutTruncated, true);
-    equal(got.stdout, new TextDecoder().decode(expectedBytes(1600)));
-    equal(got.stdout.split("\n").length - 1, 100);
-    deepStrictEqual(await Deno.readFile(got.spillPath ?? ""), expectedBytes(40_000));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir();
+  const got = await run(fixture("print_bytes.sh"), ["40000"], {}, {
+    spillDir: dir.path,
+    maxLines: 100,
+  });
+  equal(got.stdoutTruncated, true);
+  equal(got.stdout, new TextDecoder().decode(expectedBytes(1600)));
+  equal(got.stdout.split("\n").length - 1, 100);
+  deepStrictEqual(await Deno.readFile(got.spillPath ?? ""), expectedBytes(40_000));
 });
 
 Deno.test("runProgram() keeps output at the cap whole and without a spill directory", async () => {
@@ -445,26 +394,22 @@ Deno.test({
   name: "runProgram() holds 100 MiB of output in bounded memory",
   ignore: !IS_LINUX,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    try {
-      const size = 100 * 1024 * 1024;
-      // -A: reading /proc/self/status needs every permission.
-      const got = await runInChild(["-A"], {
-        program: fixture("print_bytes.sh"),
-        args: [String(size)],
-        cwd: FIXTURES,
-        spillDir: dir,
-        timeoutMs: 60_000,
-      });
-      equal(got.exitCode, 0);
-      equal(got.stdoutBytes, size);
-      // The spill file stops at its cap; the rest is only counted.
-      equal((await Deno.stat(got.spillPath ?? "")).size, DEFAULT_MAX_SPILL_BYTES);
-      equal(got.spillTruncated, true);
-      ok((got.peakKiB ?? 0) > 0 && (got.peakKiB ?? 0) < 200 * 1024, `peak ${got.peakKiB} KiB`);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dir = await tempDir();
+    const size = 100 * 1024 * 1024;
+    // -A: reading /proc/self/status needs every permission.
+    const got = await runInChild(["-A"], {
+      program: fixture("print_bytes.sh"),
+      args: [String(size)],
+      cwd: FIXTURES,
+      spillDir: dir.path,
+      timeoutMs: 60_000,
+    });
+    equal(got.exitCode, 0);
+    equal(got.stdoutBytes, size);
+    // The spill file stops at its cap; the rest is only counted.
+    equal((await Deno.stat(got.spillPath ?? "")).size, DEFAULT_MAX_SPILL_BYTES);
+    equal(got.spillTruncated, true);
+    ok((got.peakKiB ?? 0) > 0 && (got.peakKiB ?? 0) < 200 * 1024, `peak ${got.peakKiB} KiB`);
   },
 });
 
@@ -519,25 +464,21 @@ Deno.test("runProgram() redacts before it cuts: a secret straddling a cap leaves
 });
 
 Deno.test("runProgram() writes the spill file redacted and ends it at maxSpillBytes", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const options = { secrets: [SECRET], spillDir: `${dir}/state/spill`, maxBytes: 100 };
-    const whole = await run(fixture("print_around.sh"), ["5000", SECRET], {}, options);
-    equal(whole.spillTruncated, false);
-    equal(
-      await Deno.readTextFile(whole.spillPath ?? ""),
-      `${"x".repeat(5000)}[redacted]`,
-    );
-    const capped = await run(fixture("print_bytes.sh"), ["200000"], {}, {
-      ...options,
-      maxSpillBytes: 10_000,
-    });
-    equal(capped.spillTruncated, true);
-    equal(capped.stdoutBytes, 200_000);
-    deepStrictEqual(await Deno.readFile(capped.spillPath ?? ""), expectedBytes(10_000));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dir = await tempDir();
+  const options = { secrets: [SECRET], spillDir: `${dir.path}/state/spill`, maxBytes: 100 };
+  const whole = await run(fixture("print_around.sh"), ["5000", SECRET], {}, options);
+  equal(whole.spillTruncated, false);
+  equal(
+    await Deno.readTextFile(whole.spillPath ?? ""),
+    `${"x".repeat(5000)}[redacted]`,
+  );
+  const capped = await run(fixture("print_bytes.sh"), ["200000"], {}, {
+    ...options,
+    maxSpillBytes: 10_000,
+  });
+  equal(capped.spillTruncated, true);
+  equal(capped.stdoutBytes, 200_000);
+  deepStrictEqual(await Deno.readFile(capped.spillPath ?? ""), expectedBytes(10_000));
 });
 
 Deno.test({
@@ -545,19 +486,15 @@ Deno.test({
     "runProgram() makes the state and spill directories 0700, and tightens an old spill directory",
   ignore: Deno.build.os === "windows",
   async fn() {
-    const dir = await Deno.makeTempDir();
-    try {
-      const options = { spillDir: `${dir}/state/spill`, maxBytes: 100 };
-      const got = await run(fixture("print_bytes.sh"), ["1000"], {}, options);
-      ok(got.spillPath !== undefined);
-      equal((await Deno.stat(`${dir}/state`)).mode! & 0o777, 0o700);
-      equal((await Deno.stat(`${dir}/state/spill`)).mode! & 0o777, 0o700);
-      await Deno.chmod(`${dir}/state/spill`, 0o755);
-      await run(fixture("print_bytes.sh"), ["1000"], {}, options);
-      equal((await Deno.stat(`${dir}/state/spill`)).mode! & 0o777, 0o700);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dir = await tempDir();
+    const options = { spillDir: `${dir.path}/state/spill`, maxBytes: 100 };
+    const got = await run(fixture("print_bytes.sh"), ["1000"], {}, options);
+    ok(got.spillPath !== undefined);
+    equal((await Deno.stat(`${dir.path}/state`)).mode! & 0o777, 0o700);
+    equal((await Deno.stat(`${dir.path}/state/spill`)).mode! & 0o777, 0o700);
+    await Deno.chmod(`${dir.path}/state/spill`, 0o755);
+    await run(fixture("print_bytes.sh"), ["1000"], {}, options);
+    equal((await Deno.stat(`${dir.path}/state/spill`)).mode! & 0o777, 0o700);
   },
 });
 
@@ -579,69 +516,63 @@ Deno.test({
   name: "runProgram() redacts a secret in the path setsid(1) could not execute",
   ignore: !IS_LINUX,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    try {
-      await Deno.mkdir(`${dir}/${SECRET}`);
-      const script = `${dir}/${SECRET}/run.sh`;
-      await Deno.writeTextFile(script, "#!/no/such/interpreter\n");
-      await Deno.chmod(script, 0o755);
-      const err: Uint8Array[] = [];
-      const got = await runProgram(
-        { program: script, args: [], cwd: dir, stdin: new Uint8Array(), timeoutMs: 10_000 },
-        { secrets: [SECRET], onStderr: (chunk) => err.push(chunk.slice()) },
-      );
-      equal(got.startFailure, "not_found");
-      const said = [
-        joined(err),
-        got.startError ?? "",
-        english(got.startReason ?? { key: "run.no_reason" }),
-        got.command.join(" "),
-        describeFailure(got, 'Tool "x"') ?? "",
-      ];
-      for (const text of said) ok(!text.includes(SECRET), text);
-      match(got.startError ?? "", /\[redacted\]\/run\.sh/);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dir = await tempDir();
+    await Deno.mkdir(`${dir.path}/${SECRET}`);
+    const script = `${dir.path}/${SECRET}/run.sh`;
+    await Deno.writeTextFile(script, "#!/no/such/interpreter\n");
+    await Deno.chmod(script, 0o755);
+    const err: Uint8Array[] = [];
+    const got = await runProgram(
+      { program: script, args: [], cwd: dir.path, stdin: new Uint8Array(), timeoutMs: 10_000 },
+      { secrets: [SECRET], onStderr: (chunk) => err.push(chunk.slice()) },
+    );
+    equal(got.startFailure, "not_found");
+    const said = [
+      joined(err),
+      got.startError ?? "",
+      english(got.startReason ?? { key: "run.no_reason" }),
+      got.command.join(" "),
+      describeFailure(got, 'Tool "x"') ?? "",
+    ];
+    for (const text of said) ok(!text.includes(SECRET), text);
+    match(got.startError ?? "", /\[redacted\]\/run\.sh/);
   },
 });
 
 Deno.test("pruneSpillDir() removes spill files oldest first past 100 files, 7 days or 256 MiB, and nothing else", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const now = Date.now();
-    const make = async (name: string, ageMs: number, size = 0) => {
-      const path = `${dir}/${name}`;
-      await Deno.writeFile(path, new Uint8Array());
-      if (size > 0) await Deno.truncate(path, size); // sparse: nothing on disk
-      const time = new Date(now - ageMs);
-      await Deno.utime(path, time, time);
-      return path;
-    };
-    const files: string[] = [];
-    for (let i = 0; i < 105; i++) {
-      files.push(await make(`${now - i}-0000000${i % 10}.out`, i * 1000));
-    }
-    const other = await make("notes.txt", SPILL_KEEP_MS * 2);
-    const stale = await make("1-abcdef01.out", SPILL_KEEP_MS + 1000);
-    const removed = await pruneSpillDir(dir, { now });
-    // The 99 newest stay (room for the new one), the rest and the stale one go; notes.txt stays.
-    deepStrictEqual(new Set(removed), new Set([...files.slice(SPILL_KEEP_FILES - 1), stale]));
-    ok((await Deno.stat(other)).isFile);
-
-    for (const path of files.slice(0, SPILL_KEEP_FILES - 1)) await Deno.remove(path);
-    const big = 100 * 1024 * 1024;
-    const newest = await make(`${now}-aaaaaaaa.out`, 0, big);
-    const middle = await make(`${now - 1}-bbbbbbbb.out`, 1000, big);
-    const oldest = await make(`${now - 2}-cccccccc.out`, 2000, big);
-    // 300 MiB is over the budget: the oldest goes; with 16 MiB reserved, 200 MiB still fits.
-    deepStrictEqual(await pruneSpillDir(dir, { now, reserveBytes: 16 * 1024 * 1024 }), [oldest]);
-    equal(SPILL_KEEP_BYTES, 256 * 1024 * 1024);
-    deepStrictEqual(await pruneSpillDir(dir, { now, reserveBytes: 100 * 1024 * 1024 }), [middle]);
-    ok((await Deno.stat(newest)).isFile);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  await using dir = await tempDir();
+  const now = Date.now();
+  const make = async (name: string, ageMs: number, size = 0) => {
+    const path = `${dir.path}/${name}`;
+    await Deno.writeFile(path, new Uint8Array());
+    if (size > 0) await Deno.truncate(path, size); // sparse: nothing on disk
+    const time = new Date(now - ageMs);
+    await Deno.utime(path, time, time);
+    return path;
+  };
+  const files: string[] = [];
+  for (let i = 0; i < 105; i++) {
+    files.push(await make(`${now - i}-0000000${i % 10}.out`, i * 1000));
   }
+  const other = await make("notes.txt", SPILL_KEEP_MS * 2);
+  const stale = await make("1-abcdef01.out", SPILL_KEEP_MS + 1000);
+  const removed = await pruneSpillDir(dir.path, { now });
+  // The 99 newest stay (room for the new one), the rest and the stale one go; notes.txt stays.
+  deepStrictEqual(new Set(removed), new Set([...files.slice(SPILL_KEEP_FILES - 1), stale]));
+  ok((await Deno.stat(other)).isFile);
+
+  for (const path of files.slice(0, SPILL_KEEP_FILES - 1)) await Deno.remove(path);
+  const big = 100 * 1024 * 1024;
+  const newest = await make(`${now}-aaaaaaaa.out`, 0, big);
+  const middle = await make(`${now - 1}-bbbbbbbb.out`, 1000, big);
+  const oldest = await make(`${now - 2}-cccccccc.out`, 2000, big);
+  // 300 MiB is over the budget: the oldest goes; with 16 MiB reserved, 200 MiB still fits.
+  deepStrictEqual(await pruneSpillDir(dir.path, { now, reserveBytes: 16 * 1024 * 1024 }), [oldest]);
+  equal(SPILL_KEEP_BYTES, 256 * 1024 * 1024);
+  deepStrictEqual(await pruneSpillDir(dir.path, { now, reserveBytes: 100 * 1024 * 1024 }), [
+    middle,
+  ]);
+  ok((await Deno.stat(newest)).isFile);
 });
 
 // --- Deno's sandbox -----------------------------------------------------------------------------
@@ -675,20 +606,16 @@ Deno.test({
   name: "runProgram() stops the group with the kill program under a scoped --allow-run",
   ignore: !IS_LINUX,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    try {
-      const program = fixture("grandchild.sh");
-      const got = await runInChild(
-        ["--allow-read", `--allow-run=${program},/bin/kill,/usr/bin/kill`],
-        { program, args: [`${dir}/pids`], cwd: FIXTURES, timeoutMs: 400 },
-      );
-      equal(got.timedOut, true);
-      const { group, grandchild } = await readPids(`${dir}/pids`);
-      deepStrictEqual(await liveGroupMembersAfterStop(group), []);
-      equal(await isAlive(grandchild), false);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dir = await tempDir();
+    const program = fixture("grandchild.sh");
+    const got = await runInChild(
+      ["--allow-read", `--allow-run=${program},/bin/kill,/usr/bin/kill`],
+      { program, args: [`${dir.path}/pids`], cwd: FIXTURES, timeoutMs: 400 },
+    );
+    equal(got.timedOut, true);
+    const { group, grandchild } = await readPids(`${dir.path}/pids`);
+    deepStrictEqual(await processesLeftInGroup(group), []);
+    equal(await isAlive(grandchild), false);
   },
 });
 

@@ -26,6 +26,7 @@ import {
   type SandboxPolicy,
   spawnPreviewGrants,
 } from "../src/sandbox/mod.ts";
+import { tempDir } from "./_scratch.ts";
 
 const FILE = "/c/sandbox.json";
 const POLICY: SandboxPolicy = { ...DEFAULT_POLICY, file: FILE };
@@ -175,52 +176,49 @@ Deno.test("spawnPreviewGrants() shows a spawn command's grants only when the pol
 });
 
 Deno.test("bwrapArgs() confines: own PID namespace that dies with the call, read-only root, grants bound parents first, protected paths last", async () => {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "basis-bwrap-" }));
-  try {
-    for (const path of ["home/.ssh/keys", "home/work", "config"]) {
-      await Deno.mkdir(`${dir}/${path}`, { recursive: true });
-    }
-    await Deno.writeTextFile(`${dir}/home/.netrc`, "machine x");
-    const args = bwrapArgs({
-      network: false,
-      write: [`${dir}/home/work`, dir],
-      read: [`${dir}/home/.ssh/keys`],
-      hidden: [`${dir}/home/.ssh`, `${dir}/home/.netrc`, `${dir}/not-there`],
-      needed: ["/usr/bin/true"],
-      cwd: `${dir}/home/work`,
-      protect: [`${dir}/config`],
-    });
-    const line = args.join(" ");
-    for (
-      const flag of ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net"]
-    ) {
-      assert.ok(args.includes(flag), `${flag} in ${line}`);
-    }
-    assert.ok(line.includes("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"), line);
-    const at = (text: string) => {
-      const index = line.indexOf(text);
-      assert.ok(index >= 0, `${text} in ${line}`);
-      return index;
-    };
-    // The workspace, then the hidden paths inside it, then a grant inside a hidden one.
-    assert.ok(at(`--bind ${dir} ${dir}`) < at(`--tmpfs ${dir}/home/.ssh`));
-    assert.ok(at(`--tmpfs ${dir}/home/.ssh`) < at(`--ro-bind ${dir}/home/.ssh/keys`));
-    assert.ok(line.includes(`--ro-bind /dev/null ${dir}/home/.netrc`), line);
-    assert.ok(!line.includes("not-there"), "a hidden path that is not there hides nothing");
-    assert.ok(line.endsWith(`--ro-bind ${dir}/config ${dir}/config --chdir ${dir}/home/work --`));
-    const online = bwrapArgs({
-      network: true,
-      write: [],
-      read: [],
-      hidden: [],
-      needed: [],
-      cwd: "/",
-      protect: [],
-    });
-    assert.ok(!online.includes("--unshare-net"));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  await using temp = await tempDir({ prefix: "basis-bwrap-", realPath: true });
+  const dir = temp.path;
+  for (const path of ["home/.ssh/keys", "home/work", "config"]) {
+    await Deno.mkdir(`${dir}/${path}`, { recursive: true });
   }
+  await Deno.writeTextFile(`${dir}/home/.netrc`, "machine x");
+  const args = bwrapArgs({
+    network: false,
+    write: [`${dir}/home/work`, dir],
+    read: [`${dir}/home/.ssh/keys`],
+    hidden: [`${dir}/home/.ssh`, `${dir}/home/.netrc`, `${dir}/not-there`],
+    needed: ["/usr/bin/true"],
+    cwd: `${dir}/home/work`,
+    protect: [`${dir}/config`],
+  });
+  const line = args.join(" ");
+  for (
+    const flag of ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net"]
+  ) {
+    assert.ok(args.includes(flag), `${flag} in ${line}`);
+  }
+  assert.ok(line.includes("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"), line);
+  const at = (text: string) => {
+    const index = line.indexOf(text);
+    assert.ok(index >= 0, `${text} in ${line}`);
+    return index;
+  };
+  // The workspace, then the hidden paths inside it, then a grant inside a hidden one.
+  assert.ok(at(`--bind ${dir} ${dir}`) < at(`--tmpfs ${dir}/home/.ssh`));
+  assert.ok(at(`--tmpfs ${dir}/home/.ssh`) < at(`--ro-bind ${dir}/home/.ssh/keys`));
+  assert.ok(line.includes(`--ro-bind /dev/null ${dir}/home/.netrc`), line);
+  assert.ok(!line.includes("not-there"), "a hidden path that is not there hides nothing");
+  assert.ok(line.endsWith(`--ro-bind ${dir}/config ${dir}/config --chdir ${dir}/home/work --`));
+  const online = bwrapArgs({
+    network: true,
+    write: [],
+    read: [],
+    hidden: [],
+    needed: [],
+    cwd: "/",
+    protect: [],
+  });
+  assert.ok(!online.includes("--unshare-net"));
 });
 
 Deno.test("seatbeltProfile() denies writes but where granted, the network unless granted, and the hidden paths", () => {
@@ -335,35 +333,31 @@ Deno.test({
   name: "probe() keeps a yes in the cache directory, and forgetProbe() drops it",
   ignore: Deno.build.os !== "linux",
 }, async () => {
-  const cache = await Deno.makeTempDir({ prefix: "basis-probe-" });
-  const bin = await Deno.makeTempDir({ prefix: "basis-probe-bin-" });
-  try {
-    // A stand-in for bwrap that works and counts how often it was asked.
-    const fake = `${bin}/bwrap`;
-    await Deno.writeTextFile(fake, `#!/bin/sh\necho asked >> ${bin}/count\nexit 0\n`);
-    await Deno.chmod(fake, 0o755);
-    const asked = async () => (await Deno.readTextFile(`${bin}/count`)).trim().split("\n").length;
-    assert.equal(await probe(fake, cache), undefined);
-    assert.equal(await asked(), 1);
-    assert.match(await Deno.readTextFile(`${cache}/${PROBE_FILE}`), /"works"/);
-    forgetProbe(fake, undefined);
-    // Another process (the in-process answer forgotten) reads the kept one.
-    assert.equal(await probe(fake, cache), undefined);
-    assert.equal(await asked(), 1);
-    forgetProbe(fake, cache);
-    assert.equal(await probe(fake, cache), undefined);
-    assert.equal(await asked(), 2);
-    // A "no" is never kept.
-    await Deno.writeTextFile(fake, "#!/bin/sh\necho 'bwrap: No permissions' >&2\nexit 1\n");
-    forgetProbe(fake, cache);
-    const no = await probe(fake, cache);
-    assert.equal(
-      no === undefined ? undefined : english(no),
-      "bubblewrap cannot make the namespaces a call needs here: No permissions",
-    );
-    assert.equal(await Deno.stat(`${cache}/${PROBE_FILE}`).then(() => true, () => false), false);
-  } finally {
-    await Deno.remove(cache, { recursive: true });
-    await Deno.remove(bin, { recursive: true });
-  }
+  await using cache = await tempDir({ prefix: "basis-probe-" });
+  await using bin = await tempDir({ prefix: "basis-probe-bin-" });
+  // A stand-in for bwrap that works and counts how often it was asked.
+  const fake = `${bin.path}/bwrap`;
+  await Deno.writeTextFile(fake, `#!/bin/sh\necho asked >> ${bin.path}/count\nexit 0\n`);
+  await Deno.chmod(fake, 0o755);
+  const asked = async () =>
+    (await Deno.readTextFile(`${bin.path}/count`)).trim().split("\n").length;
+  assert.equal(await probe(fake, cache.path), undefined);
+  assert.equal(await asked(), 1);
+  assert.match(await Deno.readTextFile(`${cache.path}/${PROBE_FILE}`), /"works"/);
+  forgetProbe(fake, undefined);
+  // Another process (the in-process answer forgotten) reads the kept one.
+  assert.equal(await probe(fake, cache.path), undefined);
+  assert.equal(await asked(), 1);
+  forgetProbe(fake, cache.path);
+  assert.equal(await probe(fake, cache.path), undefined);
+  assert.equal(await asked(), 2);
+  // A "no" is never kept.
+  await Deno.writeTextFile(fake, "#!/bin/sh\necho 'bwrap: No permissions' >&2\nexit 1\n");
+  forgetProbe(fake, cache.path);
+  const no = await probe(fake, cache.path);
+  assert.equal(
+    no === undefined ? undefined : english(no),
+    "bubblewrap cannot make the namespaces a call needs here: No permissions",
+  );
+  assert.equal(await Deno.stat(`${cache.path}/${PROBE_FILE}`).then(() => true, () => false), false);
 });

@@ -25,6 +25,8 @@ import {
 } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { type TempDir, tempDir } from "./_scratch.ts";
+import { settle } from "./_poll.ts";
 
 const FIXTURES = `${ROOT}tests/fixtures/sandbox`;
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
@@ -92,14 +94,8 @@ function marked(mark: string): number[] {
 }
 
 /** The marked processes still alive once a kill has had time to land (up to 3 s). */
-async function markedLeft(mark: string): Promise<number[]> {
-  const deadline = performance.now() + 3000;
-  let pids = marked(mark);
-  while (pids.length > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    pids = marked(mark);
-  }
-  return pids;
+function markedLeft(mark: string): Promise<number[]> {
+  return settle(() => marked(mark), (pids) => pids.length === 0, { timeoutMs: 3000 });
 }
 
 /** Kills what a test left behind on purpose (by pid, only those carrying its mark). */
@@ -139,9 +135,8 @@ async function writePolicy(dirs: Scratch, policy: unknown): Promise<void> {
  * A directory outside the workspace that a call sees as the host has it: under /var/tmp (the
  * sandbox gives each call a /tmp of its own, so a path under the host's /tmp is not there at all).
  */
-async function outsideDir(): Promise<{ path: string } & AsyncDisposable> {
-  const path = await Deno.makeTempDir({ dir: "/var/tmp", prefix: "basis-sandbox-" });
-  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+function outsideDir(): Promise<TempDir> {
+  return tempDir({ dir: "/var/tmp", prefix: "basis-sandbox-" });
 }
 
 /** The directory that holds the scratch workspace and its user directories. */
@@ -173,42 +168,38 @@ function assertOneLine(result: CliResult): void {
 confinedTest(
   "a tool cannot write outside the workspace, writes inside it, and writes where a grant says",
   async () => {
-    const dirs = await scratch();
+    await using dirs = await scratch();
     await using out = await outsideDir();
     const outside = out.path;
-    try {
-      const write = (sandbox?: unknown) =>
-        writeManifest(
-          dirs,
-          oneTool("write", {
-            command: [`${FIXTURES}/write.sh`, `${dirs.root}/inside.txt`, `${outside}/x.txt`],
-            ...(sandbox === undefined ? {} : { sandbox }),
-          }),
-        );
-      await write();
-      const refused = await cli(dirs, ["call", "write", "{}", ...ALWAYS]);
-      assert.equal(refused.code, 1, refused.stderr);
-      assert.match(refused.stdout, /^wrote .*\/inside\.txt$/m);
-      assert.match(refused.stderr, /Read-only file system/);
-      assert.equal(await Deno.readTextFile(`${dirs.root}/inside.txt`), "written\n");
-      assert.equal(await exists(`${outside}/x.txt`), false);
+    const write = (sandbox?: unknown) =>
+      writeManifest(
+        dirs,
+        oneTool("write", {
+          command: [`${FIXTURES}/write.sh`, `${dirs.root}/inside.txt`, `${outside}/x.txt`],
+          ...(sandbox === undefined ? {} : { sandbox }),
+        }),
+      );
+    await write();
+    const refused = await cli(dirs, ["call", "write", "{}", ...ALWAYS]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.match(refused.stdout, /^wrote .*\/inside\.txt$/m);
+    assert.match(refused.stderr, /Read-only file system/);
+    assert.equal(await Deno.readTextFile(`${dirs.root}/inside.txt`), "written\n");
+    assert.equal(await exists(`${outside}/x.txt`), false);
 
-      // Granted: the same write works, and a granted path that is not there yet is made.
-      await write({ write: [outside, `${base(dirs)}/made/later`] });
-      const granted = await cli(dirs, ["call", "write", "{}", ...ALWAYS]);
-      assert.equal(granted.code, 0, granted.stderr);
-      assert.equal(await Deno.readTextFile(`${outside}/x.txt`), "written\n");
-      assert.ok((await Deno.stat(`${base(dirs)}/made/later`)).isDirectory);
-    } finally {
-      await dirs.cleanup();
-    }
+    // Granted: the same write works, and a granted path that is not there yet is made.
+    await write({ write: [outside, `${base(dirs)}/made/later`] });
+    const granted = await cli(dirs, ["call", "write", "{}", ...ALWAYS]);
+    assert.equal(granted.code, 0, granted.stderr);
+    assert.equal(await Deno.readTextFile(`${outside}/x.txt`), "written\n");
+    assert.ok((await Deno.stat(`${base(dirs)}/made/later`)).isDirectory);
   },
 );
 
 confinedTest(
   "the private /tmp is the call's own, and the config directory stays read-only under a grant around it",
   async () => {
-    const dirs = await scratch();
+    await using dirs = await scratch();
     const marker = `/tmp/basis-sandbox-${newMark()}`;
     try {
       await writeManifest(dirs, {
@@ -242,39 +233,34 @@ confinedTest(
       assert.equal(await exists(`${dirs.configDir}/rules.json`), false);
     } finally {
       await Deno.remove(marker).catch(() => {});
-      await dirs.cleanup();
     }
   },
 );
 
 confinedTest("a hidden path (~/.ssh) is unreadable unless a read grant names it", async () => {
-  const dirs = await scratch();
+  await using dirs = await scratch();
   const home = `${base(dirs)}/home`;
   await Deno.mkdir(`${home}/.ssh`, { recursive: true });
   await Deno.writeTextFile(`${home}/.ssh/id_test`, "PRIVATE KEY");
   // Deno keeps its cache where it was (else it would fetch its packages again for the new home).
   const cache = Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`;
   const env = { HOME: home, DENO_DIR: Deno.env.get("DENO_DIR") ?? `${cache}/deno` };
-  try {
-    const tool = (sandbox?: unknown) =>
-      writeManifest(
-        dirs,
-        oneTool("key", {
-          command: ["cat", `${home}/.ssh/id_test`],
-          ...(sandbox === undefined ? {} : { sandbox }),
-        }),
-      );
-    await tool();
-    const hidden = await cli(dirs, ["call", "key", "{}", ...ALWAYS], { env });
-    assert.equal(hidden.code, 1, hidden.stderr);
-    assert.match(hidden.stderr, /No such file or directory/);
-    await tool({ read: ["~/.ssh"] });
-    const granted = await cli(dirs, ["call", "key", "{}", ...ALWAYS], { env });
-    assert.equal(granted.code, 0, granted.stderr);
-    assert.equal(granted.stdout, "PRIVATE KEY");
-  } finally {
-    await dirs.cleanup();
-  }
+  const tool = (sandbox?: unknown) =>
+    writeManifest(
+      dirs,
+      oneTool("key", {
+        command: ["cat", `${home}/.ssh/id_test`],
+        ...(sandbox === undefined ? {} : { sandbox }),
+      }),
+    );
+  await tool();
+  const hidden = await cli(dirs, ["call", "key", "{}", ...ALWAYS], { env });
+  assert.equal(hidden.code, 1, hidden.stderr);
+  assert.match(hidden.stderr, /No such file or directory/);
+  await tool({ read: ["~/.ssh"] });
+  const granted = await cli(dirs, ["call", "key", "{}", ...ALWAYS], { env });
+  assert.equal(granted.code, 0, granted.stderr);
+  assert.equal(granted.stdout, "PRIVATE KEY");
 });
 
 confinedTest("a tool reaches a listener on 127.0.0.1 only with the network grant", async () => {
@@ -286,7 +272,7 @@ confinedTest("a tool reaches a listener on 127.0.0.1 only with the network grant
       connection.close();
     }
   })();
-  const dirs = await scratch();
+  await using dirs = await scratch();
   try {
     const tool = (network: boolean) =>
       writeManifest(
@@ -307,7 +293,6 @@ confinedTest("a tool reaches a listener on 127.0.0.1 only with the network grant
   } finally {
     listener.close();
     await serving.catch(() => {});
-    await dirs.cleanup();
   }
 });
 
@@ -315,7 +300,7 @@ confinedTest(
   "nothing a tool starts outlives a call that ended normally (setsid child, double-forked grandchild); unconfined, they do",
   async () => {
     const mark = newMark();
-    const dirs = await scratch(escapeTool("", "exit", mark));
+    await using dirs = await scratch(escapeTool("", "exit", mark));
     try {
       await writeManifest(dirs, escapeTool(dirs.root, "exit", mark));
       const confined = await cli(dirs, ["call", "escape", "{}", ...ALWAYS]);
@@ -333,14 +318,13 @@ confinedTest(
       assert.ok(marked(mark).length >= 2, "unconfined, the setsid child and grandchild survive");
     } finally {
       killMarked(mark);
-      await dirs.cleanup();
     }
   },
 );
 
 confinedTest("nothing a tool starts outlives a call that timed out", async () => {
   const mark = newMark();
-  const dirs = await scratch();
+  await using dirs = await scratch();
   try {
     await writeManifest(dirs, escapeTool(dirs.root, "stay", mark, 1500));
     const result = await cli(dirs, ["call", "escape", "{}", ...ALWAYS]);
@@ -350,13 +334,12 @@ confinedTest("nothing a tool starts outlives a call that timed out", async () =>
     assert.deepEqual(await markedLeft(mark), []);
   } finally {
     killMarked(mark);
-    await dirs.cleanup();
   }
 });
 
 confinedTest("nothing a tool starts outlives a call interrupted with Ctrl-C (SIGINT)", async () => {
   const mark = newMark();
-  const dirs = await scratch();
+  await using dirs = await scratch();
   try {
     await writeManifest(dirs, escapeTool(dirs.root, "stay", mark));
     const child = spawnCli(dirs, ["call", "escape", "{}", ...ALWAYS]);
@@ -377,51 +360,46 @@ confinedTest("nothing a tool starts outlives a call interrupted with Ctrl-C (SIG
     assert.deepEqual(await markedLeft(mark), []);
   } finally {
     killMarked(mark);
-    await dirs.cleanup();
   }
 });
 
 confinedTest(
   "a rule pins the grants: adding one to the manifest asks again, and the audit trail records them",
   async () => {
-    const dirs = await scratch(oneTool("t", { command: ["true"] }));
-    try {
-      const added = await cli(dirs, ["rules", "add", "--tool", "t"]);
-      assert.equal(added.code, 0, added.stderr);
-      // No grants, so nothing to pin: an allow rule without a sandbox condition holds only for a
-      // call with none.
-      assert.doesNotMatch(added.stdout, /sandbox/);
-      // No terminal, no --approve: only the rule can allow it.
-      const ruled = await cli(dirs, ["call", "t", "{}"]);
-      assert.equal(ruled.code, 0, ruled.stderr);
+    await using dirs = await scratch(oneTool("t", { command: ["true"] }));
+    const added = await cli(dirs, ["rules", "add", "--tool", "t"]);
+    assert.equal(added.code, 0, added.stderr);
+    // No grants, so nothing to pin: an allow rule without a sandbox condition holds only for a
+    // call with none.
+    assert.doesNotMatch(added.stdout, /sandbox/);
+    // No terminal, no --approve: only the rule can allow it.
+    const ruled = await cli(dirs, ["call", "t", "{}"]);
+    assert.equal(ruled.code, 0, ruled.stderr);
 
-      const grants = { network: true, write: [`${base(dirs)}/cache`] };
-      await writeManifest(dirs, oneTool("t", { command: ["true"], sandbox: grants }));
-      const asked = await cli(dirs, ["call", "t", "{}"]);
-      assert.equal(asked.code, 5, asked.stderr);
-      assertOneLine(asked);
+    const grants = { network: true, write: [`${base(dirs)}/cache`] };
+    await writeManifest(dirs, oneTool("t", { command: ["true"], sandbox: grants }));
+    const asked = await cli(dirs, ["call", "t", "{}"]);
+    assert.equal(asked.code, 5, asked.stderr);
+    assertOneLine(asked);
 
-      const [allowed, again] = await decisions(dirs);
-      assert.equal(allowed?.allowed, true);
-      assert.equal(allowed?.by, "rule");
-      assert.deepEqual((allowed?.preview as { sandbox: unknown }).sandbox, {
-        network: false,
-        write: [],
-        read: [],
-      });
-      assert.equal(again?.allowed, false);
-      const shown = (again?.preview as { sandbox: { network: boolean; write: string[] } }).sandbox;
-      assert.equal(shown.network, true);
-      assert.deepEqual(shown.write, [`${await Deno.realPath(base(dirs))}/cache`]);
+    const [allowed, again] = await decisions(dirs);
+    assert.equal(allowed?.allowed, true);
+    assert.equal(allowed?.by, "rule");
+    assert.deepEqual((allowed?.preview as { sandbox: unknown }).sandbox, {
+      network: false,
+      write: [],
+      read: [],
+    });
+    assert.equal(again?.allowed, false);
+    const shown = (again?.preview as { sandbox: { network: boolean; write: string[] } }).sandbox;
+    assert.equal(shown.network, true);
+    assert.deepEqual(shown.write, [`${await Deno.realPath(base(dirs))}/cache`]);
 
-      // A rule that names these grants allows the call again.
-      const sandbox = JSON.stringify({ ...grants, write: shown.write, read: [] });
-      const named = await cli(dirs, ["rules", "add", "--tool", "t", "--sandbox", sandbox]);
-      assert.equal(named.code, 0, named.stderr);
-      assert.equal((await cli(dirs, ["call", "t", "{}"])).code, 0);
-    } finally {
-      await dirs.cleanup();
-    }
+    // A rule that names these grants allows the call again.
+    const sandbox = JSON.stringify({ ...grants, write: shown.write, read: [] });
+    const named = await cli(dirs, ["rules", "add", "--tool", "t", "--sandbox", sandbox]);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal((await cli(dirs, ["call", "t", "{}"])).code, 0);
   },
 );
 
@@ -429,23 +407,19 @@ Deno.test({
   name: "sandbox: the prompt shows the grants, and always allow pins them",
   ignore: NO_SANDBOX !== undefined || !hasTmux(),
 }, async () => {
-  const dirs = await scratch(oneTool("t", { command: ["true"], sandbox: { network: true } }));
-  try {
-    const argv = [Deno.execPath(), "run", "-A", "--quiet", ENTRY, "-C", dirs.root, "call", "t"];
-    const env = cliEnv(dirs);
-    const first = await inPseudoTerminal(argv, { keys: ["Down", "Enter"], env });
-    assert.equal(first.code, 0, first.screen);
-    assert.match(first.screen, /sandbox +confined, and may reach the network\n/);
-    const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`));
-    assert.deepEqual(rules.rules[0].when.sandbox, { network: true, write: [], read: [] });
-    // Asking for less is another call too: pinned exactly.
-    await writeManifest(dirs, oneTool("t", { command: ["true"] }));
-    const second = await inPseudoTerminal(argv, { keys: ["Down", "Down", "Enter"], env });
-    assert.equal(second.code, 5, second.screen);
-    assert.match(second.screen, /sandbox +confined: nothing granted beyond the default sandbox\n/);
-  } finally {
-    await dirs.cleanup();
-  }
+  await using dirs = await scratch(oneTool("t", { command: ["true"], sandbox: { network: true } }));
+  const argv = [Deno.execPath(), "run", "-A", "--quiet", ENTRY, "-C", dirs.root, "call", "t"];
+  const env = cliEnv(dirs);
+  const first = await inPseudoTerminal(argv, { keys: ["Down", "Enter"], env });
+  assert.equal(first.code, 0, first.screen);
+  assert.match(first.screen, /sandbox +confined, and may reach the network\n/);
+  const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`));
+  assert.deepEqual(rules.rules[0].when.sandbox, { network: true, write: [], read: [] });
+  // Asking for less is another call too: pinned exactly.
+  await writeManifest(dirs, oneTool("t", { command: ["true"] }));
+  const second = await inPseudoTerminal(argv, { keys: ["Down", "Down", "Enter"], env });
+  assert.equal(second.code, 5, second.screen);
+  assert.match(second.screen, /sandbox +confined: nothing granted beyond the default sandbox\n/);
 });
 
 Deno.test({
@@ -453,34 +427,30 @@ Deno.test({
     "sandbox: a grant the policy does not allow is refused before approval, in one line naming it",
   ignore: !LINUX,
 }, async () => {
-  const dirs = await scratch(
+  await using dirs = await scratch(
     oneTool("t", { command: ["touch", "ran"], sandbox: { network: true } }),
   );
-  try {
-    await writePolicy(dirs, { grantable: { network: false } });
-    const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS]);
-    assert.equal(result.code, 5, result.stderr);
-    assertOneLine(result);
-    assert.match(
-      result.stderr,
-      /Call of tool "t" denied: its sandbox grant network is not allowed by ".*sandbox\.json"/,
-    );
-    assert.equal(await exists(`${dirs.root}/ran`), false);
-    const [refused] = await decisions(dirs);
-    assert.equal(refused?.by, "policy");
-    assert.equal((refused?.preview as { sandbox: { network: boolean } }).sandbox.network, true);
+  await writePolicy(dirs, { grantable: { network: false } });
+  const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS]);
+  assert.equal(result.code, 5, result.stderr);
+  assertOneLine(result);
+  assert.match(
+    result.stderr,
+    /Call of tool "t" denied: its sandbox grant network is not allowed by ".*sandbox\.json"/,
+  );
+  assert.equal(await exists(`${dirs.root}/ran`), false);
+  const [refused] = await decisions(dirs);
+  assert.equal(refused?.by, "policy");
+  assert.equal((refused?.preview as { sandbox: { network: boolean } }).sandbox.network, true);
 
-    // A write grant outside what the policy lets a declaration ask for.
-    await writeManifest(
-      dirs,
-      oneTool("t", { command: ["touch", "ran"], sandbox: { write: ["/etc"] } }),
-    );
-    const write = await cli(dirs, ["call", "t", "{}", ...ALWAYS]);
-    assert.equal(write.code, 5, write.stderr);
-    assert.match(write.stderr, /its sandbox grant write "\/etc" is not allowed/);
-  } finally {
-    await dirs.cleanup();
-  }
+  // A write grant outside what the policy lets a declaration ask for.
+  await writeManifest(
+    dirs,
+    oneTool("t", { command: ["touch", "ran"], sandbox: { write: ["/etc"] } }),
+  );
+  const write = await cli(dirs, ["call", "t", "{}", ...ALWAYS]);
+  assert.equal(write.code, 5, write.stderr);
+  assert.match(write.stderr, /its sandbox grant write "\/etc" is not allowed/);
 });
 
 Deno.test({
@@ -488,44 +458,40 @@ Deno.test({
     "sandbox: under required without bwrap the call is refused and nothing runs; under auto it runs unconfined and says so once",
   ignore: !LINUX,
 }, async () => {
-  const dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
+  await using dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
   // A PATH that holds no bwrap (the tool's program is absolute).
   const env = { PATH: `${base(dirs)}/empty` };
-  try {
-    await writePolicy(dirs, { mode: "required" });
-    const required = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
-    assert.equal(required.code, 1, required.stderr);
-    assertOneLine(required);
-    assert.match(required.stderr, /the sandbox is required by .*sandbox\.json/);
-    assert.match(required.stderr, /apt-get install bubblewrap/);
-    assert.equal(await exists(`${dirs.root}/ran`), false);
+  await writePolicy(dirs, { mode: "required" });
+  const required = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
+  assert.equal(required.code, 1, required.stderr);
+  assertOneLine(required);
+  assert.match(required.stderr, /the sandbox is required by .*sandbox\.json/);
+  assert.match(required.stderr, /apt-get install bubblewrap/);
+  assert.equal(await exists(`${dirs.root}/ran`), false);
 
-    await writePolicy(dirs, { mode: "auto" });
-    // Nothing is said of a call that does not run, nor by a quiet one that succeeds.
-    const denied = await cli(dirs, ["call", "t", "{}", "--approve", "never"], { env });
-    assert.equal(denied.code, 5, denied.stderr);
-    assert.doesNotMatch(denied.stderr, /note:/);
-    const quiet = await cli(dirs, ["call", "t", "{}", "--quiet", ...ALWAYS], { env });
-    assert.equal(quiet.code, 0, quiet.stderr);
-    assert.equal(quiet.stderr, "");
-    await Deno.remove(`${dirs.root}/ran`);
-    const auto = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
-    assert.equal(auto.code, 0, auto.stderr);
-    assert.match(auto.stderr, /note: tools run unconfined: bubblewrap \("bwrap"\) was not found/);
-    assert.ok(await exists(`${dirs.root}/ran`));
-    const again = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
-    assert.equal(again.code, 0, again.stderr);
-    assert.doesNotMatch(again.stderr, /note:/, "said once");
-  } finally {
-    await dirs.cleanup();
-  }
+  await writePolicy(dirs, { mode: "auto" });
+  // Nothing is said of a call that does not run, nor by a quiet one that succeeds.
+  const denied = await cli(dirs, ["call", "t", "{}", "--approve", "never"], { env });
+  assert.equal(denied.code, 5, denied.stderr);
+  assert.doesNotMatch(denied.stderr, /note:/);
+  const quiet = await cli(dirs, ["call", "t", "{}", "--quiet", ...ALWAYS], { env });
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stderr, "");
+  await Deno.remove(`${dirs.root}/ran`);
+  const auto = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
+  assert.equal(auto.code, 0, auto.stderr);
+  assert.match(auto.stderr, /note: tools run unconfined: bubblewrap \("bwrap"\) was not found/);
+  assert.ok(await exists(`${dirs.root}/ran`));
+  const again = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
+  assert.equal(again.code, 0, again.stderr);
+  assert.doesNotMatch(again.stderr, /note:/, "said once");
 });
 
 Deno.test({
   name: "sandbox: bwrap that cannot set a call up is exit 1 with its reason, and nothing runs",
   ignore: !LINUX,
 }, async () => {
-  const dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
+  await using dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
   const bin = `${base(dirs)}/bin`;
   await Deno.mkdir(bin);
   // Answers the check that it works, then fails to set up the call as bwrap does.
@@ -536,20 +502,16 @@ Deno.test({
     { mode: 0o755 },
   );
   await Deno.chmod(`${bin}/bwrap`, 0o755);
-  try {
-    await writePolicy(dirs, { mode: "required" });
-    const env = { PATH: `${bin}:/usr/bin:/bin` };
-    const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
-    assert.equal(result.code, 1, result.stderr);
-    // bwrap's own line as it came, then why nothing ran.
-    assert.match(
-      result.stderr,
-      /\nbasis-tools: Tool "t" could not start: the sandbox \(bubblewrap\) could not start it: Can't mount proc on \/newroot\/proc: Operation not permitted\n$/,
-    );
-    assert.equal(await exists(`${dirs.root}/ran`), false);
-  } finally {
-    await dirs.cleanup();
-  }
+  await writePolicy(dirs, { mode: "required" });
+  const env = { PATH: `${bin}:/usr/bin:/bin` };
+  const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
+  assert.equal(result.code, 1, result.stderr);
+  // bwrap's own line as it came, then why nothing ran.
+  assert.match(
+    result.stderr,
+    /\nbasis-tools: Tool "t" could not start: the sandbox \(bubblewrap\) could not start it: Can't mount proc on \/newroot\/proc: Operation not permitted\n$/,
+  );
+  assert.equal(await exists(`${dirs.root}/ran`), false);
 });
 
 Deno.test({
@@ -569,66 +531,58 @@ Deno.test({
   }
 }
 `;
-  const dirs = await scratch(text);
-  try {
-    for (const args of [["check"], ["call", "t", "{}", ...ALWAYS]]) {
-      const result = await cli(dirs, args);
-      assert.equal(result.code, 6, result.stderr);
-      const said = result.stdout + result.stderr;
-      assert.match(
-        said,
-        /tools\.json:8:19: tool "t": sandbox\.netwrok: unknown key, did you mean "network"\?/,
-      );
-      assert.match(
-        said,
-        /tools\.json:8:46: tool "t": sandbox\.write\[0\]: must not climb out of the workspace root with "\.\."/,
-      );
-      assert.match(
-        said,
-        /tools\.json:8:65: tool "t": sandbox\.read\[0\]: must not climb out of ~ with/,
-      );
-    }
-  } finally {
-    await dirs.cleanup();
+  await using dirs = await scratch(text);
+  for (const args of [["check"], ["call", "t", "{}", ...ALWAYS]]) {
+    const result = await cli(dirs, args);
+    assert.equal(result.code, 6, result.stderr);
+    const said = result.stdout + result.stderr;
+    assert.match(
+      said,
+      /tools\.json:8:19: tool "t": sandbox\.netwrok: unknown key, did you mean "network"\?/,
+    );
+    assert.match(
+      said,
+      /tools\.json:8:46: tool "t": sandbox\.write\[0\]: must not climb out of the workspace root with "\.\."/,
+    );
+    assert.match(
+      said,
+      /tools\.json:8:65: tool "t": sandbox\.read\[0\]: must not climb out of ~ with/,
+    );
   }
 });
 
 confinedTest(
   "spawn commands are confined, and their preview stays four keys unless the policy grants more",
   async () => {
-    const dirs = await scratch();
+    await using dirs = await scratch();
     await using out = await outsideDir();
     const outside = out.path;
-    try {
-      const spawned = await cli(dirs, [
-        "spawn",
-        `!echo in > inside.txt; echo out > ${outside}/x.txt`,
-        ...ALWAYS,
-      ]);
-      assert.equal(spawned.code, 1, spawned.stderr);
-      assert.match(spawned.stderr, /Read-only file system/);
-      assert.equal(await Deno.readTextFile(`${dirs.root}/inside.txt`), "in\n");
-      assert.equal(await exists(`${outside}/x.txt`), false);
+    const spawned = await cli(dirs, [
+      "spawn",
+      `!echo in > inside.txt; echo out > ${outside}/x.txt`,
+      ...ALWAYS,
+    ]);
+    assert.equal(spawned.code, 1, spawned.stderr);
+    assert.match(spawned.stderr, /Read-only file system/);
+    assert.equal(await Deno.readTextFile(`${dirs.root}/inside.txt`), "in\n");
+    assert.equal(await exists(`${outside}/x.txt`), false);
 
-      const preview = async () => {
-        const dry = await cli(dirs, ["--json", "spawn", "!ls", "--dry-run"]);
-        return JSON.parse(dry.stdout).preview;
-      };
-      assert.deepEqual(Object.keys(await preview()), ["mode", "body", "cwd", "target"]);
-      await writePolicy(dirs, { spawn: { network: true, write: [outside] } });
-      const granted = await preview();
-      assert.deepEqual(Object.keys(granted), ["mode", "body", "cwd", "target", "sandbox"]);
-      assert.deepEqual(granted.sandbox, {
-        network: true,
-        write: [await Deno.realPath(outside)],
-        read: [],
-      });
-      const written = await cli(dirs, ["spawn", `!echo out > ${outside}/x.txt`, ...ALWAYS]);
-      assert.equal(written.code, 0, written.stderr);
-      assert.equal(await Deno.readTextFile(`${outside}/x.txt`), "out\n");
-    } finally {
-      await dirs.cleanup();
-    }
+    const preview = async () => {
+      const dry = await cli(dirs, ["--json", "spawn", "!ls", "--dry-run"]);
+      return JSON.parse(dry.stdout).preview;
+    };
+    assert.deepEqual(Object.keys(await preview()), ["mode", "body", "cwd", "target"]);
+    await writePolicy(dirs, { spawn: { network: true, write: [outside] } });
+    const granted = await preview();
+    assert.deepEqual(Object.keys(granted), ["mode", "body", "cwd", "target", "sandbox"]);
+    assert.deepEqual(granted.sandbox, {
+      network: true,
+      write: [await Deno.realPath(outside)],
+      read: [],
+    });
+    const written = await cli(dirs, ["spawn", `!echo out > ${outside}/x.txt`, ...ALWAYS]);
+    assert.equal(written.code, 0, written.stderr);
+    assert.equal(await Deno.readTextFile(`${outside}/x.txt`), "out\n");
   },
 );
 
@@ -636,7 +590,7 @@ confinedTest(
   "the MCP server confines calls: a write outside fails, and nothing outlives a call that ended or timed out",
   async () => {
     const mark = newMark();
-    const dirs = await scratch();
+    await using dirs = await scratch();
     await using out = await outsideDir();
     const outside = out.path;
     await writeManifest(dirs, {
@@ -683,7 +637,6 @@ confinedTest(
     } finally {
       await session.close();
       killMarked(mark);
-      await dirs.cleanup();
     }
   },
 );
@@ -691,7 +644,7 @@ confinedTest(
 confinedTest(
   "permissions grants bwrap, and a call runs confined under exactly the derived flags",
   async () => {
-    const dirs = await scratch(
+    await using dirs = await scratch(
       oneTool("write", {
         command: [
           `${FIXTURES}/write.sh`,
@@ -700,87 +653,75 @@ confinedTest(
         ],
       }),
     );
-    try {
-      const derived = await cli(dirs, ["permissions", "--format", "json", "--no-shell"]);
-      assert.equal(derived.code, 0, derived.stderr);
-      const json = JSON.parse(derived.stdout);
-      const sandbox = json.programs.find((grant: { user: string }) =>
-        grant.user === "the OS sandbox"
-      );
-      assert.match(sandbox?.path ?? "", /\/bwrap$/);
-      assert.ok(json.run.includes(sandbox.path), json.run);
-      // The write.sh warning knows its shell runs inside the sandbox.
-      for (const warning of json.warnings) {
-        if (warning.kind === "confinement") assert.match(warning.message, /OS sandbox/);
-      }
-      const run = await cli(dirs, ["call", "write", "{}", ...ALWAYS], {
-        permissions: json.flags,
-      });
-      assert.equal(run.code, 1, run.stderr);
-      assert.match(run.stderr, /Read-only file system/);
-      assert.doesNotMatch(run.stderr, /unconfined/);
-      assert.equal(await Deno.readTextFile(`${dirs.root}/inside.txt`), "written\n");
-    } finally {
-      await dirs.cleanup();
+    const derived = await cli(dirs, ["permissions", "--format", "json", "--no-shell"]);
+    assert.equal(derived.code, 0, derived.stderr);
+    const json = JSON.parse(derived.stdout);
+    const sandbox = json.programs.find((grant: { user: string }) =>
+      grant.user === "the OS sandbox"
+    );
+    assert.match(sandbox?.path ?? "", /\/bwrap$/);
+    assert.ok(json.run.includes(sandbox.path), json.run);
+    // The write.sh warning knows its shell runs inside the sandbox.
+    for (const warning of json.warnings) {
+      if (warning.kind === "confinement") assert.match(warning.message, /OS sandbox/);
     }
+    const run = await cli(dirs, ["call", "write", "{}", ...ALWAYS], {
+      permissions: json.flags,
+    });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /Read-only file system/);
+    assert.doesNotMatch(run.stderr, /unconfined/);
+    assert.equal(await Deno.readTextFile(`${dirs.root}/inside.txt`), "written\n");
   },
 );
 
 Deno.test("sandbox: show says what a tool declares beyond the default sandbox", async () => {
-  const dirs = await scratch(
+  await using dirs = await scratch(
     oneTool("t", {
       command: ["true"],
       sandbox: { network: true, write: ["build"], read: ["~/.aws"] },
     }),
   );
-  try {
-    const text = await cli(dirs, ["show", "t"]);
-    assert.equal(text.code, 0, text.stderr);
-    assert.match(
-      text.stdout,
-      /sandbox: +may reach the network; write \S+\/work\/build; read ~\/\.aws\n/,
-    );
-    const json = JSON.parse((await cli(dirs, ["--json", "show", "t"])).stdout);
-    assert.deepEqual(json.sandbox, {
-      network: true,
-      write: [`${dirs.root}/build`],
-      read: ["~/.aws"],
-    });
-    await writeManifest(dirs, oneTool("t", { command: ["true"] }));
-    const plain = await cli(dirs, ["show", "t"]);
-    assert.match(plain.stdout, /sandbox: +nothing beyond the default sandbox\n/);
-  } finally {
-    await dirs.cleanup();
-  }
+  const text = await cli(dirs, ["show", "t"]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(
+    text.stdout,
+    /sandbox: +may reach the network; write \S+\/work\/build; read ~\/\.aws\n/,
+  );
+  const json = JSON.parse((await cli(dirs, ["--json", "show", "t"])).stdout);
+  assert.deepEqual(json.sandbox, {
+    network: true,
+    write: [`${dirs.root}/build`],
+    read: ["~/.aws"],
+  });
+  await writeManifest(dirs, oneTool("t", { command: ["true"] }));
+  const plain = await cli(dirs, ["show", "t"]);
+  assert.match(plain.stdout, /sandbox: +nothing beyond the default sandbox\n/);
 });
 
 confinedTest(
   "a program Deno's flags do not allow is not started through bwrap either",
   async () => {
-    const dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
-    try {
-      const bwrap = (await cli(dirs, ["--json", "permissions", "--format", "json", "--no-shell"]))
-        .stdout;
-      const path = JSON.parse(bwrap).programs.find((grant: { user: string }) =>
-        grant.user === "the OS sandbox"
-      )?.path;
-      assert.match(path ?? "", /\/bwrap$/);
-      const permissions = [
-        "--allow-read",
-        "--allow-write",
-        "--allow-env",
-        "--allow-sys",
-        `--allow-run=${path}`,
-      ];
-      const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { permissions });
-      assert.equal(result.code, 1, result.stderr);
-      assert.match(
-        result.stderr,
-        /Deno's sandbox refused to start program "\/usr\/bin\/touch"; allow it with --allow-run=\/usr\/bin\/touch/,
-      );
-      assert.equal(await exists(`${dirs.root}/ran`), false);
-    } finally {
-      await dirs.cleanup();
-    }
+    await using dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
+    const bwrap = (await cli(dirs, ["--json", "permissions", "--format", "json", "--no-shell"]))
+      .stdout;
+    const path = JSON.parse(bwrap).programs.find((grant: { user: string }) =>
+      grant.user === "the OS sandbox"
+    )?.path;
+    assert.match(path ?? "", /\/bwrap$/);
+    const permissions = [
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-sys",
+      `--allow-run=${path}`,
+    ];
+    const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { permissions });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stderr,
+      /Deno's sandbox refused to start program "\/usr\/bin\/touch"; allow it with --allow-run=\/usr\/bin\/touch/,
+    );
+    assert.equal(await exists(`${dirs.root}/ran`), false);
   },
 );

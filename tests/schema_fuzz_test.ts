@@ -4,6 +4,7 @@ import { forgetValidators } from "../src/schema/_validator.ts";
 import { BasisError } from "../src/errors.ts";
 import { readEnv } from "../src/paths.ts";
 import { Fuzz } from "./_fuzz.ts";
+import { tempDir } from "./_scratch.ts";
 
 /** `SCHEMA_FUZZ_SEED=n` explores other seeds; a failure message names the seed and case to replay. */
 const SEED = Number(readEnv("SCHEMA_FUZZ_SEED") ?? 0x5eed_2024);
@@ -307,7 +308,7 @@ async function verdict(
 
 Deno.test("schema gate survives random schemas and inputs with only BasisErrors and reasons", async () => {
   const started = performance.now();
-  const cacheDir = await Deno.makeTempDir({ prefix: "basis-schema-fuzz-" });
+  await using cacheDir = await tempDir({ prefix: "basis-schema-fuzz-" });
   const g = new Fuzz(SEED);
   const cases = Array.from({ length: SCHEMAS }, () => ({
     schema: rootSchema(g),
@@ -325,7 +326,9 @@ Deno.test("schema gate survives random schemas and inputs with only BasisErrors 
     const before = JSON.stringify(inputs);
     let reason: string | undefined;
     try {
-      reason = await checkSchema({ name: "fuzz", inputSchema: schema }, { cacheDir });
+      reason = await checkSchema({ name: "fuzz", inputSchema: schema }, {
+        cacheDir: cacheDir.path,
+      });
     } catch (error) {
       throw new Error(`${where}: checkSchema threw ${error}`);
     }
@@ -336,7 +339,7 @@ Deno.test("schema gate survives random schemas and inputs with only BasisErrors 
         await verdict(
           schema,
           input,
-          cacheDir,
+          cacheDir.path,
           reason === undefined ? "invalid_input" : "manifest_invalid",
           where,
         ),
@@ -352,14 +355,14 @@ Deno.test("schema gate survives random schemas and inputs with only BasisErrors 
   for (const [i, { schema, inputs }] of cases.entries()) {
     const where = `seed ${SEED} case ${i} (from cache)`;
     const reason = await checkSchema({ name: "fuzz", inputSchema: structuredClone(schema) }, {
-      cacheDir,
+      cacheDir: cacheDir.path,
     });
     for (const input of inputs) {
       again.push(
         await verdict(
           schema,
           input,
-          cacheDir,
+          cacheDir.path,
           reason === undefined ? "invalid_input" : "manifest_invalid",
           where,
         ),
@@ -373,7 +376,6 @@ Deno.test("schema gate survives random schemas and inputs with only BasisErrors 
     );
   }
   assert(stats.diskRejects === rejects, "a cache file written by a compile could not be loaded");
-  await Deno.remove(cacheDir, { recursive: true });
 
   const seconds = (performance.now() - started) / 1000;
   if (readEnv("SCHEMA_FUZZ_VERBOSE")) {

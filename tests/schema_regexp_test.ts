@@ -15,6 +15,7 @@ import { forgetValidators } from "../src/schema/_validator.ts";
 import { denoRunArgs } from "./_deno_run.ts";
 import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
+import { tempDir } from "./_scratch.ts";
 
 type Schema = Record<string, unknown>;
 
@@ -134,40 +135,41 @@ Deno.test("linearRegExp() gives JavaScript's SyntaxError for a pattern JavaScrip
 });
 
 Deno.test("check names each pattern the linear-time engine cannot take, and where it is", async () => {
-  const cacheDir = await Deno.makeTempDir({ prefix: "basis-regexp-" });
-  try {
-    const cases: [Schema, string][] = [
-      [
-        { properties: { id: { type: "string", pattern: "^(a)\\1$" } } },
-        'unsupported pattern "^(a)\\\\1$" at /properties/id/pattern: backreferences cannot run in linear time (patterns run on RE2)',
-      ],
-      [
-        { patternProperties: { "^(?!x-)": { type: "string" } } },
-        'unsupported pattern "^(?!x-)" at /patternProperties/^(?!x-): lookaheads cannot run in linear time (patterns run on RE2)',
-      ],
-      [
-        { propertyNames: { pattern: "(?<n>a)\\k<n>" } },
-        'unsupported pattern "(?<n>a)\\\\k<n>" at /propertyNames/pattern: backreferences cannot run in linear time (patterns run on RE2)',
-      ],
-      [
-        { items: { pattern: "a{1001}" } },
-        'unsupported pattern "a{1001}" at /items/pattern: the linear-time engine (RE2) refuses it: invalid repeat count: `{1001}`',
-      ],
-    ];
-    for (const pass of ["compiled", "cached"]) {
-      if (pass === "cached") forgetValidators();
-      for (const [schema, line] of cases) {
-        assert.equal(await checkSchema({ name: "t", inputSchema: schema }, { cacheDir }), line);
-        const problem = await schemaProblem({ name: "t", inputSchema: schema }, { cacheDir });
-        assert.equal(problem?.key, "schema_problem.pattern_unsupported");
-        assert.equal(english(problem!), line);
-      }
+  await using cacheDir = await tempDir({ prefix: "basis-regexp-" });
+  const cases: [Schema, string][] = [
+    [
+      { properties: { id: { type: "string", pattern: "^(a)\\1$" } } },
+      'unsupported pattern "^(a)\\\\1$" at /properties/id/pattern: backreferences cannot run in linear time (patterns run on RE2)',
+    ],
+    [
+      { patternProperties: { "^(?!x-)": { type: "string" } } },
+      'unsupported pattern "^(?!x-)" at /patternProperties/^(?!x-): lookaheads cannot run in linear time (patterns run on RE2)',
+    ],
+    [
+      { propertyNames: { pattern: "(?<n>a)\\k<n>" } },
+      'unsupported pattern "(?<n>a)\\\\k<n>" at /propertyNames/pattern: backreferences cannot run in linear time (patterns run on RE2)',
+    ],
+    [
+      { items: { pattern: "a{1001}" } },
+      'unsupported pattern "a{1001}" at /items/pattern: the linear-time engine (RE2) refuses it: invalid repeat count: `{1001}`',
+    ],
+  ];
+  for (const pass of ["compiled", "cached"]) {
+    if (pass === "cached") forgetValidators();
+    for (const [schema, line] of cases) {
+      assert.equal(
+        await checkSchema({ name: "t", inputSchema: schema }, { cacheDir: cacheDir.path }),
+        line,
+      );
+      const problem = await schemaProblem({ name: "t", inputSchema: schema }, {
+        cacheDir: cacheDir.path,
+      });
+      assert.equal(problem?.key, "schema_problem.pattern_unsupported");
+      assert.equal(english(problem!), line);
     }
-    // A captureless lookbehind runs in linear time: it is taken.
-    assert.equal(await checkSchema({ name: "t", inputSchema: { pattern: "(?<=a)b" } }), undefined);
-  } finally {
-    await Deno.remove(cacheDir, { recursive: true });
   }
+  // A captureless lookbehind runs in linear time: it is taken.
+  assert.equal(await checkSchema({ name: "t", inputSchema: { pattern: "(?<=a)b" } }), undefined);
 });
 
 /** How long a run may take before it counts as hung (JavaScript's engine would take hours). */
@@ -197,69 +199,61 @@ console.log(JSON.stringify({ outcome, compiles: stats.compiles, diskHits: stats.
 `;
 
 Deno.test("a pattern that backtracks for hours in JavaScript is answered at once, fresh and from the disk cache", async () => {
-  const cacheDir = await Deno.makeTempDir({ prefix: "basis-redos-" });
-  const script = `${cacheDir}/redos.ts`;
+  await using cacheDir = await tempDir({ prefix: "basis-redos-" });
+  const script = `${cacheDir.path}/redos.ts`;
   await Deno.writeTextFile(script, PATHOLOGICAL);
-  try {
-    const expected = [
-      'Input refused by tool "t" schema: /s: must match pattern "^(a+)+$"',
-      "ok",
-      "ok",
-      "ok",
-    ];
-    for (const pass of [{ compiles: 1, diskHits: 0 }, { compiles: 0, diskHits: 1 }]) {
-      // A watchdog, not a timing: the JavaScript engine takes hours here; without one a regression
-      // would hang the suite instead of failing it.
-      const run = await new Deno.Command(Deno.execPath(), {
-        args: denoRunArgs(script, [`--config=${ROOT}deno.json`, "-A"], [cacheDir]),
-        stdout: "piped",
-        stderr: "piped",
-        signal: AbortSignal.timeout(WATCHDOG_MS),
-      }).output();
-      const stderr = new TextDecoder().decode(run.stderr);
-      assert.equal(run.code, 0, `killed by the watchdog, or failed: ${stderr}`);
-      assert.deepEqual(JSON.parse(new TextDecoder().decode(run.stdout)), {
-        outcome: expected,
-        ...pass,
-      });
-    }
-  } finally {
-    await Deno.remove(cacheDir, { recursive: true });
+  const expected = [
+    'Input refused by tool "t" schema: /s: must match pattern "^(a+)+$"',
+    "ok",
+    "ok",
+    "ok",
+  ];
+  for (const pass of [{ compiles: 1, diskHits: 0 }, { compiles: 0, diskHits: 1 }]) {
+    // A watchdog, not a timing: the JavaScript engine takes hours here; without one a regression
+    // would hang the suite instead of failing it.
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: denoRunArgs(script, [`--config=${ROOT}deno.json`, "-A"], [cacheDir.path]),
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(WATCHDOG_MS),
+    }).output();
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 0, `killed by the watchdog, or failed: ${stderr}`);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(run.stdout)), {
+      outcome: expected,
+      ...pass,
+    });
   }
 });
 
 Deno.test("multipleOf is exact in decimal: 0.07, 0.29 and 19.99 are multiples of 0.01, fresh and cached", async () => {
-  const cacheDir = await Deno.makeTempDir({ prefix: "basis-multiple-" });
-  try {
-    const cents = { type: "object", properties: { price: { type: "number", multipleOf: 0.01 } } };
-    const tenth = { multipleOf: 0.1 };
-    for (const pass of ["compiled", "cached"]) {
-      if (pass === "cached") forgetValidators();
-      const compiles = stats.compiles;
-      for (const price of [0.07, 0.29, 19.99, 0, -4.5, 1e21, 123456.78]) {
-        assert.equal(await verdict(cents, { price }, cacheDir), "ok", `${price}`);
-      }
-      for (const price of [0.075, 0.001, 19.999]) {
-        assert.equal(
-          await verdict(cents, { price }, cacheDir),
-          'Input refused by tool "t" schema: /price: must be multiple of 0.01',
-        );
-      }
-      assert.equal(await verdict(tenth, 0.3, cacheDir), "ok");
-      assert.equal(
-        await verdict(tenth, 0.30000000000000004, cacheDir),
-        'Input refused by tool "t" schema: (root): must be multiple of 0.1',
-      );
-      assert.equal(await verdict({ multipleOf: 3 }, 9, cacheDir), "ok");
-      assert.equal(
-        await verdict({ multipleOf: 3 }, 10, cacheDir),
-        'Input refused by tool "t" schema: (root): must be multiple of 3',
-      );
-      assert.equal(await verdict({ multipleOf: 1e-7 }, 3e-7, cacheDir), "ok");
-      if (pass === "cached") assert.equal(stats.compiles, compiles, "the cached pass compiled");
+  await using cacheDir = await tempDir({ prefix: "basis-multiple-" });
+  const cents = { type: "object", properties: { price: { type: "number", multipleOf: 0.01 } } };
+  const tenth = { multipleOf: 0.1 };
+  for (const pass of ["compiled", "cached"]) {
+    if (pass === "cached") forgetValidators();
+    const compiles = stats.compiles;
+    for (const price of [0.07, 0.29, 19.99, 0, -4.5, 1e21, 123456.78]) {
+      assert.equal(await verdict(cents, { price }, cacheDir.path), "ok", `${price}`);
     }
-  } finally {
-    await Deno.remove(cacheDir, { recursive: true });
+    for (const price of [0.075, 0.001, 19.999]) {
+      assert.equal(
+        await verdict(cents, { price }, cacheDir.path),
+        'Input refused by tool "t" schema: /price: must be multiple of 0.01',
+      );
+    }
+    assert.equal(await verdict(tenth, 0.3, cacheDir.path), "ok");
+    assert.equal(
+      await verdict(tenth, 0.30000000000000004, cacheDir.path),
+      'Input refused by tool "t" schema: (root): must be multiple of 0.1',
+    );
+    assert.equal(await verdict({ multipleOf: 3 }, 9, cacheDir.path), "ok");
+    assert.equal(
+      await verdict({ multipleOf: 3 }, 10, cacheDir.path),
+      'Input refused by tool "t" schema: (root): must be multiple of 3',
+    );
+    assert.equal(await verdict({ multipleOf: 1e-7 }, 3e-7, cacheDir.path), "ok");
+    if (pass === "cached") assert.equal(stats.compiles, compiles, "the cached pass compiled");
   }
 });
 
@@ -276,7 +270,7 @@ Deno.test("the cache key follows the re2js version in deno.json", async () => {
 });
 
 Deno.test("`check` flags a pattern RE2 cannot take (exit 6) and a call of that tool is refused the same way", async () => {
-  const dirs = await scratch(
+  await using dirs = await scratch(
     oneTool("ids", {
       input_schema: {
         type: "object",
@@ -285,16 +279,12 @@ Deno.test("`check` flags a pattern RE2 cannot take (exit 6) and a call of that t
       command: ["cat"],
     }),
   );
-  try {
-    const line =
-      'unsupported pattern "^(\\\\w)\\\\1$" at /properties/id/pattern: backreferences cannot run in linear time (patterns run on RE2)';
-    const check = await cli(dirs, ["check"]);
-    assert.equal(check.code, 6);
-    assert.ok(check.stdout.includes('tool "ids"') && check.stdout.includes(line), check.stdout);
-    const call = await cli(dirs, ["call", "ids", '{"id":"aa"}', "--approve", "always"]);
-    assert.equal(call.code, 6);
-    assert.ok(call.stderr.includes(line), call.stderr);
-  } finally {
-    await dirs.cleanup();
-  }
+  const line =
+    'unsupported pattern "^(\\\\w)\\\\1$" at /properties/id/pattern: backreferences cannot run in linear time (patterns run on RE2)';
+  const check = await cli(dirs, ["check"]);
+  assert.equal(check.code, 6);
+  assert.ok(check.stdout.includes('tool "ids"') && check.stdout.includes(line), check.stdout);
+  const call = await cli(dirs, ["call", "ids", '{"id":"aa"}', "--approve", "always"]);
+  assert.equal(call.code, 6);
+  assert.ok(call.stderr.includes(line), call.stderr);
 });

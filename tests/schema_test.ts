@@ -6,6 +6,7 @@ import { forgetValidators } from "../src/schema/_validator.ts";
 import { BasisError } from "../src/errors.ts";
 import { oneLine } from "../src/text.ts";
 import { denoRun } from "./_deno_run.ts";
+import { moduleTempDir } from "./_scratch.ts";
 
 // --- helpers ---------------------------------------------------------------------------------------
 
@@ -19,7 +20,7 @@ function assertEquals(actual: unknown, expected: unknown, message?: string): voi
   if (a !== e) throw new Error(`${message ?? "not equal"}:\n  actual:   ${a}\n  expected: ${e}`);
 }
 
-const CACHE = await Deno.makeTempDir({ prefix: "basis-schema-test-" });
+const CACHE = moduleTempDir("basis-schema-test-");
 const options = { cacheDir: CACHE };
 
 function tool(inputSchema: Record<string, unknown>, name = "wc") {
@@ -639,11 +640,4 @@ Deno.test("the cache key follows the ajv and ajv-formats versions in deno.json",
   const a = await cacheKey("draft-07", "{}");
   assert(/^[0-9a-f]{64}$/.test(a));
   assert(a !== await cacheKey("2020-12", "{}"));
-});
-
-Deno.test({
-  name: "schema tests clean up their cache directory",
-  fn: async () => {
-    await Deno.remove(CACHE, { recursive: true });
-  },
 });

@@ -42,32 +42,28 @@ Deno.test("BASIS_NO_SHELL refuses anything else with a usage error naming what i
 });
 
 Deno.test("BASIS_NO_SHELL=true turns spawn's commands off (exit 5); a spelling it does not know is exit 2", async () => {
-  const dirs = await scratch({ schema: 1, tools: {} });
-  try {
-    const marker = `${dirs.root}/marker`;
-    for (const value of ["true", "yes", "on"]) {
-      const refused = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
-        env: { BASIS_NO_SHELL: value },
-      });
-      assert.equal(refused.code, 5, `${value}: ${refused.stderr}`);
-      assert.match(refused.stderr, /commands are turned off/);
-    }
-    const unknown = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
-      env: { BASIS_NO_SHELL: "sure" },
+  await using dirs = await scratch({ schema: 1, tools: {} });
+  const marker = `${dirs.root}/marker`;
+  for (const value of ["true", "yes", "on"]) {
+    const refused = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
+      env: { BASIS_NO_SHELL: value },
     });
-    assert.equal(unknown.code, 2);
-    assert.equal(
-      unknown.stderr,
-      'basis-tools: Cannot use BASIS_NO_SHELL="sure": expected 1, true, yes, on (yes) or ' +
-        "0, false, no, off (no), in any case\n",
-    );
-    await assert.rejects(Deno.stat(marker));
-    const allowed = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
-      env: { BASIS_NO_SHELL: "off" },
-    });
-    assert.equal(allowed.code, 0, allowed.stderr);
-    await Deno.stat(marker);
-  } finally {
-    await dirs.cleanup();
+    assert.equal(refused.code, 5, `${value}: ${refused.stderr}`);
+    assert.match(refused.stderr, /commands are turned off/);
   }
+  const unknown = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
+    env: { BASIS_NO_SHELL: "sure" },
+  });
+  assert.equal(unknown.code, 2);
+  assert.equal(
+    unknown.stderr,
+    'basis-tools: Cannot use BASIS_NO_SHELL="sure": expected 1, true, yes, on (yes) or ' +
+      "0, false, no, off (no), in any case\n",
+  );
+  await assert.rejects(Deno.stat(marker));
+  const allowed = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
+    env: { BASIS_NO_SHELL: "off" },
+  });
+  assert.equal(allowed.code, 0, allowed.stderr);
+  await Deno.stat(marker);
 });

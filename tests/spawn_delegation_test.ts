@@ -23,7 +23,8 @@ import {
 } from "../src/spawn/mod.ts";
 import type { SpawnCall } from "../src/spawn/mod.ts";
 import { ROOT } from "./_cli.ts";
-import { spawnConfig } from "./_spawn_config.ts";
+import { spawnConfig } from "./_fixtures.ts";
+import { tempDir } from "./_scratch.ts";
 
 const AGENT = new URL("./fixtures/spawn/recording_agent.sh", import.meta.url).pathname;
 
@@ -426,33 +427,31 @@ Deno.test("child helpers: the preview's child, placeholders filled once, BASIS_R
 });
 
 Deno.test("runSpawn() gives the named agent the task, with the child's argv and variables", async () => {
-  const record = await Deno.makeTempDir();
-  try {
-    const agents = new Map([["reviewer", {
-      argv: [AGENT, "reviewer", "--model={model}", "{system_prompt}"],
-      child: { model: "opus" },
-    }]]);
-    const child = { roster: ["lint"], model: "opus", system_prompt: "Line one\nline two" };
-    const result = await runSpawn({ mode: "agent", body: "look", target: "reviewer" }, record, {
-      config: config({ agent: [AGENT, "local"], agents }),
-      child,
-      agentEnv: { AGENT_RECORD: record },
-    });
-    assert.equal(result.stdout, "reviewer did: look\n", result.stderr);
-    const seen = JSON.parse(await Deno.readTextFile(`${record}/reviewer.json`));
-    assert.deepEqual(seen, {
-      args: ["--model=opus", "Line one\nline two"],
-      stdin: "look",
-      roster: "lint",
-      model: "opus",
-      system_prompt: "Line one\nline two",
-      depth: "1",
-    });
-    // The configured subagent was never started.
-    assert.deepEqual([...Deno.readDirSync(record)].map((entry) => entry.name), ["reviewer.json"]);
-  } finally {
-    await Deno.remove(record, { recursive: true });
-  }
+  await using record = await tempDir();
+  const agents = new Map([["reviewer", {
+    argv: [AGENT, "reviewer", "--model={model}", "{system_prompt}"],
+    child: { model: "opus" },
+  }]]);
+  const child = { roster: ["lint"], model: "opus", system_prompt: "Line one\nline two" };
+  const result = await runSpawn({ mode: "agent", body: "look", target: "reviewer" }, record.path, {
+    config: config({ agent: [AGENT, "local"], agents }),
+    child,
+    agentEnv: { AGENT_RECORD: record.path },
+  });
+  assert.equal(result.stdout, "reviewer did: look\n", result.stderr);
+  const seen = JSON.parse(await Deno.readTextFile(`${record.path}/reviewer.json`));
+  assert.deepEqual(seen, {
+    args: ["--model=opus", "Line one\nline two"],
+    stdin: "look",
+    roster: "lint",
+    model: "opus",
+    system_prompt: "Line one\nline two",
+    depth: "1",
+  });
+  // The configured subagent was never started.
+  assert.deepEqual([...Deno.readDirSync(record.path)].map((entry) => entry.name), [
+    "reviewer.json",
+  ]);
 });
 
 Deno.test("spawnPreview() names the agent a task is for as its target", () => {

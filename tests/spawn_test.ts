@@ -15,7 +15,8 @@ import {
   spawnTimeout,
 } from "../src/spawn/mod.ts";
 import { runResult } from "./_run_result.ts";
-import { spawnConfig } from "./_spawn_config.ts";
+import { spawnConfig } from "./_fixtures.ts";
+import { tempDir } from "./_scratch.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
@@ -98,11 +99,10 @@ Deno.test("parseSpawnConfig() refuses what it does not understand, one problem a
 });
 
 Deno.test("loadSpawnConfig() treats a missing file as the defaults", async () => {
-  const dir = await Deno.makeTempDir();
-  const loaded = await loadSpawnConfig(dir);
+  await using dir = await tempDir();
+  const loaded = await loadSpawnConfig(dir.path);
   assert.equal(loaded.agent, undefined);
-  assert.equal(loaded.file, `${dir}/spawn.json`);
-  await Deno.remove(dir, { recursive: true });
+  assert.equal(loaded.file, `${dir.path}/spawn.json`);
 });
 
 Deno.test("parseSpawnDepth() reads BASIS_SPAWN_DEPTH; garbage is unknown", () => {

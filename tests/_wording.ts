@@ -1,0 +1,65 @@
+/**
+ * What behaviour tests expect the CLI to say, computed from the en-US catalogue rather than
+ * copied: a test names the phrase's key and the values it checks, so a rewording in the
+ * catalogue does not break it, and exact English stays in the catalogue tests.
+ *
+ * @module
+ */
+
+import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
+import { english, phrase, type PhraseParams } from "../src/locale/messages.ts";
+
+/**
+ * The English text of a phrase, as the CLI words it.
+ *
+ * @example Usage
+ * ```ts ignore
+ * assert.equal(json.result, say("spawn.agent_silent"));
+ * ```
+ *
+ * @param key The phrase's key.
+ * @param params Its placeholders' values (a nested phrase as `phrase(key)`).
+ * @returns The text.
+ */
+export function say(key: MessageKey, params?: PhraseParams): string {
+  return english(phrase(key, params));
+}
+
+/**
+ * A pattern for the English text of a phrase: the placeholders given are filled in (worded as
+ * {@linkcode say} would), the others match any text on one line.
+ *
+ * @example Usage
+ * ```ts ignore
+ * assert.match(result.stderr, wording("run.timed_out", { label: phrase("label.command"), ms: 300 }));
+ * ```
+ *
+ * @param key The phrase's key.
+ * @param params The values the test checks.
+ * @returns The pattern (not anchored).
+ */
+export function wording(key: MessageKey, params: PhraseParams = {}): RegExp {
+  const parts = EN_US[key].split(/\{([a-z_]+)\}/);
+  let source = "";
+  for (const [index, part] of parts.entries()) {
+    if (index % 2 === 0) {
+      source += escape(part);
+      continue;
+    }
+    const value = params[part];
+    if (value === undefined || (typeof value === "object" && "forms" in value)) source += ".*?";
+    else source += escape(text(value));
+  }
+  return new RegExp(source);
+}
+
+/** A placeholder's value as a phrase words it (a counted word is left to match anything). */
+function text(value: NonNullable<PhraseParams[string]>): string {
+  if (typeof value !== "object") return String(value);
+  if ("forms" in value) return ".*?";
+  return english(value);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
