@@ -230,3 +230,53 @@ function positionAt(starts: readonly number[], offset: number): Position {
   }
   return { line: low + 1, column: offset - starts[low]! + 1 };
 }
+
+/**
+ * The keys given twice in a parsed document, found cheaply when there are none: for strict JSON a
+ * count of the keys in the text equal to the keys in the value says so in one pass (the common
+ * case); anything else is scanned with {@linkcode findDuplicateKeys}.
+ *
+ * @param text The text that was parsed (without a byte order mark).
+ * @param value What `JSON.parse` made of it (JSONC: of its strict form).
+ * @param strict Whether the text is strict JSON as it is: a comment could hide a key from the
+ *   count, so JSONC is always scanned.
+ * @returns The duplicates, in the order they appear; empty for most text.
+ * @example One duplicate, in strict JSON
+ * ```ts
+ * import { duplicateKeysOf } from "./json_duplicate_keys.ts";
+ * const text = '{"a": 1, "a": 2}';
+ * console.assert(duplicateKeysOf(text, JSON.parse(text), true).length === 1);
+ * console.assert(duplicateKeysOf('{"a": 1}', { a: 1 }, true).length === 0);
+ * ```
+ */
+export function duplicateKeysOf(text: string, value: unknown, strict: boolean): DuplicateKey[] {
+  return strict && keysInText(text) === keysInValue(value) ? [] : findDuplicateKeys(text);
+}
+
+/**
+ * How many keys the text of a JSON document `JSON.parse` accepted holds: a key's closing quote is
+ * an unescaped `"` followed by `:` (inside a string a quote is always escaped, so `\":` there never
+ * counts, while `\\":` ends a key).
+ */
+function keysInText(text: string): number {
+  return text.match(/(?:^|[^\\])(?:\\\\)*"[ \t\n\r]*:/g)?.length ?? 0;
+}
+
+/** How many keys the objects of a parsed value hold, without recursion. */
+function keysInValue(value: unknown): number {
+  let count = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null) continue;
+    if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else {
+      for (const key in item) {
+        count++;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return count;
+}

@@ -35,7 +35,13 @@ export interface Position {
 
 /** The outcome of reading JSONC text. */
 export type ParsedText =
-  | { readonly ok: true; readonly value: unknown; readonly tree?: Node }
+  | {
+    readonly ok: true;
+    readonly value: unknown;
+    readonly tree?: Node;
+    /** Whether the text is strict JSON as it is (no comment, no trailing comma). */
+    readonly strict: boolean;
+  }
   | { readonly ok: false; readonly position?: Position; readonly reason: Phrase };
 
 /** Finds where a pointer's node starts, when the document can be mapped. */
@@ -98,7 +104,7 @@ function loadJsonc(): Promise<Jsonc> {
  */
 export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedText> {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(text), strict: true };
   } catch {
     // Not strict JSON: JSONC, or broken.
   }
@@ -106,7 +112,7 @@ export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedTex
   const strict = stripJsonc(text);
   if (strict !== undefined) {
     try {
-      return { ok: true, value: JSON.parse(strict) };
+      return { ok: true, value: JSON.parse(strict), strict: false };
     } catch {
       // Broken: the JSONC parser says where.
     }
@@ -131,7 +137,8 @@ export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedTex
     };
   }
   try {
-    return { ok: true, value: JSON.parse(strictText(jsonc, text)), ...(tree ? { tree } : {}) };
+    const value = JSON.parse(strictText(jsonc, text));
+    return { ok: true, value, ...(tree ? { tree } : {}), strict: false };
   } catch {
     return { ok: false, reason: phrase("json.invalid") };
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findDuplicateKeys } from "../src/json_duplicate_keys.ts";
+import { duplicateKeysOf, findDuplicateKeys } from "../src/json_duplicate_keys.ts";
 
 Deno.test("findDuplicateKeys() finds nothing in text that says each key once per object", () => {
   assert.deepEqual(findDuplicateKeys('{"a": 1, "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]}'), []);
@@ -76,4 +76,14 @@ Deno.test("findDuplicateKeys() never throws on text that is not JSON", () => {
   for (const text of ['{"a": 1, "a', "}}]]{", '{"a": {"b": 1, "b"', "/", "/*", '"\\', "{,,,}"]) {
     assert.ok(Array.isArray(findDuplicateKeys(text)), text);
   }
+});
+
+Deno.test("duplicateKeysOf() counts when it can and scans when it must: escaped quotes, comments, JSONC", () => {
+  const strict = (text: string) => duplicateKeysOf(text, JSON.parse(text), true);
+  assert.equal(strict('{"a": "x\\": y", "b": {"c": [{"d": 1}]}}').length, 0);
+  assert.equal(strict('{"a\\\\": 1, "a\\\\": 2}').length, 1);
+  assert.equal(strict('{"t": {"a": {}, "a": {}}}')[0]?.key, "a");
+  // A comment can hide a key from a count: JSONC is always scanned.
+  const jsonc = '{"a": 1, "a" /* x */ : 2}';
+  assert.equal(duplicateKeysOf(jsonc, { a: 2 }, false).length, 1);
 });

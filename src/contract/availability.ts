@@ -37,6 +37,25 @@ export interface AvailabilityOptions {
   env?: Readonly<Record<string, string>>;
 }
 
+/** What one pass over a roster looked up once: programs, and the real path of each directory. */
+export class Lookups {
+  /** Program lookups, by what a lookup depends on. */
+  readonly programs: Map<string, Resolution> = new Map();
+  readonly #cwds = new Map<string, string>();
+
+  /**
+   * A directory's real path, resolved once a pass.
+   *
+   * @param path The directory as the manifest gave it.
+   * @returns Its real path (as `canonicalPath`).
+   */
+  cwd(path: string): string {
+    let real = this.#cwds.get(path);
+    if (real === undefined) this.#cwds.set(path, real = canonicalPath(path));
+    return real;
+  }
+}
+
 /**
  * Why a declared tool cannot be used, beyond its declaration: the program cannot be found or is
  * not executable (field `command[0]`), a schema does not compile (`input_schema`,
@@ -44,7 +63,8 @@ export interface AvailabilityOptions {
  *
  * @param spec The tool, from `loadRoster()`.
  * @param options Whether to compile schemas, the cache, the `--env` pairs.
- * @param lookups Program lookups already made in this pass, shared by the tools of one roster.
+ * @param lookups Lookups already made in this pass (programs, directories), shared by the tools
+ *   of one roster.
  * @returns The problems, empty when the tool can be used.
  * @example Find out why a tool cannot run
  * ```ts ignore
@@ -56,18 +76,18 @@ export interface AvailabilityOptions {
 export async function toolProblems(
   spec: ToolSpec,
   options: AvailabilityOptions = {},
-  lookups?: Map<string, Resolution>,
+  lookups?: Lookups,
 ): Promise<ManifestProblem[]> {
   const where = { file: spec.file, tool: spec.name };
   const problems: ManifestProblem[] = [];
   const found = resolveRunProgram({
     program: spec.program,
     args: spec.command.slice(1),
-    cwd: canonicalPath(spec.cwd),
+    cwd: lookups === undefined ? canonicalPath(spec.cwd) : lookups.cwd(spec.cwd),
     stdin: new Uint8Array(),
     env: [options.env ?? {}, spec.env],
     timeoutMs: spec.timeoutMs,
-  }, lookups);
+  }, lookups?.programs);
   if (!found.ok) {
     const secrets = callSecrets(spec.env, options.env ?? {});
     problems.push(
@@ -112,7 +132,7 @@ export async function checkAvailability(
   const tools = new Map<string, ToolSpec>();
   const unavailable = new Map<string, UnavailableTool>(roster.unavailable);
   const found: ManifestProblem[] = [];
-  const lookups = new Map<string, Resolution>();
+  const lookups = new Lookups();
   for (const spec of roster.tools.values()) {
     const problems = await toolProblems(spec, options, lookups);
     if (problems.length === 0) {

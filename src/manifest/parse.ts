@@ -10,7 +10,7 @@ import { readEnv } from "../paths.ts";
 import type { ManifestScope, ToolSpec, UnavailableTool } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
 import { createLocator, parseJsonc } from "../json_text.ts";
-import { type DuplicateKey, findDuplicateKeys } from "../json_duplicate_keys.ts";
+import { type DuplicateKey, duplicateKeysOf } from "../json_duplicate_keys.ts";
 import { fieldOf } from "./_describe.ts";
 import { type Issue, validateManifest } from "./_validate.ts";
 import { absolute } from "./_resolve.ts";
@@ -112,7 +112,7 @@ export async function parseManifestText(
     reserved: new Set(options.reserved ?? DEFAULT_RESERVED),
   });
   // JSON.parse kept the last of a key given twice: the manifest said two things; say where.
-  const duplicates = findDuplicateKeys(source).map((duplicate) =>
+  const duplicates = duplicateKeysOf(source, parsed.value, parsed.strict).map((duplicate) =>
     duplicateProblem(file, duplicate)
   );
   if (issues.length === 0 && duplicates.length === 0) {

@@ -19,7 +19,7 @@
  */
 
 import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
-import { findDuplicateKeys } from "../json_duplicate_keys.ts";
+import { duplicateKeysOf } from "../json_duplicate_keys.ts";
 import { createLocator, parseJsonc, type Pointer, type Segment } from "../json_text.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath, resolvePath } from "../paths.ts";
@@ -110,7 +110,9 @@ export async function parseSandboxPolicy(text: string, file: string): Promise<Sa
   const source = text.replace(/^\uFEFF/, "");
   const parsed = await parseJsonc(source, phrase("sandbox_config.empty"));
   if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
-  const duplicates: ManifestProblem[] = findDuplicateKeys(source).map((found) =>
+  const duplicates: ManifestProblem[] = duplicateKeysOf(source, parsed.value, parsed.strict).map((
+    found,
+  ) =>
     problemOf(
       { file, ...found.position, field: fieldName([...found.path, found.key]) },
       phrase("json.duplicate_key", { line: found.first.line, column: found.first.column }),

@@ -24,7 +24,7 @@
 
 import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { findDuplicateKeys } from "../json_duplicate_keys.ts";
+import { duplicateKeysOf } from "../json_duplicate_keys.ts";
 import { createLocator, parseJsonc, type Segment } from "../json_text.ts";
 import { joinPath, resolvePath } from "../paths.ts";
 import { readConfigFile } from "../read_config_file.ts";
@@ -164,7 +164,7 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
   const value = parsed.value;
   const problems: ManifestProblem[] = [];
   // JSON.parse kept the last of a key given twice (two agents, a target twice): say where.
-  for (const { path, key, position, first } of findDuplicateKeys(source)) {
+  for (const { path, key, position, first } of duplicateKeysOf(source, value, parsed.strict)) {
     const reason = phrase("json.duplicate_key", { line: first.line, column: first.column });
     problems.push(problemOf({ file, ...position, field: fieldName([...path, key]) }, reason));
   }

@@ -16,7 +16,7 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { strictJsonProblem } from "../../json_text.ts";
 import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
-import { findDuplicateKeys } from "../../json_duplicate_keys.ts";
+import { duplicateKeysOf } from "../../json_duplicate_keys.ts";
 import { fieldProblem } from "./_shape.ts";
 
 /**
@@ -156,8 +156,7 @@ async function parseJson(file: string, text: string): Promise<unknown> {
   } catch {
     return await describeInvalid(file, text);
   }
-  // Counting is enough to know there is none (the common case); the scan says where they are.
-  const duplicates = keysInText(text) === keysInValue(value) ? [] : findDuplicateKeys(text);
+  const duplicates = duplicateKeysOf(text, value, true);
   if (duplicates.length > 0) {
     throw new RulesFileError(
       file,
@@ -175,34 +174,6 @@ async function parseJson(file: string, text: string): Promise<unknown> {
     );
   }
   return value;
-}
-
-/**
- * How many keys the text of a JSON document `JSON.parse` accepted holds: a key's closing quote is
- * an unescaped `"` followed by `:` (inside a string a quote is always escaped, so `\":` there never
- * counts, while `\\":` ends a key).
- */
-function keysInText(text: string): number {
-  return text.match(/(?:^|[^\\])(?:\\\\)*"[ \t\n\r]*:/g)?.length ?? 0;
-}
-
-/** How many keys the objects of a parsed value hold, without recursion. */
-function keysInValue(value: unknown): number {
-  let count = 0;
-  const stack = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item !== "object" || item === null) continue;
-    if (Array.isArray(item)) {
-      for (const element of item) stack.push(element);
-    } else {
-      for (const key in item) {
-        count++;
-        stack.push((item as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  return count;
 }
 
 /** `rules[0].when.program`: where a key is, as the file's problems name fields. */
