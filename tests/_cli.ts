@@ -17,6 +17,12 @@ export const FIXTURES = `${ROOT}tests/fixtures/cli`;
  * one (CI runs the suite against the bundle as it ships).
  */
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
+/**
+ * The compiled binary the CLI is run as when `BASIS_TEST_BINARY` names one (CI compiles it and runs
+ * the suite against it). Its permissions were fixed when it was compiled: a run that asks for Deno
+ * flags of its own runs from {@linkcode ENTRY} instead.
+ */
+const BINARY = Deno.env.get("BASIS_TEST_BINARY");
 
 /** The keys of what `call --json` prints, in order (README: `call`). */
 export const CALL_JSON_KEYS: readonly string[] = [
@@ -161,7 +167,8 @@ export function cliEnv(dirs: Scratch, env: Record<string, string> = {}): Record<
 }
 
 /**
- * The command that runs the CLI (from source, or the bundle) in a scratch workspace.
+ * The command that runs the CLI (from source, the bundle, or the compiled binary) in a scratch
+ * workspace.
  *
  * @param dirs The scratch workspace.
  * @param args The CLI's arguments.
@@ -173,6 +180,9 @@ export function cliCommand(
   args: string[],
   options: CliCommandOptions = {},
 ): CliCommand {
+  if (BINARY !== undefined && options.permissions === undefined) {
+    return { command: BINARY, args, cwd: options.cwd ?? dirs.root, env: cliEnv(dirs, options.env) };
+  }
   return {
     command: Deno.execPath(),
     args: denoRunArgs(ENTRY, options.permissions ?? ["-A"], args),
