@@ -10,14 +10,25 @@
  * compatibility layer: about 12 ms on every command, `--help` included. The step makes that
  * `require` lazy again: the same `createRequire`, made on the first call.
  *
- * Usage: deno task bundle
+ * A second step keeps start-up small. Deno reads and hashes, when a program starts, every module a
+ * literal `import("./x.js")` names, used or not: every chunk, for every command. The step writes
+ * each such import with a specifier Deno does not walk (`new URL("./x.js", import.meta.url)`), so a
+ * run reads only the chunks it imports. Such an import is a read Deno checks (`permissions` grants
+ * the bundle's directory); `deno compile` embeds the chunks when each is named with `--include`
+ * (scripts/compile.ts does; `--literal` keeps the literal imports instead).
+ *
+ * Usage: deno task bundle [--literal] [--outdir DIR]
  *
  * @module
  */
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const DIST = `${ROOT}dist`;
+const OUTDIR_AT = Deno.args.indexOf("--outdir");
+const DIST = OUTDIR_AT === -1 ? `${ROOT}dist` : Deno.args[OUTDIR_AT + 1] ?? fail("--outdir DIR");
 const ENTRY = `${DIST}/basis-tools.js`;
+const LITERAL = Deno.args.includes("--literal");
+/** A literal dynamic import of a chunk, as the bundler writes it (minified). */
+const LITERAL_IMPORT = /\bimport\("(\.\/[\w.-]+\.js)"\)/g;
 
 /** Deno's replacement of esbuild's `require` shim (minified output). */
 const EAGER_REQUIRE =
@@ -56,6 +67,7 @@ try {
   }
   Deno.renameSync(`${staging}/main.js`, `${staging}/basis-tools.js`);
   const eager = makeRequireLazy(staging);
+  if (!LITERAL) unwalkedImports(staging);
   if (eager > 0) {
     // Still correct, only slower: say so rather than fail a build over start-up time.
     console.error(
@@ -90,4 +102,18 @@ function makeRequireLazy(dir: string): number {
     if (/from\s*"node:module"/.test(lazy)) eager++;
   }
   return eager;
+}
+
+/** Writes every chunk's literal `import("./x.js")` with a specifier Deno does not walk at start-up. */
+function unwalkedImports(dir: string): void {
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.isFile || !entry.name.endsWith(".js")) continue;
+    const path = `${dir}/${entry.name}`;
+    const code = Deno.readTextFileSync(path);
+    const unwalked = code.replaceAll(
+      LITERAL_IMPORT,
+      (_, specifier: string) => `import(new URL("${specifier}",import.meta.url).href)`,
+    );
+    if (unwalked !== code) Deno.writeTextFileSync(path, unwalked);
+  }
 }

@@ -33,13 +33,14 @@ if (denort !== undefined) {
 }
 
 const bundle = await new Deno.Command(Deno.execPath(), {
-  args: ["task", "--quiet", "bundle"],
+  args: ["task", "--quiet", "bundle", "--literal"],
   cwd: ROOT,
 }).output();
 if (!bundle.success) fail("the bundle step failed (deno task bundle)");
 
-// The bundle may be split into chunks loaded on demand. `deno compile` embeds every chunk reached
-// by a literal import() on its own; naming each one keeps that true whatever the bundler emits.
+// The bundle may be split into chunks loaded on demand. Built with --literal, its imports of them
+// are literal, which `deno compile` embeds on its own; naming each one keeps that true whatever
+// the bundler emits.
 const entry = `${ROOT}dist/basis-tools.js`;
 const chunks = [...Deno.readDirSync(`${ROOT}dist`)]
   .filter((file) => file.isFile && file.name.endsWith(".js") && file.name !== "basis-tools.js")

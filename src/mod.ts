@@ -58,6 +58,7 @@ export type * from "./approval/terminal/types.ts";
 export type {
   ArgMatcher,
   InputMatcher,
+  OperandMatcher,
   RestMarker,
   Rule,
   RuleConditions,

@@ -8,23 +8,9 @@
 
 import { BasisError } from "./errors.ts";
 import { phrase } from "./locale/messages.ts";
+import { type EnvLookup, readEnv } from "./env.ts";
 
-/** Reads one environment variable; `undefined` when unset or not readable. */
-export type EnvLookup = (name: string) => string | undefined;
-
-/**
- * Reads an environment variable without throwing when Deno's permissions refuse it.
- *
- * @param name The variable's name.
- * @returns Its value, or `undefined` when unset or not permitted.
- */
-export function readEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
+export { type EnvLookup, readEnv };
 
 /**
  * A user directory from an XDG variable or the home directory. Relative values are ignored (as the

@@ -227,9 +227,9 @@ Deno.test("always allow for a tool with arguments pins the literal elements and 
     assert.deepEqual(rules[0].when.argv, [
       ARGV,
       "-n",
-      { glob: "*" },
-      { glob: "*" },
-      { glob: "*" },
+      { operand: "*" },
+      { operand: "*" },
+      { operand: "*" },
       "--",
       { glob: "*" },
     ]);
@@ -273,9 +273,9 @@ Deno.test("rules add --tool pins any value where an argument goes, and such a ru
     assert.equal(added.code, 0, added.stderr);
     assert.deepEqual(JSON.parse(added.stdout).when.argv.slice(1), [
       "-n",
-      { glob: "*" },
-      { glob: "*" },
-      { glob: "*" },
+      { operand: "*" },
+      { operand: "*" },
+      { operand: "*" },
       "--",
       { glob: "*" },
     ]);

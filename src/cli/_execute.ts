@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ToolExecution, ToolOutput } from "../contract/types.ts";
+import type { OutputChunk, ToolExecution, ToolOutput } from "../contract/types.ts";
 import { abortOnInterrupt } from "../run/interrupt.ts";
 import { errBytes, outBytes } from "./output.ts";
 
@@ -24,34 +24,30 @@ export async function executeOnTerminal<Extra>(
 ): Promise<ToolOutput<Extra>> {
   using interrupt = abortOnInterrupt();
   if (!stream) return await execution.execute({ signal: interrupt.signal });
-  const chunks = execution.outputStream().getReader();
   // One controller for both reasons to stop (a signal, or a reader that went away).
   const stop = new AbortController();
   const onInterrupt = () => stop.abort(interrupt.signal.reason);
   interrupt.signal.addEventListener("abort", onInterrupt, { once: true });
-  const running = execution.execute({ signal: stop.signal });
-  // Awaited below, once the stream ends: an early rejection is not unhandled meanwhile.
-  running.catch(() => {});
   let failure: { error: unknown } | undefined;
-  try {
-    while (true) {
-      const { value, done } = await chunks.read();
-      if (done) break;
-      try {
-        (value.kind === "stdout" ? outBytes : errBytes)(value.data);
-      } catch (error) {
-        failure = { error };
-        stop.abort();
-        chunks.cancel().catch(() => {});
-        break;
-      }
+  // Each chunk is written as it arrives (a callback: no stream object on the path).
+  const onOutput = (chunk: OutputChunk) => {
+    if (failure !== undefined) return;
+    try {
+      (chunk.kind === "stdout" ? outBytes : errBytes)(chunk.data);
+    } catch (error) {
+      failure = { error };
+      stop.abort();
     }
+  };
+  try {
+    const output = await execution.execute({ signal: stop.signal, onOutput }).catch((error) => {
+      // Cancelled because the output went away: that is the error to report.
+      if (failure === undefined) throw error;
+      return undefined;
+    });
+    if (failure !== undefined || output === undefined) throw failure!.error;
+    return output;
   } finally {
     interrupt.signal.removeEventListener("abort", onInterrupt);
   }
-  if (failure !== undefined) {
-    await running.catch(() => {});
-    throw failure.error;
-  }
-  return await running;
 }

@@ -12,7 +12,7 @@ const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 /** Characters a terminal draws in two cells. */
 const WIDE = /^\p{Extended_Pictographic}$/u;
 // deno-lint-ignore no-control-regex -- the control characters are what is escaped
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** East Asian Wide and Fullwidth ranges (Unicode 15), as [first, last] code points. */
 const WIDE_RANGES: readonly (readonly [number, number])[] = [
@@ -166,8 +166,8 @@ export function padToWidth(text: string, width: number): string {
 }
 
 /**
- * One line of a cell: whitespace runs (newlines too) become one space, and control characters are
- * shown as `\uXXXX` rather than sent to the terminal.
+ * One line of a cell: whitespace runs (newlines too) become one space, and control characters and
+ * bidirectional overrides are shown as `\uXXXX` rather than sent to the terminal.
  *
  * @param text A cell's text.
  * @returns The text on one line.

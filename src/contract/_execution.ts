@@ -88,19 +88,26 @@ export class Execution<Extra> implements ToolExecution<Extra> {
       );
     }
     this.#started = true;
-    return this.#execute(options.signal);
+    return this.#execute(options.signal, options.onOutput);
   }
 
-  async #execute(signal: AbortSignal | undefined): Promise<ToolOutput<Extra>> {
+  async #execute(
+    signal: AbortSignal | undefined,
+    onOutput: ((chunk: OutputChunk) => void) | undefined,
+  ): Promise<ToolOutput<Extra>> {
     const controller = this.#controller;
-    const emit = controller === undefined
+    const toStream = controller === undefined ? undefined : (chunk: OutputChunk) => {
+      try {
+        controller.enqueue(chunk);
+      } catch {
+        // The reader cancelled the stream: the run goes on without it.
+      }
+    };
+    const sinks = [onOutput, toStream].filter((sink) => sink !== undefined);
+    const emit = sinks.length === 0
       ? undefined
       : (kind: OutputChunk["kind"]) => (data: Uint8Array) => {
-        try {
-          controller.enqueue({ kind, data });
-        } catch {
-          // The reader cancelled the stream: the run goes on without it.
-        }
+        for (const sink of sinks) sink({ kind, data });
       };
     try {
       return await this.#run({ signal, onStdout: emit?.("stdout"), onStderr: emit?.("stderr") });

@@ -11,6 +11,7 @@ import type { Roster, ToolSpec, UnavailableTool } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
 import { callSecrets, redactPhrase } from "../redact.ts";
 import { resolveRunProgram } from "../run/run_program.ts";
+import type { Resolution } from "../run/mod.ts";
 
 /** Options of {@linkcode toolProblems} and {@linkcode checkAvailability}. */
 export interface AvailabilityOptions {
@@ -43,6 +44,7 @@ export interface AvailabilityOptions {
  *
  * @param spec The tool, from `loadRoster()`.
  * @param options Whether to compile schemas, the cache, the `--env` pairs.
+ * @param lookups Program lookups already made in this pass, shared by the tools of one roster.
  * @returns The problems, empty when the tool can be used.
  * @example Find out why a tool cannot run
  * ```ts ignore
@@ -54,6 +56,7 @@ export interface AvailabilityOptions {
 export async function toolProblems(
   spec: ToolSpec,
   options: AvailabilityOptions = {},
+  lookups?: Map<string, Resolution>,
 ): Promise<ManifestProblem[]> {
   const where = { file: spec.file, tool: spec.name };
   const problems: ManifestProblem[] = [];
@@ -64,7 +67,7 @@ export async function toolProblems(
     stdin: new Uint8Array(),
     env: [options.env ?? {}, spec.env],
     timeoutMs: spec.timeoutMs,
-  });
+  }, lookups);
   if (!found.ok) {
     const secrets = callSecrets(spec.env, options.env ?? {});
     problems.push(
@@ -109,8 +112,9 @@ export async function checkAvailability(
   const tools = new Map<string, ToolSpec>();
   const unavailable = new Map<string, UnavailableTool>(roster.unavailable);
   const found: ManifestProblem[] = [];
+  const lookups = new Map<string, Resolution>();
   for (const spec of roster.tools.values()) {
-    const problems = await toolProblems(spec, options);
+    const problems = await toolProblems(spec, options, lookups);
     if (problems.length === 0) {
       tools.set(spec.name, spec);
       continue;

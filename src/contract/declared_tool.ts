@@ -31,7 +31,7 @@ import type { SandboxOptions } from "../sandbox/types.ts";
 import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
 import { fillArguments } from "./_arguments.ts";
-import { formatSize } from "../run/_size.ts";
+import { formatSize } from "../run/size.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
 import { ToolError } from "./tool_error.ts";

@@ -158,6 +158,12 @@ export interface ToolOutput<Extra = Record<string, unknown>> {
 export interface ExecuteOptions {
   /** Cancels the call: before the run nothing starts; during it the whole process group stops. */
   signal?: AbortSignal;
+  /**
+   * Receives the program's output as it arrives, as `outputStream()` would give it, without a
+   * stream object (for a caller that writes each chunk out at once). What it throws stops the
+   * run (its process group) and is rethrown by `execute()` once the run has ended.
+   */
+  onOutput?: (chunk: OutputChunk) => void;
 }
 
 /** Options of {@linkcode Tool.execution}. */
@@ -195,7 +201,7 @@ export interface ToolExecution<Extra = Record<string, unknown>> {
    * Runs the call: preview → remembered rules → approver → program. Nothing starts before the
    * approver said yes.
    *
-   * @param options The signal that cancels the call.
+   * @param options The signal that cancels the call, and where output goes as it arrives.
    * @returns The final output.
    * @throws {ToolError} User-facing for a denial, a failed, timed-out or cancelled run; internal
    *   when called a second time.

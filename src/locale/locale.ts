@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { EnvLookup } from "../paths.ts";
+import type { EnvLookup } from "../env.ts";
 
 /** A language the messages are written in. */
 export type Locale = "en-US" | "uk-UA";

@@ -24,6 +24,11 @@ export interface FormatOptions {
   output?: string;
   /** Arguments baked into the binary, placed before the user's (`-C ROOT`). @default [] */
   args?: readonly string[];
+  /**
+   * The bundle's chunks, embedded with `--include`: it imports them on demand by a specifier
+   * `deno compile` cannot see. @default []
+   */
+  include?: readonly string[];
 }
 
 /**
@@ -120,6 +125,7 @@ function compileCommand(derived: DerivedPermissions, options: FormatOptions): st
     "compile",
     ...(options.entryFlags ?? ["--no-config"]),
     ...permissionFlags(derived),
+    ...(options.include ?? []).flatMap((chunk) => ["--include", chunk]),
     "--output",
     options.output ?? "basis-tools",
     options.entry ?? "dist/basis-tools.js",

@@ -7,7 +7,7 @@
  */
 
 import { concatBytes } from "../bytes.ts";
-import { utf8CutIndex } from "./_size.ts";
+import { utf8CutIndex } from "./size.ts";
 import { openSpillFile } from "./_spill.ts";
 
 const NEWLINE = 0x0a;

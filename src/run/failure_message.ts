@@ -5,7 +5,7 @@
  */
 
 import { type Messages, messages } from "../locale/messages.ts";
-import { cutText, formatSize } from "./_size.ts";
+import { cutText, formatSize } from "./size.ts";
 import type { RunResult } from "./types.ts";
 
 /** How much of stderr (or stdout) a failure message quotes. */

@@ -5,7 +5,7 @@
  */
 
 import { type Messages, messages } from "../locale/messages.ts";
-import { formatSize } from "./_size.ts";
+import { formatSize } from "./size.ts";
 import { DEFAULT_MAX_SPILL_BYTES } from "./run_program.ts";
 import type { RunResult } from "./types.ts";
 

@@ -154,6 +154,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
  * given it, so what is approved is what runs.
  *
  * @param request The program, its working directory and environment layers.
+ * @param memo Lookups already made in one pass over many tools, by what a lookup depends on.
  * @returns The absolute path found, or why there is none.
  * @throws Never.
  * @example Find a bare name
@@ -163,13 +164,33 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
  * if (found.ok) console.log(found.path); // "/usr/bin/cat"
  * ```
  */
-export function resolveRunProgram(request: RunRequest): Resolution {
-  const found = resolveIn(request, mergeEnvLayers(request.env ?? []));
+export function resolveRunProgram(
+  request: RunRequest,
+  memo?: Map<string, Resolution>,
+): Resolution {
+  const env = mergeEnvLayers(request.env ?? []);
+  // One pass over many tools (list, check) looks each program up once: the same name, directory
+  // and search path find the same file.
+  const key = memo === undefined ? undefined : lookupKey(request, env);
+  const known = key === undefined ? undefined : memo?.get(key);
+  if (known !== undefined) return known;
+  const found = resolveIn(request, env);
   // Every spelling of the program's directory is one path (a link to the repository, /bin on a
   // merged /usr): what a rule pins does not depend on how a PATH entry was written.
-  return found.ok && isAbsolutePath(found.path)
+  const resolved = found.ok && isAbsolutePath(found.path)
     ? { ...found, path: canonicalFilePath(found.path) }
     : found;
+  if (key !== undefined) memo?.set(key, resolved);
+  return resolved;
+}
+
+/** What a lookup depends on: the program, the directory, and the search path the child gets. */
+function lookupKey(request: RunRequest, env: Record<string, string>): string {
+  const lookup = (name: string) =>
+    request.clearEnv === true
+      ? (Object.hasOwn(env, name) ? env[name] : undefined)
+      : effectiveVar(env, name);
+  return JSON.stringify([request.program, request.cwd, lookup("PATH"), lookup("PATHEXT")]);
 }
 
 function resolveIn(request: RunRequest, env: Record<string, string>): Resolution {

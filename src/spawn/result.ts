@@ -5,7 +5,7 @@
  */
 
 import { type Messages, messages } from "../locale/messages.ts";
-import { formatSize } from "../run/_size.ts";
+import { formatSize } from "../run/size.ts";
 import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
 import { SPAWN_OUTPUT_CAP, TIMEOUT_EXIT_CODE } from "./limits.ts";

@@ -271,6 +271,14 @@ function narrowArgv(value: unknown, at: string, problems: Problems): ArgMatcher[
       }
       return;
     }
+    if (isRecord(item) && Object.hasOwn(item, "operand")) {
+      const operand = onlyKeys(item, ["operand"], here, problems)
+        ? narrowGlob(item.operand, `${here}.operand`, problems)
+        : undefined;
+      if (operand === undefined) ok = false;
+      else out.push({ operand });
+      return;
+    }
     const matcher = narrowText(item, here, problems);
     if (matcher === undefined) ok = false;
     else out.push(matcher);

@@ -19,6 +19,7 @@ import type { SpawnPreview } from "../../spawn/types.ts";
 import type {
   ArgMatcher,
   InputMatcher,
+  OperandMatcher,
   Rule,
   RuleMatch,
   RuleQuery,
@@ -246,7 +247,11 @@ async function argv(matchers: readonly ArgMatcher[], args: readonly string[]): P
   const fixed = rest ? matchers.length - 1 : matchers.length;
   if (rest ? args.length < fixed : args.length !== fixed) return false;
   for (let i = 0; i < fixed; i++) {
-    if (!await text(matchers[i] as TextMatcher, args[i] as string)) return false;
+    const matcher = matchers[i] as TextMatcher | OperandMatcher;
+    const arg = args[i] as string;
+    if (typeof matcher === "object" && "operand" in matcher) {
+      if (arg.startsWith("-") || !matchGlob(matcher.operand, arg)) return false;
+    } else if (!await text(matcher, arg)) return false;
   }
   return true;
 }

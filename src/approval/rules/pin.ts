@@ -17,7 +17,7 @@ import type { SpawnPreview } from "../../spawn/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import { digestOf } from "./_digest.ts";
 import { childText, envText } from "./decide.ts";
-import type { SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
+import type { ArgMatcher, SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
 
 /** The grants, lists copied, keys in the pinned order. */
 function copy(sandbox: PreviewSandbox): PreviewSandbox {
@@ -40,8 +40,9 @@ export type Pinned =
     readonly env?: Readonly<Record<string, string>>;
     /**
      * The argv positions filled from the input (`{"input": "name"}` in the manifest): each is
-     * pinned as `{"glob": "*"}`, any value the tool's schema and argument rules let through, as
-     * the input itself is never pinned; every other argument is pinned exactly.
+     * pinned as any value the tool's schema and argument rules let through, as the input itself
+     * is never pinned — `{"operand": "*"}` (no leading `-`) before a literal `--`, `{"glob": "*"}`
+     * after one; every other argument is pinned exactly.
      */
     readonly fromInput?: readonly number[];
   }
@@ -87,10 +88,15 @@ export async function pinConditions(
     };
   }
   const { program, command, cwd, sandbox } = pinned.preview;
-  const argv: TextMatcher[] = [];
+  const argv: ArgMatcher[] = [];
   const fromInput = new Set(pinned.fromInput ?? []);
+  // As when the input fills them: an argument after a literal "--" may begin with "-", one before
+  // it may not — so an option the manifest later puts in its place is asked about again.
+  let afterDashes = false;
   for (const [index, arg] of command.entries()) {
-    argv.push(fromInput.has(index) ? { glob: "*" } : await exact(arg));
+    if (!fromInput.has(index)) argv.push(await exact(arg));
+    else argv.push(afterDashes ? { glob: "*" } : { operand: "*" });
+    if (arg === "--" && !fromInput.has(index)) afterDashes = true;
   }
   const env = pinned.env ?? {};
   return {

@@ -43,8 +43,18 @@ export interface RestMarker {
   readonly rest: true;
 }
 
+/**
+ * A condition on one argument that is not an option: it does not begin with `-`, and the glob
+ * matches it. "Always allow" pins an argument taken from the input this way (before a literal
+ * `--`), so a manifest that puts an option in its place is asked about again.
+ */
+export interface OperandMatcher {
+  /** The glob the argument matches (as `{"glob"}`'s). */
+  readonly operand: string;
+}
+
 /** A condition on one argument, or the rest marker (last only). */
-export type ArgMatcher = TextMatcher | RestMarker;
+export type ArgMatcher = TextMatcher | OperandMatcher | RestMarker;
 
 /** A condition on the JSON value at one pointer of the input. */
 export type InputMatcher =

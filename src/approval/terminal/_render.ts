@@ -7,7 +7,7 @@
 import { parseKeepingNumbers } from "../../json_exact.ts";
 import { redact } from "../../redact.ts";
 import { cutNote, cutText } from "./_cut.ts";
-import { displayArg, displayArgv, visibleLines } from "./_display.ts";
+import { displayArg, displayArgv, visibleLines } from "./display.ts";
 import type { Palette } from "./_style.ts";
 import type { PromptRequest } from "./types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";

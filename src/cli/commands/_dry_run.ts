@@ -15,6 +15,7 @@ import { redactValue } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
+import { visibleLines } from "../../approval/terminal/display.ts";
 
 /** The preview with its input as the program receives it (every number as the caller wrote it). */
 function shownPreview(request: ApprovalRequest): unknown {
@@ -104,7 +105,8 @@ export class DryRun {
         : rule === ""
         ? words.t("rules.test_ask")
         : words.t("rules.test_ask_rule", { rule });
-      out(`${words.t("rules.test_preview", { preview })}\n${line}\n`);
+      // JSON leaves C1 controls and bidi overrides raw: escaped (as JSON reads them) for a terminal.
+      out(visibleLines(`${words.t("rules.test_preview", { preview })}\n${line}\n`));
     }
     return allowed ? EXIT.ok : EXIT.denied;
   }

@@ -7,7 +7,7 @@
 
 import { openAuditLog } from "../../audit/open_audit_log.ts";
 import { BasisError, errorLines } from "../../errors.ts";
-import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/_roster_tools.ts";
+import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
 import { serveMcp } from "../../mcp/serve_mcp.ts";
 import { resolvePath } from "../../paths.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";

@@ -70,7 +70,9 @@ export async function permissionsCommand(
   if (needs.program !== undefined && (needs.sandboxed || policy.mode === "required")) {
     programs.push({ user: phrase("permissions.user_sandbox"), program: needs.program, args: [] });
   }
+  const bundle = bundleEntry();
   const derived = derivePermissions(roster, {
+    ...(bundle === undefined ? {} : { codeDir: parentPath(bundle) }),
     env: settings.envLookup,
     callEnv: settings.env,
     manifestVars,
@@ -168,8 +170,8 @@ function compileOptions(root: string, settings: Settings, words: Messages): Form
     err(warningLine(words, words.t("permissions.compile_self")));
     return { entry: "basis-tools.js", output, args };
   }
-  const entry = decodeURIComponent(new URL(main).pathname).replace(/^\/([A-Za-z]:)/, "$1");
-  if (!entry.endsWith(".ts")) return { entry, output, args };
+  const entry = modulePath(main);
+  if (!entry.endsWith(".ts")) return { entry, output, args, include: bundleChunks(entry) };
   // From source: the import map in deno.json resolves the npm packages.
   return {
     entry,
@@ -177,4 +179,31 @@ function compileOptions(root: string, settings: Settings, words: Messages): Form
     output,
     args,
   };
+}
+
+/** A `file:` URL's path (a Windows drive letter without the leading slash). */
+function modulePath(url: string): string {
+  return decodeURIComponent(new URL(url).pathname).replace(/^\/([A-Za-z]:)/, "$1");
+}
+
+/** The bundle's entry when this program runs from the bundle (not from source, not compiled). */
+function bundleEntry(): string | undefined {
+  const main = Deno.mainModule;
+  if (Deno.build.standalone || !main.startsWith("file:") || !main.endsWith(".js")) return undefined;
+  return modulePath(main);
+}
+
+/** The chunks beside a bundle's entry, sorted. */
+function bundleChunks(entry: string): string[] {
+  const dir = parentPath(entry);
+  const chunks: string[] = [];
+  try {
+    for (const file of Deno.readDirSync(dir)) {
+      const path = resolvePath(dir, file.name);
+      if (file.isFile && file.name.endsWith(".js") && path !== entry) chunks.push(path);
+    }
+  } catch {
+    // Unreadable: compile then embeds what it can see, and says what it is missing when run.
+  }
+  return chunks.sort();
 }

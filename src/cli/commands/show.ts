@@ -4,7 +4,7 @@
  * @module
  */
 
-import { shellQuote } from "../../approval/shell_quote.ts";
+import { displayArg, visibleLines } from "../../approval/terminal/display.ts";
 import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
@@ -79,7 +79,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     // An argument taken from the input shows as <name>, unquoted: a literal "<name>" is quoted.
     [
       t("show.command"),
-      spec.command.map((arg, i) => fromInput.has(i) ? arg : shellQuote(hide(arg))).join(" "),
+      spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" "),
     ],
     [t("show.cwd"), hide(spec.cwd)],
     [t("show.env"), envText],
@@ -89,7 +89,8 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     [t("show.declared_in"), `${spec.file} (${spec.scope})`],
   ];
   const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
-  out(hide(
+  // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
+  out(visibleLines(hide(
     [
       `${spec.name} — ${spec.description}`,
       ...fields.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
@@ -99,6 +100,6 @@ export async function showCommand(settings: Settings, name: string): Promise<num
         ? []
         : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
     ].join("\n") + "\n",
-  ));
+  )));
   return 0;
 }

@@ -7,6 +7,8 @@
  */
 
 import { shellQuote } from "../../approval/shell_quote.ts";
+import { displayArg, visibleLines } from "../../approval/terminal/display.ts";
+import { callSecrets, redact, redactValue } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
@@ -129,6 +131,9 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   let timeoutMs: number | undefined;
   let command: string | undefined;
   let args: readonly InputArgument[] = [];
+  // An env value (or an --env one) may be written anywhere in a declaration: hidden, as by show.
+  let secrets = callSecrets(settings.env);
+  const hide = (text: string) => redact(text, secrets);
   if (name === SPAWN_TOOL) {
     const row = await localizedSpawnRow(await usableSpawnConfig(settings), settings.locale);
     description = row.description;
@@ -136,13 +141,16 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     effect = SPAWN_SIDE_EFFECT_TEXT;
   } else {
     const spec = findTool(await rosterFor(settings), name);
+    secrets = callSecrets(spec.env, settings.env);
     description = spec.description;
     schema = spec.inputSchema;
     effect = spec.sideEffect;
     timeoutMs = spec.timeoutMs;
     args = spec.inputArguments ?? [];
     const fromInput = new Set(args.map((arg) => arg.index));
-    command = spec.command.map((arg, i) => fromInput.has(i) ? arg : shellQuote(arg)).join(" ");
+    command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(
+      " ",
+    );
   }
   const fields = inputFields(schema);
   const example = Object.fromEntries(
@@ -150,9 +158,10 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
       field,
     ) => [field.name, sample(schema, field.name)]),
   );
-  const call = `basis-tools call ${shellQuote(name)} ${shellQuote(JSON.stringify(example))}`;
+  const shown = JSON.stringify(redactValue(example, secrets));
+  const call = `basis-tools call ${shellQuote(name)} ${shellQuote(shown)}`;
   if (settings.json) {
-    outJson({
+    outJson(redactValue({
       name,
       description,
       side_effect: effect,
@@ -161,12 +170,12 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
       fields,
       example: call,
       input_schema: schema,
-    });
+    }, secrets));
     return EXIT.ok;
   }
   const { t } = await cliMessages(settings.locale);
   const lines = [
-    `${name} — ${cellText(description)}`,
+    `${name} — ${cellText(hide(description))}`,
     "",
     t("help.tool_usage", { name, example: call }),
   ];
@@ -190,7 +199,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
         field.required ? yes : no,
         Object.hasOwn(field, "default") ? JSON.stringify(field.default) : "-",
         field.description ?? "",
-      ].map(cellText)
+      ].map((cell) => cellText(hide(cell)))
     );
     const heading = [
       t("help.tool_heading_field"),
@@ -207,6 +216,8 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   for (const arg of args) {
     lines.push(t("help.tool_argument", { field: arg.field, index: arg.index }));
   }
-  out(`${lines.join("\n")}\n`);
+  // Cells were hidden before they were cut; the rest (the example, the command, field names) here.
+  // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
+  out(visibleLines(hide(`${lines.join("\n")}\n`)));
   return EXIT.ok;
 }

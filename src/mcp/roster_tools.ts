@@ -1,6 +1,6 @@
 /**
  * Building the roster's tools for the server with the contract: every declared tool, then spawn,
- * each deciding through the server's approver. Private to the MCP binding.
+ * each deciding through the server's approver: what the server and the `mcp` command load.
  *
  * @module
  */

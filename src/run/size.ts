@@ -1,6 +1,6 @@
 /**
- * Byte sizes for people and UTF-8-safe cuts. Private to the runner; the spawn seam and the contract
- * word sizes with {@linkcode formatSize} too, so that a size is worded once in every locale.
+ * Byte sizes for people and UTF-8-safe cuts: the runner's, and the spawn seam's and the contract's
+ * too ({@linkcode formatSize}), so that a size is worded once in every locale.
  *
  * @module
  */
