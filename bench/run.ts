@@ -58,18 +58,51 @@ async function sh(cmd: string[], options: ShOptions = {}) {
   return output;
 }
 
-/** A command to time: run it, return the milliseconds it took. */
-type Timer = () => Promise<number>;
+/** One timed run: wall-clock milliseconds, and the CPU milliseconds of the process tree if asked. */
+interface Sample {
+  wall: number;
+  cpu?: number;
+}
 
-/** Times a command; `after` runs once it is timed (to clean up what it left). */
-function timer(cmd: string[], after?: () => Promise<void>): Timer {
+/** A command to time: run it, return what it took. */
+type Timer = () => Promise<Sample>;
+
+/** `perf`, when it can count the task clock here (a CPU time that load does not inflate). */
+const PERF = await (async () => {
+  try {
+    const probe = await new Deno.Command("perf", {
+      args: ["stat", "-x,", "-e", "task-clock", "--", "true"],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    return probe.success && /task-clock/.test(new TextDecoder().decode(probe.stderr));
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Times a command; `after` runs once it is timed (to clean up what it left). With `cpu`, and where
+ * perf works, also counts the CPU time of the command and its children (perf's own start is in
+ * the wall time of both sides alike).
+ */
+function timer(cmd: string[], after?: () => Promise<void>, cpu = false): Timer {
+  const counted = cpu && PERF;
+  const argv = counted ? ["perf", "stat", "-x,", "-e", "task-clock", "--", ...cmd] : cmd;
   return async () => {
     const started = performance.now();
-    await sh(cmd);
-    const elapsed = performance.now() - started;
+    const output = await sh(argv);
+    const wall = performance.now() - started;
     await after?.();
-    return elapsed;
+    if (!counted) return { wall };
+    const line = /^([\d.]+),msec,task-clock/m.exec(new TextDecoder().decode(output.stderr));
+    return { wall, cpu: Number(line?.[1] ?? NaN) };
   };
+}
+
+/** A start-up command: its wall time and its CPU time. */
+function startup(cmd: string[]): Timer {
+  return timer(cmd, undefined, true);
 }
 
 /** A shell command line to time (for redirections of stdin and stdout). */
@@ -87,21 +120,34 @@ function median(values: number[]): number {
 
 /**
  * Runs the commands alternately, `runs` times each after one warm-up each, the order rotated every
- * round (so none always follows another), and returns their medians in the order given.
+ * round (so none always follows another), and returns the medians of their wall and CPU times in
+ * the order given (a CPU time not counted is NaN).
  */
+async function measure<T extends Timer[]>(
+  runs: number,
+  ...timers: T
+): Promise<{ wall: { [K in keyof T]: number }; cpu: { [K in keyof T]: number } }> {
+  for (const t of timers) await t();
+  const samples: Sample[][] = timers.map(() => []);
+  for (let round = 0; round < runs; round++) {
+    for (let k = 0; k < timers.length; k++) {
+      const at = (round + k) % timers.length;
+      (samples[at] as Sample[]).push(await (timers[at] as Timer)());
+    }
+  }
+  type Medians = { [K in keyof T]: number };
+  return {
+    wall: samples.map((s) => median(s.map((x) => x.wall))) as Medians,
+    cpu: samples.map((s) => median(s.map((x) => x.cpu ?? NaN))) as Medians,
+  };
+}
+
+/** The medians of the wall times of {@linkcode measure}. */
 async function interleaved<T extends Timer[]>(
   runs: number,
   ...timers: T
 ): Promise<{ [K in keyof T]: number }> {
-  for (const t of timers) await t();
-  const times: number[][] = timers.map(() => []);
-  for (let round = 0; round < runs; round++) {
-    for (let k = 0; k < timers.length; k++) {
-      const at = (round + k) % timers.length;
-      (times[at] as number[]).push(await (timers[at] as Timer)());
-    }
-  }
-  return times.map(median) as { [K in keyof T]: number };
+  return (await measure(runs, ...timers)).wall;
 }
 
 async function workspace(name: string, tools: Record<string, unknown>): Promise<string> {
@@ -193,17 +239,17 @@ let noLazy: { call: number; list: number } | undefined;
 // 1. call of a cat tool vs a Deno script that spawns cat; the same with --v8-flags=--no-lazy.
 {
   console.error("call cat vs spawn cat…");
-  const [call, spawn, eagerCall] = await interleaved(
+  const { wall: [call, spawn, eagerCall], cpu: [callCpu, spawnCpu] } = await measure(
     RUNS,
-    timer(cli(w100, "call", "cat", INPUT, "--approve", "always")),
-    timer(floor("spawn_cat.js", INPUT)),
+    startup(cli(w100, "call", "cat", INPUT, "--approve", "always")),
+    startup(floor("spawn_cat.js", INPUT)),
     timer(eager(w100, "call", "cat", INPUT, "--approve", "always")),
   );
   row(
     "`call` of a `cat` tool vs a Deno script spawning `cat`",
     fmt(call),
     fmt(spawn),
-    times(call, spawn),
+    `${times(call, spawn)}${cpuNote(callCpu, spawnCpu)}`,
     "≤ 1.3×",
   );
   noLazy = { call: eagerCall / call, list: NaN };
@@ -212,13 +258,19 @@ let noLazy: { call: number; list: number } | undefined;
 // 2. list of 100 tools vs hello-world; the same with --v8-flags=--no-lazy.
 {
   console.error("list on 100 tools vs hello-world…");
-  const [list, hello, eagerList] = await interleaved(
+  const { wall: [list, hello, eagerList], cpu: [listCpu, helloCpu] } = await measure(
     RUNS,
-    timer(cli(w100, "list")),
-    timer(floor("hello.js")),
+    startup(cli(w100, "list")),
+    startup(floor("hello.js")),
     timer(eager(w100, "list")),
   );
-  row("`list`, 100 tools vs Deno hello-world", fmt(list), fmt(hello), times(list, hello), "≤ 1.3×");
+  row(
+    "`list`, 100 tools vs Deno hello-world",
+    fmt(list),
+    fmt(hello),
+    `${times(list, hello)}${cpuNote(listCpu, helloCpu)}`,
+    "≤ 1.3×",
+  );
   noLazy.list = eagerList / list;
   row(
     "`--v8-flags=--no-lazy` (for `deno compile`): `call` / `list` with it vs without",
@@ -510,7 +562,7 @@ Measured by \`deno task bench\` on ${
       minutes.toFixed(1)
     } min): the bundle run with \`deno run --no-config ${
       PERMISSIONS.join(" ")
-    }\` (the released binary's permissions), the floors (\`bench/floors/\`) under the same flags, the OS sandbox off but in the sandbox rows. Medians of ${RUNS} alternating runs (${BIG_RUNS} for the ${MIB} MiB and 1,000+ tool rows); ratios of time are basis-tools ÷ floor, ratios of throughput the share of the floor's rate.
+    }\` (the released binary's permissions), the floors (\`bench/floors/\`) under the same flags, the OS sandbox off but in the sandbox rows. Medians of ${RUNS} alternating runs (${BIG_RUNS} for the ${MIB} MiB and 1,000+ tool rows); ratios of time are basis-tools ÷ floor (and, in brackets, of CPU time counted by \`perf stat\` where it works: the machine's load inflates it less), ratios of throughput the share of the floor's rate.
 
 ${table}
 `,
@@ -536,6 +588,11 @@ async function sandboxWorks(): Promise<boolean> {
     preview: { sandbox: unknown };
   };
   return report.preview.sandbox !== "unconfined";
+}
+
+/** `(CPU 1.20×)`: the ratio of CPU times beside a ratio of wall times, where perf counted them. */
+function cpuNote(basis: number, floor: number): string {
+  return Number.isNaN(basis) || Number.isNaN(floor) ? "" : ` (CPU ${times(basis, floor)})`;
 }
 
 /** A difference with its sign: `+0.3`, `−1.2` (a negative one is noise of the machine). */
