@@ -1,41 +1,55 @@
 /**
- * `deno task bench`: measures the CLI as it ships (the bundle, run with `deno run`) side by side
- * with the floor each goal names, in one run, as ratios of medians. Prints a Markdown table and
- * writes it to `bench/results.md`.
+ * `deno task bench`: measures the CLI as it ships (the bundle, run with `deno run` under the
+ * released binary's permission flags) side by side with the floor each goal names, in one run, as
+ * ratios of medians of alternating runs. Prints a Markdown table; a full run writes it to
+ * `bench/results.md`.
+ *
+ * The floors are the Deno programs in `bench/floors/`, each doing the work its row requires and no
+ * more; they run under the same flags. Rows about start-up, throughput and MCP run with the OS
+ * sandbox off (`sandbox.json` `{"mode": "off"}`); the sandbox rows compare it on and off.
  *
  * Usage: deno task bench [--quick]
+ *   --quick  fewer runs, 20 MiB instead of 100, no 10,000-tool row, nothing written (≈1 minute)
  *
  * @module
  */
 
+import { DEFAULT_PERMISSIONS as PERMISSIONS } from "../scripts/_permissions.ts";
+
 const ROOT = new URL("..", import.meta.url).pathname;
 const BUNDLE = `${ROOT}dist/basis-tools.js`;
+const FLOORS = `${ROOT}bench/floors`;
 const QUICK = Deno.args.includes("--quick");
+/** Alternating runs of each command for the start-up rows, and for the 100 MiB rows. */
 const RUNS = QUICK ? 7 : 25;
+const BIG_RUNS = QUICK ? 3 : 9;
+const MIB = QUICK ? 20 : 100;
 const DENO = Deno.execPath();
 const work = await Deno.makeTempDir({ prefix: "basis-bench-" });
+/** The user directories of every call; `config` has the sandbox off, `config-sandbox` has it on. */
 const dirs = {
   BASIS_CONFIG_DIR: `${work}/config`,
   BASIS_CACHE_DIR: `${work}/cache`,
   BASIS_STATE_DIR: `${work}/state`,
 };
+const SANDBOXED = `${work}/config-sandbox`;
 const rows: string[] = [];
+const loadAtStart = loadAverage();
+const startedAt = performance.now();
 
-async function sh(cmd: string[], options: { stdin?: Uint8Array; cwd?: string } = {}) {
-  const child = new Deno.Command(cmd[0] as string, {
+interface ShOptions {
+  cwd?: string;
+}
+
+async function sh(cmd: string[], options: ShOptions = {}) {
+  const output = await new Deno.Command(cmd[0] as string, {
     args: cmd.slice(1),
     cwd: options.cwd ?? work,
     env: dirs,
-    stdin: options.stdin ? "piped" : "null",
+    stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).spawn();
-  if (options.stdin) {
-    const writer = child.stdin.getWriter();
-    await writer.write(options.stdin);
-    await writer.close();
-  }
-  const output = await child.output();
+  }).output();
   if (output.code !== 0) {
     throw new Error(
       `${cmd.join(" ")} exited ${output.code}: ${new TextDecoder().decode(output.stderr)}`,
@@ -44,10 +58,56 @@ async function sh(cmd: string[], options: { stdin?: Uint8Array; cwd?: string } =
   return output;
 }
 
-async function timed(cmd: string[], options: { stdin?: Uint8Array; cwd?: string } = {}) {
-  const started = performance.now();
-  await sh(cmd, options);
-  return performance.now() - started;
+/** One timed run: wall-clock milliseconds, and the CPU milliseconds of the process tree if asked. */
+interface Sample {
+  wall: number;
+  cpu?: number;
+}
+
+/** A command to time: run it, return what it took. */
+type Timer = () => Promise<Sample>;
+
+/** `perf`, when it can count the task clock here (a CPU time that load does not inflate). */
+const PERF = await (async () => {
+  try {
+    const probe = await new Deno.Command("perf", {
+      args: ["stat", "-x,", "-e", "task-clock", "--", "true"],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    return probe.success && /task-clock/.test(new TextDecoder().decode(probe.stderr));
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Times a command; `after` runs once it is timed (to clean up what it left). With `cpu`, and where
+ * perf works, also counts the CPU time of the command and its children (perf's own start is in
+ * the wall time of both sides alike).
+ */
+function timer(cmd: string[], after?: () => Promise<void>, cpu = false): Timer {
+  const counted = cpu && PERF;
+  const argv = counted ? ["perf", "stat", "-x,", "-e", "task-clock", "--", ...cmd] : cmd;
+  return async () => {
+    const started = performance.now();
+    const output = await sh(argv);
+    const wall = performance.now() - started;
+    await after?.();
+    if (!counted) return { wall };
+    const line = /^([\d.]+),msec,task-clock/m.exec(new TextDecoder().decode(output.stderr));
+    return { wall, cpu: Number(line?.[1] ?? NaN) };
+  };
+}
+
+/** A start-up command: its wall time and its CPU time. */
+function startup(cmd: string[]): Timer {
+  return timer(cmd, undefined, true);
+}
+
+/** A shell command line to time (for redirections of stdin and stdout). */
+function shell(line: string, after?: () => Promise<void>): Timer {
+  return timer(["sh", "-c", line], after);
 }
 
 function median(values: number[]): number {
@@ -58,27 +118,49 @@ function median(values: number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Runs two commands alternately, `RUNS` times each after one warm-up, and returns both medians. */
-async function sideBySide(
-  a: () => Promise<number>,
-  b: () => Promise<number>,
-): Promise<[number, number]> {
-  await a();
-  await b();
-  const as: number[] = [];
-  const bs: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    as.push(await a());
-    bs.push(await b());
+/**
+ * Runs the commands alternately, `runs` times each after one warm-up each, the order rotated every
+ * round (so none always follows another), and returns the medians of their wall and CPU times in
+ * the order given (a CPU time not counted is NaN).
+ */
+async function measure<T extends Timer[]>(
+  runs: number,
+  ...timers: T
+): Promise<{ wall: { [K in keyof T]: number }; cpu: { [K in keyof T]: number } }> {
+  for (const t of timers) await t();
+  const samples: Sample[][] = timers.map(() => []);
+  for (let round = 0; round < runs; round++) {
+    for (let k = 0; k < timers.length; k++) {
+      const at = (round + k) % timers.length;
+      (samples[at] as Sample[]).push(await (timers[at] as Timer)());
+    }
   }
-  return [median(as), median(bs)];
+  type Medians = { [K in keyof T]: number };
+  return {
+    wall: samples.map((s) => median(s.map((x) => x.wall))) as Medians,
+    cpu: samples.map((s) => median(s.map((x) => x.cpu ?? NaN))) as Medians,
+  };
 }
 
-async function workspace(name: string, tools: number): Promise<string> {
+/** The medians of the wall times of {@linkcode measure}. */
+async function interleaved<T extends Timer[]>(
+  runs: number,
+  ...timers: T
+): Promise<{ [K in keyof T]: number }> {
+  return (await measure(runs, ...timers)).wall;
+}
+
+async function workspace(name: string, tools: Record<string, unknown>): Promise<string> {
   const root = `${work}/${name}`;
   await Deno.mkdir(`${root}/.basis`, { recursive: true });
+  await Deno.writeTextFile(`${root}/.basis/tools.json`, JSON.stringify({ schema: 1, tools }));
+  return root;
+}
+
+/** A workspace of `count` typical tools, and `cat`. */
+function manyTools(name: string, count: number): Promise<string> {
   const entries: Record<string, unknown> = {};
-  for (let i = 0; i < tools; i++) {
+  for (let i = 0; i < count; i++) {
     entries[`tool_${String(i).padStart(5, "0")}`] = {
       description: `Tool number ${i}, which does something useful with its input`,
       input_schema: {
@@ -95,217 +177,145 @@ async function workspace(name: string, tools: number): Promise<string> {
     input_schema: { type: "object" },
     command: ["cat"],
   };
-  await Deno.writeTextFile(
-    `${root}/.basis/tools.json`,
-    JSON.stringify({ schema: 1, tools: entries }),
-  );
-  return root;
+  return workspace(name, entries);
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+/** How many times the floor's time basis-tools takes (start-up rows: lower is better). */
+const times = (basis: number, floor: number) => `${(basis / floor).toFixed(2)}×`;
+/** The share of the floor's throughput basis-tools reaches (higher is better). */
+const share = (basis: number, floor: number) => `${(floor / basis).toFixed(2)}×`;
+const rate = (ms: number) => `${(MIB / (ms / 1000)).toFixed(0)} MiB/s`;
+const row = (...cells: string[]) => rows.push(`| ${cells.join(" | ")} |`);
+
+/** The CLI from the bundle in a workspace, with the sandbox off unless given another config. */
+const cli = (root: string, ...args: string[]) => [
+  DENO,
+  "run",
+  "--no-config",
+  ...PERMISSIONS,
+  BUNDLE,
+  "-C",
+  root,
+  ...args,
+];
+/** The same with V8 compiling every function up front (a flag `deno compile` could bake in). */
+const eager = (root: string, ...args: string[]) => [
+  DENO,
+  "run",
+  "--no-config",
+  "--v8-flags=--no-lazy",
+  ...PERMISSIONS,
+  BUNDLE,
+  "-C",
+  root,
+  ...args,
+];
+const floor = (file: string, ...args: string[]) => [
+  DENO,
+  "run",
+  "--no-config",
+  ...PERMISSIONS,
+  `${FLOORS}/${file}`,
+  ...args,
+];
+const q = (cmd: string[]) => cmd.map((arg) => `'${arg.replaceAll("'", `'\\''`)}'`).join(" ");
 
 console.error("bundling…");
 await sh([DENO, "task", "--quiet", "bundle"], { cwd: ROOT });
-await Deno.writeTextFile(`${work}/hello.js`, 'console.log("hello");\n');
-await Deno.writeTextFile(
-  `${work}/spawn_cat.js`,
-  `const child = new Deno.Command("cat", { stdin: "piped", stdout: "piped" }).spawn();
-const writer = child.stdin.getWriter();
-await writer.write(new TextEncoder().encode(Deno.args[0]));
-await writer.close();
-const { stdout } = await child.output();
-await Deno.stdout.write(stdout);
-`,
-);
-const cli = (
-  root: string,
-  ...args: string[]
-) => [DENO, "run", "-A", "--no-config", BUNDLE, "-C", root, ...args];
-const plain = (
-  file: string,
-  ...args: string[]
-) => [DENO, "run", "-A", "--no-config", `${work}/${file}`, ...args];
+await Deno.mkdir(dirs.BASIS_CONFIG_DIR, { recursive: true });
+await Deno.writeTextFile(`${dirs.BASIS_CONFIG_DIR}/sandbox.json`, '{"mode": "off"}\n');
+await Deno.mkdir(SANDBOXED, { recursive: true });
 
 rows.push(
   "| measurement | basis-tools | floor | ratio | goal |",
   "| --- | --- | --- | --- | --- |",
 );
 
-// 1. list on 100 tools vs hello-world.
-const w100 = await workspace("w100", 100);
-{
-  console.error("list on 100 tools vs hello-world…");
-  const [list, hello] = await sideBySide(
-    () => timed(cli(w100, "list")),
-    () => timed(plain("hello.js")),
-  );
-  rows.push(
-    `| \`list\`, 100 tools vs Deno hello-world | ${fmt(list)} | ${fmt(hello)} | ${
-      ratio(list, hello)
-    } | ≤ 1.3× |`,
-  );
-}
+const w100 = await manyTools("w100", 100);
+const INPUT = '{"text":"hello","count":3}';
+let noLazy: { call: number; list: number } | undefined;
 
-// 2. call of a cat tool vs a minimal Deno script that spawns cat.
+// 1. call of a cat tool vs a Deno script that spawns cat; the same with --v8-flags=--no-lazy.
 {
   console.error("call cat vs spawn cat…");
-  const input = '{"text":"hello","count":3}';
-  await sh(cli(w100, "call", "cat", input, "--approve", "always"));
-  const [call, floor] = await sideBySide(
-    () => timed(cli(w100, "call", "cat", input, "--approve", "always")),
-    () => timed(plain("spawn_cat.js", input)),
+  const { wall: [call, spawn, eagerCall], cpu: [callCpu, spawnCpu] } = await measure(
+    RUNS,
+    startup(cli(w100, "call", "cat", INPUT, "--approve", "always")),
+    startup(floor("spawn_cat.js", INPUT)),
+    timer(eager(w100, "call", "cat", INPUT, "--approve", "always")),
   );
-  rows.push(
-    `| \`call\` of a \`cat\` tool vs Deno spawning \`cat\` | ${fmt(call)} | ${fmt(floor)} | ${
-      ratio(call, floor)
-    } | ≤ 1.3× |`,
+  row(
+    "`call` of a `cat` tool vs a Deno script spawning `cat`",
+    fmt(call),
+    fmt(spawn),
+    `${times(call, spawn)}${cpuNote(callCpu, spawnCpu)}`,
+    "≤ 1.3×",
+  );
+  noLazy = { call: eagerCall / call, list: NaN };
+}
+
+// 2. list of 100 tools vs hello-world; the same with --v8-flags=--no-lazy.
+{
+  console.error("list on 100 tools vs hello-world…");
+  const { wall: [list, hello, eagerList], cpu: [listCpu, helloCpu] } = await measure(
+    RUNS,
+    startup(cli(w100, "list")),
+    startup(floor("hello.js")),
+    timer(eager(w100, "list")),
+  );
+  row(
+    "`list`, 100 tools vs Deno hello-world",
+    fmt(list),
+    fmt(hello),
+    `${times(list, hello)}${cpuNote(listCpu, helloCpu)}`,
+    "≤ 1.3×",
+  );
+  noLazy.list = eagerList / list;
+  row(
+    "`--v8-flags=--no-lazy` (for `deno compile`): `call` / `list` with it vs without",
+    "—",
+    "—",
+    `${noLazy.call.toFixed(2)}× / ${noLazy.list.toFixed(2)}×`,
+    "report",
   );
 }
 
-// 2b. The OS sandbox: the same call confined (bubblewrap, the default where it works) vs with the
-// sandbox off (sandbox.json {"mode": "off"}).
+// 3. The OS sandbox: the same call confined (bubblewrap, the default where it works) vs off.
 {
   console.error("call cat, sandboxed vs unsandboxed…");
-  const off = `${work}/config-sandbox-off`;
-  await Deno.mkdir(off, { recursive: true });
-  await Deno.writeTextFile(`${off}/sandbox.json`, '{"mode": "off"}\n');
-  const input = '{"text":"hello","count":3}';
-  const call = (...config: string[]) => () =>
-    timed(cli(w100, ...config, "call", "cat", input, "--approve", "always"));
-  // The first confined call asks whether bwrap works here and keeps the answer.
-  await sh(cli(w100, "call", "cat", input, "--approve", "always"));
+  const sandboxed = cli(
+    w100,
+    "--config-dir",
+    SANDBOXED,
+    "call",
+    "cat",
+    INPUT,
+    "--approve",
+    "always",
+  );
   const confined = await sandboxWorks();
-  const [sandboxed, unsandboxed] = await sideBySide(call(), call("--config-dir", off));
-  rows.push(
-    `| \`call\` of a \`cat\` tool in the OS sandbox (bubblewrap) vs the sandbox off | ${
-      confined ? fmt(sandboxed) : "(no sandbox here)"
-    } | ${fmt(unsandboxed)} | ${signed(sandboxed - unsandboxed)} ms | under +4 ms |`,
+  const [on, off] = await interleaved(
+    RUNS,
+    timer(sandboxed),
+    timer(cli(w100, "call", "cat", INPUT, "--approve", "always")),
+  );
+  row(
+    "`call` of a `cat` tool in the OS sandbox (bubblewrap) vs the sandbox off",
+    confined ? fmt(on) : "(no sandbox here)",
+    fmt(off),
+    `${signed(on - off)} ms`,
+    "under +4 ms",
   );
 }
 
-// 3. list scaling.
-{
-  const sizes = QUICK ? [10, 100, 1000] : [10, 100, 1000, 10000];
-  const times: number[] = [];
-  for (const size of sizes) {
-    console.error(`list on ${size} tools…`);
-    const root = await workspace(`scale${size}`, size);
-    const [t] = await sideBySide(() => timed(cli(root, "list")), () => Promise.resolve(0));
-    times.push(t);
-  }
-  const base = times[0] as number;
-  rows.push(
-    `| \`list\` growth: ${sizes.map((s, i) => `${s} → ${fmt(times[i] as number)}`).join(", ")} | ${
-      fmt(times.at(-1) as number)
-    } | ${fmt(base)} (10 tools) | ${
-      ratio(times.at(-1) as number, base)
-    } | linear; 10,000 under 1 s |`,
-  );
-}
-
-// 4. 100 MiB through a tool vs cat piping the same bytes; peak memory over the cap.
-{
-  const mib = QUICK ? 20 : 100;
-  console.error(`${mib} MiB through a tool…`);
-  const payload = JSON.stringify({ text: "x".repeat(mib * 1024 * 1024 - 11) });
-  const bytes = new TextEncoder().encode(payload);
-  await Deno.writeFile(`${work}/payload.json`, bytes);
-  const through = `${work}/through`;
-  await Deno.mkdir(`${through}/.basis`, { recursive: true });
-  await Deno.writeTextFile(
-    `${through}/.basis/tools.json`,
-    JSON.stringify({
-      schema: 1,
-      tools: { cat: { description: "cat", input_schema: { type: "object" }, command: ["cat"] } },
-    }),
-  );
-  const callCat = (...flags: string[]) => () =>
-    timed([
-      "sh",
-      "-c",
-      `${
-        cli(through, "call", "cat", "-", "--approve", "always", ...flags).join(" ")
-      } < payload.json > /dev/null`,
-    ]);
-  const catCat = () => timed(["sh", "-c", "cat < payload.json | cat > /dev/null"]);
-  const [tool, floor] = await sideBySide(callCat(), catCat);
-  // The audit trail records each input in full: the same without it shows what that costs.
-  const [unaudited, floorAgain] = await sideBySide(callCat("--audit-log", "off"), catCat);
-  // Streamed output is redacted: the same tool with a secret in its env, against none.
-  const secretive = `${work}/secretive`;
-  await Deno.mkdir(`${secretive}/.basis`, { recursive: true });
-  await Deno.writeTextFile(
-    `${secretive}/.basis/tools.json`,
-    JSON.stringify({
-      schema: 1,
-      tools: {
-        cat: {
-          description: "cat",
-          input_schema: { type: "object" },
-          command: ["cat"],
-          env: { TOKEN: "s3cr3t-bench-token-0123456789abcdef" },
-        },
-      },
-    }),
-  );
-  const callIn = (root: string) => () =>
-    timed([
-      "sh",
-      "-c",
-      `${
-        cli(root, "call", "cat", "-", "--approve", "always", "--audit-log", "off").join(" ")
-      } < payload.json > /dev/null`,
-    ]);
-  const [redacted, unredacted] = await sideBySide(callIn(secretive), callIn(through));
-  const rate = (ms: number) => `${(mib / (ms / 1000)).toFixed(0)} MiB/s`;
-  rows.push(
-    `| ${mib} MiB through a \`cat\` tool vs \`cat \\| cat\` | ${rate(tool)} | ${rate(floor)} | ${
-      ratio(floor, tool)
-    } of the floor's throughput | ≥ 0.5× |`,
-    `| the same with \`--audit-log off\` (for comparison) | ${rate(unaudited)} | ${
-      rate(floorAgain)
-    } | ${ratio(floorAgain, unaudited)} of the floor's throughput | — |`,
-    `| the same, audit off, with a secret in the tool's env (output redacted) vs none | ${
-      rate(redacted)
-    } | ${rate(unredacted)} | ${ratio(unredacted, redacted)} | — |`,
-  );
-
-  const gen = `${work}/gen`;
-  await Deno.mkdir(`${gen}/.basis`, { recursive: true });
-  await Deno.writeTextFile(
-    `${gen}/.basis/tools.json`,
-    JSON.stringify({
-      schema: 1,
-      tools: {
-        big: {
-          description: "big",
-          input_schema: { type: "object" },
-          command: ["head", "-c", `${mib * 1024 * 1024}`, "/dev/zero"],
-        },
-      },
-    }),
-  );
-  const peak = async (cmd: string[]) => {
-    const out = await sh(["/usr/bin/time", "-f", "%M", ...cmd]);
-    const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
-    return Number(lines.at(-1)) / 1024;
-  };
-  const capped = await peak(cli(gen, "--json", "call", "big", "{}", "--approve", "always"));
-  const floorPeak = await peak(plain("hello.js"));
-  rows.push(
-    `| peak memory, ${mib} MiB of output over the cap (\`--json\`) | ${capped.toFixed(0)} MiB | ${
-      floorPeak.toFixed(0)
-    } MiB (hello-world) | ${ratio(capped, floorPeak)} | under 200 MiB |`,
-  );
-}
-
-// 5. What approval adds to a call: 1,000 remembered rules and the audit trail, vs --approve
+// 4. What approval adds to a call: 1,000 remembered rules and the audit trail, vs --approve
 // always with the audit trail off.
 {
   console.error("approval path: 1,000 rules + audit vs --approve always, audit off…");
   const config = `${work}/approval-config`;
   await Deno.mkdir(config, { recursive: true });
+  await Deno.writeTextFile(`${config}/sandbox.json`, '{"mode": "off"}\n');
   // The program as the preview names it: found on PATH, its directory's links resolved.
   const found = new TextDecoder().decode((await sh(["sh", "-c", "command -v cat"])).stdout).trim();
   const cat = `${Deno.realPathSync(found.slice(0, found.lastIndexOf("/")))}/cat`;
@@ -327,34 +337,154 @@ const w100 = await workspace("w100", 100);
   await Deno.writeTextFile(`${config}/rules.json`, JSON.stringify({ version: 2, rules }), {
     mode: 0o600,
   });
-  const input = '{"text":"hello","count":3}';
   const audit = `${work}/audit.jsonl`;
-  const [ruled, always] = await sideBySide(
-    () => timed(cli(w100, "--config-dir", config, "--audit-log", audit, "call", "cat", input)),
-    () =>
-      timed(
-        cli(
-          w100,
-          "--config-dir",
-          config,
-          "--audit-log",
-          "off",
-          "call",
-          "cat",
-          input,
-          "--approve",
-          "always",
-        ),
-      ),
+  const [ruled, always] = await interleaved(
+    RUNS,
+    timer(cli(w100, "--config-dir", config, "--audit-log", audit, "call", "cat", INPUT)),
+    timer(cli(
+      w100,
+      "--config-dir",
+      config,
+      "--audit-log",
+      "off",
+      "call",
+      "cat",
+      INPUT,
+      "--approve",
+      "always",
+    )),
   );
-  rows.push(
-    `| approval added to a \`call\`: 1,000 rules + audit vs \`--approve always\`, audit off | ${
-      fmt(ruled)
-    } | ${fmt(always)} | ${signed(ruled - always)} ms | under 2 ms added |`,
+  row(
+    "approval added to a `call`: 1,000 rules + audit vs `--approve always`, audit off",
+    fmt(ruled),
+    fmt(always),
+    `${signed(ruled - always)} ms`,
+    "under 2 ms added",
   );
 }
 
-// 6. In-process figures from deno bench: validation, rule lookup, audit append.
+// 5. list scaling.
+{
+  const sizes = QUICK ? [10, 100, 1000] : [10, 100, 1000, 10000];
+  const medians: number[] = [];
+  for (const size of sizes) {
+    console.error(`list on ${size} tools…`);
+    const root = await manyTools(`scale${size}`, size);
+    const [t] = await interleaved(size >= 1000 ? BIG_RUNS : RUNS, timer(cli(root, "list")));
+    medians.push(t);
+  }
+  const base = medians[0] as number;
+  row(
+    `\`list\` growth: ${sizes.map((s, i) => `${s} → ${fmt(medians[i] as number)}`).join(", ")}`,
+    fmt(medians.at(-1) as number),
+    `${fmt(base)} (10 tools)`,
+    times(medians.at(-1) as number, base),
+    "linear; 10,000 under 1 s",
+  );
+}
+
+// 6. The input direction: MIB MiB of input through a `cat` tool (which echoes it back) vs the
+// floor that reads, parses, writes to `cat` and relays; `cat | cat` as the physical limit.
+{
+  console.error(`${MIB} MiB of input through a cat tool…`);
+  const payload = `${work}/payload.json`;
+  await Deno.writeTextFile(payload, JSON.stringify({ text: "x".repeat(MIB * 1024 * 1024 - 11) }));
+  const echo = { description: "cat", input_schema: { type: "object" }, command: ["cat"] };
+  const through = await workspace("through", { cat: echo });
+  const secretive = await workspace("secretive", {
+    cat: { ...echo, env: { TOKEN: "s3cr3t-bench-token-0123456789abcdef" } },
+  });
+  const audit = `${work}/through-audit.jsonl`;
+  const call = (root: string, ...flags: string[]) =>
+    `${q(cli(root, ...flags, "call", "cat", "-", "--approve", "always"))} < ${payload} > /dev/null`;
+  const [audited, unaudited, redacted, relay, catCat] = await interleaved(
+    BIG_RUNS,
+    shell(call(through, "--audit-log", audit), () => Deno.remove(audit)),
+    shell(call(through, "--audit-log", "off")),
+    shell(call(secretive, "--audit-log", "off")),
+    shell(`${q(floor("input_relay.js"))} < ${payload} > /dev/null`),
+    shell(`cat < ${payload} | cat > /dev/null`),
+  );
+  row(
+    `input direction: ${MIB} MiB of input through a \`cat\` tool vs a Deno script that reads, parses, writes to \`cat\` and relays`,
+    rate(audited),
+    rate(relay),
+    share(audited, relay),
+    "≥ 0.9×",
+  );
+  row(
+    "the same with `--audit-log off`",
+    rate(unaudited),
+    rate(relay),
+    share(unaudited, relay),
+    "—",
+  );
+  row(
+    "the same, audit off, with a secret in the tool's env (output redacted) vs none",
+    rate(redacted),
+    rate(unaudited),
+    share(redacted, unaudited),
+    "—",
+  );
+  row(
+    `\`cat < input \\| cat\`, ${MIB} MiB (the physical limit; basis-tools as a share of it)`,
+    rate(audited),
+    rate(catCat),
+    share(audited, catCat),
+    "reference",
+  );
+  await Deno.remove(payload);
+}
+
+// 7. The output direction: a small input, a tool printing MIB MiB, vs a reader-loop relay; the same
+// with `--json` (the output spills to a file) vs that relay writing a file; peak memory of the latter.
+{
+  console.error(`a tool printing ${MIB} MiB, streamed and with --json…`);
+  const program = ["head", "-c", `${MIB * 1024 * 1024}`, "/dev/zero"];
+  const gen = await workspace("gen", {
+    big: { description: "big", input_schema: { type: "object" }, command: program },
+  });
+  const spill = `${work}/floor-spill`;
+  await Deno.mkdir(spill, { recursive: true, mode: 0o700 });
+  let n = 0;
+  const [streamed, relay, json, relayToFile] = await interleaved(
+    BIG_RUNS,
+    shell(`${q(cli(gen, "call", "big", "{}", "--approve", "always"))} > /dev/null`),
+    shell(`${q(floor("output_relay.js", ...program))} > /dev/null`),
+    shell(`${q(cli(gen, "--json", "call", "big", "{}", "--approve", "always"))} > /dev/null`),
+    () => shell(`${q(floor("spill_relay.js", `${spill}/${n++}.out`, ...program))} > /dev/null`)(),
+  );
+  row(
+    `output direction: a tool printing ${MIB} MiB vs a Deno reader-loop relay`,
+    rate(streamed),
+    rate(relay),
+    share(streamed, relay),
+    "≥ 0.9×",
+  );
+  row(
+    `\`--json\`, ${MIB} MiB of output (spilled: the first 16 MiB to a file) vs the same relay writing a file`,
+    rate(json),
+    rate(relayToFile),
+    share(json, relayToFile),
+    "≥ 0.9×",
+  );
+  const peak = async (cmd: string[]) => {
+    const out = await sh(["/usr/bin/time", "-f", "%M", ...cmd]);
+    const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
+    return Number(lines.at(-1)) / 1024;
+  };
+  const capped = await peak(cli(gen, "--json", "call", "big", "{}", "--approve", "always"));
+  const floorPeak = await peak(floor("hello.js"));
+  row(
+    `peak memory, ${MIB} MiB of output over the cap (\`--json\`)`,
+    `${capped.toFixed(0)} MiB`,
+    `${floorPeak.toFixed(0)} MiB (hello-world)`,
+    times(capped, floorPeak),
+    "under 200 MiB",
+  );
+}
+
+// 8. In-process figures from deno bench: validation, rule lookup, audit append.
 {
   console.error("deno bench…");
   const output = await sh([
@@ -374,37 +504,31 @@ const w100 = await workspace("w100", 100);
     if (ns === undefined) throw new Error(`No bench named "${name}"`);
     return ns < 10_000 ? `${ns.toFixed(0)} ns` : `${(ns / 1000).toFixed(1)} µs`;
   };
-  rows.push(
-    `| validation of a typical input, compiled schema (\`deno bench\`) | ${
-      avg("validateInput() accepts")
-    } | ${avg("compiled validator alone")} (ajv's function alone) | — | report ns/op |`,
-    `| rule lookup, 1,000 remembered rules (\`deno bench\`) | ${
-      avg("decideByRules() with 1,000 rules, one preview")
-    } | — | — | part of the 2 ms |`,
-    `| audit append, decision + run lines (\`deno bench\`) | ${
-      avg("audit: decision + run on an open log")
-    } | — | — | part of the 2 ms |`,
+  row(
+    "validation of a typical input, compiled schema (`deno bench`)",
+    avg("validateInput() accepts"),
+    `${avg("compiled validator alone")} (ajv's function alone)`,
+    "—",
+    "report ns/op",
+  );
+  row(
+    "rule lookup, 1,000 remembered rules (`deno bench`)",
+    avg("decideByRules() with 1,000 rules, one preview"),
+    "—",
+    "—",
+    "part of the 2 ms",
+  );
+  row(
+    "audit append, decision + run lines (`deno bench`)",
+    avg("audit: decision + run on an open log"),
+    "—",
+    "—",
+    "part of the 2 ms",
   );
 }
 
-const table = rows.join("\n");
-console.log(table);
-if (!QUICK) {
-  const results = `${ROOT}bench/results.md`;
-  await Deno.writeTextFile(
-    results,
-    `# Benchmark results\n\nMeasured by \`deno task bench\` on ${
-      new Date().toISOString().slice(0, 10)
-    } (${Deno.build.target}, Deno ${Deno.version.deno}); medians of ${RUNS} alternating runs.\n\n${table}\n`,
-  );
-  await sh([DENO, "fmt", "--quiet", results], { cwd: ROOT });
-}
-await Deno.remove(work, { recursive: true });
-
-// ---------------------------------------------------------------------------------------------
-// 7. The MCP server (bench/mcp_bench.ts): sequential tools/call throughput of a `cat` tool vs
-// Deno spawning `cat`, the latency of a call, and the server's memory after 1,000 and 10,000
-// calls. Its rows are printed and added to bench/results.md.
+// 9. The MCP server (bench/mcp_bench.ts): sequential tools/call of a `cat` tool vs Deno loops
+// spawning `setsid cat` and `cat`, the sandbox on vs off, latency, memory.
 {
   console.error("MCP server: sequential tools/call…");
   const mcp = await sh([
@@ -416,27 +540,71 @@ await Deno.remove(work, { recursive: true });
     "--rows",
     ...(QUICK ? ["--quick"] : []),
   ], { cwd: ROOT });
-  const mcpRows = new TextDecoder().decode(mcp.stdout).trim();
-  console.log(mcpRows);
-  if (!QUICK) {
-    const results = `${ROOT}bench/results.md`;
-    await Deno.writeTextFile(results, `${mcpRows}\n`, { append: true });
-    await sh([DENO, "fmt", "--quiet", results], { cwd: ROOT });
-  }
+  rows.push(...new TextDecoder().decode(mcp.stdout).trim().split("\n"));
+}
+await Deno.remove(work, { recursive: true });
+
+const table = rows.join("\n");
+const minutes = (performance.now() - startedAt) / 60_000;
+const load =
+  `load average ${loadAtStart} at the start and ${loadAverage()} at the end, on ${navigator.hardwareConcurrency} cores`;
+console.log(table);
+console.error(`${minutes.toFixed(1)} min; ${load}`);
+if (!QUICK) {
+  const results = `${ROOT}bench/results.md`;
+  await Deno.writeTextFile(
+    results,
+    `# Benchmark results
+
+Measured by \`deno task bench\` on ${
+      new Date().toISOString().slice(0, 10)
+    } (${Deno.build.target}, Deno ${Deno.version.deno}; ${load}; ${
+      minutes.toFixed(1)
+    } min): the bundle run with \`deno run --no-config ${
+      PERMISSIONS.join(" ")
+    }\` (the released binary's permissions), the floors (\`bench/floors/\`) under the same flags, the OS sandbox off but in the sandbox rows. Medians of ${RUNS} alternating runs (${BIG_RUNS} for the ${MIB} MiB and 1,000+ tool rows); ratios of time are basis-tools ÷ floor (and, in brackets, of CPU time counted by \`perf stat\` where it works: the machine's load inflates it less), ratios of throughput the share of the floor's rate.
+
+${table}
+`,
+  );
+  await sh([DENO, "fmt", "--quiet", results], { cwd: ROOT });
 }
 
 /** Whether calls run confined here: a call's --dry-run preview names its grants, not "unconfined". */
 async function sandboxWorks(): Promise<boolean> {
-  const out = await sh(
-    cli(w100, "--json", "call", "cat", "{}", "--dry-run", "--approve", "always"),
-  );
+  const out = await sh(cli(
+    w100,
+    "--config-dir",
+    SANDBOXED,
+    "--json",
+    "call",
+    "cat",
+    "{}",
+    "--dry-run",
+    "--approve",
+    "always",
+  ));
   const report = JSON.parse(new TextDecoder().decode(out.stdout)) as {
     preview: { sandbox: unknown };
   };
   return report.preview.sandbox !== "unconfined";
 }
 
+/** `(CPU 1.20×)`: the ratio of CPU times beside a ratio of wall times, where perf counted them. */
+function cpuNote(basis: number, floor: number): string {
+  return Number.isNaN(basis) || Number.isNaN(floor) ? "" : ` (CPU ${times(basis, floor)})`;
+}
+
 /** A difference with its sign: `+0.3`, `−1.2` (a negative one is noise of the machine). */
 function signed(delta: number): string {
   return `${delta < 0 ? "−" : "+"}${Math.abs(delta).toFixed(1)}`;
+}
+
+/** The 1-minute load average, from /proc/loadavg (`?` where there is none). */
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ")[0] ?? "?";
+  } catch {
+    return "?";
+  }
 }

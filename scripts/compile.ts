@@ -10,18 +10,11 @@
  * @module
  */
 
+import { DEFAULT_PERMISSIONS } from "./_permissions.ts";
+
 const ROOT = new URL("..", import.meta.url).pathname;
 /** Colour codes in Deno's own error output. */
 const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
-
-/** The permissions the released binary runs with: no network, no FFI, never a prompt. */
-export const DEFAULT_PERMISSIONS = [
-  "--no-prompt",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-];
 
 const args = [...Deno.args];
 const extraAt = args.indexOf("--");

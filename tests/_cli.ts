@@ -19,6 +19,12 @@ export { FIXTURES, oneTool, ROOT } from "./_fixtures.ts";
  * one (CI runs the suite against the bundle as it ships).
  */
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
+/**
+ * The compiled binary the CLI is run as when `BASIS_TEST_BINARY` names one (CI compiles it and runs
+ * the suite against it). Its permissions were fixed when it was compiled: a run that asks for Deno
+ * flags of its own runs from {@linkcode ENTRY} instead.
+ */
+const BINARY = Deno.env.get("BASIS_TEST_BINARY");
 
 /** The keys of what `call --json` prints, in order (README: `call`). */
 export const CALL_JSON_KEYS: readonly string[] = [
@@ -165,7 +171,8 @@ export function cliEnv(dirs: Scratch, env: Record<string, string> = {}): Record<
 }
 
 /**
- * The command that runs the CLI (from source, or the bundle) in a scratch workspace.
+ * The command that runs the CLI (from source, the bundle, or the compiled binary) in a scratch
+ * workspace.
  *
  * @param dirs The scratch workspace.
  * @param args The CLI's arguments.
@@ -177,12 +184,30 @@ export function cliCommand(
   args: string[],
   options: CliCommandOptions = {},
 ): CliCommand {
+  if (BINARY !== undefined && options.permissions === undefined) {
+    return { command: BINARY, args, cwd: options.cwd ?? dirs.root, env: cliEnv(dirs, options.env) };
+  }
   return {
     command: Deno.execPath(),
-    args: denoRunArgs(ENTRY, options.permissions ?? ["-A"], args),
+    args: denoRunArgs(ENTRY, withCodeDir(options.permissions ?? ["-A"]), args),
     cwd: options.cwd ?? dirs.root,
     env: cliEnv(dirs, options.env),
   };
+}
+
+/**
+ * A test's own Deno flags, plus the read of the bundle's directory when the suite runs the bundle:
+ * it loads its chunks on demand, a read `permissions` grants too (as the directory of its code).
+ */
+function withCodeDir(flags: readonly string[]): string[] {
+  if (!ENTRY.endsWith(".js")) return [...flags];
+  const dir = ENTRY.slice(0, ENTRY.lastIndexOf("/"));
+  if (flags.some((flag) => flag === "-A" || flag === "--allow-all" || flag === "--allow-read")) {
+    return [...flags];
+  }
+  const scoped = flags.findIndex((flag) => flag.startsWith("--allow-read="));
+  if (scoped === -1) return [...flags, `--allow-read=${dir}`];
+  return flags.map((flag, i) => i === scoped ? `${flag},${dir}` : flag);
 }
 
 /**
