@@ -10,6 +10,7 @@
  */
 
 import { type Phrase, phrase } from "./locale/messages.ts";
+import { quietly } from "./quietly.ts";
 
 /** The outcome of reading one configuration file's path. */
 export type ConfigFileRead =
@@ -35,7 +36,7 @@ const strict = new TextDecoder("utf-8", { fatal: true });
 export function readConfigFile(path: string): ConfigFileRead {
   let info: Deno.FileInfo;
   try {
-    info = Deno.statSync(path);
+    info = quietly(() => Deno.statSync(path));
   } catch (error) {
     if (isAbsent(error)) return danglingLink(path) ?? { kind: "missing" };
     return { kind: "error", reason: cannotRead(error) };
@@ -84,7 +85,7 @@ export function sameFile(a: string, b: string): boolean {
 function danglingLink(path: string): ConfigFileRead | undefined {
   let target: string;
   try {
-    if (!Deno.lstatSync(path).isSymlink) return undefined;
+    if (!quietly(() => Deno.lstatSync(path)).isSymlink) return undefined;
     target = Deno.readLinkSync(path);
   } catch {
     return undefined;

@@ -57,17 +57,18 @@ export class OutputCapture {
   }
 
   /**
-   * Takes the next chunk of the stream. Returns a promise only when the chunk goes to the spill
-   * file, resolved once it is written, so awaiting it gives back-pressure; chunks that are kept or
-   * only counted cost no promise (a 100 MiB output is 1,600 chunks). Never throws or rejects: a
-   * spill file that cannot be written is dropped.
+   * Takes the next chunk of the stream. Returns a promise only for the chunk that opens the spill
+   * file, resolved once the file is open and holds everything so far (awaiting it gives
+   * back-pressure); later chunks are written to it as they come, synchronously, and chunks that
+   * are kept or only counted cost no promise (a 100 MiB output is 1,600 chunks). Never throws or
+   * rejects: a spill file that cannot be written is dropped.
    *
    * @param chunk Bytes as read from the pipe.
-   * @returns The pending spill write, if any.
+   * @returns The pending opening of the spill file, if this chunk opens it.
    */
   push(chunk: Uint8Array): Promise<void> | undefined {
     this.#totalBytes += chunk.length;
-    if (this.#truncated) return this.#spill ? this.#spillWrite(chunk) : undefined;
+    if (this.#truncated) return this.#spillWrite(chunk);
     const keep = this.#fits(chunk);
     if (keep === chunk.length) {
       this.#kept.push(chunk);
@@ -131,11 +132,12 @@ export class OutputCapture {
     if (opened === undefined) return;
     this.#spill = opened.file;
     this.#spillPath = opened.path;
-    for (const part of before) await this.#spillWrite(part);
-    await this.#spillWrite(chunk);
+    for (const part of before) this.#spillWrite(part);
+    this.#spillWrite(chunk);
   }
 
-  async #spillWrite(bytes: Uint8Array): Promise<void> {
+  /** Writes to the spill file synchronously: a file write is short, and a promise per chunk is not. */
+  #spillWrite(bytes: Uint8Array): undefined {
     const file = this.#spill;
     if (!file) return;
     const room = this.#limits.maxSpillBytes - this.#spilled;
@@ -144,7 +146,7 @@ export class OutputCapture {
     const part = bytes.length > room ? bytes.subarray(0, utf8CutIndex(bytes, room)) : bytes;
     try {
       let offset = 0;
-      while (offset < part.length) offset += await file.write(part.subarray(offset));
+      while (offset < part.length) offset += file.writeSync(part.subarray(offset));
       this.#spilled += part.length;
     } catch {
       // A partial file must not pass for the output.
@@ -153,7 +155,7 @@ export class OutputCapture {
       this.#spillPath = undefined;
       try {
         file.close();
-        if (path) await Deno.remove(path);
+        if (path) Deno.removeSync(path);
       } catch {
         // Best effort.
       }

@@ -9,6 +9,7 @@
 import { english, type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath } from "../paths.ts";
 import { quote } from "./_start_error.ts";
+import { quietly } from "../quietly.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -150,7 +151,7 @@ function failed(
 function inspect(path: string): Kind {
   let info: Deno.FileInfo;
   try {
-    info = Deno.statSync(path);
+    info = quietly(() => Deno.statSync(path));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return "missing";

@@ -16,6 +16,7 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { strictJsonProblem } from "../../json_text.ts";
 import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
+import { quietly } from "../../quietly.ts";
 import { duplicateKeysOf } from "../../json_duplicate_keys.ts";
 import { fieldProblem } from "./_shape.ts";
 
@@ -89,7 +90,7 @@ function readTrusted(file: string): Uint8Array | undefined {
 /** Where a symbolic link that leads nowhere points, or `undefined` when `path` is no such link. */
 function danglingTarget(path: string): string | undefined {
   try {
-    return Deno.lstatSync(path).isSymlink ? Deno.readLinkSync(path) : undefined;
+    return quietly(() => Deno.lstatSync(path)).isSymlink ? Deno.readLinkSync(path) : undefined;
   } catch {
     return undefined;
   }
@@ -97,7 +98,7 @@ function danglingTarget(path: string): string | undefined {
 
 function statOrUndefined(path: string): Deno.FileInfo | undefined {
   try {
-    return Deno.statSync(path);
+    return quietly(() => Deno.statSync(path));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return undefined;

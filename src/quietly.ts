@@ -1,0 +1,34 @@
+/**
+ * File-system calls where failing is common: the PATH search (most entries lack the program) and
+ * configuration files that are usually absent. A failed call throws; most of that throw's cost is
+ * capturing a stack trace nobody reads, so these calls capture none.
+ *
+ * @module
+ */
+
+/**
+ * Runs a synchronous call whose errors are expected, making them without a stack trace (the same
+ * class, the same message).
+ *
+ * @param call The call, such as `() => Deno.statSync(path)`.
+ * @returns What it returns.
+ * @throws What it throws, without a stack.
+ * @example A missing file
+ * ```ts
+ * import { quietly } from "./quietly.ts";
+ * try {
+ *   quietly(() => Deno.statSync("/no/such/file"));
+ * } catch (error) {
+ *   console.assert(error instanceof Deno.errors.NotFound);
+ * }
+ * ```
+ */
+export function quietly<T>(call: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return call();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
