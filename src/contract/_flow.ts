@@ -8,7 +8,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import type { Messages } from "../locale/messages.ts";
+import { english, type Messages, type Phrase } from "../locale/messages.ts";
 import { redact } from "../redact.ts";
 import type { RunResult } from "../run/types.ts";
 import { ToolError } from "./tool_error.ts";
@@ -88,13 +88,13 @@ export async function approve(
  * @param flow The settings.
  * @param tool The tool's name.
  * @param preview The preview.
- * @param reason Why, in English, for the audit trail.
+ * @param reason Why (the audit trail records its English).
  */
 export function recordRefusal(
   flow: FlowSettings,
   tool: string,
   preview: unknown,
-  reason: string,
+  reason: Phrase,
 ): void {
   flow.audit?.record({
     type: "decision",
@@ -103,7 +103,7 @@ export function recordRefusal(
     allowed: false,
     by: "policy",
     rule_id: undefined,
-    reason,
+    reason: english(reason),
     workspace: flow.workspace,
   }, { secrets: flow.secrets });
 }

@@ -460,7 +460,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       input,
     );
     if (plan.kind === "refused") {
-      recordRefusal(flow, spec.name, preview, english(plan.reason));
+      recordRefusal(flow, spec.name, preview, plan.reason);
       const message = words.t("denied.sandbox", {
         tool: quote(spec.name),
         reason: words.say(plan.reason),
