@@ -6,7 +6,7 @@
  * @module
  */
 
-import { english, type Messages, type Phrase } from "./locale/messages.ts";
+import { english, type Messages, messages, type Phrase } from "./locale/messages.ts";
 
 /** What went wrong, as a stable machine-readable word. */
 export type ErrorCode =
@@ -103,10 +103,8 @@ export interface ManifestProblem {
   tool?: string;
   /** The field, as written in the manifest (`command[2]`, `env.TOKEN`, `timeout_ms`). */
   field?: string;
-  /** What is wrong, in English, no trailing period. */
-  reason: string;
-  /** What is wrong as a phrase, for other locales (`reason` is its English). */
-  phrase?: Phrase;
+  /** What is wrong, no trailing period (`english()` words it in English). */
+  reason: Phrase;
 }
 
 /**
@@ -119,11 +117,16 @@ export interface ManifestProblem {
  * @example Format a located problem
  * ```ts
  * import { formatProblem } from "./errors.ts";
- * const line = formatProblem({ file: "t.json", line: 3, column: 5, tool: "a", field: "cwd", reason: "must be a string" });
+ * import { phrase } from "./locale/messages.ts";
+ * const reason = phrase("rules_file.glob_string");
+ * const line = formatProblem({ file: "t.json", line: 3, column: 5, tool: "a", field: "cwd", reason });
  * console.assert(line === 't.json:3:5: tool "a": cwd: must be a string');
  * ```
  */
-export function formatProblem(problem: ManifestProblem, words?: Messages): string {
+export function formatProblem(
+  problem: ManifestProblem,
+  words: Messages = messages("en-US"),
+): string {
   let where = problem.file;
   if (problem.line !== undefined) {
     where += `:${problem.line}`;
@@ -131,30 +134,22 @@ export function formatProblem(problem: ManifestProblem, words?: Messages): strin
   }
   const parts = [where];
   if (problem.tool !== undefined) {
-    const tool = JSON.stringify(problem.tool);
-    parts.push(words === undefined ? `tool ${tool}` : words.t("manifest.tool", { tool }));
+    parts.push(words.t("manifest.tool", { tool: JSON.stringify(problem.tool) }));
   }
   if (problem.field !== undefined) parts.push(problem.field);
-  parts.push(
-    words === undefined || problem.phrase === undefined
-      ? problem.reason
-      : words.say(problem.phrase),
-  );
+  parts.push(words.say(problem.reason));
   return parts.join(": ");
 }
 
 /**
- * Makes a manifest problem whose reason is a phrase: `reason` is its English.
+ * Makes a manifest problem.
  *
  * @param where The file, and the line, column, tool and field when known.
  * @param reason What is wrong.
  * @returns The problem.
  */
-export function problemOf(
-  where: Omit<ManifestProblem, "reason" | "phrase">,
-  reason: Phrase,
-): ManifestProblem {
-  return { ...where, reason: english(reason), phrase: reason };
+export function problemOf(where: Omit<ManifestProblem, "reason">, reason: Phrase): ManifestProblem {
+  return { ...where, reason };
 }
 
 /**
@@ -188,7 +183,8 @@ export class ManifestError extends BasisError {
  * @example A manifest's problems
  * ```ts
  * import { errorLines, ManifestError } from "./errors.ts";
- * const error = new ManifestError([{ file: "t.json", reason: "invalid JSON" }]);
+ * import { phrase } from "./locale/messages.ts";
+ * const error = new ManifestError([{ file: "t.json", reason: phrase("json.invalid") }]);
  * console.assert(errorLines(error).join() === "t.json: invalid JSON");
  * ```
  */

@@ -47,7 +47,7 @@ function refusal(input: unknown): { message: string; kind: string } {
 async function problemsOf(text: string): Promise<string[]> {
   const error = await parseSpawnConfig(text, "/c/spawn.json").catch((e) => e);
   assert.ok(error instanceof ManifestError, `${text} should be refused`);
-  return error.problems.map((p) => `${p.line}:${p.column} ${p.field}: ${p.reason}`);
+  return error.problems.map((p) => `${p.line}:${p.column} ${p.field}: ${english(p.reason)}`);
 }
 
 function recordingApprover(): Approver & { asked: ApprovalRequest[] } {
