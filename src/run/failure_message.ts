@@ -15,7 +15,7 @@ export const FAILURE_DETAIL_BYTES = 4096;
  * Words a failed run in one message, checking in a fixed order: timed out → cancelled → killed by a
  * signal → non-zero exit → could not start. The program's stderr (or its stdout when stderr is blank,
  * for an exit code) follows a colon, cut to 4 KiB with the total size noted. Why a program did not
- * start is its `startReason` in the locale (else `startError` as it is).
+ * start is its `startReason` in the locale.
  *
  * @param result The run's result.
  * @param label Who ran, as the message should name it, in the same locale (`Tool "slow"`).
@@ -54,7 +54,7 @@ export function describeFailure(
     }
     case "not_started": {
       const reason = result.startReason === undefined
-        ? result.startError ?? words.t("run.no_reason")
+        ? words.t("run.no_reason")
         : words.say(result.startReason);
       return words.t("run.not_started", { label, reason });
     }
