@@ -66,15 +66,16 @@ export async function approve(
     rule_id: decision.ruleId,
     // The audit trail is read by tools: English (a reason phrase's English), whatever the caller is
     // shown.
-    reason: decision.reason,
+    reason: typeof decision.reason === "object" ? english(decision.reason) : decision.reason,
     workspace: flow.workspace,
     ...(flow.inputBytes === undefined ? {} : { input_bytes: flow.inputBytes }),
   }, { secrets: flow.secrets });
   if (!decision.allowed) {
     // The built-in approver gives its reason as a phrase; another approver's is shown as it is.
-    const message = decision.reasonPhrase !== undefined
-      ? flow.words.say(decision.reasonPhrase)
-      : decision.reason ?? flow.words.t("denied.generic", { tool: JSON.stringify(tool) });
+    const { reason } = decision;
+    const message = typeof reason === "object"
+      ? flow.words.say(reason)
+      : reason ?? flow.words.t("denied.generic", { tool: JSON.stringify(tool) });
     throw ToolError.user("denied", hide(message), { tool });
   }
   if (signal?.aborted) {

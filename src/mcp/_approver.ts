@@ -94,7 +94,7 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
       ? phrase("elicit.failed", { tool })
       : phrase("elicit.denied", { tool });
     if (reason === undefined) return decision;
-    return { ...decision, reason: english(reason), reasonPhrase: reason };
+    return { ...decision, reason };
   };
 }
 
