@@ -407,7 +407,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const spec = this.#spec;
     const settings = this.#settings;
     const words = this.#words;
-    const label = toolLabel(words, spec.name);
+    const label = toolLabel(spec.name, words);
     const flow: FlowSettings = {
       words,
       approver: settings.approver,

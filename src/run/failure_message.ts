@@ -37,7 +37,7 @@ export function describeFailure(
   label: string,
   words: Messages = messages("en-US"),
 ): string | undefined {
-  const stderr = () => detail(words, result.stderr, result.stderrBytes, result.stderrTruncated);
+  const stderr = () => detail(result.stderr, result.stderrBytes, result.stderrTruncated, words);
   switch (result.outcome) {
     case "ok":
       return undefined;
@@ -49,7 +49,7 @@ export function describeFailure(
       return withDetail(words.t("run.signal", { label, signal: result.signal ?? "" }), stderr());
     case "exit_code": {
       const output = stderr() ??
-        detail(words, result.stdout, result.stdoutBytes, result.stdoutTruncated);
+        detail(result.stdout, result.stdoutBytes, result.stdoutTruncated, words);
       return withDetail(words.t("run.exit", { label, code: result.exitCode ?? "" }), output);
     }
     case "not_started": {
@@ -67,10 +67,10 @@ function withDetail(head: string, text: string | undefined): string {
 
 /** The quoted output: blank → `undefined`; long or already cut → its first 4 KiB and the size. */
 function detail(
-  words: Messages,
   text: string,
   totalBytes: number,
   truncated: boolean,
+  words: Messages,
 ): string | undefined {
   const trimmed = text.trimEnd();
   if (trimmed.trim() === "") return undefined;
