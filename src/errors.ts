@@ -43,14 +43,15 @@ export class BasisError extends Error {
    * Makes an error with a code.
    *
    * @param code What went wrong, as a stable word.
-   * @param message One line, sentence case, no trailing period.
-   * @param options `cause`: the underlying error, kept for logs; `phrase`: the message as a phrase.
+   * @param message One line, sentence case, no trailing period: a phrase (kept as `phrase`, its
+   *   English the error's `message`), or text already worded.
+   * @param options `cause`: the underlying error, kept for logs.
    */
-  constructor(code: ErrorCode, message: string, options?: BasisErrorOptions) {
-    super(message, options);
+  constructor(code: ErrorCode, message: string | Phrase, options?: ErrorOptions) {
+    super(typeof message === "string" ? message : english(message), options);
     this.name = "BasisError";
     this.code = code;
-    this.phrase = options?.phrase;
+    this.phrase = typeof message === "string" ? undefined : message;
   }
 
   /**
@@ -71,7 +72,7 @@ export class BasisError extends Error {
    * ```
    */
   static of(code: ErrorCode, phrase: Phrase, options?: ErrorOptions): BasisError {
-    return new BasisError(code, english(phrase), { ...options, phrase });
+    return new BasisError(code, phrase, options);
   }
 
   /**
@@ -83,12 +84,6 @@ export class BasisError extends Error {
   wordedIn(words: Messages): string {
     return this.phrase === undefined ? this.message : words.say(this.phrase);
   }
-}
-
-/** How a {@linkcode BasisError} is made beside its code and message. */
-export interface BasisErrorOptions extends ErrorOptions {
-  /** The message as a phrase, so it can be worded in another locale. */
-  phrase?: Phrase | undefined;
 }
 
 /** One problem found in a manifest file, located as precisely as it could be. */

@@ -390,10 +390,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       field,
       reason: why,
     });
-    return ToolError.internal(english(said), {
+    return ToolError.internal(said, {
       code: "manifest_invalid",
       tool: spec.name,
-      phrase: said,
       ...(cause === undefined ? {} : { cause }),
     });
   }
