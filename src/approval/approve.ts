@@ -7,7 +7,7 @@
  * @module
  */
 
-import { english, type Phrase, phrase } from "../locale/messages.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";

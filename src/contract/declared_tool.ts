@@ -10,7 +10,7 @@ import type { ApprovalRequest } from "../approval/approve.ts";
 import { toolPreview } from "../approval/preview.ts";
 import { BasisError } from "../errors.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
-import { english, type Messages, messages, type Phrase, phrase } from "../locale/messages.ts";
+import { type Messages, messages, type Phrase, phrase } from "../locale/messages.ts";
 import type { ToolSpec } from "../manifest/types.ts";
 import {
   cacheDir as defaultCacheDir,

@@ -12,7 +12,7 @@ import type { ApprovalPolicy } from "../approval/policy.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { Approver } from "../contract/types.ts";
-import { english, type Messages, type Phrase, phrase } from "../locale/messages.ts";
+import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
 
 /** What the approver needs besides the request. */
 export interface McpApproverSettings {

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { english } from "../locale/messages.ts";
 import { canonicalFilePath, isAbsolutePath } from "../paths.ts";
 import { redact, redactPhrase } from "../redact.ts";
 import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";

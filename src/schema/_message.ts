@@ -7,7 +7,7 @@
  */
 
 import type { MessageKey } from "../locale/en_us.ts";
-import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
+import { listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { oneLine, pointerChild as child, showValue } from "../text.ts";
 import type { AjvError } from "./_types.ts";
 
