@@ -6,7 +6,7 @@
  * @module
  */
 
-import { english, type Messages, type Phrase } from "./locale/messages.ts";
+import { english, type Messages, messages, type Phrase } from "./locale/messages.ts";
 
 /** What went wrong, as a stable machine-readable word. */
 export type ErrorCode =
@@ -43,14 +43,15 @@ export class BasisError extends Error {
    * Makes an error with a code.
    *
    * @param code What went wrong, as a stable word.
-   * @param message One line, sentence case, no trailing period.
-   * @param options `cause`: the underlying error, kept for logs; `phrase`: the message as a phrase.
+   * @param message One line, sentence case, no trailing period: a phrase (kept as `phrase`, its
+   *   English the error's `message`), or text already worded.
+   * @param options `cause`: the underlying error, kept for logs.
    */
-  constructor(code: ErrorCode, message: string, options?: BasisErrorOptions) {
-    super(message, options);
+  constructor(code: ErrorCode, message: string | Phrase, options?: ErrorOptions) {
+    super(typeof message === "string" ? message : english(message), options);
     this.name = "BasisError";
     this.code = code;
-    this.phrase = options?.phrase;
+    this.phrase = typeof message === "string" ? undefined : message;
   }
 
   /**
@@ -71,7 +72,7 @@ export class BasisError extends Error {
    * ```
    */
   static of(code: ErrorCode, phrase: Phrase, options?: ErrorOptions): BasisError {
-    return new BasisError(code, english(phrase), { ...options, phrase });
+    return new BasisError(code, phrase, options);
   }
 
   /**
@@ -83,12 +84,6 @@ export class BasisError extends Error {
   wordedIn(words: Messages): string {
     return this.phrase === undefined ? this.message : words.say(this.phrase);
   }
-}
-
-/** How a {@linkcode BasisError} is made beside its code and message. */
-export interface BasisErrorOptions extends ErrorOptions {
-  /** The message as a phrase, so it can be worded in another locale. */
-  phrase?: Phrase | undefined;
 }
 
 /** One problem found in a manifest file, located as precisely as it could be. */
@@ -103,10 +98,8 @@ export interface ManifestProblem {
   tool?: string;
   /** The field, as written in the manifest (`command[2]`, `env.TOKEN`, `timeout_ms`). */
   field?: string;
-  /** What is wrong, in English, no trailing period. */
-  reason: string;
-  /** What is wrong as a phrase, for other locales (`reason` is its English). */
-  phrase?: Phrase;
+  /** What is wrong, no trailing period (`english()` words it in English). */
+  reason: Phrase;
 }
 
 /**
@@ -119,11 +112,16 @@ export interface ManifestProblem {
  * @example Format a located problem
  * ```ts
  * import { formatProblem } from "./errors.ts";
- * const line = formatProblem({ file: "t.json", line: 3, column: 5, tool: "a", field: "cwd", reason: "must be a string" });
+ * import { phrase } from "./locale/messages.ts";
+ * const reason = phrase("rules_file.glob_string");
+ * const line = formatProblem({ file: "t.json", line: 3, column: 5, tool: "a", field: "cwd", reason });
  * console.assert(line === 't.json:3:5: tool "a": cwd: must be a string');
  * ```
  */
-export function formatProblem(problem: ManifestProblem, words?: Messages): string {
+export function formatProblem(
+  problem: ManifestProblem,
+  words: Messages = messages("en-US"),
+): string {
   let where = problem.file;
   if (problem.line !== undefined) {
     where += `:${problem.line}`;
@@ -131,30 +129,22 @@ export function formatProblem(problem: ManifestProblem, words?: Messages): strin
   }
   const parts = [where];
   if (problem.tool !== undefined) {
-    const tool = JSON.stringify(problem.tool);
-    parts.push(words === undefined ? `tool ${tool}` : words.t("manifest.tool", { tool }));
+    parts.push(words.t("manifest.tool", { tool: JSON.stringify(problem.tool) }));
   }
   if (problem.field !== undefined) parts.push(problem.field);
-  parts.push(
-    words === undefined || problem.phrase === undefined
-      ? problem.reason
-      : words.say(problem.phrase),
-  );
+  parts.push(words.say(problem.reason));
   return parts.join(": ");
 }
 
 /**
- * Makes a manifest problem whose reason is a phrase: `reason` is its English.
+ * Makes a manifest problem.
  *
  * @param where The file, and the line, column, tool and field when known.
  * @param reason What is wrong.
  * @returns The problem.
  */
-export function problemOf(
-  where: Omit<ManifestProblem, "reason" | "phrase">,
-  reason: Phrase,
-): ManifestProblem {
-  return { ...where, reason: english(reason), phrase: reason };
+export function problemOf(where: Omit<ManifestProblem, "reason">, reason: Phrase): ManifestProblem {
+  return { ...where, reason };
 }
 
 /**
@@ -188,7 +178,8 @@ export class ManifestError extends BasisError {
  * @example A manifest's problems
  * ```ts
  * import { errorLines, ManifestError } from "./errors.ts";
- * const error = new ManifestError([{ file: "t.json", reason: "invalid JSON" }]);
+ * import { phrase } from "./locale/messages.ts";
+ * const error = new ManifestError([{ file: "t.json", reason: phrase("json.invalid") }]);
  * console.assert(errorLines(error).join() === "t.json: invalid JSON");
  * ```
  */

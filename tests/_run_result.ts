@@ -25,7 +25,7 @@ export function runResult(fields: Partial<RunResult> = {}): RunResult {
     cancelled: false,
     isForcefullyTerminated: false,
     startFailure: undefined,
-    startError: undefined,
+    startReason: undefined,
     stdout: "",
     stderr: "",
     stdoutBytes: 0,

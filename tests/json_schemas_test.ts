@@ -108,7 +108,7 @@ async function manifestReasons(
     root: "/w",
     env: lookup,
   });
-  return parsed.problems.map((problem) => problem.phrase ?? phrase("manifest.required"));
+  return parsed.problems.map((problem) => problem.reason);
 }
 
 async function spawnReasons(document: unknown): Promise<Phrase[]> {
@@ -117,7 +117,7 @@ async function spawnReasons(document: unknown): Promise<Phrase[]> {
     return [];
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
-    return error.problems.map((problem) => problem.phrase!);
+    return error.problems.map((problem) => problem.reason);
   }
 }
 

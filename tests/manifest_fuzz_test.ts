@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { english } from "../src/locale/messages.ts";
 import { formatProblem, ManifestError } from "../src/errors.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import { type ParsedManifest, parseManifestText } from "../src/manifest/parse.ts";
@@ -278,7 +279,7 @@ function assertOutcome(result: ParsedManifest, label: string, secretFree: boolea
   for (const problem of result.problems) {
     const line = formatProblem(problem);
     assert.equal(problem.file, FILE, label);
-    assert.ok(problem.reason.length > 0, label);
+    assert.ok(english(problem.reason).length > 0, label);
     assert.ok(!/[\n\r]/.test(line), `${label}: not one line: ${JSON.stringify(line)}`);
     if (secretFree) assert.ok(!line.includes(CANARY), `${label}: secret in ${line}`);
   }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { english } from "../src/locale/messages.ts";
 import { BasisError, formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
 import { findWorkspaceRoot, type LoadOptions, loadRoster } from "../src/manifest/load.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";
@@ -238,8 +239,7 @@ Deno.test("loadRoster() reports a file that is not valid UTF-8", async () => {
   const problems = await d.problems();
   assert.deepEqual(problems, [{
     file: d.workspaceFile,
-    reason: "cannot read: not valid UTF-8 text",
-    phrase: { key: "file.read_utf8" },
+    reason: { key: "file.read_utf8" },
   }]);
 });
 
@@ -252,8 +252,7 @@ Deno.test({
     const problems = await d.problems();
     assert.deepEqual(problems, [{
       file: d.workspaceFile,
-      reason: "cannot read: permission denied",
-      phrase: { key: "file.read_permission" },
+      reason: { key: "file.read_permission" },
     }]);
   },
 });
@@ -638,7 +637,7 @@ Deno.test("loadRoster() refuses ${UNSET}, naming the variable, the field, the to
   assert.equal(problem!.file, d.workspaceFile);
   assert.equal(problem!.tool, "t");
   assert.equal(problem!.field, "command[2]");
-  assert.match(problem!.reason, /^variable "API_KEY" is not set/);
+  assert.match(english(problem!.reason), /^variable "API_KEY" is not set/);
   assert.ok(!formatProblem(problem!).includes("--key="), "the expanded text must not be echoed");
 });
 
@@ -743,7 +742,7 @@ Deno.test("loadRoster() refuses a broken global file while the workspace is fine
   const problems = await d.problems();
   assert.equal(problems.length, 1);
   assert.equal(problems[0]!.file, d.globalFile);
-  assert.match(problems[0]!.reason, /^invalid JSON: /);
+  assert.match(english(problems[0]!.reason), /^invalid JSON: /);
 });
 
 Deno.test("loadRoster() reads the same file once when the config dir is the workspace's .basis", async () => {
@@ -989,7 +988,7 @@ Deno.test("parseManifestText() leaves out a tool that gives a key twice, and kee
     env: () => undefined,
   });
   assert.deepEqual(tools.map((t) => t.name), ["a"]);
-  assert.deepEqual(problems.map((p) => [p.tool, p.field, p.phrase?.key]), [
+  assert.deepEqual(problems.map((p) => [p.tool, p.field, p.reason.key]), [
     ["b", "description", "json.duplicate_key"],
     ["c", undefined, "manifest.duplicate_tool"],
   ]);
@@ -1009,7 +1008,7 @@ Deno.test("loadRoster() makes a tool with an unset variable unavailable and keep
   assert.ok(broken);
   assert.equal(broken.description, "A tool");
   assert.equal(broken.scope, "workspace");
-  assert.deepEqual(broken.problems.map((p) => [p.tool, p.field, p.phrase?.key]), [
+  assert.deepEqual(broken.problems.map((p) => [p.tool, p.field, p.reason.key]), [
     ["jenkins_job", "command[1]", "manifest.expand_unset"],
   ]);
   assert.deepEqual(roster.problems, broken.problems);
@@ -1084,6 +1083,6 @@ Deno.test("loadRoster() holds output_schema and title to their rules", async () 
   for (const [source, field, key] of cases) {
     const d = await dirs(source);
     const problems = await d.problems();
-    assert.deepEqual(problems.map((p) => [p.field, p.phrase?.key]), [[field, key]]);
+    assert.deepEqual(problems.map((p) => [p.field, p.reason.key]), [[field, key]]);
   }
 });

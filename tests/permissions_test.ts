@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { english, phrase } from "../src/locale/messages.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import type { Roster } from "../src/manifest/types.ts";
 import { type DeriveOptions, derivePermissions } from "../src/permissions/derive.ts";
@@ -167,7 +168,9 @@ Deno.test({
     await executable(`${t.root}/plain.txt`, 0o644);
     const derived = await derive(t);
     assert.deepEqual(derived.programs.map((grant) => grant.path), [undefined, undefined]);
-    const messages = derived.warnings.map((warning) => `${warning.kind}: ${warning.message}`);
+    const messages = derived.warnings.map((warning) =>
+      `${warning.kind}: ${english(warning.phrase)}`
+    );
     assert.equal(messages.length, 2, messages.join("\n"));
     assert.match(
       messages[0] ?? "",
@@ -193,7 +196,10 @@ Deno.test({
     const derived = await derive(t);
     const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
     const byPath = (name: string) =>
-      confinement.find((warning) => warning.message.includes(`/${name}"`))?.message ?? "";
+      confinement.map((warning) => english(warning.phrase)).find((text) =>
+        text.includes(`/${name}"`)
+      ) ??
+        "";
     assert.match(
       byPath("python3.12"),
       /Granting ".*\/python3\.12" \(tool "py"\) defeats confinement: it runs any code given in its arguments, and --allow-run cannot limit its arguments; tool "py" passes it code with -c$/,
@@ -218,7 +224,7 @@ Deno.test({
     const kinds = derived.warnings.map((warning) => warning.kind);
     assert.deepEqual(kinds.sort(), ["environment", "unexpressible"]);
     assert.match(
-      derived.warnings.find((warning) => warning.kind === "environment")?.message ?? "",
+      english(derived.warnings.find((warning) => warning.kind === "environment")!.phrase),
       /holds LD_PRELOAD: under a scoped --allow-run Deno starts no program .* unset them/,
     );
     assert.ok(derived.write.some((path) => path.includes(",")));
@@ -245,7 +251,7 @@ Deno.test({
     const derived = await derive(t, { callEnv: { PATH: flagged } });
     const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
     assert.equal(confinement.length, 2, JSON.stringify(derived.warnings));
-    const said = JSON.stringify(derived.warnings);
+    const said = JSON.stringify(derived.warnings.map((warning) => english(warning.phrase)));
     assert.ok(!said.includes("SECRET-"), said);
     assert.match(said, /Granting \\"\[redacted\]\/sh\\" \(tool \\"own\\"\)/);
     // The flags grant the real files: they must name them to grant them.
@@ -262,7 +268,7 @@ const SAMPLE: DerivedPermissions = {
   run: ["/bin/kill", "/usr/bin/jq"],
   sys: [],
   programs: [{ user: 'tool "q"', program: "jq", path: "/usr/bin/jq" }],
-  warnings: [{ kind: "unresolved", message: "Leaving tool" }],
+  warnings: [{ kind: "unresolved", phrase: phrase("permissions.list", { list: "a", item: "b" }) }],
 };
 
 Deno.test("formatPermissions() flags: one line, no-prompt first, quoted for a shell", () => {
@@ -294,7 +300,10 @@ Deno.test("formatPermissions() json: the flags, the lists, the programs and the 
   ]);
   assert.deepEqual(json.flags, permissionFlags(SAMPLE));
   assert.deepEqual(json.programs, [{ user: 'tool "q"', program: "jq", path: "/usr/bin/jq" }]);
-  assert.deepEqual(json.warnings, [{ kind: "unresolved", message: "Leaving tool" }]);
+  assert.deepEqual(json.warnings, [{
+    kind: "unresolved",
+    message: english(SAMPLE.warnings[0]!.phrase),
+  }]);
 });
 
 Deno.test("formatPermissions() deno-json: a default permission set that deno run -P loads", async () => {

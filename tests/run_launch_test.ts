@@ -7,6 +7,7 @@
 
 import { equal, match, ok } from "node:assert/strict";
 import { runProgram } from "../src/run/mod.ts";
+import { english, phrase } from "../src/locale/messages.ts";
 import { processesLeftInGroup } from "./_cli.ts";
 import { tempDir } from "./_scratch.ts";
 
@@ -63,7 +64,7 @@ Deno.test({
   });
   equal(result.exitCode, undefined);
   equal(result.startFailure, "not_found");
-  match(result.startError ?? "", /bad_interpreter\.sh/);
+  match(english(result.startReason ?? phrase("run.no_reason")), /bad_interpreter\.sh/);
   equal(result.stderr, "");
 });
 

@@ -8,7 +8,7 @@ import {
   type RunRequest,
   type RunResult,
 } from "../src/run/mod.ts";
-import { english, messages, type Phrase } from "../src/locale/messages.ts";
+import { english, messages, type Phrase, phrase } from "../src/locale/messages.ts";
 import { execFailure } from "../src/run/_launch.ts";
 import { classifySpawnError } from "../src/run/_start_error.ts";
 import {
@@ -28,6 +28,11 @@ const IS_LINUX = Deno.build.os === "linux";
 // Loaded by ./_no_english.ts.
 const UK = messages("uk-UA");
 const encoder = new TextEncoder();
+
+/** Why the run did not start, in English. */
+function startError(result: RunResult): string | undefined {
+  return result.startReason === undefined ? undefined : english(result.startReason);
+}
 
 function fixture(name: string): string {
   return FIXTURES + name;
@@ -182,7 +187,7 @@ Deno.test("runProgram() reports a program killed by a signal", async () => {
 Deno.test("runProgram() reports a program that is not on PATH", async () => {
   const got = await run("basis-no-such-program-7c1e", ["a"]);
   equal(got.startFailure, "not_found");
-  equal(got.startError, 'program "basis-no-such-program-7c1e" was not found on PATH');
+  equal(startError(got), 'program "basis-no-such-program-7c1e" was not found on PATH');
   equal(got.exitCode, undefined);
   deepStrictEqual(got.command, ["basis-no-such-program-7c1e", "a"]);
   equal(
@@ -191,25 +196,25 @@ Deno.test("runProgram() reports a program that is not on PATH", async () => {
   );
   const absolute = await run(fixture("missing.sh"));
   equal(absolute.startFailure, "not_found");
-  equal(absolute.startError, `program "${fixture("missing.sh")}" does not exist`);
+  equal(startError(absolute), `program "${fixture("missing.sh")}" does not exist`);
 });
 
 Deno.test("runProgram() reports a file that is not executable", async () => {
   const got = await run(fixture("not_executable.sh"));
   equal(got.startFailure, "not_executable");
   equal(
-    got.startError,
+    startError(got),
     `program "${fixture("not_executable.sh")}" is not executable (no execute permission)`,
   );
   const dir = await run(FIXTURES.slice(0, -1));
   equal(dir.startFailure, "not_executable");
-  match(dir.startError ?? "", /is a directory$/);
+  match(startError(dir) ?? "", /is a directory$/);
 });
 
 Deno.test("runProgram() reports a working directory that does not exist", async () => {
   const got = await run(fixture("print_nothing.sh"), [], { cwd: "/nonexistent/basis" });
   equal(got.startFailure, "other");
-  equal(got.startError, 'working directory "/nonexistent/basis" does not exist');
+  equal(startError(got), 'working directory "/nonexistent/basis" does not exist');
   equal(got.cwd, "/nonexistent/basis");
 });
 
@@ -529,13 +534,12 @@ Deno.test({
     equal(got.startFailure, "not_found");
     const said = [
       joined(err),
-      got.startError ?? "",
-      english(got.startReason ?? { key: "run.no_reason" }),
+      startError(got) ?? "",
       got.command.join(" "),
       describeFailure(got, 'Tool "x"') ?? "",
     ];
     for (const text of said) ok(!text.includes(SECRET), text);
-    match(got.startError ?? "", /\[redacted\]\/run\.sh/);
+    match(startError(got) ?? "", /\[redacted\]\/run\.sh/);
   },
 });
 
@@ -585,7 +589,7 @@ Deno.test("runProgram() reports Deno refusing a program and names the flag", asy
   });
   equal(got.startFailure, "permission_denied");
   equal(
-    got.startError,
+    startError(got),
     `Deno's sandbox refused to start program "${program}"; allow it with --allow-run=${program}`,
   );
 });
@@ -598,8 +602,8 @@ Deno.test("runProgram() explains that LD_* variables block a scoped --allow-run"
     env: [{ LD_BASIS_TEST: "1" }],
   });
   equal(got.startFailure, "permission_denied");
-  match(got.startError ?? "", /holds LD_BASIS_TEST/);
-  match(got.startError ?? "", /unset LD_BASIS_TEST or grant unscoped --allow-run/);
+  match(startError(got) ?? "", /holds LD_BASIS_TEST/);
+  match(startError(got) ?? "", /unset LD_BASIS_TEST or grant unscoped --allow-run/);
 });
 
 Deno.test({
@@ -669,7 +673,7 @@ function assertStartReason(
   assertNoEnglish(uk, en ?? "", kept);
 }
 
-Deno.test("every reason runProgram() gives for not starting is a phrase: English in startError, Ukrainian in uk-UA", async () => {
+Deno.test("every reason runProgram() gives for not starting is a phrase: worded in English and in uk-UA", async () => {
   const program = fixture("exit_7.sh");
   const cases: [RunResult, string][] = [
     [await run("basis-no-such-program-7c1e"), "start.not_on_path"],
@@ -699,15 +703,15 @@ Deno.test("every reason runProgram() gives for not starting is a phrase: English
     ],
   ];
   for (const [got, key] of cases) {
-    equal(got.startReason?.key, key, got.startError);
-    assertStartReason(got.startReason, got.startError);
+    equal(got.startReason?.key, key, startError(got));
+    assertStartReason(got.startReason, startError(got));
     equal(
       describeFailure(got, 'Інструмент "x"', UK),
       `Інструмент "x": не вдалося запустити: ${UK.say(got.startReason as Phrase)}`,
     );
   }
   match(
-    cases[8]?.[0].startError ?? "",
+    (cases[8] === undefined ? undefined : startError(cases[8][0])) ?? "",
     /^Deno's sandbox refused to look for program "sh" on PATH \(".+"\); allow reading them with --allow-read, or name the program by its absolute path$/,
   );
 });
@@ -752,7 +756,7 @@ Deno.test("describeFailure() checks timed out, cancelled, signal, exit code, sta
     signal: "SIGTERM",
     exitCode: 3,
     startFailure: "other" as const,
-    startError: "nope",
+    startReason: phrase("start.blank"),
   };
   equal(describeFailure(result(all), label), 'Tool "x" timed out after 150 ms');
   equal(describeFailure(result({ ...all, timedOut: false }), label), 'Tool "x" was cancelled');
@@ -761,15 +765,18 @@ Deno.test("describeFailure() checks timed out, cancelled, signal, exit code, sta
     'Tool "x" was killed by signal SIGTERM',
   );
   equal(
-    describeFailure(result({ exitCode: 3, startFailure: "other", startError: "nope" }), label),
+    describeFailure(
+      result({ exitCode: 3, startFailure: "other", startReason: phrase("start.blank") }),
+      label,
+    ),
     'Tool "x" exited with code 3',
   );
   equal(
     describeFailure(
-      result({ exitCode: undefined, startFailure: "other", startError: "nope" }),
+      result({ exitCode: undefined, startFailure: "other", startReason: phrase("start.blank") }),
       label,
     ),
-    'Tool "x" could not start: nope',
+    'Tool "x" could not start: the program name is blank',
   );
   equal(describeFailure(result(), label), undefined);
 });

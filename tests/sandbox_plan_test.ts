@@ -39,7 +39,7 @@ async function problems(text: string): Promise<string[]> {
   } catch (error) {
     assert.ok(error instanceof ManifestError, String(error));
     return error.problems.map((problem) =>
-      `${problem.line}:${problem.column} ${problem.field ?? "-"}: ${problem.reason}`
+      `${problem.line}:${problem.column} ${problem.field ?? "-"}: ${english(problem.reason)}`
     );
   }
   throw new Error(`no problem found in ${text}`);

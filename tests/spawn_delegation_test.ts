@@ -39,14 +39,15 @@ function call(input: unknown): SpawnCall {
 function refusal(input: unknown): { message: string; kind: string } {
   const parsed = parseSpawnInput(input);
   assert.ok(!parsed.ok, JSON.stringify(parsed));
-  assert.ok(!parsed.message.includes("\n"));
-  return { message: parsed.message, kind: parsed.problem.kind };
+  const message = english(parsed.phrase);
+  assert.ok(!message.includes("\n"));
+  return { message, kind: parsed.problem.kind };
 }
 
 async function problemsOf(text: string): Promise<string[]> {
   const error = await parseSpawnConfig(text, "/c/spawn.json").catch((e) => e);
   assert.ok(error instanceof ManifestError, `${text} should be refused`);
-  return error.problems.map((p) => `${p.line}:${p.column} ${p.field}: ${p.reason}`);
+  return error.problems.map((p) => `${p.line}:${p.column} ${p.field}: ${english(p.reason)}`);
 }
 
 function recordingApprover(): Approver & { asked: ApprovalRequest[] } {
@@ -231,10 +232,9 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
   })!;
   assert.equal(outside.kind, "reach_not_allowed");
   assert.equal(
-    outside.message,
+    english(outside.phrase),
     'Spawn refused: /reach "named" is not allowed by the user\'s reach policy; give "local" or "any", or leave "reach" out for "local"',
   );
-  assert.equal(english(outside.phrase), outside.message);
   assert.equal(
     kind({ mode: "agent", body: "t", target: "reviewer", reach: "named" }),
     "reach_not_allowed",
@@ -242,7 +242,7 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
   // The default reach here is local: a named agent needs "any".
   assert.equal(kind({ mode: "agent", body: "t", target: "reviewer" }), "reach_excludes");
   assert.match(
-    spawnRefusal({ mode: "agent", body: "t", target: "reviewer" }, base)!.message,
+    english(spawnRefusal({ mode: "agent", body: "t", target: "reviewer" }, base)!.phrase),
     /reach "local" keeps a task with the configured subagent, and this one is for agent "reviewer": leave out "@reviewer"/,
   );
   assert.equal(kind({ mode: "agent", body: "t", target: "reviewer", reach: "any" }), undefined);
@@ -251,14 +251,17 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
   const unknown = spawnRefusal({ mode: "agent", body: "t", target: "nobody", reach: "any" }, base)!;
   assert.equal(unknown.kind, "unknown_agent");
   assert.match(
-    unknown.message,
+    english(unknown.phrase),
     /unknown agent "nobody"; configured agents: b, reviewer \(.*"@nobody".*"@@"\)$/,
   );
   const none = spawnRefusal({ mode: "agent", body: "t", target: "x" }, {
     ...base,
     config: config({ agent: ["a"] }),
   })!;
-  assert.match(none.message, /no agents are configured \(add "agents" to \/c\/spawn\.json\)/);
+  assert.match(
+    english(none.phrase),
+    /no agents are configured \(add "agents" to \/c\/spawn\.json\)/,
+  );
   // The depth limit comes first for a task.
   assert.equal(
     kind({ mode: "agent", body: "t", target: "nobody" }, { ...base, depth: 2 }),
@@ -267,13 +270,13 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
   // "named" refuses a plain task.
   const named = { ...base, config: config({ agent: ["a"], agents }) };
   assert.match(
-    spawnRefusal({ mode: "agent", body: "t", reach: "named" }, named)!.message,
+    english(spawnRefusal({ mode: "agent", body: "t", reach: "named" }, named)!.phrase),
     /reach "named" lets a task go only to a named agent, and this one names none: write "@<name> <task>"/,
   );
   // No subagent, but named agents: the refusal points at them.
   const noLocal = { ...base, config: config({ agents }) };
   assert.match(
-    spawnRefusal({ mode: "agent", body: "t" }, noLocal)!.message,
+    english(spawnRefusal({ mode: "agent", body: "t" }, noLocal)!.phrase),
     /no subagent is configured for a task without "@<name>"; address a named agent \(b, reviewer\)/,
   );
 });

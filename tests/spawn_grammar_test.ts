@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { english } from "../src/locale/messages.ts";
 import { parseSpawnInput } from "../src/spawn/grammar.ts";
 import type { SpawnCall } from "../src/spawn/types.ts";
 
@@ -17,9 +18,10 @@ function refusal(input: unknown): string {
     !parsed.ok,
     `expected a refusal for ${JSON.stringify(input)}, got ${JSON.stringify(parsed)}`,
   );
-  assert.ok(!parsed.message.includes("\n"), "a refusal is one line");
-  assert.match(parsed.message, /^Input refused by tool "spawn": /);
-  return parsed.message;
+  const message = english(parsed.phrase);
+  assert.ok(!message.includes("\n"), "a refusal is one line");
+  assert.match(message, /^Input refused by tool "spawn": /);
+  return message;
 }
 
 Deno.test("parseSpawnInput() refuses input without a string `input`, naming it", () => {

@@ -5,15 +5,17 @@ import {
   loadSpawnConfig,
   parseSpawnConfig,
   parseSpawnDepth,
-  refuseSpawn,
   runSpawn,
   SPAWN_INPUT_SCHEMA,
   spawnDescription,
   spawnOutput,
   spawnPreview,
+  spawnRefusal,
   spawnResultText,
   spawnTimeout,
 } from "../src/spawn/mod.ts";
+import { english } from "../src/locale/messages.ts";
+import type { SpawnCall, SpawnGuardContext } from "../src/spawn/mod.ts";
 import { runResult } from "./_run_result.ts";
 import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
@@ -21,6 +23,12 @@ import { tempDir } from "./_scratch.ts";
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
 const config = spawnConfig;
+
+/** The guard's refusal in English, or `undefined` when the call may go on. */
+function refuseSpawn(call: SpawnCall, context: SpawnGuardContext): string | undefined {
+  const refusal = spawnRefusal(call, context);
+  return refusal === undefined ? undefined : english(refusal.phrase);
+}
 
 function result(fields: Partial<RunResult> = {}): RunResult {
   return runResult({ command: ["/bin/sh", "-c", "x"], cwd: "/w", timeoutMs: 120000, ...fields });
@@ -114,7 +122,7 @@ Deno.test("parseSpawnDepth() reads BASIS_SPAWN_DEPTH; garbage is unknown", () =>
   assert.equal(parseSpawnDepth("99999999999999999999"), undefined);
 });
 
-Deno.test("refuseSpawn() refuses commands when off, unknown targets, depth and a missing agent", () => {
+Deno.test("spawnRefusal() refuses commands when off, unknown targets, depth and a missing agent", () => {
   const targets = new Map([["mac", ["ssh"]], ["box", ["x"]]]);
   const base = { noShell: false, depth: 0, config: config({ targets, agent: ["a"] }) };
   assert.equal(refuseSpawn({ mode: "command", body: "ls" }, base), undefined);

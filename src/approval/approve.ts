@@ -7,7 +7,7 @@
  * @module
  */
 
-import { english, type Phrase, phrase } from "../locale/messages.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
@@ -68,15 +68,12 @@ export interface Decision {
   readonly by: "rule" | "prompt" | "policy";
   /** The remembered rule that answered (or made a person be asked), or was created by the answer. */
   readonly ruleId: string | undefined;
-  /** Why, in one line: shown to the caller for denials, recorded in the audit trail. */
-  readonly reason: string | undefined;
   /**
-   * The reason as a phrase, when it can be worded in another locale: the caller is shown it in
-   * the tool's locale, the audit trail records its English (and `reason` then is that English).
+   * Why, in one line: shown to the caller for denials (a phrase in the tool's locale, text as it
+   * is), recorded in the audit trail (a phrase's English). The built-in approvers give a denial's
+   * reason as a phrase and an allowing rule's own reason as its text.
    */
-  readonly reasonPhrase?: Phrase | undefined;
-  /** The remembered rule's own reason, when a rule with one decided. */
-  readonly ruleReason?: string | undefined;
+  readonly reason: Phrase | string | undefined;
 }
 
 /** What would be decided, without asking anyone: the answer of `rules test` and `--dry-run`. */
@@ -263,16 +260,16 @@ function allowance(
   return { allowed: true, by, ruleId, reason };
 }
 
-/** A denial: its reason in English, and as a phrase for the caller's locale. */
+/** A denial, with why. */
 function denial(by: Decision["by"], ruleId: string | undefined, reason: Phrase): Decision {
-  return { allowed: false, by, ruleId, reason: english(reason), reasonPhrase: reason };
+  return { allowed: false, by, ruleId, reason };
 }
 
 function byRule(name: string, rule: Rule): Decision {
   const why = rule.reason === undefined
     ? phrase("denied.rule", { tool: name, rule: rule.id })
     : phrase("denied.rule_reason", { tool: name, rule: rule.id, reason: rule.reason });
-  return { ...denial("rule", rule.id, why), ruleReason: rule.reason };
+  return denial("rule", rule.id, why);
 }
 
 /** Remembers an "always allow" or "never" answer: a rule pinning exactly what was shown. */

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { BasisError } from "../errors.ts";
+import { BasisError, formatProblem, type ManifestProblem } from "../errors.ts";
+import { english, type Messages } from "../locale/messages.ts";
 
 const encoder = new TextEncoder();
 
@@ -75,4 +76,16 @@ export function errBytes(bytes: Uint8Array): void {
  */
 export function outJson(value: unknown): void {
   out(JSON.stringify(value, null, 2) + "\n");
+}
+
+/**
+ * A manifest problem as `--json` prints it: its fields, the reason in English (a stable field),
+ * and the whole line in the locale as `message`.
+ *
+ * @param problem The problem.
+ * @param words The locale's messages.
+ * @returns The JSON object.
+ */
+export function problemJson(problem: ManifestProblem, words: Messages): Record<string, unknown> {
+  return { ...problem, reason: english(problem.reason), message: formatProblem(problem, words) };
 }

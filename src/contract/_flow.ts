@@ -8,7 +8,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import type { Messages } from "../locale/messages.ts";
+import { english, type Messages, type Phrase } from "../locale/messages.ts";
 import { redact } from "../redact.ts";
 import type { RunResult } from "../run/types.ts";
 import { ToolError } from "./tool_error.ts";
@@ -66,15 +66,16 @@ export async function approve(
     rule_id: decision.ruleId,
     // The audit trail is read by tools: English (a reason phrase's English), whatever the caller is
     // shown.
-    reason: decision.reason,
+    reason: typeof decision.reason === "object" ? english(decision.reason) : decision.reason,
     workspace: flow.workspace,
     ...(flow.inputBytes === undefined ? {} : { input_bytes: flow.inputBytes }),
   }, { secrets: flow.secrets });
   if (!decision.allowed) {
     // The built-in approver gives its reason as a phrase; another approver's is shown as it is.
-    const message = decision.reasonPhrase !== undefined
-      ? flow.words.say(decision.reasonPhrase)
-      : decision.reason ?? flow.words.t("denied.generic", { tool: JSON.stringify(tool) });
+    const { reason } = decision;
+    const message = typeof reason === "object"
+      ? flow.words.say(reason)
+      : reason ?? flow.words.t("denied.generic", { tool: JSON.stringify(tool) });
     throw ToolError.user("denied", hide(message), { tool });
   }
   if (signal?.aborted) {
@@ -88,13 +89,13 @@ export async function approve(
  * @param flow The settings.
  * @param tool The tool's name.
  * @param preview The preview.
- * @param reason Why, in English, for the audit trail.
+ * @param reason Why (the audit trail records its English).
  */
 export function recordRefusal(
   flow: FlowSettings,
   tool: string,
   preview: unknown,
-  reason: string,
+  reason: Phrase,
 ): void {
   flow.audit?.record({
     type: "decision",
@@ -103,7 +104,7 @@ export function recordRefusal(
     allowed: false,
     by: "policy",
     rule_id: undefined,
-    reason,
+    reason: english(reason),
     workspace: flow.workspace,
   }, { secrets: flow.secrets });
 }

@@ -26,10 +26,10 @@ export function quote(value: string): string {
 /**
  * How messages name a declared tool: `Tool "x"`.
  *
- * @param words The locale's messages.
  * @param name The tool's name.
+ * @param words The locale's messages.
  * @returns The label.
  */
-export function toolLabel(words: Messages, name: string): string {
+export function toolLabel(name: string, words: Messages): string {
   return words.t("label.tool", { tool: quote(name) });
 }

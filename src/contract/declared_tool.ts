@@ -8,9 +8,9 @@
 
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { toolPreview } from "../approval/preview.ts";
-import { BasisError, formatProblem } from "../errors.ts";
+import { BasisError } from "../errors.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
-import { english, type Messages, messages, type Phrase, phrase } from "../locale/messages.ts";
+import { type Messages, messages, type Phrase, phrase } from "../locale/messages.ts";
 import type { ToolSpec } from "../manifest/types.ts";
 import {
   cacheDir as defaultCacheDir,
@@ -382,23 +382,18 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     cause?: BasisError,
   ): ToolError {
     const spec = this.#spec;
-    const problem = { file: spec.file, tool: spec.name, field };
-    const message = formatProblem({
-      ...problem,
-      reason: reason === undefined ? (cause?.message ?? field) : english(reason),
+    // Reason undefined: the schema compiled after all; the validator's own words then.
+    const why = reason ?? cause?.phrase ?? phrase("join.one", { item: cause?.message ?? field });
+    const said = phrase("manifest.schema_unusable", {
+      file: spec.file,
+      tool: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
+      field,
+      reason: why,
     });
-    return ToolError.internal(message, {
+    return ToolError.internal(said, {
       code: "manifest_invalid",
       tool: spec.name,
       ...(cause === undefined ? {} : { cause }),
-      ...(reason === undefined ? {} : {
-        phrase: phrase("manifest.schema_unusable", {
-          file: spec.file,
-          tool: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
-          field,
-          reason,
-        }),
-      }),
     });
   }
 
@@ -411,7 +406,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const spec = this.#spec;
     const settings = this.#settings;
     const words = this.#words;
-    const label = toolLabel(words, spec.name);
+    const label = toolLabel(spec.name, words);
     const flow: FlowSettings = {
       words,
       approver: settings.approver,
@@ -460,7 +455,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       input,
     );
     if (plan.kind === "refused") {
-      recordRefusal(flow, spec.name, preview, english(plan.reason));
+      recordRefusal(flow, spec.name, preview, plan.reason);
       const message = words.t("denied.sandbox", {
         tool: quote(spec.name),
         reason: words.say(plan.reason),

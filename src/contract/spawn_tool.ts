@@ -37,7 +37,6 @@ import { VERSION } from "../version.ts";
 import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
 import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
-import { spawnInputRefusal, spawnRefusalText } from "./_spawn_words.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
 import { ToolError } from "./tool_error.ts";
 import type {
@@ -338,10 +337,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     const parsed = parseSpawnInput(args);
     if (!parsed.ok) {
       // The refusal may quote the input (a property, a target name): hidden like any output.
-      const message = redact(
-        spawnInputRefusal(this.#words, parsed.problem, args),
-        callSecrets(this.#settings.env),
-      );
+      const message = redact(this.#words.say(parsed.phrase), callSecrets(this.#settings.env));
       return Promise.reject(ToolError.user("invalid_input", message, { tool: SPAWN_TOOL }));
     }
     const call = parsed.call;
@@ -371,8 +367,8 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     });
     if (refusal !== undefined) {
       // Refused before anyone is asked: recorded as the policy's answer, in English.
-      recordRefusal(flow, SPAWN_TOOL, preview, refusal.message);
-      const text = redact(spawnRefusalText(words, refusal), flow.secrets);
+      recordRefusal(flow, SPAWN_TOOL, preview, refusal.phrase);
+      const text = redact(words.say(refusal.phrase), flow.secrets);
       throw ToolError.user("denied", text, { tool: SPAWN_TOOL });
     }
     const request: ApprovalRequest = {

@@ -28,11 +28,6 @@ export interface ToolErrorOptions extends ErrorOptions {
    * @default {the message}
    */
   summary?: string;
-  /**
-   * The message as a phrase, so that a host can word an internal error (English in `message`) in
-   * its user's locale with `wordedIn()`.
-   */
-  phrase?: Phrase | undefined;
 }
 
 /**
@@ -65,21 +60,22 @@ export class ToolError extends BasisError {
    *
    * @param kind Who the error is for.
    * @param code What happened, as a stable word.
-   * @param message One line, sentence case, no trailing period.
+   * @param message One line, sentence case, no trailing period: worded text, or a phrase (its
+   *   English the message; a host words it in its user's locale with `wordedIn()`).
    * @param options The tool, the run's output, a summary, and the cause.
    */
   constructor(
     kind: ToolErrorKind,
     code: ErrorCode,
-    message: string,
+    message: string | Phrase,
     options: ToolErrorOptions = {},
   ) {
-    super(code, message, { cause: options.cause, phrase: options.phrase });
+    super(code, message, { cause: options.cause });
     this.name = "ToolError";
     this.kind = kind;
     this.tool = options.tool;
     this.output = options.output;
-    this.summary = options.summary ?? message;
+    this.summary = options.summary ?? this.message;
   }
 
   /**
@@ -108,12 +104,12 @@ export class ToolError extends BasisError {
    * An internal error: the contract was misused (code `internal`) or a configuration cannot be used
    * (code `manifest_invalid`). The message is English.
    *
-   * @param message The message, in English.
+   * @param message The message: English text, or a phrase (worded in English as the message).
    * @param options The code (`internal` by default), the tool and the cause.
    * @returns The error.
    */
   static internal(
-    message: string,
+    message: string | Phrase,
     options: ToolErrorOptions & { code?: ErrorCode } = {},
   ): ToolError {
     return new ToolError("internal", options.code ?? "internal", message, options);

@@ -305,8 +305,8 @@ export interface ApproverContext {
 
 /**
  * Decides whether a call may run, after the schema gate and before anything starts. A denial's
- * `reason` is shown to the caller as is, unless the decision carries a `reasonPhrase`: that is
- * worded in the tool's locale (and `reason`, its English, goes to the audit trail).
+ * `reason` is shown to the caller: a phrase worded in the tool's locale (its English goes to the
+ * audit trail), text as it is.
  */
 export type Approver = (request: ApprovalRequest, context: ApproverContext) => Promise<Decision>;
 

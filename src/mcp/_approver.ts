@@ -12,7 +12,7 @@ import type { ApprovalPolicy } from "../approval/policy.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { Approver } from "../contract/types.ts";
-import { english, type Messages, type Phrase, phrase } from "../locale/messages.ts";
+import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
 
 /** What the approver needs besides the request. */
 export interface McpApproverSettings {
@@ -94,7 +94,7 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
       ? phrase("elicit.failed", { tool })
       : phrase("elicit.denied", { tool });
     if (reason === undefined) return decision;
-    return { ...decision, reason: english(reason), reasonPhrase: reason };
+    return { ...decision, reason };
   };
 }
 

@@ -214,7 +214,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
           words.t("mcp.tool_unavailable", { tool: JSON.stringify(name), problems: why }),
         );
       }
-      throw new ProtocolError(INVALID_PARAMS, unknownTool(words, name, roster.tools));
+      throw new ProtocolError(INVALID_PARAMS, unknownTool(name, roster.tools, words));
     }
     const token = extra._meta?.progressToken;
     const call = callTool(tool, args ?? {}, {
@@ -226,7 +226,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
         send: (lines) =>
           extra.sendNotification({
             method: "notifications/progress",
-            params: { progressToken: token, progress: lines, message: progressText(words, lines) },
+            params: { progressToken: token, progress: lines, message: progressText(lines, words) },
           }),
       },
     });
@@ -336,7 +336,7 @@ function isToolList(loaded: readonly Tool[] | LoadedRoster): loaded is readonly 
   return Array.isArray(loaded);
 }
 
-function unknownTool(words: Messages, name: string, tools: ReadonlyMap<string, Tool>): string {
+function unknownTool(name: string, tools: ReadonlyMap<string, Tool>, words: Messages): string {
   const near = nearWords(name, [...tools.keys()], 3);
   const tool = JSON.stringify(name);
   if (near.length === 0) return words.t("mcp.unknown_tool", { tool });
@@ -345,7 +345,7 @@ function unknownTool(words: Messages, name: string, tools: ReadonlyMap<string, T
 }
 
 /** The message of a progress notification: how many lines of output so far. */
-function progressText(words: Messages, lines: number): string {
+function progressText(lines: number, words: Messages): string {
   const noun = plural(words.locale, lines, words.t("count.lines"));
   return words.t("mcp.progress", { count: lines, lines: noun });
 }

@@ -81,14 +81,14 @@ export interface DeriveOptions {
  * @param roster The loaded roster.
  * @param options The environment, extra programs and names.
  * @returns The permissions, with a warning for each program that cannot run or defeats
- *   confinement (its message in English, its phrase for any locale).
+ *   confinement, as a phrase.
  *
  * @example Derive the grants of a workspace
  * ```ts ignore
  * import { loadRoster } from "../manifest/load.ts";
  * import { derivePermissions } from "./derive.ts";
  * const derived = derivePermissions(await loadRoster({ workspace: "examples" }));
- * console.log(derived.run, derived.warnings.map((warning) => warning.message));
+ * console.log(derived.run, derived.warnings.map((warning) => english(warning.phrase)));
  * ```
  */
 export function derivePermissions(roster: Roster, options: DeriveOptions = {}): DerivedPermissions {
@@ -187,18 +187,14 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   return { ...derived, warnings: warnings.map((found) => redactWarning(found, secrets)) };
 }
 
-/** A warning with the secrets hidden in its message and its phrase. */
+/** A warning with the secrets hidden in its phrase. */
 function redactWarning(found: PermissionWarning, secrets: readonly string[]): PermissionWarning {
-  return {
-    kind: found.kind,
-    message: redact(found.message, secrets),
-    ...(found.phrase === undefined ? {} : { phrase: redactPhrase(found.phrase, secrets) }),
-  };
+  return { kind: found.kind, phrase: redactPhrase(found.phrase, secrets) };
 }
 
-/** A warning: its phrase, and the phrase's English as its message. */
-function warning(kind: WarningKind, said: Phrase): PermissionWarning {
-  return { kind, message: english(said), phrase: said };
+/** A warning. */
+function warning(kind: WarningKind, phrase: Phrase): PermissionWarning {
+  return { kind, phrase };
 }
 
 /** Who starts a program, in English (as `programs` lists them). */

@@ -6,6 +6,7 @@
  */
 
 import { quoteArgv } from "../approval/shell_quote.ts";
+import { english } from "../locale/messages.ts";
 import type { DerivedPermissions } from "./types.ts";
 
 /** The output formats of `basis-tools permissions`. */
@@ -103,7 +104,10 @@ export function formatPermissions(
             sys: derived.sys,
             programs: derived.programs.map((grant) => ({ ...grant, path: grant.path ?? null })),
             // In English, whatever the locale: JSON is for programs.
-            warnings: derived.warnings.map(({ kind, message }) => ({ kind, message })),
+            warnings: derived.warnings.map(({ kind, phrase }) => ({
+              kind,
+              message: english(phrase),
+            })),
           },
           null,
           2,

@@ -50,10 +50,8 @@ export type WarningKind =
 export interface PermissionWarning {
   /** What the warning is about. */
   readonly kind: WarningKind;
-  /** One line in English, sentence case, no trailing period. */
-  readonly message: string;
-  /** The message as a phrase, for other locales (`message` is its English). */
-  readonly phrase?: Phrase;
+  /** One line, sentence case, no trailing period (`english()` words it in English). */
+  readonly phrase: Phrase;
 }
 
 /** The least-privilege permissions of one workspace. */

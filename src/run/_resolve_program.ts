@@ -6,7 +6,7 @@
  * @module
  */
 
-import { english, type Phrase, phrase } from "../locale/messages.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath } from "../paths.ts";
 import { quote } from "./_start_error.ts";
 import { quietly } from "../quietly.ts";
@@ -27,9 +27,7 @@ export type Resolution =
     failure: "not_found" | "not_executable";
     /** The file that cannot run; the program itself when there is none. */
     path: string;
-    /** Why, in one line naming the program: the English of `reason`. */
-    message: string;
-    /** Why, as a phrase, to word in any locale. */
+    /** Why, in one line naming the program, as a phrase (`english()` words it in English). */
     reason: Phrase;
   };
 
@@ -144,7 +142,7 @@ function failed(
   path: string,
   reason: Phrase,
 ): Exclude<Resolution, { ok: true }> {
-  return { ok: false, failure, path, message: english(reason), reason };
+  return { ok: false, failure, path, reason };
 }
 
 /** Synchronous on purpose: a handful of local stats is microseconds, an async stat a thread hop. */

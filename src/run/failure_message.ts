@@ -15,7 +15,7 @@ export const FAILURE_DETAIL_BYTES = 4096;
  * Words a failed run in one message, checking in a fixed order: timed out → cancelled → killed by a
  * signal → non-zero exit → could not start. The program's stderr (or its stdout when stderr is blank,
  * for an exit code) follows a colon, cut to 4 KiB with the total size noted. Why a program did not
- * start is its `startReason` in the locale (else `startError` as it is).
+ * start is its `startReason` in the locale.
  *
  * @param result The run's result.
  * @param label Who ran, as the message should name it, in the same locale (`Tool "slow"`).
@@ -37,7 +37,7 @@ export function describeFailure(
   label: string,
   words: Messages = messages("en-US"),
 ): string | undefined {
-  const stderr = () => detail(words, result.stderr, result.stderrBytes, result.stderrTruncated);
+  const stderr = () => detail(result.stderr, result.stderrBytes, result.stderrTruncated, words);
   switch (result.outcome) {
     case "ok":
       return undefined;
@@ -49,12 +49,12 @@ export function describeFailure(
       return withDetail(words.t("run.signal", { label, signal: result.signal ?? "" }), stderr());
     case "exit_code": {
       const output = stderr() ??
-        detail(words, result.stdout, result.stdoutBytes, result.stdoutTruncated);
+        detail(result.stdout, result.stdoutBytes, result.stdoutTruncated, words);
       return withDetail(words.t("run.exit", { label, code: result.exitCode ?? "" }), output);
     }
     case "not_started": {
       const reason = result.startReason === undefined
-        ? result.startError ?? words.t("run.no_reason")
+        ? words.t("run.no_reason")
         : words.say(result.startReason);
       return words.t("run.not_started", { label, reason });
     }
@@ -67,10 +67,10 @@ function withDetail(head: string, text: string | undefined): string {
 
 /** The quoted output: blank → `undefined`; long or already cut → its first 4 KiB and the size. */
 function detail(
-  words: Messages,
   text: string,
   totalBytes: number,
   truncated: boolean,
+  words: Messages,
 ): string | undefined {
   const trimmed = text.trimEnd();
   if (trimmed.trim() === "") return undefined;

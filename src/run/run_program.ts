@@ -5,7 +5,6 @@
  * @module
  */
 
-import { english } from "../locale/messages.ts";
 import { canonicalFilePath, isAbsolutePath } from "../paths.ts";
 import { redact, redactPhrase } from "../redact.ts";
 import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
@@ -137,7 +136,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
     cancelled: outcome.cancelled,
     isForcefullyTerminated: outcome.forced,
     startFailure: undefined,
-    startError: undefined,
+    startReason: undefined,
     stdout: stdout.text,
     stderr: stderr.text,
     stdoutBytes: stdout.totalBytes,
@@ -244,16 +243,14 @@ function notFoundResult(
  */
 function redactReport(result: RunResult, secrets: readonly string[]): RunResult {
   const hide = (text: string) => redact(text, secrets);
-  const redacted: RunResult = {
+  return {
     ...result,
     command: result.command.map(hide),
     cwd: hide(result.cwd),
-    startError: result.startError === undefined ? undefined : hide(result.startError),
+    startReason: result.startReason === undefined
+      ? undefined
+      : redactPhrase(result.startReason, secrets),
   };
-  if (result.startReason !== undefined) {
-    redacted.startReason = redactPhrase(result.startReason, secrets);
-  }
-  return redacted;
 }
 
 /** Applies the defaults, in one place. */
@@ -348,7 +345,7 @@ function notStarted(
   problem?: StartProblem,
   cancelled = false,
 ): RunResult {
-  const result: RunResult = {
+  return {
     outcome: cancelled ? "cancelled" : "not_started",
     command: [program, ...base.args],
     cwd: base.cwd,
@@ -359,7 +356,7 @@ function notStarted(
     cancelled,
     isForcefullyTerminated: false,
     startFailure: problem?.failure,
-    startError: problem === undefined ? undefined : english(problem.reason),
+    startReason: problem?.reason,
     stdout: "",
     stderr: "",
     stdoutBytes: 0,
@@ -370,8 +367,6 @@ function notStarted(
     spillTruncated: false,
     timeoutMs: base.timeoutMs,
   };
-  if (problem !== undefined) result.startReason = problem.reason;
-  return result;
 }
 
 function elapsed(started: number): number {

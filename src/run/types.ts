@@ -114,17 +114,14 @@ export interface RunResult {
   cancelled: boolean;
   /** The group ignored SIGTERM and had to be killed with SIGKILL. */
   isForcefullyTerminated: boolean;
-  /** Set when the program never started; `startError` says why in one line. */
+  /** Set when the program never started; `startReason` says why. */
   startFailure: StartFailure | undefined;
-  /** Why the program never started, in one line of English: `english(startReason)`. */
-  startError: string | undefined;
   /**
-   * Why the program never started, as a phrase, for wording it in any locale
-   * (`messages(locale).say(startReason)`); `startError` is its English. Set by `runProgram`
-   * whenever `startError` is; a result made elsewhere may leave it out, and is then worded with
-   * `startError` as it is.
+   * Why the program never started, in one line, as a phrase: `english(startReason)` in English,
+   * `messages(locale).say(startReason)` in any locale. `undefined` when it started (or when a
+   * cancellation came before it could).
    */
-  startReason?: Phrase;
+  startReason: Phrase | undefined;
   /** Stdout as lossy UTF-8, cut at the caps. */
   stdout: string;
   /** Stderr as lossy UTF-8, cut at its cap. */

@@ -7,12 +7,11 @@
  */
 
 import type { MessageKey } from "../locale/en_us.ts";
-import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
+import { listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { oneLine, pointerChild as child, showValue } from "../text.ts";
 import type { AjvError } from "./_types.ts";
 
 /** How the whole input is named, since `""` reads as nothing and `/` is the property `""`. */
-export const ROOT: string = english(phrase("schema.root"));
 
 const ENUM_BUDGET = 120;
 
@@ -163,26 +162,6 @@ function locate(error: AjvError): [pointer: string, expected: Expected] {
 export function failureParams(error: AjvError): { pointer: string | Phrase; reason: Expected } {
   const [pointer, reason] = locate(error);
   return { pointer: pointer === "" ? phrase("schema.root") : oneLine(pointer, 200), reason };
-}
-
-/**
- * Describes one ajv failure as `pointer: what was expected`, on one line, in English.
- *
- * @param error The failure.
- * @returns For example `/items/0/count: must be integer` or `/text: required property is missing`.
- *
- * @example Point at the missing property
- * ```ts
- * import { describeError } from "./_message.ts";
- * const error = { instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" } };
- * console.assert(describeError(error) === "/text: required property is missing");
- * ```
- */
-export function describeError(error: AjvError): string {
-  const { pointer, reason } = failureParams(error);
-  return `${typeof pointer === "string" ? pointer : ROOT}: ${
-    typeof reason === "string" ? reason : english(reason)
-  }`;
 }
 
 /**

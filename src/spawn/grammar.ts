@@ -8,9 +8,9 @@
 
 import { foundPhrase, jsonKind } from "../json_kind.ts";
 import type { MessageKey } from "../locale/en_us.ts";
-import { english, phrase, type PhraseParams } from "../locale/messages.ts";
+import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
 import { isReach, type Reach } from "./reach.ts";
-import type { SpawnCall, SpawnInputProblem, SpawnParse } from "./types.ts";
+import { SPAWN_TOOL, type SpawnCall, type SpawnInputProblem, type SpawnParse } from "./types.ts";
 
 /** Target names: letters, digits, `_` and `-`. */
 const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
@@ -21,36 +21,30 @@ const FIRST_SPACE = /[\p{White_Space}\uFEFF]/u;
 /** `@name` followed by white space or the end: a task's address. */
 const ADDRESS = /^@([A-Za-z0-9_-]+)(?=[\p{White_Space}\uFEFF]|$)/u;
 
-const REFUSED = 'Input refused by tool "spawn": /input';
-
 function trim(text: string): string {
   return text.replace(LEADING_SPACE, "").replace(TRAILING_SPACE, "");
-}
-
-function refuse(reason: string, problem: SpawnInputProblem): SpawnParse {
-  return { ok: false, message: `${REFUSED}: ${reason}`, problem };
 }
 
 function accept(call: SpawnCall): SpawnParse {
   return { ok: true, call };
 }
 
-/** A refusal worded from the catalogue (its English is the message). */
-function refuseWith(
-  pointer: string,
-  key: MessageKey,
+/**
+ * A refusal: `Input refused by tool "spawn": <pointer>: <reason>`, the reason worded by `key`.
+ * The one place a spawn input's refusal is said, in any locale.
+ */
+function refuse(
   problem: SpawnInputProblem,
+  key: MessageKey,
   params?: PhraseParams,
+  pointer: string | Phrase = "/input",
 ): SpawnParse {
   const reason = phrase(key, params);
-  const message = english(phrase("input.refused", { tool: '"spawn"', pointer, reason }));
-  return { ok: false, message, problem };
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+  return {
+    ok: false,
+    problem,
+    phrase: phrase("input.refused", { tool: JSON.stringify(SPAWN_TOOL), pointer, reason }),
+  };
 }
 
 /**
@@ -74,7 +68,7 @@ function typeOf(value: unknown): string {
  * user's policy, are the caller's to refuse.
  *
  * @param input The tool's input, as parsed from JSON.
- * @returns The call, or a one-line refusal naming `/input`.
+ * @returns The call, or the refusal as data and as a phrase naming the field (`/input`).
  *
  * @example A command, a targeted command and a task
  * ```ts
@@ -89,38 +83,33 @@ function typeOf(value: unknown): string {
  */
 export function parseSpawnInput(input: unknown): SpawnParse {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return {
-      ok: false,
-      message: `Input refused by tool "spawn": (root): must be a JSON object with a string ` +
-        `property "input", found ${typeOf(input)}`,
-      problem: { kind: "not_object", found: jsonKind(input) },
-    };
+    return refuse(
+      { kind: "not_object", found: jsonKind(input) },
+      "spawn.input.must_be_object",
+      { found: foundPhrase(input) },
+      phrase("schema.root"),
+    );
   }
   if (!Object.hasOwn(input, "input")) {
-    return refuse('required string property "input" is missing', { kind: "missing" });
+    return refuse({ kind: "missing" }, "spawn.input.missing");
   }
   const value = (input as Record<string, unknown>).input;
   if (typeof value !== "string") {
-    return refuse(`must be a string, found ${typeOf(value)}`, {
-      kind: "not_string",
-      found: jsonKind(value),
+    return refuse({ kind: "not_string", found: jsonKind(value) }, "spawn.input.not_string", {
+      found: foundPhrase(value),
     });
   }
   const extra = Object.keys(input).find((key) => key !== "input" && key !== "reach");
   if (extra !== undefined) {
-    return refuseWith(`/${extra}`, "spawn.input.extra", {
-      kind: "extra_property",
-      property: extra,
-    });
+    const problem = { kind: "extra_property", property: extra } as const;
+    return refuse(problem, "spawn.input.extra", undefined, `/${extra}`);
   }
   const given = (input as Record<string, unknown>).reach;
   let reach: Reach | undefined;
   if (given !== undefined && given !== null) {
     if (!isReach(given)) {
       const problem = { kind: "bad_reach", found: jsonKind(given) } as const;
-      return refuseWith("/reach", "spawn.input.bad_reach", problem, {
-        found: foundPhrase(given),
-      });
+      return refuse(problem, "spawn.input.bad_reach", { found: foundPhrase(given) }, "/reach");
     }
     reach = given;
   }
@@ -133,7 +122,7 @@ export function parseSpawnInput(input: unknown): SpawnParse {
  * {@linkcode parseSpawnInput} from step 2 on.
  *
  * @param text The string.
- * @returns The call, or a one-line refusal naming `/input`.
+ * @returns The call, or the refusal as data and as a phrase naming the field (`/input`).
  *
  * @example A task that starts with "!"
  * ```ts
@@ -146,10 +135,7 @@ export function parseSpawnString(text: string): SpawnParse {
   const trimmed = trim(text);
   if (!trimmed.startsWith("!")) {
     if (trimmed === "") {
-      return refuse(
-        'is empty: write a command after "!" (for example "!cargo test") or a task to delegate',
-        { kind: "empty" },
-      );
+      return refuse({ kind: "empty" }, "spawn.input.empty");
     }
     return task(trimmed);
   }
@@ -157,9 +143,7 @@ export function parseSpawnString(text: string): SpawnParse {
   if (trimmed.startsWith("!@")) return targeted(trimmed.slice(2));
   const body = trim(trimmed.slice(1));
   if (body === "") {
-    return refuse('has no command after "!": write one, for example "!cargo test"', {
-      kind: "no_command",
-    });
+    return refuse({ kind: "no_command" }, "spawn.input.no_command");
   }
   return accept({ mode: "command", body });
 }
@@ -169,28 +153,19 @@ function targeted(rest: string): SpawnParse {
   const space = FIRST_SPACE.exec(rest);
   const name = space === null ? rest : rest.slice(0, space.index);
   if (name === "") {
-    return refuse(
-      'names no target after "!@": write "!@<target> <command>", for example "!@builder make"',
-      { kind: "no_target" },
-    );
+    return refuse({ kind: "no_target" }, "spawn.input.no_target");
   }
   if (!TARGET_NAME.test(name)) {
-    return refuse(
-      `target name ${JSON.stringify(name)} is not allowed: use only letters, digits, "_" and "-"`,
-      { kind: "bad_target", name },
-    );
+    return refuse({ kind: "bad_target", name }, "spawn.input.bad_target", {
+      name: JSON.stringify(name),
+    });
   }
   if (name === "local") {
-    return refuse('"!@local" is not needed: a plain "!<command>" already runs here', {
-      kind: "local_target",
-    });
+    return refuse({ kind: "local_target" }, "spawn.input.local_target");
   }
   const body = space === null ? "" : trim(rest.slice(space.index));
   if (body === "") {
-    return refuse(`names target "${name}" but no command: write "!@${name} <command>"`, {
-      kind: "target_no_command",
-      name,
-    });
+    return refuse({ kind: "target_no_command", name }, "spawn.input.target_no_command", { name });
   }
   return accept({ mode: "command", body, target: name });
 }
@@ -202,13 +177,11 @@ function task(text: string): SpawnParse {
   if (address === null) return accept({ mode: "agent", body: text });
   const name = address[1] as string;
   if (name === "local") {
-    return refuseWith("/input", "spawn.input.local_agent", { kind: "local_agent" });
+    return refuse({ kind: "local_agent" }, "spawn.input.local_agent");
   }
   const body = trim(text.slice(address[0].length));
   if (body === "") {
-    return refuseWith("/input", "spawn.input.agent_no_task", { kind: "agent_no_task", name }, {
-      name,
-    });
+    return refuse({ kind: "agent_no_task", name }, "spawn.input.agent_no_task", { name });
   }
   return accept({ mode: "agent", body, target: name });
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
+import { listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { namedAgents, reachPolicy, type SpawnConfig } from "./config.ts";
 import { SPAWN_DEPTH_VAR } from "./depth.ts";
 import { type Reach, reachCovers } from "./reach.ts";
@@ -23,14 +23,12 @@ export interface SpawnGuardContext {
 }
 
 /**
- * Why a spawn call was refused before approval, as data (for messages in another language), with
- * its phrase and that phrase's English.
+ * Why a spawn call was refused before approval, as data, with its phrase (worded in the caller's
+ * locale, or in English with `english()` for the audit trail).
  */
 export type SpawnRefusal =
   & {
-    /** The refusal in English (the audit trail's reason, a library caller's message). */
-    readonly message: string;
-    /** The refusal as a phrase, to word it in the caller's locale. */
+    /** The refusal as a phrase: one line, `Spawn refused: …`. */
     readonly phrase: Phrase;
   }
   & (
@@ -79,6 +77,14 @@ export type SpawnRefusal =
     }
   );
 
+type RefusalData = SpawnRefusal extends infer R ? R extends unknown ? Omit<R, "phrase"> : never
+  : never;
+
+/** The refusal with its phrase. */
+function refusal(data: RefusalData): SpawnRefusal {
+  return { ...data, phrase: refusalPhrase(data) } as SpawnRefusal;
+}
+
 /**
  * Says why a call may not even be put to the approver, checking in this order: a `reach` the
  * policy does not allow; for a command, commands turned off, then an unknown target; for a task,
@@ -87,38 +93,17 @@ export type SpawnRefusal =
  *
  * @param call The parsed call.
  * @param context Commands on or off, the depth, the configuration.
- * @returns A one-line refusal (the caller's `denied`, exit 5), or `undefined` when the call may go
- *   on to the rules and the approver.
+ * @returns The refusal (the caller's `denied`, exit 5) with its kind, details and phrase, or
+ *   `undefined` when the call may go on to the rules and the approver.
  *
  * @example Commands off, tasks still delegated
  * ```ts
- * import { refuseSpawn } from "./guard.ts";
+ * import { spawnRefusal } from "./guard.ts";
  * const config = { file: "/c/spawn.json", agent: ["my-agent"], targets: new Map(), maxDepth: 2 };
  * const context = { noShell: true, depth: 0, config };
- * console.assert(refuseSpawn({ mode: "command", body: "ls" }, context) !== undefined);
- * console.assert(refuseSpawn({ mode: "agent", body: "sum up" }, context) === undefined);
+ * console.assert(spawnRefusal({ mode: "command", body: "ls" }, context)?.kind === "no_shell");
+ * console.assert(spawnRefusal({ mode: "agent", body: "sum up" }, context) === undefined);
  * ```
- */
-export function refuseSpawn(call: SpawnCall, context: SpawnGuardContext): string | undefined {
-  return spawnRefusal(call, context)?.message;
-}
-
-type RefusalData = SpawnRefusal extends infer R ? R extends unknown ? Omit<R, "message" | "phrase">
-  : never
-  : never;
-
-/** The refusal with its phrase and English. */
-function refusal(data: RefusalData): SpawnRefusal {
-  const said = refusalPhrase(data);
-  return { ...data, phrase: said, message: english(said) } as SpawnRefusal;
-}
-
-/**
- * The refusal {@linkcode refuseSpawn} words, as data.
- *
- * @param call The parsed call.
- * @param context Commands on or off, the depth, the configuration.
- * @returns The refusal with its kind, details, phrase and English message, or `undefined`.
  *
  * @example An unknown target
  * ```ts

@@ -5,12 +5,13 @@
  *
  * @example Parse, guard, run
  * ```ts ignore
- * import { loadSpawnConfig, parseSpawnInput, refuseSpawn, runSpawn, spawnOutput } from "./mod.ts";
+ * import { loadSpawnConfig, parseSpawnInput, runSpawn, spawnOutput, spawnRefusal } from "./mod.ts";
+ * import { english } from "../locale/messages.ts";
  * const parsed = parseSpawnInput({ input: "!ls" });
- * if (!parsed.ok) throw new Error(parsed.message);
+ * if (!parsed.ok) throw new Error(english(parsed.phrase));
  * const config = await loadSpawnConfig("/home/me/.config/basis");
- * const refusal = refuseSpawn(parsed.call, { noShell: false, depth: 0, config });
- * if (refusal !== undefined) throw new Error(refusal);
+ * const refusal = spawnRefusal(parsed.call, { noShell: false, depth: 0, config });
+ * if (refusal !== undefined) throw new Error(english(refusal.phrase));
  * // …ask the approver with spawnPreview(parsed.call, cwd), then:
  * const result = await runSpawn(parsed.call, "/w", { config });
  * console.log(spawnOutput(parsed.call, result));

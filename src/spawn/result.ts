@@ -62,8 +62,8 @@ export function spawnResultText(
   words: Messages = messages("en-US"),
 ): string {
   const ok = spawnSucceeded(result);
-  const out = stream(words, result.stdout, result.stdoutTruncated, result.stdoutBytes);
-  const err = stream(words, result.stderr, result.stderrTruncated, result.stderrBytes);
+  const out = stream(result.stdout, result.stdoutBytes, result.stdoutTruncated, words);
+  const err = stream(result.stderr, result.stderrBytes, result.stderrTruncated, words);
   if (call.mode === "agent") {
     if (ok) return out ?? words.t("spawn.agent_silent");
     return describeFailure(result, spawnLabel(call, words), words) ??
@@ -117,10 +117,10 @@ export function spawnOutput(
 
 /** A stream as model text: `undefined` when blank; a note when it was cut. */
 function stream(
-  words: Messages,
   text: string,
-  truncated: boolean,
   totalBytes: number,
+  truncated: boolean,
+  words: Messages,
 ): string | undefined {
   const trimmed = text.replace(/[\r\n]+$/, "");
   if (trimmed.trim() === "") return undefined;

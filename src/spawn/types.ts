@@ -6,6 +6,7 @@
  */
 
 import type { JsonKind } from "../json_kind.ts";
+import type { Phrase } from "../locale/messages.ts";
 import type { ChildPreview } from "./child.ts";
 import type { Reach } from "./reach.ts";
 import type { SandboxGrants } from "../sandbox/types.ts";
@@ -63,10 +64,13 @@ export type SpawnParse =
   | { readonly ok: true; readonly call: SpawnCall }
   | {
     readonly ok: false;
-    /** One line for the caller (a person or a model), starting `Input refused by tool "spawn"`. */
-    readonly message: string;
-    /** The same refusal as data. */
+    /** The refusal as data. */
     readonly problem: SpawnInputProblem;
+    /**
+     * The refusal as one line for the caller (a person or a model), `Input refused by tool
+     * "spawn": /input: …`; `english()` words it in English.
+     */
+    readonly phrase: Phrase;
   };
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { BasisError } from "../../errors.ts";
-import { counted, english, type Phrase, phrase } from "../../locale/messages.ts";
+import { counted, type Phrase, phrase } from "../../locale/messages.ts";
 
 /**
  * A rules file that cannot be read, parsed or trusted. Its code is `denied`: nothing is allowed
@@ -35,8 +35,7 @@ export class RulesFileError extends BasisError {
    * @param options `cause`: the underlying error, kept for logs.
    */
   constructor(file: string, problems: readonly Phrase[], options?: ErrorOptions) {
-    const worded = rulesFilePhrase(file, problems);
-    super("denied", english(worded), { ...options, phrase: worded });
+    super("denied", rulesFilePhrase(file, problems), options);
     this.name = "RulesFileError";
     this.file = file;
     this.problems = problems;

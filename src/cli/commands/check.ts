@@ -13,7 +13,7 @@
 
 import { checkAvailability } from "../../contract/availability.ts";
 import { formatProblem, ManifestError, type ManifestProblem, problemOf } from "../../errors.ts";
-import { out, outJson } from "../output.ts";
+import { out, outJson, problemJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { plural } from "../../locale/messages.ts";
 import { phrase } from "../../locale/messages.ts";
@@ -88,10 +88,7 @@ export async function checkCommand(
   if (settings.json) {
     // The reason stays English (a stable field); the message is in the locale.
     const shown = (list: readonly ManifestProblem[]) =>
-      list.map((problem) => {
-        const { phrase: _, ...fields } = problem;
-        return { ...fields, message: formatProblem(problem, words) };
-      });
+      list.map((problem) => problemJson(problem, words));
     outJson({
       ok: problems.length === 0,
       tools,

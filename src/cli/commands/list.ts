@@ -7,9 +7,9 @@
 
 import { callSecrets, redact } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
-import { formatProblem, type ManifestProblem } from "../../errors.ts";
+import type { ManifestProblem } from "../../errors.ts";
 import { listOf, type Messages } from "../../locale/messages.ts";
-import { out, outJson } from "../output.ts";
+import { out, outJson, problemJson } from "../output.ts";
 import { cellText, formatTable, terminalColumns } from "../_table.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
@@ -74,10 +74,7 @@ export async function listCommand(settings: Settings): Promise<number> {
       description: row.description === "" && problems.length > 0 ? null : row.description,
       available: problems.length === 0,
       // The reason stays English (a stable field); the message is in the locale.
-      problems: problems.map((problem) => {
-        const { phrase: _, ...fields } = problem;
-        return { ...fields, message: formatProblem(problem, words) };
-      }),
+      problems: problems.map((problem) => problemJson(problem, words)),
     })));
     return 0;
   }
@@ -108,7 +105,7 @@ export async function listCommand(settings: Settings): Promise<number> {
 /** `unavailable: <field>: <reason>`, saying how many more problems there are. */
 function unavailableText(problems: readonly ManifestProblem[], words: Messages): string {
   const first = problems[0]!;
-  const why = first.phrase === undefined ? first.reason : words.say(first.phrase);
+  const why = words.say(first.reason);
   const reason = (first.field === undefined ? why : `${first.field}: ${why}`).replace(/\s+/g, " ");
   return problems.length === 1
     ? words.t("list.unavailable", { reason })

@@ -93,21 +93,16 @@ export async function permissionsCommand(
     [
       ...left.map(([name, problems]) => {
         const why = problems.map((problem) => formatProblem(problem, words)).join("; ");
-        return warningLine(words, words.t("cli.left_out", { tool: JSON.stringify(name), why }));
+        return warningLine(words.t("cli.left_out", { tool: JSON.stringify(name), why }), words);
       }),
-      ...derived.warnings.map((warning) =>
-        warningLine(
-          words,
-          warning.phrase === undefined ? warning.message : words.say(warning.phrase),
-        )
-      ),
+      ...derived.warnings.map((warning) => warningLine(words.say(warning.phrase), words)),
     ].join(""),
   );
   return 0;
 }
 
 /** One warning on its line: `basis-tools: warning: …`. */
-function warningLine(words: Messages, message: string): string {
+function warningLine(message: string, words: Messages): string {
   return `${words.t("permissions.warning", { message })}\n`;
 }
 
@@ -167,7 +162,7 @@ function compileOptions(root: string, settings: Settings, words: Messages): Form
   const output = `basis-tools-${root.slice(root.lastIndexOf("/") + 1) || "root"}`;
   const main = Deno.mainModule;
   if (Deno.build.standalone || !main.startsWith("file:")) {
-    err(warningLine(words, words.t("permissions.compile_self")));
+    err(warningLine(words.t("permissions.compile_self"), words));
     return { entry: "basis-tools.js", output, args };
   }
   const entry = modulePath(main);
