@@ -17,7 +17,7 @@ import { strictJsonProblem } from "../../json_text.ts";
 import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
 import { findDuplicateKeys } from "../../json_duplicate_keys.ts";
-import { fieldProblem } from "./_shape.ts";
+import { fieldProblem } from "./validate.ts";
 
 /**
  * Reads, parses and validates a rules file.
