@@ -1,29 +1,24 @@
 import assert from "node:assert/strict";
 import {
-  catalogue,
   DeclaredToolBuilder,
   DEFINITION_FORMATS,
-  describeFailure,
   localeFromEnv,
   LOCALES,
-  matchLocale,
   messages,
-  modelResult,
-  parseSpawnInput,
-  phrase,
-  placeholders,
   policyApprover,
-  refuseSpawn,
   resolveLocale,
   type RunResult,
   type SpawnConfig,
-  spawnResultText,
   SpawnToolBuilder,
   ToolError,
   type ToolSpec,
 } from "../src/mod.ts";
+import { catalogue, matchLocale, phrase, placeholders } from "../src/locale/mod.ts";
+import { describeFailure, modelResult } from "../src/run/mod.ts";
+import { parseSpawnInput } from "../src/spawn/grammar.ts";
+import { spawnResultText } from "../src/spawn/result.ts";
 import { spawnInputRefusal, spawnRefusalText } from "../src/contract/_spawn_words.ts";
-import { spawnRefusal } from "../src/spawn/guard.ts";
+import { refuseSpawn, spawnRefusal } from "../src/spawn/guard.ts";
 import { describeError, refusal } from "../src/schema/_message.ts";
 import { parseArgs } from "../src/cli/args.ts";
 import { BasisError } from "../src/errors.ts";
