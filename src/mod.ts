@@ -1,8 +1,9 @@
 /**
- * basis-tools as a library: load the declared tools of a workspace and call them through the tool
- * contract (builder → tool → execution: schema gate, approval, run, localized errors, definitions
- * for OpenAI, Anthropic, MCP and Gemini), or use the seams one by one: check input against a
- * tool's schema, decide a call, run a program with JSON on stdin, parse and run `spawn`.
+ * basis-tools as a library: load the declared tools of a workspace (the roster) and call them
+ * through the tool contract — builder → tool → single-use execution: schema gate, preview,
+ * approval, run, audit, localized errors — with definitions for OpenAI, Anthropic, MCP and Gemini.
+ * The MCP server itself is the `./mcp` entry (`serveMcp`), kept apart so that this one never loads
+ * the MCP SDK.
  *
  * @example Embed a declared tool in a host
  * ```ts ignore
@@ -22,54 +23,137 @@
  * }
  * ```
  *
- * @example Load a workspace's roster and call one tool
- * ```ts ignore
- * import { loadRoster, runProgram, validateInput } from "@basis/tools";
- * const roster = await loadRoster({ workspace: "examples" });
- * const tool = roster.tools.get("word_count")!;
- * const input = { text: "one two three" };
- * await validateInput(tool, input);
- * const result = await runProgram({
- *   program: tool.program,
- *   args: tool.command.slice(1),
- *   cwd: tool.cwd,
- *   stdin: new TextEncoder().encode(JSON.stringify(input)),
- *   env: [tool.env],
- *   timeoutMs: tool.timeoutMs,
- * });
- * console.log(result.stdout);
- * ```
- *
  * @module
  */
 
-export * from "./errors.ts";
-export * from "./manifest/mod.ts";
-export * from "./schema/mod.ts";
-export * from "./run/mod.ts";
-export * from "./approval/preview.ts";
-export * from "./approval/approve.ts";
-export * from "./approval/shell_quote.ts";
-export * from "./permissions/mod.ts";
-export * from "./spawn/mod.ts";
-export * from "./audit/mod.ts";
-export * from "./sandbox/mod.ts";
-export type * from "./approval/terminal/types.ts";
+// The contract: builder → tool → execution.
+export {
+  type AvailabilityOptions,
+  checkAvailability,
+  DeclaredToolBuilder,
+  type DeclaredToolOptions,
+  OptionsBuilder,
+  policyApprover,
+  type PolicyApproverOptions,
+  type RosterTool,
+  rosterTools,
+  type RosterToolsOptions,
+  SpawnToolBuilder,
+  type SpawnToolOptions,
+  ToolError,
+  type ToolErrorKind,
+  type ToolErrorOptions,
+  toolProblems,
+} from "./contract/mod.ts";
 export type {
-  ArgMatcher,
-  InputMatcher,
-  OperandMatcher,
-  RestMarker,
-  Rule,
-  RuleConditions,
-  RuleDecision,
-  RuleScope,
-  SpawnConditions,
-  TextMatcher,
-  ToolConditions,
-} from "./approval/rules/types.ts";
-export * from "./locale/mod.ts";
-export * from "./contract/mod.ts";
-export { callSecrets, isSecret, MIN_SECRET_LENGTH, redact, REDACTED } from "./redact.ts";
-export { VERSION } from "./version.ts";
+  Approver,
+  ApproverContext,
+  AuditSink,
+  DeclaredToolExtra,
+  ExecuteOptions,
+  ExecutionOptions,
+  OutputChunk,
+  SpawnToolExtra,
+  Tool,
+  ToolBuilder,
+  ToolExecution,
+  ToolImage,
+  ToolMetadata,
+  ToolOutput,
+  ToolService,
+} from "./contract/mod.ts";
+// What an approver is asked, and what it answers.
+export type { ApprovalRequest, Asker, Decision } from "./approval/approve.ts";
+export type { ApprovalPolicy } from "./approval/policy.ts";
+export type { ToolPreview } from "./approval/preview.ts";
+export type {
+  PromptRequest,
+  SpawnPromptRequest,
+  TerminalAnswer,
+  ToolPromptRequest,
+} from "./approval/terminal/types.ts";
+// Definitions for model APIs.
+export {
+  type AnthropicToolDefinition,
+  DEFINITION_FORMATS,
+  type DefinitionFormat,
+  type GeminiFunctionDeclaration,
+  type McpToolAnnotations,
+  type McpToolDefinition,
+  type OpenAIToolDefinition,
+  type ToolDefinitions,
+} from "./contract/mod.ts";
+// The roster: the declared tools, spawn's configuration, the sandbox policy, the audit trail.
+export {
+  type ArgumentType,
+  type InputArgument,
+  type LoadOptions,
+  loadRoster,
+  type ManifestScope,
+  type ManifestSource,
+  type Roster,
+  type SideEffect,
+  type ToolSandbox,
+  type ToolSpec,
+  type UnavailableTool,
+} from "./manifest/mod.ts";
+export {
+  type ChildPolicy,
+  type ChildPreview,
+  loadSpawnConfig,
+  type NamedAgent,
+  type Reach,
+  type ReachPolicy,
+  type SpawnCall,
+  type SpawnConfig,
+  type SpawnOutput,
+  type SpawnPreview,
+  type SpawnSideEffect,
+} from "./spawn/mod.ts";
+export {
+  type GrantLists,
+  loadSandboxPolicy,
+  type PreviewSandbox,
+  type SandboxGrants,
+  type SandboxMode,
+  type SandboxOptions,
+  type SandboxPolicy,
+} from "./sandbox/mod.ts";
+export {
+  type AuditEntry,
+  type AuditLog,
+  type AuditLogOptions,
+  type DecidedBy,
+  type DecisionEntry,
+  openAuditLog,
+  type RecordOptions,
+  type RunEntry,
+} from "./audit/mod.ts";
+export type { Resolution, RunOutcome, RunResult, StartFailure } from "./run/mod.ts";
+// Errors.
+export {
+  BasisError,
+  type ErrorCode,
+  errorLines,
+  ManifestError,
+  type ManifestProblem,
+} from "./errors.ts";
+// Locale.
+export {
+  type Counted,
+  DEFAULT_LOCALE,
+  EN_US,
+  loadLocale,
+  type Locale,
+  localeFromEnv,
+  LOCALES,
+  type MessageKey,
+  type MessageParams,
+  type Messages,
+  messages,
+  type Phrase,
+  type PhraseParams,
+  resolveLocale,
+} from "./locale/mod.ts";
 export type { EnvLookup } from "./paths.ts";
+export { VERSION } from "./version.ts";

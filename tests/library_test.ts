@@ -1,25 +1,26 @@
 import assert from "node:assert/strict";
-import { loadRoster, runProgram, validateInput } from "../src/mod.ts";
+import { DeclaredToolBuilder, loadRoster, policyApprover, ToolError } from "../src/mod.ts";
 import { tempDir } from "./_scratch.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
-Deno.test("the library surface loads a roster, gates input and runs a tool, as mod.ts shows", async () => {
+Deno.test("the library surface loads a roster, builds a tool, refuses bad input and runs it, as mod.ts shows", async () => {
   await using cacheDir = await tempDir();
   const roster = await loadRoster({ workspace: `${ROOT}examples`, configDir: cacheDir.path });
-  const tool = roster.tools.get("word_count");
-  assert.ok(tool);
-  await assert.rejects(validateInput(tool, { txt: 1 }, { cacheDir: cacheDir.path }), /\/text/);
-  const input = { text: "one two three" };
-  await validateInput(tool, input, { cacheDir: cacheDir.path });
-  const result = await runProgram({
-    program: tool.program,
-    args: tool.command.slice(1),
-    cwd: tool.cwd,
-    stdin: new TextEncoder().encode(JSON.stringify(input)),
-    env: [tool.env],
-    timeoutMs: tool.timeoutMs,
-  });
-  assert.equal(result.exitCode, 0, result.stderr);
-  assert.deepEqual(JSON.parse(result.stdout), { words: 3, lines: 1, characters: 13 });
+  const spec = roster.tools.get("word_count");
+  assert.ok(spec);
+  const tool = new DeclaredToolBuilder(spec, {
+    root: roster.root,
+    cacheDir: cacheDir.path,
+    spillDir: false,
+    approver: policyApprover({ policy: "always" }),
+  }).build();
+  assert.deepEqual(tool.sideEffects, [spec.sideEffect]);
+  assert.equal(tool.definition("anthropic").name, "word_count");
+  await assert.rejects(
+    tool.execution({ txt: 1 }),
+    (error) => error instanceof ToolError && error.code === "invalid_input",
+  );
+  const output = await (await tool.execution({ text: "one two three" })).execute();
+  assert.deepEqual(JSON.parse(output.result), { words: 3, lines: 1, characters: 13 });
 });

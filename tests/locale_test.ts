@@ -1,26 +1,22 @@
 import assert from "node:assert/strict";
 import {
-  catalogue,
   DeclaredToolBuilder,
   DEFINITION_FORMATS,
-  describeFailure,
   localeFromEnv,
   LOCALES,
-  matchLocale,
   messages,
-  modelResult,
-  parseSpawnInput,
-  phrase,
-  placeholders,
   policyApprover,
   resolveLocale,
   type RunResult,
   type SpawnConfig,
-  spawnResultText,
   SpawnToolBuilder,
   ToolError,
   type ToolSpec,
 } from "../src/mod.ts";
+import { catalogue, matchLocale, phrase, placeholders } from "../src/locale/mod.ts";
+import { describeFailure, modelResult } from "../src/run/mod.ts";
+import { parseSpawnInput } from "../src/spawn/grammar.ts";
+import { spawnResultText } from "../src/spawn/result.ts";
 import { spawnRefusal } from "../src/spawn/guard.ts";
 import { refusal } from "../src/schema/_message.ts";
 import { parseArgs } from "../src/cli/args.ts";

@@ -4,7 +4,8 @@
  * main.ts and mod.ts import everything and are left out); no folder imports another folder's
  * private (`_`) file; what every command loads at start-up stays small (no npm package, no second
  * catalogue, no seam a command brings in on demand); and the heavy packages (ajv's compiler, the
- * terminal prompt, the MCP SDK, the JSONC parser) are never in a command's static graph.
+ * terminal prompt, the MCP SDK, the JSONC parser) are never in a command's static graph. The
+ * library surface (`src/mod.ts`) exports exactly the names chosen for it (`deno doc --json`).
  */
 
 import assert from "node:assert/strict";
@@ -172,4 +173,137 @@ Deno.test("the heavy packages are loaded on demand, never in a command's static 
     }
   }
   assert.deepEqual(found, []);
+});
+
+/**
+ * What `src/mod.ts` exports, values and types: the contract (builder → tool → execution), the
+ * definitions for model APIs, the roster loader, errors, locale, and the types those refer to.
+ * A name added or dropped here is a change of the library's API: decide it, then update the list.
+ */
+const LIBRARY_SURFACE = [
+  "AnthropicToolDefinition",
+  "ApprovalPolicy",
+  "ApprovalRequest",
+  "Approver",
+  "ApproverContext",
+  "ArgumentType",
+  "Asker",
+  "AuditEntry",
+  "AuditLog",
+  "AuditLogOptions",
+  "AuditSink",
+  "AvailabilityOptions",
+  "BasisError",
+  "ChildPolicy",
+  "ChildPreview",
+  "Counted",
+  "DEFAULT_LOCALE",
+  "DEFINITION_FORMATS",
+  "DecidedBy",
+  "Decision",
+  "DecisionEntry",
+  "DeclaredToolBuilder",
+  "DeclaredToolExtra",
+  "DeclaredToolOptions",
+  "DefinitionFormat",
+  "EN_US",
+  "EnvLookup",
+  "ErrorCode",
+  "ExecuteOptions",
+  "ExecutionOptions",
+  "GeminiFunctionDeclaration",
+  "GrantLists",
+  "InputArgument",
+  "LOCALES",
+  "LoadOptions",
+  "Locale",
+  "ManifestError",
+  "ManifestProblem",
+  "ManifestScope",
+  "ManifestSource",
+  "McpToolAnnotations",
+  "McpToolDefinition",
+  "MessageKey",
+  "MessageParams",
+  "Messages",
+  "NamedAgent",
+  "OpenAIToolDefinition",
+  "OptionsBuilder",
+  "OutputChunk",
+  "Phrase",
+  "PhraseParams",
+  "PolicyApproverOptions",
+  "PreviewSandbox",
+  "PromptRequest",
+  "Reach",
+  "ReachPolicy",
+  "RecordOptions",
+  "Resolution",
+  "Roster",
+  "RosterTool",
+  "RosterToolsOptions",
+  "RunEntry",
+  "RunOutcome",
+  "RunResult",
+  "SandboxGrants",
+  "SandboxMode",
+  "SandboxOptions",
+  "SandboxPolicy",
+  "SideEffect",
+  "SpawnCall",
+  "SpawnConfig",
+  "SpawnOutput",
+  "SpawnPreview",
+  "SpawnPromptRequest",
+  "SpawnSideEffect",
+  "SpawnToolBuilder",
+  "SpawnToolExtra",
+  "SpawnToolOptions",
+  "StartFailure",
+  "TerminalAnswer",
+  "Tool",
+  "ToolBuilder",
+  "ToolDefinitions",
+  "ToolError",
+  "ToolErrorKind",
+  "ToolErrorOptions",
+  "ToolExecution",
+  "ToolImage",
+  "ToolMetadata",
+  "ToolOutput",
+  "ToolPreview",
+  "ToolPromptRequest",
+  "ToolSandbox",
+  "ToolService",
+  "ToolSpec",
+  "UnavailableTool",
+  "VERSION",
+  "checkAvailability",
+  "errorLines",
+  "loadLocale",
+  "loadRoster",
+  "loadSandboxPolicy",
+  "loadSpawnConfig",
+  "localeFromEnv",
+  "messages",
+  "openAuditLog",
+  "policyApprover",
+  "resolveLocale",
+  "rosterTools",
+  "toolProblems",
+];
+
+Deno.test("the library surface (src/mod.ts) exports exactly the names chosen for it", async () => {
+  const doc = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--json", `${ROOT}src/mod.ts`],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(doc.success, new TextDecoder().decode(doc.stderr));
+  const parsed = JSON.parse(new TextDecoder().decode(doc.stdout)) as {
+    nodes: Record<string, { symbols: { name: string }[] }>;
+  };
+  const names = Object.values(parsed.nodes).flatMap((node) => node.symbols.map((s) => s.name));
+  assert.deepEqual([...new Set(names)].sort(), LIBRARY_SURFACE);
 });

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { ManifestError } from "../src/errors.ts";
 import { english } from "../src/locale/messages.ts";
-import { makePalette } from "../src/approval/terminal/_style.ts";
+import { makePalette } from "../src/approval/terminal/_render.ts";
 import { renderRequest } from "../src/approval/terminal/_render.ts";
 import { decideByRules } from "../src/approval/rules/decide.ts";
 import type { Rule, RuleQuery } from "../src/approval/rules/types.ts";

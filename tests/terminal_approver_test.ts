@@ -8,7 +8,7 @@ import type {
   TerminalIo,
   ToolPromptRequest,
 } from "../src/approval/terminal/mod.ts";
-import { cutNote, cutText } from "../src/approval/terminal/_cut.ts";
+import { cutNote, cutText } from "../src/approval/terminal/_render.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 
 const FIXTURE = new URL("./fixtures/approver/prompt_once.ts", import.meta.url).pathname;

@@ -1,20 +1,21 @@
 /**
- * The spawn tool as `list` and `show` present it beside the declared tools.
+ * The spawn tool as `list`, `show` and `help` present it beside the declared tools: read from the
+ * contract's tool, so its name, side effects and description are the ones a model sees.
  *
  * @module
  */
 
-import type { Locale } from "../locale/locale.ts";
-import { namedAgents, type SpawnConfig } from "../spawn/config.ts";
-import { spawnDescription } from "../spawn/tool_definition.ts";
+import type { SpawnConfig } from "../spawn/config.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../spawn/types.ts";
+import type { Settings } from "./settings.ts";
+import { spawnToolFor } from "./_tools.ts";
 
 /** Where `list` says a built-in tool comes from. */
 export const BUILT_IN = "built-in";
 
 /**
- * Spawn's side effect as one word list: it depends on the mode (`process` for a command,
- * `local state` for a subagent).
+ * Spawn's side effects as one word list, for a spawn that cannot be built (a broken `spawn.json`):
+ * what its tool's `sideEffects` would say.
  */
 export const SPAWN_SIDE_EFFECT_TEXT = `${SPAWN_SIDE_EFFECTS.command}, ${SPAWN_SIDE_EFFECTS.agent}`;
 
@@ -27,32 +28,19 @@ export interface ListRow {
 }
 
 /**
- * Spawn's row in `list`: source `built-in`, both side effects, and the description a model sees
- * (which names the configured targets and named agents).
+ * Spawn's row in `list`: source `built-in`, its side effects, and the description a model sees in
+ * the run's locale (which names the configured targets and named agents).
  *
+ * @param settings The run's settings.
  * @param config The user's spawn configuration.
  * @returns The row.
  */
-export function spawnRow(config: SpawnConfig): ListRow {
+export async function spawnRow(settings: Settings, config: SpawnConfig): Promise<ListRow> {
+  const tool = await spawnToolFor(settings, config);
   return {
     name: SPAWN_TOOL,
-    side_effect: SPAWN_SIDE_EFFECT_TEXT,
+    side_effect: tool.sideEffects.join(", "),
     source: BUILT_IN,
-    description: spawnDescription([...config.targets.keys()], [...namedAgents(config).keys()]),
+    description: tool.description(),
   };
-}
-
-/**
- * Spawn's row in the run's locale: the description a model sees in that language (the contract's,
- * loaded only for a locale other than English).
- *
- * @param config The user's spawn configuration.
- * @param locale The run's locale.
- * @returns The row.
- */
-export async function localizedSpawnRow(config: SpawnConfig, locale: Locale): Promise<ListRow> {
-  const row = spawnRow(config);
-  if (locale === "en-US") return row;
-  const { SpawnToolBuilder } = await import("../contract/spawn_tool.ts");
-  return { ...row, description: new SpawnToolBuilder(config, { locale }).build().description() };
 }

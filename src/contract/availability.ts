@@ -38,7 +38,7 @@ export interface AvailabilityOptions {
 }
 
 /** What one pass over a roster looked up once: programs, and the real path of each directory. */
-export class Lookups {
+class Lookups {
   /** Program lookups, by what a lookup depends on. */
   readonly programs: Map<string, Resolution> = new Map();
   readonly #cwds = new Map<string, string>();
@@ -63,8 +63,6 @@ export class Lookups {
  *
  * @param spec The tool, from `loadRoster()`.
  * @param options Whether to compile schemas, the cache, the `--env` pairs.
- * @param lookups Lookups already made in this pass (programs, directories), shared by the tools
- *   of one roster.
  * @returns The problems, empty when the tool can be used.
  * @example Find out why a tool cannot run
  * ```ts ignore
@@ -73,10 +71,18 @@ export class Lookups {
  * for (const problem of problems) console.log(problem.reason);
  * ```
  */
-export async function toolProblems(
+export function toolProblems(
   spec: ToolSpec,
   options: AvailabilityOptions = {},
-  lookups?: Lookups,
+): Promise<ManifestProblem[]> {
+  return problemsOf(spec, options, undefined);
+}
+
+/** {@linkcode toolProblems}, sharing `lookups` already made in one pass over a roster. */
+async function problemsOf(
+  spec: ToolSpec,
+  options: AvailabilityOptions,
+  lookups: Lookups | undefined,
 ): Promise<ManifestProblem[]> {
   const where = { file: spec.file, tool: spec.name };
   const problems: ManifestProblem[] = [];
@@ -134,7 +140,7 @@ export async function checkAvailability(
   const found: ManifestProblem[] = [];
   const lookups = new Lookups();
   for (const spec of roster.tools.values()) {
-    const problems = await toolProblems(spec, options, lookups);
+    const problems = await problemsOf(spec, options, lookups);
     if (problems.length === 0) {
       tools.set(spec.name, spec);
       continue;

@@ -11,7 +11,7 @@ import { toolPreview } from "../approval/preview.ts";
 import { BasisError } from "../errors.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
 import { type Messages, messages, type Phrase, phrase } from "../locale/messages.ts";
-import type { ToolSpec } from "../manifest/types.ts";
+import type { SideEffect, ToolSpec } from "../manifest/types.ts";
 import {
   cacheDir as defaultCacheDir,
   canonicalPath,
@@ -225,6 +225,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   readonly name: string;
   readonly locale: Locale;
   readonly version: string = VERSION;
+  readonly sideEffects: readonly SideEffect[];
   readonly #spec: ToolSpec;
   readonly #settings: DeclaredSettings;
   readonly #words: Messages;
@@ -233,6 +234,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   constructor(spec: ToolSpec, settings: DeclaredSettings) {
     this.name = spec.name;
     this.locale = settings.locale;
+    this.sideEffects = [spec.sideEffect];
     this.#spec = spec;
     this.#settings = settings;
     this.#words = messages(settings.locale);

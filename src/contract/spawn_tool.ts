@@ -32,6 +32,7 @@ import {
   type SpawnCall,
   type SpawnOutput,
   type SpawnPreview,
+  type SpawnSideEffect,
 } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
 import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
@@ -239,6 +240,10 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   readonly name: string = SPAWN_TOOL;
   readonly locale: Locale;
   readonly version: string = VERSION;
+  readonly sideEffects: readonly SpawnSideEffect[] = [
+    SPAWN_SIDE_EFFECTS.command,
+    SPAWN_SIDE_EFFECTS.agent,
+  ];
   readonly #config: SpawnConfig;
   readonly #settings: SpawnSettings;
   readonly #words: Messages;

@@ -10,7 +10,8 @@ import type { RecordOptions } from "../audit/open_audit_log.ts";
 import type { AuditEntry } from "../audit/types.ts";
 import type { Locale } from "../locale/locale.ts";
 import type { RunResult } from "../run/types.ts";
-import type { SpawnCall, SpawnOutput } from "../spawn/types.ts";
+import type { SideEffect } from "../manifest/types.ts";
+import type { SpawnCall, SpawnOutput, SpawnSideEffect } from "../spawn/types.ts";
 
 /** The model APIs a tool can describe itself for. */
 export type DefinitionFormat = "openai" | "anthropic" | "mcp" | "gemini";
@@ -223,6 +224,11 @@ export interface Tool<Extra = Record<string, unknown>> {
   readonly locale: Locale;
   /** The version of basis-tools that runs it. */
   readonly version: string;
+  /**
+   * What its calls may touch (never localized): a declared tool's one side effect; spawn's two,
+   * `process` for a command and `local state` for a subagent.
+   */
+  readonly sideEffects: readonly (SideEffect | SpawnSideEffect)[];
   /**
    * A short name for people.
    *

@@ -31,15 +31,22 @@ export interface RosterToolSettings {
   readonly locale: string;
   /** Where decisions and runs are recorded. */
   readonly audit: AuditSink;
-  /** Options of every declared tool (directories, `--env` pairs). */
-  readonly declared: Omit<DeclaredToolOptions, "approver" | "audit" | "root" | "locale">;
+  /**
+   * Options of every declared tool (directories, `--env` pairs); the root defaults to the roster's,
+   * and the server's locale, approver, audit sink and sandbox take the place of any given here.
+   */
+  readonly declared: DeclaredToolOptions;
   /**
    * The only tools to serve (`BASIS_ROSTER`, set for a delegated child), `spawn` among them or
    * not. @default every tool
    */
   readonly roster?: readonly string[];
-  /** Options of spawn (commands off, depth, timeout, what a subagent inherits). */
-  readonly spawn: Omit<SpawnToolOptions, "approver" | "audit" | "root" | "locale" | "sandbox">;
+  /**
+   * Options of spawn (commands off, depth, timeout, what a subagent inherits); the root
+   * defaults to the roster's, and the server's locale, approver, audit sink and sandbox take the
+   * place of any given here.
+   */
+  readonly spawn: SpawnToolOptions;
   /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
   readonly sandbox: (policy: SandboxPolicy) => SandboxOptions;
 }

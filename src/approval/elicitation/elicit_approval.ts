@@ -7,9 +7,7 @@
  * @module
  */
 
-import { makePalette } from "../terminal/_style.ts";
-import { renderRequest } from "../terminal/_render.ts";
-import { alwaysAllowLabel } from "../terminal/_always.ts";
+import { alwaysAllowLabel, makePalette, renderRequest } from "../terminal/_render.ts";
 import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, messages } from "../../locale/messages.ts";

@@ -18,7 +18,7 @@ import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
 import { quietly } from "../../quietly.ts";
 import { duplicateKeysOf } from "../../json_duplicate_keys.ts";
-import { fieldProblem } from "./_shape.ts";
+import { fieldProblem } from "./validate.ts";
 
 /**
  * Reads, parses and validates a rules file.

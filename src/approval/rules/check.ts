@@ -11,7 +11,7 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
-import { isRecord, narrowChildPreview, narrowSandbox, quoteName } from "./_shape.ts";
+import { isRecord, narrowChildPreview, narrowSandbox, quoteName } from "./validate.ts";
 import { isReach } from "../../spawn/reach.ts";
 import { applies } from "./decide.ts";
 import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";

@@ -35,4 +35,4 @@ export * from "./pin.ts";
 export * from "./simple_command.ts";
 export * from "./store.ts";
 export type * from "./types.ts";
-export * from "./validate.ts";
+export { formatRulesDocument, RULES_VERSION, validateRulesDocument } from "./validate.ts";

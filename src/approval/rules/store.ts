@@ -20,11 +20,15 @@ import { canonicalPath, isAbsolutePath } from "../../paths.ts";
 import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
 import { LockBusyError, withExclusiveLock } from "./_lock.ts";
 import { readRulesDocument } from "./_read.ts";
-import { narrowRuleInput, narrowStoredRule } from "./_shape.ts";
 import { checkRules, partitionRules } from "./check.ts";
 import { newRuleId } from "./id.ts";
 import type { LoadedRules, Rule, RuleInput } from "./types.ts";
-import { formatRulesDocument, RULES_VERSION } from "./validate.ts";
+import {
+  formatRulesDocument,
+  narrowRuleInput,
+  narrowStoredRule,
+  RULES_VERSION,
+} from "./validate.ts";
 
 /** The rules file's name inside the config directory. */
 export const RULES_FILE_NAME = "rules.json";

@@ -1,24 +1,25 @@
 /**
- * What the prompt shows above its question: the tool, its side effect, and exactly what would run.
+ * What the prompt draws: the request above its question (the tool, its side effect, and exactly
+ * what would run), long text cut with a count of the rest, and the colours (the prompt library's
+ * theme among them; with colour off every style is the identity, so no escape code is written).
  *
  * @module
  */
 
 import { parseKeepingNumbers } from "../../json_exact.ts";
 import { redact } from "../../redact.ts";
-import { cutNote, cutText } from "./_cut.ts";
 import { displayArg, displayArgv, visibleLines } from "./display.ts";
-import type { Palette } from "./_style.ts";
 import type { PromptRequest } from "./types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
-import { type Messages, messages } from "../../locale/messages.ts";
+import type { Locale } from "../../locale/locale.ts";
+import { type Messages, messages, plural } from "../../locale/messages.ts";
 
 /** Long input and command text is cut to this many lines… */
-export const MAX_LINES = 40;
+const MAX_LINES = 40;
 /** …and this many UTF-8 bytes. */
-export const MAX_BYTES = 4096;
+const MAX_BYTES = 4096;
 
 const LABEL_WIDTH = 13;
 const INDENT = "  ";
@@ -222,4 +223,173 @@ export function renderRequest(
     lines.push(palette.yellow(t("prompt.asked_by_rule", { rule: request.askedByRule })));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** What {@linkcode cutText} kept and what it left out. */
+export interface Cut {
+  /** The lines kept, joined by `\n`; a line cut part-way ends with `…`. */
+  readonly shown: string;
+  /** Lines not shown in full (a line cut part-way counts). */
+  readonly cutLines: number;
+  /** UTF-8 bytes not shown (newlines between cut lines included). */
+  readonly cutBytes: number;
+}
+
+const ENCODER = new TextEncoder();
+
+function byteLength(text: string): number {
+  return ENCODER.encode(text).length;
+}
+
+/** The longest prefix of `line` whose UTF-8 size fits `budget`, cut between code points. */
+function prefixWithin(line: string, budget: number): string {
+  let used = 0;
+  let end = 0;
+  for (const char of line) {
+    const size = byteLength(char);
+    if (used + size > budget) break;
+    used += size;
+    end += char.length;
+  }
+  return line.slice(0, end);
+}
+
+/**
+ * Keeps the first `maxLines` lines of a text, within `maxBytes` UTF-8 bytes.
+ *
+ * @param text The text.
+ * @param maxLines At most this many lines are kept.
+ * @param maxBytes At most this many bytes are kept (a single long line is cut part-way).
+ * @returns What was kept and how much was not.
+ */
+export function cutText(text: string, maxLines: number, maxBytes: number): Cut {
+  const lines = text.split("\n");
+  const kept: string[] = [];
+  let used = 0;
+  let partial = "";
+  for (const line of lines) {
+    if (kept.length >= maxLines) break;
+    const separator = kept.length > 0 ? 1 : 0;
+    const size = byteLength(line) + separator;
+    if (used + size > maxBytes) {
+      partial = prefixWithin(line, Math.max(0, maxBytes - used - separator));
+      break;
+    }
+    kept.push(line);
+    used += size;
+  }
+  if (kept.length === lines.length) return { shown: text, cutLines: 0, cutBytes: 0 };
+  const shownParts = partial === "" ? kept : [...kept, `${partial}…`];
+  const keptBytes = used + (partial === "" ? 0 : byteLength(partial) + (kept.length > 0 ? 1 : 0));
+  return {
+    shown: shownParts.join("\n"),
+    cutLines: lines.length - kept.length,
+    cutBytes: byteLength(text) - keptBytes,
+  };
+}
+
+/**
+ * Words what {@linkcode cutText} left out: `… 1,234 more lines (56,789 bytes)`.
+ *
+ * @param cut The cut.
+ * @returns The note, or `""` when nothing was left out.
+ */
+export function cutNote(cut: Cut, words: Messages = messages("en-US")): string {
+  if (cut.cutLines === 0) return "";
+  const { locale, t } = words;
+  return t("prompt.cut", {
+    lines: count(cut.cutLines, locale),
+    line_word: plural(locale, cut.cutLines, t("count.lines")),
+    bytes: count(cut.cutBytes, locale),
+    byte_word: plural(locale, cut.cutBytes, t("count.bytes")),
+  });
+}
+
+function count(n: number, locale: Locale): string {
+  return n.toLocaleString(locale);
+}
+
+/** The styles the prompt uses. */
+export interface Palette {
+  readonly bold: (text: string) => string;
+  readonly dim: (text: string) => string;
+  readonly cyan: (text: string) => string;
+  readonly green: (text: string) => string;
+  readonly red: (text: string) => string;
+  readonly yellow: (text: string) => string;
+}
+
+function sgr(open: number, close: number): (text: string) => string {
+  return (text) => `\x1b[${open}m${text}\x1b[${close}m`;
+}
+
+const PLAIN = (text: string): string => text;
+
+/**
+ * The styles, coloured or plain.
+ *
+ * @param color Whether to colour.
+ * @returns The palette.
+ */
+export function makePalette(color: boolean): Palette {
+  if (!color) {
+    return { bold: PLAIN, dim: PLAIN, cyan: PLAIN, green: PLAIN, red: PLAIN, yellow: PLAIN };
+  }
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    cyan: sgr(36, 39),
+    green: sgr(32, 39),
+    red: sgr(31, 39),
+    yellow: sgr(33, 39),
+  };
+}
+
+/**
+ * The `select` theme: every style the library would colour by itself goes through the palette.
+ *
+ * @param palette The palette.
+ * @param words The messages of the prompt's locale (for the key hints). @default English
+ * @returns A theme for `@inquirer/prompts`' `select`.
+ */
+export function selectTheme(palette: Palette, words: Messages = messages("en-US")) {
+  // The library names its keys' actions in English; these are the ones it uses.
+  const actions: Record<string, MessageKey> = {
+    navigate: "prompt.key_navigate",
+    select: "prompt.key_select",
+  };
+  const action = (name: string) =>
+    Object.hasOwn(actions, name) ? words.t(actions[name] as MessageKey) : name;
+  return {
+    prefix: { idle: palette.cyan("?"), done: palette.green("✔") },
+    style: {
+      answer: palette.cyan,
+      message: (text: string) => palette.bold(text),
+      error: (text: string) => palette.red(`> ${text}`),
+      defaultAnswer: (text: string) => palette.dim(`(${text})`),
+      help: palette.dim,
+      highlight: palette.cyan,
+      key: (text: string) => palette.cyan(palette.bold(`<${text}>`)),
+      disabled: palette.dim,
+      description: palette.cyan,
+      keysHelpTip: (keys: [string, string][]) =>
+        [...keys.map(([key, name]) => [key, action(name)]), ["esc", words.t("prompt.key_deny")]]
+          .map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
+          .join(palette.dim(" • ")),
+    },
+  };
+}
+
+/**
+ * The label of "always allow" for one request.
+ *
+ * @param request What is asked about.
+ * @param words The messages of the prompt's locale.
+ * @returns The label.
+ */
+export function alwaysAllowLabel(request: PromptRequest, words: Messages): string {
+  const fields = request.kind === "tool" ? request.fromInput ?? [] : [];
+  if (fields.length === 0) return words.t("prompt.always_allow");
+  const names = [...new Set(fields.map((arg) => arg.field))].join(", ");
+  return words.t("prompt.always_allow_any", { fields: names });
 }

@@ -6,20 +6,18 @@
  */
 
 import type { Readable, Writable } from "node:stream";
-import { watchCancelKeys } from "./_cancel_keys.ts";
-import { renderRequest } from "./_render.ts";
-import { alwaysAllowLabel } from "./_always.ts";
-import { defaultIsTerminal, keepOpen, resolveStreams } from "./_streams.ts";
-import { openControllingTerminal } from "./_controlling.ts";
-import { makePalette, selectTheme } from "./_style.ts";
-import { takeTurn } from "./_turns.ts";
+import { alwaysAllowLabel, makePalette, renderRequest, selectTheme } from "./_render.ts";
+import {
+  defaultIsTerminal,
+  keepOpen,
+  openControllingTerminal,
+  resolveStreams,
+  takeTurn,
+} from "./_terminal.ts";
 import type { PromptRequest, TerminalAnswer, TerminalIo } from "./types.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import type { Locale } from "../../locale/locale.ts";
 import { loadLocale, type Messages, messages } from "../../locale/messages.ts";
-
-/** The question under the preview, in English (the catalogue has it in every locale). */
-export const QUESTION = "Allow this call?";
 
 type Choice = Exclude<TerminalAnswer, "no_answer">;
 
@@ -177,4 +175,42 @@ async function ask(
   } finally {
     stopWatching();
   }
+}
+
+interface Key {
+  readonly name?: string;
+  readonly ctrl?: boolean;
+}
+
+/**
+ * Calls `onCancel` when Escape or Ctrl-D is pressed, or the input ends. A lone ESC byte arriving on
+ * its own is Escape at once (terminals send arrow keys as whole sequences); the keypress decoder's
+ * `escape` (after its short wait for more bytes) is the fallback.
+ *
+ * Call it after the prompt has attached to `input`, so these listeners do not start the flow of data
+ * before the prompt reads it.
+ *
+ * @param input The terminal's input.
+ * @param onCancel Called (possibly more than once) when the person refuses.
+ * @returns A function that removes the listeners.
+ */
+function watchCancelKeys(input: Readable, onCancel: () => void): () => void {
+  const onData = (chunk: unknown) => {
+    if (
+      chunk === "\x1b" || (chunk instanceof Uint8Array && chunk.length === 1 && chunk[0] === 27)
+    ) {
+      onCancel();
+    }
+  };
+  const onKeypress = (_text: unknown, key: Key | undefined) => {
+    if (key?.name === "escape" || (key?.ctrl === true && key.name === "d")) onCancel();
+  };
+  input.on("data", onData);
+  input.on("keypress", onKeypress);
+  input.on("end", onCancel);
+  return () => {
+    input.off("data", onData);
+    input.off("keypress", onKeypress);
+    input.off("end", onCancel);
+  };
 }

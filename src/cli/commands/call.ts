@@ -24,6 +24,7 @@ import { failedCall, ranCall } from "./_call_json.ts";
 import { DryRun } from "./_dry_run.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
+import { toolOptions } from "../_tools.ts";
 import { type CallPresentation, Notes, withoutGeminiKeys } from "./_presentation.ts";
 
 /** Options of one call. */
@@ -73,26 +74,16 @@ export async function callCommand(
     const input = options.gemini === true ? withoutGeminiKeys(parsed, spec.inputSchema) : parsed;
     const dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
     const policy = await loadSandboxPolicy(settings.configDir);
-    const tool = new DeclaredToolBuilder(spec, {
-      locale: settings.locale,
-      cacheDir: settings.cacheDir,
-      // With --json the result is for a model: cut, with the full output in a spill file.
-      // Otherwise every byte is streamed through and nothing needs saving.
-      spillDir: settings.json ? settings.spillDir : false,
-      env: settings.env,
+    const { declared } = toolOptions(settings, {
       root: roster.root,
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      approval: {
-        policy: settings.approve,
-        configDir: settings.configDir,
-        locale: settings.locale,
-        // Gemini CLI runs basis-tools-call from its own screen: its terminal is not ours to use.
-        ...(options.gemini === true ? { controllingTerminal: false } : {}),
-      },
+      timeoutMs: options.timeoutMs,
+      gemini: options.gemini === true,
+      spill: settings.json,
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
       sandbox: cliSandbox(settings, policy, { notes }),
-    }).build();
+    });
+    const tool = new DeclaredToolBuilder(spec, declared).build();
     // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
     const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;
     const execution = await tool.execution(

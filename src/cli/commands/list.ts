@@ -13,12 +13,7 @@ import { out, outJson, problemJson } from "../output.ts";
 import { cellText, formatTable, terminalColumns } from "../_table.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
-import {
-  BUILT_IN,
-  type ListRow,
-  localizedSpawnRow,
-  SPAWN_SIDE_EFFECT_TEXT,
-} from "../_spawn_row.ts";
+import { BUILT_IN, type ListRow, SPAWN_SIDE_EFFECT_TEXT, spawnRow } from "../_spawn_row.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import type { Settings } from "../settings.ts";
 
@@ -55,15 +50,13 @@ export async function listCommand(settings: Settings): Promise<number> {
   );
   if (serves(settings, SPAWN_TOOL)) {
     rows.push(
-      "config" in spawn
-        ? { ...await localizedSpawnRow(spawn.config, settings.locale), problems: [] }
-        : {
-          name: SPAWN_TOOL,
-          side_effect: SPAWN_SIDE_EFFECT_TEXT,
-          source: BUILT_IN,
-          description: "",
-          problems: spawn.problems,
-        },
+      "config" in spawn ? { ...await spawnRow(settings, spawn.config), problems: [] } : {
+        name: SPAWN_TOOL,
+        side_effect: SPAWN_SIDE_EFFECT_TEXT,
+        source: BUILT_IN,
+        description: "",
+        problems: spawn.problems,
+      },
     );
   }
   const words = await cliMessages(settings.locale);

@@ -10,12 +10,12 @@ import { BasisError, errorLines } from "../../errors.ts";
 import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
 import { serveMcp } from "../../mcp/serve_mcp.ts";
 import { resolvePath } from "../../paths.ts";
-import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
+import { toolOptions } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -43,23 +43,16 @@ export async function mcpCommand(settings: Settings): Promise<number> {
   try {
     const root = await workspaceRoot(settings);
     const configDir = resolvePath(settings.configDir);
-    const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
+    // The server's approver, audit sink and sandbox are set for every tool by the loader.
+    const { declared, spawn } = toolOptions(settings, { spill: true });
     const tools: RosterToolSettings = {
       root,
       configDir,
       locale: settings.locale,
       audit,
-      declared: { cacheDir: settings.cacheDir, spillDir: settings.spillDir, env: settings.env },
+      declared,
       ...(settings.roster === undefined ? {} : { roster: settings.roster }),
-      spawn: {
-        noShell: settings.noShell,
-        depth: depth ?? "unknown",
-        env: settings.env,
-        agentEnv: inheritedSettings(settings, configDir),
-        ...(settings.roster === undefined ? {} : { roster: settings.roster }),
-        ...(settings.spawnTimeoutMs === undefined ? {} : { timeoutMs: settings.spawnTimeoutMs }),
-        readEnv: settings.envLookup,
-      },
+      spawn,
       // Said once per server start, in its log.
       sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
     };
@@ -84,20 +77,4 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     for (const name of signals) Deno.removeSignalListener(name, onSignal);
     audit.close();
   }
-}
-
-/**
- * What a subagent started through spawn inherits, so that it decides as this server does: the
- * policy, the config directory (rules), commands off, and the audit log.
- */
-function inheritedSettings(settings: Settings, configDir: string): Record<string, string> {
-  const env: Record<string, string> = {
-    BASIS_APPROVE: settings.approve,
-    BASIS_CONFIG_DIR: configDir,
-  };
-  if (settings.noShell) env.BASIS_NO_SHELL = "1";
-  if (settings.auditLog !== undefined) {
-    env.BASIS_AUDIT_LOG = settings.auditLog === "off" ? "off" : resolvePath(settings.auditLog);
-  }
-  return env;
 }

@@ -20,6 +20,7 @@ import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { err, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
+import { toolOptions } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
 
 /** The format printed when `--format` is not given. */
@@ -57,7 +58,7 @@ export async function schemaCommand(
   const served = serves(settings, SPAWN_TOOL);
   const tools = rosterTools(roster, served && "config" in spawn ? spawn.config : undefined, {
     locale: settings.locale,
-    spawn: { noShell: settings.noShell },
+    ...toolOptions(settings),
   });
   outJson(tools.map((tool) => tool.definition(chosen as DefinitionFormat)));
   const left: [string, readonly ManifestProblem[]][] = [

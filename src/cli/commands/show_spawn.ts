@@ -12,12 +12,12 @@ import { loadSpawnConfig, namedAgents, reachPolicy } from "../../spawn/config.ts
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { KEPT_ENV, spawnTimeout } from "../../spawn/limits.ts";
 import { SHELL } from "../../spawn/run_spawn.ts";
-import { spawnInputSchema } from "../../spawn/tool_definition.ts";
 import { showValue } from "../../text.ts";
 import { SPAWN_SIDE_EFFECTS } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
-import { BUILT_IN, localizedSpawnRow, SPAWN_SIDE_EFFECT_TEXT } from "../_spawn_row.ts";
+import { BUILT_IN } from "../_spawn_row.ts";
+import { spawnToolFor } from "../_tools.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 
@@ -32,12 +32,13 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
     workspaceRoot(settings),
     loadSpawnConfig(settings.configDir),
   ]);
-  const row = await localizedSpawnRow(config, settings.locale);
+  const tool = await spawnToolFor(settings, config);
+  const effects = tool.sideEffects.join(", ");
   const targets = Object.fromEntries([...config.targets].sort(([a], [b]) => a < b ? -1 : 1));
   const agents = [...namedAgents(config)].sort(([a], [b]) => a < b ? -1 : 1);
   const reach = reachPolicy(config);
   const topChild = config.child ?? {};
-  const inputSchema = spawnInputSchema(config);
+  const inputSchema = tool.inputSchema();
   const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
   const timeouts = {
     command: spawnTimeout("command", settings.spawnTimeoutMs),
@@ -45,9 +46,9 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
   };
   if (settings.json) {
     outJson({
-      name: row.name,
-      description: row.description,
-      side_effect: row.side_effect,
+      name: tool.name,
+      description: tool.description(),
+      side_effect: effects,
       side_effects: SPAWN_SIDE_EFFECTS,
       source: BUILT_IN,
       cwd: root,
@@ -120,11 +121,11 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
   const schema = JSON.stringify(inputSchema, null, 2).replaceAll("\n", "\n  ");
   out(
     [
-      `${row.name} — ${row.description}`,
+      `${tool.name} — ${tool.description()}`,
       field(
         labels.effect,
         t("show.spawn_effect", {
-          effects: SPAWN_SIDE_EFFECT_TEXT,
+          effects,
           command: SPAWN_SIDE_EFFECTS.command,
           agent: SPAWN_SIDE_EFFECTS.agent,
         }),

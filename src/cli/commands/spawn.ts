@@ -13,10 +13,8 @@ import { ToolError } from "../../contract/tool_error.ts";
 import type { SpawnToolExtra } from "../../contract/types.ts";
 import { BasisError, errorLines } from "../../errors.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
-import { resolvePath } from "../../paths.ts";
 import { callSecrets, redact, redactValue } from "../../redact.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
-import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { parseSpawnInput } from "../../spawn/grammar.ts";
 import { spawnLabel } from "../../spawn/result.ts";
 import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
@@ -32,6 +30,7 @@ import { failedSpawn, ranSpawn, ranSpawnAsCall } from "./_spawn_json.ts";
 import { DryRun } from "./_dry_run.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
+import { toolOptions } from "../_tools.ts";
 import { type CallPresentation, Notes } from "./_presentation.ts";
 
 /** Options of one spawn call from the command line. */
@@ -109,30 +108,16 @@ async function spawnCall(
       loadSpawnConfig(settings.configDir),
       loadSandboxPolicy(settings.configDir),
     ]);
-    const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
-    const timeoutMs = options.timeoutMs ?? settings.spawnTimeoutMs;
     const dryRun = options.dryRun === true ? new DryRun(settings, root) : undefined;
-    const tool = new SpawnToolBuilder(config, {
-      locale: settings.locale,
+    const { spawn } = toolOptions(settings, {
       root,
-      noShell: settings.noShell,
-      depth: depth ?? "unknown",
-      env: settings.env,
-      agentEnv: inheritedSettings(settings),
-      ...(settings.roster === undefined ? {} : { roster: settings.roster }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      approval: {
-        policy: settings.approve,
-        configDir: settings.configDir,
-        locale: settings.locale,
-        // Gemini CLI runs basis-tools-call from its own screen: its terminal is not ours to use.
-        ...(options.gemini === true ? { controllingTerminal: false } : {}),
-      },
+      timeoutMs: options.timeoutMs,
+      gemini: options.gemini === true,
       ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
       ...(audit === undefined ? {} : { audit }),
-      readEnv: settings.envLookup,
       sandbox: cliSandbox(settings, policy, { notes }),
-    }).build();
+    });
+    const tool = new SpawnToolBuilder(config, spawn).build();
     const execution = await tool.execution(input);
     if (dryRun !== undefined) return await dryRun.report(execution);
     const output = await executeOnTerminal(execution, !settings.json && options.result !== true);
@@ -162,22 +147,6 @@ async function spawnCall(
   } finally {
     audit?.close();
   }
-}
-
-/**
- * What a subagent inherits so that it runs with the parent's approval: the policy, the config
- * directory (rules, targets, agent), commands off, and the audit log.
- */
-function inheritedSettings(settings: Settings): Record<string, string> {
-  const env: Record<string, string> = {
-    BASIS_APPROVE: settings.approve,
-    BASIS_CONFIG_DIR: resolvePath(settings.configDir),
-  };
-  if (settings.noShell) env.BASIS_NO_SHELL = "1";
-  if (settings.auditLog !== undefined) {
-    env.BASIS_AUDIT_LOG = settings.auditLog === "off" ? "off" : resolvePath(settings.auditLog);
-  }
-  return env;
 }
 
 /** A call that ran: its `--json` object, or a line after the streamed output when needed. */

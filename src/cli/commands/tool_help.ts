@@ -14,7 +14,7 @@ import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { findTool, rosterFor, usableSpawnConfig } from "../_roster.ts";
-import { localizedSpawnRow, SPAWN_SIDE_EFFECT_TEXT } from "../_spawn_row.ts";
+import { spawnToolFor } from "../_tools.ts";
 import { cellText, formatTable, terminalColumns } from "../_table.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
@@ -135,10 +135,10 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   let secrets = callSecrets(settings.env);
   const hide = (text: string) => redact(text, secrets);
   if (name === SPAWN_TOOL) {
-    const row = await localizedSpawnRow(await usableSpawnConfig(settings), settings.locale);
-    description = row.description;
+    const tool = await spawnToolFor(settings, await usableSpawnConfig(settings));
+    description = tool.description();
     schema = SPAWN_INPUT_SCHEMA;
-    effect = SPAWN_SIDE_EFFECT_TEXT;
+    effect = tool.sideEffects.join(", ");
   } else {
     const spec = findTool(await rosterFor(settings), name);
     secrets = callSecrets(spec.env, settings.env);
