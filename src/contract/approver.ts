@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type ApprovalOptions, type Asker, decide } from "../approval/approve.ts";
+import type { ApprovalOptions, Asker } from "../approval/approve.ts";
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Approver, ApproverContext } from "./types.ts";
 import type { Locale } from "../locale/locale.ts";
@@ -70,6 +70,8 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
     };
     if (options.configDir !== undefined) settings.configDir = options.configDir;
     if (options.root !== undefined) settings.root = options.root;
+    // Loaded with the first call: a tool that is only described (list, schema) never needs it.
+    const { decide } = await import("../approval/approve.ts");
     return await decide(request, settings);
   };
 }

@@ -1,43 +1,25 @@
 /**
  * The built-in `spawn` tool under the tool contract: its builder, its localized metadata and
- * definitions, and its execution — the grammar, the refusals that need no one (commands off,
- * unknown target, depth, no subagent), preview, remembered rules, approver, then the command or
- * the subagent.
+ * definitions, and its execution — the grammar here, then (in `_spawn_run.ts`, loaded with the
+ * first call) the refusals that need no one (commands off, unknown target, depth, no subagent),
+ * preview, remembered rules, approver, then the command or the subagent.
  *
  * @module
  */
 
-import type { ApprovalRequest } from "../approval/approve.ts";
 import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
 import { type Messages, messages } from "../locale/messages.ts";
-import { canonicalPath, type EnvLookup } from "../paths.ts";
+import type { EnvLookup } from "../paths.ts";
 import { callSecrets, redact } from "../redact.ts";
-import { describeFailure } from "../run/failure_message.ts";
-import type { RunResult } from "../run/types.ts";
-import { childPreview } from "../spawn/child.ts";
-import { childPolicy, namedAgents, reachPolicy, type SpawnConfig } from "../spawn/config.ts";
+import { namedAgents, reachPolicy, type SpawnConfig } from "../spawn/config.ts";
 import { parseSpawnInput } from "../spawn/grammar.ts";
-import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
-import { spawnPreview, withDelegation } from "../spawn/preview.ts";
-import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
-import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
-import { planOptionsOf, planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
-import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
-import { checkedRun, prepared } from "./_sandbox.ts";
+import type { SandboxOptions } from "../sandbox/types.ts";
 import { spawnInputSchema } from "../spawn/tool_definition.ts";
-import {
-  SPAWN_SIDE_EFFECTS,
-  SPAWN_TOOL,
-  type SpawnCall,
-  type SpawnOutput,
-  type SpawnPreview,
-  type SpawnSideEffect,
-} from "../spawn/types.ts";
+import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL, type SpawnSideEffect } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
 import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
-import { Execution, type RunContext } from "./_execution.ts";
-import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
+import { Execution } from "./_execution.ts";
 import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
 import { ToolError } from "./tool_error.ts";
 import type {
@@ -48,7 +30,6 @@ import type {
   Tool,
   ToolDefinitions,
   ToolExecution,
-  ToolOutput,
   ToolService,
 } from "./types.ts";
 import { OptionsBuilder } from "./options_builder.ts";
@@ -139,7 +120,8 @@ export interface SpawnToolOptions {
   sandbox?: SandboxOptions;
 }
 
-interface SpawnSettings {
+/** The options of a spawn tool with their defaults applied (what a call runs with). */
+export interface SpawnSettings {
   readonly locale: Locale;
   readonly root: string;
   readonly noShell: boolean;
@@ -346,125 +328,13 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       return Promise.reject(ToolError.user("invalid_input", message, { tool: SPAWN_TOOL }));
     }
     const call = parsed.call;
+    const [config, settings, words] = [this.#config, this.#settings, this.#words];
     return Promise.resolve(
-      new Execution(SPAWN_TOOL, args, (context) => this.#run(call, context)),
+      new Execution(SPAWN_TOOL, args, async (context) => {
+        // The run is loaded with the first call: a tool that is only described never needs it.
+        const { runSpawnCall } = await import("./_spawn_run.ts");
+        return await runSpawnCall(call, context, { config, settings, words });
+      }),
     );
-  }
-
-  async #run(call: SpawnCall, context: RunContext): Promise<ToolOutput<SpawnToolExtra>> {
-    const settings = this.#settings;
-    const words = this.#words;
-    const flow: FlowSettings = {
-      words,
-      approver: settings.approver,
-      audit: settings.audit,
-      workspace: settings.root,
-      // The --env values: hidden from the prompt, the audit trail and (in runSpawn) the run.
-      secrets: callSecrets(settings.env),
-    };
-    const plan = await this.#plan(call);
-    // The real directory: one spelling for the preview and rules, whatever -C said.
-    const preview = this.#preview(call, canonicalPath(settings.root), plan);
-    const refusal = spawnRefusal(call, {
-      noShell: settings.noShell,
-      depth: settings.depth,
-      config: this.#config,
-    });
-    if (refusal !== undefined) {
-      // Refused before anyone is asked: recorded as the policy's answer, in English.
-      recordRefusal(flow, SPAWN_TOOL, preview, refusal.phrase);
-      const text = redact(words.say(refusal.phrase), flow.secrets);
-      throw ToolError.user("denied", text, { tool: SPAWN_TOOL });
-    }
-    const request: ApprovalRequest = {
-      tool: SPAWN_TOOL,
-      kind: "spawn",
-      sideEffect: SPAWN_SIDE_EFFECTS[call.mode],
-      preview,
-    };
-    const label = spawnLabel(call, words);
-    if (plan.kind === "unavailable") {
-      const message = words.t("run.not_started", { label, reason: words.say(plan.reason) });
-      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
-    }
-    await approve(flow, request, label, context.signal);
-    // Said once something is to run unconfined that the policy wanted confined.
-    if (plan.kind === "unconfined" && plan.note !== undefined) {
-      settings.sandbox?.onUnconfined?.(plan.note);
-    }
-    const unprepared = await prepared(plan);
-    if (unprepared !== undefined) {
-      const message = words.t("run.not_started", { label, reason: words.say(unprepared) });
-      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
-    }
-    const result = await runSpawn(call, settings.root, {
-      ...(plan.kind === "confined" ? { sandbox: plan.wrap } : {}),
-      config: this.#config,
-      env: settings.env,
-      depth: settings.depth ?? 0,
-      agentEnv: settings.agentEnv,
-      // What was approved is what the child gets.
-      ...(preview.child === undefined ? {} : { child: preview.child }),
-      ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
-      ...(context.signal === undefined ? {} : { signal: context.signal }),
-      ...(context.onStdout === undefined ? {} : { onStdout: context.onStdout }),
-      ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
-      ...(settings.readEnv === undefined ? {} : { readEnv: settings.readEnv }),
-    });
-    checkedRun(plan, settings.sandbox, result);
-    recordRun(flow, SPAWN_TOOL, result);
-    return this.#outcome(call, result, label);
-  }
-
-  /**
-   * The preview: for a task, the effective reach when the call chose one other than the policy's
-   * default, and what the child will be when the child policy overrides anything.
-   */
-  #preview(call: SpawnCall, cwd: string, plan: SandboxPlan): SpawnPreview {
-    const preview = spawnPreview(call, cwd, spawnPreviewGrants(plan));
-    if (call.mode !== "agent") return preview;
-    const config = this.#config;
-    const reach = call.reach === reachPolicy(config).default ? undefined : call.reach;
-    const child = childPreview(childPolicy(config, call.target), this.#settings.roster);
-    return withDelegation(preview, { reach, child });
-  }
-
-  /**
-   * The sandbox of a call: a local command gets the default plus the policy's spawn grants; a
-   * subagent is confined only when the policy says so; a command on a target is not (it runs on
-   * another machine).
-   */
-  async #plan(call: SpawnCall): Promise<SandboxPlan> {
-    if (call.mode === "command" && call.target !== undefined) {
-      return { kind: "unconfined", note: undefined };
-    }
-    const settings = this.#settings;
-    // A task's program: the named agent's, or the configured subagent's.
-    const agent = call.mode === "agent" && call.target !== undefined
-      ? namedAgents(this.#config).get(call.target)?.argv
-      : this.#config.agent;
-    const program = call.mode === "command" ? SHELL : agent?.[0] ?? SHELL;
-    return await planSandbox(policyOf(settings.sandbox), {
-      caller: { kind: call.mode === "command" ? "spawn" : "agent" },
-      root: settings.root,
-      cwd: settings.root,
-      program,
-    }, planOptionsOf(settings.sandbox));
-  }
-
-  #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {
-    const words = this.#words;
-    const code = failureCode(result);
-    const output: SpawnOutput = spawnOutput(call, result, words);
-    const text = spawnResultText(call, result, words);
-    const metadata = { durationMs: result.durationMs, extra: { call, run: result, output } };
-    if (code === undefined) return { result: text, images: [], metadata };
-    const message = output.error ?? label;
-    const summary = describeFailure({ ...result, stdout: "", stderr: "" }, label, words) ?? label;
-    throw ToolError.user(code, message, {
-      tool: SPAWN_TOOL,
-      summary,
-      output: { result: text, images: [], metadata },
-    });
   }
 }
