@@ -11,6 +11,11 @@
 
 import { type Phrase, phrase } from "./locale/messages.ts";
 import { quietly } from "./quietly.ts";
+import { ManifestError, type ManifestProblem, problemOf } from "./errors.ts";
+import { duplicateKeysOf } from "./json_duplicate_keys.ts";
+import { parseJsonc } from "./json_text.ts";
+import type { Node } from "jsonc-parser";
+import { fieldName } from "./text.ts";
 
 /** The outcome of reading one configuration file's path. */
 export type ConfigFileRead =
@@ -108,4 +113,71 @@ function cannotRead(error: unknown): Phrase {
   return phrase("file.read_other", {
     reason: `${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
   });
+}
+
+/** A configuration file's text, parsed: its value, and each key it gives twice as a problem. */
+export interface ParsedConfig {
+  /** The text without its byte order mark: what positions count in. */
+  readonly source: string;
+  /** What the file says (JSONC read as JSON). */
+  readonly value: unknown;
+  /** The JSONC tree, when parsing made one (it locates problems). */
+  readonly tree?: Node;
+  /** Each key given twice, at the second, naming the first (`json.duplicate_key`). */
+  readonly duplicates: ManifestProblem[];
+}
+
+/**
+ * Parses the text of one of the user's JSONC configuration files (`spawn.json`, `sandbox.json`):
+ * a byte order mark dropped, the text parsed, keys given twice found.
+ *
+ * @param text The file's text.
+ * @param file Its absolute path, for problems.
+ * @param empty Why an empty file is refused.
+ * @returns The value and the duplicate keys.
+ * @throws {ManifestError} When the text is not JSON or JSONC (one problem, at its line:column).
+ * @example A key given twice
+ * ```ts
+ * import { parseConfigText } from "./read_config_file.ts";
+ * import { phrase } from "./locale/messages.ts";
+ * const { duplicates } = await parseConfigText('{"a": 1, "a": 2}', "/c/x.json", phrase("spawn_config.empty"));
+ * console.assert(duplicates[0]?.field === "a");
+ * ```
+ */
+export async function parseConfigText(
+  text: string,
+  file: string,
+  empty: Phrase,
+): Promise<ParsedConfig> {
+  const source = text.replace(/^\uFEFF/, "");
+  const parsed = await parseJsonc(source, empty);
+  if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
+  const duplicates = duplicateKeysOf(source, parsed.value, parsed.strict).map((found) =>
+    problemOf(
+      { file, ...found.position, field: fieldName([...found.path, found.key]) },
+      phrase("json.duplicate_key", { line: found.first.line, column: found.first.column }),
+    )
+  );
+  return { source, value: parsed.value, ...(parsed.tree ? { tree: parsed.tree } : {}), duplicates };
+}
+
+/**
+ * Loads one of the user's configuration files: its defaults when it is missing, a problem when it
+ * cannot be read, else what `parse` makes of its text.
+ *
+ * @param file The file's absolute path.
+ * @param missing What a missing file means.
+ * @param parse Parses the text.
+ * @returns The configuration.
+ * @throws {ManifestError} When the file cannot be read, or `parse` refuses it.
+ */
+export async function loadConfigFile<T>(
+  file: string,
+  missing: (file: string) => T,
+  parse: (text: string, file: string) => Promise<T>,
+): Promise<T> {
+  const read = readConfigFile(file);
+  if (read.kind === "missing") return missing(file);
+  if (read.kind === "error") throw new ManifestError([problemOf({ file }, read.reason)]);
+  return await parse(read.text, file);
 }

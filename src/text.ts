@@ -102,3 +102,24 @@ export function keyLabel(text: string): string {
   const cut = text.length > MAX_KEY_LABEL_LENGTH ? `${text.slice(0, MAX_KEY_LABEL_LENGTH)}…` : text;
   return UNPRINTABLE.test(cut) ? JSON.stringify(cut) : cut;
 }
+
+/**
+ * Where a value is in a configuration file, as its problems name fields: keys joined by `.`, array
+ * indexes in brackets, each key shown with {@linkcode keyLabel}.
+ *
+ * @param path The keys and indexes from the top of the file.
+ * @returns The field's name.
+ * @example A target's program
+ * ```ts
+ * import { fieldName } from "./text.ts";
+ * console.assert(fieldName(["targets", "box", 0]) === "targets.box[0]");
+ * ```
+ */
+export function fieldName(path: readonly (string | number)[]): string {
+  let name = "";
+  for (const segment of path) {
+    if (typeof segment === "number") name += `[${segment}]`;
+    else name += name === "" ? keyLabel(segment) : `.${keyLabel(segment)}`;
+  }
+  return name;
+}

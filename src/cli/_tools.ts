@@ -10,11 +10,41 @@
 import type { DeclaredToolOptions } from "../contract/declared_tool.ts";
 import type { SpawnToolOptions } from "../contract/spawn_tool.ts";
 import type { Approver, AuditSink, SpawnToolExtra, Tool } from "../contract/types.ts";
+import { type AuditLog, openAuditLog } from "../audit/open_audit_log.ts";
 import { resolvePath } from "../paths.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../spawn/depth.ts";
 import type { Settings } from "./settings.ts";
+
+/**
+ * The audit trail a command's calls are recorded in: none for a dry run (nothing runs, nothing is
+ * recorded).
+ *
+ * @param settings The run's settings (`--audit-log`, the environment, the locale).
+ * @param options A dry run; where a warning about the log goes (stderr by default).
+ * @returns The log, or `undefined` for a dry run.
+ */
+export function commandAudit(
+  settings: Settings,
+  options?: { dryRun?: false; warn?: (message: string) => void },
+): AuditLog;
+export function commandAudit(
+  settings: Settings,
+  options: { dryRun: boolean; warn?: (message: string) => void },
+): AuditLog | undefined;
+export function commandAudit(
+  settings: Settings,
+  options: { dryRun?: boolean; warn?: (message: string) => void } = {},
+): AuditLog | undefined {
+  if (options.dryRun === true) return undefined;
+  return openAuditLog({
+    path: settings.auditLog,
+    env: settings.envLookup,
+    locale: settings.locale,
+    ...(options.warn === undefined ? {} : { warn: options.warn }),
+  });
+}
 
 /** How one command uses its tools: what differs between `call`, `spawn`, `mcp` and the rest. */
 export interface ToolUse {

@@ -18,14 +18,13 @@
  * @module
  */
 
-import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
-import { duplicateKeysOf } from "../json_duplicate_keys.ts";
-import { createLocator, parseJsonc, type Pointer, type Segment } from "../json_text.ts";
+import { ManifestError, problemOf } from "../errors.ts";
+import { createLocator, type Pointer, type Segment } from "../json_text.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath, resolvePath } from "../paths.ts";
-import { readConfigFile } from "../read_config_file.ts";
+import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
 import { unknownKey } from "../suggest.ts";
-import { keyLabel } from "../text.ts";
+import { fieldName } from "../text.ts";
 import { foundPhrase } from "../json_kind.ts";
 import type { GrantLists, SandboxMode, SandboxPolicy } from "./types.ts";
 
@@ -86,10 +85,7 @@ const SPAWN_KEYS = ["network", "write", "read", "agent"] as const;
  */
 export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolicy> {
   const file = resolvePath(joinPath(configDir, SANDBOX_CONFIG_FILE));
-  const read = readConfigFile(file);
-  if (read.kind === "missing") return { file, ...DEFAULT_POLICY };
-  if (read.kind === "error") throw new ManifestError([problemOf({ file }, read.reason)]);
-  return await parseSandboxPolicy(read.text, file);
+  return await loadConfigFile(file, () => ({ file, ...DEFAULT_POLICY }), parseSandboxPolicy);
 }
 
 /**
@@ -107,17 +103,8 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
  * ```
  */
 export async function parseSandboxPolicy(text: string, file: string): Promise<SandboxPolicy> {
-  const source = text.replace(/^\uFEFF/, "");
-  const parsed = await parseJsonc(source, phrase("sandbox_config.empty"));
-  if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
-  const duplicates: ManifestProblem[] = duplicateKeysOf(source, parsed.value, parsed.strict).map((
-    found,
-  ) =>
-    problemOf(
-      { file, ...found.position, field: fieldName([...found.path, found.key]) },
-      phrase("json.duplicate_key", { line: found.first.line, column: found.first.column }),
-    )
-  );
+  const parsed = await parseConfigText(text, file, phrase("sandbox_config.empty"));
+  const { source, duplicates } = parsed;
   const issues: { pointer: Pointer; field: string | undefined; reason: Phrase }[] = [];
   const report = (path: Segment[], at: Pointer["at"], reason: Phrase) =>
     issues.push({
@@ -293,14 +280,4 @@ function policyPath(item: unknown): string | Phrase {
   }
   if (isAbsolutePath(item)) return resolvePath(item);
   return phrase("sandbox_config.path");
-}
-
-/** `grantable.write[2]`. */
-function fieldName(path: readonly Segment[]): string {
-  let name = "";
-  for (const segment of path) {
-    if (typeof segment === "number") name += `[${segment}]`;
-    else name += name === "" ? keyLabel(segment) : `.${keyLabel(segment)}`;
-  }
-  return name;
 }

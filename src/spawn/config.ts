@@ -24,11 +24,10 @@
 
 import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { duplicateKeysOf } from "../json_duplicate_keys.ts";
-import { createLocator, parseJsonc, type Segment } from "../json_text.ts";
+import { createLocator, type Segment } from "../json_text.ts";
 import { joinPath, resolvePath } from "../paths.ts";
-import { readConfigFile } from "../read_config_file.ts";
-import { keyLabel } from "../text.ts";
+import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
+import { fieldName } from "../text.ts";
 import { foundPhrase } from "../json_kind.ts";
 import type { ChildPolicy } from "./child.ts";
 import { DEFAULT_REACH_POLICY, type ReachPolicy } from "./reach.ts";
@@ -136,10 +135,7 @@ export function childPolicy(config: SpawnConfig, agent: string | undefined): Chi
  */
 export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
   const file = resolvePath(joinPath(configDir, SPAWN_CONFIG_FILE));
-  const read = readConfigFile(file);
-  if (read.kind === "missing") return defaults(file);
-  if (read.kind === "error") throw new ManifestError([problemOf({ file }, read.reason)]);
-  return await parseSpawnConfig(read.text, file);
+  return await loadConfigFile(file, defaults, parseSpawnConfig);
 }
 
 /**
@@ -158,16 +154,10 @@ export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
  * ```
  */
 export async function parseSpawnConfig(text: string, file: string): Promise<SpawnConfig> {
-  const source = text.replace(/^\uFEFF/, "");
-  const parsed = await parseJsonc(source, phrase("spawn_config.empty"));
-  if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
-  const value = parsed.value;
-  const problems: ManifestProblem[] = [];
+  const parsed = await parseConfigText(text, file, phrase("spawn_config.empty"));
+  const { source, value } = parsed;
   // JSON.parse kept the last of a key given twice (two agents, a target twice): say where.
-  for (const { path, key, position, first } of duplicateKeysOf(source, value, parsed.strict)) {
-    const reason = phrase("json.duplicate_key", { line: first.line, column: first.column });
-    problems.push(problemOf({ file, ...position, field: fieldName([...path, key]) }, reason));
-  }
+  const problems: ManifestProblem[] = [...parsed.duplicates];
   if (!isObject(value)) {
     throw new ManifestError([problemOf({ file }, phrase("spawn_config.not_object"))]);
   }
@@ -282,16 +272,6 @@ function narrowAgents(
     agents.set(name, { argv, child });
   }
   return agents;
-}
-
-/** `targets.builder`, `agent[0]`. */
-function fieldName(path: readonly Segment[]): string {
-  let name = "";
-  for (const segment of path) {
-    if (typeof segment === "number") name += `[${segment}]`;
-    else name += name === "" ? keyLabel(segment) : `.${keyLabel(segment)}`;
-  }
-  return name;
 }
 
 function defaults(file: string): SpawnConfig {

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { openAuditLog } from "../../audit/open_audit_log.ts";
 import { toolProblems } from "../../contract/availability.ts";
 import { DeclaredToolBuilder } from "../../contract/declared_tool.ts";
 import { ToolError } from "../../contract/tool_error.ts";
@@ -24,7 +23,7 @@ import { failedCall, ranCall } from "./_call_json.ts";
 import { DryRun } from "./_dry_run.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
-import { toolOptions } from "../_tools.ts";
+import { commandAudit, toolOptions } from "../_tools.ts";
 import { type CallPresentation, Notes, withoutGeminiKeys } from "./_presentation.ts";
 
 /** Options of one call. */
@@ -54,10 +53,8 @@ export async function callCommand(
   let secrets: readonly string[] = callSecrets(settings.env);
   const words = messages(settings.locale);
   const notes = new Notes(options, words);
-  const audit = options.dryRun === true ? undefined : openAuditLog({
-    path: settings.auditLog,
-    env: settings.envLookup,
-    locale: settings.locale,
+  const audit = commandAudit(settings, {
+    dryRun: options.dryRun === true,
     warn: notes.auditWarning,
   });
   try {

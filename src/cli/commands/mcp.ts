@@ -5,7 +5,6 @@
  * @module
  */
 
-import { openAuditLog } from "../../audit/open_audit_log.ts";
 import { BasisError, errorLines } from "../../errors.ts";
 import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
 import { serveMcp } from "../../mcp/serve_mcp.ts";
@@ -15,7 +14,7 @@ import { err } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
-import { toolOptions } from "../_tools.ts";
+import { commandAudit, toolOptions } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -29,11 +28,7 @@ import type { Settings } from "../settings.ts";
 export async function mcpCommand(settings: Settings): Promise<number> {
   // Whatever a dependency logs must not corrupt the protocol.
   console.log = console.info = console.debug = console.error;
-  const audit = openAuditLog({
-    path: settings.auditLog,
-    env: settings.envLookup,
-    locale: settings.locale,
-  });
+  const audit = commandAudit(settings);
   const stop = new AbortController();
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { openAuditLog } from "../../audit/open_audit_log.ts";
 import { SpawnToolBuilder } from "../../contract/spawn_tool.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import type { SpawnToolExtra } from "../../contract/types.ts";
@@ -30,7 +29,7 @@ import { failedSpawn, ranSpawn, ranSpawnAsCall } from "./_spawn_json.ts";
 import { DryRun } from "./_dry_run.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
-import { toolOptions } from "../_tools.ts";
+import { commandAudit, toolOptions } from "../_tools.ts";
 import { type CallPresentation, Notes } from "./_presentation.ts";
 
 /** Options of one spawn call from the command line. */
@@ -89,10 +88,8 @@ async function spawnCall(
 ): Promise<number> {
   const words = messages(settings.locale);
   const notes = new Notes(options, words);
-  const audit = options.dryRun === true ? undefined : openAuditLog({
-    path: settings.auditLog,
-    env: settings.envLookup,
-    locale: settings.locale,
+  const audit = commandAudit(settings, {
+    dryRun: options.dryRun === true,
     warn: notes.auditWarning,
   });
   let call: SpawnCall | undefined;
