@@ -32,3 +32,23 @@ export function quietly<T>(call: () => T): T {
     Error.stackTraceLimit = limit;
   }
 }
+
+/**
+ * Whether a path exists (following links), asked without a stack trace when it does not.
+ *
+ * @param path The path.
+ * @returns True when `Deno.statSync` finds it; false when it does not or may not look.
+ * @example
+ * ```ts
+ * import { exists } from "./quietly.ts";
+ * console.assert(exists("/") && !exists("/no/such/file"));
+ * ```
+ */
+export function exists(path: string): boolean {
+  try {
+    quietly(() => Deno.statSync(path));
+    return true;
+  } catch {
+    return false;
+  }
+}

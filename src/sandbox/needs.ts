@@ -10,6 +10,7 @@ import { BOOT_ID, findBwrap } from "./_probe.ts";
 import { expandList, unique } from "./_paths.ts";
 import type { PlanOptions } from "./plan.ts";
 import type { GrantLists, SandboxPolicy } from "./types.ts";
+import { exists } from "../quietly.ts";
 
 /** What confining calls needs of Deno's permissions (see `basis-tools permissions`). */
 export interface SandboxNeeds {
@@ -61,13 +62,4 @@ export function sandboxNeeds(
   // The boot id keys the answer "bwrap works here" kept in the cache directory.
   if (os === "linux") read.push(BOOT_ID);
   return { sandboxed: found, program, read, write };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

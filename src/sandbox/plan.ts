@@ -22,6 +22,7 @@ import {
   UNCONFINED,
 } from "./types.ts";
 import { DEFAULT_POLICY, SANDBOX_CONFIG_FILE } from "./policy.ts";
+import { exists } from "../quietly.ts";
 
 /** Who is calling: a declared tool with what it declares, a spawn command, or a subagent. */
 export type PlanCaller =
@@ -218,15 +219,6 @@ function refusedGrant(
     return said(`read ${JSON.stringify(path)}`);
   }
   return undefined;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
