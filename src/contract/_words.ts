@@ -8,11 +8,6 @@
 
 import type { Messages } from "../locale/messages.ts";
 
-/** The caps a declared tool's output is kept to for a model. */
-export const MODEL_MAX_BYTES = 51200;
-/** The line cap a declared tool's output is kept to for a model. */
-export const MODEL_MAX_LINES = 2000;
-
 /**
  * A value as messages quote it: JSON.
  *

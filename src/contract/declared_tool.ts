@@ -18,7 +18,13 @@ import {
   spillDir as defaultSpillDir,
 } from "../paths.ts";
 import { callSecrets, redact, redactValue } from "../redact.ts";
-import { resolveRunProgram, runProgram, startFailureResult } from "../run/run_program.ts";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  resolveRunProgram,
+  runProgram,
+  startFailureResult,
+} from "../run/run_program.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
 import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
 import { VERSION } from "../version.ts";
@@ -28,7 +34,7 @@ import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } fro
 import { checkedRun, prepared } from "./_sandbox.ts";
 import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
-import { MODEL_MAX_BYTES, MODEL_MAX_LINES, quote, toolLabel } from "./_words.ts";
+import { quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
 import { fillArguments } from "./_arguments.ts";
 import { formatSize } from "../run/size.ts";
@@ -132,12 +138,12 @@ interface DeclaredSettings {
 }
 
 /** How much of a program's output a model is given. */
-const MODEL_CAPS = { maxBytes: MODEL_MAX_BYTES, maxLines: MODEL_MAX_LINES } as const;
+const MODEL_CAPS = { maxBytes: DEFAULT_MAX_BYTES, maxLines: DEFAULT_MAX_LINES } as const;
 /**
  * How much of a structured result is kept: the same bytes, any number of lines (the JSON is read
  * whole, so it must fit; how it is laid out does not matter).
  */
-const STRUCTURED_CAPS = { maxBytes: MODEL_MAX_BYTES, maxLines: Infinity } as const;
+const STRUCTURED_CAPS = { maxBytes: DEFAULT_MAX_BYTES, maxLines: Infinity } as const;
 
 /** The output schema of a declared tool: the text the program printed, for a model. */
 const OUTPUT_SCHEMA = {
@@ -557,7 +563,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       });
     };
     if (result.stdoutTruncated) {
-      const size = formatSize(MODEL_MAX_BYTES, words);
+      const size = formatSize(DEFAULT_MAX_BYTES, words);
       const params = { label, size, bytes: result.stdoutBytes };
       fail(
         result.spillPath === undefined

@@ -6,7 +6,7 @@
 
 import { type Messages, messages } from "../locale/messages.ts";
 import { formatSize } from "./size.ts";
-import { DEFAULT_MAX_SPILL_BYTES } from "./run_program.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SPILL_BYTES } from "./run_program.ts";
 import type { RunResult } from "./types.ts";
 
 /** The caps the run used, to name them in the truncation note. */
@@ -52,8 +52,8 @@ export function modelResult(
     return text.trim() === "" ? words.t("run.printed_nothing", { label }) : text;
   }
   const params = {
-    size: formatSize(options.maxBytes ?? 51200, words),
-    lines: options.maxLines ?? 2000,
+    size: formatSize(options.maxBytes ?? DEFAULT_MAX_BYTES, words),
+    lines: options.maxLines ?? DEFAULT_MAX_LINES,
     bytes: result.stdoutBytes,
   };
   const path = result.spillPath;
