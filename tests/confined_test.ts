@@ -8,7 +8,15 @@
  */
 
 import assert from "node:assert/strict";
-import { FIXTURES, processesLeftInGroup, ROOT, type Scratch, scratch, unconfined } from "./_cli.ts";
+import {
+  FIXTURES,
+  oneTool,
+  processesLeftInGroup,
+  ROOT,
+  type Scratch,
+  scratch,
+  unconfined,
+} from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { tempDir } from "./_scratch.ts";
 
@@ -142,14 +150,18 @@ Deno.test({
       assert.ok(!flags.some(broad), flags.join(" "));
       assert.ok(flags.includes("--allow-sys=uid"));
       // The bundle imports its chunks by specifiers Deno does not walk at start-up: reading
-      // them is granted, as the directory of basis-tools' own code.
+      // them is granted — its directory when it holds the bundle alone, else each chunk.
       const codeDir = built.entry.slice(0, built.entry.lastIndexOf("/"));
-      assert.ok(json.read.includes(codeDir), json.read.join(", "));
-      for (const file of Deno.readDirSync(codeDir)) {
+      const entries = [...Deno.readDirSync(codeDir)];
+      const alone = entries.every((file) => file.isFile && file.name.endsWith(".js"));
+      for (const file of entries) {
         if (!file.name.endsWith(".js")) continue;
-        const code = Deno.readTextFileSync(`${codeDir}/${file.name}`);
+        const path = `${codeDir}/${file.name}`;
+        assert.ok(json.read.includes(alone ? codeDir : path), `${path} in ${json.read}`);
+        const code = Deno.readTextFileSync(path);
         assert.doesNotMatch(code, /\bimport\("\.\//, `${file.name} has a literal import()`);
       }
+      assert.equal(json.read.includes(codeDir), alone, json.read.join(", "));
       for (
         const program of [
           `${dirs.root}/tools/hello.sh`,
@@ -316,5 +328,32 @@ Deno.test({
         assert.deepEqual([...missing], []);
       },
     });
+  },
+});
+
+Deno.test({
+  name: "unpacked among other files, the bundle is granted its own files only, never the directory",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using built = await bundle();
+    await using home = await tempDir({ prefix: "basis-home-" });
+    const dir = built.entry.slice(0, built.entry.lastIndexOf("/"));
+    const chunks = [...Deno.readDirSync(dir)].filter((file) => file.name.endsWith(".js"));
+    for (const file of chunks) {
+      await Deno.copyFile(`${dir}/${file.name}`, `${home.path}/${file.name}`);
+    }
+    await Deno.writeTextFile(`${home.path}/notes.txt`, "private\n");
+    await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+    const entry = `${home.path}/basis-tools.js`;
+    const derived = await run(dirs, ["-A", entry], ["permissions", "--format", "json"]);
+    assert.equal(derived.code, 0, derived.stderr);
+    const read: string[] = JSON.parse(derived.stdout).read;
+    assert.ok(!read.includes(home.path), read.join(", "));
+    for (const file of chunks) assert.ok(read.includes(`${home.path}/${file.name}`), file.name);
+    assert.ok(!read.some((path) => path.endsWith("notes.txt")));
+    // Under exactly those flags the bundle still loads the chunks a command needs.
+    const flags: string[] = JSON.parse(derived.stdout).flags;
+    const listed = await run(dirs, [...flags, entry], ["list", "--json"]);
+    assert.equal(listed.code, 0, listed.stderr);
   },
 });

@@ -49,11 +49,12 @@ export interface DeriveOptions {
   /** `LD_*`/`DYLD_*` names set in the environment. @default read from the environment */
   loaderVars?: readonly string[];
   /**
-   * The directory of basis-tools' own code when it runs from the bundle: read to load a command's
-   * chunk when it is needed (the bundle imports chunks by a specifier Deno does not walk at
-   * start-up, and Deno checks the read of such an import). @default none
+   * basis-tools' own code when it runs from the bundle: read to load a command's chunk when it is
+   * needed (the bundle imports chunks by a specifier Deno does not walk at start-up, and Deno
+   * checks the read of such an import) — the bundle's directory when it holds nothing else, else
+   * each chunk. @default none
    */
-  codeDir?: string;
+  code?: readonly string[];
   /**
    * The OS sandbox: whether declared tools run in it, and the paths it looks at (`read`) and
    * creates (`write`) to set a call up. @default no sandbox
@@ -115,7 +116,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const state = resolvePath(stateDir(env));
   // The spill directory is listed to prune old spill files (src/run/_spill.ts).
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
-  if (options.codeDir !== undefined) read.add(options.codeDir);
+  for (const path of options.code ?? []) read.add(path);
   const users = new Map<string, ProgramRequest[]>();
   const secretsOfAll = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
   for (const request of requests) {

@@ -72,7 +72,7 @@ export async function permissionsCommand(
   }
   const bundle = bundleEntry();
   const derived = derivePermissions(roster, {
-    ...(bundle === undefined ? {} : { codeDir: parentPath(bundle) }),
+    ...(bundle === undefined ? {} : { code: bundleReads(bundle) }),
     env: settings.envLookup,
     callEnv: settings.env,
     manifestVars,
@@ -186,6 +186,24 @@ function bundleEntry(): string | undefined {
   const main = Deno.mainModule;
   if (Deno.build.standalone || !main.startsWith("file:") || !main.endsWith(".js")) return undefined;
   return modulePath(main);
+}
+
+/**
+ * What running from the bundle needs to read: its directory when it holds the bundle alone (only
+ * `.js` files), else the entry and each chunk, so that unpacking the bundle into a directory of
+ * other files (a home directory, Downloads) never grants reading them.
+ */
+function bundleReads(entry: string): string[] {
+  const dir = parentPath(entry);
+  try {
+    const alone = [...Deno.readDirSync(dir)].every((file) =>
+      file.isFile && file.name.endsWith(".js")
+    );
+    if (alone) return [dir];
+  } catch {
+    // Unreadable: name the files.
+  }
+  return [entry, ...bundleChunks(entry)];
 }
 
 /** The chunks beside a bundle's entry, sorted. */
