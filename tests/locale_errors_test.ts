@@ -17,21 +17,10 @@ import type { SpawnCall } from "../src/spawn/types.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { tempDir } from "./_scratch.ts";
+import { caught } from "./_caught.ts";
 
 const EN = messages("en-US");
 const UK = messages("uk-UA");
-
-/** Runs `action`, expecting a `BasisError` that carries a phrase. */
-async function caught(action: () => Promise<unknown>): Promise<BasisError> {
-  try {
-    await action();
-  } catch (error) {
-    assert.ok(error instanceof BasisError, String(error));
-    assert.ok(error.phrase !== undefined, `no phrase on: ${error.message}`);
-    return error;
-  }
-  assert.fail("expected a BasisError");
-}
 
 Deno.test("with no home directory the CLI says which variables to set, in uk-UA too", async () => {
   await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
@@ -80,26 +69,6 @@ Deno.test("a -C that is no directory, as the loader finds it (permissions), is w
   assert.deepEqual(errorLines(error, UK), [
     `Не вдалося використати робочий простір ${path}: це не каталог`,
   ]);
-});
-
-Deno.test("an input schema that cannot be compiled at call time is worded in uk-UA, reason included", async () => {
-  await using cacheDir = await tempDir({ prefix: "basis-locale-schema-" });
-  const tool = { name: "bad", inputSchema: { type: "object", properties: { n: { type: 12 } } } };
-  const error = await caught(() => validateInput(tool, {}, { cacheDir: cacheDir.path }));
-  assert.equal(error.code, "manifest_invalid");
-  assert.match(
-    error.message,
-    /^Cannot use input schema of tool "bad": invalid JSON Schema: \/properties\/n\/type: /,
-  );
-  const uk = error.wordedIn(UK);
-  assert.equal(
-    uk,
-    'Не вдалося використати схему вхідних даних інструмента "bad": некоректна JSON Schema: /properties/n/type: має бути одним зі значень: "array", "boolean", "integer", "null", "number", "object", "string"',
-  );
-  assert.equal(error.wordedIn(EN), error.message);
-  // The cached reason reads the same the second time.
-  const again = await caught(() => validateInput(tool, {}, { cacheDir: cacheDir.path }));
-  assert.equal(again.wordedIn(UK), uk);
 });
 
 Deno.test("runSpawn() refusals (a library caller that skipped the guard) carry uk-UA words", async () => {
