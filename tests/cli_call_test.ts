@@ -11,6 +11,8 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { say, wording } from "./_wording.ts";
+import { loadLocale, messages } from "../src/locale/messages.ts";
+import { strictJsonProblem } from "../src/json_text.ts";
 
 const ALWAYS = ["--approve", "always"];
 
@@ -520,4 +522,64 @@ Deno.test("call answers at once for a schema pattern that backtracks for hours i
     ...ALWAYS,
   ]);
   assert.equal(ok.code, 0, ok.stderr);
+});
+
+// --- Wording in en-US and uk-UA ---
+// Manifest problems, spawn.json problems and call inputs that are not JSON, in both locales: every
+// problem carries a phrase as its reason, every manifest and spawn.json
+// message is reached by a real document, and the Ukrainian lines hold no English prose.
+
+await loadLocale("uk-UA");
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+
+Deno.test("a call input that is not JSON is described by kind and place, never echoed", async () => {
+  const cases: [string, string, string][] = [
+    ['{"a":1', 'unexpected end of file, expected "}" at 1:7', "рядок 1, стовпець 7"],
+    [
+      '{"a": hunter2secret}',
+      "unexpected unquoted text, expected a value at 1:7",
+      "текст без лапок",
+    ],
+    ["{'a': 1}", "unexpected single-quoted text (use double quotes)", "в одинарних лапках"],
+    ['{"a": 1 // note\n}', "comments are not allowed at 1:9", "коментарі не дозволені"],
+    ["", "unexpected end of file", "кінець файлу"],
+  ];
+  for (const [text, english, ukrainian] of cases) {
+    const { position, reason } = await strictJsonProblem(text);
+    const at = position === undefined ? "" : ` at ${position.line}:${position.column}`;
+    assert.ok(`${EN.say(reason)}${at}`.startsWith(english), `${text}: ${EN.say(reason)}${at}`);
+    const line = UK.say(reason) +
+      (position ? ` (рядок ${position.line}, стовпець ${position.column})` : "");
+    assert.ok(line.includes(ukrainian), line);
+  }
+
+  await using dirs = await scratch({
+    schema: 1,
+    tools: { echo: { description: "x", input_schema: { type: "object" }, command: ["cat"] } },
+  });
+  const en = await cli(dirs, ["call", "echo", '{"token": hunter2secret}', "--approve", "always"]);
+  assert.equal(en.code, 2);
+  assert.equal(
+    en.stderr,
+    'basis-tools: Cannot parse the input of tool "echo" as JSON: unexpected unquoted text, expected a value at 1:11\n',
+  );
+  const uk = await cli(dirs, [
+    "call",
+    "echo",
+    '{"token": hunter2secret}',
+    "--approve",
+    "always",
+    "--locale",
+    "uk-UA",
+  ]);
+  assert.equal(
+    uk.stderr,
+    'basis-tools: Не вдалося розібрати вхідні дані інструмента "echo" як JSON: тут не очікувалося: текст без лапок; очікується значення (рядок 1, стовпець 11)\n',
+  );
+  const spawn = await cli(dirs, ["call", "spawn", "{", "--locale", "uk-UA", "--json"]);
+  assert.match(
+    JSON.parse(spawn.stdout).error.message,
+    /"spawn" як JSON: тут не очікувалося: кінець вхідних даних/,
+  );
 });
