@@ -16,6 +16,7 @@ import { cli, ROOT, scratch } from "./_cli.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 import { keysOf } from "./_phrase.ts";
 import { caught } from "./_caught.ts";
+import { refusal } from "../src/schema/_message.ts";
 
 // --- helpers ---------------------------------------------------------------------------------------
 
@@ -1083,4 +1084,45 @@ Deno.test("an input schema that cannot be compiled at call time is worded in uk-
   // The cached reason reads the same the second time.
   const again = await caught(() => validateInput(tool, {}, { cacheDir: cacheDir.path }));
   assert.equal(again.wordedIn(UK), uk);
+});
+
+Deno.test("in English the catalogue words schema refusals as the gate does", () => {
+  const failures = [
+    { instancePath: "", keyword: "required", params: { missingProperty: "text" } },
+    { instancePath: "/a", keyword: "additionalProperties", params: { additionalProperty: "b/c" } },
+    { instancePath: "/n", keyword: "type", params: { type: "integer" } },
+    { instancePath: "/n", keyword: "type", params: { type: ["string", "null"] } },
+    { instancePath: "/e", keyword: "enum", params: { allowedValues: ["a", 1, null] } },
+    { instancePath: "/c", keyword: "const", params: { allowedValue: "x" } },
+    { instancePath: "/s", keyword: "minLength", params: { limit: 3 } },
+    { instancePath: "/s", keyword: "pattern", params: { pattern: "^a" } },
+    { instancePath: "/s", keyword: "format", params: { format: "email" } },
+    { instancePath: "/m", keyword: "minimum", params: { comparison: ">=", limit: 3 } },
+    { instancePath: "/l", keyword: "maxItems", params: { limit: 0 } },
+    { instancePath: "/u", keyword: "uniqueItems", params: { i: 1, j: 0 } },
+    {
+      instancePath: "",
+      keyword: "dependentRequired",
+      params: { missingProperty: "b", property: "a" },
+    },
+  ].map((failure) => ({ schemaPath: "#", ...failure }));
+  const ajvText: Record<string, string> = {
+    minLength: "must NOT have fewer than 3 characters",
+    pattern: 'must match pattern "^a"',
+    format: 'must match format "email"',
+    minimum: "must be >= 3",
+    maxItems: "must NOT have more than 0 items",
+    uniqueItems: "must NOT have duplicate items (items ## 0 and 1 are identical)",
+  };
+  for (const failure of failures) {
+    // Worded from the failure's data alone, the English is what ajv itself says.
+    const said = ajvText[failure.keyword];
+    if (said !== undefined) {
+      const gate = `Input refused by tool "wc" schema: ${failure.instancePath}: ${said}`;
+      assert.equal(EN.say(refusal("wc", failure)), gate, failure.keyword);
+    }
+    const uk = UK.say(refusal("wc", failure));
+    assert.match(uk, /^Вхідні дані не відповідають схемі інструмента "wc": /);
+    assert.match(uk, CYRILLIC);
+  }
 });

@@ -7,7 +7,9 @@ import {
   parseSpawnDepth,
   runSpawn,
   SPAWN_INPUT_SCHEMA,
+  type SpawnCall,
   spawnDescription,
+  type SpawnGuardContext,
   spawnOutput,
   spawnPreview,
   spawnRefusal,
@@ -15,10 +17,12 @@ import {
   spawnTimeout,
 } from "../src/spawn/mod.ts";
 import { english } from "../src/locale/messages.ts";
-import type { SpawnCall, SpawnGuardContext } from "../src/spawn/mod.ts";
-import { runResult } from "./_run_result.ts";
+import { runResult, RUNS } from "./_run_result.ts";
+import { CYRILLIC } from "./_no_english.ts";
 import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
+import { messages, type SpawnConfig } from "../src/mod.ts";
+import { parseSpawnInput } from "../src/spawn/grammar.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
@@ -258,4 +262,79 @@ Deno.test("runSpawn() gives a subagent the task on stdin and its depth plus one"
   );
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(run.stdout, "depth=2 approve=never task=count the files\n");
+});
+
+// --- Wording in en-US and uk-UA ---
+
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+
+Deno.test("spawnResultText() in uk-UA is Ukrainian but for the program's own output", () => {
+  const calls = [
+    { mode: "command", body: "ls" },
+    { mode: "command", body: "ls", target: "mac" },
+    { mode: "agent", body: "sum up" },
+  ] as const;
+  const output = (text: string) => text.replace(/[\r\n]+$/, "");
+  for (const call of calls) {
+    for (const result of RUNS) {
+      const en = spawnResultText(call, result);
+      assert.equal(spawnResultText(call, result, EN), en);
+      const uk = spawnResultText(call, result, UK);
+      if (en === output(result.stdout) || en === output(result.stderr)) {
+        assert.equal(uk, en);
+      } else {
+        assert.notEqual(uk, en);
+        assert.match(uk, CYRILLIC, uk);
+      }
+    }
+  }
+});
+Deno.test("in English the contract words spawn refusals exactly as the grammar and the guard do", () => {
+  const inputs: unknown[] = [
+    null,
+    [],
+    "!ls",
+    7,
+    {},
+    { input: 7 },
+    { input: {} },
+    { input: null },
+    { input: "!ls", extra: 1 },
+    { input: "  " },
+    { input: "!" },
+    { input: "!@" },
+    { input: "!@bad/name ls" },
+    { input: "!@local ls" },
+    { input: "!@mac" },
+  ];
+  for (const input of inputs) {
+    const parsed = parseSpawnInput(input);
+    assert.ok(!parsed.ok, JSON.stringify(input));
+    assert.match(UK.say(parsed.phrase), CYRILLIC);
+  }
+  const config: SpawnConfig = {
+    file: "/c/spawn.json",
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: 2,
+  };
+  const withTargets = { ...config, agent: ["a"], targets: new Map([["mac", ["ssh"]]]) };
+  const cases = [
+    [{ mode: "command", body: "ls" }, { noShell: true, depth: 0, config }],
+    [{ mode: "command", body: "ls", target: "x" }, { noShell: false, depth: 0, config }],
+    [{ mode: "command", body: "ls", target: "x" }, {
+      noShell: false,
+      depth: 0,
+      config: withTargets,
+    }],
+    [{ mode: "agent", body: "t" }, { noShell: false, depth: undefined, config }],
+    [{ mode: "agent", body: "t" }, { noShell: false, depth: 2, config }],
+    [{ mode: "agent", body: "t" }, { noShell: false, depth: 0, config }],
+  ] as const;
+  for (const [call, context] of cases) {
+    const refusal = spawnRefusal(call, context);
+    assert.ok(refusal !== undefined);
+    assert.match(UK.say(refusal.phrase), CYRILLIC);
+  }
 });
