@@ -7,6 +7,7 @@ import {
   DeclaredToolBuilder,
   type DeclaredToolExtra,
   type DeclaredToolOptions,
+  DEFINITION_FORMATS,
   type OutputChunk,
   policyApprover,
   type SpawnConfig,
@@ -17,6 +18,7 @@ import {
 import { assertNoStackTrace, processesLeftInGroup, ROOT } from "./_cli.ts";
 import { toolSpec } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
+import { CYRILLIC } from "./_no_english.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const CLI_FIXTURES = `${ROOT}tests/fixtures/cli`;
@@ -395,4 +397,113 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
       target: "local",
     }),
   );
+});
+
+// --- Wording in en-US and uk-UA ---
+
+/** A tool that fails, for the wording of its errors. */
+const WORDING_SPEC: ToolSpec = {
+  name: "word_count",
+  description: "Count the words",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  command: ["sh", "-c", "echo oops >&2; exit 3"],
+  program: "sh",
+  cwd: "/",
+  env: {},
+  sideEffect: "process",
+  timeoutMs: 10_000,
+  sandbox: { network: false, write: [], read: [] },
+  file: "/w/.basis/tools.json",
+  scope: "workspace",
+};
+
+const WORDING_CONFIG: SpawnConfig = {
+  file: "/c/spawn.json",
+  agent: undefined,
+  targets: new Map([["mac", ["ssh", "mac"]]]),
+  maxDepth: 2,
+};
+
+Deno.test("uk-UA changes texts and user-facing errors, never names, schemas or the version", async () => {
+  await using cacheDir = await tempDir();
+  const approver = policyApprover({ policy: "always" });
+  const [en, uk] = (["en-US", "uk-UA"] as const).map((locale) =>
+    new DeclaredToolBuilder(WORDING_SPEC, {
+      locale,
+      cacheDir: cacheDir.path,
+      approver,
+      spillDir: false,
+    })
+      .build()
+  );
+  const [enSpawn, ukSpawn] = (["en-US", "uk-UA"] as const).map((locale) =>
+    new SpawnToolBuilder(WORDING_CONFIG, { locale, root: "/", approver, noShell: true }).build()
+  );
+  for (const [a, b] of [[en, uk], [enSpawn, ukSpawn]] as const) {
+    assert.equal(b?.name, a?.name);
+    assert.equal(b?.version, a?.version);
+    assert.deepEqual(b?.inputSchema(), a?.inputSchema());
+    assert.deepEqual(b?.outputSchema(), a?.outputSchema());
+    assert.notEqual(b?.systemPrompt(), a?.systemPrompt());
+    assert.notEqual(b?.help(), a?.help());
+    assert.ok(b?.systemPrompt().startsWith(`${b.name}: `));
+    assert.ok(a?.systemPrompt().startsWith(`${a.name}: `));
+    assert.match(b?.help() ?? "", /^# /);
+    for (const format of DEFINITION_FORMATS) {
+      const left: unknown = a?.definition(format);
+      const right: unknown = b?.definition(format);
+      const strip = (definition: unknown) =>
+        JSON.stringify(
+          definition,
+          (key, value) => key === "description" || key === "title" ? undefined : value,
+        );
+      assert.equal(strip(right), strip(left), format);
+    }
+  }
+  // The declared tool's own description is the manifest's; spawn's is localized.
+  assert.equal(uk?.description(), en?.description());
+  assert.notEqual(ukSpawn?.description(), enSpawn?.description());
+  assert.notEqual(ukSpawn?.displayName(), enSpawn?.displayName());
+
+  // Every user-facing error is Ukrainian.
+  const refusals = [
+    await rejection(uk!.execution({})),
+    await rejection(uk!.execution([1])),
+    await rejection((await uk!.execution({ text: "a" })).execute()),
+    await rejection(ukSpawn!.execution({ input: "!" })),
+    await rejection((await ukSpawn!.execution({ input: "!ls" })).execute()),
+    await rejection(
+      (await new DeclaredToolBuilder(
+        { ...WORDING_SPEC, command: ["sleep", "5"], program: "sleep" },
+        {
+          locale: "uk-UA",
+          cacheDir: cacheDir.path,
+          approver,
+          timeoutMs: 100,
+        },
+      ).build().execution({ text: "a" })).execute(),
+    ),
+    await rejection(
+      (await new DeclaredToolBuilder(WORDING_SPEC, {
+        locale: "uk-UA",
+        cacheDir: cacheDir.path,
+        approval: { policy: "never" },
+      }).build().execution({ text: "a" })).execute(),
+    ),
+  ];
+  assert.deepEqual(refusals.map((refusal) => refusal.code), [
+    "invalid_input",
+    "invalid_input",
+    "tool_failed",
+    "invalid_input",
+    "denied",
+    "timed_out",
+    "denied",
+  ]);
+  for (const refusal of refusals) {
+    assert.ok(refusal.isUserFacing());
+    assert.match(refusal.message, CYRILLIC, refusal.message);
+  }
+  assert.equal(refusals[2]?.message, 'Інструмент "word_count": завершено з кодом 3: oops');
+  assert.equal(refusals[5]?.message, 'Інструмент "word_count": час очікування вичерпано (100 мс)');
 });
