@@ -47,50 +47,6 @@ const SAME_IN_BOTH = new Set([
 
 
 
-Deno.test("the CLI's own errors carry English equal to the English catalogue's, for rewording", () => {
-  const errors: BasisError[] = [];
-  const capture = (action: () => unknown) => {
-    try {
-      action();
-    } catch (error) {
-      assert.ok(error instanceof BasisError, String(error));
-      errors.push(error);
-      return;
-    }
-    assert.fail("expected a BasisError");
-  };
-  const global = [
-    { name: "json", kind: "boolean" },
-    { name: "approve", kind: "string" },
-    { name: "env", kind: "list" },
-    { name: "spawn-timeout", kind: "string" },
-  ] as const;
-  capture(() => parseArgs(["--nope"], global, {}));
-  capture(() => parseArgs(["--json=1"], global, {}));
-  capture(() => parseArgs(["--approve"], global, {}));
-  const env = (name: string) => name === "HOME" ? "/home/test" : undefined;
-  capture(() => resolveSettings(parseArgs(["list", "--approve", "maybe"], global, {}), env));
-  capture(() => resolveSettings(parseArgs(["list", "--env", "=x"], global, {}), env));
-  capture(() => resolveSettings(parseArgs(["list", "--spawn-timeout", "-1"], global, {}), env));
-  errors.push(millisecondsError("timeout", "soon"), notADirectory("/no/such"));
-  // The English is what the hand-written messages said before they came from the catalogue.
-  assert.deepEqual(errors.map((error) => error.message), [
-    'Unknown option "--nope": see --help',
-    'Cannot parse option "--json": it takes no value',
-    'Cannot parse option "--approve": a value is missing',
-    'Cannot use approval policy "maybe": expected one of prompt, always, never',
-    "Cannot parse --env pair 1: expected KEY=VALUE with KEY made of letters, digits and _",
-    'Cannot use --spawn-timeout "-1": expected a whole number of milliseconds above 0',
-    'Cannot use --timeout "soon": expected a whole number of milliseconds above 0',
-    'Cannot use workspace "/no/such": not a directory',
-  ]);
-  for (const error of errors) {
-    assert.ok(error.phrase !== undefined, error.message);
-    assert.equal(EN.say(error.phrase), error.message);
-    assert.match(UK.say(error.phrase), CYRILLIC);
-  }
-});
-
 /** A sentence-like run of English words: what must not be left in a Ukrainian text. */
 const ENGLISH_WORDS =
   /\b(?:the|and|with|for|of|is|are|to|no|not|every|tools?|rules?|allow|deny)\b/i;
