@@ -1,5 +1,5 @@
 /**
- * Asserting that a Ukrainian text has no English sentence left (the check of tests/locale_test.ts,
+ * Asserting that a Ukrainian text has no English sentence left (the check of the wording tests,
  * with a few more English words, for the locale tests of single seams).
  *
  * @module
