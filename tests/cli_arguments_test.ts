@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
-import { cli, FIXTURES, scratch } from "./_cli.ts";
+import { cli, FIXTURES, oneTool, scratch } from "./_cli.ts";
 import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
 import { ToolError } from "../src/contract/tool_error.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import { CYRILLIC } from "./_no_english.ts";
 import { messages } from "../src/mod.ts";
 import { parseArgs } from "../src/cli/args.ts";
-import { BasisError } from "../src/errors.ts";
+import { BasisError, errorLines } from "../src/errors.ts";
 import { millisecondsError, resolveSettings } from "../src/cli/settings.ts";
 import { notADirectory } from "../src/cli/_workspace_root.ts";
+import { caught } from "./_caught.ts";
 
 const ALWAYS = ["--approve", "always"];
 const ARGV = `${FIXTURES}/argv.sh`;
@@ -320,4 +321,26 @@ Deno.test("the CLI's own errors carry English equal to the English catalogue's, 
     assert.equal(EN.say(error.phrase), error.message);
     assert.match(UK.say(error.phrase), CYRILLIC);
   }
+});
+
+Deno.test("a -C that is no directory, as the loader finds it (permissions), is worded in uk-UA", async () => {
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const file = `${dirs.root}/.basis/tools.json`;
+  const en = await cli(dirs, ["-C", file, "permissions"]);
+  const uk = await cli(dirs, ["-C", file, "permissions", "--locale", "uk-UA"]);
+  assert.equal(en.code, 2);
+  assert.equal(uk.code, 2);
+  const path = JSON.stringify(file);
+  assert.equal(en.stderr, `basis-tools: Cannot use workspace ${path}: not a directory\n`);
+  assert.equal(
+    uk.stderr,
+    `basis-tools: Не вдалося використати робочий простір ${path}: це не каталог\n`,
+  );
+  // The library's loader carries the same phrase.
+  const error = await caught(() => loadRoster({ workspace: file, configDir: dirs.configDir }));
+  assert.equal(error.code, "usage");
+  assert.equal(error.message, `Cannot use workspace ${path}: not a directory`);
+  assert.deepEqual(errorLines(error, UK), [
+    `Не вдалося використати робочий простір ${path}: це не каталог`,
+  ]);
 });

@@ -23,6 +23,7 @@ import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
 import { messages, type SpawnConfig } from "../src/mod.ts";
 import { parseSpawnInput } from "../src/spawn/grammar.ts";
+import { caught } from "./_caught.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
@@ -336,5 +337,33 @@ Deno.test("in English the contract words spawn refusals exactly as the grammar a
     const refusal = spawnRefusal(call, context);
     assert.ok(refusal !== undefined);
     assert.match(UK.say(refusal.phrase), CYRILLIC);
+  }
+});
+
+Deno.test("runSpawn() refusals (a library caller that skipped the guard) carry uk-UA words", async () => {
+  const config: SpawnConfig = {
+    file: "/nowhere/spawn.json",
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: 2,
+  };
+  const cases: [SpawnCall, string, string][] = [
+    [
+      { mode: "command", body: "make", target: "builder" },
+      'Spawn refused: unknown target "builder"',
+      'Виклик spawn відхилено: невідома ціль "builder"',
+    ],
+    [
+      { mode: "agent", body: "write the tests" },
+      "Spawn refused: no subagent is configured",
+      "Виклик spawn відхилено: субагента не налаштовано",
+    ],
+  ];
+  for (const [call, english, ukrainian] of cases) {
+    const error = await caught(() => runSpawn(call, "/", { config }));
+    assert.equal(error.code, "denied");
+    assert.equal(error.message, english);
+    assert.equal(error.wordedIn(UK), ukrainian);
+    assert.match(ukrainian, CYRILLIC);
   }
 });
