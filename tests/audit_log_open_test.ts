@@ -193,3 +193,30 @@ Deno.test("an audit log Deno's sandbox refuses is reported once, in the locale",
   assertNoEnglish(uk.stderr, en.stderr, [log, "--allow-write", /basis-tools/g]);
   assert.match(uk.stderr, /потрібен дозвіл на запис/);
 });
+
+Deno.test("openAuditLog() words its warning in the locale given", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/file`, "");
+  const path = `${dir.path}/file/audit.jsonl`;
+  const warnings: string[] = [];
+  const log = openAuditLog({ path, locale: "uk-UA", warn: (m) => warnings.push(m) });
+  const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+  const entry = { type: "decision", tool: "echo", preview, allowed: true, by: "policy" } as const;
+  assert.equal(log.record({ ...entry, workspace: "/w" }), false);
+  assert.equal(log.record({ ...entry, workspace: "/w" }), false);
+  log.close();
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0] ?? "",
+    new RegExp(
+      `^Не вдалося записати журнал аудиту ${
+        escape(JSON.stringify(path))
+      }: .+; далі виклики виконуються без аудиту$`,
+    ),
+  );
+});
+
+/** `text` as a regular expression that matches it literally. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
