@@ -28,6 +28,11 @@ import { callTool, connectMcp, type McpSession, resultText, within } from "./_mc
 import { tempDir } from "./_scratch.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { ECHO_MANIFEST } from "./_fixtures.ts";
+import { opening, say, wording } from "./_wording.ts";
+import { counted, phrase } from "../src/locale/messages.ts";
+
+/** The label of a tool's run, as messages name it. */
+const tool = (name: string) => phrase("label.tool", { tool: `"${name}"` });
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 const LINUX = Deno.build.os === "linux";
@@ -91,7 +96,10 @@ Deno.test("mcp: a call runs the tool; bad input names the field; an unknown tool
 
     const refused = await callTool(session, "echo", { text: "hello", count: -1 });
     assert.equal(refused.isError, true);
-    assert.match(resultText(refused), /^Input refused by tool "echo".*\/count/);
+    assert.match(
+      resultText(refused),
+      opening("schema.refused", { tool: '"echo"', pointer: "/count" }),
+    );
     const missing = await callTool(session, "echo", {});
     assert.equal(missing.isError, true);
     assert.match(resultText(missing), /text/);
@@ -100,7 +108,10 @@ Deno.test("mcp: a call runs the tool; bad input names the field; an unknown tool
       () => callTool(session, "ecoh", {}),
       (error: Error & { code?: number }) => {
         assert.equal(error.code, -32602);
-        assert.match(error.message, /Unknown tool "ecoh"; did you mean "echo"\?/);
+        assert.match(
+          error.message,
+          wording("mcp.unknown_tool_near", { tool: '"ecoh"', names: '"echo"' }),
+        );
         return true;
       },
     );
@@ -118,7 +129,7 @@ Deno.test("mcp: with no rule and no elicitation a call is denied, saying how to 
   try {
     const denied = await callTool(session, "touch", {});
     assert.equal(denied.isError, true);
-    assert.match(resultText(denied), /^Call of tool "touch" denied: /);
+    assert.match(resultText(denied), opening("elicit.no_client", { tool: '"touch"' }));
     assert.match(resultText(denied), /rules add --tool touch/);
     assert.match(resultText(denied), /--approve always/);
     assert.ok(!(await exists(marker)), "a denied call must not run");
@@ -186,7 +197,7 @@ Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, al
     answers.push("decline");
     const declined = await callTool(session, "echo", { text: "no" });
     assert.equal(declined.isError, true);
-    assert.match(resultText(declined), /^Call of tool "echo" denied/);
+    assert.match(resultText(declined), opening("elicit.declined", { tool: '"echo"' }));
 
     answers.push("deny");
     const denied = await callTool(session, "echo", { text: "no" });
@@ -230,10 +241,15 @@ Deno.test("mcp: a failed run is an error result carrying its stderr", async () =
   try {
     const result = await callTool(session, "disk", {});
     assert.equal(result.isError, true);
-    assert.match(resultText(result), /^Tool "disk" exited with code 4: boom: the disk is full/);
+    assert.ok(
+      resultText(result).startsWith(`${say("run.exit", { label: tool("disk"), code: 4 })}: boom`),
+      resultText(result),
+    );
+    assert.match(resultText(result), /: boom: the disk is full/);
     const killed = await callTool(session, "killed", {});
     assert.equal(killed.isError, true);
-    assert.match(resultText(killed), /^Tool "killed" was killed by signal SIG/);
+    assert.match(resultText(killed), opening("run.signal", { label: tool("killed") }));
+    assert.match(resultText(killed), /signal SIG/);
   } finally {
     await session.close();
   }
@@ -253,7 +269,7 @@ Deno.test({
   try {
     const result = await callTool(session, "slow", {});
     assert.equal(result.isError, true);
-    assert.match(resultText(result), /^Tool "slow" timed out after 400 ms/);
+    assert.match(resultText(result), opening("run.timed_out", { label: tool("slow"), ms: 400 }));
     const pgid = await readPid(pidFile);
     assert.deepEqual(await processesLeftInGroup(pgid), []);
   } finally {
@@ -381,7 +397,10 @@ Deno.test("mcp: progress notifications while a tool prints, at most about ten a 
     assert.match(resultText(result), /^line 1\n.*line 5$/s);
     assert.ok(ticks.length >= 3, `expected progress, got ${JSON.stringify(ticks)}`);
     for (let i = 1; i < ticks.length; i++) assert.ok(ticks[i]!.progress > ticks[i - 1]!.progress);
-    assert.match(ticks[0]!.message ?? "", /^1 line of output so far$/);
+    assert.equal(
+      ticks[0]!.message,
+      say("mcp.progress", { count: 1, lines: counted(1, "count.lines") }),
+    );
 
     const burst: number[] = [];
     const started = performance.now();
@@ -433,7 +452,10 @@ Deno.test("mcp: editing the manifest sends list_changed; a broken edit keeps the
     await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, '{"schema": 1, "tools": {"x": ');
     await session.stderrContains("Cannot reload the roster");
     // The problem, file and position, on the lines that follow, in the same write.
-    assert.match(session.stderr(), /Cannot reload the roster.*\nbasis-tools: +\S*tools\.json:1:/);
+    assert.match(
+      session.stderr(),
+      new RegExp(`${wording("mcp.reload_failed").source}.*\\nbasis-tools: +\\S*tools\\.json:1:`),
+    );
     const after = await session.client.listTools();
     assert.deepEqual(after.tools.map((tool) => tool.name), ["echo", "shout", "spawn"]);
     assert.equal(resultText(await callTool(session, "shout", { b: 2 })), '{"b":2}');
