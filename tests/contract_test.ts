@@ -19,6 +19,11 @@ import { assertNoStackTrace, processesLeftInGroup, ROOT } from "./_cli.ts";
 import { toolSpec } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
 import { CYRILLIC } from "./_no_english.ts";
+import { say, wording } from "./_wording.ts";
+import { phrase } from "../src/locale/messages.ts";
+
+/** The label of a tool's run, as messages name it. */
+const toolLabel = (name: string) => phrase("label.tool", { tool: `"${name}"` });
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const CLI_FIXTURES = `${ROOT}tests/fixtures/cli`;
@@ -254,8 +259,9 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   const failed = await rejection((await failing.execution({})).execute());
   assert.equal(failed.code, "tool_failed");
   assert.ok(failed.isUserFacing());
-  assert.equal(failed.message, 'Tool "leak" exited with code 4: token is [redacted]');
-  assert.equal(failed.summary, 'Tool "leak" exited with code 4');
+  const exited = say("run.exit", { label: toolLabel("leak"), code: 4 });
+  assert.equal(failed.message, `${exited}: token is [redacted]`);
+  assert.equal(failed.summary, exited);
   assert.equal(failed.output?.result, failed.message);
   assert.ok(!JSON.stringify(failed.output).includes(secret));
   assertNoStackTrace(failed.message);
@@ -263,7 +269,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   const slow = builder(toolSpec("slow", ["sleep", "5"], { timeoutMs: 100 })).build();
   const timedOut = await rejection((await slow.execution({})).execute());
   assert.equal(timedOut.code, "timed_out");
-  assert.equal(timedOut.message, 'Tool "slow" timed out after 100 ms');
+  assert.equal(timedOut.message, say("run.timed_out", { label: toolLabel("slow"), ms: 100 }));
 
   const missing = builder(toolSpec("missing", ["no-such-program-basis"])).build();
   const notStarted = await rejection((await missing.execution({})).execute());
@@ -298,7 +304,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   })
     .build();
   const neverError = await rejection((await never.execution({})).execute());
-  assert.equal(neverError.message, 'Call of tool "echo" denied by --approve never');
+  assert.equal(neverError.message, say("denied.never", { tool: '"echo"' }));
 
   await using scratch = await scratchDir();
   const broken = builder(toolSpec("broken", ["cat"], { inputSchema: { type: 12 } }), {
@@ -372,12 +378,19 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
   const tool = new SpawnToolBuilder(config(), { root: ROOT, approver, noShell: true }).build();
   const refused = await rejection(tool.execution({ input: "!" }));
   assert.equal(refused.code, "invalid_input");
-  assert.match(refused.message, /^Input refused by tool "spawn": \/input: has no command/);
+  assert.equal(
+    refused.message,
+    say("input.refused", {
+      tool: '"spawn"',
+      pointer: "/input",
+      reason: phrase("spawn.input.no_command"),
+    }),
+  );
   const guarded = await rejection((await tool.execution({ input: "!ls" })).execute());
   assert.equal(guarded.code, "denied");
-  assert.match(guarded.message, /commands are turned off \(--no-shell\)/);
+  assert.equal(guarded.message, say("spawn.guard.no_shell"));
   const noAgent = await rejection((await tool.execution({ input: "sum up" })).execute());
-  assert.match(noAgent.message, /no subagent is configured/);
+  assert.match(noAgent.message, wording("spawn.guard.no_agent"));
   assert.equal(approver.asked.length, 0);
 
   const open = new SpawnToolBuilder(config(), { root: ROOT, approver }).build();
@@ -385,7 +398,10 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
   const chunks = collect(execution.outputStream());
   const failed = await rejection(execution.execute());
   assert.equal(failed.code, "tool_failed");
-  assert.equal(failed.message, "Command exited with code 3: x");
+  assert.equal(
+    failed.message,
+    `${say("run.exit", { label: phrase("label.command"), code: 3 })}: x`,
+  );
   assert.equal(joined(await chunks, "stdout"), "x\n");
   assert.equal(approver.asked[0]?.kind, "spawn");
   assert.equal(

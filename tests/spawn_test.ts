@@ -16,7 +16,7 @@ import {
   spawnResultText,
   spawnTimeout,
 } from "../src/spawn/mod.ts";
-import { english } from "../src/locale/messages.ts";
+import { english, phrase } from "../src/locale/messages.ts";
 import { runResult, RUNS } from "./_run_result.ts";
 import { CYRILLIC } from "./_no_english.ts";
 import { spawnConfig } from "./_fixtures.ts";
@@ -24,6 +24,7 @@ import { tempDir } from "./_scratch.ts";
 import { messages, type SpawnConfig } from "../src/mod.ts";
 import { parseSpawnInput } from "../src/spawn/grammar.ts";
 import { caught } from "./_caught.ts";
+import { say, wording } from "./_wording.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
@@ -140,24 +141,33 @@ Deno.test("spawnRefusal() refuses commands when off, unknown targets, depth and 
   assert.equal(refuseSpawn({ mode: "agent", body: "t" }, off), undefined);
 
   const unknown = refuseSpawn({ mode: "command", body: "ls", target: "nope" }, base)!;
-  assert.match(unknown, /unknown target "nope"; configured targets: box, mac$/);
+  assert.equal(
+    unknown,
+    say("spawn.guard.unknown_target", { target: '"nope"', names: "box, mac" }),
+  );
   const none = refuseSpawn(
     { mode: "command", body: "ls", target: "nope" },
     { ...base, config: config() },
   )!;
-  assert.match(none, /no targets are configured/);
+  assert.match(none, wording("spawn.guard.unknown_target_none", { target: '"nope"' }));
 
   const deep = { ...base, depth: 2 };
-  assert.match(refuseSpawn({ mode: "agent", body: "t" }, deep)!, /depth 2 and the limit is 2/);
+  assert.match(
+    refuseSpawn({ mode: "agent", body: "t" }, deep)!,
+    wording("spawn.guard.depth_limit", { depth: 2, max: 2 }),
+  );
   assert.equal(refuseSpawn({ mode: "command", body: "ls" }, deep), undefined);
   const limit = { ...base, depth: 1, config: config({ agent: ["a"], maxDepth: 1 }) };
-  assert.match(refuseSpawn({ mode: "agent", body: "t" }, limit)!, /depth 1 and the limit is 1/);
+  assert.match(
+    refuseSpawn({ mode: "agent", body: "t" }, limit)!,
+    wording("spawn.guard.depth_limit", { depth: 1, max: 1 }),
+  );
   assert.match(
     refuseSpawn({ mode: "agent", body: "t" }, { ...base, depth: undefined })!,
     /BASIS_SPAWN_DEPTH/,
   );
   const noAgent = refuseSpawn({ mode: "agent", body: "t" }, { ...base, config: config() })!;
-  assert.match(noAgent, /no subagent is configured; add .*"agent".* to \/c\/spawn\.json/);
+  assert.match(noAgent, wording("spawn.guard.no_agent", { file: "/c/spawn.json" }));
 });
 
 Deno.test("spawnTimeout() defaults by mode and caps at 600000 ms", () => {
@@ -171,18 +181,27 @@ Deno.test("spawnResultText() follows the model rules for commands", () => {
   const command = { mode: "command", body: "x" } as const;
   assert.equal(spawnResultText(command, result({ stdout: "out\n", stderr: "err" })), "out");
   assert.equal(spawnResultText(command, result({ stdout: " \n", stderr: "err\n" })), "err");
-  assert.match(spawnResultText(command, result()), /finished and printed nothing/);
+  assert.equal(
+    spawnResultText(command, result()),
+    say("run.printed_nothing", { label: phrase("label.command") }),
+  );
   const failed = { exitCode: 3 };
   assert.equal(spawnResultText(command, result({ ...failed, stdout: "o", stderr: "e" })), "e");
   assert.equal(spawnResultText(command, result({ ...failed, stdout: "o" })), "o");
-  assert.equal(spawnResultText(command, result(failed)), "Command exited with status 3");
+  assert.equal(
+    spawnResultText(command, result(failed)),
+    say("spawn.exit_status", { label: phrase("label.command"), code: 3 }),
+  );
   const timedOut = result({
     exitCode: undefined,
     signal: "SIGTERM",
     timedOut: true,
     timeoutMs: 150,
   });
-  assert.equal(spawnResultText(command, timedOut), "Command timed out after 150 ms");
+  assert.equal(
+    spawnResultText(command, timedOut),
+    say("run.timed_out", { label: phrase("label.command"), ms: 150 }),
+  );
   const cut = result({ stdout: "a".repeat(10), stdoutTruncated: true, stdoutBytes: 70000 });
   assert.match(spawnResultText(command, cut), /\[output cut at 64 KiB; 70000 bytes in all\]$/);
 });
@@ -192,11 +211,11 @@ Deno.test("spawnResultText() gives a subagent's answer, a sentence, or an error 
   assert.equal(spawnResultText(agent, result({ stdout: "the answer\n" })), "the answer");
   assert.equal(
     spawnResultText(agent, result({ stdout: "\n", stderr: "thinking…" })),
-    "The subagent finished without saying anything",
+    say("spawn.agent_silent"),
   );
   assert.equal(
     spawnResultText(agent, result({ exitCode: 2, stderr: "no key" })),
-    "Subagent exited with code 2: no key",
+    `${say("run.exit", { label: phrase("label.subagent"), code: 2 })}: no key`,
   );
 });
 
@@ -216,12 +235,13 @@ Deno.test("spawnOutput() is the structured output, exit code 124 on a time-out",
     result({ exitCode: undefined, signal: "SIGTERM", timedOut: true, timeoutMs: 150 }),
   );
   assert.equal(late.exit_code, 124);
-  assert.equal(late.error, "Command timed out after 150 ms");
+  assert.equal(late.error, say("run.timed_out", { label: phrase("label.command"), ms: 150 }));
   const targeted = spawnOutput(
     { mode: "command", body: "x", target: "mac" },
     result({ exitCode: 1, stderr: "bad" }),
   );
-  assert.equal(targeted.error, 'Command on target "mac" exited with code 1: bad');
+  const onMac = phrase("label.command_on", { target: '"mac"' });
+  assert.equal(targeted.error, `${say("run.exit", { label: onMac, code: 1 })}: bad`);
 });
 
 Deno.test("runSpawn() runs a command with only PATH, HOME, LANG and the --env pairs", async () => {
