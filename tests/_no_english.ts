@@ -1,6 +1,6 @@
 /**
- * Asserting that a Ukrainian text has no English sentence left (the check of tests/locale_test.ts,
- * with a few more English words, for the locale tests of single seams).
+ * Asserting that a Ukrainian text has no English sentence left: the check of every seam's wording
+ * tests (the "Wording in en-US and uk-UA" sections).
  *
  * @module
  */

@@ -53,6 +53,23 @@ export function wording(key: MessageKey, params: PhraseParams = {}): RegExp {
   return new RegExp(source);
 }
 
+/**
+ * A pattern for a text that begins with the English text of a phrase ({@linkcode wording},
+ * anchored at the start).
+ *
+ * @example Usage
+ * ```ts ignore
+ * assert.match(resultText(result), opening("run.exit", { code: 4 }));
+ * ```
+ *
+ * @param key The phrase's key.
+ * @param params The values the test checks.
+ * @returns The pattern.
+ */
+export function opening(key: MessageKey, params: PhraseParams = {}): RegExp {
+  return new RegExp(`^${wording(key, params).source}`);
+}
+
 /** A placeholder's value as a phrase words it (a counted word is left to match anything). */
 function text(value: NonNullable<PhraseParams[string]>): string {
   if (typeof value !== "object") return String(value);

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { openAuditLog } from "../src/audit/open_audit_log.ts";
 import {
+  cli,
   FIXTURES,
   oneTool,
   processesLeftInGroup,
@@ -18,6 +19,8 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { tempDir } from "./_scratch.ts";
+import { messages } from "../src/locale/messages.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
 const LINUX = Deno.build.os === "linux";
 
@@ -140,3 +143,80 @@ Deno.test("openAuditLog() still makes a missing file, its directory, and the fil
     assert.match(await Deno.readTextFile(`${dir.path}/real.jsonl`), /"type":"run"/);
   }
 });
+
+// --- Wording in en-US and uk-UA ---
+// Errors outside the commands' own wording, in uk-UA: no home directory, a `-C` that is not a
+// directory (as the loader finds it), an input schema that cannot be compiled at call time, and
+// the runner of spawn refusing a call; English exactly as it was.
+
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+
+Deno.test("fsReason() turns Deno's sandbox refusal into a phrase, other errors stay as said", async () => {
+  const { fsReason } = await import("../src/fs_reason.ts");
+  for (const kind of ["read", "write"]) {
+    const said = `Requires ${kind} access to "/x", run again with the --allow-${kind} flag`;
+    const reason = fsReason(new Deno.errors.NotCapable(said));
+    assert.ok(typeof reason !== "string");
+    assert.equal(EN.say(reason), said);
+    assert.match(UK.say(reason), CYRILLIC);
+  }
+  // Worded differently by another Deno: kept as it is.
+  assert.equal(fsReason(new Deno.errors.NotCapable("Requires more")), "Requires more");
+  assert.equal(fsReason(new Deno.errors.NotFound("gone (os error 2)\nmore")), "gone (os error 2)");
+});
+
+Deno.test("an audit log Deno's sandbox refuses is reported once, in the locale", async () => {
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  await using outside = await tempDir({ prefix: "basis-audit-outside-" });
+  const log = `${outside.path}/audit.jsonl`;
+  // Writing is confined to the user directories: the log outside.path them is refused.
+  const permissions = [
+    "--allow-read",
+    "--allow-env",
+    "--allow-sys",
+    "--allow-run",
+    `--allow-write=${dirs.configDir},${dirs.cacheDir},${dirs.stateDir}`,
+  ];
+  const call = ["call", "echo", '{"a":1}', "--approve", "always", "--audit-log", log];
+  const run = (locale: string) => cli(dirs, [...call, "--locale", locale], { permissions });
+  const en = await run("en-US");
+  assert.equal(en.code, 0, en.stderr);
+  assert.equal(en.stdout, '{"a":1}');
+  assert.equal(
+    en.stderr,
+    `basis-tools: warning: Cannot write audit log "${log}": Requires write access to "${log}", run again with the --allow-write flag; calls go on unaudited\n`,
+  );
+  const uk = await run("uk-UA");
+  assert.equal(uk.code, 0, uk.stderr);
+  assert.equal(uk.stderr.split("\n").filter(Boolean).length, 1, uk.stderr);
+  assertNoEnglish(uk.stderr, en.stderr, [log, "--allow-write", /basis-tools/g]);
+  assert.match(uk.stderr, /потрібен дозвіл на запис/);
+});
+
+Deno.test("openAuditLog() words its warning in the locale given", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/file`, "");
+  const path = `${dir.path}/file/audit.jsonl`;
+  const warnings: string[] = [];
+  const log = openAuditLog({ path, locale: "uk-UA", warn: (m) => warnings.push(m) });
+  const preview = { tool: "echo", command: ["cat"], cwd: "/w", input: {} };
+  const entry = { type: "decision", tool: "echo", preview, allowed: true, by: "policy" } as const;
+  assert.equal(log.record({ ...entry, workspace: "/w" }), false);
+  assert.equal(log.record({ ...entry, workspace: "/w" }), false);
+  log.close();
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0] ?? "",
+    new RegExp(
+      `^Не вдалося записати журнал аудиту ${
+        escape(JSON.stringify(path))
+      }: .+; далі виклики виконуються без аудиту$`,
+    ),
+  );
+});
+
+/** `text` as a regular expression that matches it literally. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

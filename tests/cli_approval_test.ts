@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { cli, FIXTURES, oneTool, ROOT, scratch } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { assertNoEnglish } from "./_no_english.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 
@@ -267,4 +268,60 @@ Deno.test("--audit-log moves the trail, off disables it, and no env value is in 
     env: { BASIS_AUDIT_LOG: "off" },
   });
   await assert.rejects(Deno.stat(`${dirs.stateDir}/audit.jsonl`), Deno.errors.NotFound);
+});
+
+// --- Wording in en-US and uk-UA ---
+
+Deno.test("rules add, list, check and remove speak uk-UA; ids, tools, decisions and JSON stay", async () => {
+  await using dirs = await scratch(oneTool("wc", { command: ["cat"] }));
+  const uk = (args: string[]) => cli(dirs, ["rules", ...args, "--locale", "uk-UA"]);
+  const en = (args: string[]) => cli(dirs, ["rules", ...args]);
+  assert.match((await uk(["list"])).stdout, /^Збережених правил немає \(.+rules\.json\)\n$/);
+  assert.match((await en(["list"])).stdout, /^No remembered rules \(.+rules\.json\)\n$/);
+
+  const added = await uk(["add", "--tool", "wc", "--global"]);
+  assert.equal(added.code, 0, added.stderr);
+  assert.match(
+    added.stdout,
+    /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\]\}\n$/,
+  );
+  const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
+  const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);
+  assert.match(second.stdout, /^Додано r-[\w-]+: deny wc \(робочий простір .+\)\n/);
+
+  const [enList, ukList] = [await en(["list"]), await uk(["list"])];
+  // Columns, aligned under headings in the locale (the scope column is as wide as its widest).
+  assert.match(ukList.stdout, /^ID {10}РІШЕННЯ {2}ІНСТРУМЕНТ {2}ОБЛАСТЬ +УМОВИ\n/);
+  assert.match(enList.stdout, /^ID {10}DECISION {2}TOOL {2}SCOPE +CONDITIONS\n/);
+  assert.match(
+    ukList.stdout,
+    new RegExp(`^${id} {2}allow {4}wc {10}\\(глобальне\\) +\\{"program":`, "m"),
+  );
+  assert.match(
+    enList.stdout,
+    new RegExp(`^${id} {2}allow {5}wc {4}\\(global\\) +\\{"program":`, "m"),
+  );
+  assert.match(
+    ukList.stdout,
+    /^r-[\w-]+ {2}deny {5}wc {10}\(робочий простір .+\) {2}\{.+ — no$/m,
+  );
+  assertNoEnglish(ukList.stdout, enList.stdout, [
+    /\{.*\}/g,
+    /\b(?:r-[\w-]+|allow|deny|wc|no)\b/g,
+    /\/[^\s)]+/g,
+  ]);
+  assert.equal((await uk(["list", "--json"])).stdout, (await en(["list", "--json"])).stdout);
+
+  assert.match((await uk(["check"])).stdout, /^гаразд: 2 правила \(.+rules\.json\)\n$/);
+  assert.match((await en(["check"])).stdout, /^ok: 2 rules \(.+rules\.json\)\n$/);
+  assert.equal((await uk(["check", "--json"])).stdout, (await en(["check", "--json"])).stdout);
+
+  const [enTest, ukTest] = [await en(["test", "wc", "{}"]), await uk(["test", "wc", "{}"])];
+  assert.equal(enTest.code, 5);
+  assert.match(enTest.stdout, /^preview +\{"tool":"wc",.*\}\ndecision +deny, by rule r-/);
+  assert.match(ukTest.stdout, /^перегляд \{"tool":"wc",.*\}\nрішення +відхилено правилом r-/);
+
+  const removed = await uk(["remove", id]);
+  assert.equal(removed.stdout, `Видалено ${id}: allow wc (глобальне)\n`);
+  assert.match((await uk(["check"])).stdout, /^гаразд: 1 правило \(/);
 });

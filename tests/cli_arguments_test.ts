@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
-import { cli, FIXTURES, scratch } from "./_cli.ts";
+import { cli, FIXTURES, oneTool, scratch } from "./_cli.ts";
 import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
 import { ToolError } from "../src/contract/tool_error.ts";
 import { loadRoster } from "../src/manifest/load.ts";
+import { CYRILLIC } from "./_no_english.ts";
+import { messages } from "../src/mod.ts";
+import { parseArgs } from "../src/cli/args.ts";
+import { BasisError, errorLines } from "../src/errors.ts";
+import { millisecondsError, resolveSettings } from "../src/cli/settings.ts";
+import { notADirectory } from "../src/cli/_workspace_root.ts";
+import { caught } from "./_caught.ts";
 
 const ALWAYS = ["--approve", "always"];
 const ARGV = `${FIXTURES}/argv.sh`;
@@ -265,4 +272,75 @@ Deno.test("rules add --tool pins any value where an argument goes, and such a ru
   ]);
   assert.equal(call.code, 0, call.stderr);
   assert.ok(call.stdout.startsWith("[-n]\n[5]\n"), call.stdout);
+});
+
+// --- Wording in en-US and uk-UA ---
+
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+
+Deno.test("the CLI's own errors carry English equal to the English catalogue's, for rewording", () => {
+  const errors: BasisError[] = [];
+  const capture = (action: () => unknown) => {
+    try {
+      action();
+    } catch (error) {
+      assert.ok(error instanceof BasisError, String(error));
+      errors.push(error);
+      return;
+    }
+    assert.fail("expected a BasisError");
+  };
+  const global = [
+    { name: "json", kind: "boolean" },
+    { name: "approve", kind: "string" },
+    { name: "env", kind: "list" },
+    { name: "spawn-timeout", kind: "string" },
+  ] as const;
+  capture(() => parseArgs(["--nope"], global, {}));
+  capture(() => parseArgs(["--json=1"], global, {}));
+  capture(() => parseArgs(["--approve"], global, {}));
+  const env = (name: string) => name === "HOME" ? "/home/test" : undefined;
+  capture(() => resolveSettings(parseArgs(["list", "--approve", "maybe"], global, {}), env));
+  capture(() => resolveSettings(parseArgs(["list", "--env", "=x"], global, {}), env));
+  capture(() => resolveSettings(parseArgs(["list", "--spawn-timeout", "-1"], global, {}), env));
+  errors.push(millisecondsError("timeout", "soon"), notADirectory("/no/such"));
+  // The English is what the hand-written messages said before they came from the catalogue.
+  assert.deepEqual(errors.map((error) => error.message), [
+    'Unknown option "--nope": see --help',
+    'Cannot parse option "--json": it takes no value',
+    'Cannot parse option "--approve": a value is missing',
+    'Cannot use approval policy "maybe": expected one of prompt, always, never',
+    "Cannot parse --env pair 1: expected KEY=VALUE with KEY made of letters, digits and _",
+    'Cannot use --spawn-timeout "-1": expected a whole number of milliseconds above 0',
+    'Cannot use --timeout "soon": expected a whole number of milliseconds above 0',
+    'Cannot use workspace "/no/such": not a directory',
+  ]);
+  for (const error of errors) {
+    assert.ok(error.phrase !== undefined, error.message);
+    assert.equal(EN.say(error.phrase), error.message);
+    assert.match(UK.say(error.phrase), CYRILLIC);
+  }
+});
+
+Deno.test("a -C that is no directory, as the loader finds it (permissions), is worded in uk-UA", async () => {
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const file = `${dirs.root}/.basis/tools.json`;
+  const en = await cli(dirs, ["-C", file, "permissions"]);
+  const uk = await cli(dirs, ["-C", file, "permissions", "--locale", "uk-UA"]);
+  assert.equal(en.code, 2);
+  assert.equal(uk.code, 2);
+  const path = JSON.stringify(file);
+  assert.equal(en.stderr, `basis-tools: Cannot use workspace ${path}: not a directory\n`);
+  assert.equal(
+    uk.stderr,
+    `basis-tools: Не вдалося використати робочий простір ${path}: це не каталог\n`,
+  );
+  // The library's loader carries the same phrase.
+  const error = await caught(() => loadRoster({ workspace: file, configDir: dirs.configDir }));
+  assert.equal(error.code, "usage");
+  assert.equal(error.message, `Cannot use workspace ${path}: not a directory`);
+  assert.deepEqual(errorLines(error, UK), [
+    `Не вдалося використати робочий простір ${path}: це не каталог`,
+  ]);
 });

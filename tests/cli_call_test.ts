@@ -11,6 +11,12 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { say, wording } from "./_wording.ts";
+import { loadLocale, messages } from "../src/locale/messages.ts";
+import { strictJsonProblem } from "../src/json_text.ts";
+import { findTool } from "../src/cli/_roster.ts";
+import { BasisError, errorLines } from "../src/errors.ts";
+import type { Roster, ToolSpec } from "../src/manifest/types.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
 const ALWAYS = ["--approve", "always"];
 
@@ -520,4 +526,169 @@ Deno.test("call answers at once for a schema pattern that backtracks for hours i
     ...ALWAYS,
   ]);
   assert.equal(ok.code, 0, ok.stderr);
+});
+
+// --- Wording in en-US and uk-UA ---
+// Manifest problems, spawn.json problems and call inputs that are not JSON, in both locales: every
+// problem carries a phrase as its reason, every manifest and spawn.json
+// message is reached by a real document, and the Ukrainian lines hold no English prose.
+
+await loadLocale("uk-UA");
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+
+Deno.test("a call input that is not JSON is described by kind and place, never echoed", async () => {
+  const cases: [string, string, string][] = [
+    ['{"a":1', 'unexpected end of file, expected "}" at 1:7', "рядок 1, стовпець 7"],
+    [
+      '{"a": hunter2secret}',
+      "unexpected unquoted text, expected a value at 1:7",
+      "текст без лапок",
+    ],
+    ["{'a': 1}", "unexpected single-quoted text (use double quotes)", "в одинарних лапках"],
+    ['{"a": 1 // note\n}', "comments are not allowed at 1:9", "коментарі не дозволені"],
+    ["", "unexpected end of file", "кінець файлу"],
+  ];
+  for (const [text, english, ukrainian] of cases) {
+    const { position, reason } = await strictJsonProblem(text);
+    const at = position === undefined ? "" : ` at ${position.line}:${position.column}`;
+    assert.ok(`${EN.say(reason)}${at}`.startsWith(english), `${text}: ${EN.say(reason)}${at}`);
+    const line = UK.say(reason) +
+      (position ? ` (рядок ${position.line}, стовпець ${position.column})` : "");
+    assert.ok(line.includes(ukrainian), line);
+  }
+
+  await using dirs = await scratch({
+    schema: 1,
+    tools: { echo: { description: "x", input_schema: { type: "object" }, command: ["cat"] } },
+  });
+  const en = await cli(dirs, ["call", "echo", '{"token": hunter2secret}', "--approve", "always"]);
+  assert.equal(en.code, 2);
+  assert.equal(
+    en.stderr,
+    'basis-tools: Cannot parse the input of tool "echo" as JSON: unexpected unquoted text, expected a value at 1:11\n',
+  );
+  const uk = await cli(dirs, [
+    "call",
+    "echo",
+    '{"token": hunter2secret}',
+    "--approve",
+    "always",
+    "--locale",
+    "uk-UA",
+  ]);
+  assert.equal(
+    uk.stderr,
+    'basis-tools: Не вдалося розібрати вхідні дані інструмента "echo" як JSON: тут не очікувалося: текст без лапок; очікується значення (рядок 1, стовпець 11)\n',
+  );
+  const spawn = await cli(dirs, ["call", "spawn", "{", "--locale", "uk-UA", "--json"]);
+  assert.match(
+    JSON.parse(spawn.stdout).error.message,
+    /"spawn" як JSON: тут не очікувалося: кінець вхідних даних/,
+  );
+});
+
+/** Three tools one edit away from "eco". */
+const NEAR_TOOLS = {
+  schema: 1,
+  tools: Object.fromEntries(
+    ["ecco", "echo", "ecoh"].map((name) => [
+      name,
+      { description: `The ${name} tool`, input_schema: { type: "object" }, command: ["cat"] },
+    ]),
+  ),
+};
+
+Deno.test("show NAME with an unknown tool speaks en-US and uk-UA, in text and --json", async () => {
+  await using dirs = await scratch(NEAR_TOOLS);
+  const en = await cli(dirs, ["show", "nope"]);
+  assert.equal(en.code, 2);
+  assert.equal(en.stdout, "");
+  assert.equal(en.stderr, 'basis-tools: Cannot find tool "nope"; see basis-tools list\n');
+  const uk = await cli(dirs, ["show", "nope", "--locale", "uk-UA"]);
+  assert.equal(uk.code, 2);
+  assert.equal(uk.stdout, "");
+  assert.equal(
+    uk.stderr,
+    'basis-tools: Не вдалося знайти інструмент "nope"; див. basis-tools list\n',
+  );
+  assertNoEnglish(uk.stderr, en.stderr, [/\bbasis-tools list\b/g]);
+
+  const enJson = await cli(dirs, ["show", "nope", "--json"]);
+  assert.equal(enJson.code, 2);
+  assert.deepEqual(JSON.parse(enJson.stdout), {
+    ok: false,
+    error: { kind: "unknown_tool", message: 'Cannot find tool "nope"; see basis-tools list' },
+  });
+  const ukJson = await cli(dirs, ["show", "nope", "--json", "--locale", "uk-UA"]);
+  assert.equal(ukJson.code, 2);
+  assert.deepEqual(JSON.parse(ukJson.stdout), {
+    ok: false,
+    error: {
+      kind: "unknown_tool",
+      message: 'Не вдалося знайти інструмент "nope"; див. basis-tools list',
+    },
+  });
+
+  // Near names: every one, listed.
+  const near = await cli(dirs, ["show", "eco"]);
+  assert.equal(
+    near.stderr,
+    'basis-tools: Cannot find tool "eco"; did you mean "ecco", "echo" or "ecoh"?\n',
+  );
+  const nearUk = await cli(dirs, ["show", "eco", "--locale", "uk-UA"]);
+  assert.equal(
+    nearUk.stderr,
+    'basis-tools: Не вдалося знайти інструмент "eco"; можливо, ви мали на увазі ' +
+      '"ecco", "echo" або "ecoh"?\n',
+  );
+});
+
+Deno.test("call with an unknown tool speaks uk-UA in text and --json, and so does an empty roster", async () => {
+  await using dirs = await scratch(NEAR_TOOLS);
+  await using empty = await scratch({ schema: 1, tools: {} });
+  const text = await cli(dirs, ["call", "ecoh1", "{}", "--locale", "uk-UA"]);
+  assert.equal(text.code, 2);
+  assert.equal(
+    text.stderr,
+    'basis-tools: Не вдалося знайти інструмент "ecoh1"; можливо, ви мали на увазі ' +
+      '"ecoh" або "echo"?\n',
+  );
+  const json = await cli(dirs, ["call", "nope", "{}", "--json", "--locale", "uk-UA"]);
+  assert.equal(json.code, 2);
+  const parsed = JSON.parse(json.stdout);
+  assert.equal(parsed.tool, "nope");
+  assert.deepEqual(parsed.error, {
+    kind: "unknown_tool",
+    message: 'Не вдалося знайти інструмент "nope"; див. basis-tools list',
+  });
+
+  const none = await cli(empty, ["show", "nope"]);
+  assert.equal(
+    none.stderr,
+    'basis-tools: Cannot find tool "nope"; no tools are declared (see basis-tools check)\n',
+  );
+  const noneUk = await cli(empty, ["show", "nope", "--locale", "uk-UA"]);
+  assert.equal(noneUk.code, 2);
+  assert.match(noneUk.stderr, /^basis-tools: Не вдалося знайти інструмент "nope"; /);
+  assertNoEnglish(noneUk.stderr, none.stderr, [/\bbasis-tools( check)?\b/g]);
+});
+
+Deno.test("findTool() throws an unknown_tool error whose English is its message and whose phrase words it", () => {
+  const spec = { name: "echo" } as ToolSpec;
+  const roster = { tools: new Map([["echo", spec]]), unavailable: new Map() } as unknown as Roster;
+  assert.equal(findTool(roster, "echo"), spec);
+  let thrown: unknown;
+  try {
+    findTool(roster, "ecoh");
+  } catch (error) {
+    thrown = error;
+  }
+  assert.ok(thrown instanceof BasisError && thrown.phrase !== undefined, String(thrown));
+  assert.equal(thrown.code, "unknown_tool");
+  assert.equal(thrown.message, 'Cannot find tool "ecoh"; did you mean "echo"?');
+  assert.deepEqual(errorLines(thrown), [thrown.message]);
+  const [uk] = errorLines(thrown, UK);
+  assert.match(uk ?? "", CYRILLIC);
+  assert.match(uk ?? "", /"ecoh".*"echo"/);
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { assertNoStackTrace, cli, scratch } from "./_cli.ts";
+import { assertNoStackTrace, cli, oneTool, scratch } from "./_cli.ts";
+import { assertNoEnglish } from "./_no_english.ts";
 
 const tool = (fields: Record<string, unknown>) => ({
   description: "A tool",
@@ -222,4 +223,66 @@ Deno.test("--json reports a manifest error as one object", async () => {
   const object = JSON.parse(result.stdout);
   assert.equal(object.ok, false);
   assert.equal(object.error.kind, "manifest_invalid");
+});
+
+// --- Wording in en-US and uk-UA ---
+
+Deno.test("list, show and check speak uk-UA; names, side effects, sources and JSON stay", async () => {
+  await using dirs = await scratch(oneTool("wc", { command: ["cat"], env: { TOKEN: "x" } }));
+  await using empty = await scratch();
+  const run = (args: string[], locale: string, where = dirs) =>
+    cli(where, [...args, "--locale", locale]);
+
+  const [enList, ukList] = [await run(["list"], "en-US"), await run(["list"], "uk-UA")];
+  assert.match(enList.stdout, /^NAME +SIDE EFFECT +SOURCE +DESCRIPTION\n/);
+  assert.match(ukList.stdout, /^НАЗВА +ПОБІЧНА ДІЯ +ДЖЕРЕЛО +ОПИС\n/);
+  assert.match(ukList.stdout, /^wc +process +workspace +The wc tool$/m);
+  assert.match(ukList.stdout, /^spawn +process, local state +built-in +Виконує команду/m);
+  assertNoEnglish(ukList.stdout.replace("The wc tool", ""), enList.stdout, [
+    /\b(?:wc|spawn|process|local state|workspace|built-in)\b/g,
+    /"[^"]*"/g,
+    /\/bin\/sh/g,
+  ]);
+  const [enEmpty, ukEmpty] = [
+    await run(["list"], "en-US", empty),
+    await run(["list"], "uk-UA", empty),
+  ];
+  assert.match(enEmpty.stdout, /\(no tools declared; looked in .+ and .+\)\n$/);
+  assert.match(ukEmpty.stdout, /\(жодного інструмента не оголошено; шукали в .+ і .+\)\n$/);
+
+  const names = (text: string) => JSON.parse(text).map((row: { name: string }) => row.name);
+  const [enJson, ukJson] = [
+    await run(["list", "--json"], "en-US"),
+    await run(["list", "--json"], "uk-UA"),
+  ];
+  assert.deepEqual(names(ukJson.stdout), names(enJson.stdout));
+  const strip = (text: string) =>
+    JSON.parse(text).map((row: Record<string, unknown>) => ({ ...row, description: undefined }));
+  assert.deepEqual(strip(ukJson.stdout), strip(enJson.stdout));
+
+  const [enShow, ukShow] = [await run(["show", "wc"], "en-US"), await run(["show", "wc"], "uk-UA")];
+  assert.match(enShow.stdout, /^ {2}command: {6}cat$/m);
+  assert.match(ukShow.stdout, /^ {2}команда: +cat$/m);
+  assert.match(ukShow.stdout, /^ {2}змінні: +TOKEN=\[redacted\]$/m);
+  assert.match(ukShow.stdout, /^ {2}обмеження часу: +\d+ мс$/m);
+  assert.doesNotMatch(
+    ukShow.stdout,
+    /\b(?:command|cwd|side effect|timeout|declared in|input schema):/,
+  );
+  assert.equal(
+    (await run(["show", "wc", "--json"], "uk-UA")).stdout,
+    (await run(["show", "wc", "--json"], "en-US")).stdout,
+  );
+
+  const [enCheck, ukCheck] = [await run(["check"], "en-US"), await run(["check"], "uk-UA")];
+  assert.match(enCheck.stdout, /^ok: 1 tool \(.+tools\.json\)\n$/);
+  assert.match(ukCheck.stdout, /^гаразд: 1 інструмент \(.+tools\.json\)\n$/);
+  assert.equal(
+    (await run(["check"], "uk-UA", empty)).stdout,
+    "гаразд: 0 інструментів (маніфест не знайдено)\n",
+  );
+  assert.equal(
+    (await run(["check", "--json"], "uk-UA")).stdout,
+    (await run(["check", "--json"], "en-US")).stdout,
+  );
 });

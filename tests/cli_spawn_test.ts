@@ -13,6 +13,7 @@ import {
 } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { say, wording } from "./_wording.ts";
+import { assertNoEnglish } from "./_no_english.ts";
 
 const ALWAYS = ["--approve", "always"];
 const SPAWN_FIXTURES = `${ROOT}tests/fixtures/spawn`;
@@ -528,4 +529,51 @@ Deno.test({
   assert.equal(again.stdout, "remembered\n");
   const other = await cli(dirs, ["spawn", "!echo remembered; rm -rf /tmp/nothing-here"]);
   assert.equal(other.code, 5);
+});
+
+// --- Wording in en-US and uk-UA ---
+
+Deno.test("show spawn and the rules and permissions usage errors speak uk-UA", async () => {
+  await using dirs = await scratch();
+  await Deno.writeTextFile(
+    `${dirs.configDir}/spawn.json`,
+    JSON.stringify({ agent: ["claude", "-p"], targets: { mac: ["ssh", "mac"] } }),
+  );
+  const en = await cli(dirs, ["show", "spawn"]);
+  const uk = await cli(dirs, ["show", "spawn", "--locale", "uk-UA"]);
+  assert.match(en.stdout, /^ {2}configured in: .+spawn\.json$/m);
+  assert.match(uk.stdout, /^ {2}налаштовано в: +.+spawn\.json$/m);
+  assert.match(uk.stdout, /^ {2}цілі: +mac: ssh mac <команда>$/m);
+  assert.match(uk.stdout, /^ {2}субагент: +claude -p$/m);
+  assert.match(uk.stdout, /^ {2}обмеження часу: +\d+ мс для команди, \d+ мс для субагента$/m);
+  // The schema is never translated.
+  const schema = (text: string) => text.slice(text.indexOf("\n  {"));
+  assert.equal(schema(uk.stdout), schema(en.stdout));
+  const fields = uk.stdout.slice(uk.stdout.indexOf("\n"), uk.stdout.indexOf("\n  {"));
+  assertNoEnglish(fields, en.stdout, [
+    /\b(?:process|local state|built-in|PATH|HOME|LANG|claude|ssh|mac|-p)\b/g,
+    /--[a-z-]+/g,
+    /\/[^\s,]+/g,
+  ]);
+  const withoutDescription = async (args: string[]) => {
+    const shown = JSON.parse((await cli(dirs, ["show", "spawn", "--json", ...args])).stdout);
+    return { ...shown, description: undefined };
+  };
+  assert.deepEqual(await withoutDescription(["--locale", "uk-UA"]), await withoutDescription([]));
+
+  const errors: [string[], string, string][] = [
+    [["rules"], 'Cannot run "rules": expected list', 'Не вдалося виконати "rules": очікується'],
+    [["rules", "list", "x"], "expected 0 arguments", "ця команда не приймає аргументів"],
+    [["rules", "remove"], "expected 1 argument;", "потрібен рівно один аргумент"],
+    [["rules", "add"], "--tool NAME is required", "потрібен параметр --tool NAME"],
+    [["permissions", "--format", "x"], 'Cannot use format "x"', 'формат "x"'],
+  ];
+  for (const [args, english, ukrainian] of errors) {
+    const enRun = await cli(dirs, args);
+    const ukRun = await cli(dirs, [...args, "--locale", "uk-UA"]);
+    assert.equal(enRun.code, 2, args.join(" "));
+    assert.equal(ukRun.code, 2, args.join(" "));
+    assert.ok(enRun.stderr.includes(english), enRun.stderr);
+    assert.ok(ukRun.stderr.includes(ukrainian), ukRun.stderr);
+  }
 });

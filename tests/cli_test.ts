@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { VERSION } from "../src/version.ts";
 import { assertNoStackTrace, cli, FIXTURES, oneTool, ROOT, scratch, spawnCli } from "./_cli.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 
 const TWO_TOOLS = {
   schema: 1,
@@ -335,4 +336,107 @@ Deno.test("the MCP SDK is reachable only through the mcp command's dynamic impor
     }))
   );
   assert.deepEqual(importers, [{ from: url("src/cli/run_cli.ts"), dynamic: true }]);
+});
+
+// --- Wording in en-US and uk-UA ---
+
+/** Option names, commands, placeholders and shapes that help keeps as they are. */
+const HELP_KEPT: (string | RegExp)[] = [
+  /--?[a-zA-Z][\w-]*/g,
+  /\{[^}\n]*\}/g,
+  /\[[^\]\n]*\]/g,
+  /<[^>\n]*>/g,
+  /'[^'\n]*'/g,
+  /"[^"\n]*"/g,
+  /\$?[A-Z_]{2,}\b/g,
+  /[\w.~/-]+\/[\w.~/-]*/g,
+  /\b(?:basis-tools|init|help|list|show|check|call|spawn|schema|rules|add|remove|permissions|mcp)\b/g,
+  /\b(?:prompt|always|never|off|openai|anthropic|gemini|flags|json|compile|deno|Deno|Gemini CLI)\b/g,
+  /\b(?:discoveryCommand|elicitation|stdin|stdout|stderr|stdio|argv|timeout_ms|max_depth|kill|env|xargs|spawn\.json|rules\.json|settings\.json|deno\.json)\b/g,
+  /\b(?:allow|deny|ask|test|cwd|command|agent)\b/g,
+];
+
+Deno.test("the CLI speaks the locale of --locale, BASIS_LOCALE or LANG; names and schemas stay", async () => {
+  await using dirs = await scratch(oneTool("wc", {
+    input_schema: { type: "object", required: ["text"] },
+    command: ["cat"],
+  }));
+  const refused = await cli(dirs, ["call", "wc", "{}", "--approve", "always", "--locale", "uk-UA"]);
+  assert.equal(refused.code, 4);
+  assert.equal(
+    refused.stderr,
+    'basis-tools: Вхідні дані не відповідають схемі інструмента "wc": /text: відсутня обов’язкова властивість\n',
+  );
+  const fromLang = await cli(dirs, ["call", "nope", "{}"], {
+    env: { LANG: "uk_UA.UTF-8", BASIS_LOCALE: "" },
+  });
+  assert.equal(fromLang.code, 2);
+  assert.match(fromLang.stderr, /^basis-tools: Не вдалося знайти інструмент "nope"/);
+  const overridden = await cli(dirs, ["call", "nope", "{}", "--locale", "en-US"], {
+    env: { LANG: "uk_UA.UTF-8" },
+  });
+  assert.match(overridden.stderr, /^basis-tools: Cannot find tool "nope"/);
+  const unknown = await cli(dirs, ["frobnicate"], { env: { BASIS_LOCALE: "uk-UA" } });
+  assert.equal(unknown.code, 2);
+  assert.equal(
+    unknown.stderr,
+    'basis-tools: Невідома команда "frobnicate": див. basis-tools --help\n',
+  );
+  const fallback = await cli(dirs, ["frobnicate", "--locale", "fr-FR"]);
+  assert.match(fallback.stderr, /Unknown command "frobnicate"/);
+  const json = await cli(dirs, ["--json", "call", "wc", "[]", "--locale", "uk-UA"]);
+  assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
+  assert.match(JSON.parse(json.stdout).error.message, /має бути об’єктом JSON, а отримано масив/);
+
+  const en = JSON.parse((await cli(dirs, ["schema", "--format", "mcp"])).stdout);
+  const uk = JSON.parse(
+    (await cli(dirs, ["schema", "--format", "mcp", "--locale", "uk-UA"])).stdout,
+  );
+  assert.deepEqual(uk.map((tool: { name: string }) => tool.name), ["wc", "spawn"]);
+  assert.deepEqual(
+    uk.map((tool: { inputSchema: unknown }) => tool.inputSchema),
+    en.map((tool: { inputSchema: unknown }) => tool.inputSchema),
+  );
+  assert.notEqual(uk[1].description, en[1].description);
+  assert.match(uk[1].title, CYRILLIC);
+});
+
+Deno.test("--help is Ukrainian for uk-UA (every command), English unchanged otherwise", async () => {
+  await using dirs = await scratch();
+  for (
+    const command of [
+      [],
+      ["list"],
+      ["show"],
+      ["check"],
+      ["call"],
+      ["spawn"],
+      ["schema"],
+      [
+        "rules",
+      ],
+      ["permissions"],
+      ["mcp"],
+      ["init"],
+      ["help"],
+    ]
+  ) {
+    const en = await cli(dirs, [...command, "--help"]);
+    const uk = await cli(dirs, [...command, "--help", "--locale", "uk-UA"]);
+    const fromLang = await cli(dirs, [...command, "--help"], {
+      env: { BASIS_LOCALE: "", LANG: "uk_UA.UTF-8" },
+    });
+    assert.equal(uk.code, 0);
+    assert.equal(fromLang.stdout, uk.stdout);
+    assert.notEqual(uk.stdout, en.stdout, command.join(" "));
+    assert.match(uk.stdout, CYRILLIC);
+    assertNoEnglish(uk.stdout, en.stdout, HELP_KEPT);
+    // Option names are never translated.
+    const options = (text: string) => [...new Set(text.match(/--[a-z][a-z-]*/g))].sort();
+    assert.deepEqual(options(uk.stdout), options(en.stdout), command.join(" "));
+  }
+  // No command: the program's help on stderr, exit 2, in the locale too.
+  const bare = await cli(dirs, ["--locale", "uk-UA"]);
+  assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /^basis-tools — оголошені програми/);
 });

@@ -7,6 +7,7 @@ import {
   DeclaredToolBuilder,
   type DeclaredToolExtra,
   type DeclaredToolOptions,
+  DEFINITION_FORMATS,
   type OutputChunk,
   policyApprover,
   type SpawnConfig,
@@ -17,6 +18,12 @@ import {
 import { assertNoStackTrace, processesLeftInGroup, ROOT } from "./_cli.ts";
 import { toolSpec } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
+import { CYRILLIC } from "./_no_english.ts";
+import { say, wording } from "./_wording.ts";
+import { phrase } from "../src/locale/messages.ts";
+
+/** The label of a tool's run, as messages name it. */
+const toolLabel = (name: string) => phrase("label.tool", { tool: `"${name}"` });
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const CLI_FIXTURES = `${ROOT}tests/fixtures/cli`;
@@ -252,8 +259,9 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   const failed = await rejection((await failing.execution({})).execute());
   assert.equal(failed.code, "tool_failed");
   assert.ok(failed.isUserFacing());
-  assert.equal(failed.message, 'Tool "leak" exited with code 4: token is [redacted]');
-  assert.equal(failed.summary, 'Tool "leak" exited with code 4');
+  const exited = say("run.exit", { label: toolLabel("leak"), code: 4 });
+  assert.equal(failed.message, `${exited}: token is [redacted]`);
+  assert.equal(failed.summary, exited);
   assert.equal(failed.output?.result, failed.message);
   assert.ok(!JSON.stringify(failed.output).includes(secret));
   assertNoStackTrace(failed.message);
@@ -261,7 +269,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   const slow = builder(toolSpec("slow", ["sleep", "5"], { timeoutMs: 100 })).build();
   const timedOut = await rejection((await slow.execution({})).execute());
   assert.equal(timedOut.code, "timed_out");
-  assert.equal(timedOut.message, 'Tool "slow" timed out after 100 ms');
+  assert.equal(timedOut.message, say("run.timed_out", { label: toolLabel("slow"), ms: 100 }));
 
   const missing = builder(toolSpec("missing", ["no-such-program-basis"])).build();
   const notStarted = await rejection((await missing.execution({})).execute());
@@ -296,7 +304,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   })
     .build();
   const neverError = await rejection((await never.execution({})).execute());
-  assert.equal(neverError.message, 'Call of tool "echo" denied by --approve never');
+  assert.equal(neverError.message, say("denied.never", { tool: '"echo"' }));
 
   await using scratch = await scratchDir();
   const broken = builder(toolSpec("broken", ["cat"], { inputSchema: { type: 12 } }), {
@@ -370,12 +378,19 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
   const tool = new SpawnToolBuilder(config(), { root: ROOT, approver, noShell: true }).build();
   const refused = await rejection(tool.execution({ input: "!" }));
   assert.equal(refused.code, "invalid_input");
-  assert.match(refused.message, /^Input refused by tool "spawn": \/input: has no command/);
+  assert.equal(
+    refused.message,
+    say("input.refused", {
+      tool: '"spawn"',
+      pointer: "/input",
+      reason: phrase("spawn.input.no_command"),
+    }),
+  );
   const guarded = await rejection((await tool.execution({ input: "!ls" })).execute());
   assert.equal(guarded.code, "denied");
-  assert.match(guarded.message, /commands are turned off \(--no-shell\)/);
+  assert.equal(guarded.message, say("spawn.guard.no_shell"));
   const noAgent = await rejection((await tool.execution({ input: "sum up" })).execute());
-  assert.match(noAgent.message, /no subagent is configured/);
+  assert.match(noAgent.message, wording("spawn.guard.no_agent"));
   assert.equal(approver.asked.length, 0);
 
   const open = new SpawnToolBuilder(config(), { root: ROOT, approver }).build();
@@ -383,7 +398,10 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
   const chunks = collect(execution.outputStream());
   const failed = await rejection(execution.execute());
   assert.equal(failed.code, "tool_failed");
-  assert.equal(failed.message, "Command exited with code 3: x");
+  assert.equal(
+    failed.message,
+    `${say("run.exit", { label: phrase("label.command"), code: 3 })}: x`,
+  );
   assert.equal(joined(await chunks, "stdout"), "x\n");
   assert.equal(approver.asked[0]?.kind, "spawn");
   assert.equal(
@@ -395,4 +413,113 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
       target: "local",
     }),
   );
+});
+
+// --- Wording in en-US and uk-UA ---
+
+/** A tool that fails, for the wording of its errors. */
+const WORDING_SPEC: ToolSpec = {
+  name: "word_count",
+  description: "Count the words",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  command: ["sh", "-c", "echo oops >&2; exit 3"],
+  program: "sh",
+  cwd: "/",
+  env: {},
+  sideEffect: "process",
+  timeoutMs: 10_000,
+  sandbox: { network: false, write: [], read: [] },
+  file: "/w/.basis/tools.json",
+  scope: "workspace",
+};
+
+const WORDING_CONFIG: SpawnConfig = {
+  file: "/c/spawn.json",
+  agent: undefined,
+  targets: new Map([["mac", ["ssh", "mac"]]]),
+  maxDepth: 2,
+};
+
+Deno.test("uk-UA changes texts and user-facing errors, never names, schemas or the version", async () => {
+  await using cacheDir = await tempDir();
+  const approver = policyApprover({ policy: "always" });
+  const [en, uk] = (["en-US", "uk-UA"] as const).map((locale) =>
+    new DeclaredToolBuilder(WORDING_SPEC, {
+      locale,
+      cacheDir: cacheDir.path,
+      approver,
+      spillDir: false,
+    })
+      .build()
+  );
+  const [enSpawn, ukSpawn] = (["en-US", "uk-UA"] as const).map((locale) =>
+    new SpawnToolBuilder(WORDING_CONFIG, { locale, root: "/", approver, noShell: true }).build()
+  );
+  for (const [a, b] of [[en, uk], [enSpawn, ukSpawn]] as const) {
+    assert.equal(b?.name, a?.name);
+    assert.equal(b?.version, a?.version);
+    assert.deepEqual(b?.inputSchema(), a?.inputSchema());
+    assert.deepEqual(b?.outputSchema(), a?.outputSchema());
+    assert.notEqual(b?.systemPrompt(), a?.systemPrompt());
+    assert.notEqual(b?.help(), a?.help());
+    assert.ok(b?.systemPrompt().startsWith(`${b.name}: `));
+    assert.ok(a?.systemPrompt().startsWith(`${a.name}: `));
+    assert.match(b?.help() ?? "", /^# /);
+    for (const format of DEFINITION_FORMATS) {
+      const left: unknown = a?.definition(format);
+      const right: unknown = b?.definition(format);
+      const strip = (definition: unknown) =>
+        JSON.stringify(
+          definition,
+          (key, value) => key === "description" || key === "title" ? undefined : value,
+        );
+      assert.equal(strip(right), strip(left), format);
+    }
+  }
+  // The declared tool's own description is the manifest's; spawn's is localized.
+  assert.equal(uk?.description(), en?.description());
+  assert.notEqual(ukSpawn?.description(), enSpawn?.description());
+  assert.notEqual(ukSpawn?.displayName(), enSpawn?.displayName());
+
+  // Every user-facing error is Ukrainian.
+  const refusals = [
+    await rejection(uk!.execution({})),
+    await rejection(uk!.execution([1])),
+    await rejection((await uk!.execution({ text: "a" })).execute()),
+    await rejection(ukSpawn!.execution({ input: "!" })),
+    await rejection((await ukSpawn!.execution({ input: "!ls" })).execute()),
+    await rejection(
+      (await new DeclaredToolBuilder(
+        { ...WORDING_SPEC, command: ["sleep", "5"], program: "sleep" },
+        {
+          locale: "uk-UA",
+          cacheDir: cacheDir.path,
+          approver,
+          timeoutMs: 100,
+        },
+      ).build().execution({ text: "a" })).execute(),
+    ),
+    await rejection(
+      (await new DeclaredToolBuilder(WORDING_SPEC, {
+        locale: "uk-UA",
+        cacheDir: cacheDir.path,
+        approval: { policy: "never" },
+      }).build().execution({ text: "a" })).execute(),
+    ),
+  ];
+  assert.deepEqual(refusals.map((refusal) => refusal.code), [
+    "invalid_input",
+    "invalid_input",
+    "tool_failed",
+    "invalid_input",
+    "denied",
+    "timed_out",
+    "denied",
+  ]);
+  for (const refusal of refusals) {
+    assert.ok(refusal.isUserFacing());
+    assert.match(refusal.message, CYRILLIC, refusal.message);
+  }
+  assert.equal(refusals[2]?.message, 'Інструмент "word_count": завершено з кодом 3: oops');
+  assert.equal(refusals[5]?.message, 'Інструмент "word_count": час очікування вичерпано (100 мс)');
 });

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
   type CallToolResult,
+  type ElicitResult,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
@@ -19,11 +20,19 @@ import {
   processesLeftInGroup,
   readPid,
   ROOT,
+  type Scratch,
   scratch,
   unconfined,
 } from "./_cli.ts";
-import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
+import { callTool, connectMcp, type McpSession, resultText, within } from "./_mcp.ts";
 import { tempDir } from "./_scratch.ts";
+import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+import { ECHO_MANIFEST } from "./_fixtures.ts";
+import { opening, say, wording } from "./_wording.ts";
+import { counted, phrase } from "../src/locale/messages.ts";
+
+/** The label of a tool's run, as messages name it. */
+const tool = (name: string) => phrase("label.tool", { tool: `"${name}"` });
 
 const MCP_FIXTURES = `${ROOT}tests/fixtures/mcp`;
 const LINUX = Deno.build.os === "linux";
@@ -87,7 +96,10 @@ Deno.test("mcp: a call runs the tool; bad input names the field; an unknown tool
 
     const refused = await callTool(session, "echo", { text: "hello", count: -1 });
     assert.equal(refused.isError, true);
-    assert.match(resultText(refused), /^Input refused by tool "echo".*\/count/);
+    assert.match(
+      resultText(refused),
+      opening("schema.refused", { tool: '"echo"', pointer: "/count" }),
+    );
     const missing = await callTool(session, "echo", {});
     assert.equal(missing.isError, true);
     assert.match(resultText(missing), /text/);
@@ -96,7 +108,10 @@ Deno.test("mcp: a call runs the tool; bad input names the field; an unknown tool
       () => callTool(session, "ecoh", {}),
       (error: Error & { code?: number }) => {
         assert.equal(error.code, -32602);
-        assert.match(error.message, /Unknown tool "ecoh"; did you mean "echo"\?/);
+        assert.match(
+          error.message,
+          wording("mcp.unknown_tool_near", { tool: '"ecoh"', names: '"echo"' }),
+        );
         return true;
       },
     );
@@ -114,7 +129,7 @@ Deno.test("mcp: with no rule and no elicitation a call is denied, saying how to 
   try {
     const denied = await callTool(session, "touch", {});
     assert.equal(denied.isError, true);
-    assert.match(resultText(denied), /^Call of tool "touch" denied: /);
+    assert.match(resultText(denied), opening("elicit.no_client", { tool: '"touch"' }));
     assert.match(resultText(denied), /rules add --tool touch/);
     assert.match(resultText(denied), /--approve always/);
     assert.ok(!(await exists(marker)), "a denied call must not run");
@@ -182,7 +197,7 @@ Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, al
     answers.push("decline");
     const declined = await callTool(session, "echo", { text: "no" });
     assert.equal(declined.isError, true);
-    assert.match(resultText(declined), /^Call of tool "echo" denied/);
+    assert.match(resultText(declined), opening("elicit.declined", { tool: '"echo"' }));
 
     answers.push("deny");
     const denied = await callTool(session, "echo", { text: "no" });
@@ -226,10 +241,15 @@ Deno.test("mcp: a failed run is an error result carrying its stderr", async () =
   try {
     const result = await callTool(session, "disk", {});
     assert.equal(result.isError, true);
-    assert.match(resultText(result), /^Tool "disk" exited with code 4: boom: the disk is full/);
+    assert.ok(
+      resultText(result).startsWith(`${say("run.exit", { label: tool("disk"), code: 4 })}: boom`),
+      resultText(result),
+    );
+    assert.match(resultText(result), /: boom: the disk is full/);
     const killed = await callTool(session, "killed", {});
     assert.equal(killed.isError, true);
-    assert.match(resultText(killed), /^Tool "killed" was killed by signal SIG/);
+    assert.match(resultText(killed), opening("run.signal", { label: tool("killed") }));
+    assert.match(resultText(killed), /signal SIG/);
   } finally {
     await session.close();
   }
@@ -249,7 +269,7 @@ Deno.test({
   try {
     const result = await callTool(session, "slow", {});
     assert.equal(result.isError, true);
-    assert.match(resultText(result), /^Tool "slow" timed out after 400 ms/);
+    assert.match(resultText(result), opening("run.timed_out", { label: tool("slow"), ms: 400 }));
     const pgid = await readPid(pidFile);
     assert.deepEqual(await processesLeftInGroup(pgid), []);
   } finally {
@@ -377,7 +397,10 @@ Deno.test("mcp: progress notifications while a tool prints, at most about ten a 
     assert.match(resultText(result), /^line 1\n.*line 5$/s);
     assert.ok(ticks.length >= 3, `expected progress, got ${JSON.stringify(ticks)}`);
     for (let i = 1; i < ticks.length; i++) assert.ok(ticks[i]!.progress > ticks[i - 1]!.progress);
-    assert.match(ticks[0]!.message ?? "", /^1 line of output so far$/);
+    assert.equal(
+      ticks[0]!.message,
+      say("mcp.progress", { count: 1, lines: counted(1, "count.lines") }),
+    );
 
     const burst: number[] = [];
     const started = performance.now();
@@ -429,7 +452,10 @@ Deno.test("mcp: editing the manifest sends list_changed; a broken edit keeps the
     await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, '{"schema": 1, "tools": {"x": ');
     await session.stderrContains("Cannot reload the roster");
     // The problem, file and position, on the lines that follow, in the same write.
-    assert.match(session.stderr(), /Cannot reload the roster.*\nbasis-tools: +\S*tools\.json:1:/);
+    assert.match(
+      session.stderr(),
+      new RegExp(`${wording("mcp.reload_failed").source}.*\\nbasis-tools: +\\S*tools\\.json:1:`),
+    );
     const after = await session.client.listTools();
     assert.deepEqual(after.tools.map((tool) => tool.name), ["echo", "shout", "spawn"]);
     assert.equal(resultText(await callTool(session, "shout", { b: 2 })), '{"b":2}');
@@ -703,3 +729,173 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+// --- Wording in en-US and uk-UA ---
+// The approval form an MCP client shows (`elicitation/create`), and the server's other words about
+// approval, in the locale of `basis-tools mcp --locale`: the real server, driven by the SDK's client.
+
+/** What the client was asked. */
+interface Asked {
+  message: string;
+  schema: {
+    properties: Record<string, { title: string; description: string; enum: string[] }>;
+    required: string[];
+  };
+  /** The decision field's `enumNames`. */
+  titles: string[];
+}
+
+/**
+ * Starts `basis-tools mcp --locale LOCALE` and connects a client to it; with `elicit`, the client
+ * declares form elicitation and answers with it.
+ */
+function serve(
+  dirs: Scratch,
+  locale: string,
+  elicit?: (asked: Asked) => ElicitResult,
+): Promise<McpSession> {
+  const args = ["mcp", "--locale", locale];
+  if (elicit === undefined) return connectMcp(dirs, args);
+  return connectMcp(dirs, args, {
+    elicit: (message, requested) => {
+      const schema = requested as Asked["schema"];
+      const field = schema.properties.decision as unknown as { enumNames: string[] };
+      return elicit({ message, schema, titles: field.enumNames });
+    },
+  });
+}
+
+/** Asks once in a locale, allowing the call; returns what was asked. */
+async function askOnce(dirs: Scratch, locale: string): Promise<Asked> {
+  const asked: Asked[] = [];
+  const session = await serve(dirs, locale, (form) => {
+    asked.push(form);
+    return { action: "accept", content: { decision: "allow_once" } };
+  });
+  try {
+    const result = await callTool(session, "echo", { text: "hi" });
+    assert.equal(resultText(result), '{"text":"hi"}');
+  } finally {
+    await session.close();
+  }
+  assert.equal(asked.length, 1);
+  return asked[0] as Asked;
+}
+
+Deno.test("mcp: the approval form follows --locale uk-UA; its answers stay allow_once|always_allow|deny", async () => {
+  await using dirs = await scratch(ECHO_MANIFEST);
+  const en = await askOnce(dirs, "en-US");
+  const uk = await askOnce(dirs, "uk-UA");
+  const enField = en.schema.properties.decision!;
+  const ukField = uk.schema.properties.decision!;
+
+  // English exactly as it was.
+  assert.match(en.message, /^basis-tools asks before running a tool\n/);
+  assert.match(en.message, /\n\nAllow this call\?$/);
+  assert.equal(enField.title, "Allow this call?");
+  assert.equal(
+    enField.description,
+    "Always allow remembers a rule for this exact command (any input); deny refuses this call",
+  );
+  assert.deepEqual(en.titles, [
+    "Allow once",
+    "Always allow (remember this exact command)",
+    "Deny",
+  ]);
+
+  // Ukrainian: the terminal prompt's own words.
+  assert.match(uk.message, /^basis-tools питає дозволу, перш ніж запустити інструмент\n/);
+  assert.match(uk.message, /^ {2}інструмент +echo$/m);
+  assert.match(uk.message, /^ {2}команда +cat$/m);
+  assert.match(uk.message, /^ {2}вхідні дані +\{\n +"text": "hi"\n +\}$/m);
+  assert.match(uk.message, /\n\nДозволити цей виклик\?$/);
+  assert.equal(ukField.title, "Дозволити цей виклик?");
+  assert.match(ukField.description, CYRILLIC);
+  assert.deepEqual(uk.titles, [
+    "Дозволити один раз",
+    "Дозволяти завжди (запам’ятати саме цю команду)",
+    "Відхилити",
+  ]);
+  const said = (asked: Asked, field: typeof enField) =>
+    [asked.message, field.title, field.description, ...asked.titles].join("\n");
+  assertNoEnglish(said(uk, ukField), said(en, enField), [
+    /\b(?:basis-tools|echo|cat|process)\b/g,
+  ]);
+
+  // What is answered never changes with the locale.
+  for (const asked of [en, uk]) {
+    assert.deepEqual(asked.schema.properties.decision!.enum, [
+      "allow_once",
+      "always_allow",
+      "deny",
+    ]);
+    assert.deepEqual(asked.schema.required, ["decision"]);
+  }
+});
+
+Deno.test("mcp: without elicitation a call is denied in uk-UA, saying how to add a rule", async () => {
+  await using dirs = await scratch(ECHO_MANIFEST);
+  const root = await Deno.realPath(dirs.root);
+  const denied = async (locale: string) => {
+    const session = await serve(dirs, locale);
+    try {
+      const result = await callTool(session, "echo", { text: "hi" });
+      assert.equal(result.isError, true);
+      return resultText(result);
+    } finally {
+      await session.close();
+    }
+  };
+  assert.equal(
+    await denied("en-US"),
+    'Call of tool "echo" denied: no remembered rule allows it and this MCP client cannot ask ' +
+      "for approval (it does not support elicitation); allow it with " +
+      `\`basis-tools -C ${root} rules add --tool echo\`, or start the MCP server with ` +
+      "--approve always",
+  );
+  const uk = await denied("uk-UA");
+  assert.equal(
+    uk,
+    'Виклик інструмента "echo" відхилено: жодне збережене правило його не дозволяє, а цей ' +
+      "клієнт MCP не вміє запитувати підтвердження (він не підтримує elicitation); дозвольте " +
+      `його командою \`basis-tools -C ${root} rules add --tool echo\` або запустіть сервер MCP ` +
+      "з --approve always",
+  );
+});
+
+Deno.test("mcp: when the client fails to answer the form, the server says so in uk-UA and denies", async () => {
+  await using dirs = await scratch(ECHO_MANIFEST);
+  const failed = async (locale: string) => {
+    const session = await serve(dirs, locale, () => {
+      throw new Error("the person closed the window");
+    });
+    try {
+      const result = await callTool(session, "echo", { text: "hi" });
+      assert.equal(result.isError, true);
+      // The log line and the reply race each other: wait for the line (a few ms at most).
+      await session.stderrContains('"echo"');
+      return { result: resultText(result), stderr: session.stderr() };
+    } finally {
+      await session.close();
+    }
+  };
+  const en = await failed("en-US");
+  assert.match(
+    en.stderr,
+    /^basis-tools: Cannot ask the MCP client about a call of tool "echo": .*the person closed the window.*; the call is denied$/m,
+  );
+  // It says what denied the call: the client could not ask (not "at the prompt").
+  assert.equal(
+    en.result,
+    `Call of tool "echo" denied: the MCP client could not ask for approval (see the server's log)`,
+  );
+  const uk = await failed("uk-UA");
+  assert.match(
+    uk.stderr,
+    /^basis-tools: Не вдалося запитати клієнта MCP про виклик інструмента "echo": .*the person closed the window.*; виклик відхилено$/m,
+  );
+  assert.equal(
+    uk.result,
+    'Виклик інструмента "echo" відхилено: клієнт MCP не зміг спитати дозволу (див. журнал сервера)',
+  );
+});

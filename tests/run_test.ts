@@ -20,7 +20,7 @@ import {
 import { processesLeftInGroup } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
-import { runResult } from "./_run_result.ts";
+import { runResult, RUNS } from "./_run_result.ts";
 import { tempDir } from "./_scratch.ts";
 
 const FIXTURES = new URL("./fixtures/run/", import.meta.url).pathname;
@@ -850,4 +850,63 @@ Deno.test("the runner classifies each run once: ok, exit code, killed, timed out
   const running = run("sleep", ["5"], { signal: later.signal });
   later.abort();
   equal((await running).outcome, "cancelled");
+});
+
+// --- Wording in en-US and uk-UA ---
+
+const EN = messages("en-US");
+
+Deno.test("describeFailure() words a failed run exactly in English and in Ukrainian in uk-UA", () => {
+  const cut = `${"é".repeat(2048)}… (cut; 5.9 KiB in all)`;
+  const english = [
+    undefined,
+    undefined,
+    'Tool "x" exited with code 4: bad thing',
+    'Tool "x" exited with code 4: only stdout',
+    'Tool "x" exited with code 7',
+    `Tool "x" exited with code 1: ${cut}`,
+    'Tool "x" exited with code 1: cut… (cut; 68 KiB in all)',
+    'Tool "x" was killed by signal SIGKILL: x',
+    'Tool "x" timed out after 150 ms',
+    'Tool "x" was cancelled: partial',
+    'Tool "x" could not start: program "nope" was not found on PATH',
+    'Tool "x" could not start: no reason was given',
+    undefined,
+    undefined,
+    undefined,
+  ];
+  deepStrictEqual(RUNS.map((result) => describeFailure(result, 'Tool "x"')), english);
+  deepStrictEqual(RUNS.map((result) => describeFailure(result, 'Tool "x"', EN)), english);
+  const label = UK.t("label.tool", { tool: '"x"' });
+  for (const [index, result] of RUNS.entries()) {
+    const [en, uk] = [english[index], describeFailure(result, label, UK)];
+    if (en === undefined || uk === undefined) {
+      equal(uk, en);
+      continue;
+    }
+    ok(uk.startsWith('Інструмент "x": '), uk);
+    assertNoEnglish(uk, en, ["bad thing", "only stdout", "cut", "partial"]);
+  }
+  equal(
+    describeFailure(RUNS[6] as RunResult, label, UK),
+    'Інструмент "x": завершено з кодом 1: cut… (обрізано; усього 68 КіБ)',
+  );
+  equal(
+    describeFailure(RUNS[10] as RunResult, label, UK),
+    'Інструмент "x": не вдалося запустити: програму "nope" не знайдено в PATH',
+  );
+});
+
+Deno.test("modelResult() in uk-UA is Ukrainian but for the program's own output", () => {
+  const label = 'Інструмент "x"';
+  for (const result of RUNS) {
+    const uk = modelResult(result, label, {}, UK);
+    const own = result.stdout.replace(/[\r\n]+$/, "");
+    ok(uk.startsWith(own), uk);
+    const added = uk.slice(own.length);
+    if (added.trim() !== "") match(added, CYRILLIC);
+  }
+  const cut = { ...RUNS[0]!, stdout: "x", stdoutTruncated: true, stdoutBytes: 99_000 };
+  match(modelResult(cut, label, {}, UK), /^x\n\[/);
+  match(modelResult(cut, label, {}, UK), CYRILLIC);
 });

@@ -27,6 +27,14 @@ import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { type TempDir, tempDir } from "./_scratch.ts";
 import { settle } from "./_poll.ts";
+import { say, wording } from "./_wording.ts";
+import { phrase, type PhraseParams } from "../src/locale/messages.ts";
+import type { MessageKey } from "../src/locale/en_us.ts";
+
+/** A line of a prompt or of `show`: a field's name, then its value, both from the catalogue. */
+function field(name: MessageKey, value: MessageKey, params: PhraseParams = {}, colon = ""): RegExp {
+  return new RegExp(`${say(name)}${colon} +${wording(value, params).source}\\n`);
+}
 
 const FIXTURES = `${ROOT}tests/fixtures/sandbox`;
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
@@ -329,7 +337,7 @@ confinedTest("nothing a tool starts outlives a call that timed out", async () =>
     await writeManifest(dirs, escapeTool(dirs.root, "stay", mark, 1500));
     const result = await cli(dirs, ["call", "escape", "{}", ...ALWAYS]);
     assert.equal(result.code, 3, result.stderr);
-    assert.match(result.stderr, /timed out after 1500 ms/);
+    assert.match(result.stderr, wording("run.timed_out", { ms: 1500 }));
     assert.ok(await exists(`${dirs.root}/grandchild`));
     assert.deepEqual(await markedLeft(mark), []);
   } finally {
@@ -412,14 +420,17 @@ Deno.test({
   const env = cliEnv(dirs);
   const first = await inPseudoTerminal(argv, { keys: ["Down", "Enter"], env });
   assert.equal(first.code, 0, first.screen);
-  assert.match(first.screen, /sandbox +confined, and may reach the network\n/);
+  assert.match(
+    first.screen,
+    field("prompt.sandbox", "prompt.sandbox_grants", { grants: phrase("prompt.sandbox_network") }),
+  );
   const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`));
   assert.deepEqual(rules.rules[0].when.sandbox, { network: true, write: [], read: [] });
   // Asking for less is another call too: pinned exactly.
   await writeManifest(dirs, oneTool("t", { command: ["true"] }));
   const second = await inPseudoTerminal(argv, { keys: ["Down", "Down", "Enter"], env });
   assert.equal(second.code, 5, second.screen);
-  assert.match(second.screen, /sandbox +confined: nothing granted beyond the default sandbox\n/);
+  assert.match(second.screen, field("prompt.sandbox", "prompt.sandbox_default"));
 });
 
 Deno.test({
@@ -450,7 +461,7 @@ Deno.test({
   );
   const write = await cli(dirs, ["call", "t", "{}", ...ALWAYS]);
   assert.equal(write.code, 5, write.stderr);
-  assert.match(write.stderr, /its sandbox grant write "\/etc" is not allowed/);
+  assert.match(write.stderr, wording("sandbox.grant_refused", { grant: 'write "/etc"' }));
 });
 
 Deno.test({
@@ -465,8 +476,11 @@ Deno.test({
   const required = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(required.code, 1, required.stderr);
   assertOneLine(required);
-  assert.match(required.stderr, /the sandbox is required by .*sandbox\.json/);
-  assert.match(required.stderr, /apt-get install bubblewrap/);
+  assert.match(
+    required.stderr,
+    wording("sandbox.required", { reason: phrase("sandbox.bwrap_missing") }),
+  );
+  assert.match(required.stderr, /sandbox\.json/);
   assert.equal(await exists(`${dirs.root}/ran`), false);
 
   await writePolicy(dirs, { mode: "auto" });
@@ -480,7 +494,7 @@ Deno.test({
   await Deno.remove(`${dirs.root}/ran`);
   const auto = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(auto.code, 0, auto.stderr);
-  assert.match(auto.stderr, /note: tools run unconfined: bubblewrap \("bwrap"\) was not found/);
+  assert.match(auto.stderr, wording("sandbox.note", { reason: phrase("sandbox.bwrap_missing") }));
   assert.ok(await exists(`${dirs.root}/ran`));
   const again = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(again.code, 0, again.stderr);
@@ -631,7 +645,7 @@ confinedTest(
 
       const timed = await callTool(session, "stay", {});
       assert.equal(timed.isError, true);
-      assert.match(resultText(timed), /timed out after 1500 ms/);
+      assert.match(resultText(timed), wording("run.timed_out", { ms: 1500 }));
       assert.ok(await exists(`${dirs.root}/stay/grandchild`));
       assert.deepEqual(await markedLeft(mark), []);
     } finally {
@@ -696,7 +710,7 @@ Deno.test("sandbox: show says what a tool declares beyond the default sandbox", 
   });
   await writeManifest(dirs, oneTool("t", { command: ["true"] }));
   const plain = await cli(dirs, ["show", "t"]);
-  assert.match(plain.stdout, /sandbox: +nothing beyond the default sandbox\n/);
+  assert.match(plain.stdout, field("show.sandbox", "show.sandbox_default", {}, ":"));
 });
 
 confinedTest(

@@ -7,18 +7,24 @@ import {
   parseSpawnDepth,
   runSpawn,
   SPAWN_INPUT_SCHEMA,
+  type SpawnCall,
   spawnDescription,
+  type SpawnGuardContext,
   spawnOutput,
   spawnPreview,
   spawnRefusal,
   spawnResultText,
   spawnTimeout,
 } from "../src/spawn/mod.ts";
-import { english } from "../src/locale/messages.ts";
-import type { SpawnCall, SpawnGuardContext } from "../src/spawn/mod.ts";
-import { runResult } from "./_run_result.ts";
+import { english, phrase } from "../src/locale/messages.ts";
+import { runResult, RUNS } from "./_run_result.ts";
+import { CYRILLIC } from "./_no_english.ts";
 import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
+import { messages, type SpawnConfig } from "../src/mod.ts";
+import { parseSpawnInput } from "../src/spawn/grammar.ts";
+import { caught } from "./_caught.ts";
+import { say, wording } from "./_wording.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
@@ -135,24 +141,33 @@ Deno.test("spawnRefusal() refuses commands when off, unknown targets, depth and 
   assert.equal(refuseSpawn({ mode: "agent", body: "t" }, off), undefined);
 
   const unknown = refuseSpawn({ mode: "command", body: "ls", target: "nope" }, base)!;
-  assert.match(unknown, /unknown target "nope"; configured targets: box, mac$/);
+  assert.equal(
+    unknown,
+    say("spawn.guard.unknown_target", { target: '"nope"', names: "box, mac" }),
+  );
   const none = refuseSpawn(
     { mode: "command", body: "ls", target: "nope" },
     { ...base, config: config() },
   )!;
-  assert.match(none, /no targets are configured/);
+  assert.match(none, wording("spawn.guard.unknown_target_none", { target: '"nope"' }));
 
   const deep = { ...base, depth: 2 };
-  assert.match(refuseSpawn({ mode: "agent", body: "t" }, deep)!, /depth 2 and the limit is 2/);
+  assert.match(
+    refuseSpawn({ mode: "agent", body: "t" }, deep)!,
+    wording("spawn.guard.depth_limit", { depth: 2, max: 2 }),
+  );
   assert.equal(refuseSpawn({ mode: "command", body: "ls" }, deep), undefined);
   const limit = { ...base, depth: 1, config: config({ agent: ["a"], maxDepth: 1 }) };
-  assert.match(refuseSpawn({ mode: "agent", body: "t" }, limit)!, /depth 1 and the limit is 1/);
+  assert.match(
+    refuseSpawn({ mode: "agent", body: "t" }, limit)!,
+    wording("spawn.guard.depth_limit", { depth: 1, max: 1 }),
+  );
   assert.match(
     refuseSpawn({ mode: "agent", body: "t" }, { ...base, depth: undefined })!,
     /BASIS_SPAWN_DEPTH/,
   );
   const noAgent = refuseSpawn({ mode: "agent", body: "t" }, { ...base, config: config() })!;
-  assert.match(noAgent, /no subagent is configured; add .*"agent".* to \/c\/spawn\.json/);
+  assert.match(noAgent, wording("spawn.guard.no_agent", { file: "/c/spawn.json" }));
 });
 
 Deno.test("spawnTimeout() defaults by mode and caps at 600000 ms", () => {
@@ -166,18 +181,27 @@ Deno.test("spawnResultText() follows the model rules for commands", () => {
   const command = { mode: "command", body: "x" } as const;
   assert.equal(spawnResultText(command, result({ stdout: "out\n", stderr: "err" })), "out");
   assert.equal(spawnResultText(command, result({ stdout: " \n", stderr: "err\n" })), "err");
-  assert.match(spawnResultText(command, result()), /finished and printed nothing/);
+  assert.equal(
+    spawnResultText(command, result()),
+    say("run.printed_nothing", { label: phrase("label.command") }),
+  );
   const failed = { exitCode: 3 };
   assert.equal(spawnResultText(command, result({ ...failed, stdout: "o", stderr: "e" })), "e");
   assert.equal(spawnResultText(command, result({ ...failed, stdout: "o" })), "o");
-  assert.equal(spawnResultText(command, result(failed)), "Command exited with status 3");
+  assert.equal(
+    spawnResultText(command, result(failed)),
+    say("spawn.exit_status", { label: phrase("label.command"), code: 3 }),
+  );
   const timedOut = result({
     exitCode: undefined,
     signal: "SIGTERM",
     timedOut: true,
     timeoutMs: 150,
   });
-  assert.equal(spawnResultText(command, timedOut), "Command timed out after 150 ms");
+  assert.equal(
+    spawnResultText(command, timedOut),
+    say("run.timed_out", { label: phrase("label.command"), ms: 150 }),
+  );
   const cut = result({ stdout: "a".repeat(10), stdoutTruncated: true, stdoutBytes: 70000 });
   assert.match(spawnResultText(command, cut), /\[output cut at 64 KiB; 70000 bytes in all\]$/);
 });
@@ -187,11 +211,11 @@ Deno.test("spawnResultText() gives a subagent's answer, a sentence, or an error 
   assert.equal(spawnResultText(agent, result({ stdout: "the answer\n" })), "the answer");
   assert.equal(
     spawnResultText(agent, result({ stdout: "\n", stderr: "thinking…" })),
-    "The subagent finished without saying anything",
+    say("spawn.agent_silent"),
   );
   assert.equal(
     spawnResultText(agent, result({ exitCode: 2, stderr: "no key" })),
-    "Subagent exited with code 2: no key",
+    `${say("run.exit", { label: phrase("label.subagent"), code: 2 })}: no key`,
   );
 });
 
@@ -211,12 +235,13 @@ Deno.test("spawnOutput() is the structured output, exit code 124 on a time-out",
     result({ exitCode: undefined, signal: "SIGTERM", timedOut: true, timeoutMs: 150 }),
   );
   assert.equal(late.exit_code, 124);
-  assert.equal(late.error, "Command timed out after 150 ms");
+  assert.equal(late.error, say("run.timed_out", { label: phrase("label.command"), ms: 150 }));
   const targeted = spawnOutput(
     { mode: "command", body: "x", target: "mac" },
     result({ exitCode: 1, stderr: "bad" }),
   );
-  assert.equal(targeted.error, 'Command on target "mac" exited with code 1: bad');
+  const onMac = phrase("label.command_on", { target: '"mac"' });
+  assert.equal(targeted.error, `${say("run.exit", { label: onMac, code: 1 })}: bad`);
 });
 
 Deno.test("runSpawn() runs a command with only PATH, HOME, LANG and the --env pairs", async () => {
@@ -258,4 +283,107 @@ Deno.test("runSpawn() gives a subagent the task on stdin and its depth plus one"
   );
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(run.stdout, "depth=2 approve=never task=count the files\n");
+});
+
+// --- Wording in en-US and uk-UA ---
+
+const EN = messages("en-US");
+const UK = messages("uk-UA");
+
+Deno.test("spawnResultText() in uk-UA is Ukrainian but for the program's own output", () => {
+  const calls = [
+    { mode: "command", body: "ls" },
+    { mode: "command", body: "ls", target: "mac" },
+    { mode: "agent", body: "sum up" },
+  ] as const;
+  const output = (text: string) => text.replace(/[\r\n]+$/, "");
+  for (const call of calls) {
+    for (const result of RUNS) {
+      const en = spawnResultText(call, result);
+      assert.equal(spawnResultText(call, result, EN), en);
+      const uk = spawnResultText(call, result, UK);
+      if (en === output(result.stdout) || en === output(result.stderr)) {
+        assert.equal(uk, en);
+      } else {
+        assert.notEqual(uk, en);
+        assert.match(uk, CYRILLIC, uk);
+      }
+    }
+  }
+});
+Deno.test("in English the contract words spawn refusals exactly as the grammar and the guard do", () => {
+  const inputs: unknown[] = [
+    null,
+    [],
+    "!ls",
+    7,
+    {},
+    { input: 7 },
+    { input: {} },
+    { input: null },
+    { input: "!ls", extra: 1 },
+    { input: "  " },
+    { input: "!" },
+    { input: "!@" },
+    { input: "!@bad/name ls" },
+    { input: "!@local ls" },
+    { input: "!@mac" },
+  ];
+  for (const input of inputs) {
+    const parsed = parseSpawnInput(input);
+    assert.ok(!parsed.ok, JSON.stringify(input));
+    assert.match(UK.say(parsed.phrase), CYRILLIC);
+  }
+  const config: SpawnConfig = {
+    file: "/c/spawn.json",
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: 2,
+  };
+  const withTargets = { ...config, agent: ["a"], targets: new Map([["mac", ["ssh"]]]) };
+  const cases = [
+    [{ mode: "command", body: "ls" }, { noShell: true, depth: 0, config }],
+    [{ mode: "command", body: "ls", target: "x" }, { noShell: false, depth: 0, config }],
+    [{ mode: "command", body: "ls", target: "x" }, {
+      noShell: false,
+      depth: 0,
+      config: withTargets,
+    }],
+    [{ mode: "agent", body: "t" }, { noShell: false, depth: undefined, config }],
+    [{ mode: "agent", body: "t" }, { noShell: false, depth: 2, config }],
+    [{ mode: "agent", body: "t" }, { noShell: false, depth: 0, config }],
+  ] as const;
+  for (const [call, context] of cases) {
+    const refusal = spawnRefusal(call, context);
+    assert.ok(refusal !== undefined);
+    assert.match(UK.say(refusal.phrase), CYRILLIC);
+  }
+});
+
+Deno.test("runSpawn() refusals (a library caller that skipped the guard) carry uk-UA words", async () => {
+  const config: SpawnConfig = {
+    file: "/nowhere/spawn.json",
+    agent: undefined,
+    targets: new Map(),
+    maxDepth: 2,
+  };
+  const cases: [SpawnCall, string, string][] = [
+    [
+      { mode: "command", body: "make", target: "builder" },
+      'Spawn refused: unknown target "builder"',
+      'Виклик spawn відхилено: невідома ціль "builder"',
+    ],
+    [
+      { mode: "agent", body: "write the tests" },
+      "Spawn refused: no subagent is configured",
+      "Виклик spawn відхилено: субагента не налаштовано",
+    ],
+  ];
+  for (const [call, english, ukrainian] of cases) {
+    const error = await caught(() => runSpawn(call, "/", { config }));
+    assert.equal(error.code, "denied");
+    assert.equal(error.message, english);
+    assert.equal(error.wordedIn(UK), ukrainian);
+    assert.match(ukrainian, CYRILLIC);
+  }
 });

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
-import { promptApproval } from "../src/approval/terminal/mod.ts";
-import type {
-  PromptRequest,
-  SpawnPromptRequest,
-  TerminalAnswer,
-  TerminalIo,
-  ToolPromptRequest,
+import {
+  promptApproval,
+  type PromptRequest,
+  type SpawnPromptRequest,
+  type TerminalAnswer,
+  type TerminalIo,
+  type ToolPromptRequest,
 } from "../src/approval/terminal/mod.ts";
 import { cutNote, cutText } from "../src/approval/terminal/_render.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { assertNoEnglish } from "./_no_english.ts";
 
 const FIXTURE = new URL("./fixtures/approver/prompt_once.ts", import.meta.url).pathname;
 const CANARY = "canary-SECRET-7f3a9c";
@@ -417,4 +418,99 @@ Deno.test("promptApproval() asks concurrent questions on one terminal one at a t
   assert.ok(terminal.screen().indexOf("git push") > terminal.screen().indexOf("Always allowed"));
   terminal.input.write("\x03");
   assert.equal(await second, "deny");
+});
+
+// --- Wording in en-US and uk-UA ---
+
+Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and input as they are", async () => {
+  const { PassThrough } = await import("node:stream");
+  const { promptApproval } = await import("../src/approval/terminal/mod.ts");
+  const request = {
+    tool: "grep_code",
+    sideEffect: "process",
+    kind: "tool",
+    preview: {
+      tool: "grep_code",
+      program: "/usr/bin/grep",
+      command: ["/usr/bin/grep", "-rn", "TODO"],
+      cwd: "/work/demo",
+      env: [],
+      sandbox: "unconfined",
+      input: { lines: Array.from({ length: 60 }, (_, i) => `line ${i}`) },
+    },
+  } as const;
+  const spawn = {
+    tool: "spawn",
+    sideEffect: "local state",
+    kind: "spawn",
+    preview: { mode: "agent", body: "sum up the README", cwd: "/work/x", target: "local" },
+  } as const;
+  async function ask(
+    locale: "en-US" | "uk-UA" | undefined,
+    keys: string[],
+    which: typeof request | typeof spawn = request,
+  ) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let screen = "";
+    let ready: () => void = () => {};
+    const drawn = new Promise<void>((resolve) => ready = resolve);
+    const choice = locale === "uk-UA" ? "Дозволити один раз" : "Allow once";
+    output.on("data", (chunk: Uint8Array) => {
+      screen += new TextDecoder().decode(chunk);
+      if (screen.includes(choice)) ready();
+    });
+    const answer = promptApproval(which, {
+      input,
+      output,
+      isTerminal: () => true,
+      color: false,
+      ...(locale === undefined ? {} : { locale }),
+    });
+    await drawn;
+    for (const key of keys) input.write(key);
+    return { answer: await answer, screen };
+  }
+  const en = await ask("en-US", ["\r"]);
+  const uk = await ask("uk-UA", ["\r"]);
+  assert.equal(uk.answer, "allow_once");
+  assert.equal((await ask(undefined, ["\r"])).screen, en.screen);
+  assert.match(en.screen, /basis-tools asks before running a tool/);
+  assert.match(uk.screen, /^basis-tools питає дозволу, перш ніж запустити інструмент\n/);
+  for (
+    const text of [
+      "Дозволити цей виклик?",
+      "Дозволити один раз",
+      "Дозволяти завжди (запам’ятати саме цю команду)",
+      "Відхилити",
+      "Ніколи (запам’ятати відмову)",
+      "Дозволено один раз",
+      "↑↓ перейти",
+      "⏎ вибрати",
+      "esc відхилити",
+      "запускає програму на цьому комп’ютері",
+      "… і ще 24 рядки (335 байтів)",
+      "/usr/bin/grep -rn TODO",
+      "grep_code",
+      '"line 0"',
+    ]
+  ) {
+    assert.ok(uk.screen.includes(text), `${text} in:\n${uk.screen}`);
+  }
+  assertNoEnglish(uk.screen, en.screen, [
+    /\b(?:basis-tools|grep_code|process|TODO|line \d+|lines)\b/g,
+    /\/[\w/]+/g,
+    /\besc\b/g,
+  ]);
+
+  const always = await ask("uk-UA", ["\x1b[B", "\r"]);
+  assert.equal(always.answer, "always_allow");
+  assert.match(always.screen, /Дозволено завжди \(запам’ятовано\)/);
+  const refused = await ask("uk-UA", ["\x03"]);
+  assert.equal(refused.answer, "deny");
+  assert.match(refused.screen, /✖ Дозволити цей виклик\? Відхилено\n/);
+  const agent = await ask("uk-UA", ["\r"], spawn);
+  assert.match(agent.screen, /^basis-tools питає дозволу, перш ніж виконати команду\n/);
+  assert.match(agent.screen, /^ {2}завдання +sum up the README$/m);
+  assert.match(agent.screen, /передає завдання субагентові/);
 });
