@@ -83,18 +83,20 @@ const PERF = await (async () => {
 
 /**
  * Times a command; `after` runs once it is timed (to clean up what it left). With `cpu`, and where
- * perf works, also counts the CPU time of the command and its children (perf's own start is in
- * the wall time of both sides alike).
+ * perf works, a second run under perf counts the CPU time of the command and its children: the
+ * wall time is always of a run without perf (perf's own cost grows with the processes it follows,
+ * so it would weigh more on the side that starts more of them).
  */
 function timer(cmd: string[], after?: () => Promise<void>, cpu = false): Timer {
   const counted = cpu && PERF;
-  const argv = counted ? ["perf", "stat", "-x,", "-e", "task-clock", "--", ...cmd] : cmd;
   return async () => {
     const started = performance.now();
-    const output = await sh(argv);
+    await sh(cmd);
     const wall = performance.now() - started;
     await after?.();
     if (!counted) return { wall };
+    const output = await sh(["perf", "stat", "-x,", "-e", "task-clock", "--", ...cmd]);
+    await after?.();
     const line = /^([\d.]+),msec,task-clock/m.exec(new TextDecoder().decode(output.stderr));
     return { wall, cpu: Number(line?.[1] ?? NaN) };
   };
