@@ -5,6 +5,7 @@ import {
   type ApprovalRequest,
   type Approver,
   policyApprover,
+  type SpawnConfig,
   SpawnToolBuilder,
   ToolError,
 } from "../src/mod.ts";
@@ -15,7 +16,6 @@ import {
   parseSpawnConfig,
   parseSpawnInput,
   runSpawn,
-  spawnDescription,
   spawnInputSchema,
   spawnPreview,
   spawnRefusal,
@@ -392,8 +392,11 @@ Deno.test("the input schema offers reach, with the policy's values, only when it
   assert.deepEqual(policy.properties.reach.enum, ["local"]);
   assert.match(policy.properties.reach.description, /"local" when left out/);
   // The tool's description and definitions follow.
-  assert.ok(!spawnDescription(["box"]).includes("@<agent>"));
-  assert.match(spawnDescription([], ["zed", "ann"]), /"@<agent> <task>" .*: ann, zed/);
+  const describe = (fields: Partial<SpawnConfig>) =>
+    new SpawnToolBuilder(config(fields)).build().description();
+  assert.ok(!describe({ targets: new Map([["box", ["b"]]]) }).includes("@<agent>"));
+  const named = new Map(["zed", "ann"].map((name) => [name, { argv: ["x"], child: {} }]));
+  assert.match(describe({ agents: named }), /"@<agent> <task>" .*: ann, zed/);
   const tool = new SpawnToolBuilder(config({ agents }), {
     approver: policyApprover({ policy: "never" }),
   }).build();

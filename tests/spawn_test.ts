@@ -8,7 +8,6 @@ import {
   runSpawn,
   SPAWN_INPUT_SCHEMA,
   type SpawnCall,
-  spawnDescription,
   type SpawnGuardContext,
   spawnOutput,
   spawnPreview,
@@ -21,7 +20,7 @@ import { runResult, RUNS } from "./_run_result.ts";
 import { CYRILLIC } from "./_no_english.ts";
 import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
-import { messages, type SpawnConfig } from "../src/mod.ts";
+import { messages, type SpawnConfig, SpawnToolBuilder } from "../src/mod.ts";
 import { parseSpawnInput } from "../src/spawn/grammar.ts";
 import { caught } from "./_caught.ts";
 import { say, wording } from "./_wording.ts";
@@ -61,9 +60,11 @@ Deno.test("the input schema has one required string property, input", () => {
   assert.equal((SPAWN_INPUT_SCHEMA.properties as { input: { type: string } }).input.type, "string");
 });
 
-Deno.test("spawnDescription() mentions !@ only when targets exist, names sorted", () => {
-  assert.ok(!spawnDescription([]).includes("!@"));
-  const text = spawnDescription(["zeta", "alpha", "mac"]);
+Deno.test("the spawn tool's description mentions !@ only when targets exist, names sorted", () => {
+  const describe = (targets: Map<string, string[]>) =>
+    new SpawnToolBuilder(config({ targets })).build().description();
+  assert.ok(!describe(new Map()).includes("!@"));
+  const text = describe(new Map([["zeta", ["z"]], ["alpha", ["a"]], ["mac", ["m"]]]));
   assert.match(text, /"!@<target> <command>"/);
   assert.match(text, /alpha, mac, zeta\./);
 });

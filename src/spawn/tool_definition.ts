@@ -65,35 +65,3 @@ export function spawnInputSchema(config: SpawnConfig): Record<string, unknown> {
   };
   return schema;
 }
-
-/**
- * The spawn tool's description in English. Targets are listed, sorted, only when there are any;
- * otherwise `!@` is not mentioned at all. The same for named agents and `@<agent>`.
- *
- * @param targets The configured target names, in any order.
- * @param agents The named agents' names, in any order. @default []
- * @returns One paragraph for a model.
- *
- * @example With and without targets
- * ```ts
- * import { spawnDescription } from "./tool_definition.ts";
- * console.assert(!spawnDescription([]).includes("!@"));
- * console.assert(spawnDescription(["mac", "builder"]).includes("builder, mac"));
- * console.assert(spawnDescription([], ["reviewer"]).includes('"@<agent> <task>"'));
- * ```
- */
-export function spawnDescription(
-  targets: readonly string[],
-  agents: readonly string[] = [],
-): string {
-  const parts = [english(phrase("spawn.description"))];
-  if (targets.length > 0) {
-    const names = [...targets].sort().join(", ");
-    parts.push(english(phrase("spawn.description_targets", { names })));
-  }
-  if (agents.length > 0) {
-    const names = [...agents].sort().join(", ");
-    parts.push(english(phrase("spawn.description_agents", { names })));
-  }
-  return parts.join(" ");
-}
