@@ -70,6 +70,40 @@ export function opening(key: MessageKey, params: PhraseParams = {}): RegExp {
   return new RegExp(`^${wording(key, params).source}`);
 }
 
+/**
+ * A pattern for a text that ends with the English text of a phrase ({@linkcode wording},
+ * anchored at the end).
+ *
+ * @example Usage
+ * ```ts ignore
+ * assert.match(json.result, closing("spawn.cut_note", { bytes: 100000 }));
+ * ```
+ *
+ * @param key The phrase's key.
+ * @param params The values the test checks.
+ * @returns The pattern.
+ */
+export function closing(key: MessageKey, params: PhraseParams = {}): RegExp {
+  return new RegExp(`${wording(key, params).source}$`);
+}
+
+/**
+ * A pattern for the whole of a CLI's one-line error: `basis-tools: ` and the English text of a
+ * phrase ({@linkcode wording}), then the end of the line and of the text.
+ *
+ * @example Usage
+ * ```ts ignore
+ * assert.match(result.stderr, errorLine("input.refused", { tool: '"spawn"', pointer: "/input" }));
+ * ```
+ *
+ * @param key The phrase's key.
+ * @param params The values the test checks.
+ * @returns The pattern.
+ */
+export function errorLine(key: MessageKey, params: PhraseParams = {}): RegExp {
+  return new RegExp(`^basis-tools: ${wording(key, params).source}\n$`);
+}
+
 /** A placeholder's value as a phrase words it (a counted word is left to match anything). */
 function text(value: NonNullable<PhraseParams[string]>): string {
   if (typeof value !== "object") return String(value);
