@@ -111,6 +111,13 @@ function text(value: NonNullable<PhraseParams[string]>): string {
   return english(value);
 }
 
-function escape(text: string): string {
+/**
+ * A text as a pattern's source that matches it literally, for joining the pieces of a pattern
+ * (say()'s text, a label and its value) with `new RegExp`.
+ *
+ * @param text The text.
+ * @returns The pattern source.
+ */
+export function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
