@@ -7,7 +7,7 @@
  */
 
 import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
-import { english, phrase, type PhraseParams } from "../src/locale/messages.ts";
+import { type Counted, english, phrase, type PhraseParams } from "../src/locale/messages.ts";
 
 /**
  * The English text of a phrase, as the CLI words it.
@@ -27,7 +27,8 @@ export function say(key: MessageKey, params?: PhraseParams): string {
 
 /**
  * A pattern for the English text of a phrase: the placeholders given are filled in (worded as
- * {@linkcode say} would), the others match any text on one line.
+ * {@linkcode say} would; a phrase given with some of its own placeholders left out, as its own
+ * pattern), the others match any text on one line.
  *
  * @example Usage
  * ```ts ignore
@@ -48,7 +49,7 @@ export function wording(key: MessageKey, params: PhraseParams = {}): RegExp {
     }
     const value = params[part];
     if (value === undefined || (typeof value === "object" && "forms" in value)) source += ".*?";
-    else source += escape(text(value));
+    else source += nested(value);
   }
   return new RegExp(source);
 }
@@ -70,13 +71,60 @@ export function opening(key: MessageKey, params: PhraseParams = {}): RegExp {
   return new RegExp(`^${wording(key, params).source}`);
 }
 
-/** A placeholder's value as a phrase words it (a counted word is left to match anything). */
-function text(value: NonNullable<PhraseParams[string]>): string {
-  if (typeof value !== "object") return String(value);
-  if ("forms" in value) return ".*?";
-  return english(value);
+/**
+ * A pattern for a text that ends with the English text of a phrase ({@linkcode wording},
+ * anchored at the end).
+ *
+ * @example Usage
+ * ```ts ignore
+ * assert.match(json.result, closing("spawn.cut_note", { bytes: 100000 }));
+ * ```
+ *
+ * @param key The phrase's key.
+ * @param params The values the test checks.
+ * @returns The pattern.
+ */
+export function closing(key: MessageKey, params: PhraseParams = {}): RegExp {
+  return new RegExp(`${wording(key, params).source}$`);
 }
 
-function escape(text: string): string {
+/**
+ * A pattern for the whole of a CLI's one-line error: `basis-tools: ` and the English text of a
+ * phrase ({@linkcode wording}), then the end of the line and of the text.
+ *
+ * @example Usage
+ * ```ts ignore
+ * assert.match(result.stderr, errorLine("input.refused", { tool: '"spawn"', pointer: "/input" }));
+ * ```
+ *
+ * @param key The phrase's key.
+ * @param params The values the test checks.
+ * @returns The pattern.
+ */
+export function errorLine(key: MessageKey, params: PhraseParams = {}): RegExp {
+  return new RegExp(`^basis-tools: ${wording(key, params).source}\n$`);
+}
+
+/**
+ * A placeholder's value as a pattern's source: a text or a complete phrase as worded, a phrase
+ * with placeholders not given as its own {@linkcode wording}.
+ */
+function nested(value: Exclude<PhraseParams[string], Counted>): string {
+  if (typeof value !== "object") return escape(String(value));
+  const given = value.params ?? {};
+  const complete = [...EN_US[value.key].matchAll(/\{([a-z_]+)\}/g)].every(([, name]) =>
+    given[name!] !== undefined
+  );
+  return complete ? escape(english(value)) : wording(value.key, given).source;
+}
+
+/**
+ * A text as a pattern's source that matches it literally, for joining the pieces of a pattern
+ * (say()'s text, a label and its value) with `new RegExp`.
+ *
+ * @param text The text.
+ * @returns The pattern source.
+ */
+export function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { wording } from "./_wording.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const ROOT_USER = Deno.build.os === "linux" && Deno.uid() === 0;
@@ -199,7 +200,11 @@ Deno.test("route 3: a name never approves on its own, and a shadowing workspace 
   assert.equal(added.code, 0, added.stderr);
   assert.match(
     added.stdout,
-    /pins what the tool runs now: \{"program":"\/[^"]*true","argv":\["true"\]\}/,
+    new RegExp(
+      `${
+        wording("rules.pinned").source.trimStart()
+      }\\{"program":"/[^"]*true","argv":\\["true"\\]\\}`,
+    ),
   );
   assert.equal((await cli(dirs, ["call", "fmt", "{}"])).code, 0);
   // The repository declares its own fmt.
@@ -224,11 +229,14 @@ Deno.test("route 3: a name never approves on its own, and a shadowing workspace 
   await Deno.writeTextFile(file, JSON.stringify(stored));
   const byHand = await cli(dirs, ["call", "fmt", "{}"]);
   assert.equal(byHand.code, 5);
-  assert.match(byHand.stderr, /must pin the program it runs/);
+  assert.match(byHand.stderr, wording("rules_file.needs_program"));
   // Nor for a tool that is not in the roster.
   const unknown = await cli(dirs, ["rules", "add", "--tool", "fmtt"]);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /did you mean "fmt"\?/);
+  assert.match(
+    unknown.stderr,
+    wording("cli.unknown_tool_near", { tool: '"fmtt"', names: '"fmt"' }),
+  );
 });
 
 Deno.test("route 4: a manifest PATH that puts the repository first shows, and pins, the repository's program", async () => {
@@ -270,7 +278,7 @@ Deno.test("route 4: a PATH entry that cannot be looked in never hands on the bar
   assert.equal(dry.code, 6, dry.stdout);
   assert.match(
     dry.stderr,
-    /program "git" was not found on PATH \(some of its directories could not be looked in: /,
+    wording("start.not_on_path_unreadable", { program: '"git"' }),
   );
   const always = await cli(dirs, ["call", "git", "{}", "--approve", "always"]);
   assert.equal(always.code, 6, always.stdout);
@@ -322,16 +330,19 @@ Deno.test({
   await Deno.chmod(file, 0o644);
   await Deno.chown(file, 65534, 65534);
   const fileOwned = await assertDenied(dirs, marker, ["call", "t", "{}"]);
-  assert.match(fileOwned.stderr, /owned by another user \(uid 65534, you are 0\)/);
+  assert.match(fileOwned.stderr, wording("rules_file.owner", { uid: 65534, own: 0 }));
   await Deno.chown(dirs.configDir, 65534, 65534);
   const dirOwned = await assertDenied(dirs, marker, ["call", "t", "{}", "--approve", "always"]);
-  assert.match(dirOwned.stderr, /its directory ".*" is owned by another user/);
+  assert.match(
+    dirOwned.stderr,
+    wording("rules_file.dir_owner", { dir: JSON.stringify(dirs.configDir), uid: 65534, own: 0 }),
+  );
   // Back to the user, but a directory others may write.
   await Deno.chown(file, 0, 0);
   await Deno.chown(dirs.configDir, 0, 0);
   await Deno.chmod(dirs.configDir, 0o777);
   const loose = await assertDenied(dirs, marker, ["call", "t", "{}", "--approve", "always"]);
-  assert.match(loose.stderr, /writable by group or others \(mode 0777\)/);
+  assert.match(loose.stderr, wording("rules_file.dir_loose_mode", { mode: "0777" }));
   assert.equal(loose.stderr.trim().split("\n").length, 1, loose.stderr);
   await Deno.chmod(dirs.configDir, 0o700);
   assert.equal((await cli(dirs, ["call", "t", "{}"])).code, 0);
@@ -366,6 +377,5 @@ Deno.test("a version 1 rules file is refused, never reinterpreted, and says how 
   };
   await Deno.writeTextFile(`${dirs.configDir}/rules.json`, JSON.stringify(v1), { mode: 0o600 });
   const result = await assertDenied(dirs, marker, ["call", "t", "{}", "--approve", "always"]);
-  assert.match(result.stderr, /version 1 is no longer read/);
-  assert.match(result.stderr, /basis-tools rules add/);
+  assert.match(result.stderr, wording("rules_file.version_old"));
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { cli, FIXTURES, oneTool, ROOT, scratch } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { assertNoEnglish } from "./_no_english.ts";
+import { wording } from "./_wording.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 
@@ -120,7 +121,7 @@ Deno.test("deny beats ask beats allow; an input condition narrows an allow; ask 
   assert.equal((await add("--ask", "--input", "/ask=true")).code, 0);
   const asked = await cli(dirs, ["call", "echo", '{"ok":true,"ask":true}']);
   assert.equal(asked.code, 5);
-  assert.match(asked.stderr, /says to ask every time and there is no terminal to ask/);
+  assert.match(asked.stderr, wording("denied.ask_no_terminal"));
   const always = await cli(dirs, [
     "call",
     "echo",
@@ -154,14 +155,15 @@ Deno.test("rules test and call --dry-run print the preview and the decision, and
     asked.stdout,
     /^preview +\{"tool":"touch","program":"\/[^"]+\/touch","command":\["touch",/,
   );
-  assert.match(asked.stdout, /decision +ask: no rule answers/);
+  assert.match(asked.stdout, wording("rules.test_ask"));
   const always = await cli(dirs, ["call", "touch", "{}", "--dry-run", "--approve", "always"]);
   assert.equal(always.code, 0);
-  assert.match(always.stdout, /decision +allow, by --approve always/);
+  assert.match(always.stdout, wording("rules.test_allow_policy"));
   assert.equal((await cli(dirs, ["rules", "add", "--tool", "touch"])).code, 0);
   const ruled = await cli(dirs, ["rules", "test", "touch"], { stdin: "{}" });
   assert.equal(ruled.code, 0, ruled.stderr);
-  assert.match(ruled.stdout, /decision +allow, by rule r-/);
+  assert.match(ruled.stdout, wording("rules.test_allow_rule"));
+  assert.match(ruled.stdout, /, by rule r-/);
   // The preview's input is what the program would receive: the digits as written.
   const exact = await cli(dirs, [
     "rules",
@@ -193,7 +195,7 @@ Deno.test("rules test and call --dry-run print the preview and the decision, and
   });
   const off = await cli(dirs, ["--no-shell", "spawn", "!touch ran", "--dry-run"]);
   assert.equal(off.code, 5);
-  assert.match(off.stderr, /commands are turned off/);
+  assert.match(off.stderr, wording("spawn.guard.no_shell"));
   await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
   await assert.rejects(Deno.stat(`${dirs.root}/ran`), Deno.errors.NotFound);
   await assert.rejects(Deno.stat(`${dirs.stateDir}/audit.jsonl`), Deno.errors.NotFound);
@@ -220,10 +222,10 @@ Deno.test("rules list, remove and check work from the CLI, with --json", async (
     '{"program":"/bin/cat","command":["cat"],"cwd":"/w"}',
   ]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /rule does not match example match\[0\]/);
+  assert.match(bad.stderr, wording("rules_file.example_unmatched", { index: 0 }));
   const notJson = await cli(dirs, ["rules", "add", "--tool", "echo", "--argv", "[cat]"]);
   assert.equal(notJson.code, 2);
-  assert.match(notJson.stderr, /"--argv" is not JSON: /);
+  assert.match(notJson.stderr, wording("cli.rules_bad_json", { option: '"--argv"' }));
   const badArgv = await cli(dirs, [
     "rules",
     "add",
@@ -233,7 +235,10 @@ Deno.test("rules list, remove and check work from the CLI, with --json", async (
     '[{"rest":true},"x"]',
   ]);
   assert.equal(badArgv.code, 2);
-  assert.match(badArgv.stderr, /when\.argv\[0\]: \{"rest": true\} may only come last/);
+  assert.match(
+    badArgv.stderr,
+    new RegExp(`when\\.argv\\[0\\]: ${wording("rules_file.rest_last").source}`),
+  );
   assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 0);
   assert.equal((await cli(dirs, ["rules", "remove", added.id])).code, 2);
   assert.equal((await cli(dirs, ["rules", "frob"])).code, 2);

@@ -5,6 +5,7 @@ import { COMMAND_OPTIONS, GLOBAL_OPTIONS } from "../src/cli/settings.ts";
 import { HELP_OPTIONS } from "../src/cli/help.ts";
 import { cutToWidth, displayWidth, formatTable } from "../src/cli/_table.ts";
 import { VERSION } from "../src/version.ts";
+import { say, wording } from "./_wording.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const ALWAYS = ["--approve", "always"];
@@ -67,7 +68,7 @@ Deno.test("init never overwrites: a manifest already there, or a workspace aroun
   assert.equal(again.code, 2);
   assert.equal(
     again.stderr,
-    `basis-tools: Cannot create ${JSON.stringify(file)}: it already exists (nothing was written)\n`,
+    `basis-tools: ${say("init.exists", { path: JSON.stringify(file) })}\n`,
   );
   assert.equal(await Deno.readTextFile(file), before);
   await assert.rejects(Deno.stat(`${dirs.root}/.basis/tools/hello.sh`), Deno.errors.NotFound);
@@ -75,7 +76,7 @@ Deno.test("init never overwrites: a manifest already there, or a workspace aroun
   await Deno.mkdir(`${dirs.root}/sub`);
   const inside = await cli(dirs, ["init"], { cwd: `${dirs.root}/sub` });
   assert.equal(inside.code, 2);
-  assert.match(inside.stderr, /is in workspace ".*\/work", which has one/);
+  assert.match(inside.stderr, wording("init.inside", { root: JSON.stringify(dirs.root) }));
   await assert.rejects(Deno.stat(`${dirs.root}/sub/.basis`), Deno.errors.NotFound);
   const here = await cli(dirs, ["-C", ".", "init", "--json"], { cwd: `${dirs.root}/sub` });
   assert.equal(here.code, 0, here.stderr);
@@ -88,7 +89,10 @@ Deno.test("init never overwrites: a manifest already there, or a workspace aroun
   await Deno.writeTextFile(`${dirs.root}/other/.basis/tools/hello.sh`, "mine");
   const taken = await cli(dirs, ["-C", `${dirs.root}/other`, "init"]);
   assert.equal(taken.code, 2);
-  assert.match(taken.stderr, /hello\.sh": it already exists/);
+  assert.match(
+    taken.stderr,
+    wording("init.exists", { path: JSON.stringify(`${dirs.root}/other/.basis/tools/hello.sh`) }),
+  );
   await assert.rejects(Deno.stat(`${dirs.root}/other/.basis/tools.json`), Deno.errors.NotFound);
   assert.equal(await Deno.readTextFile(`${dirs.root}/other/.basis/tools/hello.sh`), "mine");
 });
@@ -150,7 +154,8 @@ Deno.test("help COMMAND is COMMAND --help, and each command's help lists exactly
   assert.doesNotMatch(list.stdout, /--approve|--dry-run|--spawn-timeout|--audit-log/);
   const init = await cli(dirs, ["init", "--help"]);
   assert.doesNotMatch(init.stdout, /--env|--approve|--config-dir/);
-  assert.match(top.stdout, /^ {2}init {2,}start a workspace/m);
+  const initLine = say("help.top").split("\n").find((line) => line.startsWith("  init "));
+  assert.ok(initLine !== undefined && top.stdout.includes(`${initLine}\n`), top.stdout);
   assert.match(top.stdout, /^ {2}help \[COMMAND\]/m);
 });
 
@@ -175,7 +180,7 @@ Deno.test("call NAME --help shows the tool's description and input fields from i
     "  when   string (date)      no        -",
     "  tags   array of string    no        -",
   ]);
-  assert.doesNotMatch(help.stdout, /Fields not listed/);
+  assert.ok(!help.stdout.includes(say("help.tool_other_fields")), help.stdout);
   const json = JSON.parse((await cli(dirs, ["call", "word_count", "--help", "--json"])).stdout);
   assert.deepEqual(json.fields[1], {
     name: "unit",
@@ -185,16 +190,20 @@ Deno.test("call NAME --help shows the tool's description and input fields from i
     description: "What to count",
   });
   const open = await cli(dirs, ["call", "list_files", "--help"]);
-  assert.match(open.stdout, /Input: any JSON object \(the schema names no fields\)/);
+  assert.ok(open.stdout.includes(say("help.tool_any")), open.stdout);
   const spawn = await cli(dirs, ["call", "spawn", "--help"]);
   assert.equal(spawn.code, 0, spawn.stderr);
   assert.match(spawn.stdout, /^spawn — Run a shell command or delegate a task/);
   assert.match(spawn.stdout, /^ {2}input +string +yes +- +"!<command>" runs a shell command/m);
   const unknown = await cli(dirs, ["call", "wc", "--help"]);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /did you mean "word_count"\?/);
+  assert.match(
+    unknown.stderr,
+    wording("cli.unknown_tool_near", { tool: '"wc"', names: '"word_count"' }),
+  );
   // Without a name, the command's help, as before.
-  assert.match((await cli(dirs, ["call", "--help"])).stdout, /^Usage: basis-tools call NAME/);
+  const callHelp = (await cli(dirs, ["call", "--help"])).stdout;
+  assert.ok(callHelp.startsWith(`${say("help.call")}\n`), callHelp);
   const uk = await cli(dirs, ["call", "word_count", "--help", "--locale", "uk-UA"]);
   assert.match(uk.stdout, /^ {2}ПОЛЕ +ТИП +ОБОВ’ЯЗКОВЕ +ТИПОВО +ОПИС$/m);
   assert.match(uk.stdout, /^ {2}text +string +так /m);
@@ -228,9 +237,15 @@ Deno.test("check warns about what fails only at call time, and --strict makes it
   const warned = await cli(dirs, ["check"]);
   assert.equal(warned.code, 0, warned.stdout);
   assert.deepEqual(warned.stdout.trimEnd().split("\n"), [
-    `warning: ${file}: tool "gone": command[0]: program "no-such-program-basis-7" was not found on PATH`,
-    `warning: ${file}: tool "relative": command[0]: program "${dirs.root}/bin/missing" does not exist`,
-    `warning: ${file}: tool "nowhere": cwd: working directory "${dirs.root}/no/such/dir" does not exist`,
+    `warning: ${file}: tool "gone": command[0]: ${
+      say("start.not_on_path", { program: '"no-such-program-basis-7"' })
+    }`,
+    `warning: ${file}: tool "relative": command[0]: ${
+      say("start.missing", { program: `"${dirs.root}/bin/missing"` })
+    }`,
+    `warning: ${file}: tool "nowhere": cwd: ${
+      say("start.cwd_missing", { cwd: `"${dirs.root}/no/such/dir"` })
+    }`,
     `ok: 4 tools (${file}), 3 warnings: fine as declared, but failing here until fixed (--strict: exit 6)`,
   ]);
   const strict = await cli(dirs, ["check", "--strict"]);

@@ -146,7 +146,11 @@ Deno.test("call of a program that is not found or not executable is unavailable:
   assert.equal(missing.code, 6);
   assert.match(
     missing.stderr,
-    /tools\.json: tool "missing": command\[0\]: program "no-such-program-basis" was not found/,
+    new RegExp(
+      `tools\\.json: tool "missing": command\\[0\\]: ${
+        wording("start.not_on_path", { program: '"no-such-program-basis"' }).source
+      }`,
+    ),
   );
   const notexec = await cli(dirs, ["call", "notexec", "{}", ...ALWAYS]);
   assert.equal(notexec.code, 6);
@@ -395,7 +399,10 @@ Deno.test("call refuses a number JSON cannot hold as a finite double, naming the
   for (const input of ['{"id":1e400}', '{"list":[1,-1e999]}']) {
     const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
     assert.equal(result.code, 4, result.stderr);
-    assert.match(result.stderr, /schema: \/(id|list\/1): is not a finite number/);
+    assert.match(
+      result.stderr,
+      new RegExp(`schema: /(id|list/1): ${wording("schema.not_finite").source}`),
+    );
     assertNoStackTrace(result.stderr);
   }
   const json = await cli(dirs, ["call", "capture", '{"id":1e400}', "--json", ...ALWAYS]);
@@ -405,7 +412,10 @@ Deno.test("call refuses a number JSON cannot hold as a finite double, naming the
   for (const input of ['{"id":1e-400}', `{"n":[0, 0.${"0".repeat(400)}1]}`]) {
     const result = await cli(dirs, ["call", "capture", input, ...ALWAYS]);
     assert.equal(result.code, 4, result.stderr);
-    assert.match(result.stderr, /: \/(id|n\/1): is too small for a 64-bit float/);
+    assert.match(
+      result.stderr,
+      new RegExp(`: /(id|n/1): ${wording("schema.underflow").source}`),
+    );
   }
   // Zeros written otherwise are zeros.
   const zero = await cli(dirs, ["call", "capture", '{"id":1,"z":[0.0,-0e5,0E-400]}', ...ALWAYS]);
@@ -450,7 +460,7 @@ Deno.test("call refuses stdin that is not UTF-8, naming the offset of the bad by
     assert.equal(result.code, 2, result.stderr);
     assert.equal(
       result.stderr,
-      `basis-tools: Cannot read the input of tool "capture": stdin is not valid UTF-8 (bad byte at offset ${offset})\n`,
+      `basis-tools: ${say("cli.input_not_utf8", { tool: '"capture"', offset })}\n`,
     );
   }
   await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
@@ -473,7 +483,7 @@ Deno.test("call refuses input nested deeper than 256 levels (exit 4), with secre
       stdin: nested(depth, JSON.stringify(secret)),
     });
     assert.equal(result.code, 4, `${depth}: ${result.stderr.slice(0, 300)}`);
-    assert.match(result.stderr, /: is nested more than 256 levels deep\n$/);
+    assert.match(result.stderr, new RegExp(`: ${say("schema.too_deep", { limit: 256 })}\\n$`));
     assertNoStackTrace(result.stderr);
     assert.ok(!result.stderr.includes(secret));
   }
@@ -515,7 +525,10 @@ Deno.test("call answers at once for a schema pattern that backtracks for hours i
     clearTimeout(watchdog);
     const stderr = new TextDecoder().decode(output.stderr);
     assert.equal(output.code, 4, `${pass}: killed by the watchdog, or: ${stderr}`);
-    assert.match(stderr, /\/s: must match pattern "\^\(a\+\)\+\$"/);
+    assert.match(
+      stderr,
+      new RegExp(`/s: ${wording("schema.pattern", { pattern: "^(a+)+$" }).source}`),
+    );
   }
   const cached = [...Deno.readDirSync(`${dirs.cacheDir}/validators`)];
   assert.equal(cached.length, 1, "the second call read the validator from the cache");

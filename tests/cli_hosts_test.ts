@@ -8,6 +8,18 @@
 import assert from "node:assert/strict";
 import { qualifiesForStrict } from "../src/contract/_strict.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
+import { phrase } from "../src/locale/messages.ts";
+import { say, wording } from "./_wording.ts";
+
+/** A tool's label, as a message names it. */
+const tool = (name: string) => phrase("label.tool", { tool: `"${name}"` });
+
+/** Output of tool "bad" refused at /rows ("must be array" is the type check's reason). */
+const BAD_ROWS = say("schema.output_refused", {
+  tool: '"bad"',
+  pointer: "/rows",
+  reason: phrase("schema.type", { types: "array" }),
+});
 
 const ALWAYS = ["--approve", "always"];
 const ROWS = {
@@ -55,13 +67,13 @@ Deno.test("call --json of a tool with output_schema gains structured_content; a 
   assert.equal(object.structured_content, null);
   assert.deepEqual(object.error, {
     kind: "invalid_output",
-    message: 'Output of tool "bad" does not match its output schema: /rows: must be array',
+    message: BAD_ROWS,
   });
   // On the terminal: the output as it came, then why it is refused.
   const streamed = await cli(dirs, ["call", "bad", "{}", ...ALWAYS]);
   assert.equal(streamed.code, 1);
   assert.equal(streamed.stdout, '{"rows": "none"}\n');
-  assert.match(streamed.stderr, /does not match its output schema: \/rows: must be array\n$/);
+  assert.ok(streamed.stderr.endsWith(`${BAD_ROWS}\n`), streamed.stderr);
 });
 
 Deno.test("an output_schema that does not compile makes the tool unavailable before anything runs", async () => {
@@ -71,7 +83,10 @@ Deno.test("an output_schema that does not compile makes the tool unavailable bef
   }));
   const check = await cli(dirs, ["check"]);
   assert.equal(check.code, 6);
-  assert.match(check.stdout, /tool "q": output_schema: invalid JSON Schema/);
+  assert.match(
+    check.stdout,
+    new RegExp(`tool "q": output_schema: ${wording("schema_problem.invalid").source}`),
+  );
   const call = await cli(dirs, ["call", "q", "{}", ...ALWAYS]);
   assert.equal(call.code, 6);
   assert.doesNotMatch(call.stderr, /ran/);
@@ -169,7 +184,7 @@ Deno.test("call --quiet says nothing of its own on stderr when the call succeeds
     },
   });
   const loud = await cli(dirs, ["call", "silent", "{}", ...ALWAYS]);
-  assert.match(loud.stderr, /finished and printed nothing/);
+  assert.match(loud.stderr, wording("run.printed_nothing", { label: tool("silent") }));
   const quiet = await cli(dirs, ["call", "silent", "{}", "--quiet", ...ALWAYS]);
   assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, "", ""]);
   // The tool's own stderr still streams under --quiet: only basis-tools' notes are held.
@@ -179,12 +194,15 @@ Deno.test("call --quiet says nothing of its own on stderr when the call succeeds
   const result = await cli(dirs, ["call", "chatty", "{}", "--result", ...ALWAYS]);
   assert.deepEqual([result.code, result.stdout, result.stderr], [0, "out\n", ""]);
   const sentence = await cli(dirs, ["call", "silent", "{}", "--result", "--quiet", ...ALWAYS]);
-  assert.equal(sentence.stdout, 'Tool "silent" finished and printed nothing\n');
+  assert.equal(sentence.stdout, `${say("run.printed_nothing", { label: tool("silent") })}\n`);
   // A failure says everything, the program's stderr included, even under --quiet.
   const failed = await cli(dirs, ["call", "fail", "{}", "--result", "--quiet", ...ALWAYS]);
   assert.equal(failed.code, 1);
   assert.equal(failed.stdout, "");
-  assert.equal(failed.stderr, 'basis-tools: Tool "fail" exited with code 2: bad\n');
+  assert.equal(
+    failed.stderr,
+    `basis-tools: ${say("run.exit", { label: tool("fail"), code: 2 })}: bad\n`,
+  );
   const spawn = await cli(dirs, ["spawn", "!true", "--quiet", ...ALWAYS]);
   assert.deepEqual([spawn.code, spawn.stderr], [0, ""]);
 });
@@ -214,7 +232,8 @@ Deno.test("a broken spawn.json makes only spawn unavailable: list works, spawn e
       "echo",
     ],
   );
-  assert.match(schema.stderr, /Leaving tool "spawn" out: it cannot be used: .*spawn\.json/);
+  assert.match(schema.stderr, wording("cli.left_out", { tool: '"spawn"' }));
+  assert.match(schema.stderr, /spawn\.json/);
 });
 
 Deno.test("list --json is as the README says: source built-in for spawn, its side effect, availability", async () => {

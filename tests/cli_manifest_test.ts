@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { assertNoStackTrace, cli, oneTool, scratch } from "./_cli.ts";
 import { assertNoEnglish } from "./_no_english.ts";
+import { say, wording } from "./_wording.ts";
 
 const tool = (fields: Record<string, unknown>) => ({
   description: "A tool",
@@ -148,7 +149,12 @@ Deno.test({
     assert.equal(result.code, 6, result.stdout + result.stderr);
     assert.match(
       result.stderr,
-      /^basis-tools: \S*\/work\/\.basis\/tools\.json: cannot read: it is a symbolic link to "gone\.json", which does not exist/m,
+      new RegExp(
+        `^basis-tools: \\S*/work/\\.basis/tools\\.json: ${
+          wording("file.read_dangling_link", { target: '"gone.json"' }).source
+        }`,
+        "m",
+      ),
     );
     assertNoStackTrace(result.stderr);
   }
@@ -159,13 +165,19 @@ Deno.test({
   await Deno.symlink(`${dirs.configDir}/nowhere.json`, `${dirs.configDir}/tools.json`);
   const global = await cli(dirs, ["list"]);
   assert.equal(global.code, 6);
-  assert.match(global.stderr, /config\/tools\.json: cannot read: it is a symbolic link/);
+  assert.match(
+    global.stderr,
+    new RegExp(`config/tools\\.json: ${wording("file.read_dangling_link").source}`),
+  );
   await Deno.remove(`${dirs.configDir}/tools.json`);
 
   await Deno.symlink("nowhere.json", `${dirs.configDir}/spawn.json`);
   const spawn = await cli(dirs, ["spawn", "!true", "--approve", "always"]);
   assert.equal(spawn.code, 6, spawn.stdout + spawn.stderr);
-  assert.match(spawn.stderr, /spawn\.json: cannot read: it is a symbolic link/);
+  assert.match(
+    spawn.stderr,
+    new RegExp(`spawn\\.json: ${wording("file.read_dangling_link").source}`),
+  );
 });
 
 Deno.test("a manifest that says a name twice is refused at the second one (exit 6)", async () => {
@@ -186,10 +198,10 @@ Deno.test("a manifest that says a name twice is refused at the second one (exit 
     const printed = command === "check" ? result.stdout : result.stderr;
     const lines = printed.trimEnd().split("\n").map((line) => line.replace(/^basis-tools: /, ""));
     assert.deepEqual(lines.map((line) => line.replace(/^\S*\/work\//, "")), [
-      '.basis/tools.json:4:71: tool "t": command: given twice (first at 4:51); a key may appear ' +
-      "only once in an object",
-      '.basis/tools.json:5:5: tool "t": declared twice (first at 4:5); a tool name may be ' +
-      "declared only once",
+      `.basis/tools.json:4:71: tool "t": command: ${
+        say("json.duplicate_key", { line: 4, column: 51 })
+      }`,
+      `.basis/tools.json:5:5: tool "t": ${say("manifest.duplicate_tool", { line: 4, column: 5 })}`,
     ]);
   }
   const json = JSON.parse((await cli(dirs, ["check", "--json"])).stdout);

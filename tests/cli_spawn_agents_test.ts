@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { connectMcp } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { listOf } from "../src/locale/messages.ts";
+import { escape, say, wording } from "./_wording.ts";
 
 const ALWAYS = ["--approve", "always"];
 const AGENT = `${ROOT}tests/fixtures/spawn/recording_agent.sh`;
@@ -127,8 +129,13 @@ Deno.test("an unknown agent and a reach outside the policy are refused before an
   assert.equal(unknown.code, 5);
   assert.equal(
     unknown.stderr,
-    'basis-tools: Spawn refused: unknown agent "nobody"; configured agents: reviewer, writer ' +
-      '(for a task that begins with "@nobody", start it with "@@")\n',
+    `basis-tools: ${
+      say("spawn.guard.unknown_agent", {
+        agent: '"nobody"',
+        names: "reviewer, writer",
+        name: "nobody",
+      })
+    }\n`,
   );
   const outside = await cli(dirs, [
     "call",
@@ -139,18 +146,29 @@ Deno.test("an unknown agent and a reach outside the policy are refused before an
   assert.equal(outside.code, 5);
   assert.match(
     outside.stderr,
-    /\/reach "any" is not allowed by the user's reach policy; give "local" or "named", or leave "reach" out for "local"/,
+    wording("spawn.guard.reach_not_allowed", {
+      reach: '"any"',
+      allowed: listOf(['"local"', '"named"'], "join.or"),
+      default: '"local"',
+    }),
   );
   // The default here is "local": a named agent needs the field.
   const excluded = await cli(dirs, ["spawn", "@reviewer go", ...ALWAYS], { env: dirs.env });
   assert.equal(excluded.code, 5);
-  assert.match(excluded.stderr, /reach "local" keeps a task with the configured subagent/);
+  assert.match(
+    excluded.stderr,
+    wording("spawn.guard.reach_local_only", { reach: '"local"', agent: '"reviewer"' }),
+  );
   const json = JSON.parse(
     (await cli(dirs, ["--json", "call", "spawn", '{"input":"@reviewer go","reach":"far"}']))
       .stdout,
   );
   assert.equal(json.error.kind, "invalid_input");
-  assert.match(json.error.message, /\/reach: must be "local", "named" or "any"/);
+  assert.match(
+    json.error.message,
+    wording("input.refused", { tool: '"spawn"', pointer: "/reach" }),
+  );
+  assert.match(json.error.message, wording("spawn.input.bad_reach"));
   assert.deepEqual(await recorded(dirs.record), {}, "no agent ever started");
   const entries = (await auditLines(dirs)).map((line) => JSON.parse(line));
   assert.deepEqual(entries.map((e) => [e.type, e.allowed, e.by, e.rule_id ?? null]), [
@@ -158,8 +176,8 @@ Deno.test("an unknown agent and a reach outside the policy are refused before an
     ["decision", false, "policy", null],
     ["decision", false, "policy", null],
   ]);
-  assert.match(entries[0].reason, /unknown agent "nobody"/);
-  assert.match(entries[1].reason, /\/reach "any" is not allowed/);
+  assert.match(entries[0].reason, wording("spawn.guard.unknown_agent", { agent: '"nobody"' }));
+  assert.match(entries[1].reason, wording("spawn.guard.reach_not_allowed", { reach: '"any"' }));
   // With the field, the same task is allowed by the rule.
   const allowed = await cli(dirs, ["call", "spawn", '{"input":"@reviewer go","reach":"named"}'], {
     env: dirs.env,
@@ -300,7 +318,14 @@ Deno.test({
   assert.match(first.screen, /target +reviewer\n/);
   assert.match(
     first.screen,
-    /child +tools: lint, spawn\n +model: opus\n +system prompt, replaced by:\n +Review; say "ok" or why not\n/,
+    new RegExp(
+      [
+        `${say("prompt.child")} +${escape(say("prompt.child_roster", { names: "lint, spawn" }))}`,
+        escape(say("prompt.child_model", { model: "opus" })),
+        escape(say("prompt.child_system_prompt")),
+        'Review; say "ok" or why not\\n',
+      ].join("\\n +"),
+    ),
   );
   assert.match(first.screen, /reviewer did: check it/);
   const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`));
@@ -318,7 +343,7 @@ Deno.test({
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, JSON.stringify(changed));
   const asked = await cli(dirs, ["spawn", "@reviewer check it"], { env: dirs.env });
   assert.equal(asked.code, 5);
-  assert.match(asked.stderr, /no terminal to ask/);
+  assert.match(asked.stderr, wording("denied.no_terminal", { tool: '"spawn"' }));
 });
 
 Deno.test("BASIS_ROSTER: a child lists, shows, calls, describes and serves only its roster", async () => {
@@ -332,12 +357,14 @@ Deno.test("BASIS_ROSTER: a child lists, shows, calls, describes and serves only 
   assert.equal(call.code, 2);
   assert.equal(
     call.stderr,
-    'basis-tools: Tool "deploy" is not in this run\'s roster (BASIS_ROSTER lists lint)\n',
+    `basis-tools: ${
+      say("cli.not_in_roster", { tool: '"deploy"', variable: "BASIS_ROSTER", names: "lint" })
+    }\n`,
   );
   assert.equal((await cli(dirs, ["show", "deploy"], { env })).code, 2);
   const spawn = await cli(dirs, ["spawn", "!touch marker", ...ALWAYS], { env });
   assert.equal(spawn.code, 2);
-  assert.match(spawn.stderr, /Tool "spawn" is not in this run's roster/);
+  assert.match(spawn.stderr, wording("cli.not_in_roster", { tool: '"spawn"' }));
   const ok = await cli(dirs, ["call", "lint", "{}", ...ALWAYS], { env });
   assert.equal(ok.code, 0, ok.stderr);
   // check still checks every file; an empty roster serves nothing; garbage is refused.
@@ -348,7 +375,10 @@ Deno.test("BASIS_ROSTER: a child lists, shows, calls, describes and serves only 
   assert.deepEqual(none, []);
   const bad = await cli(dirs, ["list"], { env: { BASIS_ROSTER: "lint;rm -rf" } });
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /BASIS_ROSTER holds "lint;rm -rf", which is not a tool name/);
+  assert.match(
+    bad.stderr,
+    wording("cli.bad_roster", { variable: "BASIS_ROSTER", name: '"lint;rm -rf"' }),
+  );
   const session = await connectMcp(dirs, ["mcp"], { env: { BASIS_ROSTER: "spawn,lint" } });
   try {
     const { tools } = await session.client.listTools();
@@ -376,7 +406,14 @@ Deno.test("list, show and permissions know the named agents; spawn.json problems
   assert.deepEqual(show.input_schema.properties.reach.enum, ["local", "any"]);
   const text = (await cli(dirs, ["show", "spawn"])).stdout;
   assert.match(text, /agents: +@reviewer: .*recording_agent\.sh reviewer --fast\n +@writer: /);
-  assert.match(text, /reach: +"local", "any" allowed; "local" when a call gives none/);
+  assert.match(
+    text,
+    new RegExp(
+      `${say("show.reach")}: +${
+        wording("show.reach_value", { allowed: '"local", "any"', default: '"local"' }).source
+      }`,
+    ),
+  );
   assert.match(text, /child: +agent: roster lint\n +@reviewer: roster lint\n/);
   const permissions = await cli(dirs, ["permissions"]);
   assert.equal(permissions.code, 0, permissions.stderr);
@@ -390,9 +427,11 @@ Deno.test("list, show and permissions know the named agents; spawn.json problems
   assert.equal(broken.code, 6);
   assert.equal(
     broken.stderr,
-    `basis-tools: ${dirs.configDir}/spawn.json:2:25: agents.x[1]: uses "{model}", but no child ` +
-      'policy sets "model" for this agent (add it to "child")\n' +
-      `basis-tools: ${dirs.configDir}/spawn.json:3:24: reach.default: must be one of "local", ` +
-      '"named", "any"\n',
+    `basis-tools: ${dirs.configDir}/spawn.json:2:25: agents.x[1]: ${
+      say("spawn_config.placeholder", { placeholder: '"{model}"', key: "model" })
+    }\n` +
+      `basis-tools: ${dirs.configDir}/spawn.json:3:24: reach.default: ${
+        say("spawn_config.reach_value", { values: '"local", "named", "any"' })
+      }\n`,
   );
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { phrase } from "../src/locale/messages.ts";
+import { formatSize } from "../src/run/size.ts";
 import {
   assertNoStackTrace,
   CALL_JSON_KEYS,
@@ -12,7 +13,7 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
-import { say, wording } from "./_wording.ts";
+import { closing, errorLine, say, wording } from "./_wording.ts";
 import { assertNoEnglish } from "./_no_english.ts";
 
 const ALWAYS = ["--approve", "always"];
@@ -195,7 +196,10 @@ Deno.test("spawn keeps 64 KiB of each stream for --json and says it cut them", a
   assert.equal(object.stderr.length, 65536);
   assert.equal(object.stdout_truncated, true);
   assert.equal(object.stderr_truncated, true);
-  assert.match(object.result, /\[output cut at 64 KiB; 100000 bytes in all\]$/);
+  assert.match(
+    object.result,
+    closing("spawn.cut_note", { size: formatSize(65536), bytes: 100000 }),
+  );
   // Streaming to a terminal passes everything through.
   const streamed = await cli(dirs, ["spawn", body, ...ALWAYS]);
   assert.equal(streamed.stdout.length, 100000);
@@ -207,7 +211,7 @@ Deno.test("spawn refuses bad input with exit 4 before the approver, without runn
   for (const text of ["!", "!@", "!@ mac ls", "!@ma/c ls", "!@local ls", "!@mac", "   "]) {
     const result = await cli(dirs, ["spawn", text, "--approve", "never"]);
     assert.equal(result.code, 4, `${text}: ${result.stderr}`);
-    assert.match(result.stderr, /^basis-tools: Input refused by tool "spawn": \/input: .+\n$/);
+    assert.match(result.stderr, errorLine("input.refused", { tool: '"spawn"', pointer: "/input" }));
     assertNoStackTrace(result.stderr);
   }
   const json = JSON.parse((await cli(dirs, ["spawn", "!", "--json"])).stdout);
@@ -254,10 +258,11 @@ Deno.test("spawn is denied (exit 5) with --approve never and with no terminal to
   await using dirs = await scratch();
   const never = await cli(dirs, ["spawn", "!touch marker", "--approve", "never"]);
   assert.equal(never.code, 5);
-  assert.match(never.stderr, /denied by --approve never/);
+  assert.match(never.stderr, wording("denied.never", { tool: '"spawn"' }));
   const unattended = await cli(dirs, ["spawn", "!touch marker"]);
   assert.equal(unattended.code, 5);
-  assert.match(unattended.stderr, /no terminal to ask.*rules add --tool spawn.*--approve always/);
+  assert.match(unattended.stderr, wording("denied.no_terminal", { tool: '"spawn"' }));
+  assert.match(unattended.stderr, /rules add --tool spawn/);
   assert.ok(!(await exists(`${dirs.root}/marker`)));
   const json = JSON.parse((await cli(dirs, ["spawn", "!touch marker", "--json"])).stdout);
   assert.equal(json.error.kind, "denied");
@@ -384,7 +389,10 @@ Deno.test("a task with no subagent configured is refused (exit 5) saying how to 
   await using dirs = await scratch();
   const result = await cli(dirs, ["spawn", "write the release notes", ...ALWAYS]);
   assert.equal(result.code, 5);
-  assert.match(result.stderr, /no subagent is configured; add .*"agent": \["claude", "-p"\]/);
+  assert.match(
+    result.stderr,
+    wording("spawn.guard.no_agent", { file: `${dirs.configDir}/spawn.json` }),
+  );
   assert.ok(result.stderr.includes(`${dirs.configDir}/spawn.json`), result.stderr);
 });
 
@@ -392,7 +400,7 @@ Deno.test("an unknown target is refused before the approver, listing the configu
   await using dirs = await scratch();
   const none = await cli(dirs, ["spawn", "!@mac ls", ...ALWAYS]);
   assert.equal(none.code, 5);
-  assert.match(none.stderr, /unknown target "mac"; no targets are configured/);
+  assert.match(none.stderr, wording("spawn.guard.unknown_target_none", { target: '"mac"' }));
   await configure(dirs, { targets: { zeta: ["true"], alpha: ["true"] } });
   const unknown = await cli(dirs, ["spawn", "!@mac ls", ...ALWAYS]);
   assert.equal(unknown.code, 5);
@@ -417,7 +425,10 @@ Deno.test("a broken spawn.json is a config error (exit 6) naming the file and th
   await configure(dirs, { agent: "claude -p" });
   const result = await cli(dirs, ["spawn", "!ls", ...ALWAYS]);
   assert.equal(result.code, 6);
-  assert.match(result.stderr, /spawn\.json:1:10: agent: must be a non-empty array of strings/);
+  assert.match(
+    result.stderr,
+    new RegExp(`spawn\\.json:1:10: agent: ${wording("spawn_config.argv").source}`),
+  );
   assertNoStackTrace(result.stderr);
   const check = await cli(dirs, ["check"]);
   assert.equal(check.code, 6);
@@ -458,7 +469,7 @@ Deno.test("call spawn runs the same code with JSON input and call's --json shape
     ...ALWAYS,
   ]);
   assert.equal(timeout.code, 3);
-  assert.match(timeout.stderr, /timed out after 150 ms/);
+  assert.match(timeout.stderr, wording("run.timed_out", { ms: 150 }));
 });
 
 Deno.test("list shows spawn as built-in with its side effects; its description names targets", async () => {
@@ -483,9 +494,17 @@ Deno.test("show spawn prints the built-in tool: modes, kept env, agent, targets,
   const text = await cli(dirs, ["show", "spawn"]);
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /^spawn — Run a shell command/);
-  assert.match(text.stdout, /keeping only PATH, HOME, LANG and the --env pairs/);
+  assert.match(
+    text.stdout,
+    wording("show.commands_env", { env: "PATH, HOME, LANG" }),
+  );
   assert.match(text.stdout, /box: ssh box -- <command>/);
-  assert.match(text.stdout, /depth: +0 \(subagents refused at 2\)/);
+  assert.match(
+    text.stdout,
+    new RegExp(
+      `${say("show.depth")}: +${wording("show.depth_value", { depth: 0, max: 2 }).source}`,
+    ),
+  );
   const json = JSON.parse((await cli(dirs, ["show", "spawn", "--json", "--no-shell"])).stdout);
   assert.equal(json.source, "built-in");
   assert.equal(json.commands, false);

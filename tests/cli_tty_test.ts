@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { oneTool, ROOT, scratch } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
+import { say, wording } from "./_wording.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 
@@ -31,9 +32,12 @@ Deno.test({
     stdin: '{"greeting":"hi"}',
   });
   assert.equal(allowed.code, 0, allowed.screen);
-  assert.match(allowed.screen, /basis-tools asks before running a tool/);
+  assert.ok(allowed.screen.includes(say("prompt.title_tool")), allowed.screen);
   assert.match(allowed.screen, /"greeting": "hi"/);
-  assert.match(allowed.screen, /✔ Allow this call\? Allowed once/);
+  assert.ok(
+    allowed.screen.includes(`✔ ${say("prompt.question")} ${say("prompt.allowed_once")}`),
+    allowed.screen,
+  );
   assert.match(allowed.screen, /^\{"greeting":"hi"\}/m);
   // Stderr to a file as well: the question is drawn on the terminal, not in the file.
   const log = `${dirs.root}/stderr.txt`;
@@ -44,10 +48,13 @@ Deno.test({
     stderr: log,
   });
   assert.equal(denied.code, 5, denied.screen);
-  assert.match(denied.screen, /✔ Allow this call\? Denied/);
+  assert.ok(
+    denied.screen.includes(`✔ ${say("prompt.question")} ${say("prompt.denied")}`),
+    denied.screen,
+  );
   const written = await Deno.readTextFile(log);
-  assert.doesNotMatch(written, /Allow once/);
-  assert.match(written, /Call of tool "echo" denied at the prompt/);
+  assert.ok(!written.includes(say("prompt.allow_once")), written);
+  assert.match(written, wording("denied.prompt", { tool: '"echo"' }));
   const audit = (await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`)).trim().split("\n")
     .map((line) => JSON.parse(line)).filter((entry) => entry.type === "decision");
   assert.deepEqual(audit.map((entry) => [entry.allowed, entry.by]), [[true, "prompt"], [
@@ -72,8 +79,8 @@ Deno.test({
     stderr: log,
   });
   assert.equal(run.code, 5, run.screen);
-  assert.doesNotMatch(run.screen, /Allow once/);
-  assert.match(await Deno.readTextFile(log), /there is no terminal to ask/);
+  assert.ok(!run.screen.includes(say("prompt.allow_once")), run.screen);
+  assert.match(await Deno.readTextFile(log), wording("denied.no_terminal"));
 });
 
 Deno.test({

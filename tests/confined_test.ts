@@ -19,6 +19,8 @@ import {
 } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { tempDir } from "./_scratch.ts";
+import { phrase } from "../src/locale/messages.ts";
+import { say, wording } from "./_wording.ts";
 
 const IS_LINUX = Deno.build.os === "linux";
 
@@ -215,7 +217,10 @@ Deno.test({
       fn: async () => {
         const slow = await confined(["call", "slow", "{}", ...ALWAYS]);
         assert.equal(slow.code, 3, slow.stderr);
-        assert.match(slow.stderr, /Tool "slow" timed out after 500 ms/);
+        assert.match(
+          slow.stderr,
+          wording("run.timed_out", { label: phrase("label.tool", { tool: '"slow"' }), ms: 500 }),
+        );
         const pgid = Number((await Deno.readTextFile(`${dirs.root}/pgid`)).trim());
         // The grandchild (`sleep 30 &`) is gone too: the kill program stopped the group.
         assert.deepEqual(await processesLeftInGroup(pgid), []);
@@ -255,8 +260,15 @@ Deno.test({
         assert.equal(refused.code, 1);
         assert.equal(
           refused.stderr,
-          `basis-tools: Tool "intruder" could not start: Deno's sandbox refused to start ` +
-            `program "${intruder}"; allow it with --allow-run=${intruder}\n`,
+          `basis-tools: ${
+            say("run.not_started", {
+              label: phrase("label.tool", { tool: '"intruder"' }),
+              reason: phrase("start.sandbox", {
+                program: `"${intruder}"`,
+                flag: `--allow-run=${intruder}`,
+              }),
+            })
+          }\n`,
         );
         const json = await confined(["call", "intruder", "{}", "--json", ...ALWAYS]);
         assert.equal(JSON.parse(json.stdout).error.kind, "spawn_failed");
@@ -272,7 +284,7 @@ Deno.test({
       assert.equal(blocked.code, 1);
       assert.match(
         blocked.stderr,
-        /Deno's sandbox refused to start program "\S+\/cat" because the environment holds LD_BASIS_TEST: .*unset LD_BASIS_TEST/,
+        wording("start.loader_env", { variables: "LD_BASIS_TEST" }),
       );
     });
 

@@ -21,6 +21,7 @@ import { tempDir } from "./_scratch.ts";
 import { CYRILLIC } from "./_no_english.ts";
 import { say, wording } from "./_wording.ts";
 import { phrase } from "../src/locale/messages.ts";
+import { formatSize } from "../src/run/size.ts";
 
 /** The label of a tool's run, as messages name it. */
 const toolLabel = (name: string) => phrase("label.tool", { tool: `"${name}"` });
@@ -208,13 +209,18 @@ Deno.test("the final output is the truth of the run, not the concatenated chunks
   const bigChunks = collect(bigExecution.outputStream());
   const bigOutput = await bigExecution.execute();
   assert.equal(joined(await bigChunks, "stdout").length, 80_000);
-  assert.match(bigOutput.result, /\n\[output cut at 50 KiB \/ 2000 lines; 80000 bytes in all\]$/);
+  assert.ok(
+    bigOutput.result.endsWith(
+      `\n${say("run.cut_note", { size: formatSize(51200), lines: 2000, bytes: 80000 })}`,
+    ),
+    bigOutput.result.slice(-200),
+  );
   assert.ok(bigOutput.result.length < 60_000);
   // A program that prints nothing gets a sentence.
   const quiet = builder(toolSpec("quiet", ["true"])).build();
   assert.equal(
     (await (await quiet.execution({})).execute()).result,
-    'Tool "quiet" finished and printed nothing',
+    say("run.printed_nothing", { label: phrase("label.tool", { tool: '"quiet"' }) }),
   );
 });
 
@@ -276,7 +282,9 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   assert.equal(notStarted.code, "spawn_failed");
   assert.match(
     notStarted.message,
-    /could not start: program "no-such-program-basis" was not found/,
+    wording("run.not_started", {
+      reason: phrase("start.not_on_path", { program: '"no-such-program-basis"' }),
+    }),
   );
   // Why it did not start is kept as a phrase too: its values are redacted like the message.
   const hidden = builder(toolSpec("hidden", [`/no/${secret}/prog`], { env: { TOKEN: secret } }))
@@ -284,7 +292,10 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
   const unstarted = await rejection((await hidden.execution({})).execute());
   assert.equal(
     unstarted.message,
-    'Tool "hidden" could not start: program "/no/[redacted]/prog" does not exist',
+    say("run.not_started", {
+      label: phrase("label.tool", { tool: '"hidden"' }),
+      reason: phrase("start.missing", { program: '"/no/[redacted]/prog"' }),
+    }),
   );
   const run = (unstarted.output?.metadata.extra as DeclaredToolExtra).run;
   assert.deepEqual(run.startReason, {

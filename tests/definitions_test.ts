@@ -7,6 +7,7 @@ import {
   type ToolSpec,
 } from "../src/mod.ts";
 import { cli, oneTool, scratch } from "./_cli.ts";
+import { say } from "./_wording.ts";
 
 const SNAPSHOT = new URL("./fixtures/definitions_snapshot.json", import.meta.url);
 const UPDATE = Deno.env.get("BASIS_UPDATE_SNAPSHOTS") === "1";
@@ -129,7 +130,9 @@ Deno.test("`schema` prints the roster's definitions, openai by default; an unkno
   assert.equal(bad.code, 2);
   assert.equal(
     bad.stderr,
-    'basis-tools: Cannot use --format "soap": expected one of openai, anthropic, mcp, gemini\n',
+    `basis-tools: ${
+      say("cli.bad_format", { value: '"soap"', formats: "openai, anthropic, mcp, gemini" })
+    }\n`,
   );
   assert.equal(bad.stdout, "");
   const help = await cli(dirs, ["schema", "--help"]);

@@ -15,6 +15,8 @@
 import assert from "node:assert/strict";
 import { ROOT, type Scratch, scratch } from "./_cli.ts";
 import { GEMINI_CORE_VERSION, geminiCore } from "./_gemini_core.ts";
+import { phrase } from "../src/locale/messages.ts";
+import { escape, say } from "./_wording.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const DRIVER = `${ROOT}tests/fixtures/gemini/drive.mjs`;
@@ -144,7 +146,7 @@ Deno.test({
   assert.deepEqual([ordered?.llmContent, ordered?.error], ['{"text":"in order"}\n', null]);
   // Success with nothing printed is a success; the model reads a sentence saying so.
   assert.deepEqual([quiet?.llmContent, quiet?.error], [
-    'Tool "quiet" finished and printed nothing\n',
+    `${say("run.printed_nothing", { label: phrase("label.tool", { tool: '"quiet"' }) })}\n`,
     null,
   ]);
   // A successful tool's stderr never turns its call into a failure.
@@ -153,7 +155,11 @@ Deno.test({
   assert.equal(fail?.error, "discovered_tool_execution_error");
   assert.match(
     fail?.llmContent ?? "",
-    /Stderr: basis-tools: Tool "fail" exited with code 3: broken/,
+    new RegExp(
+      `Stderr: basis-tools: ${
+        escape(say("run.exit", { label: phrase("label.tool", { tool: '"fail"' }), code: 3 }))
+      }: broken`,
+    ),
   );
   assert.match(fail?.llmContent ?? "", /Exit Code: 1/);
   // Secrets are redacted from the result.

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { english, loadLocale, messages } from "../src/locale/messages.ts";
+import {
+  english,
+  loadLocale,
+  messages,
+  type Phrase,
+  phrase,
+  type PhraseParams,
+} from "../src/locale/messages.ts";
 import { BasisError, formatProblem, ManifestError, type ManifestProblem } from "../src/errors.ts";
 import { findWorkspaceRoot, type LoadOptions, loadRoster } from "../src/manifest/load.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";
@@ -12,6 +19,24 @@ import { parseSpawnConfig } from "../src/spawn/config.ts";
 import { cli, scratch } from "./_cli.ts";
 import { keysOf } from "./_phrase.ts";
 import { CYRILLIC } from "./_no_english.ts";
+import { escape, opening, say, wording } from "./_wording.ts";
+
+/** A pattern for a problem's line that ends with `where` (`tools.json:4:3`) and the phrase's English. */
+function ending(where: string, key: MessageKey, params?: PhraseParams): RegExp {
+  return new RegExp(`${escape(where)}: ${escape(say(key, params))}$`);
+}
+
+/** A JSON syntax error's reason: `unexpected <found>, expected <expected>`. */
+function unexpected(
+  found: string | Phrase,
+  expected?: string | Phrase,
+): Phrase {
+  return phrase("json.invalid_detail", {
+    detail: expected === undefined
+      ? phrase("json.unexpected", { found })
+      : phrase("json.unexpected_expected", { found, expected }),
+  });
+}
 
 const FIXTURES = new URL("./fixtures/manifests/", import.meta.url);
 const CANARY = "canary-S3CRET-7f3a9";
@@ -196,36 +221,47 @@ Deno.test("loadRoster() refuses a key given twice at the second one (JSON.parse 
 Deno.test("loadRoster() reports a file that is not JSON at the line and column of the first syntax error", async () => {
   const line = await oneProblem(
     await Deno.readTextFile(new URL("not_json.json", FIXTURES)),
-    /invalid JSON/,
+    wording("json.invalid"),
   );
   assert.match(
     line,
-    /\/ws\/\.basis\/tools\.json:6:5: invalid JSON: unexpected string, expected ","$/,
+    new RegExp(
+      `/ws/\\.basis/tools\\.json:6:5: ${
+        escape(english(unexpected(phrase("json.string"), '","')))
+      }$`,
+    ),
   );
 });
 
 Deno.test("loadRoster() reports what was unexpected in a file that is not JSON", async () => {
   assert.match(
-    await oneProblem('{\n  "schema": 1,\n  "tools": {\n}}}', /invalid JSON/),
-    /tools\.json:4:3: invalid JSON: unexpected "}", expected end of file$/,
+    await oneProblem('{\n  "schema": 1,\n  "tools": {\n}}}', wording("json.invalid")),
+    new RegExp(`tools\\.json:4:3: ${escape(english(unexpected('"}"', phrase("json.end"))))}$`),
   );
   assert.match(
-    await oneProblem('{"schema": 1,\n "tools": {', /invalid JSON/),
-    /tools\.json:2:12: invalid JSON: unexpected end of file, expected "}"$/,
+    await oneProblem('{"schema": 1,\n "tools": {', wording("json.invalid")),
+    new RegExp(`tools\\.json:2:12: ${escape(english(unexpected(phrase("json.end"), '"}"')))}$`),
   );
   assert.match(
-    await oneProblem("{ schema: 1 }", /invalid JSON/),
-    /:1:3: invalid JSON: unexpected unquoted text, expected a property name in double quotes$/,
+    await oneProblem("{ schema: 1 }", wording("json.invalid")),
+    new RegExp(
+      `:1:3: ${
+        escape(english(unexpected(phrase("json.unquoted"), phrase("json.property_name"))))
+      }$`,
+    ),
   );
   assert.match(
-    await oneProblem("{'schema': 1}", /invalid JSON/),
-    /:1:2: invalid JSON: unexpected single-quoted text \(use double quotes\)/,
+    await oneProblem("{'schema': 1}", wording("json.invalid")),
+    new RegExp(`:1:2: ${escape(english(unexpected(phrase("json.single_quoted"))))}`),
   );
   assert.match(
-    await oneProblem('{"a": "x', /invalid JSON/),
-    /:1:7: invalid JSON: unterminated string$/,
+    await oneProblem('{"a": "x', wording("json.invalid")),
+    ending(":1:7", "json.invalid_detail", { detail: phrase("json.unterminated_string") }),
   );
-  assert.match(await oneProblem("/* never closed", /invalid JSON/), /:1:1: .*unterminated comment/);
+  assert.match(
+    await oneProblem("/* never closed", wording("json.invalid")),
+    ending(":1:1", "json.invalid_detail", { detail: phrase("json.unterminated_comment") }),
+  );
 });
 
 Deno.test("loadRoster() reports an empty file", async () => {
@@ -285,7 +321,7 @@ Deno.test("loadRoster() reports a file Deno's permissions refuse, without a stac
   });
   assert.equal(
     stdout.trim(),
-    `${d.globalFile}: cannot read: refused by Deno's permissions (grant --allow-read for it)`,
+    `${d.globalFile}: ${say("file.read_sandbox")}`,
     stderr,
   );
 });
@@ -365,11 +401,13 @@ Deno.test("loadRoster() accepts a top-level $schema (for editors) and refuses on
 Deno.test("loadRoster() refuses an unknown tool key at the key, suggesting the close one", async () => {
   const line = await oneProblem(
     '{"schema": 1, "tools": {"t": {"description": "d", "input_schema": {},\n "command": ["cat"], "timout_ms": 5}}}',
-    /did you mean "timeout_ms"\?/,
+    wording("manifest.unknown_key_near", { key: '"timeout_ms"' }),
   );
   assert.match(
     line,
-    /tools\.json:2:22: tool "t": timout_ms: unknown key, did you mean "timeout_ms"\?$/,
+    ending('tools.json:2:22: tool "t": timout_ms', "manifest.unknown_key_near", {
+      key: '"timeout_ms"',
+    }),
   );
 });
 
@@ -516,8 +554,8 @@ Deno.test("loadRoster() refuses env that is not an object", async () => {
 Deno.test("loadRoster() refuses env names that cannot be variables", async () => {
   const lines = await linesOf(manifest({ t: tool({ env: { "": "x", "A=B": "y" } }) }));
   assert.equal(lines.length, 2, lines.join("\n"));
-  assert.match(lines[0]!, /tool "t": env: the variable name must not be empty$/);
-  assert.match(lines[1]!, /tool "t": env\.A=B: the variable name must not contain "="$/);
+  assert.match(lines[0]!, ending('tool "t": env', "manifest.env_name_empty"));
+  assert.match(lines[1]!, ending('tool "t": env.A=B', "manifest.env_name_equals"));
 });
 
 Deno.test("loadRoster() refuses a cwd that is not a string", async () => {
@@ -582,7 +620,7 @@ for (
 Deno.test("loadRoster() refuses a name the caller reserves", async () => {
   const d = await dirs(manifest({ list: tool() }));
   const problems = await d.problems({ reserved: ["spawn", "list"] });
-  assert.match(formatProblem(problems[0]!), /"list" is built into this program/);
+  assert.match(formatProblem(problems[0]!), wording("manifest.name_reserved", { name: '"list"' }));
   assert.equal((await d.load({ reserved: [] })).tools.size, 1);
 });
 
@@ -643,7 +681,11 @@ Deno.test("loadRoster() refuses ${UNSET}, naming the variable, the field, the to
   assert.equal(problem!.file, d.workspaceFile);
   assert.equal(problem!.tool, "t");
   assert.equal(problem!.field, "command[2]");
-  assert.match(english(problem!.reason), /^variable "API_KEY" is not set/);
+  assert.equal(problem!.reason.key, "manifest.expand_unset");
+  assert.match(
+    english(problem!.reason),
+    opening("manifest.expand_unset", { variable: '"API_KEY"' }),
+  );
   assert.ok(!formatProblem(problem!).includes("--key="), "the expanded text must not be echoed");
 });
 
@@ -821,11 +863,13 @@ Deno.test("loadRoster() reports each problem as one located line, in file order"
     '{\n  "schema": 1,\n  "tools": {\n    "t": {\n      "description": "",\n      "input_schema": [],\n      "command": [],\n      "timout_ms": 1\n    }\n  },\n  "extra": 1\n}\n',
   );
   assert.deepEqual(lines.map((line) => line.replace(/^.*tools\.json:/, "")), [
-    '5:22: tool "t": description: is required (it is blank)',
-    '6:23: tool "t": input_schema: must be a JSON object, found an array',
-    '7:18: tool "t": command: must not be empty (the first element is the program)',
-    '8:7: tool "t": timout_ms: unknown key, did you mean "timeout_ms"?',
-    "11:3: extra: unknown key (expected one of: $schema, schema, tools)",
+    `5:22: tool "t": description: ${say("manifest.blank")}`,
+    `6:23: tool "t": input_schema: ${
+      say("manifest.schema_not_object", { found: phrase("found.array") })
+    }`,
+    `7:18: tool "t": command: ${say("manifest.command_empty")}`,
+    `8:7: tool "t": timout_ms: ${say("manifest.unknown_key_near", { key: '"timeout_ms"' })}`,
+    `11:3: extra: ${say("manifest.unknown_key", { keys: "$schema, schema, tools" })}`,
   ]);
   for (const line of lines) assert.ok(!line.includes("\n"));
 });
@@ -883,7 +927,10 @@ Deno.test("loadRoster() refuses a workspace that is not a directory as a usage e
   const error = await d.load({ workspace: `${d.root}/missing` }).catch((e: unknown) => e);
   assert.ok(error instanceof BasisError);
   assert.equal(error.code, "usage");
-  assert.match(error.message, /^Cannot use workspace ".*\/missing": not a directory$/);
+  assert.equal(
+    error.message,
+    say("cli.not_a_directory", { path: JSON.stringify(`${d.root}/missing`) }),
+  );
 });
 
 Deno.test("loadRoster() takes the default config dir from the env option", async () => {
@@ -906,8 +953,8 @@ Deno.test("loadRoster() never lets __proto__ keys reach an object's prototype", 
   );
   assert.equal(lines.length, 3, lines.join("\n"));
   assert.match(lines[0]!, /: __proto__: unknown key/);
-  assert.match(lines[1]!, /input_schema\.properties\.__proto__: key "__proto__" is not allowed$/);
-  assert.match(lines[2]!, /env\.__proto__: key "__proto__" is not allowed$/);
+  assert.match(lines[1]!, ending("input_schema.properties.__proto__", "manifest.proto_key"));
+  assert.match(lines[2]!, ending("env.__proto__", "manifest.proto_key"));
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 
@@ -961,7 +1008,7 @@ Deno.test("loadRoster() never puts an env value or the text being expanded in a 
 Deno.test("loadRoster() does not echo an unquoted secret in a syntax error", async () => {
   const line = await oneProblem(
     `{"schema": 1, "tools": {"t": {"env": {"T": ${CANARY}}}}}`,
-    /invalid JSON/,
+    wording("json.invalid"),
   );
   assert.ok(!line.includes(CANARY), line);
   assert.match(line, /unexpected unquoted text/);

@@ -13,6 +13,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { cliCommand, oneTool, scratch } from "./_cli.ts";
 import { callTool, connectMcp, rawMcp, resultText, within } from "./_mcp.ts";
+import { phrase } from "../src/locale/messages.ts";
+import { opening, say, wording } from "./_wording.ts";
 
 const ROWS_SCHEMA = {
   type: "object",
@@ -79,19 +81,29 @@ Deno.test("mcp: output that is not JSON, or does not match, is a tool error nami
     assert.equal(wrong.isError, true);
     assert.equal(
       resultText(wrong),
-      'Output of tool "wrong" does not match its output schema: /rows/1: must be integer',
+      // "must be integer" is ajv's own.
+      say("schema.output_refused", {
+        tool: '"wrong"',
+        pointer: "/rows/1",
+        reason: "must be integer",
+      }),
     );
     const text = await callTool(session, "text", {});
     assert.equal(text.isError, true);
-    assert.match(resultText(text), /^Output of tool "text" is not JSON, .*: .* at 1:1$/);
+    assert.match(resultText(text), opening("output.not_json", { tool: '"text"' }));
+    assert.match(resultText(text), / at 1:1$/);
     const list = await callTool(session, "list", {});
-    assert.match(
+    assert.equal(
       resultText(list),
-      /^Output of tool "list" does not match .*: \(root\): must be a JSON object, found an array$/,
+      say("schema.output_refused", {
+        tool: '"list"',
+        pointer: phrase("schema.root"),
+        reason: phrase("output.must_be_object", { found: phrase("found.array") }),
+      }),
     );
     const silent = await callTool(session, "silent", {});
     assert.equal(silent.isError, true);
-    assert.match(resultText(silent), /^Output of tool "silent" is not JSON/);
+    assert.match(resultText(silent), opening("output.not_json", { tool: '"silent"' }));
   } finally {
     await session.close();
   }
@@ -115,7 +127,7 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
     const listed = await session.client.listTools();
     assert.deepEqual(listed.tools.map((tool) => tool.name), ["echo", "spawn"]);
     assert.equal(resultText(await callTool(session, "echo", { a: 1 })), '{"a":1}');
-    await session.stderrContains('Tool "jenkins_job" cannot be used');
+    await session.stderrContains(say("mcp.tool_left_out", { tool: '"jenkins_job"' }));
     assert.match(
       session.stderr(),
       /tool "jenkins_job": command\[1\]: variable "BASIS_TEST_JENKINS_TOKEN"/,
@@ -123,7 +135,13 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
     // A call of it says why, as a protocol error (it is not in the list).
     await assert.rejects(
       callTool(session, "jenkins_job", {}),
-      /-32602.*Tool "jenkins_job" cannot be used: .*BASIS_TEST_JENKINS_TOKEN/,
+      new RegExp(
+        `-32602.*${wording("mcp.tool_unavailable", { tool: '"jenkins_job"' }).source}`,
+      ),
+    );
+    await assert.rejects(
+      callTool(session, "jenkins_job", {}),
+      /BASIS_TEST_JENKINS_TOKEN/,
     );
 
     const changed = Promise.withResolvers<void>();
@@ -137,9 +155,12 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
     const after = await session.client.listTools();
     assert.deepEqual(after.tools.map((tool) => tool.name), ["echo", "jenkins_job", "spawn"]);
     assert.equal(resultText(await callTool(session, "jenkins_job", {})), "none");
-    await session.stderrContains('Tool "jenkins_job" can be used again');
+    await session.stderrContains(say("mcp.tool_back", { tool: '"jenkins_job"' }));
     // Logged once: the reload that fixed it said nothing more about it.
-    assert.equal(session.stderr().split('Tool "jenkins_job" cannot be used').length, 2);
+    assert.equal(
+      session.stderr().split(say("mcp.tool_left_out", { tool: '"jenkins_job"' })).length,
+      2,
+    );
   } finally {
     await session.close();
   }
@@ -195,12 +216,14 @@ Deno.test("mcp: the server declares logging and sends its log lines as notificat
         },
       }),
     );
-    await session.stderrContains('Tool "echo" cannot be used');
+    await session.stderrContains(say("mcp.tool_left_out", { tool: '"echo"' }));
     await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, '{"schema": 1, "tools": {');
-    await next(/^Cannot reload the roster/);
-    assert.equal(lines.find((line) => /^Cannot reload/.test(String(line.data)))?.level, "error");
+    const reloadFailed = opening("mcp.reload_failed");
+    await next(reloadFailed);
+    assert.equal(lines.find((line) => reloadFailed.test(String(line.data)))?.level, "error");
+    const leftOut = wording("mcp.tool_left_out");
     assert.ok(
-      !lines.some((line) => /cannot be used/.test(String(line.data))),
+      !lines.some((line) => leftOut.test(String(line.data))),
       JSON.stringify(lines),
     );
   } finally {
@@ -227,19 +250,14 @@ Deno.test("mcp: a denial says what denied the call: a rule, the policy, the pers
       await session.close();
     }
   };
-  assert.match(await denial([]), /this MCP client cannot ask for approval/);
-  assert.equal(
-    await denial(["--approve", "never"]),
-    'Call of tool "echo" denied by --approve never',
-  );
-  assert.match(await denial([], "decline"), /the person declined the approval request/);
-  assert.match(await denial([], "cancel"), /dismissed in the MCP client without an answer/);
-  assert.match(
-    await denial([], "deny"),
-    /denied in the MCP client: the person asked chose to deny/,
-  );
+  const echo = '"echo"';
+  assert.match(await denial([]), opening("elicit.no_client", { tool: echo }));
+  assert.equal(await denial(["--approve", "never"]), say("denied.never", { tool: echo }));
+  assert.equal(await denial([], "decline"), say("elicit.declined", { tool: echo }));
+  assert.equal(await denial([], "cancel"), say("elicit.cancelled", { tool: echo }));
+  assert.equal(await denial([], "deny"), say("elicit.denied", { tool: echo }));
   for (const text of await Promise.all([denial([], "decline"), denial([], "deny")])) {
-    assert.doesNotMatch(text, /at the prompt/);
+    assert.doesNotMatch(text, wording("denied.prompt"));
   }
   const added = await cliRules(dirs, [
     "rules",
@@ -251,7 +269,9 @@ Deno.test("mcp: a denial says what denied the call: a rule, the policy, the pers
     "{}",
   ]);
   assert.equal(added, 0);
-  assert.match(await denial(["--approve", "always"]), /denied by rule r-/);
+  const byRule = await denial(["--approve", "always"]);
+  assert.match(byRule, opening("denied.rule", { tool: echo }));
+  assert.match(byRule, / r-\w+$/);
 });
 
 async function cliRules(dirs: Awaited<ReturnType<typeof scratch>>, args: string[]) {

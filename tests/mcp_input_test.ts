@@ -9,6 +9,8 @@
 import assert from "node:assert/strict";
 import { FIXTURES, oneTool, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
+import { phrase } from "../src/locale/messages.ts";
+import { closing, wording } from "./_wording.ts";
 
 /** `JSON.rawJSON`: lets the client write a number exactly as given (ES2025, in V8). */
 const raw = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
@@ -30,7 +32,10 @@ Deno.test("mcp: a number too large for a double is refused naming its field; oth
   try {
     const refused = await callTool(session, "capture", { id: raw("1e400") });
     assert.equal(refused.isError, true);
-    assert.match(resultText(refused), /schema: \/id: is not a finite number/);
+    assert.match(
+      resultText(refused),
+      wording("schema.refused", { pointer: "/id", reason: phrase("schema.not_finite") }),
+    );
     await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
     // The SDK parsed the request: the program gets each number as JavaScript writes that double.
     const ran = await callTool(session, "capture", {
@@ -55,7 +60,7 @@ Deno.test("mcp: arguments nested past the limit are refused, and the server goes
       for (let i = 1; i < depth; i++) deep = [deep];
       const result = await callTool(session, "echo", { a: deep });
       assert.equal(result.isError, true);
-      assert.match(resultText(result), /: is nested more than 256 levels deep$/);
+      assert.match(resultText(result), closing("schema.too_deep", { limit: 256 }));
       assert.ok(!resultText(result).includes("mcp-deep-9c1e"));
     }
     assert.equal(resultText(await callTool(session, "echo", { a: 1 })), '{"a":1}');
@@ -93,7 +98,13 @@ Deno.test("mcp: a schema pattern that backtracks for hours in JavaScript neither
       "the server to answer while a pathological pattern is checked",
     );
     assert.equal(pathological.isError, true);
-    assert.match(resultText(pathological), /\/s: must match pattern "\^\(a\+\)\+\$"/);
+    assert.match(
+      resultText(pathological),
+      wording("schema.refused", {
+        pointer: "/s",
+        reason: phrase("schema.pattern", { pattern: "^(a+)+$" }),
+      }),
+    );
     assert.equal(resultText(other), '{"b":2}');
     assert.equal(resultText(await callTool(session, "check", { s: "aaa" })), '{"s":"aaa"}');
   } finally {
@@ -119,7 +130,11 @@ Deno.test("mcp: arguments from the input are filled in as for call, and a value 
     assert.equal(refused.isError, true);
     assert.match(
       resultText(refused),
-      /Input refused by tool "args": \/path: must not begin with "-"/,
+      wording("input.refused", { tool: '"args"', pointer: "/path" }),
+    );
+    assert.match(
+      resultText(refused),
+      wording("input.argument_dash"),
     );
   } finally {
     await session.close();

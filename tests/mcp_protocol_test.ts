@@ -30,6 +30,18 @@ import {
 } from "./_cli.ts";
 import { callTool, connectMcp, type McpSession, type RawMcp, rawMcp, resultText } from "./_mcp.ts";
 import { ECHO_MANIFEST } from "./_fixtures.ts";
+import { phrase } from "../src/locale/messages.ts";
+import { opening, say, wording } from "./_wording.ts";
+
+/** The invalid-params message of a field given the wrong type. */
+function wrongType(method: string, field: string, expected: string, found: string): string {
+  return say("mcp.invalid_params_type", {
+    method: JSON.stringify(method),
+    field,
+    expected: phrase(`found.${expected}` as "found.object"),
+    found: phrase(`found.${found}` as "found.object"),
+  });
+}
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { tempDir } from "./_scratch.ts";
 
@@ -99,7 +111,7 @@ Deno.test({
     const echoed = await raw.response(2);
     assert.deepEqual(echoed.result?.content, [{ type: "text", text: '{"text":"after"}' }]);
     await assertServing(raw, "ping-1");
-    assert.match(raw.stderr(), /Refused a message from the client: Message refused/);
+    assert.match(raw.stderr(), wording("mcp.refused", { reason: phrase("mcp.too_large") }));
     assert.deepEqual(raw.strayLines, []);
 
     const status = await raw.close();
@@ -118,12 +130,13 @@ Deno.test("mcp: a line that is not JSON is a parse error with id null; JSON that
     const parse = await raw.response(null);
     assert.equal(parse.jsonrpc, "2.0");
     assert.equal(parse.error?.code, -32700);
-    assert.match(parse.error?.message ?? "", /^Message is not JSON: unexpected .* at 1:1$/);
+    assert.match(parse.error?.message ?? "", opening("mcp.not_json"));
+    assert.match(parse.error?.message ?? "", / at 1:1$/);
     // Never echoed: a pasted secret would be.
     assert.doesNotMatch(parse.error?.message ?? "", /this is not/);
 
     await raw.write(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
-    assert.match((await raw.response(null)).error?.message ?? "", /not valid UTF-8/);
+    assert.match((await raw.response(null)).error?.message ?? "", wording("mcp.not_utf8"));
 
     // No method, no result: its id is answered.
     await raw.send({ jsonrpc: "2.0", id: 41 });
@@ -155,19 +168,22 @@ Deno.test("mcp: tools/call with arguments that are not an object, or no name, is
     const array = await raw.response(1);
     assert.deepEqual(array.error, {
       code: -32602,
-      message: 'Invalid params of "tools/call": params.arguments must be an object, found an array',
+      message: wrongType("tools/call", "params.arguments", "object", "array"),
     });
 
     await raw.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { arguments: {} } });
     assert.deepEqual((await raw.response(2)).error, {
       code: -32602,
-      message: 'Invalid params of "tools/call": params.name must be a string, found nothing',
+      message: wrongType("tools/call", "params.name", "string", "nothing"),
     });
 
     await raw.send({ jsonrpc: "2.0", id: 3, method: "tools/call" });
     assert.equal((await raw.response(3)).error?.code, -32602);
     await raw.send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: 5 } });
-    assert.match((await raw.response(4)).error?.message ?? "", /params\.name must be a string/);
+    assert.equal(
+      (await raw.response(4)).error?.message,
+      wrongType("tools/call", "params.name", "string", "number"),
+    );
     await raw.send({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { cursor: 5 } });
     assert.equal((await raw.response(5)).error?.code, -32602);
 
@@ -219,7 +235,7 @@ Deno.test({
     await raw.send(call(1, "echo", { text: "second" }));
     const refused = await raw.response(1);
     assert.equal(refused.error?.code, -32600);
-    assert.match(refused.error?.message ?? "", /^Invalid request: id 1 belongs to a request still/);
+    assert.equal(refused.error?.message, say("mcp.duplicate_id", { id: 1 }));
     assert.ok(processesInGroup(first).length > 0, "the first call still runs");
 
     // Cancelling id 1 stops the first call; then the id may be used again.
@@ -300,7 +316,10 @@ Deno.test("mcp: params of the wrong shape are invalid params; an id no reply cou
     await raw.send({ jsonrpc: "2.0", id: 11, method: "ping", params: [1] });
     const ping = await raw.response(11);
     assert.equal(ping.error?.code, -32602);
-    assert.match(ping.error?.message ?? "", /^Invalid params of "ping": params is not valid$/);
+    assert.equal(
+      ping.error?.message,
+      say("mcp.invalid_params", { method: '"ping"', field: "params" }),
+    );
     await raw.send({
       jsonrpc: "2.0",
       id: 12,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { BasisError } from "../src/errors.ts";
-import { english, loadLocale, messages } from "../src/locale/messages.ts";
+import { english, loadLocale, messages, phrase } from "../src/locale/messages.ts";
 import {
   addRule,
   checkRules,
@@ -27,6 +27,7 @@ import { Fuzz } from "./_fuzz.ts";
 import { tempDir } from "./_scratch.ts";
 import { DeclaredToolBuilder, ToolError } from "../src/mod.ts";
 import { toolSpec } from "./_fixtures.ts";
+import { errorLine, escape, opening, say, wording } from "./_wording.ts";
 
 const CHILD = new URL("./fixtures/rules/rules_child.ts", import.meta.url).pathname;
 const WINDOWS = Deno.build.os === "windows";
@@ -470,9 +471,12 @@ Deno.test("checkRules() reports each failing example with the rule's id", async 
     ["r-broad", false],
     ["r-shape", true],
   ]);
-  assert.match(english(problems[0]!.phrase), /^rule does not match example match\[0\] /);
-  assert.match(english(problems[1]!.phrase), /^rule matches example not_match\[0\] /);
-  assert.match(english(problems[2]!.phrase), /^example match\[0\]: not a preview of this tool/);
+  assert.match(english(problems[0]!.phrase), opening("rules_file.example_unmatched", { index: 0 }));
+  assert.match(english(problems[1]!.phrase), opening("rules_file.example_matched", { index: 0 }));
+  assert.match(
+    english(problems[2]!.phrase),
+    new RegExp(`^example match\\[0\\]: ${wording("rules_file.example_tool_shape").source}`),
+  );
 });
 
 // --- storage ------------------------------------------------------------------------------------
@@ -693,7 +697,19 @@ Deno.test("loadRules() refuses corrupt JSON with the file and line:column", asyn
     assert.equal(error.file, file);
     assert.equal(
       error.message,
-      `Cannot load rules "${file}": invalid JSON: unexpected "}", expected a property name in double quotes at 4:16`,
+      say("denied.rules_file", {
+        file: JSON.stringify(file),
+        problem: phrase("json.invalid_detail", {
+          detail: phrase("json.at", {
+            detail: phrase("json.unexpected_expected", {
+              found: '"}"',
+              expected: phrase("json.property_name"),
+            }),
+            line: 4,
+            column: 16,
+          }),
+        }),
+      }),
     );
     return true;
   });
@@ -845,7 +861,11 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
   await assert.rejects(loadRules(dir.path), (error: unknown) => {
     assert.ok(error instanceof RulesFileError);
     assert.equal(error.problems.length, 2);
-    assert.match(error.message, /tool: must be a non-empty string \(and 1 more problem\)$/);
+    assert.match(
+      error.message,
+      new RegExp(`tool: ${escape(say("rules_file.non_empty_string"))} \\(and 1 more .*\\)$`),
+    );
+    assert.match(error.message, wording("denied.rules_file_more", { count: 1 }));
     return true;
   });
 });
@@ -880,7 +900,13 @@ Deno.test("loadRules() refuses a file it cannot read", async () => {
   ]);
   const error = result.error as { code: string; message: string };
   assert.equal(error.code, "denied");
-  assert.match(error.message, new RegExp(`^Cannot load rules "${file}": cannot be read`));
+  assert.equal(
+    error.message,
+    say("denied.rules_file", {
+      file: JSON.stringify(file),
+      problem: phrase("rules_file.read_sandbox"),
+    }),
+  );
 });
 
 Deno.test(
@@ -932,7 +958,10 @@ Deno.test("a failed write never loses the existing rules and leaves no temp file
   const result = await child(["add", dir.path, rule], flags);
   const error = result.error as { code: string; message: string };
   assert.equal(error.code, "denied");
-  assert.match(error.message, new RegExp(`^Cannot save rules "${dir.path}/rules.json": `));
+  assert.match(
+    error.message,
+    opening("rules.cannot_save", { file: JSON.stringify(`${dir.path}/rules.json`) }),
+  );
   assert.equal(await Deno.readTextFile(rulesFilePath(dir.path)), before);
   assert.deepEqual((await loadRules(dir.path)).rules, [kept]);
   assert.deepEqual(await entries(dir.path), ["rules.json", "rules.json.lock"]);
@@ -965,7 +994,10 @@ Deno.test("rules add gives up on a lock held by another process, saying which lo
     assert.equal(result.code, 5, result.stderr);
     assert.match(
       result.stderr,
-      /^basis-tools: Cannot save rules ".*rules\.json": another process has held the lock ".*rules\.json\.lock" for \d+ ms; try again when it is done\n$/,
+      errorLine("rules.lock_busy", {
+        file: JSON.stringify(`${dirs.configDir}/rules.json`),
+        lock: JSON.stringify(`${dirs.configDir}/rules.json.lock`),
+      }),
     );
   } finally {
     holder.close();

@@ -8,8 +8,16 @@ import { BasisError } from "../src/errors.ts";
 import { oneLine } from "../src/text.ts";
 import { denoRun } from "./_deno_run.ts";
 import { moduleTempDir, tempDir } from "./_scratch.ts";
-import { EN_US } from "../src/locale/en_us.ts";
-import { loadLocale, messages } from "../src/locale/messages.ts";
+import { say } from "./_wording.ts";
+import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
+import {
+  listOf,
+  loadLocale,
+  messages,
+  type Phrase,
+  phrase,
+  type PhraseParams,
+} from "../src/locale/messages.ts";
 import type { AjvError } from "../src/schema/_types.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
 import { cli, ROOT, scratch } from "./_cli.ts";
@@ -49,7 +57,18 @@ async function verdict(
 }
 
 function refused(detail: string): string {
-  return `invalid_input: Input refused by tool "wc" schema: ${detail}`;
+  const before = say("schema.refused", { tool: '"wc"', pointer: "\0", reason: "" }).split("\0")[0];
+  return `invalid_input: ${before}${detail}`;
+}
+
+/** The root of the input, as a refusal names it. */
+const WHOLE = phrase("schema.root");
+
+/** What the CLI says when a call's input at `pointer` fails the check worded by `key`. */
+function refusedBy(pointer: string | Phrase, key: MessageKey, params?: PhraseParams): string {
+  return `invalid_input: ${
+    say("schema.refused", { tool: '"wc"', pointer, reason: phrase(key, params) })
+  }`;
 }
 
 async function listCache(dir: string): Promise<string[]> {
@@ -84,14 +103,20 @@ Deno.test("validateInput() accepts a valid input", async () => {
 });
 
 Deno.test("validateInput() refuses an input that is not an object, naming the root", async () => {
-  assertEquals(await verdict(TYPICAL, [1, 2]), refused("(root): must be object"));
-  assertEquals(await verdict(TYPICAL, null), refused("(root): must be object"));
+  assertEquals(
+    await verdict(TYPICAL, [1, 2]),
+    refusedBy(WHOLE, "schema.type", { types: listOf(["object"], "join.or") }),
+  );
+  assertEquals(
+    await verdict(TYPICAL, null),
+    refusedBy(WHOLE, "schema.type", { types: listOf(["object"], "join.or") }),
+  );
 });
 
 Deno.test("validateInput() points at a missing required property", async () => {
   assertEquals(
     await verdict({ type: "object", required: ["text"] }, {}),
-    refused("/text: required property is missing"),
+    refusedBy("/text", "schema.required"),
   );
 });
 
@@ -107,27 +132,30 @@ Deno.test("validateInput() names a wrong type deep in the input by its JSON poin
   };
   assertEquals(
     await verdict(schema, { a: { b: [{ c: 1.5 }] } }),
-    refused("/a/b/0/c: must be integer"),
+    refusedBy("/a/b/0/c", "schema.type", { types: listOf(["integer"], "join.or") }),
   );
 });
 
 Deno.test("validateInput() escapes ~ and / in pointers", async () => {
   const schema = { properties: { "a/b~c": { type: "string" } }, additionalProperties: false };
-  assertEquals(await verdict(schema, { "a/b~c": 1 }), refused("/a~1b~0c: must be string"));
-  assertEquals(await verdict(schema, { "x/y": 1 }), refused("/x~1y: property is not allowed"));
+  assertEquals(
+    await verdict(schema, { "a/b~c": 1 }),
+    refusedBy("/a~1b~0c", "schema.type", { types: listOf(["string"], "join.or") }),
+  );
+  assertEquals(await verdict(schema, { "x/y": 1 }), refusedBy("/x~1y", "schema.not_allowed"));
 });
 
 Deno.test("validateInput() points at a property that additionalProperties forbids", async () => {
   assertEquals(
     await verdict(TYPICAL, { name: "a", count: 1, colour: "red" }),
-    refused("/colour: property is not allowed"),
+    refusedBy("/colour", "schema.not_allowed"),
   );
 });
 
 Deno.test("validateInput() lists the allowed values of an enum, cut when long", async () => {
   assertEquals(
     await verdict(TYPICAL, { name: "a", count: 1, mode: "medium" }),
-    refused('/mode: must be one of: "fast", "slow"'),
+    refusedBy("/mode", "schema.enum", { values: '"fast", "slow"' }),
   );
   const many = { enum: Array.from({ length: 100 }, (_, i) => `value-${i}`) };
   const message = await verdict(many, "nope");
@@ -154,19 +182,19 @@ Deno.test("validateInput() checks formats email, date, date-time and uri", async
   assertEquals(await verdict(schema, good), "ok");
   assertEquals(
     await verdict(schema, { ...good, email: "not-an-email" }),
-    refused('/email: must match format "email"'),
+    refusedBy("/email", "schema.format", { format: "email" }),
   );
   assertEquals(
     await verdict(schema, { ...good, date: "2023-02-29" }),
-    refused('/date: must match format "date"'),
+    refusedBy("/date", "schema.format", { format: "date" }),
   );
   assertEquals(
     await verdict(schema, { ...good, when: "yesterday" }),
-    refused('/when: must match format "date-time"'),
+    refusedBy("/when", "schema.format", { format: "date-time" }),
   );
   assertEquals(
     await verdict(schema, { ...good, uri: "not a uri" }),
-    refused('/uri: must match format "uri"'),
+    refusedBy("/uri", "schema.format", { format: "uri" }),
   );
 });
 
@@ -184,28 +212,28 @@ Deno.test("validateInput() ignores unknown keywords and unknown formats", async 
 Deno.test("validateInput() names the dependent property a present property requires", async () => {
   assertEquals(
     await verdict({ dependencies: { a: ["b"] } }, { a: 1 }),
-    refused('/b: required property is missing (required when "a" is present)'),
+    refusedBy("/b", "schema.required_when", { property: '"a"' }),
   );
 });
 
 Deno.test("validateInput() reads const, type unions and false schemas clearly", async () => {
   assertEquals(
     await verdict({ const: { a: 1 } }, { a: 2 }),
-    refused('(root): must be equal to {"a":1}'),
+    refusedBy(WHOLE, "schema.const", { value: '{"a":1}' }),
   );
   assertEquals(
     await verdict({ type: ["string", "null"] }, 1),
-    refused("(root): must be string or null"),
+    refusedBy(WHOLE, "schema.type", { types: listOf(["string", "null"], "join.or") }),
   );
   assertEquals(
     await verdict({ properties: { a: false } }, { a: 1 }),
-    refused("/a: is not allowed"),
+    refusedBy("/a", "schema.false"),
   );
 });
 
 Deno.test("validateInput() keeps messages on one line whatever the input's keys", async () => {
   const message = await verdict({ additionalProperties: false }, { "line\nbreak\u2028": 1 });
-  assertEquals(message, refused("/line\\u000abreak\\u2028: property is not allowed"));
+  assertEquals(message, refusedBy("/line\\u000abreak\\u2028", "schema.not_allowed"));
 });
 
 // --- drafts ----------------------------------------------------------------------------------------
@@ -216,14 +244,14 @@ Deno.test("validateInput() selects draft 2019-09 by $schema (unevaluatedProperti
   assertEquals(await verdict(body, { a: 1, b: 2 }), "ok");
   const schema = { $schema: "https://json-schema.org/draft/2019-09/schema", ...body };
   assertEquals(await verdict(schema, { a: 1 }), "ok");
-  assertEquals(await verdict(schema, { a: 1, b: 2 }), refused("/b: property is not allowed"));
+  assertEquals(await verdict(schema, { a: 1, b: 2 }), refusedBy("/b", "schema.not_allowed"));
   const dependent = {
     $schema: "https://json-schema.org/draft/2019-09/schema",
     dependentRequired: { a: ["b"] },
   };
   assertEquals(
     await verdict(dependent, { a: 1 }),
-    refused('/b: required property is missing (required when "a" is present)'),
+    refusedBy("/b", "schema.required_when", { property: '"a"' }),
   );
 });
 
@@ -233,7 +261,10 @@ Deno.test("validateInput() selects draft 2020-12 by $schema (prefixItems)", asyn
   assertEquals(await verdict(body, ["x", 1]), "ok");
   const schema = { $schema: "https://json-schema.org/draft/2020-12/schema", ...body };
   assertEquals(await verdict(schema, [1, "x"]), "ok");
-  assertEquals(await verdict(schema, ["x", 1]), refused("/0: must be integer"));
+  assertEquals(
+    await verdict(schema, ["x", 1]),
+    refusedBy("/0", "schema.type", { types: listOf(["integer"], "join.or") }),
+  );
 });
 
 Deno.test("validateInput() accepts draft-07 and draft-06 $schema spellings", async () => {
@@ -248,7 +279,11 @@ Deno.test("validateInput() accepts draft-07 and draft-06 $schema spellings", asy
   ) {
     const schema = { $schema, type: "integer" };
     assertEquals(await checkSchema(tool(schema), options), undefined, $schema);
-    assertEquals(await verdict(schema, "x"), refused("(root): must be integer"), $schema);
+    assertEquals(
+      await verdict(schema, "x"),
+      refusedBy(WHOLE, "schema.type", { types: listOf(["integer"], "join.or") }),
+      $schema,
+    );
   }
 });
 
@@ -281,7 +316,7 @@ Deno.test("validateInput() follows recursive $ref and $defs", async () => {
   assertEquals(await verdict(schema, { value: 1, kids: [{ kids: [{ value: 2 }] }] }), "ok");
   assertEquals(
     await verdict(schema, { kids: [{ kids: [{ value: "2" }] }] }),
-    refused("/kids/0/kids/0/value: must be integer"),
+    refusedBy("/kids/0/kids/0/value", "schema.type", { types: listOf(["integer"], "join.or") }),
   );
   const recursive2020 = {
     $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -291,14 +326,14 @@ Deno.test("validateInput() follows recursive $ref and $defs", async () => {
   assertEquals(await verdict(recursive2020, [1, [2, [3]]]), "ok");
   assertEquals(
     await verdict(recursive2020, [1, [2, ["x"]]]),
-    refused("/1/1/0: must be integer or array"),
+    refusedBy("/1/1/0", "schema.type", { types: listOf(["integer", "array"], "join.or") }),
   );
 });
 
 Deno.test("validateInput() supports $async schemas", async () => {
   const schema = { $async: true, type: "object", required: ["a"] };
   assertEquals(await verdict(schema, { a: 1 }), "ok");
-  assertEquals(await verdict(schema, {}), refused("/a: required property is missing"));
+  assertEquals(await verdict(schema, {}), refusedBy("/a", "schema.required"));
 });
 
 // --- schemas that cannot be compiled --------------------------------------------------------------
@@ -340,17 +375,17 @@ Deno.test("validateInput() handles __proto__ keys in input without being fooled"
   const before = JSON.stringify(input);
   assertEquals(
     await verdict({ properties: { a: { type: "integer" } }, additionalProperties: false }, input),
-    refused("/__proto__: property is not allowed"),
+    refusedBy("/__proto__", "schema.not_allowed"),
   );
   assertEquals(await verdict({ properties: { a: { type: "integer" } } }, input), "ok");
   assertEquals(
     await verdict({ required: ["__proto__"] }, {}),
-    refused("/__proto__: required property is missing"),
+    refusedBy("/__proto__", "schema.required"),
   );
   assertEquals(await verdict({ required: ["__proto__"] }, input), "ok");
   assertEquals(
     await verdict({ required: ["constructor"] }, {}),
-    refused("/constructor: required property is missing"),
+    refusedBy("/constructor", "schema.required"),
   );
   assertEquals(JSON.stringify(input), before);
   assertEquals(Object.getPrototypeOf(input), Object.prototype);
@@ -366,7 +401,10 @@ Deno.test("validateInput() never modifies the input (no defaults, no coercion)",
   await verdict(schema, input);
   assertEquals(input, { n: 1, extra: true });
   const numeric = { n: "1" };
-  assertEquals(await verdict(schema, numeric), refused("/n: must be integer"));
+  assertEquals(
+    await verdict(schema, numeric),
+    refusedBy("/n", "schema.type", { types: listOf(["integer"], "join.or") }),
+  );
   assertEquals(numeric, { n: "1" });
 });
 
@@ -375,7 +413,7 @@ Deno.test("validateInput() compares null-prototype inputs like plain JSON", asyn
   assertEquals(await verdict({ const: { a: 1 } }, input), "ok");
   assertEquals(
     await verdict({ enum: [{ a: 2 }] }, input),
-    refused('(root): must be one of: {"a":2}'),
+    refusedBy(WHOLE, "schema.enum", { values: '{"a":2}' }),
   );
 });
 
@@ -388,7 +426,7 @@ Deno.test("validateInput() refuses, rather than crashes on, an input nested too 
   };
   const line = await verdict(schema, deep);
   assert(line.startsWith(refused("/0/0/0/")), line);
-  assert(line.endsWith(": is nested more than 256 levels deep"), line);
+  assert(line.endsWith(`: ${say("schema.too_deep", { limit: 256 })}`), line);
   // As deep as the limit allows is checked as usual, whatever the schema recurses through.
   let limit: unknown = 1;
   for (let i = 0; i < 256; i++) limit = [limit];
@@ -396,15 +434,15 @@ Deno.test("validateInput() refuses, rather than crashes on, an input nested too 
   const pointer = oneLine("/0".repeat(256), 200); // as every pointer is cut
   assertEquals(
     await verdict(schema, [limit]),
-    refused(`${pointer}: is nested more than 256 levels deep`),
+    refusedBy(pointer, "schema.too_deep", { limit: 256 }),
   );
 });
 
 Deno.test("validateInput() refuses, rather than crashes on, an input that is not JSON data", async () => {
   const cyclic: Record<string, unknown> = { a: 1 };
   cyclic.self = cyclic;
-  assertEquals(await verdict({ type: "object" }, cyclic), refused("/self: is not JSON data"));
-  assertEquals(await verdict({}, { n: 1n }), refused("/n: is not JSON data"));
+  assertEquals(await verdict({ type: "object" }, cyclic), refusedBy("/self", "schema.not_json"));
+  assertEquals(await verdict({}, { n: 1n }), refusedBy("/n", "schema.not_json"));
 });
 
 // --- caching ---------------------------------------------------------------------------------------
@@ -511,7 +549,7 @@ Deno.test("checkSchema() fills the cache that validateInput() then reads", async
   const compiles = stats.compiles;
   assertEquals(
     await verdict(schema, { checked: 1 }, { cacheDir: dir }),
-    refused("/checked: must be boolean"),
+    refusedBy("/checked", "schema.type", { types: listOf(["boolean"], "join.or") }),
   );
   assertEquals(stats.compiles, compiles);
 });
@@ -572,7 +610,7 @@ Deno.test("validateInput() recovers from a corrupt cache file and rewrites it", 
     const rejects = stats.diskRejects;
     assertEquals(
       await verdict(schema, { corrupt: "x" }, { cacheDir: dir }),
-      refused("/corrupt: must be integer"),
+      refusedBy("/corrupt", "schema.type", { types: listOf(["integer"], "join.or") }),
     );
     assertEquals(stats.diskRejects - rejects, 1);
     assert((await Deno.readTextFile(path)).startsWith(`// basis-tools validator 1 ${key} `));
@@ -629,7 +667,7 @@ Deno.test("validateInput() still validates when the cache directory cannot be wr
   assertEquals(await verdict(TYPICAL, { name: "a", count: 1 }, { cacheDir: unwritable }), "ok");
   assertEquals(
     await verdict(TYPICAL, { count: 1 }, { cacheDir: unwritable }),
-    refused("/name: required property is missing"),
+    refusedBy("/name", "schema.required"),
   );
   assertEquals(
     await checkSchema(tool({ minimum: "x" }), { cacheDir: unwritable }),

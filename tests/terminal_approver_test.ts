@@ -11,6 +11,12 @@ import {
 import { cutNote, cutText } from "../src/approval/terminal/_render.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { assertNoEnglish } from "./_no_english.ts";
+import { escape, say, wording } from "./_wording.ts";
+
+/** A prompt's side-effect line: the label, the effect and what it means, in parentheses. */
+function effectLine(effect: string, meaning: "prompt.effect_process" | "prompt.effect_external") {
+  return new RegExp(`${say("prompt.side_effect")} +${effect} ${escape(`(${say(meaning)})`)}\\n`);
+}
 
 const FIXTURE = new URL("./fixtures/approver/prompt_once.ts", import.meta.url).pathname;
 const CANARY = "canary-SECRET-7f3a9c";
@@ -108,15 +114,15 @@ Deno.test("promptApproval() shows the tool, side effect, quoted argv, cwd and pr
   const { screen } = await answerWith(TOOL, ENTER);
   const top = header(screen);
   assert.match(top, /tool +grep_code\n/);
-  assert.match(top, /side effect +process \(runs a program on this machine\)\n/);
+  assert.match(top, effectLine("process", "prompt.effect_process"));
   assert.match(top, /command +\/usr\/bin\/grep -rn 'it'\\''s here' src\n/);
   assert.match(top, /cwd +'\/work\/demo project'\n/);
   assert.ok(top.includes('input        {\n                 "pattern": "TODO",\n'), top);
-  for (const choice of ["Allow once", "Always allow (remember this exact command)", "Deny"]) {
-    assert.ok(screen.includes(choice), choice);
+  for (const choice of ["prompt.allow_once", "prompt.always_allow", "prompt.deny"] as const) {
+    assert.ok(screen.includes(say(choice)), choice);
   }
-  assert.ok(screen.includes("Never (remember the refusal)"));
-  assert.ok(screen.includes("✔ Allow this call? Allowed once"));
+  assert.ok(screen.includes(say("prompt.never")));
+  assert.ok(screen.includes(`✔ ${say("prompt.question")} ${say("prompt.allowed_once")}`));
 });
 
 Deno.test("promptApproval() offers always allow for a tool with arguments from its input as any value of those fields", async () => {
@@ -126,12 +132,13 @@ Deno.test("promptApproval() offers always allow for a tool with arguments from i
   };
   const { screen, answer } = await answerWith(request, DOWN, ENTER);
   assert.equal(answer, "always_allow");
-  assert.ok(screen.includes("Always allow (this command, with any pattern, path)"), screen);
-  assert.ok(!screen.includes("remember this exact command"), screen);
+  const anyOf = say("prompt.always_allow_any", { fields: "pattern, path" });
+  assert.ok(screen.includes(anyOf), screen);
+  assert.ok(!screen.includes(say("prompt.always_allow")), screen);
   const { elicitationForm } = await import("../src/approval/elicitation/elicit_approval.ts");
   const form = elicitationForm(request, []);
   const names = (form.requestedSchema.properties.decision as { enumNames: string[] }).enumNames;
-  assert.ok(names.includes("Always allow (this command, with any pattern, path)"), names.join());
+  assert.ok(names.includes(anyOf), names.join());
 });
 
 Deno.test("promptApproval() shows a spawn's mode, command text, target and cwd", async () => {
@@ -139,7 +146,7 @@ Deno.test("promptApproval() shows a spawn's mode, command text, target and cwd",
   assert.equal(answer, "always_allow");
   const top = header(screen);
   assert.match(top, /tool +spawn\n/);
-  assert.match(top, /side effect +external \(acts on systems beyond this machine\)\n/);
+  assert.match(top, effectLine("external", "prompt.effect_external"));
   assert.match(top, /mode +command\n/);
   assert.match(top, /command +git push origin main\n/);
   assert.match(top, /target +mac\n/);
@@ -151,7 +158,7 @@ Deno.test("promptApproval() shows a spawn's mode, command text, target and cwd",
 Deno.test("promptApproval() denies on Escape at once, without waiting for more keys", async () => {
   const { answer, screen } = await answerWith(TOOL, "\x1b");
   assert.equal(answer, "deny");
-  assert.ok(screen.includes("✖ Allow this call? Denied"));
+  assert.ok(screen.includes(`✖ ${say("prompt.question")} ${say("prompt.denied")}`));
 });
 
 Deno.test("promptApproval() denies on Escape even when it arrives with other bytes", async () => {
@@ -311,7 +318,7 @@ Deno.test("a rule that says ask offers only allow once and deny, and says why", 
   const answer = promptApproval(request, terminal.io);
   await terminal.press();
   const screen = terminal.screen();
-  assert.match(screen, /rule r-ask12345 says to ask every time/);
+  assert.match(screen, wording("prompt.asked_by_rule", { rule: "r-ask12345" }));
   assert.ok(!screen.includes("Always allow"), screen);
   assert.ok(!screen.includes("Never"), screen);
   await terminal.press(DOWN, ENTER);
@@ -379,7 +386,7 @@ Deno.test({
     for (const [keys, expected] of cases) {
       await t.step(`${keys.join("+")} answers ${expected}`, async () => {
         const screen = await inFixtureTerminal(keys);
-        assert.ok(screen.includes("basis-tools asks before running a tool"), screen);
+        assert.ok(screen.includes(say("prompt.title_tool")), screen);
         assert.match(screen, /tool +grep_code\n/);
         assert.match(
           screen,

@@ -21,3 +21,17 @@ Deno.test("wording() fills the values given, matches anything for the rest, and 
   // "(" and ")" in the catalogue text are literal, not a group.
   assert.ok(!wording("spawn.guard.no_shell").test("commands are turned off --no-shell"));
 });
+
+Deno.test("wording() matches a nested phrase given without its own values as that phrase's pattern", () => {
+  const refused = wording("mcp.refused", { reason: phrase("mcp.too_large") });
+  const text = say("mcp.refused", {
+    reason: phrase("mcp.too_large", { size: "11 MiB", limit: "10 MiB" }),
+  });
+  assert.ok(refused.test(text), text);
+  assert.ok(!refused.test(say("mcp.refused", { reason: phrase("mcp.not_utf8") })));
+  // A complete nested phrase is worded exactly.
+  const exact = wording("mcp.refused", {
+    reason: phrase("mcp.too_large", { size: "1", limit: "2" }),
+  });
+  assert.ok(!exact.test(text));
+});
