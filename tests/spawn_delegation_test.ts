@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ManifestError } from "../src/errors.ts";
-import { english } from "../src/locale/messages.ts";
+import { english, phrase } from "../src/locale/messages.ts";
 import {
   type ApprovalRequest,
   type Approver,
@@ -22,6 +22,7 @@ import {
   withinRoster,
 } from "../src/spawn/mod.ts";
 import type { SpawnCall } from "../src/spawn/mod.ts";
+import { opening, say, wording } from "./_wording.ts";
 import { ROOT } from "./_cli.ts";
 import { spawnConfig } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
@@ -48,6 +49,17 @@ async function problemsOf(text: string): Promise<string[]> {
   const error = await parseSpawnConfig(text, "/c/spawn.json").catch((e) => e);
   assert.ok(error instanceof ManifestError, `${text} should be refused`);
   return error.problems.map((p) => `${p.line}:${p.column} ${p.field}: ${english(p.reason)}`);
+}
+
+/** A problem as `problemsOf` says it, its reason from the catalogue. */
+function at(
+  line: number,
+  column: number,
+  field: string,
+  key: Parameters<typeof say>[0],
+  params?: Parameters<typeof say>[1],
+): string {
+  return `${line}:${column} ${field}: ${say(key, params)}`;
 }
 
 function recordingApprover(): Approver & { asked: ApprovalRequest[] } {
@@ -100,10 +112,17 @@ Deno.test("parseSpawnInput() reads @name task as a task for a named agent, in th
 Deno.test("parseSpawnInput() refuses @local and a name with no task, teaching the form", () => {
   const local = refusal({ input: "@local tidy up" });
   assert.equal(local.kind, "local_agent");
-  assert.match(local.message, /\/input: "@local" is not needed: .*"@@"/);
+  assert.equal(
+    local.message,
+    say("input.refused", {
+      tool: '"spawn"',
+      pointer: "/input",
+      reason: phrase("spawn.input.local_agent"),
+    }),
+  );
   const bare = refusal({ input: "  @reviewer \n" });
   assert.equal(bare.kind, "agent_no_task");
-  assert.match(bare.message, /names agent "reviewer" but no task: write "@reviewer <task>"/);
+  assert.match(bare.message, wording("spawn.input.agent_no_task", { name: "reviewer" }));
 });
 
 Deno.test("parseSpawnInput() takes a typed reach beside input; anything else is refused at /reach", () => {
@@ -125,7 +144,8 @@ Deno.test("parseSpawnInput() takes a typed reach beside input; anything else is 
   for (const reach of ["everything", "", 1, ["local"], {}]) {
     const refused = refusal({ input: "go", reach });
     assert.equal(refused.kind, "bad_reach");
-    assert.match(refused.message, /^Input refused by tool "spawn": \/reach: must be "local"/);
+    assert.match(refused.message, opening("input.refused", { tool: '"spawn"', pointer: "/reach" }));
+    assert.match(refused.message, wording("spawn.input.bad_reach"));
   }
   assert.match(
     refusal({ input: "go", agent: "x" }).message,
@@ -184,29 +204,35 @@ Deno.test("parseSpawnConfig() refuses malformed agents, reach and child with lin
     "}",
   ].join("\n");
   assert.deepEqual(await problemsOf(text), [
-    '3:5 agents.a.b: an agent name may only hold letters, digits, "_" and "-"',
-    '4:5 agents.local: "local" is reserved: a task without "@<name>" already goes to "agent"',
-    '5:26 agents.ok.argv[1]: uses "{model}", but no child policy sets "model" for this agent (add it to "child")',
-    '5:38 agents.ok.chlid: unknown key, did you mean "child"?',
-    '6:14 agents.empty: must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
-    '8:32 reach.allow[1]: must be one of "local", "named", "any"',
-    '9:32 child.roster[1]: must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
-    "9:48 child.model: must be a non-blank string",
-    "9:53 child.extra: unknown key (expected one of: roster, model, system_prompt)",
+    at(3, 5, "agents.a.b", "spawn_config.agent_name"),
+    at(4, 5, "agents.local", "spawn_config.agent_local"),
+    at(5, 26, "agents.ok.argv[1]", "spawn_config.placeholder", {
+      placeholder: '"{model}"',
+      key: "model",
+    }),
+    at(5, 38, "agents.ok.chlid", "manifest.unknown_key_near", { key: '"child"' }),
+    at(6, 14, "agents.empty", "spawn_config.argv"),
+    at(8, 32, "reach.allow[1]", "spawn_config.reach_value", { values: '"local", "named", "any"' }),
+    at(9, 32, "child.roster[1]", "spawn_config.roster_name"),
+    at(9, 48, "child.model", "spawn_config.child_text"),
+    at(9, 53, "child.extra", "manifest.unknown_key", { keys: "roster, model, system_prompt" }),
   ]);
   assert.deepEqual(await problemsOf('{"reach": {"allow": ["local"]}}'), [
-    '1:11 reach: needs "default": "allow" leaves out "any", the default when none is given',
+    at(1, 11, "reach", "spawn_config.reach_default_missing"),
   ]);
   assert.deepEqual(await problemsOf('{"reach": {"allow": ["local"], "default": "named"}}'), [
-    '1:43 reach.default: must be one of the allowed values: "local"',
+    at(1, 43, "reach.default", "spawn_config.reach_default_allowed", { allowed: '"local"' }),
   ]);
   assert.deepEqual(await problemsOf('{"agent": ["a", "--p={system_prompt}"], "reach": []}'), [
-    '1:17 agent[1]: uses "{system_prompt}", but no child policy sets "system_prompt" for this agent (add it to "child")',
-    '1:50 reach: must be an object: {"allow": [reach values], "default": reach value}, both optional',
+    at(1, 17, "agent[1]", "spawn_config.placeholder", {
+      placeholder: '"{system_prompt}"',
+      key: "system_prompt",
+    }),
+    at(1, 50, "reach", "spawn_config.reach_object"),
   ]);
   // What was refused before keeps its words, now with a place.
   assert.deepEqual(await problemsOf('{\n  "agent": "claude -p"\n}'), [
-    '2:12 agent: must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
+    at(2, 12, "agent", "spawn_config.argv"),
   ]);
 });
 
@@ -250,9 +276,9 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
   // Unknown names are refused, listing the configured ones and the escape.
   const unknown = spawnRefusal({ mode: "agent", body: "t", target: "nobody", reach: "any" }, base)!;
   assert.equal(unknown.kind, "unknown_agent");
-  assert.match(
+  assert.equal(
     english(unknown.phrase),
-    /unknown agent "nobody"; configured agents: b, reviewer \(.*"@nobody".*"@@"\)$/,
+    say("spawn.guard.unknown_agent", { agent: '"nobody"', names: "b, reviewer", name: "nobody" }),
   );
   const none = spawnRefusal({ mode: "agent", body: "t", target: "x" }, {
     ...base,
@@ -260,7 +286,7 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
   })!;
   assert.match(
     english(none.phrase),
-    /no agents are configured \(add "agents" to \/c\/spawn\.json\)/,
+    wording("spawn.guard.unknown_agent_none", { agent: '"x"', file: "/c/spawn.json", name: "x" }),
   );
   // The depth limit comes first for a task.
   assert.equal(
@@ -368,8 +394,11 @@ Deno.test("refusals of named agents and reach come before the approver, worded i
       assert.match(outside.message, /\/reach "any" не дозволено політикою досяжності/);
       assert.match(input.message, /\/reach: має бути "local", "named" або "any"/);
     } else {
-      assert.match(unknown.message, /unknown agent "nobody"; configured agents: reviewer/);
-      assert.match(outside.message, /\/reach "any" is not allowed by the user's reach policy/);
+      assert.match(
+        unknown.message,
+        wording("spawn.guard.unknown_agent", { agent: '"nobody"', names: "reviewer" }),
+      );
+      assert.match(outside.message, wording("spawn.guard.reach_not_allowed", { reach: '"any"' }));
     }
   }
   assert.equal(approver.asked.length, 0);
@@ -384,13 +413,19 @@ Deno.test("the input schema offers reach, with the policy's values, only when it
     required: string[];
   };
   assert.deepEqual(withAgents.properties.reach.enum, ["local", "named", "any"]);
-  assert.match(withAgents.properties.reach.description, /"any" when left out/);
+  assert.equal(
+    withAgents.properties.reach.description,
+    say("spawn.schema.reach", { default: '"any"' }),
+  );
   assert.deepEqual(withAgents.required, ["input"]);
   const policy = spawnInputSchema(config({ reach: { allow: ["local"], default: "local" } })) as {
     properties: { reach: { enum: string[]; description: string } };
   };
   assert.deepEqual(policy.properties.reach.enum, ["local"]);
-  assert.match(policy.properties.reach.description, /"local" when left out/);
+  assert.equal(
+    policy.properties.reach.description,
+    say("spawn.schema.reach", { default: '"local"' }),
+  );
   // The tool's description and definitions follow.
   const describe = (fields: Partial<SpawnConfig>) =>
     new SpawnToolBuilder(config(fields)).build().description();

@@ -23,7 +23,7 @@ import { tempDir } from "./_scratch.ts";
 import { messages, type SpawnConfig, SpawnToolBuilder } from "../src/mod.ts";
 import { parseSpawnInput } from "../src/spawn/grammar.ts";
 import { caught } from "./_caught.ts";
-import { say, wording } from "./_wording.ts";
+import { closing, say, wording } from "./_wording.ts";
 
 const FIXTURES = new URL("./fixtures/spawn", import.meta.url).pathname;
 
@@ -204,7 +204,10 @@ Deno.test("spawnResultText() follows the model rules for commands", () => {
     say("run.timed_out", { label: phrase("label.command"), ms: 150 }),
   );
   const cut = result({ stdout: "a".repeat(10), stdoutTruncated: true, stdoutBytes: 70000 });
-  assert.match(spawnResultText(command, cut), /\[output cut at 64 KiB; 70000 bytes in all\]$/);
+  assert.match(
+    spawnResultText(command, cut),
+    closing("spawn.cut_note", { size: "64 KiB", bytes: 70000 }),
+  );
 });
 
 Deno.test("spawnResultText() gives a subagent's answer, a sentence, or an error with stderr", () => {
