@@ -10,6 +10,18 @@ import { BasisError, errorLines } from "../src/errors.ts";
 import { millisecondsError, resolveSettings } from "../src/cli/settings.ts";
 import { notADirectory } from "../src/cli/_workspace_root.ts";
 import { caught } from "./_caught.ts";
+import { say, wording } from "./_wording.ts";
+import { phrase, type PhraseParams } from "../src/locale/messages.ts";
+import type { MessageKey } from "../src/locale/en_us.ts";
+
+/** How tool "args" refuses a value that begins with "-" at `pointer`. */
+function dashRefused(pointer: string): RegExp {
+  return wording("input.refused", {
+    tool: '"args"',
+    pointer,
+    reason: phrase("input.argument_dash"),
+  });
+}
 
 const ALWAYS = ["--approve", "always"];
 const ARGV = `${FIXTURES}/argv.sh`;
@@ -83,10 +95,7 @@ Deno.test("a value beginning with '-' is refused before approval (exit 4) unless
   ) {
     const result = await cli(dirs, ["call", "args", input, "--approve", "never"]);
     assert.equal(result.code, 4, result.stderr);
-    assert.ok(
-      result.stderr.includes(`Input refused by tool "args": ${field}: must not begin with "-"`),
-      result.stderr,
-    );
+    assert.match(result.stderr, dashRefused(field));
     const json = await cli(dirs, ["call", "args", input, "--json", ...ALWAYS]);
     assert.equal(JSON.parse(json.stdout).error.kind, "invalid_input");
   }
@@ -111,7 +120,7 @@ Deno.test("a value beginning with '-' is refused before approval (exit 4) unless
     ...ALWAYS,
   ]);
   assert.equal(option.code, 4);
-  assert.ok(option.stderr.includes("/path: must not begin with"), option.stderr);
+  assert.match(option.stderr, dashRefused("/path"));
 });
 
 Deno.test("an argument naming an unknown, non-scalar or optional property, or the program, is a manifest error at its line:column (exit 6)", async () => {
@@ -139,14 +148,24 @@ Deno.test("an argument naming an unknown, non-scalar or optional property, or th
   const check = await cli(dirs, ["check"]);
   assert.equal(check.code, 6);
   const file = `${dirs.root}/.basis/tools.json`;
+  const at = (where: string, tool: string, field: string, key: MessageKey, params?: PhraseParams) =>
+    `${file}:${where}: ${say("manifest.tool", { tool: `"${tool}"` })}: ${field}: ${
+      say(key, params)
+    }`;
   assert.deepEqual(check.stdout.trimEnd().split("\n"), [
-    `${file}:11:37: tool "bad": command[1].input: property "o" must have "type" "string", "integer", "number" or "boolean" to be an argument, found "object"`,
-    `${file}:11:53: tool "bad": command[2].input: property "s" must be listed in input_schema.required: an argument cannot be left out`,
-    `${file}:11:69: tool "bad": command[3].input: property "x" is not in input_schema.properties`,
-    `${file}:11:85: tool "bad": command[4].input: property "t" must have "type" "string", "integer", "number" or "boolean" to be an argument, found nothing`,
-    `${file}:16:19: tool "program": command[0]: the program cannot come from the input: write it as a string`,
-    `${file}:16:35: tool "program": command[1]: an argument from the input is written {"input": "<property>"}`,
-    `${file}:16:36: tool "program": command[1].inptu: unknown key, did you mean "input"?`,
+    at("11:37", "bad", "command[1].input", "manifest.argument_type", {
+      name: '"o"',
+      found: '"object"',
+    }),
+    at("11:53", "bad", "command[2].input", "manifest.argument_optional", { name: '"s"' }),
+    at("11:69", "bad", "command[3].input", "manifest.argument_unknown", { name: '"x"' }),
+    at("11:85", "bad", "command[4].input", "manifest.argument_type", {
+      name: '"t"',
+      found: phrase("found.nothing"),
+    }),
+    at("16:19", "program", "command[0]", "manifest.argument_program"),
+    at("16:35", "program", "command[1]", "manifest.argument_shape"),
+    at("16:36", "program", "command[1].inptu", "manifest.unknown_key_near", { key: '"input"' }),
   ]);
   const call = await cli(dirs, ["call", "bad", '{"o": {}, "t": 1}', ...ALWAYS]);
   assert.equal(call.code, 6, call.stderr);

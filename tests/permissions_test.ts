@@ -22,8 +22,13 @@ import { tempDir } from "./_scratch.ts";
 import { executable } from "./_fixtures.ts";
 import { denoRun } from "./_deno_run.ts";
 import { assertNoEnglish, CYRILLIC } from "./_no_english.ts";
+import { closing, errorLine, opening, say, wording } from "./_wording.ts";
+import type { MessageKey } from "../src/locale/en_us.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
+
+/** How a warning names a tool (`tool "fmt"`). */
+const tool = (name: string) => phrase("manifest.tool", { tool: JSON.stringify(name) });
 
 /** A scratch tree: a workspace, user directories and two bin directories for PATH. */
 async function tree(tools: Record<string, unknown>) {
@@ -183,11 +188,22 @@ Deno.test({
       `${warning.kind}: ${english(warning.phrase)}`
     );
     assert.equal(messages.length, 2, messages.join("\n"));
-    assert.match(
-      messages[0] ?? "",
-      /^unresolved: Leaving tool "gone" out of --allow-run: program "no-such-program-anywhere" was not found on PATH; it will be refused until/,
+    assert.equal(
+      messages[0],
+      `unresolved: ${
+        say("permissions.unresolved", {
+          user: tool("gone"),
+          reason: phrase("start.not_on_path", { program: '"no-such-program-anywhere"' }),
+        })
+      }`,
     );
-    assert.match(messages[1] ?? "", /tool "plain".*is not executable/);
+    assert.match(
+      messages[1] ?? "",
+      wording("permissions.unresolved", {
+        user: tool("plain"),
+        reason: phrase("start.not_executable"),
+      }),
+    );
   },
 });
 
@@ -211,13 +227,26 @@ Deno.test({
         text.includes(`/${name}"`)
       ) ??
         "";
+    const granting = (name: string, why: MessageKey) => ({ users: tool(name), why: phrase(why) });
     assert.match(
       byPath("python3.12"),
-      /Granting ".*\/python3\.12" \(tool "py"\) defeats confinement: it runs any code given in its arguments, and --allow-run cannot limit its arguments; tool "py" passes it code with -c$/,
+      closing("permissions.more", {
+        text: phrase("permissions.confinement", granting("py", "permissions.why_interpreter")),
+        more: phrase("permissions.inline_code", { user: tool("py"), flag: "-c" }),
+      }),
     );
-    assert.match(byPath("bash"), /a shell runs any command it is given/);
-    assert.match(byPath("env"), /it starts any program named in its arguments/);
-    assert.match(byPath("innocent"), /\(tool "hidden"\).*a shell/);
+    assert.match(
+      byPath("bash"),
+      wording("permissions.confinement", granting("shell", "permissions.why_shell")),
+    );
+    assert.match(
+      byPath("env"),
+      wording("permissions.confinement", granting("launch", "permissions.why_launcher")),
+    );
+    assert.match(
+      byPath("innocent"),
+      wording("permissions.confinement", granting("hidden", "permissions.why_shell")),
+    );
     assert.equal(byPath("jq"), "");
     assert.equal(confinement.length, 4);
   },
@@ -236,7 +265,7 @@ Deno.test({
     assert.deepEqual(kinds.sort(), ["environment", "unexpressible"]);
     assert.match(
       english(derived.warnings.find((warning) => warning.kind === "environment")!.phrase),
-      /holds LD_PRELOAD: under a scoped --allow-run Deno starts no program .* unset them/,
+      opening("permissions.environment", { variables: "LD_PRELOAD" }),
     );
     assert.ok(derived.write.some((path) => path.includes(",")));
     assert.ok(!permissionFlags(derived).some((flag) => flag.includes("a,b")));
@@ -395,7 +424,10 @@ Deno.test({
     assert.equal(bad.code, 2);
     assert.match(
       bad.stderr,
-      /Cannot use format "yaml": expected one of flags, json, deno-json, compile/,
+      errorLine("cli.bad_permissions_format", {
+        value: '"yaml"',
+        formats: "flags, json, deno-json, compile",
+      }),
     );
   },
 });

@@ -9,6 +9,7 @@ import {
 } from "../src/approval/rules/mod.ts";
 import type { RuleQuery, SpawnConditions } from "../src/approval/rules/types.ts";
 import type { SpawnPreview } from "../src/spawn/types.ts";
+import { wording } from "./_wording.ts";
 
 const TASK: SpawnPreview = { mode: "agent", body: "review", cwd: "/w", target: "reviewer" };
 const CHILD = { roster: ["lint", "spawn"], model: "opus" } as const;
@@ -148,5 +149,5 @@ Deno.test("checkRules() reads reach and child in spawn examples", async () => {
   const bad: Rule = { ...r, match: [{ mode: "agent", body: "review", reach: "far" }] };
   const problems = await checkRules([bad]);
   assert.equal(problems.length, 1);
-  assert.match(english(problems[0]!.phrase), /"reach" and "child" optional/);
+  assert.match(english(problems[0]!.phrase), wording("rules_file.example_spawn_shape"));
 });

@@ -9,7 +9,8 @@
 
 import assert from "node:assert/strict";
 import { ManifestError } from "../src/errors.ts";
-import { english } from "../src/locale/messages.ts";
+import { english, phrase, type PhraseParams } from "../src/locale/messages.ts";
+import type { MessageKey } from "../src/locale/en_us.ts";
 import { makePalette } from "../src/approval/terminal/_render.ts";
 import { renderRequest } from "../src/approval/terminal/_render.ts";
 import { decideByRules } from "../src/approval/rules/decide.ts";
@@ -27,6 +28,7 @@ import {
   spawnPreviewGrants,
 } from "../src/sandbox/mod.ts";
 import { tempDir } from "./_scratch.ts";
+import { escape, say } from "./_wording.ts";
 
 const FILE = "/c/sandbox.json";
 const POLICY: SandboxPolicy = { ...DEFAULT_POLICY, file: FILE };
@@ -75,14 +77,14 @@ Deno.test("parseSandboxPolicy() names each problem at its line and column", asyn
   "network": "yes"
 }`;
   assert.deepEqual(await problems(text), [
-    '2:3 mdoe: unknown key, did you mean "mode"?',
-    "3:11 mode: must be one of: off, auto, required",
-    "6:14 network: must be true or false, found a string",
-    '4:57 grantable.netwrok: unknown key, did you mean "network"?',
-    "5:12 spawn: must be an object, found a number",
+    `2:3 mdoe: ${say("manifest.unknown_key_near", { key: '"mode"' })}`,
+    `3:11 mode: ${say("sandbox_config.mode", { modes: "off, auto, required" })}`,
+    `6:14 network: ${say("manifest.sandbox_network", { found: phrase("found.string") })}`,
+    `4:57 grantable.netwrok: ${say("manifest.unknown_key_near", { key: '"network"' })}`,
+    `5:12 spawn: ${say("sandbox_config.section", { found: phrase("found.number") })}`,
   ]);
   assert.deepEqual(await problems('{"mode": "off", "mode": "auto"}'), [
-    "1:17 mode: given twice (first at 1:2); a key may appear only once in an object",
+    `1:17 mode: ${say("json.duplicate_key", { line: 1, column: 2 })}`,
   ]);
 });
 
@@ -104,7 +106,7 @@ Deno.test("planSandbox() refuses a declared grant the policy does not allow, nam
   assert.equal(network.kind, "refused");
   assert.equal(
     network.kind === "refused" && english(network.reason),
-    'its sandbox grant network is not allowed by "/c/sandbox.json" (see "grantable")',
+    say("sandbox.grant_refused", { grant: "network", file: '"/c/sandbox.json"' }),
   );
   const write = await planSandbox(strict, request({ ...NONE, write: ["/etc"] }), options);
   assert.match(write.kind === "refused" ? english(write.reason) : "", /grant write "\/etc"/);
@@ -139,7 +141,7 @@ Deno.test("planSandbox() under required refuses where nothing confines; auto say
     assert.equal(required.kind, "unavailable");
     assert.equal(
       required.kind === "unavailable" && english(required.reason),
-      `the sandbox is required by /c/sandbox.json and cannot confine this call: there is no OS sandbox for ${os}`,
+      say("sandbox.required", { file: FILE, reason: phrase("sandbox.unsupported", { os }) }),
     );
     const auto = await planSandbox(POLICY, request, { os });
     assert.equal(auto.kind === "unconfined" && auto.note?.key, "sandbox.unsupported");
@@ -148,9 +150,9 @@ Deno.test("planSandbox() under required refuses where nothing confines; auto say
     os: "linux",
     env: env({ PATH: "/nowhere" }),
   });
-  assert.match(
+  assert.equal(
     missing.kind === "unavailable" ? english(missing.reason) : "",
-    /bubblewrap \("bwrap"\) was not found on PATH; install it \(Debian, Ubuntu: apt-get install bubblewrap/,
+    say("sandbox.required", { file: FILE, reason: phrase("sandbox.bwrap_missing") }),
   );
   const off = await planSandbox({ ...POLICY, mode: "off" }, request, { os: "linux" });
   assert.deepEqual(off, { kind: "unconfined", note: undefined });
@@ -303,12 +305,20 @@ Deno.test("the prompt words the grants: confined with nothing more, what more it
       makePalette(false),
       [],
     );
-  assert.match(shown(NONE), /sandbox +confined: nothing granted beyond the default sandbox\n/);
+  const line = (key: MessageKey, params?: PhraseParams) =>
+    new RegExp(`${escape(say("prompt.sandbox"))} +${escape(say(key, params))}\n`);
+  assert.match(shown(NONE), line("prompt.sandbox_default"));
   assert.match(
     shown({ network: true, write: ["/w/build", "/var/tmp"], read: ["/home/me/.ssh"] }),
-    /sandbox +confined, and may reach the network; write \/w\/build, \/var\/tmp; read \/home\/me\/\.ssh\n/,
+    line("prompt.sandbox_grants", {
+      grants: [
+        say("prompt.sandbox_network"),
+        say("prompt.sandbox_write", { paths: "/w/build, /var/tmp" }),
+        say("prompt.sandbox_read", { paths: "/home/me/.ssh" }),
+      ].join("; "),
+    }),
   );
-  assert.match(shown("unconfined"), /sandbox +unconfined \(runs with your full rights\)\n/);
+  assert.match(shown("unconfined"), line("prompt.sandbox_unconfined"));
 });
 
 Deno.test("sandboxNeeds() asks Deno for bwrap, the hidden and granted paths and the boot id; nothing when off", () => {
@@ -357,7 +367,7 @@ Deno.test({
   const no = await probe(fake, cache.path);
   assert.equal(
     no === undefined ? undefined : english(no),
-    "bubblewrap cannot make the namespaces a call needs here: No permissions",
+    say("sandbox.bwrap_broken", { detail: "No permissions" }),
   );
   assert.equal(await Deno.stat(`${cache.path}/${PROBE_FILE}`).then(() => true, () => false), false);
 });

@@ -27,8 +27,8 @@ import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { type TempDir, tempDir } from "./_scratch.ts";
 import { settle } from "./_poll.ts";
-import { say, wording } from "./_wording.ts";
-import { phrase, type PhraseParams } from "../src/locale/messages.ts";
+import { escape, say, wording } from "./_wording.ts";
+import { english, type Phrase, phrase, type PhraseParams } from "../src/locale/messages.ts";
 import type { MessageKey } from "../src/locale/en_us.ts";
 
 /** A line of a prompt or of `show`: a field's name, then its value, both from the catalogue. */
@@ -447,7 +447,10 @@ Deno.test({
   assertOneLine(result);
   assert.match(
     result.stderr,
-    /Call of tool "t" denied: its sandbox grant network is not allowed by ".*sandbox\.json"/,
+    wording("denied.sandbox", {
+      tool: '"t"',
+      reason: phrase("sandbox.grant_refused", { grant: "network" }),
+    }),
   );
   assert.equal(await exists(`${dirs.root}/ran`), false);
   const [refused] = await decisions(dirs);
@@ -523,7 +526,14 @@ Deno.test({
   // bwrap's own line as it came, then why nothing ran.
   assert.match(
     result.stderr,
-    /\nbasis-tools: Tool "t" could not start: the sandbox \(bubblewrap\) could not start it: Can't mount proc on \/newroot\/proc: Operation not permitted\n$/,
+    new RegExp(`\nbasis-tools: ${
+      escape(say("run.not_started", {
+        label: phrase("label.tool", { tool: '"t"' }),
+        reason: phrase("start.sandbox_failed", {
+          detail: "Can't mount proc on /newroot/proc: Operation not permitted",
+        }),
+      }))
+    }\n$`),
   );
   assert.equal(await exists(`${dirs.root}/ran`), false);
 });
@@ -550,17 +560,33 @@ Deno.test({
     const result = await cli(dirs, args);
     assert.equal(result.code, 6, result.stderr);
     const said = result.stdout + result.stderr;
-    assert.match(
+    const problem = (at: string, field: string, reason: Phrase) =>
+      `tools.json:${at}: ${say("manifest.tool", { tool: '"t"' })}: ${field}: ${english(reason)}`;
+    assert.ok(
+      said.includes(
+        problem(
+          "8:19",
+          "sandbox.netwrok",
+          phrase("manifest.unknown_key_near", { key: '"network"' }),
+        ),
+      ),
       said,
-      /tools\.json:8:19: tool "t": sandbox\.netwrok: unknown key, did you mean "network"\?/,
     );
-    assert.match(
+    assert.ok(
+      said.includes(
+        problem(
+          "8:46",
+          "sandbox.write[0]",
+          phrase("manifest.sandbox_escapes", { base: phrase("manifest.sandbox_root") }),
+        ),
+      ),
       said,
-      /tools\.json:8:46: tool "t": sandbox\.write\[0\]: must not climb out of the workspace root with "\.\."/,
     );
-    assert.match(
+    assert.ok(
+      said.includes(
+        problem("8:65", "sandbox.read[0]", phrase("manifest.sandbox_escapes", { base: "~" })),
+      ),
       said,
-      /tools\.json:8:65: tool "t": sandbox\.read\[0\]: must not climb out of ~ with/,
     );
   }
 });
@@ -671,7 +697,7 @@ confinedTest(
     assert.equal(derived.code, 0, derived.stderr);
     const json = JSON.parse(derived.stdout);
     const sandbox = json.programs.find((grant: { user: string }) =>
-      grant.user === "the OS sandbox"
+      grant.user === say("permissions.user_sandbox")
     );
     assert.match(sandbox?.path ?? "", /\/bwrap$/);
     assert.ok(json.run.includes(sandbox.path), json.run);
@@ -700,7 +726,17 @@ Deno.test("sandbox: show says what a tool declares beyond the default sandbox", 
   assert.equal(text.code, 0, text.stderr);
   assert.match(
     text.stdout,
-    /sandbox: +may reach the network; write \S+\/work\/build; read ~\/\.aws\n/,
+    new RegExp(
+      `${escape(say("show.sandbox"))}: +${
+        escape(say("show.sandbox_grants", {
+          grants: [
+            say("prompt.sandbox_network"),
+            say("prompt.sandbox_write", { paths: "BUILD" }),
+            say("prompt.sandbox_read", { paths: "~/.aws" }),
+          ].join("; "),
+        })).replace("BUILD", "\\S+\\/work\\/build")
+      }\n`,
+    ),
   );
   const json = JSON.parse((await cli(dirs, ["--json", "show", "t"])).stdout);
   assert.deepEqual(json.sandbox, {
@@ -720,7 +756,7 @@ confinedTest(
     const bwrap = (await cli(dirs, ["--json", "permissions", "--format", "json", "--no-shell"]))
       .stdout;
     const path = JSON.parse(bwrap).programs.find((grant: { user: string }) =>
-      grant.user === "the OS sandbox"
+      grant.user === say("permissions.user_sandbox")
     )?.path;
     assert.match(path ?? "", /\/bwrap$/);
     const permissions = [
@@ -734,7 +770,10 @@ confinedTest(
     assert.equal(result.code, 1, result.stderr);
     assert.match(
       result.stderr,
-      /Deno's sandbox refused to start program "\/usr\/bin\/touch"; allow it with --allow-run=\/usr\/bin\/touch/,
+      wording("start.sandbox", {
+        program: '"/usr/bin/touch"',
+        flag: "--allow-run=/usr/bin/touch",
+      }),
     );
     assert.equal(await exists(`${dirs.root}/ran`), false);
   },

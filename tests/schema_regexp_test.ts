@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { BasisError } from "../src/errors.ts";
-import { english } from "../src/locale/messages.ts";
+import { english, type Phrase, phrase } from "../src/locale/messages.ts";
 import { checkSchema, schemaProblem, validateInput } from "../src/schema/mod.ts";
 import { linearRegExp } from "../src/schema/_regexp.ts";
 import { RE2JS_VERSION } from "../src/schema/_key.ts";
@@ -16,6 +16,21 @@ import { denoRunArgs } from "./_deno_run.ts";
 import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 import { tempDir } from "./_scratch.ts";
+import { say } from "./_wording.ts";
+
+/** What `check` says of a pattern the linear-time engine cannot take. */
+function unsupported(pattern: string, pointer: string, reason: Phrase): string {
+  return say("schema_problem.pattern_unsupported", {
+    pattern: JSON.stringify(pattern),
+    pointer,
+    reason,
+  });
+}
+
+/** How tool "t"'s schema refuses an input. */
+function refused(pointer: string, reason: Phrase): string {
+  return say("schema.refused", { tool: '"t"', pointer, reason });
+}
 
 type Schema = Record<string, unknown>;
 
@@ -139,19 +154,35 @@ Deno.test("check names each pattern the linear-time engine cannot take, and wher
   const cases: [Schema, string][] = [
     [
       { properties: { id: { type: "string", pattern: "^(a)\\1$" } } },
-      'unsupported pattern "^(a)\\\\1$" at /properties/id/pattern: backreferences cannot run in linear time (patterns run on RE2)',
+      unsupported(
+        "^(a)\\1$",
+        "/properties/id/pattern",
+        phrase("schema_problem.regex_backreference"),
+      ),
     ],
     [
       { patternProperties: { "^(?!x-)": { type: "string" } } },
-      'unsupported pattern "^(?!x-)" at /patternProperties/^(?!x-): lookaheads cannot run in linear time (patterns run on RE2)',
+      unsupported(
+        "^(?!x-)",
+        "/patternProperties/^(?!x-)",
+        phrase("schema_problem.regex_lookahead"),
+      ),
     ],
     [
       { propertyNames: { pattern: "(?<n>a)\\k<n>" } },
-      'unsupported pattern "(?<n>a)\\\\k<n>" at /propertyNames/pattern: backreferences cannot run in linear time (patterns run on RE2)',
+      unsupported(
+        "(?<n>a)\\k<n>",
+        "/propertyNames/pattern",
+        phrase("schema_problem.regex_backreference"),
+      ),
     ],
     [
       { items: { pattern: "a{1001}" } },
-      'unsupported pattern "a{1001}" at /items/pattern: the linear-time engine (RE2) refuses it: invalid repeat count: `{1001}`',
+      unsupported(
+        "a{1001}",
+        "/items/pattern",
+        phrase("schema_problem.regex_engine", { detail: "invalid repeat count: `{1001}`" }),
+      ),
     ],
   ];
   for (const pass of ["compiled", "cached"]) {
@@ -203,7 +234,7 @@ Deno.test("a pattern that backtracks for hours in JavaScript is answered at once
   const script = `${cacheDir.path}/redos.ts`;
   await Deno.writeTextFile(script, PATHOLOGICAL);
   const expected = [
-    'Input refused by tool "t" schema: /s: must match pattern "^(a+)+$"',
+    refused("/s", phrase("schema.pattern", { pattern: "^(a+)+$" })),
     "ok",
     "ok",
     "ok",
@@ -239,18 +270,18 @@ Deno.test("multipleOf is exact in decimal: 0.07, 0.29 and 19.99 are multiples of
     for (const price of [0.075, 0.001, 19.999]) {
       assert.equal(
         await verdict(cents, { price }, cacheDir.path),
-        'Input refused by tool "t" schema: /price: must be multiple of 0.01',
+        refused("/price", phrase("schema.multiple_of", { value: 0.01 })),
       );
     }
     assert.equal(await verdict(tenth, 0.3, cacheDir.path), "ok");
     assert.equal(
       await verdict(tenth, 0.30000000000000004, cacheDir.path),
-      'Input refused by tool "t" schema: (root): must be multiple of 0.1',
+      refused("(root)", phrase("schema.multiple_of", { value: 0.1 })),
     );
     assert.equal(await verdict({ multipleOf: 3 }, 9, cacheDir.path), "ok");
     assert.equal(
       await verdict({ multipleOf: 3 }, 10, cacheDir.path),
-      'Input refused by tool "t" schema: (root): must be multiple of 3',
+      refused("(root)", phrase("schema.multiple_of", { value: 3 })),
     );
     assert.equal(await verdict({ multipleOf: 1e-7 }, 3e-7, cacheDir.path), "ok");
     if (pass === "cached") assert.equal(stats.compiles, compiles, "the cached pass compiled");
@@ -279,8 +310,11 @@ Deno.test("`check` flags a pattern RE2 cannot take (exit 6) and a call of that t
       command: ["cat"],
     }),
   );
-  const line =
-    'unsupported pattern "^(\\\\w)\\\\1$" at /properties/id/pattern: backreferences cannot run in linear time (patterns run on RE2)';
+  const line = unsupported(
+    "^(\\w)\\1$",
+    "/properties/id/pattern",
+    phrase("schema_problem.regex_backreference"),
+  );
   const check = await cli(dirs, ["check"]);
   assert.equal(check.code, 6);
   assert.ok(check.stdout.includes('tool "ids"') && check.stdout.includes(line), check.stdout);

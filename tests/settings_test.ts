@@ -3,6 +3,7 @@ import { parseArgs } from "../src/cli/args.ts";
 import { COMMAND_OPTIONS, GLOBAL_OPTIONS, resolveSettings } from "../src/cli/settings.ts";
 import { BasisError } from "../src/errors.ts";
 import { cli, scratch } from "./_cli.ts";
+import { errorLine, wording } from "./_wording.ts";
 
 function noShell(value: string | undefined, argv: string[] = ["list"]): boolean {
   const env = (name: string) =>
@@ -49,16 +50,20 @@ Deno.test("BASIS_NO_SHELL=true turns spawn's commands off (exit 5); a spelling i
       env: { BASIS_NO_SHELL: value },
     });
     assert.equal(refused.code, 5, `${value}: ${refused.stderr}`);
-    assert.match(refused.stderr, /commands are turned off/);
+    assert.match(refused.stderr, wording("spawn.guard.no_shell"));
   }
   const unknown = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
     env: { BASIS_NO_SHELL: "sure" },
   });
   assert.equal(unknown.code, 2);
-  assert.equal(
+  assert.match(
     unknown.stderr,
-    'basis-tools: Cannot use BASIS_NO_SHELL="sure": expected 1, true, yes, on (yes) or ' +
-      "0, false, no, off (no), in any case\n",
+    errorLine("cli.bad_switch", {
+      name: "BASIS_NO_SHELL",
+      value: '"sure"',
+      on: "1, true, yes, on",
+      off: "0, false, no, off",
+    }),
   );
   await assert.rejects(Deno.stat(marker));
   const allowed = await cli(dirs, ["spawn", `!touch ${marker}`, "--approve", "always"], {
