@@ -122,7 +122,7 @@ export function recordRun(flow: FlowSettings, tool: string, result: RunResult): 
     tool,
     exit_code: result.exitCode,
     signal: result.signal,
-    timed_out: result.timedOut,
+    timed_out: result.outcome === "timed_out",
     duration_ms: Math.round(result.durationMs),
     stdout_bytes: result.stdoutBytes,
     stderr_bytes: result.stderrBytes,

@@ -68,7 +68,7 @@ export function ranCall(
     stderr: hide(result.stderr),
     exit_code: result.exitCode ?? null,
     signal: result.signal ?? null,
-    timed_out: result.timedOut,
+    timed_out: result.outcome === "timed_out",
     truncated: result.stdoutTruncated,
     duration_ms: Math.round(result.durationMs),
     error: failure === undefined ? null : { kind: failure.kind, message: hide(failure.message) },

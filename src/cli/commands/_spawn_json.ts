@@ -94,7 +94,7 @@ export function ranSpawnAsCall(
     stderr: output.stderr,
     exit_code: output.exit_code,
     signal: result.signal ?? null,
-    timed_out: result.timedOut,
+    timed_out: result.outcome === "timed_out",
     truncated: output.stdout_truncated,
     duration_ms: Math.round(result.durationMs),
     error: failure ?? null,

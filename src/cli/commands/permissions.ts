@@ -194,29 +194,33 @@ function bundleEntry(): string | undefined {
  * other files (a home directory, Downloads) never grants reading them.
  */
 function bundleReads(entry: string): string[] {
-  const dir = parentPath(entry);
-  try {
-    const alone = [...Deno.readDirSync(dir)].every((file) =>
-      file.isFile && file.name.endsWith(".js")
-    );
-    if (alone) return [dir];
-  } catch {
-    // Unreadable: name the files.
-  }
-  return [entry, ...bundleChunks(entry)];
+  const { chunks, alone } = bundleFiles(entry);
+  return alone ? [parentPath(entry)] : [entry, ...chunks];
 }
 
 /** The chunks beside a bundle's entry, sorted. */
 function bundleChunks(entry: string): string[] {
+  return bundleFiles(entry).chunks;
+}
+
+/**
+ * The chunks beside a bundle's entry (sorted), and whether its directory holds nothing else, in
+ * one read of the directory.
+ */
+function bundleFiles(entry: string): { chunks: string[]; alone: boolean } {
   const dir = parentPath(entry);
   const chunks: string[] = [];
+  let alone = true;
   try {
     for (const file of Deno.readDirSync(dir)) {
       const path = resolvePath(dir, file.name);
-      if (file.isFile && file.name.endsWith(".js") && path !== entry) chunks.push(path);
+      const js = file.isFile && file.name.endsWith(".js");
+      alone &&= js;
+      if (js && path !== entry) chunks.push(path);
     }
   } catch {
-    // Unreadable: compile then embeds what it can see, and says what it is missing when run.
+    // Unreadable: name what could be seen (compile then says what it is missing when run).
+    alone = false;
   }
-  return chunks.sort();
+  return { chunks: chunks.sort(), alone };
 }
