@@ -18,31 +18,18 @@ import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../spawn/depth.ts";
 import type { Settings } from "./settings.ts";
 
 /**
- * The audit trail a command's calls are recorded in: none for a dry run (nothing runs, nothing is
- * recorded).
+ * The audit trail a command's calls are recorded in.
  *
  * @param settings The run's settings (`--audit-log`, the environment, the locale).
- * @param options A dry run; where a warning about the log goes (stderr by default).
- * @returns The log, or `undefined` for a dry run.
+ * @param warn Where a warning about the log goes. @default stderr
+ * @returns The log.
  */
-export function commandAudit(
-  settings: Settings,
-  options?: { dryRun?: false; warn?: (message: string) => void },
-): AuditLog;
-export function commandAudit(
-  settings: Settings,
-  options: { dryRun: boolean; warn?: (message: string) => void },
-): AuditLog | undefined;
-export function commandAudit(
-  settings: Settings,
-  options: { dryRun?: boolean; warn?: (message: string) => void } = {},
-): AuditLog | undefined {
-  if (options.dryRun === true) return undefined;
+export function commandAudit(settings: Settings, warn?: (message: string) => void): AuditLog {
   return openAuditLog({
     path: settings.auditLog,
     env: settings.envLookup,
     locale: settings.locale,
-    ...(options.warn === undefined ? {} : { warn: options.warn }),
+    ...(warn === undefined ? {} : { warn }),
   });
 }
 

@@ -53,10 +53,7 @@ export async function callCommand(
   let secrets: readonly string[] = callSecrets(settings.env);
   const words = messages(settings.locale);
   const notes = new Notes(options, words);
-  const audit = commandAudit(settings, {
-    dryRun: options.dryRun === true,
-    warn: notes.auditWarning,
-  });
+  const audit = options.dryRun === true ? undefined : commandAudit(settings, notes.auditWarning);
   try {
     requireServed(settings, name);
     const roster = await rosterFor(settings);

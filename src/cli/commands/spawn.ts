@@ -88,10 +88,7 @@ async function spawnCall(
 ): Promise<number> {
   const words = messages(settings.locale);
   const notes = new Notes(options, words);
-  const audit = commandAudit(settings, {
-    dryRun: options.dryRun === true,
-    warn: notes.auditWarning,
-  });
+  const audit = options.dryRun === true ? undefined : commandAudit(settings, notes.auditWarning);
   let call: SpawnCall | undefined;
   try {
     // A child whose roster leaves spawn out cannot delegate or run commands at all.
