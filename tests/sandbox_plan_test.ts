@@ -17,7 +17,9 @@ import { decideByRules } from "../src/approval/rules/decide.ts";
 import type { Rule, RuleQuery } from "../src/approval/rules/types.ts";
 import type { ToolPreview } from "../src/approval/preview.ts";
 import { bwrapArgs } from "../src/sandbox/_bwrap.ts";
-import { forgetProbe, probe, PROBE_FILE } from "../src/sandbox/_probe.ts";
+import { callLayout } from "../src/sandbox/_layout.ts";
+import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE } from "../src/sandbox/_probe.ts";
+import { exists } from "../src/quietly.ts";
 import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
 import {
   DEFAULT_POLICY,
@@ -34,6 +36,14 @@ const FILE = "/c/sandbox.json";
 const POLICY: SandboxPolicy = { ...DEFAULT_POLICY, file: FILE };
 const NONE = { network: false, write: [], read: [] } as const;
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
+
+/** A real workspace (it holds `.basis/tools.json`), at its canonical path. */
+async function realWorkspace() {
+  const dir = await tempDir({ prefix: "basis-plan-", realPath: true });
+  await Deno.mkdir(`${dir.path}/.basis`);
+  await Deno.writeTextFile(`${dir.path}/.basis/tools.json`, '{"schema": 1, "tools": {}}');
+  return dir;
+}
 
 async function problems(text: string): Promise<string[]> {
   try {
@@ -89,19 +99,22 @@ Deno.test("parseSandboxPolicy() names each problem at its line and column", asyn
 });
 
 Deno.test("planSandbox() refuses a declared grant the policy does not allow, naming it, before anything runs", async () => {
+  await using workspace = await realWorkspace();
+  const root = workspace.path;
   const request = (
     grants: { network: boolean; write: readonly string[]; read: readonly string[] },
   ) => ({
     caller: { kind: "tool", grants } as const,
-    root: "/w",
-    cwd: "/w",
+    root,
+    cwd: root,
     program: "/usr/bin/true",
   });
   const strict: SandboxPolicy = {
     ...POLICY,
     grantable: { network: false, write: ["/var/tmp"], read: [] },
   };
-  const options = { env: env({ HOME: "/home/me", PATH: "/nowhere" }), os: "linux" as const };
+  // No sandbox for this system: what is refused is refused before one is looked for.
+  const options = { env: env({ HOME: "/home/me", PATH: "/nowhere" }), os: "freebsd" as const };
   const network = await planSandbox(strict, request({ ...NONE, network: true }), options);
   assert.equal(network.kind, "refused");
   assert.equal(
@@ -115,10 +128,10 @@ Deno.test("planSandbox() refuses a declared grant the policy does not allow, nam
     read.kind === "refused" ? english(read.reason) : "",
     /grant read "\/home\/me\/.ssh"/,
   );
-  // Inside the workspace and inside what the policy allows: no refusal (here, no bwrap either).
+  // Inside the workspace and inside what the policy allows: no refusal.
   const fine = await planSandbox(
     strict,
-    request({ ...NONE, write: ["/w/build", "/var/tmp/x"] }),
+    request({ ...NONE, write: [`${root}/build`, "/var/tmp/x"] }),
     options,
   );
   assert.equal(fine.kind, "unconfined");
@@ -146,13 +159,20 @@ Deno.test("planSandbox() under required refuses where nothing confines; auto say
     const auto = await planSandbox(POLICY, request, { os });
     assert.equal(auto.kind === "unconfined" && auto.note?.key, "sandbox.unsupported");
   }
-  const missing = await planSandbox({ ...POLICY, mode: "required" }, request, {
-    os: "linux",
-    env: env({ PATH: "/nowhere" }),
-  });
+  const missing = await planSandbox(
+    { ...POLICY, mode: "required", bwrap: "/nowhere/bwrap" },
+    request,
+    {
+      os: "linux",
+      env: env({ PATH: "/nowhere" }),
+    },
+  );
   assert.equal(
     missing.kind === "unavailable" ? english(missing.reason) : "",
-    say("sandbox.required", { file: FILE, reason: phrase("sandbox.bwrap_missing") }),
+    say("sandbox.required", {
+      file: FILE,
+      reason: phrase("sandbox.bwrap_not_there", { path: '"/nowhere/bwrap"', file: `"${FILE}"` }),
+    }),
   );
   const off = await planSandbox({ ...POLICY, mode: "off" }, request, { os: "linux" });
   assert.deepEqual(off, { kind: "unconfined", note: undefined });
@@ -177,29 +197,36 @@ Deno.test("spawnPreviewGrants() shows a spawn command's grants only when the pol
   });
 });
 
-Deno.test("bwrapArgs() confines: own PID namespace that dies with the call, read-only root, grants bound parents first, protected paths last", async () => {
+Deno.test("callLayout() and bwrapArgs() confine: own PID namespace that dies with the call, read-only root, an empty /run, grants bound parents first, basis-tools' own directories covered inside them", async () => {
   await using temp = await tempDir({ prefix: "basis-bwrap-", realPath: true });
   const dir = temp.path;
   for (const path of ["home/.ssh/keys", "home/work", "config"]) {
     await Deno.mkdir(`${dir}/${path}`, { recursive: true });
   }
   await Deno.writeTextFile(`${dir}/home/.netrc`, "machine x");
-  const args = bwrapArgs({
-    network: false,
+  const layout = callLayout({
     write: [`${dir}/home/work`, dir],
     read: [`${dir}/home/.ssh/keys`],
     hidden: [`${dir}/home/.ssh`, `${dir}/home/.netrc`, `${dir}/not-there`],
-    needed: ["/usr/bin/true"],
+    trusted: [
+      { path: `${dir}/config`, kind: "hidden" },
+      { path: `${dir}/cache/basis`, kind: "directory" },
+    ],
+    program: "/usr/bin/true",
     cwd: `${dir}/home/work`,
-    protect: [`${dir}/config`],
+    policyFile: FILE,
   });
+  assert.ok("mounts" in layout);
+  assert.deepEqual(layout.create, [`${dir}/cache/basis`]);
+  const args = bwrapArgs(layout.mounts, false, `${dir}/home/work`);
   const line = args.join(" ");
   for (
     const flag of ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net"]
   ) {
     assert.ok(args.includes(flag), `${flag} in ${line}`);
   }
-  assert.ok(line.includes("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"), line);
+  if (Deno.uid() === 0) assert.ok(line.includes("--cap-drop ALL"), line);
+  assert.ok(line.includes("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --tmpfs /run"), line);
   const at = (text: string) => {
     const index = line.indexOf(text);
     assert.ok(index >= 0, `${text} in ${line}`);
@@ -210,17 +237,12 @@ Deno.test("bwrapArgs() confines: own PID namespace that dies with the call, read
   assert.ok(at(`--tmpfs ${dir}/home/.ssh`) < at(`--ro-bind ${dir}/home/.ssh/keys`));
   assert.ok(line.includes(`--ro-bind /dev/null ${dir}/home/.netrc`), line);
   assert.ok(!line.includes("not-there"), "a hidden path that is not there hides nothing");
-  assert.ok(line.endsWith(`--ro-bind ${dir}/config ${dir}/config --chdir ${dir}/home/work --`));
-  const online = bwrapArgs({
-    network: true,
-    write: [],
-    read: [],
-    hidden: [],
-    needed: [],
-    cwd: "/",
-    protect: [],
-  });
-  assert.ok(!online.includes("--unshare-net"));
+  // Inside the writable directory: the config directory empty, the cache read-only, the
+  // directory between them and it bound onto itself (so it cannot be moved away).
+  assert.ok(at(`--bind ${dir} ${dir}`) < at(`--tmpfs ${dir}/config`));
+  assert.ok(at(`--bind ${dir}/cache ${dir}/cache`) < at(`--ro-bind-try ${dir}/cache/basis`));
+  assert.ok(line.endsWith(`--chdir ${dir}/home/work --`));
+  assert.ok(!bwrapArgs([], true, "/").includes("--unshare-net"));
 });
 
 Deno.test("seatbeltProfile() denies writes but where granted, the network unless granted, and the hidden paths", () => {
@@ -326,8 +348,10 @@ Deno.test("sandboxNeeds() asks Deno for bwrap, the hidden and granted paths and 
     env: env({ HOME: "/home/me", PATH: "/nowhere" }),
     os: "linux",
   });
-  assert.equal(needs.program, "bwrap");
-  assert.equal(needs.sandboxed, false, "no bwrap on that PATH");
+  // bwrap where the system keeps it, whatever PATH says.
+  const system = BWRAP_PATHS.find((path) => exists(path));
+  assert.equal(needs.program, system === undefined ? "bwrap" : Deno.realPathSync(system));
+  assert.equal(needs.sandboxed, system !== undefined);
   assert.ok(needs.write.includes("/home/me/out"));
   assert.ok(needs.read.includes("/home/me/.aws") && needs.read.includes("/home/me/.ssh"));
   assert.ok(needs.read.includes("/proc/sys/kernel/random/boot_id"));

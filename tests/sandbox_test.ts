@@ -384,7 +384,7 @@ confinedTest(
     const ruled = await cli(dirs, ["call", "t", "{}"]);
     assert.equal(ruled.code, 0, ruled.stderr);
 
-    const grants = { network: true, write: [`${base(dirs)}/cache`] };
+    const grants = { network: true, write: [`${base(dirs)}/out`] };
     await writeManifest(dirs, oneTool("t", { command: ["true"], sandbox: grants }));
     const asked = await cli(dirs, ["call", "t", "{}"]);
     assert.equal(asked.code, 5, asked.stderr);
@@ -401,7 +401,7 @@ confinedTest(
     assert.equal(again?.allowed, false);
     const shown = (again?.preview as { sandbox: { network: boolean; write: string[] } }).sandbox;
     assert.equal(shown.network, true);
-    assert.deepEqual(shown.write, [`${await Deno.realPath(base(dirs))}/cache`]);
+    assert.deepEqual(shown.write, [`${await Deno.realPath(base(dirs))}/out`]);
 
     // A rule that names these grants allows the call again.
     const sandbox = JSON.stringify({ ...grants, write: shown.write, read: [] });
@@ -473,20 +473,22 @@ Deno.test({
   ignore: !LINUX,
 }, async () => {
   await using dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
-  // A PATH that holds no bwrap (the tool's program is absolute).
-  const env = { PATH: `${base(dirs)}/empty` };
-  await writePolicy(dirs, { mode: "required" });
+  // The policy names a bwrap that is not there (the system's is never looked for then).
+  const bwrap = `${base(dirs)}/empty/bwrap`;
+  const missing = phrase("sandbox.bwrap_not_there", {
+    path: JSON.stringify(bwrap),
+    file: JSON.stringify(`${dirs.configDir}/sandbox.json`),
+  });
+  const env = {};
+  await writePolicy(dirs, { mode: "required", bwrap });
   const required = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(required.code, 1, required.stderr);
   assertOneLine(required);
-  assert.match(
-    required.stderr,
-    wording("sandbox.required", { reason: phrase("sandbox.bwrap_missing") }),
-  );
+  assert.match(required.stderr, wording("sandbox.required", { reason: missing }));
   assert.match(required.stderr, /sandbox\.json/);
   assert.equal(await exists(`${dirs.root}/ran`), false);
 
-  await writePolicy(dirs, { mode: "auto" });
+  await writePolicy(dirs, { mode: "auto", bwrap });
   // Nothing is said of a call that does not run, nor by a quiet one that succeeds.
   const denied = await cli(dirs, ["call", "t", "{}", "--approve", "never"], { env });
   assert.equal(denied.code, 5, denied.stderr);
@@ -497,7 +499,7 @@ Deno.test({
   await Deno.remove(`${dirs.root}/ran`);
   const auto = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(auto.code, 0, auto.stderr);
-  assert.match(auto.stderr, wording("sandbox.note", { reason: phrase("sandbox.bwrap_missing") }));
+  assert.match(auto.stderr, wording("sandbox.note", { reason: missing }));
   assert.ok(await exists(`${dirs.root}/ran`));
   const again = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(again.code, 0, again.stderr);
@@ -519,9 +521,8 @@ Deno.test({
     { mode: 0o755 },
   );
   await Deno.chmod(`${bin}/bwrap`, 0o755);
-  await writePolicy(dirs, { mode: "required" });
-  const env = { PATH: `${bin}:/usr/bin:/bin` };
-  const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
+  await writePolicy(dirs, { mode: "required", bwrap: `${bin}/bwrap` });
+  const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS]);
   assert.equal(result.code, 1, result.stderr);
   // bwrap's own line as it came, then why nothing ran.
   assert.match(
@@ -594,7 +595,8 @@ Deno.test({
 confinedTest(
   "spawn commands are confined, and their preview stays four keys unless the policy grants more",
   async () => {
-    await using dirs = await scratch();
+    // A real workspace (it holds a manifest): its root is writable.
+    await using dirs = await scratch({ schema: 1, tools: {} });
     await using out = await outsideDir();
     const outside = out.path;
     const spawned = await cli(dirs, [

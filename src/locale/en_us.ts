@@ -528,7 +528,10 @@ export const EN_US = {
   "sandbox_config.section": "must be an object, found {found}",
   "sandbox_config.path": 'must be an absolute path or start with "~/"',
   "sandbox.bwrap_missing":
-    'bubblewrap ("bwrap") was not found on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+    'bubblewrap ("bwrap") was not found in /usr/bin, /bin, /usr/local/bin or on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+  "sandbox.bwrap_not_there": "bubblewrap is not at {path}, where {file} says it is",
+  "sandbox.bwrap_untrusted":
+    "bubblewrap at {path} is not used: it, or a directory above it, is not owned by root or others may write it (a program there could be replaced by anyone but root); install it from the system's packages",
   "sandbox.bwrap_broken": "bubblewrap cannot make the namespaces a call needs here: {detail}",
   "sandbox.bwrap_refused": "Deno's permissions refuse to run bubblewrap; allow it with {flag}",
   "sandbox.unsupported": "there is no OS sandbox for {os}",
@@ -536,6 +539,14 @@ export const EN_US = {
   "sandbox.no_home":
     'a sandbox path starts with "~" and the home directory is not known (HOME is unset or relative)',
   "sandbox.grant_refused": 'its sandbox grant {grant} is not allowed by {file} (see "grantable")',
+  "sandbox.cwd_covered":
+    "its working directory {cwd} is not shown in the sandbox ({place} is covered there); a read or write grant of it, allowed by {file}, shows it",
+  "sandbox.trusted_write":
+    "it would write {path}, inside {dir}, which is basis-tools' own and no call may write",
+  "sandbox.trusted_read":
+    "it would read {path}, inside basis-tools' config directory {dir}, which no call may read",
+  "sandbox.trusted_link":
+    "it would write {path}, which holds the symbolic link {link} on the way to basis-tools' own {dir}: the call could point it elsewhere",
   "sandbox.note":
     'note: tools run unconfined: {reason}; set "mode" in {file} to "off" to run them so without this note, or to "required" to refuse',
 

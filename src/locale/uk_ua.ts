@@ -564,7 +564,10 @@ export function ukUA(): Catalogue {
     "sandbox_config.section": "має бути об’єктом, а отримано {found}",
     "sandbox_config.path": 'має бути абсолютним шляхом або починатися з "~/"',
     "sandbox.bwrap_missing":
-      'bubblewrap ("bwrap") не знайдено в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+      'bubblewrap ("bwrap") не знайдено ні в /usr/bin, /bin, /usr/local/bin, ні в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+    "sandbox.bwrap_not_there": "bubblewrap немає в {path}, де його вказує {file}",
+    "sandbox.bwrap_untrusted":
+      "bubblewrap у {path} не використовується: він або каталог над ним належить не root чи доступний для запису іншим (програму там міг би підмінити не лише root); встановіть його з пакетів системи",
     "sandbox.bwrap_broken": "bubblewrap не може створити потрібні виклику простори імен: {detail}",
     "sandbox.bwrap_refused":
       "дозволи Deno не дають запустити bubblewrap; дозвольте це через {flag}",
@@ -574,6 +577,14 @@ export function ukUA(): Catalogue {
     "sandbox.no_home":
       'шлях пісочниці починається з "~", а домашній каталог невідомий (HOME не задано або він відносний)',
     "sandbox.grant_refused": 'дозвіл пісочниці {grant} не дозволено в {file} (див. "grantable")',
+    "sandbox.cwd_covered":
+      "його робочий каталог {cwd} не видно в пісочниці ({place} там закрито); його показує дозвіл на читання чи запис цього каталогу, якщо {file} такий дозволяє",
+    "sandbox.trusted_write":
+      "він записував би {path} у {dir}, власний каталог basis-tools, куди жодному виклику писати не можна",
+    "sandbox.trusted_read":
+      "він читав би {path} у каталозі налаштувань basis-tools {dir}, який жодному виклику читати не можна",
+    "sandbox.trusted_link":
+      "він записував би {path}, де лежить символьне посилання {link} на шляху до власного {dir} basis-tools: виклик міг би спрямувати його деінде",
     "sandbox.note":
       'примітка: інструменти працюють без пісочниці: {reason}; задайте "mode" у {file} як "off", щоб працювати так без цієї примітки, або "required", щоб відмовляти',
 

@@ -4,8 +4,7 @@
  * @module
  */
 
-import { isAbsolutePath, resolvePath } from "../paths.ts";
-import { mountPath } from "./_bwrap.ts";
+import { canonicalPath, isAbsolutePath, resolvePath } from "../paths.ts";
 
 /** Each path absolute and canonical; `undefined` when one needs `~` and there is no home. */
 export function expandList(
@@ -16,9 +15,9 @@ export function expandList(
   for (const path of paths) {
     if (path === "~" || path.startsWith("~/")) {
       if (home === undefined || !isAbsolutePath(home)) return undefined;
-      out.push(mountPath(resolvePath(home, `.${path.slice(1)}`)));
+      out.push(canonicalPath(resolvePath(home, `.${path.slice(1)}`)));
     } else {
-      out.push(mountPath(resolvePath(path)));
+      out.push(canonicalPath(path));
     }
   }
   return out;
@@ -27,4 +26,16 @@ export function expandList(
 /** Sorted, each once. */
 export function unique(paths: readonly string[]): string[] {
   return [...new Set(paths)].sort();
+}
+
+/**
+ * Whether `path` is `base` or inside it (both absolute and normalised).
+ *
+ * @param path The path.
+ * @param base The directory.
+ * @returns True when inside or equal.
+ */
+export function isInside(path: string, base: string): boolean {
+  if (base === "/") return isAbsolutePath(path);
+  return path === base || path.startsWith(`${base}/`);
 }
