@@ -246,6 +246,7 @@ export const EN_US = {
   "cli.unknown_tool_none": "Cannot find tool {tool}; no tools are declared (see basis-tools check)",
   "cli.unknown_tool_list": "Cannot find tool {tool}; see basis-tools list",
   "cli.invalid_json": "Cannot parse the input of tool {tool} as JSON: {detail}",
+  "cli.input_too_large": "Cannot read the input of tool {tool}: stdin holds more than {size}",
   "cli.input_not_utf8":
     "Cannot read the input of tool {tool}: stdin is not valid UTF-8 (bad byte at offset {offset})",
   "cli.not_a_directory": "Cannot use workspace {path}: not a directory",

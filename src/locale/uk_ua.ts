@@ -267,6 +267,8 @@ export function ukUA(): Catalogue {
       "Не вдалося знайти інструмент {tool}; жодного інструмента не оголошено (див. basis-tools check)",
     "cli.unknown_tool_list": "Не вдалося знайти інструмент {tool}; див. basis-tools list",
     "cli.invalid_json": "Не вдалося розібрати вхідні дані інструмента {tool} як JSON: {detail}",
+    "cli.input_too_large":
+      "Не вдалося прочитати вхідні дані інструмента {tool}: stdin містить більше ніж {size}",
     "cli.input_not_utf8":
       "Не вдалося прочитати вхідні дані інструмента {tool}: stdin не є коректним UTF-8 (хибний байт на позиції {offset})",
     "cli.not_a_directory": "Не вдалося використати робочий простір {path}: це не каталог",
