@@ -706,6 +706,9 @@ export const EN_US = {
     "a notification that is not one as MCP defines them (notifications get no answer)",
   "mcp.duplicate_id":
     "Invalid request: id {id} belongs to a request still in progress; give each request an id of its own",
+  "mcp.not_initialized":
+    "Invalid request: {method} before initialize; a session starts with initialize (only ping may come first)",
+  "mcp.stray_response": "a response to no request of the server (responses get no answer)",
   "mcp.invalid_params": "Invalid params of {method}: {field} is not valid",
   "mcp.invalid_params_type":
     "Invalid params of {method}: {field} must be {expected}, found {found}",
