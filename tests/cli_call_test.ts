@@ -486,6 +486,37 @@ Deno.test("call reads no device on stdin without INPUT ({}), and at most 128 MiB
   await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
 });
 
+Deno.test("an argument too long for the system names the tool's program; the audit trail records it by size and digest", async () => {
+  await using dirs = await scratch();
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("echo", {
+      input_schema: { type: "object", properties: { v: { type: "string" } }, required: ["v"] },
+      command: ["/bin/echo", { input: "v" }],
+    })),
+  );
+  // One argument over the 128 KiB Linux takes (E2BIG), and over the audit trail's limit.
+  const value = "a".repeat(200_000);
+  const audit = `${dirs.stateDir}/audit.jsonl`;
+  const result = await cli(dirs, ["call", "echo", "-", ...ALWAYS, "--audit-log", audit], {
+    stdin: JSON.stringify({ v: value }),
+  });
+  assert.equal(result.code, 1, result.stderr);
+  const program = JSON.stringify(Deno.realPathSync("/bin/echo"));
+  assert.match(result.stderr, wording("start.failed", { program }));
+  assert.doesNotMatch(result.stderr, /setsid|bwrap/);
+  const [decision] = (await Deno.readTextFile(audit)).split("\n");
+  assert.ok(decision!.length < 4096, `a decision line of ${decision!.length} characters`);
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)),
+  );
+  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  assert.deepEqual(JSON.parse(decision!).preview.command, [
+    "/bin/echo",
+    `[argument of 200000 bytes, sha256 ${hex}, not recorded]`,
+  ]);
+});
+
 Deno.test("call refuses stdin that is not UTF-8, naming the offset of the bad bytes (exit 2, nothing runs)", async () => {
   await using dirs = await scratch();
   const out = `${dirs.root}/stdin.txt`;
