@@ -18,6 +18,7 @@ import assert from "node:assert/strict";
 import { cli, ROOT, type Scratch } from "./_cli.ts";
 import { hasTmux } from "./_tmux.ts";
 import { removeAll } from "./_scratch.ts";
+import { CACHE_FORMAT } from "../src/schema/_key.ts";
 
 const ATTACK = `${ROOT}tests/fixtures/sandbox/attack.sh`;
 const SECRETS = ["SECRET-SSH", "SECRET-NPM", "SECRET-GH", "SECRET-CONFIG"];
@@ -340,7 +341,6 @@ async function runCase(world: World, group: Group, grant: Grant, cwd: Cwd): Prom
     stateDir: group.state,
     [Symbol.asyncDispose]: () => Promise.resolve(),
   };
-  const trusted = [...new Set([group.config, group.configReal, group.cache, group.state])];
   const result = await cli(dirs, ["call", "attack", "{}", "--approve", "always"], {
     cwd: group.cliCwd,
     env: {
@@ -348,7 +348,10 @@ async function runCase(world: World, group: Group, grant: Grant, cwd: Cwd): Prom
       DENO_DIR,
       SSH_AUTH_SOCK: world.agent,
       ATTACK_CASE: id,
-      ATTACK_TRUSTED: trusted.join(" "),
+      ATTACK_CACHE_FORMAT: String(CACHE_FORMAT),
+      ATTACK_CONFIG: [...new Set([group.config, group.configReal])].join(" "),
+      ATTACK_CACHE: group.cache,
+      ATTACK_STATE: group.state,
       ATTACK_LINKS: group.shape === "linked" ? group.config : "",
       ATTACK_EVIL: group.evil,
       ATTACK_STOP: group.home,
