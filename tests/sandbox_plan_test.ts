@@ -18,14 +18,16 @@ import type { Rule, RuleQuery } from "../src/approval/rules/types.ts";
 import type { ToolPreview } from "../src/approval/preview.ts";
 import { bwrapArgs } from "../src/sandbox/_bwrap.ts";
 import { callLayout } from "../src/sandbox/_layout.ts";
-import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE } from "../src/sandbox/_probe.ts";
+import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE, rootOnly } from "../src/sandbox/_probe.ts";
 import { exists } from "../src/quietly.ts";
 import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
 import {
   DEFAULT_POLICY,
   parseSandboxPolicy,
   planSandbox,
+  prepareSandbox,
   sandboxNeeds,
+  type SandboxPlan,
   type SandboxPolicy,
   spawnPreviewGrants,
 } from "../src/sandbox/mod.ts";
@@ -394,4 +396,170 @@ Deno.test({
     say("sandbox.bwrap_broken", { detail: "No permissions" }),
   );
   assert.equal(await Deno.stat(`${cache.path}/${PROBE_FILE}`).then(() => true, () => false), false);
+});
+
+/** A plan's refusal in English, or its kind when it is not refused. */
+function refusal(plan: SandboxPlan): string {
+  return plan.kind === "refused" ? english(plan.reason) : plan.kind;
+}
+
+/** What planSandbox() is asked for a declared tool. */
+function toolCall(
+  root: string,
+  grants: { network?: boolean; write?: string[]; read?: string[] } = {},
+  cwd = root,
+) {
+  return {
+    caller: {
+      kind: "tool",
+      grants: { network: false, write: [], read: [], ...grants },
+    } as const,
+    root,
+    cwd,
+    program: "/usr/bin/true",
+  };
+}
+
+Deno.test("planSandbox() writes the workspace root only when it is a real one, and never / or the home directory", async () => {
+  await using real = await realWorkspace();
+  await using bare = await tempDir({ prefix: "basis-plan-", realPath: true });
+  // What the workspace holds needs no grant, when it is one; nothing else is grantable here.
+  const strict: SandboxPolicy = {
+    ...POLICY,
+    grantable: { network: false, write: [], read: ["/"] },
+  };
+  const plan = (root: string, home: string, write: string) =>
+    planSandbox(strict, toolCall(root, { write: [write] }, "/"), {
+      env: env({ HOME: home }),
+      os: "freebsd",
+    });
+  assert.equal((await plan(real.path, "/home/me", `${real.path}/build`)).kind, "unconfined");
+  for (
+    const [root, home] of [
+      [bare.path, "/home/me"],
+      [real.path, real.path],
+      [real.path, `${real.path}/me`],
+      ["/", "/home/me"],
+    ] as const
+  ) {
+    assert.equal(
+      refusal(await plan(root, home, `${root === "/" ? "" : root}/build`)),
+      say("sandbox.grant_refused", {
+        grant: `write "${root === "/" ? "" : root}/build"`,
+        file: `"${FILE}"`,
+      }),
+      `root ${root}, home ${home}`,
+    );
+  }
+});
+
+Deno.test("planSandbox() refuses a working directory the sandbox covers, unless a grant shows it", async () => {
+  await using home = await tempDir({ prefix: "basis-plan-home-", dir: "/var/tmp", realPath: true });
+  await Deno.mkdir(`${home.path}/.ssh/keys`, { recursive: true });
+  await using bare = await tempDir({ prefix: "basis-plan-", realPath: true });
+  const options = { env: env({ HOME: home.path }), os: "freebsd" as const };
+  const covered = (cwd: string, place: string) =>
+    say("sandbox.cwd_covered", {
+      cwd: JSON.stringify(cwd),
+      place: JSON.stringify(place),
+      file: `"${FILE}"`,
+    });
+  const plan = (cwd: string, read: string[] = []) =>
+    planSandbox(POLICY, toolCall("/", { read }, cwd), options);
+  const ssh = `${home.path}/.ssh/keys`;
+  assert.equal(refusal(await plan(ssh)), covered(ssh, `${home.path}/.ssh`));
+  // The host's /tmp (outside a workspace there), and /run wherever in it.
+  assert.equal(refusal(await plan(bare.path)), covered(bare.path, "/tmp"));
+  assert.equal(refusal(await plan("/run")), covered("/run", "/run"));
+  // A read grant shows what it names, and what it names is then the cwd's.
+  assert.equal((await plan(ssh, ["~/.ssh"])).kind, "unconfined");
+  assert.equal((await plan(home.path)).kind, "unconfined");
+});
+
+Deno.test("planSandbox() refuses a grant inside basis-tools' own directories, or one holding a link on their way", async () => {
+  await using temp = await tempDir({ prefix: "basis-plan-own-", dir: "/var/tmp", realPath: true });
+  const home = temp.path;
+  await Deno.mkdir(`${home}/dotfiles/basis`, { recursive: true });
+  await Deno.mkdir(`${home}/.config`);
+  await Deno.symlink(`${home}/dotfiles/basis`, `${home}/.config/basis`);
+  await Deno.symlink(`${home}/.config/basis`, `${home}/cfg`);
+  const policy: SandboxPolicy = { ...POLICY, file: `${home}/.config/basis/sandbox.json` };
+  const options = {
+    env: env({ HOME: home }),
+    os: "freebsd" as const,
+    cacheDir: `${home}/.cache/basis`,
+    stateDir: `${home}/.local/state/basis`,
+  };
+  const plan = (grants: { write?: string[]; read?: string[] }) =>
+    planSandbox(policy, toolCall("/", grants, "/"), options);
+  const config = JSON.stringify(`${home}/dotfiles/basis`);
+  // The config directory through a link to it, and a path in it that does not exist yet.
+  for (const write of ["~/cfg", "~/cfg/new/dir"]) {
+    const resolved = write === "~/cfg"
+      ? `${home}/dotfiles/basis`
+      : `${home}/dotfiles/basis/new/dir`;
+    assert.equal(
+      refusal(await plan({ write: [write] })),
+      say("sandbox.trusted_write", { path: JSON.stringify(resolved), dir: config }),
+    );
+  }
+  assert.equal(
+    refusal(await plan({ read: ["~/dotfiles"] })),
+    "unconfined",
+    "around the config directory: readable, and it is hidden inside",
+  );
+  assert.equal(
+    refusal(await plan({ read: ["~/cfg"] })),
+    say("sandbox.trusted_read", { path: config, dir: config }),
+  );
+  // The cache directory, which does not exist yet.
+  assert.equal(
+    refusal(await plan({ write: ["~/.cache/basis/x"] })),
+    say("sandbox.trusted_write", {
+      path: JSON.stringify(`${home}/.cache/basis/x`),
+      dir: JSON.stringify(`${home}/.cache/basis`),
+    }),
+  );
+  // The directory holding the link that is the config directory: the call could repoint it.
+  assert.equal(
+    refusal(await plan({ write: ["~/.config"] })),
+    say("sandbox.trusted_link", {
+      path: JSON.stringify(`${home}/.config`),
+      link: JSON.stringify(`${home}/.config/basis`),
+      dir: config,
+    }),
+  );
+  assert.equal(refusal(await plan({ write: ["~/.cache", "~/dotfiles"] })), "unconfined");
+});
+
+Deno.test("prepareSandbox() makes what a plan may write, mode 0700, and never through a link put there since", async () => {
+  await using temp = await tempDir({ prefix: "basis-plan-make-", realPath: true });
+  const wrap = { kind: "bwrap", program: "/usr/bin/bwrap", args: [] } as const;
+  const plan = (create: string[]) => ({ kind: "confined", preview: NONE, wrap, create }) as const;
+  await prepareSandbox(plan([`${temp.path}/a/b`]));
+  assert.equal((await Deno.stat(`${temp.path}/a/b`)).mode! & 0o777, 0o700);
+  await Deno.mkdir(`${temp.path}/elsewhere`);
+  await Deno.symlink(`${temp.path}/elsewhere`, `${temp.path}/c`);
+  await assert.rejects(() => prepareSandbox(plan([`${temp.path}/c/d`])), /symbolic link/);
+});
+
+Deno.test({
+  name: "rootOnly() trusts a program only root can have changed",
+  ignore: Deno.build.os !== "linux" || Deno.uid() !== 0,
+}, async () => {
+  await using temp = await tempDir({
+    prefix: "basis-plan-bwrap-",
+    dir: "/var/tmp",
+    realPath: true,
+  });
+  const program = `${temp.path}/bwrap`;
+  await Deno.writeTextFile(program, "#!/bin/sh\n", { mode: 0o755 });
+  await Deno.chmod(temp.path, 0o755);
+  // /var/tmp is world-writable but sticky: others cannot replace what root put there.
+  assert.deepEqual(rootOnly(program, false), { path: program });
+  await Deno.chown(program, 65534, 65534);
+  assert.deepEqual(rootOnly(program, false), { untrusted: program });
+  await Deno.chown(program, 0, 0);
+  await Deno.chmod(temp.path, 0o777);
+  assert.deepEqual(rootOnly(program, false), { untrusted: program });
 });

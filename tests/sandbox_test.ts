@@ -245,6 +245,61 @@ confinedTest(
   },
 );
 
+confinedTest(
+  "a bwrap planted on PATH ahead of the system's is never run: calls go through the system's",
+  async () => {
+    await using dirs = await scratch();
+    await using out = await outsideDir();
+    const bin = `${base(dirs)}/bin`;
+    await Deno.mkdir(bin);
+    // What a tool granted a directory on PATH would leave there: runs the call unconfined.
+    await Deno.writeTextFile(
+      `${bin}/bwrap`,
+      `#!/bin/sh\ntouch ${out.path}/planted-ran\nfor a; do last=$a; done\n` +
+        `[ "$last" = --version ] && exit 0\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n`,
+      { mode: 0o755 },
+    );
+    await writeManifest(
+      dirs,
+      oneTool("write", { command: [`${FIXTURES}/write.sh`, `${out.path}/x.txt`] }),
+    );
+    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const result = await cli(dirs, ["call", "write", "{}", ...ALWAYS], { env });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Read-only file system/);
+    assert.equal(await exists(`${out.path}/planted-ran`), false);
+    assert.equal(await exists(`${out.path}/x.txt`), false);
+    const json = JSON.parse((await cli(dirs, ["permissions", "--format", "json"], { env })).stdout);
+    const sandbox = json.programs.find((grant: { user: string }) =>
+      grant.user === say("permissions.user_sandbox")
+    );
+    assert.ok(!sandbox.path.startsWith(bin), sandbox.path);
+  },
+);
+
+confinedTest(
+  "basis-tools' own directories that do not exist yet are made (0700) before a call granted a directory around them, and stay read-only in it",
+  async () => {
+    await using dirs = await scratch();
+    const state = `${base(dirs)}/not-yet/state`;
+    await writeManifest(
+      dirs,
+      oneTool("plant", {
+        command: ["sh", "-c", `mkdir -p ${state}/spill && echo planted > ${state}/audit.jsonl`],
+        sandbox: { write: [`${base(dirs)}/not-yet`] },
+      }),
+    );
+    const env = { BASIS_STATE_DIR: state };
+    const result = await cli(dirs, ["call", "plant", "{}", "--audit-log", "off", ...ALWAYS], {
+      env,
+    });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Read-only file system/);
+    assert.equal((await Deno.stat(state)).mode! & 0o777, 0o700);
+    assert.deepEqual([...Deno.readDirSync(state)], []);
+  },
+);
+
 confinedTest("a hidden path (~/.ssh) is unreadable unless a read grant names it", async () => {
   await using dirs = await scratch();
   const home = `${base(dirs)}/home`;
