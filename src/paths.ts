@@ -9,6 +9,7 @@
 import { BasisError } from "./errors.ts";
 import { phrase } from "./locale/messages.ts";
 import { type EnvLookup, readEnv } from "./env.ts";
+import { quietly } from "./quietly.ts";
 
 export { type EnvLookup, readEnv };
 
@@ -181,7 +182,7 @@ export function parentPath(path: string): string {
 export function canonicalPath(path: string): string {
   const normal = resolvePath(path);
   try {
-    return resolvePath(Deno.realPathSync(normal));
+    return resolvePath(quietly(() => Deno.realPathSync(normal)));
   } catch (error) {
     const parent = parentPath(normal);
     if (!(error instanceof Deno.errors.NotFound) || parent === normal) return normal;
@@ -212,7 +213,7 @@ export function linksOnTheWay(path: string): { path: string; links: string[] } {
     const next = joinPath(done, rest[0] as string);
     let target: string | undefined;
     try {
-      if (Deno.lstatSync(next).isSymlink) target = Deno.readLinkSync(next);
+      if (quietly(() => Deno.lstatSync(next)).isSymlink) target = Deno.readLinkSync(next);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) break;
       // Not allowed to look: this component and every one after it may be links.

@@ -23,7 +23,7 @@
 
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { canonicalPath, joinPath, linksOnTheWay, parentPath } from "../paths.ts";
-import { exists } from "../quietly.ts";
+import { exists, quietly } from "../quietly.ts";
 import { isInside } from "./_paths.ts";
 
 /** One mount, at a canonical path; given to bubblewrap shallowest first. */
@@ -262,7 +262,7 @@ function before(a: Mount, b: Mount): number {
 /** What is at a path: `undefined` when nothing, `unknown` when Deno may not look. */
 function kindOf(path: string): "directory" | "file" | "unknown" | undefined {
   try {
-    return Deno.statSync(path).isDirectory ? "directory" : "file";
+    return quietly(() => Deno.statSync(path)).isDirectory ? "directory" : "file";
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable) return "unknown";
     return undefined;

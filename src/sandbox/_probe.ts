@@ -83,8 +83,16 @@ function lookUpBwrap(path: string | undefined): BwrapFound {
   return resolved.ok && isAbsolutePath(resolved.path) ? rootOnly(resolved.path, false) : undefined;
 }
 
-/** The program if only root can have changed it (where Deno may not look: trusted if `system`). */
-function rootOnly(program: string, system: boolean): BwrapFound {
+/**
+ * A program, trusted only if no one but root can have changed it: it and every directory above it
+ * owned by root and writable by no one else (a sticky directory may be writable).
+ *
+ * @param program Its path.
+ * @param system Whether it is one of {@linkcode BWRAP_PATHS}: there, a directory Deno may not look
+ *   at is taken to be the system's.
+ * @returns Its canonical path, trusted or not.
+ */
+export function rootOnly(program: string, system: boolean): BwrapFound {
   const path = canonicalPath(program);
   for (let at = path;; at = parentPath(at)) {
     let info: Deno.FileInfo;

@@ -23,7 +23,7 @@ import { exists } from "../quietly.ts";
 import { bwrapArgs } from "./_bwrap.ts";
 import { callLayout, type TrustedPath } from "./_layout.ts";
 import { type BwrapFound, findBwrap, forgetProbe, namedBwrap, probe } from "./_probe.ts";
-import { expandList, isInside, unique } from "./_paths.ts";
+import { expandList, isInside, present, unique } from "./_paths.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./_seatbelt.ts";
 import {
   type GrantLists,
@@ -131,7 +131,8 @@ export async function planSandbox(
   const layout = callLayout({
     write: unique([...(root ?? []), ...(expandList(policy.write, home) ?? []), ...preview.write]),
     read: preview.read,
-    hidden: [...(expandList(policy.hidden, home) ?? []), ...namedSockets(env)],
+    hidden: present([...(expandList(policy.hidden, home, resolvePath) ?? []), ...namedSockets(env)])
+      .map(canonicalPath),
     trusted: trustedPaths(policy, options, env, bwrap),
     program: canonicalPath(request.program),
     cwd: canonicalPath(request.cwd),
@@ -235,7 +236,7 @@ function namedSockets(env: EnvLookup): string[] {
   const bus = /^unix:path=([^,;]+)/.exec(env("DBUS_SESSION_BUS_ADDRESS") ?? "")?.[1];
   const paths = [env("SSH_AUTH_SOCK"), env("TMUX")?.split(",")[0], bus, env("XDG_RUNTIME_DIR")];
   return paths.filter((path): path is string => path !== undefined && isAbsolutePath(path))
-    .map(canonicalPath);
+    .map((path) => resolvePath(path));
 }
 
 /**
