@@ -22,6 +22,7 @@ import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE, rootOnly } from "../src/sa
 import { exists } from "../src/quietly.ts";
 import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
 import {
+  DEFAULT_HIDDEN,
   DEFAULT_POLICY,
   parseSandboxPolicy,
   planSandbox,
@@ -562,4 +563,11 @@ Deno.test({
   await Deno.chown(program, 0, 0);
   await Deno.chmod(temp.path, 0o777);
   assert.deepEqual(rootOnly(program, false), { untrusted: program });
+});
+
+Deno.test("README's Sandbox section lists the hidden paths the sandbox ships with", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const bullet = /^- \*\*hidden paths\*\*[^]*?(?=^\S)/m.exec(readme)?.[0] ?? "";
+  const listed = [...bullet.matchAll(/`(~[^`]*)`/g)].map((found) => found[1]);
+  assert.deepEqual(listed, [...DEFAULT_HIDDEN]);
 });

@@ -4,9 +4,8 @@
  *
  * Every call gets its own PID namespace that dies with it (`--die-with-parent`: bwrap's init and
  * everything in the namespace are killed when the program exits or bwrap is killed), a new session,
- * its own IPC and UTS namespaces, no network unless granted, the root file system read-only,
- * a fresh `/dev`, `/proc` and private `/tmp`, the hidden paths covered, and the writable paths
- * bound read-write.
+ * its own IPC and UTS namespaces, no capabilities, no network unless granted, the root file system
+ * read-only, a fresh `/dev` and `/proc`, and the mounts of its layout (`_layout.ts`).
  *
  * @module
  */

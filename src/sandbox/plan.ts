@@ -80,16 +80,20 @@ export interface PlanOptions {
 }
 
 /**
- * Plans the sandbox of one call under the user's policy. Declared grants are checked against the
- * policy's `grantable` whenever the policy is not `off` (so a call refused on one machine is
- * refused on every machine); a confined plan lists the writable paths that do not exist yet, which
+ * Plans the sandbox of one call under the user's policy. Whenever the policy is not `off` (so that
+ * a call refused on one machine is refused on every machine), declared grants are resolved through
+ * links and checked against the policy's `grantable`, and the call is laid out (`_layout.ts`): a
+ * grant into basis-tools' own directories, or a working directory the sandbox covers, refuses it.
+ * The workspace root is writable only when it is a real workspace and neither `/` nor the home
+ * directory nor above it. A confined plan lists the paths to make, which
  * {@linkcode prepareSandbox} creates once the call is approved.
  *
  * @param policy The user's policy (`loadSandboxPolicy()`).
  * @param request Who calls, where, and which program.
  * @param options Where variables are read, the operating system.
  * @returns The plan: confined (with the preview's grants and the wrapper), unconfined (with why,
- *   under `auto`), unavailable (under `required`), or refused (a grant the policy does not allow).
+ *   under `auto`), unavailable (under `required`), or refused (a grant the policy does not allow,
+ *   one into basis-tools' own directories, a covered working directory).
  * @throws Never.
  * @example A declared tool asking for the network
  * ```ts ignore
