@@ -53,6 +53,7 @@ export class DryRun {
     const verdict = await verdictFor(request, {
       policy: this.#settings.approve,
       configDir: this.#settings.configDir,
+      cacheDir: this.#settings.cacheDir,
       ...(this.#root === undefined ? {} : { root: this.#root }),
     });
     this.#seen = { request, verdict, secrets: context.secrets };
@@ -91,6 +92,10 @@ export class DryRun {
         by: verdict.by,
         rule_id: verdict.rule?.id ?? null,
         would_run: allowed,
+        changed: verdict.changed === undefined ? null : {
+          rule_id: verdict.changed.rule,
+          files: verdict.changed.files.map(({ path, change }) => ({ path, change })),
+        },
       });
     } else {
       const rule = verdict.rule?.id ?? "";
@@ -105,8 +110,14 @@ export class DryRun {
         : rule === ""
         ? words.t("rules.test_ask")
         : words.t("rules.test_ask_rule", { rule });
+      const changed = verdict.changed === undefined ? "" : `${
+        words.t("rules.test_changed", {
+          rule: verdict.changed.rule,
+          files: verdict.changed.files.map((file) => JSON.stringify(file.path)).join(", "),
+        })
+      }\n`;
       // JSON leaves C1 controls and bidi overrides raw: escaped (as JSON reads them) for a terminal.
-      out(visibleLines(`${words.t("rules.test_preview", { preview })}\n${line}\n`));
+      out(visibleLines(`${words.t("rules.test_preview", { preview })}\n${line}\n${changed}`));
     }
     return allowed ? EXIT.ok : EXIT.denied;
   }
