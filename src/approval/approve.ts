@@ -164,7 +164,7 @@ async function judge(
           : { outcome: "ask", by: "prompt", rule };
       }
       if (stale !== undefined) {
-        const { describeChanges } = await import("./rules/_approved.ts");
+        const { describeChanges } = await import("./rules/approved.ts");
         const pinned = (stale.rule.when as ToolConditions).content;
         const files = describeChanges(
           pinned === undefined || pinned === "any" ? {} : pinned,
@@ -377,7 +377,7 @@ async function remember(
     options.secrets ?? [],
   );
   if (files !== undefined) {
-    const { keepApproved } = await import("./rules/_approved.ts");
+    const { keepApproved } = await import("./rules/approved.ts");
     await keepApproved(options.configDir, files);
   }
   return await addRule(options.configDir, {

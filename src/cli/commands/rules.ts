@@ -278,7 +278,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
   } as RuleInput;
   const rule = await addRule(settings.configDir, input);
   if (content !== undefined && pinned.includes("content")) {
-    const { keepApproved } = await import("../../approval/rules/_approved.ts");
+    const { keepApproved } = await import("../../approval/rules/approved.ts");
     await keepApproved(settings.configDir, content);
   }
   if (settings.json) {
