@@ -169,7 +169,6 @@ async function judge(
         const files = describeChanges(
           pinned === undefined || pinned === "any" ? {} : pinned,
           await content(),
-          subjectOf(request),
           stale.where,
           {
             configDir: options.configDir,

@@ -64,7 +64,7 @@ export async function fileDigest(path: string, cacheDir: string | undefined): Pr
   }
   if (!info.isFile) return undefined;
   const stamp = stampOf(info);
-  const entryFile = cacheDir === undefined ? undefined : await entryPath(cacheDir, path);
+  const entryFile = cacheDir === undefined ? undefined : entryPath(cacheDir, path);
   const cached = entryFile === undefined ? undefined : readEntry(entryFile, path);
   if (cached !== undefined && cached.stamp === stamp) return cached.sha256;
   const started = Date.now();
@@ -97,9 +97,19 @@ async function hashFile(path: string, size: number): Promise<string> {
   return hash.digest("hex");
 }
 
-/** `<cacheDir>/digests/<first 32 hex digits of the path's SHA-256>`. */
-async function entryPath(cacheDir: string, path: string): Promise<string> {
-  return joinPath(cacheDir, "digests", (await sha256(path)).slice(0, 32));
+/**
+ * `<cacheDir>/digests/<16 hex digits>`: two FNV-1a hashes of the path (the entry holds the path:
+ * two paths with one name only take turns).
+ */
+function entryPath(cacheDir: string, path: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < path.length; i++) {
+    a = Math.imul(a ^ path.charCodeAt(i), 0x01000193);
+    b = Math.imul(b ^ path.charCodeAt(i), 0x01000193) ^ (b >>> 13);
+  }
+  const name = [a, b].map((n) => (n >>> 0).toString(16).padStart(8, "0")).join("");
+  return joinPath(cacheDir, "digests", name);
 }
 
 /** A cache entry for `path`, when it is there, this user's own, and well formed. */

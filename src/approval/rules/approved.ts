@@ -13,7 +13,7 @@ import { untrusted } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
 import { sha256 } from "./_file_digest.ts";
 import { writeFileAtomic } from "./_atomic.ts";
-import { type CallContent, type ContentSubject, pinnedPath } from "./content.ts";
+import type { CallContent } from "./content.ts";
 import type { ContentChange } from "./types.ts";
 
 /** Larger files are pinned but not copied. */
@@ -88,7 +88,6 @@ function approvedText(configDir: string, digest: string): string | undefined {
  *
  * @param pinned The rule's content condition.
  * @param content The call's content now.
- * @param subject What the call runs (to name a file that is gone).
  * @param where The pins that differ.
  * @param place The user's config directory (the kept copies), and the root paths are shown from.
  * @returns One change a file, in the order of `where` (a `files` set's, by path).
@@ -96,60 +95,45 @@ function approvedText(configDir: string, digest: string): string | undefined {
 export function describeChanges(
   pinned: Readonly<Record<string, string>>,
   content: CallContent,
-  subject: ContentSubject,
   where: readonly string[],
   place: { readonly configDir: string | undefined; readonly root: string },
 ): ContentChange[] {
-  const shown = (path: string) =>
-    path.startsWith(`${place.root}/`) ? path.slice(place.root.length + 1) : path;
   const copy = (digest: string | undefined) =>
     digest === undefined || place.configDir === undefined
       ? undefined
       : approvedText(place.configDir, digest);
-  const change = (
-    path: string,
-    before: string | undefined,
-    after: string | undefined,
-  ): ContentChange => {
-    const kind = before === undefined ? "added" : after === undefined ? "removed" : "changed";
-    const old = kind === "changed" ? copy(before) : undefined;
-    const now = old === undefined ? undefined : smallText(path);
-    return {
-      path: shown(path),
-      change: kind,
-      ...(old === undefined || now === undefined ? {} : { diff: lineDiff(old, now) }),
-    };
-  };
   const changes: ContentChange[] = [];
+  const change = (path: string, before: string | undefined, after: string | undefined) => {
+    const old = before === undefined || after === undefined ? undefined : copy(before);
+    const now = old === undefined ? undefined : smallText(path);
+    changes.push({
+      path: path.startsWith(`${place.root}/`) ? path.slice(place.root.length + 1) : path,
+      change: before === undefined ? "added" : after === undefined ? "removed" : "changed",
+      ...(old === undefined || now === undefined ? {} : { diff: lineDiff(old, now) }),
+    });
+  };
   for (const key of where) {
     const entry = content.get(key);
-    if (key !== "files") {
-      const path = entry?.path ?? pinnedPath(subject, key) ?? key;
-      // A file that cannot be read now counts as changed, never as gone.
-      changes.push(change(path, pinned[key], entry === undefined ? undefined : entry.sha256 ?? ""));
+    const listed = key === "files" ? parseListing(copy(pinned.files)) : undefined;
+    if (listed === undefined || entry?.listing === undefined) {
+      // A file that cannot be read now counts as changed; one gone is named by where it was.
+      change(key === "files" ? key : entry?.path ?? key, pinned[key], entry && "");
       continue;
     }
-    const listed = copy(pinned.files);
-    const before = listed === undefined ? undefined : parseListing(listed);
-    if (before === undefined || entry?.listing === undefined) {
-      changes.push({ path: "files", change: pinned.files === undefined ? "added" : "changed" });
-      continue;
+    const now = new Map(entry.listing);
+    for (const rel of [...new Set([...listed.keys(), ...now.keys()])].sort()) {
+      if (listed.get(rel) !== now.get(rel)) {
+        change(resolvePath(entry.path, rel), listed.get(rel), now.get(rel));
+      }
     }
-    const after = new Map(entry.listing);
-    const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-    for (const rel of paths) {
-      if (before.get(rel) === after.get(rel)) continue;
-      changes.push(change(resolvePath(entry.path, rel), before.get(rel), after.get(rel)));
-    }
-    if (!entry.sha256) changes.push({ path: "files", change: "changed" });
   }
   // A file pinned twice (a program its own `files` glob matches) is named once.
   return changes.filter((one, at) => changes.findIndex((other) => other.path === one.path) === at);
 }
 
-function parseListing(text: string): Map<string, string> | undefined {
+function parseListing(text: string | undefined): Map<string, string> | undefined {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(text ?? "");
     if (!Array.isArray(value)) return undefined;
     return new Map(
       value.filter((pair): pair is [string, string] =>
@@ -162,9 +146,9 @@ function parseListing(text: string): Map<string, string> | undefined {
 }
 
 /**
- * The lines that differ between two texts: `- ` for a line only in the first, `+ ` for one only
- * in the second, a `@@ line N` heading where the difference starts; the common lines between are
- * left out. A longest common subsequence on what differs (whoever shows it cuts it).
+ * The lines that differ between two texts: the lines both share at the start and at the end are
+ * left out, and what is between is shown as `- ` lines of the first and `+ ` lines of the second,
+ * under a `@@ line N` heading (whoever shows it cuts it).
  *
  * @param before The approved text.
  * @param after The text now.
@@ -175,44 +159,14 @@ export function lineDiff(before: string, after: string): string[] {
   const b = after.split("\n");
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const left = a.slice(start, endA);
-  const right = b.slice(start, endB);
-  const lines = [`@@ line ${start + 1}`];
-  if (left.length * right.length > 4_000_000) {
-    lines.push(...left.map((line) => `- ${line}`), ...right.map((line) => `+ ${line}`));
-  } else {
-    // lengths[i][j]: the longest common subsequence of left[i..] and right[j..].
-    const width = right.length + 1;
-    const lengths = new Uint32Array((left.length + 1) * width);
-    for (let i = left.length - 1; i >= 0; i--) {
-      for (let j = right.length - 1; j >= 0; j--) {
-        lengths[i * width + j] = left[i] === right[j]
-          ? (lengths[(i + 1) * width + j + 1] as number) + 1
-          : Math.max(lengths[(i + 1) * width + j] as number, lengths[i * width + j + 1] as number);
-      }
-    }
-    let i = 0;
-    let j = 0;
-    while (i < left.length || j < right.length) {
-      if (i < left.length && j < right.length && left[i] === right[j]) {
-        lines.push(`  ${left[i++]}`);
-        j++;
-      } else if (
-        j >= right.length ||
-        (i < left.length &&
-          (lengths[(i + 1) * width + j] as number) >= (lengths[i * width + j + 1] as number))
-      ) {
-        lines.push(`- ${left[i++]}`);
-      } else {
-        lines.push(`+ ${right[j++]}`);
-      }
-    }
-  }
-  return lines;
+  let end = 0;
+  while (
+    end < a.length - start && end < b.length - start &&
+    a[a.length - 1 - end] === b[b.length - 1 - end]
+  ) end++;
+  return [
+    `@@ line ${start + 1}`,
+    ...a.slice(start, a.length - end).map((line) => `- ${line}`),
+    ...b.slice(start, b.length - end).map((line) => `+ ${line}`),
+  ];
 }

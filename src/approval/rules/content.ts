@@ -102,25 +102,6 @@ export async function callContent(
   return entries;
 }
 
-/**
- * The file a pin names, to say which file changed: the call's own when it has one there, else
- * where the subject points (a file that is gone).
- *
- * @param subject What the call runs.
- * @param where `program`, `argv[N]`, `word[N]` or `files`.
- * @returns The absolute path, or `undefined` for `files` and a position the call lacks.
- */
-export function pinnedPath(subject: ContentSubject, where: string): string | undefined {
-  const index = Number(/^\w+\[(\d+)\]$/.exec(where)?.[1] ?? NaN);
-  if (subject.kind === "spawn") {
-    const word = commandWords(subject.body)[index];
-    return word === undefined ? undefined : resolvePath(subject.cwd, word);
-  }
-  if (where === "program") return subject.program;
-  const arg = subject.command[index];
-  return arg === undefined || where === "files" ? undefined : resolvePath(subject.cwd, arg);
-}
-
 /** The words of a command line's simple commands, quotes around a word taken off. */
 function commandWords(body: string): string[] {
   return commandPieces(body).flatMap((piece) =>

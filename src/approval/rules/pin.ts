@@ -62,8 +62,14 @@ export type Pinned =
     readonly content?: CallContent;
   };
 
-/** The content condition of what was found (`undefined` when nothing is to be pinned). */
-function contentOf(content: CallContent | undefined): ContentCondition | undefined {
+/**
+ * The content condition pinning the files found, each by its digest (one that cannot be read is
+ * left out: the rule then never holds for it).
+ *
+ * @param content The files found.
+ * @returns The condition, or `undefined` when nothing is to be pinned.
+ */
+export function contentCondition(content: CallContent | undefined): ContentCondition | undefined {
   const pins = [...content ?? []].filter(([, entry]) => entry.sha256 !== undefined);
   return pins.length === 0
     ? undefined
@@ -93,7 +99,7 @@ export async function pinConditions(
 ): Promise<ToolConditions | SpawnConditions> {
   const exact = async (value: string): Promise<TextMatcher> =>
     redact(value, secrets) === value ? value : await digestOf(value);
-  const content = contentOf(pinned.content);
+  const content = contentCondition(pinned.content);
   if (pinned.kind === "spawn") {
     const { mode, body, target, cwd, sandbox, reach, child } = pinned.preview;
     const shown = child === undefined ? undefined : childText(child);

@@ -8,7 +8,7 @@
 
 import { addRule, loadRules, removeRule } from "../../approval/rules/store.ts";
 import { RulesFileError } from "../../approval/rules/errors.ts";
-import { pinConditions } from "../../approval/rules/pin.ts";
+import { contentCondition, pinConditions } from "../../approval/rules/pin.ts";
 import { type CallContent, callContent } from "../../approval/rules/content.ts";
 import type { Rule, RuleDecision, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
@@ -321,11 +321,7 @@ async function pinnedSpawn(
     root,
     cacheDir: settings.cacheDir,
   });
-  const { content: pins } = await pinConditions({
-    kind: "spawn",
-    preview: { mode: "command", body, cwd, target: "local" },
-    content,
-  }, []) as { content?: unknown };
+  const pins = contentCondition(content);
   if (pins === undefined || Object.hasOwn(given, "content")) return { when: given, pinned: [] };
   return { when: { ...given, content: pins }, pinned: ["content"], content };
 }
