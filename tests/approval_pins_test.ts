@@ -293,6 +293,24 @@ Deno.test("1: the MCP approval form says which file changed", async () => {
   assert.ok(questions[0]!.includes("+ echo CHANGED"), questions[0]);
 });
 
+Deno.test("1: an exact spawn command pins the workspace files its words name", async () => {
+  await using dirs = await scratch();
+  const marker = `${dirs.root}/EDITED`;
+  await script(`${dirs.root}/build.sh`, "#!/bin/sh\necho built\n");
+  const rule = await addRule(dirs, ["--tool", "spawn", "--body", "./build.sh --fast"]);
+  const built = await cli(dirs, ["spawn", "!./build.sh --fast"]);
+  assert.equal(built.stdout, "built\n", built.stderr);
+  await script(`${dirs.root}/build.sh`, `#!/bin/sh\ntouch '${marker}'\necho built\n`);
+  const denied = await cli(dirs, ["spawn", "!./build.sh --fast"]);
+  assert.equal(denied.code, 5, denied.stdout);
+  assert.ok(!(await exists(marker)), "the changed script ran");
+  assert.match(
+    denied.stderr,
+    wording("denied.no_terminal_changed", { rule: rule.id, files: '"build.sh"' }),
+  );
+  assert.deepEqual(Object.keys(rule.when.content as object), ["word[0]"]);
+});
+
 // --- 2. Numbers ----------------------------------------------------------------------------------
 
 Deno.test("2: a deny on a number holds however the number is spelt", async () => {
