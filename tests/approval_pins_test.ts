@@ -510,3 +510,30 @@ Deno.test({
   assert.ok(!(await exists(`${dirs.root}/HIDDEN_TAIL`)), "the hidden tail ran");
   assert.ok(!(await exists(`${dirs.configDir}/rules.json`)), "a rule was remembered");
 });
+
+Deno.test("8: the MCP form offers no always allow for a command not shown whole, and refuses one", async () => {
+  await using dirs = await scratch();
+  const lines = Array.from({ length: 45 }, (_, n) => `echo line ${n}`);
+  const offered: unknown[] = [];
+  const session = await connectMcp(dirs, ["mcp"], {
+    elicit: (_message, schema) => {
+      offered.push(
+        (schema as { properties: { decision: { enum: string[] } } }).properties
+          .decision.enum,
+      );
+      // A client that answers what it was not offered.
+      return { action: "accept", content: { decision: "always_allow" } };
+    },
+  });
+  try {
+    const result = await callTool(session, "spawn", {
+      input: `!${lines.join("\n")}\ntouch HIDDEN_TAIL`,
+    });
+    assert.equal(result.isError, true, resultText(result));
+  } finally {
+    await session.close();
+  }
+  assert.deepEqual(offered, [["allow_once", "deny"]]);
+  assert.ok(!(await exists(`${dirs.root}/HIDDEN_TAIL`)), "the hidden tail ran");
+  assert.ok(!(await exists(`${dirs.configDir}/rules.json`)), "a rule was remembered");
+});

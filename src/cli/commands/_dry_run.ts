@@ -11,7 +11,7 @@ import type { Approver, ToolExecution } from "../../contract/types.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { parseKeepingNumbers } from "../../json_exact.ts";
-import { redactValue } from "../../redact.ts";
+import { redact, redactValue } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
@@ -94,7 +94,10 @@ export class DryRun {
         would_run: allowed,
         changed: verdict.changed === undefined ? null : {
           rule_id: verdict.changed.rule,
-          files: verdict.changed.files.map(({ path, change }) => ({ path, change })),
+          files: verdict.changed.files.map(({ path, change }) => ({
+            path: redact(path, seen.secrets),
+            change,
+          })),
         },
       });
     } else {
@@ -113,7 +116,10 @@ export class DryRun {
       const changed = verdict.changed === undefined ? "" : `${
         words.t("rules.test_changed", {
           rule: verdict.changed.rule,
-          files: verdict.changed.files.map((file) => JSON.stringify(file.path)).join(", "),
+          files: verdict.changed.files.map((file) =>
+            JSON.stringify(redact(file.path, seen.secrets))
+          )
+            .join(", "),
         })
       }\n`;
       // JSON leaves C1 controls and bidi overrides raw: escaped (as JSON reads them) for a terminal.
