@@ -267,5 +267,6 @@ export interface ContentChange {
 export interface ChangedSinceApproval {
   /** The rule's id. */
   readonly rule: string;
+  /** Each file that changed, was added or is gone. */
   readonly files: readonly ContentChange[];
 }
