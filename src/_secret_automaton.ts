@@ -16,8 +16,8 @@ export class SecretAutomaton {
   readonly #edges = new Map<number, number>();
   /** Set once the fail links are known: from then on a walk of them is remembered. */
   #built = false;
-  /** The root's edges, one per symbol (0: back to the root). */
-  readonly #rootEdges: Int32Array;
+  /** The root's edges for symbols below 256 (0: back to the root); others are in `#edges`. */
+  readonly #rootEdges = new Int32Array(256);
   readonly #fail: Int32Array;
   readonly #alphabet: number;
   /** At each node: the length of the longest secret the text read so far ends with (0: none). */
@@ -36,7 +36,6 @@ export class SecretAutomaton {
    */
   constructor(secrets: readonly ArrayLike<number>[], alphabet: number) {
     this.#alphabet = alphabet;
-    this.#rootEdges = new Int32Array(alphabet);
     const depth = [0];
     const ends = [0];
     const children: number[][] = [[]];
@@ -44,16 +43,14 @@ export class SecretAutomaton {
       let node = 0;
       for (let i = 0; i < secret.length; i++) {
         const symbol = secret[i]!;
-        let next = node === 0
-          ? this.#rootEdges[symbol]!
-          : this.#edges.get(node * alphabet + symbol);
+        let next = this.#edge(node, symbol);
         if (next === undefined || next === 0) {
           next = depth.length;
           depth.push(depth[node]! + 1);
           ends.push(0);
           children.push([]);
           children[node]!.push(symbol, next);
-          if (node === 0) this.#rootEdges[symbol] = next;
+          if (node === 0 && symbol < 256) this.#rootEdges[symbol] = next;
           else this.#edges.set(node * alphabet + symbol, next);
         }
         node = next;
@@ -92,16 +89,24 @@ export class SecretAutomaton {
    */
   step(node: number, symbol: number): number {
     let at = node;
-    let next = at === 0 ? this.#rootEdges[symbol]! : this.#edges.get(at * this.#alphabet + symbol);
+    let next = this.#edge(at, symbol);
     while (next === undefined) {
       at = this.#fail[at]!;
-      next = at === 0 ? this.#rootEdges[symbol]! : this.#edges.get(at * this.#alphabet + symbol);
+      next = this.#edge(at, symbol);
     }
     // Found through fail links: remembered (a table filled as text is read), up to a bound.
     if (at !== node && this.#built && this.#edges.size < MAX_EDGES) {
       this.#edges.set(node * this.#alphabet + symbol, next);
     }
     return next;
+  }
+
+  /** The edge from a node on a symbol: the root always has one (to itself when none leaves it). */
+  #edge(node: number, symbol: number): number | undefined {
+    if (node === 0) {
+      return symbol < 256 ? this.#rootEdges[symbol] : this.#edges.get(symbol) ?? 0;
+    }
+    return this.#edges.get(node * this.#alphabet + symbol);
   }
 
   /**
