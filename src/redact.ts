@@ -12,7 +12,7 @@
  */
 
 import type { Phrase, PhraseParams } from "./locale/messages.ts";
-import { SecretAutomaton } from "./_secret_automaton.ts";
+import { SecretAutomaton } from "./secret_automaton.ts";
 
 /** What replaces a secret. */
 export const REDACTED = "[redacted]";

@@ -14,7 +14,7 @@
 
 import { concatBytes } from "./bytes.ts";
 import { isSecret, REDACTED } from "./redact.ts";
-import { SecretAutomaton } from "./_secret_automaton.ts";
+import { SecretAutomaton } from "./secret_automaton.ts";
 
 const encoder = new TextEncoder();
 const TOKEN = encoder.encode(REDACTED);

@@ -1,7 +1,7 @@
 /**
  * One automaton for all the secrets of a call (Aho–Corasick): a text or a stream is read once,
  * symbol by symbol, whatever the number of secrets, so redaction costs time linear in the output.
- * Symbols are UTF-8 bytes for streams and UTF-16 code units for text. Private to `redact.ts` and
+ * Symbols are UTF-8 bytes for streams and UTF-16 code units for text. Used by `redact.ts` and
  * `redact_stream.ts`.
  *
  * @module
