@@ -57,7 +57,7 @@ export class StreamRedactor {
    */
   constructor(secrets: readonly string[]) {
     const unique = [...new Set(secrets.filter(isSecret))].map((secret) => encoder.encode(secret));
-    this.#automaton = unique.length === 0 ? undefined : new SecretAutomaton(unique, 256);
+    this.#automaton = unique.length === 0 ? undefined : new SecretAutomaton(unique, 256, true);
   }
 
   /** Whether there is anything to hide: when not, `push` gives every chunk back as it is. */

@@ -7,19 +7,23 @@
  * @module
  */
 
-/** The most edges kept, those remembered after a walk of fail links included (about 10 MiB). */
-const MAX_EDGES = 1 << 18;
+/**
+ * How many nodes, the shallowest, get a full row of transitions for the first 256 symbols: one
+ * lookup a byte wherever the text is, 1 KiB a node (4 MiB at most). Deeper nodes, which text
+ * seldom reaches, follow their edges and fail links.
+ */
+const DENSE_NODES = 4096;
 
 /** The automaton of a set of secrets, each given as its symbols. */
 export class SecretAutomaton {
-  /** Edges below the root: `node * alphabet + symbol` → node. */
+  /** The trie's edges: `node * alphabet + symbol` → node. */
   readonly #edges = new Map<number, number>();
-  /** Set once the fail links are known: from then on a walk of them is remembered. */
-  #built = false;
-  /** The root's edges for symbols below 256 (0: back to the root); others are in `#edges`. */
-  readonly #rootEdges = new Int32Array(256);
   readonly #fail: Int32Array;
   readonly #alphabet: number;
+  /** Each node's row in `#dense`, or -1. */
+  readonly #row: Int32Array;
+  /** Full transitions (edges and fail links followed) of the dense nodes for symbols below 256. */
+  readonly #dense: Int32Array;
   /** At each node: the length of the longest secret the text read so far ends with (0: none). */
   readonly match: Int32Array;
   /**
@@ -33,8 +37,9 @@ export class SecretAutomaton {
    *
    * @param secrets Each secret as its symbols (none empty).
    * @param alphabet How many symbols there are: 256 for bytes, 65536 for code units.
+   * @param dense Whether the shallowest nodes get full rows (for long streams). @default false
    */
-  constructor(secrets: readonly ArrayLike<number>[], alphabet: number) {
+  constructor(secrets: readonly ArrayLike<number>[], alphabet: number, dense = false) {
     this.#alphabet = alphabet;
     const depth = [0];
     const ends = [0];
@@ -42,16 +47,15 @@ export class SecretAutomaton {
     for (const secret of secrets) {
       let node = 0;
       for (let i = 0; i < secret.length; i++) {
-        const symbol = secret[i]!;
-        let next = this.#edge(node, symbol);
-        if (next === undefined || next === 0) {
+        const key = node * alphabet + secret[i]!;
+        let next = this.#edges.get(key);
+        if (next === undefined) {
           next = depth.length;
           depth.push(depth[node]! + 1);
           ends.push(0);
           children.push([]);
-          children[node]!.push(symbol, next);
-          if (node === 0 && symbol < 256) this.#rootEdges[symbol] = next;
-          else this.#edges.set(node * alphabet + symbol, next);
+          children[node]!.push(secret[i]!, next);
+          this.#edges.set(key, next);
         }
         node = next;
       }
@@ -59,6 +63,7 @@ export class SecretAutomaton {
     }
     const count = depth.length;
     this.#fail = new Int32Array(count);
+    this.#row = new Int32Array(count).fill(-1);
     this.match = new Int32Array(count);
     this.hold = new Int32Array(count);
     // Breadth first: a node's fail link (the longest proper suffix that is a node) is known before
@@ -77,7 +82,22 @@ export class SecretAutomaton {
         queue.push(child);
       }
     }
-    this.#built = true;
+    // The rows, shallowest first: a fail link is shallower, so its row is filled already.
+    const rows = dense ? Math.min(count, DENSE_NODES) : 0;
+    this.#dense = new Int32Array(rows * 256);
+    for (let row = 0; row < rows; row++) {
+      const node = queue[row]!;
+      const base = row * 256;
+      if (node !== 0) {
+        const from = this.#row[this.#fail[node]!]! * 256;
+        this.#dense.copyWithin(base, from, from + 256);
+      }
+      const edges = children[node]!;
+      for (let k = 0; k < edges.length; k += 2) {
+        if (edges[k]! < 256) this.#dense[base + edges[k]!] = edges[k + 1]!;
+      }
+      this.#row[node] = row;
+    }
   }
 
   /**
@@ -88,25 +108,14 @@ export class SecretAutomaton {
    * @returns The next node.
    */
   step(node: number, symbol: number): number {
-    let at = node;
-    let next = this.#edge(at, symbol);
-    while (next === undefined) {
-      at = this.#fail[at]!;
-      next = this.#edge(at, symbol);
+    for (;;) {
+      const row = this.#row[node]!;
+      if (row >= 0 && symbol < 256) return this.#dense[row * 256 + symbol]!;
+      const next = this.#edges.get(node * this.#alphabet + symbol);
+      if (next !== undefined) return next;
+      if (node === 0) return 0;
+      node = this.#fail[node]!;
     }
-    // Found through fail links: remembered (a table filled as text is read), up to a bound.
-    if (at !== node && this.#built && this.#edges.size < MAX_EDGES) {
-      this.#edges.set(node * this.#alphabet + symbol, next);
-    }
-    return next;
-  }
-
-  /** The edge from a node on a symbol: the root always has one (to itself when none leaves it). */
-  #edge(node: number, symbol: number): number | undefined {
-    if (node === 0) {
-      return symbol < 256 ? this.#rootEdges[symbol] : this.#edges.get(symbol) ?? 0;
-    }
-    return this.#edges.get(node * this.#alphabet + symbol);
   }
 
   /**
