@@ -528,6 +528,76 @@ let noLazy: { call: number; list: number } | undefined;
   );
 }
 
+// 7b. Redaction with many secrets: a tool printing random letters and digits (every byte may begin
+// one of them) with 3,000 secrets in its env vs the same tool with none; and the same secrets over
+// twice the output, to show the cost grows with the output only.
+{
+  const size = QUICK ? 9 : 27;
+  console.error(`a tool printing ${size} MiB with 3,000 secrets…`);
+  const text = `${work}/random.txt`;
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const block = new Uint8Array(1024 * 1024);
+  const file = await Deno.open(text, { write: true, create: true, truncate: true });
+  for (let i = 0; i < 2 * size; i++) {
+    for (let at = 0; at < block.length; at += 65536) {
+      crypto.getRandomValues(block.subarray(at, at + 65536));
+    }
+    for (let k = 0; k < block.length; k++) block[k] = alphabet.charCodeAt(block[k]! % 36);
+    await file.write(block);
+  }
+  file.close();
+  const env: Record<string, string> = {};
+  for (let i = 0; i < 3000; i++) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    env[`SECRET_${i}`] = Array.from(bytes, (byte) => alphabet[byte % 36]).join("");
+  }
+  const printing = (mib: number) => ["head", "-c", `${mib * 1024 * 1024}`, text];
+  const tools = {
+    plain: { description: "plain", input_schema: { type: "object" }, command: printing(size) },
+    secret: {
+      description: "secret",
+      input_schema: { type: "object" },
+      command: printing(size),
+      env,
+    },
+    twice: {
+      description: "twice",
+      input_schema: { type: "object" },
+      command: printing(2 * size),
+      env,
+    },
+  };
+  const root = await workspace("redaction", tools);
+  const call = (name: string) =>
+    shell(
+      `${
+        q(cli(root, "--audit-log", "off", "call", name, "{}", "--approve", "always"))
+      } > /dev/null`,
+    );
+  const [plain, secret, twice] = await interleaved(
+    BIG_RUNS,
+    call("plain"),
+    call("secret"),
+    call("twice"),
+  );
+  const mibPerS = (mib: number, ms: number) => `${(mib / (ms / 1000)).toFixed(0)} MiB/s`;
+  row(
+    `redaction: a tool printing ${size} MiB of random letters and digits with 3,000 secrets (24 characters) in its env vs none`,
+    mibPerS(size, secret),
+    mibPerS(size, plain),
+    share(secret, plain),
+    "linear in the output",
+  );
+  row(
+    `the same 3,000 secrets over ${2 * size} MiB vs ${size} MiB (time)`,
+    fmt(twice),
+    fmt(secret),
+    times(twice, secret),
+    "about 2×",
+  );
+  await Deno.remove(text);
+}
+
 // 8. In-process figures from deno bench: validation, rule lookup, audit append.
 {
   console.error("deno bench…");
