@@ -189,7 +189,7 @@ Deno.test("spawn clears the command's environment except PATH, HOME, LANG and th
 });
 
 Deno.test("a command keeps the delegation depth and the roster: a basis-tools it runs is where this one is", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const result = await cli(
     dirs,
     ["spawn", '!echo "[$BASIS_SPAWN_DEPTH][$BASIS_ROSTER]"', ...ALWAYS],
