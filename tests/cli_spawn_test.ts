@@ -259,7 +259,9 @@ Deno.test("--no-shell refuses a command with exit 5 before any rule or approver;
   const allowed = await cli(dirs, ["spawn", "!touch marker"]);
   assert.equal(allowed.code, 0, allowed.stderr);
   assert.ok(await exists(`${dirs.root}/marker`));
-  // A task is not a command.
+  // A task is not a command (and a glob allows tasks only where it says mode "agent").
+  const tasks = ["rules", "add", "--tool", "spawn", "--mode", "agent", "--body-glob", "*"];
+  assert.equal((await cli(dirs, tasks)).code, 0);
   const task = await cli(dirs, ["--no-shell", "spawn", "tidy up"]);
   assert.equal(task.code, 0, task.stderr);
   assert.equal(task.stdout, "depth=1 approve=prompt task=tidy up\n");

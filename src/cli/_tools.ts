@@ -76,6 +76,7 @@ export function toolOptions(settings: Settings, use: ToolUse = {}): CliToolOptio
     approval: {
       policy: settings.approve,
       configDir: settings.configDir,
+      cacheDir: settings.cacheDir,
       locale: settings.locale,
       ...(use.gemini === true ? { controllingTerminal: false } : {}),
     },

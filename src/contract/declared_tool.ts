@@ -480,6 +480,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       ...(spec.inputArguments === undefined ? {} : {
         fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
       }),
+      ...(spec.files === undefined ? {} : { files: spec.files }),
     };
     await approve(flow, request, label, context.signal);
     // Said once something is to run unconfined that the policy wanted confined.
