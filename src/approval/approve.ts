@@ -373,7 +373,6 @@ async function remember(
       }),
       ...(files === undefined ? {} : { content: files }),
     },
-    options.secrets ?? [],
   );
   if (files !== undefined) {
     const { keepApproved } = await import("./rules/approved.ts");
@@ -385,7 +384,7 @@ async function remember(
     scope: options.root === undefined ? "global" : { workspace: options.root },
     when,
     reason: answer === "always_allow" ? "allowed at the prompt" : "refused at the prompt",
-  });
+  }, { secrets: options.secrets ?? [] });
 }
 
 function askOnTerminal(secrets: readonly string[]): Asker {

@@ -611,6 +611,8 @@ export const EN_US = {
     'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
   "rules_file.glob_string": "must be a string",
   "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
+  "rules_file.holds_secret":
+    "{field} holds the value of a secret (an env value); only an exact program, argument, cwd, body or the grants can be kept, by digest",
   "rules_file.bad_digest":
     'must be {"sha256": 64 lowercase hex digits, "salt": 32 lowercase hex digits}',
   "rules_file.program_absolute":

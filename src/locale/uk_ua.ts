@@ -655,6 +655,8 @@ export function ukUA(): Catalogue {
       'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
     "rules_file.glob_string": "має бути рядком",
     "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
+    "rules_file.holds_secret":
+      "{field} містить значення секрету (значення env); зберегти, як дайджест, можна лише точну програму, аргумент, cwd, тіло чи дозволи",
     "rules_file.bad_digest":
       'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
     "rules_file.program_absolute":
