@@ -47,6 +47,7 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
       policy: settings.policy,
       configDir: settings.configDir,
       root: settings.root,
+      tell: (line) => settings.log(settings.words.say(line)),
       ask: async (prompt) => {
         const client = settings.elicit();
         if (client === undefined) {
