@@ -389,10 +389,11 @@ export const EN_US = {
   "file.read_sandbox": "cannot read: refused by Deno's permissions (grant --allow-read for it)",
   "file.read_other": "cannot read: {reason}",
   "file.read_utf8": "cannot read: not valid UTF-8 text",
-  "file.no_space": "no space left on the device",
-  "file.quota": "the disk quota is exceeded",
-  "file.read_only": "the file system is read-only",
-  "file.permission": "permission denied",
+  "file.too_large": "cannot read: larger than {limit}",
+  "fs.no_space": "no space left on the device",
+  "fs.quota": "the disk quota is exceeded",
+  "fs.read_only": "the file system is read-only",
+  "fs.permission": "permission denied",
 
   // JSON text people write (manifests, spawn.json, rules.json, a call's input).
   "json.at": "{detail} at {line}:{column}",
