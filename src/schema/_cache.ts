@@ -42,8 +42,8 @@ type Content = "validator" | "problem";
 /** The most bytes a cache file may hold: a larger one is not read. */
 const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 
-async function header(content: Content, key: string, body: string): Promise<string> {
-  return `// basis-tools ${content} ${CACHE_FORMAT} ${key} ${await sha256(body)}\n`;
+function header(content: Content, key: string, digest: string): string {
+  return `// basis-tools ${content} ${CACHE_FORMAT} ${key} ${digest}\n`;
 }
 
 async function sha256(text: string): Promise<string> {
@@ -113,8 +113,9 @@ export async function readCached(cacheDir: string, key: string): Promise<CacheRe
   if (newline < 0) return { kind: "rejected", why: "bad header" };
   const first = text.slice(0, newline + 1);
   const body = text.slice(newline + 1);
-  if (first === await header("validator", key, body)) return { kind: "hit", code: body };
-  if (first === await header("problem", key, body)) {
+  const digest = await sha256(body);
+  if (first === header("validator", key, digest)) return { kind: "hit", code: body };
+  if (first === header("problem", key, digest)) {
     const problem = readProblem(body);
     return problem === undefined
       ? { kind: "rejected", why: "not a schema problem" }
@@ -156,7 +157,7 @@ export async function writeCached(cacheDir: string, key: string, cached: Cached)
   const [content, body] = "code" in cached
     ? ["validator" as const, cached.code]
     : ["problem" as const, problemText(cached.problem)];
-  const text = await header(content, key, body) + body;
+  const text = header(content, key, await sha256(body)) + body;
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
     await Deno.mkdir(joinPath(cacheDir, "validators"), { recursive: true, mode: 0o700 });
