@@ -315,6 +315,8 @@ export interface RawMcp {
   next(match?: (message: RawMessage) => boolean): Promise<RawMessage>;
   /** The response to request `id`. */
   response(id: string | number | null): Promise<RawMessage>;
+  /** The messages received and not yet taken (by `next` or `response`). */
+  pending(): RawMessage[];
   /** Every line the server wrote on stdout so far that was not JSON (there must be none). */
   strayLines: string[];
   /** What the server wrote on stderr so far. */
@@ -329,8 +331,8 @@ export interface RawMcp {
 const RAW_WAIT_MS = 10_000;
 
 /**
- * Starts the CLI with the given arguments (one of them `mcp`), completes MCP's handshake by hand,
- * and hands over its stdio.
+ * Starts the CLI with the given arguments (one of them `mcp`), completes MCP's handshake by hand
+ * (unless `handshake` is false), and hands over its stdio.
  *
  * @example Usage
  * ```ts ignore
@@ -345,13 +347,13 @@ const RAW_WAIT_MS = 10_000;
  *
  * @param dirs The scratch workspace.
  * @param args The CLI's arguments.
- * @param options Extra env.
- * @returns The server, initialized.
+ * @param options Extra env; `handshake: false` to send nothing before handing over.
+ * @returns The server, initialized (unless `handshake` is false).
  */
 export async function rawMcp(
   dirs: Scratch,
   args: string[],
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; handshake?: boolean } = {},
 ): Promise<RawMcp> {
   const { command, ...started } = cliCommand(dirs, args, options.env ? { env: options.env } : {});
   const child = new Deno.Command(command, {
@@ -438,6 +440,7 @@ export async function rawMcp(
     write,
     next,
     response: (id) => next(isResponse(id)),
+    pending: () => [...queue],
     strayLines,
     stderr: () => stderr,
     close: async () => {
@@ -446,6 +449,7 @@ export async function rawMcp(
     },
     status,
   };
+  if (options.handshake === false) return raw;
   try {
     await raw.send({
       jsonrpc: "2.0",

@@ -3,6 +3,7 @@ import {
   assertNoStackTrace,
   CALL_JSON_KEYS,
   cli,
+  cliCommand,
   FIXTURES,
   oneTool,
   processesLeftInGroup,
@@ -11,7 +12,7 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { say, wording } from "./_wording.ts";
-import { loadLocale, messages } from "../src/locale/messages.ts";
+import { loadLocale, messages, phrase } from "../src/locale/messages.ts";
 import { strictJsonProblem } from "../src/json_text.ts";
 import { findTool } from "../src/cli/_roster.ts";
 import { BasisError, errorLines } from "../src/errors.ts";
@@ -346,19 +347,29 @@ Deno.test("bad input never reaches the approver: a schema refusal wins over a de
   assert.equal(result.code, 4);
 });
 
-Deno.test("a reader that closes stdout early stops the tool's group quietly (exit 130)", async () => {
-  await using dirs = await scratch(oneTool("yes", { command: ["yes"] }));
-  const child = spawnCli(dirs, ["call", "yes", "{}", ...ALWAYS]);
-  const reader = child.stdout.getReader();
-  await reader.read();
-  await reader.cancel();
-  const status = await child.status;
-  const stderr = new TextDecoder().decode(
-    (await new Response(child.stderr).arrayBuffer()) as ArrayBuffer,
-  );
-  assert.equal(status.code, 130, stderr);
-  assertNoStackTrace(stderr);
-  assert.equal(stderr, "");
+Deno.test("a reader that closes stdout early stops only the relay: the tool runs to its end and the exit code is its own", async () => {
+  await using dirs = await scratch();
+  const done = `${dirs.root}/done`;
+  // A megabyte of output, far more than a pipe holds, then a mark that the tool got to its end.
+  const script = `head -c 1048576 /dev/zero; printf ok > '${done}'; exit $0`;
+  for (const [code, exit] of [["0", 0], ["3", 1]] as const) {
+    await Deno.remove(done).catch(() => {});
+    await Deno.writeTextFile(
+      `${dirs.root}/.basis/tools.json`,
+      JSON.stringify(oneTool("big", { command: ["/bin/sh", "-c", script, code] })),
+    );
+    const child = spawnCli(dirs, ["call", "big", "{}", ...ALWAYS]);
+    const reader = child.stdout.getReader();
+    await reader.read();
+    await reader.cancel();
+    const status = await child.status;
+    const stderr = new TextDecoder().decode(
+      (await new Response(child.stderr).arrayBuffer()) as ArrayBuffer,
+    );
+    assert.equal(status.code, exit, stderr);
+    assertNoStackTrace(stderr);
+    assert.equal(await Deno.readTextFile(done), "ok", "the tool ran to its end");
+  }
 });
 
 /** A manifest whose tool writes its stdin to `out`, with the schema and env given. */
@@ -443,6 +454,67 @@ Deno.test("call refuses empty stdin as it refuses an empty INPUT (exit 2); with 
   const none = await cli(dirs, ["call", "capture", ...ALWAYS]);
   assert.equal(none.code, 0, none.stderr);
   assert.equal(await Deno.readTextFile(out), "{}");
+});
+
+Deno.test("call reads no device on stdin without INPUT ({}), and at most 128 MiB of stdin otherwise (exit 2, nothing runs)", async () => {
+  await using dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(capture(out)));
+  // stdin on /dev/zero, which never ends: the shell opens it, the CLI gets it as fd 0.
+  const fromZero = async (args: string[]) => {
+    const { command, args: cliArgs, ...rest } = cliCommand(dirs, ["call", "capture", ...args]);
+    const output = await new Deno.Command("/bin/sh", {
+      args: ["-c", 'exec "$@" < /dev/zero', "sh", command, ...cliArgs],
+      ...rest,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+  };
+  const device = await fromZero(ALWAYS);
+  assert.equal(device.code, 0, device.stderr);
+  assert.equal(await Deno.readTextFile(out), "{}");
+  await Deno.remove(out);
+  const dash = await fromZero(["-", ...ALWAYS]);
+  assert.equal(dash.code, 2, dash.stderr);
+  assert.equal(
+    dash.stderr,
+    `basis-tools: ${
+      say("cli.input_too_large", { tool: '"capture"', size: phrase("size.mib", { count: 128 }) })
+    }\n`,
+  );
+  await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+});
+
+Deno.test("an argument too long for the system names the tool's program; the audit trail records it by size and digest", async () => {
+  await using dirs = await scratch();
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("echo", {
+      input_schema: { type: "object", properties: { v: { type: "string" } }, required: ["v"] },
+      command: ["/bin/echo", { input: "v" }],
+    })),
+  );
+  // One argument over the 128 KiB Linux takes (E2BIG), and over the audit trail's limit.
+  const value = "a".repeat(200_000);
+  const audit = `${dirs.stateDir}/audit.jsonl`;
+  const result = await cli(dirs, ["call", "echo", "-", ...ALWAYS, "--audit-log", audit], {
+    stdin: JSON.stringify({ v: value }),
+  });
+  assert.equal(result.code, 1, result.stderr);
+  const program = JSON.stringify(Deno.realPathSync("/bin/echo"));
+  assert.match(result.stderr, wording("start.failed", { program }));
+  assert.doesNotMatch(result.stderr, /setsid|bwrap/);
+  const [decision] = (await Deno.readTextFile(audit)).split("\n");
+  assert.ok(decision!.length < 4096, `a decision line of ${decision!.length} characters`);
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)),
+  );
+  const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  assert.deepEqual(JSON.parse(decision!).preview.command, [
+    "/bin/echo",
+    `[argument of 200000 bytes, sha256 ${hex}, not recorded]`,
+  ]);
 });
 
 Deno.test("call refuses stdin that is not UTF-8, naming the offset of the bad bytes (exit 2, nothing runs)", async () => {

@@ -282,7 +282,8 @@ async function cliRules(dirs: Awaited<ReturnType<typeof scratch>>, args: string[
 }
 
 Deno.test({
-  name: "mcp: an idle server stopped by SIGTERM or SIGINT exits 0; one interrupted in a call, 130",
+  name:
+    "mcp: an idle server stopped by SIGTERM, SIGINT or stdin closing exits 0; one interrupted in a call, 130",
   ignore: Deno.build.os === "windows",
 }, async () => {
   await using dirs = await scratch({
@@ -311,6 +312,18 @@ Deno.test({
   await busy.next((message) => message.method === "notifications/progress");
   Deno.kill(busy.pid, "SIGTERM");
   assert.equal((await busy.status).code, 130, busy.stderr());
+  // The client going away (stdin closed) is the same: idle, 0; in a call, 130.
+  const idle = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  assert.equal((await idle.close()).code, 0, idle.stderr());
+  const calling = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  await calling.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "slow", arguments: {}, _meta: { progressToken: "p" } },
+  });
+  await calling.next((message) => message.method === "notifications/progress");
+  assert.equal((await calling.close()).code, 130, calling.stderr());
 });
 
 Deno.test("mcp: a tool whose program is not found is left out, and served again once it appears", async () => {

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { FIXTURES, oneTool, scratch } from "./_cli.ts";
+import { cli as runCli, FIXTURES, oneTool, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText, within } from "./_mcp.ts";
 import { phrase } from "../src/locale/messages.ts";
 import { closing, wording } from "./_wording.ts";
@@ -139,4 +139,25 @@ Deno.test("mcp: arguments from the input are filled in as for call, and a value 
   } finally {
     await session.close();
   }
+});
+
+Deno.test("mcp: a __proto__ key in arguments reaches the program as the client sent it, as on the command line", async () => {
+  await using dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("capture", { command: [`${FIXTURES}/stdin_to_file.sh`, out] })),
+  );
+  const sent = '{"__proto__":{"admin":true},"b":2}';
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    const ran = await callTool(session, "capture", JSON.parse(sent));
+    assert.equal(ran.isError, undefined, resultText(ran));
+    assert.equal(await Deno.readTextFile(out), sent);
+  } finally {
+    await session.close();
+  }
+  const cli = await runCli(dirs, ["call", "capture", sent, "--approve", "always"]);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.equal(await Deno.readTextFile(out), sent);
 });

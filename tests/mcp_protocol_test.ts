@@ -114,8 +114,9 @@ Deno.test({
     assert.match(raw.stderr(), wording("mcp.refused", { reason: phrase("mcp.too_large") }));
     assert.deepEqual(raw.strayLines, []);
 
+    // Stdin closed while a call ran: that call was interrupted.
     const status = await raw.close();
-    assert.equal(status.code, 0);
+    assert.equal(status.code, 130);
     assert.deepEqual(await processesLeftInGroup(pgid), []);
   } finally {
     await raw.close();
@@ -255,8 +256,9 @@ Deno.test({
     const second = await readPid(`${dir.path}/pgid`);
     await raw.send(call("two", "forever"));
     assert.equal((await raw.response("two")).error?.code, -32600);
+    // Stdin closed while a call ran: that call was interrupted.
     const status = await raw.close();
-    assert.equal(status.code, 0);
+    assert.equal(status.code, 130);
     assert.deepEqual(await processesLeftInGroup(second), []);
     assert.ok(!(await exists(`/proc/${raw.pid}`)), "the server is gone");
   } finally {
@@ -285,8 +287,9 @@ Deno.test({
     const second = await readPid(`${dir.path}/pgid`).catch(() => undefined);
     // (When the cancel reached the second call instead, the first still runs: it must not outlive
     // the server either.)
+    // Stdin closed while a call ran: that call was interrupted.
     const status = await raw.close();
-    assert.equal(status.code, 0);
+    assert.equal(status.code, 130);
     assert.deepEqual(await processesLeftInGroup(first), [], "the first call outlived the server");
     if (second !== undefined) {
       assert.deepEqual(
@@ -774,3 +777,86 @@ Deno.test("serveMcp() words a bug inside a call in its locale; the stack trace s
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+Deno.test("mcp: before initialize only ping is answered; tools/call is refused (-32600) and runs nothing", async () => {
+  await using dirs = await scratch();
+  const out = `${dirs.root}/stdin.txt`;
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(oneTool("capture", { command: [`${FIXTURES}/stdin_to_file.sh`, out] })),
+  );
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"], { handshake: false });
+  try {
+    await raw.send(call(1, "capture", { a: 1 }));
+    await raw.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    for (const [id, method] of [[1, "tools/call"], [2, "tools/list"]] as const) {
+      assert.deepEqual((await raw.response(id)).error, {
+        code: -32600,
+        message: say("mcp.not_initialized", { method: JSON.stringify(method) }),
+      });
+    }
+    await assertServing(raw, "ping");
+    await raw.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "early", version: "1" },
+      },
+    });
+    assert.ok((await raw.response("init")).result !== undefined);
+    await raw.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await assert.rejects(Deno.stat(out), Deno.errors.NotFound);
+    await raw.send(call(3, "capture", { a: 1 }));
+    assert.equal((await raw.response(3)).error, undefined);
+    assert.equal(await Deno.readTextFile(out), '{"a":1}');
+  } finally {
+    await raw.close();
+  }
+});
+
+Deno.test("mcp: logging/setLevel with bad params is -32602 in one line; a good level is taken", async () => {
+  await using dirs = await scratch(tools("/dev/null"));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    for (const [id, params] of [[1, { level: "loud" }], [2, {}], [3, { level: 3 }]] as const) {
+      await raw.send({ jsonrpc: "2.0", id, method: "logging/setLevel", params });
+      const { error } = await raw.response(id);
+      assert.equal(error?.code, -32602, JSON.stringify(error));
+      assert.ok(!error.message.includes("\n"), error.message);
+      assert.match(error.message, /params\.level/);
+    }
+    await raw.send({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "logging/setLevel",
+      params: { level: "error" },
+    });
+    assert.deepEqual((await raw.response(4)).result, {});
+  } finally {
+    await raw.close();
+  }
+});
+
+Deno.test("mcp: a response from the client to no request of the server is never answered", async () => {
+  await using dirs = await scratch(tools("/dev/null"));
+  const raw = await rawMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    const strays = [
+      { jsonrpc: "2.0", id: 77, result: {} },
+      { jsonrpc: "2.0", id: 78, result: 5 },
+      { jsonrpc: "2.0", id: 79, error: { code: 1, message: "no" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "no" } },
+      { jsonrpc: "2.0", id: 80, result: null },
+    ];
+    for (const stray of strays) await raw.send(stray);
+    // Messages are taken in order: once the ping is answered, any reply to them would be here.
+    await assertServing(raw, "after");
+    const replies = raw.pending().filter((message) => message.method === undefined);
+    assert.deepEqual(replies, []);
+  } finally {
+    await raw.close();
+  }
+});

@@ -5,25 +5,58 @@
  * @module
  */
 
-import { redactValue } from "../redact.ts";
+import { redact, redactValue } from "../redact.ts";
+import { sha256Hex } from "./_sha256.ts";
 import type { AuditEntry } from "./types.ts";
 
-/** Inputs larger than this (compact JSON bytes) are summarised, not copied, in a decision line. */
+/**
+ * Inputs larger than this (compact JSON bytes) are summarised, not copied, in a decision line; so
+ * is each argument of the command larger than this (UTF-8 bytes).
+ */
 export const AUDIT_INPUT_LIMIT = 64 * 1024;
 
-/** The preview as recorded: a large input is replaced by a sentence giving its size. */
-function recordedPreview(preview: unknown, inputBytes: number | undefined): unknown {
-  if (inputBytes === undefined || inputBytes <= AUDIT_INPUT_LIMIT) return preview;
-  if (preview === null || typeof preview !== "object" || !("input" in preview)) return preview;
-  return { ...preview, input: `[input of ${inputBytes} bytes, not recorded]` };
+const encoder = new TextEncoder();
+
+/**
+ * The preview as recorded: a large input is replaced by a sentence giving its size, and a large
+ * argument by one giving its size and the SHA-256 of its text with every secret replaced (a digest
+ * of a secret would let a short one be guessed).
+ */
+function recordedPreview(
+  preview: unknown,
+  inputBytes: number | undefined,
+  secrets: readonly string[],
+): unknown {
+  if (preview === null || typeof preview !== "object") return preview;
+  const recorded: Record<string, unknown> = { ...preview };
+  let changed = false;
+  if (inputBytes !== undefined && inputBytes > AUDIT_INPUT_LIMIT && "input" in preview) {
+    recorded.input = `[input of ${inputBytes} bytes, not recorded]`;
+    changed = true;
+  }
+  if (Array.isArray(recorded.command)) {
+    const args = recorded.command.map((arg) => recordedArg(arg, secrets));
+    changed ||= args.some((arg, i) => arg !== (recorded.command as unknown[])[i]);
+    recorded.command = args;
+  }
+  return changed ? recorded : preview;
+}
+
+function recordedArg(arg: unknown, secrets: readonly string[]): unknown {
+  // Four UTF-8 bytes at most a UTF-16 unit: a shorter string is surely within the limit.
+  if (typeof arg !== "string" || arg.length * 4 <= AUDIT_INPUT_LIMIT) return arg;
+  const bytes = encoder.encode(arg);
+  if (bytes.length <= AUDIT_INPUT_LIMIT) return arg;
+  const digest = sha256Hex(encoder.encode(redact(arg, secrets)));
+  return `[argument of ${bytes.length} bytes, sha256 ${digest}, not recorded]`;
 }
 
 /** The entry's fields in the order they are written, after `ts`, `type` and `pid`. */
-function fields(entry: AuditEntry): Record<string, unknown> {
+function fields(entry: AuditEntry, secrets: readonly string[]): Record<string, unknown> {
   if (entry.type === "decision") {
     const out: Record<string, unknown> = {
       tool: entry.tool,
-      preview: recordedPreview(entry.preview, entry.input_bytes),
+      preview: recordedPreview(entry.preview, entry.input_bytes, secrets),
       allowed: entry.allowed,
       by: entry.by,
     };
@@ -53,7 +86,7 @@ function fields(entry: AuditEntry): Record<string, unknown> {
  * @returns The line.
  */
 export function encodeEntry(entry: AuditEntry, ts: string, secrets: readonly string[]): string {
-  let body: unknown = fields(entry);
+  let body: unknown = fields(entry, secrets);
   if (secrets.length > 0) body = redactValue(body, secrets);
   const head = `{"ts":${JSON.stringify(ts)},"type":"${entry.type}","pid":${Deno.pid},`;
   return `${head}${JSON.stringify(body).slice(1)}\n`;

@@ -8,6 +8,7 @@
  */
 
 import { underflowPointer } from "../json_exact.ts";
+import { concatBytes } from "../bytes.ts";
 import { BasisError } from "../errors.ts";
 import { phrase } from "../locale/messages.ts";
 import { compactSpan } from "./_compact_json.ts";
@@ -26,22 +27,28 @@ const BOM = [0xef, 0xbb, 0xbf];
 const REUSE_FROM = 64 * 1024;
 const encoder = new TextEncoder();
 
+/** The most bytes a call reads from stdin: more is refused before anything is parsed. */
+export const MAX_INPUT_BYTES = 128 * 1024 * 1024;
+
 /**
  * Reads the input: the argument itself, else stdin (`-`, or no argument with stdin not a
- * terminal), else `{}`. Stdin that is empty is refused like an empty argument (by
- * {@linkcode parseCallInput}), except with no argument when stdin is no pipe or file but a device
- * such as `/dev/null` (nothing was given: `{}`). A leading byte order mark is dropped; stdin that
- * is not UTF-8 is refused.
+ * terminal), else `{}`. With no argument, stdin on a device such as `/dev/null` or `/dev/zero`
+ * means no input was given (`{}`; nothing is read). Stdin that is empty is refused like an empty
+ * argument (by {@linkcode parseCallInput}). A leading byte order mark is dropped; stdin that is not
+ * UTF-8, or holds more than {@linkcode MAX_INPUT_BYTES}, is refused.
  *
  * @param tool The tool's name, for the message.
  * @param arg The INPUT argument: JSON text, `-`, or `undefined`.
  * @returns The text, with its bytes when read from stdin.
- * @throws {BasisError} `invalid_json` when stdin is not UTF-8, naming the first bad byte's offset.
+ * @throws {BasisError} `invalid_json` when stdin is not UTF-8, naming the first bad byte's offset;
+ *   `usage` when it holds more than the cap.
  */
 export async function readCallInput(tool: string, arg: string | undefined): Promise<CallInput> {
   if (arg !== undefined && arg !== "-") return { text: arg, bytes: undefined };
-  if (arg === undefined && Deno.stdin.isTerminal()) return { text: "{}", bytes: undefined };
-  const read = await new Response(Deno.stdin.readable).bytes();
+  if (arg === undefined && (Deno.stdin.isTerminal() || stdinIsDevice())) {
+    return { text: "{}", bytes: undefined };
+  }
+  const read = await readStdin(tool);
   if (read.length === 0 && arg === undefined && await stdinIsNoSource()) {
     return { text: "{}", bytes: undefined };
   }
@@ -59,6 +66,41 @@ export async function readCallInput(tool: string, arg: string | undefined): Prom
 }
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** All of stdin, refused once it holds more than {@linkcode MAX_INPUT_BYTES}. */
+async function readStdin(tool: string): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // Leaving the loop early cancels the stream: nothing more is read.
+  for await (const chunk of Deno.stdin.readable) {
+    size += chunk.length;
+    if (size > MAX_INPUT_BYTES) {
+      const limit = phrase("size.mib", { count: MAX_INPUT_BYTES / (1024 * 1024) });
+      throw BasisError.of(
+        "usage",
+        phrase("cli.input_too_large", { tool: JSON.stringify(tool), size: limit }),
+      );
+    }
+    chunks.push(chunk);
+  }
+  return concatBytes(chunks);
+}
+
+/**
+ * Whether stdin is a device (neither a pipe, a socket nor a file), asked of `/dev/stdin` where it
+ * may be read: false where that cannot be told (stdin is then read, within the cap).
+ */
+function stdinIsDevice(): boolean {
+  try {
+    if (Deno.permissions.querySync({ name: "read", path: "/dev/stdin" }).state !== "granted") {
+      return false;
+    }
+    const info = Deno.statSync("/dev/stdin");
+    return !(info.isFifo || info.isSocket || info.isFile);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Whether stdin is neither a pipe, a socket nor a file (a device such as `/dev/null`, or closed):

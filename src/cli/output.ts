@@ -5,31 +5,27 @@
  * @module
  */
 
-import { BasisError, formatProblem, type ManifestProblem } from "../errors.ts";
+import { formatProblem, type ManifestProblem } from "../errors.ts";
 import { english, type Messages } from "../locale/messages.ts";
 
 const encoder = new TextEncoder();
 
 /**
- * Stdout was closed by its reader (`basis-tools list | head -1`). Like a program ended by SIGPIPE,
- * the CLI then stops quietly: a running tool's group is stopped, nothing more is printed, and the
- * exit code is 130 (interrupted).
+ * Whether stdout's reader went away (`basis-tools call x | head -c 1`). Like a broken sink in a
+ * relay, it stops only the writing: what is written from then on is dropped, and the command goes
+ * on to its end (a running tool finishes), its exit code its own.
  */
-export class OutputClosed extends BasisError {
-  constructor() {
-    super("interrupted", "Stopped: the reader of the output went away");
-    this.name = "OutputClosed";
-  }
-}
+let stdoutGone = false;
 
 function writeAll(target: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  if (target === Deno.stdout && stdoutGone) return;
   let offset = 0;
   try {
     while (offset < bytes.length) offset += target.writeSync(bytes.subarray(offset));
   } catch (error) {
     if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
-    if (target === Deno.stdout) throw new OutputClosed();
-    // Stderr is gone: there is no one left to tell.
+    // Stdout: nobody reads the rest. Stderr: there is no one left to tell.
+    if (target === Deno.stdout) stdoutGone = true;
   }
 }
 

@@ -13,7 +13,7 @@ import { parseArgs } from "./args.ts";
 import { exitCodeFor } from "./exit_codes.ts";
 import { helpText, isCommand, nearCommands } from "./help.ts";
 import { failedCall } from "./commands/_call_json.ts";
-import { err, out, outJson, OutputClosed } from "./output.ts";
+import { err, out, outJson } from "./output.ts";
 import type { Locale } from "../locale/locale.ts";
 import type { Catalogue } from "../locale/en_us.ts";
 import { listOf, phrase } from "../locale/messages.ts";
@@ -120,9 +120,7 @@ export async function runCli(
     if (!(error instanceof BasisError)) throw error;
     // A misuse of the tool contract is a bug: it keeps its stack trace.
     if (error.code === "internal") throw error;
-    if (!(error instanceof OutputClosed)) {
-      await reportError(error, json, call, locale, secrets);
-    }
+    await reportError(error, json, call, locale, secrets);
     return exitCodeFor(error.code);
   }
 }

@@ -246,6 +246,7 @@ export const EN_US = {
   "cli.unknown_tool_none": "Cannot find tool {tool}; no tools are declared (see basis-tools check)",
   "cli.unknown_tool_list": "Cannot find tool {tool}; see basis-tools list",
   "cli.invalid_json": "Cannot parse the input of tool {tool} as JSON: {detail}",
+  "cli.input_too_large": "Cannot read the input of tool {tool}: stdin holds more than {size}",
   "cli.input_not_utf8":
     "Cannot read the input of tool {tool}: stdin is not valid UTF-8 (bad byte at offset {offset})",
   "cli.not_a_directory": "Cannot use workspace {path}: not a directory",
@@ -710,6 +711,9 @@ export const EN_US = {
     "a notification that is not one as MCP defines them (notifications get no answer)",
   "mcp.duplicate_id":
     "Invalid request: id {id} belongs to a request still in progress; give each request an id of its own",
+  "mcp.not_initialized":
+    "Invalid request: {method} before initialize; a session starts with initialize (only ping may come first)",
+  "mcp.stray_response": "a response to no request of the server (responses get no answer)",
   "mcp.invalid_params": "Invalid params of {method}: {field} is not valid",
   "mcp.invalid_params_type":
     "Invalid params of {method}: {field} must be {expected}, found {found}",

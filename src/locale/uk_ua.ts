@@ -267,6 +267,8 @@ export function ukUA(): Catalogue {
       "Не вдалося знайти інструмент {tool}; жодного інструмента не оголошено (див. basis-tools check)",
     "cli.unknown_tool_list": "Не вдалося знайти інструмент {tool}; див. basis-tools list",
     "cli.invalid_json": "Не вдалося розібрати вхідні дані інструмента {tool} як JSON: {detail}",
+    "cli.input_too_large":
+      "Не вдалося прочитати вхідні дані інструмента {tool}: stdin містить більше ніж {size}",
     "cli.input_not_utf8":
       "Не вдалося прочитати вхідні дані інструмента {tool}: stdin не є коректним UTF-8 (хибний байт на позиції {offset})",
     "cli.not_a_directory": "Не вдалося використати робочий простір {path}: це не каталог",
@@ -756,6 +758,9 @@ export function ukUA(): Catalogue {
       "сповіщення не в тому вигляді, як їх визначає MCP (на сповіщення відповіді не буває)",
     "mcp.duplicate_id":
       "Некоректний запит: ідентифікатор {id} належить запиту, який ще виконується; кожен запит має мати власний ідентифікатор",
+    "mcp.not_initialized":
+      "Некоректний запит: {method} до initialize; сеанс починається з initialize (раніше можна лише ping)",
+    "mcp.stray_response": "відповідь на жоден запит сервера (на відповіді відповіді не буває)",
     "mcp.invalid_params": "Некоректні параметри {method}: {field} має неприпустиме значення",
     "mcp.invalid_params_type":
       "Некоректні параметри {method}: {field} — очікується {expected}, а отримано {found}",

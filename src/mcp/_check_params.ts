@@ -13,6 +13,7 @@ import {
   InitializeRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { foundPhrase } from "../json_kind.ts";
 import { type Messages, phrase } from "../locale/messages.ts";
@@ -38,6 +39,7 @@ const SCHEMAS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ["ping", (value) => PingRequestSchema.safeParse(value)],
   ["tools/list", (value) => ListToolsRequestSchema.safeParse(value)],
   ["tools/call", (value) => CallToolRequestSchema.safeParse(value)],
+  ["logging/setLevel", (value) => SetLevelRequestSchema.safeParse(value)],
 ]);
 
 /** What zod expected, as messages say what was found. */

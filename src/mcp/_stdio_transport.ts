@@ -10,6 +10,11 @@
  * - A request whose id is that of a request still in progress is refused ("invalid request"):
  *   taking it would leave the first call impossible to cancel or to stop when the client goes.
  * - A request whose params are not what its method takes is "invalid params" (-32602), one line.
+ * - A request before `initialize` (but `ping`) is refused ("invalid request"): MCP's lifecycle
+ *   starts with it.
+ * - A response from the client is never answered: one that matches no request is only logged.
+ * - The `arguments` of a `tools/call` are kept as they were sent ({@linkcode LineTransport.argumentsOf}):
+ *   the SDK's own parse drops a `"__proto__"` key.
  *
  * @module
  */
@@ -69,8 +74,10 @@ export class LineTransport implements Transport {
   /** Set while a line over the limit is being skipped. */
   #skipping: IdScanner | undefined;
   #skipped = 0;
-  /** The ids of requests taken and not yet answered (nor cancelled). */
-  readonly #open = new Set<RequestId>();
+  /** The requests taken and not yet answered (nor cancelled): a call's arguments as sent. */
+  readonly #open = new Map<RequestId, unknown>();
+  /** Whether `initialize` was taken: before it, only `ping` is. */
+  #initialized = false;
   #closed = false;
 
   /**
@@ -106,6 +113,17 @@ export class LineTransport implements Transport {
       this.#open.delete(message.id);
     }
     return this.#write(message);
+  }
+
+  /**
+   * The `arguments` of a `tools/call` in progress exactly as the client sent them (a
+   * `"__proto__"` key kept as a key), for the handler to run with.
+   *
+   * @param id The request's id.
+   * @returns The arguments, or `undefined` when the request gave none (or is not in progress).
+   */
+  argumentsOf(id: RequestId): unknown {
+    return this.#open.get(id);
   }
 
   /** Stops reading; the protocol is told the connection closed. */
@@ -216,6 +234,11 @@ export class LineTransport implements Transport {
         this.#log(this.#words.t("mcp.refused", { reason: this.#words.t("mcp.bad_notification") }));
         return;
       }
+      if (!("method" in record) && ("result" in record || "error" in record)) {
+        // Nor is a response, whatever its shape.
+        this.#log(this.#words.t("mcp.refused", { reason: this.#words.t("mcp.stray_response") }));
+        return;
+      }
       // A well-formed request whose params alone are wrong (an array, a `_meta` of the wrong
       // shape): invalid params, as for a method's own fields.
       if (
@@ -245,12 +268,19 @@ export class LineTransport implements Transport {
         this.#refuse(id, INVALID_REQUEST, phrase("mcp.duplicate_id", { id: JSON.stringify(id) }));
         return;
       }
+      const method = message.method;
+      if (!this.#initialized && method !== "initialize" && method !== "ping") {
+        const reason = phrase("mcp.not_initialized", { method: JSON.stringify(method) });
+        this.#refuse(id, INVALID_REQUEST, reason);
+        return;
+      }
       const problem = paramsProblem(message, this.#words);
       if (problem !== undefined) {
         this.#reply(id, INVALID_PARAMS, problem);
         return;
       }
-      this.#open.add(id);
+      if (method === "initialize") this.#initialized = true;
+      this.#open.set(id, method === "tools/call" ? message.params?.arguments : undefined);
     } else if ("method" in message && message.method === "notifications/cancelled") {
       // A cancelled request is never answered: its id is free again.
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;

@@ -202,8 +202,18 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   const stopping = new AbortController();
 
   server.setRequestHandler(ListToolsRequestSchema, () => roster.list);
+  const transport = new LineTransport(
+    options.stdin ?? process.stdin,
+    options.stdout ?? process.stdout,
+    {
+      words,
+      log,
+    },
+  );
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const { name, arguments: args } = request.params;
+    const { name } = request.params;
+    // As the client sent them: the SDK's parse drops a "__proto__" key.
+    const args = transport.argumentsOf(extra.requestId) ?? request.params.arguments;
     const tool = roster.tools.get(name);
     if (tool === undefined) {
       const left = roster.unavailable.get(name);
@@ -292,7 +302,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   stdout.on("error", end);
   options.signal?.addEventListener("abort", end, { once: true });
   try {
-    await server.connect(new LineTransport(stdin, stdout, { words, log }));
+    await server.connect(transport);
     if (options.signal?.aborted) end();
     const count = roster.tools.size;
     const tools = plural(locale, count, words.t("count.tools"));

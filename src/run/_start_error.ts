@@ -18,7 +18,7 @@ export interface StartProblem {
  * Classifies an error thrown by `Deno.Command#spawn`.
  *
  * @param error What was thrown.
- * @param program The program as it was passed to Deno.
+ * @param program The tool's program (not the launcher that may have started it).
  * @param cwd The working directory.
  * @param loaderVars Names of `LD_*`/`DYLD_*` variables the child would have received.
  * @returns The failure kind and its reason.
@@ -43,7 +43,9 @@ export function classifySpawnError(
     const key = program.includes("/") ? "start.missing" : "start.not_on_path";
     return { failure: "not_found", reason: phrase(key, { program: quote(program) }) };
   }
-  return { failure: "other", reason: notStartable(program, oneLine(detail)) };
+  // Deno's "Failed to spawn 'X': " names what it started, which may be a launcher (setsid, bwrap).
+  const why = oneLine(detail).replace(/^Failed to spawn '[^']*': /, "");
+  return { failure: "other", reason: notStartable(program, why) };
 }
 
 /**

@@ -102,8 +102,9 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
       },
     );
   } catch (error) {
-    const program = wrap === undefined ? resolved.path : wrap.program;
-    const problem = classifySpawnError(error, program, request.cwd, loaderVarNames(env));
+    // Named as the tool's program, whatever started it (setsid, bwrap): an argument list too long
+    // (E2BIG) is the program's.
+    const problem = classifySpawnError(error, resolved.path, request.cwd, loaderVarNames(env));
     return notStarted(base, resolved.path, problem);
   }
 

@@ -21,9 +21,9 @@ import type { Settings } from "../settings.ts";
  * Serves the roster until the client closes stdin (or SIGINT/SIGTERM arrives).
  *
  * @param settings The run's settings (`--approve` decides calls no rule and no person answers).
- * @returns 0 once the client is gone, or when SIGINT, SIGTERM or SIGHUP stopped an idle server
- *   (clients stop servers that way); 130 when a signal interrupted a call that was running; 6 when
- *   a manifest file is invalid at start; 2 for a bad `-C`.
+ * @returns 0 once an idle server is stopped (the client closed stdin, or SIGINT, SIGTERM or
+ *   SIGHUP: clients stop servers that way); 130 when that interrupted a call that was running; 6
+ *   when a manifest file is invalid at start; 2 for a bad `-C`.
  */
 export async function mcpCommand(settings: Settings): Promise<number> {
   // Whatever a dependency logs must not corrupt the protocol.
@@ -60,9 +60,9 @@ export async function mcpCommand(settings: Settings): Promise<number> {
       watch: watchedFiles(tools),
       signal: stop.signal,
     });
-    // Ended by a signal while a call ran: that call was interrupted. An idle server stopped by a
-    // signal did what was asked.
-    return stop.signal.aborted && served.interrupted ? 130 : 0;
+    // Stopped while a call ran: that call was interrupted. An idle server stopped did what was
+    // asked.
+    return served.interrupted ? 130 : 0;
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
     const lines = errorLines(error, await cliMessages(settings.locale));
