@@ -225,6 +225,13 @@ const q = (cmd: string[]) => cmd.map((arg) => `'${arg.replaceAll("'", `'\\''`)}'
 
 console.error("bundling…");
 await sh([DENO, "task", "--quiet", "bundle"], { cwd: ROOT });
+// A 50 MiB program of the user's own (row 5), made first: its digest is cached only once its last
+// change is 2 s old.
+const BIG_PROGRAM = `${work}/bin/big`;
+await Deno.mkdir(`${work}/bin`, { recursive: true });
+await Deno.writeTextFile(BIG_PROGRAM, `#!/bin/sh\nexec cat\n#${"x".repeat(50 * 1024 * 1024)}\n`, {
+  mode: 0o755,
+});
 await Deno.mkdir(dirs.BASIS_CONFIG_DIR, { recursive: true });
 await Deno.writeTextFile(`${dirs.BASIS_CONFIG_DIR}/sandbox.json`, '{"mode": "off"}\n');
 await Deno.mkdir(SANDBOXED, { recursive: true });
@@ -321,6 +328,10 @@ let noLazy: { call: number; list: number } | undefined;
   // The program as the preview names it: found on PATH, its directory's links resolved.
   const found = new TextDecoder().decode((await sh(["sh", "-c", "command -v cat"])).stdout).trim();
   const cat = `${Deno.realPathSync(found.slice(0, found.lastIndexOf("/")))}/cat`;
+  // The rule that answers, added as a user would: it pins what the call runs (and, where root runs
+  // the bench, the program's content, whose digest is then cached).
+  await sh(cli(w100, "--config-dir", config, "rules", "add", "--tool", "cat"));
+  const added = JSON.parse(await Deno.readTextFile(`${config}/rules.json`)).rules;
   const rules = [];
   for (let i = 0; i < 1000; i++) {
     const tool = i < 300 ? "cat" : `tool_${String(i).padStart(5, "0")}`;
@@ -329,13 +340,7 @@ let noLazy: { call: number; list: number } | undefined;
       : { program: `/usr/bin/${tool}`, argv: [tool, { rest: true }] };
     rules.push({ id: `r-${i}`, tool, decision: "allow", scope: "global", when });
   }
-  rules.push({
-    id: "r-cat",
-    tool: "cat",
-    decision: "allow",
-    scope: { workspace: Deno.realPathSync(w100) },
-    when: { program: cat, argv: ["cat"], cwd: Deno.realPathSync(w100) },
-  });
+  rules.push(...added);
   await Deno.writeTextFile(`${config}/rules.json`, JSON.stringify({ version: 2, rules }), {
     mode: 0o600,
   });
@@ -362,6 +367,43 @@ let noLazy: { call: number; list: number } | undefined;
     fmt(always),
     `${signed(ruled - always)} ms`,
     "under 2 ms added",
+  );
+}
+
+// 4b. What content pinning adds for a 50 MiB program of the user's own: the first call (its digest
+// not cached: the program is read) and the next ones (a stat and the cache entry), vs the same
+// call under --approve always with no rule (nothing pinned, nothing read).
+{
+  console.error("content pinning of a 50 MiB program, first call and cached…");
+  const root = await workspace("pinned", {
+    big: { description: "big", input_schema: { type: "object" }, command: [BIG_PROGRAM] },
+  });
+  const config = `${work}/pin-config`;
+  await Deno.mkdir(config, { recursive: true });
+  await Deno.writeTextFile(`${config}/sandbox.json`, '{"mode": "off"}\n');
+  await sh(cli(root, "--config-dir", config, "rules", "add", "--tool", "big"));
+  // Settled: changed more than 2 s ago, so a digest read now is cached.
+  const changed = Deno.statSync(BIG_PROGRAM).ctime?.getTime() ?? 0;
+  const wait = changed + 2100 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const withCache = (dir: string, args: string[]) =>
+    `BASIS_CACHE_DIR=${q([dir])} ${q(cli(root, ...args))} > /dev/null`;
+  const cold = `${work}/cache-cold`;
+  const warm = `${work}/cache-warm`;
+  const call = ["--config-dir", config, "--audit-log", "off", "call", "big", INPUT];
+  const [first, cached, always] = await interleaved(
+    RUNS,
+    shell(withCache(cold, call), () => Deno.remove(cold, { recursive: true }).catch(() => {})),
+    shell(withCache(warm, call)),
+    // The bench's own config: the sandbox off, no rules.
+    shell(withCache(warm, [...call.slice(2), "--approve", "always"])),
+  );
+  row(
+    "content pinning of a 50 MiB program of the user's own: first call / cached, vs `--approve always` with no rule",
+    `${fmt(first)} / ${fmt(cached)}`,
+    fmt(always),
+    `${signed(first - always)} ms / ${signed(cached - always)} ms`,
+    "cached: under 2 ms added",
   );
 }
 
@@ -484,6 +526,76 @@ let noLazy: { call: number; list: number } | undefined;
     times(capped, floorPeak),
     "under 200 MiB",
   );
+}
+
+// 7b. Redaction with many secrets: a tool printing random letters and digits (every byte may begin
+// one of them) with 3,000 secrets in its env vs the same tool with none; and the same secrets over
+// twice the output, to show the cost grows with the output only.
+{
+  const size = QUICK ? 9 : 27;
+  console.error(`a tool printing ${size} MiB with 3,000 secrets…`);
+  const text = `${work}/random.txt`;
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const block = new Uint8Array(1024 * 1024);
+  const file = await Deno.open(text, { write: true, create: true, truncate: true });
+  for (let i = 0; i < 2 * size; i++) {
+    for (let at = 0; at < block.length; at += 65536) {
+      crypto.getRandomValues(block.subarray(at, at + 65536));
+    }
+    for (let k = 0; k < block.length; k++) block[k] = alphabet.charCodeAt(block[k]! % 36);
+    await file.write(block);
+  }
+  file.close();
+  const env: Record<string, string> = {};
+  for (let i = 0; i < 3000; i++) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    env[`SECRET_${i}`] = Array.from(bytes, (byte) => alphabet[byte % 36]).join("");
+  }
+  const printing = (mib: number) => ["head", "-c", `${mib * 1024 * 1024}`, text];
+  const tools = {
+    plain: { description: "plain", input_schema: { type: "object" }, command: printing(size) },
+    secret: {
+      description: "secret",
+      input_schema: { type: "object" },
+      command: printing(size),
+      env,
+    },
+    twice: {
+      description: "twice",
+      input_schema: { type: "object" },
+      command: printing(2 * size),
+      env,
+    },
+  };
+  const root = await workspace("redaction", tools);
+  const call = (name: string) =>
+    shell(
+      `${
+        q(cli(root, "--audit-log", "off", "call", name, "{}", "--approve", "always"))
+      } > /dev/null`,
+    );
+  const [plain, secret, twice] = await interleaved(
+    BIG_RUNS,
+    call("plain"),
+    call("secret"),
+    call("twice"),
+  );
+  const mibPerS = (mib: number, ms: number) => `${(mib / (ms / 1000)).toFixed(0)} MiB/s`;
+  row(
+    `redaction: a tool printing ${size} MiB of random letters and digits with 3,000 secrets (24 characters) in its env vs none`,
+    mibPerS(size, secret),
+    mibPerS(size, plain),
+    share(secret, plain),
+    "linear in the output",
+  );
+  row(
+    `the same 3,000 secrets over ${2 * size} MiB vs ${size} MiB (time)`,
+    fmt(twice),
+    fmt(secret),
+    times(twice, secret),
+    "about 2×",
+  );
+  await Deno.remove(text);
 }
 
 // 8. In-process figures from deno bench: validation, rule lookup, audit append.

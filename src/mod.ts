@@ -65,6 +65,7 @@ export type {
 // What an approver is asked, and what it answers.
 export type { ApprovalRequest, Asker, Decision } from "./approval/approve.ts";
 export type { ApprovalPolicy } from "./approval/policy.ts";
+export type { ChangedSinceApproval, ContentChange } from "./approval/rules/types.ts";
 export type { ToolPreview } from "./approval/preview.ts";
 export type {
   PromptRequest,

@@ -12,6 +12,7 @@
  */
 
 import type { Phrase, PhraseParams } from "./locale/messages.ts";
+import { SecretAutomaton } from "./secret_automaton.ts";
 
 /** What replaces a secret. */
 export const REDACTED = "[redacted]";
@@ -79,27 +80,34 @@ export function callSecrets(...layers: readonly Readonly<Record<string, string>>
  */
 export function redact(text: string, secrets: readonly string[]): string {
   if (secrets.length === 0 || text === "") return text;
-  const spans: [number, number][] = [];
-  for (const secret of secrets) {
-    if (!isSecret(secret)) continue;
-    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
-      spans.push([at, at + secret.length]);
-    }
-  }
+  const automaton = textAutomaton(secrets);
+  if (automaton === undefined) return text;
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  const spans: number[] = [];
+  automaton.scan(codes, 0, codes.length, 0, spans);
   if (spans.length === 0) return text;
-  spans.sort((a, b) => a[0] - b[0]);
   let out = "";
-  let runEnd = -1;
-  for (const [start, end] of spans) {
-    // A span that overlaps the hidden run or touches it extends the run.
-    if (start <= runEnd) {
-      runEnd = Math.max(runEnd, end);
-      continue;
-    }
-    out += text.slice(Math.max(runEnd, 0), start) + REDACTED;
-    runEnd = end;
+  let at = 0;
+  for (let k = 0; k < spans.length; k += 2) {
+    out += text.slice(at, spans[k]) + REDACTED;
+    at = spans[k + 1]!;
   }
-  return out + text.slice(runEnd);
+  return out + text.slice(at);
+}
+
+/** The automaton of each set of secrets redacted with (the same array is usually used again). */
+const automata = new WeakMap<readonly string[], SecretAutomaton | undefined>();
+
+/** One automaton over the UTF-16 code units of the secrets; `undefined` when none is a secret. */
+function textAutomaton(secrets: readonly string[]): SecretAutomaton | undefined {
+  if (automata.has(secrets)) return automata.get(secrets);
+  const values = secrets.filter(isSecret).map((secret) =>
+    Array.from({ length: secret.length }, (_, i) => secret.charCodeAt(i))
+  );
+  const automaton = values.length === 0 ? undefined : new SecretAutomaton(values, 65536);
+  automata.set(secrets, automaton);
+  return automaton;
 }
 
 /**

@@ -203,7 +203,7 @@ Deno.test("route 3: a name never approves on its own, and a shadowing workspace 
     new RegExp(
       `${
         wording("rules.pinned").source.trimStart()
-      }\\{"program":"/[^"]*true","argv":\\["true"\\]\\}`,
+      }\\{"program":"/[^"]*true","argv":\\["true"\\](?:,"content":\\{[^}]*\\})?\\}`,
     ),
   );
   assert.equal((await cli(dirs, ["call", "fmt", "{}"])).code, 0);

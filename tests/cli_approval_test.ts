@@ -38,8 +38,11 @@ Deno.test({
   assert.equal(rules.rules[0].decision, "allow");
   // Pinned as shown: the resolved program, every argument, the cwd.
   // An "external" tool asks for the network: confined, that grant is pinned too (unconfined where
-  // no sandbox works here, there is none to pin).
-  const pinned = Object.keys(rules.rules[0].when).filter((key) => key !== "sandbox");
+  // no sandbox works here, there is none to pin). The program's content is pinned only where root
+  // is the one running it (a system program another user cannot change needs no pin).
+  const pinned = Object.keys(rules.rules[0].when).filter((key) =>
+    key !== "sandbox" && key !== "content"
+  );
   assert.deepEqual(pinned, ["program", "argv", "cwd", "env"]);
   assert.deepEqual(rules.rules[0].when.argv, ["cat"]);
 
@@ -288,7 +291,7 @@ Deno.test("rules add, list, check and remove speak uk-UA; ids, tools, decisions 
   assert.equal(added.code, 0, added.stderr);
   assert.match(
     added.stdout,
-    /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз: \{"program":"[^"]+","argv":\["cat"\]\}\n$/,
+    /^Додано (r-[\w-]+): allow wc \(глобальне\)\n {2}воно закріплює те, що інструмент запускає зараз \(program, argv(?:, content)?\): \{"program":"[^"]+","argv":\["cat"\](?:,"content":\{[^}]*\})?\}\n$/,
   );
   const id = added.stdout.match(/r-[\w-]+/)?.[0] as string;
   const second = await uk(["add", "--tool", "wc", "--deny", "--reason", "no"]);

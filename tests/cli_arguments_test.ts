@@ -233,14 +233,15 @@ Deno.test("always allow for a tool with arguments pins the literal elements and 
   await (await build().execution(input)).execute();
   const rules = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`)).rules;
   assert.equal(rules.length, 1);
+  // Each as its input field: a value of the manifest's own there is asked about.
   assert.deepEqual(rules[0].when.argv, [
     ARGV,
     "-n",
-    { operand: "*" },
-    { operand: "*" },
-    { operand: "*" },
+    { input: "count" },
+    { input: "ratio" },
+    { input: "verbose" },
     "--",
-    { glob: "*" },
+    { input: "path" },
   ]);
   // Other values need no question; the rule still refuses what the argument rules refuse.
   const other = await (await build().execution({ ...input, path: "-b", count: 99 })).execute();
@@ -278,11 +279,11 @@ Deno.test("rules add --tool pins any value where an argument goes, and such a ru
   assert.equal(added.code, 0, added.stderr);
   assert.deepEqual(JSON.parse(added.stdout).when.argv.slice(1), [
     "-n",
-    { operand: "*" },
-    { operand: "*" },
-    { operand: "*" },
+    { input: "count" },
+    { input: "ratio" },
+    { input: "verbose" },
     "--",
-    { glob: "*" },
+    { input: "path" },
   ]);
   const call = await cli(dirs, [
     "call",

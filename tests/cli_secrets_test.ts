@@ -261,3 +261,35 @@ Deno.test("a secret written into a description, a schema or the workspace's path
     }
   });
 });
+
+Deno.test("a secret the program writes JSON-escaped is hidden in --json's structured_content, result and stdout, and in MCP's structuredContent and text", async () => {
+  // "Säkret-Wert-42" and "AZ-token-9931", as a program's JSON encoder may write them.
+  const escaped = '{"name":"S\\u00e4kret-Wert-42","t":"\\u0041Z-token-9931"}';
+  const manifest = tools({
+    structured: {
+      command: ["/bin/printf", "%s", escaped],
+      env: { A: "Säkret-Wert-42", B: "AZ-token-9931" },
+      output_schema: { type: "object" },
+    },
+  });
+  const hidden = { name: "[redacted]", t: "[redacted]" };
+  const clear = /Säkret|Z-token|S\\u00e4kret|u0041Z/;
+  await withScratch(manifest, async (dirs) => {
+    const result = await cli(dirs, ["call", "structured", "{}", ...ALWAYS, "--json"]);
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout);
+    assert.deepEqual(json.structured_content, hidden);
+    assert.deepEqual(JSON.parse(json.result), hidden);
+    assert.deepEqual(JSON.parse(json.stdout), hidden);
+    assert.doesNotMatch(result.stdout, clear);
+    const session = await connectMcp(dirs, ["mcp", ...ALWAYS]);
+    try {
+      const called = await callTool(session, "structured");
+      assert.deepEqual(called.structuredContent, hidden);
+      assert.deepEqual(JSON.parse(resultText(called)), hidden);
+      assert.doesNotMatch(JSON.stringify(called), clear);
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cli, cliCommand, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { connectMcp } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { listOf } from "../src/locale/messages.ts";
@@ -434,4 +434,37 @@ Deno.test("list, show and permissions know the named agents; spawn.json problems
         say("spawn_config.reach_value", { values: '"local", "named", "any"' })
       }\n`,
   );
+});
+
+Deno.test("depth and roster reach a child basis-tools whose MCP client strips the environment, and the child cannot lower or widen them", async () => {
+  const agent = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    `--config=${ROOT}deno.json`,
+    `${ROOT}tests/fixtures/spawn/mcp_agent.ts`,
+  ];
+  await using dirs = await setUp({
+    agent: [...agent, "{}"],
+    max_depth: 1,
+    child: { roster: ["lint", "spawn"] },
+  });
+  const server = cliCommand(dirs, ["mcp", "--approve", "always"]);
+  const spawn = { ...JSON.parse(await Deno.readTextFile(`${dirs.configDir}/spawn.json`)) };
+  spawn.agent = [...agent, JSON.stringify({ command: server.command, args: server.args })];
+  await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, JSON.stringify(spawn));
+  // As the client gives it: nothing of its own; then a lower depth and a wider roster.
+  for (const lower of [{}, { AGENT_LOWER: "deploy,lint,spawn" }]) {
+    const env = { ...dirs.env, ...lower };
+    const result = await cli(dirs, ["spawn", "delegate:look deeper", ...ALWAYS], { env });
+    assert.equal(result.code, 0, result.stderr);
+    const [tools, delegated] = result.stdout.trim().split("\n");
+    // The child serves only its roster, and at depth 1 it delegates no further.
+    assert.equal(tools, "tools: lint,spawn");
+    assert.equal(
+      delegated,
+      `spawn: error: ${say("spawn.guard.depth_limit", { depth: 1, max: 1 })}`,
+    );
+  }
 });

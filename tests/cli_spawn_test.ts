@@ -186,6 +186,17 @@ Deno.test("spawn clears the command's environment except PATH, HOME, LANG and th
   );
 });
 
+Deno.test("a command keeps the delegation depth and the roster: a basis-tools it runs is where this one is", async () => {
+  await using dirs = await scratch();
+  const result = await cli(
+    dirs,
+    ["spawn", '!echo "[$BASIS_SPAWN_DEPTH][$BASIS_ROSTER]"', ...ALWAYS],
+    { env: { BASIS_SPAWN_DEPTH: "1", BASIS_ROSTER: "spawn,lint" } },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "[1][lint,spawn]\n");
+});
+
 Deno.test("spawn keeps 64 KiB of each stream for --json and says it cut them", async () => {
   await using dirs = await scratch();
   const body = "!head -c 100000 /dev/zero | tr '\\0' a; head -c 70000 /dev/zero | tr '\\0' b >&2";
@@ -248,7 +259,9 @@ Deno.test("--no-shell refuses a command with exit 5 before any rule or approver;
   const allowed = await cli(dirs, ["spawn", "!touch marker"]);
   assert.equal(allowed.code, 0, allowed.stderr);
   assert.ok(await exists(`${dirs.root}/marker`));
-  // A task is not a command.
+  // A task is not a command (and a glob allows tasks only where it says mode "agent").
+  const tasks = ["rules", "add", "--tool", "spawn", "--mode", "agent", "--body-glob", "*"];
+  assert.equal((await cli(dirs, tasks)).code, 0);
   const task = await cli(dirs, ["--no-shell", "spawn", "tidy up"]);
   assert.equal(task.code, 0, task.stderr);
   assert.equal(task.stdout, "depth=1 approve=prompt task=tidy up\n");
@@ -496,7 +509,7 @@ Deno.test("show spawn prints the built-in tool: modes, kept env, agent, targets,
   assert.match(text.stdout, /^spawn — Run a shell command/);
   assert.match(
     text.stdout,
-    wording("show.commands_env", { env: "PATH, HOME, LANG" }),
+    wording("show.commands_env", { env: "PATH, HOME, LANG, BASIS_SPAWN_DEPTH, BASIS_ROSTER" }),
   );
   assert.match(text.stdout, /box: ssh box -- <command>/);
   assert.match(

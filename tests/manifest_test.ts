@@ -1198,6 +1198,8 @@ const MANIFESTS: readonly string[] = [
         command: ["x"],
         sandbox: { netwrk: 1, network: "yes", write: "x", read: [5, "~x", "../up", "~/../x"] },
       },
+      t12: { ...ok, command: ["x"], files: "tools/*" },
+      t13: { ...ok, command: ["x"], files: ["/abs/*", "lib/../up", "a\\", 5, " "] },
       // Arguments taken from the input, each refused for a reason of its own.
       t11: {
         ...ok,
@@ -1343,7 +1345,7 @@ const KEPT: readonly RegExp[] = [
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
   /\[\d+\]/g,
 ];
 

@@ -212,9 +212,14 @@ Deno.test("mcp: elicitation asks the person; allow once runs, decline denies, al
     assert.equal(rules.rules.length, 1);
     assert.equal(rules.rules[0]!.tool, "echo");
     assert.equal(rules.rules[0]!.decision, "allow");
-    // Pinned as shown: the resolved program, every argument, the cwd; any input.
+    // Pinned as shown: the resolved program, every argument, the cwd; any input (and the
+    // program's content where root runs it: only then can this user change a system program).
     const when = rules.rules[0]!.when;
-    assert.deepEqual(Object.keys(when), ["program", "argv", "cwd"]);
+    assert.deepEqual(Object.keys(when).filter((key) => key !== "content"), [
+      "program",
+      "argv",
+      "cwd",
+    ]);
     assert.match(String(when.program), /^\/.*\/cat$/);
     assert.deepEqual(when.argv, ["cat"]);
     assert.match(questions[0]!, /program +\/.*\/cat\n/);

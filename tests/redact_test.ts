@@ -134,3 +134,27 @@ Deno.test("StreamRedactor passes bytes that are not UTF-8 through untouched but 
   const chunk = encoder.encode("plain");
   equal(new StreamRedactor([]).push(chunk), chunk);
 });
+
+Deno.test("redact() hides exactly the characters of every occurrence of any of many secrets (a brute-force reference)", () => {
+  const next = random(7);
+  const alphabet = ["a", "b", "ab", "é", "€", "x"];
+  const pick = (count: number) =>
+    Array.from({ length: count }, () => alphabet[next(alphabet.length)]).join("");
+  for (let round = 0; round < 2000; round++) {
+    const secrets = Array.from({ length: 1 + next(40) }, () => pick(2 + next(5)));
+    const text = pick(next(120));
+    // The reference: mark each character of each occurrence, then one token per marked run.
+    const hidden = new Array<boolean>(text.length).fill(false);
+    for (const secret of secrets.filter(isSecret)) {
+      for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
+        hidden.fill(true, at, at + secret.length);
+      }
+    }
+    let expected = "";
+    for (let i = 0; i < text.length; i++) {
+      if (!hidden[i]) expected += text[i];
+      else if (i === 0 || !hidden[i - 1]) expected += REDACTED;
+    }
+    equal(redact(text, secrets), expected, JSON.stringify({ secrets, text }));
+  }
+});

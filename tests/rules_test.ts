@@ -308,8 +308,15 @@ Deno.test("decideByRules(): a spawn glob allows only simple commands; exact bodi
   assert.equal(await winner([glob], spawnQuery("cargo test; rm -rf ~")), undefined);
   assert.equal(await winner([glob], spawnQuery("cargo test $(curl evil)")), undefined);
   assert.equal(await winner([glob], spawnQuery("cargo test\nrm -rf ~")), undefined);
-  // Tasks are not shell text.
-  assert.equal(await winner([glob], spawnQuery("cargo test; twice", "agent")), "r-g");
+  // A glob is bound to commands: a task is matched only by a glob that says mode "agent" (and
+  // there, tasks not being shell text, whatever it holds).
+  assert.equal(await winner([glob], spawnQuery("cargo test; twice", "agent")), undefined);
+  const task = rule("r-a", {
+    tool: "spawn",
+    when: { mode: "agent", body: { glob: "cargo test*" } },
+  });
+  assert.equal(await winner([task], spawnQuery("cargo test; twice", "agent")), "r-a");
+  assert.equal(await winner([task], spawnQuery("cargo test --release")), undefined);
   const exact = rule("r-e", { tool: "spawn", when: { body: "make && make install" } });
   assert.equal(await winner([exact], spawnQuery("make && make install")), "r-e");
   assert.equal(await winner([exact], spawnQuery("make && make install ")), undefined);
@@ -604,17 +611,17 @@ Deno.test("addRule() refuses a malformed rule or one whose examples fail", async
   await rejects(
     addRule(dir.path, { tool: "sh", decision: "allow", scope: "global", when: {} }),
     "usage",
-    /when: an allow or ask rule for a declared tool must pin the program/,
+    /when: an allow rule for a declared tool must pin the program/,
   );
   await rejects(
     addRule(dir.path, {
       tool: "spawn",
-      decision: "ask",
+      decision: "allow",
       scope: "global",
       when: { mode: "command" },
     }),
     "usage",
-    /when: an allow or ask rule for spawn must say which command or task \(body\)/,
+    /when: an allow rule for spawn must say which command or task \(body\)/,
   );
   assert.deepEqual(await entries(dir.path), []);
 });
@@ -785,7 +792,7 @@ Deno.test("loadRules() refuses a file of the wrong shape", async () => {
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "/bin/sh", argument: ["sh"] } }] },
-      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, env, sandbox, input\)$/,
+      /when: unknown condition "argument" for a declared tool \(known: program, argv, cwd, env, sandbox, input, content\)$/,
     ],
     [
       { version: 2, rules: [{ ...STORED, when: { program: "sh" } }] },
@@ -1271,7 +1278,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: undefined }] }),
-    'rules[0] "r-aaaaaaaa": when: missing: a rule says its conditions ({} only for a deny rule that covers every call)',
+    'rules[0] "r-aaaaaaaa": when: missing: a rule says its conditions ({} only for a deny or ask rule that covers every call)',
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: [] }] }),
@@ -1279,19 +1286,19 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: {} }] }),
-    'rules[0] "r-aaaaaaaa": when: an allow or ask rule for a declared tool must pin the program it runs (program): a name never approves on its own',
+    'rules[0] "r-aaaaaaaa": when: an allow rule for a declared tool must pin the program it runs (program): a name never approves on its own',
   ],
   [
-    json({ version: 2, rules: [{ ...SPAWN_RULE, decision: "ask", when: {} }] }),
-    'rules[0] "r-aaaaaaaa": when: an allow or ask rule for spawn must say which command or task (body)',
+    json({ version: 2, rules: [{ ...SPAWN_RULE, decision: "allow", when: {} }] }),
+    'rules[0] "r-aaaaaaaa": when: an allow rule for spawn must say which command or task (body)',
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: { program: "/bin/sh", args: [] } }] }),
-    'rules[0] "r-aaaaaaaa": when: unknown condition "args" for a declared tool (known: program, argv, cwd, env, sandbox, input)',
+    'rules[0] "r-aaaaaaaa": when: unknown condition "args" for a declared tool (known: program, argv, cwd, env, sandbox, input, content)',
   ],
   [
     json({ version: 2, rules: [{ ...SPAWN_RULE, when: { body: "ls", argv: [] } }] }),
-    'rules[0] "r-aaaaaaaa": when: unknown condition "argv" for spawn (known: mode, body, target, cwd, sandbox, reach, child)',
+    'rules[0] "r-aaaaaaaa": when: unknown condition "argv" for spawn (known: mode, body, target, cwd, sandbox, reach, child, content)',
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: { program: "sh" } }] }),

@@ -14,9 +14,10 @@ import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
 import { parseKeepingNumbers } from "../json_exact.ts";
 import { canonicalPath } from "../paths.ts";
-import { decideByRules } from "./rules/decide.ts";
+import { decideCall } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";
-import type { Rule, RuleQuery } from "./rules/types.ts";
+import { type CallContent, callContent, type ContentSubject } from "./rules/content.ts";
+import type { ChangedSinceApproval, Rule, RuleQuery, ToolConditions } from "./rules/types.ts";
 import type { SpawnSideEffect } from "../spawn/types.ts";
 import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
 import type { ApprovalPolicy } from "./policy.ts";
@@ -52,6 +53,11 @@ export type ApprovalRequest =
        * them as any value (the input is not pinned), the other arguments exactly. @default []
        */
       readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
+      /**
+       * The manifest's `files`: globs, relative to the workspace root, of the rest of the tool's
+       * code, pinned by an allow rule as one digest. @default []
+       */
+      readonly files?: readonly string[];
     }
     | {
       readonly kind: "spawn";
@@ -85,6 +91,8 @@ export interface Verdict {
   readonly by: "rule" | "policy" | "prompt";
   /** The rule that answered, or that says to ask. */
   readonly rule: Rule | undefined;
+  /** When no rule answered: the files changed since the allow rule that would have pinned them. */
+  readonly changed?: ChangedSinceApproval;
 }
 
 /** Asks a person; returns `no_answer` when no one can be asked. */
@@ -98,6 +106,8 @@ export interface ApprovalOptions {
   configDir?: string;
   /** The workspace root, for rules scoped to a workspace (compared in its canonical form). */
   root?: string;
+  /** Where digests of pinned files are cached. @default no cache: each is read every call */
+  cacheDir?: string;
   /** Values never to show or store (the call's env values). @default [] */
   secrets?: readonly string[];
   /** Asks a person. @default the terminal prompt on stdin and stderr */
@@ -129,14 +139,27 @@ export async function verdictFor(
   request: ApprovalRequest,
   options: ApprovalOptions = {},
 ): Promise<Verdict> {
+  return await judge(request, options, contentOf(request, options));
+}
+
+/** The verdict, with the call's content read (once) through `content`. */
+async function judge(
+  request: ApprovalRequest,
+  options: ApprovalOptions,
+  content: () => Promise<CallContent>,
+): Promise<Verdict> {
   const policy = options.policy ?? "prompt";
+  let changed: ChangedSinceApproval | undefined;
   if (options.configDir !== undefined) {
     const { rules } = await loadRules(options.configDir);
     const mine = rules.filter((rule) => rule.tool === request.tool);
     if (mine.length > 0) {
       // The input as the program gets it is read again only when a rule looks at the input.
       const exact = mine.some((rule) => "input" in rule.when);
-      const match = await decideByRules(mine, queryOf(request, options.root, exact));
+      const { match, stale } = await decideCall(
+        mine,
+        queryOf(request, options.root, exact, content),
+      );
       if (match !== undefined) {
         const { rule } = match;
         if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
@@ -146,11 +169,51 @@ export async function verdictFor(
           ? { outcome: "deny", by: "policy", rule }
           : { outcome: "ask", by: "prompt", rule };
       }
+      if (stale !== undefined) {
+        const { describeChanges } = await import("./rules/approved.ts");
+        const pinned = (stale.rule.when as ToolConditions).content;
+        const files = describeChanges(
+          pinned === undefined || pinned === "any" ? {} : pinned,
+          await content(),
+          stale.where,
+          {
+            configDir: options.configDir,
+            root: canonicalPath(options.root ?? request.preview.cwd),
+          },
+        );
+        changed = { rule: stale.rule.id, files };
+      }
     }
   }
-  if (policy === "always") return { outcome: "allow", by: "policy", rule: undefined };
-  if (policy === "never") return { outcome: "deny", by: "policy", rule: undefined };
-  return { outcome: "ask", by: "prompt", rule: undefined };
+  const also = changed === undefined ? {} : { changed };
+  if (policy === "always") return { outcome: "allow", by: "policy", rule: undefined, ...also };
+  if (policy === "never") return { outcome: "deny", by: "policy", rule: undefined, ...also };
+  return { outcome: "ask", by: "prompt", rule: undefined, ...also };
+}
+
+/** What a call runs, as its content goes. */
+function subjectOf(request: ApprovalRequest): ContentSubject {
+  const { preview } = request;
+  if (request.kind === "spawn") {
+    // A task's words are no command: nothing of a task is pinned.
+    const body = request.preview.mode === "command" ? request.preview.body : "";
+    return { kind: "spawn", body, cwd: request.preview.cwd };
+  }
+  return {
+    kind: "tool",
+    program: request.preview.program,
+    command: request.preview.command,
+    cwd: preview.cwd,
+    fromInput: (request.fromInput ?? []).map((arg) => arg.index),
+    ...(request.files === undefined ? {} : { files: request.files }),
+  };
+}
+
+/** The call's content, read the first time a rule (or a new rule) needs it. */
+function contentOf(request: ApprovalRequest, options: ApprovalOptions): () => Promise<CallContent> {
+  let found: Promise<CallContent> | undefined;
+  return () =>
+    found ??= callContent(subjectOf(request), { root: options.root, cacheDir: options.cacheDir });
 }
 
 /**
@@ -174,7 +237,8 @@ export async function decide(
   options: ApprovalOptions = {},
 ): Promise<Decision> {
   const name = JSON.stringify(request.tool);
-  const verdict = await verdictFor(request, options);
+  const content = contentOf(request, options);
+  const verdict = await judge(request, options, content);
   const { rule } = verdict;
   if (verdict.outcome === "allow") {
     return allowance(verdict.by, rule?.id, rule?.reason);
@@ -191,6 +255,7 @@ export async function decide(
     ...request,
     kind: request.kind ?? "tool",
     ...(rule === undefined ? {} : { askedByRule: rule.id }),
+    ...(verdict.changed === undefined ? {} : { changed: verdict.changed }),
   } as PromptRequest;
   const answer = await ask(prompt);
   if (rule !== undefined) {
@@ -219,7 +284,7 @@ export async function decide(
       let remembered: Rule | undefined;
       let unsaved: Phrase | undefined;
       try {
-        remembered = await remember(prompt, answer, options);
+        remembered = await remember(prompt, answer, options, content);
       } catch (error) {
         if (!(error instanceof BasisError) || error.phrase === undefined) throw error;
         const key = answer === "always_allow"
@@ -238,15 +303,26 @@ export async function decide(
       return denial("prompt", remembered?.id, why);
     }
     case "no_answer":
-      return denial("policy", undefined, noOneToAsk(request.tool, options.root));
+      return denial("policy", undefined, noOneToAsk(request.tool, options.root, verdict.changed));
   }
 }
 
-/** The rule query for a request: its kind, preview and canonical root. */
-function queryOf(request: ApprovalRequest, root: string | undefined, exact: boolean): RuleQuery {
+/** The rule query for a request: its kind, preview, canonical root and content. */
+function queryOf(
+  request: ApprovalRequest,
+  root: string | undefined,
+  exact: boolean,
+  content: () => Promise<CallContent>,
+): RuleQuery {
   const canonical = root === undefined ? undefined : canonicalPath(root);
   if (request.kind === "spawn") {
-    return { tool: request.tool, kind: "spawn", preview: request.preview, root: canonical };
+    return {
+      tool: request.tool,
+      kind: "spawn",
+      preview: request.preview,
+      root: canonical,
+      content,
+    };
   }
   return {
     tool: request.tool,
@@ -255,6 +331,8 @@ function queryOf(request: ApprovalRequest, root: string | undefined, exact: bool
     env: request.env ?? {},
     root: canonical,
     fromWorkspace: (request.source ?? "workspace") === "workspace",
+    fromInput: request.fromInput ?? [],
+    content,
   };
 }
 
@@ -295,23 +373,35 @@ function byRule(name: string, rule: Rule): Decision {
   return denial("rule", rule.id, why);
 }
 
-/** Remembers an "always allow" or "never" answer: a rule pinning exactly what was shown. */
+/**
+ * Remembers an "always allow" or "never" answer: a rule pinning exactly what was shown, and for an
+ * allow the files that decide what runs (a refusal keeps applying however they change).
+ */
 async function remember(
   request: PromptRequest,
   answer: "always_allow" | "never",
   options: ApprovalOptions,
+  content: () => Promise<CallContent>,
 ): Promise<Rule | undefined> {
   if (options.configDir === undefined) return undefined;
   const { pinConditions } = await import("./rules/pin.ts");
+  const files = answer === "always_allow" ? await content() : undefined;
   const when = await pinConditions(
-    request.kind === "spawn" ? { kind: "spawn", preview: request.preview } : {
-      kind: "tool",
-      preview: request.preview,
-      ...(request.env ? { env: request.env } : {}),
-      ...(request.fromInput ? { fromInput: request.fromInput.map((arg) => arg.index) } : {}),
+    {
+      ...(request.kind === "spawn" ? { kind: "spawn", preview: request.preview } : {
+        kind: "tool",
+        preview: request.preview,
+        ...(request.env ? { env: request.env } : {}),
+        ...(request.fromInput ? { fromInput: request.fromInput } : {}),
+      }),
+      ...(files === undefined ? {} : { content: files }),
     },
     options.secrets ?? [],
   );
+  if (files !== undefined) {
+    const { keepApproved } = await import("./rules/approved.ts");
+    await keepApproved(options.configDir, files);
+  }
   return await addRule(options.configDir, {
     tool: request.tool,
     decision: answer === "always_allow" ? "allow" : "deny",
@@ -328,11 +418,26 @@ function askOnTerminal(secrets: readonly string[]): Asker {
   };
 }
 
-/** The one line for a call that no rule answers and no one can be asked about. */
-function noOneToAsk(tool: string, root: string | undefined): Phrase {
+/**
+ * The one line for a call that no rule answers and no one can be asked about; it names the files
+ * that changed when an allow rule would have answered but for them.
+ */
+function noOneToAsk(
+  tool: string,
+  root: string | undefined,
+  changed: ChangedSinceApproval | undefined,
+): Phrase {
   const where = root === undefined ? "" : ` -C ${shellQuote(root)}`;
   const command = `basis-tools${where} rules add --tool ${tool}`;
-  return phrase("denied.no_terminal", { tool: JSON.stringify(tool), command });
+  if (changed === undefined) {
+    return phrase("denied.no_terminal", { tool: JSON.stringify(tool), command });
+  }
+  return phrase("denied.no_terminal_changed", {
+    tool: JSON.stringify(tool),
+    rule: changed.rule,
+    files: changed.files.map((file) => JSON.stringify(file.path)).join(", "),
+    command,
+  });
 }
 
 /** The one line for a call a rule says to ask about when no one can be asked. */

@@ -14,7 +14,6 @@ import { type AuditLog, openAuditLog } from "../audit/open_audit_log.ts";
 import { resolvePath } from "../paths.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
-import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../spawn/depth.ts";
 import type { Settings } from "./settings.ts";
 
 /**
@@ -77,6 +76,7 @@ export function toolOptions(settings: Settings, use: ToolUse = {}): CliToolOptio
     approval: {
       policy: settings.approve,
       configDir: settings.configDir,
+      cacheDir: settings.cacheDir,
       locale: settings.locale,
       ...(use.gemini === true ? { controllingTerminal: false } : {}),
     },
@@ -95,7 +95,7 @@ export function toolOptions(settings: Settings, use: ToolUse = {}): CliToolOptio
     spawn: {
       ...shared,
       noShell: settings.noShell,
-      depth: parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR)) ?? "unknown",
+      depth: settings.depth ?? "unknown",
       agentEnv: inheritedSettings(settings),
       ...(settings.roster === undefined ? {} : { roster: settings.roster }),
       ...(spawnTimeoutMs === undefined ? {} : { timeoutMs: spawnTimeoutMs }),

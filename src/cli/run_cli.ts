@@ -14,6 +14,7 @@ import { exitCodeFor } from "./exit_codes.ts";
 import { helpText, isCommand, nearCommands } from "./help.ts";
 import { failedCall } from "./commands/_call_json.ts";
 import { err, out, outJson } from "./output.ts";
+import { passLineageOn } from "../spawn/lineage.ts";
 import type { Locale } from "../locale/locale.ts";
 import type { Catalogue } from "../locale/en_us.ts";
 import { listOf, phrase } from "../locale/messages.ts";
@@ -113,6 +114,8 @@ export async function runCli(
       return 2;
     }
     const settings = resolveSettings(args, env);
+    // What this run inherited reaches what it starts, whatever clears their environment.
+    passLineageOn(settings);
     secrets = callSecrets(settings.env);
     await loadLocaleOf(settings.locale);
     return await dispatch(args.command, args.positionals, args.options, settings, mode);

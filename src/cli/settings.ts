@@ -10,7 +10,8 @@ import { BasisError } from "../errors.ts";
 import { type Locale, localeFromEnv, resolveLocale } from "../locale/locale.ts";
 import { phrase } from "../locale/messages.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir } from "../paths.ts";
-import { parseRoster, ROSTER_VAR } from "../spawn/child.ts";
+import { ROSTER_VAR } from "../spawn/child.ts";
+import { inheritedLineage, type Lineage } from "../spawn/lineage.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
 
 /** Options accepted by every command, before or after its name. */
@@ -90,10 +91,16 @@ export interface Settings {
   /** `--locale`, else `BASIS_LOCALE`, `LC_ALL`, `LC_MESSAGES` or `LANG`; English when unsupported. */
   readonly locale: Locale;
   /**
-   * `BASIS_ROSTER` (set for a delegated child by the parent's child policy): the only tools this
-   * run lists, shows, calls and serves, `spawn` among them or not; `undefined` when unset.
+   * `BASIS_ROSTER` (set for a delegated child by the parent's child policy), here or in any
+   * ancestor process (see `spawn/lineage.ts`): the only tools this run lists, shows, calls and
+   * serves, `spawn` among them or not; `undefined` when unset.
    */
   readonly roster: readonly string[] | undefined;
+  /**
+   * The delegation depth (`BASIS_SPAWN_DEPTH`, the highest here or in any ancestor process);
+   * `undefined` when a value is not a whole number (every task is then refused).
+   */
+  readonly depth: number | undefined;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -144,14 +151,16 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     auditLog: string("audit-log"),
     envLookup: env,
     locale: cliLocale(string("locale"), env),
-    roster: rosterSetting(env),
+    ...lineageSettings(inheritedLineage(env)),
   };
 }
 
-/** `BASIS_ROSTER`: the names, or `undefined` when unset; refused rather than guessed at. */
-function rosterSetting(env: EnvLookup): readonly string[] | undefined {
-  const roster = parseRoster(env(ROSTER_VAR));
-  if (roster === undefined || Array.isArray(roster)) return roster as readonly string[] | undefined;
+/** The roster and the depth; a malformed roster is refused rather than guessed at. */
+function lineageSettings(lineage: Lineage): Pick<Settings, "roster" | "depth"> {
+  const { roster, depth } = lineage;
+  if (roster === undefined || Array.isArray(roster)) {
+    return { roster: roster as readonly string[] | undefined, depth };
+  }
   const { bad } = roster as { bad: string };
   throw BasisError.of(
     "usage",

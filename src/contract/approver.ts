@@ -24,6 +24,12 @@ export interface PolicyApproverOptions {
   /** The workspace root, for rules scoped to a workspace (and the hint of a denial). */
   root?: string;
   /**
+   * Where digests of the files an allow rule pins are cached.
+   *
+   * @default {no cache: a pinned file is read on every call}
+   */
+  cacheDir?: string;
+  /**
    * Asks a person.
    *
    * @default {the terminal prompt on stdin and stderr, cancelled by the call's signal}
@@ -78,6 +84,7 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
     };
     if (options.configDir !== undefined) settings.configDir = options.configDir;
     if (options.root !== undefined) settings.root = options.root;
+    if (options.cacheDir !== undefined) settings.cacheDir = options.cacheDir;
     const told: Phrase[] = [];
     settings.tell = options.tell ?? ((line) => told.push(line));
     // Loaded with the first call: a tool that is only described (list, schema) never needs it.

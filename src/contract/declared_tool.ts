@@ -480,6 +480,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       ...(spec.inputArguments === undefined ? {} : {
         fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
       }),
+      ...(spec.files === undefined ? {} : { files: spec.files }),
     };
     await approve(flow, request, label, context.signal);
     // Said once something is to run unconfined that the policy wanted confined.
@@ -582,6 +583,19 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     } catch (error) {
       if (!(error instanceof BasisError) || error.code !== "invalid_output") throw error;
       return fail(error.wordedIn(words));
+    }
+    // Matched in the parsed value too: a secret the program wrote JSON-escaped ("\u00e4") is
+    // hidden there, and the text (result, stdout) is then that value's JSON.
+    const shown = redactValue(value, this.#secrets) as Record<string, unknown>;
+    const text = JSON.stringify(shown);
+    if (this.#secrets.length > 0 && text !== JSON.stringify(value)) {
+      const run = { ...result, stdout: text };
+      return {
+        result: text,
+        images: [],
+        metadata: { ...metadata, extra: { run } },
+        structuredContent: shown,
+      };
     }
     return {
       result: hide(modelResult(result, label, MODEL_CAPS, words)),

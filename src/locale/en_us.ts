@@ -135,6 +135,8 @@ export const EN_US = {
   "denied.rule_reason": "Call of tool {tool} denied by rule {rule}: {reason}",
   "denied.no_terminal":
     "Call of tool {tool} denied: no remembered rule allows it and there is no terminal to ask; allow it with `{command}` or --approve always",
+  "denied.no_terminal_changed":
+    "Call of tool {tool} denied: rule {rule} allowed it until {files} changed, and there is no terminal to ask; allow it again with `{command}` or --approve always",
   "denied.generic": "Call of tool {tool} denied",
   "denied.sandbox": "Call of tool {tool} denied: {reason}",
   "denied.ask_no_terminal":
@@ -339,6 +341,7 @@ export const EN_US = {
   // check
   "check.ok": "ok: {count} {tools} ({where})",
   "check.warning": "warning: {problem}",
+  "check.hint": "hint: {problem}",
   "check.ok_warnings":
     "ok: {count} {tools} ({where}), {warnings} {warning_word}: fine as declared, but failing here until fixed (--strict: exit 6)",
   "check.no_manifest": "no manifest found",
@@ -361,9 +364,7 @@ export const EN_US = {
   "rules.workspace": "(workspace {path})",
   "rules.added": "Added {id}: {decision} {tool} {scope}",
   "rules.removed": "Removed {id}: {decision} {tool} {scope}",
-  "rules.pinned": "  it pins what the tool runs now: {conditions}",
-  "rules.pinned_program":
-    "  with what the tool runs now (its program, its manifest env): {conditions}",
+  "rules.pinned": "  it pins what the tool runs now ({fields}): {conditions}",
   "rules.problem_ignored": " (rule ignored)",
   "rules.ok": "ok: {count} {rules} ({file})",
   "rules.test_preview": "preview   {preview}",
@@ -376,6 +377,7 @@ export const EN_US = {
   "rules.test_ask":
     "decision  ask: no rule answers, so a person would be asked (denied where no one can be asked)",
   "rules.test_refused": "decision  deny: {reason}",
+  "rules.test_changed": "changed   {files}, since rule {rule} pinned them",
 
   // permissions
   "permissions.warning": "basis-tools: warning: {message}",
@@ -487,6 +489,11 @@ export const EN_US = {
   "manifest.sandbox_tilde": 'must start with "~/" to name a path in the home directory',
   "manifest.sandbox_escapes": 'must not climb out of {base} with ".."',
   "manifest.sandbox_root": "the workspace root",
+  "manifest.files_list": "must be an array of globs relative to the workspace root, found {found}",
+  "manifest.files_outside": 'must be relative to the workspace root, without ".."',
+  "manifest.files_backslash": "ends with a lone \\ (write \\\\ for a backslash)",
+  "check.files_hint":
+    '{script} is run by {program}: list what else it loads in "files" (for example ["{dir}/**"]), so that an approval pins that too',
   "manifest.expand_unterminated": 'unterminated "${" (expected "}")',
   "manifest.expand_empty": 'empty "${}" (expected a variable name)',
   "manifest.expand_bad_name":
@@ -547,6 +554,7 @@ export const EN_US = {
 
   // Rules files and the rules command.
   "rules.cannot_add": "Cannot add rule for tool {tool}: {problem}",
+  "rules.cannot_read": "cannot read {path} to pin its content ({where})",
   "rules.cannot_add_unnamed": "Cannot add rule for a tool: {problem}",
   "rules.cannot_remove": "Cannot remove rule {id}: no rule has that id in {file}",
   "rules.cannot_save": "Cannot save rules {file}: {reason}",
@@ -599,10 +607,10 @@ export const EN_US = {
   "rules_file.unknown_spawn_condition": "unknown condition {key} for spawn (known: {known})",
   "rules_file.when_object": "must be an object of conditions",
   "rules_file.when_missing":
-    "missing: a rule says its conditions ({} only for a deny rule that covers every call)",
+    "missing: a rule says its conditions ({} only for a deny or ask rule that covers every call)",
   "rules_file.needs_program":
-    "an allow or ask rule for a declared tool must pin the program it runs (program): a name never approves on its own",
-  "rules_file.needs_body": "an allow or ask rule for spawn must say which command or task (body)",
+    "an allow rule for a declared tool must pin the program it runs (program): a name never approves on its own",
+  "rules_file.needs_body": "an allow rule for spawn must say which command or task (body)",
   "rules_file.matcher": 'must be a string (exact), {"glob": "…"} or {"sha256": "…", "salt": "…"}',
   "rules_file.sandbox":
     'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
@@ -637,6 +645,10 @@ export const EN_US = {
     "given twice, at {line}:{column} (first at {first_line}:{first_column}); a key may appear only once in an object",
   "rules_file.example_unmatched": "rule does not match example match[{index}] {text}",
   "rules_file.example_matched": "rule matches example not_match[{index}] {text}",
+  "rules_file.content_tool":
+    'must be "any" or an object of "program", "files" or "argv[N]", each to a SHA-256 (64 lowercase hex digits)',
+  "rules_file.content_spawn":
+    'must be "any" or an object of "word[N]", each to a SHA-256 (64 lowercase hex digits)',
 
   // Permissions warnings.
   "permissions.unresolved":
@@ -794,6 +806,12 @@ export const EN_US = {
   "prompt.nevered": "Never",
   "prompt.asked_by_rule":
     "Asked because rule {rule} says to ask every time; the answer is not remembered",
+  "prompt.changed": "changed",
+  "prompt.changed_since": "since rule {rule} allowed this call:",
+  "prompt.change_changed": "{path}: changed",
+  "prompt.change_added": "{path}: new, not pinned by the rule",
+  "prompt.change_removed": "{path}: gone",
+  "prompt.not_whole": "Too long to show whole here: it can be allowed once, not remembered",
   "prompt.key_navigate": "navigate",
   "prompt.key_select": "select",
   "prompt.key_deny": "deny",

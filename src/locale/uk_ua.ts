@@ -147,6 +147,8 @@ export function ukUA(): Catalogue {
     "denied.rule_reason": "Виклик інструмента {tool} відхилено правилом {rule}: {reason}",
     "denied.no_terminal":
       "Виклик інструмента {tool} відхилено: жодне збережене правило його не дозволяє, а термінала, щоб запитати, немає; дозвольте його командою `{command}` або через --approve always",
+    "denied.no_terminal_changed":
+      "Виклик інструмента {tool} відхилено: правило {rule} дозволяло його, доки не змінилося {files}, а термінала, щоб запитати, немає; дозвольте його знову командою `{command}` або через --approve always",
     "denied.generic": "Виклик інструмента {tool} відхилено",
     "denied.sandbox": "Виклик інструмента {tool} відхилено: {reason}",
     "denied.ask_no_terminal":
@@ -368,6 +370,7 @@ export function ukUA(): Catalogue {
     // check
     "check.ok": "гаразд: {count} {tools} ({where})",
     "check.warning": "попередження: {problem}",
+    "check.hint": "порада: {problem}",
     "check.ok_warnings":
       "гаразд: {count} {tools} ({where}), {warnings} {warning_word}: оголошено правильно, але тут не працюватиме, доки це не виправлено (--strict: код 6)",
     "check.no_manifest": "маніфест не знайдено",
@@ -390,9 +393,7 @@ export function ukUA(): Catalogue {
     "rules.workspace": "(робочий простір {path})",
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
     "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
-    "rules.pinned": "  воно закріплює те, що інструмент запускає зараз: {conditions}",
-    "rules.pinned_program":
-      "  із тим, що інструмент запускає зараз (програма, env маніфесту): {conditions}",
+    "rules.pinned": "  воно закріплює те, що інструмент запускає зараз ({fields}): {conditions}",
     "rules.problem_ignored": " (правило ігнорується)",
     "rules.ok": "гаразд: {count} {rules} ({file})",
     "rules.test_preview": "перегляд {preview}",
@@ -405,6 +406,7 @@ export function ukUA(): Catalogue {
     "rules.test_ask":
       "рішення  запитати: жодне правило не відповідає, тож запитають людину (відхиляється, коли нікого запитати)",
     "rules.test_refused": "рішення  відхилено: {reason}",
+    "rules.test_changed": "змінено  {files}, відколи правило {rule} їх закріпило",
 
     // permissions
     "permissions.warning": "basis-tools: попередження: {message}",
@@ -523,6 +525,12 @@ export function ukUA(): Catalogue {
     "manifest.sandbox_tilde": 'має починатися з "~/", щоб назвати шлях у домашньому каталозі',
     "manifest.sandbox_escapes": 'не може виходити за межі {base} через ".."',
     "manifest.sandbox_root": "кореня робочого простору",
+    "manifest.files_list":
+      "має бути масивом шаблонів відносно кореня робочого простору, знайдено {found}",
+    "manifest.files_outside": 'має бути відносно кореня робочого простору, без ".."',
+    "manifest.files_backslash": "закінчується самотнім \\ (пишіть \\\\ для зворотної косої риски)",
+    "check.files_hint":
+      '{script} запускає {program}: перелічіть у "files", що ще він завантажує (наприклад ["{dir}/**"]), щоб схвалення закріплювало й це',
     "manifest.expand_unterminated": 'незавершене "${" (очікується "}")',
     "manifest.expand_empty": 'порожнє "${}" (очікується назва змінної)',
     "manifest.expand_bad_name":
@@ -586,6 +594,7 @@ export function ukUA(): Catalogue {
 
     // Файли правил і команда rules.
     "rules.cannot_add": "Не вдалося додати правило для інструмента {tool}: {problem}",
+    "rules.cannot_read": "не вдалося прочитати {path}, щоб закріпити його вміст ({where})",
     "rules.cannot_add_unnamed": "Не вдалося додати правило для інструмента: {problem}",
     "rules.cannot_remove":
       "Не вдалося видалити правило {id}: у {file} немає правила з таким ідентифікатором",
@@ -641,11 +650,11 @@ export function ukUA(): Catalogue {
     "rules_file.unknown_spawn_condition": "невідома умова {key} для spawn (відомі: {known})",
     "rules_file.when_object": "має бути об’єктом умов",
     "rules_file.when_missing":
-      "відсутнє: правило має назвати свої умови ({} — лише для правила deny, що охоплює кожен виклик)",
+      "відсутнє: правило має назвати свої умови ({} — лише для правила deny чи ask, що охоплює кожен виклик)",
     "rules_file.needs_program":
-      "правило allow чи ask для оголошеного інструмента має закріпити програму, яку він запускає (поле program): сама лише назва ніколи нічого не схвалює",
+      "правило allow для оголошеного інструмента має закріпити програму, яку він запускає (поле program): сама лише назва ніколи нічого не схвалює",
     "rules_file.needs_body":
-      "правило allow чи ask для spawn має сказати, яку команду чи завдання (поле body)",
+      "правило allow для spawn має сказати, яку команду чи завдання (поле body)",
     "rules_file.matcher": 'має бути рядком (точно), {"glob": "…"} або {"sha256": "…", "salt": "…"}',
     "rules_file.sandbox":
       'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
@@ -680,6 +689,10 @@ export function ukUA(): Catalogue {
       "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
     "rules_file.example_matched": "правило збігається з прикладом not_match[{index}] {text}",
+    "rules_file.content_tool":
+      'має бути "any" або об’єктом із "program", "files" чи "argv[N]", кожне — SHA-256 (64 малі шістнадцяткові цифри)',
+    "rules_file.content_spawn":
+      'має бути "any" або об’єктом із "word[N]", кожне — SHA-256 (64 малі шістнадцяткові цифри)',
 
     // Попередження permissions.
     "permissions.unresolved":
@@ -844,6 +857,13 @@ export function ukUA(): Catalogue {
     "prompt.nevered": "Ніколи",
     "prompt.asked_by_rule":
       "Запитано, бо правило {rule} вимагає щоразу запитувати; відповідь не запам’ятовується",
+    "prompt.changed": "змінено",
+    "prompt.changed_since": "відколи правило {rule} дозволило цей виклик:",
+    "prompt.change_changed": "{path}: змінено",
+    "prompt.change_added": "{path}: новий, правило його не закріплювало",
+    "prompt.change_removed": "{path}: зник",
+    "prompt.not_whole":
+      "Задовге, щоб показати повністю: можна дозволити один раз, не запам’ятовуючи",
     "prompt.key_navigate": "перейти",
     "prompt.key_select": "вибрати",
     "prompt.key_deny": "відхилити",

@@ -403,6 +403,43 @@ export function checkSandbox(
   });
 }
 
+/**
+ * `files`: globs, relative to the workspace root, of the rest of the tool's code (what its program
+ * or script loads): `*` and `?` within one name, `**` any number of directories, `\` makes the
+ * next character literal. A glob that is absolute or climbs out with `..` is refused. Nothing is
+ * expanded: `${VAR}` is literal text here. A leading `./` is dropped.
+ */
+export function checkFiles(raw: Json, report: Report): readonly string[] | undefined | false {
+  if (!Object.hasOwn(raw, "files")) return undefined;
+  const list = raw.files;
+  if (!Array.isArray(list)) {
+    report(
+      ["files"],
+      "value",
+      "files",
+      phrase("manifest.files_list", { found: foundPhrase(list) }),
+    );
+    return false;
+  }
+  const globs: string[] = [];
+  list.forEach((item: unknown, index: number) => {
+    const problem = typeof item !== "string"
+      ? notString(item)
+      : item.trim() === ""
+      ? phrase("manifest.blank")
+      : item.includes("\0")
+      ? phrase("manifest.nul")
+      : isAbsolutePath(item) || item.split("/").includes("..")
+      ? phrase("manifest.files_outside")
+      : /(?:^|[^\\])(?:\\\\)*\\$/.test(item)
+      ? phrase("manifest.files_backslash")
+      : undefined;
+    if (problem === undefined) globs.push((item as string).replace(/^(?:\.\/)+/, ""));
+    else report(["files", index], "value", `files[${index}]`, problem);
+  });
+  return globs.length === list.length ? Object.freeze(globs) : false;
+}
+
 /** One sandbox path, resolved as `checkSandbox` says, or why it is refused. */
 function sandboxPath(value: unknown, root: string): string | Phrase {
   if (typeof value !== "string") return notString(value);

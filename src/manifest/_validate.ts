@@ -18,6 +18,7 @@ import {
   checkCwd,
   checkDescription,
   checkEnv,
+  checkFiles,
   checkInputSchema,
   checkName,
   checkOutputSchema,
@@ -46,6 +47,7 @@ const TOOL_KEYS = [
   "output_schema",
   "title",
   "sandbox",
+  "files",
 ] as const;
 
 /** What the rules need besides the document. */
@@ -226,12 +228,13 @@ function checkTool(
   const sandbox = checkSandbox(raw, paths.root, sideEffect, report);
   const outputSchema = checkOutputSchema(raw, report);
   const title = checkTitle(raw, report);
+  const files = checkFiles(raw, report);
 
   if (
     issues.length !== before || description === undefined || inputSchema === undefined ||
     argv === undefined || inputArguments === undefined || cwd === false || env === undefined ||
     sideEffect === undefined || timeoutMs === undefined || outputSchema === false ||
-    title === false || sandbox === undefined
+    title === false || sandbox === undefined || files === false
   ) {
     return { name, description };
   }
@@ -249,6 +252,7 @@ function checkTool(
     sideEffect,
     timeoutMs,
     sandbox,
+    ...(files === undefined ? {} : { files }),
     file: context.file,
     scope: context.scope,
   });

@@ -90,6 +90,12 @@ export interface ToolSpec {
   readonly timeoutMs: number;
   /** What it needs beyond the default sandbox. */
   readonly sandbox: ToolSandbox;
+  /**
+   * The rest of the tool's code (what its program or script loads), as globs relative to the
+   * workspace root: an allow rule pins these files' content as one digest. Absent when the
+   * manifest names none.
+   */
+  readonly files?: readonly string[];
   /** The manifest file that declared the tool (absolute path). */
   readonly file: string;
   /** Whether that file is the workspace's or the global one. */

@@ -20,6 +20,8 @@ export interface McpApproverSettings {
   readonly policy: ApprovalPolicy;
   /** The user's config directory (remembered rules). */
   readonly configDir: string;
+  /** Where digests of pinned files are cached. */
+  readonly cacheDir?: string;
   /** The workspace root, for workspace-scoped rules and the hint. */
   readonly root: string;
   /** Sends `elicitation/create`; `undefined` while the client has not declared form elicitation. */
@@ -46,6 +48,7 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
     const decide = policyApprover({
       policy: settings.policy,
       configDir: settings.configDir,
+      ...(settings.cacheDir === undefined ? {} : { cacheDir: settings.cacheDir }),
       root: settings.root,
       tell: (line) => settings.log(settings.words.say(line)),
       ask: async (prompt) => {

@@ -78,6 +78,8 @@ export interface ServeMcpOptions {
   policy?: ApprovalPolicy;
   /** The user's config directory (remembered rules). */
   configDir: string;
+  /** Where digests of the files an allow rule pins are cached. @default no cache */
+  cacheDir?: string;
   /** The workspace root (workspace-scoped rules, and the hint in a denial). */
   root: string;
   /**
@@ -171,6 +173,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   const approver = mcpApprover({
     policy: options.policy ?? "prompt",
     configDir: options.configDir,
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
     root: options.root,
     elicit,
     log,

@@ -18,9 +18,16 @@ export const TIMEOUT_EXIT_CODE = 124;
 /**
  * The variables a command keeps from this process's environment; everything else is cleared
  * (then the `--env` pairs are added). `HOME` and `LANG` keep ordinary programs (git, cargo,
- * anything that prints non-ASCII) working; secrets such as API keys stay behind.
+ * anything that prints non-ASCII) working; the delegation depth and the roster keep a
+ * `basis-tools` the command runs where this one is; secrets such as API keys stay behind.
  */
-export const KEPT_ENV: readonly string[] = Object.freeze(["PATH", "HOME", "LANG"]);
+export const KEPT_ENV: readonly string[] = Object.freeze([
+  "PATH",
+  "HOME",
+  "LANG",
+  "BASIS_SPAWN_DEPTH",
+  "BASIS_ROSTER",
+]);
 
 /**
  * The time limit of one spawn call.

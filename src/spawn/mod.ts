@@ -28,6 +28,7 @@ export * from "./tool_definition.ts";
 export * from "./preview.ts";
 export * from "./config.ts";
 export * from "./depth.ts";
+export * from "./lineage.ts";
 export * from "./guard.ts";
 export * from "./limits.ts";
 export * from "./run_spawn.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { alwaysAllowLabel, makePalette, renderRequest } from "../terminal/_render.ts";
+import { alwaysAllowLabel, makePalette, renderRequest, shownWhole } from "../terminal/_render.ts";
 import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
@@ -98,8 +98,9 @@ export function elicitationForm(
 ): ElicitationForm {
   const shown = renderRequest(request, makePalette(false), secrets, words).trimEnd();
   const question = words.t("prompt.question");
-  // A rule that says ask every time: nothing is remembered, so "always allow" is not offered.
-  const choices = request.askedByRule === undefined
+  // A rule that says ask every time, or a command not shown whole: nothing is remembered, so
+  // "always allow" is not offered.
+  const choices = request.askedByRule === undefined && shownWhole(request, secrets)
     ? ELICITED_CHOICES
     : ELICITED_CHOICES.filter((choice) => choice.value !== "always_allow");
   return {
@@ -150,8 +151,8 @@ export async function elicitApproval(
 ): Promise<TerminalAnswer> {
   if (options.signal?.aborted) return "deny";
   let reply: ElicitationReply;
+  const form = elicitationForm(request, options.secrets ?? [], options.words);
   try {
-    const form = elicitationForm(request, options.secrets ?? [], options.words);
     reply = await options.elicit(form, options.signal);
   } catch (error) {
     options.onError?.(error);
@@ -159,6 +160,9 @@ export async function elicitApproval(
   }
   if (options.signal?.aborted || reply.action !== "accept") return "deny";
   const picked = reply.content?.[DECISION_FIELD];
+  // Only what the form offered: a client that answers "always_allow" where it was not offered
+  // is refused.
+  const offered = form.requestedSchema.properties[DECISION_FIELD]?.enum as string[];
   const choice = ELICITED_CHOICES.find((known) => known.value === picked);
-  return choice?.value ?? "deny";
+  return choice !== undefined && offered.includes(choice.value) ? choice.value : "deny";
 }

@@ -14,12 +14,26 @@ import type { SpawnPreview } from "../../spawn/types.ts";
 import { isRecord, narrowChildPreview, narrowSandbox, quoteName } from "./validate.ts";
 import { isReach } from "../../spawn/reach.ts";
 import { applies } from "./decide.ts";
-import type { LoadedRules, Rule, RuleProblem, RuleQuery } from "./types.ts";
+import type { CallContent } from "./content.ts";
+import type { LoadedRules, Rule, RuleProblem, RuleQuery, ToolConditions } from "./types.ts";
 
 const TOOL_KEYS = ["tool", "program", "command", "cwd", "env", "sandbox", "input"];
 const SPAWN_KEYS = ["mode", "body", "cwd", "target", "sandbox", "reach", "child"];
 /** The sandbox of an example that names none: confined with nothing beyond the default. */
 const DEFAULT_SANDBOX = { network: false, write: [], read: [] } as const;
+
+/**
+ * The content an example is taken to have: the rule's own pins (an example is a preview, and a
+ * preview holds no file), so an example tests every other condition.
+ */
+function ownContent(rule: Rule): () => Promise<CallContent> {
+  const pinned = (rule.when as ToolConditions).content;
+  const entries = pinned === undefined || pinned === "any" ? [] : Object.entries(pinned);
+  const content: CallContent = new Map(
+    entries.map(([where, sha256]) => [where, { path: where, sha256 }]),
+  );
+  return () => Promise.resolve(content);
+}
 
 /**
  * Reads an example as a preview of the rule's kind of call.
@@ -60,7 +74,7 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
       ...(reach === undefined ? {} : { reach }),
       ...(shown === undefined ? {} : { child: shown }),
     };
-    return { tool: rule.tool, kind: "spawn", preview, root };
+    return { tool: rule.tool, kind: "spawn", preview, root, content: ownContent(rule) };
   }
   const shape = phrase("rules_file.example_tool_shape");
   if (!isRecord(example) || Object.keys(example).some((key) => !TOOL_KEYS.includes(key))) {
@@ -87,7 +101,20 @@ export function exampleQuery(rule: Rule, example: unknown): RuleQuery | Phrase {
     sandbox,
     input,
   };
-  return { tool: rule.tool, kind: "tool", preview, env: values, root, fromWorkspace: false };
+  // Where the rule takes an argument from the input, the example is taken to fill it so.
+  const fromInput = ((rule.when as ToolConditions).argv ?? []).flatMap((matcher, index) =>
+    typeof matcher === "object" && "input" in matcher ? [{ index, field: matcher.input }] : []
+  );
+  return {
+    tool: rule.tool,
+    kind: "tool",
+    preview,
+    env: values,
+    root,
+    fromWorkspace: false,
+    fromInput,
+    content: ownContent(rule),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Which remembered rule answers a call. Pure but for Web Crypto digests: the rules are passed in.
+ * Which remembered rule answers a call. The rules are passed in; what is read besides is the real
+ * path of a deny or ask rule's program and cwd, and the call's content (through the query).
  *
  * A rule applies when it is for the call's tool, scoped globally or to the call's canonical
  * workspace root, and every one of its conditions holds, each on its own field of the preview.
@@ -13,17 +14,20 @@
 import { saltedSha256 } from "./_digest.ts";
 import { matchGlob } from "./glob.ts";
 import { commandPieces, isSimpleCommand } from "./simple_command.ts";
+import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts";
+import type { CallContent } from "./content.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import type {
   ArgMatcher,
+  ContentCondition,
   InputMatcher,
-  OperandMatcher,
   Rule,
   RuleMatch,
   RuleQuery,
   SpawnConditions,
+  StaleRule,
   TextMatcher,
   ToolConditions,
 } from "./types.ts";
@@ -78,15 +82,36 @@ export async function decideByRules(
   rules: readonly Rule[],
   query: RuleQuery,
 ): Promise<RuleMatch | undefined> {
+  return (await decideCall(rules, query)).match;
+}
+
+/**
+ * Finds the rule that answers a call, as {@linkcode decideByRules} does, and, when none does, the
+ * strongest allow rule that would have but for files changed since it pinned them.
+ *
+ * @param rules The rules in force.
+ * @param query The call.
+ * @returns The winning rule, or the allow rule whose files changed, or neither.
+ * @throws Never.
+ */
+export async function decideCall(
+  rules: readonly Rule[],
+  query: RuleQuery,
+): Promise<{ match?: RuleMatch; stale?: StaleRule }> {
   const candidates = rules.filter((rule) =>
     rule.tool === query.tool &&
     (rule.scope === "global" || rule.scope.workspace === query.root)
   );
   if (candidates.length > 1) candidates.sort(compareRules);
+  let stale: StaleRule | undefined;
   for (const rule of candidates) {
-    if (await applies(rule, query)) return { rule, decision: rule.decision };
+    const held = await check(rule, query);
+    if (held === true) return { match: { rule, decision: rule.decision } };
+    if (held !== false && stale === undefined && rule.decision === "allow") {
+      stale = { rule, where: held };
+    }
   }
-  return undefined;
+  return stale === undefined ? {} : { stale };
 }
 
 /**
@@ -97,50 +122,112 @@ export async function decideByRules(
  * @returns True when the rule answers the call.
  */
 export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
-  if (query.kind === "spawn") return await spawnApplies(rule, query.preview);
+  return await check(rule, query) === true;
+}
+
+/** Whether a rule applies; when only its content pins fail, the pins that differ. */
+async function check(rule: Rule, query: RuleQuery): Promise<boolean | readonly string[]> {
+  if (query.kind === "spawn") return await spawnApplies(rule, query.preview, query.content);
   const when = rule.when as ToolConditions;
-  // A workspace tool may shadow a global one by name: a global rule covers it only when the rule
-  // says which arguments it allows.
+  // A workspace tool may shadow a global one by name: a global allow rule covers it only when
+  // the rule says which arguments it allows. A stricter rule applies whoever declared the tool.
   if (
-    rule.scope === "global" && query.fromWorkspace && rule.decision !== "deny" &&
+    rule.scope === "global" && query.fromWorkspace && rule.decision === "allow" &&
     when.argv === undefined
   ) {
     return false;
   }
   const preview = query.preview;
+  const strict = rule.decision !== "allow";
   if (!await envHolds(rule, when.env, query.env)) return false;
-  if (when.program !== undefined && !await text(when.program, preview.program)) return false;
-  if (when.argv !== undefined && !await argv(when.argv, preview.command)) return false;
-  if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  if (when.program !== undefined && !await pathHolds(when.program, preview.program, strict)) {
+    return false;
+  }
+  if (when.argv !== undefined && !await argv(when.argv, preview.command, query.fromInput ?? [])) {
+    return false;
+  }
+  if (when.cwd !== undefined && !await pathHolds(when.cwd, preview.cwd, strict)) return false;
   if (!sandboxHolds(rule, when.sandbox, preview.sandbox)) return false;
   if (when.input !== undefined) {
     for (const [pointer, matcher] of Object.entries(when.input)) {
-      if (!inputHolds(matcher, preview.input, pointer)) return false;
+      if (!inputHolds(matcher, preview.input, pointer, strict)) return false;
     }
   }
-  return true;
+  return await contentHolds(rule, when.content, query.content);
 }
 
-async function spawnApplies(rule: Rule, preview: SpawnPreview): Promise<boolean> {
+async function spawnApplies(
+  rule: Rule,
+  preview: SpawnPreview,
+  content: (() => Promise<CallContent>) | undefined,
+): Promise<boolean | readonly string[]> {
   const when = rule.when as SpawnConditions;
-  if (when.mode !== undefined && when.mode !== preview.mode) return false;
+  const body = when.body;
+  const glob = body !== undefined && typeof body === "object" && "glob" in body;
+  // A glob is shell text: it covers commands, and tasks only where the rule says "agent". A deny
+  // or ask glob without a mode keeps applying to both.
+  const mode = when.mode ?? (glob && rule.decision === "allow" ? "command" : undefined);
+  if (mode !== undefined && mode !== preview.mode) return false;
   if (when.sandbox !== undefined && !sameSandbox(when.sandbox, preview.sandbox)) return false;
   if (when.target !== undefined && when.target !== preview.target) return false;
-  if (when.cwd !== undefined && !await text(when.cwd, preview.cwd)) return false;
+  if (
+    when.cwd !== undefined && !await pathHolds(when.cwd, preview.cwd, rule.decision !== "allow")
+  ) {
+    return false;
+  }
   if (when.reach !== undefined && when.reach !== preview.reach) return false;
   if (when.child !== undefined && !await childHolds(when.child, preview.child)) return false;
-  const body = when.body;
-  if (body === undefined || typeof body === "string" || !("glob" in body)) {
-    return body === undefined || await text(body, preview.body);
+  if (!glob) {
+    if (body !== undefined && !await text(body, preview.body)) return false;
+    // An exact command line pins the workspace files its words name.
+    return body === undefined || preview.mode !== "command"
+      ? true
+      : await contentHolds(rule, when.content, content);
   }
-  if (preview.mode !== "command") return matchGlob(body.glob, preview.body);
+  const pattern = (body as { glob: string }).glob;
+  if (preview.mode !== "command") return matchGlob(pattern, preview.body);
   // Shell text: a glob allows only a simple command; a glob that denies or asks also applies to
   // any piece of a compound one.
   if (rule.decision === "allow") {
-    return isSimpleCommand(preview.body) && matchGlob(body.glob, preview.body);
+    return isSimpleCommand(preview.body) && matchGlob(pattern, preview.body);
   }
-  return matchGlob(body.glob, preview.body) ||
-    commandPieces(preview.body).some((piece) => matchGlob(body.glob, piece));
+  return matchGlob(pattern, preview.body) ||
+    commandPieces(preview.body).some((piece) => matchGlob(pattern, piece));
+}
+
+/**
+ * Whether a rule's `content` condition holds: the call's files are exactly the pinned ones, each
+ * with the pinned digest. An allow rule without one holds only for a call with no file to pin; a
+ * deny or ask rule without one holds whatever they are.
+ *
+ * @returns True, or the pins that differ (a file that cannot be read differs from every digest).
+ */
+async function contentHolds(
+  rule: Rule,
+  condition: ContentCondition | undefined,
+  content: (() => Promise<CallContent>) | undefined,
+): Promise<true | readonly string[]> {
+  if (condition === "any" || (condition === undefined && rule.decision !== "allow")) return true;
+  const found = content === undefined ? new Map() as CallContent : await content();
+  const pinned = condition ?? {};
+  const differ = [...new Set([...Object.keys(pinned), ...found.keys()])].filter((where) =>
+    !Object.hasOwn(pinned, where) || found.get(where)?.sha256 !== pinned[where]
+  );
+  return differ.length === 0 ? true : differ;
+}
+
+/**
+ * Whether a path condition holds. A deny or ask rule's plain path also holds for the path as
+ * written and as resolved on either side (`/bin/x` and `/usr/bin/x` on a merged `/usr`, a link
+ * and its target): a stricter rule never misses a call for how a path is spelt.
+ */
+async function pathHolds(matcher: TextMatcher, value: string, strict: boolean): Promise<boolean> {
+  if (await text(matcher, value)) return true;
+  if (!strict || typeof matcher !== "string" || !isAbsolutePath(matcher)) return false;
+  const forms = new Set([value, canonicalPath(value)]);
+  return [matcher, canonicalFilePath(matcher), canonicalPath(matcher)].some((form) =>
+    forms.has(form)
+  );
 }
 
 /**
@@ -241,28 +328,41 @@ async function text(matcher: TextMatcher, value: string): Promise<boolean> {
   return await saltedSha256(matcher.salt, value) === matcher.sha256;
 }
 
-async function argv(matchers: readonly ArgMatcher[], args: readonly string[]): Promise<boolean> {
+async function argv(
+  matchers: readonly ArgMatcher[],
+  args: readonly string[],
+  fromInput: readonly { readonly index: number; readonly field: string }[],
+): Promise<boolean> {
   const last = matchers[matchers.length - 1];
   const rest = last !== undefined && typeof last === "object" && "rest" in last;
   const fixed = rest ? matchers.length - 1 : matchers.length;
   if (rest ? args.length < fixed : args.length !== fixed) return false;
   for (let i = 0; i < fixed; i++) {
-    const matcher = matchers[i] as TextMatcher | OperandMatcher;
+    const matcher = matchers[i] as Exclude<ArgMatcher, { rest: true }>;
     const arg = args[i] as string;
-    if (typeof matcher === "object" && "operand" in matcher) {
+    if (typeof matcher === "object" && "input" in matcher) {
+      if (!fromInput.some(({ index, field }) => index === i && field === matcher.input)) {
+        return false;
+      }
+    } else if (typeof matcher === "object" && "operand" in matcher) {
       if (arg.startsWith("-") || !matchGlob(matcher.operand, arg)) return false;
     } else if (!await text(matcher, arg)) return false;
   }
   return true;
 }
 
-function inputHolds(matcher: InputMatcher, input: unknown, pointer: string): boolean {
+function inputHolds(
+  matcher: InputMatcher,
+  input: unknown,
+  pointer: string,
+  strict: boolean,
+): boolean {
   const found = resolvePointer(input, pointer);
   if (!found.ok) return false;
   if ("glob" in matcher) {
     return typeof found.value === "string" && matchGlob(matcher.glob, found.value);
   }
-  return jsonEqual(matcher.equals, found.value);
+  return jsonEqual(matcher.equals, found.value, strict);
 }
 
 /**
@@ -296,33 +396,56 @@ export function resolvePointer(
 /** `JSON.isRawJSON` (ES2025, in V8): a number of the input kept as the caller wrote it. */
 const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
 
-/** A number's text: as written when kept raw, else as JavaScript writes its double. */
-function numberText(value: unknown): string | undefined {
-  if (isRawJSON(value)) return (value as { rawJSON: string }).rawJSON;
-  return typeof value === "number" ? String(value) : undefined;
+/**
+ * A number as exact decimal digits and a power of ten, trailing zeros taken into the exponent:
+ * `1`, `1.0`, `1e0`, `10e-1` and `1.00` are all `1e0`. The text as written when kept raw, else
+ * as JavaScript writes its double.
+ */
+function numberValue(value: unknown): string | undefined {
+  const text = isRawJSON(value)
+    ? (value as { rawJSON: string }).rawJSON
+    : typeof value === "number" && Number.isFinite(value)
+    ? String(value)
+    : undefined;
+  const parts = text === undefined
+    ? undefined
+    : /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (parts === undefined || parts === null) return undefined;
+  const [, sign, whole = "", fraction = "", exponent = "0"] = parts;
+  const digits = `${whole}${fraction}`.replace(/^0+/, "");
+  if (digits === "") return "0";
+  const significant = digits.replace(/0+$/, "");
+  const power = BigInt(exponent) - BigInt(fraction.length) +
+    BigInt(digits.length - significant.length);
+  return `${sign}${significant}e${power}`;
 }
 
 /**
- * Equality of JSON values: objects compared by their own keys in any order; a number the caller
- * wrote with more digits than a double holds equals only the same digits (the program receives
- * them as written), never the double both would read as.
+ * Equality of JSON values: objects compared by their own keys in any order; numbers by their
+ * exact decimal value however they are written (`1` = `1.0` = `1e0`), digits beyond what a double
+ * holds included (the program receives them as written). The rules file is read as JSON, so a
+ * rule's number is a double: for a deny or ask rule (`strict`) a number also equals every number
+ * that reads as the same double, so that no spelling of it escapes the rule.
  */
-function jsonEqual(a: unknown, b: unknown): boolean {
+function jsonEqual(a: unknown, b: unknown, strict: boolean): boolean {
   if (a === b) return true;
-  if (isRawJSON(a) || isRawJSON(b)) {
-    const text = numberText(a);
-    return text !== undefined && text === numberText(b);
+  const number = numberValue(a);
+  if (number !== undefined || isRawJSON(b)) {
+    const other = numberValue(b);
+    return number !== undefined && other !== undefined &&
+      (number === other || (strict && Number(number) === Number(other)));
   }
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => jsonEqual(item, other[i]));
+    return a.length === other.length && a.every((item, i) => jsonEqual(item, other[i], strict));
   }
   const aKeys = Object.keys(a);
   const bRecord = b as Record<string, unknown>;
   if (aKeys.length !== Object.keys(bRecord).length) return false;
   return aKeys.every((key) =>
-    Object.hasOwn(bRecord, key) && jsonEqual((a as Record<string, unknown>)[key], bRecord[key])
+    Object.hasOwn(bRecord, key) &&
+    jsonEqual((a as Record<string, unknown>)[key], bRecord[key], strict)
   );
 }

@@ -1,11 +1,13 @@
 /**
  * The conditions that pin exactly what a preview shows: what "always allow" and "never" remember,
  * and what `rules add --tool NAME` pins when it is given no conditions. For a declared tool: the
- * resolved program, every argument (no more, no fewer), the cwd, the manifest's `env` (by digest,
- * when it sets anything) and the sandbox grants (when the call has any: an allow rule without them
- * holds only for a call with none), with any input; for spawn: the mode, the exact body, the
- * target, the cwd, the grants when it has any, and the reach and the child when the preview shows
- * them. A value holding a secret is pinned by a salted
+ * resolved program, every argument (no more, no fewer; one filled from the input as that input
+ * field), the cwd, the manifest's `env` (by digest, when it sets anything), the sandbox grants
+ * (when the call has any: an allow rule without them holds only for a call with none), and, given
+ * them, the digests of the files that decide what runs, with any input; for spawn: the mode, the
+ * exact body, the target, the cwd, the grants when it has any, the reach and the child when the
+ * preview shows them, and, given them, the digests of the files its words name. A value holding a
+ * secret is pinned by a salted
  * digest, so the rules file never holds the secret and the rule still matches that value only.
  *
  * @module
@@ -15,9 +17,16 @@ import { redact } from "../../redact.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { CallContent } from "./content.ts";
 import { digestOf } from "./_digest.ts";
 import { childText, envText } from "./decide.ts";
-import type { ArgMatcher, SpawnConditions, TextMatcher, ToolConditions } from "./types.ts";
+import type {
+  ArgMatcher,
+  ContentCondition,
+  SpawnConditions,
+  TextMatcher,
+  ToolConditions,
+} from "./types.ts";
 
 /** The grants, lists copied, keys in the pinned order. */
 function copy(sandbox: PreviewSandbox): PreviewSandbox {
@@ -33,20 +42,39 @@ function hasGrants(sandbox: PreviewSandbox): boolean {
 
 /** What is pinned: a declared tool's call or a spawn call. */
 export type Pinned =
-  | {
-    readonly kind: "tool";
-    readonly preview: Omit<ToolPreview, "input" | "tool" | "env">;
-    /** The manifest's `env` as the program gets it: pinned by digest when it sets anything. */
-    readonly env?: Readonly<Record<string, string>>;
-    /**
-     * The argv positions filled from the input (`{"input": "name"}` in the manifest): each is
-     * pinned as any value the tool's schema and argument rules let through, as the input itself
-     * is never pinned — `{"operand": "*"}` (no leading `-`) before a literal `--`, `{"glob": "*"}`
-     * after one; every other argument is pinned exactly.
-     */
-    readonly fromInput?: readonly number[];
-  }
-  | { readonly kind: "spawn"; readonly preview: SpawnPreview };
+  & (
+    | {
+      readonly kind: "tool";
+      readonly preview: Omit<ToolPreview, "input" | "tool" | "env">;
+      /** The manifest's `env` as the program gets it: pinned by digest when it sets anything. */
+      readonly env?: Readonly<Record<string, string>>;
+      /**
+       * The argv positions filled from the input (`{"input": "name"}` in the manifest): each is
+       * pinned as `{"input": field}`, any value of that field the tool's schema and argument rules
+       * let through (the input itself is never pinned); every other argument is pinned exactly.
+       */
+      readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
+    }
+    | { readonly kind: "spawn"; readonly preview: SpawnPreview }
+  )
+  & {
+    /** The files that decide what runs, as found now: pinned by digest (an allow only). */
+    readonly content?: CallContent;
+  };
+
+/**
+ * The content condition pinning the files found, each by its digest (one that cannot be read is
+ * left out: the rule then never holds for it).
+ *
+ * @param content The files found.
+ * @returns The condition, or `undefined` when nothing is to be pinned.
+ */
+export function contentCondition(content: CallContent | undefined): ContentCondition | undefined {
+  const pins = [...content ?? []].filter(([, entry]) => entry.sha256 !== undefined);
+  return pins.length === 0
+    ? undefined
+    : Object.fromEntries(pins.map(([where, entry]) => [where, entry.sha256 as string]));
+}
 
 /**
  * The conditions matching exactly the pinned fields of a preview.
@@ -71,6 +99,7 @@ export async function pinConditions(
 ): Promise<ToolConditions | SpawnConditions> {
   const exact = async (value: string): Promise<TextMatcher> =>
     redact(value, secrets) === value ? value : await digestOf(value);
+  const content = contentCondition(pinned.content);
   if (pinned.kind === "spawn") {
     const { mode, body, target, cwd, sandbox, reach, child } = pinned.preview;
     const shown = child === undefined ? undefined : childText(child);
@@ -85,18 +114,15 @@ export async function pinConditions(
       ...(shown === undefined
         ? {}
         : { child: redact(shown, secrets) === shown ? JSON.parse(shown) : await digestOf(shown) }),
+      ...(content === undefined ? {} : { content }),
     };
   }
   const { program, command, cwd, sandbox } = pinned.preview;
   const argv: ArgMatcher[] = [];
-  const fromInput = new Set(pinned.fromInput ?? []);
-  // As when the input fills them: an argument after a literal "--" may begin with "-", one before
-  // it may not — so an option the manifest later puts in its place is asked about again.
-  let afterDashes = false;
+  const fromInput = new Map((pinned.fromInput ?? []).map(({ index, field }) => [index, field]));
   for (const [index, arg] of command.entries()) {
-    if (!fromInput.has(index)) argv.push(await exact(arg));
-    else argv.push(afterDashes ? { glob: "*" } : { operand: "*" });
-    if (arg === "--" && !fromInput.has(index)) afterDashes = true;
+    const field = fromInput.get(index);
+    argv.push(field === undefined ? await exact(arg) : { input: field });
   }
   const env = pinned.env ?? {};
   return {
@@ -105,5 +131,6 @@ export async function pinConditions(
     cwd: await exact(cwd),
     ...(Object.keys(env).length === 0 ? {} : { env: await digestOf(envText(env)) }),
     ...(hasGrants(sandbox) ? { sandbox: copy(sandbox) } : {}),
+    ...(content === undefined ? {} : { content }),
   };
 }

@@ -13,6 +13,7 @@ import type { ToolPreview } from "../preview.ts";
 import type { Reach, SpawnPreview } from "../../spawn/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { CallContent } from "./content.ts";
 
 /** What a rule answers: run without asking, refuse, or always ask a person. */
 export type RuleDecision = "allow" | "deny" | "ask";
@@ -53,8 +54,27 @@ export interface OperandMatcher {
   readonly operand: string;
 }
 
+/**
+ * A condition on one argument: the call fills it from this top-level field of its input (any value
+ * the schema and the argument rules let through). "Always allow" pins an argument taken from the
+ * input this way, so a manifest that puts a value of its own there is asked about again.
+ */
+export interface InputArgMatcher {
+  /** The input field. */
+  readonly input: string;
+}
+
 /** A condition on one argument, or the rest marker (last only). */
-export type ArgMatcher = TextMatcher | OperandMatcher | RestMarker;
+export type ArgMatcher = TextMatcher | OperandMatcher | InputArgMatcher | RestMarker;
+
+/**
+ * The digests of the files that decide what runs (see `content.ts`): `program`, `argv[N]` and
+ * `files` for a declared tool, `word[N]` for a spawn command, each → the SHA-256 of the file's
+ * bytes (of the listing, for `files`); or `"any"`. It holds when the call's files are exactly
+ * these, unchanged. Absent: an allow rule holds only for a call with no file to pin (a program only
+ * root can change, no workspace script); a deny or ask rule, whatever they are.
+ */
+export type ContentCondition = "any" | Readonly<Record<string, string>>;
 
 /** A condition on the JSON value at one pointer of the input. */
 export type InputMatcher =
@@ -90,6 +110,8 @@ export interface ToolConditions {
   readonly sandbox?: PreviewSandbox | "any";
   /** JSON pointer → condition on the value there; a pointer with no value fails. */
   readonly input?: Readonly<Record<string, InputMatcher>>;
+  /** The files that decide what runs, by digest. */
+  readonly content?: ContentCondition;
 }
 
 /** Conditions of a spawn rule. */
@@ -121,6 +143,8 @@ export interface SpawnConditions {
    * condition. A rule without it holds whatever the user's child policy says.
    */
   readonly child?: ChildPreview | { readonly sha256: string; readonly salt: string };
+  /** The workspace files an exact command's words name, by digest (never checked for a glob). */
+  readonly content?: ContentCondition;
 }
 
 /** The conditions of a rule: for its tool's kind. */
@@ -198,16 +222,51 @@ export type RuleQuery =
       /** The manifest's `env` as the program gets it (for `env` conditions; never shown). */
       readonly env: Readonly<Record<string, string>>;
       /**
-       * Whether the tool was declared by the workspace's manifest: a global rule then applies
-       * only when it has an argv condition (a workspace tool may shadow a global one by name).
+       * Whether the tool was declared by the workspace's manifest: a global allow rule then
+       * applies only when it has an argv condition (a workspace tool may shadow a global one by
+       * name).
        */
       readonly fromWorkspace: boolean;
+      /** The argv positions filled from the input, and from which field. @default [] */
+      readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
+      /** The call's files, read when a rule needs them. @default no file to pin */
+      readonly content?: () => Promise<CallContent>;
     }
-    | { readonly kind: "spawn"; readonly preview: SpawnPreview }
+    | {
+      readonly kind: "spawn";
+      readonly preview: SpawnPreview;
+      /** The files the command's words name, read when a rule needs them. @default none */
+      readonly content?: () => Promise<CallContent>;
+    }
   );
 
 /** The rule that answered a call, and its answer. */
 export interface RuleMatch {
   readonly rule: Rule;
   readonly decision: RuleDecision;
+}
+
+/** An allow rule that would have answered but for files that changed since it pinned them. */
+export interface StaleRule {
+  readonly rule: Rule;
+  /** The pins that differ (`program`, `argv[1]`, `files`, …). */
+  readonly where: readonly string[];
+}
+
+/** One file that changed since a rule pinned it. */
+export interface ContentChange {
+  /** The file, relative to the workspace root when inside it (`files` for a set not named). */
+  readonly path: string;
+  /** Its bytes differ, it is newly part of what runs, or it is gone (or no longer named). */
+  readonly change: "changed" | "added" | "removed";
+  /** The lines that differ (`- ` / `+ `), when both versions are small text. */
+  readonly diff?: readonly string[];
+}
+
+/** The files that changed since the rule that would have allowed a call pinned them. */
+export interface ChangedSinceApproval {
+  /** The rule's id. */
+  readonly rule: string;
+  /** Each file that changed, was added or is gone. */
+  readonly files: readonly ContentChange[];
 }

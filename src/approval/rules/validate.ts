@@ -20,6 +20,7 @@ import { compileGlob } from "./glob.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type {
   ArgMatcher,
+  ContentCondition,
   InputMatcher,
   Rule,
   RuleConditions,
@@ -50,7 +51,15 @@ const RULE_FIELDS = new Set([
 ]);
 
 /** The conditions a declared tool's rule may have, in canonical order. */
-export const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "sandbox", "input"] as const;
+export const TOOL_CONDITIONS = [
+  "program",
+  "argv",
+  "cwd",
+  "env",
+  "sandbox",
+  "input",
+  "content",
+] as const;
 /** The conditions a spawn rule may have, in canonical order. */
 export const SPAWN_CONDITIONS = [
   "mode",
@@ -60,7 +69,14 @@ export const SPAWN_CONDITIONS = [
   "sandbox",
   "reach",
   "child",
+  "content",
 ] as const;
+
+/** The keys of a content condition: where a file is pinned. */
+const CONTENT_KEY = {
+  tool: /^(?:program|files|argv\[(?:0|[1-9][0-9]*)\])$/,
+  spawn: /^word\[(?:0|[1-9][0-9]*)\]$/,
+};
 
 /**
  * How deeply a value in a rule may nest (an `equals` value, an example): what a call's input may,
@@ -68,12 +84,25 @@ export const SPAWN_CONDITIONS = [
  */
 const MAX_DEPTH = MAX_INPUT_DEPTH;
 
+/**
+ * A copy of a JSON value that keeps each number as written (`structuredClone` refuses the raw
+ * numbers `parseKeepingNumbers` makes, and would drop what they hold).
+ */
+function copyJson(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || isRawJSON(value)) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  // fromEntries defines own properties: a "__proto__" key stays a key like any other.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyJson(item)]));
+}
+
+const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+
 /** Whether a JSON value nests deeper than {@linkcode MAX_DEPTH}, found without recursion. */
 function tooDeep(value: unknown): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop() as [unknown, number];
-    if (typeof item !== "object" || item === null) continue;
+    if (typeof item !== "object" || item === null || isRawJSON(item)) continue;
     if (depth >= MAX_DEPTH) return true;
     for (const child of Object.values(item)) stack.push([child, depth + 1]);
   }
@@ -274,6 +303,14 @@ function narrowArgv(value: unknown, at: string, problems: Problems): ArgMatcher[
       }
       return;
     }
+    if (isRecord(item) && Object.hasOwn(item, "input")) {
+      if (!onlyKeys(item, ["input"], here, problems)) ok = false;
+      else if (typeof item.input !== "string" || item.input === "") {
+        problems.add(`${here}.input`, "rules_file.non_empty_string");
+        ok = false;
+      } else out.push({ input: item.input });
+      return;
+    }
     if (isRecord(item) && Object.hasOwn(item, "operand")) {
       const operand = onlyKeys(item, ["operand"], here, problems)
         ? narrowGlob(item.operand, `${here}.operand`, problems)
@@ -326,7 +363,7 @@ function narrowInput(
         problems.add(`${here}.equals`, phrase("rules_file.too_deep", { limit: MAX_DEPTH }));
         ok = false;
       } else {
-        out.push([pointer, { equals: structuredClone(matcher.equals) }]);
+        out.push([pointer, { equals: copyJson(matcher.equals) }]);
       }
     } else if (Object.hasOwn(matcher, "glob")) {
       const glob = narrowGlob(matcher.glob, `${here}.glob`, problems);
@@ -412,6 +449,26 @@ export function narrowChildPreview(value: unknown): ChildPreview | undefined {
   };
 }
 
+/** A content condition: `"any"`, or where each file is pinned → its SHA-256. */
+function narrowContent(
+  value: unknown,
+  spawn: boolean,
+  problems: Problems,
+): ContentCondition | undefined {
+  if (value === "any") return value;
+  const keys = CONTENT_KEY[spawn ? "spawn" : "tool"];
+  if (
+    !isRecord(value) ||
+    !Object.entries(value).every(([key, digest]) =>
+      keys.test(key) && typeof digest === "string" && SHA256.test(digest)
+    )
+  ) {
+    problems.add("when.content", spawn ? "rules_file.content_spawn" : "rules_file.content_tool");
+    return undefined;
+  }
+  return Object.fromEntries(Object.entries(value)) as Record<string, string>;
+}
+
 /** A child condition: a child description, or a digest of one. */
 function narrowChildCondition(
   value: unknown,
@@ -483,6 +540,7 @@ function narrowConditions(
     if (has("sandbox")) out.sandbox = narrowSandboxCondition(value.sandbox, problems);
     if (has("input")) out.input = narrowInput(value.input, "when.input", problems);
   }
+  if (has("content")) out.content = narrowContent(value.content, spawn, problems);
   return problems.list.length === before ? out as RuleConditions : undefined;
 }
 
@@ -542,7 +600,8 @@ function narrowFields(value: unknown, stored: boolean): Narrowed<RuleInput | Rul
   } else {
     const when = narrowConditions(value.when, spawn, problems);
     out.when = when;
-    if (when !== undefined && decision !== "deny") {
+    // A name never approves on its own; a rule that denies or asks may be as broad as it says.
+    if (when !== undefined && decision === "allow") {
       if (spawn && !Object.hasOwn(when, "body")) problems.add("when", "rules_file.needs_body");
       if (!spawn && !Object.hasOwn(when, "program")) {
         problems.add("when", "rules_file.needs_program");
@@ -561,7 +620,7 @@ function narrowFields(value: unknown, stored: boolean): Narrowed<RuleInput | Rul
     const list = value[key];
     if (!Array.isArray(list)) problems.add(key, "rules_file.examples_array");
     else if (tooDeep(list)) problems.add(key, phrase("rules_file.too_deep", { limit: MAX_DEPTH }));
-    else out[key] = structuredClone(list);
+    else out[key] = copyJson(list);
   }
   if (stored && has("created")) {
     const created = value.created;

@@ -10,6 +10,7 @@ import { parseKeepingNumbers } from "../../json_exact.ts";
 import { redact } from "../../redact.ts";
 import { displayArg, displayArgv, visibleLines } from "./display.ts";
 import type { PromptRequest } from "./types.ts";
+import type { ContentChange } from "../rules/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
@@ -219,10 +220,63 @@ export function renderRequest(
       );
     }
   }
+  if (request.changed !== undefined) {
+    lines.push(
+      field(palette, label("prompt.changed"), changedText(request, palette, words, clean)),
+    );
+  }
   if (request.askedByRule !== undefined) {
     lines.push(palette.yellow(t("prompt.asked_by_rule", { rule: request.askedByRule })));
+  } else if (!shownWhole(request, secrets)) {
+    lines.push(palette.yellow(t("prompt.not_whole")));
   }
   return `${lines.join("\n")}\n`;
+}
+
+const CHANGES: Record<ContentChange["change"], MessageKey> = {
+  changed: "prompt.change_changed",
+  added: "prompt.change_added",
+  removed: "prompt.change_removed",
+};
+
+/** Which files changed since the rule that would have allowed the call, each with its diff. */
+function changedText(
+  request: PromptRequest,
+  palette: Palette,
+  words: Messages,
+  clean: (text: string) => string,
+): string {
+  const changed = request.changed!;
+  const parts = [palette.yellow(words.t("prompt.changed_since", { rule: changed.rule }))];
+  for (const file of changed.files) {
+    const path = displayArg(clean(file.path));
+    parts.push(palette.yellow(words.t(CHANGES[file.change], { path })));
+    if (file.diff === undefined) continue;
+    const style = (line: string) =>
+      line.startsWith("+ ")
+        ? palette.green(line)
+        : line.startsWith("- ")
+        ? palette.red(line)
+        : line;
+    parts.push(long(palette, visibleLines(clean(file.diff.join("\n"))), style, words));
+  }
+  return parts.join("\n");
+}
+
+/**
+ * Whether everything "always allow" would pin is shown whole: a spawn command (and a child's
+ * system prompt) cut to fit is not, and can then only be allowed once.
+ *
+ * @param request What is asked about.
+ * @param secrets Values never to show (they change what is shown).
+ * @returns False when a pinned text was cut.
+ */
+export function shownWhole(request: PromptRequest, secrets: readonly string[]): boolean {
+  if (request.kind !== "spawn") return true;
+  const fits = (text: string) =>
+    cutText(visibleLines(redact(text, secrets)), MAX_LINES, MAX_BYTES).cutLines === 0;
+  const prompt = request.preview.child?.system_prompt;
+  return fits(request.preview.body) && (prompt === undefined || fits(prompt));
 }
 
 /** What {@linkcode cutText} kept and what it left out. */

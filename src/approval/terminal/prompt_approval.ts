@@ -6,7 +6,13 @@
  */
 
 import type { Readable, Writable } from "node:stream";
-import { alwaysAllowLabel, makePalette, renderRequest, selectTheme } from "./_render.ts";
+import {
+  alwaysAllowLabel,
+  makePalette,
+  renderRequest,
+  selectTheme,
+  shownWhole,
+} from "./_render.ts";
 import {
   defaultIsTerminal,
   keepOpen,
@@ -29,9 +35,12 @@ const CHOICES: readonly { value: Choice; name: MessageKey; short: MessageKey }[]
   { value: "never", name: "prompt.never", short: "prompt.nevered" },
 ];
 
-/** The choices offered: without the remembering ones when a rule says to ask every time. */
-function choicesFor(request: PromptRequest): typeof CHOICES {
-  if (request.askedByRule === undefined) return CHOICES;
+/**
+ * The choices offered: without the remembering ones when a rule says to ask every time, or when
+ * what they would pin was not shown whole.
+ */
+function choicesFor(request: PromptRequest, secrets: readonly string[]): typeof CHOICES {
+  if (request.askedByRule === undefined && shownWhole(request, secrets)) return CHOICES;
   return CHOICES.filter(({ value }) => value === "allow_once" || value === "deny");
 }
 
@@ -153,7 +162,7 @@ async function ask(
   const answer = select<Choice>(
     {
       message: question,
-      choices: choicesFor(request).map(({ value, name, short }) => ({
+      choices: choicesFor(request, io.secrets ?? []).map(({ value, name, short }) => ({
         value,
         name: value === "always_allow" ? alwaysAllowLabel(request, words) : t(name),
         short: t(short),

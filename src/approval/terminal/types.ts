@@ -10,6 +10,7 @@ import type { SideEffect } from "../../manifest/types.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview, SpawnSideEffect } from "../../spawn/types.ts";
 import type { Locale } from "../../locale/locale.ts";
+import type { ChangedSinceApproval } from "../rules/types.ts";
 
 /** The preview of a spawn call (owned by the spawn seam). */
 export type { SpawnPreview } from "../../spawn/types.ts";
@@ -43,6 +44,8 @@ export interface ToolPromptRequest {
    * is remembered.
    */
   readonly askedByRule?: string;
+  /** The files changed since the allow rule that would have answered pinned them: shown. */
+  readonly changed?: ChangedSinceApproval;
 }
 
 /** A spawn call, as the terminal approver shows it. */
@@ -60,6 +63,8 @@ export interface SpawnPromptRequest {
    * is remembered.
    */
   readonly askedByRule?: string;
+  /** The files changed since the allow rule that would have answered pinned them: shown. */
+  readonly changed?: ChangedSinceApproval;
 }
 
 /** What the terminal approver is asked about. */

@@ -11,7 +11,7 @@ import type { Approver, ToolExecution } from "../../contract/types.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 import { parseKeepingNumbers } from "../../json_exact.ts";
-import { redactValue } from "../../redact.ts";
+import { redact, redactValue } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
@@ -53,6 +53,7 @@ export class DryRun {
     const verdict = await verdictFor(request, {
       policy: this.#settings.approve,
       configDir: this.#settings.configDir,
+      cacheDir: this.#settings.cacheDir,
       ...(this.#root === undefined ? {} : { root: this.#root }),
     });
     this.#seen = { request, verdict, secrets: context.secrets };
@@ -91,6 +92,13 @@ export class DryRun {
         by: verdict.by,
         rule_id: verdict.rule?.id ?? null,
         would_run: allowed,
+        changed: verdict.changed === undefined ? null : {
+          rule_id: verdict.changed.rule,
+          files: verdict.changed.files.map(({ path, change }) => ({
+            path: redact(path, seen.secrets),
+            change,
+          })),
+        },
       });
     } else {
       const rule = verdict.rule?.id ?? "";
@@ -105,8 +113,17 @@ export class DryRun {
         : rule === ""
         ? words.t("rules.test_ask")
         : words.t("rules.test_ask_rule", { rule });
+      const changed = verdict.changed === undefined ? "" : `${
+        words.t("rules.test_changed", {
+          rule: verdict.changed.rule,
+          files: verdict.changed.files.map((file) =>
+            JSON.stringify(redact(file.path, seen.secrets))
+          )
+            .join(", "),
+        })
+      }\n`;
       // JSON leaves C1 controls and bidi overrides raw: escaped (as JSON reads them) for a terminal.
-      out(visibleLines(`${words.t("rules.test_preview", { preview })}\n${line}\n`));
+      out(visibleLines(`${words.t("rules.test_preview", { preview })}\n${line}\n${changed}`));
     }
     return allowed ? EXIT.ok : EXIT.denied;
   }

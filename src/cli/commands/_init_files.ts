@@ -44,6 +44,8 @@ export function initManifest(): string {
           additionalProperties: false,
         },
         command: [`./${INIT_SCRIPT}`, { input: "name" }],
+        // The rest of the tool's code: an approval pins these files too.
+        files: [".basis/tools/*"],
       },
     },
   };

@@ -18,7 +18,8 @@ import { cliMessages } from "../_cli_messages.ts";
 import { plural } from "../../locale/messages.ts";
 import { phrase } from "../../locale/messages.ts";
 import type { Roster } from "../../manifest/types.ts";
-import { canonicalPath } from "../../paths.ts";
+import { canonicalPath, parentPath } from "../../paths.ts";
+import { workspaceFile } from "../../approval/rules/content.ts";
 import { callSecrets, redactPhrase } from "../../redact.ts";
 import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
@@ -48,6 +49,7 @@ export async function checkCommand(
 ): Promise<number> {
   let problems: ManifestProblem[] = [];
   let warnings: ManifestProblem[] = [];
+  let hints: ManifestProblem[] = [];
   let tools = 0;
   let files: string[] = [];
   try {
@@ -63,6 +65,7 @@ export async function checkCommand(
     const atCallTime = (problem: ManifestProblem) => problem.field === "command[0]";
     problems = [...loaded.problems, ...found.filter((problem) => !atCallTime(problem))];
     warnings = [...found.filter(atCallTime), ...cwdWarnings(roster, settings)];
+    hints = filesHints(roster);
     const order = roster.sources.map((source) => source.path);
     // File by file, in file order; what the declaration cannot show (a program, a schema that
     // does not compile) after each file's located problems.
@@ -95,11 +98,13 @@ export async function checkCommand(
       files,
       problems: shown(problems),
       warnings: shown(warnings),
+      hints: shown(hints),
     });
   } else {
     const lines = [
       ...problems.map((problem) => formatProblem(problem, words)),
       ...warnings.map((warning) => t("check.warning", { problem: formatProblem(warning, words) })),
+      ...hints.map((hint) => t("check.hint", { problem: formatProblem(hint, words) })),
     ];
     if (problems.length === 0) {
       const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
@@ -119,6 +124,43 @@ export async function checkCommand(
     out(lines.map((line) => `${line}\n`).join(""));
   }
   return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
+}
+
+/** Programs that run a script named in their arguments (an interpreter, by its usual names). */
+const INTERPRETER =
+  /^(?:node|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|lua[0-9.]*|Rscript|(?:ba|da|z|k|fi)?sh)$/;
+
+/**
+ * An interpreter that runs a workspace script, in a tool that does not say in `files` what else
+ * the script loads: an approval pins the script, but not the modules it imports.
+ */
+function filesHints(roster: Roster): ManifestProblem[] {
+  const hints: ManifestProblem[] = [];
+  const root = canonicalPath(roster.root);
+  for (const spec of roster.tools.values()) {
+    const program = spec.program.slice(spec.program.lastIndexOf("/") + 1);
+    if (spec.files !== undefined || !INTERPRETER.test(program)) continue;
+    const inputs = new Set(spec.inputArguments?.map((arg) => arg.index));
+    const script = spec.command.slice(1).map((arg, at) =>
+      inputs.has(at + 1) ? undefined : workspaceFile(arg, canonicalPath(spec.cwd), root)
+    ).find((path) => path !== undefined);
+    if (script === undefined) continue;
+    const shown = script.startsWith(`${root}/`) ? script.slice(root.length + 1) : script;
+    const dir = parentPath(`/${shown}`).slice(1) || ".";
+    const reason = phrase("check.files_hint", {
+      script: JSON.stringify(shown),
+      program: JSON.stringify(program),
+      dir,
+    });
+    const secrets = callSecrets(spec.env);
+    hints.push(
+      problemOf(
+        { file: spec.file, tool: spec.name, field: "files" },
+        redactPhrase(reason, secrets),
+      ),
+    );
+  }
+  return hints;
 }
 
 /** A working directory that does not exist or is no directory: every call would fail to start. */

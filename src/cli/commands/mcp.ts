@@ -55,6 +55,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
       load: (approver) => loadRosterTools(tools, approver),
       policy: settings.approve,
       configDir,
+      cacheDir: settings.cacheDir,
       root,
       locale: settings.locale,
       watch: watchedFiles(tools),

@@ -8,13 +8,15 @@
 
 import { addRule, loadRules, removeRule } from "../../approval/rules/store.ts";
 import { RulesFileError } from "../../approval/rules/errors.ts";
-import { pinConditions } from "../../approval/rules/pin.ts";
+import { contentCondition, pinConditions } from "../../approval/rules/pin.ts";
+import { type CallContent, callContent } from "../../approval/rules/content.ts";
 import type { Rule, RuleDecision, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
 import { strictJsonProblem } from "../../json_text.ts";
+import { parseKeepingNumbers } from "../../json_exact.ts";
 import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
-import { canonicalPath } from "../../paths.ts";
+import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
@@ -135,10 +137,13 @@ function reader(options: RulesOptions) {
   };
 }
 
-/** Parses the JSON value of an option, or refuses it naming the option. */
+/**
+ * Parses the JSON value of an option, every number as written (a rule compares numbers exactly),
+ * or refuses it naming the option.
+ */
 async function optionJson(tool: string, option: string, text: string): Promise<unknown> {
   try {
-    return JSON.parse(text);
+    return parseKeepingNumbers(text);
   } catch {
     // Described below, by kind and place, never echoing the text.
   }
@@ -204,6 +209,13 @@ async function givenConditions(
   if (target !== undefined) set("target", target);
   const mode = text("mode");
   if (mode !== undefined) set("mode", mode);
+  // A path is stored as a call shows it (links resolved), so a rule holds for every spelling.
+  if (when !== undefined && typeof when.program === "string" && isAbsolutePath(when.program)) {
+    when.program = canonicalFilePath(when.program);
+  }
+  if (when !== undefined && typeof when.cwd === "string" && isAbsolutePath(when.cwd)) {
+    when.cwd = canonicalPath(when.cwd);
+  }
   return when;
 }
 
@@ -221,30 +233,34 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     : "allow";
   const given = await givenConditions(tool, options);
   let when: unknown = given ?? {};
-  let pinned: "all" | "program" | undefined;
+  // What an allow rule pins beyond what was given: never for a deny or ask rule, which keeps
+  // applying however the manifest changes.
+  let pinned: string[] = [];
+  let content: CallContent | undefined;
   let root: string;
   if (tool === SPAWN_TOOL) {
     root = await workspaceRoot(settings);
+    if (decision === "allow" && isObject(when)) {
+      ({ when, pinned, content } = await pinnedSpawn(when, canonicalPath(root), settings));
+    }
   } else {
     // A rule is for a tool that exists, and never for its name alone: it pins what runs.
     const roster = await rosterFor(settings, { whole: true });
     root = roster.root;
     const spec = findTool(roster, tool);
-    const missing = (key: string) =>
-      decision !== "deny" && isObject(given) && !Object.hasOwn(given, key);
-    if (given === undefined || missing("program") || missing("env")) {
-      const pin = await pinnedNow(spec, settings, options.get("global") === true);
+    if (decision === "allow" && isObject(when)) {
+      const global = options.get("global") === true;
+      const now = await pinnedNow(spec, settings, global, given?.program);
+      content = now.content;
       if (given === undefined) {
-        when = pin;
-        pinned = "all";
+        when = now.when;
+        pinned = Object.keys(now.when);
       } else {
-        // What runs is pinned even when the rest was given: the program, and the manifest's env.
-        when = {
-          ...(missing("program") ? { program: pin.program } : {}),
-          ...given,
-          ...(missing("env") && pin.env !== undefined ? { env: pin.env } : {}),
-        };
-        pinned = "program";
+        const added = (["program", "env", "content"] as const).filter((key) =>
+          !Object.hasOwn(given, key) && now.when[key] !== undefined
+        );
+        when = { ...given, ...Object.fromEntries(added.map((key) => [key, now.when[key]])) };
+        pinned = added;
       }
     }
   }
@@ -261,15 +277,20 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     ...(notMatch === undefined ? {} : { not_match: notMatch }),
   } as RuleInput;
   const rule = await addRule(settings.configDir, input);
+  if (content !== undefined && pinned.includes("content")) {
+    const { keepApproved } = await import("../../approval/rules/approved.ts");
+    await keepApproved(settings.configDir, content);
+  }
   if (settings.json) {
     outJson(rule);
     return EXIT.ok;
   }
   const { t } = await cliMessages(settings.locale);
   const lines = [await changed(settings, "rules.added", rule)];
-  if (pinned !== undefined) {
-    const key = pinned === "all" ? "rules.pinned" : "rules.pinned_program";
-    lines.push(t(key, { conditions: JSON.stringify(rule.when) }));
+  if (pinned.length > 0) {
+    const conditions = JSON.stringify(rule.when);
+    const fields = Object.keys(rule.when).filter((key) => pinned.includes(key)).join(", ");
+    lines.push(t("rules.pinned", { fields, conditions }));
   }
   out(`${lines.join("\n")}\n`);
   return EXIT.ok;
@@ -280,15 +301,43 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * What an allow rule for spawn pins beyond what was given: a glob is bound to commands unless the
+ * rule names a mode, and an exact command line pins the workspace files its words name.
+ */
+async function pinnedSpawn(
+  given: Record<string, unknown>,
+  root: string,
+  settings: Settings,
+): Promise<{ when: Record<string, unknown>; pinned: string[]; content?: CallContent }> {
+  const { body, mode } = given;
+  if (isObject(body) && "glob" in body && mode === undefined) {
+    return { when: { ...given, mode: "command" }, pinned: ["mode"] };
+  }
+  if (typeof body !== "string" || (mode !== undefined && mode !== "command")) {
+    return { when: given, pinned: [] };
+  }
+  const cwd = typeof given.cwd === "string" ? given.cwd : root;
+  const content = await callContent({ kind: "spawn", body, cwd }, {
+    root,
+    cacheDir: settings.cacheDir,
+  });
+  const pins = contentCondition(content);
+  if (pins === undefined || Object.hasOwn(given, "content")) return { when: given, pinned: [] };
+  return { when: { ...given, content: pins }, pinned: ["content"], content };
+}
+
+/**
  * What the tool runs now, as conditions: its resolved program, argv, (for a workspace rule) cwd,
- * the manifest's env by digest and the sandbox grants it has, secrets digested. A global rule does
- * not pin the cwd: a tool's cwd is its workspace's.
+ * the manifest's env by digest, the sandbox grants it has and the files that decide what runs,
+ * secrets digested. A global rule does not pin the cwd: a tool's cwd is its workspace's. The
+ * content pins the program given instead of the tool's own, when one is.
  */
 async function pinnedNow(
   spec: ToolSpec,
   settings: Settings,
   global: boolean,
-): Promise<ToolConditions> {
+  program: unknown,
+): Promise<{ when: ToolConditions; content: CallContent }> {
   // As a call sees them: the real directory, the program found with the env it gets.
   const where = canonicalPath(spec.cwd);
   const found = resolveRunProgram({
@@ -319,13 +368,27 @@ async function pinnedNow(
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
   }
   const preview = { program: found.path, command: spec.command, cwd: where, sandbox };
-  // An argument filled from the input matches any value, as "always allow" pins it.
-  const fromInput = spec.inputArguments?.map((arg) => arg.index);
+  // An argument filled from the input matches any value of its field, as "always allow" pins it.
+  const fromInput = spec.inputArguments?.map(({ index, field }) => ({ index, field }));
+  const root = canonicalPath(await workspaceRoot(settings));
+  const content = await callContent({
+    kind: "tool",
+    program: typeof program === "string" ? program : found.path,
+    command: spec.command,
+    cwd: where,
+    fromInput: fromInput?.map((arg) => arg.index) ?? [],
+    ...(spec.files === undefined ? {} : { files: spec.files }),
+  }, { root, cacheDir: settings.cacheDir });
+  for (const [pin, entry] of content) {
+    if (entry.sha256 !== undefined) continue;
+    const problem = phrase("rules.cannot_read", { where: pin, path: JSON.stringify(entry.path) });
+    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
+  }
   const { cwd, ...rest } = await pinConditions(
-    { kind: "tool", preview, env: spec.env, ...(fromInput ? { fromInput } : {}) },
+    { kind: "tool", preview, env: spec.env, ...(fromInput ? { fromInput } : {}), content },
     secrets,
   ) as ToolConditions;
-  return global ? rest : { ...rest, cwd } as ToolConditions;
+  return { when: global ? rest : { ...rest, cwd } as ToolConditions, content };
 }
 
 async function examples(

@@ -9,7 +9,6 @@
 import { quoteArgv } from "../../approval/shell_quote.ts";
 import type { ChildPolicy } from "../../spawn/child.ts";
 import { loadSpawnConfig, namedAgents, reachPolicy } from "../../spawn/config.ts";
-import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "../../spawn/depth.ts";
 import { KEPT_ENV, spawnTimeout } from "../../spawn/limits.ts";
 import { SHELL } from "../../spawn/run_spawn.ts";
 import { showValue } from "../../text.ts";
@@ -39,7 +38,7 @@ export async function showSpawnCommand(settings: Settings): Promise<number> {
   const reach = reachPolicy(config);
   const topChild = config.child ?? {};
   const inputSchema = tool.inputSchema();
-  const depth = parseSpawnDepth(settings.envLookup(SPAWN_DEPTH_VAR));
+  const depth = settings.depth;
   const timeouts = {
     command: spawnTimeout("command", settings.spawnTimeoutMs),
     agent: spawnTimeout("agent", settings.spawnTimeoutMs),

@@ -1,0 +1,172 @@
+/**
+ * The approved copies of small text files, kept so that a person asked again can see what changed:
+ * `<configDir>/approved/<sha256>`, content-addressed (a copy is only ever written under the digest
+ * of its own bytes), mode 0600 in a 0700 directory beside `rules.json`. A `files` pin keeps its
+ * listing (relative path → digest) the same way, so the file of a set that changed can be named.
+ * Keeping copies is a courtesy: a failure to write one never stops a rule.
+ *
+ * @module
+ */
+
+import { joinPath, resolvePath } from "../../paths.ts";
+import { untrusted } from "../../owner.ts";
+import { quietly } from "../../quietly.ts";
+import { sha256 } from "./_file_digest.ts";
+import { writeFileAtomic } from "./_atomic.ts";
+import type { CallContent } from "./content.ts";
+import type { ContentChange } from "./types.ts";
+
+/** Larger files are pinned but not copied. */
+const KEEP_LIMIT = 64 << 10;
+
+function approvedDir(configDir: string): string {
+  return joinPath(configDir, "approved");
+}
+
+/**
+ * Keeps a copy of every small text file a new allow rule pins, and the listing of its `files`.
+ *
+ * @param configDir The user's config directory.
+ * @param content What the rule pins.
+ */
+export async function keepApproved(configDir: string, content: CallContent): Promise<void> {
+  for (const entry of content.values()) {
+    if (entry.sha256 === undefined) continue;
+    if (entry.listing === undefined) {
+      await keepFile(configDir, entry.path, entry.sha256);
+      continue;
+    }
+    await keep(configDir, entry.sha256, JSON.stringify(entry.listing));
+    for (const [rel, digest] of entry.listing) {
+      await keepFile(configDir, joinPath(entry.path, rel), digest);
+    }
+  }
+}
+
+/** Reads a file as text when it is small, UTF-8 and without NUL; `undefined` otherwise. */
+function smallText(path: string): string | undefined {
+  try {
+    if (quietly(() => Deno.statSync(path)).size > KEEP_LIMIT) return undefined;
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path));
+    return text.length <= KEEP_LIMIT && !text.includes("\0") ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function keepFile(configDir: string, path: string, digest: string): Promise<void> {
+  const text = smallText(path);
+  if (text !== undefined && await sha256(text) === digest) await keep(configDir, digest, text);
+}
+
+async function keep(configDir: string, digest: string, text: string): Promise<void> {
+  const dir = approvedDir(configDir);
+  try {
+    if (approvedText(configDir, digest) !== undefined) return;
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFileAtomic(dir, digest, text);
+  } catch {
+    // Only the difference shown to a person depends on it.
+  }
+}
+
+/** The kept copy with this digest, when there is one this user owns and no one else may write. */
+function approvedText(configDir: string, digest: string): string | undefined {
+  const file = joinPath(approvedDir(configDir), digest);
+  try {
+    const info = quietly(() => Deno.statSync(file));
+    if (!info.isFile || untrusted(info) !== undefined) return undefined;
+  } catch {
+    return undefined;
+  }
+  return smallText(file);
+}
+
+/**
+ * Which files changed since a rule pinned them, each with the lines that differ when both copies
+ * are small text.
+ *
+ * @param pinned The rule's content condition.
+ * @param content The call's content now.
+ * @param where The pins that differ.
+ * @param place The user's config directory (the kept copies), and the root paths are shown from.
+ * @returns One change a file, in the order of `where` (a `files` set's, by path).
+ */
+export function describeChanges(
+  pinned: Readonly<Record<string, string>>,
+  content: CallContent,
+  where: readonly string[],
+  place: { readonly configDir: string | undefined; readonly root: string },
+): ContentChange[] {
+  const copy = (digest: string | undefined) =>
+    digest === undefined || place.configDir === undefined
+      ? undefined
+      : approvedText(place.configDir, digest);
+  const changes: ContentChange[] = [];
+  const change = (path: string, before: string | undefined, after: string | undefined) => {
+    const old = before === undefined || after === undefined ? undefined : copy(before);
+    const now = old === undefined ? undefined : smallText(path);
+    changes.push({
+      path: path.startsWith(`${place.root}/`) ? path.slice(place.root.length + 1) : path,
+      change: before === undefined ? "added" : after === undefined ? "removed" : "changed",
+      ...(old === undefined || now === undefined ? {} : { diff: lineDiff(old, now) }),
+    });
+  };
+  for (const key of where) {
+    const entry = content.get(key);
+    const listed = key === "files" ? parseListing(copy(pinned.files)) : undefined;
+    if (listed === undefined || entry?.listing === undefined) {
+      // A file that cannot be read now counts as changed; one gone is named by where it was.
+      change(key === "files" ? key : entry?.path ?? key, pinned[key], entry && "");
+      continue;
+    }
+    const now = new Map(entry.listing);
+    for (const rel of [...new Set([...listed.keys(), ...now.keys()])].sort()) {
+      if (listed.get(rel) !== now.get(rel)) {
+        change(resolvePath(entry.path, rel), listed.get(rel), now.get(rel));
+      }
+    }
+  }
+  // A file pinned twice (a program its own `files` glob matches) is named once.
+  return changes.filter((one, at) => changes.findIndex((other) => other.path === one.path) === at);
+}
+
+function parseListing(text: string | undefined): Map<string, string> | undefined {
+  try {
+    const value: unknown = JSON.parse(text ?? "");
+    if (!Array.isArray(value)) return undefined;
+    return new Map(
+      value.filter((pair): pair is [string, string] =>
+        Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string"
+      ),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The lines that differ between two texts: the lines both share at the start and at the end are
+ * left out, and what is between is shown as `- ` lines of the first and `+ ` lines of the second,
+ * under a `@@ line N` heading (whoever shows it cuts it).
+ *
+ * @param before The approved text.
+ * @param after The text now.
+ * @returns The lines.
+ */
+export function lineDiff(before: string, after: string): string[] {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (
+    end < a.length - start && end < b.length - start &&
+    a[a.length - 1 - end] === b[b.length - 1 - end]
+  ) end++;
+  return [
+    `@@ line ${start + 1}`,
+    ...a.slice(start, a.length - end).map((line) => `- ${line}`),
+    ...b.slice(start, b.length - end).map((line) => `+ ${line}`),
+  ];
+}
