@@ -28,7 +28,7 @@ import {
 } from "./_cli.ts";
 import { finish, type ProcessResult } from "./_deno_run.ts";
 import { callTool, connectMcp, type McpSession, resultText, within } from "./_mcp.ts";
-import { settle } from "./_poll.ts";
+import { settle, until } from "./_poll.ts";
 import { tempDir } from "./_scratch.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { say } from "./_wording.ts";
@@ -589,6 +589,36 @@ for (const stand of ["a FIFO", "a directory", "a symbolic link", "a 100 MiB file
     await assertGateHolds(dirs);
   });
 }
+
+Deno.test({
+  name: "a FIFO in place of a cached file digest is never opened: the approved call runs",
+  ignore: !LINUX,
+}, async () => {
+  await using dirs = await scratch(oneTool("script", { command: ["./tool.sh"] }));
+  await unconfined(dirs);
+  const script = `${dirs.root}/tool.sh`;
+  await Deno.writeTextFile(script, "#!/bin/sh\ncat\n", { mode: 0o755 });
+  assertOutcome(await cliRun(dirs, ["rules", "add", "--tool", "script"]), 0, 2);
+  // A file changed a moment ago is hashed every time; once it has settled its digest is cached.
+  const digests = `${dirs.cacheDir}/digests`;
+  const entry = await until(async () => {
+    assertOutcome(await cliRun(dirs, ["call", "script", '{"a":1}']), 0, 0);
+    const names = (() => {
+      try {
+        return [...Deno.readDirSync(digests)].map((found) => found.name);
+      } catch {
+        return [];
+      }
+    })();
+    return names[0] === undefined ? undefined : `${digests}/${names[0]}`;
+  }, { timeoutMs: 20_000, intervalMs: 200, what: "a cached digest" });
+  await Deno.remove(entry);
+  await mkfifo(entry);
+  const result = await cliRun(dirs, ["call", "script", '{"a":2}']);
+  assertOutcome(result, 0, 0);
+  assert.equal(result.stdout, '{"a":2}');
+  assertNoTemps(dirs);
+});
 
 // --- 6. Refusals of an untrusted rules file are decisions too ---
 
