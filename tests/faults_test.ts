@@ -292,7 +292,11 @@ Deno.test({
     "(CLI and MCP; root: mounts)",
   ignore: !ROOT,
 }, async () => {
-  await using dirs = await scratch(ECHO);
+  const tools = (ECHO as { tools: Record<string, unknown> }).tools;
+  await using dirs = await scratch({
+    schema: 1,
+    tools: { ...tools, big: { ...tools.echo!, command: ["head", "-c", "200000", "/dev/zero"] } },
+  });
   await using _mount = await tmpfs(dirs.stateDir);
   await unconfined(dirs);
   // A line that leaves less room in its block than the next line needs: that one is cut short.
@@ -304,6 +308,11 @@ Deno.test({
   assertOutcome(result, 0);
   assert.equal(result.stdout, '{"x":"cli"}');
   assert.match(result.stderr, new RegExp(say("fs.no_space")));
+  // An output cut for a model, with no room for its spill file: cut, and no file left behind.
+  const cut = await cliRun(dirs, ["call", "big", "{}", "--json", "--approve", "always"]);
+  assertOutcome(cut, 0);
+  assert.equal(JSON.parse(cut.stdout).truncated, true);
+  assert.deepEqual([...Deno.readDirSync(`${dirs.stateDir}/spill`)], []);
   {
     await using session = await mcp(dirs);
     assert.equal(resultText(await mcpCall(session, "echo", { x: "mcp" })), '{"x":"mcp"}');
