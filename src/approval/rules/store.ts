@@ -14,7 +14,7 @@
 
 import { BasisError } from "../../errors.ts";
 import { english, type Phrase, phrase } from "../../locale/messages.ts";
-import { fsReason } from "../../fs_reason.ts";
+import { fsReason, isFileSystemError } from "../../fs_reason.ts";
 import { joinPath } from "../../paths.ts";
 import { canonicalPath, isAbsolutePath } from "../../paths.ts";
 import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
@@ -198,12 +198,6 @@ async function underLock<T>(
     const params = { file: JSON.stringify(file), reason: fsReason(error) };
     throw BasisError.of("denied", phrase("rules.cannot_save", params), { cause: error });
   }
-}
-
-const FILE_SYSTEM_ERRORS = Object.values(Deno.errors);
-
-function isFileSystemError(error: unknown): boolean {
-  return FILE_SYSTEM_ERRORS.some((kind) => error instanceof kind);
 }
 
 async function save(configDir: string, rules: readonly Rule[]): Promise<void> {
