@@ -12,6 +12,7 @@ import { english, messages, type Phrase } from "../locale/messages.ts";
 import { auditLogPath } from "../audit/audit_path.ts";
 import { joinPath, parentPath, resolvePath, stateDir } from "../paths.ts";
 import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
+import { readRegularFile } from "../read_regular_file.ts";
 import { err } from "./output.ts";
 import type { Settings } from "./settings.ts";
 
@@ -73,7 +74,12 @@ function sayOnce(
   let file: string | undefined;
   try {
     file = joinPath(stateDir(settings.envLookup), SANDBOX_NOTE_FILE);
-    if (!perProcess && Deno.readTextFileSync(file) === text) return;
+    // Only a regular file is read, or written below: opening a FIFO would block the call.
+    const read = readRegularFile(file, { limit: 4096, follow: false });
+    if (read.kind === "not_regular") file = undefined;
+    if (!perProcess && read.kind === "read" && new TextDecoder().decode(read.bytes) === text) {
+      return;
+    }
   } catch {
     // Never said (or cannot be read): say it.
   }

@@ -392,6 +392,11 @@ export const EN_US = {
   "file.read_sandbox": "cannot read: refused by Deno's permissions (grant --allow-read for it)",
   "file.read_other": "cannot read: {reason}",
   "file.read_utf8": "cannot read: not valid UTF-8 text",
+  "file.too_large": "cannot read: larger than {limit}",
+  "fs.no_space": "no space left on the device",
+  "fs.quota": "the disk quota is exceeded",
+  "fs.read_only": "the file system is read-only",
+  "fs.permission": "permission denied",
 
   // JSON text people write (manifests, spawn.json, rules.json, a call's input).
   "json.at": "{detail} at {line}:{column}",
@@ -622,6 +627,8 @@ export const EN_US = {
     'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
   "rules_file.glob_string": "must be a string",
   "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
+  "rules_file.holds_secret":
+    "{field} holds the value of a secret (an env value); only an exact program, argument, cwd, body or the grants can be kept, by digest",
   "rules_file.bad_digest":
     'must be {"sha256": 64 lowercase hex digits, "salt": 32 lowercase hex digits}',
   "rules_file.program_absolute":
@@ -802,11 +809,14 @@ export const EN_US = {
   "prompt.allowed_once": "Allowed once",
   "prompt.always_allow": "Always allow (remember this exact command)",
   "prompt.always_allow_any": "Always allow (this command, with any {fields})",
-  "prompt.always_allowed": "Always allowed (remembered)",
+  "prompt.always_allowed": "Always allowed",
+  "prompt.remembered": "Remembered as rule {rule}",
+  "prompt.not_remembered": "Allowed this once, not remembered: {reason}",
+  "prompt.not_remembered_never": "Denied this once, not remembered: {reason}",
   "prompt.deny": "Deny",
   "prompt.denied": "Denied",
   "prompt.never": "Never (remember the refusal)",
-  "prompt.nevered": "Never (remembered)",
+  "prompt.nevered": "Never",
   "prompt.asked_by_rule":
     "Asked because rule {rule} says to ask every time; the answer is not remembered",
   "prompt.changed": "changed",

@@ -424,6 +424,11 @@ export function ukUA(): Catalogue {
       "не вдалося прочитати: заборонено дозволами Deno (надайте для нього --allow-read)",
     "file.read_other": "не вдалося прочитати: {reason}",
     "file.read_utf8": "не вдалося прочитати: це не текст у кодуванні UTF-8",
+    "file.too_large": "не вдалося прочитати: файл більший за {limit}",
+    "fs.no_space": "на пристрої не залишилося місця",
+    "fs.quota": "перевищено дискову квоту",
+    "fs.read_only": "файлова система доступна лише для читання",
+    "fs.permission": "доступ заборонено",
 
     // Текст JSON, який пишуть люди (маніфести, spawn.json, rules.json, вхідні дані виклику).
     "json.at": "{detail} (рядок {line}, стовпець {column})",
@@ -666,6 +671,8 @@ export function ukUA(): Catalogue {
       'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
     "rules_file.glob_string": "має бути рядком",
     "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
+    "rules_file.holds_secret":
+      "{field} містить значення секрету (значення env); зберегти, як дайджест, можна лише точну програму, аргумент, cwd, тіло чи дозволи",
     "rules_file.bad_digest":
       'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
     "rules_file.program_absolute":
@@ -853,11 +860,14 @@ export function ukUA(): Catalogue {
     "prompt.allowed_once": "Дозволено один раз",
     "prompt.always_allow": "Дозволяти завжди (запам’ятати саме цю команду)",
     "prompt.always_allow_any": "Дозволяти завжди (цю команду, з будь-якими значеннями {fields})",
-    "prompt.always_allowed": "Дозволено завжди (запам’ятовано)",
+    "prompt.always_allowed": "Дозволено завжди",
+    "prompt.remembered": "Запам’ятовано як правило {rule}",
+    "prompt.not_remembered": "Дозволено цього разу, але не запам’ятовано: {reason}",
+    "prompt.not_remembered_never": "Заборонено цього разу, але не запам’ятовано: {reason}",
     "prompt.deny": "Відхилити",
     "prompt.denied": "Відхилено",
     "prompt.never": "Ніколи (запам’ятати відмову)",
-    "prompt.nevered": "Ніколи (запам’ятовано)",
+    "prompt.nevered": "Ніколи",
     "prompt.asked_by_rule":
       "Запитано, бо правило {rule} вимагає щоразу запитувати; відповідь не запам’ятовується",
     "prompt.changed": "змінено",

@@ -17,6 +17,7 @@ import { resolveProgram } from "../run/mod.ts";
 import { probeArgs } from "./_bwrap.ts";
 import { expandList } from "./_paths.ts";
 import type { SandboxPolicy } from "./types.ts";
+import { readRegularFile } from "../read_regular_file.ts";
 
 /** The file in the cache directory that keeps a "yes". */
 export const PROBE_FILE = "sandbox-probe.json";
@@ -170,7 +171,10 @@ function probeKey(bwrap: string): string | undefined {
 
 function remembered(file: string): string | undefined {
   try {
-    const kept = JSON.parse(Deno.readTextFileSync(file)) as unknown;
+    // Never a FIFO opened in its place (it would block every call), never a huge file read.
+    const read = readRegularFile(file, { limit: 4096, follow: false });
+    if (read.kind !== "read") return undefined;
+    const kept = JSON.parse(new TextDecoder().decode(read.bytes)) as unknown;
     return typeof kept === "object" && kept !== null && "works" in kept &&
         typeof kept.works === "string"
       ? kept.works
@@ -181,13 +185,21 @@ function remembered(file: string): string | undefined {
 }
 
 function remember(file: string, key: string): void {
+  const temp = `${file}.${Deno.pid}.tmp`;
   try {
     Deno.mkdirSync(parentPath(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${Deno.pid}.tmp`;
-    Deno.writeTextFileSync(temp, `${JSON.stringify({ works: key })}\n`, { mode: 0o600 });
+    Deno.writeTextFileSync(temp, `${JSON.stringify({ works: key })}\n`, {
+      mode: 0o600,
+      createNew: true,
+    });
     Deno.renameSync(temp, file);
   } catch {
-    // Asked again next time.
+    // Asked again next time; a temporary file a full disk left is not kept.
+    try {
+      Deno.removeSync(temp);
+    } catch {
+      // Never made.
+    }
   }
 }
 
