@@ -433,10 +433,15 @@ const PLACES: readonly Place[] = [
   },
 ];
 
-/** The workspace's tools.json, moved to the global config so that the tool stays declared. */
+/**
+ * The workspace's tools.json, moved to the global config so that the tool stays declared. The
+ * directory is then no workspace: a confined call there (in the host's /tmp) would be refused for
+ * its working directory, so the call runs unconfined (what is tested is the file).
+ */
 async function globalManifest(dirs: Scratch, place: Place): Promise<void> {
   if (place.name !== "the workspace tools.json") return;
   await Deno.rename(`${dirs.root}/.basis/tools.json`, `${dirs.configDir}/tools.json`);
+  await unconfined(dirs);
 }
 
 for (const place of PLACES) {
