@@ -380,7 +380,7 @@ if (ALL) {
 // 4b. What content pinning adds for a 50 MiB program of the user's own: the first call (its digest
 // not cached: the program is read) and the next ones (a stat and the cache entry), vs the same
 // call under --approve always with no rule (nothing pinned, nothing read).
-{
+if (ALL) {
   console.error("content pinning of a 50 MiB program, first call and cached…");
   const root = await workspace("pinned", {
     big: { description: "big", input_schema: { type: "object" }, command: [BIG_PROGRAM] },
@@ -538,7 +538,7 @@ if (ALL) {
 // 7b. Redaction with many secrets: a tool printing random letters and digits (every byte may begin
 // one of them) with 3,000 secrets in its env vs the same tool with none; and the same secrets over
 // twice the output, to show the cost grows with the output only.
-{
+if (ALL) {
   const size = QUICK ? 9 : 27;
   console.error(`a tool printing ${size} MiB with 3,000 secrets…`);
   const text = `${work}/random.txt`;
