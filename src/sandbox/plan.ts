@@ -135,7 +135,7 @@ export async function planSandbox(
   const layout = callLayout({
     write: unique([...(root ?? []), ...(expandList(policy.write, home) ?? []), ...preview.write]),
     read: preview.read,
-    hidden: present([...(expandList(policy.hidden, home, resolvePath) ?? []), ...namedSockets(env)])
+    hidden: present([...(expandList(policy.hidden, home, resolvePath) ?? []), ...hostSockets(env)])
       .map(canonicalPath),
     trusted: trustedPaths(policy, options, env, bwrap),
     program: canonicalPath(request.program),
@@ -231,14 +231,22 @@ function trustedPaths(
   return paths.flatMap(([path, kind]) => path === undefined ? [] : [{ path, kind }]);
 }
 
+/** Daemons' sockets outside `/run` and `/tmp` that give whoever connects a machine of their own. */
+const SYSTEM_SOCKETS = [
+  "/var/snap/lxd/common/lxd/unix.socket",
+  "/var/lib/lxd/unix.socket",
+  "/nix/var/nix/daemon-socket",
+];
+
 /**
- * The host sockets the environment names (the ssh agent, tmux, the session bus) and the runtime
- * directory: covered, wherever they are, so that a program that looks where its variable says
- * finds nothing.
+ * The host sockets the environment names (the ssh agent, tmux, the session bus), the runtime
+ * directory, and {@linkcode SYSTEM_SOCKETS}: covered, wherever they are, so that a program that
+ * looks where its variable says finds nothing.
  */
-function namedSockets(env: EnvLookup): string[] {
+function hostSockets(env: EnvLookup): string[] {
   const bus = /^unix:path=([^,;]+)/.exec(env("DBUS_SESSION_BUS_ADDRESS") ?? "")?.[1];
-  const paths = [env("SSH_AUTH_SOCK"), env("TMUX")?.split(",")[0], bus, env("XDG_RUNTIME_DIR")];
+  const named = [env("SSH_AUTH_SOCK"), env("TMUX")?.split(",")[0], bus, env("XDG_RUNTIME_DIR")];
+  const paths = [...named, ...SYSTEM_SOCKETS];
   return paths.filter((path): path is string => path !== undefined && isAbsolutePath(path))
     .map((path) => resolvePath(path));
 }
