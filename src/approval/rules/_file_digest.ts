@@ -115,17 +115,9 @@ function entryPath(cacheDir: string, path: string): string {
 /** A cache entry for `path`, when it is there, this user's own, and well formed. */
 function readEntry(file: string, path: string): { stamp: string; sha256: string } | undefined {
   try {
-    using handle = quietly(() => Deno.openSync(file, { read: true }));
-    const info = handle.statSync();
+    const info = quietly(() => Deno.lstatSync(file));
     if (!info.isFile || info.size > 4096 || untrusted(info) !== undefined) return undefined;
-    const bytes = new Uint8Array(info.size);
-    let read = 0;
-    while (read < bytes.length) {
-      const count = handle.readSync(bytes.subarray(read));
-      if (count === null) break;
-      read += count;
-    }
-    const entry: unknown = JSON.parse(new TextDecoder().decode(bytes.subarray(0, read)));
+    const entry: unknown = JSON.parse(Deno.readTextFileSync(file));
     if (typeof entry !== "object" || entry === null) return undefined;
     const { path: named, stamp, sha256 } = entry as Record<string, unknown>;
     if (named !== path || typeof stamp !== "string" || typeof sha256 !== "string") return undefined;
