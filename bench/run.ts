@@ -8,8 +8,9 @@
  * more; they run under the same flags. Rows about start-up, throughput and MCP run with the OS
  * sandbox off (`sandbox.json` `{"mode": "off"}`); the sandbox rows compare it on and off.
  *
- * Usage: deno task bench [--quick]
- *   --quick  fewer runs, 20 MiB instead of 100, no 10,000-tool row, nothing written (≈1 minute)
+ * Usage: deno task bench [--quick] [--only sandbox]
+ *   --quick         fewer runs, 20 MiB instead of 100, no 10,000-tool row, nothing written (≈1 minute)
+ *   --only sandbox  only the rows about the OS sandbox, nothing written
  *
  * @module
  */
@@ -20,6 +21,12 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const BUNDLE = `${ROOT}dist/basis-tools.js`;
 const FLOORS = `${ROOT}bench/floors`;
 const QUICK = Deno.args.includes("--quick");
+/** `--only sandbox`: the sandbox rows alone (the `call` row, and the MCP server's). */
+const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : undefined;
+if (ONLY !== undefined && ONLY !== "sandbox") {
+  throw new Error(`--only takes "sandbox", not ${ONLY}`);
+}
+const ALL = ONLY === undefined;
 /** Alternating runs of each command for the start-up rows, and for the 100 MiB rows. */
 const RUNS = QUICK ? 7 : 25;
 const BIG_RUNS = QUICK ? 3 : 9;
@@ -243,10 +250,10 @@ rows.push(
 
 const w100 = await manyTools("w100", 100);
 const INPUT = '{"text":"hello","count":3}';
-let noLazy: { call: number; list: number } | undefined;
+const noLazy = { call: NaN, list: NaN };
 
 // 1. call of a cat tool vs a Deno script that spawns cat; the same with --v8-flags=--no-lazy.
-{
+if (ALL) {
   console.error("call cat vs spawn cat…");
   const { wall: [call, spawn, eagerCall], cpu: [callCpu, spawnCpu] } = await measure(
     RUNS,
@@ -261,11 +268,11 @@ let noLazy: { call: number; list: number } | undefined;
     `${times(call, spawn)}${cpuNote(callCpu, spawnCpu)}`,
     "≤ 1.3×",
   );
-  noLazy = { call: eagerCall / call, list: NaN };
+  noLazy.call = eagerCall / call;
 }
 
 // 2. list of 100 tools vs hello-world; the same with --v8-flags=--no-lazy.
-{
+if (ALL) {
   console.error("list on 100 tools vs hello-world…");
   const { wall: [list, hello, eagerList], cpu: [listCpu, helloCpu] } = await measure(
     RUNS,
@@ -320,7 +327,7 @@ let noLazy: { call: number; list: number } | undefined;
 
 // 4. What approval adds to a call: 1,000 remembered rules and the audit trail, vs --approve
 // always with the audit trail off.
-{
+if (ALL) {
   console.error("approval path: 1,000 rules + audit vs --approve always, audit off…");
   const config = `${work}/approval-config`;
   await Deno.mkdir(config, { recursive: true });
@@ -413,7 +420,7 @@ let noLazy: { call: number; list: number } | undefined;
 }
 
 // 5. list scaling.
-{
+if (ALL) {
   const sizes = QUICK ? [10, 100, 1000] : [10, 100, 1000, 10000];
   const medians: number[] = [];
   for (const size of sizes) {
@@ -434,7 +441,7 @@ let noLazy: { call: number; list: number } | undefined;
 
 // 6. The input direction: MIB MiB of input through a `cat` tool (which echoes it back) vs the
 // floor that reads, parses, writes to `cat` and relays; `cat | cat` as the physical limit.
-{
+if (ALL) {
   console.error(`${MIB} MiB of input through a cat tool…`);
   const payload = `${work}/payload.json`;
   await Deno.writeTextFile(payload, JSON.stringify({ text: "x".repeat(MIB * 1024 * 1024 - 11) }));
@@ -487,7 +494,7 @@ let noLazy: { call: number; list: number } | undefined;
 
 // 7. The output direction: a small input, a tool printing MIB MiB, vs a reader-loop relay; the same
 // with `--json` (the output spills to a file) vs that relay writing a file; peak memory of the latter.
-{
+if (ALL) {
   console.error(`a tool printing ${MIB} MiB, streamed and with --json…`);
   const program = ["head", "-c", `${MIB * 1024 * 1024}`, "/dev/zero"];
   const gen = await workspace("gen", {
@@ -604,7 +611,7 @@ let noLazy: { call: number; list: number } | undefined;
 }
 
 // 8. In-process figures from deno bench: validation, rule lookup, audit append.
-{
+if (ALL) {
   console.error("deno bench…");
   const output = await sh([
     DENO,
@@ -659,7 +666,8 @@ let noLazy: { call: number; list: number } | undefined;
     "--rows",
     ...(QUICK ? ["--quick"] : []),
   ], { cwd: ROOT });
-  rows.push(...new TextDecoder().decode(mcp.stdout).trim().split("\n"));
+  const lines = new TextDecoder().decode(mcp.stdout).trim().split("\n");
+  rows.push(...lines.filter((line) => ALL || line.includes("sandbox")));
 }
 await Deno.remove(work, { recursive: true });
 
@@ -669,7 +677,7 @@ const load =
   `load average ${loadAtStart} at the start and ${loadAverage()} at the end, on ${navigator.hardwareConcurrency} cores`;
 console.log(table);
 console.error(`${minutes.toFixed(1)} min; ${load}`);
-if (!QUICK) {
+if (!QUICK && ALL) {
   const results = `${ROOT}bench/results.md`;
   await Deno.writeTextFile(
     results,

@@ -51,7 +51,7 @@ const entry = await obtainValidator(TOOL.inputSchema, cacheDir);
 if (!("validate" in entry)) throw new Error("the bench schema does not compile");
 const compiled = entry.validate;
 const key = await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema));
-const read = readCached(cacheDir, key);
+const read = await readCached(cacheDir, key);
 if (read.kind !== "hit" || !("code" in read)) throw new Error("the bench schema was not cached");
 const code = read.code;
 
@@ -101,7 +101,7 @@ Deno.bench({
   name: "key + readCached() + instantiate(): the whole disk hit",
   group: "cache hit",
   fn: async () => {
-    const found = readCached(
+    const found = await readCached(
       cacheDir,
       await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema)),
     );
@@ -129,7 +129,7 @@ const PATTERN_GOOD = {
 const patternEntry = await obtainValidator(PATTERN_SCHEMA, cacheDir);
 if (!("validate" in patternEntry)) throw new Error("the pattern schema does not compile");
 const linear = patternEntry.validate;
-const patternCode = readCached(
+const patternCode = await readCached(
   cacheDir,
   await cacheKey("draft-07", JSON.stringify(PATTERN_SCHEMA)),
 );

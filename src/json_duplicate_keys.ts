@@ -174,10 +174,15 @@ function stringEnd(text: string, start: number): number {
 function commentEnd(text: string, start: number): number {
   const next = text.charCodeAt(start + 1);
   if (next === SLASH) {
-    const newline = text.indexOf("\n", start + 2);
-    const ret = text.indexOf("\r", start + 2);
-    const ends = [newline, ret].filter((at) => at !== -1);
-    return ends.length === 0 ? text.length : Math.min(...ends);
+    // To the first line break of either kind (two indexOf calls would each search to the end of
+    // a text without that kind: quadratic over many comments).
+    let at = start + 2;
+    while (at < text.length) {
+      const code = text.charCodeAt(at);
+      if (code === NEWLINE || code === RETURN) return at;
+      at++;
+    }
+    return at;
   }
   if (next === STAR) {
     const close = text.indexOf("*/", start + 2);

@@ -118,23 +118,24 @@ export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedTex
     }
   }
   const jsonc = await loadJsonc();
-  const errors: ParseError[] = [];
-  let tree: Node | undefined;
-  try {
-    tree = jsonc.parseTree(text, errors, PARSE_OPTIONS);
-  } catch (error) {
-    if (error instanceof RangeError) {
-      return { ok: false, reason: phrase("json.invalid_detail", { detail: NESTED }) };
-    }
-    throw error;
+  const errors = firstErrors(jsonc, text, PARSE_OPTIONS);
+  if (errors === undefined) {
+    return { ok: false, reason: phrase("json.invalid_detail", { detail: NESTED }) };
   }
   const first = errors[0];
   if (first !== undefined) {
     return {
       ok: false,
-      position: positionOf(text, lineStarts(text), first.offset),
+      position: positionAt(text, first.offset),
       reason: phrase("json.invalid_detail", { detail: describeError(jsonc, text, errors) }),
     };
+  }
+  // Valid JSONC that the fast path could not turn into JSON: the tree is built only now.
+  let tree: Node | undefined;
+  try {
+    tree = jsonc.parseTree(text, [], PARSE_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
   }
   try {
     const value = JSON.parse(strictText(jsonc, text));
@@ -159,19 +160,44 @@ export async function strictJsonProblem(
   const end = source === "file" ? END : END_OF_INPUT;
   if (text.trim() === "") return { reason: phrase("json.unexpected", { found: end }) };
   const jsonc = await loadJsonc();
-  const errors: ParseError[] = [];
-  try {
-    jsonc.parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  } catch (error) {
-    if (error instanceof RangeError) return { reason: NESTED };
-    throw error;
-  }
+  const errors = firstErrors(jsonc, text, { allowTrailingComma: false, disallowComments: true });
+  if (errors === undefined) return { reason: NESTED };
   const first = errors[0];
   if (first === undefined) return { reason: phrase("json.invalid") };
   return {
-    position: positionOf(text, lineStarts(text), first.offset),
+    position: positionAt(text, first.offset),
     reason: describeError(jsonc, text, errors, end),
   };
+}
+
+/** Thrown to stop a scan once the errors that are described have been found. */
+const ENOUGH = Symbol("enough");
+
+/**
+ * The first two syntax errors of a text (all that {@linkcode describeError} looks at), found in
+ * one pass that builds no tree and stops at the second: time linear in the text, memory in its
+ * nesting, however broken or large it is.
+ *
+ * @returns The errors (none when the text is valid), or `undefined` when it nests too deep.
+ */
+function firstErrors(
+  jsonc: Jsonc,
+  text: string,
+  options: { allowTrailingComma: boolean; disallowComments: boolean },
+): ParseError[] | undefined {
+  const errors: ParseError[] = [];
+  try {
+    jsonc.visit(text, {
+      onError: (error, offset, length) => {
+        errors.push({ error, offset, length });
+        if (errors.length === 2) throw ENOUGH;
+      },
+    }, options);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    if (error !== ENOUGH) throw error;
+  }
+  return errors;
 }
 
 /**
@@ -240,6 +266,25 @@ function lineStarts(text: string): number[] {
   return starts;
 }
 
+/** The position of one offset, counting lines up to it (no table of every line's start). */
+function positionAt(text: string, offset: number): Position {
+  const at = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < at; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 13 && text.charCodeAt(i + 1) === 10) {
+      if (i + 1 === at) break; // On the "\n" of a "\r\n": still the line it ends.
+      i++;
+    }
+    if (code === 10 || code === 13) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: at - start + 1 };
+}
+
 function positionOf(text: string, starts: readonly number[], offset: number): Position {
   const at = Math.max(0, Math.min(offset, text.length));
   let low = 0;
@@ -287,13 +332,12 @@ function describeToken(
   if (kind === 17) return end;
   const known = PUNCTUATION[kind];
   if (known !== undefined) return known;
-  const token = text.slice(
-    scanner.getTokenOffset(),
-    scanner.getTokenOffset() + scanner.getTokenLength(),
-  );
-  if (token.startsWith("'")) return phrase("json.single_quoted");
-  // One character is safe to show; a longer unquoted word might be a pasted secret.
-  if ([...token].length === 1) return JSON.stringify(token);
+  const from = scanner.getTokenOffset();
+  if (text.charCodeAt(from) === 0x27) return phrase("json.single_quoted");
+  // One character (two code units at most) is safe to show; a longer unquoted word might be a
+  // pasted secret (and is never copied: it may be the whole of a huge text).
+  const token = text.slice(from, from + Math.min(scanner.getTokenLength(), 3));
+  if (scanner.getTokenLength() <= 2 && [...token].length === 1) return JSON.stringify(token);
   return phrase("json.unquoted");
 }
 

@@ -9,6 +9,7 @@
 import { BasisError } from "./errors.ts";
 import { phrase } from "./locale/messages.ts";
 import { type EnvLookup, readEnv } from "./env.ts";
+import { quietly } from "./quietly.ts";
 
 export { type EnvLookup, readEnv };
 
@@ -164,11 +165,13 @@ export function parentPath(path: string): string {
 
 /**
  * The canonical form of a path: absolute, normalised, symbolic links resolved, so every spelling
- * of a directory is one string (the key of workspace-scoped rules, the cwd a preview shows).
+ * of a directory is one string (the key of workspace-scoped rules, the cwd a preview shows). A path
+ * that does not exist yet is resolved through its nearest existing ancestor, so that what is later
+ * made there is made where the canonical form says, never through a link.
  *
  * @param path An absolute path.
- * @returns Its real path; the normalised path when it cannot be resolved (missing, or not
- *   readable under Deno's permissions).
+ * @returns Its real path; the normalised path from the first ancestor that cannot be resolved
+ *   (not readable under Deno's permissions) on.
  * @throws Never.
  * @example A path that does not exist is only normalised
  * ```ts
@@ -179,10 +182,56 @@ export function parentPath(path: string): string {
 export function canonicalPath(path: string): string {
   const normal = resolvePath(path);
   try {
-    return resolvePath(Deno.realPathSync(normal));
-  } catch {
-    return normal;
+    return resolvePath(quietly(() => Deno.realPathSync(normal)));
+  } catch (error) {
+    const parent = parentPath(normal);
+    if (!(error instanceof Deno.errors.NotFound) || parent === normal) return normal;
+    return joinPath(
+      canonicalPath(parent),
+      normal.slice(parent.length + (/[\\/]$/.test(parent) ? 0 : 1)),
+    );
   }
+}
+
+/**
+ * A path resolved as {@linkcode canonicalPath} does, with every symbolic link met on the way: the
+ * links whose replacement would move the path elsewhere. Where Deno may not look at a component,
+ * that component and every one after it count as links (they cannot be shown not to be).
+ *
+ * @param path An absolute path.
+ * @returns The canonical path and the links, in the order met.
+ * @throws Never.
+ */
+export function linksOnTheWay(path: string): { path: string; links: string[] } {
+  const normal = resolvePath(path);
+  const real = canonicalPath(normal);
+  const links: string[] = [];
+  if (real === normal) return { path: real, links };
+  let done = "/";
+  let rest = normal.split("/").filter((part) => part !== "");
+  for (let hops = 0; rest.length > 0 && hops < 40;) {
+    const next = joinPath(done, rest[0] as string);
+    let target: string | undefined;
+    try {
+      if (quietly(() => Deno.lstatSync(next)).isSymlink) target = Deno.readLinkSync(next);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) break;
+      // Not allowed to look: this component and every one after it may be links.
+      let at = done;
+      for (const part of rest) links.push(at = joinPath(at, part));
+      break;
+    }
+    rest = rest.slice(1);
+    if (target === undefined) {
+      done = next;
+      continue;
+    }
+    links.push(next);
+    hops++;
+    rest = [...resolvePath(done, target).split("/").filter((part) => part !== ""), ...rest];
+    done = "/";
+  }
+  return { path: real, links };
 }
 
 /**

@@ -16,12 +16,19 @@ import { duplicateKeysOf } from "./json_duplicate_keys.ts";
 import { parseJsonc } from "./json_text.ts";
 import type { Node } from "jsonc-parser";
 import { fieldName } from "./text.ts";
+import { readRegularFile, type RegularRead } from "./read_regular_file.ts";
 
 /** The outcome of reading one configuration file's path. */
 export type ConfigFileRead =
   | { readonly kind: "missing" }
   | { readonly kind: "text"; readonly text: string }
   | { readonly kind: "error"; readonly reason: Phrase };
+
+/**
+ * The most bytes a configuration file (a manifest, `spawn.json`, `sandbox.json`, `rules.json`) may
+ * hold: 4 MiB. A larger one is refused unread, so no file can exhaust memory.
+ */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 const lenient = new TextDecoder("utf-8");
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -39,22 +46,21 @@ const strict = new TextDecoder("utf-8", { fatal: true });
  * ```
  */
 export function readConfigFile(path: string): ConfigFileRead {
-  let info: Deno.FileInfo;
+  let read: RegularRead;
   try {
-    info = quietly(() => Deno.statSync(path));
+    read = readRegularFile(path, { limit: MAX_CONFIG_BYTES });
   } catch (error) {
-    if (isAbsent(error)) return danglingLink(path) ?? { kind: "missing" };
     return { kind: "error", reason: cannotRead(error) };
   }
-  if (info.isDirectory) return { kind: "missing" };
-  if (!info.isFile) return { kind: "error", reason: phrase("file.read_not_file") };
-  let bytes: Uint8Array;
-  try {
-    bytes = Deno.readFileSync(path);
-  } catch (error) {
-    if (isAbsent(error)) return { kind: "missing" };
-    return { kind: "error", reason: cannotRead(error) };
+  switch (read.kind) {
+    case "missing":
+      return danglingLink(path) ?? { kind: "missing" };
+    case "not_regular":
+      return read.directory ? { kind: "missing" } : { kind: "error", reason: NOT_FILE };
+    case "too_large":
+      return { kind: "error", reason: tooLarge() };
   }
+  const { bytes } = read;
   try {
     // The lenient decoder is several times faster; only a U+FFFD in its text (a replaced byte, or
     // one the file really holds) needs the strict one to tell.
@@ -64,6 +70,18 @@ export function readConfigFile(path: string): ConfigFileRead {
     return { kind: "error", reason: phrase("file.read_utf8") };
   }
 }
+
+/**
+ * Why a configuration file larger than {@linkcode MAX_CONFIG_BYTES} is refused (before it is
+ * read, let alone parsed).
+ *
+ * @returns The reason.
+ */
+export function tooLarge(): Phrase {
+  return phrase("file.too_large", { limit: phrase("size.mib", { count: MAX_CONFIG_BYTES >> 20 }) });
+}
+
+const NOT_FILE = phrase("file.read_not_file");
 
 /**
  * Whether two paths name the same existing file (compared by real path).
@@ -97,11 +115,6 @@ function danglingLink(path: string): ConfigFileRead | undefined {
   }
   const reason = phrase("file.read_dangling_link", { target: JSON.stringify(target) });
   return { kind: "error", reason };
-}
-
-function isAbsent(error: unknown): boolean {
-  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory ||
-    error instanceof Deno.errors.IsADirectory;
 }
 
 function cannotRead(error: unknown): Phrase {

@@ -164,7 +164,8 @@ Deno.test("route 3: the manifest's env is pinned: a repository adding or changin
   // The program reads a variable the manifest may set (as git reads GIT_CONFIG_*, ld.so LD_PRELOAD).
   const command = ["sh", "-c", 'eval "$CMD"'];
   const global = { schema: 1, tools: { run: { description: "r", input_schema: {}, command } } };
-  await using dirs = await scratch(undefined, global);
+  // A workspace of no tools of its own (its root is where a confined call may be).
+  await using dirs = await scratch({ schema: 1, tools: {} }, global);
   const marker = `${dirs.root}/PWNED`;
   const argv = JSON.stringify(command);
   assert.equal(
@@ -194,7 +195,8 @@ Deno.test("route 3: a name never approves on its own, and a shadowing workspace 
     schema: 1,
     tools: { fmt: { description: "fmt", input_schema: {}, command: ["true"] } },
   };
-  await using dirs = await scratch(undefined, global);
+  // A workspace of no tools of its own (its root is where a confined call may be).
+  await using dirs = await scratch({ schema: 1, tools: {} }, global);
   const marker = await evilScript(dirs, "t/evil.sh");
   const added = await cli(dirs, ["rules", "add", "--tool", "fmt", "--global"]);
   assert.equal(added.code, 0, added.stderr);

@@ -15,6 +15,8 @@ import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { say, wording } from "./_wording.ts";
 
+/** A real workspace with no tools: a confined spawn command may run (and write) in its root. */
+const WORKSPACE = { schema: 1, tools: {} };
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const ALWAYS = ["--approve", "always"];
 
@@ -294,7 +296,7 @@ Deno.test("1: the MCP approval form says which file changed", async () => {
 });
 
 Deno.test("1: an exact spawn command pins the workspace files its words name", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const marker = `${dirs.root}/EDITED`;
   await script(`${dirs.root}/build.sh`, "#!/bin/sh\necho built\n");
   const rule = await addRule(dirs, ["--tool", "spawn", "--body", "./build.sh --fast"]);
@@ -374,7 +376,7 @@ Deno.test("3: an ask rule keeps applying when the manifest's env, program or scr
 // --- 4. A spawn body glob is for commands -------------------------------------------------------
 
 Deno.test("4: a spawn body glob allows simple commands, never a task", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const marker = `${dirs.root}/AGENT_RAN`;
   const agent = `${dirs.root}/../agent.sh`;
   await script(agent, `#!/bin/sh\ncat > /dev/null\ntouch '${marker}'\necho done\n`);
@@ -490,7 +492,7 @@ Deno.test({
   name: "8: a spawn command too long to show whole can only be allowed once or denied",
   ignore: !hasTmux(),
 }, async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const lines = Array.from({ length: 45 }, (_, n) => `echo line ${n}`);
   const body = `!${lines.join("\n")}\ntouch HIDDEN_TAIL`;
   const env = {
@@ -512,7 +514,7 @@ Deno.test({
 });
 
 Deno.test("8: the MCP form offers no always allow for a command not shown whole, and refuses one", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const lines = Array.from({ length: 45 }, (_, n) => `echo line ${n}`);
   const offered: unknown[] = [];
   const session = await connectMcp(dirs, ["mcp"], {

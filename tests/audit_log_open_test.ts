@@ -178,6 +178,23 @@ Deno.test("fsReason() turns Deno's sandbox refusal into a phrase, other errors s
   assert.equal(fsReason(new Deno.errors.NotFound("gone (os error 2)\nmore")), "gone (os error 2)");
 });
 
+Deno.test("fsReason() words a full disk, a quota and a read-only file system, which Deno raises as plain errors", async () => {
+  const { fsReason, isFileSystemError } = await import("../src/fs_reason.ts");
+  const cases = [
+    ["ENOSPC", "No space left on device (os error 28)", "fs.no_space"],
+    ["EDQUOT", "Disk quota exceeded (os error 122)", "fs.quota"],
+    ["EROFS", "Read-only file system (os error 30)", "fs.read_only"],
+  ] as const;
+  for (const [code, message, key] of cases) {
+    const error = Object.assign(new Error(`${message}: writefile '/c/x'`), { code });
+    assert.ok(isFileSystemError(error), code);
+    assert.deepEqual(fsReason(error), phrase(key));
+    assert.match(UK.say(phrase(key)), CYRILLIC);
+  }
+  assert.ok(!isFileSystemError(new TypeError("a bug")));
+  assert.ok(!isFileSystemError(Object.assign(new Error("x"), { code: "internal" })));
+});
+
 Deno.test("an audit log Deno's sandbox refuses is reported once, in the locale", async () => {
   await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
   await using outside = await tempDir({ prefix: "basis-audit-outside-" });

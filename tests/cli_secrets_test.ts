@@ -9,9 +9,10 @@
 import assert from "node:assert/strict";
 import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
 import type { ToolSpec } from "../src/manifest/types.ts";
-import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cli, ROOT, SANDBOX_WORKS, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { toolSpec } from "./_fixtures.ts";
+import { wording } from "./_wording.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const ALWAYS = ["--approve", "always"];
@@ -292,4 +293,71 @@ Deno.test("a secret the program writes JSON-escaped is hidden in --json's struct
       await session.close();
     }
   });
+});
+
+Deno.test({
+  name:
+    "rules.json never holds a secret: pinned grant paths, --argv and --cwd, and an always-allow, all by digest",
+  ignore: !SANDBOX_WORKS,
+}, async () => {
+  const secret = "Gr4nt-s3cret-dir";
+  await using dirs = await scratch();
+  const grant = `${await Deno.realPath(`${dirs.root}/..`)}/${secret}`;
+  await Deno.mkdir(grant);
+  const tool = {
+    command: ["/bin/echo", "hi"],
+    env: { TOKEN: secret },
+    sandbox: { write: [grant] },
+  };
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify(tools({ grant: tool, asked: tool })),
+  );
+  const rulesFile = `${dirs.configDir}/rules.json`;
+  const added = await cli(dirs, ["rules", "add", "--tool", "grant"]);
+  assert.equal(added.code, 0, added.stderr);
+  const argv = JSON.stringify(["/bin/echo", secret]);
+  const given = await cli(dirs, [
+    "rules",
+    "add",
+    "--tool",
+    "grant",
+    "--deny",
+    "--argv",
+    argv,
+    "--cwd",
+    grant,
+  ]);
+  assert.equal(given.code, 0, given.stderr);
+  assert.ok(!(await Deno.readTextFile(rulesFile)).includes(secret));
+  assert.ok(!(added.stdout + given.stdout).includes(secret), added.stdout + given.stdout);
+  // Where no digest can stand for it (an input value), the rule is refused, the secret unsaid.
+  const input = await cli(dirs, [
+    "rules",
+    "add",
+    "--tool",
+    "grant",
+    "--deny",
+    "--input",
+    `/x="${secret}"`,
+  ]);
+  assert.equal(input.code, 2, input.stderr);
+  assert.match(input.stderr, wording("rules_file.holds_secret", { field: "when.input" }));
+  assert.ok(!input.stderr.includes(secret), input.stderr);
+  // The pinned rule still holds for exactly that call.
+  const ran = await cli(dirs, ["call", "grant", "{}", "--approve", "never"]);
+  assert.equal(ran.code, 0, ran.stderr);
+  const session = await connectMcp(dirs, ["mcp"], {
+    elicit: () => ({ action: "accept", content: { decision: "always_allow" } }),
+  });
+  try {
+    assert.equal((await callTool(session, "asked")).isError, undefined);
+  } finally {
+    await session.close();
+  }
+  const stored = await Deno.readTextFile(rulesFile);
+  assert.equal(JSON.parse(stored).rules.length, 3);
+  assert.ok(!stored.includes(secret), stored);
+  const again = await cli(dirs, ["call", "asked", "{}", "--approve", "never"]);
+  assert.equal(again.code, 0, again.stderr);
 });

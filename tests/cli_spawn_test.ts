@@ -17,6 +17,8 @@ import { closing, errorLine, say, wording } from "./_wording.ts";
 import { assertNoEnglish } from "./_no_english.ts";
 
 const ALWAYS = ["--approve", "always"];
+/** A real workspace with no tools: its root is writable from a confined command. */
+const WORKSPACE = { schema: 1, tools: {} };
 const SPAWN_FIXTURES = `${ROOT}tests/fixtures/spawn`;
 const AGENT = `${SPAWN_FIXTURES}/fake_agent.sh`;
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
@@ -41,7 +43,7 @@ async function auditEntries(dirs: Scratch): Promise<Record<string, unknown>[]> {
 }
 
 Deno.test("spawn !cmd runs through /bin/sh in the workspace root and streams its output", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const result = await cli(dirs, ["spawn", "!pwd; echo one | tr o O", ...ALWAYS], {
     cwd: "/",
     env: {},
@@ -50,11 +52,11 @@ Deno.test("spawn !cmd runs through /bin/sh in the workspace root and streams its
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "/\nOne\n");
   const here = await cli(dirs, ["spawn", "!pwd && ls -a .basis", ...ALWAYS]);
-  assert.equal(here.stdout, `${dirs.root}\n.\n..\n`);
+  assert.equal(here.stdout, `${dirs.root}\n.\n..\ntools.json\n`);
 });
 
 Deno.test("spawn --json prints the structured output with ok, mode, target and result", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const result = await cli(dirs, ["spawn", "--json", "!echo hi", ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
   const object = JSON.parse(result.stdout);
@@ -81,7 +83,7 @@ Deno.test("spawn --json prints the structured output with ok, mode, target and r
 });
 
 Deno.test("spawn of a command that prints only on stderr succeeds with stderr as the result", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const streamed = await cli(dirs, ["spawn", "!echo only-err >&2", ...ALWAYS]);
   assert.equal(streamed.code, 0, streamed.stderr);
   assert.equal(streamed.stdout, "");
@@ -98,7 +100,7 @@ Deno.test("spawn of a command that prints only on stderr succeeds with stderr as
 });
 
 Deno.test("spawn of a failing command exits 1; the model sees stderr, else stdout, else the status", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const body = "!echo partial; echo broke >&2; exit 3";
   const streamed = await cli(dirs, ["spawn", body, ...ALWAYS]);
   assert.equal(streamed.code, 1);
@@ -130,7 +132,7 @@ Deno.test({
     "spawn stops the whole group at --spawn-timeout: exit 3, exit_code 124, no grandchild survives",
   ignore: Deno.build.os !== "linux",
 }, async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   await unconfined(dirs);
   const body = "!echo $$ > pgid; sleep 30 & echo started; sleep 30";
   const result = await cli(dirs, ["spawn", body, "--spawn-timeout", "300", ...ALWAYS]);
@@ -157,7 +159,7 @@ Deno.test({
 });
 
 Deno.test("spawn clears the command's environment except PATH, HOME, LANG and the --env pairs", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const result = await cli(
     dirs,
     [
@@ -187,7 +189,7 @@ Deno.test("spawn clears the command's environment except PATH, HOME, LANG and th
 });
 
 Deno.test("a command keeps the delegation depth and the roster: a basis-tools it runs is where this one is", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const result = await cli(
     dirs,
     ["spawn", '!echo "[$BASIS_SPAWN_DEPTH][$BASIS_ROSTER]"', ...ALWAYS],
@@ -198,7 +200,7 @@ Deno.test("a command keeps the delegation depth and the roster: a basis-tools it
 });
 
 Deno.test("spawn keeps 64 KiB of each stream for --json and says it cut them", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const body = "!head -c 100000 /dev/zero | tr '\\0' a; head -c 70000 /dev/zero | tr '\\0' b >&2";
   const result = await cli(dirs, ["spawn", body, "--json", ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
@@ -218,7 +220,7 @@ Deno.test("spawn keeps 64 KiB of each stream for --json and says it cut them", a
 });
 
 Deno.test("spawn refuses bad input with exit 4 before the approver, without running anything", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   for (const text of ["!", "!@", "!@ mac ls", "!@ma/c ls", "!@local ls", "!@mac", "   "]) {
     const result = await cli(dirs, ["spawn", text, "--approve", "never"]);
     assert.equal(result.code, 4, `${text}: ${result.stderr}`);
@@ -235,7 +237,7 @@ Deno.test("spawn refuses bad input with exit 4 before the approver, without runn
 });
 
 Deno.test("--no-shell refuses a command with exit 5 before any rule or approver; tasks still run", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   await configure(dirs, { agent: [AGENT] });
   // A remembered rule allows every simple command: commands off must win anyway.
   const added = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body-glob", "*"]);
@@ -268,7 +270,7 @@ Deno.test("--no-shell refuses a command with exit 5 before any rule or approver;
 });
 
 Deno.test("spawn is denied (exit 5) with --approve never and with no terminal to ask", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const never = await cli(dirs, ["spawn", "!touch marker", "--approve", "never"]);
   assert.equal(never.code, 5);
   assert.match(never.stderr, wording("denied.never", { tool: '"spawn"' }));
@@ -291,7 +293,7 @@ Deno.test("spawn is denied (exit 5) with --approve never and with no terminal to
 });
 
 Deno.test("a remembered rule with an exact body allows one exact command and no other", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const added = await cli(dirs, ["rules", "add", "--tool", "spawn", "--body", "echo ok"]);
   assert.equal(added.code, 0, added.stderr);
   const ok = await cli(dirs, ["spawn", "!echo ok"]);
@@ -308,7 +310,7 @@ Deno.test("a remembered rule with an exact body allows one exact command and no 
 });
 
 Deno.test("a subagent gets the task on stdin and depth 1 at depth 0, depth 2 at depth 1", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const log = `${dirs.root}/agent.log`;
   await configure(dirs, { agent: [AGENT] });
   const zero = await cli(dirs, ["spawn", "summarise the log", ...ALWAYS], {
@@ -331,7 +333,7 @@ Deno.test("a subagent gets the task on stdin and depth 1 at depth 0, depth 2 at 
 });
 
 Deno.test("at depth 2 a task is refused before the approver (exit 5); a command still runs", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const log = `${dirs.root}/agent.log`;
   await configure(dirs, { agent: [AGENT] });
   const env = { AGENT_LOG: log, BASIS_SPAWN_DEPTH: "2" };
@@ -350,7 +352,7 @@ Deno.test("at depth 2 a task is refused before the approver (exit 5); a command 
 });
 
 Deno.test("subagents that call spawn inherit the approval and stop at the depth limit", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const log = `${dirs.root}/agent.log`;
   await configure(dirs, { agent: [AGENT] });
   const env = { AGENT_LOG: log, BASIS_TEST_DENO: Deno.execPath(), BASIS_TEST_ENTRY: ENTRY };
@@ -369,7 +371,7 @@ Deno.test("subagents that call spawn inherit the approval and stop at the depth 
 });
 
 Deno.test("a failing subagent exits 1 with its stderr; a silent one says so", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   await configure(dirs, { agent: [AGENT] });
   const failed = await cli(dirs, ["spawn", "fail", ...ALWAYS]);
   assert.equal(failed.code, 1);
@@ -399,7 +401,7 @@ Deno.test("a failing subagent exits 1 with its stderr; a silent one says so", as
 });
 
 Deno.test("a task with no subagent configured is refused (exit 5) saying how to configure one", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const result = await cli(dirs, ["spawn", "write the release notes", ...ALWAYS]);
   assert.equal(result.code, 5);
   assert.match(
@@ -410,7 +412,7 @@ Deno.test("a task with no subagent configured is refused (exit 5) saying how to 
 });
 
 Deno.test("an unknown target is refused before the approver, listing the configured names", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const none = await cli(dirs, ["spawn", "!@mac ls", ...ALWAYS]);
   assert.equal(none.code, 5);
   assert.match(none.stderr, wording("spawn.guard.unknown_target_none", { target: '"mac"' }));
@@ -424,7 +426,7 @@ Deno.test("an unknown target is refused before the approver, listing the configu
 });
 
 Deno.test("a configured target gets the body as one argument after its argv prefix", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   await configure(dirs, { targets: { box: [`${SPAWN_FIXTURES}/print_args.sh`, "--via", "x y"] } });
   const result = await cli(dirs, ["spawn", '!@box echo "a  b"; ls *', ...ALWAYS]);
   assert.equal(result.code, 0, result.stderr);
@@ -434,7 +436,7 @@ Deno.test("a configured target gets the body as one argument after its argv pref
 });
 
 Deno.test("a broken spawn.json is a config error (exit 6) naming the file and the field", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   await configure(dirs, { agent: "claude -p" });
   const result = await cli(dirs, ["spawn", "!ls", ...ALWAYS]);
   assert.equal(result.code, 6);
@@ -502,7 +504,7 @@ Deno.test("list shows spawn as built-in with its side effects; its description n
 });
 
 Deno.test("show spawn prints the built-in tool: modes, kept env, agent, targets, depth", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   await configure(dirs, { agent: [AGENT, "--quiet"], targets: { box: ["ssh", "box", "--"] } });
   const text = await cli(dirs, ["show", "spawn"]);
   assert.equal(text.code, 0, text.stderr);
@@ -528,7 +530,7 @@ Deno.test("show spawn prints the built-in tool: modes, kept env, agent, targets,
 });
 
 Deno.test("spawn --help documents the grammar", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const help = await cli(dirs, ["spawn", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /!@<target> <command>/);
@@ -539,7 +541,7 @@ Deno.test({
   name: "the real prompt shows the command and target; always allow remembers that exact body",
   ignore: !hasTmux(),
 }, async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   const env = {
     BASIS_CONFIG_DIR: dirs.configDir,
     BASIS_CACHE_DIR: dirs.cacheDir,
@@ -566,7 +568,7 @@ Deno.test({
 // --- Wording in en-US and uk-UA ---
 
 Deno.test("show spawn and the rules and permissions usage errors speak uk-UA", async () => {
-  await using dirs = await scratch();
+  await using dirs = await scratch(WORKSPACE);
   await Deno.writeTextFile(
     `${dirs.configDir}/spawn.json`,
     JSON.stringify({ agent: ["claude", "-p"], targets: { mac: ["ssh", "mac"] } }),

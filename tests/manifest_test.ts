@@ -1296,11 +1296,11 @@ async function spawnProblemsOf(text: string): Promise<readonly ManifestProblem[]
 
 /**
  * Problems of files that cannot be read: a FIFO, bytes that are not UTF-8, a symlink loop, a
- * symlink to nothing.
+ * symlink to nothing, a file too large to read.
  */
 async function readProblems(): Promise<ManifestProblem[]> {
   const found: ManifestProblem[] = [];
-  for (const make of [makeFifo, makeNotUtf8, makeLoop, makeDangling]) {
+  for (const make of [makeFifo, makeNotUtf8, makeLoop, makeDangling, makeHuge]) {
     await using root = await tempDir();
     await Deno.mkdir(`${root.path}/.basis`);
     await make(`${root.path}/.basis/tools.json`);
@@ -1331,6 +1331,12 @@ async function makeLoop(path: string) {
 
 async function makeDangling(path: string) {
   await Deno.symlink(`${path}.gone`, path);
+}
+
+/** A file of 100 MiB (sparse: it takes no room), refused before a byte is read. */
+async function makeHuge(path: string) {
+  await Deno.writeTextFile(path, "{");
+  await Deno.truncate(path, 100 * 1024 * 1024);
 }
 
 /** What the Ukrainian line may keep in English: values, names, paths and notation. */

@@ -10,6 +10,16 @@ import {
 import type { RuleQuery, SpawnConditions } from "../src/approval/rules/types.ts";
 import type { SpawnPreview } from "../src/spawn/types.ts";
 import { wording } from "./_wording.ts";
+import type { RuleConditions, RuleInput } from "../src/approval/rules/types.ts";
+import type { Pinned } from "../src/approval/rules/pin.ts";
+import { sealSecrets } from "../src/approval/rules/_seal.ts";
+
+/** What is stored for what "always allow" pins: its conditions, each secret sealed by digest. */
+async function storedWhen(pinned: Pinned, secrets: readonly string[]): Promise<RuleConditions> {
+  const when = await pinConditions(pinned);
+  const input = { tool: "t", decision: "allow", scope: "global", when } as RuleInput;
+  return (await sealSecrets(input, secrets)).when;
+}
 
 const TASK: SpawnPreview = { mode: "agent", body: "review", cwd: "/w", target: "reviewer" };
 const CHILD = { roster: ["lint", "spawn"], model: "opus" } as const;
@@ -64,14 +74,14 @@ Deno.test("a reach condition holds only where the preview shows that reach", asy
   assert.equal(await winner([named], TASK), undefined);
 });
 
-Deno.test("pinConditions() pins the reach and the child a preview shows, a secret one by digest", async () => {
-  const plain = await pinConditions({ kind: "spawn", preview: TASK }, []);
+Deno.test("pinConditions() pins the reach and the child a preview shows; a secret one is stored by digest", async () => {
+  const plain = await pinConditions({ kind: "spawn", preview: TASK });
   assert.equal(
     JSON.stringify(plain),
     '{"mode":"agent","body":"review","target":"reviewer","cwd":"/w"}',
   );
   const shown = { ...TASK, reach: "named" as const, child: CHILD };
-  const pinned = await pinConditions({ kind: "spawn", preview: shown }, []);
+  const pinned = await pinConditions({ kind: "spawn", preview: shown });
   assert.equal(
     JSON.stringify(pinned),
     '{"mode":"agent","body":"review","target":"reviewer","cwd":"/w","reach":"named",' +
@@ -84,7 +94,7 @@ Deno.test("pinConditions() pins the reach and the child a preview shows, a secre
   assert.equal(await winner([r], TASK), undefined);
   // A system prompt holding an --env value is never written into the rules file.
   const secret = { ...TASK, child: { system_prompt: "token s3cr3t-value here" } };
-  const digested = await pinConditions({ kind: "spawn", preview: secret }, ["s3cr3t-value"]);
+  const digested = await storedWhen({ kind: "spawn", preview: secret }, ["s3cr3t-value"]);
   assert.ok(!JSON.stringify(digested).includes("s3cr3t"), JSON.stringify(digested));
   const child = (digested as SpawnConditions).child as { sha256: string; salt: string };
   assert.match(child.sha256, /^[0-9a-f]{64}$/);

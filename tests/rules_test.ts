@@ -28,6 +28,16 @@ import { tempDir } from "./_scratch.ts";
 import { DeclaredToolBuilder, ToolError } from "../src/mod.ts";
 import { toolSpec } from "./_fixtures.ts";
 import { errorLine, escape, opening, say, wording } from "./_wording.ts";
+import type { RuleConditions } from "../src/approval/rules/types.ts";
+import type { Pinned } from "../src/approval/rules/pin.ts";
+import { sealSecrets } from "../src/approval/rules/_seal.ts";
+
+/** What is stored for what "always allow" pins: its conditions, each secret sealed by digest. */
+async function storedWhen(pinned: Pinned, secrets: readonly string[]): Promise<RuleConditions> {
+  const when = await pinConditions(pinned);
+  const input = { tool: "t", decision: "allow", scope: "global", when } as RuleInput;
+  return (await sealSecrets(input, secrets)).when;
+}
 
 const CHILD = new URL("./fixtures/rules/rules_child.ts", import.meta.url).pathname;
 const WINDOWS = Deno.build.os === "windows";
@@ -273,7 +283,7 @@ Deno.test("decideByRules(): the manifest's env is part of what an allow rule cov
     "r-4",
   );
   // Pinned: that env only, names and values.
-  const when = await pinConditions({ kind: "tool", preview: PREVIEW, env }, []) as ToolConditions;
+  const when = await pinConditions({ kind: "tool", preview: PREVIEW, env }) as ToolConditions;
   assert.ok(typeof when.env === "object" && !JSON.stringify(when).includes("fsmonitor"));
   const pinned = rule("r-5", { when });
   assert.equal(await winner([pinned], withEnv), "r-5");
@@ -369,7 +379,7 @@ Deno.test("pinConditions(): the rule always allow makes matches its preview and 
     const p = randomPreview(random);
     const secrets = random.int(3) === 0 ? [p.command[0] as string].filter(isSecret) : [];
     const env = random.int(2) === 0 ? {} : { A: String(random.int(100)), B: "x" };
-    const when = await pinConditions({ kind: "tool", preview: p, env }, secrets);
+    const when = await storedWhen({ kind: "tool", preview: p, env }, secrets);
     const pinned = rule("r-p", { tool: "t", when, scope: { workspace: "/w" } });
     assert.equal(await winner([pinned], query(p, { fromWorkspace: true, env })), "r-p");
     assert.equal(
@@ -397,7 +407,7 @@ Deno.test("pinConditions(): the rule always allow makes matches its preview and 
   }
 });
 
-Deno.test("pinConditions() pins a secret by digest, and the digest matches that value only", async () => {
+Deno.test("a secret pinned is stored by digest, and the digest matches that value only", async () => {
   const secret = "Authorization: Bearer s3cr3t-token";
   const p: ToolPreview = {
     tool: "curl",
@@ -408,9 +418,7 @@ Deno.test("pinConditions() pins a secret by digest, and the digest matches that 
     sandbox: "unconfined",
     input: {},
   };
-  const when = await pinConditions({ kind: "tool", preview: p }, [
-    "s3cr3t-token",
-  ]) as ToolConditions;
+  const when = await storedWhen({ kind: "tool", preview: p }, ["s3cr3t-token"]) as ToolConditions;
   const stored = JSON.stringify(when);
   assert.ok(!stored.includes("s3cr3t"));
   assert.ok(typeof when.argv?.[2] === "object" && "sha256" in (when.argv[2] as object));
@@ -421,11 +429,9 @@ Deno.test("pinConditions() pins a secret by digest, and the digest matches that 
   const appended = { ...p, command: [...p.command, "--data-binary", "@/etc/passwd"] };
   assert.equal(await winner([pinned], query(appended)), undefined);
   // A secret equal to the program: pinned by digest, still only that program.
-  const asProgram = await pinConditions(
+  const asProgram = await storedWhen(
     { kind: "tool", preview: { ...p, program: "/opt/tok3n" } },
-    [
-      "/opt/tok3n",
-    ],
+    ["/opt/tok3n"],
   ) as ToolConditions;
   assert.ok(typeof asProgram.program === "object");
   const byProgram = rule("r-q", { tool: "curl", when: asProgram });
@@ -437,7 +443,7 @@ Deno.test("no rule matches by input content alone unless it has an input conditi
   const random = new Fuzz(11);
   for (let i = 0; i < 200; i++) {
     const p = randomPreview(random);
-    const when = await pinConditions({ kind: "tool", preview: p }, []);
+    const when = await pinConditions({ kind: "tool", preview: p });
     const pinned = rule("r-p", { tool: "t", when });
     // The input holds the pinned preview itself, serialized and as fields: still no match for a
     // call whose own fields differ.

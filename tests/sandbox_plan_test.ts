@@ -17,13 +17,18 @@ import { decideByRules } from "../src/approval/rules/decide.ts";
 import type { Rule, RuleQuery } from "../src/approval/rules/types.ts";
 import type { ToolPreview } from "../src/approval/preview.ts";
 import { bwrapArgs } from "../src/sandbox/_bwrap.ts";
-import { forgetProbe, probe, PROBE_FILE } from "../src/sandbox/_probe.ts";
+import { callLayout } from "../src/sandbox/_layout.ts";
+import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE, rootOnly } from "../src/sandbox/_probe.ts";
+import { exists } from "../src/quietly.ts";
 import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
 import {
+  DEFAULT_HIDDEN,
   DEFAULT_POLICY,
   parseSandboxPolicy,
   planSandbox,
+  prepareSandbox,
   sandboxNeeds,
+  type SandboxPlan,
   type SandboxPolicy,
   spawnPreviewGrants,
 } from "../src/sandbox/mod.ts";
@@ -34,6 +39,14 @@ const FILE = "/c/sandbox.json";
 const POLICY: SandboxPolicy = { ...DEFAULT_POLICY, file: FILE };
 const NONE = { network: false, write: [], read: [] } as const;
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
+
+/** A real workspace (it holds `.basis/tools.json`), at its canonical path. */
+async function realWorkspace() {
+  const dir = await tempDir({ prefix: "basis-plan-", realPath: true });
+  await Deno.mkdir(`${dir.path}/.basis`);
+  await Deno.writeTextFile(`${dir.path}/.basis/tools.json`, '{"schema": 1, "tools": {}}');
+  return dir;
+}
 
 async function problems(text: string): Promise<string[]> {
   try {
@@ -89,19 +102,22 @@ Deno.test("parseSandboxPolicy() names each problem at its line and column", asyn
 });
 
 Deno.test("planSandbox() refuses a declared grant the policy does not allow, naming it, before anything runs", async () => {
+  await using workspace = await realWorkspace();
+  const root = workspace.path;
   const request = (
     grants: { network: boolean; write: readonly string[]; read: readonly string[] },
   ) => ({
     caller: { kind: "tool", grants } as const,
-    root: "/w",
-    cwd: "/w",
+    root,
+    cwd: root,
     program: "/usr/bin/true",
   });
   const strict: SandboxPolicy = {
     ...POLICY,
     grantable: { network: false, write: ["/var/tmp"], read: [] },
   };
-  const options = { env: env({ HOME: "/home/me", PATH: "/nowhere" }), os: "linux" as const };
+  // No sandbox for this system: what is refused is refused before one is looked for.
+  const options = { env: env({ HOME: "/home/me", PATH: "/nowhere" }), os: "freebsd" as const };
   const network = await planSandbox(strict, request({ ...NONE, network: true }), options);
   assert.equal(network.kind, "refused");
   assert.equal(
@@ -115,10 +131,10 @@ Deno.test("planSandbox() refuses a declared grant the policy does not allow, nam
     read.kind === "refused" ? english(read.reason) : "",
     /grant read "\/home\/me\/.ssh"/,
   );
-  // Inside the workspace and inside what the policy allows: no refusal (here, no bwrap either).
+  // Inside the workspace and inside what the policy allows: no refusal.
   const fine = await planSandbox(
     strict,
-    request({ ...NONE, write: ["/w/build", "/var/tmp/x"] }),
+    request({ ...NONE, write: [`${root}/build`, "/var/tmp/x"] }),
     options,
   );
   assert.equal(fine.kind, "unconfined");
@@ -146,13 +162,20 @@ Deno.test("planSandbox() under required refuses where nothing confines; auto say
     const auto = await planSandbox(POLICY, request, { os });
     assert.equal(auto.kind === "unconfined" && auto.note?.key, "sandbox.unsupported");
   }
-  const missing = await planSandbox({ ...POLICY, mode: "required" }, request, {
-    os: "linux",
-    env: env({ PATH: "/nowhere" }),
-  });
+  const missing = await planSandbox(
+    { ...POLICY, mode: "required", bwrap: "/nowhere/bwrap" },
+    request,
+    {
+      os: "linux",
+      env: env({ PATH: "/nowhere" }),
+    },
+  );
   assert.equal(
     missing.kind === "unavailable" ? english(missing.reason) : "",
-    say("sandbox.required", { file: FILE, reason: phrase("sandbox.bwrap_missing") }),
+    say("sandbox.required", {
+      file: FILE,
+      reason: phrase("sandbox.bwrap_not_there", { path: '"/nowhere/bwrap"', file: `"${FILE}"` }),
+    }),
   );
   const off = await planSandbox({ ...POLICY, mode: "off" }, request, { os: "linux" });
   assert.deepEqual(off, { kind: "unconfined", note: undefined });
@@ -177,29 +200,36 @@ Deno.test("spawnPreviewGrants() shows a spawn command's grants only when the pol
   });
 });
 
-Deno.test("bwrapArgs() confines: own PID namespace that dies with the call, read-only root, grants bound parents first, protected paths last", async () => {
+Deno.test("callLayout() and bwrapArgs() confine: own PID namespace that dies with the call, read-only root, an empty /run, grants bound parents first, basis-tools' own directories covered inside them", async () => {
   await using temp = await tempDir({ prefix: "basis-bwrap-", realPath: true });
   const dir = temp.path;
   for (const path of ["home/.ssh/keys", "home/work", "config"]) {
     await Deno.mkdir(`${dir}/${path}`, { recursive: true });
   }
   await Deno.writeTextFile(`${dir}/home/.netrc`, "machine x");
-  const args = bwrapArgs({
-    network: false,
+  const layout = callLayout({
     write: [`${dir}/home/work`, dir],
     read: [`${dir}/home/.ssh/keys`],
     hidden: [`${dir}/home/.ssh`, `${dir}/home/.netrc`, `${dir}/not-there`],
-    needed: ["/usr/bin/true"],
+    trusted: [
+      { path: `${dir}/config`, kind: "hidden" },
+      { path: `${dir}/cache/basis`, kind: "directory" },
+    ],
+    program: "/usr/bin/true",
     cwd: `${dir}/home/work`,
-    protect: [`${dir}/config`],
+    policyFile: FILE,
   });
+  assert.ok("mounts" in layout);
+  assert.deepEqual(layout.create, [`${dir}/cache/basis`]);
+  const args = bwrapArgs(layout.mounts, false, `${dir}/home/work`);
   const line = args.join(" ");
   for (
     const flag of ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net"]
   ) {
     assert.ok(args.includes(flag), `${flag} in ${line}`);
   }
-  assert.ok(line.includes("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"), line);
+  if (Deno.uid() === 0) assert.ok(line.includes("--cap-drop ALL"), line);
+  assert.ok(line.includes("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --tmpfs /run"), line);
   const at = (text: string) => {
     const index = line.indexOf(text);
     assert.ok(index >= 0, `${text} in ${line}`);
@@ -210,17 +240,12 @@ Deno.test("bwrapArgs() confines: own PID namespace that dies with the call, read
   assert.ok(at(`--tmpfs ${dir}/home/.ssh`) < at(`--ro-bind ${dir}/home/.ssh/keys`));
   assert.ok(line.includes(`--ro-bind /dev/null ${dir}/home/.netrc`), line);
   assert.ok(!line.includes("not-there"), "a hidden path that is not there hides nothing");
-  assert.ok(line.endsWith(`--ro-bind ${dir}/config ${dir}/config --chdir ${dir}/home/work --`));
-  const online = bwrapArgs({
-    network: true,
-    write: [],
-    read: [],
-    hidden: [],
-    needed: [],
-    cwd: "/",
-    protect: [],
-  });
-  assert.ok(!online.includes("--unshare-net"));
+  // Inside the writable directory: the config directory empty, the cache read-only, the
+  // directory between them and it bound onto itself (so it cannot be moved away).
+  assert.ok(at(`--bind ${dir} ${dir}`) < at(`--tmpfs ${dir}/config`));
+  assert.ok(at(`--bind ${dir}/cache ${dir}/cache`) < at(`--ro-bind-try ${dir}/cache/basis`));
+  assert.ok(line.endsWith(`--chdir ${dir}/home/work --`));
+  assert.ok(!bwrapArgs([], true, "/").includes("--unshare-net"));
 });
 
 Deno.test("seatbeltProfile() denies writes but where granted, the network unless granted, and the hidden paths", () => {
@@ -326,8 +351,10 @@ Deno.test("sandboxNeeds() asks Deno for bwrap, the hidden and granted paths and 
     env: env({ HOME: "/home/me", PATH: "/nowhere" }),
     os: "linux",
   });
-  assert.equal(needs.program, "bwrap");
-  assert.equal(needs.sandboxed, false, "no bwrap on that PATH");
+  // bwrap where the system keeps it, whatever PATH says.
+  const system = BWRAP_PATHS.find((path) => exists(path));
+  assert.equal(needs.program, system === undefined ? "bwrap" : Deno.realPathSync(system));
+  assert.equal(needs.sandboxed, system !== undefined);
   assert.ok(needs.write.includes("/home/me/out"));
   assert.ok(needs.read.includes("/home/me/.aws") && needs.read.includes("/home/me/.ssh"));
   assert.ok(needs.read.includes("/proc/sys/kernel/random/boot_id"));
@@ -370,4 +397,177 @@ Deno.test({
     say("sandbox.bwrap_broken", { detail: "No permissions" }),
   );
   assert.equal(await Deno.stat(`${cache.path}/${PROBE_FILE}`).then(() => true, () => false), false);
+});
+
+/** A plan's refusal in English, or its kind when it is not refused. */
+function refusal(plan: SandboxPlan): string {
+  return plan.kind === "refused" ? english(plan.reason) : plan.kind;
+}
+
+/** What planSandbox() is asked for a declared tool. */
+function toolCall(
+  root: string,
+  grants: { network?: boolean; write?: string[]; read?: string[] } = {},
+  cwd = root,
+) {
+  return {
+    caller: {
+      kind: "tool",
+      grants: { network: false, write: [], read: [], ...grants },
+    } as const,
+    root,
+    cwd,
+    program: "/usr/bin/true",
+  };
+}
+
+Deno.test("planSandbox() writes the workspace root only when it is a real one, and never / or the home directory", async () => {
+  await using real = await realWorkspace();
+  await using bare = await tempDir({ prefix: "basis-plan-", realPath: true });
+  // What the workspace holds needs no grant, when it is one; nothing else is grantable here.
+  const strict: SandboxPolicy = {
+    ...POLICY,
+    grantable: { network: false, write: [], read: ["/"] },
+  };
+  const plan = (root: string, home: string, write: string) =>
+    planSandbox(strict, toolCall(root, { write: [write] }, "/"), {
+      env: env({ HOME: home }),
+      os: "freebsd",
+    });
+  assert.equal((await plan(real.path, "/home/me", `${real.path}/build`)).kind, "unconfined");
+  for (
+    const [root, home] of [
+      [bare.path, "/home/me"],
+      [real.path, real.path],
+      [real.path, `${real.path}/me`],
+      ["/", "/home/me"],
+    ] as const
+  ) {
+    assert.equal(
+      refusal(await plan(root, home, `${root === "/" ? "" : root}/build`)),
+      say("sandbox.grant_refused", {
+        grant: `write "${root === "/" ? "" : root}/build"`,
+        file: `"${FILE}"`,
+      }),
+      `root ${root}, home ${home}`,
+    );
+  }
+});
+
+Deno.test("planSandbox() refuses a working directory the sandbox covers, unless a grant shows it", async () => {
+  await using home = await tempDir({ prefix: "basis-plan-home-", dir: "/var/tmp", realPath: true });
+  await Deno.mkdir(`${home.path}/.ssh/keys`, { recursive: true });
+  await using bare = await tempDir({ prefix: "basis-plan-", realPath: true });
+  const options = { env: env({ HOME: home.path }), os: "freebsd" as const };
+  const covered = (cwd: string, place: string) =>
+    say("sandbox.cwd_covered", {
+      cwd: JSON.stringify(cwd),
+      place: JSON.stringify(place),
+      file: `"${FILE}"`,
+    });
+  const plan = (cwd: string, read: string[] = []) =>
+    planSandbox(POLICY, toolCall("/", { read }, cwd), options);
+  const ssh = `${home.path}/.ssh/keys`;
+  assert.equal(refusal(await plan(ssh)), covered(ssh, `${home.path}/.ssh`));
+  // The host's /tmp (outside a workspace there), and /run wherever in it.
+  assert.equal(refusal(await plan(bare.path)), covered(bare.path, "/tmp"));
+  assert.equal(refusal(await plan("/run")), covered("/run", "/run"));
+  // A read grant shows what it names, and what it names is then the cwd's.
+  assert.equal((await plan(ssh, ["~/.ssh"])).kind, "unconfined");
+  assert.equal((await plan(home.path)).kind, "unconfined");
+});
+
+Deno.test("planSandbox() refuses a grant inside basis-tools' own directories, or one holding a link on their way", async () => {
+  await using temp = await tempDir({ prefix: "basis-plan-own-", dir: "/var/tmp", realPath: true });
+  const home = temp.path;
+  await Deno.mkdir(`${home}/dotfiles/basis`, { recursive: true });
+  await Deno.mkdir(`${home}/.config`);
+  await Deno.symlink(`${home}/dotfiles/basis`, `${home}/.config/basis`);
+  await Deno.symlink(`${home}/.config/basis`, `${home}/cfg`);
+  const policy: SandboxPolicy = { ...POLICY, file: `${home}/.config/basis/sandbox.json` };
+  const options = {
+    env: env({ HOME: home }),
+    os: "freebsd" as const,
+    cacheDir: `${home}/.cache/basis`,
+    stateDir: `${home}/.local/state/basis`,
+  };
+  const plan = (grants: { write?: string[]; read?: string[] }) =>
+    planSandbox(policy, toolCall("/", grants, "/"), options);
+  const config = JSON.stringify(`${home}/dotfiles/basis`);
+  // The config directory through a link to it, and a path in it that does not exist yet.
+  for (const write of ["~/cfg", "~/cfg/new/dir"]) {
+    const resolved = write === "~/cfg"
+      ? `${home}/dotfiles/basis`
+      : `${home}/dotfiles/basis/new/dir`;
+    assert.equal(
+      refusal(await plan({ write: [write] })),
+      say("sandbox.trusted_write", { path: JSON.stringify(resolved), dir: config }),
+    );
+  }
+  assert.equal(
+    refusal(await plan({ read: ["~/dotfiles"] })),
+    "unconfined",
+    "around the config directory: readable, and it is hidden inside",
+  );
+  assert.equal(
+    refusal(await plan({ read: ["~/cfg"] })),
+    say("sandbox.trusted_read", { path: config, dir: config }),
+  );
+  // The cache directory, which does not exist yet.
+  assert.equal(
+    refusal(await plan({ write: ["~/.cache/basis/x"] })),
+    say("sandbox.trusted_write", {
+      path: JSON.stringify(`${home}/.cache/basis/x`),
+      dir: JSON.stringify(`${home}/.cache/basis`),
+    }),
+  );
+  // The directory holding the link that is the config directory: the call could repoint it.
+  assert.equal(
+    refusal(await plan({ write: ["~/.config"] })),
+    say("sandbox.trusted_link", {
+      path: JSON.stringify(`${home}/.config`),
+      link: JSON.stringify(`${home}/.config/basis`),
+      dir: config,
+    }),
+  );
+  assert.equal(refusal(await plan({ write: ["~/.cache", "~/dotfiles"] })), "unconfined");
+});
+
+Deno.test("prepareSandbox() makes what a plan may write, mode 0700, and never through a link put there since", async () => {
+  await using temp = await tempDir({ prefix: "basis-plan-make-", realPath: true });
+  const wrap = { kind: "bwrap", program: "/usr/bin/bwrap", args: [] } as const;
+  const plan = (create: string[]) => ({ kind: "confined", preview: NONE, wrap, create }) as const;
+  await prepareSandbox(plan([`${temp.path}/a/b`]));
+  assert.equal((await Deno.stat(`${temp.path}/a/b`)).mode! & 0o777, 0o700);
+  await Deno.mkdir(`${temp.path}/elsewhere`);
+  await Deno.symlink(`${temp.path}/elsewhere`, `${temp.path}/c`);
+  await assert.rejects(() => prepareSandbox(plan([`${temp.path}/c/d`])), /symbolic link/);
+});
+
+Deno.test({
+  name: "rootOnly() trusts a program only root can have changed",
+  ignore: Deno.build.os !== "linux" || Deno.uid() !== 0,
+}, async () => {
+  await using temp = await tempDir({
+    prefix: "basis-plan-bwrap-",
+    dir: "/var/tmp",
+    realPath: true,
+  });
+  const program = `${temp.path}/bwrap`;
+  await Deno.writeTextFile(program, "#!/bin/sh\n", { mode: 0o755 });
+  await Deno.chmod(temp.path, 0o755);
+  // /var/tmp is world-writable but sticky: others cannot replace what root put there.
+  assert.deepEqual(rootOnly(program, false), { path: program });
+  await Deno.chown(program, 65534, 65534);
+  assert.deepEqual(rootOnly(program, false), { untrusted: program });
+  await Deno.chown(program, 0, 0);
+  await Deno.chmod(temp.path, 0o777);
+  assert.deepEqual(rootOnly(program, false), { untrusted: program });
+});
+
+Deno.test("README's Sandbox section lists the hidden paths the sandbox ships with", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const bullet = /^- \*\*hidden paths\*\*[^]*?(?=^\S)/m.exec(readme)?.[0] ?? "";
+  const listed = [...bullet.matchAll(/`(~[^`]*)`/g)].map((found) => found[1]);
+  assert.deepEqual(listed, [...DEFAULT_HIDDEN]);
 });

@@ -245,6 +245,61 @@ confinedTest(
   },
 );
 
+confinedTest(
+  "a bwrap planted on PATH ahead of the system's is never run: calls go through the system's",
+  async () => {
+    await using dirs = await scratch();
+    await using out = await outsideDir();
+    const bin = `${base(dirs)}/bin`;
+    await Deno.mkdir(bin);
+    // What a tool granted a directory on PATH would leave there: runs the call unconfined.
+    await Deno.writeTextFile(
+      `${bin}/bwrap`,
+      `#!/bin/sh\ntouch ${out.path}/planted-ran\nfor a; do last=$a; done\n` +
+        `[ "$last" = --version ] && exit 0\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n`,
+      { mode: 0o755 },
+    );
+    await writeManifest(
+      dirs,
+      oneTool("write", { command: [`${FIXTURES}/write.sh`, `${out.path}/x.txt`] }),
+    );
+    const env = { PATH: `${bin}:/usr/bin:/bin` };
+    const result = await cli(dirs, ["call", "write", "{}", ...ALWAYS], { env });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Read-only file system/);
+    assert.equal(await exists(`${out.path}/planted-ran`), false);
+    assert.equal(await exists(`${out.path}/x.txt`), false);
+    const json = JSON.parse((await cli(dirs, ["permissions", "--format", "json"], { env })).stdout);
+    const sandbox = json.programs.find((grant: { user: string }) =>
+      grant.user === say("permissions.user_sandbox")
+    );
+    assert.ok(!sandbox.path.startsWith(bin), sandbox.path);
+  },
+);
+
+confinedTest(
+  "basis-tools' own directories that do not exist yet are made (0700) before a call granted a directory around them, and stay read-only in it",
+  async () => {
+    await using dirs = await scratch();
+    const state = `${base(dirs)}/not-yet/state`;
+    await writeManifest(
+      dirs,
+      oneTool("plant", {
+        command: ["sh", "-c", `mkdir -p ${state}/spill && echo planted > ${state}/audit.jsonl`],
+        sandbox: { write: [`${base(dirs)}/not-yet`] },
+      }),
+    );
+    const env = { BASIS_STATE_DIR: state };
+    const result = await cli(dirs, ["call", "plant", "{}", "--audit-log", "off", ...ALWAYS], {
+      env,
+    });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /Read-only file system/);
+    assert.equal((await Deno.stat(state)).mode! & 0o777, 0o700);
+    assert.deepEqual([...Deno.readDirSync(state)], []);
+  },
+);
+
 confinedTest("a hidden path (~/.ssh) is unreadable unless a read grant names it", async () => {
   await using dirs = await scratch();
   const home = `${base(dirs)}/home`;
@@ -384,7 +439,7 @@ confinedTest(
     const ruled = await cli(dirs, ["call", "t", "{}"]);
     assert.equal(ruled.code, 0, ruled.stderr);
 
-    const grants = { network: true, write: [`${base(dirs)}/cache`] };
+    const grants = { network: true, write: [`${base(dirs)}/out`] };
     await writeManifest(dirs, oneTool("t", { command: ["true"], sandbox: grants }));
     const asked = await cli(dirs, ["call", "t", "{}"]);
     assert.equal(asked.code, 5, asked.stderr);
@@ -401,7 +456,7 @@ confinedTest(
     assert.equal(again?.allowed, false);
     const shown = (again?.preview as { sandbox: { network: boolean; write: string[] } }).sandbox;
     assert.equal(shown.network, true);
-    assert.deepEqual(shown.write, [`${await Deno.realPath(base(dirs))}/cache`]);
+    assert.deepEqual(shown.write, [`${await Deno.realPath(base(dirs))}/out`]);
 
     // A rule that names these grants allows the call again.
     const sandbox = JSON.stringify({ ...grants, write: shown.write, read: [] });
@@ -473,20 +528,22 @@ Deno.test({
   ignore: !LINUX,
 }, async () => {
   await using dirs = await scratch(oneTool("t", { command: ["/usr/bin/touch", "ran"] }));
-  // A PATH that holds no bwrap (the tool's program is absolute).
-  const env = { PATH: `${base(dirs)}/empty` };
-  await writePolicy(dirs, { mode: "required" });
+  // The policy names a bwrap that is not there (the system's is never looked for then).
+  const bwrap = `${base(dirs)}/empty/bwrap`;
+  const missing = phrase("sandbox.bwrap_not_there", {
+    path: JSON.stringify(bwrap),
+    file: JSON.stringify(`${dirs.configDir}/sandbox.json`),
+  });
+  const env = {};
+  await writePolicy(dirs, { mode: "required", bwrap });
   const required = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(required.code, 1, required.stderr);
   assertOneLine(required);
-  assert.match(
-    required.stderr,
-    wording("sandbox.required", { reason: phrase("sandbox.bwrap_missing") }),
-  );
+  assert.match(required.stderr, wording("sandbox.required", { reason: missing }));
   assert.match(required.stderr, /sandbox\.json/);
   assert.equal(await exists(`${dirs.root}/ran`), false);
 
-  await writePolicy(dirs, { mode: "auto" });
+  await writePolicy(dirs, { mode: "auto", bwrap });
   // Nothing is said of a call that does not run, nor by a quiet one that succeeds.
   const denied = await cli(dirs, ["call", "t", "{}", "--approve", "never"], { env });
   assert.equal(denied.code, 5, denied.stderr);
@@ -497,7 +554,7 @@ Deno.test({
   await Deno.remove(`${dirs.root}/ran`);
   const auto = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(auto.code, 0, auto.stderr);
-  assert.match(auto.stderr, wording("sandbox.note", { reason: phrase("sandbox.bwrap_missing") }));
+  assert.match(auto.stderr, wording("sandbox.note", { reason: missing }));
   assert.ok(await exists(`${dirs.root}/ran`));
   const again = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
   assert.equal(again.code, 0, again.stderr);
@@ -519,9 +576,8 @@ Deno.test({
     { mode: 0o755 },
   );
   await Deno.chmod(`${bin}/bwrap`, 0o755);
-  await writePolicy(dirs, { mode: "required" });
-  const env = { PATH: `${bin}:/usr/bin:/bin` };
-  const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { env });
+  await writePolicy(dirs, { mode: "required", bwrap: `${bin}/bwrap` });
+  const result = await cli(dirs, ["call", "t", "{}", ...ALWAYS]);
   assert.equal(result.code, 1, result.stderr);
   // bwrap's own line as it came, then why nothing ran.
   assert.match(
@@ -594,7 +650,8 @@ Deno.test({
 confinedTest(
   "spawn commands are confined, and their preview stays four keys unless the policy grants more",
   async () => {
-    await using dirs = await scratch();
+    // A real workspace (it holds a manifest): its root is writable.
+    await using dirs = await scratch({ schema: 1, tools: {} });
     await using out = await outsideDir();
     const outside = out.path;
     const spawned = await cli(dirs, [

@@ -600,9 +600,9 @@ Deno.test("validateInput() recovers from a corrupt cache file and rewrites it", 
   const garbage = [
     "this is not javascript {{{",
     // A well-formed header on code that throws when loaded.
-    `// basis-tools validator 1 ${key} ${code.length}\n${code}`,
+    `${await cacheHeader("validator", key, code)}${code}`,
     // A truncated file.
-    `// basis-tools validator 1 ${key} 9999\n"use strict";`,
+    `${await cacheHeader("validator", key, `"use strict"; ${code}`)}"use strict";`,
   ];
   for (const text of garbage) {
     await Deno.writeTextFile(path, text, { mode: 0o600 });
@@ -613,7 +613,7 @@ Deno.test("validateInput() recovers from a corrupt cache file and rewrites it", 
       refusedBy("/corrupt", "schema.type", { types: listOf(["integer"], "join.or") }),
     );
     assertEquals(stats.diskRejects - rejects, 1);
-    assert((await Deno.readTextFile(path)).startsWith(`// basis-tools validator 1 ${key} `));
+    assert((await Deno.readTextFile(path)).startsWith(`// basis-tools validator 2 ${key} `));
     forgetValidators();
     const hits = stats.diskHits;
     assertEquals(await verdict(schema, { corrupt: 1 }, { cacheDir: dir }), "ok");
@@ -784,10 +784,17 @@ async function plant(cacheDir: string, schema: Schema, content: string, body: st
   const key = await cacheKey("draft-07", JSON.stringify(schema));
   const path = validatorPath(cacheDir, key);
   await Deno.mkdir(`${cacheDir}/validators`, { recursive: true, mode: 0o700 });
-  await Deno.writeTextFile(path, `// basis-tools ${content} 1 ${key} ${body.length}\n${body}`, {
+  await Deno.writeTextFile(path, `${await cacheHeader(content, key, body)}${body}`, {
     mode: 0o600,
   });
   return path;
+}
+
+/** The first line of a cache file: what it holds, the format, the key and the body's SHA-256. */
+async function cacheHeader(content: string, key: string, body: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `// basis-tools ${content} 2 ${key} ${hex}\n`;
 }
 
 Deno.test("every schema problem is worded in both locales, English unchanged", async () => {
@@ -960,7 +967,7 @@ Deno.test("a reason cached as English text by an older version is compiled again
     /інструмент "y": input_schema: не вдалося розв’язати "\$ref" "#\/nowhere"\n$/,
   );
   const rewritten = await Deno.readTextFile(path);
-  assert.match(rewritten, /^\/\/ basis-tools problem 1 /);
+  assert.match(rewritten, /^\/\/ basis-tools problem 2 /);
   assert.equal(
     rewritten.slice(rewritten.indexOf("\n") + 1),
     JSON.stringify({ key: "schema_problem.unresolved_ref", params: { ref: '"#/nowhere"' } }),

@@ -22,6 +22,7 @@ import {
   withinRoster,
 } from "../src/spawn/mod.ts";
 import type { SpawnCall } from "../src/spawn/mod.ts";
+import { inheritedLineage } from "../src/spawn/lineage.ts";
 import { opening, say, wording } from "./_wording.ts";
 import { ROOT } from "./_cli.ts";
 import { spawnConfig } from "./_fixtures.ts";
@@ -500,4 +501,28 @@ Deno.test("spawnPreview() names the agent a task is for as its target", () => {
     JSON.stringify(spawnPreview({ mode: "agent", body: "x", target: "reviewer" }, "/w")),
     '{"mode":"agent","body":"x","cwd":"/w","target":"reviewer"}',
   );
+});
+
+Deno.test("inheritedLineage() takes the highest depth and the narrowest roster of this process and its ancestors", () => {
+  const env = (values: Record<string, string>) => (name: string) => values[name];
+  // A cleared environment under an ancestor at depth 2 with a roster.
+  const cleared = inheritedLineage(env({}), [{ BASIS_SPAWN_DEPTH: "2", BASIS_ROSTER: "lint" }]);
+  assert.deepEqual(cleared, { depth: 2, roster: ["lint"] });
+  // Set anew lower and wider: the ancestors' still hold.
+  const lowered = inheritedLineage(
+    env({ BASIS_SPAWN_DEPTH: "0", BASIS_ROSTER: "deploy,lint,spawn" }),
+    [{ BASIS_SPAWN_DEPTH: "1", BASIS_ROSTER: "lint,spawn" }, { BASIS_SPAWN_DEPTH: "2" }],
+  );
+  assert.deepEqual(lowered, { depth: 2, roster: ["lint", "spawn"] });
+  // Higher and narrower is taken.
+  assert.deepEqual(
+    inheritedLineage(env({ BASIS_SPAWN_DEPTH: "3", BASIS_ROSTER: "lint" }), [
+      { BASIS_SPAWN_DEPTH: "1", BASIS_ROSTER: "lint,spawn" },
+    ]),
+    { depth: 3, roster: ["lint"] },
+  );
+  // A depth that is not a number anywhere refuses every task; a malformed roster is named.
+  assert.equal(inheritedLineage(env({}), [{ BASIS_SPAWN_DEPTH: "two" }]).depth, undefined);
+  assert.deepEqual(inheritedLineage(env({}), [{ BASIS_ROSTER: "a b" }]).roster, { bad: "a b" });
+  assert.deepEqual(inheritedLineage(env({}), []), { depth: 0, roster: undefined });
 });

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { BasisError } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
@@ -111,6 +112,11 @@ export interface ApprovalOptions {
   secrets?: readonly string[];
   /** Asks a person. @default the terminal prompt on stdin and stderr */
   ask?: Asker;
+  /**
+   * Told what became of an answer to remember ("always allow", "never"): the rule it made, or why
+   * none could be saved. @default tells no one
+   */
+  tell?: (line: Phrase) => void;
 }
 
 /**
@@ -272,8 +278,25 @@ export async function decide(
       return denial("prompt", undefined, phrase("denied.prompt", { tool: name }));
     case "always_allow":
     case "never": {
-      const remembered = await remember(prompt, answer, options, content);
-      if (answer === "always_allow") return allowance("prompt", remembered?.id, undefined);
+      // The person answered: a rule that cannot be saved (a full or read-only config directory, a
+      // lock held too long) changes nothing about this call. It runs (or is denied) this once, and
+      // the person and the audit trail are told that nothing was remembered.
+      let remembered: Rule | undefined;
+      let unsaved: Phrase | undefined;
+      try {
+        remembered = await remember(prompt, answer, options, content);
+      } catch (error) {
+        if (!(error instanceof BasisError) || error.phrase === undefined) throw error;
+        const key = answer === "always_allow"
+          ? "prompt.not_remembered"
+          : "prompt.not_remembered_never";
+        unsaved = phrase(key, { reason: error.phrase });
+      }
+      if (remembered !== undefined) {
+        options.tell?.(phrase("prompt.remembered", { rule: remembered.id }));
+      }
+      if (unsaved !== undefined) options.tell?.(unsaved);
+      if (answer === "always_allow") return allowance("prompt", remembered?.id, unsaved);
       const why = remembered === undefined
         ? phrase("denied.prompt", { tool: name })
         : phrase("denied.prompt_remembered", { tool: name, rule: remembered.id });
@@ -333,7 +356,7 @@ function exactInput(request: ApprovalRequest & { kind?: "tool" }): unknown {
 function allowance(
   by: Decision["by"],
   ruleId: string | undefined,
-  reason: string | undefined,
+  reason: Phrase | string | undefined,
 ): Decision {
   return { allowed: true, by, ruleId, reason };
 }
@@ -373,7 +396,6 @@ async function remember(
       }),
       ...(files === undefined ? {} : { content: files }),
     },
-    options.secrets ?? [],
   );
   if (files !== undefined) {
     const { keepApproved } = await import("./rules/approved.ts");
@@ -385,7 +407,7 @@ async function remember(
     scope: options.root === undefined ? "global" : { workspace: options.root },
     when,
     reason: answer === "always_allow" ? "allowed at the prompt" : "refused at the prompt",
-  });
+  }, { secrets: options.secrets ?? [] });
 }
 
 function askOnTerminal(secrets: readonly string[]): Asker {

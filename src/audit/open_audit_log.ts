@@ -71,6 +71,12 @@ function warnOnStderr(words: Messages): (message: string) => void {
   };
 }
 
+/** Files opened for reading too: whether they end a line can be checked. */
+const checked = new WeakSet<Deno.FsFile>();
+
+const NEWLINE = 0x0a;
+const NEWLINE_BYTES = new Uint8Array([NEWLINE]);
+
 /** The log's path names something other than a regular file: it is never opened. */
 class NotRegularFile extends Error {}
 
@@ -91,13 +97,14 @@ function openForAppend(path: string): Deno.FsFile {
     }
     if (info !== undefined) {
       if (!info.isFile) throw new NotRegularFile();
-      return regularOnly(Deno.openSync(path, { append: true }));
+      return regularOnly(Deno.openSync(path, { read: true, append: true }));
     }
     try {
       // A symbolic link to a file not made yet: the file is made where the link points.
       const link = isSymlink(path);
       return regularOnly(
         Deno.openSync(path, {
+          read: true,
           append: true,
           mode: 0o600,
           ...(link ? { create: true } : { createNew: true }),
@@ -142,17 +149,50 @@ function regularOnly(file: Deno.FsFile): Deno.FsFile {
     if (!regular) file.close();
   }
   if (!regular) throw new NotRegularFile();
+  checked.add(file);
   return file;
 }
 
+/**
+ * Appends a line whole or not at all: one write call (with O_APPEND the kernel places it at the
+ * end in one piece, so concurrent writers never interleave within a line). A short write (a full
+ * disk or quota) is taken back: the file is cut to where it ended before, so no half line stays to
+ * glue the next one onto. (On a full disk no other writer's line can land after ours meanwhile.)
+ * The write holds a shared lock when it can get one (see {@linkcode endLine}).
+ */
 function writeWhole(file: Deno.FsFile, bytes: Uint8Array): void {
-  // One write call for the whole line: with O_APPEND the kernel places it at the end in one piece.
-  let written = file.writeSync(bytes);
-  // A short write (disk full, a signal) is finished rather than left as half a line.
-  while (written < bytes.length) {
-    const more = file.writeSync(bytes.subarray(written));
-    if (more <= 0) throw new Error(`short write (${written} of ${bytes.length} bytes)`);
-    written += more;
+  const locked = file.tryLockSync(false);
+  try {
+    const written = file.writeSync(bytes);
+    if (written === bytes.length) return;
+    try {
+      file.truncateSync(file.statSync().size - written);
+    } catch {
+      // Cannot be taken back: the next opening ends the line (see `endLine`).
+    }
+  } finally {
+    if (locked) file.unlockSync();
+  }
+  throw Object.assign(new Error("No space left on device"), { code: "ENOSPC" });
+}
+
+/**
+ * Ends a line left unfinished at the end of the file (by a crash, or a cut that failed), so that
+ * the next line starts on a line of its own. A line another process is appending looks unfinished
+ * while it is written, so the end is looked at only under an exclusive lock, which no writer holds
+ * its shared one against; when one does, a line is being written whole and nothing is done.
+ */
+function endLine(file: Deno.FsFile): void {
+  if (!file.tryLockSync(true)) return;
+  try {
+    const size = file.statSync().size;
+    if (size === 0) return;
+    const last = new Uint8Array(1);
+    file.seekSync(size - 1, Deno.SeekMode.Start);
+    if (file.readSync(last) !== 1 || last[0] === NEWLINE) return;
+    file.writeSync(NEWLINE_BYTES);
+  } finally {
+    file.unlockSync();
   }
 }
 
@@ -209,7 +249,11 @@ export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
       const extra = recordOptions.secrets ?? [];
       const secrets = extra.length === 0 ? baseSecrets : [...baseSecrets, ...extra];
       const line = encodeEntry(entry, new Date().toISOString(), secrets);
-      file ??= openForAppend(path);
+      if (file === undefined) {
+        file = openForAppend(path);
+        // A file that could be looked at was opened for reading too (not under a write-only sandbox).
+        if (checked.has(file)) endLine(file);
+      }
       writeWhole(file, ENCODER.encode(line));
       return true;
     } catch (error) {

@@ -9,8 +9,10 @@
  */
 
 import { english, messages, type Phrase } from "../locale/messages.ts";
-import { joinPath, parentPath, stateDir } from "../paths.ts";
+import { auditLogPath } from "../audit/audit_path.ts";
+import { joinPath, parentPath, resolvePath, stateDir } from "../paths.ts";
 import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
+import { readRegularFile } from "../read_regular_file.ts";
 import { err } from "./output.ts";
 import type { Settings } from "./settings.ts";
 
@@ -29,7 +31,8 @@ export interface NoteSink {
 export type NoteMode = { readonly perProcess: true } | { readonly notes: NoteSink };
 
 /**
- * The sandbox options of one CLI run: the policy, and the note said once.
+ * The sandbox options of one CLI run: the policy, basis-tools' own directories (which no call may
+ * write), and the note said once.
  *
  * @param settings The run's settings.
  * @param policy The user's policy.
@@ -42,10 +45,16 @@ export function cliSandbox(
   mode: NoteMode,
 ): SandboxOptions {
   let said = false;
+  const state = stateDir(settings.envLookup);
+  const audit = auditLogPath({ path: settings.auditLog, env: settings.envLookup });
   return {
     policy,
     env: settings.envLookup,
     cacheDir: settings.cacheDir,
+    stateDir: state,
+    ...(audit === undefined || audit.startsWith(`${resolvePath(state)}/`)
+      ? {}
+      : { auditLog: audit }),
     onUnconfined: (reason) => {
       if (said) return;
       said = true;
@@ -65,7 +74,12 @@ function sayOnce(
   let file: string | undefined;
   try {
     file = joinPath(stateDir(settings.envLookup), SANDBOX_NOTE_FILE);
-    if (!perProcess && Deno.readTextFileSync(file) === text) return;
+    // Only a regular file is read, or written below: opening a FIFO would block the call.
+    const read = readRegularFile(file, { limit: 4096, follow: false });
+    if (read.kind === "not_regular") file = undefined;
+    if (!perProcess && read.kind === "read" && new TextDecoder().decode(read.bytes) === text) {
+      return;
+    }
   } catch {
     // Never said (or cannot be read): say it.
   }

@@ -55,6 +55,8 @@ export async function approve(
     decision = await flow.approver(request, { signal, secrets: flow.secrets });
   } catch (error) {
     if (!(error instanceof RulesFileError)) throw error;
+    // An unusable rules file denies the call (fail closed): a decision like any other.
+    recordRefusal(flow, tool, request.preview, error.phrase ?? error.message);
     throw ToolError.user("denied", hide(error.wordedIn(flow.words)), { tool, cause: error });
   }
   flow.audit?.record({
@@ -84,7 +86,7 @@ export async function approve(
 }
 
 /**
- * Records a decision made before any approver was asked (a refusal of the spawn guard).
+ * Records a refusal no approver gave: the spawn guard's, or an unusable rules file's.
  *
  * @param flow The settings.
  * @param tool The tool's name.
@@ -95,7 +97,7 @@ export function recordRefusal(
   flow: FlowSettings,
   tool: string,
   preview: unknown,
-  reason: Phrase,
+  reason: Phrase | string,
 ): void {
   flow.audit?.record({
     type: "decision",
@@ -104,8 +106,9 @@ export function recordRefusal(
     allowed: false,
     by: "policy",
     rule_id: undefined,
-    reason: english(reason),
+    reason: typeof reason === "object" ? english(reason) : reason,
     workspace: flow.workspace,
+    ...(flow.inputBytes === undefined ? {} : { input_bytes: flow.inputBytes }),
   }, { secrets: flow.secrets });
 }
 

@@ -85,6 +85,14 @@ export async function runSpawnCall(
     preview,
   };
   const label = spawnLabel(call, words);
+  if (plan.kind === "refused") {
+    recordRefusal(flow, SPAWN_TOOL, preview, plan.reason);
+    const text = words.t("denied.sandbox", {
+      tool: JSON.stringify(SPAWN_TOOL),
+      reason: words.say(plan.reason),
+    });
+    throw ToolError.user("denied", redact(text, flow.secrets), { tool: SPAWN_TOOL });
+  }
   if (plan.kind === "unavailable") {
     const message = words.t("run.not_started", { label, reason: words.say(plan.reason) });
     throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });

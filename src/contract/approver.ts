@@ -9,6 +9,7 @@ import type { ApprovalOptions, Asker } from "../approval/approve.ts";
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import type { Approver, ApproverContext } from "./types.ts";
 import type { Locale } from "../locale/locale.ts";
+import { loadLocale, messages, type Phrase } from "../locale/messages.ts";
 
 /** Options of {@linkcode policyApprover}. */
 export interface PolicyApproverOptions {
@@ -48,6 +49,13 @@ export interface PolicyApproverOptions {
    * @default {true}
    */
   controllingTerminal?: boolean;
+  /**
+   * Told what became of an answer to remember: the rule "always allow" or "never" made, or why it
+   * could not be saved (the call is then allowed or denied this once).
+   *
+   * @default {a line `basis-tools: …` on stderr, in `locale`}
+   */
+  tell?: (line: Phrase) => void;
 }
 
 /**
@@ -77,10 +85,25 @@ export function policyApprover(options: PolicyApproverOptions = {}): Approver {
     if (options.configDir !== undefined) settings.configDir = options.configDir;
     if (options.root !== undefined) settings.root = options.root;
     if (options.cacheDir !== undefined) settings.cacheDir = options.cacheDir;
+    const told: Phrase[] = [];
+    settings.tell = options.tell ?? ((line) => told.push(line));
     // Loaded with the first call: a tool that is only described (list, schema) never needs it.
     const { decide } = await import("../approval/approve.ts");
-    return await decide(request, settings);
+    const decision = await decide(request, settings);
+    if (told.length > 0) await tellOnStderr(told, options.locale ?? "en-US");
+    return decision;
   };
+}
+
+async function tellOnStderr(lines: readonly Phrase[], locale: Locale): Promise<void> {
+  await loadLocale(locale);
+  const words = messages(locale);
+  const text = lines.map((line) => `basis-tools: ${words.say(line)}\n`).join("");
+  try {
+    await Deno.stderr.write(new TextEncoder().encode(text));
+  } catch {
+    // Nowhere left to say it.
+  }
 }
 
 function terminalAsker(

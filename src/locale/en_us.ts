@@ -392,6 +392,11 @@ export const EN_US = {
   "file.read_sandbox": "cannot read: refused by Deno's permissions (grant --allow-read for it)",
   "file.read_other": "cannot read: {reason}",
   "file.read_utf8": "cannot read: not valid UTF-8 text",
+  "file.too_large": "cannot read: larger than {limit}",
+  "fs.no_space": "no space left on the device",
+  "fs.quota": "the disk quota is exceeded",
+  "fs.read_only": "the file system is read-only",
+  "fs.permission": "permission denied",
 
   // JSON text people write (manifests, spawn.json, rules.json, a call's input).
   "json.at": "{detail} at {line}:{column}",
@@ -536,7 +541,10 @@ export const EN_US = {
   "sandbox_config.section": "must be an object, found {found}",
   "sandbox_config.path": 'must be an absolute path or start with "~/"',
   "sandbox.bwrap_missing":
-    'bubblewrap ("bwrap") was not found on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+    'bubblewrap ("bwrap") was not found in /usr/bin, /bin, /usr/local/bin or on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+  "sandbox.bwrap_not_there": "bubblewrap is not at {path}, where {file} says it is",
+  "sandbox.bwrap_untrusted":
+    "bubblewrap at {path} is not used: it, or a directory above it, is not owned by root or others may write it (a program there could be replaced by anyone but root); install it from the system's packages",
   "sandbox.bwrap_broken": "bubblewrap cannot make the namespaces a call needs here: {detail}",
   "sandbox.bwrap_refused": "Deno's permissions refuse to run bubblewrap; allow it with {flag}",
   "sandbox.unsupported": "there is no OS sandbox for {os}",
@@ -544,6 +552,14 @@ export const EN_US = {
   "sandbox.no_home":
     'a sandbox path starts with "~" and the home directory is not known (HOME is unset or relative)',
   "sandbox.grant_refused": 'its sandbox grant {grant} is not allowed by {file} (see "grantable")',
+  "sandbox.cwd_covered":
+    "its working directory {cwd} is not shown in the sandbox ({place} is covered there); a read or write grant of it, allowed by {file}, shows it",
+  "sandbox.trusted_write":
+    "it would write {path}, inside {dir}, which is basis-tools' own and no call may write",
+  "sandbox.trusted_read":
+    "it would read {path}, inside basis-tools' config directory {dir}, which no call may read",
+  "sandbox.trusted_link":
+    "it would write {path}, which holds the symbolic link {link} on the way to basis-tools' own {dir}: the call could point it elsewhere",
   "sandbox.note":
     'note: tools run unconfined: {reason}; set "mode" in {file} to "off" to run them so without this note, or to "required" to refuse',
 
@@ -611,6 +627,8 @@ export const EN_US = {
     'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
   "rules_file.glob_string": "must be a string",
   "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
+  "rules_file.holds_secret":
+    "{field} holds the value of a secret (an env value); only an exact program, argument, cwd, body or the grants can be kept, by digest",
   "rules_file.bad_digest":
     'must be {"sha256": 64 lowercase hex digits, "salt": 32 lowercase hex digits}',
   "rules_file.program_absolute":
@@ -791,11 +809,14 @@ export const EN_US = {
   "prompt.allowed_once": "Allowed once",
   "prompt.always_allow": "Always allow (remember this exact command)",
   "prompt.always_allow_any": "Always allow (this command, with any {fields})",
-  "prompt.always_allowed": "Always allowed (remembered)",
+  "prompt.always_allowed": "Always allowed",
+  "prompt.remembered": "Remembered as rule {rule}",
+  "prompt.not_remembered": "Allowed this once, not remembered: {reason}",
+  "prompt.not_remembered_never": "Denied this once, not remembered: {reason}",
   "prompt.deny": "Deny",
   "prompt.denied": "Denied",
   "prompt.never": "Never (remember the refusal)",
-  "prompt.nevered": "Never (remembered)",
+  "prompt.nevered": "Never",
   "prompt.asked_by_rule":
     "Asked because rule {rule} says to ask every time; the answer is not remembered",
   "prompt.changed": "changed",

@@ -424,6 +424,11 @@ export function ukUA(): Catalogue {
       "не вдалося прочитати: заборонено дозволами Deno (надайте для нього --allow-read)",
     "file.read_other": "не вдалося прочитати: {reason}",
     "file.read_utf8": "не вдалося прочитати: це не текст у кодуванні UTF-8",
+    "file.too_large": "не вдалося прочитати: файл більший за {limit}",
+    "fs.no_space": "на пристрої не залишилося місця",
+    "fs.quota": "перевищено дискову квоту",
+    "fs.read_only": "файлова система доступна лише для читання",
+    "fs.permission": "доступ заборонено",
 
     // Текст JSON, який пишуть люди (маніфести, spawn.json, rules.json, вхідні дані виклику).
     "json.at": "{detail} (рядок {line}, стовпець {column})",
@@ -574,7 +579,10 @@ export function ukUA(): Catalogue {
     "sandbox_config.section": "має бути об’єктом, а отримано {found}",
     "sandbox_config.path": 'має бути абсолютним шляхом або починатися з "~/"',
     "sandbox.bwrap_missing":
-      'bubblewrap ("bwrap") не знайдено в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+      'bubblewrap ("bwrap") не знайдено ні в /usr/bin, /bin, /usr/local/bin, ні в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
+    "sandbox.bwrap_not_there": "bubblewrap немає в {path}, де його вказує {file}",
+    "sandbox.bwrap_untrusted":
+      "bubblewrap у {path} не використовується: він або каталог над ним належить не root чи доступний для запису іншим (програму там міг би підмінити не лише root); встановіть його з пакетів системи",
     "sandbox.bwrap_broken": "bubblewrap не може створити потрібні виклику простори імен: {detail}",
     "sandbox.bwrap_refused":
       "дозволи Deno не дають запустити bubblewrap; дозвольте це через {flag}",
@@ -584,6 +592,14 @@ export function ukUA(): Catalogue {
     "sandbox.no_home":
       'шлях пісочниці починається з "~", а домашній каталог невідомий (HOME не задано або він відносний)',
     "sandbox.grant_refused": 'дозвіл пісочниці {grant} не дозволено в {file} (див. "grantable")',
+    "sandbox.cwd_covered":
+      "його робочий каталог {cwd} не видно в пісочниці ({place} там закрито); його показує дозвіл на читання чи запис цього каталогу, якщо {file} такий дозволяє",
+    "sandbox.trusted_write":
+      "він записував би {path} у {dir}, власний каталог basis-tools, куди жодному виклику писати не можна",
+    "sandbox.trusted_read":
+      "він читав би {path} у каталозі налаштувань basis-tools {dir}, який жодному виклику читати не можна",
+    "sandbox.trusted_link":
+      "він записував би {path}, де лежить символьне посилання {link} на шляху до власного {dir} basis-tools: виклик міг би спрямувати його деінде",
     "sandbox.note":
       'примітка: інструменти працюють без пісочниці: {reason}; задайте "mode" у {file} як "off", щоб працювати так без цієї примітки, або "required", щоб відмовляти',
 
@@ -655,6 +671,8 @@ export function ukUA(): Catalogue {
       'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
     "rules_file.glob_string": "має бути рядком",
     "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
+    "rules_file.holds_secret":
+      "{field} містить значення секрету (значення env); зберегти, як дайджест, можна лише точну програму, аргумент, cwd, тіло чи дозволи",
     "rules_file.bad_digest":
       'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
     "rules_file.program_absolute":
@@ -842,11 +860,14 @@ export function ukUA(): Catalogue {
     "prompt.allowed_once": "Дозволено один раз",
     "prompt.always_allow": "Дозволяти завжди (запам’ятати саме цю команду)",
     "prompt.always_allow_any": "Дозволяти завжди (цю команду, з будь-якими значеннями {fields})",
-    "prompt.always_allowed": "Дозволено завжди (запам’ятовано)",
+    "prompt.always_allowed": "Дозволено завжди",
+    "prompt.remembered": "Запам’ятовано як правило {rule}",
+    "prompt.not_remembered": "Дозволено цього разу, але не запам’ятовано: {reason}",
+    "prompt.not_remembered_never": "Заборонено цього разу, але не запам’ятовано: {reason}",
     "prompt.deny": "Відхилити",
     "prompt.denied": "Відхилено",
     "prompt.never": "Ніколи (запам’ятати відмову)",
-    "prompt.nevered": "Ніколи (запам’ятовано)",
+    "prompt.nevered": "Ніколи",
     "prompt.asked_by_rule":
       "Запитано, бо правило {rule} вимагає щоразу запитувати; відповідь не запам’ятовується",
     "prompt.changed": "змінено",

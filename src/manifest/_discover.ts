@@ -30,14 +30,23 @@ function nearestRoot(start: string): string {
   const origin = resolvePath(start);
   let dir = origin;
   while (true) {
-    if (holdsManifest(dir)) return dir;
+    if (isWorkspaceRoot(dir)) return dir;
     const parent = parentPath(dir);
     if (parent === dir) return origin;
     dir = parent;
   }
 }
 
-function holdsManifest(dir: string): boolean {
+/**
+ * Whether a directory is a real workspace: it holds `.basis/tools.json` (a directory standing
+ * there does not count; a symbolic link to nothing does). The current directory is the root of
+ * commands run outside any workspace without being one: nothing of it is writable from a call.
+ *
+ * @param dir The directory.
+ * @returns True when it holds the manifest.
+ * @throws Never.
+ */
+export function isWorkspaceRoot(dir: string): boolean {
   const path = joinPath(dir, ".basis", "tools.json");
   try {
     return !Deno.statSync(path).isDirectory;

@@ -9,11 +9,11 @@ import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../e
 import { configDir as defaultConfigDir, readEnv } from "../paths.ts";
 import { readConfigFile, sameFile } from "../read_config_file.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec, UnavailableTool } from "./types.ts";
-import { findWorkspaceRoot } from "./_discover.ts";
+import { findWorkspaceRoot, isWorkspaceRoot } from "./_discover.ts";
 import { absolute } from "./_resolve.ts";
 import { DEFAULT_RESERVED, parseManifestText } from "./parse.ts";
 
-export { findWorkspaceRoot };
+export { findWorkspaceRoot, isWorkspaceRoot };
 
 /** Options of {@linkcode loadRoster}. */
 export interface LoadOptions {

@@ -50,6 +50,7 @@ export function mcpApprover(settings: McpApproverSettings): Approver {
       configDir: settings.configDir,
       ...(settings.cacheDir === undefined ? {} : { cacheDir: settings.cacheDir }),
       root: settings.root,
+      tell: (line) => settings.log(settings.words.say(line)),
       ask: async (prompt) => {
         const client = settings.elicit();
         if (client === undefined) {

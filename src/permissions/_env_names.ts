@@ -26,6 +26,10 @@ const COMMON: readonly string[] = [
   "BASIS_ROSTER",
   // src/run: where bare program names are found.
   "PATH",
+  // src/sandbox/plan.ts: the host sockets a call must not reach (TMUX is below).
+  "SSH_AUTH_SOCK",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "XDG_RUNTIME_DIR",
   // src/approval/terminal: colour.
   "NO_COLOR",
   // The terminal prompt library (@inquirer) reads these through `process.env`, which throws

@@ -5,6 +5,12 @@
  * Where `setsid(1)` exists and `--allow-run` is unscoped (so it grants nothing more), the child is
  * spawned plainly as `setsid -- PROGRAM ARGS…`: setsid, not a group leader, calls `setsid()` and
  * execs the program in place, so the pid Deno sees leads the new group. Otherwise: `detached`.
+ *
+ * Where `setpriv(1)` is there too (util-linux, like setsid), the start is
+ * `setpriv --pdeathsig KILL -- setsid -- PROGRAM ARGS…`: the program gets SIGKILL when basis-tools
+ * dies, even of a SIGKILL nothing can catch (the kernel's parent-death signal survives both execs;
+ * about 1 ms more a start). Without it such a death leaves an unconfined program running. Processes
+ * the program started itself are not reached this way (only a sandbox's PID namespace holds them).
  * Private to the runner.
  *
  * @module
@@ -12,45 +18,54 @@
 
 import { notStartable, type StartProblem } from "./_start_error.ts";
 
-/** Where `setsid(1)` is looked for (util-linux, BusyBox). */
-const SETSID_PATHS: readonly string[] = ["/usr/bin/setsid", "/bin/setsid"];
+/** Where `setsid(1)` and `setpriv(1)` are looked for (util-linux, BusyBox). */
+const LAUNCHER_DIRS: readonly string[] = ["/usr/bin", "/bin"];
 
 /** The prefix setsid(1) writes when it cannot exec the program (exit 126 or 127). */
 const EXEC_FAILED = /^setsid: failed to execute (.+?): (.+)$/;
 
-let setsidPath: string | null | undefined;
+let launcherArgs: readonly string[] | null | undefined;
 
 /**
- * The `setsid` program to start children through, found once: only on Linux, only when Deno may
- * run any program (no scope, nothing denied), and only when it is there.
+ * What children are started through, found once: only on Linux, only when Deno may run any
+ * program (no scope, nothing denied), and only when setsid is there; with setpriv before it when
+ * that is there too.
  *
- * @returns Its path, or `undefined` to start children `detached`.
+ * @returns The argv to put before the program, or `undefined` to start children `detached`.
  */
-function setsid(): string | undefined {
-  if (setsidPath !== undefined) return setsidPath ?? undefined;
-  setsidPath = null;
+function launcher(): readonly string[] | undefined {
+  if (launcherArgs !== undefined) return launcherArgs ?? undefined;
+  launcherArgs = null;
   if (Deno.build.os !== "linux") return undefined;
   try {
     const run = Deno.permissions.querySync({ name: "run" });
     if (run.state !== "granted" || run.partial) return undefined;
-    for (const path of SETSID_PATHS) {
-      // Never a permission prompt: look only where reading is already granted.
-      if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") continue;
-      let info: Deno.FileInfo;
-      try {
-        info = Deno.statSync(path);
-      } catch {
-        continue;
-      }
-      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) {
-        setsidPath = path;
-        break;
-      }
-    }
+    const setsid = findProgram("setsid");
+    if (setsid === undefined) return undefined;
+    const setpriv = findProgram("setpriv");
+    launcherArgs = setpriv === undefined
+      ? [setsid, "--"]
+      : [setpriv, "--pdeathsig", "KILL", "--", setsid, "--"];
   } catch {
     // Not allowed to look, or not there: detached it is.
   }
-  return setsidPath ?? undefined;
+  return launcherArgs ?? undefined;
+}
+
+/** An executable file of that name in one of {@linkcode LAUNCHER_DIRS}. */
+function findProgram(name: string): string | undefined {
+  for (const dir of LAUNCHER_DIRS) {
+    const path = `${dir}/${name}`;
+    // Never a permission prompt: look only where reading is already granted.
+    if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") continue;
+    try {
+      const info = Deno.statSync(path);
+      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) return path;
+    } catch {
+      // Not there.
+    }
+  }
+  return undefined;
 }
 
 /** A started child and how it was started. */
@@ -76,10 +91,11 @@ export function spawnInOwnGroup(
   options: { cwd: string; env: Record<string, string>; clearEnv: boolean },
 ): Launched {
   const stdio = { stdin: "piped", stdout: "piped", stderr: "piped" } as const;
-  const launcher = setsid();
-  if (launcher !== undefined) {
-    const child = new Deno.Command(launcher, {
-      args: ["--", program, ...args],
+  const through = launcher();
+  if (through !== undefined) {
+    const [first, ...rest] = through as [string, ...string[]];
+    const child = new Deno.Command(first, {
+      args: [...rest, program, ...args],
       ...options,
       ...stdio,
     }).spawn();

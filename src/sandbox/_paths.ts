@@ -4,27 +4,69 @@
  * @module
  */
 
-import { isAbsolutePath, resolvePath } from "../paths.ts";
-import { mountPath } from "./_bwrap.ts";
+import { canonicalPath, isAbsolutePath, parentPath, resolvePath } from "../paths.ts";
+import { quietly } from "../quietly.ts";
 
-/** Each path absolute and canonical; `undefined` when one needs `~` and there is no home. */
+/**
+ * Each path absolute and canonical (or, given `resolve`, as it resolves them); `undefined` when
+ * one needs `~` and there is no home.
+ */
 export function expandList(
   paths: readonly string[],
   home: string | undefined,
+  resolve: (path: string) => string = canonicalPath,
 ): string[] | undefined {
   const out: string[] = [];
   for (const path of paths) {
     if (path === "~" || path.startsWith("~/")) {
       if (home === undefined || !isAbsolutePath(home)) return undefined;
-      out.push(mountPath(resolvePath(home, `.${path.slice(1)}`)));
+      out.push(resolve(resolvePath(home, `.${path.slice(1)}`)));
     } else {
-      out.push(mountPath(resolvePath(path)));
+      out.push(resolve(path));
     }
   }
   return out;
 }
 
+/**
+ * The paths that are there (or that Deno may not look for), found by listing each parent once: a
+ * long list of paths that are mostly absent (the hidden ones) costs a few directory reads, not a
+ * failed `stat` each.
+ *
+ * @param paths Absolute, normalised paths.
+ * @returns Those there, in order.
+ */
+export function present(paths: readonly string[]): string[] {
+  const listings = new Map<string, Set<string> | undefined>();
+  return paths.filter((path) => {
+    const parent = parentPath(path);
+    if (parent === path) return true;
+    if (!listings.has(parent)) {
+      try {
+        const entries = quietly(() => [...Deno.readDirSync(parent)]);
+        listings.set(parent, new Set(entries.map((entry) => entry.name)));
+      } catch (error) {
+        listings.set(parent, error instanceof Deno.errors.NotCapable ? undefined : new Set());
+      }
+    }
+    const names = listings.get(parent);
+    return names === undefined || names.has(path.slice(parent.length + (parent === "/" ? 0 : 1)));
+  });
+}
+
 /** Sorted, each once. */
 export function unique(paths: readonly string[]): string[] {
   return [...new Set(paths)].sort();
+}
+
+/**
+ * Whether `path` is `base` or inside it (both absolute and normalised).
+ *
+ * @param path The path.
+ * @param base The directory.
+ * @returns True when inside or equal.
+ */
+export function isInside(path: string, base: string): boolean {
+  if (base === "/") return isAbsolutePath(path);
+  return path === base || path.startsWith(`${base}/`);
 }

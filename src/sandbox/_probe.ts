@@ -11,9 +11,13 @@
  */
 
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { isAbsolutePath, joinPath, parentPath } from "../paths.ts";
+import { canonicalPath, isAbsolutePath, joinPath, parentPath } from "../paths.ts";
+import { exists } from "../quietly.ts";
 import { resolveProgram } from "../run/mod.ts";
 import { probeArgs } from "./_bwrap.ts";
+import { expandList } from "./_paths.ts";
+import type { SandboxPolicy } from "./types.ts";
+import { readRegularFile } from "../read_regular_file.ts";
 
 /** The file in the cache directory that keeps a "yes". */
 export const PROBE_FILE = "sandbox-probe.json";
@@ -21,15 +25,90 @@ export const PROBE_FILE = "sandbox-probe.json";
 /** Where the kernel says which boot this is (a new one after every reboot). */
 export const BOOT_ID = "/proc/sys/kernel/random/boot_id";
 
+/** Where distributions install bubblewrap: looked at before `PATH`, in this order. */
+export const BWRAP_PATHS: readonly string[] = [
+  "/usr/bin/bwrap",
+  "/bin/bwrap",
+  "/usr/local/bin/bwrap",
+];
+
+/** Where bwrap is: a program only root can have put there, one anyone else could, or none. */
+export type BwrapFound = { readonly path: string } | { readonly untrusted: string } | undefined;
+
+const found = new Map<string, BwrapFound>();
+
 /**
- * bwrap on the PATH basis-tools runs with.
+ * The bwrap every call runs through, found once per process: the one the policy names, else the
+ * first of {@linkcode BWRAP_PATHS} (or else of `PATH`) that is there, taken only when it and every
+ * directory above it is owned by root and writable by no one else (a sticky directory such as
+ * `/nix/store` counts as not writable: no one else may replace what root put there). So no tool
+ * can plant the bwrap a later call runs: a grant of a directory on `PATH` plants nothing that is
+ * looked at first, or trusted. (The one the policy names is the user's word, and the sandbox keeps
+ * it read-only like the system's.)
  *
  * @param path The `PATH` value.
- * @returns Its absolute path, or `undefined`.
+ * @param named The policy's `bwrap` (absolute), when it names one.
+ * @returns Where it is, and whether it can be trusted; `undefined` when it is not there.
  */
-export function findBwrap(path: string | undefined): string | undefined {
-  const found = resolveProgram("bwrap", { cwd: "/", path, pathExt: undefined });
-  return found.ok && isAbsolutePath(found.path) ? found.path : undefined;
+export function findBwrap(path: string | undefined, named?: string): BwrapFound {
+  const key = `${named}\0${path}`;
+  if (!found.has(key)) {
+    const chosen = named === undefined
+      ? lookUpBwrap(path)
+      : exists(named)
+      ? { path: canonicalPath(named) }
+      : undefined;
+    found.set(key, chosen);
+  }
+  return found.get(key);
+}
+
+/**
+ * The bwrap the policy names, absolute (as written when `~` cannot be expanded: then it is not
+ * there).
+ *
+ * @param policy The user's policy.
+ * @param home The home directory.
+ * @returns The path, or `undefined` when the policy names none.
+ */
+export function namedBwrap(policy: SandboxPolicy, home: string | undefined): string | undefined {
+  if (policy.bwrap === undefined) return undefined;
+  return expandList([policy.bwrap], home)?.[0] ?? policy.bwrap;
+}
+
+function lookUpBwrap(path: string | undefined): BwrapFound {
+  for (const candidate of BWRAP_PATHS) {
+    if (exists(candidate)) return rootOnly(candidate, true);
+  }
+  const resolved = resolveProgram("bwrap", { cwd: "/", path, pathExt: undefined });
+  return resolved.ok && isAbsolutePath(resolved.path) ? rootOnly(resolved.path, false) : undefined;
+}
+
+/**
+ * A program, trusted only if no one but root can have changed it: it and every directory above it
+ * owned by root and writable by no one else (a sticky directory may be writable).
+ *
+ * @param program Its path.
+ * @param system Whether it is one of {@linkcode BWRAP_PATHS}: there, a directory Deno may not look
+ *   at is taken to be the system's.
+ * @returns Its canonical path, trusted or not.
+ */
+export function rootOnly(program: string, system: boolean): BwrapFound {
+  const path = canonicalPath(program);
+  for (let at = path;; at = parentPath(at)) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(at);
+    } catch {
+      if (!system) return { untrusted: path };
+      if (at === "/") return { path };
+      continue;
+    }
+    const loose = info.mode !== null && (info.mode & 0o022) !== 0 &&
+      (at === path || (info.mode & 0o1000) === 0);
+    if (info.uid !== 0 || loose) return { untrusted: path };
+    if (at === "/") return { path };
+  }
 }
 
 const asked = new Map<string, Promise<Phrase | undefined>>();
@@ -92,7 +171,10 @@ function probeKey(bwrap: string): string | undefined {
 
 function remembered(file: string): string | undefined {
   try {
-    const kept = JSON.parse(Deno.readTextFileSync(file)) as unknown;
+    // Never a FIFO opened in its place (it would block every call), never a huge file read.
+    const read = readRegularFile(file, { limit: 4096, follow: false });
+    if (read.kind !== "read") return undefined;
+    const kept = JSON.parse(new TextDecoder().decode(read.bytes)) as unknown;
     return typeof kept === "object" && kept !== null && "works" in kept &&
         typeof kept.works === "string"
       ? kept.works
@@ -103,13 +185,21 @@ function remembered(file: string): string | undefined {
 }
 
 function remember(file: string, key: string): void {
+  const temp = `${file}.${Deno.pid}.tmp`;
   try {
     Deno.mkdirSync(parentPath(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${Deno.pid}.tmp`;
-    Deno.writeTextFileSync(temp, `${JSON.stringify({ works: key })}\n`, { mode: 0o600 });
+    Deno.writeTextFileSync(temp, `${JSON.stringify({ works: key })}\n`, {
+      mode: 0o600,
+      createNew: true,
+    });
     Deno.renameSync(temp, file);
   } catch {
-    // Asked again next time.
+    // Asked again next time; a temporary file a full disk left is not kept.
+    try {
+      Deno.removeSync(temp);
+    } catch {
+      // Never made.
+    }
   }
 }
 

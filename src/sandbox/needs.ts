@@ -6,7 +6,7 @@
 
 import { readEnv } from "../paths.ts";
 import { SANDBOX_EXEC } from "./_seatbelt.ts";
-import { BOOT_ID, findBwrap } from "./_probe.ts";
+import { BOOT_ID, findBwrap, namedBwrap } from "./_probe.ts";
 import { expandList, unique } from "./_paths.ts";
 import type { PlanOptions } from "./plan.ts";
 import type { GrantLists, SandboxPolicy } from "./types.ts";
@@ -16,7 +16,10 @@ import { exists } from "../quietly.ts";
 export interface SandboxNeeds {
   /** Whether calls will be confined here: the policy is not `off` and the sandbox is found. */
   readonly sandboxed: boolean;
-  /** The wrapper program to grant with `--allow-run` (a bare name, looked up on `PATH`). */
+  /**
+   * The wrapper program to grant with `--allow-run`: the bwrap calls run through (absolute; the
+   * bare name when none is found or it is not trusted), or `sandbox-exec`.
+   */
   readonly program: string | undefined;
   /** Paths looked at to set a call up: the hidden ones and every granted one. */
   readonly read: readonly string[];
@@ -57,9 +60,13 @@ export function sandboxNeeds(
     ...expand(policy.spawn.read),
     ...grants.flatMap((asked) => expand(asked.read)),
   ]);
-  const program = os === "linux" ? "bwrap" : SANDBOX_EXEC;
-  const found = os === "linux" ? findBwrap(env("PATH")) !== undefined : exists(SANDBOX_EXEC);
-  // The boot id keys the answer "bwrap works here" kept in the cache directory.
-  if (os === "linux") read.push(BOOT_ID);
-  return { sandboxed: found, program, read, write };
+  if (os === "darwin") {
+    return { sandboxed: exists(SANDBOX_EXEC), program: SANDBOX_EXEC, read, write };
+  }
+  const bwrap = findBwrap(env("PATH"), namedBwrap(policy, home));
+  const found = bwrap !== undefined && "path" in bwrap;
+  // The boot id keys the answer "bwrap works here" kept in the cache directory; /run is looked at
+  // for the links kept in a call's empty /run, and the DNS configuration for the file it links to.
+  read.push(BOOT_ID, "/run", "/etc/resolv.conf");
+  return { sandboxed: found, program: found ? bwrap.path : "bwrap", read, write };
 }

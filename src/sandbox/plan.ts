@@ -7,10 +7,23 @@
  */
 
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { type EnvLookup, isAbsolutePath, parentPath, readEnv, resolvePath } from "../paths.ts";
-import { bwrapArgs, isInside, mountPath } from "./_bwrap.ts";
-import { findBwrap, forgetProbe, probe } from "./_probe.ts";
-import { expandList, unique } from "./_paths.ts";
+import { isWorkspaceRoot } from "../manifest/load.ts";
+import {
+  cacheDir,
+  canonicalPath,
+  configDir,
+  type EnvLookup,
+  isAbsolutePath,
+  parentPath,
+  readEnv,
+  resolvePath,
+  stateDir,
+} from "../paths.ts";
+import { exists } from "../quietly.ts";
+import { bwrapArgs } from "./_bwrap.ts";
+import { callLayout, type TrustedPath } from "./_layout.ts";
+import { type BwrapFound, findBwrap, forgetProbe, namedBwrap, probe } from "./_probe.ts";
+import { expandList, isInside, present, unique } from "./_paths.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./_seatbelt.ts";
 import {
   type GrantLists,
@@ -22,7 +35,6 @@ import {
   UNCONFINED,
 } from "./types.ts";
 import { DEFAULT_POLICY, SANDBOX_CONFIG_FILE } from "./policy.ts";
-import { exists } from "../quietly.ts";
 
 /** Who is calling: a declared tool with what it declares, a spawn command, or a subagent. */
 export type PlanCaller =
@@ -38,7 +50,10 @@ export type PlanCaller =
 export interface PlanRequest {
   /** Who is calling. */
   readonly caller: PlanCaller;
-  /** The workspace root (absolute): always writable. */
+  /**
+   * The workspace root (absolute): writable when it is a real workspace (it holds
+   * `.basis/tools.json`) and neither `/` nor the home directory nor above it.
+   */
   readonly root: string;
   /** The working directory (absolute). */
   readonly cwd: string;
@@ -53,23 +68,32 @@ export interface PlanOptions {
   /** The operating system. @default Deno.build.os */
   os?: typeof Deno.build.os;
   /**
-   * Where the answer "bwrap works here" is kept between processes (the cache directory).
-   * @default {asked once per process}
+   * The cache directory: never writable from a call; where the answer "bwrap works here" is kept
+   * between processes.
+   * @default {cacheDir(env) for the first, asked once per process for the second}
    */
   cacheDir?: string;
+  /** The state directory (audit trail, spill files): never writable from a call. @default stateDir(env) */
+  stateDir?: string;
+  /** The audit trail when it is kept elsewhere: never writable from a call. @default {none} */
+  auditLog?: string;
 }
 
 /**
- * Plans the sandbox of one call under the user's policy. Declared grants are checked against the
- * policy's `grantable` whenever the policy is not `off` (so a call refused on one machine is
- * refused on every machine); a confined plan lists the writable paths that do not exist yet, which
+ * Plans the sandbox of one call under the user's policy. Whenever the policy is not `off` (so that
+ * a call refused on one machine is refused on every machine), declared grants are resolved through
+ * links and checked against the policy's `grantable`, and the call is laid out (`_layout.ts`): a
+ * grant into basis-tools' own directories, or a working directory the sandbox covers, refuses it.
+ * The workspace root is writable only when it is a real workspace and neither `/` nor the home
+ * directory nor above it. A confined plan lists the paths to make, which
  * {@linkcode prepareSandbox} creates once the call is approved.
  *
  * @param policy The user's policy (`loadSandboxPolicy()`).
  * @param request Who calls, where, and which program.
  * @param options Where variables are read, the operating system.
  * @returns The plan: confined (with the preview's grants and the wrapper), unconfined (with why,
- *   under `auto`), unavailable (under `required`), or refused (a grant the policy does not allow).
+ *   under `auto`), unavailable (under `required`), or refused (a grant the policy does not allow,
+ *   one into basis-tools' own directories, a covered working directory).
  * @throws Never.
  * @example A declared tool asking for the network
  * ```ts ignore
@@ -99,43 +123,65 @@ export async function planSandbox(
     const raw = { network: asked.network, write: [...asked.write], read: [...asked.read] };
     return { kind: "refused", reason: expanded.problem, asked: raw };
   }
-  const root = mountPath(resolvePath(request.root));
-  if (caller.kind === "tool") {
-    const refusal = refusedGrant(expanded.grants, policy, root, home);
-    if (refusal !== undefined) return { kind: "refused", reason: refusal, asked: expanded.grants };
-  }
-  const defaults = expandList(policy.write, home) ?? [];
-  const hidden = expandList(policy.hidden, home) ?? [];
   const preview = expanded.grants;
-  const network = preview.network || policy.network;
-  const write = unique([root, ...defaults, ...preview.write]);
-  const create = write.filter((path) => !exists(path));
-  // The rules and the policy: no call may change what approves calls, whatever it was granted.
-  const protect = isAbsolutePath(policy.file) ? [mountPath(parentPath(policy.file))] : [];
+  const root = workspaceWrite(request.root, home);
+  if (caller.kind === "tool") {
+    const refusal = refusedGrant(preview, policy, root, home);
+    if (refusal !== undefined) return { kind: "refused", reason: refusal, asked: preview };
+  }
   const os = options.os ?? Deno.build.os;
+  const named = namedBwrap(policy, home);
+  const bwrap = os === "linux" ? findBwrap(env("PATH"), named) : undefined;
+  const layout = callLayout({
+    write: unique([...(root ?? []), ...(expandList(policy.write, home) ?? []), ...preview.write]),
+    read: preview.read,
+    hidden: present([...(expandList(policy.hidden, home, resolvePath) ?? []), ...namedSockets(env)])
+      .map(canonicalPath),
+    trusted: trustedPaths(policy, options, env, bwrap),
+    program: canonicalPath(request.program),
+    cwd: canonicalPath(request.cwd),
+    policyFile: policy.file,
+  });
+  if ("refusal" in layout) return { kind: "refused", reason: layout.refusal, asked: preview };
+  const network = preview.network || policy.network;
+  const { create } = layout;
   const fallback = (reason: Phrase): SandboxPlan =>
     policy.mode === "required"
       ? { kind: "unavailable", reason: phrase("sandbox.required", { reason, file: policy.file }) }
       : { kind: "unconfined", note: reason };
   if (os === "linux") {
-    const bwrap = findBwrap(env("PATH"));
-    if (bwrap === undefined) return fallback(phrase("sandbox.bwrap_missing"));
-    const broken = await probe(bwrap, options.cacheDir);
+    if (bwrap === undefined) {
+      return fallback(
+        named === undefined ? phrase("sandbox.bwrap_missing") : phrase("sandbox.bwrap_not_there", {
+          path: JSON.stringify(named),
+          file: JSON.stringify(policy.file),
+        }),
+      );
+    }
+    if ("untrusted" in bwrap) {
+      return fallback(phrase("sandbox.bwrap_untrusted", { path: JSON.stringify(bwrap.untrusted) }));
+    }
+    const broken = await probe(bwrap.path, options.cacheDir);
     if (broken !== undefined) return fallback(broken);
-    const args = bwrapArgs({
+    const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
+    return {
+      kind: "confined",
+      preview,
+      wrap: { kind: "bwrap", program: bwrap.path, args },
+      create,
+    };
+  }
+  if (os === "darwin") {
+    if (!exists(SANDBOX_EXEC)) return fallback(phrase("sandbox.unsupported", { os }));
+    const hidden = layout.mounts.filter((mount) => mount.kind === "hide").map((at) => at.path);
+    const write = layout.mounts.filter((mount) => mount.kind === "write").map((at) => at.path);
+    const args = seatbeltArgs({
       network,
       write,
       read: preview.read,
       hidden,
-      needed: [mountPath(request.program), mountPath(request.cwd)],
-      cwd: mountPath(request.cwd),
-      protect,
+      protect: layout.trusted,
     });
-    return { kind: "confined", preview, wrap: { kind: "bwrap", program: bwrap, args }, create };
-  }
-  if (os === "darwin") {
-    if (!exists(SANDBOX_EXEC)) return fallback(phrase("sandbox.unsupported", { os }));
-    const args = seatbeltArgs({ network, write, read: preview.read, hidden, protect });
     const wrap = { kind: "sandbox-exec", program: SANDBOX_EXEC, args } as const;
     return { kind: "confined", preview, wrap, create };
   }
@@ -143,15 +189,77 @@ export async function planSandbox(
 }
 
 /**
- * Creates the writable paths of a confined plan that do not exist yet (as directories), once the
- * call is approved: bwrap can only bind what is there.
+ * The workspace root as a writable path: only a real workspace (it holds `.basis/tools.json`),
+ * and never `/`, the home directory or a directory above it (a dotfiles repository is the home).
+ */
+function workspaceWrite(root: string, home: string | undefined): [string] | undefined {
+  const path = canonicalPath(root);
+  if (path === "/" || !isWorkspaceRoot(path)) return undefined;
+  if (home !== undefined && isAbsolutePath(home) && isInside(canonicalPath(home), path)) {
+    return undefined;
+  }
+  return [path];
+}
+
+/**
+ * basis-tools' own paths: the config directory (the policy's), the cache and state directories,
+ * the audit trail when it is kept elsewhere, and the bwrap every call runs through. A directory
+ * that cannot be named (no home) is one basis-tools cannot use either.
+ */
+function trustedPaths(
+  policy: SandboxPolicy,
+  options: PlanOptions,
+  env: EnvLookup,
+  bwrap: BwrapFound,
+): TrustedPath[] {
+  // As given, not resolved: the layout looks for the links on the way.
+  const named = (given: string | undefined, find: () => string) => {
+    try {
+      return resolvePath(given ?? find());
+    } catch {
+      return undefined;
+    }
+  };
+  const config = isAbsolutePath(policy.file) ? parentPath(policy.file) : undefined;
+  const paths: [string | undefined, TrustedPath["kind"]][] = [
+    [named(config, () => configDir(undefined, env)), "hidden"],
+    [named(options.cacheDir, () => cacheDir(env)), "directory"],
+    [named(options.stateDir, () => stateDir(env)), "directory"],
+    [options.auditLog, "file"],
+    [bwrap !== undefined && "path" in bwrap ? bwrap.path : undefined, "file"],
+  ];
+  return paths.flatMap(([path, kind]) => path === undefined ? [] : [{ path, kind }]);
+}
+
+/**
+ * The host sockets the environment names (the ssh agent, tmux, the session bus) and the runtime
+ * directory: covered, wherever they are, so that a program that looks where its variable says
+ * finds nothing.
+ */
+function namedSockets(env: EnvLookup): string[] {
+  const bus = /^unix:path=([^,;]+)/.exec(env("DBUS_SESSION_BUS_ADDRESS") ?? "")?.[1];
+  const paths = [env("SSH_AUTH_SOCK"), env("TMUX")?.split(",")[0], bus, env("XDG_RUNTIME_DIR")];
+  return paths.filter((path): path is string => path !== undefined && isAbsolutePath(path))
+    .map((path) => resolvePath(path));
+}
+
+/**
+ * Creates the writable paths of a confined plan that do not exist yet (as directories of the
+ * user's own, mode 0700), and basis-tools' own directories a writable path holds, once the call
+ * is approved: bwrap can only bind what is there. Each is made where the plan resolved it.
  *
  * @param plan The plan.
  * @throws What `Deno.mkdir` throws.
  */
 export async function prepareSandbox(plan: SandboxPlan): Promise<void> {
   if (plan.kind !== "confined") return;
-  for (const path of plan.create) await Deno.mkdir(path, { recursive: true });
+  for (const path of plan.create) {
+    await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+    // A link put on the way since the plan (by another call) would have moved it.
+    if (canonicalPath(path) !== path) {
+      throw new Error(`"${path}" was made through a symbolic link`);
+    }
+  }
 }
 
 /**
@@ -198,11 +306,14 @@ function expandGrants(
   return { grants: { network: asked.network, write: unique(write), read: unique(read) } };
 }
 
-/** The first grant the policy does not allow, as a phrase naming it. */
+/**
+ * The first grant the policy does not allow, as a phrase naming it (paths resolved; inside the
+ * workspace only when it is writable).
+ */
 function refusedGrant(
   grants: SandboxGrants,
   policy: SandboxPolicy,
-  root: string,
+  root: [string] | undefined,
   home: string | undefined,
 ): Phrase | undefined {
   const said = (grant: string) =>
@@ -210,7 +321,11 @@ function refusedGrant(
   if (grants.network && !policy.grantable.network) return said("network");
   const writable = expandList(policy.grantable.write, home) ?? [];
   for (const path of grants.write) {
-    if (isInside(path, root) || writable.some((base) => isInside(path, base))) continue;
+    if (
+      root?.some((base) => isInside(path, base)) || writable.some((base) => isInside(path, base))
+    ) {
+      continue;
+    }
     return said(`write ${JSON.stringify(path)}`);
   }
   const readable = expandList(policy.grantable.read, home) ?? [];
@@ -241,6 +356,8 @@ export function planOptionsOf(options: SandboxOptions | undefined): PlanOptions 
   return {
     ...(options?.env === undefined ? {} : { env: options.env }),
     ...(options?.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    ...(options?.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+    ...(options?.auditLog === undefined ? {} : { auditLog: options.auditLog }),
   };
 }
 

@@ -9,7 +9,8 @@
  *   "write": ["~/.cache/basis-tools"],    // every confined call may write here (and the workspace)
  *   "hidden": ["~/.ssh", "~/.aws"],       // what no call may read unless granted (replaces the built-in list)
  *   "grantable": { "network": true, "write": ["~", "/tmp"], "read": ["/"] }, // what a declaration may ask for
- *   "spawn": { "network": false, "write": [], "read": [], "agent": false }   // spawn commands; subagents too when agent is true
+ *   "spawn": { "network": false, "write": [], "read": [], "agent": false },  // spawn commands; subagents too when agent is true
+ *   "bwrap": "/opt/bubblewrap/bin/bwrap"  // when it is not where the system keeps it (root's, or on PATH)
  * }
  * ```
  *
@@ -36,7 +37,9 @@ export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"]
 
 /**
  * What the sandbox hides from every call unless a declaration's `read` (or `write`) names it:
- * where keys, tokens and the sockets of agents and daemons live.
+ * where keys and tokens live — ssh and gpg, the clouds' and clusters' CLIs, container registries,
+ * package managers' publish tokens, git hosts' CLIs, password managers. (`/run`, where the sockets
+ * of agents and daemons are, is empty in every call whatever this list says; so is `/tmp`.)
  */
 export const DEFAULT_HIDDEN: readonly string[] = [
   "~/.ssh",
@@ -44,14 +47,35 @@ export const DEFAULT_HIDDEN: readonly string[] = [
   "~/.aws",
   "~/.azure",
   "~/.config/gcloud",
+  "~/.oci",
   "~/.kube",
   "~/.docker",
+  "~/.config/containers/auth.json",
   "~/.netrc",
   "~/.git-credentials",
+  "~/.config/git/credentials",
+  "~/.config/gh",
+  "~/.config/hub",
+  "~/.config/glab-cli",
+  "~/.npmrc",
+  "~/.yarnrc.yml",
+  "~/.pypirc",
+  "~/.cargo/credentials",
+  "~/.cargo/credentials.toml",
+  "~/.gem/credentials",
+  "~/.m2/settings.xml",
+  "~/.m2/settings-security.xml",
+  "~/.gradle/gradle.properties",
+  "~/.nuget/NuGet/NuGet.Config",
+  "~/.composer/auth.json",
+  "~/.config/composer/auth.json",
+  "~/.terraform.d/credentials.tfrc.json",
+  "~/.vault-token",
+  "~/.config/op",
   "~/.password-store",
   "~/.local/share/keyrings",
-  "/run/user",
-  "/run/docker.sock",
+  "~/.pgpass",
+  "~/.my.cnf",
 ];
 
 /** The policy of a user who wrote none. */
@@ -64,7 +88,7 @@ export const DEFAULT_POLICY: Omit<SandboxPolicy, "file"> = Object.freeze({
   spawn: Object.freeze({ network: false, write: [], read: [], agent: false }),
 });
 
-const KEYS = ["mode", "network", "write", "hidden", "grantable", "spawn"] as const;
+const KEYS = ["mode", "network", "write", "hidden", "grantable", "spawn", "bwrap"] as const;
 const GRANTABLE_KEYS = ["network", "write", "read"] as const;
 const SPAWN_KEYS = ["network", "write", "read", "agent"] as const;
 
@@ -149,6 +173,8 @@ function narrow(value: unknown, report: Report): Omit<SandboxPolicy, "file"> | u
         phrase("sandbox_config.mode", { modes: SANDBOX_MODES.join(", ") }),
       );}
   }
+  const bwrap = Object.hasOwn(value, "bwrap") ? policyPath(value.bwrap) : undefined;
+  if (bwrap !== undefined && typeof bwrap !== "string") report(["bwrap"], "value", bwrap);
   const network = flag(value, "network", [], DEFAULT_POLICY.network, report);
   const write = paths(value, "write", [], DEFAULT_POLICY.write, report);
   const hidden = paths(value, "hidden", [], DEFAULT_POLICY.hidden, report);
@@ -167,11 +193,13 @@ function narrow(value: unknown, report: Report): Omit<SandboxPolicy, "file"> | u
   };
   if (
     !keysOk || network === undefined || write === undefined || hidden === undefined ||
-    granted === undefined || spawned === undefined || !complete(granted) || !complete(spawned)
+    granted === undefined || spawned === undefined || !complete(granted) ||
+    !complete(spawned) || (bwrap !== undefined && typeof bwrap !== "string")
   ) {
     return undefined;
   }
   return {
+    ...(bwrap === undefined ? {} : { bwrap }),
     mode,
     network,
     write,

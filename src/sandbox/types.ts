@@ -36,6 +36,8 @@ export interface SandboxPolicy {
   readonly grantable: GrantLists & { readonly network: boolean };
   /** What spawn commands get beyond the default; `agent` confines subagents too. */
   readonly spawn: GrantLists & { readonly network: boolean; readonly agent: boolean };
+  /** The bwrap to run calls through (absolute or `~…`), when not the system's. */
+  readonly bwrap?: string;
 }
 
 /**
@@ -112,10 +114,22 @@ export interface SandboxOptions {
    */
   env?: EnvLookup;
   /**
-   * Where the answer "bwrap works here" is kept between processes (the cache directory), so that
-   * a call starts one bwrap, not two.
+   * The cache directory, which no call may write; the answer "bwrap works here" is kept there
+   * between processes, so that a call starts one bwrap, not two.
    *
-   * @default {asked once per process}
+   * @default {cacheDir() from the environment; the answer asked once per process}
    */
   cacheDir?: string;
+  /**
+   * The state directory (audit trail, spill files), which no call may write.
+   *
+   * @default {stateDir() from the environment}
+   */
+  stateDir?: string;
+  /**
+   * The audit trail when it is kept outside the state directory, which no call may write.
+   *
+   * @default {none}
+   */
+  auditLog?: string;
 }

@@ -16,7 +16,7 @@ export const AJV_FORMATS_VERSION = "3.0.1";
 export const RE2JS_VERSION = "2.10.0";
 
 /** Bumped whenever the cache file layout or the runtime shim changes meaning. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 /** The name standalone code requires the linear-time regular expression engine by (`_regexp.ts`). */
 export const REGEXP_MODULE = "basis-tools/linear-regexp";

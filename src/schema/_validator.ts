@@ -90,7 +90,7 @@ async function load(
   cacheDir: string | undefined,
 ): Promise<Entry> {
   if (cacheDir !== undefined) {
-    const read = readCached(cacheDir, key);
+    const read = await readCached(cacheDir, key);
     if (read.kind === "hit" && "problem" in read) {
       stats.diskHits++;
       return { problem: read.problem };

@@ -14,6 +14,7 @@
 import { joinPath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
+import { readRegularFile } from "../../read_regular_file.ts";
 
 /** How old a file's last change must be before its digest is cached (Deno gives ctime in s). */
 const SETTLED_MS = 2000;
@@ -115,9 +116,10 @@ function entryPath(cacheDir: string, path: string): string {
 /** A cache entry for `path`, when it is there, this user's own, and well formed. */
 function readEntry(file: string, path: string): { stamp: string; sha256: string } | undefined {
   try {
-    const info = quietly(() => Deno.lstatSync(file));
-    if (!info.isFile || info.size > 4096 || untrusted(info) !== undefined) return undefined;
-    const entry: unknown = JSON.parse(Deno.readTextFileSync(file));
+    // Looked at before it is opened: a FIFO put in its place would block the call.
+    const read = readRegularFile(file, { limit: 4096, follow: false });
+    if (read.kind !== "read" || untrusted(read.info) !== undefined) return undefined;
+    const entry: unknown = JSON.parse(new TextDecoder().decode(read.bytes));
     if (typeof entry !== "object" || entry === null) return undefined;
     const { path: named, stamp, sha256 } = entry as Record<string, unknown>;
     if (named !== path || typeof stamp !== "string" || typeof sha256 !== "string") return undefined;

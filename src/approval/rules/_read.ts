@@ -18,6 +18,8 @@ import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
 import { quietly } from "../../quietly.ts";
 import { duplicateKeysOf } from "../../json_duplicate_keys.ts";
+import { readRegularFile } from "../../read_regular_file.ts";
+import { MAX_CONFIG_BYTES, tooLarge } from "../../read_config_file.ts";
 import { fieldProblem } from "./validate.ts";
 
 /**
@@ -58,9 +60,9 @@ function readTrusted(file: string): Uint8Array | undefined {
     if (dirInfo === undefined) return undefined;
     const dirProblem = distrust(dirInfo, dir, true);
     if (dirProblem !== undefined) throw new RulesFileError(file, [dirProblem]);
-    // A stat before the open: opening a FIFO would block.
-    const info = statOrUndefined(file);
-    if (info === undefined) {
+    // Never a FIFO opened (it would block), never a huge file read.
+    const read = readRegularFile(file, { limit: MAX_CONFIG_BYTES });
+    if (read.kind === "missing") {
       // A link to nothing is a file meant to be there (an unmounted disk, a moved dotfile repo):
       // reading it as "no rules" would silently drop every deny rule.
       const target = danglingTarget(file);
@@ -69,20 +71,15 @@ function readTrusted(file: string): Uint8Array | undefined {
         phrase("rules_file.dangling_link", { target: JSON.stringify(target) }),
       ]);
     }
-    if (!info.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
-    const handle = Deno.openSync(file, { read: true });
-    try {
-      const opened = handle.statSync();
-      if (!opened.isFile) throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
-      const problem = distrust(opened, file, false);
-      if (problem !== undefined) throw new RulesFileError(file, [problem]);
-      return readAll(handle, opened.size);
-    } finally {
-      handle.close();
+    if (read.kind === "not_regular") {
+      throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
     }
+    if (read.kind === "too_large") throw new RulesFileError(file, [tooLarge()]);
+    const problem = distrust(read.info, file, false);
+    if (problem !== undefined) throw new RulesFileError(file, [problem]);
+    return read.bytes;
   } catch (error) {
     if (error instanceof RulesFileError) throw error;
-    if (error instanceof Deno.errors.NotFound) return undefined; // Gone between stat and open.
     throw new RulesFileError(file, [describeReadError(error)], { cause: error });
   }
 }
@@ -127,21 +124,6 @@ function distrust(info: Deno.FileInfo, path: string, isDir: boolean): Phrase | u
         : phrase("rules_file.owner", { uid: why.uid, own: why.own });
     case "owner_unknown":
       return phrase("rules_file.owner_unknown");
-  }
-}
-
-function readAll(handle: Deno.FsFile, size: number): Uint8Array {
-  let buffer = new Uint8Array(Math.max(size, 1024));
-  let length = 0;
-  for (;;) {
-    if (length === buffer.length) {
-      const bigger = new Uint8Array(buffer.length * 2);
-      bigger.set(buffer);
-      buffer = bigger;
-    }
-    const count = handle.readSync(buffer.subarray(length));
-    if (count === null) return buffer.subarray(0, length);
-    length += count;
   }
 }
 

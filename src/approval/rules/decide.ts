@@ -26,6 +26,7 @@ import type {
   Rule,
   RuleMatch,
   RuleQuery,
+  SandboxCondition,
   SpawnConditions,
   StaleRule,
   TextMatcher,
@@ -147,7 +148,7 @@ async function check(rule: Rule, query: RuleQuery): Promise<boolean | readonly s
     return false;
   }
   if (when.cwd !== undefined && !await pathHolds(when.cwd, preview.cwd, strict)) return false;
-  if (!sandboxHolds(rule, when.sandbox, preview.sandbox)) return false;
+  if (!await sandboxHolds(rule, when.sandbox, preview.sandbox)) return false;
   if (when.input !== undefined) {
     for (const [pointer, matcher] of Object.entries(when.input)) {
       if (!inputHolds(matcher, preview.input, pointer, strict)) return false;
@@ -168,7 +169,7 @@ async function spawnApplies(
   // or ask glob without a mode keeps applying to both.
   const mode = when.mode ?? (glob && rule.decision === "allow" ? "command" : undefined);
   if (mode !== undefined && mode !== preview.mode) return false;
-  if (when.sandbox !== undefined && !sameSandbox(when.sandbox, preview.sandbox)) return false;
+  if (when.sandbox !== undefined && !await sameSandbox(when.sandbox, preview.sandbox)) return false;
   if (when.target !== undefined && when.target !== preview.target) return false;
   if (
     when.cwd !== undefined && !await pathHolds(when.cwd, preview.cwd, rule.decision !== "allow")
@@ -287,13 +288,34 @@ async function envHolds(
 }
 
 /**
- * Whether a call's sandbox is the one a rule names: `"any"`, both unconfined, or the same network
- * and the same write and read paths (as sets). A preview without grants (a spawn call with only
- * the default) matches no sandbox condition but `"any"`.
+ * The canonical text of a call's grants that a `sandbox` digest (grants holding a secret) is taken
+ * over: the paths sorted, each once, as JSON.
+ *
+ * @param sandbox The grants.
+ * @returns Compact JSON.
+ * @throws Never.
  */
-function sameSandbox(wanted: PreviewSandbox | "any", found: PreviewSandbox | undefined): boolean {
+export function grantsText(sandbox: PreviewSandbox): string {
+  if (typeof sandbox === "string") return JSON.stringify(sandbox);
+  const paths = (list: readonly string[]) => [...new Set(list)].sort();
+  const { network, write, read } = sandbox;
+  return JSON.stringify({ network, write: paths(write), read: paths(read) });
+}
+
+/**
+ * Whether a call's sandbox is the one a rule names: `"any"`, both unconfined, or the same network
+ * and the same write and read paths (as sets), or grants of that digest. A preview without grants
+ * (a spawn call with only the default) matches no sandbox condition but `"any"`.
+ */
+async function sameSandbox(
+  wanted: SandboxCondition,
+  found: PreviewSandbox | undefined,
+): Promise<boolean> {
   if (wanted === "any") return true;
   if (found === undefined) return false;
+  if (typeof wanted === "object" && "sha256" in wanted) {
+    return await saltedSha256(wanted.salt, grantsText(found)) === wanted.sha256;
+  }
   if (typeof wanted === "string" || typeof found === "string") return wanted === found;
   return wanted.network === found.network && sameSet(wanted.write, found.write) &&
     sameSet(wanted.read, found.read);
@@ -306,12 +328,12 @@ function sameSandbox(wanted: PreviewSandbox | "any", found: PreviewSandbox | und
  * that adds `"network": true` is asked about; a deny or ask rule without one holds whatever the
  * grants.
  */
-function sandboxHolds(
+async function sandboxHolds(
   rule: Rule,
-  condition: PreviewSandbox | "any" | undefined,
+  condition: SandboxCondition | undefined,
   found: PreviewSandbox,
-): boolean {
-  if (condition !== undefined) return sameSandbox(condition, found);
+): Promise<boolean> {
+  if (condition !== undefined) return await sameSandbox(condition, found);
   if (rule.decision !== "allow" || typeof found === "string") return true;
   return !found.network && found.write.length === 0 && found.read.length === 0;
 }

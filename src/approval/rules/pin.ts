@@ -7,26 +7,19 @@
  * them, the digests of the files that decide what runs, with any input; for spawn: the mode, the
  * exact body, the target, the cwd, the grants when it has any, the reach and the child when the
  * preview shows them, and, given them, the digests of the files its words name. A value holding a
- * secret is pinned by a salted
- * digest, so the rules file never holds the secret and the rule still matches that value only.
+ * secret is stored by a salted digest when the rule is added (`addRule()`), so the rules file never
+ * holds the secret and the rule still matches that value only.
  *
  * @module
  */
 
-import { redact } from "../../redact.ts";
 import type { ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { CallContent } from "./content.ts";
 import { digestOf } from "./_digest.ts";
 import { childText, envText } from "./decide.ts";
-import type {
-  ArgMatcher,
-  ContentCondition,
-  SpawnConditions,
-  TextMatcher,
-  ToolConditions,
-} from "./types.ts";
+import type { ArgMatcher, ContentCondition, SpawnConditions, ToolConditions } from "./types.ts";
 
 /** The grants, lists copied, keys in the pinned order. */
 function copy(sandbox: PreviewSandbox): PreviewSandbox {
@@ -80,8 +73,6 @@ export function contentCondition(content: CallContent | undefined): ContentCondi
  * The conditions matching exactly the pinned fields of a preview.
  *
  * @param pinned The kind of call and its preview.
- * @param secrets Values never to store (the call's env values); a field holding one is pinned by
- *   digest.
  * @returns The conditions, keys in canonical order; a field's plain value is always exact (a `*`
  *   or `?` in it is literal).
  * @throws Never.
@@ -89,31 +80,23 @@ export function contentCondition(content: CallContent | undefined): ContentCondi
  * ```ts
  * import { pinConditions } from "./pin.ts";
  * const preview = { program: "/usr/bin/grep", command: ["grep", "-r", "*.ts"], cwd: "/w", sandbox: "unconfined" } as const;
- * const when = await pinConditions({ kind: "tool", preview }, []);
+ * const when = await pinConditions({ kind: "tool", preview });
  * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w","sandbox":"unconfined"}');
  * ```
  */
-export async function pinConditions(
-  pinned: Pinned,
-  secrets: readonly string[],
-): Promise<ToolConditions | SpawnConditions> {
-  const exact = async (value: string): Promise<TextMatcher> =>
-    redact(value, secrets) === value ? value : await digestOf(value);
+export async function pinConditions(pinned: Pinned): Promise<ToolConditions | SpawnConditions> {
   const content = contentCondition(pinned.content);
   if (pinned.kind === "spawn") {
     const { mode, body, target, cwd, sandbox, reach, child } = pinned.preview;
     const shown = child === undefined ? undefined : childText(child);
     return {
       mode: mode === "agent" ? "agent" : "command",
-      body: await exact(body),
+      body,
       target,
-      cwd: await exact(cwd),
+      cwd,
       ...(sandbox === undefined ? {} : { sandbox: copy(sandbox) }),
       ...(reach === undefined ? {} : { reach }),
-      // A child holding a secret is pinned by digest, like any other field.
-      ...(shown === undefined
-        ? {}
-        : { child: redact(shown, secrets) === shown ? JSON.parse(shown) : await digestOf(shown) }),
+      ...(shown === undefined ? {} : { child: JSON.parse(shown) }),
       ...(content === undefined ? {} : { content }),
     };
   }
@@ -122,13 +105,13 @@ export async function pinConditions(
   const fromInput = new Map((pinned.fromInput ?? []).map(({ index, field }) => [index, field]));
   for (const [index, arg] of command.entries()) {
     const field = fromInput.get(index);
-    argv.push(field === undefined ? await exact(arg) : { input: field });
+    argv.push(field === undefined ? arg : { input: field });
   }
   const env = pinned.env ?? {};
   return {
-    program: await exact(program) as string | { sha256: string; salt: string },
+    program,
     argv,
-    cwd: await exact(cwd),
+    cwd,
     ...(Object.keys(env).length === 0 ? {} : { env: await digestOf(envText(env)) }),
     ...(hasGrants(sandbox) ? { sandbox: copy(sandbox) } : {}),
     ...(content === undefined ? {} : { content }),

@@ -14,13 +14,14 @@
 
 import { BasisError } from "../../errors.ts";
 import { english, type Phrase, phrase } from "../../locale/messages.ts";
-import { fsReason } from "../../fs_reason.ts";
+import { fsReason, isFileSystemError } from "../../fs_reason.ts";
 import { joinPath } from "../../paths.ts";
 import { canonicalPath, isAbsolutePath } from "../../paths.ts";
 import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
 import { LockBusyError, withExclusiveLock } from "./_lock.ts";
 import { readRulesDocument } from "./_read.ts";
 import { checkRules, partitionRules } from "./check.ts";
+import { sealSecrets } from "./_seal.ts";
 import { newRuleId } from "./id.ts";
 import type { LoadedRules, Rule, RuleInput } from "./types.ts";
 import {
@@ -76,6 +77,16 @@ export async function loadRules(configDir: string): Promise<LoadedRules> {
   return { file, ...await partitionRules(document?.rules ?? []) };
 }
 
+/** Options of {@linkcode addRule}. */
+export interface AddRuleOptions {
+  /**
+   * Values never to store (the tool's env values, the `--env` values): an exact program,
+   * argument, cwd or body holding one is stored by digest, and so are grants holding one; a secret
+   * anywhere else refuses the rule. @default []
+   */
+  readonly secrets?: readonly string[];
+}
+
 /**
  * Adds a rule: assigns a fresh id and the creation time, and appends it to the file under the
  * lock, atomically. The directory is created (0700) if needed.
@@ -83,8 +94,10 @@ export async function loadRules(configDir: string): Promise<LoadedRules> {
  * @param configDir The user's config directory.
  * @param input The rule. A workspace scope must be absolute (it is made canonical: symbolic links
  *   resolved, so every spelling of a root is one scope).
+ * @param options The secrets the rule must not hold.
  * @returns The rule as stored.
- * @throws {BasisError} Code `usage` when the rule is malformed or one of its own examples fails;
+ * @throws {BasisError} Code `usage` when the rule is malformed, one of its own examples fails, or
+ *   it holds a secret where no digest can stand for it;
  *   code `denied` when the existing file cannot be trusted (a `RulesFileError`; the file is left
  *   as it is), another process holds the lock for too long, or the new file cannot be written
  *   (`Cannot save rules ...`; the old file is intact).
@@ -98,8 +111,13 @@ export async function loadRules(configDir: string): Promise<LoadedRules> {
  * console.log(rule.id);
  * ```
  */
-export async function addRule(configDir: string, input: RuleInput): Promise<Rule> {
-  const narrowed = narrowRuleInput(normaliseScope(input));
+export async function addRule(
+  configDir: string,
+  input: RuleInput,
+  options: AddRuleOptions = {},
+): Promise<Rule> {
+  const sealed = await sealSecrets(input, options.secrets ?? []);
+  const narrowed = narrowRuleInput(normaliseScope(sealed));
   if (!narrowed.ok) {
     throw BasisError.of("usage", cannotAdd(input, narrowed.problems[0] as Phrase));
   }
@@ -180,12 +198,6 @@ async function underLock<T>(
     const params = { file: JSON.stringify(file), reason: fsReason(error) };
     throw BasisError.of("denied", phrase("rules.cannot_save", params), { cause: error });
   }
-}
-
-const FILE_SYSTEM_ERRORS = Object.values(Deno.errors);
-
-function isFileSystemError(error: unknown): boolean {
-  return FILE_SYSTEM_ERRORS.some((kind) => error instanceof kind);
 }
 
 async function save(configDir: string, rules: readonly Rule[]): Promise<void> {

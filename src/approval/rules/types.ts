@@ -76,6 +76,16 @@ export type ArgMatcher = TextMatcher | OperandMatcher | InputArgMatcher | RestMa
  */
 export type ContentCondition = "any" | Readonly<Record<string, string>>;
 
+/**
+ * A condition on a call's grants: exactly (`"unconfined"`, or network and the write and read
+ * paths, compared as sets), `"any"`, or `{"sha256", "salt"}` over their canonical JSON when a path
+ * holds a secret.
+ */
+export type SandboxCondition =
+  | PreviewSandbox
+  | "any"
+  | { readonly sha256: string; readonly salt: string };
+
 /** A condition on the JSON value at one pointer of the input. */
 export type InputMatcher =
   | { readonly equals: unknown }
@@ -107,7 +117,7 @@ export interface ToolConditions {
    * (the default sandbox, or unconfined by the user's policy); a deny or ask rule, whatever they
    * are. "Always allow" pins the grants, so a tool that later asks for more is asked about again.
    */
-  readonly sandbox?: PreviewSandbox | "any";
+  readonly sandbox?: SandboxCondition;
   /** JSON pointer → condition on the value there; a pointer with no value fails. */
   readonly input?: Readonly<Record<string, InputMatcher>>;
   /** The files that decide what runs, by digest. */
@@ -131,7 +141,7 @@ export interface SpawnConditions {
    * The command's grants beyond the default, exactly, or `"any"`; a preview without grants
    * matches only `"any"`.
    */
-  readonly sandbox?: PreviewSandbox | "any";
+  readonly sandbox?: SandboxCondition;
   /**
    * The reach the preview shows (a task's, only when it is not the policy's default): a preview
    * without one matches no reach condition.

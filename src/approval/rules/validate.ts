@@ -27,6 +27,7 @@ import type {
   RuleInput,
   RuleScope,
   RulesDocument,
+  SandboxCondition,
   TextMatcher,
 } from "./types.ts";
 
@@ -378,11 +379,9 @@ function narrowInput(
   return ok ? Object.fromEntries(out) : undefined;
 }
 
-function narrowSandboxCondition(
-  value: unknown,
-  problems: Problems,
-): PreviewSandbox | "any" | undefined {
+function narrowSandboxCondition(value: unknown, problems: Problems): SandboxCondition | undefined {
   if (value === "any") return "any";
+  if (looksLikeDigest(value)) return narrowDigest(value, "when.sandbox", problems);
   const sandbox = narrowSandbox(value);
   if (sandbox === undefined) problems.add("when.sandbox", "rules_file.sandbox");
   return sandbox;

@@ -238,6 +238,8 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
   let pinned: string[] = [];
   let content: CallContent | undefined;
   let root: string;
+  // What the rules file must never hold: the --env values, and the tool's env values.
+  let secrets = callSecrets(settings.env);
   if (tool === SPAWN_TOOL) {
     root = await workspaceRoot(settings);
     if (decision === "allow" && isObject(when)) {
@@ -248,6 +250,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     const roster = await rosterFor(settings, { whole: true });
     root = roster.root;
     const spec = findTool(roster, tool);
+    secrets = callSecrets(spec.env, settings.env);
     if (decision === "allow" && isObject(when)) {
       const global = options.get("global") === true;
       const now = await pinnedNow(spec, settings, global, given?.program);
@@ -276,7 +279,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     ...(match === undefined ? {} : { match }),
     ...(notMatch === undefined ? {} : { not_match: notMatch }),
   } as RuleInput;
-  const rule = await addRule(settings.configDir, input);
+  const rule = await addRule(settings.configDir, input, { secrets });
   if (content !== undefined && pinned.includes("content")) {
     const { keepApproved } = await import("../../approval/rules/approved.ts");
     await keepApproved(settings.configDir, content);
@@ -352,7 +355,6 @@ async function pinnedNow(
   if (!found.ok) {
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
   }
-  const secrets = callSecrets(spec.env, settings.env);
   // The grants the call has now, as its preview will show them.
   const plan = await planSandbox(await loadSandboxPolicy(settings.configDir), {
     caller: { kind: "tool", grants: spec.sandbox },
@@ -386,7 +388,6 @@ async function pinnedNow(
   }
   const { cwd, ...rest } = await pinConditions(
     { kind: "tool", preview, env: spec.env, ...(fromInput ? { fromInput } : {}), content },
-    secrets,
   ) as ToolConditions;
   return { when: global ? rest : { ...rest, cwd } as ToolConditions, content };
 }

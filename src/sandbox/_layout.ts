@@ -1,0 +1,279 @@
+/**
+ * The file system one confined call sees, decided in one place for every platform: what is
+ * covered (a private `/tmp`, an empty `/run`, the hidden paths, the host sockets the environment
+ * names), what is bound from the host (the writable paths, the read grants), and how basis-tools'
+ * own directories stay out of reach whatever is granted around them. bubblewrap is given these
+ * mounts as they are; the macOS profile is written from the same paths. Private to the sandbox seam.
+ *
+ * The threat model, each line attacked by tests/sandbox_matrix_test.ts:
+ * - A call changes what approves or runs later calls (the config, cache and state directories):
+ *   they are never writable, and the config directory is not readable. A writable path around one
+ *   of them gets it bound read-only (the config directory: an empty directory) inside; a directory
+ *   between the two is bound onto itself, so that it cannot be moved away with them inside (a mount
+ *   point cannot be renamed); a writable path inside one of them, or one that holds a link on the
+ *   way to one (a link cannot be bound, only replaced), refuses the call.
+ * - A call reaches a host socket (tmux, ssh-agent, the session bus, docker): `/tmp` is the call's
+ *   own, `/run` is empty but for its links and the DNS configuration, the sockets the environment
+ *   names are covered, and a working directory the sandbox covers refuses the call (it is never
+ *   bound into it).
+ * - A call reads a key: the hidden paths are covered unless a read grant names them.
+ *
+ * @module
+ */
+
+import { type Phrase, phrase } from "../locale/messages.ts";
+import { canonicalPath, joinPath, linksOnTheWay, parentPath } from "../paths.ts";
+import { exists, quietly } from "../quietly.ts";
+import { isInside } from "./_paths.ts";
+
+/** One mount, at a canonical path; given to bubblewrap shallowest first. */
+export type Mount =
+  | {
+    readonly path: string;
+    /**
+     * `tmp` an empty file system of the call's own; `read`/`write` the host's path bound
+     * read-only/read-write; `keep` one of basis-tools' own paths bound read-only.
+     */
+    readonly kind: "tmp" | "read" | "write" | "keep";
+  }
+  /**
+   * Covered: by an empty directory of the call's own (`sealed`: read-only once every mount is
+   * made), or (a file) by `/dev/null`.
+   */
+  | {
+    readonly path: string;
+    readonly kind: "hide";
+    readonly directory: boolean;
+    readonly sealed?: boolean;
+  }
+  /** A symbolic link made inside a `tmp` one. */
+  | { readonly path: string; readonly kind: "link"; readonly target: string };
+
+/** One of basis-tools' own paths: hidden (the config directory), or kept read-only. */
+export interface TrustedPath {
+  /** Absolute, as basis-tools uses it (it may not exist yet). */
+  readonly path: string;
+  /** `hidden`: a directory no call may read; `directory`, `file`: no call may write. */
+  readonly kind: "hidden" | "directory" | "file";
+}
+
+/** What the call may touch, paths absolute and canonical. */
+export interface LayoutRequest {
+  /** Paths it may write (the workspace when it is one, the grants, the policy's). */
+  readonly write: readonly string[];
+  /** Hidden paths it may read. */
+  readonly read: readonly string[];
+  /** Paths it may not read. */
+  readonly hidden: readonly string[];
+  /** basis-tools' own paths. */
+  readonly trusted: readonly TrustedPath[];
+  /** The program, which must be visible to start. */
+  readonly program: string;
+  /** The working directory, which must be visible as the host has it. */
+  readonly cwd: string;
+  /** The policy's file, for the refusal of a covered working directory. */
+  readonly policyFile: string;
+}
+
+/** The mounts (in order) and the paths to make once the call is approved; or why it may not run. */
+export type Layout =
+  | {
+    readonly mounts: readonly Mount[];
+    /** Writable paths and basis-tools' own directories that do not exist yet. */
+    readonly create: readonly string[];
+    /** basis-tools' own paths, canonical (for the macOS profile). */
+    readonly trusted: readonly string[];
+  }
+  | { readonly refusal: Phrase };
+
+/** At one path, the later kind wins: a grant over a hiding, basis-tools' own over a grant. */
+const ORDER = { tmp: 0, link: 0, hide: 1, read: 2, write: 3, keep: 4 } as const;
+
+/**
+ * Lays out one call's file system, or refuses it: a writable path inside basis-tools' own
+ * directories (a read one inside the config directory), a link on their way that the call could
+ * replace, or a working directory the sandbox covers.
+ *
+ * @param request What the call may touch.
+ * @returns The layout, or the refusal.
+ */
+export function callLayout(request: LayoutRequest): Layout {
+  const mounts = runtimeMounts();
+  for (const path of request.read) if (isThere(path)) mounts.push({ path, kind: "read" });
+  for (const path of request.write) mounts.push({ path, kind: "write" });
+  const shown = [...mounts];
+  for (const path of request.hidden) {
+    // Covered already (in /run, say): nothing to add.
+    if (!isShown(coverOf(path, shown))) continue;
+    const kind = kindOf(path);
+    if (kind !== undefined) mounts.push({ path, kind: "hide", directory: kind !== "file" });
+  }
+  const guarded = guardTrusted(request, mounts);
+  if ("refusal" in guarded) return guarded;
+  mounts.push(...guarded.mounts);
+  const cover = coverOf(request.cwd, mounts);
+  if (cover !== undefined && !isShown(cover)) {
+    return {
+      refusal: phrase("sandbox.cwd_covered", {
+        cwd: JSON.stringify(request.cwd),
+        place: JSON.stringify(cover.path),
+        file: JSON.stringify(request.policyFile),
+      }),
+    };
+  }
+  if (!isShown(coverOf(request.program, mounts)) && isThere(request.program)) {
+    mounts.push({ path: request.program, kind: "read" });
+  }
+  const create = [...request.write.filter((path) => !exists(path)), ...guarded.create];
+  return { mounts: ordered(mounts), create, trusted: guarded.trusted };
+}
+
+/** The host's private places: `/tmp`, and `/run` with its links and the DNS configuration. */
+function runtimeMounts(): Mount[] {
+  const mounts: Mount[] = [{ path: canonicalPath("/tmp"), kind: "tmp" }];
+  for (const run of new Set(["/run", canonicalPath("/var/run")])) {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(run)];
+    } catch {
+      continue;
+    }
+    mounts.push({ path: run, kind: "tmp" });
+    for (const entry of entries) {
+      if (!entry.isSymlink) continue;
+      const path = joinPath(run, entry.name);
+      try {
+        mounts.push({ path, kind: "link", target: Deno.readLinkSync(path) });
+      } catch {
+        // Gone, or not ours to read: left out.
+      }
+    }
+  }
+  // Name lookups read it (`/etc/resolv.conf` is often a link into /run): the file, not its
+  // directory, which may hold the resolver's socket.
+  const resolver = canonicalPath("/etc/resolv.conf");
+  if (resolver.startsWith("/run/") && isThere(resolver)) {
+    mounts.push({ path: resolver, kind: "read" });
+  }
+  return mounts;
+}
+
+/**
+ * How basis-tools' own paths stay out of reach (module doc): the refusal, or the mounts to add and
+ * the directories to make.
+ */
+function guardTrusted(
+  request: LayoutRequest,
+  mounts: readonly Mount[],
+): { mounts: Mount[]; create: string[]; trusted: string[] } | { refusal: Phrase } {
+  const writer = (path: string) => {
+    const cover = coverOf(path, mounts);
+    return cover?.kind === "write" ? cover.path : undefined;
+  };
+  const added: Mount[] = [];
+  const create: string[] = [];
+  const trusted: string[] = [];
+  const ways: string[] = [];
+  for (const own of request.trusted) {
+    const { path, links } = linksOnTheWay(own.path);
+    const dir = JSON.stringify(path);
+    trusted.push(path);
+    const inside = request.write.find((write) => isInside(write, path));
+    if (inside !== undefined) {
+      return { refusal: phrase("sandbox.trusted_write", { path: JSON.stringify(inside), dir }) };
+    }
+    const read = own.kind === "hidden" ? request.read.find((at) => isInside(at, path)) : undefined;
+    if (read !== undefined) {
+      return { refusal: phrase("sandbox.trusted_read", { path: JSON.stringify(read), dir }) };
+    }
+    for (const link of links) {
+      const open = writer(parentPath(link));
+      if (open !== undefined) {
+        return {
+          refusal: phrase("sandbox.trusted_link", {
+            path: JSON.stringify(open),
+            link: JSON.stringify(link),
+            dir,
+          }),
+        };
+      }
+      ways.push(parentPath(link));
+    }
+    ways.push(parentPath(path));
+    const cover = coverOf(path, mounts);
+    const writable = cover?.kind === "write";
+    if (own.kind === "hidden") {
+      if (isShown(cover) && (writable || exists(path))) {
+        added.push({ path, kind: "hide", directory: true, sealed: true });
+      }
+    } else if (writable) {
+      added.push({ path, kind: "keep" });
+    }
+    if (writable && own.kind !== "file" && !exists(path)) create.push(path);
+  }
+  // Every directory on the way that the call may write: bound onto itself, so not movable.
+  for (const way of ways) {
+    for (let at = way; at !== "/"; at = parentPath(at)) {
+      const open = writer(at);
+      if (open === undefined || open === at) continue;
+      if (!added.some((mount) => mount.path === at)) added.push({ path: at, kind: "write" });
+    }
+  }
+  return { mounts: added, create, trusted };
+}
+
+/**
+ * The mount that decides what a path shows: the deepest one at or above it (at one path, the last
+ * in {@linkcode ORDER}); `undefined` when none is, and the host's root (read-only) shows it.
+ *
+ * @param path A canonical path.
+ * @param mounts The mounts.
+ * @returns The mount, or `undefined`.
+ */
+export function coverOf(path: string, mounts: readonly Mount[]): Mount | undefined {
+  let deepest: Mount | undefined;
+  for (const mount of mounts) {
+    if (!isInside(path, mount.path)) continue;
+    if (deepest === undefined || before(deepest, mount) <= 0) deepest = mount;
+  }
+  return deepest;
+}
+
+/** Whether what a mount decides shows the host's files (the host's root when there is none). */
+function isShown(mount: Mount | undefined): boolean {
+  return mount === undefined || mount.kind === "read" || mount.kind === "write" ||
+    mount.kind === "keep";
+}
+
+/** Parents first; at one path, in {@linkcode ORDER}; each path once (the last kind wins). */
+function ordered(mounts: readonly Mount[]): Mount[] {
+  const last = new Map<string, Mount>();
+  for (const mount of mounts) {
+    const seen = last.get(mount.path);
+    if (seen === undefined || ORDER[mount.kind] >= ORDER[seen.kind]) last.set(mount.path, mount);
+  }
+  return [...last.values()].sort(before);
+}
+
+function before(a: Mount, b: Mount): number {
+  return depth(a.path) - depth(b.path) || ORDER[a.kind] - ORDER[b.kind];
+}
+
+/** What is at a path: `undefined` when nothing, `unknown` when Deno may not look. */
+function kindOf(path: string): "directory" | "file" | "unknown" | undefined {
+  try {
+    return quietly(() => Deno.statSync(path)).isDirectory ? "directory" : "file";
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return "unknown";
+    return undefined;
+  }
+}
+
+function isThere(path: string): boolean {
+  const kind = kindOf(path);
+  return kind === "directory" || kind === "file";
+}
+
+function depth(path: string): number {
+  return path === "/" ? 0 : path.split("/").length - 1;
+}
