@@ -193,17 +193,17 @@ async function judge(
 
 /** What a call runs, as its content goes. */
 function subjectOf(request: ApprovalRequest): ContentSubject {
-  const { preview } = request;
   if (request.kind === "spawn") {
     // A task's words are no command: nothing of a task is pinned.
-    const body = request.preview.mode === "command" ? request.preview.body : "";
-    return { kind: "spawn", body, cwd: request.preview.cwd };
+    const { mode, body, cwd } = request.preview;
+    return { kind: "spawn", body: mode === "command" ? body : "", cwd };
   }
+  const { program, command, cwd } = request.preview;
   return {
     kind: "tool",
-    program: request.preview.program,
-    command: request.preview.command,
-    cwd: preview.cwd,
+    program,
+    command,
+    cwd,
     fromInput: (request.fromInput ?? []).map((arg) => arg.index),
     ...(request.files === undefined ? {} : { files: request.files }),
   };
