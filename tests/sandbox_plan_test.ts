@@ -211,6 +211,7 @@ Deno.test("callLayout() and bwrapArgs() confine: own PID namespace that dies wit
     write: [`${dir}/home/work`, dir],
     read: [`${dir}/home/.ssh/keys`],
     hidden: [`${dir}/home/.ssh`, `${dir}/home/.netrc`, `${dir}/not-there`],
+    sockets: [],
     trusted: [
       { path: `${dir}/config`, kind: "hidden" },
       { path: `${dir}/cache/basis`, kind: "directory" },

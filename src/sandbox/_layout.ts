@@ -65,6 +65,11 @@ export interface LayoutRequest {
   readonly read: readonly string[];
   /** Paths it may not read. */
   readonly hidden: readonly string[];
+  /**
+   * Host sockets (and directories of them) to cover: as the hidden paths, but left out where Deno
+   * may not look (a variable's socket can be anywhere; a call must not fail for it).
+   */
+  readonly sockets: readonly string[];
   /** basis-tools' own paths. */
   readonly trusted: readonly TrustedPath[];
   /** The program, which must be visible to start. */
@@ -102,11 +107,12 @@ export function callLayout(request: LayoutRequest): Layout {
   for (const path of request.read) if (isThere(path)) mounts.push({ path, kind: "read" });
   for (const path of request.write) mounts.push({ path, kind: "write" });
   const shown = [...mounts];
-  for (const path of request.hidden) {
+  for (const path of [...request.hidden, ...request.sockets]) {
     // Covered already (in /run, say): nothing to add.
     if (!isShown(coverOf(path, shown))) continue;
     const kind = kindOf(path);
-    if (kind !== undefined) mounts.push({ path, kind: "hide", directory: kind !== "file" });
+    if (kind === undefined || (kind === "unknown" && !request.hidden.includes(path))) continue;
+    mounts.push({ path, kind: "hide", directory: kind !== "file" });
   }
   const guarded = guardTrusted(request, mounts);
   if ("refusal" in guarded) return guarded;

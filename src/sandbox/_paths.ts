@@ -4,7 +4,13 @@
  * @module
  */
 
-import { canonicalPath, isAbsolutePath, parentPath, resolvePath } from "../paths.ts";
+import {
+  canonicalPath,
+  type EnvLookup,
+  isAbsolutePath,
+  parentPath,
+  resolvePath,
+} from "../paths.ts";
 import { quietly } from "../quietly.ts";
 
 /**
@@ -69,4 +75,27 @@ export function unique(paths: readonly string[]): string[] {
 export function isInside(path: string, base: string): boolean {
   if (base === "/") return isAbsolutePath(path);
   return path === base || path.startsWith(`${base}/`);
+}
+
+/** Daemons' sockets outside `/run` and `/tmp` that give whoever connects a machine of their own. */
+export const SYSTEM_SOCKETS: readonly string[] = [
+  "/var/snap/lxd/common/lxd/unix.socket",
+  "/var/lib/lxd/unix.socket",
+  "/nix/var/nix/daemon-socket",
+];
+
+/**
+ * The host sockets the environment names (the ssh agent, tmux, the session bus), the runtime
+ * directory, and {@linkcode SYSTEM_SOCKETS}: covered, wherever they are, so that a program that
+ * looks where its variable says finds nothing.
+ *
+ * @param env How variables are read.
+ * @returns The paths, absolute.
+ */
+export function hostSockets(env: EnvLookup): string[] {
+  const bus = /^unix:path=([^,;]+)/.exec(env("DBUS_SESSION_BUS_ADDRESS") ?? "")?.[1];
+  const named = [env("SSH_AUTH_SOCK"), env("TMUX")?.split(",")[0], bus, env("XDG_RUNTIME_DIR")];
+  const paths = [...named, ...SYSTEM_SOCKETS];
+  return paths.filter((path): path is string => path !== undefined && isAbsolutePath(path))
+    .map((path) => resolvePath(path));
 }

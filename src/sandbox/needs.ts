@@ -7,7 +7,7 @@
 import { readEnv } from "../paths.ts";
 import { SANDBOX_EXEC } from "./_seatbelt.ts";
 import { BOOT_ID, findBwrap, namedBwrap } from "./_probe.ts";
-import { expandList, unique } from "./_paths.ts";
+import { expandList, hostSockets, unique } from "./_paths.ts";
 import type { PlanOptions } from "./plan.ts";
 import type { GrantLists, SandboxPolicy } from "./types.ts";
 import { exists } from "../quietly.ts";
@@ -21,7 +21,7 @@ export interface SandboxNeeds {
    * bare name when none is found or it is not trusted), or `sandbox-exec`.
    */
   readonly program: string | undefined;
-  /** Paths looked at to set a call up: the hidden ones and every granted one. */
+  /** Paths looked at to set a call up: the hidden ones, the host sockets, every granted one. */
   readonly read: readonly string[];
   /** Granted writable paths, created when missing. */
   readonly write: readonly string[];
@@ -57,6 +57,7 @@ export function sandboxNeeds(
   ]);
   const read: string[] = unique([
     ...expand(policy.hidden),
+    ...hostSockets(env),
     ...expand(policy.spawn.read),
     ...grants.flatMap((asked) => expand(asked.read)),
   ]);

@@ -23,7 +23,7 @@ import { exists } from "../quietly.ts";
 import { bwrapArgs } from "./_bwrap.ts";
 import { callLayout, type TrustedPath } from "./_layout.ts";
 import { type BwrapFound, findBwrap, forgetProbe, namedBwrap, probe } from "./_probe.ts";
-import { expandList, isInside, present, unique } from "./_paths.ts";
+import { expandList, hostSockets, isInside, present, unique } from "./_paths.ts";
 import { SANDBOX_EXEC, seatbeltArgs } from "./_seatbelt.ts";
 import {
   type GrantLists,
@@ -135,8 +135,8 @@ export async function planSandbox(
   const layout = callLayout({
     write: unique([...(root ?? []), ...(expandList(policy.write, home) ?? []), ...preview.write]),
     read: preview.read,
-    hidden: present([...(expandList(policy.hidden, home, resolvePath) ?? []), ...namedSockets(env)])
-      .map(canonicalPath),
+    hidden: present(expandList(policy.hidden, home, resolvePath) ?? []).map(canonicalPath),
+    sockets: present(hostSockets(env)).map(canonicalPath),
     trusted: trustedPaths(policy, options, env, bwrap),
     program: canonicalPath(request.program),
     cwd: canonicalPath(request.cwd),
@@ -229,18 +229,6 @@ function trustedPaths(
     [bwrap !== undefined && "path" in bwrap ? bwrap.path : undefined, "file"],
   ];
   return paths.flatMap(([path, kind]) => path === undefined ? [] : [{ path, kind }]);
-}
-
-/**
- * The host sockets the environment names (the ssh agent, tmux, the session bus) and the runtime
- * directory: covered, wherever they are, so that a program that looks where its variable says
- * finds nothing.
- */
-function namedSockets(env: EnvLookup): string[] {
-  const bus = /^unix:path=([^,;]+)/.exec(env("DBUS_SESSION_BUS_ADDRESS") ?? "")?.[1];
-  const paths = [env("SSH_AUTH_SOCK"), env("TMUX")?.split(",")[0], bus, env("XDG_RUNTIME_DIR")];
-  return paths.filter((path): path is string => path !== undefined && isAbsolutePath(path))
-    .map((path) => resolvePath(path));
 }
 
 /**

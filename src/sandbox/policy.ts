@@ -38,7 +38,8 @@ export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"]
 /**
  * What the sandbox hides from every call unless a declaration's `read` (or `write`) names it:
  * where keys and tokens live — ssh and gpg, the clouds' and clusters' CLIs, container registries,
- * package managers' publish tokens, git hosts' CLIs, password managers. (`/run`, where the sockets
+ * package managers' publish tokens, git hosts' CLIs, password managers — and the agents' and
+ * container VMs' sockets kept in the home directory. (`/run`, where the sockets
  * of agents and daemons are, is empty in every call whatever this list says; so is `/tmp`.)
  */
 export const DEFAULT_HIDDEN: readonly string[] = [
@@ -74,6 +75,11 @@ export const DEFAULT_HIDDEN: readonly string[] = [
   "~/.config/op",
   "~/.password-store",
   "~/.local/share/keyrings",
+  "~/.1password",
+  "~/.bitwarden-ssh-agent.sock",
+  "~/.colima",
+  "~/.lima",
+  "~/.orbstack",
   "~/.pgpass",
   "~/.my.cnf",
 ];
