@@ -8,9 +8,10 @@
  * more; they run under the same flags. Rows about start-up, throughput and MCP run with the OS
  * sandbox off (`sandbox.json` `{"mode": "off"}`); the sandbox rows compare it on and off.
  *
- * Usage: deno task bench [--quick] [--only sandbox]
- *   --quick         fewer runs, 20 MiB instead of 100, no 10,000-tool row, nothing written (≈1 minute)
- *   --only sandbox  only the rows about the OS sandbox, nothing written
+ * Usage: deno task bench [--quick] [--only sandbox|approval]
+ *   --quick          fewer runs, 20 MiB instead of 100, no 10,000-tool row, nothing written (≈1 minute)
+ *   --only sandbox   only the rows about the OS sandbox, nothing written
+ *   --only approval  only the rows about approval (rules, content pinning), nothing written
  *
  * @module
  */
@@ -21,10 +22,13 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const BUNDLE = `${ROOT}dist/basis-tools.js`;
 const FLOORS = `${ROOT}bench/floors`;
 const QUICK = Deno.args.includes("--quick");
-/** `--only sandbox`: the sandbox rows alone (the `call` row, and the MCP server's). */
+/**
+ * `--only sandbox`: the sandbox rows alone (the `call` row, and the MCP server's); `--only
+ * approval`: the approval rows alone.
+ */
 const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : undefined;
-if (ONLY !== undefined && ONLY !== "sandbox") {
-  throw new Error(`--only takes "sandbox", not ${ONLY}`);
+if (ONLY !== undefined && ONLY !== "sandbox" && ONLY !== "approval") {
+  throw new Error(`--only takes "sandbox" or "approval", not ${ONLY}`);
 }
 const ALL = ONLY === undefined;
 /** Alternating runs of each command for the start-up rows, and for the 100 MiB rows. */
@@ -298,7 +302,7 @@ if (ALL) {
 }
 
 // 3. The OS sandbox: the same call confined (bubblewrap, the default where it works) vs off.
-{
+if (ONLY !== "approval") {
   console.error("call cat, sandboxed vs unsandboxed…");
   const sandboxed = cli(
     w100,
@@ -327,7 +331,7 @@ if (ALL) {
 
 // 4. What approval adds to a call: 1,000 remembered rules and the audit trail, vs --approve
 // always with the audit trail off.
-if (ALL) {
+if (ALL || ONLY === "approval") {
   console.error("approval path: 1,000 rules + audit vs --approve always, audit off…");
   const config = `${work}/approval-config`;
   await Deno.mkdir(config, { recursive: true });
@@ -380,7 +384,7 @@ if (ALL) {
 // 4b. What content pinning adds for a 50 MiB program of the user's own: the first call (its digest
 // not cached: the program is read) and the next ones (a stat and the cache entry), vs the same
 // call allowed by the same rule with `"content": "any"` (nothing pinned, nothing read).
-if (ALL) {
+if (ALL || ONLY === "approval") {
   console.error("content pinning of a 50 MiB program, first call and cached…");
   const root = await workspace("pinned", {
     big: { description: "big", input_schema: { type: "object" }, command: [BIG_PROGRAM] },
@@ -655,7 +659,7 @@ if (ALL) {
 
 // 9. The MCP server (bench/mcp_bench.ts): sequential tools/call of a `cat` tool vs Deno loops
 // spawning `setsid cat` and `cat`, the sandbox on vs off, latency, memory.
-{
+if (ONLY !== "approval") {
   console.error("MCP server: sequential tools/call…");
   const mcp = await sh([
     DENO,

@@ -305,6 +305,7 @@ export const EN_US = {
   "show.timeout": "timeout",
   "show.sandbox": "sandbox",
   "show.sandbox_default": "nothing beyond the default sandbox",
+  "show.files": "files",
   "show.sandbox_grants": "may {grants}",
   "show.declared_in": "declared in",
   "show.input_schema": "input schema",

@@ -334,6 +334,7 @@ export function ukUA(): Catalogue {
     "show.timeout": "обмеження часу",
     "show.sandbox": "пісочниця",
     "show.sandbox_default": "нічого понад типову пісочницю",
+    "show.files": "файли",
     "show.sandbox_grants": "дозволено {grants}",
     "show.declared_in": "оголошено в",
     "show.input_schema": "схема вхідних даних",

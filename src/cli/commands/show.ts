@@ -53,6 +53,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
         write: spec.sandbox.write,
         read: spec.sandbox.read,
       },
+      ...(spec.files === undefined ? {} : { files: spec.files }),
       input_schema: spec.inputSchema,
       ...(spec.outputSchema === undefined ? {} : { output_schema: spec.outputSchema }),
       source: spec.scope,
@@ -86,6 +87,9 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     [t("show.side_effect"), spec.sideEffect],
     [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
     [t("show.sandbox"), sandboxText],
+    ...(spec.files === undefined
+      ? []
+      : [[t("show.files"), spec.files.join(", ")] as [string, string]]),
     [t("show.declared_in"), `${spec.file} (${spec.scope})`],
   ];
   const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
