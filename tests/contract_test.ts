@@ -414,7 +414,8 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
   assert.match(noAgent.message, wording("spawn.guard.no_agent"));
   assert.equal(approver.asked.length, 0);
 
-  const open = new SpawnToolBuilder(config(), { root: ROOT, approver }).build();
+  const open = new SpawnToolBuilder(config(), { root: ROOT, approver, sandbox: UNCONFINED })
+    .build();
   const execution = await open.execution({ input: "!printf 'x\\n'; exit 3" });
   const chunks = collect(execution.outputStream());
   const failed = await rejection(execution.execute());
