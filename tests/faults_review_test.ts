@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { assertNoStackTrace, cliCommand, oneTool, scratch, unconfined } from "./_cli.ts";
+import { assertNoStackTrace, cli, cliCommand, oneTool, scratch, unconfined } from "./_cli.ts";
 import { tempDir } from "./_scratch.ts";
 import { say } from "./_wording.ts";
 
@@ -91,4 +91,35 @@ Deno.test({
     assert.doesNotMatch(read("left"), /hello\.sh|tools\.json/, `left behind: ${read("left")}`);
     assert.equal(read("second.code"), "0", read("second"));
   }
+});
+
+Deno.test("rules add never writes a rules.json larger than it reads: exit 5, one line, the rules intact", async () => {
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const add = await cli(dirs, ["rules", "add", "--tool", "echo"]);
+  assert.equal(add.code, 0, add.stderr);
+  const file = `${dirs.configDir}/rules.json`;
+  // Copies of the rule written, with ids of their own, until one more would pass 4 MiB.
+  const written: { version: number; rules: { id: string }[] } = JSON.parse(
+    await Deno.readTextFile(file),
+  );
+  const line = JSON.stringify(written.rules[0]);
+  const lines: string[] = [];
+  const base32 = (n: number) =>
+    [...n.toString(32).padStart(8, "0")].map((digit) =>
+      "abcdefghijklmnopqrstuvwxyz234567"[parseInt(digit, 32)]
+    ).join("");
+  while (64 + (lines.length + 1) * (line.length + 6) < 4 * 1024 * 1024) {
+    lines.push(`    ${line.replace(/"r-[a-z2-7]{8}"/, `"r-${base32(lines.length)}"`)}`);
+  }
+  const full = `{\n  "version": ${written.version},\n  "rules": [\n${lines.join(",\n")}\n  ]\n}\n`;
+  await Deno.writeTextFile(file, full);
+  const listed = await cli(dirs, ["rules", "list"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const refused = await cli(dirs, ["rules", "add", "--tool", "echo", "--input", "/a=1"]);
+  assert.equal(refused.code, 5, refused.stderr);
+  assertNoStackTrace(refused.stderr);
+  assert.equal(refused.stderr.trimEnd().split("\n").length, 1, refused.stderr);
+  assert.match(refused.stderr, /^basis-tools: Cannot save rules /);
+  assert.equal(await Deno.readTextFile(file), full);
+  assert.equal((await cli(dirs, ["rules", "list"])).code, 0);
 });
