@@ -11,6 +11,7 @@
 import { joinPath, resolvePath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
+import { readRegularFile } from "../../read_regular_file.ts";
 import { sha256 } from "./_file_digest.ts";
 import { writeFileAtomic } from "./_atomic.ts";
 import type { CallContent } from "./content.ts";
@@ -46,8 +47,9 @@ export async function keepApproved(configDir: string, content: CallContent): Pro
 /** Reads a file as text when it is small, UTF-8 and without NUL; `undefined` otherwise. */
 function smallText(path: string): string | undefined {
   try {
-    if (quietly(() => Deno.statSync(path)).size > KEEP_LIMIT) return undefined;
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path));
+    const read = readRegularFile(path, { limit: KEEP_LIMIT });
+    if (read.kind !== "read") return undefined;
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
     return text.length <= KEEP_LIMIT && !text.includes("\0") ? text : undefined;
   } catch {
     return undefined;
