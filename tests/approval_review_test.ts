@@ -8,7 +8,8 @@
 
 import assert from "node:assert/strict";
 import { cli, type Scratch, scratch } from "./_cli.ts";
-import { wording } from "./_wording.ts";
+import { callTool, connectMcp } from "./_mcp.ts";
+import { say, wording } from "./_wording.ts";
 
 /** Writes the workspace manifest: each tool gets a description and an object schema. */
 async function manifest(dirs: Scratch, tools: Record<string, Record<string, unknown>>) {
@@ -75,4 +76,45 @@ Deno.test({
       assert.match(added.stderr, wording("rules.cannot_read", { where }));
     }
   },
+});
+
+Deno.test("a secret in a pinned file is neither kept in approved/ nor shown in the difference", async () => {
+  await using dirs = await scratch();
+  // A private key in the manifest's env, and in the tool's own config (a file its `files` pins).
+  const key = "-----BEGIN KEY-----\nc2VjcmV0LWtleS1ib2R5\n-----END KEY-----";
+  const env = { DEPLOY_KEY: key };
+  await Deno.mkdir(`${dirs.root}/conf`);
+  await Deno.writeTextFile(`${dirs.root}/conf/deploy.conf`, `host=a\nkey=${key}\n`);
+  await manifest(dirs, {
+    d: { command: ["true"], env: { KEY: "${DEPLOY_KEY}" }, files: ["conf/*"] },
+  });
+  const added = await cli(dirs, ["rules", "add", "--tool", "d"], { env });
+  assert.equal(added.code, 0, added.stderr);
+  await Deno.writeTextFile(`${dirs.root}/conf/deploy.conf`, "host=b\n");
+
+  const questions: string[] = [];
+  const session = await connectMcp(dirs, ["mcp"], {
+    env,
+    elicit: (message) => {
+      questions.push(message);
+      return { action: "accept", content: { decision: "deny" } };
+    },
+  });
+  try {
+    assert.equal((await callTool(session, "d", {})).isError, true);
+  } finally {
+    await session.close();
+  }
+  assert.equal(questions.length, 1);
+  assert.ok(
+    questions[0]!.includes(say("prompt.change_changed", { path: "conf/deploy.conf" })),
+    questions[0],
+  );
+  for (const line of key.split("\n")) {
+    assert.ok(!questions[0]!.includes(line), `a line of the secret was shown:\n${questions[0]}`);
+  }
+  for await (const entry of Deno.readDir(`${dirs.configDir}/approved`)) {
+    const kept = await Deno.readTextFile(`${dirs.configDir}/approved/${entry.name}`);
+    assert.ok(!kept.includes("c2VjcmV0LWtleS1ib2R5"), `approved/${entry.name} holds the secret`);
+  }
 });
