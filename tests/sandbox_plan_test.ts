@@ -347,7 +347,7 @@ Deno.test("the prompt words the grants: confined with nothing more, what more it
   assert.match(shown("unconfined"), line("prompt.sandbox_unconfined"));
 });
 
-Deno.test("sandboxNeeds() asks Deno for bwrap, the hidden and granted paths and the boot id; nothing when off", () => {
+Deno.test("sandboxNeeds() asks Deno for bwrap, the hidden and granted paths and /run; nothing when off", () => {
   const needs = sandboxNeeds(POLICY, [{ write: ["~/out"], read: ["~/.aws"] }], {
     env: env({ HOME: "/home/me", PATH: "/nowhere" }),
     os: "linux",
@@ -358,7 +358,7 @@ Deno.test("sandboxNeeds() asks Deno for bwrap, the hidden and granted paths and 
   assert.equal(needs.sandboxed, system !== undefined);
   assert.ok(needs.write.includes("/home/me/out"));
   assert.ok(needs.read.includes("/home/me/.aws") && needs.read.includes("/home/me/.ssh"));
-  assert.ok(needs.read.includes("/proc/sys/kernel/random/boot_id"));
+  assert.ok(needs.read.includes("/run"));
   assert.deepEqual(sandboxNeeds({ ...POLICY, mode: "off" }, [], { os: "linux" }), {
     sandboxed: false,
     program: undefined,

@@ -24,6 +24,7 @@ import {
   unconfined,
 } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
+import { DEFAULT_PERMISSIONS } from "../scripts/_permissions.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { type TempDir, tempDir } from "./_scratch.ts";
 import { settle } from "./_poll.ts";
@@ -297,6 +298,18 @@ confinedTest(
     assert.match(result.stderr, /Read-only file system/);
     assert.equal((await Deno.stat(state)).mode! & 0o777, 0o700);
     assert.deepEqual([...Deno.readDirSync(state)], []);
+  },
+);
+
+confinedTest(
+  'under the released binary\'s permissions the answer "bwrap works here" is kept: a call starts one bwrap',
+  async () => {
+    await using dirs = await scratch(oneTool("t", { command: ["true"] }));
+    const permissions = DEFAULT_PERMISSIONS.filter((flag) => flag !== "--no-prompt");
+    const first = await cli(dirs, ["call", "t", "{}", ...ALWAYS], { permissions });
+    assert.equal(first.code, 0, first.stderr);
+    // Deno lets nothing short of --allow-all read /proc: the answer is kept without the boot.
+    assert.match(await Deno.readTextFile(`${dirs.cacheDir}/sandbox-probe.json`), /"works"/);
   },
 );
 

@@ -2,7 +2,9 @@
  * Finding bubblewrap and asking whether it can make the namespaces a call needs on this machine.
  * The answer costs a start of bwrap (3–4 ms), so a "yes" is asked once per process and kept in the
  * cache directory (`sandbox-probe.json`) for as long as the same bwrap runs on the same boot as the
- * same user: a CLI call then pays for one bwrap, not two. A "no" is never kept (fixing the machine
+ * same user (the boot only where it can be read: Deno lets nothing short of `--allow-all` read
+ * /proc, so the released binary keeps its answer across boots): a CLI call then pays for one bwrap,
+ * not two. A "no" is never kept (fixing the machine
  * takes effect at once), and a confined call that bwrap could not set up forgets the "yes"
  * (`forgetProbe`), so the next call asks again. A wrong "yes" in the file can only make a call fail
  * to start, never run unconfined. Private to the sandbox seam.
@@ -12,7 +14,7 @@
 
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { canonicalPath, isAbsolutePath, joinPath, parentPath } from "../paths.ts";
-import { exists } from "../quietly.ts";
+import { exists, quietly } from "../quietly.ts";
 import { resolveProgram } from "../run/mod.ts";
 import { probeArgs } from "./_bwrap.ts";
 import { expandList } from "./_paths.ts";
@@ -158,11 +160,19 @@ async function probeOnce(bwrap: string, cacheDir: string | undefined): Promise<P
   return said;
 }
 
-/** What a kept "yes" must match: the program (and its version on disk), the boot, the user. */
+/**
+ * What a kept "yes" must match: the program (and its version on disk), the boot where it can be
+ * read, the user.
+ */
 function probeKey(bwrap: string): string | undefined {
   try {
     const info = Deno.statSync(bwrap);
-    const boot = Deno.readTextFileSync(BOOT_ID).trim();
+    let boot = "";
+    try {
+      boot = quietly(() => Deno.readTextFileSync(BOOT_ID)).trim();
+    } catch {
+      // Not readable under scoped permissions: any boot.
+    }
     return JSON.stringify([bwrap, info.size, info.mtime?.getTime() ?? 0, boot, Deno.uid()]);
   } catch {
     return undefined;

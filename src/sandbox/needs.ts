@@ -6,7 +6,7 @@
 
 import { readEnv } from "../paths.ts";
 import { SANDBOX_EXEC } from "./_seatbelt.ts";
-import { BOOT_ID, findBwrap, namedBwrap } from "./_probe.ts";
+import { findBwrap, namedBwrap } from "./_probe.ts";
 import { expandList, hostSockets, unique } from "./_paths.ts";
 import type { PlanOptions } from "./plan.ts";
 import type { GrantLists, SandboxPolicy } from "./types.ts";
@@ -66,8 +66,8 @@ export function sandboxNeeds(
   }
   const bwrap = findBwrap(env("PATH"), namedBwrap(policy, home));
   const found = bwrap !== undefined && "path" in bwrap;
-  // The boot id keys the answer "bwrap works here" kept in the cache directory; /run is looked at
-  // for the links kept in a call's empty /run, and the DNS configuration for the file it links to.
-  read.push(BOOT_ID, "/run", "/etc/resolv.conf");
+  // /run is looked at for the links kept in a call's empty /run, and the DNS configuration for the
+  // file it links to.
+  read.push("/run", "/etc/resolv.conf");
   return { sandboxed: found, program: found ? bwrap.path : "bwrap", read, write };
 }
