@@ -9,8 +9,10 @@
  * Where `setpriv(1)` is there too (util-linux, like setsid), the start is
  * `setpriv --pdeathsig KILL -- setsid -- PROGRAM ARGS…`: the program gets SIGKILL when basis-tools
  * dies, even of a SIGKILL nothing can catch (the kernel's parent-death signal survives both execs;
- * about 1 ms more a start). Without it such a death leaves an unconfined program running. Processes
- * the program started itself are not reached this way (only a sandbox's PID namespace holds them).
+ * about 1 ms more a start). A setpriv that refuses `--pdeathsig` (util-linux before 2.33, BusyBox)
+ * is left out: it is tried once a process. Without it such a death leaves an unconfined program
+ * running. Processes the program started itself are not reached this way (only a sandbox's PID
+ * namespace holds them).
  * Private to the runner.
  *
  * @module
@@ -43,13 +45,31 @@ function launcher(): readonly string[] | undefined {
     const setsid = findProgram("setsid");
     if (setsid === undefined) return undefined;
     const setpriv = findProgram("setpriv");
-    launcherArgs = setpriv === undefined
-      ? [setsid, "--"]
-      : [setpriv, "--pdeathsig", "KILL", "--", setsid, "--"];
+    const tied = setpriv === undefined ? [] : [setpriv, "--pdeathsig", "KILL", "--"];
+    launcherArgs = [...(takesDeathSignal(tied, setsid) ? tied : []), setsid, "--"];
   } catch {
     // Not allowed to look, or not there: detached it is.
   }
   return launcherArgs ?? undefined;
+}
+
+/**
+ * Whether setpriv takes `--pdeathsig` (util-linux 2.33 and later; not BusyBox's): tried once, on
+ * setsid's `--help`, since a setpriv that refuses it would fail every start.
+ */
+function takesDeathSignal(tied: readonly string[], setsid: string): boolean {
+  const [setpriv, ...args] = tied;
+  if (setpriv === undefined) return false;
+  try {
+    const probe = new Deno.Command(setpriv, {
+      args: [...args, setsid, "--help"],
+      stdout: "null",
+      stderr: "null",
+    });
+    return probe.outputSync().success;
+  } catch {
+    return false;
+  }
 }
 
 /** An executable file of that name in one of {@linkcode LAUNCHER_DIRS}. */
