@@ -179,6 +179,7 @@ async function judge(
           {
             configDir: options.configDir,
             root: canonicalPath(options.root ?? request.preview.cwd),
+            secrets: options.secrets ?? [],
           },
         );
         changed = { rule: stale.rule.id, files };
@@ -399,7 +400,7 @@ async function remember(
   );
   if (files !== undefined) {
     const { keepApproved } = await import("./rules/approved.ts");
-    await keepApproved(options.configDir, files);
+    await keepApproved(options.configDir, files, options.secrets ?? []);
   }
   return await addRule(options.configDir, {
     tool: request.tool,

@@ -570,6 +570,8 @@ export const EN_US = {
   "rules.cannot_add_unnamed": "Cannot add rule for a tool: {problem}",
   "rules.cannot_remove": "Cannot remove rule {id}: no rule has that id in {file}",
   "rules.cannot_save": "Cannot save rules {file}: {reason}",
+  "rules.save_too_large":
+    "it would be larger than {limit}, more than basis-tools reads; remove rules first (rules list, rules remove ID)",
   "rules.lock_busy":
     "Cannot save rules {file}: another process has held the lock {lock} for {ms} ms; try again when it is done",
   "rules_file.unusable": "unusable",

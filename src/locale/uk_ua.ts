@@ -611,6 +611,8 @@ export function ukUA(): Catalogue {
     "rules.cannot_remove":
       "Не вдалося видалити правило {id}: у {file} немає правила з таким ідентифікатором",
     "rules.cannot_save": "Не вдалося зберегти правила {file}: {reason}",
+    "rules.save_too_large":
+      "файл став би більшим за {limit}, а більшого basis-tools не читає; спершу видаліть правила (rules list, rules remove ID)",
     "rules.lock_busy":
       "Не вдалося зберегти правила {file}: інший процес тримає блокування {lock} уже {ms} мс; спробуйте ще раз, коли він завершить",
     "rules_file.unusable": "файл непридатний до використання",

@@ -9,8 +9,10 @@
  * Where `setpriv(1)` is there too (util-linux, like setsid), the start is
  * `setpriv --pdeathsig KILL -- setsid -- PROGRAM ARGS…`: the program gets SIGKILL when basis-tools
  * dies, even of a SIGKILL nothing can catch (the kernel's parent-death signal survives both execs;
- * about 1 ms more a start). Without it such a death leaves an unconfined program running. Processes
- * the program started itself are not reached this way (only a sandbox's PID namespace holds them).
+ * about 1 ms more a start). A setpriv that refuses `--pdeathsig` (util-linux before 2.33, BusyBox)
+ * is left out: its program is read once a process to see. Without it such a death leaves an unconfined program
+ * running. Processes the program started itself are not reached this way (only a sandbox's PID
+ * namespace holds them).
  * Private to the runner.
  *
  * @module
@@ -25,6 +27,9 @@ const LAUNCHER_DIRS: readonly string[] = ["/usr/bin", "/bin"];
 const EXEC_FAILED = /^setsid: failed to execute (.+?): (.+)$/;
 
 let launcherArgs: readonly string[] | null | undefined;
+
+/** The largest setpriv program read to see whether it takes `--pdeathsig` (BusyBox is ~2 MiB). */
+const MAX_LAUNCHER_BYTES = 8 * 1024 * 1024;
 
 /**
  * What children are started through, found once: only on Linux, only when Deno may run any
@@ -43,13 +48,31 @@ function launcher(): readonly string[] | undefined {
     const setsid = findProgram("setsid");
     if (setsid === undefined) return undefined;
     const setpriv = findProgram("setpriv");
-    launcherArgs = setpriv === undefined
-      ? [setsid, "--"]
-      : [setpriv, "--pdeathsig", "KILL", "--", setsid, "--"];
+    const tied = setpriv === undefined ? [] : [setpriv, "--pdeathsig", "KILL", "--"];
+    launcherArgs = [...(takesDeathSignal(tied) ? tied : []), setsid, "--"];
   } catch {
     // Not allowed to look, or not there: detached it is.
   }
   return launcherArgs ?? undefined;
+}
+
+/**
+ * Whether setpriv takes `--pdeathsig` (util-linux 2.33 and later; not BusyBox's): its program, an
+ * ELF file, names the option (in its usage text) exactly when it has it. A setpriv that refused it would fail
+ * every start; reading the file (80 KiB, read-only) costs a tenth of a millisecond, where running
+ * it to ask costs several, on every start of basis-tools.
+ */
+function takesDeathSignal(tied: readonly string[]): boolean {
+  const [setpriv] = tied;
+  if (setpriv === undefined) return false;
+  try {
+    const info = Deno.statSync(setpriv);
+    if (info.size > MAX_LAUNCHER_BYTES) return false;
+    const text = new TextDecoder("latin1").decode(Deno.readFileSync(setpriv));
+    return text.startsWith("\x7fELF") && text.includes("--pdeathsig");
+  } catch {
+    return false;
+  }
 }
 
 /** An executable file of that name in one of {@linkcode LAUNCHER_DIRS}. */

@@ -69,11 +69,11 @@ export async function fileDigest(path: string, cacheDir: string | undefined): Pr
   const cached = entryFile === undefined ? undefined : readEntry(entryFile, path);
   if (cached !== undefined && cached.stamp === stamp) return cached.sha256;
   const started = Date.now();
-  let digest: string;
+  let digest: string | undefined;
   try {
     digest = await hashFile(path, info.size);
     // Changed while it was read: what was hashed may be neither version.
-    if (stampOf(Deno.statSync(path)) !== stamp) return undefined;
+    if (digest === undefined || stampOf(Deno.statSync(path)) !== stamp) return undefined;
   } catch {
     return undefined;
   }
@@ -84,15 +84,25 @@ export async function fileDigest(path: string, cacheDir: string | undefined): Pr
   return digest;
 }
 
-async function hashFile(path: string, size: number): Promise<string> {
-  if (size <= WHOLE_LIMIT) return await sha256(await Deno.readFile(path));
+/**
+ * The digest of exactly the `size` bytes the file's stat states; `undefined` when it holds more
+ * (it grew, or it is a /proc file: those state 0 bytes, and /proc/self/pagemap never ends).
+ */
+async function hashFile(path: string, size: number): Promise<string | undefined> {
+  if (size <= WHOLE_LIMIT) {
+    const read = readRegularFile(path, { limit: size });
+    return read.kind === "read" ? await sha256(read.bytes) : undefined;
+  }
   const { createHash } = await import("node:crypto");
   const hash = createHash("sha256");
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(1 << 20);
+  let total = 0;
   for (;;) {
     const count = await file.read(buffer);
     if (count === null) break;
+    total += count;
+    if (total > size) return undefined;
     hash.update(buffer.subarray(0, count));
   }
   return hash.digest("hex");

@@ -11,6 +11,7 @@
 import { joinPath, resolvePath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
+import { readRegularFile } from "../../read_regular_file.ts";
 import { sha256 } from "./_file_digest.ts";
 import { writeFileAtomic } from "./_atomic.ts";
 import type { CallContent } from "./content.ts";
@@ -24,45 +25,61 @@ function approvedDir(configDir: string): string {
 }
 
 /**
- * Keeps a copy of every small text file a new allow rule pins, and the listing of its `files`.
+ * Keeps a copy of every small text file a new allow rule pins (none of one holding a secret), and
+ * the listing of its `files`.
  *
  * @param configDir The user's config directory.
  * @param content What the rule pins.
+ * @param secrets Values no copy may hold (the call's env values).
  */
-export async function keepApproved(configDir: string, content: CallContent): Promise<void> {
+export async function keepApproved(
+  configDir: string,
+  content: CallContent,
+  secrets: readonly string[],
+): Promise<void> {
   for (const entry of content.values()) {
     if (entry.sha256 === undefined) continue;
     if (entry.listing === undefined) {
-      await keepFile(configDir, entry.path, entry.sha256);
+      await keepFile(configDir, entry.path, entry.sha256, secrets);
       continue;
     }
     await keep(configDir, entry.sha256, JSON.stringify(entry.listing));
     for (const [rel, digest] of entry.listing) {
-      await keepFile(configDir, joinPath(entry.path, rel), digest);
+      await keepFile(configDir, joinPath(entry.path, rel), digest, secrets);
     }
   }
 }
 
-/** Reads a file as text when it is small, UTF-8 and without NUL; `undefined` otherwise. */
-function smallText(path: string): string | undefined {
+/**
+ * Reads a file as text when it is small, UTF-8, without NUL and without a secret (one copied or
+ * shown line by line would escape redaction: a private key spans lines); `undefined` otherwise.
+ */
+function smallText(path: string, secrets: readonly string[]): string | undefined {
   try {
-    if (quietly(() => Deno.statSync(path)).size > KEEP_LIMIT) return undefined;
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path));
-    return text.length <= KEEP_LIMIT && !text.includes("\0") ? text : undefined;
+    const read = readRegularFile(path, { limit: KEEP_LIMIT });
+    if (read.kind !== "read") return undefined;
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
+    const secret = secrets.some((value) => value !== "" && text.includes(value));
+    return text.length <= KEEP_LIMIT && !text.includes("\0") && !secret ? text : undefined;
   } catch {
     return undefined;
   }
 }
 
-async function keepFile(configDir: string, path: string, digest: string): Promise<void> {
-  const text = smallText(path);
+async function keepFile(
+  configDir: string,
+  path: string,
+  digest: string,
+  secrets: readonly string[],
+): Promise<void> {
+  const text = smallText(path, secrets);
   if (text !== undefined && await sha256(text) === digest) await keep(configDir, digest, text);
 }
 
 async function keep(configDir: string, digest: string, text: string): Promise<void> {
   const dir = approvedDir(configDir);
   try {
-    if (approvedText(configDir, digest) !== undefined) return;
+    if (approvedText(configDir, digest, []) !== undefined) return;
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFileAtomic(dir, digest, text);
   } catch {
@@ -71,7 +88,11 @@ async function keep(configDir: string, digest: string, text: string): Promise<vo
 }
 
 /** The kept copy with this digest, when there is one this user owns and no one else may write. */
-function approvedText(configDir: string, digest: string): string | undefined {
+function approvedText(
+  configDir: string,
+  digest: string,
+  secrets: readonly string[],
+): string | undefined {
   const file = joinPath(approvedDir(configDir), digest);
   try {
     const info = quietly(() => Deno.statSync(file));
@@ -79,7 +100,7 @@ function approvedText(configDir: string, digest: string): string | undefined {
   } catch {
     return undefined;
   }
-  return smallText(file);
+  return smallText(file, secrets);
 }
 
 /**
@@ -89,23 +110,28 @@ function approvedText(configDir: string, digest: string): string | undefined {
  * @param pinned The rule's content condition.
  * @param content The call's content now.
  * @param where The pins that differ.
- * @param place The user's config directory (the kept copies), and the root paths are shown from.
+ * @param place The user's config directory (the kept copies), the root paths are shown from, and
+ *   the values no difference may show (a file holding one is named without its lines).
  * @returns One change a file, in the order of `where` (a `files` set's, by path).
  */
 export function describeChanges(
   pinned: Readonly<Record<string, string>>,
   content: CallContent,
   where: readonly string[],
-  place: { readonly configDir: string | undefined; readonly root: string },
+  place: {
+    readonly configDir: string | undefined;
+    readonly root: string;
+    readonly secrets: readonly string[];
+  },
 ): ContentChange[] {
   const copy = (digest: string | undefined) =>
     digest === undefined || place.configDir === undefined
       ? undefined
-      : approvedText(place.configDir, digest);
+      : approvedText(place.configDir, digest, place.secrets);
   const changes: ContentChange[] = [];
   const change = (path: string, before: string | undefined, after: string | undefined) => {
     const old = before === undefined || after === undefined ? undefined : copy(before);
-    const now = old === undefined ? undefined : smallText(path);
+    const now = old === undefined ? undefined : smallText(path, place.secrets);
     changes.push({
       path: path.startsWith(`${place.root}/`) ? path.slice(place.root.length + 1) : path,
       change: before === undefined ? "added" : after === undefined ? "removed" : "changed",

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { canonicalPath, joinPath, parentPath, resolvePath } from "../../paths.ts";
+import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { ownUid } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
 import { fileDigest, sha256 } from "./_file_digest.ts";
@@ -125,10 +125,15 @@ function inside(path: string, root: string): boolean {
  */
 export function workspaceFile(arg: string, cwd: string, root: string): string | undefined {
   if (arg === "" || arg.includes("\0")) return undefined;
-  const path = resolvePath(cwd, arg);
+  const written = isAbsolutePath(arg) ? arg : joinPath(cwd, arg);
+  // `..` after a linked directory goes up from where the link points (as the program's open
+  // will), not back to where it was written: such a path is kept as written, never normalised.
+  const path = written.split("/").includes("..") ? written : resolvePath(written);
   try {
     if (!quietly(() => Deno.statSync(path)).isFile) return undefined;
-    return inside(path, root) || inside(Deno.realPathSync(path), root) ? path : undefined;
+    return inside(resolvePath(path), root) || inside(Deno.realPathSync(path), root)
+      ? path
+      : undefined;
   } catch {
     return undefined;
   }

@@ -17,6 +17,7 @@ import { english, type Phrase, phrase } from "../../locale/messages.ts";
 import { fsReason, isFileSystemError } from "../../fs_reason.ts";
 import { joinPath } from "../../paths.ts";
 import { canonicalPath, isAbsolutePath } from "../../paths.ts";
+import { MAX_CONFIG_BYTES } from "../../read_config_file.ts";
 import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
 import { LockBusyError, withExclusiveLock } from "./_lock.ts";
 import { readRulesDocument } from "./_read.ts";
@@ -202,6 +203,13 @@ async function underLock<T>(
 
 async function save(configDir: string, rules: readonly Rule[]): Promise<void> {
   const text = formatRulesDocument({ version: RULES_VERSION, rules });
+  // Never a file the next read refuses: every call would be denied, and no rule could be removed.
+  if (new TextEncoder().encode(text).length > MAX_CONFIG_BYTES) {
+    const limit = phrase("size.mib", { count: MAX_CONFIG_BYTES >> 20 });
+    const params = { file: JSON.stringify(rulesFilePath(configDir)) };
+    const reason = phrase("rules.save_too_large", { limit });
+    throw BasisError.of("denied", phrase("rules.cannot_save", { ...params, reason }));
+  }
   await writeFileAtomic(configDir, RULES_FILE_NAME, text);
 }
 

@@ -56,13 +56,12 @@ export async function initCommand(settings: Settings): Promise<number> {
     // The mode of a new file is cut by the umask: the script must be executable.
     await Deno.chmod(script, 0o755);
     writing = manifest;
-    try {
-      await Deno.writeTextFile(manifest, initManifest(), { createNew: true });
-    } catch (error) {
-      await Deno.remove(script).catch(() => {});
-      throw error;
-    }
+    await Deno.writeTextFile(manifest, initManifest(), { createNew: true });
   } catch (error) {
+    // Nothing is left half-written (a full disk): the file being written, unless it was another's
+    // (createNew refused it), and the script once the manifest failed.
+    if (!(error instanceof Deno.errors.AlreadyExists)) await Deno.remove(writing).catch(() => {});
+    if (writing === manifest) await Deno.remove(script).catch(() => {});
     throw BasisError.of(
       "usage",
       phrase("init.cannot_write", { path: JSON.stringify(writing), reason: fsReason(error) }),

@@ -282,7 +282,7 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
   const rule = await addRule(settings.configDir, input, { secrets });
   if (content !== undefined && pinned.includes("content")) {
     const { keepApproved } = await import("../../approval/rules/approved.ts");
-    await keepApproved(settings.configDir, content);
+    await keepApproved(settings.configDir, content, secrets);
   }
   if (settings.json) {
     outJson(rule);
