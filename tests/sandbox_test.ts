@@ -848,3 +848,23 @@ confinedTest(
     assert.equal(await exists(`${dirs.root}/ran`), false);
   },
 );
+
+confinedTest("a call cannot read the user's kernel keyring", async () => {
+  const python = await new Deno.Command("python3", { args: ["-c", ""] }).output().catch(() => null);
+  if (python?.success !== true) return console.error("skipped: python3 is not installed");
+  const keyring = (...args: string[]) =>
+    new Deno.Command("python3", { args: [`${FIXTURES}/keyring.py`, ...args] }).output();
+  const name = `basis-sandbox-${newMark()}`;
+  const added = new TextDecoder().decode((await keyring("add", name, "SECRET-KEY")).stdout).trim();
+  try {
+    assert.ok(Number(added) > 0, `the test could not add a key (${added})`);
+    await using dirs = await scratch(
+      oneTool("key", { command: ["python3", `${FIXTURES}/keyring.py`, "read", name] }),
+    );
+    const result = await cli(dirs, ["call", "key", "{}", ...ALWAYS]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stdout, /SECRET-KEY/);
+  } finally {
+    await keyring("drop", added);
+  }
+});

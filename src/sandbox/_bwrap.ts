@@ -4,7 +4,7 @@
  *
  * Every call gets its own PID namespace that dies with it (`--die-with-parent`: bwrap's init and
  * everything in the namespace are killed when the program exits or bwrap is killed), a new session,
- * its own IPC and UTS namespaces, no capabilities, no network unless granted, the root file system
+ * its own user (so not the kernel keyrings), IPC and UTS namespaces, no capabilities, no network unless granted, the root file system
  * read-only, a fresh `/dev` and `/proc`, and the mounts of its layout (`_layout.ts`).
  *
  * @module
@@ -24,13 +24,17 @@ const NAMESPACES = [
 ] as const;
 
 /**
- * The namespaces, and for root no capabilities: bwrap run by root leaves the program root's
- * capabilities, with which it could unmount what covers the host or remount the root writable.
- * (bwrap refuses `--cap-drop` when it is setuid and run by another user, who has none to drop.)
+ * The namespaces, and for root no capabilities and a user namespace of its own. bwrap run by root
+ * leaves the program root's capabilities, with which it could unmount what covers the host or
+ * remount the root writable; and it makes no user namespace for root (it does for everyone else),
+ * without which the call shares root's kernel keyrings (keys, tickets and cached passwords no mount
+ * hides). (bwrap refuses `--cap-drop` when it is setuid and run by another user, who has none to
+ * drop.)
  */
 function namespaces(): string[] {
   const uid = ownUid();
-  return [...NAMESPACES, ...(uid === 0 || uid === undefined ? ["--cap-drop", "ALL"] : [])];
+  const root = uid === 0 || uid === undefined;
+  return [...NAMESPACES, ...(root ? ["--unshare-user-try", "--cap-drop", "ALL"] : [])];
 }
 
 /**
