@@ -4,7 +4,8 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, cliCommand, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cli, cliCommand, ROOT, SANDBOX_WORKS, type Scratch, scratch } from "./_cli.ts";
+import { DEFAULT_PERMISSIONS } from "../scripts/_permissions.ts";
 import { connectMcp } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { listOf } from "../src/locale/messages.ts";
@@ -436,7 +437,12 @@ Deno.test("list, show and permissions know the named agents; spawn.json problems
   );
 });
 
-Deno.test("depth and roster reach a child basis-tools whose MCP client strips the environment, and the child cannot lower or widen them", async () => {
+/**
+ * A subagent that is a standard MCP client (it strips the environment of the `basis-tools mcp` it
+ * starts) at depth 1 of 1 with roster lint and spawn: it must be served only its roster and refused
+ * a task, also when it tries to lower its depth and widen its roster.
+ */
+async function strippedChild(permissions?: string[], sandbox?: unknown) {
   const agent = [
     Deno.execPath(),
     "run",
@@ -450,14 +456,26 @@ Deno.test("depth and roster reach a child basis-tools whose MCP client strips th
     max_depth: 1,
     child: { roster: ["lint", "spawn"] },
   });
-  const server = cliCommand(dirs, ["mcp", "--approve", "always"]);
+  // A confined child cannot read basis-tools' config directory: it is given one in the workspace.
+  const childConfig = `${dirs.root}/child-config`;
+  const confined = sandbox === undefined ? {} : { AGENT_CONFIG: childConfig };
+  if (sandbox !== undefined) {
+    await Deno.writeTextFile(`${dirs.configDir}/sandbox.json`, JSON.stringify(sandbox));
+  }
+  const options = permissions === undefined ? {} : { permissions };
+  const server = cliCommand(dirs, ["mcp", "--approve", "always"], options);
   const spawn = { ...JSON.parse(await Deno.readTextFile(`${dirs.configDir}/spawn.json`)) };
   spawn.agent = [...agent, JSON.stringify({ command: server.command, args: server.args })];
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, JSON.stringify(spawn));
+  await Deno.mkdir(childConfig);
+  await Deno.writeTextFile(`${childConfig}/spawn.json`, JSON.stringify(spawn));
   // As the client gives it: nothing of its own; then a lower depth and a wider roster.
   for (const lower of [{}, { AGENT_LOWER: "deploy,lint,spawn" }]) {
-    const env = { ...dirs.env, ...lower };
-    const result = await cli(dirs, ["spawn", "delegate:look deeper", ...ALWAYS], { env });
+    const env = { ...dirs.env, ...lower, ...confined };
+    const result = await cli(dirs, ["spawn", "delegate:look deeper", ...ALWAYS], {
+      env,
+      ...options,
+    });
     assert.equal(result.code, 0, result.stderr);
     const [tools, delegated] = result.stdout.trim().split("\n");
     // The child serves only its roster, and at depth 1 it delegates no further.
@@ -467,4 +485,26 @@ Deno.test("depth and roster reach a child basis-tools whose MCP client strips th
       `spawn: error: ${say("spawn.guard.depth_limit", { depth: 1, max: 1 })}`,
     );
   }
+  // Each record is gone with its subagent.
+  assert.deepEqual([...Deno.readDirSync(`${dirs.stateDir}/lineage`)], []);
+}
+
+/** The released binary's flags (`--no-prompt` is the test runner's own). */
+const RELEASED = DEFAULT_PERMISSIONS.filter((flag) => flag !== "--no-prompt");
+
+Deno.test("depth and roster reach a child basis-tools whose MCP client strips the environment, and the child cannot lower or widen them", async () => {
+  await strippedChild();
+});
+
+Deno.test("under the released binary's permissions (no /proc) depth and roster still reach a child whose MCP client strips the environment", async () => {
+  await strippedChild(RELEASED);
+});
+
+Deno.test({
+  name:
+    "under the released binary's permissions depth and roster reach a child of a subagent confined by bwrap",
+  ignore: !SANDBOX_WORKS,
+  fn: async () => {
+    await strippedChild(RELEASED, { spawn: { agent: true } });
+  },
 });

@@ -27,6 +27,8 @@ import { opening, say, wording } from "./_wording.ts";
 import { ROOT } from "./_cli.ts";
 import { spawnConfig, UNCONFINED_SANDBOX } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
+import { denoRun } from "./_deno_run.ts";
+import { DEFAULT_PERMISSIONS } from "../scripts/_permissions.ts";
 
 const AGENT = new URL("./fixtures/spawn/recording_agent.sh", import.meta.url).pathname;
 
@@ -525,4 +527,55 @@ Deno.test("inheritedLineage() takes the highest depth and the narrowest roster o
   assert.equal(inheritedLineage(env({}), [{ BASIS_SPAWN_DEPTH: "two" }]).depth, undefined);
   assert.deepEqual(inheritedLineage(env({}), [{ BASIS_ROSTER: "a b" }]).roster, { bad: "a b" });
   assert.deepEqual(inheritedLineage(env({}), []), { depth: 0, roster: undefined });
+});
+
+Deno.test("runSpawn() keeps a subagent's lineage record, keyed by its pid, only while it runs, cancelled too", async () => {
+  await using state = await tempDir();
+  const before = Deno.env.get("BASIS_STATE_DIR");
+  Deno.env.set("BASIS_STATE_DIR", state.path);
+  try {
+    // The agent shows its record (its shell's pid is its own: setsid and setpriv exec in place).
+    const agent = ["/bin/sh", "-c", 'read task; cat "$BASIS_STATE_DIR/lineage/$$"; exec sleep 60'];
+    const stop = new AbortController();
+    const result = await runSpawn({ mode: "agent", body: "look" }, state.path, {
+      config: config({ agent }),
+      depth: 1,
+      child: { roster: ["lint"] },
+      signal: stop.signal,
+      onStdout: () => stop.abort(),
+    });
+    assert.ok(result.cancelled, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { BASIS_SPAWN_DEPTH: "2", BASIS_ROSTER: "lint" });
+    const mode = (path: string) => Deno.statSync(path).mode! & 0o777;
+    assert.equal(mode(`${state.path}/lineage`), 0o700);
+    assert.deepEqual([...Deno.readDirSync(`${state.path}/lineage`)], []);
+  } finally {
+    if (before === undefined) Deno.env.delete("BASIS_STATE_DIR");
+    else Deno.env.set("BASIS_STATE_DIR", before);
+  }
+});
+
+Deno.test("under the released binary's permissions a process reads its parent's lineage record; a FIFO or garbage there refuses every task", async () => {
+  await using state = await tempDir();
+  const record = `${state.path}/lineage/${Deno.pid}`;
+  await Deno.mkdir(`${state.path}/lineage`);
+  const lineage = new URL("../src/spawn/lineage.ts", import.meta.url).href;
+  const script = `import { inheritedLineage } from "${lineage}";
+    console.log(JSON.stringify(inheritedLineage((name) => Deno.env.get(name))));`;
+  // This test process is the parent of the one it starts; it tries to lower and widen them.
+  const seen = async () => {
+    const env = { BASIS_STATE_DIR: state.path, BASIS_SPAWN_DEPTH: "0", BASIS_ROSTER: "a,lint" };
+    const flags = DEFAULT_PERMISSIONS.filter((flag) => flag !== "--no-prompt");
+    const { code, stdout, stderr } = await denoRun("-", flags, { stdin: script, env });
+    assert.equal(code, 0, stderr);
+    return JSON.parse(stdout);
+  };
+  assert.deepEqual(await seen(), { depth: 0, roster: ["a", "lint"] });
+  await Deno.writeTextFile(record, '{"BASIS_SPAWN_DEPTH":"2","BASIS_ROSTER":"lint"}');
+  assert.deepEqual(await seen(), { depth: 2, roster: ["lint"] });
+  await Deno.writeTextFile(record, '{"BASIS_SPAWN_DEPTH":2}');
+  assert.deepEqual(await seen(), { roster: ["a", "lint"] });
+  await Deno.remove(record);
+  assert.ok((await new Deno.Command("mkfifo", { args: [record] }).output()).success);
+  assert.deepEqual(await seen(), { roster: ["a", "lint"] });
 });

@@ -108,6 +108,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
     return notStarted(base, resolved.path, problem);
   }
 
+  options.onStart?.(launched.child.pid);
   const sandboxed = wrap?.kind === "bwrap";
   const outcome = await supervise(launched.child, {
     ...settingsOf(request, options),

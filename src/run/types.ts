@@ -60,6 +60,11 @@ export interface RunOptions {
   onStdout?: (chunk: Uint8Array) => void;
   /** Receives stderr bytes as they arrive, redacted as `onStdout`'s are. */
   onStderr?: (chunk: Uint8Array) => void;
+  /**
+   * Told the started child's pid, right after the start, before it is given its stdin: the
+   * program's own pid (setsid and setpriv exec in place), or the sandbox wrapper's. Must not throw.
+   */
+  onStart?: (pid: number) => void;
   /** Keep at most this many bytes of stdout in memory for the result. @default 51200 */
   maxBytes?: number;
   /** Keep at most this many lines of stdout in memory for the result. @default 2000 */

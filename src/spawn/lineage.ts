@@ -8,10 +8,21 @@
  * any of them carries and the roster what every one of them allows, so a child can raise its depth
  * or narrow its roster, never lower or widen them.
  *
+ * Deno lets nothing short of `--allow-all` read `/proc`, so the released binary cannot look at its
+ * ancestors. So when basis-tools starts a subagent it also keeps a record of the subagent's
+ * variables where no sandboxed call can write — `lineage/PID` in the state directory, removed when
+ * the subagent ends — and a basis-tools reads the record of its parent (`Deno.ppid`): one that the
+ * subagent (an MCP client) starts itself. A subagent confined by bwrap (its own PID namespace) has
+ * its record bound read-only at {@linkcode CONFINED_RECORD}, which every process in its sandbox
+ * reads. A record is one more layer, like an ancestor's environment: it can only raise the depth or
+ * narrow the roster, so a stale one (its subagent was killed with basis-tools, and the pid reused)
+ * restricts an unrelated process, never loosens one.
+ *
  * @module
  */
 
-import { type EnvLookup, readEnv } from "../paths.ts";
+import { type EnvLookup, joinPath, readEnv, stateDir } from "../paths.ts";
+import { readRegularFile } from "../read_regular_file.ts";
 import { parseRoster, ROSTER_VAR } from "./child.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "./depth.ts";
 
@@ -44,7 +55,7 @@ const MAX_ANCESTORS = 64;
  */
 export function inheritedLineage(
   env: EnvLookup,
-  ancestors: readonly Readonly<Record<string, string>>[] = ancestorValues(),
+  ancestors: readonly Readonly<Record<string, string>>[] = ancestorValues(env),
 ): Lineage {
   const layers = [
     { [SPAWN_DEPTH_VAR]: env(SPAWN_DEPTH_VAR), [ROSTER_VAR]: env(ROSTER_VAR) },
@@ -84,15 +95,75 @@ export function passLineageOn(lineage: Lineage): void {
   if (Array.isArray(roster)) set(ROSTER_VAR, roster.join(","));
 }
 
-/** The lineage variables every ancestor was started with (none where `/proc` cannot be read). */
-function ancestorValues(): Record<string, string>[] {
-  if (Deno.build.os !== "linux") return [];
+/**
+ * Where a confined subagent's record is bound, read-only: in the empty `/run` of its sandbox (a
+ * tmpfs bwrap can make the mount point in; Deno reads nothing in `/dev` or `/proc` short of
+ * `--allow-all`). Outside a sandbox only root can make it.
+ */
+export const CONFINED_RECORD = "/run/.basis-lineage";
+
+/**
+ * Keeps the record of a subagent's lineage variables until {@linkcode dropLineageRecord}: in the
+ * state directory (0600 in a 0700 directory), written whole (a reader sees all of it or none).
+ *
+ * @param key The subagent's pid, or a name of the caller's for a confined one.
+ * @param values The lineage variables the subagent was started with.
+ * @param env How the state directory is found. @default readEnv
+ * @returns The record's path, or `undefined` when it could not be written (no state directory,
+ *   a read-only one inside a sandbox): the environment alone carries the lineage then.
+ */
+export function keepLineageRecord(
+  key: string,
+  values: Readonly<Record<string, string>>,
+  env: EnvLookup = readEnv,
+): string | undefined {
   try {
-    if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") return [];
+    const dir = joinPath(stateDir(env), "lineage");
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = joinPath(dir, key);
+    const partial = `${path}.${crypto.randomUUID()}`;
+    Deno.writeTextFileSync(partial, JSON.stringify(values), { mode: 0o600 });
+    Deno.renameSync(partial, path);
+    return path;
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+/** Removes a record {@linkcode keepLineageRecord} kept (its subagent ended). */
+export function dropLineageRecord(path: string | undefined): void {
+  try {
+    if (path !== undefined) Deno.removeSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * The lineage variables of every ancestor: the records of a confined sandbox and of the parent
+ * (each one failed look-up when absent), then where `/proc` can be read, each ancestor's starting
+ * environment. (That walk finds every subagent's variables, so it needs no record of theirs.)
+ */
+function ancestorValues(env: EnvLookup): Record<string, string>[] {
   const found: Record<string, string>[] = [];
+  let own: string | undefined;
+  try {
+    own = joinPath(stateDir(env), "lineage", String(Deno.ppid));
+  } catch {
+    // No state directory: no record of the parent either.
+  }
+  for (const path of [CONFINED_RECORD, own]) {
+    const values = path === undefined ? undefined : recordAt(path);
+    if (values !== undefined) found.push(values);
+  }
+  if (Deno.build.os !== "linux") return found;
+  try {
+    if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") {
+      return found;
+    }
+  } catch {
+    return found;
+  }
   let pid = parentOf("self");
   for (let seen = 0; pid !== undefined && pid > 0 && seen < MAX_ANCESTORS; seen++) {
     const values = lineageIn(pid);
@@ -130,4 +201,23 @@ function lineageIn(pid: number): Record<string, string> | undefined {
     (values ??= {})[name] = text.slice(start, end === -1 ? undefined : end);
   }
   return values;
+}
+
+/**
+ * The variables a lineage record holds, when there is one: anything there that is not a record
+ * as {@linkcode keepLineageRecord} writes it (a FIFO, a link, garbage) counts as an unknown depth,
+ * which delegates no further.
+ */
+function recordAt(path: string): Record<string, string> | undefined {
+  try {
+    const read = readRegularFile(path, { limit: 65536, follow: false });
+    if (read.kind === "missing") return undefined;
+    const values = read.kind === "read" ? JSON.parse(new TextDecoder().decode(read.bytes)) : {};
+    const fields = [values?.[SPAWN_DEPTH_VAR], values?.[ROSTER_VAR] ?? ""];
+    if (fields.every((field) => typeof field === "string")) return values;
+  } catch (error) {
+    // Not allowed to look: nothing is known from here.
+    if (error instanceof Deno.errors.NotCapable) return undefined;
+  }
+  return { [SPAWN_DEPTH_VAR]: "unknown" };
 }

@@ -13,9 +13,10 @@ import { type EnvLookup, readEnv } from "../paths.ts";
 import { callSecrets } from "../redact.ts";
 import { runProgram } from "../run/run_program.ts";
 import type { RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
-import { childEnv, type ChildPreview, fillPlaceholders } from "./child.ts";
+import { childEnv, type ChildPreview, fillPlaceholders, ROSTER_VAR } from "./child.ts";
 import { namedAgents, type SpawnConfig } from "./config.ts";
 import { SPAWN_DEPTH_VAR } from "./depth.ts";
+import { CONFINED_RECORD, dropLineageRecord, keepLineageRecord } from "./lineage.ts";
 import { KEPT_ENV, SPAWN_OUTPUT_CAP, spawnTimeout } from "./limits.ts";
 import type { SpawnCall } from "./types.ts";
 
@@ -92,16 +93,45 @@ export async function runSpawn(
   const made = call.mode === "command"
     ? commandRequest(call.body, call.target, cwd, options)
     : agentRequest(call.body, call.target, cwd, options);
-  const request = options.sandbox === undefined ? made : { ...made, sandbox: options.sandbox };
-  return await runProgram(request, {
-    maxBytes: SPAWN_OUTPUT_CAP,
-    maxLines: Infinity,
-    maxStderrBytes: SPAWN_OUTPUT_CAP,
-    secrets: callSecrets(options.env ?? {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onStdout ? { onStdout: options.onStdout } : {}),
-    ...(options.onStderr ? { onStderr: options.onStderr } : {}),
-  });
+  // A subagent's lineage is also kept as a record (see lineage.ts): an MCP client it runs may strip
+  // its environment. A confined one's is bound into its sandbox; an unconfined one's is keyed by
+  // its pid (setpriv and setsid exec in place), written before it is given its task.
+  const lineage = call.mode === "agent" ? lineageOf(made) : undefined;
+  const wrap = options.sandbox;
+  let record = lineage !== undefined && wrap?.kind === "bwrap"
+    ? keepLineageRecord(`confined-${crypto.randomUUID()}`, lineage)
+    : undefined;
+  const sandbox = record === undefined || wrap === undefined ? wrap : {
+    ...wrap,
+    args: [...wrap.args.slice(0, -1), "--ro-bind", record, CONFINED_RECORD, "--"],
+  };
+  const keep = lineage === undefined || wrap?.kind === "bwrap"
+    ? {}
+    : { onStart: (pid: number) => record = keepLineageRecord(String(pid), lineage) };
+  try {
+    return await runProgram(sandbox === undefined ? made : { ...made, sandbox }, {
+      maxBytes: SPAWN_OUTPUT_CAP,
+      maxLines: Infinity,
+      maxStderrBytes: SPAWN_OUTPUT_CAP,
+      secrets: callSecrets(options.env ?? {}),
+      ...keep,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onStdout ? { onStdout: options.onStdout } : {}),
+      ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+    });
+  } finally {
+    dropLineageRecord(record);
+  }
+}
+
+/** The lineage variables a subagent is started with: its environment's, which it inherits. */
+function lineageOf(request: RunRequest): Record<string, string> {
+  const env = Object.assign({}, ...request.env ?? []) as Record<string, string>;
+  const roster = env[ROSTER_VAR] ?? readEnv(ROSTER_VAR);
+  return {
+    [SPAWN_DEPTH_VAR]: env[SPAWN_DEPTH_VAR] ?? "0",
+    ...(roster === undefined ? {} : { [ROSTER_VAR]: roster }),
+  };
 }
 
 function commandRequest(
