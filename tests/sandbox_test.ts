@@ -860,7 +860,11 @@ confinedTest("a call cannot read the user's kernel keyring", async () => {
   try {
     assert.ok(Number(added) > 0, `the test could not add a key (${added})`);
     await using dirs = await scratch(
-      oneTool("key", { command: ["python3", `${FIXTURES}/keyring.py`, "read", name] }),
+      oneTool("key", {
+        command: ["python3", `${FIXTURES}/keyring.py`, "read", name],
+        // The script is read in the sandbox: in a clone under the host's /tmp only a grant shows it.
+        sandbox: { read: [FIXTURES] },
+      }),
     );
     const result = await cli(dirs, ["call", "key", "{}", ...ALWAYS]);
     assert.equal(result.code, 0, result.stderr);
