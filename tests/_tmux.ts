@@ -46,6 +46,8 @@ export interface TerminalRun {
   stderr?: string;
   /** The terminal's width in columns. @default 120 */
   width?: number;
+  /** What happens once `waitFor` is on screen, before the keys are pressed. */
+  meanwhile?: () => Promise<void>;
 }
 
 /**
@@ -95,6 +97,7 @@ export async function inPseudoTerminal(
       screen = await tmux(socket, ["capture-pane", "-p", "-t", "t"]);
       return screen.includes(waitFor) ? screen : undefined;
     }, { timeoutMs: 30_000, intervalMs: 50, what: () => `"${waitFor}" on the screen:\n${screen}` });
+    await run.meanwhile?.();
     if (run.keys.length > 0) await tmux(socket, ["send-keys", "-t", "t", ...run.keys]);
     await tmux(socket, ["wait-for", "exited"], AbortSignal.timeout(30_000));
     // From the start of history: tmux may resize a fresh pane and push the top line off screen.

@@ -50,7 +50,10 @@ export function bwrapArgs(mounts: readonly Mount[], network: boolean, cwd: strin
   const args: string[] = namespaces();
   if (!network) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
-  for (const mount of mounts) {
+  // basis-tools' own paths last: whatever a grant's bind turned out to be (a link put there since
+  // the plan by another call), they are covered on top of it.
+  const own = (mount: Mount) => mount.kind === "keep" || (mount.kind === "hide" && mount.sealed);
+  for (const mount of [...mounts.filter((at) => !own(at)), ...mounts.filter(own)]) {
     switch (mount.kind) {
       case "tmp":
         args.push("--tmpfs", mount.path);

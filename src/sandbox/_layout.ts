@@ -212,10 +212,11 @@ function guardTrusted(
       if (isShown(cover) && (writable || exists(path))) {
         added.push({ path, kind: "hide", directory: true, sealed: true });
       }
-    } else if (writable) {
+    } else {
+      // Kept even with no grant around it: a grant made a link to it after the plan reaches it.
       added.push({ path, kind: "keep" });
     }
-    if (writable && own.kind !== "file" && !exists(path)) create.push(path);
+    if (own.kind === "directory" && !exists(path)) create.push(path);
   }
   // Every directory on the way that the call may write: bound onto itself, so not movable.
   for (const way of ways) {
