@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BasisError, ManifestError } from "../src/errors.ts";
+import { type BasisError, ManifestError } from "../src/errors.ts";
 import { english, phrase } from "../src/locale/messages.ts";
 import {
   type ApprovalRequest,
