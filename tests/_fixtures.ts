@@ -8,6 +8,7 @@
 
 import type { ToolSpec } from "../src/mod.ts";
 import { DEFAULT_MAX_DEPTH, type SpawnConfig } from "../src/spawn/config.ts";
+import { DEFAULT_POLICY } from "../src/sandbox/policy.ts";
 
 /** The repository root, with a trailing slash. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
@@ -113,3 +114,12 @@ export async function executable(path: string, mode = 0o755): Promise<string> {
   await Deno.chmod(path, mode);
   return path;
 }
+
+/**
+ * The OS sandbox off, for in-process tests of something else: a tool whose working directory is
+ * the repository would be refused where the repository is a clone in the host's /tmp (it is no
+ * workspace, and the sandbox covers /tmp).
+ */
+export const UNCONFINED_SANDBOX = {
+  policy: { ...DEFAULT_POLICY, file: "/c/sandbox.json", mode: "off" },
+} as const;

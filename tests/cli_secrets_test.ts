@@ -11,7 +11,7 @@ import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
 import type { ToolSpec } from "../src/manifest/types.ts";
 import { cli, ROOT, SANDBOX_WORKS, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
-import { toolSpec } from "./_fixtures.ts";
+import { toolSpec, UNCONFINED_SANDBOX } from "./_fixtures.ts";
 import { wording } from "./_wording.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
@@ -138,6 +138,7 @@ Deno.test("the approver is given the --env values among the secrets it must not 
   const tool = new DeclaredToolBuilder(spec, {
     env: { API_KEY: "flag-5678", SHORT: "no" },
     spillDir: false,
+    sandbox: UNCONFINED_SANDBOX,
     approver: (_request, context) => {
       seen = context.secrets;
       return Promise.resolve({ allowed: false, by: "policy", ruleId: undefined, reason: "no" });

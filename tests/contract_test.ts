@@ -312,6 +312,7 @@ Deno.test("error kinds: denials, failures and time-outs are user-facing and carr
 
   const never = new DeclaredToolBuilder(toolSpec("echo", ["cat"]), {
     approval: { policy: "never" },
+    sandbox: UNCONFINED,
   })
     .build();
   const neverError = await rejection((await never.execution({})).execute());
@@ -351,7 +352,11 @@ Deno.test("toService() is the tool as a plain function; it rejects with the same
   assert.deepEqual(await service({ b: [1, 2] }), { result: '{"b":[1,2]}' });
   const error = await rejection(service("not an object"));
   assert.equal(error.code, "invalid_input");
-  const spawn = new SpawnToolBuilder(config(), { root: ROOT, approver: recordingApprover() })
+  const spawn = new SpawnToolBuilder(config(), {
+    root: ROOT,
+    approver: recordingApprover(),
+    sandbox: UNCONFINED,
+  })
     .build()
     .toService();
   const output = await spawn({ input: "!echo hi" }) as Record<string, unknown>;
@@ -386,7 +391,12 @@ function config(fields: Partial<SpawnConfig> = {}): SpawnConfig {
 
 Deno.test("spawn under the contract: grammar refusals in execution(), guard refusals before the approver", async () => {
   const approver = recordingApprover();
-  const tool = new SpawnToolBuilder(config(), { root: ROOT, approver, noShell: true }).build();
+  const tool = new SpawnToolBuilder(config(), {
+    root: ROOT,
+    approver,
+    noShell: true,
+    sandbox: UNCONFINED,
+  }).build();
   const refused = await rejection(tool.execution({ input: "!" }));
   assert.equal(refused.code, "invalid_input");
   assert.equal(
@@ -404,7 +414,8 @@ Deno.test("spawn under the contract: grammar refusals in execution(), guard refu
   assert.match(noAgent.message, wording("spawn.guard.no_agent"));
   assert.equal(approver.asked.length, 0);
 
-  const open = new SpawnToolBuilder(config(), { root: ROOT, approver }).build();
+  const open = new SpawnToolBuilder(config(), { root: ROOT, approver, sandbox: UNCONFINED })
+    .build();
   const execution = await open.execution({ input: "!printf 'x\\n'; exit 3" });
   const chunks = collect(execution.outputStream());
   const failed = await rejection(execution.execute());

@@ -26,7 +26,7 @@ import { denoRun } from "./_deno_run.ts";
 import { Fuzz } from "./_fuzz.ts";
 import { tempDir } from "./_scratch.ts";
 import { DeclaredToolBuilder, ToolError } from "../src/mod.ts";
-import { toolSpec } from "./_fixtures.ts";
+import { toolSpec, UNCONFINED_SANDBOX } from "./_fixtures.ts";
 import { errorLine, escape, opening, say, wording } from "./_wording.ts";
 import type { RuleConditions } from "../src/approval/rules/types.ts";
 import type { Pinned } from "../src/approval/rules/pin.ts";
@@ -1680,6 +1680,7 @@ Deno.test("a declared tool whose rules file is corrupt is denied in its locale",
       cacheDir: `${config.dir}/cache`,
       spillDir: false,
       locale,
+      sandbox: UNCONFINED_SANDBOX,
     }).build();
     try {
       await (await tool.execution({})).execute();

@@ -25,7 +25,7 @@ import type { SpawnCall } from "../src/spawn/mod.ts";
 import { inheritedLineage } from "../src/spawn/lineage.ts";
 import { opening, say, wording } from "./_wording.ts";
 import { ROOT } from "./_cli.ts";
-import { spawnConfig } from "./_fixtures.ts";
+import { spawnConfig, UNCONFINED_SANDBOX } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
 import { denoRun } from "./_deno_run.ts";
 import { DEFAULT_PERMISSIONS } from "../scripts/_permissions.ts";
@@ -328,7 +328,7 @@ Deno.test("the preview without a policy is exactly today's four keys, for every 
       targets: new Map([["box", ["ssh"]]]),
       agents: new Map([["reviewer", { argv: ["r"], child: {} }]]),
     }),
-    { root: ROOT, approver },
+    { root: ROOT, approver, sandbox: UNCONFINED_SANDBOX },
   ).build();
   for (
     const input of [
@@ -359,7 +359,7 @@ Deno.test("a child policy and a reach other than the default are in the preview,
       child: { systemPrompt: "Be brief" },
     }),
     // This process itself serves only lint and spawn: a child never gets more.
-    { root: ROOT, approver, roster: ["lint", "spawn"] },
+    { root: ROOT, approver, roster: ["lint", "spawn"], sandbox: UNCONFINED_SANDBOX },
   ).build();
   await rejection((await tool.execution({ input: "@reviewer review", reach: "named" })).execute());
   await rejection((await tool.execution({ input: "sum up" })).execute());
