@@ -140,6 +140,26 @@ Deno.test("1: an interpreter's workspace script is pinned; check hints at what i
   assert.equal((await cli(dirs, ["call", "x", "{}"])).code, 0);
 });
 
+Deno.test("1: check hints at a script no approval can pin: a directory, or a name its interpreter completes", async () => {
+  await using dirs = await scratch();
+  await script(`${dirs.root}/tools/x.js`, "console.log(1)\n");
+  await script(`${dirs.root}/app/index.js`, "console.log(2)\n");
+  await manifest(dirs, {
+    bare: { command: ["node", "tools/x"] },
+    folder: { command: ["node", "app"] },
+  });
+  const checked = await cli(dirs, ["check"]);
+  assert.equal(checked.code, 0);
+  for (const [script, dir] of [["tools/x", "tools"], ["app/", "app"]] as const) {
+    const hint = wording("check.files_hint", {
+      script: JSON.stringify(script),
+      program: '"node"',
+      dir,
+    });
+    assert.match(checked.stdout, hint);
+  }
+});
+
 Deno.test("1: a module a tool declares in files is pinned, and so is a file added there", async () => {
   await using dirs = await scratch();
   const marker = `${dirs.root}/EDITED`;

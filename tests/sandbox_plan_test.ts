@@ -249,6 +249,33 @@ Deno.test("callLayout() and bwrapArgs() confine: own PID namespace that dies wit
   assert.ok(!bwrapArgs([], true, "/").includes("--unshare-net"));
 });
 
+Deno.test("callLayout() makes and covers basis-tools' own directories that are not there yet, with no grant around them (a grant made a link to them after the plan finds them out of reach)", async () => {
+  await using temp = await tempDir({
+    prefix: "basis-own-absent-",
+    dir: "/var/tmp",
+    realPath: true,
+  });
+  const dir = temp.path;
+  const layout = callLayout({
+    write: [],
+    read: [],
+    hidden: [],
+    sockets: [],
+    trusted: [
+      { path: `${dir}/config/basis`, kind: "hidden" },
+      { path: `${dir}/cache/basis`, kind: "directory" },
+    ],
+    program: "/usr/bin/true",
+    cwd: "/",
+    policyFile: FILE,
+  });
+  assert.ok("mounts" in layout);
+  assert.deepEqual(layout.create, [`${dir}/config/basis`, `${dir}/cache/basis`]);
+  const line = bwrapArgs(layout.mounts, false, "/").join(" ");
+  assert.ok(line.includes(`--tmpfs ${dir}/config/basis`), line);
+  assert.ok(line.includes(`--ro-bind-try ${dir}/cache/basis`), line);
+});
+
 Deno.test("seatbeltProfile() denies writes but where granted, the network unless granted, and the hidden paths", () => {
   const profile = seatbeltProfile({
     network: false,

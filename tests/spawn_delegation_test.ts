@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ManifestError } from "../src/errors.ts";
+import { type BasisError, ManifestError } from "../src/errors.ts";
 import { english, phrase } from "../src/locale/messages.ts";
 import {
   type ApprovalRequest,
@@ -549,6 +549,27 @@ Deno.test("runSpawn() keeps a subagent's lineage record, keyed by its pid, only 
     const mode = (path: string) => Deno.statSync(path).mode! & 0o777;
     assert.equal(mode(`${state.path}/lineage`), 0o700);
     assert.deepEqual([...Deno.readDirSync(`${state.path}/lineage`)], []);
+  } finally {
+    if (before === undefined) Deno.env.delete("BASIS_STATE_DIR");
+    else Deno.env.set("BASIS_STATE_DIR", before);
+  }
+});
+
+Deno.test("runSpawn() starts no subagent whose lineage record cannot be kept (a state directory it cannot write)", async () => {
+  await using state = await tempDir();
+  const blocked = `${state.path}/file`;
+  await Deno.writeTextFile(blocked, "");
+  const before = Deno.env.get("BASIS_STATE_DIR");
+  // A state directory under a regular file cannot be made, whoever asks (root too).
+  Deno.env.set("BASIS_STATE_DIR", `${blocked}/state`);
+  try {
+    const agent = ["/bin/sh", "-c", `touch ${state.path}/started`];
+    await assert.rejects(
+      () => runSpawn({ mode: "agent", body: "look" }, state.path, { config: config({ agent }) }),
+      (error: BasisError) =>
+        error.code === "denied" && error.phrase?.key === "error.spawn_no_lineage",
+    );
+    assert.throws(() => Deno.statSync(`${state.path}/started`), Deno.errors.NotFound);
   } finally {
     if (before === undefined) Deno.env.delete("BASIS_STATE_DIR");
     else Deno.env.set("BASIS_STATE_DIR", before);

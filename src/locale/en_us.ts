@@ -774,6 +774,8 @@ export const EN_US = {
   "error.spawn_unknown_target": "Spawn refused: unknown target {target}",
   "error.spawn_unknown_agent": "Spawn refused: unknown agent {agent}",
   "error.spawn_no_agent": "Spawn refused: no subagent is configured",
+  "error.spawn_no_lineage":
+    "Spawn refused: cannot keep the subagent's depth and roster in {dir} (a read-only or full state directory, or a call inside a sandbox)",
 
   // The terminal approval prompt.
   "prompt.title_tool": "basis-tools asks before running a tool",

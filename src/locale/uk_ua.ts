@@ -825,6 +825,8 @@ export function ukUA(): Catalogue {
     "error.spawn_unknown_target": "Виклик spawn відхилено: невідома ціль {target}",
     "error.spawn_unknown_agent": "Виклик spawn відхилено: невідомий агент {agent}",
     "error.spawn_no_agent": "Виклик spawn відхилено: субагента не налаштовано",
+    "error.spawn_no_lineage":
+      "Виклик spawn відхилено: не вдалося зберегти глибину й перелік інструментів субагента в {dir} (каталог стану лише для читання чи переповнений, або виклик у пісочниці)",
 
     // Запит на підтвердження в терміналі.
     "prompt.title_tool": "basis-tools питає дозволу, перш ніж запустити інструмент",

@@ -207,16 +207,14 @@ function guardTrusted(
     }
     ways.push(parentPath(path));
     const cover = coverOf(path, mounts);
-    const writable = cover?.kind === "write";
+    // Covered or kept even with no grant around it, and made when it is not there yet: a grant
+    // made a link to it (or around it) after the plan must find it there, out of reach.
     if (own.kind === "hidden") {
-      if (isShown(cover) && (writable || exists(path))) {
-        added.push({ path, kind: "hide", directory: true, sealed: true });
-      }
+      if (isShown(cover)) added.push({ path, kind: "hide", directory: true, sealed: true });
     } else {
-      // Kept even with no grant around it: a grant made a link to it after the plan reaches it.
       added.push({ path, kind: "keep" });
     }
-    if (own.kind === "directory" && !exists(path)) create.push(path);
+    if (own.kind !== "file" && !exists(path)) create.push(path);
   }
   // Every directory on the way that the call may write: bound onto itself, so not movable.
   for (const way of ways) {

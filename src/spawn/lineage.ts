@@ -21,7 +21,7 @@
  * @module
  */
 
-import { type EnvLookup, joinPath, readEnv, stateDir } from "../paths.ts";
+import { type EnvLookup, joinPath, parentPath, readEnv, stateDir } from "../paths.ts";
 import { readRegularFile } from "../read_regular_file.ts";
 import { parseRoster, ROSTER_VAR } from "./child.ts";
 import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "./depth.ts";
@@ -117,16 +117,42 @@ export function keepLineageRecord(
   values: Readonly<Record<string, string>>,
   env: EnvLookup = readEnv,
 ): string | undefined {
+  const dir = lineageDir(env);
+  const path = joinPath(dir, key);
   try {
-    const dir = joinPath(stateDir(env), "lineage");
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const path = joinPath(dir, key);
-    const partial = `${path}.${crypto.randomUUID()}`;
-    Deno.writeTextFileSync(partial, JSON.stringify(values), { mode: 0o600 });
-    Deno.renameSync(partial, path);
+    Deno.writeTextFileSync(path, JSON.stringify(values), { mode: 0o600, createNew: true });
     return path;
   } catch {
+    dropLineageRecord(path);
     return undefined;
+  }
+}
+
+/**
+ * Where the records of running subagents are kept: `<state>/lineage`.
+ *
+ * @param env How variables are read.
+ * @returns The directory.
+ */
+export function lineageDir(env: EnvLookup = readEnv): string {
+  return joinPath(stateDir(env), "lineage");
+}
+
+/**
+ * Gives a kept record the key a child looks it up by (the subagent's pid, once it started).
+ *
+ * @param path The record {@linkcode keepLineageRecord} kept.
+ * @param key Its new name in the same directory.
+ * @returns Where the record is now (where it was, if it could not be renamed).
+ */
+export function renameLineageRecord(path: string, key: string): string {
+  const to = joinPath(parentPath(path), key);
+  try {
+    Deno.renameSync(path, to);
+    return to;
+  } catch {
+    return path;
   }
 }
 

@@ -16,7 +16,13 @@ import type { RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
 import { childEnv, type ChildPreview, fillPlaceholders, ROSTER_VAR } from "./child.ts";
 import { namedAgents, type SpawnConfig } from "./config.ts";
 import { SPAWN_DEPTH_VAR } from "./depth.ts";
-import { CONFINED_RECORD, dropLineageRecord, keepLineageRecord } from "./lineage.ts";
+import {
+  CONFINED_RECORD,
+  dropLineageRecord,
+  keepLineageRecord,
+  lineageDir,
+  renameLineageRecord,
+} from "./lineage.ts";
 import { KEPT_ENV, SPAWN_OUTPUT_CAP, spawnTimeout } from "./limits.ts";
 import type { SpawnCall } from "./types.ts";
 
@@ -97,17 +103,25 @@ export async function runSpawn(
   // its environment. A confined one's is bound into its sandbox; an unconfined one's is keyed by
   // its pid (setpriv and setsid exec in place), written before it is given its task.
   const lineage = call.mode === "agent" ? lineageOf(made) : undefined;
+  // The record is kept before the start, so that a subagent whose record cannot be kept (a
+  // read-only or full state directory, a basis-tools inside a sandbox) is never started: its
+  // children could not know their depth once a client clears their environment.
+  let record = lineage === undefined
+    ? undefined
+    : keepLineageRecord(`pending-${crypto.randomUUID()}`, lineage);
+  if (lineage !== undefined && record === undefined) {
+    throw BasisError.of("denied", phrase("error.spawn_no_lineage", { dir: lineageDir() }));
+  }
   const wrap = options.sandbox;
-  let record = lineage !== undefined && wrap?.kind === "bwrap"
-    ? keepLineageRecord(`confined-${crypto.randomUUID()}`, lineage)
-    : undefined;
-  const sandbox = record === undefined || wrap === undefined ? wrap : {
+  const confined = record !== undefined && wrap?.kind === "bwrap";
+  const sandbox = !confined || wrap === undefined ? wrap : {
     ...wrap,
-    args: [...wrap.args.slice(0, -1), "--ro-bind", record, CONFINED_RECORD, "--"],
+    args: [...wrap.args.slice(0, -1), "--ro-bind", record as string, CONFINED_RECORD, "--"],
   };
-  const keep = lineage === undefined || wrap?.kind === "bwrap"
+  // Unconfined, the child finds it by its parent's pid: the agent's own.
+  const keep = record === undefined || confined
     ? {}
-    : { onStart: (pid: number) => record = keepLineageRecord(String(pid), lineage) };
+    : { onStart: (pid: number) => record = renameLineageRecord(record as string, String(pid)) };
   try {
     return await runProgram(sandbox === undefined ? made : { ...made, sandbox }, {
       maxBytes: SPAWN_OUTPUT_CAP,

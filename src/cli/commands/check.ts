@@ -18,8 +18,9 @@ import { cliMessages } from "../_cli_messages.ts";
 import { plural } from "../../locale/messages.ts";
 import { phrase } from "../../locale/messages.ts";
 import type { Roster } from "../../manifest/types.ts";
-import { canonicalPath, parentPath } from "../../paths.ts";
+import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { workspaceFile } from "../../approval/rules/content.ts";
+import { quietly } from "../../quietly.ts";
 import { callSecrets, redactPhrase } from "../../redact.ts";
 import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
@@ -141,12 +142,13 @@ function filesHints(roster: Roster): ManifestProblem[] {
     const program = spec.program.slice(spec.program.lastIndexOf("/") + 1);
     if (spec.files !== undefined || !INTERPRETER.test(program)) continue;
     const inputs = new Set(spec.inputArguments?.map((arg) => arg.index));
-    const script = spec.command.slice(1).map((arg, at) =>
-      inputs.has(at + 1) ? undefined : workspaceFile(arg, canonicalPath(spec.cwd), root)
-    ).find((path) => path !== undefined);
+    const cwd = canonicalPath(spec.cwd);
+    const named = spec.command.slice(1).filter((_, at) => !inputs.has(at + 1));
+    const script = named.map((arg) => workspaceFile(arg, cwd, root)).find((path) => path) ??
+      named.map((arg) => looseScript(arg, cwd, root)).find((path) => path);
     if (script === undefined) continue;
     const shown = script.startsWith(`${root}/`) ? script.slice(root.length + 1) : script;
-    const dir = parentPath(`/${shown}`).slice(1) || ".";
+    const dir = shown.endsWith("/") ? shown.slice(0, -1) : parentPath(`/${shown}`).slice(1) || ".";
     const reason = phrase("check.files_hint", {
       script: JSON.stringify(shown),
       program: JSON.stringify(program),
@@ -161,6 +163,30 @@ function filesHints(roster: Roster): ManifestProblem[] {
     );
   }
   return hints;
+}
+
+/**
+ * A script an interpreter finds by a name that is no file, which no approval can pin: a workspace
+ * directory (`node tools/`; given with a trailing `/`), or a name its interpreter completes
+ * (`node tools/x` runs `tools/x.js`).
+ */
+function looseScript(arg: string, cwd: string, root: string): string | undefined {
+  if (arg === "" || arg.startsWith("-")) return undefined;
+  const path = resolvePath(isAbsolutePath(arg) ? arg : joinPath(cwd, arg));
+  if (!path.startsWith(`${root}/`)) return undefined;
+  try {
+    if (quietly(() => Deno.statSync(path)).isDirectory) return `${path}/`;
+    return undefined;
+  } catch {
+    const base = path.slice(path.lastIndexOf("/") + 1);
+    try {
+      const siblings = Deno.readDirSync(parentPath(path));
+      for (const entry of siblings) if (entry.name.startsWith(`${base}.`)) return path;
+    } catch {
+      // No such directory either.
+    }
+    return undefined;
+  }
 }
 
 /** A working directory that does not exist or is no directory: every call would fail to start. */
