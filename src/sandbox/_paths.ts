@@ -35,29 +35,41 @@ export function expandList(
 }
 
 /**
- * The paths that are there (or that Deno may not look for), found by listing each parent once: a
- * long list of paths that are mostly absent (the hidden ones) costs a few directory reads, not a
- * failed `stat` each.
+ * The paths that are there (or that Deno may not look for), found by listing each parent once, and
+ * a parent only when the listing above it holds it: a long list of paths that are mostly absent
+ * (the hidden ones) costs a few directory reads, not a failed `stat` each.
  *
  * @param paths Absolute, normalised paths.
  * @returns Those there, in order.
  */
 export function present(paths: readonly string[]): string[] {
-  const listings = new Map<string, Set<string> | undefined>();
+  // A directory's names; `null` when it is not there, `undefined` when Deno may not look.
+  const listings = new Map<string, Set<string> | null | undefined>();
+  const namesIn = (dir: string): Set<string> | null | undefined => {
+    if (listings.has(dir)) return listings.get(dir);
+    const parent = parentPath(dir);
+    const above = parent === dir ? undefined : namesIn(parent);
+    let names: Set<string> | null | undefined = null;
+    if (above === undefined || above?.has(nameIn(dir, parent))) {
+      try {
+        names = new Set(quietly(() => [...Deno.readDirSync(dir)]).map((entry) => entry.name));
+      } catch (error) {
+        names = error instanceof Deno.errors.NotCapable ? undefined : null;
+      }
+    }
+    listings.set(dir, names);
+    return names;
+  };
   return paths.filter((path) => {
     const parent = parentPath(path);
     if (parent === path) return true;
-    if (!listings.has(parent)) {
-      try {
-        const entries = quietly(() => [...Deno.readDirSync(parent)]);
-        listings.set(parent, new Set(entries.map((entry) => entry.name)));
-      } catch (error) {
-        listings.set(parent, error instanceof Deno.errors.NotCapable ? undefined : new Set());
-      }
-    }
-    const names = listings.get(parent);
-    return names === undefined || names.has(path.slice(parent.length + (parent === "/" ? 0 : 1)));
+    const names = namesIn(parent);
+    return names === undefined || (names !== null && names.has(nameIn(path, parent)));
   });
+}
+
+function nameIn(path: string, parent: string): string {
+  return path.slice(parent.length + (parent === "/" ? 0 : 1));
 }
 
 /** Sorted, each once. */
