@@ -190,7 +190,7 @@ Deno.test("spawnPreviewGrants() shows a spawn command's grants only when the pol
   const wrap = { kind: "bwrap", program: "/usr/bin/bwrap", args: [] } as const;
   const plan = (
     preview: { network: boolean; write: readonly string[]; read: readonly string[] },
-  ) => ({ kind: "confined", preview, wrap, create: [] }) as const;
+  ) => ({ kind: "confined", preview, wrap, create: [], bound: [] }) as const;
   assert.equal(spawnPreviewGrants(plan({ ...NONE, write: [], read: [] })), undefined);
   assert.equal(spawnPreviewGrants({ kind: "unconfined", note: undefined }), undefined);
   assert.deepEqual(spawnPreviewGrants(plan({ network: true, write: [], read: [] })), {
@@ -564,12 +564,20 @@ Deno.test("planSandbox() refuses a grant inside basis-tools' own directories, or
 Deno.test("prepareSandbox() makes what a plan may write, mode 0700, and never through a link put there since", async () => {
   await using temp = await tempDir({ prefix: "basis-plan-make-", realPath: true });
   const wrap = { kind: "bwrap", program: "/usr/bin/bwrap", args: [] } as const;
-  const plan = (create: string[]) => ({ kind: "confined", preview: NONE, wrap, create }) as const;
+  const plan = (create: string[], bound: string[] = []) =>
+    ({ kind: "confined", preview: NONE, wrap, create, bound }) as const;
   await prepareSandbox(plan([`${temp.path}/a/b`]));
   assert.equal((await Deno.stat(`${temp.path}/a/b`)).mode! & 0o777, 0o700);
   await Deno.mkdir(`${temp.path}/elsewhere`);
   await Deno.symlink(`${temp.path}/elsewhere`, `${temp.path}/c`);
   await assert.rejects(() => prepareSandbox(plan([`${temp.path}/c/d`])), /symbolic link/);
+  // A bound grant another call turned into a link since the preview: the call does not start.
+  await Deno.mkdir(`${temp.path}/grant`);
+  await prepareSandbox(plan([], [`${temp.path}/grant`]));
+  await Deno.remove(`${temp.path}/grant`);
+  await Deno.symlink(`${temp.path}/elsewhere`, `${temp.path}/grant`);
+  await assert.rejects(() => prepareSandbox(plan([], [`${temp.path}/grant`])), /symbolic link/);
+  await assert.rejects(() => prepareSandbox(plan([], [`${temp.path}/grant/x`])), /symbolic link/);
 });
 
 Deno.test({

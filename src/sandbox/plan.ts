@@ -145,6 +145,9 @@ export async function planSandbox(
   if ("refusal" in layout) return { kind: "refused", reason: layout.refusal, asked: preview };
   const network = preview.network || policy.network;
   const { create } = layout;
+  const bound = layout.mounts.flatMap((mount) =>
+    mount.kind === "read" || mount.kind === "write" || mount.kind === "keep" ? [mount.path] : []
+  );
   const fallback = (reason: Phrase): SandboxPlan =>
     policy.mode === "required"
       ? { kind: "unavailable", reason: phrase("sandbox.required", { reason, file: policy.file }) }
@@ -169,6 +172,7 @@ export async function planSandbox(
       preview,
       wrap: { kind: "bwrap", program: bwrap.path, args },
       create,
+      bound,
     };
   }
   if (os === "darwin") {
@@ -183,7 +187,7 @@ export async function planSandbox(
       protect: layout.trusted,
     });
     const wrap = { kind: "sandbox-exec", program: SANDBOX_EXEC, args } as const;
-    return { kind: "confined", preview, wrap, create };
+    return { kind: "confined", preview, wrap, create, bound };
   }
   return fallback(phrase("sandbox.unsupported", { os }));
 }
@@ -246,6 +250,13 @@ export async function prepareSandbox(plan: SandboxPlan): Promise<void> {
     // A link put on the way since the plan (by another call) would have moved it.
     if (canonicalPath(path) !== path) {
       throw new Error(`"${path}" was made through a symbolic link`);
+    }
+  }
+  // The same for what is bound: a mount follows links, so a grant another call turned into a link
+  // since the preview would give this one a place the preview does not show.
+  for (const path of plan.bound) {
+    if (canonicalPath(path) !== path) {
+      throw new Error(`"${path}" has become a symbolic link since the preview`);
     }
   }
 }

@@ -70,6 +70,11 @@ export type SandboxPlan =
     readonly wrap: SandboxWrap;
     /** Writable paths that do not exist yet: `prepareSandbox()` creates them once approved. */
     readonly create: readonly string[];
+    /**
+     * The host paths bound into the sandbox, canonical when planned: `prepareSandbox()` refuses
+     * the call when one has become a link since (the mount would follow it elsewhere).
+     */
+    readonly bound: readonly string[];
   }
   | {
     /** Without one: the policy is `off`, or `auto` found no sandbox that works here. */
