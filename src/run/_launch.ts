@@ -12,7 +12,7 @@
  * about 1 ms more a start). A setpriv that refuses `--pdeathsig` (util-linux before 2.33, BusyBox)
  * is left out: its program is read once a process to see. Without it such a death leaves an unconfined program
  * running. Processes the program started itself are not reached this way (only a sandbox's PID
- * namespace holds them).
+ * namespace holds them). bwrap is started without setpriv: its `--die-with-parent` does the same.
  * Private to the runner.
  *
  * @module
@@ -26,7 +26,13 @@ const LAUNCHER_DIRS: readonly string[] = ["/usr/bin", "/bin"];
 /** The prefix setsid(1) writes when it cannot exec the program (exit 126 or 127). */
 const EXEC_FAILED = /^setsid: failed to execute (.+?): (.+)$/;
 
-let launcherArgs: readonly string[] | null | undefined;
+/** The launchers found: setsid alone, and setsid behind setpriv (or setsid alone without it). */
+interface Launchers {
+  readonly setsid: readonly string[];
+  readonly tied: readonly string[];
+}
+
+let launchers: Launchers | null | undefined;
 
 /** The largest setpriv program read to see whether it takes `--pdeathsig` (BusyBox is ~2 MiB). */
 const MAX_LAUNCHER_BYTES = 8 * 1024 * 1024;
@@ -38,22 +44,23 @@ const MAX_LAUNCHER_BYTES = 8 * 1024 * 1024;
  *
  * @returns The argv to put before the program, or `undefined` to start children `detached`.
  */
-function launcher(): readonly string[] | undefined {
-  if (launcherArgs !== undefined) return launcherArgs ?? undefined;
-  launcherArgs = null;
+function launcher(): Launchers | undefined {
+  if (launchers !== undefined) return launchers ?? undefined;
+  launchers = null;
   if (Deno.build.os !== "linux") return undefined;
   try {
     const run = Deno.permissions.querySync({ name: "run" });
     if (run.state !== "granted" || run.partial) return undefined;
-    const setsid = findProgram("setsid");
-    if (setsid === undefined) return undefined;
+    const found = findProgram("setsid");
+    if (found === undefined) return undefined;
+    const setsid = [found, "--"];
     const setpriv = findProgram("setpriv");
     const tied = setpriv === undefined ? [] : [setpriv, "--pdeathsig", "KILL", "--"];
-    launcherArgs = [...(takesDeathSignal(tied) ? tied : []), setsid, "--"];
+    launchers = { setsid, tied: takesDeathSignal(tied) ? [...tied, ...setsid] : setsid };
   } catch {
     // Not allowed to look, or not there: detached it is.
   }
-  return launcherArgs ?? undefined;
+  return launchers ?? undefined;
 }
 
 /**
@@ -104,27 +111,31 @@ export interface Launched {
  *
  * @param program The program as resolved (an absolute path, or a bare name Deno looks up).
  * @param args Its arguments.
- * @param options Working directory and environment.
+ * @param options Working directory and environment; `ownDeath` for a program that dies with its
+ *   parent by itself (bwrap), which is started without setpriv.
  * @returns The child.
  * @throws What `Deno.Command#spawn` throws.
  */
 export function spawnInOwnGroup(
   program: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; clearEnv: boolean },
+  options: { cwd: string; env: Record<string, string>; clearEnv: boolean; ownDeath: boolean },
 ): Launched {
+  const { ownDeath, ...spawn } = options;
   const stdio = { stdin: "piped", stdout: "piped", stderr: "piped" } as const;
-  const through = launcher();
+  const found = launcher();
+  // A program that dies with its parent by itself (bwrap's --die-with-parent) needs no setpriv.
+  const through = ownDeath ? found?.setsid : found?.tied;
   if (through !== undefined) {
     const [first, ...rest] = through as [string, ...string[]];
     const child = new Deno.Command(first, {
       args: [...rest, program, ...args],
-      ...options,
+      ...spawn,
       ...stdio,
     }).spawn();
     return { child, viaSetsid: true };
   }
-  const child = new Deno.Command(program, { args: [...args], ...options, ...stdio, detached: true })
+  const child = new Deno.Command(program, { args: [...args], ...spawn, ...stdio, detached: true })
     .spawn();
   return { child, viaSetsid: false };
 }

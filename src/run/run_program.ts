@@ -99,6 +99,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
         cwd: request.cwd,
         env,
         clearEnv: request.clearEnv === true,
+        ownDeath: wrap?.kind === "bwrap",
       },
     );
   } catch (error) {
