@@ -329,3 +329,36 @@ export async function readPid(path: string, onTimeout?: () => void): Promise<num
     throw error;
   }
 }
+
+/**
+ * Writes the workspace manifest: each tool gets its name as description and an object schema.
+ *
+ * @param dirs The scratch workspace.
+ * @param tools The tools' other fields, by name.
+ */
+export async function manifest(dirs: Scratch, tools: Record<string, unknown>): Promise<void> {
+  const full = Object.fromEntries(
+    Object.entries(tools).map((
+      [name, tool],
+    ) => [name, { description: name, input_schema: { type: "object" }, ...tool as object }]),
+  );
+  await Deno.writeTextFile(
+    `${dirs.root}/.basis/tools.json`,
+    JSON.stringify({ schema: 1, tools: full }),
+  );
+}
+
+/**
+ * Whether anything is at a path (a link itself counts, wherever it points).
+ *
+ * @param path The path.
+ * @returns True when `lstat` finds it.
+ */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

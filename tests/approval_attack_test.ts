@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cli, exists, manifest, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { wording } from "./_wording.ts";
 
@@ -23,27 +23,6 @@ async function evilScript(dirs: Scratch, path: string): Promise<string> {
   await Deno.writeTextFile(file, `#!/bin/sh\ntouch '${marker}'\necho ran\n`);
   await Deno.chmod(file, 0o755);
   return marker;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function manifest(dirs: Scratch, tools: Record<string, unknown>): Promise<void> {
-  const withDefaults = Object.fromEntries(
-    Object.entries(tools).map((
-      [name, tool],
-    ) => [name, { description: name, input_schema: { type: "object" }, ...tool as object }]),
-  );
-  await Deno.writeTextFile(
-    `${dirs.root}/.basis/tools.json`,
-    JSON.stringify({ schema: 1, tools: withDefaults }),
-  );
 }
 
 /** Asserts that the call was denied without running anything. */

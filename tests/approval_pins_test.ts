@@ -10,7 +10,7 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cli, exists, manifest, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { say, wording } from "./_wording.ts";
@@ -20,35 +20,12 @@ const WORKSPACE = { schema: 1, tools: {} };
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const ALWAYS = ["--approve", "always"];
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The cache directory this Deno uses (DENO_DIR, else its default). */
 async function denoDir(): Promise<string> {
   const set = Deno.env.get("DENO_DIR");
   if (set !== undefined) return set;
   const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
   return (JSON.parse(new TextDecoder().decode(info.stdout)) as { denoDir: string }).denoDir;
-}
-
-/** Writes the workspace manifest: each tool gets a description and an object schema. */
-async function manifest(dirs: Scratch, tools: Record<string, Record<string, unknown>>) {
-  const full = Object.fromEntries(
-    Object.entries(tools).map(([name, tool]) => [
-      name,
-      { description: name, input_schema: { type: "object" }, ...tool },
-    ]),
-  );
-  await Deno.writeTextFile(
-    `${dirs.root}/.basis/tools.json`,
-    JSON.stringify({ schema: 1, tools: full }),
-  );
 }
 
 /** Writes an executable file (directories made). */

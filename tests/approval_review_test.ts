@@ -7,32 +7,9 @@
  */
 
 import assert from "node:assert/strict";
-import { cli, type Scratch, scratch } from "./_cli.ts";
+import { cli, exists, manifest, scratch } from "./_cli.ts";
 import { callTool, connectMcp } from "./_mcp.ts";
 import { say, wording } from "./_wording.ts";
-
-/** Writes the workspace manifest: each tool gets a description and an object schema. */
-async function manifest(dirs: Scratch, tools: Record<string, Record<string, unknown>>) {
-  const full = Object.fromEntries(
-    Object.entries(tools).map(([name, tool]) => [
-      name,
-      { description: name, input_schema: { type: "object" }, ...tool },
-    ]),
-  );
-  await Deno.writeTextFile(
-    `${dirs.root}/.basis/tools.json`,
-    JSON.stringify({ schema: 1, tools: full }),
-  );
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("a script named through a linked directory and `..` is pinned as the file that runs", async () => {
   await using dirs = await scratch();

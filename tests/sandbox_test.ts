@@ -17,6 +17,7 @@ import {
   cli,
   cliEnv,
   type CliResult,
+  exists,
   oneTool,
   ROOT,
   type Scratch,
@@ -152,15 +153,6 @@ function outsideDir(): Promise<TempDir> {
 /** The directory that holds the scratch workspace and its user directories. */
 function base(dirs: Scratch): string {
   return dirs.root.slice(0, dirs.root.lastIndexOf("/"));
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The audit trail's decision lines. */
