@@ -8,7 +8,7 @@
 
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath } from "../paths.ts";
-import { quote } from "./_start_error.ts";
+import { quote } from "./_launch.ts";
 import { quietly } from "../quietly.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
