@@ -1171,3 +1171,31 @@ Deno.test("in English the catalogue words schema refusals as the gate does", () 
     assert.match(uk, CYRILLIC);
   }
 });
+
+// --- config files against the shipped schemas -------------------------------------------------------
+
+Deno.test("schemaIssues() names every failure of a config by pointer, compiling the schema once", async () => {
+  const { schemaIssues } = await import("../src/schema/mod.ts");
+  const schema = JSON.parse(Deno.readTextFileSync(`${ROOT}schemas/tools.schema.json`));
+  const document = { schema: 1, tools: { a: { description: 1, command: [], timout_ms: 3 } } };
+  await using cache = await tempDir({ prefix: "basis-schema-issues-" });
+  const issues = await schemaIssues(schema, document, { cacheDir: cache.path, allErrors: true });
+  assertEquals(
+    issues.map(({ pointer, keyword }) => `${pointer} ${keyword}`),
+    [
+      "/tools/a/input_schema required",
+      "/tools/a/timout_ms additionalProperties",
+      "/tools/a/description type",
+      "/tools/a/command minItems",
+    ],
+  );
+  assertEquals(issues[1]?.instancePath, "/tools/a");
+  assertEquals(issues[0]?.reason, phrase("schema.required"));
+  const first = await schemaIssues(schema, document, { cacheDir: cache.path });
+  assertEquals(first.map(({ pointer }) => pointer), ["/tools/a/input_schema"]);
+  assertEquals(await schemaIssues(schema, { schema: 1, tools: {} }, { cacheDir: cache.path }), []);
+  const compiles = stats.compiles;
+  await schemaIssues(schema, {}, { cacheDir: cache.path, allErrors: true });
+  assertEquals(stats.compiles, compiles);
+  assertEquals((await listCache(cache.path)).length, 2);
+});

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { StreamRedactor } from "../redact_stream.ts";
+import { redactorOf, type StreamRedactor } from "../redact.ts";
 import { type CaptureResult, OutputCapture } from "./_capture.ts";
 import { stopSandboxed } from "./_sandbox_stop.ts";
 import { stopGroup } from "./_terminate.ts";
@@ -80,13 +80,13 @@ export async function supervise(
   // Each stream is redacted before anything sees it: the callback, the kept part, the spill file.
   const stdout = drain(child.stdout, {
     capture: stdoutCapture,
-    redactor: new StreamRedactor(settings.secrets),
+    redactor: redactorOf(settings.secrets).stream(),
     onChunk: settings.onStdout,
     onCallbackError,
   });
   const stderr = drain(child.stderr, {
     capture: stderrCapture,
-    redactor: new StreamRedactor(settings.secrets),
+    redactor: redactorOf(settings.secrets).stream(),
     onChunk: settings.onStderr,
     onCallbackError,
   });

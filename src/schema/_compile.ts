@@ -41,9 +41,9 @@ interface Compiler {
   standalone: (ajv: AjvInstance, validate: Validator) => string;
 }
 
-const compilers = new Map<Draft, Promise<Compiler>>();
+const compilers = new Map<string, Promise<Compiler>>();
 
-async function loadCompiler(draft: Draft): Promise<Compiler> {
+async function loadCompiler(draft: Draft, allErrors: boolean): Promise<Compiler> {
   stats.compilerLoads++;
   const ajvModules = await import("./_ajv_compiler.ts");
   const classes: Readonly<Record<Draft, unknown>> = {
@@ -55,7 +55,8 @@ async function loadCompiler(draft: Draft): Promise<Compiler> {
   const Ajv = classes[draft] as AjvClass;
   // Patterns run on a linear-time engine; standalone code requires it by name (`_runtime.ts`).
   const options = structuredClone(AJV_OPTIONS);
-  const ajv = new Ajv({ ...options, code: { ...options.code, regExp: ajvModules.linearRegExp } });
+  const code = { ...options.code, regExp: ajvModules.linearRegExp };
+  const ajv = new Ajv({ ...options, allErrors, code });
   ajv.removeKeyword("multipleOf");
   ajv.addKeyword(ajvModules.MULTIPLE_OF);
   (ajvModules.addFormats as unknown as (ajv: AjvInstance, options: unknown) => void)(
@@ -66,12 +67,13 @@ async function loadCompiler(draft: Draft): Promise<Compiler> {
   return { ajv, standalone: ajvModules.standaloneCode as unknown as Compiler["standalone"] };
 }
 
-function compiler(draft: Draft): Promise<Compiler> {
-  let found = compilers.get(draft);
+function compiler(draft: Draft, allErrors: boolean): Promise<Compiler> {
+  const key = `${draft} ${allErrors}`;
+  let found = compilers.get(key);
   if (found === undefined) {
-    found = loadCompiler(draft);
-    compilers.set(draft, found);
-    found.catch(() => compilers.delete(draft));
+    found = loadCompiler(draft, allErrors);
+    compilers.set(key, found);
+    found.catch(() => compilers.delete(key));
   }
   return found;
 }
@@ -81,6 +83,7 @@ function compiler(draft: Draft): Promise<Compiler> {
  *
  * @param choice The draft to compile with (and the canonical `$schema` to put in place, if any).
  * @param schema The schema as declared; never modified.
+ * @param allErrors Whether the validator reports every failure (not only the first).
  * @returns The compiled schema, or why it cannot be compiled (a phrase that words as one line).
  * @throws {Error} Only when ajv itself cannot be imported (a broken install), never for a bad schema.
  *
@@ -98,8 +101,9 @@ function compiler(draft: Draft): Promise<Compiler> {
 export async function compileSchema(
   choice: DraftChoice,
   schema: unknown,
+  allErrors = false,
 ): Promise<Compiled | Phrase> {
-  const { ajv, standalone } = await compiler(choice.draft);
+  const { ajv, standalone } = await compiler(choice.draft, allErrors);
   stats.compiles++;
   const target = choice.canonical === undefined
     ? schema

@@ -68,6 +68,7 @@ const FINGERPRINT = JSON.stringify([
  *
  * @param draft The draft the schema is compiled as.
  * @param schemaText `JSON.stringify` of the schema.
+ * @param allErrors Whether the validator reports every failure (not only the first).
  * @returns 64 lowercase hex digits.
  *
  * @example Different drafts, different keys
@@ -77,8 +78,13 @@ const FINGERPRINT = JSON.stringify([
  * console.assert(a.length === 64 && a !== await cacheKey("2020-12", "{}"));
  * ```
  */
-export async function cacheKey(draft: Draft, schemaText: string): Promise<string> {
-  const bytes = new TextEncoder().encode(`${FINGERPRINT}\n${draft}\n${schemaText}`);
+export async function cacheKey(
+  draft: Draft,
+  schemaText: string,
+  allErrors = false,
+): Promise<string> {
+  const variant = allErrors ? `${draft} allErrors` : draft;
+  const bytes = new TextEncoder().encode(`${FINGERPRINT}\n${variant}\n${schemaText}`);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   let hex = "";
   for (const byte of digest) hex += byte.toString(16).padStart(2, "0");

@@ -110,8 +110,14 @@ function sameAsAjv(error: AjvError): Phrase | undefined {
   return undefined;
 }
 
-/** Where the failure is and what was expected, before escaping and cutting. */
-function locate(error: AjvError): [pointer: string, expected: Expected] {
+/**
+ * Where a failure is (the JSON pointer of the field it names: for a missing, unknown or badly named
+ * property, that property's) and what was expected, before escaping and cutting.
+ *
+ * @param error The failure.
+ * @returns The pointer and the reason.
+ */
+export function locate(error: AjvError): [pointer: string, expected: Expected] {
   const { instancePath, params } = error;
   if (error.propertyName !== undefined) {
     const reason = sameAsAjv(error) ?? said(error);

@@ -19,7 +19,8 @@ import type { Validator } from "./_types.ts";
 export type Entry = { validate: Validator } | { problem: Phrase };
 
 const byKey = new Map<string, Promise<Entry>>();
-let bySchema = new WeakMap<object, Promise<Entry>>();
+/** Validators by schema object: reporting the first failure, and every failure. */
+let bySchema = [new WeakMap<object, Promise<Entry>>(), new WeakMap<object, Promise<Entry>>()];
 
 /**
  * Forgets every validator held in memory, so the next lookup goes to disk (tests and benches only).
@@ -32,7 +33,7 @@ let bySchema = new WeakMap<object, Promise<Entry>>();
  */
 export function forgetValidators(): void {
   byKey.clear();
-  bySchema = new WeakMap();
+  bySchema = [new WeakMap(), new WeakMap()];
 }
 
 /**
@@ -40,6 +41,7 @@ export function forgetValidators(): void {
  *
  * @param schema The schema as declared; the same object is answered from memory without hashing.
  * @param cacheDir The cache directory, or `undefined` for memory only.
+ * @param allErrors Whether the validator reports every failure (not only the first).
  * @returns The validator, or why the schema cannot be compiled.
  * @throws {Error} Only when ajv itself cannot be imported, never for a bad schema.
  *
@@ -50,18 +52,27 @@ export function forgetValidators(): void {
  * console.assert("validate" in entry && entry.validate("x") === true);
  * ```
  */
-export function obtainValidator(schema: unknown, cacheDir: string | undefined): Promise<Entry> {
-  if (typeof schema !== "object" || schema === null) return lookUp(schema, cacheDir);
-  let found = bySchema.get(schema);
+export function obtainValidator(
+  schema: unknown,
+  cacheDir: string | undefined,
+  allErrors = false,
+): Promise<Entry> {
+  if (typeof schema !== "object" || schema === null) return lookUp(schema, cacheDir, allErrors);
+  const memory = bySchema[Number(allErrors)]!;
+  let found = memory.get(schema);
   if (found === undefined) {
-    found = lookUp(schema, cacheDir);
-    bySchema.set(schema, found);
-    found.catch(() => bySchema.delete(schema));
+    found = lookUp(schema, cacheDir, allErrors);
+    memory.set(schema, found);
+    found.catch(() => memory.delete(schema));
   }
   return found;
 }
 
-async function lookUp(schema: unknown, cacheDir: string | undefined): Promise<Entry> {
+async function lookUp(
+  schema: unknown,
+  cacheDir: string | undefined,
+  allErrors: boolean,
+): Promise<Entry> {
   const refused = precheckSchema(schema);
   if (refused !== undefined) return { problem: refused };
   const choice = selectDraft(schema);
@@ -73,10 +84,10 @@ async function lookUp(schema: unknown, cacheDir: string | undefined): Promise<En
     const detail = phrase("schema_problem.not_json");
     return { problem: phrase("schema_problem.invalid", { detail }) };
   }
-  const key = await cacheKey(choice.draft, text);
+  const key = await cacheKey(choice.draft, text, allErrors);
   let found = byKey.get(key);
   if (found === undefined) {
-    found = load(key, choice, schema, cacheDir);
+    found = load(key, choice, schema, cacheDir, allErrors);
     byKey.set(key, found);
     found.catch(() => byKey.delete(key));
   }
@@ -88,6 +99,7 @@ async function load(
   choice: DraftChoice,
   schema: unknown,
   cacheDir: string | undefined,
+  allErrors: boolean,
 ): Promise<Entry> {
   if (cacheDir !== undefined) {
     const read = await readCached(cacheDir, key);
@@ -107,7 +119,7 @@ async function load(
       stats.diskRejects++;
     }
   }
-  const compiled = await compileSchema(choice, schema);
+  const compiled = await compileSchema(choice, schema, allErrors);
   if (!("validate" in compiled)) {
     if (cacheDir !== undefined) await save(cacheDir, key, { problem: compiled });
     return { problem: compiled };

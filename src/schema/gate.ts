@@ -12,7 +12,7 @@ import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { inspectInput, MAX_INPUT_DEPTH } from "./_input.ts";
 
 export { MAX_INPUT_DEPTH } from "./_input.ts";
-import { refusal } from "./_message.ts";
+import { locate, refusal } from "./_message.ts";
 import { obtainValidator } from "./_validator.ts";
 import type { AjvError, Validator } from "./_types.ts";
 import { showValue } from "../text.ts";
@@ -262,4 +262,70 @@ export async function schemaProblem(
   const { cacheDir } = settle(options);
   const entry = await obtainValidator(tool.inputSchema, cacheDir);
   return "problem" in entry ? entry.problem : undefined;
+}
+
+/** One way a value fails a schema (see {@linkcode schemaIssues}). */
+export interface SchemaIssue {
+  /** The failing value, as a JSON pointer (ajv's `instancePath`; `""` for the whole value). */
+  readonly instancePath: string;
+  /**
+   * The field the issue names, as a JSON pointer: `instancePath`, or for a missing, unknown or
+   * badly named property that property's pointer.
+   */
+  readonly pointer: string;
+  /** The failing keyword (`required`, `additionalProperties`, `type`, …); `""` for a value that is not JSON data or is nested too deeply. */
+  readonly keyword: string;
+  /** ajv's detail of the failure (`missingProperty`, `additionalProperty`, `allowedValues`, …). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** What was expected, as the gate words it (ajv's English where the catalogue has no words). */
+  readonly reason: Phrase | string;
+}
+
+/** Options of {@linkcode schemaIssues}. */
+export interface SchemaIssuesOptions extends SchemaGateOptions {
+  /**
+   * Report every failure, not only the first.
+   *
+   * @default {false}
+   */
+  allErrors?: boolean;
+}
+
+/**
+ * Checks a value against a schema that is known to be good (one of `schemas/*.schema.json`), with
+ * the gate's ajv and validator cache: compiled once per process (and cached on disk), then only
+ * run. Before the schema the value must be JSON data nested at most 256 levels deep.
+ *
+ * @param schema The schema; the same object is answered from memory without hashing it again.
+ * @param value The value, as parsed from JSON.
+ * @param options Where compiled validators are cached; whether to report every failure.
+ * @returns The failures, in ajv's order; empty when the value passes.
+ * @throws {Error} When the schema itself cannot be compiled (a bug, not a user's error).
+ *
+ * @example Find what a config value lacks
+ * ```ts ignore
+ * import { schemaIssues } from "./gate.ts";
+ * const schema = { type: "object", required: ["version"] };
+ * const [issue] = await schemaIssues(schema, {}, { allErrors: true });
+ * console.log(issue?.pointer); // "/version"
+ * ```
+ */
+export async function schemaIssues(
+  schema: object | boolean,
+  value: unknown,
+  options: SchemaIssuesOptions = {},
+): Promise<SchemaIssue[]> {
+  const entry = await obtainValidator(schema, settle(options).cacheDir, options.allErrors);
+  if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);
+  const inspected = inspectInput(value);
+  if ("problem" in inspected) {
+    const { pointer, reason } = inspected.problem;
+    return [{ instancePath: pointer, pointer, keyword: "", params: {}, reason }];
+  }
+  if (entry.validate(inspected.value) === true) return [];
+  return (entry.validate.errors ?? []).map((error) => {
+    const [pointer, reason] = locate(error);
+    const { instancePath, keyword, params } = error;
+    return { instancePath, pointer, keyword, params, reason };
+  });
 }
