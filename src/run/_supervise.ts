@@ -6,7 +6,7 @@
  * @module
  */
 
-import { StreamRedactor } from "../redact_stream.ts";
+import { redactorOf } from "../redact.ts";
 import { type CaptureResult, OutputCapture } from "./_capture.ts";
 import { stopGroup, stopSandboxed } from "./_stop.ts";
 import { settlesWithin, startTimer } from "./_wait.ts";
@@ -151,7 +151,7 @@ function drain(
   onChunk: ((chunk: Uint8Array) => void) | undefined,
   onCallbackError: (error: unknown) => void,
 ) {
-  const redactor = new StreamRedactor(secrets);
+  const redactor = redactorOf(secrets).stream();
   const reader = stream.getReader();
   let callbackFailed = false;
   let bytes = 0;
