@@ -18,7 +18,7 @@ import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnPreview, withDelegation } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
 import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
-import { planOptionsOf, planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
+import { planSandbox, spawnPreviewGrants } from "../sandbox/plan.ts";
 import type { SandboxPlan } from "../sandbox/types.ts";
 import {
   SPAWN_SIDE_EFFECTS,
@@ -159,12 +159,12 @@ async function planOf(call: SpawnCall, tool: SpawnToolParts): Promise<SandboxPla
     ? namedAgents(tool.config).get(call.target)?.argv
     : tool.config.agent;
   const program = call.mode === "command" ? SHELL : agent?.[0] ?? SHELL;
-  return await planSandbox(policyOf(settings.sandbox), {
+  return await planSandbox({
     caller: { kind: call.mode === "command" ? "spawn" : "agent" },
     root: settings.root,
     cwd: settings.root,
     program,
-  }, planOptionsOf(settings.sandbox));
+  }, settings.sandbox);
 }
 
 function outcomeOf(

@@ -32,7 +32,7 @@ import { annotationsFor, buildDefinition } from "./_definition.ts";
 import { Execution, type RunContext } from "./_execution.ts";
 import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
 import { checkedRun, prepared } from "./_sandbox.ts";
-import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
+import { planSandbox, previewSandbox } from "../sandbox/plan.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
 import { quote, toolLabel } from "./_words.ts";
 import { modelResult } from "../run/model_result.ts";
@@ -443,12 +443,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     }
     // What the call may touch is part of what is approved: planned (and checked against the
     // user's policy) before anyone is asked.
-    const plan = await planSandbox(policyOf(settings.sandbox), {
+    const plan = await planSandbox({
       caller: { kind: "tool", grants: spec.sandbox },
       root: settings.root ?? run.cwd,
       cwd: run.cwd,
       program: resolved.path,
-    }, planOptionsOf(settings.sandbox));
+    }, settings.sandbox);
     const sandbox = previewSandbox(plan);
     if (plan.kind === "unavailable" || sandbox === undefined) {
       const reason = plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home");
