@@ -365,8 +365,8 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     };
     const refusal = spawnRefusal(call, { noShell: context.noShell, depth: context.depth, config });
     if (refusal !== undefined) {
-      recordRefusal(context, prepared, refusal.phrase);
-      throw ToolError.user("denied", redactor.text(words.say(refusal.phrase)), {
+      recordRefusal(context, prepared, refusal);
+      throw ToolError.user("denied", redactor.text(words.say(refusal)), {
         tool: SPAWN_TOOL,
       });
     }
