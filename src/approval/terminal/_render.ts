@@ -8,7 +8,7 @@
 
 import { parseKeepingNumbers } from "../../json_exact.ts";
 import { redact } from "../../redact.ts";
-import { displayArg, displayArgv, visibleLines } from "./display.ts";
+import { displayArg, displayArgv, visibleLines } from "../shell_quote.ts";
 import type { PromptRequest } from "./types.ts";
 import type { ContentChange } from "../rules/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
