@@ -276,51 +276,48 @@ export function makePalette(color: boolean): Palette {
   ) as Palette;
 }
 
-/**
- * The `select` theme: every style the library would colour by itself goes through the palette.
- *
- * @param palette The palette.
- * @param words The messages of the prompt's locale (for the key hints). @default English
- * @returns A theme for `@inquirer/prompts`' `select`.
- */
-export function selectTheme(palette: Palette, words: Messages = messages("en-US")) {
-  // The library names its keys' actions in English; these are the ones it uses.
-  const actions: Record<string, MessageKey> = {
-    navigate: "prompt.key_navigate",
-    select: "prompt.key_select",
-  };
-  const action = (name: string) =>
-    Object.hasOwn(actions, name) ? words.t(actions[name] as MessageKey) : name;
-  return {
-    prefix: { idle: palette.cyan("?"), done: palette.green("✔") },
-    style: {
-      answer: palette.cyan,
-      message: (text: string) => palette.bold(text),
-      error: (text: string) => palette.red(`> ${text}`),
-      defaultAnswer: (text: string) => palette.dim(`(${text})`),
-      help: palette.dim,
-      highlight: palette.cyan,
-      key: (text: string) => palette.cyan(palette.bold(`<${text}>`)),
-      disabled: palette.dim,
-      description: palette.cyan,
-      keysHelpTip: (keys: [string, string][]) =>
-        [...keys.map(([key, name]) => [key, action(name)]), ["esc", words.t("prompt.key_deny")]]
-          .map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
-          .join(palette.dim(" • ")),
-    },
-  };
+/** The answers a person can give, with the keys of their texts (what is offered, what is echoed). */
+const CHOICES = [
+  { value: "allow_once", name: "prompt.allow_once", short: "prompt.allowed_once" },
+  { value: "always_allow", name: "prompt.always_allow", short: "prompt.always_allowed" },
+  { value: "deny", name: "prompt.deny", short: "prompt.denied" },
+  { value: "never", name: "prompt.never", short: "prompt.nevered" },
+] as const;
+
+/** One answer offered. */
+export interface Choice {
+  /** What it answers (never translated). */
+  readonly value: typeof CHOICES[number]["value"];
+  /** What it says. */
+  readonly name: string;
+  /** What is echoed once it is picked. */
+  readonly short: string;
 }
 
 /**
- * The label of "always allow" for one request.
+ * The answers offered, in order, in the locale of `words`: without the remembering ones when a
+ * rule says to ask every time, or when what they would pin was not shown whole. "Always allow"
+ * says which input fields it leaves free.
  *
  * @param request What is asked about.
+ * @param secrets Values never to show (they change what is shown whole).
  * @param words The messages of the prompt's locale.
- * @returns The label.
+ * @returns The choices.
  */
-export function alwaysAllowLabel(request: PromptRequest, words: Messages): string {
+export function offeredChoices(
+  request: PromptRequest,
+  secrets: readonly string[],
+  words: Messages,
+): Choice[] {
+  const remembers = request.askedByRule === undefined && shownWhole(request, secrets);
   const fields = request.kind === "tool" ? request.fromInput ?? [] : [];
-  if (fields.length === 0) return words.t("prompt.always_allow");
   const names = [...new Set(fields.map((arg) => arg.field))].join(", ");
-  return words.t("prompt.always_allow_any", { fields: names });
+  return CHOICES.filter(({ value }) => remembers || value === "allow_once" || value === "deny")
+    .map(({ value, name, short }) => ({
+      value,
+      name: value === "always_allow" && fields.length > 0
+        ? words.t("prompt.always_allow_any", { fields: names })
+        : words.t(name),
+      short: words.t(short),
+    }));
 }
