@@ -155,37 +155,32 @@ export class LineTransport implements Transport {
       const newline = bytes.indexOf(0x0a);
       const piece = newline === -1 ? bytes : bytes.subarray(0, newline);
       this.#size += piece.length;
-      if (this.#head !== undefined) {
-        this.#tail = concat([this.#tail, piece]).slice(-KEPT);
-      } else if (this.#size > MAX_BYTES) {
+      if (this.#head !== undefined) this.#tail = concat([this.#tail, piece]).slice(-KEPT);
+      else if (this.#size <= MAX_BYTES) this.#pieces.push(piece);
+      else {
         const held = concat([...this.#pieces, piece]);
         [this.#head, this.#tail, this.#pieces] = [held.slice(0, KEPT), held.slice(-KEPT), []];
-      } else if (piece.length > 0) this.#pieces.push(piece);
+      }
       if (newline === -1) return;
-      this.#endLine();
+      this.#line(this.#head, concat(this.#pieces), this.#size);
+      [this.#pieces, this.#size, this.#head] = [[], 0, undefined];
       bytes = bytes.subarray(newline + 1);
     }
   };
 
-  #endLine(): void {
-    const [pieces, size, head] = [this.#pieces, this.#size, this.#head];
-    [this.#pieces, this.#size, this.#head] = [[], 0, undefined];
+  #line(head: Uint8Array | undefined, bytes: Uint8Array, size: number): void {
     if (head !== undefined) {
-      const id = ID_FIRST.exec(LOOSE.decode(head))?.[1] ??
-        ID_LAST.exec(LOOSE.decode(this.#tail))?.[1];
+      const id = ID_FIRST.exec(LOOSE.decode(head)) ?? ID_LAST.exec(LOOSE.decode(this.#tail));
+      const limit = phrase("size.mib", { count: MAX_BYTES / (1024 * 1024) });
       const reason = phrase("mcp.too_large", {
         size: phrase("size.bytes", { count: size }),
-        limit: phrase("size.mib", { count: MAX_BYTES / (1024 * 1024) }),
+        limit,
       });
-      return this.#refuse(
-        answerable(id === undefined ? null : JSON.parse(id)),
-        INVALID_REQUEST,
-        reason,
-      );
+      return this.#refuse(answerable(id && JSON.parse(id[1]!)), INVALID_REQUEST, reason);
     }
     let text: string;
     try {
-      text = DECODER.decode(concat(pieces));
+      text = DECODER.decode(bytes);
     } catch {
       return this.#refuse(
         null,
@@ -194,53 +189,50 @@ export class LineTransport implements Transport {
       );
     }
     if (text.trim() === "") return;
-    let value: unknown;
+    let message: Record<string, unknown>;
     try {
-      value = JSON.parse(text);
+      message = JSON.parse(text);
     } catch {
       strictJsonProblem(text, "input").then(({ position, reason }) => {
-        const detail = position === undefined
-          ? reason
-          : phrase("json.at", { detail: reason, ...position });
+        const detail = position ? phrase("json.at", { detail: reason, ...position }) : reason;
         this.#refuse(null, PARSE_ERROR, phrase("mcp.not_json", { detail }));
       }, (error) => this.onerror?.(error));
       return;
     }
-    if (Array.isArray(value)) return this.#refuse(null, INVALID_REQUEST, phrase("mcp.batch"));
-    const message = (isObject(value) ? value : {}) as Record<string, unknown>;
-    if (typeof message.method === "string" && "id" in message) return this.#request(message);
+    if (Array.isArray(message)) return this.#refuse(null, INVALID_REQUEST, phrase("mcp.batch"));
+    if (!isObject(message)) message = {};
+    const { method, id } = message;
+    if (typeof method === "string" && "id" in message) return this.#request(message, method);
     let problem: "mcp.bad_notification" | "mcp.stray_response" | undefined;
-    if (typeof message.method === "string") {
+    if (typeof method === "string") {
       // A notification is never answered, not even with an error.
-      const { requestId } = (message.params ?? {}) as { requestId?: unknown };
-      const cancel = message.method === "notifications/cancelled";
-      if (!JSONRPCNotificationSchema.safeParse(message).success) problem = "mcp.bad_notification";
-      else if (cancel && typeof requestId !== "string" && typeof requestId !== "number") {
+      const cancel = method === "notifications/cancelled";
+      const { requestId } = cancel && isObject(message.params) ? message.params : {};
+      const unknownId = typeof requestId !== "string" && typeof requestId !== "number";
+      if (!JSONRPCNotificationSchema.safeParse(message).success || (cancel && unknownId)) {
         problem = "mcp.bad_notification";
-      } else if (cancel) this.#open.delete(requestId as Id); // Never answered: its id is free again.
+      } else if (cancel) this.#open.delete(requestId as Id); // Never answered: its id is free.
     } else if (!("method" in message) && ("result" in message || "error" in message)) {
       // Nor is a response, whatever its shape.
       if (!JSONRPCResponseSchema.safeParse(message).success) problem = "mcp.stray_response";
-    } else {
-      return this.#refuse(answerable(message.id), INVALID_REQUEST, phrase("mcp.invalid_request"));
-    }
+    } else return this.#refuse(answerable(id), INVALID_REQUEST, phrase("mcp.invalid_request"));
     if (problem === undefined) this.onmessage?.(message as JSONRPCMessage);
     else this.log(this.words.t("mcp.refused", { reason: this.words.t(problem) }));
   }
 
-  #request(message: Record<string, unknown>): void {
-    const { method, params } = message as { method: string; params?: unknown };
+  #request(message: Record<string, unknown>, method: string): void {
     const id = answerable(message.id);
-    const keys = Object.keys(message);
-    if (id === null || message.jsonrpc !== "2.0" || !keys.every((key) => REQUEST_KEYS.has(key))) {
+    const keys = Object.keys(message).filter((key) => !REQUEST_KEYS.has(key));
+    if (id === null || message.jsonrpc !== "2.0" || keys.length > 0) {
       return this.#refuse(id, INVALID_REQUEST, phrase("mcp.invalid_request"));
     }
-    const invalid = phrase("mcp.invalid_params", {
-      method: JSON.stringify(method),
-      field: "params",
-    });
-    if (params !== undefined && (!isObject(params) || !baseParams(params))) {
-      return this.#refuse(id, INVALID_PARAMS, invalid);
+    const quoted = JSON.stringify(method);
+    if (!baseParams(message.params)) {
+      return this.#refuse(
+        id,
+        INVALID_PARAMS,
+        phrase("mcp.invalid_params", { method: quoted, field: "params" }),
+      );
     }
     if (this.#open.has(id)) {
       return this.#refuse(
@@ -250,11 +242,27 @@ export class LineTransport implements Transport {
       );
     }
     if (!this.#initialized && method !== "initialize" && method !== "ping") {
-      const reason = phrase("mcp.not_initialized", { method: JSON.stringify(method) });
-      return this.#refuse(id, INVALID_REQUEST, reason);
+      return this.#refuse(id, INVALID_REQUEST, phrase("mcp.not_initialized", { method: quoted }));
     }
-    const problem = plain(method, params) ? undefined : paramsProblem(message, method);
-    if (problem !== undefined) return this.#reply(id, INVALID_PARAMS, this.words.say(problem));
+    // The method's own params, by the SDK's schema of its request (it answers any other method).
+    const checked = SCHEMAS.get(method)?.safeParse(message);
+    if (checked?.success === false) {
+      const issue = (checked.error as { issues: Issue[] }).issues[0];
+      const path = issue?.path ?? [];
+      const field = fieldName(path);
+      const expected = issue?.code === "invalid_type" ? EXPECTED[issue.expected ?? ""] : undefined;
+      let found: unknown = message;
+      for (const key of path) found = typeof found === "object" ? found?.[key as never] : undefined;
+      const problem = expected === undefined
+        ? phrase("mcp.invalid_params", { method: quoted, field })
+        : phrase("mcp.invalid_params_type", {
+          method: quoted,
+          field,
+          expected: foundPhrase(expected),
+          found: foundPhrase(found),
+        });
+      return this.#reply(id, INVALID_PARAMS, this.words.say(problem));
+    }
     if (method === "initialize") this.#initialized = true;
     this.#open.add(id);
     this.onmessage?.(message as JSONRPCMessage);
@@ -273,57 +281,15 @@ export class LineTransport implements Transport {
   }
 }
 
-/** Why a request's params are not what its method takes, naming the first wrong field. */
-function paramsProblem(request: Record<string, unknown>, method: string): Phrase | undefined {
-  const checked = SCHEMAS.get(method)?.safeParse(request);
-  if (checked === undefined || checked.success) return undefined;
-  const issue = (checked.error as { issues: Issue[] }).issues[0];
-  const path = issue?.path ?? [];
-  const field = fieldName(path);
-  const expected = issue?.code === "invalid_type" ? EXPECTED[issue.expected ?? ""] : undefined;
-  const quoted = JSON.stringify(method);
-  if (expected === undefined) return phrase("mcp.invalid_params", { method: quoted, field });
-  let found: unknown = request;
-  for (const key of path) {
-    found = isObject(found) || Array.isArray(found) ? found[key as never] : undefined;
-  }
-  return phrase("mcp.invalid_params_type", {
-    method: quoted,
-    field,
-    expected: foundPhrase(expected),
-    found: foundPhrase(found),
-  });
-}
-
-/** Whether the params of the usual `tools/call` or `tools/list` are surely what it takes. */
-function plain(method: string, params: unknown): boolean {
-  if (params === undefined) return method === "tools/list";
-  const { name, arguments: args, cursor, _meta, ...rest } = params as Record<string, unknown>;
-  if (Object.keys(rest).length > 0 || !(_meta === undefined || meta(_meta))) return false;
-  if (method === "tools/call") {
-    return typeof name === "string" && cursor === undefined &&
-      (args === undefined || isObject(args));
-  }
-  return method === "tools/list" && name === undefined && args === undefined &&
-    (cursor === undefined || typeof cursor === "string");
-}
-
-/** Whether a request's `_meta` is only a progress token. */
-function meta(value: unknown): boolean {
-  if (!isObject(value)) return false;
-  const { progressToken: token, ...rest } = value;
-  return Object.keys(rest).length === 0 &&
-    (typeof token === "string" || Number.isSafeInteger(token));
-}
-
-/** Whether params' `_meta`, which every request may have, is of the shape MCP gives it. */
-function baseParams(params: Record<string, unknown>): boolean {
-  const _meta = params._meta;
-  if (_meta === undefined) return true;
-  if (!isObject(_meta)) return false;
-  const token = _meta.progressToken;
-  const task = _meta["io.modelcontextprotocol/related-task"];
-  return (token === undefined || typeof token === "string" || Number.isSafeInteger(token)) &&
+/** Whether a request's params are an object whose `_meta` (any request's) is what MCP takes. */
+function baseParams(params: unknown): boolean {
+  if (params === undefined) return true;
+  if (!isObject(params)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  if (!isObject(meta)) return false;
+  const task = meta["io.modelcontextprotocol/related-task"];
+  return (meta.progressToken === undefined || answerable(meta.progressToken) !== null) &&
     (task === undefined || (isObject(task) && typeof task.taskId === "string"));
 }
 
