@@ -252,6 +252,16 @@ rows.push(
   "| --- | --- | --- | --- | --- |",
 );
 
+// 0. The size of the code: lines of code in src/ by the team's counter, where it is at hand.
+if (ALL) {
+  const counter = `${ROOT}../shared/tools/code_lines.py`;
+  const lines = await sh(["python3", counter, "--total", `${ROOT}src`]).then(
+    (output) => new TextDecoder().decode(output.stdout).trim(),
+    () => "(no counter here)",
+  );
+  row("lines of code in `src/` (`code_lines.py src`)", lines, "—", "—", "≤ 12,000");
+}
+
 const w100 = await manyTools("w100", 100);
 const INPUT = '{"text":"hello","count":3}';
 const noLazy = { call: NaN, list: NaN };
@@ -327,6 +337,23 @@ if (ONLY !== "approval") {
     `${signed(on - off)} ms`,
     "under +4 ms",
   );
+  const argvFile = confined ? await bwrapCommandLine(sandboxed) : undefined;
+  if (argvFile !== undefined) {
+    const { wall: [call, spawn], cpu: [callCpu, spawnCpu] } = await measure(
+      RUNS,
+      startup(sandboxed),
+      startup(floor("spawn_cat_bwrap.js", argvFile, INPUT)),
+    );
+    row(
+      "the same confined `call` vs a Deno script spawning `cat` through the same bwrap arguments",
+      fmt(call),
+      fmt(spawn),
+      `${times(call, spawn)}${cpuNote(callCpu, spawnCpu)}`,
+      "≤ 1.3×",
+    );
+  } else if (confined) {
+    row("the same vs a Deno script spawning bwrap's `cat`", "(needs strace)", "—", "—", "≤ 1.3×");
+  }
 }
 
 // 4. What approval adds to a call: 1,000 remembered rules and the audit trail, vs --approve
@@ -719,6 +746,24 @@ async function sandboxWorks(): Promise<boolean> {
     preview: { sandbox: unknown };
   };
   return report.preview.sandbox !== "unconfined";
+}
+
+/**
+ * The bwrap command line a confined call starts, read from its `execve` under strace, written as a
+ * JSON array to a file for the floor; undefined where strace is missing.
+ */
+async function bwrapCommandLine(call: string[]): Promise<string | undefined> {
+  const trace = `${work}/bwrap.strace`;
+  try {
+    await sh(["strace", "-f", "-qq", "-e", "trace=execve", "-s", "65535", "-o", trace, ...call]);
+  } catch {
+    return undefined;
+  }
+  const exec = /execve\("[^"]*bwrap", (\[.*?\]), 0x/.exec(await Deno.readTextFile(trace));
+  if (exec === null) return undefined;
+  const file = `${work}/bwrap-argv.json`;
+  await Deno.writeTextFile(file, JSON.stringify(JSON.parse(exec[1] as string)));
+  return file;
 }
 
 /** `(CPU 1.20×)`: the ratio of CPU times beside a ratio of wall times, where perf counted them. */

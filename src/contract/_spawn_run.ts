@@ -74,8 +74,8 @@ export async function runSpawnCall(
   });
   if (refusal !== undefined) {
     // Refused before anyone is asked: recorded as the policy's answer, in English.
-    recordRefusal(flow, SPAWN_TOOL, preview, refusal.phrase);
-    const text = redact(words.say(refusal.phrase), flow.secrets);
+    recordRefusal(flow, SPAWN_TOOL, preview, refusal);
+    const text = redact(words.say(refusal), flow.secrets);
     throw ToolError.user("denied", text, { tool: SPAWN_TOOL });
   }
   const request: ApprovalRequest = {

@@ -146,7 +146,7 @@ export async function parseSandboxPolicy(text: string, file: string): Promise<Sa
   if (issues.length === 0 && duplicates.length === 0 && policy !== undefined) {
     return { file, ...policy };
   }
-  const locate = issues.length === 0 ? undefined : await createLocator(source, parsed.tree);
+  const locate = issues.length === 0 ? undefined : await createLocator(source);
   const problems = issues.map((issue) =>
     problemOf({
       file,

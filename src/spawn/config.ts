@@ -168,7 +168,7 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
   const config = narrowConfig(value, file, sink);
   if (found.length > 0) {
     // Only a broken file pays for the JSONC tree that says where each problem is.
-    const locate = await createLocator(source, parsed.tree);
+    const locate = await createLocator(source);
     const located = found.map(({ path, at, reason }) =>
       problemOf({ file, ...locate({ path, at }), field: fieldName(path) }, reason)
     );

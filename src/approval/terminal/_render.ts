@@ -6,7 +6,7 @@
  * @module
  */
 
-import { parseKeepingNumbers } from "../../json_exact.ts";
+import { parseKeepingNumbers } from "../../json_text.ts";
 import { redact } from "../../redact.ts";
 import { displayArg, displayArgv, visibleLines } from "./display.ts";
 import type { PromptRequest } from "./types.ts";

@@ -10,7 +10,7 @@ import { type ApprovalRequest, type Verdict, verdictFor } from "../../approval/a
 import type { Approver, ToolExecution } from "../../contract/types.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
-import { parseKeepingNumbers } from "../../json_exact.ts";
+import { parseKeepingNumbers } from "../../json_text.ts";
 import { redact, redactValue } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
