@@ -469,7 +469,7 @@ async function changed(
 /** `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them. */
 async function test(settings: Settings, name: string, input: string | undefined): Promise<number> {
   if (name === SPAWN_TOOL) {
-    const { callSpawnCommand } = await import("./spawn.ts");
+    const { callSpawnCommand } = await import("./call.ts");
     return await callSpawnCommand(settings, input, { dryRun: true });
   }
   const { callCommand } = await import("./call.ts");
