@@ -28,7 +28,7 @@ import { BasisError } from "../../errors.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, phrase, type PhraseParams, plural } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
-import { cellText, formatTable, terminalColumns } from "../_table.ts";
+import { formatTable } from "../_table.ts";
 import { keepApproved } from "../../approval/rules/approved.ts";
 import { callCommand, callSpawnCommand } from "./call.ts";
 
@@ -111,7 +111,7 @@ async function list(settings: Settings): Promise<number> {
       rule.tool,
       scopeText(rule, t),
       `${JSON.stringify(rule.when)}${reason}${ignored}`,
-    ].map(cellText);
+    ];
   });
   const heading = [
     t("rules.heading_id"),
@@ -120,7 +120,7 @@ async function list(settings: Settings): Promise<number> {
     t("rules.heading_scope"),
     t("rules.heading_when"),
   ];
-  out(formatTable([heading, ...rows], terminalColumns()).join("\n") + "\n");
+  out(formatTable([heading, ...rows]).join("\n") + "\n");
   return EXIT.ok;
 }
 
