@@ -505,33 +505,27 @@ export const EN_US = {
     'unsupported expansion of variable {variable} (only "${NAME}" and "${NAME:-default}" are supported)',
   "manifest.expand_nested": 'nested "${" in the default of variable {variable} is not supported',
   "manifest.empty_file": 'empty file (expected {"schema": 1, "tools": {}})',
+  // What the patterns of the shipped config schemas (schemas/*.schema.json) mean.
+  "config.not_blank": "must not be blank",
+  "config.name": 'may only hold letters, digits, "_" and "-"',
+  "config.tool_name":
+    'must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
+  "config.rule_id":
+    "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+  "config.root": "must be an absolute, normalised path",
+  "config.absolute": "must be an absolute path",
+  "config.one_line": "must be one line",
+  "config.pointer": "must be a JSON pointer (empty, or starting with /)",
+  "config.content_tool": 'must be "program", "files" or "argv[N]"',
+  "config.content_spawn": 'must be "word[N]"',
+  "config.glob": "ends with a lone \\ (write \\\\ for a backslash)",
+  "config.sha256": "must be a SHA-256: 64 lowercase hex digits",
+  "config.salt": "must be a salt: 32 lowercase hex digits",
+  "config.grant_path": 'must be an absolute path or start with "~/"',
   "spawn_config.empty": "empty file (expected a JSON object; {} means the defaults)",
-  "spawn_config.not_object": "must be a JSON object",
-  "spawn_config.targets_not_object": "must be an object of target name → argv prefix",
-  "spawn_config.target_name": 'a target name may only hold letters, digits, "_" and "-"',
-  "spawn_config.target_local": '"local" is reserved: a plain "!<command>" already runs here',
-  "spawn_config.max_depth": "must be a whole number, 0 or more",
-  "spawn_config.argv":
-    'must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
-  "spawn_config.program_blank": "the program is blank",
-  "spawn_config.agents_not_object":
-    'must be an object of agent name → argv (or {"argv": […], "child": {…}})',
-  "spawn_config.agent_name": 'an agent name may only hold letters, digits, "_" and "-"',
-  "spawn_config.agent_local":
-    '"local" is reserved: a task without "@<name>" already goes to "agent"',
-  "spawn_config.reach_object":
-    'must be an object: {"allow": [reach values], "default": reach value}, both optional',
-  "spawn_config.reach_allow": "must be a non-empty array of reach values ({values})",
-  "spawn_config.reach_value": "must be one of {values}",
   "spawn_config.reach_default_missing":
     'needs "default": "allow" leaves out "any", the default when none is given',
   "spawn_config.reach_default_allowed": "must be one of the allowed values: {allowed}",
-  "spawn_config.child_object":
-    'must be an object with any of "roster", "model" and "system_prompt"',
-  "spawn_config.roster": "must be an array of tool names (an empty array gives the child no tools)",
-  "spawn_config.roster_name":
-    'must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
-  "spawn_config.child_text": "must be a non-blank string",
   "spawn_config.placeholder":
     'uses {placeholder}, but no child policy sets "{key}" for this agent (add it to "child")',
 

@@ -543,34 +543,27 @@ export function ukUA(): Catalogue {
     "manifest.expand_nested":
       'вкладене "${" у типовому значенні змінної {variable} не підтримується',
     "manifest.empty_file": 'порожній файл (очікується {"schema": 1, "tools": {}})',
+    // Що означають шаблони схем конфігурації (schemas/*.schema.json).
+    "config.not_blank": "не може бути порожнім",
+    "config.name": 'може містити лише літери, цифри, "_" і "-"',
+    "config.tool_name":
+      'має бути назвою інструмента: від 1 до 64 літер, цифр, "_" і "-", не на початку "-"',
+    "config.rule_id":
+      "має містити від 1 до 64 літер, цифр, '.', '_' або '-' і починатися з літери чи цифри",
+    "config.root": "має бути абсолютним нормалізованим шляхом",
+    "config.absolute": "має бути абсолютним шляхом",
+    "config.one_line": "має бути одним рядком",
+    "config.pointer": "має бути вказівником JSON (порожній або починається з /)",
+    "config.content_tool": 'має бути "program", "files" або "argv[N]"',
+    "config.content_spawn": 'має бути "word[N]"',
+    "config.glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
+    "config.sha256": "має бути SHA-256: 64 малі шістнадцяткові цифри",
+    "config.salt": "має бути сіллю: 32 малі шістнадцяткові цифри",
+    "config.grant_path": 'має бути абсолютним шляхом або починатися з "~/"',
     "spawn_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові налаштування)",
-    "spawn_config.not_object": "має бути об’єктом JSON",
-    "spawn_config.targets_not_object": "має бути об’єктом: назва цілі → префікс argv",
-    "spawn_config.target_name": 'назва цілі може містити лише літери, цифри, "_" і "-"',
-    "spawn_config.target_local":
-      '"local" зарезервовано: звичайна "!<команда>" і так виконується тут',
-    "spawn_config.max_depth": "має бути цілим числом, не меншим за 0",
-    "spawn_config.argv": 'має бути непорожнім масивом рядків (argv, наприклад ["claude", "-p"])',
-    "spawn_config.program_blank": "назва програми порожня",
-    "spawn_config.agents_not_object":
-      'має бути об’єктом: назва агента → argv (або {"argv": […], "child": {…}})',
-    "spawn_config.agent_name": 'назва агента може містити лише літери, цифри, "_" і "-"',
-    "spawn_config.agent_local":
-      '"local" зарезервовано: завдання без "@<назва>" і так отримує "agent"',
-    "spawn_config.reach_object":
-      'має бути об’єктом: {"allow": [значення досяжності], "default": значення досяжності}, обидва необов’язкові',
-    "spawn_config.reach_allow": "має бути непорожнім масивом значень досяжності ({values})",
-    "spawn_config.reach_value": "має бути одним із: {values}",
     "spawn_config.reach_default_missing":
       'потрібен "default": "allow" не містить "any", типового значення, коли "default" не вказано',
     "spawn_config.reach_default_allowed": "має бути одним із дозволених значень: {allowed}",
-    "spawn_config.child_object":
-      'має бути об’єктом із будь-якими з "roster", "model" і "system_prompt"',
-    "spawn_config.roster":
-      "має бути масивом назв інструментів (порожній масив не дає дочірньому процесу жодного інструмента)",
-    "spawn_config.roster_name":
-      'має бути назвою інструмента: від 1 до 64 літер, цифр, "_" і "-", не на початку "-"',
-    "spawn_config.child_text": "має бути непорожнім рядком",
     "spawn_config.placeholder":
       'використовує {placeholder}, але жодна політика дочірнього процесу не задає "{key}" для цього агента (додайте його до "child")',
 

@@ -55,6 +55,8 @@ export function requiredModules(code: string): string[] | undefined {
  * Runs standalone code and returns the validate function it exports.
  *
  * @param code Standalone CommonJS code from ajv (as written by {@linkcode requiredModules}'s caller).
+ * @param nativePatterns Run its patterns on JavaScript's own engine: only for the shipped config
+ *   schemas, whose patterns are written to run in linear time on a backtracking engine too.
  * @returns The validate function.
  * @throws {Error} When the code needs a module the shim cannot provide, throws while loading, or does
  * not export a function.
@@ -66,10 +68,10 @@ export function requiredModules(code: string): string[] | undefined {
  * console.assert(validate("x") === true);
  * ```
  */
-export async function instantiate(code: string): Promise<Validator> {
+export async function instantiate(code: string, nativePatterns = false): Promise<Validator> {
   const names = requiredModules(code);
   if (names === undefined) throw new Error("Standalone code requires an unknown module");
-  const loaded = await loadModules(names);
+  const loaded = await loadModules(names, nativePatterns);
   const require = (name: string): unknown => {
     if (!Object.hasOwn(loaded, name)) {
       throw new Error(`Standalone code requires unknown module "${name}"`);
@@ -85,8 +87,11 @@ export async function instantiate(code: string): Promise<Validator> {
 }
 
 /** The modules `names` lists, each group imported once per process. */
-async function loadModules(names: readonly string[]): Promise<Readonly<Record<string, unknown>>> {
-  const needsEngine = names.includes(REGEXP_MODULE);
+async function loadModules(
+  names: readonly string[],
+  nativePatterns: boolean,
+): Promise<Readonly<Record<string, unknown>>> {
+  const needsEngine = names.includes(REGEXP_MODULE) && !nativePatterns;
   const needsRest = names.some((name) => name !== REGEXP_MODULE);
   if (needsRest && modules === undefined) {
     modules = import("./_ajv_runtime.ts").then((module) => module.RUNTIME_MODULES);
@@ -106,5 +111,9 @@ async function loadModules(names: readonly string[]): Promise<Readonly<Record<st
     needsRest ? modules : undefined,
     needsEngine ? engine : undefined,
   ]);
-  return { ...rest, ...regexp };
+  if (!nativePatterns) return { ...rest, ...regexp };
+  return {
+    ...rest,
+    [REGEXP_MODULE]: { linearRegExp: (source: string, flags: string) => new RegExp(source, flags) },
+  };
 }

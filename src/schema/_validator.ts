@@ -109,7 +109,8 @@ async function load(
     }
     if (read.kind === "hit") {
       try {
-        const validate = await instantiate(read.code);
+        // Every failure is asked for by the config readers only, of the shipped schemas.
+        const validate = await instantiate(read.code, allErrors);
         stats.diskHits++;
         return { validate };
       } catch {
