@@ -7,12 +7,15 @@
  * @module
  */
 
+import { ManifestError, type ManifestProblem, problemOf } from "./errors.ts";
+import { createLocator } from "./json_text.ts";
 import type { MessageKey } from "./locale/en_us.ts";
 import { type Phrase, phrase } from "./locale/messages.ts";
+import type { ParsedConfig } from "./read_config_file.ts";
 import { unknownKey } from "./suggest.ts";
+import { fieldName } from "./text.ts";
 
-/** One step of a path into a document: a property name or an array index. */
-export type Segment = string | number;
+type Segment = string | number;
 
 /** One way a config value fails its schema. */
 export interface ShapeProblem {
@@ -123,4 +126,29 @@ function knownKeys(schema: object, path: readonly Segment[]): string[] {
   }
   const closed = nodes.filter((node) => node.additionalProperties === false);
   return [...new Set(closed.flatMap((node) => Object.keys(node.properties ?? {})))];
+}
+
+/**
+ * The error of a config file: each problem at its line and column, in file order, after each key
+ * the file gives twice.
+ *
+ * @param file The file's path.
+ * @param parsed The file, as `parseConfigText` read it.
+ * @param found Its problems.
+ * @returns The error to throw.
+ */
+export async function configError(
+  file: string,
+  parsed: ParsedConfig,
+  found: readonly ShapeProblem[],
+): Promise<ManifestError> {
+  const locate = await createLocator(parsed.source, parsed.tree);
+  const located = found.map(({ path, at, reason }) =>
+    problemOf(
+      { file, ...locate({ path, at }), ...(path.length ? { field: fieldName(path) } : {}) },
+      reason,
+    )
+  );
+  const place = (problem: ManifestProblem) => (problem.line ?? 0) * 1e6 + (problem.column ?? 0);
+  return new ManifestError([...parsed.duplicates, ...located.sort((a, b) => place(a) - place(b))]);
 }

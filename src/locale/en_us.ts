@@ -531,10 +531,6 @@ export const EN_US = {
 
   // The sandbox policy (sandbox.json) and why a call is not confined.
   "sandbox_config.empty": "empty file (expected a JSON object; {} means the defaults)",
-  "sandbox_config.not_object": "must be a JSON object",
-  "sandbox_config.mode": "must be one of: {modes}",
-  "sandbox_config.section": "must be an object, found {found}",
-  "sandbox_config.path": 'must be an absolute path or start with "~/"',
   "sandbox.bwrap_missing":
     'bubblewrap ("bwrap") was not found in /usr/bin, /bin, /usr/local/bin or on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
   "sandbox.bwrap_not_there": "bubblewrap is not at {path}, where {file} says it is",

@@ -568,10 +568,6 @@ export function ukUA(): Catalogue {
       'використовує {placeholder}, але жодна політика дочірнього процесу не задає "{key}" для цього агента (додайте його до "child")',
 
     "sandbox_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові значення)",
-    "sandbox_config.not_object": "має бути об’єктом JSON",
-    "sandbox_config.mode": "має бути одним із: {modes}",
-    "sandbox_config.section": "має бути об’єктом, а отримано {found}",
-    "sandbox_config.path": 'має бути абсолютним шляхом або починатися з "~/"',
     "sandbox.bwrap_missing":
       'bubblewrap ("bwrap") не знайдено ні в /usr/bin, /bin, /usr/local/bin, ні в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
     "sandbox.bwrap_not_there": "bubblewrap немає в {path}, де його вказує {file}",

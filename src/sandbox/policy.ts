@@ -19,15 +19,11 @@
  * @module
  */
 
-import { ManifestError, problemOf } from "../errors.ts";
-import { createLocator, type Pointer, type Segment } from "../json_text.ts";
-import { type Phrase, phrase } from "../locale/messages.ts";
-import { isAbsolutePath, joinPath, resolvePath } from "../paths.ts";
+import { phrase } from "../locale/messages.ts";
+import { joinPath, resolvePath } from "../paths.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
-import { unknownKey } from "../suggest.ts";
-import { fieldName } from "../text.ts";
-import { foundPhrase } from "../json_kind.ts";
-import type { GrantLists, SandboxMode, SandboxPolicy } from "./types.ts";
+import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
+import type { SandboxMode, SandboxPolicy } from "./types.ts";
 
 /** The file name inside the config directory. */
 export const SANDBOX_CONFIG_FILE = "sandbox.json";
@@ -94,10 +90,6 @@ export const DEFAULT_POLICY: Omit<SandboxPolicy, "file"> = Object.freeze({
   spawn: Object.freeze({ network: false, write: [], read: [], agent: false }),
 });
 
-const KEYS = ["mode", "network", "write", "hidden", "grantable", "spawn", "bwrap"] as const;
-const GRANTABLE_KEYS = ["network", "write", "read"] as const;
-const SPAWN_KEYS = ["network", "write", "read", "agent"] as const;
-
 /**
  * Reads `sandbox.json` from the config directory. A missing file (or a directory in its place) is
  * the default policy.
@@ -119,11 +111,12 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
 }
 
 /**
- * Checks the text of a `sandbox.json` without touching the disk.
+ * Checks the text of a `sandbox.json` without touching the disk: its shape by
+ * `schemas/sandbox.schema.json`, then that no `~` path climbs out of `~` with `..`.
  *
  * @param text The file's text (JSON; comments and trailing commas are accepted).
  * @param file Its absolute path, for messages.
- * @returns The policy, every key not given at its default.
+ * @returns The policy, every key not given at its default, every path normalised.
  * @throws {ManifestError} With every problem found, each at its line and column.
  * @example Require the sandbox
  * ```ts
@@ -134,184 +127,65 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
  */
 export async function parseSandboxPolicy(text: string, file: string): Promise<SandboxPolicy> {
   const parsed = await parseConfigText(text, file, phrase("sandbox_config.empty"));
-  const { source, duplicates } = parsed;
-  const issues: { pointer: Pointer; field: string | undefined; reason: Phrase }[] = [];
-  const report = (path: Segment[], at: Pointer["at"], reason: Phrase) =>
-    issues.push({
-      pointer: { path, at },
-      field: path.length === 0 ? undefined : fieldName(path),
-      reason,
-    });
-  const policy = narrow(parsed.value, report);
-  if (issues.length === 0 && duplicates.length === 0 && policy !== undefined) {
-    return { file, ...policy };
+  const schema = await import("../../schemas/sandbox.schema.json", { with: { type: "json" } });
+  const found = await shapeProblems(schema.default, parsed.value);
+  if (found.length === 0) {
+    const policy = build(parsed.value as Raw, found);
+    if (found.length === 0 && parsed.duplicates.length === 0) return { file, ...policy };
   }
-  const locate = issues.length === 0 ? undefined : await createLocator(source, parsed.tree);
-  const problems = issues.map((issue) =>
-    problemOf({
-      file,
-      ...(locate?.(issue.pointer) ?? {}),
-      ...(issue.field === undefined ? {} : { field: issue.field }),
-    }, issue.reason)
-  );
-  throw new ManifestError([...problems, ...duplicates]);
+  throw await configError(file, parsed, found);
 }
 
-type Report = (path: Segment[], at: Pointer["at"], reason: Phrase) => void;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** A file the schema accepted. */
+interface Raw {
+  mode?: SandboxMode;
+  network?: boolean;
+  write?: string[];
+  hidden?: string[];
+  grantable?: { network?: boolean; write?: string[]; read?: string[] };
+  spawn?: { network?: boolean; write?: string[]; read?: string[]; agent?: boolean };
+  bwrap?: string;
 }
 
-function narrow(value: unknown, report: Report): Omit<SandboxPolicy, "file"> | undefined {
-  if (!isObject(value)) {
-    report([], "value", phrase("sandbox_config.not_object"));
-    return undefined;
-  }
-  const keysOk = onlyKeys(value, KEYS, [], report);
-  let mode: SandboxMode = DEFAULT_POLICY.mode;
-  if (Object.hasOwn(value, "mode")) {
-    if ((SANDBOX_MODES as readonly unknown[]).includes(value.mode)) {
-      mode = value.mode as SandboxMode;
-    } else {report(
-        ["mode"],
-        "value",
-        phrase("sandbox_config.mode", { modes: SANDBOX_MODES.join(", ") }),
-      );}
-  }
-  const bwrap = Object.hasOwn(value, "bwrap") ? policyPath(value.bwrap) : undefined;
-  if (bwrap !== undefined && typeof bwrap !== "string") report(["bwrap"], "value", bwrap);
-  const network = flag(value, "network", [], DEFAULT_POLICY.network, report);
-  const write = paths(value, "write", [], DEFAULT_POLICY.write, report);
-  const hidden = paths(value, "hidden", [], DEFAULT_POLICY.hidden, report);
-  const grantable = section(value, "grantable", GRANTABLE_KEYS, report);
-  const spawn = section(value, "spawn", SPAWN_KEYS, report);
-  const granted = grantable && {
-    network: flag(grantable, "network", ["grantable"], DEFAULT_POLICY.grantable.network, report),
-    write: paths(grantable, "write", ["grantable"], DEFAULT_POLICY.grantable.write, report),
-    read: paths(grantable, "read", ["grantable"], DEFAULT_POLICY.grantable.read, report),
-  };
-  const spawned = spawn && {
-    network: flag(spawn, "network", ["spawn"], DEFAULT_POLICY.spawn.network, report),
-    write: paths(spawn, "write", ["spawn"], DEFAULT_POLICY.spawn.write, report),
-    read: paths(spawn, "read", ["spawn"], DEFAULT_POLICY.spawn.read, report),
-    agent: flag(spawn, "agent", ["spawn"], DEFAULT_POLICY.spawn.agent, report),
-  };
-  if (
-    !keysOk || network === undefined || write === undefined || hidden === undefined ||
-    granted === undefined || spawned === undefined || !complete(granted) ||
-    !complete(spawned) || (bwrap !== undefined && typeof bwrap !== "string")
-  ) {
-    return undefined;
-  }
-  return {
-    ...(bwrap === undefined ? {} : { bwrap }),
-    mode,
-    network,
-    write,
-    hidden,
-    grantable: granted as GrantLists & { network: boolean },
-    spawn: spawned as GrantLists & { network: boolean; agent: boolean },
-  };
-}
-
-function complete(fields: Record<string, unknown>): boolean {
-  return Object.values(fields).every((field) => field !== undefined);
-}
-
-function onlyKeys(
-  value: Record<string, unknown>,
-  known: readonly string[],
-  at: Segment[],
-  report: Report,
-): boolean {
-  let ok = true;
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    report([...at, key], "key", unknownKey(key, known).reason);
-    ok = false;
-  }
-  return ok;
-}
-
-/** An object section (`grantable`, `spawn`): `{}` when absent. */
-function section(
-  value: Record<string, unknown>,
-  key: string,
-  known: readonly string[],
-  report: Report,
-): Record<string, unknown> | undefined {
-  if (!Object.hasOwn(value, key)) return {};
-  const found = value[key];
-  if (!isObject(found)) {
-    report([key], "value", phrase("sandbox_config.section", { found: foundPhrase(found) }));
-    return undefined;
-  }
-  return onlyKeys(found, known, [key], report) ? found : undefined;
-}
-
-function flag(
-  value: Record<string, unknown>,
-  key: string,
-  at: Segment[],
-  fallback: boolean,
-  report: Report,
-): boolean | undefined {
-  if (!Object.hasOwn(value, key)) return fallback;
-  const found = value[key];
-  if (typeof found === "boolean") return found;
-  report([...at, key], "value", phrase("manifest.sandbox_network", { found: foundPhrase(found) }));
-  return undefined;
-}
-
-/** A list of absolute or `~` paths, normalised; `..` may not climb out of `~`. */
-function paths(
-  value: Record<string, unknown>,
-  key: string,
-  at: Segment[],
-  fallback: readonly string[],
-  report: Report,
-): readonly string[] | undefined {
-  if (!Object.hasOwn(value, key)) return fallback;
-  const found = value[key];
-  if (!Array.isArray(found)) {
-    report([...at, key], "value", phrase("manifest.sandbox_paths", { found: foundPhrase(found) }));
-    return undefined;
-  }
-  const out: string[] = [];
-  let ok = true;
-  found.forEach((item: unknown, index: number) => {
-    const path = policyPath(item);
-    if (typeof path === "string") out.push(path);
-    else {
-      report([...at, key, index], "value", path);
-      ok = false;
+/** The policy a well-formed file says, paths normalised; a `~` path climbing out is a problem. */
+function build(raw: Raw, found: ShapeProblem[]): Omit<SandboxPolicy, "file"> {
+  const normal = (path: string, where: (string | number)[]) => {
+    if (!path.startsWith("~")) return resolvePath(path);
+    // No pattern can count "..": the path may not climb out of the home directory.
+    let depth = 0;
+    for (const part of path.slice(1).split("/")) {
+      depth += part === ".." ? -1 : part === "" || part === "." ? 0 : 1;
+      if (depth < 0) {
+        const reason = phrase("manifest.sandbox_escapes", { base: "~" });
+        found.push({ path: where, at: "value", reason });
+        break;
+      }
     }
-  });
-  return ok ? Object.freeze(out) : undefined;
-}
-
-function policyPath(item: unknown): string | Phrase {
-  if (typeof item !== "string") {
-    return phrase("manifest.not_string", { found: foundPhrase(item) });
-  }
-  if (item.includes("\0")) return phrase("manifest.nul");
-  if (item === "~" || item.startsWith("~/")) {
-    const normal = resolvePath("/", item.slice(1));
-    const climbs = item.slice(1).split("/").reduce(
-      (depth, part) =>
-        depth < 0
-          ? depth
-          : part === ".."
-          ? depth - 1
-          : part === "" || part === "."
-          ? depth
-          : depth + 1,
-      0,
-    ) < 0;
-    if (climbs) return phrase("manifest.sandbox_escapes", { base: "~" });
+    const normal = resolvePath("/", path.slice(1));
     return normal === "/" ? "~" : `~${normal}`;
-  }
-  if (isAbsolutePath(item)) return resolvePath(item);
-  return phrase("sandbox_config.path");
+  };
+  const paths = (list: string[] | undefined, at: string[], fallback: readonly string[]) =>
+    list === undefined
+      ? fallback
+      : Object.freeze(list.map((path, index) => normal(path, [...at, index])));
+  const { grantable = {}, spawn = {} } = raw;
+  const defaults = DEFAULT_POLICY;
+  return {
+    ...(raw.bwrap === undefined ? {} : { bwrap: normal(raw.bwrap, ["bwrap"]) }),
+    mode: raw.mode ?? defaults.mode,
+    network: raw.network ?? defaults.network,
+    write: paths(raw.write, ["write"], defaults.write),
+    hidden: paths(raw.hidden, ["hidden"], defaults.hidden),
+    grantable: {
+      network: grantable.network ?? defaults.grantable.network,
+      write: paths(grantable.write, ["grantable", "write"], defaults.grantable.write),
+      read: paths(grantable.read, ["grantable", "read"], defaults.grantable.read),
+    },
+    spawn: {
+      network: spawn.network ?? defaults.spawn.network,
+      write: paths(spawn.write, ["spawn", "write"], defaults.spawn.write),
+      read: paths(spawn.read, ["spawn", "read"], defaults.spawn.read),
+      agent: spawn.agent ?? defaults.spawn.agent,
+    },
+  };
 }

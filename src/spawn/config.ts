@@ -22,13 +22,10 @@
  * @module
  */
 
-import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { createLocator } from "../json_text.ts";
 import { joinPath, parentPath, resolvePath } from "../paths.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
-import { fieldName } from "../text.ts";
-import { shapeProblems } from "../config_shape.ts";
+import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
 import { type ChildPolicy, MODEL_PLACEHOLDER, SYSTEM_PROMPT_PLACEHOLDER } from "./child.ts";
 import { DEFAULT_REACH_POLICY, type Reach, REACH_VALUES, type ReachPolicy } from "./reach.ts";
 
@@ -148,16 +145,7 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
   const config = found.length === 0 ? build(raw, file) : undefined;
   if (config !== undefined) found = facts(raw, config);
   if (found.length === 0 && parsed.duplicates.length === 0) return config!;
-  const locate = await createLocator(parsed.source, parsed.tree);
-  const located = found.map(({ path, at, reason }) =>
-    problemOf(
-      { file, ...locate({ path, at }), ...(path.length ? { field: fieldName(path) } : {}) },
-      reason,
-    )
-  );
-  // In file order, as a person reads the file.
-  const place = (problem: ManifestProblem) => (problem.line ?? 0) * 1e6 + (problem.column ?? 0);
-  throw new ManifestError([...parsed.duplicates, ...located.sort((a, b) => place(a) - place(b))]);
+  throw await configError(file, parsed, found);
 }
 
 /** A file the schema accepted. */
