@@ -201,11 +201,8 @@ function build(raw: Raw, file: string): SpawnConfig {
 }
 
 /** What the schema cannot say: the reach default against `allow`, placeholders against `child`. */
-function facts(
-  raw: Raw,
-  config: SpawnConfig,
-): { path: (string | number)[]; at: "value"; reason: Phrase }[] {
-  const found: { path: (string | number)[]; at: "value"; reason: Phrase }[] = [];
+function facts(raw: Raw, config: SpawnConfig): ShapeProblem[] {
+  const found: ShapeProblem[] = [];
   const add = (path: (string | number)[], reason: Phrase) =>
     found.push({ path, at: "value", reason });
   const { allow } = config.reach as ReachPolicy;
