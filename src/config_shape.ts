@@ -29,8 +29,8 @@ export interface ShapeProblem {
 
 type Node = Readonly<Record<string, unknown>>;
 
-/** What each pattern of the shipped schemas means, in words. */
-const PATTERNS: Readonly<Record<string, MessageKey>> = {
+/** What each pattern of the shipped config schemas means, in words (a test holds them to it). */
+export const PATTERNS: Readonly<Record<string, MessageKey>> = {
   "\\S": "config.not_blank",
   "^[A-Za-z0-9_-]+$": "config.name",
   "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$": "config.tool_name",
@@ -38,7 +38,7 @@ const PATTERNS: Readonly<Record<string, MessageKey>> = {
   "^(?:/|(?:/(?:[^/.][^/]*|\\.[^/.][^/]*|\\.\\.[^/]+))+)$": "config.root",
   "^/": "config.absolute",
   "^[^\\r\\n]*$": "config.one_line",
-  "^(?:/(?:[^~]|~[01])*)*$": "config.pointer",
+  "^(?:/(?:[^~/]|~[01])*)*$": "config.pointer",
   "^(?:program|files|argv\\[(?:0|[1-9][0-9]*)\\])$": "config.content_tool",
   "^word\\[(?:0|[1-9][0-9]*)\\]$": "config.content_spawn",
   "^(?:[^\\\\]|\\\\[\\s\\S])*$": "config.glob",
@@ -68,9 +68,12 @@ const WRAPPERS = new Set(["if", "propertyNames", "anyOf", "oneOf", "allOf"]);
 export async function shapeProblems(schema: object, value: unknown): Promise<ShapeProblem[]> {
   const { schemaIssues } = await import("./schema/mod.ts");
   const issues = await schemaIssues(schema, value, { allErrors: true });
-  return issues.filter((issue) => !WRAPPERS.has(issue.keyword)).map((issue) => {
-    const path = pathOf(value, issue.pointer);
+  const seen = new Set<string>();
+  return issues.filter((issue) => !WRAPPERS.has(issue.keyword)).map((issue): ShapeProblem => {
     const { keyword, params } = issue;
+    let path = pathOf(value, issue.pointer);
+    // A value nested too deeply is named where the schema stops describing it.
+    if (keyword === "") path = path.slice(0, nodesAt(schema, path).depth);
     const words = keyword === "pattern" ? PATTERNS[String(params.pattern)] : undefined;
     let reason = words === undefined
       ? typeof issue.reason === "string" ? phrase("join.one", { item: issue.reason }) : issue.reason
@@ -82,6 +85,10 @@ export async function shapeProblems(schema: object, value: unknown): Promise<Sha
     const key = keyword === "additionalProperties" || keyword === "false schema" ||
       (issue.pointer !== issue.instancePath && keyword !== "required");
     return { path, at: key ? "key" : "value", reason };
+  }).filter((problem) => {
+    // Two schemas may say the same of one value (a rule's "when" and its conditions).
+    const said = JSON.stringify(problem);
+    return !seen.has(said) && seen.add(said);
   });
 }
 
@@ -101,13 +108,13 @@ function pathOf(value: unknown, pointer: string): Segment[] {
 }
 
 /**
- * The keys allowed in the object at `path`: those of each schema there that allows no others
- * (following `$ref`, `allOf`, `anyOf` and `oneOf`; a key chosen by `if` is not followed).
+ * The schemas that apply at `path` (following `$ref`, `allOf`, `anyOf` and `oneOf`; one chosen by
+ * `if` is not followed), and how deep the path goes before none does.
  */
-function knownKeys(schema: object, path: readonly Segment[]): string[] {
+function nodesAt(schema: object, path: readonly Segment[]): { nodes: Node[]; depth: number } {
   const root = schema as Node;
   const expand = (node: unknown): Node[] => {
-    if (typeof node !== "object" || node === null) return [];
+    if (typeof node !== "object" || node === null) return node === true ? [{}] : [];
     const here = node as Node;
     const ref = typeof here.$ref === "string" ? here.$ref.match(/^#\/definitions\/(.+)$/) : null;
     const target = ref ? (root.definitions as Node)[ref[1]!] : undefined;
@@ -115,15 +122,27 @@ function knownKeys(schema: object, path: readonly Segment[]): string[] {
     return [here, ...expand(target), ...parts.flatMap(expand)];
   };
   let nodes = expand(root);
+  let depth = 0;
   for (const segment of path) {
-    nodes = nodes.flatMap((node) => {
+    const next = nodes.flatMap((node) => {
       const items = node.items;
-      const next = typeof segment === "number"
-        ? (Array.isArray(items) ? items[segment] ?? node.additionalItems : items)
-        : (node.properties as Node | undefined)?.[segment] ?? node.additionalProperties;
-      return expand(next);
+      return expand(
+        typeof segment === "number"
+          ? (Array.isArray(items) ? items[segment] ?? node.additionalItems : items)
+          : (node.properties as Node | undefined)?.[segment] ?? node.additionalProperties,
+      );
     });
+    if (next.length === 0) break;
+    nodes = next;
+    depth++;
   }
+  return { nodes, depth };
+}
+
+/** The keys allowed in the object at `path`: those of each schema there that allows no others. */
+function knownKeys(schema: object, path: readonly Segment[]): string[] {
+  const { nodes, depth } = nodesAt(schema, path);
+  if (depth < path.length) return [];
   const closed = nodes.filter((node) => node.additionalProperties === false);
   return [...new Set(closed.flatMap((node) => Object.keys(node.properties ?? {})))];
 }

@@ -623,8 +623,6 @@ export function ukUA(): Catalogue {
       "неможливо визначити власника: дозвіл --allow-sys=uid у Deno не надано",
     "rules_file.not_utf8": "вміст не є коректним текстом UTF-8",
     "rules_file.empty": "файл порожній",
-    "rules_file.not_object": 'має бути об’єктом: {"version": 2, "rules": [...]}',
-    "rules_file.unknown_field": "невідоме поле {field}",
     "rules_file.version_missing": 'відсутнє поле "version" (очікується {expected})',
     "rules_file.version_newer":
       "непідтримувана версія {version}: файл записала новіша версія basis-tools (ця програма читає версію {expected})",
@@ -636,55 +634,14 @@ export function ukUA(): Catalogue {
     "rules_file.in_rule": "правило rules[{index}] {id}: {problem}",
     "rules_file.in_rule_no_id": "правило rules[{index}]: {problem}",
     "rules_file.field": "поле {field}: {problem}",
-    "rules_file.must_be_array": "має бути масивом",
-    "rules_file.rule_not_object": "має бути об’єктом",
-    "rules_file.bad_id":
-      "має містити від 1 до 64 літер, цифр, '.', '_' або '-' і починатися з літери чи цифри",
     "rules_file.id_taken": "такий ідентифікатор уже має попереднє правило",
-    "rules_file.non_empty_string": "має бути непорожнім рядком",
-    "rules_file.decision": 'має бути "allow", "deny" або "ask"',
-    "rules_file.one_line": "має бути рядком без розривів рядка",
-    "rules_file.scope": 'має бути "global" або {"workspace": "/абсолютний/шлях"}',
-    "rules_file.workspace_root": "workspace має бути абсолютним нормалізованим шляхом",
-    "rules_file.timestamp": "має бути позначкою часу у форматі ISO 8601",
-    "rules_file.unknown_key": "невідомий ключ {key} (відомі: {known})",
-    "rules_file.unknown_tool_condition":
-      "невідома умова {key} для оголошеного інструмента (відомі: {known})",
-    "rules_file.unknown_spawn_condition": "невідома умова {key} для spawn (відомі: {known})",
-    "rules_file.when_object": "має бути об’єктом умов",
-    "rules_file.when_missing":
-      "відсутнє: правило має назвати свої умови ({} — лише для правила deny чи ask, що охоплює кожен виклик)",
     "rules_file.needs_program":
       "правило allow для оголошеного інструмента має закріпити програму, яку він запускає (поле program): сама лише назва ніколи нічого не схвалює",
     "rules_file.needs_body":
       "правило allow для spawn має сказати, яку команду чи завдання (поле body)",
-    "rules_file.matcher": 'має бути рядком (точно), {"glob": "…"} або {"sha256": "…", "salt": "…"}',
-    "rules_file.sandbox":
-      'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
-    "rules_file.glob_string": "має бути рядком",
-    "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
     "rules_file.holds_secret":
       "{field} містить значення секрету (значення env); зберегти, як дайджест, можна лише точну програму, аргумент, cwd, тіло чи дозволи",
-    "rules_file.bad_digest":
-      'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
-    "rules_file.program_absolute":
-      'має бути абсолютним шляхом (програми, що запускається) або {"sha256": "…", "salt": "…"}',
-    "rules_file.env_matcher":
-      'має бути "any" або {"sha256": "…", "salt": "…"} за назвами й значеннями env маніфесту',
-    "rules_file.argv_array":
-      'має бути масивом з однією умовою на аргумент (рядок, {"glob": "…"} або дайджест), {"rest": true} наприкінці — будь-які подальші аргументи',
-    "rules_file.rest_true": 'має бути {"rest": true}',
     "rules_file.rest_last": '{"rest": true} може стояти лише останнім',
-    "rules_file.input_object":
-      'має бути об’єктом вказівників JSON, кожен до {"equals": значення} або {"glob": "…"}',
-    "rules_file.bad_pointer": "{pointer} не є вказівником JSON (порожній або починається з /)",
-    "rules_file.input_matcher": 'має бути {"equals": значення} або {"glob": "…"}',
-    "rules_file.reach": 'має бути "local", "named" або "any"',
-    "rules_file.child":
-      'має бути тим, що містить "child" попереднього перегляду ("roster": назви інструментів, "model" і "system_prompt": рядки), або {"sha256": "…", "salt": "…"}',
-    "rules_file.mode": 'має бути "command" або "agent"',
-    "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
-    "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
       'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень), "sandbox" та "input" — ні',
@@ -694,10 +651,6 @@ export function ukUA(): Catalogue {
       "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
     "rules_file.example_matched": "правило збігається з прикладом not_match[{index}] {text}",
-    "rules_file.content_tool":
-      'має бути "any" або об’єктом із "program", "files" чи "argv[N]", кожне — SHA-256 (64 малі шістнадцяткові цифри)',
-    "rules_file.content_spawn":
-      'має бути "any" або об’єктом із "word[N]", кожне — SHA-256 (64 малі шістнадцяткові цифри)',
 
     // Попередження permissions.
     "permissions.unresolved":

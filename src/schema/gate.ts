@@ -315,7 +315,14 @@ export async function schemaIssues(
   value: unknown,
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
-  const entry = await obtainValidator(schema, settle(options).cacheDir, options.allErrors);
+  // A config file is checked even where no cache directory can be found (in memory only then).
+  let cacheDir = options.cacheDir;
+  try {
+    cacheDir ??= defaultCacheDir();
+  } catch {
+    // No HOME: compiled in this process, kept nowhere.
+  }
+  const entry = await obtainValidator(schema, cacheDir, options.allErrors);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);
   const inspected = inspectInput(value);
   if ("problem" in inspected) {
