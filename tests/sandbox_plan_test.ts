@@ -22,7 +22,6 @@ import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE, rootOnly } from "../src/sa
 import { exists } from "../src/quietly.ts";
 import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
 import {
-  DEFAULT_HIDDEN,
   DEFAULT_POLICY,
   parseSandboxPolicy,
   planSandbox,
@@ -611,5 +610,5 @@ Deno.test("README's Sandbox section lists the hidden paths the sandbox ships wit
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
   const bullet = /^- \*\*hidden paths\*\*[^]*?(?=^\S)/m.exec(readme)?.[0] ?? "";
   const listed = [...bullet.matchAll(/`(~[^`]*)`/g)].map((found) => found[1]);
-  assert.deepEqual(listed, [...DEFAULT_HIDDEN]);
+  assert.deepEqual(listed, [...DEFAULT_POLICY.hidden]);
 });

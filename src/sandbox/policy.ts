@@ -19,6 +19,7 @@
  * @module
  */
 
+import schema from "../../schemas/sandbox.schema.json" with { type: "json" };
 import { phrase } from "../locale/messages.ts";
 import { joinPath, resolvePath } from "../paths.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
@@ -28,66 +29,30 @@ import type { SandboxMode, SandboxPolicy } from "./types.ts";
 /** The file name inside the config directory. */
 export const SANDBOX_CONFIG_FILE = "sandbox.json";
 
-/** The policies, in the order documented. */
-export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"];
+const { properties: top } = schema;
+const { grantable, spawn } = { grantable: top.grantable.properties, spawn: top.spawn.properties };
 
 /**
- * What the sandbox hides from every call unless a declaration's `read` (or `write`) names it:
- * where keys and tokens live — ssh and gpg, the clouds' and clusters' CLIs, container registries,
- * package managers' publish tokens, git hosts' CLIs, password managers — and the agents' and
- * container VMs' sockets kept in the home directory. (`/run`, where the sockets
- * of agents and daemons are, is empty in every call whatever this list says; so is `/tmp`.)
+ * The policy of a user who wrote none: the defaults `schemas/sandbox.schema.json` gives, among
+ * them the paths hidden from every call unless a declaration names them (where keys and tokens
+ * live, and the sockets of agents and container VMs kept in the home directory).
  */
-export const DEFAULT_HIDDEN: readonly string[] = [
-  "~/.ssh",
-  "~/.gnupg",
-  "~/.aws",
-  "~/.azure",
-  "~/.config/gcloud",
-  "~/.oci",
-  "~/.kube",
-  "~/.docker",
-  "~/.config/containers/auth.json",
-  "~/.netrc",
-  "~/.git-credentials",
-  "~/.config/git/credentials",
-  "~/.config/gh",
-  "~/.config/hub",
-  "~/.config/glab-cli",
-  "~/.npmrc",
-  "~/.yarnrc.yml",
-  "~/.pypirc",
-  "~/.cargo/credentials",
-  "~/.cargo/credentials.toml",
-  "~/.gem/credentials",
-  "~/.m2/settings.xml",
-  "~/.m2/settings-security.xml",
-  "~/.gradle/gradle.properties",
-  "~/.nuget/NuGet/NuGet.Config",
-  "~/.composer/auth.json",
-  "~/.config/composer/auth.json",
-  "~/.terraform.d/credentials.tfrc.json",
-  "~/.vault-token",
-  "~/.config/op",
-  "~/.password-store",
-  "~/.local/share/keyrings",
-  "~/.1password",
-  "~/.bitwarden-ssh-agent.sock",
-  "~/.colima",
-  "~/.lima",
-  "~/.orbstack",
-  "~/.pgpass",
-  "~/.my.cnf",
-];
-
-/** The policy of a user who wrote none. */
 export const DEFAULT_POLICY: Omit<SandboxPolicy, "file"> = Object.freeze({
-  mode: "auto",
-  network: false,
-  write: [],
-  hidden: DEFAULT_HIDDEN,
-  grantable: Object.freeze({ network: true, write: ["~", "/tmp", "/var/tmp"], read: ["/"] }),
-  spawn: Object.freeze({ network: false, write: [], read: [], agent: false }),
+  mode: top.mode.default as SandboxMode,
+  network: top.network.default,
+  write: top.write.default,
+  hidden: Object.freeze(top.hidden.default),
+  grantable: Object.freeze({
+    network: grantable.network.default,
+    write: grantable.write.default,
+    read: grantable.read.default,
+  }),
+  spawn: Object.freeze({
+    network: spawn.network.default,
+    write: spawn.write.default,
+    read: spawn.read.default,
+    agent: spawn.agent.default,
+  }),
 });
 
 /**
@@ -127,65 +92,57 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
  */
 export async function parseSandboxPolicy(text: string, file: string): Promise<SandboxPolicy> {
   const parsed = await parseConfigText(text, file, phrase("sandbox_config.empty"));
-  const schema = await import("../../schemas/sandbox.schema.json", { with: { type: "json" } });
-  const found = await shapeProblems(schema.default, parsed.value);
+  const found = await shapeProblems(schema, parsed.value);
   if (found.length === 0) {
-    const policy = build(parsed.value as Raw, found);
-    if (found.length === 0 && parsed.duplicates.length === 0) return { file, ...policy };
+    const policy = over(DEFAULT_POLICY, parsed.value as Record<string, unknown>, [], found);
+    if (found.length === 0 && parsed.duplicates.length === 0) {
+      return { file, ...policy } as SandboxPolicy;
+    }
   }
   throw await configError(file, parsed, found);
 }
 
-/** A file the schema accepted. */
-interface Raw {
-  mode?: SandboxMode;
-  network?: boolean;
-  write?: string[];
-  hidden?: string[];
-  grantable?: { network?: boolean; write?: string[]; read?: string[] };
-  spawn?: { network?: boolean; write?: string[]; read?: string[]; agent?: boolean };
-  bwrap?: string;
+/** What a well-formed file gives, over the defaults, every path normalised. */
+function over(
+  defaults: object,
+  given: Record<string, unknown>,
+  at: string[],
+  found: ShapeProblem[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...defaults };
+  for (const [key, value] of Object.entries(given)) {
+    const here = [...at, key];
+    out[key] = Array.isArray(value)
+      ? Object.freeze(value.map((path, index) => normal(path, [...here, index], found)))
+      : key === "bwrap"
+      ? normal(value as string, here, found)
+      : typeof value === "object"
+      ? over(
+        (defaults as Record<string, object>)[key]!,
+        value as Record<string, unknown>,
+        here,
+        found,
+      )
+      : value;
+  }
+  return out;
 }
 
-/** The policy a well-formed file says, paths normalised; a `~` path climbing out is a problem. */
-function build(raw: Raw, found: ShapeProblem[]): Omit<SandboxPolicy, "file"> {
-  const normal = (path: string, where: (string | number)[]) => {
-    if (!path.startsWith("~")) return resolvePath(path);
-    // No pattern can count "..": the path may not climb out of the home directory.
-    let depth = 0;
-    for (const part of path.slice(1).split("/")) {
-      depth += part === ".." ? -1 : part === "" || part === "." ? 0 : 1;
-      if (depth < 0) {
-        const reason = phrase("manifest.sandbox_escapes", { base: "~" });
-        found.push({ path: where, at: "value", reason });
-        break;
-      }
+/** A path normalised; one that climbs out of `~` with ".." is a problem (no pattern counts). */
+function normal(path: string, at: (string | number)[], found: ShapeProblem[]): string {
+  if (!path.startsWith("~")) return resolvePath(path);
+  let depth = 0;
+  for (const part of path.slice(1).split("/")) {
+    depth += part === ".." ? -1 : part === "" || part === "." ? 0 : 1;
+    if (depth < 0) {
+      found.push({
+        path: at,
+        at: "value",
+        reason: phrase("manifest.sandbox_escapes", { base: "~" }),
+      });
+      break;
     }
-    const normal = resolvePath("/", path.slice(1));
-    return normal === "/" ? "~" : `~${normal}`;
-  };
-  const paths = (list: string[] | undefined, at: string[], fallback: readonly string[]) =>
-    list === undefined
-      ? fallback
-      : Object.freeze(list.map((path, index) => normal(path, [...at, index])));
-  const { grantable = {}, spawn = {} } = raw;
-  const defaults = DEFAULT_POLICY;
-  return {
-    ...(raw.bwrap === undefined ? {} : { bwrap: normal(raw.bwrap, ["bwrap"]) }),
-    mode: raw.mode ?? defaults.mode,
-    network: raw.network ?? defaults.network,
-    write: paths(raw.write, ["write"], defaults.write),
-    hidden: paths(raw.hidden, ["hidden"], defaults.hidden),
-    grantable: {
-      network: grantable.network ?? defaults.grantable.network,
-      write: paths(grantable.write, ["grantable", "write"], defaults.grantable.write),
-      read: paths(grantable.read, ["grantable", "read"], defaults.grantable.read),
-    },
-    spawn: {
-      network: spawn.network ?? defaults.spawn.network,
-      write: paths(spawn.write, ["spawn", "write"], defaults.spawn.write),
-      read: paths(spawn.read, ["spawn", "read"], defaults.spawn.read),
-      agent: spawn.agent ?? defaults.spawn.agent,
-    },
-  };
+  }
+  const normal = resolvePath("/", path.slice(1));
+  return normal === "/" ? "~" : `~${normal}`;
 }

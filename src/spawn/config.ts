@@ -149,20 +149,15 @@ export async function parseSpawnConfig(text: string, file: string): Promise<Spaw
 }
 
 /** A file the schema accepted. */
-interface Raw {
+type Raw = {
   agent?: string[];
   agents?: Record<string, string[] | { argv: string[]; child?: RawChild }>;
   targets?: Record<string, string[]>;
   max_depth?: number;
   reach?: { allow?: Reach[]; default?: Reach };
   child?: RawChild;
-}
-
-interface RawChild {
-  roster?: string[];
-  model?: string;
-  system_prompt?: string;
-}
+};
+type RawChild = { roster?: string[]; model?: string; system_prompt?: string };
 
 /** The configuration a well-formed file says: relative programs resolved, names sorted. */
 function build(raw: Raw, file: string): SpawnConfig {
@@ -240,13 +235,5 @@ function facts(raw: Raw, config: SpawnConfig): ShapeProblem[] {
 }
 
 function defaults(file: string): SpawnConfig {
-  return {
-    file,
-    agent: undefined,
-    targets: new Map(),
-    maxDepth: DEFAULT_MAX_DEPTH,
-    agents: new Map(),
-    reach: DEFAULT_REACH_POLICY,
-    child: {},
-  };
+  return build({}, file);
 }
