@@ -161,7 +161,7 @@ export async function configError(
   parsed: ParsedConfig,
   found: readonly ShapeProblem[],
 ): Promise<ManifestError> {
-  const locate = await createLocator(parsed.source, parsed.tree);
+  const locate = await createLocator(parsed.source);
   const located = found.map(({ path, at, reason }) =>
     problemOf(
       { file, ...locate({ path, at }), ...(path.length ? { field: fieldName(path) } : {}) },

@@ -1,8 +1,11 @@
 /**
- * Reading JSON text written by people (manifests, spawn.json, rules.json, a call's input):
- * `JSON.parse` first (fast), then, for JSONC, `JSON.parse` of the text without its comments and
- * trailing commas, and only when that fails too, or when a problem must be located, the JSONC
- * parser (offsets, and what exactly is wrong), imported lazily.
+ * Reading JSON text written by people (manifests, `spawn.json`, `sandbox.json`, `rules.json`, a
+ * call's input). One `jsonc-parser` pass (imported lazily) gives the value, where every key and
+ * value starts, each key given twice, and what exactly is wrong with a broken text. Strict JSON
+ * whose keys hold no escape, the common case, is read by `JSON.parse` alone, as long as it holds
+ * as many keys as the text says: V8's `JSON.parse` can misread an escaped key (after
+ * `{"a": 0, "\\": 0}`, the `"\u0061"` of `{"a": 1, "\u0061": 2}` comes out as `"\\"`), so text with
+ * one is always read by the pass.
  *
  * Positions are 1-based; columns count UTF-16 code units, as editors do. Syntax errors describe
  * what was unexpected by kind ("string", "number") rather than quoting it, so a secret pasted into
@@ -11,10 +14,9 @@
  * @module
  */
 
-import type { Node, ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import type { MessageKey } from "./locale/en_us.ts";
 import { type Phrase, phrase } from "./locale/messages.ts";
-import { stripJsonc } from "./strip_jsonc.ts";
 
 type Jsonc = typeof import("jsonc-parser");
 
@@ -33,21 +35,28 @@ export interface Position {
   readonly column: number;
 }
 
-/** The outcome of reading JSONC text. */
-export type ParsedText =
-  | {
-    readonly ok: true;
-    readonly value: unknown;
-    readonly tree?: Node;
-    /** Whether the text is strict JSON as it is (no comment, no trailing comma). */
-    readonly strict: boolean;
-  }
-  | { readonly ok: false; readonly position?: Position; readonly reason: Phrase };
-
-/** Finds where a pointer's node starts, when the document can be mapped. */
+/** Finds where a pointer's node starts. */
 export type Locate = (pointer: Pointer) => Position | undefined;
 
-const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false } as const;
+/** A key given again in an object that already has it. */
+export interface DuplicateKey {
+  /** The path of the object holding the key: property names and array indexes. */
+  readonly path: readonly Segment[];
+  /** The key, decoded (`"\u0061"` and `"a"` are the same key). */
+  readonly key: string;
+  /** Where this (second or later) occurrence of the key starts: its opening quote. */
+  readonly position: Position;
+  /** Where the first occurrence starts. */
+  readonly first: Position;
+}
+
+/** The outcome of reading JSONC text. */
+export type ParsedText =
+  | { readonly ok: true; readonly value: unknown; readonly duplicates: readonly DuplicateKey[] }
+  | { readonly ok: false; readonly position?: Position; readonly reason: Phrase };
+
+const JSONC = { allowTrailingComma: true, disallowComments: false } as const;
+const STRICT = { allowTrailingComma: false, disallowComments: true } as const;
 
 // ParseErrorCode and SyntaxKind values (const enums in jsonc-parser's types). Punctuation is
 // shown as written; words are phrases.
@@ -88,6 +97,11 @@ const PUNCTUATION: Readonly<Record<number, string | Phrase>> = {
   11: phrase("json.number"),
 };
 
+/** A key (a string followed by `:`) holding an escape: `JSON.parse` may misread it. */
+const ESCAPED_KEY = /"(?:[^"\\]|\\.)*\\.(?:[^"\\]|\\.)*"\s*:/;
+/** A key's closing quote: an unescaped `"` followed by `:`. */
+const KEY_END = /(?:^|[^\\])(?:\\\\)*"[ \t\n\r]*:/g;
+
 let jsoncModule: Promise<Jsonc> | undefined;
 
 function loadJsonc(): Promise<Jsonc> {
@@ -95,54 +109,187 @@ function loadJsonc(): Promise<Jsonc> {
   return jsoncModule;
 }
 
+/** Where one key and its value start; `first` is where the key was first given. */
+type Place = [first: Position, key: Position, value: Position];
+
+/** What one pass over a text found. */
+interface Pass {
+  readonly value: unknown;
+  readonly root: Position;
+  /** For each object and array of the value: where each of its entries is. */
+  readonly places: WeakMap<object, Map<Segment, Place>>;
+  readonly duplicates: DuplicateKey[];
+  /** The first two syntax errors (none when the text is valid), each with its position. */
+  readonly errors: (ParseError & Position)[];
+  /** Whether the text nests too deeply to be read. */
+  readonly nested: boolean;
+}
+
+/** Thrown to stop a pass once the errors that are described have been found. */
+const ENOUGH = Symbol("enough");
+
+let lastPass: { text: string; pass: Pass } | undefined;
+
 /**
- * Parses text as JSON, then as JSONC (comments and trailing commas allowed).
+ * Reads a text in one `jsonc-parser` pass: the value, the places and the duplicates (JSONC only:
+ * strict JSON is read this way only to say what is wrong with it), and the errors.
+ */
+async function read(text: string, options: typeof JSONC | typeof STRICT): Promise<Pass> {
+  if (lastPass?.text === text && options === JSONC) return lastPass.pass;
+  const jsonc = await loadJsonc();
+  const places = new WeakMap<object, Map<Segment, Place>>();
+  const duplicates: DuplicateKey[] = [];
+  const errors: (ParseError & Position)[] = [];
+  const open: (Record<string, unknown> | unknown[])[] = [];
+  let value: unknown;
+  let root: Position = { line: 1, column: 1 };
+  let key = "";
+  let keyAt = root;
+  const at = (line: number, character: number) => ({ line: line + 1, column: character + 1 });
+  const put = (item: unknown, line: number, character: number) => {
+    const where = at(line, character);
+    const top = open.at(-1);
+    if (top === undefined) {
+      value = item;
+      root = where;
+    } else if (Array.isArray(top)) {
+      places.get(top)!.set(top.length, [where, where, where]);
+      top.push(item);
+    } else {
+      const entries = places.get(top)!;
+      entries.set(key, [entries.get(key)?.[0] ?? keyAt, keyAt, where]);
+      // Own data, as JSON.parse makes it: "__proto__" must not become the prototype.
+      if (key !== "__proto__") top[key] = item;
+      else {
+        Object.defineProperty(top, key, {
+          value: item,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      }
+    }
+  };
+  const begin = (item: Record<string, unknown> | unknown[], line: number, character: number) => {
+    put(item, line, character);
+    places.set(item, new Map());
+    open.push(item);
+  };
+  const build: Parameters<Jsonc["visit"]>[1] = {
+    onObjectBegin: (_offset, _length, line, character) => begin({}, line, character),
+    onArrayBegin: (_offset, _length, line, character) => begin([], line, character),
+    onObjectEnd: () => open.pop(),
+    onArrayEnd: () => open.pop(),
+    onObjectProperty: (property, _offset, _length, line, character, path) => {
+      keyAt = at(line, character);
+      key = property;
+      const first = places.get(open.at(-1)!)!.get(property)?.[0];
+      if (first !== undefined) {
+        duplicates.push({ path: path(), key: property, position: keyAt, first });
+      }
+    },
+    onLiteralValue: (literal, _offset, _length, line, character) => put(literal, line, character),
+  };
+  let nested = false;
+  try {
+    jsonc.visit(text, {
+      ...(options === JSONC ? build : {}),
+      onError: (error, offset, length, line, character) => {
+        errors.push({ error, offset, length, ...at(line, character) });
+        if (errors.length === 2) throw ENOUGH;
+      },
+    }, options);
+  } catch (error) {
+    if (error instanceof RangeError) nested = true;
+    else if (error !== ENOUGH) throw error;
+  }
+  const pass = { value, root, places, duplicates, errors, nested };
+  if (options === JSONC) lastPass = { text, pass };
+  return pass;
+}
+
+/**
+ * The value of strict JSON whose keys hold no escape and which gives no key twice, read by
+ * `JSON.parse` alone; `undefined` for any other text (the pass reads it).
+ */
+function quickly(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (ESCAPED_KEY.test(text)) return undefined;
+  // JSON.parse keeps the last of a key given twice: then the value holds fewer keys than the text.
+  return (text.match(KEY_END)?.length ?? 0) === keysIn(value) ? value : undefined;
+}
+
+/** How many keys the objects of a parsed value hold, without recursion. */
+function keysIn(value: unknown): number {
+  let count = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null) continue;
+    if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else {
+      for (const key in item) {
+        count++;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * Parses text as JSONC (JSON, with comments and trailing commas allowed), finding every key given
+ * twice (`JSON.parse` would keep the last one silently).
  *
  * @param text The file's text (without a byte order mark).
  * @param empty The problem of a blank text (what the file was expected to hold).
- * @returns The value (and the JSONC tree when the fallback built one), or one syntax problem.
+ * @returns The value and the keys given twice, or one syntax problem, at its position.
+ * @example A key given twice
+ * ```ts
+ * import { parseJsonc } from "./json_text.ts";
+ * import { phrase } from "./locale/messages.ts";
+ * const parsed = await parseJsonc('{"a": 1, // one\n "a": 2}', phrase("manifest.empty_file"));
+ * console.assert(parsed.ok && parsed.duplicates[0]?.position.line === 2);
+ * ```
  */
 export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedText> {
-  try {
-    return { ok: true, value: JSON.parse(text), strict: true };
-  } catch {
-    // Not strict JSON: JSONC, or broken.
-  }
+  const value = quickly(text);
+  if (value !== undefined) return { ok: true, value, duplicates: [] };
   if (text.trim() === "") return { ok: false, reason: empty };
-  const strict = stripJsonc(text);
-  if (strict !== undefined) {
-    try {
-      return { ok: true, value: JSON.parse(strict), strict: false };
-    } catch {
-      // Broken: the JSONC parser says where.
-    }
-  }
-  const jsonc = await loadJsonc();
-  const errors = firstErrors(jsonc, text, PARSE_OPTIONS);
-  if (errors === undefined) {
-    return { ok: false, reason: phrase("json.invalid_detail", { detail: NESTED }) };
-  }
-  const first = errors[0];
-  if (first !== undefined) {
-    return {
-      ok: false,
-      position: positionAt(text, first.offset),
-      reason: phrase("json.invalid_detail", { detail: describeError(jsonc, text, errors) }),
-    };
-  }
-  // Valid JSONC that the fast path could not turn into JSON: the tree is built only now.
-  let tree: Node | undefined;
-  try {
-    tree = jsonc.parseTree(text, [], PARSE_OPTIONS);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-  }
-  try {
-    const value = JSON.parse(strictText(jsonc, text));
-    return { ok: true, value, ...(tree ? { tree } : {}), strict: false };
-  } catch {
-    return { ok: false, reason: phrase("json.invalid") };
-  }
+  const pass = await read(text, JSONC);
+  if (pass.nested) return { ok: false, reason: phrase("json.invalid_detail", { detail: NESTED }) };
+  const first = pass.errors[0];
+  if (first === undefined) return { ok: true, value: pass.value, duplicates: pass.duplicates };
+  const reason = await describeError(text, pass.errors, END);
+  return {
+    ok: false,
+    position: { line: first.line, column: first.column },
+    reason: phrase("json.invalid_detail", { detail: reason }),
+  };
+}
+
+/**
+ * Finds the keys given twice in strict JSON that `JSON.parse` accepted.
+ *
+ * @param text The text.
+ * @param value What `JSON.parse` made of it.
+ * @returns The duplicates, in the order they appear; empty for most text.
+ * @example One duplicate
+ * ```ts
+ * import { duplicateKeysOf } from "./json_text.ts";
+ * const text = '{"a": 1, "a": 2}';
+ * console.assert((await duplicateKeysOf(text, JSON.parse(text))).length === 1);
+ * ```
+ */
+export async function duplicateKeysOf(text: string, value: unknown): Promise<DuplicateKey[]> {
+  if (!ESCAPED_KEY.test(text) && (text.match(KEY_END)?.length ?? 0) === keysIn(value)) return [];
+  return (await read(text, JSONC)).duplicates;
 }
 
 /**
@@ -159,154 +306,50 @@ export async function strictJsonProblem(
 ): Promise<{ readonly position?: Position; readonly reason: Phrase }> {
   const end = source === "file" ? END : END_OF_INPUT;
   if (text.trim() === "") return { reason: phrase("json.unexpected", { found: end }) };
-  const jsonc = await loadJsonc();
-  const errors = firstErrors(jsonc, text, { allowTrailingComma: false, disallowComments: true });
-  if (errors === undefined) return { reason: NESTED };
+  const { errors, nested } = await read(text, STRICT);
+  if (nested) return { reason: NESTED };
   const first = errors[0];
   if (first === undefined) return { reason: phrase("json.invalid") };
-  return {
-    position: positionAt(text, first.offset),
-    reason: describeError(jsonc, text, errors, end),
-  };
-}
-
-/** Thrown to stop a scan once the errors that are described have been found. */
-const ENOUGH = Symbol("enough");
-
-/**
- * The first two syntax errors of a text (all that {@linkcode describeError} looks at), found in
- * one pass that builds no tree and stops at the second: time linear in the text, memory in its
- * nesting, however broken or large it is.
- *
- * @returns The errors (none when the text is valid), or `undefined` when it nests too deep.
- */
-function firstErrors(
-  jsonc: Jsonc,
-  text: string,
-  options: { allowTrailingComma: boolean; disallowComments: boolean },
-): ParseError[] | undefined {
-  const errors: ParseError[] = [];
-  try {
-    jsonc.visit(text, {
-      onError: (error, offset, length) => {
-        errors.push({ error, offset, length });
-        if (errors.length === 2) throw ENOUGH;
-      },
-    }, options);
-  } catch (error) {
-    if (error instanceof RangeError) return undefined;
-    if (error !== ENOUGH) throw error;
-  }
-  return errors;
+  const position = { line: first.line, column: first.column };
+  return { position, reason: await describeError(text, errors, end) };
 }
 
 /**
- * Builds a function that maps pointers to positions, parsing the text into a tree if needed.
+ * Builds a function that maps pointers to positions. For a path that goes further than the
+ * document, the position of the deepest node it reaches; for a key given twice, the last one (the
+ * one `JSON.parse` keeps).
  *
  * @param text The file's text.
- * @param tree The tree from {@linkcode parseJsonc}, when it built one.
- * @returns The locator; it answers `undefined` for everything when the text cannot be mapped.
+ * @returns The locator; it answers `undefined` for everything when the text cannot be read.
  */
-export async function createLocator(text: string, tree?: Node): Promise<Locate> {
-  let root = tree;
-  if (root === undefined) {
-    const jsonc = await loadJsonc();
-    try {
-      root = jsonc.parseTree(text, [], PARSE_OPTIONS);
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
+export async function createLocator(text: string): Promise<Locate> {
+  const pass = await read(text, JSONC);
+  if (pass.nested || pass.errors.length > 0) return () => undefined;
+  return ({ path, at }) => {
+    let node = pass.value;
+    let where = pass.root;
+    let place: Place | undefined;
+    for (const segment of path) {
+      place = typeof node === "object" && node !== null
+        ? pass.places.get(node)?.get(segment)
+        : undefined;
+      if (place === undefined) return where;
+      node = (node as Record<Segment, unknown>)[segment];
+      where = place[2];
     }
-  }
-  if (root === undefined) return () => undefined;
-  const starts = lineStarts(text);
-  const top = root;
-  return (pointer) => {
-    const offset = offsetOf(top, pointer);
-    return offset === undefined ? undefined : positionOf(text, starts, offset);
+    return at === "key" && place !== undefined ? place[1] : where;
   };
 }
 
-function offsetOf(root: Node, pointer: Pointer): number | undefined {
-  let node = root;
-  let key: Node | undefined;
-  for (const segment of pointer.path) {
-    key = undefined;
-    let next: Node | undefined;
-    if (node.type === "object" && typeof segment === "string") {
-      // The last property of that name: JSON.parse keeps the last duplicate.
-      const properties = node.children ?? [];
-      for (let i = properties.length - 1; i >= 0; i--) {
-        const property = properties[i];
-        const name = property?.children?.[0];
-        if (name?.value === segment) {
-          key = name;
-          next = property?.children?.[1];
-          break;
-        }
-      }
-    } else if (node.type === "array" && typeof segment === "number") {
-      next = node.children?.[segment];
-    }
-    if (next === undefined) return (key ?? node).offset;
-    node = next;
-  }
-  return (pointer.at === "key" && key !== undefined ? key : node).offset;
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 10) starts.push(i + 1);
-    else if (code === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    }
-  }
-  return starts;
-}
-
-/** The position of one offset, counting lines up to it (no table of every line's start). */
-function positionAt(text: string, offset: number): Position {
-  const at = Math.max(0, Math.min(offset, text.length));
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < at; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 13 && text.charCodeAt(i + 1) === 10) {
-      if (i + 1 === at) break; // On the "\n" of a "\r\n": still the line it ends.
-      i++;
-    }
-    if (code === 10 || code === 13) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: at - start + 1 };
-}
-
-function positionOf(text: string, starts: readonly number[], offset: number): Position {
-  const at = Math.max(0, Math.min(offset, text.length));
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= at) low = mid;
-    else high = mid - 1;
-  }
-  return { line: low + 1, column: at - starts[low]! + 1 };
-}
-
-function describeError(
-  jsonc: Jsonc,
+async function describeError(
   text: string,
   errors: readonly ParseError[],
-  end: Phrase = END,
-): Phrase {
+  end: Phrase,
+): Promise<Phrase> {
   const error = errors[0]!;
   const scanError = SCAN_ERRORS[error.error];
   if (scanError !== undefined) return phrase(scanError);
-  const found = describeToken(jsonc, text, error.offset, end);
+  const found = describeToken(await loadJsonc(), text, error.offset, end);
   const expectedFor = (code: number) => code === END_EXPECTED ? end : EXPECTED[code];
   // An unexpected symbol is reported first; what was expected there comes next, right after it.
   const next = errors[1];
@@ -319,12 +362,7 @@ function describeError(
     : phrase("json.unexpected_expected", { found, expected });
 }
 
-function describeToken(
-  jsonc: Jsonc,
-  text: string,
-  offset: number,
-  end: Phrase,
-): string | Phrase {
+function describeToken(jsonc: Jsonc, text: string, offset: number, end: Phrase): string | Phrase {
   if (offset >= text.length) return end;
   const scanner = jsonc.createScanner(text, true);
   scanner.setPosition(offset);
@@ -341,21 +379,106 @@ function describeToken(
   return phrase("json.unquoted");
 }
 
-/** The same document as strict JSON: comments and trailing commas removed. */
-function strictText(jsonc: Jsonc, text: string): string {
-  const scanner = jsonc.createScanner(text, true);
-  const parts: string[] = [];
-  let pendingComma = false;
-  for (let kind = scanner.scan(); kind !== 17; kind = scanner.scan()) {
-    if (kind === 5) {
-      pendingComma = true;
+/** `JSON.parse`'s reviver with the source text of each primitive (ES2025, in V8). */
+type SourceReviver = (key: string, value: unknown, context: { source?: string }) => unknown;
+
+/** `JSON.rawJSON`: a value `JSON.stringify` writes as the given text (ES2025, in V8). */
+const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+const keep: SourceReviver = (_key, value, context) =>
+  typeof value === "number" && context.source !== undefined && String(value) !== context.source
+    ? rawJSON(context.source)
+    : value;
+
+/**
+ * Parses JSON text without losing how its numbers were written: a number whose text differs from
+ * what `JSON.stringify` would write for its double (`12345678901234567890`, `1.0`, `1E2`, `-0`) is
+ * kept as its own text (`JSON.rawJSON`), so writing the value back, compact or indented, gives
+ * every number exactly as the text had it.
+ *
+ * @param text JSON text that `JSON.parse` accepts.
+ * @returns The value, for `JSON.stringify` only (kept numbers are raw JSON objects, not numbers).
+ * @throws {SyntaxError} When the text is not JSON; {RangeError} when it is nested too deeply.
+ * @example Indented, with the digits as written
+ * ```ts
+ * import { parseKeepingNumbers } from "./json_text.ts";
+ * const text = JSON.stringify(parseKeepingNumbers('{"n":12345678901234567890}'), null, 1);
+ * console.assert(text === '{\n "n": 12345678901234567890\n}');
+ * ```
+ */
+export function parseKeepingNumbers(text: string): unknown {
+  return JSON.parse(text, keep as Parameters<typeof JSON.parse>[1]);
+}
+
+/**
+ * The compact JSON of a text's value, with every number written as the text writes it.
+ *
+ * @param text JSON text that `JSON.parse` accepts.
+ * @returns The compact JSON, or `undefined` when the text is nested too deeply for the reviver's
+ * stack (far deeper than the gate's nesting limit: such an input is refused before anything runs).
+ * @example Big integers and trailing zeros survive
+ * ```ts
+ * import { compactKeepingNumbers } from "./json_text.ts";
+ * const text = '{ "n": 12345678901234567890, "price": 1.50, "e": 1E3 }';
+ * console.assert(compactKeepingNumbers(text) === '{"n":12345678901234567890,"price":1.50,"e":1E3}');
+ * ```
+ */
+export function compactKeepingNumbers(text: string): string | undefined {
+  try {
+    return JSON.stringify(parseKeepingNumbers(text));
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+/** `JSON.isRawJSON` (ES2025, in V8). */
+const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+
+/**
+ * A number below 5e-324 needs an exponent of three digits or, without one, hundreds of zeros:
+ * text with neither holds no number too small for a double.
+ */
+const TINY = /[eE]-\d{3}|0{200}/;
+
+/**
+ * Where a JSON text holds a number too small for a double: written as something other than zero
+ * (`1e-400`, `0.000…1` past 324 places) yet read as `0`. A program would receive the digits as
+ * written while every check judged 0.
+ *
+ * @param text JSON text that `JSON.parse` accepts (nested no deeper than its parser allows).
+ * @returns The JSON pointer of the first such number, or `undefined` when there is none.
+ * @example
+ * ```ts
+ * import { underflowPointer } from "./json_text.ts";
+ * console.assert(underflowPointer('{"a":[1,1e-400]}') === "/a/1");
+ * console.assert(underflowPointer('{"a":0.0,"b":-0e5}') === undefined);
+ * ```
+ */
+export function underflowPointer(text: string): string | undefined {
+  if (!TINY.test(text)) return undefined;
+  let root: unknown;
+  try {
+    root = parseKeepingNumbers(text);
+  } catch {
+    return undefined;
+  }
+  const stack: [unknown, string][] = [[root, ""]];
+  while (stack.length > 0) {
+    const [value, pointer] = stack.pop() as [unknown, string];
+    if (typeof value !== "object" || value === null) continue;
+    if (isRawJSON(value)) {
+      const written = (value as { rawJSON: string }).rawJSON;
+      if (Number(written) === 0 && /[1-9]/.test(written.replace(/[eE].*$/, ""))) return pointer;
       continue;
     }
-    if (pendingComma && kind !== 2 && kind !== 4) parts.push(",");
-    pendingComma = false;
-    parts.push(
-      text.slice(scanner.getTokenOffset(), scanner.getTokenOffset() + scanner.getTokenLength()),
-    );
+    const entries = Array.isArray(value)
+      ? value.map((item, index) => [String(index), item] as const)
+      : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      stack.push([item, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+    }
   }
-  return parts.join("");
+  return undefined;
 }

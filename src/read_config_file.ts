@@ -12,9 +12,7 @@
 import { type Phrase, phrase } from "./locale/messages.ts";
 import { quietly } from "./quietly.ts";
 import { ManifestError, type ManifestProblem, problemOf } from "./errors.ts";
-import { duplicateKeysOf } from "./json_duplicate_keys.ts";
 import { parseJsonc } from "./json_text.ts";
-import type { Node } from "jsonc-parser";
 import { fieldName } from "./text.ts";
 import { readRegularFile, type RegularRead } from "./read_regular_file.ts";
 
@@ -134,8 +132,6 @@ export interface ParsedConfig {
   readonly source: string;
   /** What the file says (JSONC read as JSON). */
   readonly value: unknown;
-  /** The JSONC tree, when parsing made one (it locates problems). */
-  readonly tree?: Node;
   /** Each key given twice, at the second, naming the first (`json.duplicate_key`). */
   readonly duplicates: ManifestProblem[];
 }
@@ -165,13 +161,13 @@ export async function parseConfigText(
   const source = text.replace(/^\uFEFF/, "");
   const parsed = await parseJsonc(source, empty);
   if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
-  const duplicates = duplicateKeysOf(source, parsed.value, parsed.strict).map((found) =>
+  const duplicates = parsed.duplicates.map((found) =>
     problemOf(
       { file, ...found.position, field: fieldName([...found.path, found.key]) },
       phrase("json.duplicate_key", { line: found.first.line, column: found.first.column }),
     )
   );
-  return { source, value: parsed.value, ...(parsed.tree ? { tree: parsed.tree } : {}), duplicates };
+  return { source, value: parsed.value, duplicates };
 }
 
 /**

@@ -1,18 +1,22 @@
 /**
  * Keeping secrets out of output. The secrets of a call are the values of the tool's manifest `env`
- * and of the `--env` pairs ({@linkcode callSecrets}); every occurrence of one is replaced before
- * text leaves the program through anything basis-tools writes: messages, `--json`, results for a
- * model, spill files, the audit trail, prompts and the program's own streamed output.
+ * and of the `--env` pairs ({@linkcode callSecrets}); a {@linkcode Redactor} built once from them
+ * replaces every occurrence of one before text leaves the program through anything basis-tools
+ * writes: messages, `--json`, results for a model, spill files, the audit trail, prompts and the
+ * program's own streamed output.
  *
  * Every character that belongs to an occurrence of any secret is hidden, and each unbroken run of
  * hidden characters becomes one `[redacted]`: overlapping or adjacent secrets leave no fragment
- * of either behind.
+ * of either behind. One automaton (Aho–Corasick) reads a text or a stream once, whatever the number
+ * of secrets: on UTF-16 code units for text, on UTF-8 bytes for streams (so output that is not text
+ * passes through untouched but for the secrets in it, and a secret split across two reads is still
+ * caught).
  *
  * @module
  */
 
+import { concatBytes } from "./bytes.ts";
 import type { Phrase, PhraseParams } from "./locale/messages.ts";
-import { SecretAutomaton } from "./secret_automaton.ts";
 
 /** What replaces a secret. */
 export const REDACTED = "[redacted]";
@@ -58,19 +62,403 @@ export function isSecret(value: string): boolean {
  * ```
  */
 export function callSecrets(...layers: readonly Readonly<Record<string, string>>[]): string[] {
-  const values = new Set<string>();
-  for (const layer of layers) {
-    for (const value of Object.values(layer)) if (isSecret(value)) values.add(value);
-  }
-  return [...values];
+  return [...new Set(layers.flatMap((layer) => Object.values(layer)).filter(isSecret))];
 }
 
 /**
- * Replaces every occurrence of each secret in a text. Values that are not secrets (too short,
- * blank) are left alone.
+ * How many nodes, the shallowest, get a full row of transitions for the first 256 symbols: one
+ * lookup a symbol wherever the text is, 1 KiB a node (4 MiB at most). Deeper nodes, which text
+ * seldom reaches, follow their edges and fail links.
+ */
+const DENSE_NODES = 4096;
+
+/** The automaton of a set of secrets, each given as its symbols (code units, or bytes). */
+class Automaton {
+  /** The trie's edges: `node * 65536 + symbol` → node. */
+  readonly #edges = new Map<number, number>();
+  readonly #fail: Int32Array;
+  /** Each node's row in `#dense`, or -1. */
+  readonly #row: Int32Array;
+  /** Full transitions (edges and fail links followed) of the dense nodes for symbols below 256. */
+  readonly #dense: Int32Array;
+  /** At each node: the length of the longest secret the text read so far ends with (0: none). */
+  readonly match: Int32Array;
+  /**
+   * At each node: how many of the last symbols read may still be the start of a secret (the
+   * longest suffix that is a proper prefix of one). Less than the longest secret's length.
+   */
+  readonly hold: Int32Array;
+
+  constructor(secrets: readonly ArrayLike<number>[]) {
+    const depth = [0];
+    const ends = [0];
+    const children: number[][] = [[]];
+    for (const secret of secrets) {
+      let node = 0;
+      for (let i = 0; i < secret.length; i++) {
+        const key = node * 65536 + secret[i]!;
+        let next = this.#edges.get(key);
+        if (next === undefined) {
+          next = depth.length;
+          depth.push(depth[node]! + 1);
+          ends.push(0);
+          children.push([]);
+          children[node]!.push(secret[i]!, next);
+          this.#edges.set(key, next);
+        }
+        node = next;
+      }
+      ends[node] = Math.max(ends[node]!, secret.length);
+    }
+    const count = depth.length;
+    this.#fail = new Int32Array(count);
+    this.#row = new Int32Array(count).fill(-1);
+    this.match = new Int32Array(count);
+    this.hold = new Int32Array(count);
+    // Breadth first: a node's fail link (the longest proper suffix that is a node) is known before
+    // its children's.
+    const queue = [0];
+    for (let head = 0; head < queue.length; head++) {
+      const node = queue[head]!;
+      const edges = children[node]!;
+      for (let k = 0; k < edges.length; k += 2) {
+        const child = edges[k + 1]!;
+        const fail = node === 0 ? 0 : this.#step(this.#fail[node]!, edges[k]!);
+        this.#fail[child] = fail;
+        this.match[child] = Math.max(ends[child]!, this.match[fail]!);
+        this.hold[child] = children[child]!.length > 0 ? depth[child]! : this.hold[fail]!;
+        queue.push(child);
+      }
+    }
+    // The rows, shallowest first: a fail link is shallower, so its row is filled already.
+    const rows = Math.min(count, DENSE_NODES);
+    this.#dense = new Int32Array(rows * 256);
+    for (let row = 0; row < rows; row++) {
+      const node = queue[row]!;
+      const base = row * 256;
+      if (node !== 0) {
+        const from = this.#row[this.#fail[node]!]! * 256;
+        this.#dense.copyWithin(base, from, from + 256);
+      }
+      const edges = children[node]!;
+      for (let k = 0; k < edges.length; k += 2) {
+        if (edges[k]! < 256) this.#dense[base + edges[k]!] = edges[k + 1]!;
+      }
+      this.#row[node] = row;
+    }
+  }
+
+  /** The node after reading one more symbol. */
+  #step(node: number, symbol: number): number {
+    for (;;) {
+      const row = this.#row[node]!;
+      if (row >= 0 && symbol < 256) return this.#dense[row * 256 + symbol]!;
+      const next = this.#edges.get(node * 65536 + symbol);
+      if (next !== undefined) return next;
+      if (node === 0) return 0;
+      node = this.#fail[node]!;
+    }
+  }
+
+  /**
+   * Reads `symbols[from..to)` from `node` and records where secrets occur: `spans` (flat
+   * `start, end` pairs, end exclusive, in order) gets the runs of hidden symbols, a run that
+   * touches or overlaps the last one merged into it. Returns the node after the last symbol.
+   */
+  scan(
+    symbols: ArrayLike<number>,
+    from: number,
+    to: number,
+    node: number,
+    spans: number[],
+  ): number {
+    for (let i = from; i < to; i++) {
+      node = this.#step(node, symbols[i]!);
+      const length = this.match[node]!;
+      if (length === 0) continue;
+      let start = i + 1 - length;
+      while (spans.length > 0 && spans[spans.length - 1]! >= start) {
+        start = Math.min(start, spans[spans.length - 2]!);
+        spans.length -= 2;
+      }
+      spans.push(start, i + 1);
+    }
+    return node;
+  }
+}
+
+/** `JSON.isRawJSON` (ES2025, in V8): a number kept as its own text by `parseKeepingNumbers`. */
+const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+const encoder = new TextEncoder();
+const TOKEN = encoder.encode(REDACTED);
+const EMPTY = new Uint8Array(0);
+
+/**
+ * The secrets of one call and every way of hiding them, built once a call: in text, in JSON-like
+ * values, in phrases and in byte streams. The automata are built on first use.
+ *
+ * @example Hide a token in text and in a value
+ * ```ts
+ * import { Redactor } from "./redact.ts";
+ * const redactor = new Redactor(["abc123"]);
+ * console.assert(redactor.text("token=abc123") === "token=[redacted]");
+ * console.assert(JSON.stringify(redactor.value({ t: "abc123" })) === '{"t":"[redacted]"}');
+ * ```
+ */
+export class Redactor {
+  /** The values hidden: each secret once, in the order given. */
+  readonly secrets: readonly string[];
+  #units: Automaton | undefined;
+  #bytes: Automaton | undefined;
+
+  /**
+   * Prepares the redactor of one call.
+   *
+   * @param values The values to hide (see {@linkcode callSecrets}); those that are not secrets
+   *   (too short, blank) are ignored.
+   */
+  constructor(values: Iterable<string>) {
+    this.secrets = [...new Set([...values].filter(isSecret))];
+  }
+
+  /** Whether there is anything to hide. */
+  get active(): boolean {
+    return this.secrets.length > 0;
+  }
+
+  /**
+   * Replaces every occurrence of each secret in a text.
+   *
+   * @param text The text to clean.
+   * @returns The text with each run of secret characters replaced by `[redacted]`.
+   */
+  text(text: string): string {
+    if (!this.active || text === "") return text;
+    this.#units ??= new Automaton(
+      this.secrets.map((secret) =>
+        Array.from({ length: secret.length }, (_, i) => secret.charCodeAt(i))
+      ),
+    );
+    const codes = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+    const spans: number[] = [];
+    this.#units.scan(codes, 0, codes.length, 0, spans);
+    let out = "";
+    let at = 0;
+    for (let k = 0; k < spans.length; k += 2) {
+      out += text.slice(at, spans[k]) + REDACTED;
+      at = spans[k + 1]!;
+    }
+    return at === 0 ? text : out + text.slice(at);
+  }
+
+  /**
+   * A phrase with every secret replaced in its text placeholders, nested phrases' too.
+   *
+   * @param phrase The phrase.
+   * @returns The redacted phrase (the same object when there is nothing to hide).
+   */
+  phrase(phrase: Phrase): Phrase {
+    if (phrase.params === undefined || !this.active) return phrase;
+    const params: Record<string, PhraseParams[string]> = {};
+    for (const [name, value] of Object.entries(phrase.params)) {
+      params[name] = typeof value === "string"
+        ? this.text(value)
+        : typeof value === "number" || "forms" in value
+        ? value
+        : this.phrase(value);
+    }
+    return { key: phrase.key, params };
+  }
+
+  /**
+   * Copies a JSON-like value with every secret hidden, without recursion (an input of any depth
+   * cannot exhaust the stack): in strings and keys it is replaced as in {@linkcode Redactor.text};
+   * a number or boolean whose text holds one (an `env` value of `8080` and an input
+   * `{"port": 8080}`) becomes the string `[redacted]`. A value met again inside itself (a cycle,
+   * which JSON cannot hold) is recorded as `"[circular]"`.
+   *
+   * @param value A JSON-like value (raw JSON numbers included).
+   * @returns A copy of plain objects and arrays (a `"__proto__"` key stays a key), secrets hidden.
+   */
+  value(value: unknown): unknown {
+    const frames: {
+      source: object;
+      entries: readonly [key: string, value: unknown][];
+      target: Record<string, unknown> | unknown[];
+      next: number;
+    }[] = [];
+    const open = new Set<object>();
+    const hidden = (text: string) => this.text(text) !== text;
+    const copy = (item: unknown): unknown => {
+      if (typeof item === "string") return this.text(item);
+      if (typeof item === "number" || typeof item === "boolean") {
+        return hidden(String(item)) ? REDACTED : item;
+      }
+      if (item === null || typeof item !== "object") return item;
+      if (isRawJSON(item)) return hidden((item as { rawJSON: string }).rawJSON) ? REDACTED : item;
+      if (open.has(item)) return "[circular]";
+      open.add(item);
+      const target = Array.isArray(item) ? [] : {};
+      const entries = Array.isArray(item)
+        ? Array.from(item, (v, i) => [String(i), v] as [string, unknown])
+        : Object.entries(item);
+      frames.push({ source: item, entries, target, next: 0 });
+      return target;
+    };
+    const root = copy(value);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      if (frame.next >= frame.entries.length) {
+        open.delete(frame.source);
+        frames.pop();
+        continue;
+      }
+      const [key, item] = frame.entries[frame.next++]!;
+      if (Array.isArray(frame.target)) frame.target.push(copy(item));
+      else {
+        // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
+        Object.defineProperty(frame.target, this.text(key), {
+          value: copy(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+    return root;
+  }
+
+  /**
+   * A redactor for one byte stream (a program's stdout or stderr), with the same rule.
+   *
+   * @returns A fresh stream redactor.
+   */
+  stream(): StreamRedactor {
+    if (this.active) this.#bytes ??= new Automaton(this.secrets.map((s) => encoder.encode(s)));
+    return new StreamRedactor(this.#bytes);
+  }
+}
+
+/**
+ * Replaces secrets in a stream of byte chunks, as {@linkcode Redactor.text} does in text. Only what
+ * could still turn out to be the start of a secret is held back: the longest tail of what was read
+ * that is the beginning of some secret, at most the longest secret's length less one byte;
+ * everything before it goes out at once, so a prompt or a progress line is never delayed unless it
+ * ends in what looks like the start of a secret. Made by {@linkcode Redactor.stream}.
+ *
+ * @example Catch a secret split across two chunks
+ * ```ts
+ * import { Redactor } from "./redact.ts";
+ * const redactor = new Redactor(["s3cr3t"]).stream();
+ * const encoder = new TextEncoder();
+ * const parts = [
+ *   redactor.push(encoder.encode("token=s3c")),
+ *   redactor.push(encoder.encode("r3t\n")),
+ *   redactor.flush(),
+ * ];
+ * const text = parts.map((part) => new TextDecoder().decode(part)).join("");
+ * console.assert(text === "token=[redacted]\n");
+ * ```
+ */
+export class StreamRedactor {
+  readonly #automaton: Automaton | undefined;
+  /** Where the automaton is after the bytes read so far. */
+  #node = 0;
+  /** Bytes read but not yet given out: what may still be the start of a secret. */
+  #held: Uint8Array = EMPTY;
+  /** The runs of hidden bytes in `#held` (flat `start, end` pairs). */
+  #spans: number[] = [];
+  /** Whether the last byte given out was hidden (a run that goes on adds no second token). */
+  #lastHidden = false;
+
+  /** @param automaton The secrets' automaton over bytes; `undefined` when there are none. */
+  constructor(automaton: Automaton | undefined) {
+    this.#automaton = automaton;
+  }
+
+  /** Whether there is anything to hide: when not, `push` gives every chunk back as it is. */
+  get active(): boolean {
+    return this.#automaton !== undefined;
+  }
+
+  /**
+   * Takes the next chunk and gives back what may go out now.
+   *
+   * @param chunk Bytes as read.
+   * @returns The bytes to pass on (possibly empty; the chunk itself when nothing was hidden or held).
+   */
+  push(chunk: Uint8Array): Uint8Array {
+    const automaton = this.#automaton;
+    if (automaton === undefined) return chunk;
+    if (chunk.length === 0) return EMPTY;
+    const held = this.#held.length;
+    const buffer = held === 0 ? chunk : concatBytes([this.#held, chunk]);
+    this.#node = automaton.scan(buffer, held, buffer.length, this.#node, this.#spans);
+    return this.#giveOut(buffer, buffer.length - automaton.hold[this.#node]!);
+  }
+
+  /**
+   * Ends the stream: gives back what was held, redacted.
+   *
+   * @returns The last bytes to pass on.
+   */
+  flush(): Uint8Array {
+    return this.#held.length === 0 ? EMPTY : this.#giveOut(this.#held, this.#held.length);
+  }
+
+  /** Gives out `buffer[..cut]`, each hidden run as one token, and keeps the rest. */
+  #giveOut(buffer: Uint8Array, cut: number): Uint8Array {
+    const parts: Uint8Array[] = [];
+    const kept: number[] = [];
+    let at = 0;
+    let hiddenAtCut = false;
+    const spans = this.#spans;
+    for (let k = 0; k < spans.length; k += 2) {
+      const start = spans[k]!;
+      const end = spans[k + 1]!;
+      if (start >= cut) {
+        kept.push(start - cut, end - cut);
+        continue;
+      }
+      if (start > at) parts.push(buffer.subarray(at, start));
+      // A run at the very start that goes on from what was given out has its token already.
+      if (!(start === 0 && this.#lastHidden)) parts.push(TOKEN);
+      at = Math.min(end, cut);
+      hiddenAtCut = end >= cut;
+      if (end > cut) kept.push(0, end - cut);
+    }
+    if (at < cut) {
+      parts.push(buffer.subarray(at, cut));
+      hiddenAtCut = false;
+    }
+    if (cut > 0) this.#lastHidden = hiddenAtCut;
+    this.#held = cut === buffer.length ? EMPTY : buffer.slice(cut);
+    this.#spans = kept;
+    return parts.length === 0 ? EMPTY : concatBytes(parts);
+  }
+}
+
+/** The redactor of each array of secrets the functions below were given (usually the same). */
+const redactors = new WeakMap<readonly string[], Redactor>();
+
+/**
+ * The redactor of an array of secret values, built once per array.
+ *
+ * @param secrets The values to hide.
+ * @returns Its redactor.
+ */
+export function redactorOf(secrets: readonly string[]): Redactor {
+  let found = redactors.get(secrets);
+  if (found === undefined) redactors.set(secrets, found = new Redactor(secrets));
+  return found;
+}
+
+/**
+ * Replaces every occurrence of each secret in a text ({@linkcode Redactor.text}).
  *
  * @param text The text to clean.
- * @param secrets The values to hide (see {@linkcode callSecrets}).
+ * @param secrets The values to hide.
  * @returns The text with each run of secret characters replaced by `[redacted]`.
  * @example Hide a token
  * ```ts
@@ -79,79 +467,26 @@ export function callSecrets(...layers: readonly Readonly<Record<string, string>>
  * ```
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  if (secrets.length === 0 || text === "") return text;
-  const automaton = textAutomaton(secrets);
-  if (automaton === undefined) return text;
-  const codes = new Uint16Array(text.length);
-  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
-  const spans: number[] = [];
-  automaton.scan(codes, 0, codes.length, 0, spans);
-  if (spans.length === 0) return text;
-  let out = "";
-  let at = 0;
-  for (let k = 0; k < spans.length; k += 2) {
-    out += text.slice(at, spans[k]) + REDACTED;
-    at = spans[k + 1]!;
-  }
-  return out + text.slice(at);
-}
-
-/** The automaton of each set of secrets redacted with (the same array is usually used again). */
-const automata = new WeakMap<readonly string[], SecretAutomaton | undefined>();
-
-/** One automaton over the UTF-16 code units of the secrets; `undefined` when none is a secret. */
-function textAutomaton(secrets: readonly string[]): SecretAutomaton | undefined {
-  if (automata.has(secrets)) return automata.get(secrets);
-  const values = secrets.filter(isSecret).map((secret) =>
-    Array.from({ length: secret.length }, (_, i) => secret.charCodeAt(i))
-  );
-  const automaton = values.length === 0 ? undefined : new SecretAutomaton(values, 65536);
-  automata.set(secrets, automaton);
-  return automaton;
+  return secrets.length === 0 ? text : redactorOf(secrets).text(text);
 }
 
 /**
- * A phrase with every secret replaced in its text placeholders, nested phrases' too.
+ * A phrase with every secret hidden ({@linkcode Redactor.phrase}).
  *
  * @param phrase The phrase.
  * @param secrets The values to hide.
- * @returns The redacted phrase (the same object when there is nothing to hide).
+ * @returns The redacted phrase.
  */
 export function redactPhrase(phrase: Phrase, secrets: readonly string[]): Phrase {
-  if (phrase.params === undefined || secrets.length === 0) return phrase;
-  const params: Record<string, PhraseParams[string]> = {};
-  for (const [name, value] of Object.entries(phrase.params)) {
-    params[name] = typeof value === "string"
-      ? redact(value, secrets)
-      : typeof value === "number" || "forms" in value
-      ? value
-      : redactPhrase(value, secrets);
-  }
-  return { key: phrase.key, params };
+  return secrets.length === 0 ? phrase : redactorOf(secrets).phrase(phrase);
 }
-
-/** One array or object being copied: its entries, how far the copy is, and the copy. */
-interface Frame {
-  readonly source: object;
-  readonly entries: readonly [key: string, value: unknown][];
-  readonly target: Record<string, unknown> | unknown[];
-  next: number;
-}
-
-/** `JSON.isRawJSON` (ES2025, in V8): a number kept as its own text by `parseKeepingNumbers`. */
-const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
 
 /**
- * Copies a JSON-like value with every secret hidden, without recursion (an input of any depth
- * cannot exhaust the stack): in strings and keys it is replaced as in {@linkcode redact}; a number
- * or boolean whose text holds one (an `env` value of `8080` and an input `{"port": 8080}`)
- * becomes the string `[redacted]`. A value met again inside itself (a cycle, which JSON cannot
- * hold) is recorded as `"[circular]"`.
+ * A copy of a JSON-like value with every secret hidden ({@linkcode Redactor.value}).
  *
- * @param value A JSON-like value (raw JSON numbers included).
+ * @param value A JSON-like value.
  * @param secrets The values to hide.
- * @returns A copy of plain objects and arrays (a `"__proto__"` key stays a key), secrets hidden.
- * @throws Never.
+ * @returns The copy.
  * @example A number that is a secret
  * ```ts
  * import { redactValue } from "./redact.ts";
@@ -160,47 +495,5 @@ const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).is
  * ```
  */
 export function redactValue(value: unknown, secrets: readonly string[]): unknown {
-  const frames: Frame[] = [];
-  const open = new Set<object>();
-  const hidden = (text: string) => redact(text, secrets) !== text;
-  const copy = (item: unknown): unknown => {
-    if (typeof item === "string") return redact(item, secrets);
-    if (typeof item === "number" || typeof item === "boolean") {
-      return hidden(String(item)) ? REDACTED : item;
-    }
-    if (item === null || typeof item !== "object") return item;
-    if (isRawJSON(item)) {
-      return hidden((item as { rawJSON: string }).rawJSON) ? REDACTED : item;
-    }
-    if (open.has(item)) return "[circular]";
-    open.add(item);
-    const isArray = Array.isArray(item);
-    const target = isArray ? [] : {} as Record<string, unknown>;
-    const entries = isArray
-      ? [...item.entries()].map(([i, v]) => [String(i), v] as [string, unknown])
-      : Object.entries(item);
-    frames.push({ source: item, entries, target, next: 0 });
-    return target;
-  };
-  const root = copy(value);
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1]!;
-    if (frame.next >= frame.entries.length) {
-      open.delete(frame.source);
-      frames.pop();
-      continue;
-    }
-    const [key, item] = frame.entries[frame.next++]!;
-    if (Array.isArray(frame.target)) frame.target.push(copy(item));
-    else {
-      // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
-      Object.defineProperty(frame.target, redact(key, secrets), {
-        value: copy(item),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-  }
-  return root;
+  return redactorOf(secrets).value(value);
 }

@@ -9,7 +9,8 @@
  */
 
 import assert from "node:assert/strict";
-import { addFormats, Ajv } from "../src/schema/_ajv_compiler.ts";
+import addFormats from "ajv-formats";
+import { Ajv } from "../src/schema/_compile.ts";
 import type { Phrase } from "../src/locale/messages.ts";
 import type { MessageKey } from "../src/locale/en_us.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";

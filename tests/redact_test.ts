@@ -1,5 +1,5 @@
 /**
- * Redaction itself (`src/redact.ts`, `src/redact_stream.ts`): what counts as a secret, how text
+ * Redaction itself (`src/redact.ts`): what counts as a secret, how text
  * and streams are cleaned, and that a stream split anywhere gives what the text gives.
  *
  * @module
@@ -12,16 +12,16 @@ import {
   MIN_SECRET_LENGTH,
   redact,
   REDACTED,
+  Redactor,
   redactPhrase,
 } from "../src/redact.ts";
-import { StreamRedactor } from "../src/redact_stream.ts";
 import { english, phrase } from "../src/locale/messages.ts";
 
 const encoder = new TextEncoder();
 
 /** Runs bytes through a redactor in the given pieces and joins what it gave out. */
 function streamed(secrets: readonly string[], pieces: readonly Uint8Array[]): Uint8Array {
-  const redactor = new StreamRedactor(secrets);
+  const redactor = new Redactor(secrets).stream();
   const out: number[] = [];
   for (const piece of pieces) out.push(...redactor.push(piece));
   out.push(...redactor.flush());
@@ -63,7 +63,7 @@ Deno.test(`values under ${MIN_SECRET_LENGTH} characters, blank values and parts 
   ]);
   // The stream redactor applies the same rule.
   equal(new TextDecoder().decode(streamed(["dev"], [encoder.encode("dev")])), "dev");
-  ok(!new StreamRedactor(["abc", "    "]).active);
+  ok(!new Redactor(["abc", "    "]).stream().active);
 });
 
 Deno.test("redactPhrase() hides secrets in every text placeholder, nested phrases' too", () => {
@@ -111,7 +111,7 @@ Deno.test("StreamRedactor gives what redact() gives however the stream is split"
 
 Deno.test("StreamRedactor holds back only a tail that may begin a secret, and at most its length less one", () => {
   const secret = "s3cr3t-value";
-  const redactor = new StreamRedactor([secret]);
+  const redactor = new Redactor([secret]).stream();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   // Nothing that could begin the secret: it all goes out at once (a prompt is never delayed).
   equal(decode(redactor.push(encoder.encode("ready\n"))), "ready\n");
@@ -132,7 +132,7 @@ Deno.test("StreamRedactor passes bytes that are not UTF-8 through untouched but 
   );
   // Without secrets each chunk comes back as it is, not a copy.
   const chunk = encoder.encode("plain");
-  equal(new StreamRedactor([]).push(chunk), chunk);
+  equal(new Redactor([]).stream().push(chunk), chunk);
 });
 
 Deno.test("redact() hides exactly the characters of every occurrence of any of many secrets (a brute-force reference)", () => {

@@ -12,7 +12,7 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
-import { parseKeepingNumbers } from "../json_exact.ts";
+import { parseKeepingNumbers } from "../json_text.ts";
 import { canonicalPath } from "../paths.ts";
 import { decideCall } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";

@@ -1,18 +1,17 @@
 /**
  * The INPUT of `call`: read from its argument or stdin, and the bytes its tool's stdin receives:
- * the compact JSON of the input with every number exactly as the caller wrote it (see
- * `_number_lexemes.ts`). Reading keeps the bytes it decoded, so that input already in compact form
- * reaches the tool without a second copy (see `_compact_json.ts`).
+ * the compact JSON of the input with every number exactly as the caller wrote it. Reading keeps the
+ * bytes it decoded, so that input already in compact form reaches the tool without a second copy
+ * (see `_compact_json.ts`).
  *
  * @module
  */
 
-import { underflowPointer } from "../json_exact.ts";
+import { compactKeepingNumbers, underflowPointer } from "../json_text.ts";
 import { concatBytes } from "../bytes.ts";
 import { BasisError } from "../errors.ts";
 import { phrase } from "../locale/messages.ts";
 import { compactSpan } from "./_compact_json.ts";
-import { compactKeepingNumbers, numbersAsJavaScriptWrites } from "./_number_lexemes.ts";
 
 /** The input text of a call, and the bytes it was decoded from when it came from stdin. */
 export interface CallInput {
@@ -158,9 +157,7 @@ function invalidUtf8At(bytes: Uint8Array): number {
 export function stdinBytes(value: unknown, input: CallInput): Uint8Array {
   const span = input.text.length < REUSE_FROM ? undefined : compactSpan(input.text);
   if (span === undefined) {
-    const kept = numbersAsJavaScriptWrites(input.text)
-      ? undefined
-      : compactKeepingNumbers(input.text);
+    const kept = compactKeepingNumbers(input.text);
     // Too deep to keep (undefined): the gate's nesting limit refuses such an input anyway.
     return encoder.encode(kept ?? JSON.stringify(value));
   }
@@ -189,7 +186,7 @@ export async function parseCallInput(tool: string, text: string): Promise<unknow
     return await notJson(tool, text);
   }
   // A number read as 0 but written otherwise would reach the program as written, judged as 0.
-  const pointer = numbersAsJavaScriptWrites(text) ? undefined : underflowPointer(text);
+  const pointer = underflowPointer(text);
   if (pointer !== undefined) {
     throw BasisError.of(
       "invalid_input",

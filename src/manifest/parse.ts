@@ -9,8 +9,7 @@ import { type ManifestProblem, problemOf } from "../errors.ts";
 import { readEnv } from "../paths.ts";
 import type { ManifestScope, ToolSpec, UnavailableTool } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
-import { createLocator, parseJsonc } from "../json_text.ts";
-import { type DuplicateKey, duplicateKeysOf } from "../json_duplicate_keys.ts";
+import { createLocator, type DuplicateKey, parseJsonc } from "../json_text.ts";
 import { fieldOf } from "./_describe.ts";
 import { type Issue, validateManifest } from "./_validate.ts";
 import { absolute } from "./_resolve.ts";
@@ -112,13 +111,11 @@ export async function parseManifestText(
     reserved: new Set(options.reserved ?? DEFAULT_RESERVED),
   });
   // JSON.parse kept the last of a key given twice: the manifest said two things; say where.
-  const duplicates = duplicateKeysOf(source, parsed.value, parsed.strict).map((duplicate) =>
-    duplicateProblem(file, duplicate)
-  );
+  const duplicates = parsed.duplicates.map((duplicate) => duplicateProblem(file, duplicate));
   if (issues.length === 0 && duplicates.length === 0) {
     return { tools, problems: [], unavailable: [], refused: false };
   }
-  const located = issues.length === 0 ? [] : await locate(source, file, issues, parsed.tree);
+  const located = issues.length === 0 ? [] : await locate(source, file, issues);
   const all = [...located, ...duplicates].sort((a, b) =>
     (a.problem.line ?? Infinity) - (b.problem.line ?? Infinity) ||
     (a.problem.column ?? Infinity) - (b.problem.column ?? Infinity)
@@ -189,9 +186,8 @@ async function locate(
   text: string,
   file: string,
   issues: readonly Issue[],
-  tree: Parameters<typeof createLocator>[1],
 ): Promise<Found[]> {
-  const find = await createLocator(text, tree);
+  const find = await createLocator(text);
   const located = issues.map((issue, index) => {
     const position = find(issue.pointer);
     const problem = problemOf({

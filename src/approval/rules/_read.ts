@@ -13,11 +13,10 @@ import { RulesFileError } from "./errors.ts";
 import type { RulesDocument } from "./types.ts";
 import { field, validateRulesDocument } from "./validate.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
-import { strictJsonProblem } from "../../json_text.ts";
+import { duplicateKeysOf, strictJsonProblem } from "../../json_text.ts";
 import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
 import { quietly } from "../../quietly.ts";
-import { duplicateKeysOf } from "../../json_duplicate_keys.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
 import { MAX_CONFIG_BYTES, tooLarge } from "../../read_config_file.ts";
 
@@ -145,7 +144,7 @@ async function parseJson(file: string, text: string): Promise<unknown> {
   } catch {
     return await describeInvalid(file, text);
   }
-  const duplicates = duplicateKeysOf(text, value, true);
+  const duplicates = await duplicateKeysOf(text, value);
   if (duplicates.length > 0) {
     throw new RulesFileError(
       file,

@@ -10,12 +10,12 @@ import { type ApprovalRequest, type Verdict, verdictFor } from "../../approval/a
 import type { Approver, ToolExecution } from "../../contract/types.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
-import { parseKeepingNumbers } from "../../json_exact.ts";
+import { parseKeepingNumbers } from "../../json_text.ts";
 import { redact, redactValue } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
-import { visibleLines } from "../../approval/terminal/display.ts";
+import { visibleLines } from "../../approval/shell_quote.ts";
 
 /** The preview with its input as the program receives it (every number as the caller wrote it). */
 function shownPreview(request: ApprovalRequest): unknown {
