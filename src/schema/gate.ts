@@ -17,6 +17,7 @@ import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { escapeToken, oneLine, pointerChild as child, showValue } from "../text.ts";
 import { type AjvError, obtainValidator } from "./_validator.ts";
+import { strictJsonProblem } from "../json_text.ts";
 
 /** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
 export const MAX_INPUT_DEPTH = 256;
@@ -117,7 +118,6 @@ export async function validateOutput(
     try {
       return JSON.parse(source);
     } catch {
-      const { strictJsonProblem } = await import("../json_text.ts");
       const { position, reason } = await strictJsonProblem(source, "input");
       const detail = position === undefined
         ? reason
