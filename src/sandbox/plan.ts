@@ -228,23 +228,30 @@ function trustedPaths(
  * is approved: bwrap can only bind what is there. Each is made where the plan resolved it.
  *
  * @param plan The plan.
- * @throws What `Deno.mkdir` throws.
+ * @returns `undefined` when ready, else why the call cannot start (what `Deno.mkdir` threw, or a
+ *   link put on the way since the plan).
  */
-export async function prepareSandbox(plan: SandboxPlan): Promise<void> {
-  if (plan.kind !== "confined") return;
-  for (const path of plan.create) {
-    await Deno.mkdir(path, { recursive: true, mode: 0o700 });
-    // A link put on the way since the plan (by another call) would have moved it.
-    if (canonicalPath(path) !== path) {
-      throw new Error(`"${path}" was made through a symbolic link`);
+export async function prepareSandbox(plan: SandboxPlan): Promise<Phrase | undefined> {
+  if (plan.kind !== "confined") return undefined;
+  try {
+    for (const path of plan.create) {
+      await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+      // A link put on the way since the plan (by another call) would have moved it.
+      if (canonicalPath(path) !== path) {
+        throw new Error(`"${path}" was made through a symbolic link`);
+      }
     }
-  }
-  // The same for what is bound: a mount follows links, so a grant another call turned into a link
-  // since the preview would give this one a place the preview does not show.
-  for (const path of plan.bound) {
-    if (canonicalPath(path) !== path) {
-      throw new Error(`"${path}" has become a symbolic link since the preview`);
+    // The same for what is bound: a mount follows links, so a grant another call turned into a
+    // link since the preview would give this one a place the preview does not show.
+    for (const path of plan.bound) {
+      if (canonicalPath(path) !== path) {
+        throw new Error(`"${path}" has become a symbolic link since the preview`);
+      }
     }
+    return undefined;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return phrase("start.sandbox_failed", { detail: detail.split("\n")[0] ?? detail });
   }
 }
 
