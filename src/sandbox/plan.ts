@@ -119,11 +119,15 @@ export async function planSandbox(
   const os = options.os ?? Deno.build.os;
   const named = namedBwrap(policy, home);
   const bwrap = os === "linux" ? findBwrap(env("PATH"), named) : undefined;
+  // One listing of each directory for the hidden paths and the sockets alike.
+  const listings = new Map();
   const layout = callLayout({
     write: unique([...root, ...(expandList(policy.write, home) ?? []), ...preview.write]),
     read: preview.read,
-    hidden: present(expandList(policy.hidden, home, resolvePath) ?? []).map(canonicalPath),
-    sockets: present(hostSockets(env)).map(canonicalPath),
+    hidden: present(expandList(policy.hidden, home, resolvePath) ?? [], listings).map(
+      canonicalPath,
+    ),
+    sockets: present(hostSockets(env), listings).map(canonicalPath),
     trusted: trustedPaths(policy, options, env, bwrap),
     program: canonicalPath(request.program),
     cwd: canonicalPath(request.cwd),
