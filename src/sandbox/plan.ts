@@ -121,12 +121,11 @@ export async function planSandbox(
   const bwrap = os === "linux" ? findBwrap(env("PATH"), named) : undefined;
   // One listing of each directory for the hidden paths and the sockets alike.
   const listings = new Map();
+  const hidden = expandList(policy.hidden, home, resolvePath) ?? [];
   const layout = callLayout({
     write: unique([...root, ...(expandList(policy.write, home) ?? []), ...preview.write]),
     read: preview.read,
-    hidden: present(expandList(policy.hidden, home, resolvePath) ?? [], listings).map(
-      canonicalPath,
-    ),
+    hidden: present(hidden, listings).map(canonicalPath),
     sockets: present(hostSockets(env), listings).map(canonicalPath),
     trusted: trustedPaths(policy, options, env, bwrap),
     program: canonicalPath(request.program),
@@ -164,13 +163,13 @@ export async function planSandbox(
       why = broken;
     }
   } else if (os === "darwin" && exists(SANDBOX_EXEC)) {
-    const { trusted } = layout;
+    const { read } = preview;
     const args = seatbeltArgs({
       network,
       write: paths("write"),
-      read: preview.read,
+      read,
       hidden: paths("hide"),
-      protect: trusted,
+      protect: layout.trusted,
     });
     return confined({ kind: "sandbox-exec", program: SANDBOX_EXEC, args });
   } else {
@@ -267,16 +266,13 @@ export async function prepareSandbox(plan: SandboxPlan): Promise<Phrase | undefi
  * @returns The preview's `sandbox` value.
  */
 export function previewSandbox(plan: SandboxPlan): PreviewSandbox | undefined {
-  switch (plan.kind) {
-    case "confined":
-      return plan.preview;
-    case "unconfined":
-      return UNCONFINED;
-    case "refused":
-      return plan.asked;
-    case "unavailable":
-      return undefined;
-  }
+  return plan.kind === "confined"
+    ? plan.preview
+    : plan.kind === "refused"
+    ? plan.asked
+    : plan.kind === "unconfined"
+    ? UNCONFINED
+    : undefined;
 }
 
 /**
