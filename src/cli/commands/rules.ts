@@ -8,6 +8,7 @@
 
 import { addRule, loadRules, removeRule } from "../../approval/rules/store.ts";
 import { RulesFileError } from "../../approval/rules/errors.ts";
+import { keepApproved } from "../../approval/rules/approved.ts";
 import { contentCondition, pinConditions } from "../../approval/rules/pin.ts";
 import { type CallContent, callContent } from "../../approval/rules/content.ts";
 import type { Rule, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
@@ -34,6 +35,7 @@ import {
   plural,
 } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
+import { callCommand, callSpawnCommand } from "./call.ts";
 
 /** The parsed options of a `rules` command. */
 export type RulesOptions = Map<string, string | boolean | string[]>;
@@ -77,7 +79,6 @@ export async function rulesCommand(
     return EXIT.ok;
   }
   // `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them.
-  const { callCommand, callSpawnCommand } = await import("./call.ts");
   return rest[0] === SPAWN_TOOL
     ? await callSpawnCommand(settings, rest[1], { dryRun: true })
     : await callCommand(settings, rest[0]!, rest[1], { timeoutMs: undefined, dryRun: true });
@@ -254,7 +255,6 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
   } as RuleInput;
   const rule = await addRule(settings.configDir, input, { secrets });
   if (content !== undefined && pinned.includes("content")) {
-    const { keepApproved } = await import("../../approval/rules/approved.ts");
     await keepApproved(settings.configDir, content, secrets);
   }
   if (settings.json) {
