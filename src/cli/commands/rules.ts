@@ -322,12 +322,16 @@ async function pinnedNow(
   });
   if (!found.ok) throw cannot(found.reason);
   // The grants the call has now, as its preview will show them.
-  const plan = await planSandbox(await loadSandboxPolicy(settings.configDir), {
+  const plan = await planSandbox({
     caller: { kind: "tool", grants: spec.sandbox },
     root,
     cwd: where,
     program: found.path,
-  }, { env: settings.envLookup, cacheDir: settings.cacheDir });
+  }, {
+    policy: await loadSandboxPolicy(settings.configDir),
+    env: settings.envLookup,
+    cacheDir: settings.cacheDir,
+  });
   if (plan.kind === "refused" || plan.kind === "unavailable") throw cannot(plan.reason);
   const sandbox = previewSandbox(plan);
   if (sandbox === undefined) throw cannot(phrase("sandbox.no_home"));
