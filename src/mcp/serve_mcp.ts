@@ -231,31 +231,29 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   };
   server.onerror = (error) => log(`MCP: ${error.message}`);
 
-  let reloading: Promise<void> | undefined;
-  let again = false;
-  let ended = false;
+  // One load at a time; a change while one runs is one more after it.
+  let [reloading, queued, ended] = [Promise.resolve(), false, false];
   let recheck: ReturnType<typeof setTimeout> | undefined;
   const reload = () => {
-    again = reloading !== undefined;
-    reloading ??= (async () => {
-      do {
-        again = false;
-        try {
-          const next = indexed(await options.load(approver));
-          const changed = next.signature !== roster.signature;
-          roster = next;
-          tell(next);
-          if (changed) await server.sendToolListChanged().catch(() => {});
-        } catch (error) {
-          const lines = error instanceof BasisError
-            ? errorLines(error, words)
-            : [error instanceof Error ? (error.stack ?? error.message) : String(error)];
-          const text = lines.join("\n").split("\n").map((line) => `  ${line}`);
-          logAt("error")([words.t("mcp.reload_failed"), ...text].join("\n"));
-        }
-      } while (again);
+    if (queued) return;
+    queued = true;
+    reloading = reloading.then(async () => {
+      queued = false;
+      try {
+        const next = indexed(await options.load(approver));
+        const changed = next.signature !== roster.signature;
+        roster = next;
+        tell(next);
+        if (changed) await server.sendToolListChanged().catch(() => {});
+      } catch (error) {
+        const lines = error instanceof BasisError
+          ? errorLines(error, words)
+          : [error instanceof Error ? (error.stack ?? error.message) : String(error)];
+        const text = lines.join("\n").split("\n").map((line) => `  ${line}`);
+        logAt("error")([words.t("mcp.reload_failed"), ...text].join("\n"));
+      }
       scheduleRecheck();
-    })().finally(() => reloading = undefined);
+    });
   };
   // While a tool's program cannot be found, the server looks again from time to time.
   const scheduleRecheck = () => {
