@@ -2,8 +2,8 @@
  * basis-tools as a library: load the declared tools of a workspace (the roster) and call them
  * through the tool contract — builder → tool → single-use execution: schema gate, preview,
  * approval, run, audit, localized errors — with definitions for OpenAI, Anthropic, MCP and Gemini.
- * The MCP server itself is the `./mcp` entry (`serveMcp`), kept apart so that this one never loads
- * the MCP SDK.
+ * `serveWorkspace()` serves a workspace's tools over MCP in one call, loading the MCP SDK only
+ * then; the `./mcp` entry (`serveMcp`) serves tools a host builds itself.
  *
  * The first group below is what a host uses; the second, the types those signatures name.
  *
@@ -29,7 +29,7 @@
  */
 
 // What a host uses: the roster, the builders and their tools, approvers, definitions, errors.
-export { loadRoster, type Roster, type ToolSpec } from "./manifest/mod.ts";
+export { type LoadOptions, loadRoster } from "./manifest/mod.ts";
 export { loadSpawnConfig, type SpawnConfig } from "./spawn/mod.ts";
 export { loadSandboxPolicy, type SandboxPolicy } from "./sandbox/mod.ts";
 export {
@@ -37,7 +37,6 @@ export {
   DeclaredToolBuilder,
   type DeclaredToolOptions,
   DEFINITION_FORMATS,
-  type DefinitionFormat,
   policyApprover,
   rosterTools,
   SpawnToolBuilder,
@@ -45,36 +44,23 @@ export {
   ToolError,
   toolProblems,
 } from "./contract/mod.ts";
-export type { Approver, OutputChunk, Tool, ToolExecution, ToolOutput } from "./contract/mod.ts";
 export type { ApprovalRequest, Decision } from "./approval/approve.ts";
 export { BasisError, type ErrorCode, ManifestError } from "./errors.ts";
 export { english, type Locale, messages, type Phrase } from "./locale/mod.ts";
+export { type ServeOptions, serveWorkspace } from "./serve.ts";
 export { VERSION } from "./version.ts";
-
-// The types the signatures above name.
+// The tool contract's types (`Tool`, its execution and output, `Approver`, definitions) and the
+// roster's (`Roster`, `ToolSpec`), then the other types the signatures above name.
+export type * from "./contract/types.ts";
+export type * from "./manifest/types.ts";
+export type * from "./audit/types.ts";
 export type {
-  AnthropicToolDefinition,
-  ApproverContext,
-  AuditSink,
   AvailabilityOptions,
-  DeclaredToolExtra,
-  ExecuteOptions,
-  ExecutionOptions,
-  GeminiFunctionDeclaration,
-  McpToolAnnotations,
-  McpToolDefinition,
-  OpenAIToolDefinition,
   OptionsBuilder,
   PolicyApproverOptions,
   RosterTool,
   RosterToolsOptions,
-  SpawnToolExtra,
-  ToolBuilder,
-  ToolDefinitions,
   ToolErrorKind,
-  ToolImage,
-  ToolMetadata,
-  ToolService,
 } from "./contract/mod.ts";
 export type { Asker } from "./approval/approve.ts";
 export type { ApprovalPolicy } from "./approval/policy.ts";
@@ -86,16 +72,6 @@ export type {
   TerminalAnswer,
   ToolPromptRequest,
 } from "./approval/terminal/types.ts";
-export type {
-  ArgumentType,
-  InputArgument,
-  LoadOptions,
-  ManifestScope,
-  ManifestSource,
-  SideEffect,
-  ToolSandbox,
-  UnavailableTool,
-} from "./manifest/mod.ts";
 export type {
   ChildPolicy,
   ChildPreview,
@@ -114,7 +90,7 @@ export type {
   SandboxMode,
   SandboxOptions,
 } from "./sandbox/mod.ts";
-export type { AuditEntry, DecidedBy, DecisionEntry, RecordOptions, RunEntry } from "./audit/mod.ts";
+export type { RecordOptions } from "./audit/mod.ts";
 export type { RunOutcome, RunResult, StartFailure } from "./run/mod.ts";
 export type { ManifestProblem } from "./errors.ts";
 export type {

@@ -17,6 +17,7 @@ import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { escapeToken, oneLine, pointerChild as child, showValue } from "../text.ts";
 import { type AjvError, obtainValidator } from "./_validator.ts";
+import { strictJsonProblem } from "../json_text.ts";
 
 /** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
 export const MAX_INPUT_DEPTH = 256;
@@ -117,7 +118,6 @@ export async function validateOutput(
     try {
       return JSON.parse(source);
     } catch {
-      const { strictJsonProblem } = await import("../json_text.ts");
       const { position, reason } = await strictJsonProblem(source, "input");
       const detail = position === undefined
         ? reason
@@ -244,7 +244,9 @@ export interface SchemaIssuesOptions extends SchemaGateOptions {
 /**
  * Checks a value against a schema that is known to be good (one of `schemas/*.schema.json`), with
  * the gate's ajv and validator cache: compiled once per process (and cached on disk), then only
- * run. Before the schema the value must be JSON data nested at most 256 levels deep.
+ * run. Its patterns run on JavaScript's own engine (the shipped schemas' are written to run in
+ * linear time), so a call never loads RE2 for them. Before the schema the value must be JSON data
+ * nested at most 256 levels deep.
  *
  * @param schema The schema; the same object is answered from memory without hashing it again.
  * @param value The value, as parsed from JSON.
@@ -264,8 +266,15 @@ export async function schemaIssues(
   value: unknown,
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
-  const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const entry = await obtainValidator(schema, cacheDir, options.allErrors);
+  // A config file is checked even where no cache directory can be found (in memory only then).
+  let cacheDir = options.cacheDir;
+  try {
+    cacheDir ??= defaultCacheDir();
+  } catch {
+    // No HOME: compiled in this process, kept nowhere.
+  }
+  const mode = options.allErrors ? "config-all" : "config";
+  const entry = await obtainValidator(schema, cacheDir, mode);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);
   const inspected = inspect(value);
   if ("problem" in inspected) {
