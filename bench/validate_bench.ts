@@ -6,10 +6,13 @@
  */
 
 import { validateInput } from "../src/schema/mod.ts";
-import { readCached } from "../src/schema/_cache.ts";
-import { AJV_OPTIONS, cacheKey } from "../src/schema/_key.ts";
-import { instantiate } from "../src/schema/_runtime.ts";
-import { obtainValidator } from "../src/schema/_validator.ts";
+import {
+  AJV_OPTIONS,
+  cacheKey,
+  instantiate,
+  obtainValidator,
+  readCached,
+} from "../src/schema/_validator.ts";
 
 const TOOL = {
   name: "typical",
@@ -51,9 +54,8 @@ const entry = await obtainValidator(TOOL.inputSchema, cacheDir);
 if (!("validate" in entry)) throw new Error("the bench schema does not compile");
 const compiled = entry.validate;
 const key = await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema));
-const read = await readCached(cacheDir, key);
-if (read.kind !== "hit" || !("code" in read)) throw new Error("the bench schema was not cached");
-const code = read.code;
+const code = await readCached(cacheDir, key);
+if (typeof code !== "string") throw new Error("the bench schema was not cached");
 
 globalThis.addEventListener("unload", () => Deno.removeSync(cacheDir, { recursive: true }));
 
@@ -105,8 +107,8 @@ Deno.bench({
       cacheDir,
       await cacheKey("draft-07", JSON.stringify(TOOL.inputSchema)),
     );
-    if (found.kind !== "hit" || !("code" in found)) throw new Error("miss");
-    await instantiate(found.code);
+    if (typeof found !== "string") throw new Error("miss");
+    await instantiate(found);
   },
 });
 
@@ -133,9 +135,9 @@ const patternCode = await readCached(
   cacheDir,
   await cacheKey("draft-07", JSON.stringify(PATTERN_SCHEMA)),
 );
-if (patternCode.kind !== "hit" || !("code" in patternCode)) throw new Error("not cached");
+if (typeof patternCode !== "string") throw new Error("not cached");
 // The same schema compiled as before: ajv's default engine, `new RegExp(pattern, "u")`.
-const { Ajv } = await import("../src/schema/_ajv_compiler.ts");
+const { Ajv } = await import("../src/schema/_compile.ts");
 const nativeAjv = new (Ajv as unknown as new (options: unknown) => {
   compile(schema: unknown): (data: unknown) => boolean;
 })(structuredClone(AJV_OPTIONS));
@@ -162,6 +164,6 @@ Deno.bench({
   name: "patterns: instantiate() a cached validator (compiles its 3 patterns with re2js)",
   group: "pattern cache hit",
   fn: async () => {
-    await instantiate(patternCode.code);
+    await instantiate(patternCode);
   },
 });

@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Ajv } from "../src/schema/_ajv_compiler.ts";
+import { Ajv } from "../src/schema/_compile.ts";
 import type { Phrase } from "../src/locale/messages.ts";
 import type { MessageKey } from "../src/locale/en_us.ts";
 import { parseManifestText } from "../src/manifest/parse.ts";

@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { cli, ROOT, type Scratch } from "./_cli.ts";
 import { hasTmux } from "./_tmux.ts";
 import { removeAll } from "./_scratch.ts";
-import { CACHE_FORMAT } from "../src/schema/_key.ts";
+import { CACHE_FORMAT } from "../src/schema/_validator.ts";
 
 const ATTACK = `${ROOT}tests/fixtures/sandbox/attack.sh`;
 const SECRETS = ["SECRET-SSH", "SECRET-NPM", "SECRET-GH", "SECRET-CONFIG"];

@@ -7,16 +7,23 @@
 import assert from "node:assert/strict";
 import { BasisError } from "../src/errors.ts";
 import { english, type Phrase, phrase } from "../src/locale/messages.ts";
-import { checkSchema, schemaProblem, validateInput } from "../src/schema/mod.ts";
+import { schemaProblem, validateInput } from "../src/schema/mod.ts";
 import { linearRegExp } from "../src/schema/_regexp.ts";
-import { RE2JS_VERSION } from "../src/schema/_key.ts";
-import { stats } from "../src/schema/_stats.ts";
-import { forgetValidators } from "../src/schema/_validator.ts";
+import { forgetValidators, RE2JS_VERSION, stats } from "../src/schema/_validator.ts";
 import { denoRunArgs } from "./_deno_run.ts";
 import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 import { tempDir } from "./_scratch.ts";
 import { say } from "./_wording.ts";
+
+/** Why a schema cannot be compiled, in English (`undefined` when it compiles). */
+async function checkSchema(
+  schemaTool: { name: string; inputSchema: Record<string, unknown> },
+  opts?: { cacheDir?: string },
+): Promise<string | undefined> {
+  const problem = await schemaProblem(schemaTool, opts);
+  return problem === undefined ? undefined : english(problem);
+}
 
 /** What `check` says of a pattern the linear-time engine cannot take. */
 function unsupported(pattern: string, pointer: string, reason: Phrase): string {
@@ -209,7 +216,7 @@ const WATCHDOG_MS = 60_000;
 /** A script that validates once against the cache directory given, as a fresh process would. */
 const PATHOLOGICAL = `
 import { validateInput } from "${ROOT}src/schema/mod.ts";
-import { stats } from "${ROOT}src/schema/_stats.ts";
+import { stats } from "${ROOT}src/schema/_validator.ts";
 const schema = {
   type: "object",
   properties: { s: { type: "string", pattern: "^(a+)+$" }, r: { format: "regex" } },

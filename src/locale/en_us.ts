@@ -755,7 +755,6 @@ export const EN_US = {
   "schema_problem.not_schema": "must be an object or a boolean",
   "schema_problem.proto_key": '"__proto__" cannot be used as a key',
   "schema_problem.not_json": "cannot be written as JSON",
-  "schema_problem.meta_rejected": "rejected by its meta-schema",
   "schema_problem.unresolved_ref": 'cannot resolve "$ref" {ref}',
   "schema_problem.draft_not_string": 'unsupported "$schema": must be a string',
   "schema_problem.draft_unknown":

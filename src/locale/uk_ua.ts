@@ -805,7 +805,6 @@ export function ukUA(): Catalogue {
     "schema_problem.not_schema": "має бути об’єктом або логічним значенням",
     "schema_problem.proto_key": '"__proto__" не можна використовувати як ключ',
     "schema_problem.not_json": "її неможливо записати як JSON",
-    "schema_problem.meta_rejected": "її відхилила метасхема",
     "schema_problem.unresolved_ref": 'не вдалося розв’язати "$ref" {ref}',
     "schema_problem.draft_not_string": 'непідтримуваний "$schema": має бути рядком',
     "schema_problem.draft_unknown":

@@ -1,29 +1,66 @@
 /**
- * Compiles a schema with ajv (imported lazily, on the first compile) into a validate function and its
- * standalone code, or explains why it cannot be compiled (a phrase; where ajv explains only in
- * English text, that text is kept inside it).
+ * Compiles a schema with ajv into a validate function and its standalone code, or explains why it
+ * cannot be compiled (a phrase; where ajv explains only in English text, that text is kept inside
+ * it). Everything ajv needs to compile is imported here, so that the bundle loads it as one chunk,
+ * and only when a schema is not in the validator cache.
  *
  * @module
  */
 
-import type { Draft, DraftChoice } from "./_draft.ts";
-import { AJV_OPTIONS, FORMATS_OPTIONS } from "./_key.ts";
+import Ajv from "ajv";
+import Ajv2019 from "ajv/dist/2019.js";
+import Ajv2020 from "ajv/dist/2020.js";
+import { _, type CodeKeywordDefinition, type KeywordCxt, str } from "ajv";
+import { useFunc } from "ajv/dist/compile/util.js";
+import addFormats from "ajv-formats";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { failureParams } from "./_message.ts";
-import { patternProblem } from "./_pattern_problem.ts";
-import { UnsupportedPattern } from "./_regexp_syntax.ts";
-import { stats } from "./_stats.ts";
-import { oneLine, showValue } from "../text.ts";
-import type { AjvError, Validator } from "./_types.ts";
+import { escapeToken, oneLine, showValue } from "../text.ts";
+import { failureParams } from "./gate.ts";
+import { linearRegExp, UnsupportedPattern } from "./_regexp.ts";
+import { isMultipleOf } from "./_runtime.ts";
+import {
+  AJV_OPTIONS,
+  type AjvError,
+  DECIMAL_MODULE,
+  type Draft,
+  FORMATS_OPTIONS,
+  REGEXP_MODULE,
+  stats,
+  type Validator,
+} from "./_validator.ts";
 
-/** A compiled schema: the function, and its standalone code when ajv could produce it. */
-export interface Compiled {
-  /** The validate function ajv compiled. */
-  validate: Validator;
-  /** Standalone CommonJS code for the same function, for the disk cache. */
-  code?: string;
-}
+export { default as Ajv } from "ajv";
 
+// Standalone code requires the engine and the check by these names (the `require` shim's).
+const regExp = Object.assign(linearRegExp, {
+  code: `require(${JSON.stringify(REGEXP_MODULE)}).linearRegExp`,
+});
+const multipleOf = Object.assign(isMultipleOf, {
+  code: `require(${JSON.stringify(DECIMAL_MODULE)}).isMultipleOf`,
+});
+
+/**
+ * `multipleOf`, checked exactly in decimal (see `_runtime.ts`) rather than by ajv's floating-point
+ * division; its failures are ajv's own (`keyword`, `params.multipleOf`, message).
+ */
+const MULTIPLE_OF: CodeKeywordDefinition = {
+  keyword: "multipleOf",
+  type: "number",
+  schemaType: "number",
+  $data: true,
+  error: {
+    message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`,
+    params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}`,
+  },
+  code(cxt: KeywordCxt) {
+    const { gen, data, schemaCode } = cxt;
+    cxt.fail$data(_`!${useFunc(gen, multipleOf)}(${data}, ${schemaCode})`);
+  },
+};
+
+/** What the gate uses of an ajv instance. */
 interface AjvInstance {
   compile(schema: unknown): Validator;
   addKeyword(definition: unknown): unknown;
@@ -34,88 +71,70 @@ interface AjvInstance {
   addMetaSchema(schema: unknown): unknown;
 }
 
-type AjvClass = new (options: unknown) => AjvInstance;
+const standalone = standaloneCode as unknown as (ajv: AjvInstance, validate: Validator) => string;
 
-interface Compiler {
-  ajv: AjvInstance;
-  standalone: (ajv: AjvInstance, validate: Validator) => string;
-}
+const CLASSES: Readonly<Record<Draft, unknown>> = {
+  "draft-06": Ajv,
+  "draft-07": Ajv,
+  "2019-09": Ajv2019,
+  "2020-12": Ajv2020,
+};
+const compilers = new Map<string, AjvInstance>();
 
-const compilers = new Map<string, Promise<Compiler>>();
-
-async function loadCompiler(draft: Draft, allErrors: boolean): Promise<Compiler> {
+function compiler(draft: Draft, allErrors: boolean): AjvInstance {
+  const key = `${draft} ${allErrors}`;
+  const found = compilers.get(key);
+  if (found !== undefined) return found;
   stats.compilerLoads++;
-  const ajvModules = await import("./_ajv_compiler.ts");
-  const classes: Readonly<Record<Draft, unknown>> = {
-    "draft-06": ajvModules.Ajv,
-    "draft-07": ajvModules.Ajv,
-    "2019-09": ajvModules.Ajv2019,
-    "2020-12": ajvModules.Ajv2020,
-  };
-  const Ajv = classes[draft] as AjvClass;
-  // Patterns run on a linear-time engine; standalone code requires it by name (`_runtime.ts`).
+  // Patterns run on a linear-time engine; standalone code requires it by name.
   const options = structuredClone(AJV_OPTIONS);
-  const code = { ...options.code, regExp: ajvModules.linearRegExp };
-  const ajv = new Ajv({ ...options, allErrors, code });
+  const ajv = new (CLASSES[draft] as new (options: unknown) => AjvInstance)({
+    ...options,
+    allErrors,
+    code: { ...options.code, regExp },
+  });
   ajv.removeKeyword("multipleOf");
-  ajv.addKeyword(ajvModules.MULTIPLE_OF);
-  (ajvModules.addFormats as unknown as (ajv: AjvInstance, options: unknown) => void)(
+  ajv.addKeyword(MULTIPLE_OF);
+  (addFormats as unknown as (ajv: AjvInstance, options: unknown) => void)(
     ajv,
     structuredClone(FORMATS_OPTIONS),
   );
-  if (draft === "draft-06") ajv.addMetaSchema(ajvModules.draft06MetaSchema);
-  return { ajv, standalone: ajvModules.standaloneCode as unknown as Compiler["standalone"] };
-}
-
-function compiler(draft: Draft, allErrors: boolean): Promise<Compiler> {
-  const key = `${draft} ${allErrors}`;
-  let found = compilers.get(key);
-  if (found === undefined) {
-    found = loadCompiler(draft, allErrors);
-    compilers.set(key, found);
-    found.catch(() => compilers.delete(key));
-  }
-  return found;
+  if (draft === "draft-06") ajv.addMetaSchema(draft06MetaSchema);
+  compilers.set(key, ajv);
+  return ajv;
 }
 
 /**
  * Compiles one schema.
  *
- * @param choice The draft to compile with (and the canonical `$schema` to put in place, if any).
- * @param schema The schema as declared; never modified.
+ * @param draft The draft to compile with.
+ * @param schema The schema, with the canonical `$schema` of its draft if it names one.
  * @param allErrors Whether the validator reports every failure (not only the first).
- * @returns The compiled schema, or why it cannot be compiled (a phrase that words as one line).
- * @throws {Error} Only when ajv itself cannot be imported (a broken install), never for a bad schema.
- *
+ * @returns The validate function and its standalone code (when ajv could produce it), or why the
+ *   schema cannot be compiled (a phrase that words as one line).
  * @example Compile, or be told why not
  * ```ts
  * import { compileSchema } from "./_compile.ts";
  * import { english } from "../locale/messages.ts";
- * const compiled = await compileSchema({ draft: "draft-07" }, { type: "integer" });
+ * const compiled = compileSchema("draft-07", { type: "integer" }, false);
  * console.assert("validate" in compiled && compiled.validate(1) === true);
- * const refused = await compileSchema({ draft: "draft-07" }, { minimum: "x" });
+ * const refused = compileSchema("draft-07", { minimum: "x" }, false);
  * console.assert("key" in refused && english(refused) ===
  *   "invalid JSON Schema: /minimum: must be number");
  * ```
  */
-export async function compileSchema(
-  choice: DraftChoice,
+export function compileSchema(
+  draft: Draft,
   schema: unknown,
-  allErrors = false,
-): Promise<Compiled | Phrase> {
-  const { ajv, standalone } = await compiler(choice.draft, allErrors);
+  allErrors: boolean,
+): { validate: Validator; code?: string } | Phrase {
+  const ajv = compiler(draft, allErrors);
   stats.compiles++;
-  const target = choice.canonical === undefined
-    ? schema
-    : { ...(schema as Record<string, unknown>), $schema: choice.canonical };
   try {
-    if (ajv.validateSchema(target) !== true) {
-      const first = ajv.errors?.[0];
-      return first === undefined
-        ? phrase("schema_problem.invalid", { detail: phrase("schema_problem.meta_rejected") })
-        : phrase("schema_problem.invalid_at", failureParams(first));
-    }
-    const validate = ajv.compile(target);
+    // ajv always says why its meta-schema refuses a schema (were it silent, compile() would).
+    const first = ajv.validateSchema(schema) === true ? undefined : ajv.errors?.[0];
+    if (first !== undefined) return phrase("schema_problem.invalid_at", failureParams(first));
+    const validate = ajv.compile(schema);
     try {
       return { validate, code: standalone(ajv, validate) };
     } catch {
@@ -123,7 +142,7 @@ export async function compileSchema(
     }
   } catch (error) {
     return error instanceof UnsupportedPattern
-      ? patternProblem(error, target)
+      ? patternProblem(error, schema)
       : compileFailure(error);
   } finally {
     // Forget the user's schemas (and their `$id`s) so the next one compiles on a clean instance.
@@ -133,12 +152,53 @@ export async function compileSchema(
 
 /** Why ajv could not compile a schema its meta-schema accepted; its own words are English text. */
 function compileFailure(error: unknown): Phrase {
-  if (error instanceof Error) {
-    const missing = (error as Error & { missingRef?: unknown }).missingRef;
-    if (typeof missing === "string") {
-      return phrase("schema_problem.unresolved_ref", { ref: showValue(missing, 200) });
-    }
+  const missing = (error as { missingRef?: unknown } | null)?.missingRef;
+  if (error instanceof Error && typeof missing === "string") {
+    return phrase("schema_problem.unresolved_ref", { ref: showValue(missing, 200) });
   }
   const detail = oneLine(error instanceof Error ? error.message : String(error));
   return phrase("schema_problem.invalid", { detail });
+}
+
+/**
+ * The problem of a schema holding a pattern the engine refused, naming where the first `pattern`
+ * keyword or `patternProperties` key equal to it is (a JSON pointer, found without recursion):
+ * `unsupported pattern "(a)\\1" at /properties/id/pattern: backreferences …`.
+ */
+function patternProblem(error: UnsupportedPattern, schema: unknown): Phrase {
+  let where: string | Phrase = phrase("schema.root");
+  const pending: [value: unknown, pointer: string][] = [[schema, ""]];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const [value, pointer] = pending.shift()!;
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    const record = value as Record<string, unknown>;
+    const properties = record.patternProperties;
+    if (!Array.isArray(value) && record.pattern === error.pattern) {
+      where = oneLine(`${pointer}/pattern`, 200);
+      break;
+    }
+    if (
+      !Array.isArray(value) && typeof properties === "object" && properties !== null &&
+      Object.hasOwn(properties, error.pattern)
+    ) {
+      where = oneLine(`${pointer}/patternProperties/${escapeToken(error.pattern)}`, 200);
+      break;
+    }
+    for (const key of Object.keys(record)) {
+      pending.push([record[key], `${pointer}/${escapeToken(key)}`]);
+    }
+  }
+  // RE2's words start with "error parsing regexp: "; the phrase already says RE2 refused it.
+  const detail = oneLine((error.detail ?? "").replace("error parsing regexp: ", ""));
+  return phrase("schema_problem.pattern_unsupported", {
+    pattern: showValue(error.pattern, 200),
+    pointer: where,
+    reason: error.feature === "backreference"
+      ? phrase("schema_problem.regex_backreference")
+      : error.feature === "lookahead"
+      ? phrase("schema_problem.regex_lookahead")
+      : phrase("schema_problem.regex_engine", { detail }),
+  });
 }

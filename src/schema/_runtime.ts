@@ -1,110 +1,60 @@
 /**
- * Turns ajv standalone code back into a validate function without ajv's compiler: the code runs in a
- * `Function` with a `require` that knows only the few small runtime modules standalone code uses.
+ * The small modules ajv's standalone code may `require`, in one module so that the bundle loads them
+ * as one chunk (Deno reads every chunk a dynamic import may load on every start, so fewer chunks
+ * make every command start sooner), and the exact `multipleOf` check. The regular expression engine
+ * is not one of them: it is larger, and only patterns need it (`_regexp.ts`).
  *
  * @module
  */
 
-import { DECIMAL_MODULE, REGEXP_MODULE } from "./_key.ts";
-import type { Validator } from "./_types.ts";
+import equal from "ajv/dist/runtime/equal.js";
+import ucs2length from "ajv/dist/runtime/ucs2length.js";
+import uri from "ajv/dist/runtime/uri.js";
+import validationError from "ajv/dist/runtime/validation_error.js";
+import formats from "ajv-formats/dist/formats.js";
+import { DECIMAL_MODULE } from "./_validator.ts";
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
+
+/** `n` as digits × 10^exponent, from its shortest decimal form. */
+function decimal(n: number): [digits: bigint, exponent: number] {
+  const [, sign = "", whole = "", fraction = "", exponent = "0"] = DECIMAL.exec(String(n)) ?? [];
+  return [BigInt(`${sign}${whole}${fraction}` || "0"), Number(exponent) - fraction.length];
+}
 
 /**
- * Every module standalone code may `require`: all but the regular expression engine are imported
- * together, on first need; the engine on its own, when code with a pattern first needs it.
- */
-const MODULE_NAMES: ReadonlySet<string> = new Set([
-  "ajv/dist/runtime/equal",
-  "ajv/dist/runtime/ucs2length",
-  "ajv/dist/runtime/uri",
-  "ajv/dist/runtime/validation_error",
-  "ajv-formats/dist/formats",
-  DECIMAL_MODULE,
-  REGEXP_MODULE,
-]);
-
-let modules: Promise<Readonly<Record<string, unknown>>> | undefined;
-let engine: Promise<Readonly<Record<string, unknown>>> | undefined;
-
-const REQUIRE_CALL = /\brequire\("([^"\\]+)"\)/g;
-
-/**
- * Lists the modules a piece of standalone code requires.
+ * Tells whether `value` is an integer multiple of `divisor`, exactly, in decimal: `0.07` is a
+ * multiple of `0.01`, as a person reads it, although `0.07 / 0.01` is `7.000000000000001` in binary
+ * floating point (which made ajv's own check refuse it). Each number is taken as the shortest
+ * decimal that reads back as the same double (what `String(n)` writes), and the two are compared as
+ * integers scaled by a common power of ten.
  *
- * @param code Standalone CommonJS code from ajv.
- * @returns The module names, or `undefined` when one of them is not a module the shim can provide.
- *
- * @example Known and unknown modules
+ * @param value The number being checked (finite).
+ * @param divisor The schema's `multipleOf` (finite, greater than 0).
+ * @returns Whether `value / divisor` is an integer in decimal arithmetic; `false` for a divisor of
+ * 0 or a number that is not finite.
+ * @example Decimal multiples
  * ```ts
- * import { requiredModules } from "./_runtime.ts";
- * const code = 'const e = require("ajv/dist/runtime/equal").default;';
- * console.assert(requiredModules(code)?.[0] === "ajv/dist/runtime/equal");
- * console.assert(requiredModules('require("fs")') === undefined);
+ * import { isMultipleOf } from "./_runtime.ts";
+ * console.assert(isMultipleOf(19.99, 0.01) && isMultipleOf(0.29, 0.01) && isMultipleOf(0.07, 0.01));
+ * console.assert(!isMultipleOf(0.075, 0.01) && isMultipleOf(1e21, 5) && !isMultipleOf(7, 2));
  * ```
  */
-export function requiredModules(code: string): string[] | undefined {
-  const names = new Set<string>();
-  for (const match of code.matchAll(REQUIRE_CALL)) {
-    const name = match[1] as string;
-    if (!MODULE_NAMES.has(name)) return undefined;
-    names.add(name);
-  }
-  return [...names];
+export function isMultipleOf(value: number, divisor: number): boolean {
+  if (!Number.isFinite(value) || !Number.isFinite(divisor) || divisor === 0) return false;
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  const [a, aExponent] = decimal(value);
+  const [b, bExponent] = decimal(divisor);
+  const common = Math.min(aExponent, bExponent);
+  return (a * 10n ** BigInt(aExponent - common)) % (b * 10n ** BigInt(bExponent - common)) === 0n;
 }
 
-/**
- * Runs standalone code and returns the validate function it exports.
- *
- * @param code Standalone CommonJS code from ajv (as written by {@linkcode requiredModules}'s caller).
- * @returns The validate function.
- * @throws {Error} When the code needs a module the shim cannot provide, throws while loading, or does
- * not export a function.
- *
- * @example Load a tiny standalone validator
- * ```ts
- * import { instantiate } from "./_runtime.ts";
- * const validate = await instantiate('module.exports = (data) => typeof data === "string";');
- * console.assert(validate("x") === true);
- * ```
- */
-export async function instantiate(code: string): Promise<Validator> {
-  const names = requiredModules(code);
-  if (names === undefined) throw new Error("Standalone code requires an unknown module");
-  const loaded = await loadModules(names);
-  const require = (name: string): unknown => {
-    if (!Object.hasOwn(loaded, name)) {
-      throw new Error(`Standalone code requires unknown module "${name}"`);
-    }
-    return loaded[name];
-  };
-  const module = { exports: {} as unknown };
-  const run = new Function("require", "module", "exports", code);
-  run(require, module, module.exports);
-  const validate = module.exports;
-  if (typeof validate !== "function") throw new Error("Standalone code exports no function");
-  return validate as Validator;
-}
-
-/** The modules `names` lists, each group imported once per process. */
-async function loadModules(names: readonly string[]): Promise<Readonly<Record<string, unknown>>> {
-  const needsEngine = names.includes(REGEXP_MODULE);
-  const needsRest = names.some((name) => name !== REGEXP_MODULE);
-  if (needsRest && modules === undefined) {
-    modules = import("./_ajv_runtime.ts").then((module) => module.RUNTIME_MODULES);
-    modules.catch(() => {
-      modules = undefined;
-    });
-  }
-  if (needsEngine && engine === undefined) {
-    engine = import("./_regexp.ts").then((module) => ({
-      [REGEXP_MODULE]: { linearRegExp: module.linearRegExp },
-    }));
-    engine.catch(() => {
-      engine = undefined;
-    });
-  }
-  const [rest, regexp] = await Promise.all([
-    needsRest ? modules : undefined,
-    needsEngine ? engine : undefined,
-  ]);
-  return { ...rest, ...regexp };
-}
+/** Each module by the name standalone code requires it by (CommonJS `module.exports`). */
+export const RUNTIME_MODULES: Readonly<Record<string, unknown>> = {
+  "ajv/dist/runtime/equal": equal,
+  "ajv/dist/runtime/ucs2length": ucs2length,
+  "ajv/dist/runtime/uri": uri,
+  "ajv/dist/runtime/validation_error": validationError,
+  "ajv-formats/dist/formats": formats,
+  [DECIMAL_MODULE]: { isMultipleOf },
+};

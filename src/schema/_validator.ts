@@ -1,22 +1,316 @@
 /**
- * Finds the validator for a schema: this process's memory, then the disk cache, then ajv. Each schema
- * is compiled at most once per process, and only when first asked for.
+ * Finds the validator for a schema: this process's memory, then the disk cache, then ajv (imported
+ * only then, from `_compile.ts`). Each schema is compiled at most once per process, and only when
+ * first asked for; what a compile produces is kept on disk as ajv standalone code, which later
+ * processes run through a small `require` shim without ajv's compiler.
+ *
+ * The disk cache is `<cacheDir>/validators/<key>.js`, written atomically. A cached validator is code
+ * this process runs, so it is used only when (1) the directory and the file are this user's and
+ * writable by no one else, (2) the file is a regular file (looked at before it is opened: a FIFO
+ * would block the call; a link is not followed), and (3) its header holds the SHA-256 of the code
+ * that follows, and the code has that digest: a file changed in any way is refused and compiled
+ * again. The digest guards against a file changed by accident (a torn write, an edit); a planted
+ * file needs write access to a directory only this user can write, which calls never have (the
+ * sandbox keeps the cache read-only to them), and whoever has it could as well change `rules.json`.
+ * Every cache failure means "no cache", never a failed call.
  *
  * @module
  */
 
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { type Cached, readCached, writeCached } from "./_cache.ts";
-import { compileSchema } from "./_compile.ts";
-import { type DraftChoice, selectDraft } from "./_draft.ts";
-import { cacheKey } from "./_key.ts";
-import { instantiate, requiredModules } from "./_runtime.ts";
-import { precheckSchema } from "./_shape.ts";
-import { stats } from "./_stats.ts";
-import type { Validator } from "./_types.ts";
+import { untrusted } from "../owner.ts";
+import { joinPath } from "../paths.ts";
+import { readRegularFile } from "../read_regular_file.ts";
+import { escapeToken, showValue } from "../text.ts";
+
+/** One failure as ajv reports it. */
+export interface AjvError {
+  /** JSON pointer to the failing value (already escaped by ajv); `""` for the root. */
+  instancePath: string;
+  /** Where in the schema the failing keyword is. */
+  schemaPath: string;
+  /** The failing keyword. */
+  keyword: string;
+  /** Keyword-specific detail (`missingProperty`, `allowedValues`, …). */
+  params: Record<string, unknown>;
+  /** ajv's English text. */
+  message?: string;
+  /** Set when the failure is about a property name (`propertyNames`). */
+  propertyName?: string;
+}
+
+/** A validate function, whether compiled now or loaded from standalone code. */
+export type Validator = ((data: unknown) => boolean | Promise<unknown>) & {
+  /** The failures of the last call (synchronous validators). */
+  errors?: AjvError[] | null;
+};
 
 /** A usable validator, or why the schema cannot be compiled (a phrase, for any locale). */
 export type Entry = { validate: Validator } | { problem: Phrase };
+
+/** The drafts the gate can compile. */
+export type Draft = "draft-06" | "draft-07" | "2019-09" | "2020-12";
+
+/** How often each path of the gate ran in this process (tests and benches read it). */
+export const stats = {
+  /** Times ajv's compiler was set up (at most once per draft and error mode). */
+  compilerLoads: 0,
+  /** Schemas compiled with ajv. */
+  compiles: 0,
+  /** Validators instantiated from a cache file. */
+  diskHits: 0,
+  /** Cache files written. */
+  diskWrites: 0,
+  /** Cache files that existed but could not be used (corrupt, unsafe, failed to load). */
+  diskRejects: 0,
+};
+
+/** The ajv version compiled code comes from; must match `deno.json` (a test checks). */
+export const AJV_VERSION = "8.20.0";
+/** The ajv-formats version format checks come from; must match `deno.json` (a test checks). */
+export const AJV_FORMATS_VERSION = "3.0.1";
+/** The re2js version patterns run on; must match `deno.json` (a test checks). */
+export const RE2JS_VERSION = "2.10.0";
+/** Bumped whenever the cache file layout or the runtime shim changes meaning. */
+export const CACHE_FORMAT = 2;
+/** The name standalone code requires the linear-time regular expression engine by. */
+export const REGEXP_MODULE = "basis-tools/linear-regexp";
+/** The name standalone code requires the exact `multipleOf` check by. */
+export const DECIMAL_MODULE = "basis-tools/decimal";
+
+/**
+ * The ajv options every validator is compiled with: unknown keywords ignored, formats checked, first
+ * failure only (unless every one is asked for), input never coerced or filled in, only own
+ * properties counted, no console output.
+ */
+export const AJV_OPTIONS = {
+  strict: false,
+  allErrors: false,
+  validateFormats: true,
+  useDefaults: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  ownProperties: true,
+  messages: true,
+  logger: false,
+  code: { source: true },
+} as const;
+
+/** How ajv-formats is added: every format, full (not fast) checks, no extra keywords. */
+export const FORMATS_OPTIONS = { mode: "full", keywords: false } as const;
+
+/** Everything compiled code depends on: versions, options, the engine and keywords replaced. */
+const FINGERPRINT = JSON.stringify([
+  CACHE_FORMAT,
+  AJV_VERSION,
+  AJV_FORMATS_VERSION,
+  AJV_OPTIONS,
+  FORMATS_OPTIONS,
+  { regExp: `${REGEXP_MODULE} re2js@${RE2JS_VERSION}`, keywords: [`multipleOf ${DECIMAL_MODULE}`] },
+]);
+
+/** Every module standalone code may `require`. */
+const MODULE_NAMES: ReadonlySet<string> = new Set([
+  "ajv/dist/runtime/equal",
+  "ajv/dist/runtime/ucs2length",
+  "ajv/dist/runtime/uri",
+  "ajv/dist/runtime/validation_error",
+  "ajv-formats/dist/formats",
+  DECIMAL_MODULE,
+  REGEXP_MODULE,
+]);
+const REQUIRE_CALL = /\brequire\("([^"\\]+)"\)/g;
+const MAX_CACHED_BYTES = 16 * 1024 * 1024;
+
+const CANONICAL: Readonly<Record<Draft, string>> = {
+  "draft-06": "http://json-schema.org/draft-06/schema#",
+  "draft-07": "http://json-schema.org/draft-07/schema#",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "2020-12": "https://json-schema.org/draft/2020-12/schema",
+};
+const DRAFT_URI =
+  /^https?:\/\/json-schema\.org\/(?:draft-(06|07)\/schema|draft\/(2019-09|2020-12)\/schema)#?$/;
+
+/**
+ * Chooses the draft for a schema: draft-07 when `$schema` is absent, else the draft it names
+ * (http or https, with or without the trailing `#`), and the `$schema` ajv knows it by when the
+ * schema spells it otherwise; or why not.
+ */
+function selectDraft(schema: unknown): { draft: Draft; canonical?: string } | Phrase {
+  if (typeof schema !== "object" || schema === null || !Object.hasOwn(schema, "$schema")) {
+    return { draft: "draft-07" };
+  }
+  const named = (schema as Record<string, unknown>)["$schema"];
+  if (typeof named !== "string") return phrase("schema_problem.draft_not_string");
+  const found = DRAFT_URI.exec(named);
+  if (found === null) {
+    return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
+  }
+  const draft = (found[1] === undefined ? found[2] : `draft-${found[1]}`) as Draft;
+  return CANONICAL[draft] === named ? { draft } : { draft, canonical: CANONICAL[draft] };
+}
+
+/**
+ * What ajv cannot be trusted with in a schema: anything but an object or a boolean, and a
+ * `__proto__` key anywhere (ajv compiles it wrongly; standalone code would make it a prototype).
+ */
+function precheck(schema: unknown): Phrase | undefined {
+  if (typeof schema !== "boolean" && (typeof schema !== "object" || Array.isArray(schema))) {
+    return phrase("schema_problem.invalid", { detail: phrase("schema_problem.not_schema") });
+  }
+  const pending: [value: unknown, pointer: string][] = [[schema, ""]];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const [value, pointer] = pending.pop()!;
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") {
+        return phrase("schema_problem.invalid_at", {
+          pointer: `${pointer}/__proto__`,
+          reason: phrase("schema_problem.proto_key"),
+        });
+      }
+      pending.push([(value as Record<string, unknown>)[key], `${pointer}/${escapeToken(key)}`]);
+    }
+  }
+  return undefined;
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The cache key of one schema: the hex SHA-256 of the versions, the options, the draft (and whether
+ * every failure is reported) and the schema's JSON text.
+ *
+ * @param draft The draft the schema is compiled as.
+ * @param schemaText `JSON.stringify` of the schema.
+ * @param allErrors Whether the validator reports every failure (not only the first).
+ * @returns 64 lowercase hex digits.
+ * @example Different drafts, different keys
+ * ```ts
+ * import { cacheKey } from "./_validator.ts";
+ * const a = await cacheKey("draft-07", "{}");
+ * console.assert(a.length === 64 && a !== await cacheKey("2020-12", "{}"));
+ * ```
+ */
+export function cacheKey(draft: Draft, schemaText: string, allErrors = false): Promise<string> {
+  return sha256(`${FINGERPRINT}\n${allErrors ? `${draft} allErrors` : draft}\n${schemaText}`);
+}
+
+/**
+ * Where the validator for `key` is cached.
+ *
+ * @param cacheDir The cache directory.
+ * @param key The schema's cache key.
+ * @returns The file's path.
+ */
+export function validatorPath(cacheDir: string, key: string): string {
+  return joinPath(cacheDir, "validators", `${key}.js`);
+}
+
+function header(key: string, digest: string): string {
+  return `// basis-tools validator ${CACHE_FORMAT} ${key} ${digest}\n`;
+}
+
+/**
+ * Reads the cached standalone code for `key`.
+ *
+ * @param cacheDir The cache directory.
+ * @param key The schema's cache key.
+ * @returns The code; `undefined` when there is no readable file; `false` when a file exists but
+ *   must not be used (unsafe, or its header or digest is wrong).
+ */
+export async function readCached(
+  cacheDir: string,
+  key: string,
+): Promise<string | false | undefined> {
+  let text: string;
+  try {
+    // The directory first: once it is known that only this user can write it, nobody else can
+    // swap the file between the look at its path and the open. Synchronous on purpose: one small
+    // local file on every call, where an async read would be two hops to a worker thread.
+    // Where this process may not learn its own uid, only the permission bits are checked.
+    const unsafe = (info: Deno.FileInfo) =>
+      (untrusted(info)?.kind ?? "owner_unknown") !== "owner_unknown";
+    const dir = Deno.lstatSync(joinPath(cacheDir, "validators"));
+    if (!dir.isDirectory || unsafe(dir)) return false;
+    const path = validatorPath(cacheDir, key);
+    const read = readRegularFile(path, { limit: MAX_CACHED_BYTES, follow: false });
+    if (read.kind === "missing") return undefined;
+    if (read.kind !== "read" || unsafe(read.info)) return false;
+    text = new TextDecoder().decode(read.bytes);
+  } catch {
+    return undefined;
+  }
+  const body = text.slice(text.indexOf("\n") + 1);
+  return text.includes("\n") && text.startsWith(header(key, await sha256(body))) ? body : false;
+}
+
+/** Writes the code for `key` atomically (owner only); a directory that is not writable is no error. */
+async function writeCached(cacheDir: string, key: string, code: string): Promise<void> {
+  const path = validatorPath(cacheDir, key);
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.mkdir(joinPath(cacheDir, "validators"), { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(temp, header(key, await sha256(code)) + code, {
+      mode: 0o600,
+      createNew: true,
+    });
+    await Deno.rename(temp, path);
+    stats.diskWrites++;
+  } catch {
+    await Deno.remove(temp).catch(() => {});
+  }
+}
+
+let runtime: Promise<Readonly<Record<string, unknown>>> | undefined;
+let engine: Promise<unknown> | undefined;
+
+/**
+ * Runs standalone code and returns the validate function it exports. Every module it requires must
+ * be one the shim provides: ajv's runtime modules are imported together, on first need; the regular
+ * expression engine (larger) on its own, when code with a pattern first needs it.
+ *
+ * @param code Standalone CommonJS code from ajv.
+ * @returns The validate function.
+ * @throws {Error} When the code needs a module the shim cannot provide, throws while loading, or does
+ * not export a function.
+ * @example Load a tiny standalone validator
+ * ```ts
+ * import { instantiate } from "./_validator.ts";
+ * const validate = await instantiate('module.exports = (data) => typeof data === "string";');
+ * console.assert(validate("x") === true);
+ * ```
+ */
+export async function instantiate(code: string): Promise<Validator> {
+  const names = new Set([...code.matchAll(REQUIRE_CALL)].map((match) => match[1]!));
+  if ([...names].some((name) => !MODULE_NAMES.has(name))) {
+    throw new Error("Standalone code requires an unknown module");
+  }
+  const needsEngine = names.delete(REGEXP_MODULE);
+  if (names.size > 0 && runtime === undefined) {
+    runtime = import("./_runtime.ts").then((module) => module.RUNTIME_MODULES);
+    runtime.catch(() => runtime = undefined);
+  }
+  if (needsEngine && engine === undefined) {
+    engine = import("./_regexp.ts").then(({ linearRegExp }) => ({ linearRegExp }));
+    engine.catch(() => engine = undefined);
+  }
+  const [modules, regexp] = await Promise.all([names.size > 0 ? runtime : {}, engine]);
+  const loaded: Record<string, unknown> = { ...modules, [REGEXP_MODULE]: regexp };
+  const module = { exports: {} as unknown };
+  new Function("require", "module", "exports", code)(
+    (name: string) => loaded[name],
+    module,
+    module.exports,
+  );
+  if (typeof module.exports !== "function") throw new Error("Standalone code exports no function");
+  return module.exports as Validator;
+}
 
 const byKey = new Map<string, Promise<Entry>>();
 /** Validators by schema object: reporting the first failure, and every failure. */
@@ -24,12 +318,6 @@ let bySchema = [new WeakMap<object, Promise<Entry>>(), new WeakMap<object, Promi
 
 /**
  * Forgets every validator held in memory, so the next lookup goes to disk (tests and benches only).
- *
- * @example Force the next lookup to the disk cache
- * ```ts
- * import { forgetValidators } from "./_validator.ts";
- * forgetValidators();
- * ```
  */
 export function forgetValidators(): void {
   byKey.clear();
@@ -44,7 +332,6 @@ export function forgetValidators(): void {
  * @param allErrors Whether the validator reports every failure (not only the first).
  * @returns The validator, or why the schema cannot be compiled.
  * @throws {Error} Only when ajv itself cannot be imported, never for a bad schema.
- *
  * @example Memory only (no cache directory)
  * ```ts
  * import { obtainValidator } from "./_validator.ts";
@@ -61,8 +348,7 @@ export function obtainValidator(
   const memory = bySchema[Number(allErrors)]!;
   let found = memory.get(schema);
   if (found === undefined) {
-    found = lookUp(schema, cacheDir, allErrors);
-    memory.set(schema, found);
+    memory.set(schema, found = lookUp(schema, cacheDir, allErrors));
     found.catch(() => memory.delete(schema));
   }
   return found;
@@ -73,7 +359,7 @@ async function lookUp(
   cacheDir: string | undefined,
   allErrors: boolean,
 ): Promise<Entry> {
-  const refused = precheckSchema(schema);
+  const refused = precheck(schema);
   if (refused !== undefined) return { problem: refused };
   const choice = selectDraft(schema);
   if (!("draft" in choice)) return { problem: choice };
@@ -87,8 +373,7 @@ async function lookUp(
   const key = await cacheKey(choice.draft, text, allErrors);
   let found = byKey.get(key);
   if (found === undefined) {
-    found = load(key, choice, schema, cacheDir, allErrors);
-    byKey.set(key, found);
+    byKey.set(key, found = load(key, choice, schema, cacheDir, allErrors));
     found.catch(() => byKey.delete(key));
   }
   return found;
@@ -96,41 +381,31 @@ async function lookUp(
 
 async function load(
   key: string,
-  choice: DraftChoice,
+  choice: { draft: Draft; canonical?: string },
   schema: unknown,
   cacheDir: string | undefined,
   allErrors: boolean,
 ): Promise<Entry> {
-  if (cacheDir !== undefined) {
-    const read = await readCached(cacheDir, key);
-    if (read.kind === "hit" && "problem" in read) {
+  const cached = cacheDir === undefined ? undefined : await readCached(cacheDir, key);
+  if (typeof cached === "string") {
+    try {
+      const validate = await instantiate(cached);
       stats.diskHits++;
-      return { problem: read.problem };
-    }
-    if (read.kind === "hit") {
-      try {
-        const validate = await instantiate(read.code);
-        stats.diskHits++;
-        return { validate };
-      } catch {
-        stats.diskRejects++;
-      }
-    } else if (read.kind === "rejected") {
+      return { validate };
+    } catch {
       stats.diskRejects++;
     }
-  }
-  const compiled = await compileSchema(choice, schema, allErrors);
-  if (!("validate" in compiled)) {
-    if (cacheDir !== undefined) await save(cacheDir, key, { problem: compiled });
-    return { problem: compiled };
-  }
+  } else if (cached === false) stats.diskRejects++;
+  const { compileSchema } = await import("./_compile.ts");
+  const target = choice.canonical === undefined
+    ? schema
+    : { ...(schema as Record<string, unknown>), $schema: choice.canonical };
+  const compiled = compileSchema(choice.draft, target, allErrors);
+  if ("key" in compiled) return { problem: compiled };
   const { validate, code } = compiled;
-  if (cacheDir !== undefined && code !== undefined && requiredModules(code) !== undefined) {
-    await save(cacheDir, key, { code });
-  }
+  const known = [...code?.matchAll(REQUIRE_CALL) ?? []].every((match) =>
+    MODULE_NAMES.has(match[1]!)
+  );
+  if (cacheDir !== undefined && code !== undefined && known) await writeCached(cacheDir, key, code);
   return { validate };
-}
-
-async function save(cacheDir: string, key: string, cached: Cached): Promise<void> {
-  if (await writeCached(cacheDir, key, cached)) stats.diskWrites++;
 }

@@ -1,22 +1,25 @@
 /**
- * The schema gate: checks a tool's input against its `input_schema` before anything runs, and tells
- * `check` whether a schema can be compiled at all. Validators are compiled lazily, once per process,
- * and cached on disk as ajv standalone code so that later processes never load ajv's compiler.
+ * The schema gate: checks a tool's input against its `input_schema` before anything runs (and a
+ * structured output against its `output_schema`), tells whether a schema can be compiled at all, and
+ * checks config values against the shipped schemas. Validators are compiled lazily, once per
+ * process, and cached on disk as ajv standalone code so that later processes never load ajv's
+ * compiler. A refusal names the field (a JSON pointer, `(root)` for the whole value) and what was
+ * expected, as a phrase any locale can word; where the catalogue has no words for a keyword, ajv's
+ * own English text is kept as it is.
  *
  * @module
  */
 
 import { BasisError } from "../errors.ts";
-import { english, type Phrase, phrase } from "../locale/messages.ts";
-import { cacheDir as defaultCacheDir } from "../paths.ts";
-import { inspectInput, MAX_INPUT_DEPTH } from "./_input.ts";
-
-export { MAX_INPUT_DEPTH } from "./_input.ts";
-import { locate, refusal } from "./_message.ts";
-import { obtainValidator } from "./_validator.ts";
-import type { AjvError, Validator } from "./_types.ts";
-import { showValue } from "../text.ts";
 import { foundPhrase } from "../json_kind.ts";
+import type { MessageKey } from "../locale/en_us.ts";
+import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
+import { cacheDir as defaultCacheDir } from "../paths.ts";
+import { escapeToken, oneLine, pointerChild as child, showValue } from "../text.ts";
+import { type AjvError, obtainValidator } from "./_validator.ts";
+
+/** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
+export const MAX_INPUT_DEPTH = 256;
 
 /** The part of a tool the gate needs. */
 export interface SchemaTool {
@@ -26,7 +29,15 @@ export interface SchemaTool {
   readonly inputSchema: Readonly<Record<string, unknown>>;
 }
 
-/** Options of {@linkcode validateInput} and {@linkcode checkSchema}. */
+/** The part of a tool the output check needs. */
+export interface OutputSchemaTool {
+  /** The tool's name, used in messages. */
+  readonly name: string;
+  /** The JSON Schema of the tool's structured output. */
+  readonly outputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** Options of the gate's checks. */
 export interface SchemaGateOptions {
   /**
    * The cache directory; compiled validators go to its `validators/` folder.
@@ -36,12 +47,10 @@ export interface SchemaGateOptions {
   cacheDir?: string;
 }
 
-interface GateSettings {
-  cacheDir: string;
-}
-
-function settle(options: SchemaGateOptions): GateSettings {
-  return { cacheDir: options.cacheDir ?? defaultCacheDir() };
+/** Where a value cannot be checked, and why (a JSON pointer; `""` for the value itself). */
+interface Unusable {
+  readonly pointer: string;
+  readonly reason: Phrase;
 }
 
 /**
@@ -61,7 +70,6 @@ function settle(options: SchemaGateOptions): GateSettings {
  * data.
  * @throws {BasisError} `manifest_invalid` when the schema itself cannot be compiled; its `phrase`
  * words the message, reason included, in any locale.
- *
  * @example Refuse an input that lacks a required field
  * ```ts ignore
  * import { validateInput } from "./gate.ts";
@@ -76,35 +84,7 @@ export async function validateInput(
   input: unknown,
   options: SchemaGateOptions = {},
 ): Promise<void> {
-  const { cacheDir } = settle(options);
-  const entry = await obtainValidator(tool.inputSchema, cacheDir);
-  if ("problem" in entry) {
-    const params = { tool: showValue(tool.name, 80), reason: entry.problem };
-    throw BasisError.of("manifest_invalid", phrase("error.input_schema", params));
-  }
-  const inspected = inspectInput(input);
-  if ("problem" in inspected) {
-    throw BasisError.of("invalid_input", refusal(tool.name, inspected.problem));
-  }
-  let failure: AjvError | undefined | null;
-  try {
-    failure = await firstFailure(entry.validate, inspected.value);
-  } catch (error) {
-    throw unusableInput(tool.name, error);
-  }
-  if (failure !== null) {
-    throw BasisError.of("invalid_input", refusal(tool.name, failure ?? undefined), {
-      cause: failure,
-    });
-  }
-}
-
-/** The part of a tool the output check needs. */
-export interface OutputSchemaTool {
-  /** The tool's name, used in messages. */
-  readonly name: string;
-  /** The JSON Schema of the tool's structured output. */
-  readonly outputSchema: Readonly<Record<string, unknown>>;
+  await gate(tool.name, tool.inputSchema, options, () => input, "invalid_input");
 }
 
 /**
@@ -120,7 +100,6 @@ export interface OutputSchemaTool {
  *   where), not an object, or the first failing field as a JSON pointer and what was expected
  *   (`Output of tool "q" does not match its output schema: /rows/0/id: must be integer`).
  * @throws {BasisError} `manifest_invalid` when the output schema cannot be compiled.
- *
  * @example Check a program's output
  * ```ts ignore
  * import { validateOutput } from "./gate.ts";
@@ -133,119 +112,88 @@ export async function validateOutput(
   text: string,
   options: SchemaGateOptions = {},
 ): Promise<Record<string, unknown>> {
-  const { cacheDir } = settle(options);
-  const entry = await obtainValidator(tool.outputSchema, cacheDir);
+  const parse = async () => {
+    const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    try {
+      return JSON.parse(source);
+    } catch {
+      const { strictJsonProblem } = await import("../json_text.ts");
+      const { position, reason } = await strictJsonProblem(source, "input");
+      const detail = position === undefined
+        ? reason
+        : phrase("json.at", { detail: reason, line: position.line, column: position.column });
+      const params = { tool: showValue(tool.name, 80), detail };
+      throw BasisError.of("invalid_output", phrase("output.not_json", params));
+    }
+  };
+  return await gate(tool.name, tool.outputSchema, options, parse, "invalid_output") as Record<
+    string,
+    unknown
+  >;
+}
+
+/**
+ * The gate itself: the validator (or why the schema cannot be compiled), the value (parsed, for an
+ * output), its shape, then the schema. Returns the value as given.
+ */
+async function gate(
+  name: string,
+  schema: unknown,
+  options: SchemaGateOptions,
+  value: () => unknown,
+  code: "invalid_input" | "invalid_output",
+): Promise<unknown> {
+  const output = code === "invalid_output";
+  const entry = await obtainValidator(schema, options.cacheDir ?? defaultCacheDir());
   if ("problem" in entry) {
-    const params = { tool: showValue(tool.name, 80), reason: entry.problem };
-    throw BasisError.of("manifest_invalid", phrase("error.output_schema", params));
+    const params = { tool: showValue(name, 80), reason: entry.problem };
+    const key = output ? "error.output_schema" : "error.input_schema";
+    throw BasisError.of("manifest_invalid", phrase(key, params));
   }
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(source);
-  } catch {
-    const { strictJsonProblem } = await import("../json_text.ts");
-    const { position, reason } = await strictJsonProblem(source, "input");
-    const detail = position === undefined
-      ? reason
-      : phrase("json.at", { detail: reason, line: position.line, column: position.column });
-    throw BasisError.of(
-      "invalid_output",
-      phrase("output.not_json", { tool: showValue(tool.name, 80), detail }),
-    );
-  }
-  const inspected = inspectInput(parsed);
-  if ("problem" in inspected) {
-    throw BasisError.of("invalid_output", refusal(tool.name, inspected.problem, OUTPUT));
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    const reason = phrase("output.must_be_object", { found: foundPhrase(parsed) });
-    throw BasisError.of("invalid_output", refusal(tool.name, { pointer: "", reason }, OUTPUT));
-  }
-  let failure: AjvError | undefined | null;
-  try {
-    failure = await firstFailure(entry.validate, inspected.value);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    const reason = phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
-    throw BasisError.of("invalid_output", refusal(tool.name, { pointer: "", reason }, OUTPUT));
-  }
-  if (failure !== null) {
-    throw BasisError.of("invalid_output", refusal(tool.name, failure ?? undefined, OUTPUT), {
-      cause: failure,
+  const given = await value();
+  const key = output ? "schema.output_refused" : "schema.refused";
+  const refuse = (failure: AjvError | Unusable | undefined, cause?: unknown) =>
+    BasisError.of(code, refusal(name, failure, key), cause === undefined ? undefined : { cause });
+  const inspected = inspect(given);
+  if ("problem" in inspected) throw refuse(inspected.problem);
+  if (output && (typeof given !== "object" || given === null || Array.isArray(given))) {
+    throw refuse({
+      pointer: "",
+      reason: phrase("output.must_be_object", { found: foundPhrase(given) }),
     });
   }
-  return parsed as Record<string, unknown>;
-}
-
-const OUTPUT = "schema.output_refused";
-
-/**
- * The refusal for an input ajv could not validate at all: a schema recursing deeper than the stack
- * allows (RangeError). Anything else is a bug and is returned unchanged, to be rethrown.
- */
-function unusableInput(toolName: string, error: unknown): unknown {
-  if (!(error instanceof RangeError)) return error;
-  const reason = phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
-  return BasisError.of("invalid_input", refusal(toolName, { pointer: "", reason }), {
-    cause: error,
-  });
-}
-
-/** `null` when the input passes; the first failure (or `undefined` if ajv named none) otherwise. */
-async function firstFailure(
-  validate: Validator,
-  data: unknown,
-): Promise<AjvError | undefined | null> {
+  const validate = entry.validate;
+  let failure: AjvError | undefined | null = null;
   try {
-    const result = validate(data);
-    if (result === true) return null;
-    if (result === false) return validate.errors?.[0];
-    await result; // `$async` schemas resolve on success and throw ajv's ValidationError on failure
-    return null;
+    const result = validate(inspected.value);
+    if (result === false) failure = validate.errors?.[0];
+    // `$async` schemas resolve on success and throw ajv's ValidationError on failure.
+    else if (result !== true) await result;
   } catch (error) {
     const errors = (error as { errors?: unknown } | null)?.errors;
-    if (Array.isArray(errors)) return errors[0] as AjvError | undefined;
-    throw error;
+    if (Array.isArray(errors)) failure = errors[0] as AjvError | undefined;
+    // A schema recursing deeper than the stack allows; anything else is a bug.
+    else if (error instanceof RangeError) {
+      throw refuse(
+        { pointer: "", reason: phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH }) },
+        error,
+      );
+    } else throw error;
   }
+  if (failure !== null) throw refuse(failure, failure);
+  return given;
 }
 
 /**
- * Tells whether a tool's input schema can be compiled, filling the same caches validation uses.
+ * Tells why a tool's input schema cannot be compiled, as a phrase that any locale can word. Fills
+ * the same caches validation uses.
  *
  * @param tool The tool: its name and its input schema.
  * @param options Where compiled validators are cached.
- * @returns `undefined` when the schema compiles; otherwise one line saying why not, in English, such
- * as `unsupported "$schema" "…"` or `invalid JSON Schema: /type: must be one of: …` (see
- * {@linkcode schemaProblem} for any locale).
+ * @returns `undefined` when the schema compiles; otherwise why not (`unsupported "$schema" "…"`,
+ * `invalid JSON Schema: /type: must be one of: …`). Where ajv explains only in English text (a
+ * schema its meta-schema accepts but it cannot compile), that text is a value of the phrase.
  * @throws Never for a bad schema; only for bugs.
- *
- * @example Report a schema whose `type` is not a type
- * ```ts ignore
- * import { checkSchema } from "./gate.ts";
- * const reason = await checkSchema({ name: "bad", inputSchema: { type: 12 } });
- * console.log(reason); // invalid JSON Schema: /type: must be one of: "array", "boolean", …
- * ```
- */
-export async function checkSchema(
-  tool: SchemaTool,
-  options: SchemaGateOptions = {},
-): Promise<string | undefined> {
-  const problem = await schemaProblem(tool, options);
-  return problem === undefined ? undefined : english(problem);
-}
-
-/**
- * Tells why a tool's input schema cannot be compiled, as a phrase that any locale can word (what
- * {@linkcode checkSchema} says in English). Fills the same caches validation uses.
- *
- * @param tool The tool: its name and its input schema.
- * @param options Where compiled validators are cached.
- * @returns `undefined` when the schema compiles; otherwise why not. Where ajv explains only in
- * English text (a schema its meta-schema accepts but it cannot compile), that text is a value of
- * the phrase.
- * @throws Never for a bad schema; only for bugs.
- *
  * @example Word the reason in Ukrainian
  * ```ts ignore
  * import { schemaProblem } from "./gate.ts";
@@ -259,8 +207,7 @@ export async function schemaProblem(
   tool: SchemaTool,
   options: SchemaGateOptions = {},
 ): Promise<Phrase | undefined> {
-  const { cacheDir } = settle(options);
-  const entry = await obtainValidator(tool.inputSchema, cacheDir);
+  const entry = await obtainValidator(tool.inputSchema, options.cacheDir ?? defaultCacheDir());
   return "problem" in entry ? entry.problem : undefined;
 }
 
@@ -273,7 +220,10 @@ export interface SchemaIssue {
    * badly named property that property's pointer.
    */
   readonly pointer: string;
-  /** The failing keyword (`required`, `additionalProperties`, `type`, …); `""` for a value that is not JSON data or is nested too deeply. */
+  /**
+   * The failing keyword (`required`, `additionalProperties`, `type`, …); `""` for a value that is
+   * not JSON data or is nested too deeply.
+   */
   readonly keyword: string;
   /** ajv's detail of the failure (`missingProperty`, `additionalProperty`, `allowedValues`, …). */
   readonly params: Readonly<Record<string, unknown>>;
@@ -301,7 +251,6 @@ export interface SchemaIssuesOptions extends SchemaGateOptions {
  * @param options Where compiled validators are cached; whether to report every failure.
  * @returns The failures, in ajv's order; empty when the value passes.
  * @throws {Error} When the schema itself cannot be compiled (a bug, not a user's error).
- *
  * @example Find what a config value lacks
  * ```ts ignore
  * import { schemaIssues } from "./gate.ts";
@@ -315,9 +264,10 @@ export async function schemaIssues(
   value: unknown,
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
-  const entry = await obtainValidator(schema, settle(options).cacheDir, options.allErrors);
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const entry = await obtainValidator(schema, cacheDir, options.allErrors);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);
-  const inspected = inspectInput(value);
+  const inspected = inspect(value);
   if ("problem" in inspected) {
     const { pointer, reason } = inspected.problem;
     return [{ instancePath: pointer, pointer, keyword: "", params: {}, reason }];
@@ -328,4 +278,248 @@ export async function schemaIssues(
     const { instancePath, keyword, params } = error;
     return { instancePath, pointer, keyword, params, reason };
   });
+}
+
+// --- what a value must be before its schema ----------------------------------------------------
+
+function plain(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return Array.isArray(value) ? prototype === Array.prototype : prototype === Object.prototype;
+}
+
+/** Why a value that is not a container cannot be checked, if it cannot. */
+function leafProblem(value: unknown): Phrase | undefined {
+  if (typeof value === "number" && !Number.isFinite(value)) return phrase("schema.not_finite");
+  return typeof value === "bigint" ? phrase("schema.not_json") : undefined;
+}
+
+/**
+ * Checks a value's shape in one walk without recursion, so that no input can exhaust the stack here
+ * or in any later step that walks it (redaction, the audit line, the prompt, rules): nested at most
+ * {@linkcode MAX_INPUT_DEPTH} deep, every number finite (`1e400` parses to `Infinity`, which no
+ * program receives as written), JSON data (no cycle, no BigInt). Objects that are not plain (a
+ * `null` prototype, as careful JSON parsers produce, or a class instance) make ajv's equality checks
+ * (`enum`, `const`, `uniqueItems`) fail, so such a value is validated as its plain JSON copy.
+ */
+function inspect(input: unknown): { readonly value: unknown } | { readonly problem: Unusable } {
+  if (typeof input !== "object" || input === null) {
+    const reason = leafProblem(input);
+    return reason === undefined ? { value: input } : { problem: { pointer: "", reason } };
+  }
+  let allPlain = plain(input);
+  const frames: { container: object; keys: readonly string[] | undefined; next: number }[] = [];
+  const open = new Set<object>();
+  const enter = (container: object) => {
+    open.add(container);
+    frames.push({
+      container,
+      keys: Array.isArray(container) ? undefined : Object.keys(container),
+      next: 0,
+    });
+  };
+  /** The pointer of the value the walk is at: each open frame's current key. */
+  const at = () =>
+    frames.map(({ keys, next }) =>
+      `/${keys === undefined ? next - 1 : escapeToken(keys[next - 1]!)}`
+    )
+      .join("");
+  enter(input);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    const { container, keys } = frame;
+    if (frame.next >= (keys ?? (container as unknown[])).length) {
+      open.delete(container);
+      frames.pop();
+      continue;
+    }
+    const child = (container as Record<string | number, unknown>)[keys?.[frame.next] ?? frame.next];
+    frame.next++;
+    if (typeof child !== "object" || child === null) {
+      const reason = leafProblem(child);
+      if (reason !== undefined) return { problem: { pointer: at(), reason } };
+      continue;
+    }
+    if (open.has(child)) return { problem: { pointer: at(), reason: phrase("schema.not_json") } };
+    if (frames.length >= MAX_INPUT_DEPTH) {
+      return {
+        problem: { pointer: at(), reason: phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH }) },
+      };
+    }
+    allPlain &&= plain(child);
+    enter(child);
+  }
+  if (allPlain) return { value: input };
+  try {
+    return { value: JSON.parse(JSON.stringify(input)) };
+  } catch {
+    // A `toJSON` that throws, or gives what cannot be written.
+    return { problem: { pointer: "", reason: phrase("schema.not_json") } };
+  }
+}
+
+// --- how a failure is worded -------------------------------------------------------------------
+
+/** Keywords whose failure says a limit: the catalogue's words are ajv's own, `limit` filled in. */
+const LIMITS: Readonly<Record<string, MessageKey>> = {
+  minLength: "schema.min_length",
+  maxLength: "schema.max_length",
+  minItems: "schema.min_items",
+  maxItems: "schema.max_items",
+  // Items beyond the ones a schema allows.
+  items: "schema.max_items",
+  additionalItems: "schema.max_items",
+  unevaluatedItems: "schema.max_items",
+  minProperties: "schema.min_properties",
+  maxProperties: "schema.max_properties",
+};
+
+/**
+ * The catalogue's words for what ajv says in the same words (so English is unchanged), or ajv's own
+ * text for a keyword the catalogue does not word that way.
+ */
+function sameAsAjv(error: AjvError): Phrase | string {
+  const { keyword, params } = error;
+  const text = (value: unknown) => oneLine(String(value));
+  const limitKey = LIMITS[keyword];
+  if (limitKey !== undefined && params.limit !== undefined) {
+    return phrase(limitKey, { limit: text(params.limit) });
+  }
+  if (/^(?:exclusiveM|m)(?:in|ax)imum$/.test(keyword) && params.comparison !== undefined) {
+    return phrase("schema.compare", {
+      comparison: text(params.comparison),
+      limit: text(params.limit),
+    });
+  }
+  switch (keyword) {
+    case "pattern":
+      return phrase("schema.pattern", { pattern: text(params.pattern) });
+    case "format":
+      return phrase("schema.format", { format: text(params.format) });
+    case "multipleOf":
+      return phrase("schema.multiple_of", { value: text(params.multipleOf) });
+    case "uniqueItems":
+      return phrase("schema.unique", { first: text(params.j), second: text(params.i) });
+    case "oneOf":
+      return phrase("schema.one_of");
+    case "anyOf":
+      return phrase("schema.any_of");
+    case "not":
+      return phrase("schema.not");
+    case "if":
+      return phrase("schema.if", { clause: text(params.failingKeyword) });
+    case "contains":
+      if (params.minContains === undefined) break;
+      return params.maxContains === undefined
+        ? phrase("schema.contains", { min: text(params.minContains) })
+        : phrase("schema.contains_between", {
+          min: text(params.minContains),
+          max: text(params.maxContains),
+        });
+  }
+  return oneLine(error.message ?? `must pass "${keyword}"`);
+}
+
+/** The allowed values of an enum, cut after about 120 characters with how many more there are. */
+function listValues(values: unknown): string | Phrase {
+  if (!Array.isArray(values)) return showValue(values);
+  const shown: string[] = [];
+  let used = 0;
+  for (const value of values) {
+    const text = showValue(value);
+    if (shown.length > 0 && used + text.length > 120) break;
+    shown.push(text);
+    used += text.length + 2;
+  }
+  const more = values.length - shown.length;
+  const list = shown.join(", ");
+  return more > 0 ? phrase("schema.enum_more", { values: list, count: more }) : list;
+}
+
+/**
+ * Where a failure is (the JSON pointer of the field it names: for a missing, unknown or badly named
+ * property, that property's) and what was expected, before escaping and cutting.
+ */
+function locate(error: AjvError): [pointer: string, expected: Phrase | string] {
+  const { instancePath, params } = error;
+  if (error.propertyName !== undefined) {
+    return [
+      child(instancePath, error.propertyName),
+      phrase("schema.property_name", { reason: sameAsAjv(error) }),
+    ];
+  }
+  switch (error.keyword) {
+    case "required":
+      return [child(instancePath, params.missingProperty), phrase("schema.required")];
+    case "dependencies":
+    case "dependentRequired":
+      return [
+        child(instancePath, params.missingProperty),
+        phrase("schema.required_when", { property: showValue(params.property) }),
+      ];
+    case "additionalProperties":
+      return [child(instancePath, params.additionalProperty), phrase("schema.not_allowed")];
+    case "unevaluatedProperties":
+      return [child(instancePath, params.unevaluatedProperty), phrase("schema.not_allowed")];
+    case "enum":
+      return [instancePath, phrase("schema.enum", { values: listValues(params.allowedValues) })];
+    case "const":
+      return [instancePath, phrase("schema.const", { value: showValue(params.allowedValue) })];
+    case "type": {
+      const type = params.type;
+      const names = Array.isArray(type) ? type.map(String) : String(type).split(",");
+      return [
+        instancePath,
+        phrase("schema.type", { types: listOf(names.map((n) => oneLine(n)), "join.or") }),
+      ];
+    }
+    case "false schema":
+      return [instancePath, phrase("schema.false")];
+    default:
+      return [instancePath, sameAsAjv(error)];
+  }
+}
+
+/**
+ * One ajv failure as the values of a phrase: `pointer` (the root as the catalogue names it) and
+ * `reason`, each on one line.
+ *
+ * @param error The failure.
+ * @returns The values, for a message with `{pointer}` and `{reason}` placeholders.
+ */
+export function failureParams(
+  error: AjvError,
+): { pointer: string | Phrase; reason: Phrase | string } {
+  const [pointer, reason] = locate(error);
+  return { pointer: pointer === "" ? phrase("schema.root") : oneLine(pointer, 200), reason };
+}
+
+/**
+ * The refusal of a value, as a phrase: the tool, the field (a JSON pointer) and what was expected.
+ *
+ * @param toolName The tool whose schema refused the value.
+ * @param failure ajv's first failure (`undefined` when ajv named none), or where and why the value
+ *   could not be checked at all (a JSON pointer, `""` for the whole value).
+ * @param key The sentence: an input refused (the default), or a structured output that does not
+ *   match the tool's output schema.
+ * @returns `Input refused by tool "name" schema: pointer: expected`.
+ * @example Name the tool and the field
+ * ```ts
+ * import { refusal } from "./gate.ts";
+ * import { english } from "../locale/messages.ts";
+ * const error = { instancePath: "/n", schemaPath: "#/properties/n/type", keyword: "type", params: { type: "integer" } };
+ * console.assert(english(refusal("wc", error)) === 'Input refused by tool "wc" schema: /n: must be integer');
+ * ```
+ */
+export function refusal(
+  toolName: string,
+  failure: AjvError | Unusable | undefined,
+  key: "schema.refused" | "schema.output_refused" = "schema.refused",
+): Phrase {
+  const tool = showValue(toolName, 80);
+  if (failure === undefined) {
+    return phrase(key, { tool, pointer: phrase("schema.root"), reason: phrase("schema.invalid") });
+  }
+  if ("keyword" in failure) return phrase(key, { tool, ...failureParams(failure) });
+  const pointer = failure.pointer === "" ? phrase("schema.root") : oneLine(failure.pointer, 200);
+  return phrase(key, { tool, pointer, reason: failure.reason });
 }

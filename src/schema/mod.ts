@@ -1,7 +1,7 @@
 /**
  * The schema gate: full JSON Schema validation of a tool's input (ajv; draft-07 by default, 2019-09
- * and 2020-12 by `$schema`), with compiled validators cached on disk so a call does not pay for
- * compiling.
+ * and 2020-12 by `$schema`), and of config values against the shipped schemas, with compiled
+ * validators cached on disk so a call does not pay for compiling.
  *
  * @example Validate an input
  * ```ts ignore
@@ -13,7 +13,7 @@
  */
 
 export {
-  checkSchema,
+  MAX_INPUT_DEPTH,
   type OutputSchemaTool,
   type SchemaGateOptions,
   type SchemaIssue,
