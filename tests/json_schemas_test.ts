@@ -203,32 +203,6 @@ Deno.test("every manifest, spawn.json and rule the repository and the README sho
 // ---------------------------------------------------------------------------------------------
 // The schema agrees with the loader
 
-function baseManifest(): Record<string, unknown> {
-  return {
-    $schema: "https://jsr.io/@basis/tools/0.1.0/schemas/tools.schema.json",
-    schema: 1,
-    tools: {
-      greet: {
-        description: "Say hello",
-        title: "Greet",
-        input_schema: {
-          type: "object",
-          properties: { name: { type: "string" }, n: { type: "integer" } },
-          required: ["name", "n"],
-        },
-        output_schema: { type: "object" },
-        command: ["./bin/greet", "-n", { input: "n" }, "--", { input: "name" }, "${HOME}"],
-        cwd: "sub",
-        env: { TOKEN: "secret-value", MODE: "${HOME:-x}" },
-        side_effect: "external",
-        timeout_ms: 5000,
-        sandbox: { network: false, write: ["build/", "~/.cache/x"], read: ["~/.aws", "/etc/x"] },
-      },
-      "list-files": { description: "List files", input_schema: {}, command: ["ls", "-la"] },
-    },
-  };
-}
-
 function baseSpawn(): Record<string, unknown> {
   return {
     $schema: "./spawn.schema.json",
@@ -566,11 +540,6 @@ async function agree(
   }
   return { refused, accepted };
 }
-
-Deno.test("tools.schema.json refuses what the manifest loader refuses for shape, and nothing it accepts", async () => {
-  const counts = await agree("tools.json", baseManifest, toolsSchema, manifestReasons, SEED);
-  assert.ok(counts.refused > CASES / 4 && counts.accepted > CASES / 20, JSON.stringify(counts));
-});
 
 Deno.test("spawn.schema.json refuses what the spawn.json loader refuses for shape, and nothing it accepts", async () => {
   const counts = await agree("spawn.json", baseSpawn, spawnSchema, spawnReasons, SEED + 1);

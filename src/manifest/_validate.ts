@@ -89,7 +89,7 @@ export async function validateManifest(
   const issues: Issue[] = [];
   const tools: ToolSpec[] = [];
   const broken: Validated["broken"] = [];
-  const options = { allErrors: true, cacheDir: cacheDir() };
+  const options = { allErrors: true, cacheDir: validatorCache() };
   const declared = isObject(document) && isObject(document.tools) ? document.tools : undefined;
   const envelope = declared === undefined ? document : { ...document as Json, tools: {} };
   wordIssues(await schemaIssues(TOOLS_SCHEMA, envelope, options), document, false, (...found) => {
@@ -117,11 +117,21 @@ export async function validateManifest(
       const where = { path: ["tools", name, ...path], at };
       issues.push({ ...where, tool, ...(field ? { field } : {}), reason, confinedTo: name });
     };
-    const shape = await schemaIssues(TOOL_SCHEMA, raw, options);
-    wordIssues(shape, raw, true, report);
+    // A tool's schemas are JSON Schemas (the gate compiles them); here only their `type` counts.
+    const view: unknown = isObject(raw) ? { ...raw } : raw;
+    for (const key of ["input_schema", "output_schema"]) {
+      const schema = isObject(raw) ? raw[key] : undefined;
+      if (isObject(schema)) {
+        (view as Json)[key] = Object.hasOwn(schema, "type") ? { type: schema.type } : {};
+      } else if (Array.isArray(schema)) (view as Json)[key] = [];
+    }
+    const shape = await schemaIssues(TOOL_SCHEMA, view, options);
+    wordIssues(shape, view, true, report);
     const spec = isObject(raw)
       ? beyondShape(name, raw, context, new Set(shape.map((found) => found.pointer)), report)
       : undefined;
+    // Every failure is worded (a test holds it); should one not be, the tool is still refused.
+    if (shape.length > 0 && ok) report([], "value", "", phrase("schema.invalid"));
     if (ok && spec !== undefined) tools.push(spec);
     else {
       const text = isObject(raw) ? raw.description : undefined;
@@ -130,6 +140,19 @@ export async function validateManifest(
     }
   }
   return { tools, issues, broken };
+}
+
+/**
+ * Where the schema's compiled validators are cached: the cache directory, or where no home says
+ * where that is (or this process may not read the environment), a path no directory can be made
+ * at, so that they stay in memory.
+ */
+function validatorCache(): string {
+  try {
+    return cacheDir();
+  } catch {
+    return "/dev/null";
+  }
 }
 
 /** Why a tool name is refused, or `undefined` when it is fine. */
@@ -257,7 +280,8 @@ function beyondShape(
  */
 function program(root: string, written: string): string {
   if (isAbsolutePath(written)) return written;
-  const separated = written.includes("/") || (Deno.build.os === "windows" && written.includes("\\"));
+  const separated = written.includes("/") ||
+    (Deno.build.os === "windows" && written.includes("\\"));
   return separated ? resolvePath(root, written) : written;
 }
 

@@ -95,7 +95,9 @@ function kindOf(path: readonly Segment[]): string {
   if (second === "type" && (field === "input_schema" || field === "output_schema")) {
     return `${field}.type`;
   }
-  if (field === "sandbox" && second !== undefined) return third === undefined ? String(second) : "grant";
+  if (field === "sandbox" && second !== undefined) {
+    return third === undefined ? String(second) : "grant";
+  }
   if (field === "env" && second !== undefined) return "env.value";
   if (field === "files" && second !== undefined) return "glob";
   return String(field);
@@ -123,6 +125,13 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     return report(path, "value", keyLabel(missing), reason);
   }
   if (keyword === "propertyNames") return;
+  if (keyword === "") {
+    // The gate's own words: a number too large for a double, or nesting deeper than it checks
+    // (a tool's schemas are held to a lower limit by hand).
+    const schema = kind.startsWith("input_schema") || kind.startsWith("output_schema");
+    if (schema && typeof found.reason !== "string" && found.reason.key === "schema.too_deep") return;
+    return say(typeof found.reason === "string" ? phrase("schema.invalid") : found.reason);
+  }
   if (found.pointer !== found.instancePath) {
     // A variable's name (env's propertyNames): the pointer is the name's.
     const name = found.pointer.slice(found.instancePath.length + 1).replaceAll("~1", "/")
@@ -163,9 +172,12 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
       // Neither a type that is not a string, nor "object" (anyOf): said once, for the anyOf.
       if (keyword !== "anyOf") return;
       return say(
-        phrase(kind === "input_schema.type" ? "manifest.schema_type" : "manifest.output_schema_type", {
-          value: show(value),
-        }),
+        phrase(
+          kind === "input_schema.type" ? "manifest.schema_type" : "manifest.output_schema_type",
+          {
+            value: show(value),
+          },
+        ),
       );
     case "command":
       if (keyword === "minItems") return say(phrase("manifest.command_empty"));
@@ -219,6 +231,4 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
       return say(phrase(outside ? "manifest.files_outside" : "manifest.files_backslash"));
     }
   }
-  // The gate's own words: a value that is not JSON data (a number too large for a double).
-  say(typeof found.reason === "string" ? phrase("schema.invalid") : found.reason);
 }

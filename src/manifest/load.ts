@@ -103,7 +103,13 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     if (read.kind === "error") {
       return { ...none, problems: [problemOf({ file: path }, read.reason)], refused: true };
     }
-    const parsed = await parseManifestText(read.text, path, { scope, root, env, reserved, ...only });
+    const parsed = await parseManifestText(read.text, path, {
+      scope,
+      root,
+      env,
+      reserved,
+      ...only,
+    });
     return { source, ...parsed };
   }));
 

@@ -121,7 +121,9 @@ export async function parseManifestText(
   });
   // JSON.parse kept the last of a key given twice: the manifest said two things; say where.
   const duplicates = parsed.duplicates.map((duplicate) => duplicateProblem(file, duplicate))
-    .filter((found) => only === undefined || found.confinedTo === undefined || found.confinedTo === only);
+    .filter((found) =>
+      only === undefined || found.confinedTo === undefined || found.confinedTo === only
+    );
   if (issues.length === 0 && duplicates.length === 0) {
     return { tools, problems: [], unavailable: [], refused: false };
   }

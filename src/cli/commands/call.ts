@@ -56,7 +56,7 @@ export async function callCommand(
   const audit = options.dryRun === true ? undefined : commandAudit(settings, notes.auditWarning);
   try {
     requireServed(settings, name);
-    const roster = await rosterFor(settings);
+    const roster = await rosterFor(settings, { only: name });
     const spec = findTool(roster, name);
     secrets = callSecrets(spec.env, settings.env);
     // A program that cannot be found makes the tool unavailable, as a problem of its declaration
