@@ -5,6 +5,8 @@
  * The MCP server itself is the `./mcp` entry (`serveMcp`), kept apart so that this one never loads
  * the MCP SDK.
  *
+ * The first group below is what a host uses; the second, the types those signatures name.
+ *
  * @example Embed a declared tool in a host
  * ```ts ignore
  * import { DeclaredToolBuilder, loadRoster, policyApprover, ToolError } from "@basis/tools";
@@ -26,135 +28,101 @@
  * @module
  */
 
-// The contract: builder → tool → execution.
+// What a host uses: the roster, the builders and their tools, approvers, definitions, errors.
+export { loadRoster, type Roster, type ToolSpec } from "./manifest/mod.ts";
+export { loadSpawnConfig, type SpawnConfig } from "./spawn/mod.ts";
+export { loadSandboxPolicy, type SandboxPolicy } from "./sandbox/mod.ts";
 export {
-  type AvailabilityOptions,
   checkAvailability,
   DeclaredToolBuilder,
   type DeclaredToolOptions,
-  OptionsBuilder,
+  DEFINITION_FORMATS,
+  type DefinitionFormat,
   policyApprover,
-  type PolicyApproverOptions,
-  type RosterTool,
   rosterTools,
-  type RosterToolsOptions,
   SpawnToolBuilder,
   type SpawnToolOptions,
   ToolError,
-  type ToolErrorKind,
-  type ToolErrorOptions,
   toolProblems,
 } from "./contract/mod.ts";
+export type { Approver, OutputChunk, Tool, ToolExecution, ToolOutput } from "./contract/mod.ts";
+export type { ApprovalRequest, Decision } from "./approval/approve.ts";
+export { BasisError, type ErrorCode, ManifestError } from "./errors.ts";
+export { english, type Locale, messages, type Phrase } from "./locale/mod.ts";
+export { VERSION } from "./version.ts";
+
+// The types the signatures above name.
 export type {
-  Approver,
+  AnthropicToolDefinition,
   ApproverContext,
   AuditSink,
+  AvailabilityOptions,
   DeclaredToolExtra,
   ExecuteOptions,
   ExecutionOptions,
-  OutputChunk,
+  GeminiFunctionDeclaration,
+  McpToolAnnotations,
+  McpToolDefinition,
+  OpenAIToolDefinition,
+  OptionsBuilder,
+  PolicyApproverOptions,
+  RosterTool,
+  RosterToolsOptions,
   SpawnToolExtra,
-  Tool,
   ToolBuilder,
-  ToolExecution,
+  ToolDefinitions,
+  ToolErrorKind,
   ToolImage,
   ToolMetadata,
-  ToolOutput,
   ToolService,
 } from "./contract/mod.ts";
-// What an approver is asked, and what it answers.
-export type { ApprovalRequest, Asker, Decision } from "./approval/approve.ts";
+export type { Asker } from "./approval/approve.ts";
 export type { ApprovalPolicy } from "./approval/policy.ts";
-export type { ChangedSinceApproval, ContentChange } from "./approval/rules/types.ts";
 export type { ToolPreview } from "./approval/preview.ts";
+export type { ChangedSinceApproval, ContentChange } from "./approval/rules/types.ts";
 export type {
   PromptRequest,
   SpawnPromptRequest,
   TerminalAnswer,
   ToolPromptRequest,
 } from "./approval/terminal/types.ts";
-// Definitions for model APIs.
-export {
-  type AnthropicToolDefinition,
-  DEFINITION_FORMATS,
-  type DefinitionFormat,
-  type GeminiFunctionDeclaration,
-  type McpToolAnnotations,
-  type McpToolDefinition,
-  type OpenAIToolDefinition,
-  type ToolDefinitions,
-} from "./contract/mod.ts";
-// The roster: the declared tools, spawn's configuration, the sandbox policy, the audit trail.
-export {
-  type ArgumentType,
-  type InputArgument,
-  type LoadOptions,
-  loadRoster,
-  type ManifestScope,
-  type ManifestSource,
-  type Roster,
-  type SideEffect,
-  type ToolSandbox,
-  type ToolSpec,
-  type UnavailableTool,
+export type {
+  ArgumentType,
+  InputArgument,
+  LoadOptions,
+  ManifestScope,
+  ManifestSource,
+  SideEffect,
+  ToolSandbox,
+  UnavailableTool,
 } from "./manifest/mod.ts";
-export {
-  type ChildPolicy,
-  type ChildPreview,
-  loadSpawnConfig,
-  type NamedAgent,
-  type Reach,
-  type ReachPolicy,
-  type SpawnCall,
-  type SpawnConfig,
-  type SpawnOutput,
-  type SpawnPreview,
-  type SpawnSideEffect,
+export type {
+  ChildPolicy,
+  ChildPreview,
+  NamedAgent,
+  Reach,
+  ReachPolicy,
+  SpawnCall,
+  SpawnOutput,
+  SpawnPreview,
+  SpawnSideEffect,
 } from "./spawn/mod.ts";
-export {
-  type GrantLists,
-  loadSandboxPolicy,
-  type PreviewSandbox,
-  type SandboxGrants,
-  type SandboxMode,
-  type SandboxOptions,
-  type SandboxPolicy,
+export type {
+  GrantLists,
+  PreviewSandbox,
+  SandboxGrants,
+  SandboxMode,
+  SandboxOptions,
 } from "./sandbox/mod.ts";
-export {
-  type AuditEntry,
-  type AuditLog,
-  type AuditLogOptions,
-  type DecidedBy,
-  type DecisionEntry,
-  openAuditLog,
-  type RecordOptions,
-  type RunEntry,
-} from "./audit/mod.ts";
-export type { Resolution, RunOutcome, RunResult, StartFailure } from "./run/mod.ts";
-// Errors.
-export {
-  BasisError,
-  type ErrorCode,
-  errorLines,
-  ManifestError,
-  type ManifestProblem,
-} from "./errors.ts";
-// Locale.
-export {
-  type Counted,
-  DEFAULT_LOCALE,
+export type { AuditEntry, DecidedBy, DecisionEntry, RecordOptions, RunEntry } from "./audit/mod.ts";
+export type { RunOutcome, RunResult, StartFailure } from "./run/mod.ts";
+export type { ManifestProblem } from "./errors.ts";
+export type {
+  Counted,
   EN_US,
-  loadLocale,
-  type Locale,
-  localeFromEnv,
-  LOCALES,
-  type MessageKey,
-  type MessageParams,
-  type Messages,
-  messages,
-  type Phrase,
-  type PhraseParams,
-  resolveLocale,
+  MessageKey,
+  MessageParams,
+  Messages,
+  PhraseParams,
 } from "./locale/mod.ts";
-export type { EnvLookup } from "./paths.ts";
-export { VERSION } from "./version.ts";
+export type { EnvLookup } from "./env.ts";

@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { localeFromEnv, LOCALES, messages, resolveLocale } from "../src/mod.ts";
+import { localeFromEnv, LOCALES, messages, resolveLocale } from "../src/locale/mod.ts";
 import { catalogue, matchLocale, placeholders } from "../src/locale/mod.ts";
 import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
 import { CYRILLIC } from "./_no_english.ts";

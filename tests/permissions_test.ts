@@ -4,8 +4,8 @@ import { loadRoster } from "../src/manifest/load.ts";
 import type { Roster } from "../src/manifest/types.ts";
 import { type DeriveOptions, derivePermissions } from "../src/permissions/derive.ts";
 import { formatPermissions, permissionFlags } from "../src/permissions/format.ts";
-import { allRuntimeEnvNames } from "../src/permissions/_env_names.ts";
-import type { DerivedPermissions } from "../src/permissions/types.ts";
+import { allRuntimeEnvNames } from "../src/permissions/derive.ts";
+import type { DerivedPermissions } from "../src/permissions/derive.ts";
 import { resolveProgram } from "../src/run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../src/spawn/mod.ts";
 import {

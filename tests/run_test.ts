@@ -9,8 +9,8 @@ import {
   type RunResult,
 } from "../src/run/mod.ts";
 import { english, messages, type Phrase, phrase } from "../src/locale/messages.ts";
-import { execFailure } from "../src/run/_launch.ts";
-import { classifySpawnError } from "../src/run/_start_error.ts";
+import { launchFailure } from "../src/run/_launch.ts";
+import { classifySpawnError } from "../src/run/_launch.ts";
 import {
   pruneSpillDir,
   SPILL_KEEP_BYTES,
@@ -740,7 +740,12 @@ Deno.test("what Deno or setsid(1) says when a program cannot start becomes a phr
   );
   const format = "Exec format error";
   assertStartReason(
-    execFailure(126, 0, `setsid: failed to execute /x/run: ${format}\n`)?.reason,
+    launchFailure(
+      { viaSetsid: true, bwrap: false } as Parameters<typeof launchFailure>[0],
+      { success: false, code: 126, signal: null },
+      0,
+      `setsid: failed to execute /x/run: ${format}\n`,
+    )?.reason,
     `program "/x/run" could not be started: ${format}`,
     [format],
   );

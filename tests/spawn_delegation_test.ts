@@ -45,7 +45,8 @@ function refusal(input: unknown): { message: string; kind: string } {
   assert.ok(!parsed.ok, JSON.stringify(parsed));
   const message = english(parsed.phrase);
   assert.ok(!message.includes("\n"));
-  return { message, kind: parsed.problem.kind };
+  const reason = parsed.phrase.params?.reason as { key: string };
+  return { message, kind: reason.key.replace("spawn.input.", "") };
 }
 
 async function problemsOf(text: string): Promise<string[]> {
@@ -253,34 +254,37 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
       reach: { allow: ["local", "any"], default: "local" },
     }),
   };
-  const kind = (c: SpawnCall, context = base) => spawnRefusal(c, context)?.kind;
+  const kind = (c: SpawnCall, context = base) => spawnRefusal(c, context)?.key;
   // A reach outside the policy is refused whatever the mode, before anything else.
   const outside = spawnRefusal({ mode: "command", body: "ls", reach: "named" }, {
     ...base,
     noShell: true,
   })!;
-  assert.equal(outside.kind, "reach_not_allowed");
+  assert.equal(outside.key, "spawn.guard.reach_not_allowed");
   assert.equal(
-    english(outside.phrase),
+    english(outside),
     'Spawn refused: /reach "named" is not allowed by the user\'s reach policy; give "local" or "any", or leave "reach" out for "local"',
   );
   assert.equal(
     kind({ mode: "agent", body: "t", target: "reviewer", reach: "named" }),
-    "reach_not_allowed",
+    "spawn.guard.reach_not_allowed",
   );
   // The default reach here is local: a named agent needs "any".
-  assert.equal(kind({ mode: "agent", body: "t", target: "reviewer" }), "reach_excludes");
+  assert.equal(
+    kind({ mode: "agent", body: "t", target: "reviewer" }),
+    "spawn.guard.reach_local_only",
+  );
   assert.match(
-    english(spawnRefusal({ mode: "agent", body: "t", target: "reviewer" }, base)!.phrase),
+    english(spawnRefusal({ mode: "agent", body: "t", target: "reviewer" }, base)!),
     /reach "local" keeps a task with the configured subagent, and this one is for agent "reviewer": leave out "@reviewer"/,
   );
   assert.equal(kind({ mode: "agent", body: "t", target: "reviewer", reach: "any" }), undefined);
   assert.equal(kind({ mode: "agent", body: "t" }), undefined);
   // Unknown names are refused, listing the configured ones and the escape.
   const unknown = spawnRefusal({ mode: "agent", body: "t", target: "nobody", reach: "any" }, base)!;
-  assert.equal(unknown.kind, "unknown_agent");
+  assert.equal(unknown.key, "spawn.guard.unknown_agent");
   assert.equal(
-    english(unknown.phrase),
+    english(unknown),
     say("spawn.guard.unknown_agent", { agent: '"nobody"', names: "b, reviewer", name: "nobody" }),
   );
   const none = spawnRefusal({ mode: "agent", body: "t", target: "x" }, {
@@ -288,24 +292,24 @@ Deno.test("spawnRefusal() checks reach, then the mode's limits, unknown agents, 
     config: config({ agent: ["a"] }),
   })!;
   assert.match(
-    english(none.phrase),
+    english(none),
     wording("spawn.guard.unknown_agent_none", { agent: '"x"', file: "/c/spawn.json", name: "x" }),
   );
   // The depth limit comes first for a task.
   assert.equal(
     kind({ mode: "agent", body: "t", target: "nobody" }, { ...base, depth: 2 }),
-    "depth_limit",
+    "spawn.guard.depth_limit",
   );
   // "named" refuses a plain task.
   const named = { ...base, config: config({ agent: ["a"], agents }) };
   assert.match(
-    english(spawnRefusal({ mode: "agent", body: "t", reach: "named" }, named)!.phrase),
+    english(spawnRefusal({ mode: "agent", body: "t", reach: "named" }, named)!),
     /reach "named" lets a task go only to a named agent, and this one names none: write "@<name> <task>"/,
   );
   // No subagent, but named agents: the refusal points at them.
   const noLocal = { ...base, config: config({ agents }) };
   assert.match(
-    english(spawnRefusal({ mode: "agent", body: "t" }, noLocal)!.phrase),
+    english(spawnRefusal({ mode: "agent", body: "t" }, noLocal)!),
     /no subagent is configured for a task without "@<name>"; address a named agent \(b, reviewer\)/,
   );
 });

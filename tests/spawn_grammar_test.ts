@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { english, phrase } from "../src/locale/messages.ts";
 import { parseSpawnInput } from "../src/spawn/grammar.ts";
-import type { SpawnCall, SpawnInputProblem } from "../src/spawn/types.ts";
+import type { SpawnCall } from "../src/spawn/types.ts";
+import type { Phrase } from "../src/locale/messages.ts";
 import { opening, wording } from "./_wording.ts";
 
 function call(input: unknown): SpawnCall {
@@ -26,12 +27,16 @@ function refusal(input: unknown): string {
   return message;
 }
 
-/** Why the input is refused, as data (the refusal's line is checked by {@linkcode refusal}). */
-function problem(input: unknown): SpawnInputProblem {
+/**
+ * Why the input is refused: the reason's phrase key without `spawn.input.`, and its parameters
+ * (the refusal's line is checked by {@linkcode refusal}).
+ */
+function problem(input: unknown): { kind: string } & Record<string, unknown> {
   refusal(input);
   const parsed = parseSpawnInput(input);
   assert.ok(!parsed.ok);
-  return parsed.problem;
+  const reason = parsed.phrase.params?.reason as Phrase;
+  return { kind: reason.key.replace("spawn.input.", ""), ...reason.params };
 }
 
 Deno.test("parseSpawnInput() refuses input without a string `input`, naming it", () => {
@@ -39,7 +44,7 @@ Deno.test("parseSpawnInput() refuses input without a string `input`, naming it",
     assert.match(refusal(input), /\/input: /);
   }
   assert.deepEqual(problem({}), { kind: "missing" });
-  assert.deepEqual(problem({ input: 7 }), { kind: "not_string", found: "number" });
+  assert.deepEqual(problem({ input: 7 }), { kind: "not_string", found: phrase("found.number") });
   assert.match(
     refusal({ input: 7 }),
     wording("input.refused", {
@@ -52,10 +57,7 @@ Deno.test("parseSpawnInput() refuses input without a string `input`, naming it",
 
 Deno.test("parseSpawnInput() refuses input that is not an object, and unknown properties", () => {
   for (const input of [null, [], "!ls", 7]) assert.match(refusal(input), /"input"/);
-  assert.deepEqual(problem({ input: "!ls", extra: 1 }), {
-    kind: "extra_property",
-    property: "extra",
-  });
+  assert.deepEqual(problem({ input: "!ls", extra: 1 }), { kind: "extra" });
   assert.match(refusal({ input: "!ls", extra: 1 }), /\/extra: /);
 });
 
@@ -130,7 +132,7 @@ Deno.test("parseSpawnInput() refuses a target name with other characters", () =>
   for (const input of ["!@ma/c ls", '!@"mac" ls', "!@mac: ls", "!@ma.c ls", "!@mäc ls", "!@ma/c"]) {
     assert.equal(problem({ input }).kind, "bad_target", input);
   }
-  assert.deepEqual(problem({ input: "!@ma/c ls" }), { kind: "bad_target", name: "ma/c" });
+  assert.deepEqual(problem({ input: "!@ma/c ls" }), { kind: "bad_target", name: '"ma/c"' });
   assert.match(refusal({ input: "!@ma/c ls" }), /"ma\/c"/);
 });
 

@@ -71,11 +71,7 @@ function warnOnStderr(words: Messages): (message: string) => void {
   };
 }
 
-/** Files opened for reading too: whether they end a line can be checked. */
-const checked = new WeakSet<Deno.FsFile>();
-
 const NEWLINE = 0x0a;
-const NEWLINE_BYTES = new Uint8Array([NEWLINE]);
 
 /** The log's path names something other than a regular file: it is never opened. */
 class NotRegularFile extends Error {}
@@ -83,46 +79,46 @@ class NotRegularFile extends Error {}
 /**
  * Opens the log for appending without ever blocking: only a regular file is opened (opening a
  * FIFO for writing waits for a reader, and would hold up the call and every signal with it); a
- * missing file is created exclusively, so nothing put there meanwhile is opened instead.
+ * missing file is created exclusively, so nothing put there meanwhile is opened instead. `checked`:
+ * opened for reading too, so whether it ends a line can be checked (not under a Deno sandbox that
+ * grants writing the log but not looking at it).
  */
-function openForAppend(path: string): Deno.FsFile {
-  for (let attempt = 0;; attempt++) {
-    let info: Deno.FileInfo | undefined;
-    try {
-      info = Deno.statSync(path);
-    } catch (error) {
-      // Deno's sandbox grants writing the log but not looking at it: it cannot be checked.
-      if (error instanceof Deno.errors.NotCapable) return openUnchecked(path);
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+function openForAppend(path: string, again = true): { file: Deno.FsFile; checked: boolean } {
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) {
+      return {
+        file: openMaking(path, { append: true, create: true, mode: 0o600 }),
+        checked: false,
+      };
     }
-    if (info !== undefined) {
-      if (!info.isFile) throw new NotRegularFile();
-      return regularOnly(Deno.openSync(path, { read: true, append: true }));
-    }
-    try {
-      // A symbolic link to a file not made yet: the file is made where the link points.
-      const link = isSymlink(path);
-      return regularOnly(
-        Deno.openSync(path, {
-          read: true,
-          append: true,
-          mode: 0o600,
-          ...(link ? { create: true } : { createNew: true }),
-        }),
-      );
-    } catch (error) {
-      if (attempt > 0) throw error;
-      if (error instanceof Deno.errors.NotFound) {
-        Deno.mkdirSync(parentPath(path), { recursive: true, mode: 0o700 });
-      } else if (!(error instanceof Deno.errors.AlreadyExists)) {
-        throw error;
-      }
-    }
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
+  if (info !== undefined && !info.isFile) throw new NotRegularFile();
+  // A symbolic link to a file not made yet: the file is made where the link points.
+  const make = info !== undefined ? {} : isSymlink(path) ? { create: true } : { createNew: true };
+  let file: Deno.FsFile;
+  try {
+    file = openMaking(path, { read: true, append: true, mode: 0o600, ...make });
+  } catch (error) {
+    if (!again || !(error instanceof Deno.errors.AlreadyExists)) throw error;
+    return openForAppend(path, false);
+  }
+  // What was opened is a regular file (it was not swapped meanwhile), else it is refused.
+  let regular = false;
+  try {
+    regular = file.statSync().isFile;
+  } finally {
+    if (!regular) file.close();
+  }
+  if (!regular) throw new NotRegularFile();
+  return { file, checked: true };
 }
 
-function openUnchecked(path: string): Deno.FsFile {
-  const options = { append: true, create: true, mode: 0o600 } as const;
+/** Opens a file, making its directory (0700) when it is missing. */
+function openMaking(path: string, options: Deno.OpenOptions): Deno.FsFile {
   try {
     return Deno.openSync(path, options);
   } catch (error) {
@@ -138,19 +134,6 @@ function isSymlink(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The file, when what was opened is a regular file (it was swapped meanwhile); else refused. */
-function regularOnly(file: Deno.FsFile): Deno.FsFile {
-  let regular = false;
-  try {
-    regular = file.statSync().isFile;
-  } finally {
-    if (!regular) file.close();
-  }
-  if (!regular) throw new NotRegularFile();
-  checked.add(file);
-  return file;
 }
 
 /**
@@ -190,7 +173,7 @@ function endLine(file: Deno.FsFile): void {
     const last = new Uint8Array(1);
     file.seekSync(size - 1, Deno.SeekMode.Start);
     if (file.readSync(last) !== 1 || last[0] === NEWLINE) return;
-    file.writeSync(NEWLINE_BYTES);
+    file.writeSync(new Uint8Array([NEWLINE]));
   } finally {
     file.unlockSync();
   }
@@ -250,9 +233,9 @@ export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
       const secrets = extra.length === 0 ? baseSecrets : [...baseSecrets, ...extra];
       const line = encodeEntry(entry, new Date().toISOString(), secrets);
       if (file === undefined) {
-        file = openForAppend(path);
-        // A file that could be looked at was opened for reading too (not under a write-only sandbox).
-        if (checked.has(file)) endLine(file);
+        const opened = openForAppend(path);
+        file = opened.file;
+        if (opened.checked) endLine(file);
       }
       writeWhole(file, ENCODER.encode(line));
       return true;

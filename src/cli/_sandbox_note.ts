@@ -10,7 +10,7 @@
 
 import { english, messages, type Phrase } from "../locale/messages.ts";
 import { auditLogPath } from "../audit/audit_path.ts";
-import { joinPath, parentPath, resolvePath, stateDir } from "../paths.ts";
+import { joinPath, parentPath, resolvePath } from "../paths.ts";
 import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
 import { readRegularFile } from "../read_regular_file.ts";
 import { err } from "./output.ts";
@@ -45,7 +45,7 @@ export function cliSandbox(
   mode: NoteMode,
 ): SandboxOptions {
   let said = false;
-  const state = stateDir(settings.envLookup);
+  const state = settings.stateDir;
   const audit = auditLogPath({ path: settings.auditLog, env: settings.envLookup });
   return {
     policy,
@@ -73,7 +73,7 @@ function sayOnce(
   const text = english(reason);
   let file: string | undefined;
   try {
-    file = joinPath(stateDir(settings.envLookup), SANDBOX_NOTE_FILE);
+    file = joinPath(settings.stateDir, SANDBOX_NOTE_FILE);
     // Only a regular file is read, or written below: opening a FIFO would block the call.
     const read = readRegularFile(file, { limit: 4096, follow: false });
     if (read.kind === "not_regular") file = undefined;

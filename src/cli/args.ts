@@ -58,19 +58,47 @@ export function parseArgs(
   perCommand: Readonly<Record<string, readonly OptionSpec[]>>,
   onCommand?: (command: string) => void,
 ): ParsedArgs {
+  const parsed = scanArgs(argv, global, perCommand, onCommand);
+  if (parsed.error !== undefined) throw parsed.error;
+  return parsed;
+}
+
+/**
+ * {@linkcode parseArgs} in one pass that never stops: the first error is kept and the scan goes on,
+ * so that what shapes the report of that error (`--json`, `--locale`, the tool of `call`) is read
+ * from the same pass.
+ *
+ * @param argv The arguments after the program name.
+ * @param global Options accepted by every command.
+ * @param perCommand Options accepted by one command, keyed by the command name.
+ * @param onCommand Called with the command name as soon as it is read (what it throws is kept).
+ * @returns What was parsed, and the first error.
+ */
+export function scanArgs(
+  argv: readonly string[],
+  global: readonly OptionSpec[],
+  perCommand: Readonly<Record<string, readonly OptionSpec[]>>,
+  onCommand?: (command: string) => void,
+): ParsedArgs & { error: BasisError | undefined } {
   const options = new Map<string, string | boolean | string[]>();
   const positionals: string[] = [];
   let command: string | undefined;
   let specs = global;
   let onlyPositionals = false;
-
+  let error: BasisError | undefined;
+  const fail = (found: BasisError) => error ??= found;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (onlyPositionals || arg === "-" || !arg.startsWith("-")) {
       if (command === undefined && !onlyPositionals) {
         command = arg;
-        onCommand?.(arg);
-        specs = [...global, ...(Object.hasOwn(perCommand, arg) ? perCommand[arg] ?? [] : [])];
+        try {
+          onCommand?.(arg);
+          specs = [...global, ...(Object.hasOwn(perCommand, arg) ? perCommand[arg] ?? [] : [])];
+        } catch (thrown) {
+          if (!(thrown instanceof BasisError)) throw thrown;
+          fail(thrown);
+        }
       } else {
         positionals.push(arg);
       }
@@ -81,34 +109,30 @@ export function parseArgs(
       continue;
     }
     const found = findSpec(arg, specs);
-    if (found === undefined) throw unknownOption(arg, specs, command, perCommand);
-    const { spec, inline } = found;
-    if (spec.kind === "boolean") {
-      if (inline !== undefined) {
-        throw BasisError.of("usage", phrase("cli.option_no_value", { option: `"--${spec.name}"` }));
-      }
-      options.set(spec.name, true);
+    if (found === undefined) {
+      fail(unknownOption(arg, specs, command, perCommand));
       continue;
     }
-    let value = inline;
-    if (value === undefined) {
-      const next = argv[i + 1];
-      if (next === undefined) {
-        const option = `"--${spec.name}"`;
-        throw BasisError.of("usage", phrase("cli.option_missing_value", { option }));
-      }
-      value = next;
-      i++;
+    const { spec, inline } = found;
+    const option = `"--${spec.name}"`;
+    if (spec.kind === "boolean") {
+      if (inline !== undefined) {
+        fail(BasisError.of("usage", phrase("cli.option_no_value", { option })));
+      } else options.set(spec.name, true);
+      continue;
     }
-    if (spec.kind === "list") {
+    const value = inline ?? argv[++i];
+    if (value === undefined) {
+      fail(BasisError.of("usage", phrase("cli.option_missing_value", { option })));
+    } else if (spec.kind === "string") {
+      options.set(spec.name, value);
+    } else {
       const list = options.get(spec.name);
       if (Array.isArray(list)) list.push(value);
       else options.set(spec.name, [value]);
-    } else {
-      options.set(spec.name, value);
     }
   }
-  return { command, positionals, options };
+  return { command, positionals, options, error };
 }
 
 function findSpec(

@@ -1,6 +1,8 @@
 /**
- * The options that shape a whole run, resolved once: flags first, then `BASIS_*` variables, then
- * defaults. Public options are optional; these resolved settings are all required.
+ * The run context of the CLI: flags first, then `BASIS_*` variables, then defaults, resolved once
+ * into directories, locale, the approval policy, the `--env` pairs and what a subagent inherits.
+ * Commands read it; nothing below re-reads a flag or a variable. Public options are optional; these
+ * resolved settings are all required.
  *
  * @module
  */
@@ -9,61 +11,37 @@ import { APPROVAL_POLICIES, type ApprovalPolicy } from "../approval/policy.ts";
 import { BasisError } from "../errors.ts";
 import { type Locale, localeFromEnv, resolveLocale } from "../locale/locale.ts";
 import { phrase } from "../locale/messages.ts";
-import { cacheDir, configDir, type EnvLookup, spillDir } from "../paths.ts";
+import { cacheDir, configDir, type EnvLookup, spillDir, stateDir } from "../paths.ts";
 import { ROSTER_VAR } from "../spawn/child.ts";
-import { inheritedLineage, type Lineage } from "../spawn/lineage.ts";
-import type { OptionSpec, ParsedArgs } from "./args.ts";
+import { inheritedLineage } from "../spawn/lineage.ts";
+import type { OptionKind, OptionSpec, ParsedArgs } from "./args.ts";
+
+/** Options written as `name[:kind[:short]]`, space-separated (`workspace:string:C`). */
+function specs(text: string): OptionSpec[] {
+  return text.split(/\s+/).map((word) => {
+    const [name = "", kind, short] = word.split(":");
+    return { name, kind: (kind || "boolean") as OptionKind, ...(short ? { short } : {}) };
+  });
+}
 
 /** Options accepted by every command, before or after its name. */
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
-  { name: "workspace", kind: "string", short: "C" },
-  { name: "config-dir", kind: "string" },
-  { name: "locale", kind: "string" },
-  { name: "json", kind: "boolean" },
-  { name: "approve", kind: "string" },
-  { name: "env", kind: "list" },
-  { name: "no-shell", kind: "boolean" },
-  { name: "spawn-timeout", kind: "string" },
-  { name: "audit-log", kind: "string" },
-  { name: "help", kind: "boolean", short: "h" },
-  { name: "version", kind: "boolean", short: "V" },
-];
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = specs(
+  "workspace:string:C config-dir:string locale:string json approve:string env:list no-shell " +
+    "spawn-timeout:string audit-log:string help::h version::V",
+);
 
 /** Options of one command. */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
-  call: [
-    { name: "timeout", kind: "string" },
-    { name: "dry-run", kind: "boolean" },
-    { name: "quiet", kind: "boolean", short: "q" },
-    { name: "result", kind: "boolean" },
-  ],
-  spawn: [
-    { name: "dry-run", kind: "boolean" },
-    { name: "quiet", kind: "boolean", short: "q" },
-    { name: "result", kind: "boolean" },
-  ],
-  check: [{ name: "strict", kind: "boolean" }],
-  permissions: [{ name: "format", kind: "string" }],
-  schema: [{ name: "format", kind: "string" }],
-  rules: [
-    { name: "tool", kind: "string" },
-    { name: "deny", kind: "boolean" },
-    { name: "ask", kind: "boolean" },
-    { name: "reason", kind: "string" },
-    { name: "global", kind: "boolean" },
-    { name: "match", kind: "list" },
-    { name: "not-match", kind: "list" },
-    { name: "when", kind: "string" },
-    { name: "program", kind: "string" },
-    { name: "argv", kind: "string" },
-    { name: "cwd", kind: "string" },
-    { name: "sandbox", kind: "string" },
-    { name: "input", kind: "list" },
-    { name: "body", kind: "string" },
-    { name: "body-glob", kind: "string" },
-    { name: "target", kind: "string" },
-    { name: "mode", kind: "string" },
-  ],
+  call: specs("timeout:string dry-run quiet::q result"),
+  spawn: specs("dry-run quiet::q result"),
+  check: specs("strict"),
+  permissions: specs("format:string"),
+  schema: specs("format:string"),
+  rules: specs(
+    "tool:string deny ask reason:string global match:list not-match:list when:string " +
+      "program:string argv:string cwd:string sandbox:string input:list body:string " +
+      "body-glob:string target:string mode:string",
+  ),
 };
 
 /** Everything a command needs to know about this run. */
@@ -72,6 +50,7 @@ export interface Settings {
   readonly workspace: string | undefined;
   readonly configDir: string;
   readonly cacheDir: string;
+  readonly stateDir: string;
   readonly spillDir: string;
   readonly json: boolean;
   readonly approve: ApprovalPolicy;
@@ -110,12 +89,17 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *
  * @param args The parsed command line.
  * @param env How to read variables.
+ * @param locale The locale, when already resolved (`--locale`, else the environment).
  * @returns The settings.
  * @throws {BasisError} `usage` for a malformed `--env` pair, an unknown `--approve` policy, a
  *   `BASIS_NO_SHELL` that is neither a yes nor a no, or a `BASIS_ROSTER` holding something that is
  *   not a tool name.
  */
-export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
+export function resolveSettings(
+  args: ParsedArgs,
+  env: EnvLookup,
+  locale: Locale = cliLocale(args, env),
+): Settings {
   const string = (name: string): string | undefined => {
     const value = args.options.get(name);
     return typeof value === "string" ? value : undefined;
@@ -135,60 +119,60 @@ export function resolveSettings(args: ParsedArgs, env: EnvLookup): Settings {
     if (eq === -1 || !ENV_NAME.test(pair.slice(0, eq))) {
       throw BasisError.of("usage", phrase("cli.bad_env_pair", { index: index + 1 }));
     }
-    const key = pair.slice(0, eq);
-    pairs[key] = pair.slice(eq + 1);
+    pairs[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const noShell = args.options.get("no-shell") === true || envSwitch("BASIS_NO_SHELL", env);
+  const spawnTimeout = string("spawn-timeout");
+  const { roster, depth } = inheritedLineage(env);
+  if (roster !== undefined && !Array.isArray(roster)) {
+    // A malformed roster is refused rather than guessed at.
+    const name = JSON.stringify((roster as { bad: string }).bad);
+    throw BasisError.of("usage", phrase("cli.bad_roster", { variable: ROSTER_VAR, name }));
   }
   return {
     workspace: string("workspace"),
     configDir: configDir(string("config-dir"), env),
     cacheDir: cacheDir(env),
+    stateDir: stateDir(env),
     spillDir: spillDir(env),
     json: args.options.get("json") === true,
     approve: approve as ApprovalPolicy,
     env: pairs,
-    noShell: args.options.get("no-shell") === true || envSwitch("BASIS_NO_SHELL", env),
-    spawnTimeoutMs: milliseconds("spawn-timeout", string("spawn-timeout")),
+    noShell,
+    spawnTimeoutMs: spawnTimeout === undefined
+      ? undefined
+      : milliseconds("spawn-timeout", spawnTimeout),
     auditLog: string("audit-log"),
     envLookup: env,
-    locale: cliLocale(string("locale"), env),
-    ...lineageSettings(inheritedLineage(env)),
+    locale,
+    roster: roster as readonly string[] | undefined,
+    depth,
   };
 }
 
-/** The roster and the depth; a malformed roster is refused rather than guessed at. */
-function lineageSettings(lineage: Lineage): Pick<Settings, "roster" | "depth"> {
-  const { roster, depth } = lineage;
-  if (roster === undefined || Array.isArray(roster)) {
-    return { roster: roster as readonly string[] | undefined, depth };
-  }
-  const { bad } = roster as { bad: string };
-  throw BasisError.of(
-    "usage",
-    phrase("cli.bad_roster", { variable: ROSTER_VAR, name: JSON.stringify(bad) }),
-  );
+/**
+ * The locale of this run: `--locale`, else the environment.
+ *
+ * @param args The parsed command line.
+ * @param env How to read variables.
+ * @returns The locale.
+ */
+export function cliLocale(args: ParsedArgs, env: EnvLookup): Locale {
+  const option = args.options.get("locale");
+  return typeof option === "string" ? resolveLocale(option) : localeFromEnv(env);
 }
 
 /** How a variable that turns something on or off may say yes (any case, around spaces). */
-export const SWITCH_ON: readonly string[] = ["1", "true", "yes", "on"];
+const SWITCH_ON: readonly string[] = ["1", "true", "yes", "on"];
 /** How it may say no; unset or empty is no too. */
-export const SWITCH_OFF: readonly string[] = ["0", "false", "no", "off"];
+const SWITCH_OFF: readonly string[] = ["0", "false", "no", "off"];
 
 /**
  * Reads a variable that turns something on or off: `1`, `true`, `yes`, `on` (any case) are on;
  * `0`, `false`, `no`, `off`, empty and unset are off; anything else is refused rather than
  * guessed at.
- *
- * @param name The variable.
- * @param env How to read variables.
- * @returns Whether it is on.
- * @throws {BasisError} `usage`, naming the variable, the value and what it may be.
- * @example Spellings of yes
- * ```ts
- * import { envSwitch } from "./settings.ts";
- * console.assert(envSwitch("X", () => "Yes") && !envSwitch("X", () => "off"));
- * ```
  */
-export function envSwitch(name: string, env: EnvLookup): boolean {
+function envSwitch(name: string, env: EnvLookup): boolean {
   const value = env(name);
   const word = value?.trim().toLowerCase() ?? "";
   if (word === "" || SWITCH_OFF.includes(word)) return false;
@@ -205,14 +189,19 @@ export function envSwitch(name: string, env: EnvLookup): boolean {
 }
 
 /**
- * The locale of this run: `--locale`, else the environment.
+ * A whole number of milliseconds above 0, given to an option.
  *
- * @param option The `--locale` value, when given.
- * @param env How to read variables.
- * @returns The locale.
+ * @param option The option's name without dashes (`timeout`).
+ * @param text What was given.
+ * @returns The number.
+ * @throws {BasisError} `usage` for anything else.
  */
-export function cliLocale(option: string | undefined, env: EnvLookup): Locale {
-  return option === undefined ? localeFromEnv(env) : resolveLocale(option);
+export function milliseconds(option: string, text: string): number {
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
+    throw millisecondsError(option, text);
+  }
+  return value;
 }
 
 /**
@@ -224,14 +213,4 @@ export function cliLocale(option: string | undefined, env: EnvLookup): Locale {
  */
 export function millisecondsError(option: string, text: string): BasisError {
   return BasisError.of("usage", phrase("cli.bad_milliseconds", { option, value: `"${text}"` }));
-}
-
-/** A whole number of milliseconds above 0, or `undefined` when the option was not given. */
-function milliseconds(option: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
-    throw millisecondsError(option, text);
-  }
-  return value;
 }

@@ -11,6 +11,7 @@ import type { Roster, ToolSpec, UnavailableTool } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
 import { callSecrets, redactPhrase } from "../redact.ts";
 import { resolveRunProgram } from "../run/run_program.ts";
+import { schemaProblem } from "../schema/gate.ts";
 import type { Resolution } from "../run/mod.ts";
 
 /** Options of {@linkcode toolProblems} and {@linkcode checkAvailability}. */
@@ -37,23 +38,33 @@ export interface AvailabilityOptions {
   env?: Readonly<Record<string, string>>;
 }
 
-/** What one pass over a roster looked up once: programs, and the real path of each directory. */
-class Lookups {
-  /** Program lookups, by what a lookup depends on. */
-  readonly programs: Map<string, Resolution> = new Map();
-  readonly #cwds = new Map<string, string>();
-
-  /**
-   * A directory's real path, resolved once a pass.
-   *
-   * @param path The directory as the manifest gave it.
-   * @returns Its real path (as `canonicalPath`).
-   */
-  cwd(path: string): string {
-    let real = this.#cwds.get(path);
-    if (real === undefined) this.#cwds.set(path, real = canonicalPath(path));
-    return real;
-  }
+/**
+ * Why a declared tool's program cannot be used: it cannot be found or is not executable, looked up
+ * with the environment the program gets (field `command[0]`; the tool's secrets hidden).
+ *
+ * @param spec The tool.
+ * @param env The `--env` pairs.
+ * @param programs Lookups already made (one pass over a roster, or one call's run).
+ * @param cwd The tool's directory, canonical. @default canonicalPath(spec.cwd)
+ * @returns The problem, or `undefined` when the program can be started.
+ */
+export function programProblem(
+  spec: ToolSpec,
+  env: Readonly<Record<string, string>>,
+  programs?: Map<string, Resolution>,
+  cwd: string = canonicalPath(spec.cwd),
+): ManifestProblem | undefined {
+  const found = resolveRunProgram({
+    program: spec.program,
+    args: spec.command.slice(1),
+    cwd,
+    stdin: new Uint8Array(),
+    env: [env, spec.env],
+    timeoutMs: spec.timeoutMs,
+  }, programs);
+  if (found.ok) return undefined;
+  const where = { file: spec.file, tool: spec.name, field: "command[0]" };
+  return problemOf(where, redactPhrase(found.reason, callSecrets(spec.env, env)));
 }
 
 /**
@@ -75,35 +86,21 @@ export function toolProblems(
   spec: ToolSpec,
   options: AvailabilityOptions = {},
 ): Promise<ManifestProblem[]> {
-  return problemsOf(spec, options, undefined);
+  return problemsOf(spec, options, undefined, undefined);
 }
 
-/** {@linkcode toolProblems}, sharing `lookups` already made in one pass over a roster. */
+/** {@linkcode toolProblems}, sharing what one pass over a roster already looked up. */
 async function problemsOf(
   spec: ToolSpec,
   options: AvailabilityOptions,
-  lookups: Lookups | undefined,
+  programs: Map<string, Resolution> | undefined,
+  cwd: string | undefined,
 ): Promise<ManifestProblem[]> {
-  const where = { file: spec.file, tool: spec.name };
-  const problems: ManifestProblem[] = [];
-  const found = resolveRunProgram({
-    program: spec.program,
-    args: spec.command.slice(1),
-    cwd: lookups === undefined ? canonicalPath(spec.cwd) : lookups.cwd(spec.cwd),
-    stdin: new Uint8Array(),
-    env: [options.env ?? {}, spec.env],
-    timeoutMs: spec.timeoutMs,
-  }, lookups?.programs);
-  if (!found.ok) {
-    const secrets = callSecrets(spec.env, options.env ?? {});
-    problems.push(
-      problemOf({ ...where, field: "command[0]" }, redactPhrase(found.reason, secrets)),
-    );
-  }
+  const problem = programProblem(spec, options.env ?? {}, programs, cwd);
+  const problems = problem === undefined ? [] : [problem];
   if (options.schemas ?? true) {
-    // The gate is loaded only here: `list` checks no schema and never loads it.
-    const { schemaProblem } = await import("../schema/gate.ts");
     const gate = options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir };
+    const where = { file: spec.file, tool: spec.name };
     const input = await schemaProblem(spec, gate);
     if (input !== undefined) problems.push(problemOf({ ...where, field: "input_schema" }, input));
     if (spec.outputSchema !== undefined) {
@@ -138,9 +135,13 @@ export async function checkAvailability(
   const tools = new Map<string, ToolSpec>();
   const unavailable = new Map<string, UnavailableTool>(roster.unavailable);
   const found: ManifestProblem[] = [];
-  const lookups = new Lookups();
+  // Each program and directory is looked up once a pass.
+  const programs = new Map<string, Resolution>();
+  const cwds = new Map<string, string>();
   for (const spec of roster.tools.values()) {
-    const problems = await problemsOf(spec, options, lookups);
+    let cwd = cwds.get(spec.cwd);
+    if (cwd === undefined) cwds.set(spec.cwd, cwd = canonicalPath(spec.cwd));
+    const problems = await problemsOf(spec, options, programs, cwd);
     if (problems.length === 0) {
       tools.set(spec.name, spec);
       continue;

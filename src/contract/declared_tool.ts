@@ -1,23 +1,20 @@
 /**
  * A declared tool (one entry of `.basis/tools.json`) under the tool contract: its builder, its
- * metadata and definitions, and its execution — schema gate, preview, remembered rules, approver,
- * then the program with the input as compact JSON on stdin.
+ * metadata and definitions, and the prepare step of its calls — schema gate, argv, the program
+ * resolved once, the sandbox plan, the preview — before the pipeline decides, runs and records.
  *
  * @module
  */
 
-import type { ApprovalRequest } from "../approval/approve.ts";
 import { toolPreview } from "../approval/preview.ts";
 import { BasisError } from "../errors.ts";
-import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
-import { type Messages, messages, type Phrase, phrase } from "../locale/messages.ts";
+import type { Locale } from "../locale/locale.ts";
+import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect, ToolSpec } from "../manifest/types.ts";
-import {
-  cacheDir as defaultCacheDir,
-  canonicalPath,
-  spillDir as defaultSpillDir,
-} from "../paths.ts";
-import { callSecrets, redact, redactValue } from "../redact.ts";
+import { canonicalPath } from "../paths.ts";
+import { callSecrets, Redactor } from "../redact.ts";
+import { describeFailure } from "../run/failure_message.ts";
+import { modelResult } from "../run/model_result.ts";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -25,21 +22,19 @@ import {
   runProgram,
   startFailureResult,
 } from "../run/run_program.ts";
+import { formatSize } from "../run/size.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
-import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
-import { VERSION } from "../version.ts";
-import { annotationsFor, buildDefinition } from "./_definition.ts";
-import { Execution, type RunContext } from "./_execution.ts";
-import { approve, failureCode, type FlowSettings, recordRefusal, recordRun } from "./_flow.ts";
-import { checkedRun, prepared } from "./_sandbox.ts";
 import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
-import { quote, toolLabel } from "./_words.ts";
-import { modelResult } from "../run/model_result.ts";
-import { fillArguments } from "./_arguments.ts";
-import { formatSize } from "../run/size.ts";
+import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
-import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
+import { VERSION } from "../version.ts";
+import { fillArguments } from "./_arguments.ts";
+import { carryOut, Execution, failureCode, type PreparedCall, recordRun } from "./_call.ts";
+import { annotationsFor, buildDefinition } from "./_definition.ts";
+import type { PolicyApproverOptions } from "./approver.ts";
+import { type CallContext, contextOf } from "./context.ts";
+import { OptionsBuilder } from "./options_builder.ts";
 import { ToolError } from "./tool_error.ts";
 import type {
   Approver,
@@ -53,7 +48,6 @@ import type {
   ToolOutput,
   ToolService,
 } from "./types.ts";
-import { OptionsBuilder } from "./options_builder.ts";
 
 /** Options of {@linkcode DeclaredToolBuilder}. Every one is optional. */
 export interface DeclaredToolOptions {
@@ -124,19 +118,6 @@ export interface DeclaredToolOptions {
   sandbox?: SandboxOptions;
 }
 
-/** The options with every default applied. */
-interface DeclaredSettings {
-  readonly locale: Locale;
-  readonly cacheDir: string | undefined;
-  readonly spillDir: string | false | undefined;
-  readonly env: Readonly<Record<string, string>>;
-  readonly timeoutMs: number | undefined;
-  readonly root: string | undefined;
-  readonly approver: Approver;
-  readonly audit: AuditSink | undefined;
-  readonly sandbox: SandboxOptions | undefined;
-}
-
 /** How much of a program's output a model is given. */
 const MODEL_CAPS = { maxBytes: DEFAULT_MAX_BYTES, maxLines: DEFAULT_MAX_LINES } as const;
 /**
@@ -193,27 +174,19 @@ export class DeclaredToolBuilder
 
   /** Makes one tool with the defaults applied to the options. */
   protected override make(spec: ToolSpec, options: DeclaredToolOptions): Tool<DeclaredToolExtra> {
-    return new DeclaredTool(spec, settle(options));
+    return new DeclaredTool(spec, contextOf(options));
   }
 }
 
-/** Applies the defaults, in one place. */
-function settle(options: DeclaredToolOptions): DeclaredSettings {
-  return {
-    locale: options.locale === undefined ? DEFAULT_LOCALE : resolveLocale(options.locale),
-    cacheDir: options.cacheDir,
-    spillDir: options.spillDir,
-    env: options.env ?? {},
-    timeoutMs: options.timeoutMs,
-    root: options.root,
-    approver: options.approver ??
-      policyApprover({
-        ...options.approval,
-        ...(options.root === undefined ? {} : { root: options.root }),
-      }),
-    audit: options.audit,
-    sandbox: options.sandbox,
-  };
+/**
+ * A declared tool built on a run context (how the CLI and the MCP server build theirs).
+ *
+ * @param spec The tool, from the roster.
+ * @param context The run context.
+ * @returns The tool.
+ */
+export function declaredTool(spec: ToolSpec, context: CallContext): Tool<DeclaredToolExtra> {
+  return new DeclaredTool(spec, context);
 }
 
 /** "word_count" → "Word count". */
@@ -233,19 +206,19 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   readonly version: string = VERSION;
   readonly sideEffects: readonly SideEffect[];
   readonly #spec: ToolSpec;
-  readonly #settings: DeclaredSettings;
+  readonly #context: CallContext;
   readonly #words: Messages;
-  readonly #secrets: readonly string[];
+  /** The secrets of every call: the manifest's env values and the --env pairs' values. */
+  readonly #redactor: Redactor;
 
-  constructor(spec: ToolSpec, settings: DeclaredSettings) {
+  constructor(spec: ToolSpec, context: CallContext) {
     this.name = spec.name;
-    this.locale = settings.locale;
+    this.locale = context.locale;
     this.sideEffects = [spec.sideEffect];
     this.#spec = spec;
-    this.#settings = settings;
-    this.#words = messages(settings.locale);
-    // The secrets of every call: the manifest's env values and the --env pairs' values.
-    this.#secrets = callSecrets(spec.env, settings.env);
+    this.#context = context;
+    this.#words = context.words;
+    this.#redactor = new Redactor(callSecrets(spec.env, context.env));
   }
 
   displayName(): string {
@@ -254,7 +227,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
 
   description(): string {
     // What a model or a person reads of the tool never shows one of its secrets.
-    return redact(this.#spec.description, this.#secrets);
+    return this.#redactor.text(this.#spec.description);
   }
 
   help(): string {
@@ -264,7 +237,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       name: this.name,
       description: sentence(this.#spec.description),
       effect: this.#effect(),
-      ms: this.#settings.timeoutMs ?? this.#spec.timeoutMs,
+      ms: this.#context.timeoutMs ?? this.#spec.timeoutMs,
       schema,
     });
   }
@@ -279,12 +252,14 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
 
   inputSchema(): Record<string, unknown> {
     // A copy, secrets hidden (the gate validates with the schema as declared).
-    return redactValue(this.#spec.inputSchema, this.#secrets) as Record<string, unknown>;
+    return this.#redactor.value(this.#spec.inputSchema) as Record<string, unknown>;
   }
 
   outputSchema(): Record<string, unknown> {
-    const declared = this.#spec.outputSchema;
-    return redactValue(declared ?? OUTPUT_SCHEMA, this.#secrets) as Record<string, unknown>;
+    return this.#redactor.value(this.#spec.outputSchema ?? OUTPUT_SCHEMA) as Record<
+      string,
+      unknown
+    >;
   }
 
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
@@ -303,8 +278,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
 
   toService(): ToolService {
     return async (input) => {
-      const execution = await this.execution(input);
-      const output = await execution.execute();
+      const output = await (await this.execution(input)).execute();
       // What outputSchema() describes: the structured result when the tool declares its schema.
       return output.structuredContent ?? { result: output.result };
     };
@@ -316,44 +290,35 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   ): Promise<ToolExecution<DeclaredToolExtra>> {
     const spec = this.#spec;
     const words = this.#words;
-    const kind = jsonKind(args);
-    if (kind !== "object") {
-      const message = words.t("input.refused", {
-        tool: quote(spec.name),
-        pointer: words.t("schema.root"),
-        reason: words.t("input.must_be_object", { found: words.say(foundPhrase(args)) }),
-      });
-      throw ToolError.user("invalid_input", message, { tool: spec.name });
+    if (jsonKind(args) !== "object") {
+      const reason = words.t("input.must_be_object", { found: words.say(foundPhrase(args)) });
+      throw this.#refused(words.t("schema.root"), reason);
     }
     await this.#gate(args);
     const stdin = options.encodedInput ?? new TextEncoder().encode(JSON.stringify(args));
-    const argv = this.#argv(args as Record<string, unknown>, stdin);
-    return new Execution(spec.name, args, (context) => this.#run(args, argv, stdin, context));
+    // Each argument taken from the input is filled in before the preview, so that what is
+    // approved is what runs; a value the argument rules refuse is a refusal of the input.
+    let argv = spec.command;
+    if (spec.inputArguments !== undefined) {
+      const filled = fillArguments(spec.command, spec.inputArguments, args as never, stdin);
+      if (!filled.ok) throw this.#refused(filled.refusal.pointer, words.say(filled.refusal.reason));
+      argv = filled.argv;
+    }
+    return new Execution(spec.name, args, async (sinks) => {
+      const call = await this.#prepare(args, argv, stdin);
+      return "tool" in call ? await carryOut(this.#context, call, sinks) : call;
+    });
   }
 
-  /**
-   * The argv of this call: the manifest's, each argument taken from the input filled in (before
-   * the preview, so that what is approved is what runs). A value the argument rules refuse is a
-   * refusal of the input, as the schema's are: nothing is asked.
-   */
-  #argv(input: Record<string, unknown>, stdin: Uint8Array): readonly string[] {
-    const spec = this.#spec;
-    if (spec.inputArguments === undefined) return spec.command;
-    const filled = fillArguments(spec.command, spec.inputArguments, input, stdin);
-    if (filled.ok) return filled.argv;
-    const words = this.#words;
-    const message = words.t("input.refused", {
-      tool: quote(spec.name),
-      pointer: filled.refusal.pointer,
-      reason: words.say(filled.refusal.reason),
-    });
-    throw ToolError.user("invalid_input", redact(message, this.#secrets), { tool: spec.name });
+  #refused(pointer: string, reason: string): ToolError {
+    const tool = JSON.stringify(this.name);
+    const message = this.#words.t("input.refused", { tool, pointer, reason });
+    return ToolError.user("invalid_input", this.#redactor.text(message), { tool: this.name });
   }
 
   #effect(): string {
-    return this.#words.t(
-      this.#spec.sideEffect === "external" ? "effect.external" : "effect.process",
-    );
+    const external = this.#spec.sideEffect === "external";
+    return this.#words.t(external ? "effect.external" : "effect.process");
   }
 
   /**
@@ -363,23 +328,21 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
    */
   async #gate(input: unknown): Promise<void> {
     const spec = this.#spec;
-    const cacheDir = this.#settings.cacheDir ?? defaultCacheDir();
+    const gate = { cacheDir: this.#context.cacheDir };
     if (spec.outputSchema !== undefined) {
-      const output = { name: spec.name, inputSchema: spec.outputSchema };
-      const reason = await schemaProblem(output, { cacheDir });
+      const reason = await schemaProblem({ name: spec.name, inputSchema: spec.outputSchema }, gate);
       if (reason !== undefined) throw this.#unusable("output_schema", reason);
     }
     try {
-      await validateInput(spec, input, { cacheDir });
+      await validateInput(spec, input, gate);
     } catch (error) {
       if (!(error instanceof BasisError)) throw error;
       if (error.code === "invalid_input") {
-        const message = redact(error.wordedIn(this.#words), this.#secrets);
+        const message = this.#redactor.text(error.wordedIn(this.#words));
         throw ToolError.user("invalid_input", message, { tool: spec.name, cause: error });
       }
       if (error.code !== "manifest_invalid") throw error;
-      const reason = await schemaProblem(spec, { cacheDir });
-      throw this.#unusable("input_schema", reason, error);
+      throw this.#unusable("input_schema", await schemaProblem(spec, gate), error);
     }
   }
 
@@ -405,24 +368,21 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     });
   }
 
-  async #run(
+  /**
+   * Prepares one call: the program that will really run (found with the environment it gets: what
+   * the approver is shown and a rule pins), the sandbox plan (checked against the user's policy
+   * before anyone is asked), the preview. A call that cannot start ends here, recorded: nothing
+   * needs approving.
+   */
+  async #prepare(
     input: unknown,
     argv: readonly string[],
     stdin: Uint8Array,
-    context: RunContext,
-  ): Promise<ToolOutput<DeclaredToolExtra>> {
+  ): Promise<PreparedCall<DeclaredToolExtra> | ToolOutput<DeclaredToolExtra>> {
     const spec = this.#spec;
-    const settings = this.#settings;
-    const words = this.#words;
-    const label = toolLabel(spec.name, words);
-    const flow: FlowSettings = {
-      words,
-      approver: settings.approver,
-      audit: settings.audit,
-      workspace: settings.root ?? spec.cwd,
-      secrets: this.#secrets,
-      inputBytes: stdin.length,
-    };
+    const context = this.#context;
+    const redactor = this.#redactor;
+    const label = this.#words.t("label.tool", { tool: JSON.stringify(spec.name) });
     const run: RunRequest = {
       program: spec.program,
       args: argv.slice(1),
@@ -430,112 +390,89 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       // said (the program sees the same directory either way).
       cwd: canonicalPath(spec.cwd),
       stdin,
-      env: [settings.env, spec.env],
-      timeoutMs: settings.timeoutMs ?? spec.timeoutMs,
+      env: [context.env, spec.env],
+      timeoutMs: context.timeoutMs ?? spec.timeoutMs,
     };
-    // The program that will really run, found with the environment it gets: what the approver is
-    // shown and what a rule pins. A program that cannot be found needs no approval: nothing starts.
-    const resolved = resolveRunProgram(run);
+    const notStarted = async (path: string, reason: Phrase) => {
+      const result = startFailureResult(run, { failure: "other", path, reason }, redactor.secrets);
+      recordRun(context, { tool: spec.name, redactor }, result);
+      return await this.#outcome(result, label);
+    };
+    const resolved = resolveRunProgram(run, context.programs);
     if (!resolved.ok) {
-      const result = startFailureResult(run, resolved, this.#secrets);
-      recordRun(flow, spec.name, result);
+      const result = startFailureResult(run, resolved, redactor.secrets);
+      recordRun(context, { tool: spec.name, redactor }, result);
       return await this.#outcome(result, label);
     }
-    // What the call may touch is part of what is approved: planned (and checked against the
-    // user's policy) before anyone is asked.
-    const plan = await planSandbox(policyOf(settings.sandbox), {
+    const program = resolved.path;
+    const sandbox: SandboxOptions | undefined = context.sandbox;
+    const root = context.root ?? run.cwd;
+    const plan = await planSandbox(policyOf(sandbox), {
       caller: { kind: "tool", grants: spec.sandbox },
-      root: settings.root ?? run.cwd,
+      root,
       cwd: run.cwd,
-      program: resolved.path,
-    }, planOptionsOf(settings.sandbox));
-    const sandbox = previewSandbox(plan);
-    if (plan.kind === "unavailable" || sandbox === undefined) {
-      const reason = plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home");
-      const failure = { failure: "other" as const, path: resolved.path, reason };
-      const result = startFailureResult(run, failure, this.#secrets);
-      recordRun(flow, spec.name, result);
-      return await this.#outcome(result, label);
+      program,
+    }, planOptionsOf(sandbox));
+    const grants = previewSandbox(plan);
+    if (plan.kind === "unavailable" || grants === undefined) {
+      return await notStarted(
+        program,
+        plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home"),
+      );
     }
     const preview = toolPreview(
       { ...spec, command: argv, cwd: run.cwd },
-      { program: resolved.path, sandbox },
+      { program, sandbox: grants },
       input,
     );
-    if (plan.kind === "refused") {
-      recordRefusal(flow, spec.name, preview, plan.reason);
-      const message = words.t("denied.sandbox", {
-        tool: quote(spec.name),
-        reason: words.say(plan.reason),
-      });
-      throw ToolError.user("denied", redact(message, this.#secrets), { tool: spec.name });
-    }
-    const request: ApprovalRequest = {
+    return {
       tool: spec.name,
-      sideEffect: spec.sideEffect,
-      preview,
-      source: spec.scope,
-      stdin,
-      env: spec.env,
-      ...(spec.inputArguments === undefined ? {} : {
-        fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
-      }),
-      ...(spec.files === undefined ? {} : { files: spec.files }),
+      label,
+      redactor,
+      workspace: context.root ?? spec.cwd,
+      inputBytes: stdin.length,
+      plan,
+      request: {
+        tool: spec.name,
+        sideEffect: spec.sideEffect,
+        preview,
+        source: spec.scope,
+        stdin,
+        env: spec.env,
+        ...(spec.inputArguments === undefined ? {} : {
+          fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
+        }),
+        ...(spec.files === undefined ? {} : { files: spec.files }),
+      },
+      start: (wrap, sinks) =>
+        runProgram({ ...run, program, ...(wrap === undefined ? {} : { sandbox: wrap }) }, {
+          ...(spec.outputSchema === undefined ? MODEL_CAPS : STRUCTURED_CAPS),
+          secrets: redactor.secrets,
+          ...(context.spillDir === false ? {} : { spillDir: context.spillDir }),
+          ...(sinks.signal === undefined ? {} : { signal: sinks.signal }),
+          ...(sinks.onStdout === undefined ? {} : { onStdout: sinks.onStdout }),
+          ...(sinks.onStderr === undefined ? {} : { onStderr: sinks.onStderr }),
+        }),
+      outcome: (result) => this.#outcome(result, label),
+      notStarted: (reason) => notStarted(program, reason),
     };
-    await approve(flow, request, label, context.signal);
-    // Said once something is to run unconfined that the policy wanted confined.
-    if (plan.kind === "unconfined" && plan.note !== undefined) {
-      settings.sandbox?.onUnconfined?.(plan.note);
-    }
-    const unprepared = await prepared(plan);
-    if (unprepared !== undefined) {
-      const failure = { failure: "other" as const, path: resolved.path, reason: unprepared };
-      const result = startFailureResult(run, failure, this.#secrets);
-      recordRun(flow, spec.name, result);
-      return await this.#outcome(result, label);
-    }
-    const spillDir = settings.spillDir === undefined ? defaultSpillDir() : settings.spillDir;
-    const result = await runProgram(
-      {
-        ...run,
-        program: resolved.path,
-        ...(plan.kind === "confined" ? { sandbox: plan.wrap } : {}),
-      },
-      {
-        ...(spec.outputSchema === undefined ? MODEL_CAPS : STRUCTURED_CAPS),
-        secrets: this.#secrets,
-        ...(spillDir === false ? {} : { spillDir }),
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
-        ...(context.onStdout === undefined ? {} : { onStdout: context.onStdout }),
-        ...(context.onStderr === undefined ? {} : { onStderr: context.onStderr }),
-      },
-    );
-    checkedRun(plan, settings.sandbox, result);
-    recordRun(flow, spec.name, result);
-    return await this.#outcome(result, label);
   }
 
   async #outcome(result: RunResult, label: string): Promise<ToolOutput<DeclaredToolExtra>> {
     // The run came redacted from the runner; what is worded around it is hidden here.
-    const hide = (text: string) => redact(text, this.#secrets);
-    const run = result;
-    const metadata = { durationMs: result.durationMs, extra: { run } };
+    const hide = (text: string) => this.#redactor.text(text);
+    const words = this.#words;
+    const metadata = { durationMs: result.durationMs, extra: { run: result } };
     const code = failureCode(result);
     if (code === undefined && this.#spec.outputSchema !== undefined) {
       return await this.#structured(result, label, metadata);
     }
     if (code === undefined) {
-      return {
-        result: hide(modelResult(result, label, MODEL_CAPS, this.#words)),
-        images: [],
-        metadata,
-      };
+      return { result: hide(modelResult(result, label, MODEL_CAPS, words)), images: [], metadata };
     }
-    // Failures are worded by a module loaded only when a run fails.
-    const { describeFailure } = await import("../run/failure_message.ts");
-    const message = hide(describeFailure(result, label, this.#words) ?? label);
+    const message = hide(describeFailure(result, label, words) ?? label);
     const summary = hide(
-      describeFailure({ ...result, stdout: "", stderr: "" }, label, this.#words) ?? label,
+      describeFailure({ ...result, stdout: "", stderr: "" }, label, words) ?? label,
     );
     throw ToolError.user(code, message, {
       tool: this.name,
@@ -556,11 +493,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   ): Promise<ToolOutput<DeclaredToolExtra>> {
     const spec = this.#spec;
     const words = this.#words;
-    const hide = (text: string) => redact(text, this.#secrets);
+    const redactor = this.#redactor;
     const fail = (message: string): never => {
-      throw ToolError.user("invalid_output", hide(message), {
+      const text = redactor.text(message);
+      throw ToolError.user("invalid_output", text, {
         tool: spec.name,
-        output: { result: hide(message), images: [], metadata },
+        output: { result: text, images: [], metadata },
       });
     };
     if (result.stdoutTruncated) {
@@ -572,13 +510,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
           : words.t("output.too_large_spilled", { ...params, path: result.spillPath }),
       );
     }
-    const cacheDir = this.#settings.cacheDir ?? defaultCacheDir();
     let value: Record<string, unknown>;
     try {
       value = await validateOutput(
         { name: spec.name, outputSchema: spec.outputSchema! },
         result.stdout,
-        { cacheDir },
+        { cacheDir: this.#context.cacheDir },
       );
     } catch (error) {
       if (!(error instanceof BasisError) || error.code !== "invalid_output") throw error;
@@ -586,9 +523,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     }
     // Matched in the parsed value too: a secret the program wrote JSON-escaped ("\u00e4") is
     // hidden there, and the text (result, stdout) is then that value's JSON.
-    const shown = redactValue(value, this.#secrets) as Record<string, unknown>;
+    const shown = redactor.value(value) as Record<string, unknown>;
     const text = JSON.stringify(shown);
-    if (this.#secrets.length > 0 && text !== JSON.stringify(value)) {
+    if (redactor.active && text !== JSON.stringify(value)) {
       const run = { ...result, stdout: text };
       return {
         result: text,
@@ -598,7 +535,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       };
     }
     return {
-      result: hide(modelResult(result, label, MODEL_CAPS, words)),
+      result: redactor.text(modelResult(result, label, MODEL_CAPS, words)),
       images: [],
       metadata,
       structuredContent: value,

@@ -7,8 +7,9 @@
 import type { Locale } from "../locale/locale.ts";
 import type { Roster } from "../manifest/types.ts";
 import type { SpawnConfig } from "../spawn/config.ts";
-import { DeclaredToolBuilder, type DeclaredToolOptions } from "./declared_tool.ts";
-import { SpawnToolBuilder, type SpawnToolOptions } from "./spawn_tool.ts";
+import { type CallContext, contextOf } from "./context.ts";
+import { declaredTool, type DeclaredToolOptions } from "./declared_tool.ts";
+import { spawnTool, type SpawnToolOptions } from "./spawn_tool.ts";
 import type { DeclaredToolExtra, SpawnToolExtra, Tool } from "./types.ts";
 
 /** A tool of a roster: a declared one or spawn. */
@@ -59,13 +60,35 @@ export function rosterTools(
   options: RosterToolsOptions = {},
 ): RosterTool[] {
   const locale = options.locale === undefined ? {} : { locale: options.locale };
-  const declared = { root: roster.root, ...options.declared, ...locale };
+  const declared = contextOf({ root: roster.root, ...options.declared, ...locale });
+  const spawn = spawnConfig === undefined
+    ? undefined
+    : contextOf({ root: roster.root, ...options.spawn, ...locale });
+  return toolsOf(roster, spawnConfig, declared, spawn);
+}
+
+/**
+ * Every usable tool of a roster built on run contexts (how the CLI and the MCP server build
+ * theirs): the declared tools in roster order, then `spawn` unless its configuration is
+ * `undefined`. A context without a root gets the roster's.
+ *
+ * @param roster The roster.
+ * @param spawnConfig The spawn configuration, or `undefined` to leave spawn out.
+ * @param context The run context of the declared tools.
+ * @param spawnContext Spawn's. @default context
+ * @returns The tools.
+ */
+export function toolsOf(
+  roster: Roster,
+  spawnConfig: SpawnConfig | undefined,
+  context: CallContext,
+  spawnContext: CallContext = context,
+): RosterTool[] {
+  const rooted = (ctx: CallContext) => ctx.root === undefined ? { ...ctx, root: roster.root } : ctx;
+  const declared = rooted(context);
   const tools: RosterTool[] = [...roster.tools.values()].map((spec) =>
-    new DeclaredToolBuilder(spec, declared).build()
+    declaredTool(spec, declared)
   );
-  if (spawnConfig === undefined) return tools;
-  tools.push(
-    new SpawnToolBuilder(spawnConfig, { root: roster.root, ...options.spawn, ...locale }).build(),
-  );
+  if (spawnConfig !== undefined) tools.push(spawnTool(spawnConfig, rooted(spawnContext)));
   return tools;
 }

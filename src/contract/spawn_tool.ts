@@ -1,26 +1,42 @@
 /**
  * The built-in `spawn` tool under the tool contract: its builder, its localized metadata and
- * definitions, and its execution — the grammar here, then (in `_spawn_run.ts`, loaded with the
- * first call) the refusals that need no one (commands off, unknown target, depth, no subagent),
- * preview, remembered rules, approver, then the command or the subagent.
+ * definitions, and the prepare step of its calls — the grammar, the sandbox plan, the preview, the
+ * refusals that need no one (commands off, unknown target, depth, no subagent) — before the
+ * pipeline decides, runs the command or the subagent, and records.
  *
  * @module
  */
 
-import { DEFAULT_LOCALE, type Locale, resolveLocale } from "../locale/locale.ts";
-import { type Messages, messages } from "../locale/messages.ts";
+import type { Locale } from "../locale/locale.ts";
+import type { Messages, Phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
-import { callSecrets, redact } from "../redact.ts";
-import { namedAgents, reachPolicy, type SpawnConfig } from "../spawn/config.ts";
+import { canonicalPath } from "../paths.ts";
+import { callSecrets, Redactor } from "../redact.ts";
+import { describeFailure } from "../run/failure_message.ts";
+import type { RunResult } from "../run/types.ts";
+import { planOptionsOf, planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
+import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
+import { childPreview } from "../spawn/child.ts";
+import { childPolicy, namedAgents, reachPolicy, type SpawnConfig } from "../spawn/config.ts";
 import { parseSpawnInput } from "../spawn/grammar.ts";
+import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
-import type { SandboxOptions } from "../sandbox/types.ts";
+import { spawnPreview, withDelegation } from "../spawn/preview.ts";
+import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
+import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
 import { spawnInputSchema } from "../spawn/tool_definition.ts";
-import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL, type SpawnSideEffect } from "../spawn/types.ts";
+import {
+  SPAWN_SIDE_EFFECTS,
+  SPAWN_TOOL,
+  type SpawnCall,
+  type SpawnSideEffect,
+} from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
+import { carryOut, Execution, failureCode, recordRefusal, type Sinks } from "./_call.ts";
 import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
-import { Execution } from "./_execution.ts";
-import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
+import type { PolicyApproverOptions } from "./approver.ts";
+import { type CallContext, contextOf } from "./context.ts";
+import { OptionsBuilder } from "./options_builder.ts";
 import { ToolError } from "./tool_error.ts";
 import type {
   Approver,
@@ -30,9 +46,9 @@ import type {
   Tool,
   ToolDefinitions,
   ToolExecution,
+  ToolOutput,
   ToolService,
 } from "./types.ts";
-import { OptionsBuilder } from "./options_builder.ts";
 
 /** Options of {@linkcode SpawnToolBuilder}. Every one is optional. */
 export interface SpawnToolOptions {
@@ -120,22 +136,6 @@ export interface SpawnToolOptions {
   sandbox?: SandboxOptions;
 }
 
-/** The options of a spawn tool with their defaults applied (what a call runs with). */
-export interface SpawnSettings {
-  readonly locale: Locale;
-  readonly root: string;
-  readonly noShell: boolean;
-  readonly depth: number | undefined;
-  readonly env: Readonly<Record<string, string>>;
-  readonly agentEnv: Readonly<Record<string, string>>;
-  readonly roster: readonly string[] | undefined;
-  readonly timeoutMs: number | undefined;
-  readonly approver: Approver;
-  readonly audit: AuditSink | undefined;
-  readonly readEnv: EnvLookup | undefined;
-  readonly sandbox: SandboxOptions | undefined;
-}
-
 /** What `toService()` returns for spawn: the text for a model and the structured output. */
 const OUTPUT_SCHEMA = {
   type: "object",
@@ -196,26 +196,22 @@ export class SpawnToolBuilder
 
   /** Makes one tool with the defaults applied to the options. */
   protected override make(config: SpawnConfig, options: SpawnToolOptions): Tool<SpawnToolExtra> {
-    return new SpawnTool(config, settle(options));
+    return spawnTool(config, contextOf(options, options.root ?? Deno.cwd()));
   }
 }
 
-function settle(options: SpawnToolOptions): SpawnSettings {
-  const root = options.root ?? Deno.cwd();
-  return {
-    locale: options.locale === undefined ? DEFAULT_LOCALE : resolveLocale(options.locale),
-    root,
-    noShell: options.noShell ?? false,
-    depth: options.depth === "unknown" ? undefined : options.depth ?? 0,
-    env: options.env ?? {},
-    agentEnv: options.agentEnv ?? {},
-    roster: options.roster,
-    timeoutMs: options.timeoutMs,
-    approver: options.approver ?? policyApprover({ ...options.approval, root }),
-    audit: options.audit,
-    readEnv: options.readEnv,
-    sandbox: options.sandbox,
-  };
+/**
+ * The spawn tool built on a run context (how the CLI and the MCP server build theirs).
+ *
+ * @param config The user's spawn configuration.
+ * @param context The run context; without a root, commands run in the current directory.
+ * @returns The tool.
+ */
+export function spawnTool(config: SpawnConfig, context: CallContext): Tool<SpawnToolExtra> {
+  return new SpawnTool(
+    config,
+    context.root === undefined ? { ...context, root: Deno.cwd() } : context,
+  );
 }
 
 class SpawnTool implements Tool<SpawnToolExtra> {
@@ -227,22 +223,19 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     SPAWN_SIDE_EFFECTS.agent,
   ];
   readonly #config: SpawnConfig;
-  readonly #settings: SpawnSettings;
+  readonly #context: CallContext;
+  readonly #root: string;
   readonly #words: Messages;
+  /** The --env values: hidden from the prompt, the audit trail and the run. */
+  readonly #redactor: Redactor;
 
-  constructor(config: SpawnConfig, settings: SpawnSettings) {
-    this.locale = settings.locale;
+  constructor(config: SpawnConfig, context: CallContext) {
+    this.locale = context.locale;
     this.#config = config;
-    this.#settings = settings;
-    this.#words = messages(settings.locale);
-  }
-
-  #targets(): string {
-    return [...this.#config.targets.keys()].sort().join(", ");
-  }
-
-  #agents(): string {
-    return [...namedAgents(this.#config).keys()].sort().join(", ");
+    this.#context = context;
+    this.#root = context.root!;
+    this.#words = context.words;
+    this.#redactor = new Redactor(callSecrets(context.env));
   }
 
   /** The text, then the sentence about targets and the one about agents when there are any. */
@@ -252,11 +245,17 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     agentsKey: "spawn.description_agents" | "spawn.system_prompt_agents",
   ): string {
     const parts = [text];
-    const targets = this.#targets();
+    const [targets, agents] = this.#names();
     if (targets !== "") parts.push(this.#words.t(targetsKey, { names: targets }));
-    const agents = this.#agents();
     if (agents !== "") parts.push(this.#words.t(agentsKey, { names: agents }));
     return parts.join(" ");
+  }
+
+  /** The configured targets' names and the named agents', each sorted and joined. */
+  #names(): [string, string] {
+    const config = this.#config;
+    return [[...config.targets.keys()], [...namedAgents(config).keys()]]
+      .map((names) => names.sort().join(", ")) as [string, string];
   }
 
   displayName(): string {
@@ -264,34 +263,29 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   description(): string {
-    return this.#withNames(
-      this.#words.t("spawn.description"),
-      "spawn.description_targets",
-      "spawn.description_agents",
-    );
+    const text = this.#words.t("spawn.description");
+    return this.#withNames(text, "spawn.description_targets", "spawn.description_agents");
   }
 
   help(): string {
-    const targets = this.#targets();
-    const agents = this.#agents();
-    return this.#words.t("spawn.help", {
+    const [targets, agents] = this.#names();
+    const words = this.#words;
+    const limit = this.#context.spawnTimeoutMs;
+    return words.t("spawn.help", {
       title: this.displayName(),
-      targets: targets === "" ? "" : this.#words.t("spawn.help_targets", { names: targets }),
-      agents: agents === "" ? "" : this.#words.t("spawn.help_agents", {
+      targets: targets === "" ? "" : words.t("spawn.help_targets", { names: targets }),
+      agents: agents === "" ? "" : words.t("spawn.help_agents", {
         names: agents,
         default: JSON.stringify(reachPolicy(this.#config).default),
       }),
-      command_ms: spawnTimeout("command", this.#settings.timeoutMs),
-      agent_ms: spawnTimeout("agent", this.#settings.timeoutMs),
+      command_ms: spawnTimeout("command", limit),
+      agent_ms: spawnTimeout("agent", limit),
     });
   }
 
   systemPrompt(): string {
-    return this.#withNames(
-      this.#words.t("spawn.system_prompt"),
-      "spawn.system_prompt_targets",
-      "spawn.system_prompt_agents",
-    );
+    const text = this.#words.t("spawn.system_prompt");
+    return this.#withNames(text, "spawn.system_prompt_targets", "spawn.system_prompt_agents");
   }
 
   inputSchema(): Record<string, unknown> {
@@ -314,8 +308,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
 
   toService(): ToolService {
     return async (input) => {
-      const execution = await this.execution(input);
-      const output = await execution.execute();
+      const output = await (await this.execution(input)).execute();
       return { result: output.result, ...output.metadata.extra.output };
     };
   }
@@ -324,17 +317,121 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     const parsed = parseSpawnInput(args);
     if (!parsed.ok) {
       // The refusal may quote the input (a property, a target name): hidden like any output.
-      const message = redact(this.#words.say(parsed.phrase), callSecrets(this.#settings.env));
+      const message = this.#redactor.text(this.#words.say(parsed.phrase));
       return Promise.reject(ToolError.user("invalid_input", message, { tool: SPAWN_TOOL }));
     }
     const call = parsed.call;
-    const [config, settings, words] = [this.#config, this.#settings, this.#words];
-    return Promise.resolve(
-      new Execution(SPAWN_TOOL, args, async (context) => {
-        // The run is loaded with the first call: a tool that is only described never needs it.
-        const { runSpawnCall } = await import("./_spawn_run.ts");
-        return await runSpawnCall(call, context, { config, settings, words });
-      }),
-    );
+    return Promise.resolve(new Execution(SPAWN_TOOL, args, (sinks) => this.#run(call, sinks)));
+  }
+
+  /**
+   * One call: the preview; the refusals that need no one (recorded as the policy's answer); a
+   * sandbox that cannot be had; then the pipeline — approval, the command or the subagent, record.
+   */
+  async #run(
+    call: SpawnCall,
+    sinks: Sinks,
+  ): Promise<ToolOutput<SpawnToolExtra>> {
+    const [config, context, words, redactor] = [
+      this.#config,
+      this.#context,
+      this.#words,
+      this.#redactor,
+    ];
+    const plan = await this.#plan(call);
+    // The real directory: one spelling for the preview and rules, whatever -C said.
+    let preview = spawnPreview(call, canonicalPath(this.#root), spawnPreviewGrants(plan));
+    if (call.mode === "agent") {
+      // The effective reach when the call chose one other than the policy's default, and what the
+      // child will be when the child policy overrides anything.
+      const reach = call.reach === reachPolicy(config).default ? undefined : call.reach;
+      const child = childPreview(childPolicy(config, call.target), context.roster);
+      preview = withDelegation(preview, { reach, child });
+    }
+    const label = spawnLabel(call, words);
+    const prepared = {
+      tool: SPAWN_TOOL,
+      label,
+      redactor,
+      workspace: this.#root,
+      inputBytes: undefined,
+      plan,
+      request: {
+        tool: SPAWN_TOOL,
+        kind: "spawn" as const,
+        sideEffect: SPAWN_SIDE_EFFECTS[call.mode],
+        preview,
+      },
+    };
+    const refusal = spawnRefusal(call, { noShell: context.noShell, depth: context.depth, config });
+    if (refusal !== undefined) {
+      recordRefusal(context, prepared, refusal);
+      throw ToolError.user("denied", redactor.text(words.say(refusal)), {
+        tool: SPAWN_TOOL,
+      });
+    }
+    const notStarted = (reason: Phrase): never => {
+      const message = words.t("run.not_started", { label, reason: words.say(reason) });
+      throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
+    };
+    if (plan.kind === "unavailable") notStarted(plan.reason);
+    return await carryOut(context, {
+      ...prepared,
+      start: (wrap, sinks) =>
+        runSpawn(call, this.#root, {
+          ...(wrap === undefined ? {} : { sandbox: wrap }),
+          config,
+          env: context.env,
+          depth: context.depth ?? 0,
+          agentEnv: context.agentEnv,
+          // What was approved is what the child gets.
+          ...(preview.child === undefined ? {} : { child: preview.child }),
+          ...(context.spawnTimeoutMs === undefined ? {} : { timeoutMs: context.spawnTimeoutMs }),
+          ...(sinks.signal === undefined ? {} : { signal: sinks.signal }),
+          ...(sinks.onStdout === undefined ? {} : { onStdout: sinks.onStdout }),
+          ...(sinks.onStderr === undefined ? {} : { onStderr: sinks.onStderr }),
+          readEnv: context.readEnv,
+        }),
+      outcome: (result) => Promise.resolve(this.#outcome(call, result, label)),
+      notStarted: (reason) => Promise.resolve(notStarted(reason)),
+    }, sinks);
+  }
+
+  /**
+   * The sandbox of a call: a local command gets the default plus the policy's spawn grants; a
+   * subagent is confined only when the policy says so; a command on a target is not (it runs on
+   * another machine).
+   */
+  async #plan(call: SpawnCall): Promise<SandboxPlan> {
+    if (call.mode === "command" && call.target !== undefined) {
+      return { kind: "unconfined", note: undefined };
+    }
+    // A task's program: the named agent's, or the configured subagent's.
+    const agent = call.mode === "agent" && call.target !== undefined
+      ? namedAgents(this.#config).get(call.target)?.argv
+      : this.#config.agent;
+    const program = call.mode === "command" ? SHELL : agent?.[0] ?? SHELL;
+    const sandbox: SandboxOptions | undefined = this.#context.sandbox;
+    return await planSandbox(policyOf(sandbox), {
+      caller: { kind: call.mode === "command" ? "spawn" : "agent" },
+      root: this.#root,
+      cwd: this.#root,
+      program,
+    }, planOptionsOf(sandbox));
+  }
+
+  #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {
+    const words = this.#words;
+    const output = spawnOutput(call, result, words);
+    const text = spawnResultText(call, result, words);
+    const metadata = { durationMs: result.durationMs, extra: { call, run: result, output } };
+    const code = failureCode(result);
+    if (code === undefined) return { result: text, images: [], metadata };
+    const summary = describeFailure({ ...result, stdout: "", stderr: "" }, label, words) ?? label;
+    throw ToolError.user(code, output.error ?? label, {
+      tool: SPAWN_TOOL,
+      summary,
+      output: { result: text, images: [], metadata },
+    });
   }
 }

@@ -6,10 +6,9 @@
  */
 
 import { checkAvailability } from "../contract/availability.ts";
-import { rosterTools } from "../contract/roster_tools.ts";
+import type { CallContext } from "../contract/context.ts";
+import { toolsOf } from "../contract/roster_tools.ts";
 import type { Approver, AuditSink, Tool } from "../contract/types.ts";
-import type { DeclaredToolOptions } from "../contract/declared_tool.ts";
-import type { SpawnToolOptions } from "../contract/spawn_tool.ts";
 import { loadRoster } from "../manifest/load.ts";
 import type { Roster } from "../manifest/types.ts";
 import { joinPath } from "../paths.ts";
@@ -27,26 +26,18 @@ export interface RosterToolSettings {
   readonly root: string;
   /** The user's config directory, absolute. */
   readonly configDir: string;
-  /** The language of texts and user-facing errors. */
-  readonly locale: string;
   /** Where decisions and runs are recorded. */
   readonly audit: AuditSink;
   /**
-   * Options of every declared tool (directories, `--env` pairs); the root defaults to the roster's,
-   * and the server's locale, approver, audit sink and sandbox take the place of any given here.
+   * The run context of every tool (locale, directories, `--env` pairs, what spawn needs); the
+   * server's approver, audit sink and sandbox take the place of its own.
    */
-  readonly declared: DeclaredToolOptions;
+  readonly context: CallContext;
   /**
    * The only tools to serve (`BASIS_ROSTER`, set for a delegated child), `spawn` among them or
    * not. @default every tool
    */
   readonly roster?: readonly string[];
-  /**
-   * Options of spawn (commands off, depth, timeout, what a subagent inherits); the root
-   * defaults to the roster's, and the server's locale, approver, audit sink and sandbox take the
-   * place of any given here.
-   */
-  readonly spawn: SpawnToolOptions;
   /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
   readonly sandbox: (policy: SandboxPolicy) => SandboxOptions;
 }
@@ -98,8 +89,8 @@ export async function loadRosterTools(
   };
   const served = names === undefined || names.includes(SPAWN_TOOL);
   const roster = await checkAvailability(loaded, {
-    env: settings.declared.env ?? {},
-    ...(settings.declared.cacheDir === undefined ? {} : { cacheDir: settings.declared.cacheDir }),
+    env: settings.context.env,
+    cacheDir: settings.context.cacheDir,
   });
   const unavailable: UnavailableEntry[] = [...roster.unavailable.values()].map((tool) => ({
     name: tool.name,
@@ -108,18 +99,15 @@ export async function loadRosterTools(
     recheck: !loaded.unavailable.has(tool.name) &&
       tool.problems.some((problem) => problem.field === "command[0]"),
   }));
-  const shared = { approver, audit: settings.audit, sandbox: settings.sandbox(policy) };
-  const options = {
-    locale: settings.locale,
-    declared: { ...settings.declared, ...shared },
-    spawn: { ...settings.spawn, ...shared },
+  const context = {
+    ...settings.context,
+    approver,
+    audit: settings.audit,
+    sandbox: settings.sandbox(policy),
   };
-  if (!served) {
-    return { tools: rosterTools(roster, undefined, options) as Tool[], unavailable };
-  }
-  if (spawn instanceof ManifestError) {
+  if (served && spawn instanceof ManifestError) {
     unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems, recheck: false });
-    return { tools: rosterTools(roster, undefined, options) as Tool[], unavailable };
   }
-  return { tools: rosterTools(roster, spawn, options) as Tool[], unavailable };
+  const config = served && !(spawn instanceof ManifestError) ? spawn : undefined;
+  return { tools: toolsOf(roster, config, context) as Tool[], unavailable };
 }

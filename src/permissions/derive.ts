@@ -1,5 +1,6 @@
 /**
- * Deriving the least-privilege Deno permissions of a workspace from its loaded manifests.
+ * Deno as the outer confinement: the least-privilege permissions a workspace needs, derived from
+ * its loaded manifests.
  *
  * @module
  */
@@ -17,20 +18,59 @@ import {
   stateDir,
 } from "../paths.ts";
 import { callSecrets, redact, redactPhrase } from "../redact.ts";
-import { KILL_PROGRAMS } from "../run/mod.ts";
-import { runtimeEnvNames } from "./_env_names.ts";
-import { locateProgram } from "./_locate.ts";
-import { collapsePaths, isInside } from "./_path_set.ts";
-import { inlineCodeFlag, riskOf } from "./_risky.ts";
-import type {
-  DerivedPermissions,
-  PermissionWarning,
-  ProgramGrant,
-  ProgramRequest,
-  WarningKind,
-} from "./types.ts";
+import { KILL_PROGRAMS, resolveProgram } from "../run/mod.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
+
+/** A program some part of the run may start, before it is located. */
+export interface ProgramRequest {
+  /** Who starts it, as a warning names it: `tool "fmt"`, `spawn commands`. */
+  readonly user: string | Phrase;
+  /** The program: an absolute path, or a bare name looked up on `PATH` at call time. */
+  readonly program: string;
+  /** The arguments it is declared with (to spot code passed inline). */
+  readonly args: readonly string[];
+  /** The `PATH` it is looked up on, when not the one every call sees. */
+  readonly path?: string;
+  /** How to do without it, for a warning (`run with --no-shell to leave it out`). */
+  readonly hint?: Phrase;
+  /** It runs inside the OS sandbox: a warning says what still confines it. @default false */
+  readonly sandboxed?: boolean;
+}
+
+/** One warning, one line: what it is about, and its phrase (no trailing period). */
+export interface PermissionWarning {
+  /**
+   * `confinement` (a program that runs any code it is given), `unresolved` (a program that cannot
+   * run: left out), `unexpressible` (a path holding a comma), `environment` (variables that make
+   * Deno refuse every program under a scoped `--allow-run`).
+   */
+  readonly kind: "confinement" | "unresolved" | "unexpressible" | "environment";
+  /** The warning. */
+  readonly phrase: Phrase;
+}
+
+/** The least-privilege permissions of one workspace; every list sorted, no path inside another. */
+export interface DerivedPermissions {
+  /** Absolute paths for `--allow-read`. */
+  readonly read: readonly string[];
+  /** Absolute paths for `--allow-write`. */
+  readonly write: readonly string[];
+  /** Variable names for `--allow-env`. */
+  readonly env: readonly string[];
+  /** Absolute program paths for `--allow-run`. */
+  readonly run: readonly string[];
+  /** System information for `--allow-sys` (Windows: `osRelease`, for the prompt's colours). */
+  readonly sys: readonly string[];
+  /** Every requested program (who starts it, in English) and the file granted, if any. */
+  readonly programs: readonly {
+    readonly user: string;
+    readonly program: string;
+    readonly path: string | undefined;
+  }[];
+  /** Grants that defeat confinement, programs left out, and the like. */
+  readonly warnings: readonly PermissionWarning[];
+}
 
 /** Options of {@linkcode derivePermissions}. */
 export interface DeriveOptions {
@@ -49,10 +89,9 @@ export interface DeriveOptions {
   /** `LD_*`/`DYLD_*` names set in the environment. @default read from the environment */
   loaderVars?: readonly string[];
   /**
-   * basis-tools' own code when it runs from the bundle: read to load a command's chunk when it is
-   * needed (the bundle imports chunks by a specifier Deno does not walk at start-up, and Deno
-   * checks the read of such an import) — the bundle's directory when it holds nothing else, else
-   * each chunk. @default none
+   * basis-tools' own code when it runs from the bundle (its chunks are imported by a specifier
+   * Deno checks the read of): the bundle's directory when it holds nothing else, else each chunk.
+   * @default none
    */
   code?: readonly string[];
   /**
@@ -65,6 +104,62 @@ export interface DeriveOptions {
     readonly write: readonly string[];
   };
 }
+
+/**
+ * The variables basis-tools itself reads, on every platform. A test scans `src/` for every
+ * variable name the code looks up and fails when one is missing here.
+ */
+const RUNTIME_ENV = [
+  // src/paths.ts: config, cache and state directories.
+  "BASIS_CONFIG_DIR BASIS_CACHE_DIR BASIS_STATE_DIR XDG_CONFIG_HOME XDG_CACHE_HOME XDG_STATE_HOME",
+  "HOME",
+  // src/cli/settings.ts and src/audit/audit_path.ts; BASIS_ROSTER: a parent's child policy.
+  "BASIS_APPROVE BASIS_LOCALE BASIS_AUDIT_LOG BASIS_NO_SHELL BASIS_ROSTER",
+  // src/run: where bare program names are found.
+  "PATH",
+  // src/sandbox/plan.ts: the host sockets a call must not reach (TMUX is below).
+  "SSH_AUTH_SOCK DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR",
+  // src/approval/terminal: colour; the prompt library (@inquirer) reads the next three through
+  // `process.env`, which throws under a scoped --allow-env when a name is not granted.
+  "NO_COLOR TERM INQUIRER_KEYBINDINGS CLI_WIDTH",
+  // Its styleText() asks Deno's Node layer for the terminal's colour depth (getColorDepth in
+  // ext/node/polyfills/internal/tty.js), which reads these.
+  "FORCE_COLOR NODE_DISABLE_COLORS TMUX TF_BUILD AGENT_NAME CI CI_NAME APPVEYOR BUILDKITE",
+  "CIRCLECI DRONE GITEA_ACTIONS GITHUB_ACTIONS GITLAB_CI TRAVIS TEAMCITY_VERSION TERM_PROGRAM",
+  "TERM_PROGRAM_VERSION COLORTERM",
+].join(" ").split(" ");
+/** Read on Windows only (the home fallback, `PATHEXT`, the prompt's Unicode detection). */
+const WINDOWS_ENV = "USERPROFILE PATHEXT WT_SESSION TERMINUS_SUBLIME ConEmuTask TERMINAL_EMULATOR"
+  .split(" ");
+
+/**
+ * Every name basis-tools may read on some platform (for the test that scans the source).
+ *
+ * @returns The names.
+ */
+export function allRuntimeEnvNames(): readonly string[] {
+  return [...RUNTIME_ENV, ...WINDOWS_ENV];
+}
+
+/**
+ * Programs whose grant defeats confinement: Deno's `--allow-run` allows a program with any
+ * arguments, so one that runs code or programs named in its arguments gives away everything.
+ */
+const RISKY = new Map(
+  ([
+    ["permissions.why_shell", "sh ash bash dash zsh ksh mksh yash fish csh tcsh nu elvish xonsh"],
+    ["permissions.why_shell", "busybox pwsh powershell cmd"],
+    ["permissions.why_launcher", "env xargs find nice nohup timeout setsid stdbuf time watch"],
+    ["permissions.why_launcher", "flock chroot unshare nsenter sudo doas su runuser strace ssh"],
+    ["permissions.why_launcher", "git make npm npx pnpm yarn bunx uvx"],
+    ["permissions.why_interpreter", "deno node nodejs bun python pypy perl ruby php lua luajit"],
+    ["permissions.why_interpreter", "tclsh wish rscript osascript awk gawk mawk nawk julia java"],
+    ["permissions.why_interpreter", "jshell expect"],
+  ] as const).flatMap(([why, names]) => names.split(" ").map((name) => [name, why] as const)),
+);
+
+/** Arguments that hand an interpreter or a shell code to run inline. */
+const INLINE_CODE = new Set(["-c", "-e", "-E", "--eval", "-p", "--print", "-r", "--command"]);
 
 /**
  * Derives the permissions basis-tools needs to serve one roster under Deno, and nothing more:
@@ -96,6 +191,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const env = options.env ?? readEnv;
   const callEnv = options.callEnv ?? {};
   const warnings: PermissionWarning[] = [];
+  const warn = (kind: PermissionWarning["kind"], phrase: Phrase) => warnings.push({ kind, phrase });
   const requests: ProgramRequest[] = [...roster.tools.values()].map((spec) => {
     const path = lookup(spec.env, "PATH");
     return {
@@ -110,7 +206,9 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
 
   const callPath = lookup(callEnv, "PATH") ?? env("PATH");
   const pathExt = lookup(callEnv, "PATHEXT") ?? env("PATHEXT");
-  const programs: ProgramGrant[] = [];
+  const locate = (program: string, path: string | undefined, ext = pathExt) =>
+    resolveProgram(program, { cwd: "/", path, pathExt: ext });
+  const programs: DerivedPermissions["programs"][number][] = [];
   // Absolute, as the program resolves them (a relative BASIS_CACHE_DIR is against the cwd).
   const cache = resolvePath(cacheDir(env));
   const state = resolvePath(stateDir(env));
@@ -118,15 +216,17 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   for (const path of options.code ?? []) read.add(path);
   const users = new Map<string, ProgramRequest[]>();
-  const secretsOfAll = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
+  const secrets = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
   for (const request of requests) {
-    const located = locateProgram(request.program, request.path ?? callPath, pathExt);
-    const user = inEnglish(request.user);
+    const located = locate(request.program, request.path ?? callPath);
+    const user = typeof request.user === "string" ? request.user : english(request.user);
     if (!located.ok) {
       // Not granted, so not needed in the flags: a name that came from an env value stays hidden.
-      programs.push({ user, program: redact(request.program, secretsOfAll), path: undefined });
-      const said = phrase("permissions.unresolved", { user: request.user, reason: located.reason });
-      warnings.push(warning("unresolved", said));
+      programs.push({ user, program: redact(request.program, secrets), path: undefined });
+      warn(
+        "unresolved",
+        phrase("permissions.unresolved", { user: request.user, reason: located.reason }),
+      );
       continue;
     }
     programs.push({ user, program: request.program, path: located.path });
@@ -134,13 +234,20 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
     users.set(located.path, [...(users.get(located.path) ?? []), request]);
   }
   for (const [path, requesters] of users) {
-    const warning = confinementWarning(path, requesters);
-    if (warning) warnings.push(warning);
+    const said = confinementWarning(path, requesters);
+    if (said) warn("confinement", said);
   }
 
   const run = new Set(users.keys());
-  const kill = IS_WINDOWS ? undefined : killProgram(callPath);
-  if (kill !== undefined) run.add(kill);
+  if (!IS_WINDOWS) {
+    // The `kill` program the runner signals a process group with (src/run/_kill.ts).
+    for (const program of KILL_PROGRAMS) {
+      const located = locate(program, callPath, undefined);
+      if (!located.ok) continue;
+      run.add(located.path);
+      break;
+    }
+  }
 
   for (const path of options.sandbox?.read ?? []) read.add(path);
   const write = new Set([roster.configDir, cache, state, ...(options.sandbox?.write ?? [])]);
@@ -154,12 +261,13 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   // The audit log is looked at before it is opened, so a FIFO there never blocks a call.
   if (audit !== undefined) read.add(audit);
 
-  const derived: DerivedPermissions = {
+  const derived = {
     read: collapsePaths(read),
     write: collapsePaths(write),
     env: [
       ...new Set([
-        ...runtimeEnvNames(),
+        ...RUNTIME_ENV,
+        ...(IS_WINDOWS ? WINDOWS_ENV : []),
         ...(options.envNames ?? []),
         ...(options.manifestVars ?? []),
       ]),
@@ -169,58 +277,36 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
     // uid: the validator cache trusts only files this user owns (src/schema/_cache.ts).
     sys: IS_WINDOWS ? ["osRelease"] : ["uid"],
     programs,
-    warnings,
   };
-  // Warnings name programs and paths that may come from an env value: those are secrets.
-  const secrets = secretsOfAll;
   for (const path of new Set([...derived.read, ...derived.write, ...derived.run])) {
-    if (!path.includes(",")) continue;
-    warnings.push(
-      warning("unexpressible", phrase("permissions.unexpressible", { path: `"${path}"` })),
-    );
+    if (path.includes(",")) {
+      warn("unexpressible", phrase("permissions.unexpressible", { path: `"${path}"` }));
+    }
   }
   const loaderVars = options.loaderVars ?? loaderVarsOfEnvironment();
   if (loaderVars.length > 0) {
-    const variables = loaderVars.join(", ");
-    warnings.push(warning("environment", phrase("permissions.environment", { variables })));
+    warn("environment", phrase("permissions.environment", { variables: loaderVars.join(", ") }));
   }
-  if (secrets.length === 0) return derived;
-  return { ...derived, warnings: warnings.map((found) => redactWarning(found, secrets)) };
+  // Warnings name programs and paths that may come from an env value: those are secrets.
+  return {
+    ...derived,
+    warnings: secrets.length === 0
+      ? warnings
+      : warnings.map(({ kind, phrase }) => ({ kind, phrase: redactPhrase(phrase, secrets) })),
+  };
 }
 
-/** A warning with the secrets hidden in its phrase. */
-function redactWarning(found: PermissionWarning, secrets: readonly string[]): PermissionWarning {
-  return { kind: found.kind, phrase: redactPhrase(found.phrase, secrets) };
-}
-
-/** A warning. */
-function warning(kind: WarningKind, phrase: Phrase): PermissionWarning {
-  return { kind, phrase };
-}
-
-/** Who starts a program, in English (as `programs` lists them). */
-function inEnglish(user: string | Phrase): string {
-  return typeof user === "string" ? user : english(user);
-}
-
-/** Values one after another (`a, b, c`), as the locale lists them. */
-function listed(values: readonly (string | Phrase)[]): string | Phrase {
-  const [first = "", ...rest] = values;
-  return rest.reduce<string | Phrase>(
+function confinementWarning(path: string, requesters: readonly ProgramRequest[]) {
+  const why = riskOf(path);
+  if (why === undefined) return undefined;
+  // Values one after another (`a, b, c`), as the locale lists them.
+  const [first = "", ...rest] = requesters.map((request) => request.user);
+  const users = rest.reduce<string | Phrase>(
     (list, item) => phrase("permissions.list", { list, item }),
     first,
   );
-}
-
-function confinementWarning(
-  path: string,
-  requesters: readonly ProgramRequest[],
-): PermissionWarning | undefined {
-  const risk = riskOf(path);
-  if (risk === undefined) return undefined;
-  const users = listed(requesters.map((request) => request.user));
   const inline = requesters.flatMap((request) => {
-    const flag = inlineCodeFlag(request.args);
+    const flag = request.args.find((arg) => INLINE_CODE.has(arg));
     return flag === undefined
       ? []
       : [phrase("permissions.inline_code", { user: request.user, flag })];
@@ -230,20 +316,44 @@ function confinementWarning(
   const key = requesters.every((request) => request.sandboxed === true)
     ? "permissions.confinement_sandboxed"
     : "permissions.confinement";
-  const said = [...inline, ...hints].reduce<Phrase>(
+  return [...inline, ...hints].reduce<Phrase>(
     (text, more) => phrase("permissions.more", { text, more }),
-    phrase(key, { path: `"${path}"`, users, why: risk.why }),
+    phrase(key, { path: `"${path}"`, users, why: phrase(why) }),
   );
-  return warning("confinement", said);
 }
 
-/** The `kill` program the runner will use to signal a process group (see src/run/_kill.ts). */
-function killProgram(path: string | undefined): string | undefined {
-  for (const program of KILL_PROGRAMS) {
-    const located = locateProgram(program, path, undefined);
-    if (located.ok) return located.path;
+/**
+ * Why granting a program defeats confinement, by its name and the name of the file it links to
+ * (`/usr/bin/sh` → `dash`), version suffixes ignored (`Python3.12.EXE` → `python`).
+ */
+function riskOf(path: string) {
+  const base = (path: string) =>
+    path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+  const names = [base(path)];
+  try {
+    names.push(base(Deno.realPathSync(path)));
+  } catch {
+    // Not allowed to look, or gone: the name as written is all there is.
+  }
+  for (const name of names) {
+    const why = RISKY.get(
+      name.toLowerCase().replace(/\.(exe|com)$/, "").replace(/[-_]?[0-9][0-9.]*$/, ""),
+    );
+    if (why !== undefined) return why;
   }
   return undefined;
+}
+
+/** Sorted, without duplicates and without a path inside another (a grant covers what is below). */
+function collapsePaths(paths: Iterable<string>): string[] {
+  const sorted = [...new Set(paths)].sort();
+  return sorted.filter((path) => !sorted.some((other) => other !== path && isInside(path, other)));
+}
+
+function isInside(path: string, dir: string): boolean {
+  const a = IS_WINDOWS ? path.replaceAll("\\", "/").toLowerCase() : path;
+  const b = IS_WINDOWS ? dir.replaceAll("\\", "/").toLowerCase() : dir;
+  return a === b || a.startsWith(b.endsWith("/") ? b : `${b}/`);
 }
 
 /** A variable from a layer of `--env` or manifest pairs (case-insensitive on Windows). */

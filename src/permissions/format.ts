@@ -7,7 +7,7 @@
 
 import { quoteArgv } from "../approval/shell_quote.ts";
 import { english } from "../locale/messages.ts";
-import type { DerivedPermissions } from "./types.ts";
+import type { DerivedPermissions } from "./derive.ts";
 
 /** The output formats of `basis-tools permissions`. */
 export const PERMISSION_FORMATS = ["flags", "json", "deno-json", "compile"] as const;
@@ -89,50 +89,38 @@ export function formatPermissions(
   format: PermissionFormat,
   options: FormatOptions = {},
 ): string {
+  const flags = permissionFlags(derived);
+  const { read, write, env, run, sys } = derived;
   switch (format) {
     case "flags":
-      return `${quoteArgv(permissionFlags(derived))}\n`;
-    case "json":
-      return `${
-        JSON.stringify(
-          {
-            flags: permissionFlags(derived),
-            read: derived.read,
-            write: derived.write,
-            env: derived.env,
-            run: derived.run,
-            sys: derived.sys,
-            programs: derived.programs.map((grant) => ({ ...grant, path: grant.path ?? null })),
-            // In English, whatever the locale: JSON is for programs.
-            warnings: derived.warnings.map(({ kind, phrase }) => ({
-              kind,
-              message: english(phrase),
-            })),
-          },
-          null,
-          2,
-        )
-      }\n`;
+      return `${quoteArgv(flags)}\n`;
+    case "json": {
+      const programs = derived.programs.map((grant) => ({ ...grant, path: grant.path ?? null }));
+      // In English, whatever the locale: JSON is for programs.
+      const warnings = derived.warnings.map(({ kind, phrase }) => ({
+        kind,
+        message: english(phrase),
+      }));
+      const json = { flags, read, write, env, run, sys, programs, warnings };
+      return `${JSON.stringify(json, null, 2)}\n`;
+    }
     case "deno-json": {
-      const { read, write, env, run, sys } = derived;
       const set = { read, write, env, run, ...(sys.length > 0 ? { sys } : {}) };
       return `${JSON.stringify({ permissions: { default: set } }, null, 2)}\n`;
     }
     case "compile":
-      return `${quoteArgv(compileCommand(derived, options))}\n`;
+      return `${
+        quoteArgv([
+          "deno",
+          "compile",
+          ...(options.entryFlags ?? ["--no-config"]),
+          ...flags,
+          ...(options.include ?? []).flatMap((chunk) => ["--include", chunk]),
+          "--output",
+          options.output ?? "basis-tools",
+          options.entry ?? "dist/basis-tools.js",
+          ...(options.args ?? []),
+        ])
+      }\n`;
   }
-}
-
-function compileCommand(derived: DerivedPermissions, options: FormatOptions): string[] {
-  return [
-    "deno",
-    "compile",
-    ...(options.entryFlags ?? ["--no-config"]),
-    ...permissionFlags(derived),
-    ...(options.include ?? []).flatMap((chunk) => ["--include", chunk]),
-    "--output",
-    options.output ?? "basis-tools",
-    options.entry ?? "dist/basis-tools.js",
-    ...(options.args ?? []),
-  ];
 }

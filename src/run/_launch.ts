@@ -1,80 +1,69 @@
 /**
- * Starting a child in a process group of its own. Deno's `detached: true` does it with a `setsid()`
- * between fork and exec, which rules out `posix_spawn`: Deno then forks its whole address space,
- * 4–8 ms a start in a long-running process (the MCP server) against about 1 ms for a plain spawn.
- * Where `setsid(1)` exists and `--allow-run` is unscoped (so it grants nothing more), the child is
- * spawned plainly as `setsid -- PROGRAM ARGS…`: setsid, not a group leader, calls `setsid()` and
- * execs the program in place, so the pid Deno sees leads the new group. Otherwise: `detached`.
+ * Starting a child in a process group of its own, and every way a start fails. Private to the
+ * runner.
+ *
+ * Deno's `detached: true` makes the group with a `setsid()` between fork and exec, which rules out
+ * `posix_spawn`: Deno then forks its whole address space, 4–8 ms a start in a long-running process
+ * (the MCP server) against about 1 ms for a plain spawn. Where `setsid(1)` exists and
+ * `--allow-run` is unscoped (so it grants nothing more), the child is spawned plainly as
+ * `setsid -- PROGRAM ARGS…`: setsid, not a group leader, calls `setsid()` and execs the program in
+ * place, so the pid Deno sees leads the new group. Otherwise: `detached`.
  *
  * Where `setpriv(1)` is there too (util-linux, like setsid), the start is
  * `setpriv --pdeathsig KILL -- setsid -- PROGRAM ARGS…`: the program gets SIGKILL when basis-tools
  * dies, even of a SIGKILL nothing can catch (the kernel's parent-death signal survives both execs;
  * about 1 ms more a start). A setpriv that refuses `--pdeathsig` (util-linux before 2.33, BusyBox)
- * is left out: its program is read once a process to see. Without it such a death leaves an unconfined program
- * running. Processes the program started itself are not reached this way (only a sandbox's PID
- * namespace holds them). bwrap is started without setpriv: its `--die-with-parent` does the same.
- * Private to the runner.
+ * is left out: its program is read once a process to see. Without it such a death leaves an
+ * unconfined program running. Processes the program started itself are not reached this way (only
+ * a sandbox's PID namespace holds them). bwrap is started without setpriv: its `--die-with-parent`
+ * does the same.
  *
  * @module
  */
 
-import { notStartable, type StartProblem } from "./_start_error.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
+import type { StartFailure } from "./types.ts";
 
-/** Where `setsid(1)` and `setpriv(1)` are looked for (util-linux, BusyBox). */
-const LAUNCHER_DIRS: readonly string[] = ["/usr/bin", "/bin"];
-
-/** The prefix setsid(1) writes when it cannot exec the program (exit 126 or 127). */
-const EXEC_FAILED = /^setsid: failed to execute (.+?): (.+)$/;
-
-/** The launchers found: setsid alone, and setsid behind setpriv (or setsid alone without it). */
-interface Launchers {
-  readonly setsid: readonly string[];
-  readonly tied: readonly string[];
+/** Why the program did not start: its kind, and the reason as a phrase. */
+export interface StartProblem {
+  failure: StartFailure;
+  reason: Phrase;
 }
 
-let launchers: Launchers | null | undefined;
-
-/** The largest setpriv program read to see whether it takes `--pdeathsig` (BusyBox is ~2 MiB). */
-const MAX_LAUNCHER_BYTES = 8 * 1024 * 1024;
+/** The argv put before a program: setsid alone, and setsid behind setpriv (or setsid alone). */
+let launchers: { setsid: string[]; tied: string[] } | null | undefined;
 
 /**
  * What children are started through, found once: only on Linux, only when Deno may run any
  * program (no scope, nothing denied), and only when setsid is there; with setpriv before it when
- * that is there too.
- *
- * @returns The argv to put before the program, or `undefined` to start children `detached`.
+ * that is there too and takes `--pdeathsig` (util-linux 2.33 and later; not BusyBox's). Its
+ * program, an ELF file, names the option in its usage text exactly when it has it: reading the
+ * file (80 KiB) costs a tenth of a millisecond, where running it to ask costs several.
  */
-function launcher(): Launchers | undefined {
+function launcher(): { setsid: string[]; tied: string[] } | undefined {
   if (launchers !== undefined) return launchers ?? undefined;
   launchers = null;
   if (Deno.build.os !== "linux") return undefined;
   try {
     const run = Deno.permissions.querySync({ name: "run" });
-    if (run.state !== "granted" || run.partial) return undefined;
-    const found = findProgram("setsid");
-    if (found === undefined) return undefined;
-    const setsid = [found, "--"];
-    const setpriv = findProgram("setpriv");
-    const tied = setpriv === undefined ? [] : [setpriv, "--pdeathsig", "KILL", "--"];
-    launchers = { setsid, tied: takesDeathSignal(tied) ? [...tied, ...setsid] : setsid };
+    const setsid = run.state === "granted" && !run.partial ? findLauncher("setsid") : undefined;
+    if (setsid === undefined) return undefined;
+    const setpriv = findLauncher("setpriv");
+    const through = [setsid, "--"];
+    const tied = setpriv !== undefined && takesDeathSignal(setpriv)
+      ? [setpriv, "--pdeathsig", "KILL", "--", ...through]
+      : through;
+    launchers = { setsid: through, tied };
   } catch {
     // Not allowed to look, or not there: detached it is.
   }
   return launchers ?? undefined;
 }
 
-/**
- * Whether setpriv takes `--pdeathsig` (util-linux 2.33 and later; not BusyBox's): its program, an
- * ELF file, names the option (in its usage text) exactly when it has it. A setpriv that refused it would fail
- * every start; reading the file (80 KiB, read-only) costs a tenth of a millisecond, where running
- * it to ask costs several, on every start of basis-tools.
- */
-function takesDeathSignal(tied: readonly string[]): boolean {
-  const [setpriv] = tied;
-  if (setpriv === undefined) return false;
+function takesDeathSignal(setpriv: string): boolean {
   try {
-    const info = Deno.statSync(setpriv);
-    if (info.size > MAX_LAUNCHER_BYTES) return false;
+    // The largest setpriv read (BusyBox is ~2 MiB).
+    if (Deno.statSync(setpriv).size > 8 * 1024 * 1024) return false;
     const text = new TextDecoder("latin1").decode(Deno.readFileSync(setpriv));
     return text.startsWith("\x7fELF") && text.includes("--pdeathsig");
   } catch {
@@ -82,10 +71,9 @@ function takesDeathSignal(tied: readonly string[]): boolean {
   }
 }
 
-/** An executable file of that name in one of {@linkcode LAUNCHER_DIRS}. */
-function findProgram(name: string): string | undefined {
-  for (const dir of LAUNCHER_DIRS) {
-    const path = `${dir}/${name}`;
+/** An executable file of that name in `/usr/bin` or `/bin` (util-linux, BusyBox). */
+function findLauncher(name: string): string | undefined {
+  for (const path of [`/usr/bin/${name}`, `/bin/${name}`]) {
     // Never a permission prompt: look only where reading is already granted.
     if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") continue;
     try {
@@ -98,69 +86,185 @@ function findProgram(name: string): string | undefined {
   return undefined;
 }
 
-/** A started child and how it was started. */
+/** A started child and how: what reports an exec failure as an exit ({@linkcode launchFailure}). */
 export interface Launched {
-  /** The child; its pid leads its process group (once setsid has run, for `viaSetsid`). */
+  /** The child; its pid leads its process group (once setsid has run). */
   readonly child: Deno.ChildProcess;
-  /** Started through setsid(1): an exec failure shows as its exit 126/127 (see `execFailure`). */
+  /** Started through setsid(1). */
   readonly viaSetsid: boolean;
+  /** The child is bwrap. */
+  readonly bwrap: boolean;
 }
 
 /**
  * Spawns a program with piped stdio in a process group of its own.
  *
- * @param program The program as resolved (an absolute path, or a bare name Deno looks up).
+ * @param program The program as resolved, or the sandbox wrapper.
  * @param args Its arguments.
- * @param options Working directory and environment; `ownDeath` for a program that dies with its
- *   parent by itself (bwrap), which is started without setpriv.
+ * @param options Working directory and environment; `bwrap` for bubblewrap, which dies with its
+ *   parent by itself and is started without setpriv.
  * @returns The child.
  * @throws What `Deno.Command#spawn` throws.
  */
 export function spawnInOwnGroup(
   program: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; clearEnv: boolean; ownDeath: boolean },
+  options: { cwd: string; env: Record<string, string>; clearEnv: boolean; bwrap: boolean },
 ): Launched {
-  const { ownDeath, ...spawn } = options;
+  const { bwrap, ...spawn } = options;
   const stdio = { stdin: "piped", stdout: "piped", stderr: "piped" } as const;
   const found = launcher();
-  // A program that dies with its parent by itself (bwrap's --die-with-parent) needs no setpriv.
-  const through = ownDeath ? found?.setsid : found?.tied;
-  if (through !== undefined) {
-    const [first, ...rest] = through as [string, ...string[]];
-    const child = new Deno.Command(first, {
-      args: [...rest, program, ...args],
-      ...spawn,
-      ...stdio,
-    }).spawn();
-    return { child, viaSetsid: true };
-  }
-  const child = new Deno.Command(program, { args: [...args], ...spawn, ...stdio, detached: true })
-    .spawn();
-  return { child, viaSetsid: false };
+  const [first, ...rest] = (bwrap ? found?.setsid : found?.tied) ?? [program];
+  const child = new Deno.Command(first as string, {
+    args: found === undefined ? [...args] : [...rest, program, ...args],
+    ...spawn,
+    ...stdio,
+    detached: found === undefined,
+  }).spawn();
+  return { child, viaSetsid: found !== undefined, bwrap };
 }
 
+/** What setsid(1) writes when it cannot exec the program (exit 126 or 127). */
+const SETSID_FAILED = /^setsid: failed to execute (.+?): (.+)$/;
+/** bwrap: one `bwrap: …` line, exit 1, when it could not set the sandbox up or exec the program. */
+const BWRAP_FAILED = /^bwrap: (.+)$/;
+const EXEC_FAILED = /^execvp (.+?): (.+)$/;
+
 /**
- * Tells a program that setsid(1) could not exec (the interpreter of a script is missing, a
- * `noexec` mount…) from a program that ran and exited 126 or 127, as Deno's spawn would have
- * reported it: not started.
+ * Tells a program that could not be executed (setsid could not exec it: a script's interpreter
+ * missing, a `noexec` mount; bwrap could not set the sandbox up or exec it) from a program that
+ * ran and exited so: one line on stderr, nothing on stdout, the launcher's exit code.
  *
- * @param code The exit code.
- * @param stdoutBytes What was written on stdout (an exec failure writes nothing).
+ * @param launched How the program was started.
+ * @param status How it ended.
+ * @param stdoutBytes What was written on stdout.
  * @param stderr The stderr text.
  * @returns The start problem, or `undefined` when the program ran.
  */
-export function execFailure(
-  code: number | null,
+export function launchFailure(
+  launched: Launched,
+  status: Deno.CommandStatus,
   stdoutBytes: number,
   stderr: string,
 ): StartProblem | undefined {
-  if ((code !== 126 && code !== 127) || stdoutBytes !== 0) return undefined;
-  const match = EXEC_FAILED.exec(stderr.trim());
-  if (match === null || stderr.trim().includes("\n")) return undefined;
-  const [, program, detail] = match;
+  const text = stderr.trim();
+  if (status.signal !== null || stdoutBytes !== 0 || text.includes("\n")) return undefined;
+  const setsid = launched.viaSetsid ? SETSID_FAILED.exec(text) : null;
+  if (setsid !== null && (status.code === 126 || status.code === 127)) {
+    const failure = status.code === 127 ? "not_found" : "other";
+    return { failure, reason: notStartable(setsid[1] ?? "", setsid[2] ?? "") };
+  }
+  const said = launched.bwrap && status.code === 1 ? BWRAP_FAILED.exec(text)?.[1] : undefined;
+  if (said === undefined) return undefined;
+  const exec = EXEC_FAILED.exec(said);
+  if (exec === null) {
+    return { failure: "other", reason: phrase("start.sandbox_failed", { detail: said }) };
+  }
+  const [, program = "", detail = ""] = exec;
+  const failure = /no such file/i.test(detail)
+    ? "not_found"
+    : /permission denied/i.test(detail)
+    ? "not_executable"
+    : "other";
+  return { failure, reason: notStartable(program, detail) };
+}
+
+/** Linux's signal numbers, for bwrap's 128 + N. */
+const SIGNALS =
+  ("HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD " +
+    "CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS").split(" ");
+
+/**
+ * The status as the program in bwrap ended: bwrap reports a program killed by signal N as exit
+ * 128 + N, as shells do.
+ *
+ * @param status bwrap's status.
+ * @returns The program's.
+ */
+export function signalledStatus(status: Deno.CommandStatus): Deno.CommandStatus {
+  const name = status.signal === null ? SIGNALS[status.code - 129] : undefined;
+  if (name === undefined) return status;
+  return { success: false, code: status.code, signal: `SIG${name}` as Deno.Signal };
+}
+
+/**
+ * Classifies an error thrown by `Deno.Command#spawn`.
+ *
+ * @param error What was thrown.
+ * @param program The tool's program (not the launcher that may have started it).
+ * @param cwd The working directory.
+ * @param loaderVars Names of `LD_*`/`DYLD_*` variables the child would have received.
+ * @returns The failure kind and its reason.
+ */
+export function classifySpawnError(
+  error: unknown,
+  program: string,
+  cwd: string,
+  loaderVars: readonly string[],
+): StartProblem {
+  const detail = error instanceof Error ? error.message : String(error);
+  const denied = error instanceof Deno.errors.PermissionDenied;
+  if (error instanceof Deno.errors.NotCapable || (denied && !/os error/i.test(detail))) {
+    return refusal(detail, program, loaderVars);
+  }
+  if (denied) {
+    return {
+      failure: "not_executable",
+      reason: phrase("start.permission", { program: quote(program) }),
+    };
+  }
+  if (error instanceof Deno.errors.NotFound) {
+    if (/cwd/i.test(detail)) return cwdMissing(cwd);
+    const key = program.includes("/") ? "start.missing" : "start.not_on_path";
+    return { failure: "not_found", reason: phrase(key, { program: quote(program) }) };
+  }
+  // Deno's "Failed to spawn 'X': " names what it started, which may be a launcher (setsid, bwrap).
+  const why = detail.replace(/\s*\n\s*/g, " ").trim().replace(/^Failed to spawn '[^']*': /, "");
+  return { failure: "other", reason: notStartable(program, why) };
+}
+
+/**
+ * The problem for a working directory that is missing or not a directory.
+ *
+ * @param cwd The working directory.
+ * @param isFile Whether something that is not a directory is there.
+ * @returns A start problem of kind `"other"`.
+ */
+export function cwdMissing(cwd: string, isFile = false): StartProblem {
+  const key = isFile ? "start.cwd_not_dir" : "start.cwd_missing";
+  return { failure: "other", reason: phrase(key, { cwd: quote(cwd) }) };
+}
+
+function notStartable(program: string, detail: string): Phrase {
+  return phrase("start.failed", { program: quote(program), detail });
+}
+
+function refusal(detail: string, program: string, loaderVars: readonly string[]): StartProblem {
+  const named = /access to "([^"]+)"/.exec(detail)?.[1] ?? program;
+  if (/environment variable/i.test(detail)) {
+    const fromMessage = /with (\S+) environment variable/.exec(detail)?.[1];
+    const vars = loaderVars.length > 0 ? loaderVars : fromMessage ? [fromMessage] : [];
+    const variables = vars.length > 0 ? vars.join(", ") : phrase("start.loader_variables");
+    return {
+      failure: "permission_denied",
+      reason: phrase("start.loader_env", { program: quote(program), variables }),
+    };
+  }
+  const flag = named.includes("/") || named.includes("\\")
+    ? `--allow-run=${named}`
+    : phrase("start.sandbox_flag", { program: named });
   return {
-    failure: code === 127 ? "not_found" : "other",
-    reason: notStartable(program ?? "", detail ?? ""),
+    failure: "permission_denied",
+    reason: phrase("start.sandbox", { program: quote(named), flag }),
   };
+}
+
+/**
+ * A program or directory as the reasons name it: between double quotes, as it is.
+ *
+ * @param value The program or directory.
+ * @returns The quoted value.
+ */
+export function quote(value: string): string {
+  return `"${value}"`;
 }

@@ -8,7 +8,7 @@
 
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath } from "../paths.ts";
-import { quote } from "./_start_error.ts";
+import { quote } from "./_launch.ts";
 import { quietly } from "../quietly.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
@@ -41,14 +41,7 @@ export interface ResolveContext {
   pathExt: string | undefined;
 }
 
-type Kind =
-  | "executable"
-  | "missing"
-  | "directory"
-  | "not_executable"
-  | "batch"
-  | "refused"
-  | "unknown";
+type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" | "unknown";
 
 /**
  * Resolves a program name to the file that would run.
@@ -66,31 +59,20 @@ type Kind =
  */
 export function resolveProgram(program: string, context: ResolveContext): Resolution {
   if (program.trim() === "") return failed("not_found", program, phrase("start.blank"));
-  const looked: string[] = [];
-  const result = hasSeparator(program)
-    ? judgeAt(program, isAbsolutePath(program) ? program : joinPath(context.cwd, program), looked)
-    : searchPath(program, context, looked);
-  return result.ok ? { ...result, looked } : result;
-}
-
-type Judged = { ok: true; path: string } | Exclude<Resolution, { ok: true }>;
-
-function judgeAt(program: string, path: string, looked: string[]): Judged {
-  looked.push(path);
-  return judge(program, path, inspect(path));
-}
-
-function searchPath(program: string, context: ResolveContext, looked: string[]): Judged {
+  if (program.includes("/") || (IS_WINDOWS && program.includes("\\"))) {
+    const path = isAbsolutePath(program) ? program : joinPath(context.cwd, program);
+    return judge(program, path, inspect(path), [path]);
+  }
   const dirs = (context.path ?? "").split(IS_WINDOWS ? ";" : ":")
     // Empty and relative entries would search the working directory: a repository could plant a
     // program there, so they are skipped.
     .filter((dir) => dir !== "" && isAbsolutePath(dir));
-  const names = IS_WINDOWS ? windowsNames(program, context.pathExt) : [program];
+  const looked: string[] = [];
   let unusable: { path: string; kind: Kind } | undefined;
-  const unreadable: string[] = [];
+  const unreadable = new Set<string>();
   let refused = false;
   for (const dir of dirs) {
-    for (const name of names) {
+    for (const name of IS_WINDOWS ? windowsNames(program, context.pathExt) : [program]) {
       const path = joinPath(dir, name);
       looked.push(path);
       const kind = inspect(path);
@@ -100,26 +82,27 @@ function searchPath(program: string, context: ResolveContext, looked: string[]):
       // the program run.
       if (kind === "unknown" || kind === "refused") {
         refused ||= kind === "refused";
-        if (!unreadable.includes(dir)) unreadable.push(dir);
-        continue;
+        unreadable.add(dir);
+      } else if (kind === "executable" || kind === "batch") {
+        return judge(program, path, kind, looked);
+      } else if (kind === "not_executable") {
+        unusable ??= { path, kind };
       }
-      if (kind === "executable" || kind === "batch") return judge(program, path, kind);
-      if (kind === "not_executable" && !unusable) unusable = { path, kind };
     }
   }
-  if (unusable) return judge(program, unusable.path, unusable.kind);
-  if (unreadable.length > 0) {
-    const shown = unreadable.map((dir) =>
-      JSON.stringify(dir.length > 80 ? `${dir.slice(0, 80)}…` : dir)
-    );
-    const key = refused ? "start.lookup_refused" : "start.not_on_path_unreadable";
-    return failed(
-      "not_found",
-      program,
-      phrase(key, { program: quote(program), dirs: shown.join(", ") }),
-    );
+  if (unusable) return judge(program, unusable.path, unusable.kind, looked);
+  if (unreadable.size === 0) {
+    return failed("not_found", program, phrase("start.not_on_path", { program: quote(program) }));
   }
-  return failed("not_found", program, phrase("start.not_on_path", { program: quote(program) }));
+  const shown = [...unreadable].map((dir) =>
+    JSON.stringify(dir.length > 80 ? `${dir.slice(0, 80)}…` : dir)
+  );
+  const key = refused ? "start.lookup_refused" : "start.not_on_path_unreadable";
+  return failed(
+    "not_found",
+    program,
+    phrase(key, { program: quote(program), dirs: shown.join(", ") }),
+  );
 }
 
 /** The failure and the reason of each kind of file that cannot run. */
@@ -130,8 +113,15 @@ const UNUSABLE = {
   not_executable: ["not_executable", "start.not_executable"],
 } as const;
 
-function judge(program: string, path: string, kind: Kind): Judged {
-  if (kind === "executable" || kind === "unknown" || kind === "refused") return { ok: true, path };
+function judge(
+  program: string,
+  path: string,
+  kind: Kind | "refused",
+  looked: readonly string[],
+): Resolution {
+  if (kind === "executable" || kind === "unknown" || kind === "refused") {
+    return { ok: true, path, looked };
+  }
   const [failure, key] = UNUSABLE[kind];
   const shown = program === path ? quote(program) : `${quote(program)} (${path})`;
   return failed(failure, path, phrase(key, { program: shown }));
@@ -141,12 +131,12 @@ function failed(
   failure: "not_found" | "not_executable",
   path: string,
   reason: Phrase,
-): Exclude<Resolution, { ok: true }> {
+): Resolution {
   return { ok: false, failure, path, reason };
 }
 
 /** Synchronous on purpose: a handful of local stats is microseconds, an async stat a thread hop. */
-function inspect(path: string): Kind {
+function inspect(path: string): Kind | "refused" {
   let info: Deno.FileInfo;
   try {
     info = quietly(() => Deno.statSync(path));
@@ -167,8 +157,4 @@ function windowsNames(program: string, pathExt: string | undefined): string[] {
   const exts = (pathExt || ".COM;.EXE;.BAT;.CMD").split(";").filter((ext) => ext !== "");
   const hasExt = exts.some((ext) => program.toUpperCase().endsWith(ext.toUpperCase()));
   return hasExt ? [program] : exts.map((ext) => program + ext.toLowerCase());
-}
-
-function hasSeparator(program: string): boolean {
-  return program.includes("/") || (IS_WINDOWS && program.includes("\\"));
 }

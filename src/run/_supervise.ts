@@ -6,32 +6,21 @@
  * @module
  */
 
-import { redactorOf, type StreamRedactor } from "../redact.ts";
+import { redactorOf } from "../redact.ts";
 import { type CaptureResult, OutputCapture } from "./_capture.ts";
-import { stopSandboxed } from "./_sandbox_stop.ts";
-import { stopGroup } from "./_terminate.ts";
+import { stopGroup, stopSandboxed } from "./_stop.ts";
 import { settlesWithin, startTimer } from "./_wait.ts";
+import type { RunOptions, RunRequest } from "./types.ts";
 
 /** How long to wait for output pipes (or stdin) to close after the child exits. */
 const PIPE_GRACE_MS = 200;
 
-/** The resolved settings of one supervision. */
-export interface SuperviseSettings {
-  input: Uint8Array;
-  timeoutMs: number;
-  graceMs: number;
-  signal: AbortSignal | undefined;
-  onStdout: ((chunk: Uint8Array) => void) | undefined;
-  onStderr: ((chunk: Uint8Array) => void) | undefined;
-  maxBytes: number;
-  maxLines: number;
-  maxStderrBytes: number;
-  spillDir: string | undefined;
-  maxSpillBytes: number;
-  secrets: readonly string[];
-  /** The child is bwrap: stop it through its PID namespace (`stopSandboxed`). */
-  sandboxed: boolean;
-}
+/** Default of {@linkcode RunOptions.maxBytes}: 50 KiB. */
+export const DEFAULT_MAX_BYTES = 51200;
+/** Default of {@linkcode RunOptions.maxLines}. */
+export const DEFAULT_MAX_LINES = 2000;
+/** Default of {@linkcode RunOptions.maxSpillBytes}: 16 MiB. */
+export const DEFAULT_MAX_SPILL_BYTES = 16 * 1024 * 1024;
 
 /** What happened to the child. */
 export interface Supervised {
@@ -43,82 +32,73 @@ export interface Supervised {
   stderr: CaptureResult;
 }
 
-type StopReason = "timeout" | "cancel" | "callback";
-
 /**
- * Supervises a spawned child until it and its output are done.
+ * Supervises a spawned child until it and its output are done. The defaults of the options are
+ * applied here, in one place.
  *
- * @param child A child spawned with piped stdio and `detached: true`.
- * @param settings Input, limits and callbacks.
+ * @param child A child spawned with piped stdio, leading its own process group.
+ * @param request Its stdin and time limit.
+ * @param options Limits, callbacks, secrets.
+ * @param sandboxed The child is bwrap: it is stopped through its PID namespace.
  * @returns The exit status, how the run ended and the captured output.
  * @throws What `onStdout`/`onStderr` threw (a caller bug), after the group was stopped.
  */
 export async function supervise(
   child: Deno.ChildProcess,
-  settings: SuperviseSettings,
+  request: RunRequest,
+  options: RunOptions,
+  sandboxed: boolean,
 ): Promise<Supervised> {
-  const stop = Promise.withResolvers<StopReason>();
+  const stop = Promise.withResolvers<"timeout" | "cancel" | "callback">();
   let callbackError: { error: unknown } | undefined;
   const onCallbackError = (error: unknown) => {
     callbackError ??= { error };
     stop.resolve("callback");
   };
-
-  const stdin = feed(child.stdin, settings.input);
+  const secrets = options.secrets ?? [];
+  const stdin = feed(child.stdin, request.stdin);
+  // Each stream is redacted before anything sees it: the callback, the kept part, the spill file.
   const stdoutCapture = new OutputCapture({
-    maxBytes: settings.maxBytes,
-    maxLines: settings.maxLines,
-    spillDir: settings.spillDir,
-    maxSpillBytes: settings.maxSpillBytes,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
+    spillDir: options.spillDir,
+    maxSpillBytes: options.maxSpillBytes ?? DEFAULT_MAX_SPILL_BYTES,
   });
   const stderrCapture = new OutputCapture({
-    maxBytes: settings.maxStderrBytes,
+    maxBytes: options.maxStderrBytes ?? 65536,
     maxLines: Infinity,
     spillDir: undefined,
     maxSpillBytes: 0,
   });
-  // Each stream is redacted before anything sees it: the callback, the kept part, the spill file.
-  const stdout = drain(child.stdout, {
-    capture: stdoutCapture,
-    redactor: redactorOf(settings.secrets).stream(),
-    onChunk: settings.onStdout,
-    onCallbackError,
-  });
-  const stderr = drain(child.stderr, {
-    capture: stderrCapture,
-    redactor: redactorOf(settings.secrets).stream(),
-    onChunk: settings.onStderr,
-    onCallbackError,
-  });
+  const stdout = drain(child.stdout, stdoutCapture, secrets, options.onStdout, onCallbackError);
+  const stderr = drain(child.stderr, stderrCapture, secrets, options.onStderr, onCallbackError);
   const pipes = Promise.all([stdout.done, stderr.done]);
   const exited = child.status;
   const settled = Promise.all([exited, pipes]);
+  const graceMs = options.graceMs ?? 500;
 
   // Capped at about 24.8 days (MAX_WAIT_MS), like any timer.
-  const cancelTimer = startTimer(settings.timeoutMs, () => stop.resolve("timeout"));
+  const cancelTimer = startTimer(request.timeoutMs, () => stop.resolve("timeout"));
   const onAbort = () => stop.resolve("cancel");
-  settings.signal?.addEventListener("abort", onAbort, { once: true });
-  if (settings.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
 
-  const stopAll = settings.sandboxed ? stopSandboxed : stopGroup;
-  let reason: StopReason | undefined;
+  let reason: "timeout" | "cancel" | "callback" | undefined;
   let forced = false;
   try {
     reason = await Promise.race([exited.then(() => undefined), stop.promise]);
   } finally {
     cancelTimer();
-    settings.signal?.removeEventListener("abort", onAbort);
+    options.signal?.removeEventListener("abort", onAbort);
   }
   if (reason !== undefined) {
-    forced = await stopAll(child, settings.graceMs, settled);
-  } else {
+    forced = await (sandboxed ? stopSandboxed : stopGroup)(child, graceMs, settled);
+  } else if (!sandboxed) {
     // Exited on its own: give whatever still holds the pipes a moment, then stop the rest of the
-    // group (usually nothing is left and this is one failed kill).
-    // In a sandbox, the program's exit ended its PID namespace and everything in it already.
-    if (!settings.sandboxed) {
-      await settlesWithin(pipes, PIPE_GRACE_MS);
-      await stopGroup(child, settings.graceMs, settled);
-    }
+    // group (usually nothing is left and this is one failed kill). In a sandbox, the program's
+    // exit ended its PID namespace and everything in it already.
+    await settlesWithin(pipes, PIPE_GRACE_MS);
+    await stopGroup(child, graceMs, settled);
   }
   const status = await exited;
   // A holder outside the group (it started its own session) must not keep the run open.
@@ -128,7 +108,6 @@ export async function supervise(
   }
   await pipes;
   if (!(await settlesWithin(stdin.done, PIPE_GRACE_MS))) stdin.abandon();
-
   const result: Supervised = {
     status,
     timedOut: reason === "timeout",
@@ -161,34 +140,33 @@ function feed(stream: WritableStream<Uint8Array>, input: Uint8Array) {
   };
 }
 
-/** Where one drained stream goes. */
-interface Sink {
-  capture: OutputCapture;
-  redactor: StreamRedactor;
-  onChunk: ((chunk: Uint8Array) => void) | undefined;
-  onCallbackError: (error: unknown) => void;
-}
-
 /**
- * Reads a stream to its end, passing redacted chunks to the callback and into the capture, and
- * counting the bytes the program wrote.
+ * Reads a stream to its end, passing chunks redacted of `secrets` to the callback and into the
+ * capture, and counting the bytes the program wrote.
  */
-function drain(stream: ReadableStream<Uint8Array>, sink: Sink) {
+function drain(
+  stream: ReadableStream<Uint8Array>,
+  capture: OutputCapture,
+  secrets: readonly string[],
+  onChunk: ((chunk: Uint8Array) => void) | undefined,
+  onCallbackError: (error: unknown) => void,
+) {
+  const redactor = redactorOf(secrets).stream();
   const reader = stream.getReader();
   let callbackFailed = false;
   let bytes = 0;
   // A promise only while the spill file is written (back-pressure); none for kept or counted chunks.
   const pass = (chunk: Uint8Array): Promise<void> | undefined => {
     if (chunk.length === 0) return undefined;
-    if (sink.onChunk && !callbackFailed) {
+    if (onChunk && !callbackFailed) {
       try {
-        sink.onChunk(chunk);
+        onChunk(chunk);
       } catch (error) {
         callbackFailed = true;
-        sink.onCallbackError(error);
+        onCallbackError(error);
       }
     }
-    return sink.capture.push(chunk);
+    return capture.push(chunk);
   };
   const done = (async () => {
     try {
@@ -196,7 +174,7 @@ function drain(stream: ReadableStream<Uint8Array>, sink: Sink) {
         const { value, done } = await reader.read();
         if (done) break;
         bytes += value.length;
-        const spilling = pass(sink.redactor.push(value));
+        const spilling = pass(redactor.push(value));
         if (spilling) await spilling;
       }
     } catch {
@@ -205,7 +183,7 @@ function drain(stream: ReadableStream<Uint8Array>, sink: Sink) {
       reader.releaseLock();
     }
     // What was held back in case it began a secret goes out now.
-    await pass(sink.redactor.flush());
+    await pass(redactor.flush());
   })();
   return {
     done,

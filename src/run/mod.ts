@@ -11,5 +11,5 @@ export * from "./run_program.ts";
 export * from "./failure_message.ts";
 export * from "./model_result.ts";
 export * from "./interrupt.ts";
-export { KILL_PROGRAMS } from "./_kill.ts";
+export { KILL_PROGRAMS } from "./_stop.ts";
 export { type Resolution, type ResolveContext, resolveProgram } from "./_resolve_program.ts";

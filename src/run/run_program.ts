@@ -7,25 +7,22 @@
 
 import { canonicalFilePath, isAbsolutePath } from "../paths.ts";
 import { redact, redactPhrase } from "../redact.ts";
-import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
-import { execFailure, type Launched, spawnInOwnGroup } from "./_launch.ts";
-import { bwrapFailure, signalledStatus } from "./_bwrap_status.ts";
-import { type Resolution, resolveProgram } from "./_resolve_program.ts";
-import { classifySpawnError, cwdMissing, type StartProblem } from "./_start_error.ts";
-import { supervise, type SuperviseSettings } from "./_supervise.ts";
-import type { RunOptions, RunOutcome, RunRequest, RunResult, StartFailure } from "./types.ts";
 import type { Phrase } from "../locale/messages.ts";
+import { effectiveVar, loaderVarNames, mergeEnvLayers } from "./_env.ts";
+import {
+  classifySpawnError,
+  cwdMissing,
+  type Launched,
+  launchFailure,
+  signalledStatus,
+  spawnInOwnGroup,
+  type StartProblem,
+} from "./_launch.ts";
+import { type Resolution, resolveProgram } from "./_resolve_program.ts";
+import { supervise } from "./_supervise.ts";
+import type { RunOptions, RunOutcome, RunRequest, RunResult, StartFailure } from "./types.ts";
 
-/** Default of {@linkcode RunOptions.maxBytes}: 50 KiB. */
-export const DEFAULT_MAX_BYTES = 51200;
-/** Default of {@linkcode RunOptions.maxLines}. */
-export const DEFAULT_MAX_LINES = 2000;
-/** Default of {@linkcode RunOptions.maxStderrBytes}: 64 KiB. */
-export const DEFAULT_MAX_STDERR_BYTES = 65536;
-/** Default of {@linkcode RunOptions.graceMs}. */
-export const DEFAULT_GRACE_MS = 500;
-/** Default of {@linkcode RunOptions.maxSpillBytes}: 16 MiB. */
-export const DEFAULT_MAX_SPILL_BYTES = 16 * 1024 * 1024;
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SPILL_BYTES } from "./_supervise.ts";
 
 /**
  * Runs a program and reports what happened. Nothing the program does makes this throw: not being
@@ -33,6 +30,10 @@ export const DEFAULT_MAX_SPILL_BYTES = 16 * 1024 * 1024;
  * cancellation are all fields of the result. On time-out or cancellation the whole process group is
  * stopped (SIGTERM, `graceMs`, SIGKILL); after a normal exit, whatever the program left running in
  * its group is stopped too.
+ *
+ * A bare name is looked up on `PATH` (of the environment the program gets); a program given as an
+ * absolute path (the one {@linkcode resolveRunProgram} found for approval) is started as it is,
+ * and looked at only when it does not start, to say why.
  *
  * Given `secrets`, the run reports none of them anywhere: each stream is redacted as it flows,
  * before the callbacks, the kept part and the spill file see it (so a secret split across reads,
@@ -64,73 +65,50 @@ export async function runProgram(
   request: RunRequest,
   options: RunOptions = {},
 ): Promise<RunResult> {
-  const result = await run(request, options);
-  const secrets = options.secrets ?? [];
-  return secrets.length === 0 ? result : redactReport(result, secrets);
+  return hidden(await run(request, options), options.secrets ?? []);
 }
 
 async function run(request: RunRequest, options: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const env = mergeEnvLayers(request.env ?? []);
-  const base = {
-    cwd: request.cwd,
-    timeoutMs: request.timeoutMs,
-    args: request.args,
-    started,
+  const found = isAbsolutePath(request.program) ? undefined : resolveIn(request, env);
+  if (found?.ok === false) return notStarted(request, started, found.path, found);
+  const program = found?.path ?? request.program;
+  // Why it did not start: the file or the directory as they are now, else what the start said.
+  const failed = (problem: StartProblem) => {
+    const judged = resolveIn({ ...request, program }, env);
+    const why = judged.ok ? checkCwd(request.cwd) ?? problem : judged;
+    return notStarted(request, started, program, why);
   };
-
-  const resolved = resolveIn(request, env);
-  if (!resolved.ok) return notFoundResult(request, resolved, started);
-  const cwdProblem = checkCwd(request.cwd);
-  if (cwdProblem) return notStarted(base, resolved.path, cwdProblem);
-  if (options.signal?.aborted) return notStarted(base, resolved.path, undefined, true);
-
+  if (options.signal?.aborted) return notStarted(request, started, program, undefined, true);
   const wrap = request.sandbox;
   // Deno checks the wrapper it starts, not the program the wrapper runs: what Deno's permissions
   // would refuse to start, the wrapper is not asked to start either.
-  const refused = wrap === undefined ? undefined : runRefused(resolved.path, request.cwd, env);
-  if (refused !== undefined) return notStarted(base, resolved.path, refused);
+  const refused = wrap === undefined ? undefined : runRefused(program, request.cwd, env);
+  if (refused !== undefined) return failed(refused);
   let launched: Launched;
   try {
     launched = spawnInOwnGroup(
-      wrap === undefined ? resolved.path : wrap.program,
-      wrap === undefined ? request.args : [...wrap.args, resolved.path, ...request.args],
-      {
-        cwd: request.cwd,
-        env,
-        clearEnv: request.clearEnv === true,
-        ownDeath: wrap?.kind === "bwrap",
-      },
+      wrap?.program ?? program,
+      wrap === undefined ? request.args : [...wrap.args, program, ...request.args],
+      { cwd: request.cwd, env, clearEnv: request.clearEnv === true, bwrap: wrap?.kind === "bwrap" },
     );
   } catch (error) {
     // Named as the tool's program, whatever started it (setsid, bwrap): an argument list too long
     // (E2BIG) is the program's.
-    const problem = classifySpawnError(error, resolved.path, request.cwd, loaderVarNames(env));
-    return notStarted(base, resolved.path, problem);
+    return failed(classifySpawnError(error, program, request.cwd, loaderVarNames(env)));
   }
-
   options.onStart?.(launched.child.pid);
-  const sandboxed = wrap?.kind === "bwrap";
-  const outcome = await supervise(launched.child, {
-    ...settingsOf(request, options),
-    sandboxed,
-  });
+  const outcome = await supervise(launched.child, request, options, launched.bwrap);
   const { stdout, stderr } = outcome;
-  const notExecuted = launched.viaSetsid && outcome.status.signal === null
-    ? execFailure(outcome.status.code, stdout.totalBytes, stderr.text)
-    : undefined;
-  if (notExecuted) return notStarted(base, resolved.path, notExecuted);
-  const notConfined = sandboxed && outcome.status.signal === null
-    ? bwrapFailure(outcome.status.code, stdout.totalBytes, stderr.text)
-    : undefined;
-  if (notConfined) return notStarted(base, resolved.path, notConfined);
-  // bwrap reports a program killed by signal N as exit 128 + N, as shells do.
-  const status = sandboxed ? signalledStatus(outcome.status) : outcome.status;
+  const notRun = launchFailure(launched, outcome.status, stdout.totalBytes, stderr.text);
+  if (notRun !== undefined) return failed(notRun);
+  const status = launched.bwrap ? signalledStatus(outcome.status) : outcome.status;
   const exitCode = status.signal === null ? status.code : undefined;
   const signal = status.signal ?? undefined;
   return {
     outcome: runOutcome({ ...outcome, exitCode, signal, startFailure: undefined }),
-    command: [resolved.path, ...request.args],
+    command: [program, ...request.args],
     cwd: request.cwd,
     durationMs: elapsed(started),
     exitCode,
@@ -174,9 +152,11 @@ export function resolveRunProgram(
   memo?: Map<string, Resolution>,
 ): Resolution {
   const env = mergeEnvLayers(request.env ?? []);
+  const lookup = variables(request, env);
   // One pass over many tools (list, check) looks each program up once: the same name, directory
   // and search path find the same file.
-  const key = memo === undefined ? undefined : lookupKey(request, env);
+  const key = memo &&
+    JSON.stringify([request.program, request.cwd, lookup("PATH"), lookup("PATHEXT")]);
   const known = key === undefined ? undefined : memo?.get(key);
   if (known !== undefined) return known;
   const found = resolveIn(request, env);
@@ -189,24 +169,18 @@ export function resolveRunProgram(
   return resolved;
 }
 
-/** What a lookup depends on: the program, the directory, and the search path the child gets. */
-function lookupKey(request: RunRequest, env: Record<string, string>): string {
-  const lookup = (name: string) =>
+/** How the child's variables are read: from the layers alone under `clearEnv`. */
+function variables(request: RunRequest, env: Record<string, string>) {
+  return (name: string) =>
     request.clearEnv === true
       ? (Object.hasOwn(env, name) ? env[name] : undefined)
       : effectiveVar(env, name);
-  return JSON.stringify([request.program, request.cwd, lookup("PATH"), lookup("PATHEXT")]);
 }
 
 function resolveIn(request: RunRequest, env: Record<string, string>): Resolution {
-  const lookup = request.clearEnv === true
-    ? (name: string) => Object.hasOwn(env, name) ? env[name] : undefined
-    : (name: string) => effectiveVar(env, name);
-  return resolveProgram(request.program, {
-    cwd: request.cwd,
-    path: lookup("PATH"),
-    pathExt: lookup("PATHEXT"),
-  });
+  const lookup = variables(request, env);
+  const context = { cwd: request.cwd, path: lookup("PATH"), pathExt: lookup("PATHEXT") };
+  return resolveProgram(request.program, context);
 }
 
 /**
@@ -224,56 +198,22 @@ export function startFailureResult(
   resolution: { readonly failure: StartFailure; readonly path: string; readonly reason: Phrase },
   secrets: readonly string[] = [],
 ): RunResult {
-  const result = notFoundResult(request, resolution, performance.now());
-  return secrets.length === 0 ? result : redactReport(result, secrets);
-}
-
-function notFoundResult(
-  request: RunRequest,
-  resolution: { readonly failure: StartFailure; readonly path: string; readonly reason: Phrase },
-  started: number,
-): RunResult {
-  const base = { cwd: request.cwd, timeoutMs: request.timeoutMs, args: request.args, started };
-  return notStarted(base, resolution.path, {
-    failure: resolution.failure,
-    reason: resolution.reason,
-  });
+  return hidden(notStarted(request, performance.now(), resolution.path, resolution), secrets);
 }
 
 /**
  * A result with the secrets hidden in what the streams did not carry: the command, the working
  * directory and why the program did not start (stdout and stderr were redacted as they flowed).
  */
-function redactReport(result: RunResult, secrets: readonly string[]): RunResult {
+function hidden(result: RunResult, secrets: readonly string[]): RunResult {
+  if (secrets.length === 0) return result;
   const hide = (text: string) => redact(text, secrets);
+  const reason = result.startReason;
   return {
     ...result,
     command: result.command.map(hide),
     cwd: hide(result.cwd),
-    startReason: result.startReason === undefined
-      ? undefined
-      : redactPhrase(result.startReason, secrets),
-  };
-}
-
-/** Applies the defaults, in one place. */
-function settingsOf(
-  request: RunRequest,
-  options: RunOptions,
-): Omit<SuperviseSettings, "sandboxed"> {
-  return {
-    input: request.stdin,
-    timeoutMs: request.timeoutMs,
-    graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
-    signal: options.signal,
-    onStdout: options.onStdout,
-    onStderr: options.onStderr,
-    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
-    maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
-    maxStderrBytes: options.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
-    spillDir: options.spillDir,
-    maxSpillBytes: options.maxSpillBytes ?? DEFAULT_MAX_SPILL_BYTES,
-    secrets: options.secrets ?? [],
+    startReason: reason === undefined ? undefined : redactPhrase(reason, secrets),
   };
 }
 
@@ -283,21 +223,20 @@ function runRefused(
   cwd: string,
   env: Record<string, string>,
 ): StartProblem | undefined {
-  let state: Deno.PermissionState;
   try {
-    state = Deno.permissions.querySync({ name: "run", command: program }).state;
+    if (Deno.permissions.querySync({ name: "run", command: program }).state === "granted") {
+      return undefined;
+    }
   } catch {
     return undefined;
   }
-  if (state === "granted") return undefined;
   const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
   return classifySpawnError(refusal, program, cwd, loaderVarNames(env));
 }
 
 function checkCwd(cwd: string): StartProblem | undefined {
   try {
-    const info = Deno.statSync(cwd);
-    return info.isDirectory ? undefined : cwdMissing(cwd, true);
+    return Deno.statSync(cwd).isDirectory ? undefined : cwdMissing(cwd, true);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return cwdMissing(cwd);
@@ -335,24 +274,19 @@ export function runOutcome(
   return "ok";
 }
 
-interface Base {
-  cwd: string;
-  timeoutMs: number;
-  args: readonly string[];
-  started: number;
-}
-
+/** A run that never started: `problem` says why, or the caller cancelled it before it could. */
 function notStarted(
-  base: Base,
+  request: RunRequest,
+  started: number,
   program: string,
   problem?: StartProblem,
   cancelled = false,
 ): RunResult {
   return {
     outcome: cancelled ? "cancelled" : "not_started",
-    command: [program, ...base.args],
-    cwd: base.cwd,
-    durationMs: elapsed(base.started),
+    command: [program, ...request.args],
+    cwd: request.cwd,
+    durationMs: elapsed(started),
     exitCode: undefined,
     signal: undefined,
     timedOut: false,
@@ -368,7 +302,7 @@ function notStarted(
     stderrTruncated: false,
     spillPath: undefined,
     spillTruncated: false,
-    timeoutMs: base.timeoutMs,
+    timeoutMs: request.timeoutMs,
   };
 }
 

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { foundPhrase, jsonKind } from "../json_kind.ts";
+import { foundPhrase } from "../json_kind.ts";
 import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
-import { isReach, type Reach } from "./reach.ts";
-import { SPAWN_TOOL, type SpawnCall, type SpawnInputProblem, type SpawnParse } from "./types.ts";
+import { isReach } from "./reach.ts";
+import { SPAWN_TOOL, type SpawnCall, type SpawnParse } from "./types.ts";
 
 /** Target names: letters, digits, `_` and `-`. */
 const TARGET_NAME = /^[A-Za-z0-9_-]+$/;
@@ -34,7 +34,6 @@ function accept(call: SpawnCall): SpawnParse {
  * The one place a spawn input's refusal is said, in any locale.
  */
 function refuse(
-  problem: SpawnInputProblem,
   key: MessageKey,
   params?: PhraseParams,
   pointer: string | Phrase = "/input",
@@ -42,7 +41,6 @@ function refuse(
   const reason = phrase(key, params);
   return {
     ok: false,
-    problem,
     phrase: phrase("input.refused", { tool: JSON.stringify(SPAWN_TOOL), pointer, reason }),
   };
 }
@@ -83,38 +81,21 @@ function refuse(
  */
 export function parseSpawnInput(input: unknown): SpawnParse {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return refuse(
-      { kind: "not_object", found: jsonKind(input) },
-      "spawn.input.must_be_object",
-      { found: foundPhrase(input) },
-      phrase("schema.root"),
-    );
+    const found = foundPhrase(input);
+    return refuse("spawn.input.must_be_object", { found }, phrase("schema.root"));
   }
-  if (!Object.hasOwn(input, "input")) {
-    return refuse({ kind: "missing" }, "spawn.input.missing");
-  }
-  const value = (input as Record<string, unknown>).input;
+  const { input: value, reach, ...rest } = input as Record<string, unknown>;
+  if (!Object.hasOwn(input, "input")) return refuse("spawn.input.missing");
   if (typeof value !== "string") {
-    return refuse({ kind: "not_string", found: jsonKind(value) }, "spawn.input.not_string", {
-      found: foundPhrase(value),
-    });
+    return refuse("spawn.input.not_string", { found: foundPhrase(value) });
   }
-  const extra = Object.keys(input).find((key) => key !== "input" && key !== "reach");
-  if (extra !== undefined) {
-    const problem = { kind: "extra_property", property: extra } as const;
-    return refuse(problem, "spawn.input.extra", undefined, `/${extra}`);
-  }
-  const given = (input as Record<string, unknown>).reach;
-  let reach: Reach | undefined;
-  if (given !== undefined && given !== null) {
-    if (!isReach(given)) {
-      const problem = { kind: "bad_reach", found: jsonKind(given) } as const;
-      return refuse(problem, "spawn.input.bad_reach", { found: foundPhrase(given) }, "/reach");
-    }
-    reach = given;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) return refuse("spawn.input.extra", undefined, `/${extra}`);
+  if (reach !== undefined && reach !== null && !isReach(reach)) {
+    return refuse("spawn.input.bad_reach", { found: foundPhrase(reach) }, "/reach");
   }
   const parsed = parseSpawnString(value);
-  return parsed.ok && reach !== undefined ? accept({ ...parsed.call, reach }) : parsed;
+  return parsed.ok && isReach(reach) ? accept({ ...parsed.call, reach }) : parsed;
 }
 
 /**
@@ -134,17 +115,13 @@ export function parseSpawnInput(input: unknown): SpawnParse {
 export function parseSpawnString(text: string): SpawnParse {
   const trimmed = trim(text);
   if (!trimmed.startsWith("!")) {
-    if (trimmed === "") {
-      return refuse({ kind: "empty" }, "spawn.input.empty");
-    }
+    if (trimmed === "") return refuse("spawn.input.empty");
     return task(trimmed);
   }
   if (trimmed.startsWith("!!")) return accept({ mode: "agent", body: trimmed.slice(1) });
   if (trimmed.startsWith("!@")) return targeted(trimmed.slice(2));
   const body = trim(trimmed.slice(1));
-  if (body === "") {
-    return refuse({ kind: "no_command" }, "spawn.input.no_command");
-  }
+  if (body === "") return refuse("spawn.input.no_command");
   return accept({ mode: "command", body });
 }
 
@@ -152,21 +129,13 @@ export function parseSpawnString(text: string): SpawnParse {
 function targeted(rest: string): SpawnParse {
   const space = FIRST_SPACE.exec(rest);
   const name = space === null ? rest : rest.slice(0, space.index);
-  if (name === "") {
-    return refuse({ kind: "no_target" }, "spawn.input.no_target");
-  }
+  if (name === "") return refuse("spawn.input.no_target");
   if (!TARGET_NAME.test(name)) {
-    return refuse({ kind: "bad_target", name }, "spawn.input.bad_target", {
-      name: JSON.stringify(name),
-    });
+    return refuse("spawn.input.bad_target", { name: JSON.stringify(name) });
   }
-  if (name === "local") {
-    return refuse({ kind: "local_target" }, "spawn.input.local_target");
-  }
+  if (name === "local") return refuse("spawn.input.local_target");
   const body = space === null ? "" : trim(rest.slice(space.index));
-  if (body === "") {
-    return refuse({ kind: "target_no_command", name }, "spawn.input.target_no_command", { name });
-  }
+  if (body === "") return refuse("spawn.input.target_no_command", { name });
   return accept({ mode: "command", body, target: name });
 }
 
@@ -176,12 +145,8 @@ function task(text: string): SpawnParse {
   const address = ADDRESS.exec(text);
   if (address === null) return accept({ mode: "agent", body: text });
   const name = address[1] as string;
-  if (name === "local") {
-    return refuse({ kind: "local_agent" }, "spawn.input.local_agent");
-  }
+  if (name === "local") return refuse("spawn.input.local_agent");
   const body = trim(text.slice(address[0].length));
-  if (body === "") {
-    return refuse({ kind: "agent_no_task", name }, "spawn.input.agent_no_task", { name });
-  }
+  if (body === "") return refuse("spawn.input.agent_no_task", { name });
   return accept({ mode: "agent", body, target: name });
 }

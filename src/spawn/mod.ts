@@ -11,7 +11,7 @@
  * if (!parsed.ok) throw new Error(english(parsed.phrase));
  * const config = await loadSpawnConfig("/home/me/.config/basis");
  * const refusal = spawnRefusal(parsed.call, { noShell: false, depth: 0, config });
- * if (refusal !== undefined) throw new Error(english(refusal.phrase));
+ * if (refusal !== undefined) throw new Error(english(refusal));
  * // …ask the approver with spawnPreview(parsed.call, cwd), then:
  * const result = await runSpawn(parsed.call, "/w", { config });
  * console.log(spawnOutput(parsed.call, result));

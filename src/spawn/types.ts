@@ -5,13 +5,11 @@
  * @module
  */
 
-import type { JsonKind } from "../json_kind.ts";
 import type { Phrase } from "../locale/messages.ts";
 import type { ChildPreview } from "./child.ts";
 import type { Reach } from "./reach.ts";
 import type { SandboxGrants } from "../sandbox/types.ts";
 
-export type { JsonKind } from "../json_kind.ts";
 export type { Reach } from "./reach.ts";
 
 /** The built-in tool's name (a manifest may never declare it). */
@@ -40,32 +38,11 @@ export type SpawnCall =
     readonly reach?: Reach;
   };
 
-/**
- * Why a spawn input was refused, as data (for messages in another language). `not_object`,
- * `missing`, `not_string` and `extra_property` are about the JSON shape; the rest about the string.
- */
-export type SpawnInputProblem =
-  | { readonly kind: "not_object"; readonly found: JsonKind }
-  | { readonly kind: "missing" }
-  | { readonly kind: "not_string"; readonly found: JsonKind }
-  | { readonly kind: "extra_property"; readonly property: string }
-  | { readonly kind: "bad_reach"; readonly found: JsonKind }
-  | { readonly kind: "empty" }
-  | { readonly kind: "no_command" }
-  | { readonly kind: "no_target" }
-  | { readonly kind: "bad_target"; readonly name: string }
-  | { readonly kind: "local_target" }
-  | { readonly kind: "target_no_command"; readonly name: string }
-  | { readonly kind: "local_agent" }
-  | { readonly kind: "agent_no_task"; readonly name: string };
-
 /** What {@linkcode parseSpawnInput} returns: the call, or why the input was refused. */
 export type SpawnParse =
   | { readonly ok: true; readonly call: SpawnCall }
   | {
     readonly ok: false;
-    /** The refusal as data. */
-    readonly problem: SpawnInputProblem;
     /**
      * The refusal as one line for the caller (a person or a model), `Input refused by tool
      * "spawn": /input: …`; `english()` words it in English.

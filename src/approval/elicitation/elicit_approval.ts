@@ -7,26 +7,12 @@
  * @module
  */
 
-import { alwaysAllowLabel, makePalette, renderRequest, shownWhole } from "../terminal/_render.ts";
+import { makePalette, offeredChoices, renderRequest } from "../terminal/_render.ts";
 import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
-import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 
 /** The form field that holds the answer. */
-export const DECISION_FIELD = "decision";
-
-/**
- * The answers offered, as the form's enum values (never translated), with the keys of the titles a
- * client may show (the terminal prompt's own).
- */
-export const ELICITED_CHOICES: readonly { value: ElicitedAnswer; title: MessageKey }[] = [
-  { value: "allow_once", title: "prompt.allow_once" },
-  { value: "always_allow", title: "prompt.always_allow" },
-  { value: "deny", title: "prompt.deny" },
-];
-
-/** What a person can answer through the client. */
-export type ElicitedAnswer = "allow_once" | "always_allow" | "deny";
+const DECISION_FIELD = "decision";
 
 /** The parameters of a form-mode `elicitation/create` request. */
 export interface ElicitationForm {
@@ -98,11 +84,9 @@ export function elicitationForm(
 ): ElicitationForm {
   const shown = renderRequest(request, makePalette(false), secrets, words).trimEnd();
   const question = words.t("prompt.question");
-  // A rule that says ask every time, or a command not shown whole: nothing is remembered, so
-  // "always allow" is not offered.
-  const choices = request.askedByRule === undefined && shownWhole(request, secrets)
-    ? ELICITED_CHOICES
-    : ELICITED_CHOICES.filter((choice) => choice.value !== "always_allow");
+  // The terminal prompt's choices and titles, but "never" (a rule that says ask every time, or a
+  // command not shown whole, is not offered "always allow" either: nothing is remembered).
+  const choices = offeredChoices(request, secrets, words).filter(({ value }) => value !== "never");
   return {
     mode: "form",
     message: `${shown}\n\n${question}`,
@@ -115,11 +99,7 @@ export function elicitationForm(
           description: words.t("elicit.decision_description"),
           enum: choices.map((choice) => choice.value),
           // Titles as MCP 2025-06-18 clients read them (later ones accept them too).
-          enumNames: choices.map((choice) =>
-            choice.value === "always_allow"
-              ? alwaysAllowLabel(request, words)
-              : words.t(choice.title)
-          ),
+          enumNames: choices.map((choice) => choice.name),
         },
       },
       required: [DECISION_FIELD],
@@ -162,7 +142,6 @@ export async function elicitApproval(
   const picked = reply.content?.[DECISION_FIELD];
   // Only what the form offered: a client that answers "always_allow" where it was not offered
   // is refused.
-  const offered = form.requestedSchema.properties[DECISION_FIELD]?.enum as string[];
-  const choice = ELICITED_CHOICES.find((known) => known.value === picked);
-  return choice !== undefined && offered.includes(choice.value) ? choice.value : "deny";
+  const offered = form.requestedSchema.properties[DECISION_FIELD]?.enum as TerminalAnswer[];
+  return offered.find((value) => value === picked) ?? "deny";
 }

@@ -2,57 +2,35 @@
  * The terminal approver: shows a person exactly what would run and asks allow once, always allow,
  * deny or never. With no terminal it answers `no_answer` at once (fail closed: the caller denies).
  *
+ * The terminal is the caller's streams, or the process's stdin and stderr (loaded lazily, so
+ * commands that never prompt never load Node's compatibility layer for them), or the controlling
+ * terminal (`/dev/tty`) when stdin or stderr is not a terminal but the process still has one —
+ * `echo '{…}' | basis-tools call x` — as sudo, git and ssh ask. Without one (CI, a service, a
+ * process in a session of its own) nothing can be opened and the caller fails closed. It is never
+ * opened when Deno's permissions do not already grant it: asking for the permission would itself
+ * be a prompt. One question at a time per terminal: concurrent calls (an MCP client asking for
+ * several tools at once) would otherwise draw over each other and share keystrokes.
+ *
  * @module
  */
 
 import type { Readable, Writable } from "node:stream";
 import {
-  alwaysAllowLabel,
+  type Choice,
   makePalette,
+  offeredChoices,
+  type Palette,
   renderRequest,
-  selectTheme,
-  shownWhole,
 } from "./_render.ts";
-import {
-  defaultIsTerminal,
-  keepOpen,
-  openControllingTerminal,
-  resolveStreams,
-  takeTurn,
-} from "./_terminal.ts";
 import type { PromptRequest, TerminalAnswer, TerminalIo } from "./types.ts";
-import type { MessageKey } from "../../locale/en_us.ts";
-import type { Locale } from "../../locale/locale.ts";
+import { CONTROLLING_TERMINAL, readEnv } from "../../paths.ts";
 import { loadLocale, type Messages, messages } from "../../locale/messages.ts";
-
-type Choice = Exclude<TerminalAnswer, "no_answer">;
-
-/** The choices, in order, with the keys of their texts (what is offered, what is echoed). */
-const CHOICES: readonly { value: Choice; name: MessageKey; short: MessageKey }[] = [
-  { value: "allow_once", name: "prompt.allow_once", short: "prompt.allowed_once" },
-  { value: "always_allow", name: "prompt.always_allow", short: "prompt.always_allowed" },
-  { value: "deny", name: "prompt.deny", short: "prompt.denied" },
-  { value: "never", name: "prompt.never", short: "prompt.nevered" },
-];
-
-/**
- * The choices offered: without the remembering ones when a rule says to ask every time, or when
- * what they would pin was not shown whole.
- */
-function choicesFor(request: PromptRequest, secrets: readonly string[]): typeof CHOICES {
-  if (request.askedByRule === undefined && shownWhole(request, secrets)) return CHOICES;
-  return CHOICES.filter(({ value }) => value === "allow_once" || value === "deny");
-}
-
-/** The messages of the prompt's locale; a catalogue other than English is loaded here. */
-async function wordsFor(locale: Locale | undefined): Promise<Messages> {
-  if (locale === undefined || locale === "en-US") return messages("en-US");
-  await loadLocale(locale);
-  return messages(locale);
-}
 
 /** Errors the prompt library rejects with when the person leaves the prompt. */
 const LEFT_PROMPT = new Set(["ExitPromptError", "AbortPromptError", "CancelPromptError"]);
+/** The turn of prompts on each input (the controlling terminal's is `CONTROLLING`). */
+const LAST = new WeakMap<object, Promise<void>>();
+const CONTROLLING = {};
 
 /**
  * Asks a person at a terminal whether a call may run. It draws on `io.output` (stderr by default,
@@ -87,17 +65,12 @@ export async function promptApproval(
   request: PromptRequest,
   io: TerminalIo = {},
 ): Promise<TerminalAnswer> {
-  const isTerminal = io.isTerminal ?? defaultIsTerminal;
-  if (isTerminal()) {
+  // Someone can be asked when stdin is a terminal (to read keys) and stderr is one too (so the
+  // question can be seen; answering blind is no answer).
+  if (io.isTerminal?.() ?? (isatty(Deno.stdin) && isatty(Deno.stderr))) {
     if (io.signal?.aborted) return "deny";
-    const { input, output, color } = await resolveStreams(io);
-    const endTurn = await takeTurn(input);
-    try {
-      if (io.signal?.aborted) return "deny";
-      return await ask(request, io, input, output, color);
-    } finally {
-      endTurn();
-    }
+    const streams = await resolveStreams(io, io.input, io.output);
+    return await inTurn(streams.input, () => ask(request, io, streams));
   }
   // Stdin or stderr is no terminal (piped input): the controlling terminal, when there is one.
   if (
@@ -106,30 +79,18 @@ export async function promptApproval(
   ) {
     return "no_answer";
   }
-  const need = { input: !isatty(Deno.stdin), output: !isatty(Deno.stderr) };
   if (io.signal?.aborted) return "deny";
-  const endTurn = await takeTurn(CONTROLLING);
-  try {
-    const terminal = await openControllingTerminal(need);
+  return await inTurn(CONTROLLING, async () => {
+    const terminal = await openControllingTerminal(!isatty(Deno.stdin), !isatty(Deno.stderr));
     if (terminal === undefined) return "no_answer";
     try {
       if (io.signal?.aborted) return "deny";
-      const streams = await resolveStreams({
-        ...io,
-        ...(terminal.input === undefined ? {} : { input: terminal.input }),
-        ...(terminal.output === undefined ? {} : { output: terminal.output }),
-      });
-      return await ask(request, io, streams.input, streams.output, streams.color);
+      return await ask(request, io, await resolveStreams(io, terminal.input, terminal.output));
     } finally {
       terminal.close();
     }
-  } finally {
-    endTurn();
-  }
+  });
 }
-
-/** The turn of prompts on the controlling terminal (one question at a time there too). */
-const CONTROLLING = {};
 
 function isatty(stream: { isTerminal(): boolean }): boolean {
   try {
@@ -139,69 +100,175 @@ function isatty(stream: { isTerminal(): boolean }): boolean {
   }
 }
 
+/** Runs `asking` once every earlier prompt on the same input has finished. */
+async function inTurn<T>(input: object, asking: () => Promise<T>): Promise<T> {
+  const earlier = LAST.get(input) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const chained = earlier.then(() => mine);
+  LAST.set(input, chained);
+  await earlier;
+  try {
+    return await asking();
+  } finally {
+    release();
+    if (LAST.get(input) === chained) LAST.delete(input);
+  }
+}
+
+/** The streams (the process's stdin and stderr by default) and whether to colour. */
+async function resolveStreams(io: TerminalIo, input?: Readable, output?: Writable) {
+  if (input === undefined || output === undefined) {
+    const { default: process } = await import("node:process");
+    input ??= process.stdin;
+    output ??= process.stderr;
+  }
+  const isTty = (output as { isTTY?: unknown }).isTTY === true;
+  return { input, output, color: io.color ?? (isTty && !readEnv("NO_COLOR")) };
+}
+
+/**
+ * Opens the controlling terminal for what the process's own streams cannot do: keys (stdin is no
+ * terminal), drawing (stderr is none); `undefined` when there is none or it may not be opened.
+ */
+async function openControllingTerminal(needInput: boolean, needOutput: boolean) {
+  if (Deno.build.os === "windows") return undefined;
+  try {
+    const query = (name: "read" | "write") =>
+      Deno.permissions.querySync({ name, path: CONTROLLING_TERMINAL }).state === "granted";
+    if (!query("read") || !query("write")) return undefined;
+  } catch {
+    return undefined;
+  }
+  const [fs, tty] = await Promise.all([import("node:fs"), import("node:tty")]);
+  const opened: number[] = [];
+  const closeAll = () => {
+    for (const fd of opened) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // Already closed.
+      }
+    }
+  };
+  const open = (flags: string): number | undefined => {
+    try {
+      const fd = fs.openSync(CONTROLLING_TERMINAL, flags);
+      opened.push(fd);
+      return tty.isatty(fd) ? fd : undefined;
+    } catch {
+      // ENXIO: the process has no controlling terminal.
+      return undefined;
+    }
+  };
+  const inputFd = needInput ? open("r") : undefined;
+  const outputFd = needOutput ? open("w") : undefined;
+  if ((needInput && inputFd === undefined) || (needOutput && outputFd === undefined)) {
+    closeAll();
+    return undefined;
+  }
+  const input = inputFd === undefined ? undefined : new tty.ReadStream(inputFd);
+  const output = outputFd === undefined ? undefined : new tty.WriteStream(outputFd);
+  return {
+    input,
+    output,
+    close() {
+      input?.destroy();
+      output?.destroy();
+      // Deno's tty streams leave their descriptor open when destroyed: closed here, once.
+      closeAll();
+    },
+  };
+}
+
 async function ask(
   request: PromptRequest,
   io: TerminalIo,
-  input: Readable,
-  output: Writable,
-  color: boolean,
+  { input, output, color }: { input: Readable; output: Writable; color: boolean },
 ): Promise<TerminalAnswer> {
+  if (io.signal?.aborted) return "deny";
   const palette = makePalette(color);
-  const words = await wordsFor(io.locale);
-  const { t } = words;
-  const question = t("prompt.question");
+  if (io.locale !== undefined && io.locale !== "en-US") await loadLocale(io.locale);
+  const words = messages(io.locale ?? "en-US");
+  const question = words.t("prompt.question");
   output.write(renderRequest(request, palette, io.secrets ?? [], words));
   // The one prompt needed, not the whole @inquirer/prompts collection (580 KB more of bundle for
   // Deno to read on every start, since it reads what dynamic imports may load).
-  const [{ default: select }, screen] = await Promise.all([
+  const [{ default: select }, { Writable }] = await Promise.all([
     import("@inquirer/select"),
-    keepOpen(output),
+    import("node:stream"),
   ]);
+  // The library ends the stream it draws on when it is done; the caller's terminal outlives it.
+  // `isTTY`, `columns` and `rows` are read through, so line wrapping follows the real terminal.
+  const screen = new Writable({
+    write(chunk, _encoding, callback) {
+      output.write(chunk);
+      callback();
+    },
+  });
+  for (const key of ["isTTY", "columns", "rows"] as const) {
+    Object.defineProperty(screen, key, {
+      get: () => (output as unknown as Record<string, unknown>)[key],
+    });
+  }
   const refused = new AbortController();
   const signal = io.signal ? AbortSignal.any([refused.signal, io.signal]) : refused.signal;
-  const answer = select<Choice>(
+  const answer = select<Choice["value"]>(
     {
       message: question,
-      choices: choicesFor(request, io.secrets ?? []).map(({ value, name, short }) => ({
-        value,
-        name: value === "always_allow" ? alwaysAllowLabel(request, words) : t(name),
-        short: t(short),
-      })),
+      choices: offeredChoices(request, io.secrets ?? [], words),
       default: "allow_once",
       theme: selectTheme(palette, words),
     },
     { input, output: screen, signal, clearPromptOnDone: false },
   );
+  // Attached after the prompt, so these listeners do not start the flow of data before it reads.
   const stopWatching = watchCancelKeys(input, () => refused.abort());
   try {
     return await answer;
   } catch (error) {
     if (!(error instanceof Error) || !LEFT_PROMPT.has(error.name)) throw error;
-    output.write(
-      `${palette.red("✖")} ${palette.bold(question)} ${palette.red(t("prompt.denied"))}\n`,
-    );
+    const denied = words.t("prompt.denied");
+    output.write(`${palette.red("✖")} ${palette.bold(question)} ${palette.red(denied)}\n`);
     return "deny";
   } finally {
     stopWatching();
   }
 }
 
-interface Key {
-  readonly name?: string;
-  readonly ctrl?: boolean;
+/** The `select` theme: every style the library would colour by itself goes through the palette. */
+function selectTheme(palette: Palette, words: Messages) {
+  // The library names its keys' actions in English; these are the ones it uses.
+  const actions: Record<string, string> = {
+    navigate: words.t("prompt.key_navigate"),
+    select: words.t("prompt.key_select"),
+  };
+  return {
+    prefix: { idle: palette.cyan("?"), done: palette.green("✔") },
+    style: {
+      answer: palette.cyan,
+      message: (text: string) => palette.bold(text),
+      error: (text: string) => palette.red(`> ${text}`),
+      defaultAnswer: (text: string) => palette.dim(`(${text})`),
+      help: palette.dim,
+      highlight: palette.cyan,
+      key: (text: string) => palette.cyan(palette.bold(`<${text}>`)),
+      disabled: palette.dim,
+      description: palette.cyan,
+      keysHelpTip: (keys: [string, string][]) =>
+        [
+          ...keys.map(([key, name]) => [key, Object.hasOwn(actions, name) ? actions[name] : name]),
+          ["esc", words.t("prompt.key_deny")],
+        ].map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
+          .join(palette.dim(" • ")),
+    },
+  };
 }
 
 /**
  * Calls `onCancel` when Escape or Ctrl-D is pressed, or the input ends. A lone ESC byte arriving on
  * its own is Escape at once (terminals send arrow keys as whole sequences); the keypress decoder's
  * `escape` (after its short wait for more bytes) is the fallback.
- *
- * Call it after the prompt has attached to `input`, so these listeners do not start the flow of data
- * before the prompt reads it.
- *
- * @param input The terminal's input.
- * @param onCancel Called (possibly more than once) when the person refuses.
- * @returns A function that removes the listeners.
  */
 function watchCancelKeys(input: Readable, onCancel: () => void): () => void {
   const onData = (chunk: unknown) => {
@@ -211,7 +278,7 @@ function watchCancelKeys(input: Readable, onCancel: () => void): () => void {
       onCancel();
     }
   };
-  const onKeypress = (_text: unknown, key: Key | undefined) => {
+  const onKeypress = (_text: unknown, key: { name?: string; ctrl?: boolean } | undefined) => {
     if (key?.name === "escape" || (key?.ctrl === true && key.name === "d")) onCancel();
   };
   input.on("data", onData);

@@ -1,17 +1,60 @@
 /**
- * The one object `call --json` prints, whether the tool ran or the call stopped before it could.
+ * The objects `call --json` and `spawn --json` print, whether the tool ran or the call stopped
+ * before it could. Small and free of the contract: the CLI's own usage errors print them too.
  *
  * @module
  */
 
 import type { ErrorCode } from "../../errors.ts";
-import { redact } from "../../redact.ts";
 import type { RunResult } from "../../run/types.ts";
+import { LOCAL_TARGET } from "../../spawn/preview.ts";
+import type { SpawnCall, SpawnOutput } from "../../spawn/types.ts";
 
 /** What `error` holds when the call did not succeed. */
 export interface CallFailure {
   kind: ErrorCode;
   message: string;
+}
+
+/** The run fields of a call's object: the run's, or `null` when nothing ran. */
+interface RunFields {
+  result: string | null;
+  structured_content: Record<string, unknown> | null;
+  stdout: string | null;
+  stderr: string | null;
+  exit_code: number | null;
+  truncated: boolean;
+}
+
+/**
+ * The object of `call`: `{tool, ok, result, structured_content, stdout, stderr, exit_code, signal,
+ * timed_out, truncated, duration_ms, error}`.
+ *
+ * @param tool The tool named on the command line, or `null` when none was.
+ * @param failure What went wrong, or `undefined` when the run succeeded.
+ * @param run The run, when the tool ran, with its fields as shown.
+ * @returns The documented object.
+ */
+export function callJson(
+  tool: string | null,
+  failure: CallFailure | undefined,
+  run?: { result: RunResult; fields: RunFields },
+): Record<string, unknown> {
+  const fields = run?.fields;
+  return {
+    tool,
+    ok: failure === undefined,
+    result: failure === undefined ? fields?.result ?? null : null,
+    structured_content: failure === undefined ? fields?.structured_content ?? null : null,
+    stdout: fields?.stdout ?? null,
+    stderr: fields?.stderr ?? null,
+    exit_code: fields?.exit_code ?? null,
+    signal: run?.result.signal ?? null,
+    timed_out: run?.result.outcome === "timed_out",
+    truncated: fields?.truncated ?? false,
+    duration_ms: run === undefined ? null : Math.round(run.result.durationMs),
+    error: failure ?? null,
+  };
 }
 
 /**
@@ -22,55 +65,36 @@ export interface CallFailure {
  * @returns The documented object, run fields `null`.
  */
 export function failedCall(tool: string | null, failure: CallFailure): Record<string, unknown> {
-  return {
-    tool,
-    ok: false,
-    result: null,
-    structured_content: null,
-    stdout: null,
-    stderr: null,
-    exit_code: null,
-    signal: null,
-    timed_out: false,
-    truncated: false,
-    duration_ms: null,
-    error: failure,
-  };
+  return callJson(tool, failure);
 }
 
 /**
- * The object for a call whose tool ran, every secret of the call redacted.
+ * The object `spawn --json` prints: the spawn tool's structured output (`stdout`, `stderr`,
+ * `exit_code`, `stdout_truncated`, `stderr_truncated`) with `ok`, the mode, the target, the text
+ * for a model and the duration; run fields `null` when nothing ran.
  *
- * @param tool The tool's name.
- * @param result The run's outcome.
- * @param failure What went wrong, or `undefined` when the run succeeded.
- * @param secrets The secrets of the call (`callSecrets(spec.env, settings.env)`).
- * @param text The text for a model (the contract's `ToolOutput.result`), on success.
- * @param structured The structured result, for a tool with an output schema, on success.
+ * @param call The parsed call, when the input could be read.
+ * @param failure What went wrong, or `undefined` on success.
+ * @param run The run, its structured output and its text, when it ran.
  * @returns The documented object.
  */
-export function ranCall(
-  tool: string,
-  result: RunResult,
+export function spawnJson(
+  call: SpawnCall | undefined,
   failure: CallFailure | undefined,
-  secrets: readonly string[],
-  text: string,
-  structured?: Record<string, unknown>,
+  run?: { result: RunResult; output: SpawnOutput; text: string },
 ): Record<string, unknown> {
-  const hide = (text: string) => redact(text, secrets);
+  const output = run?.output;
   return {
-    tool,
     ok: failure === undefined,
-    result: failure === undefined ? hide(text) : null,
-    // Parsed from stdout after redaction: it holds no secret.
-    structured_content: failure === undefined ? (structured ?? null) : null,
-    stdout: hide(result.stdout),
-    stderr: hide(result.stderr),
-    exit_code: result.exitCode ?? null,
-    signal: result.signal ?? null,
-    timed_out: result.outcome === "timed_out",
-    truncated: result.stdoutTruncated,
-    duration_ms: Math.round(result.durationMs),
-    error: failure === undefined ? null : { kind: failure.kind, message: hide(failure.message) },
+    mode: call?.mode ?? null,
+    target: call === undefined ? null : call.target ?? LOCAL_TARGET,
+    result: run?.text ?? null,
+    stdout: output?.stdout ?? null,
+    stderr: output?.stderr ?? null,
+    exit_code: output?.exit_code ?? null,
+    error: failure ?? null,
+    stdout_truncated: output?.stdout_truncated ?? false,
+    stderr_truncated: output?.stderr_truncated ?? false,
+    duration_ms: run === undefined ? null : Math.round(run.result.durationMs),
   };
 }

@@ -15,7 +15,7 @@ import { redact, redactValue } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
-import { visibleLines } from "../../approval/terminal/display.ts";
+import { visibleLines } from "../../approval/shell_quote.ts";
 
 /** The preview with its input as the program receives it (every number as the caller wrote it). */
 function shownPreview(request: ApprovalRequest): unknown {

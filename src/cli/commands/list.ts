@@ -10,7 +10,7 @@ import { checkAvailability, rosterEntries } from "../../contract/availability.ts
 import type { ManifestProblem } from "../../errors.ts";
 import { listOf, type Messages } from "../../locale/messages.ts";
 import { out, outJson, problemJson } from "../output.ts";
-import { cellText, formatTable, terminalColumns } from "../_table.ts";
+import { formatTable } from "../_table.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
 import { BUILT_IN, type ListRow, SPAWN_SIDE_EFFECT_TEXT, spawnRow } from "../_spawn_row.ts";
@@ -83,10 +83,10 @@ export async function listCommand(settings: Settings): Promise<number> {
       ? row.description
       : unavailableText(row.problems, words);
     const effect = row.problems.length === 0 || row.side_effect !== "" ? row.side_effect : "-";
-    return [row.name, effect, row.source, description].map(cellText);
+    return [row.name, effect, row.source, description];
   });
   // Aligned by the cells each character takes, cut to the terminal's width (whole in a pipe).
-  const lines = formatTable([heading, ...cells], terminalColumns());
+  const lines = formatTable([heading, ...cells]);
   if (roster.tools.size === 0 && roster.unavailable.size === 0) {
     const paths = say(listOf(roster.sources.map((s) => s.path), "join.and"));
     lines.push(t("list.no_tools", { paths }));

@@ -14,7 +14,7 @@ import { err } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
-import { commandAudit, toolOptions } from "../_tools.ts";
+import { commandAudit, toolContext } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
 
 /**
@@ -39,15 +39,12 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     const root = await workspaceRoot(settings);
     const configDir = resolvePath(settings.configDir);
     // The server's approver, audit sink and sandbox are set for every tool by the loader.
-    const { declared, spawn } = toolOptions(settings, { spill: true });
     const tools: RosterToolSettings = {
       root,
       configDir,
-      locale: settings.locale,
       audit,
-      declared,
+      context: toolContext(settings, { spill: true }),
       ...(settings.roster === undefined ? {} : { roster: settings.roster }),
-      spawn,
       // Said once per server start, in its log.
       sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
     };

@@ -14,7 +14,7 @@ import {
   PERMISSION_FORMATS,
   type PermissionFormat,
 } from "../../permissions/format.ts";
-import type { ProgramRequest } from "../../permissions/types.ts";
+import type { ProgramRequest } from "../../permissions/derive.ts";
 import { KEPT_ENV, namedAgents, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
 import { spawnConfigFor } from "../_roster.ts";
 import { err, out } from "../output.ts";
@@ -70,9 +70,13 @@ export async function permissionsCommand(
   if (needs.program !== undefined && (needs.sandboxed || policy.mode === "required")) {
     programs.push({ user: phrase("permissions.user_sandbox"), program: needs.program, args: [] });
   }
-  const bundle = bundleEntry();
+  const own = bundle();
   const derived = derivePermissions(roster, {
-    ...(bundle === undefined ? {} : { code: bundleReads(bundle) }),
+    // Reading the bundle's directory when it holds the bundle alone, else the entry and each
+    // chunk: unpacked into a directory of other files (Downloads), it never grants reading them.
+    ...(own === undefined
+      ? {}
+      : { code: own.alone ? [parentPath(own.entry)] : [own.entry, ...own.chunks] }),
     env: settings.envLookup,
     callEnv: settings.env,
     manifestVars,
@@ -82,7 +86,27 @@ export async function permissionsCommand(
     ...(settings.auditLog === undefined ? {} : { auditLog: settings.auditLog }),
   });
   const words = await cliMessages(settings.locale);
-  const options = chosen === "compile" ? compileOptions(roster.root, settings, words) : {};
+  let options: FormatOptions = {};
+  if (chosen === "compile") {
+    // What `deno compile` builds from, and the arguments baked in so that the binary serves this
+    // workspace with this config directory.
+    const { root } = roster;
+    const args = ["-C", root, "--config-dir", resolvePath(settings.configDir)];
+    if (settings.noShell) args.push("--no-shell");
+    const output = `basis-tools-${root.slice(root.lastIndexOf("/") + 1) || "root"}`;
+    const main = Deno.mainModule;
+    if (Deno.build.standalone || !main.startsWith("file:")) {
+      err(warningLine(words.t("permissions.compile_self"), words));
+      options = { entry: "basis-tools.js", output, args };
+    } else if (own !== undefined) {
+      options = { entry: own.entry, output, args, include: own.chunks };
+    } else {
+      // From source: the import map in deno.json resolves the npm packages.
+      const entry = modulePath(main);
+      const config = resolvePath(parentPath(parentPath(entry)), "deno.json");
+      options = { entry, entryFlags: ["--config", config], output, args };
+    }
+  }
   out(formatPermissions(derived, chosen as PermissionFormat, options));
   // A tool that cannot be used is granted nothing: say so, and why.
   const left: [string, readonly ManifestProblem[]][] = [
@@ -108,8 +132,7 @@ function warningLine(message: string, words: Messages): string {
 
 /**
  * What the spawn tool may start: the shell and targets (commands on), the subagent and the named
- * agents; nothing,
- * with the problems, when spawn.json cannot be used.
+ * agents; nothing, with the problems, when spawn.json cannot be used.
  */
 async function spawnPrograms(
   settings: Settings,
@@ -118,62 +141,31 @@ async function spawnPrograms(
 ): Promise<{ programs: ProgramRequest[]; problems?: readonly ManifestProblem[] }> {
   const found = await spawnConfigFor(settings);
   if ("problems" in found) return { programs: [], problems: found.problems };
-  const config = found.config;
+  const { targets, agent } = found.config;
   const programs: ProgramRequest[] = [];
+  const add = (
+    user: ProgramRequest["user"],
+    [program = "", ...args]: readonly string[],
+    more: Partial<ProgramRequest> = {},
+  ) => programs.push({ user, program, args, ...more });
   if (!settings.noShell) {
-    programs.push({
-      user: phrase("permissions.user_spawn_commands"),
-      program: SHELL,
-      // Its -c is a given, not news.
-      args: [],
+    // Its -c is a given, not news.
+    add(phrase("permissions.user_spawn_commands"), [SHELL], {
       hint: phrase("permissions.hint_no_shell"),
       ...(sandboxed ? { sandboxed: true } : {}),
     });
-    for (const [name, prefix] of config.targets) {
-      const [program = "", ...args] = prefix;
-      const user = phrase("permissions.user_spawn_target", { target: JSON.stringify(name) });
-      programs.push({ user, program, args });
+    for (const [name, prefix] of targets) {
+      add(phrase("permissions.user_spawn_target", { target: JSON.stringify(name) }), prefix);
     }
   }
-  if (config.agent !== undefined) {
-    const [program = "", ...args] = config.agent;
-    programs.push({
-      user: phrase("permissions.user_spawn_agent"),
-      program,
-      args,
-      ...(sandboxed && agentSandboxed ? { sandboxed: true } : {}),
-    });
+  if (agent !== undefined) {
+    const confined = sandboxed && agentSandboxed ? { sandboxed: true } : {};
+    add(phrase("permissions.user_spawn_agent"), agent, confined);
   }
-  for (const [name, agent] of namedAgents(config)) {
-    const [program = "", ...args] = agent.argv;
-    const user = phrase("permissions.user_spawn_named_agent", { agent: JSON.stringify(name) });
-    programs.push({ user, program, args });
+  for (const [name, { argv }] of namedAgents(found.config)) {
+    add(phrase("permissions.user_spawn_named_agent", { agent: JSON.stringify(name) }), argv);
   }
   return { programs };
-}
-
-/**
- * The entry `deno compile` builds from: the bundle or source this program runs from, and the
- * arguments baked in so that the binary serves this workspace with this config directory.
- */
-function compileOptions(root: string, settings: Settings, words: Messages): FormatOptions {
-  const args = ["-C", root, "--config-dir", resolvePath(settings.configDir)];
-  if (settings.noShell) args.push("--no-shell");
-  const output = `basis-tools-${root.slice(root.lastIndexOf("/") + 1) || "root"}`;
-  const main = Deno.mainModule;
-  if (Deno.build.standalone || !main.startsWith("file:")) {
-    err(warningLine(words.t("permissions.compile_self"), words));
-    return { entry: "basis-tools.js", output, args };
-  }
-  const entry = modulePath(main);
-  if (!entry.endsWith(".ts")) return { entry, output, args, include: bundleChunks(entry) };
-  // From source: the import map in deno.json resolves the npm packages.
-  return {
-    entry,
-    entryFlags: ["--config", resolvePath(parentPath(parentPath(entry)), "deno.json")],
-    output,
-    args,
-  };
 }
 
 /** A `file:` URL's path (a Windows drive letter without the leading slash). */
@@ -181,33 +173,14 @@ function modulePath(url: string): string {
   return decodeURIComponent(new URL(url).pathname).replace(/^\/([A-Za-z]:)/, "$1");
 }
 
-/** The bundle's entry when this program runs from the bundle (not from source, not compiled). */
-function bundleEntry(): string | undefined {
+/**
+ * The bundle this program runs from (not from source, not compiled): its entry, the chunks beside
+ * it (sorted), and whether its directory holds nothing else (only `.js` files).
+ */
+function bundle(): { entry: string; chunks: string[]; alone: boolean } | undefined {
   const main = Deno.mainModule;
   if (Deno.build.standalone || !main.startsWith("file:") || !main.endsWith(".js")) return undefined;
-  return modulePath(main);
-}
-
-/**
- * What running from the bundle needs to read: its directory when it holds the bundle alone (only
- * `.js` files), else the entry and each chunk, so that unpacking the bundle into a directory of
- * other files (a home directory, Downloads) never grants reading them.
- */
-function bundleReads(entry: string): string[] {
-  const { chunks, alone } = bundleFiles(entry);
-  return alone ? [parentPath(entry)] : [entry, ...chunks];
-}
-
-/** The chunks beside a bundle's entry, sorted. */
-function bundleChunks(entry: string): string[] {
-  return bundleFiles(entry).chunks;
-}
-
-/**
- * The chunks beside a bundle's entry (sorted), and whether its directory holds nothing else, in
- * one read of the directory.
- */
-function bundleFiles(entry: string): { chunks: string[]; alone: boolean } {
+  const entry = modulePath(main);
   const dir = parentPath(entry);
   const chunks: string[] = [];
   let alone = true;
@@ -222,5 +195,5 @@ function bundleFiles(entry: string): { chunks: string[]; alone: boolean } {
     // Unreadable: name what could be seen (compile then says what it is missing when run).
     alone = false;
   }
-  return { chunks: chunks.sort(), alone };
+  return { entry, chunks: chunks.sort(), alone };
 }

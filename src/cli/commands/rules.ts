@@ -99,7 +99,7 @@ async function list(settings: Settings): Promise<number> {
     return EXIT.ok;
   }
   // Aligned in columns, cut to the terminal's width (whole when stdout is not a terminal).
-  const { cellText, formatTable, terminalColumns } = await import("../_table.ts");
+  const { formatTable } = await import("../_table.ts");
   const rows = all.map((rule) => {
     const ignored = loaded.ignored.includes(rule) ? t("rules.ignored") : "";
     const reason = rule.reason === undefined ? "" : ` — ${rule.reason}`;
@@ -109,7 +109,7 @@ async function list(settings: Settings): Promise<number> {
       rule.tool,
       scopeText(rule, t),
       `${JSON.stringify(rule.when)}${reason}${ignored}`,
-    ].map(cellText);
+    ];
   });
   const heading = [
     t("rules.heading_id"),
@@ -118,7 +118,7 @@ async function list(settings: Settings): Promise<number> {
     t("rules.heading_scope"),
     t("rules.heading_when"),
   ];
-  out(formatTable([heading, ...rows], terminalColumns()).join("\n") + "\n");
+  out(formatTable([heading, ...rows]).join("\n") + "\n");
   return EXIT.ok;
 }
 
@@ -469,7 +469,7 @@ async function changed(
 /** `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them. */
 async function test(settings: Settings, name: string, input: string | undefined): Promise<number> {
   if (name === SPAWN_TOOL) {
-    const { callSpawnCommand } = await import("./spawn.ts");
+    const { callSpawnCommand } = await import("./call.ts");
     return await callSpawnCommand(settings, input, { dryRun: true });
   }
   const { callCommand } = await import("./call.ts");

@@ -12,7 +12,7 @@
  */
 
 import { checkAvailability } from "../../contract/availability.ts";
-import { rosterTools } from "../../contract/roster_tools.ts";
+import { toolsOf } from "../../contract/roster_tools.ts";
 import { DEFINITION_FORMATS, type DefinitionFormat } from "../../contract/types.ts";
 import { BasisError, formatProblem, type ManifestProblem } from "../../errors.ts";
 import { phrase } from "../../locale/messages.ts";
@@ -20,7 +20,7 @@ import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { err, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
-import { toolOptions } from "../_tools.ts";
+import { toolContext } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
 
 /** The format printed when `--format` is not given. */
@@ -56,10 +56,8 @@ export async function schemaCommand(
     env: settings.env,
   });
   const served = serves(settings, SPAWN_TOOL);
-  const tools = rosterTools(roster, served && "config" in spawn ? spawn.config : undefined, {
-    locale: settings.locale,
-    ...toolOptions(settings),
-  });
+  const config = served && "config" in spawn ? spawn.config : undefined;
+  const tools = toolsOf(roster, config, toolContext(settings));
   outJson(tools.map((tool) => tool.definition(chosen as DefinitionFormat)));
   const left: [string, readonly ManifestProblem[]][] = [
     ...[...roster.unavailable.values()].map((tool) => [tool.name, tool.problems] as const),

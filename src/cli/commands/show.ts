@@ -4,7 +4,7 @@
  * @module
  */
 
-import { displayArg, visibleLines } from "../../approval/terminal/display.ts";
+import { displayArg, visibleLines } from "../../approval/shell_quote.ts";
 import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { out, outJson } from "../output.ts";

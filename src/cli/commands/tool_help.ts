@@ -6,8 +6,7 @@
  * @module
  */
 
-import { shellQuote } from "../../approval/shell_quote.ts";
-import { displayArg, visibleLines } from "../../approval/terminal/display.ts";
+import { cellText, displayArg, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
 import { callSecrets, redact, redactValue } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
@@ -15,7 +14,7 @@ import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { findTool, rosterFor, usableSpawnConfig } from "../_roster.ts";
 import { spawnToolFor } from "../_tools.ts";
-import { cellText, formatTable, terminalColumns } from "../_table.ts";
+import { formatTable } from "../_table.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -199,7 +198,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
         field.required ? yes : no,
         Object.hasOwn(field, "default") ? JSON.stringify(field.default) : "-",
         field.description ?? "",
-      ].map((cell) => cellText(hide(cell)))
+      ].map(hide)
     );
     const heading = [
       t("help.tool_heading_field"),
@@ -208,9 +207,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
       t("help.tool_heading_default"),
       t("help.tool_heading_description"),
     ];
-    const columns = terminalColumns();
-    const width = columns === undefined ? undefined : columns - 2;
-    lines.push(...formatTable([heading, ...rows], width).map((line) => `  ${line}`));
+    lines.push(...formatTable([heading, ...rows], undefined, "  "));
     if (schema.additionalProperties !== false) lines.push(t("help.tool_other_fields"));
   }
   for (const arg of args) {

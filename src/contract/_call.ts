@@ -1,0 +1,305 @@
+/**
+ * The call pipeline every tool shares once its own checks made a call ready (prepare): decide
+ * (the approver, then its audit line) → run → record, with the call's redactor hiding its secrets
+ * at every output and audit boundary; and the single-use execution that hands it out. Private to
+ * the contract.
+ *
+ * @module
+ */
+
+import type { ApprovalRequest } from "../approval/approve.ts";
+import { RulesFileError } from "../approval/rules/errors.ts";
+import type { ErrorCode } from "../errors.ts";
+import { english, type Phrase, phrase } from "../locale/messages.ts";
+import type { Redactor } from "../redact.ts";
+import type { RunResult, SandboxWrap } from "../run/types.ts";
+import { prepareSandbox, sandboxFailed } from "../sandbox/plan.ts";
+import type { SandboxPlan } from "../sandbox/types.ts";
+import type { CallContext } from "./context.ts";
+import { ToolError } from "./tool_error.ts";
+import type { ExecuteOptions, OutputChunk, ToolExecution, ToolOutput } from "./types.ts";
+
+/** Where a run's output goes, and what cancels it. */
+export interface Sinks {
+  readonly signal: AbortSignal | undefined;
+  /** Receives stdout bytes; `undefined` when no one takes them. */
+  readonly onStdout: ((chunk: Uint8Array) => void) | undefined;
+  /** Receives stderr bytes; `undefined` when no one takes them. */
+  readonly onStderr: ((chunk: Uint8Array) => void) | undefined;
+}
+
+/** A call made ready by its tool: everything known before anyone is asked. */
+export interface PreparedCall<Extra> {
+  /** The tool's name. */
+  readonly tool: string;
+  /** How messages name the caller (`Tool "x"`). */
+  readonly label: string;
+  /** Hides the call's secrets. */
+  readonly redactor: Redactor;
+  /** What the approver is asked, the preview in it. */
+  readonly request: ApprovalRequest;
+  /** The workspace the audit trail names. */
+  readonly workspace: string;
+  /** The size of the input as the program receives it, for the audit trail. */
+  readonly inputBytes: number | undefined;
+  /** How the call is confined. */
+  readonly plan: SandboxPlan;
+  /** Starts the approved call. */
+  readonly start: (wrap: SandboxWrap | undefined, sinks: Sinks) => Promise<RunResult>;
+  /** The output of a run that ended (throws for one that failed). */
+  readonly outcome: (result: RunResult) => Promise<ToolOutput<Extra>>;
+  /** How a call that cannot start after approval ends. */
+  readonly notStarted: (reason: Phrase) => Promise<ToolOutput<Extra>>;
+}
+
+/**
+ * Carries a prepared call out: a sandbox refusal (recorded), the approver's decision (recorded),
+ * the note of an unconfined call, the sandbox's preparation, the run, its record, its outcome.
+ *
+ * @param context The run context.
+ * @param call The prepared call.
+ * @param sinks The caller's signal and where output goes.
+ * @returns The output.
+ * @throws {ToolError} A refusal, a denial, an interruption, or a run that failed.
+ */
+export async function carryOut<Extra>(
+  context: CallContext,
+  call: PreparedCall<Extra>,
+  sinks: Sinks,
+): Promise<ToolOutput<Extra>> {
+  const { plan, tool } = call;
+  if (plan.kind === "refused") {
+    recordRefusal(context, call, plan.reason);
+    const reason = context.words.say(plan.reason);
+    const message = context.words.t("denied.sandbox", { tool: JSON.stringify(tool), reason });
+    throw ToolError.user("denied", call.redactor.text(message), { tool });
+  }
+  await decide(context, call, sinks.signal);
+  // Said once something is to run unconfined that the policy wanted confined.
+  if (plan.kind === "unconfined" && plan.note !== undefined) {
+    context.sandbox?.onUnconfined?.(plan.note);
+  }
+  try {
+    await prepareSandbox(plan);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return await call.notStarted(
+      phrase("start.sandbox_failed", { detail: detail.split("\n")[0] ?? detail }),
+    );
+  }
+  const result = await call.start(plan.kind === "confined" ? plan.wrap : undefined, sinks);
+  // bwrap could not set the call up: the next call asks again whether it works here.
+  if (result.startReason?.key === "start.sandbox_failed") sandboxFailed(plan, context.sandbox);
+  recordRun(context, call, result);
+  return await call.outcome(result);
+}
+
+/** Asks the approver, records its decision, and throws unless the call may run. */
+async function decide(
+  context: CallContext,
+  call: PreparedCall<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { tool, request, redactor, label } = call;
+  const words = context.words;
+  const interrupted = () =>
+    ToolError.user("interrupted", redactor.text(words.t("run.interrupted", { label })), { tool });
+  if (signal?.aborted) throw interrupted();
+  let decision;
+  try {
+    decision = await context.approver(request, { signal, secrets: redactor.secrets });
+  } catch (error) {
+    if (!(error instanceof RulesFileError)) throw error;
+    // An unusable rules file denies the call (fail closed): a decision like any other.
+    recordRefusal(context, call, error.phrase ?? error.message);
+    throw ToolError.user("denied", redactor.text(error.wordedIn(words)), { tool, cause: error });
+  }
+  const { reason } = decision;
+  // The audit trail is read by tools: English, whatever the caller is shown.
+  record(context, call, {
+    allowed: decision.allowed,
+    by: decision.by,
+    rule_id: decision.ruleId,
+    reason: typeof reason === "object" ? english(reason) : reason,
+  });
+  if (!decision.allowed) {
+    // The built-in approver gives its reason as a phrase; another approver's is shown as it is.
+    const message = typeof reason === "object"
+      ? words.say(reason)
+      : reason ?? words.t("denied.generic", { tool: JSON.stringify(tool) });
+    throw ToolError.user("denied", redactor.text(message), { tool });
+  }
+  if (signal?.aborted) throw interrupted();
+}
+
+/**
+ * Records a refusal no approver gave (the spawn guard's, the sandbox policy's, an unusable rules
+ * file's), as the policy's.
+ *
+ * @param context The run context.
+ * @param call The call (its preview, workspace and secrets).
+ * @param reason Why (the audit trail records its English).
+ */
+export function recordRefusal(
+  context: CallContext,
+  call: Pick<PreparedCall<unknown>, "tool" | "request" | "workspace" | "inputBytes" | "redactor">,
+  reason: Phrase | string,
+): void {
+  const why = typeof reason === "object" ? english(reason) : reason;
+  record(context, call, { allowed: false, by: "policy", rule_id: undefined, reason: why });
+}
+
+function record(
+  context: CallContext,
+  call: Pick<PreparedCall<unknown>, "tool" | "request" | "workspace" | "inputBytes" | "redactor">,
+  decision: {
+    allowed: boolean;
+    by: "rule" | "prompt" | "policy";
+    rule_id: string | undefined;
+    reason: string | undefined;
+  },
+): void {
+  context.audit?.record({
+    type: "decision",
+    tool: call.tool,
+    preview: call.request.preview,
+    ...decision,
+    workspace: call.workspace,
+    ...(call.inputBytes === undefined ? {} : { input_bytes: call.inputBytes }),
+  }, { secrets: call.redactor.secrets });
+}
+
+/**
+ * Records how a run ended.
+ *
+ * @param context The run context.
+ * @param call The call (its name and secrets).
+ * @param result The run's result.
+ */
+export function recordRun(
+  context: CallContext,
+  call: Pick<PreparedCall<unknown>, "tool" | "redactor">,
+  result: RunResult,
+): void {
+  context.audit?.record({
+    type: "run",
+    tool: call.tool,
+    exit_code: result.exitCode,
+    signal: result.signal,
+    timed_out: result.outcome === "timed_out",
+    duration_ms: Math.round(result.durationMs),
+    stdout_bytes: result.stdoutBytes,
+    stderr_bytes: result.stderrBytes,
+  }, { secrets: call.redactor.secrets });
+}
+
+/** The error code of each way a run fails. */
+const FAILURE_CODES = {
+  ok: undefined,
+  timed_out: "timed_out",
+  cancelled: "interrupted",
+  killed: "tool_failed",
+  exit_code: "tool_failed",
+  not_started: "spawn_failed",
+} as const satisfies Record<RunResult["outcome"], ErrorCode | undefined>;
+
+/**
+ * How a run failed, as an error code: its outcome's.
+ *
+ * @param result The run's result.
+ * @returns The code, or `undefined` when the run succeeded.
+ */
+export function failureCode(result: RunResult): ErrorCode | undefined {
+  return FAILURE_CODES[result.outcome];
+}
+
+/** A single-use execution around a run: an optional output stream taken first, then one run. */
+export class Execution<Extra> implements ToolExecution<Extra> {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The validated arguments. */
+  readonly args: unknown;
+  readonly #run: (sinks: Sinks) => Promise<ToolOutput<Extra>>;
+  #started = false;
+  #controller: ReadableStreamDefaultController<OutputChunk> | undefined;
+  #stream: ReadableStream<OutputChunk> | undefined;
+
+  /**
+   * Wraps a run.
+   *
+   * @param tool The tool's name.
+   * @param args The validated arguments.
+   * @param run The run.
+   */
+  constructor(tool: string, args: unknown, run: (sinks: Sinks) => Promise<ToolOutput<Extra>>) {
+    this.tool = tool;
+    this.args = args;
+    this.#run = run;
+  }
+
+  /**
+   * Takes the output stream; see {@linkcode ToolExecution.outputStream}.
+   *
+   * @returns The chunks.
+   */
+  outputStream(): ReadableStream<OutputChunk> {
+    const name = JSON.stringify(this.tool);
+    if (this.#started || this.#stream !== undefined) {
+      throw ToolError.internal(
+        this.#started
+          ? `Cannot open the output stream of tool ${name}: execute() has already started`
+          : `Cannot open the output stream of tool ${name} twice: it has one reader`,
+        { tool: this.tool },
+      );
+    }
+    return this.#stream = new ReadableStream<OutputChunk>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+    });
+  }
+
+  /**
+   * Runs the call once; see {@linkcode ToolExecution.execute}.
+   *
+   * @param options The signal that cancels the call, and where output goes as it arrives.
+   * @returns The final output.
+   */
+  async execute(options: ExecuteOptions = {}): Promise<ToolOutput<Extra>> {
+    if (this.#started) {
+      throw ToolError.internal(
+        `Cannot execute tool ${JSON.stringify(this.tool)} twice: an execution runs once`,
+        { tool: this.tool },
+      );
+    }
+    this.#started = true;
+    const controller = this.#controller;
+    const sinks = [
+      options.onOutput,
+      controller && ((chunk: OutputChunk) => {
+        try {
+          controller.enqueue(chunk);
+        } catch {
+          // The reader cancelled the stream: the run goes on without it.
+        }
+      }),
+    ].filter((sink) => sink !== undefined);
+    const emit = (kind: OutputChunk["kind"]) =>
+      sinks.length === 0 ? undefined : (data: Uint8Array) => {
+        for (const sink of sinks) sink({ kind, data });
+      };
+    try {
+      return await this.#run({
+        signal: options.signal,
+        onStdout: emit("stdout"),
+        onStderr: emit("stderr"),
+      });
+    } finally {
+      try {
+        controller?.close();
+      } catch {
+        // Already cancelled by the reader.
+      }
+    }
+  }
+}
