@@ -26,16 +26,19 @@ import {
   type Report,
   SCHEMA_VERSION,
   show,
+  stringRules,
   wordIssues,
 } from "./_words.ts";
 
 /** How deep an `input_schema` may nest before it is refused. */
 const MAX_SCHEMA_DEPTH = 100;
-const TOOL_SCHEMA = {
-  $schema: TOOLS_SCHEMA.$schema,
-  definitions: TOOLS_SCHEMA.definitions,
-  $ref: "#/definitions/tool",
-};
+/**
+ * The shipped schema without its patterns (see `stringRules`), in two parts: the file whose
+ * `tools` is an object (its entries checked on their own, by the second part), and one tool.
+ */
+const { definitions, properties, ...top } = withoutPatterns(TOOLS_SCHEMA) as Json;
+const ENVELOPE = { ...top, properties: { ...properties as Json, tools: { type: "object" } } };
+const TOOL = { $schema: TOOLS_SCHEMA.$schema, definitions, $ref: "#/definitions/tool" };
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
 /** What the rules need besides the document. */
@@ -91,11 +94,17 @@ export async function validateManifest(
   const broken: Validated["broken"] = [];
   const options = { allErrors: true, cacheDir: validatorCache() };
   const declared = isObject(document) && isObject(document.tools) ? document.tools : undefined;
+  // The tools are checked one by one below: here they are not even walked.
   const envelope = declared === undefined ? document : { ...document as Json, tools: {} };
-  wordIssues(await schemaIssues(TOOLS_SCHEMA, envelope, options), document, false, (...found) => {
-    const [path, at, field, reason] = found;
-    issues.push({ path, at, ...(field ? { field } : {}), reason });
-  });
+  wordIssues(
+    await schemaIssues(ENVELOPE, envelope, options),
+    document,
+    false,
+    (...found) => {
+      const [path, at, field, reason] = found;
+      issues.push({ path, at, ...(field ? { field } : {}), reason });
+    },
+  );
   const version = isObject(document) ? document.schema : undefined;
   // Another version's tools are not this program's to check.
   if (declared === undefined || (typeof version === "number" && version !== SCHEMA_VERSION)) {
@@ -125,11 +134,11 @@ export async function validateManifest(
         (view as Json)[key] = Object.hasOwn(schema, "type") ? { type: schema.type } : {};
       } else if (Array.isArray(schema)) (view as Json)[key] = [];
     }
-    const shape = await schemaIssues(TOOL_SCHEMA, view, options);
+    const shape = await schemaIssues(TOOL, view, options);
     wordIssues(shape, view, true, report);
-    const spec = isObject(raw)
-      ? beyondShape(name, raw, context, new Set(shape.map((found) => found.pointer)), report)
-      : undefined;
+    const refused = isObject(raw) ? stringRules(raw, report) : new Set<string>();
+    for (const found of shape) refused.add(found.pointer);
+    const spec = isObject(raw) ? beyondShape(name, raw, context, refused, report) : undefined;
     // Every failure is worded (a test holds it); should one not be, the tool is still refused.
     if (shape.length > 0 && ok) report([], "value", "", phrase("schema.invalid"));
     if (ok && spec !== undefined) tools.push(spec);
@@ -140,6 +149,20 @@ export async function validateManifest(
     }
   }
   return { tools, issues, broken };
+}
+
+/** A schema without its `pattern`s, nor the `not`s made of patterns. */
+function withoutPatterns(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutPatterns);
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "pattern" || (key === "not" && JSON.stringify(value).includes('"pattern"'))) {
+      continue;
+    }
+    out[key] = withoutPatterns(value);
+  }
+  return out;
 }
 
 /**
