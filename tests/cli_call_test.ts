@@ -606,7 +606,11 @@ Deno.test("call answers at once for a schema pattern that backtracks for hours i
     if (pass === "fresh") fresh = validators().sort();
   }
   assert.ok(fresh.length > 0);
-  assert.deepEqual(validators().sort(), fresh, "the second call read the validators from the cache");
+  assert.deepEqual(
+    validators().sort(),
+    fresh,
+    "the second call read the validators from the cache",
+  );
   const ok = await cli(dirs, [
     "call",
     "capture",

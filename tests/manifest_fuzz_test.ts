@@ -279,7 +279,11 @@ function assertOutcome(result: ParsedManifest, label: string, secretFree: boolea
   for (const tool of result.unavailable) {
     assert.ok(tool.problems.length > 0, `${label}: ${tool.name} unavailable for no reason`);
     for (const problem of tool.problems) {
-      assert.notEqual(problem.reason.key, "schema.invalid", `${label}: ${JSON.stringify(result.problems)}`);
+      assert.notEqual(
+        problem.reason.key,
+        "schema.invalid",
+        `${label}: ${JSON.stringify(result.problems)}`,
+      );
     }
   }
   for (const problem of result.problems) {
