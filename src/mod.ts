@@ -29,7 +29,7 @@
  */
 
 // What a host uses: the roster, the builders and their tools, approvers, definitions, errors.
-export { loadRoster, type Roster, type ToolSpec } from "./manifest/mod.ts";
+export { type LoadOptions, loadRoster } from "./manifest/mod.ts";
 export { loadSpawnConfig, type SpawnConfig } from "./spawn/mod.ts";
 export { loadSandboxPolicy, type SandboxPolicy } from "./sandbox/mod.ts";
 export {
@@ -37,7 +37,6 @@ export {
   DeclaredToolBuilder,
   type DeclaredToolOptions,
   DEFINITION_FORMATS,
-  type DefinitionFormat,
   policyApprover,
   rosterTools,
   SpawnToolBuilder,
@@ -45,36 +44,22 @@ export {
   ToolError,
   toolProblems,
 } from "./contract/mod.ts";
-export type { Approver, OutputChunk, Tool, ToolExecution, ToolOutput } from "./contract/mod.ts";
 export type { ApprovalRequest, Decision } from "./approval/approve.ts";
 export { BasisError, type ErrorCode, ManifestError } from "./errors.ts";
 export { english, type Locale, messages, type Phrase } from "./locale/mod.ts";
 export { VERSION } from "./version.ts";
-
-// The types the signatures above name.
+// The tool contract's types (`Tool`, its execution and output, `Approver`, definitions) and the
+// roster's (`Roster`, `ToolSpec`), then the other types the signatures above name.
+export type * from "./contract/types.ts";
+export type * from "./manifest/types.ts";
+export type * from "./audit/types.ts";
 export type {
-  AnthropicToolDefinition,
-  ApproverContext,
-  AuditSink,
   AvailabilityOptions,
-  DeclaredToolExtra,
-  ExecuteOptions,
-  ExecutionOptions,
-  GeminiFunctionDeclaration,
-  McpToolAnnotations,
-  McpToolDefinition,
-  OpenAIToolDefinition,
   OptionsBuilder,
   PolicyApproverOptions,
   RosterTool,
   RosterToolsOptions,
-  SpawnToolExtra,
-  ToolBuilder,
-  ToolDefinitions,
   ToolErrorKind,
-  ToolImage,
-  ToolMetadata,
-  ToolService,
 } from "./contract/mod.ts";
 export type { Asker } from "./approval/approve.ts";
 export type { ApprovalPolicy } from "./approval/policy.ts";
@@ -86,16 +71,6 @@ export type {
   TerminalAnswer,
   ToolPromptRequest,
 } from "./approval/terminal/types.ts";
-export type {
-  ArgumentType,
-  InputArgument,
-  LoadOptions,
-  ManifestScope,
-  ManifestSource,
-  SideEffect,
-  ToolSandbox,
-  UnavailableTool,
-} from "./manifest/mod.ts";
 export type {
   ChildPolicy,
   ChildPreview,
@@ -114,7 +89,7 @@ export type {
   SandboxMode,
   SandboxOptions,
 } from "./sandbox/mod.ts";
-export type { AuditEntry, DecidedBy, DecisionEntry, RecordOptions, RunEntry } from "./audit/mod.ts";
+export type { RecordOptions } from "./audit/mod.ts";
 export type { RunOutcome, RunResult, StartFailure } from "./run/mod.ts";
 export type { ManifestProblem } from "./errors.ts";
 export type {

@@ -7,109 +7,98 @@
  * @module
  */
 
-import { type Elicit, elicitApproval } from "../approval/elicitation/elicit_approval.ts";
+import type { Server } from "@modelcontextprotocol/sdk/server";
+import { elicitApproval } from "../approval/elicitation/elicit_approval.ts";
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { Approver } from "../contract/types.ts";
-import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
+import { type Messages, phrase } from "../locale/messages.ts";
 
-/** What the approver needs besides the request. */
-export interface McpApproverSettings {
-  /** `--approve`: `prompt` asks through the client when it can; `always` and `never` do not ask. */
-  readonly policy: ApprovalPolicy;
-  /** The user's config directory (remembered rules). */
+/** How long a person has to answer an approval question in the client. */
+const ELICIT_TIMEOUT_MS = 600_000;
+
+/** Where rules live and what decides a call none answers. */
+interface ApproverSettings {
+  readonly policy?: ApprovalPolicy;
   readonly configDir: string;
-  /** Where digests of pinned files are cached. */
   readonly cacheDir?: string;
-  /** The workspace root, for workspace-scoped rules and the hint. */
   readonly root: string;
-  /** Sends `elicitation/create`; `undefined` while the client has not declared form elicitation. */
-  readonly elicit: () => Elicit | undefined;
-  /** Told why a question to the client failed (it is then a denial). */
-  readonly log: (line: string) => void;
-  /** The messages of the server's locale: the form and its log line. */
-  readonly words: Messages;
 }
 
 /**
  * Makes the server's approver: the CLI's decision (rules, then the policy), with the person asked
  * through the client instead of a terminal. "Always allow" remembers the same rule as the
- * terminal prompt's.
+ * terminal prompt's. A denial says what denied: a rule or the policy in their words; the person,
+ * or a client that could not ask, in the server's locale (the audit trail stays English).
  *
- * @param settings The policy, where rules live, and how to reach the client.
+ * @param settings The policy, where rules live, the workspace root.
+ * @param server The server, to ask its client.
+ * @param words The messages of the server's locale: the form, its log line, the denial.
+ * @param log Told why a question to the client failed (it is then a denial).
  * @returns The approver handed to every tool of the roster.
  */
-export function mcpApprover(settings: McpApproverSettings): Approver {
+export function mcpApprover(
+  settings: ApproverSettings,
+  server: Server,
+  words: Messages,
+  log: (line: string) => void,
+): Approver {
+  const { policy = "prompt", configDir, cacheDir, root } = settings;
   return async (request, context) => {
-    let noOneAsked = false;
     // How the question to the client ended: what a denial at "the prompt" really was.
-    let asked: "answered" | "declined" | "cancelled" | "failed" | undefined;
-    const decide = policyApprover({
-      policy: settings.policy,
-      configDir: settings.configDir,
-      ...(settings.cacheDir === undefined ? {} : { cacheDir: settings.cacheDir }),
-      root: settings.root,
-      tell: (line) => settings.log(settings.words.say(line)),
-      ask: async (prompt) => {
-        const client = settings.elicit();
-        if (client === undefined) {
-          noOneAsked = true;
-          return "no_answer";
+    let asked: "nobody" | "answered" | "declined" | "cancelled" | "failed" | undefined;
+    const decision = await policyApprover({
+      policy,
+      configDir,
+      ...(cacheDir === undefined ? {} : { cacheDir }),
+      root,
+      tell: (line) => log(words.say(line)),
+      ask: (prompt) => {
+        if (server.getClientCapabilities()?.elicitation?.form === undefined) {
+          asked = "nobody";
+          return Promise.resolve("no_answer");
         }
-        const elicit: Elicit = async (form, signal) => {
-          asked = "failed";
-          const reply = await client(form, signal);
-          asked = reply.action === "accept"
-            ? "answered"
-            : reply.action === "decline"
-            ? "declined"
-            : "cancelled";
-          return reply;
-        };
-        return await elicitApproval(prompt, {
-          elicit,
+        return elicitApproval(prompt, {
+          elicit: async (form, signal) => {
+            asked = "failed";
+            const reply = await server.elicitInput(form as Parameters<Server["elicitInput"]>[0], {
+              timeout: ELICIT_TIMEOUT_MS,
+              ...(signal === undefined ? {} : { signal }),
+            });
+            const { action } = reply;
+            asked = action === "accept"
+              ? "answered"
+              : action === "decline"
+              ? "declined"
+              : "cancelled";
+            return reply;
+          },
           secrets: context.secrets,
           signal: context.signal,
-          words: settings.words,
+          words,
           onError: (error) =>
-            settings.log(settings.words.t("elicit.cannot_ask", {
+            log(words.t("elicit.cannot_ask", {
               tool: JSON.stringify(request.tool),
               reason: error instanceof Error ? error.message : String(error),
             })),
         });
       },
-    });
-    const decision = await decide(request, context);
-    if (decision.allowed) return decision;
-    // The CLI's wording speaks of a terminal; here it is the client that asked, or could not. A
-    // rule's or the policy's denial says so already. The caller is told in the tool's locale, the
-    // audit trail in English.
+    })(request, context);
+    if (decision.allowed || (asked !== "nobody" && decision.by !== "prompt")) return decision;
     const tool = JSON.stringify(request.tool);
-    const reason = noOneAsked
-      ? noClientToAsk(request.tool, settings.root, decision.ruleId)
-      : decision.by !== "prompt"
-      ? undefined
-      : asked === "declined"
-      ? phrase("elicit.declined", { tool })
-      : asked === "cancelled"
-      ? phrase("elicit.cancelled", { tool })
-      : asked === "failed"
-      ? phrase("elicit.failed", { tool })
-      : phrase("elicit.denied", { tool });
-    if (reason === undefined) return decision;
+    if (asked !== "nobody") {
+      const key = asked === "declined" || asked === "cancelled" || asked === "failed"
+        ? asked
+        : "denied";
+      return { ...decision, reason: phrase(`elicit.${key}`, { tool }) };
+    }
+    // No one to ask: how to allow the call with a rule (or which rule said to ask).
+    const rule = decision.ruleId;
+    const command = `basis-tools -C ${shellQuote(root)} rules add --tool ${request.tool}`;
+    const reason = rule === undefined
+      ? phrase("elicit.no_client", { tool, command })
+      : phrase("elicit.no_client_ask_rule", { tool, rule });
     return { ...decision, reason };
   };
-}
-
-/**
- * The one line for a call no rule answers when the client cannot ask anyone (or a rule says to
- * ask, and no one can be).
- */
-function noClientToAsk(tool: string, root: string, rule: string | undefined): Phrase {
-  if (rule !== undefined) {
-    return phrase("elicit.no_client_ask_rule", { tool: JSON.stringify(tool), rule });
-  }
-  const command = `basis-tools -C ${shellQuote(root)} rules add --tool ${tool}`;
-  return phrase("elicit.no_client", { tool: JSON.stringify(tool), command });
 }

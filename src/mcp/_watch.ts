@@ -9,21 +9,12 @@
 
 import { parentPath } from "../paths.ts";
 
-/** A running watch. */
-export interface FileWatch {
-  /** Stops watching; no call is made after it returns. */
-  close(): void;
-}
-
-/** Options of {@linkcode watchFiles}. */
-export interface WatchOptions {
-  /** Quiet time after the last event before `onChange` is called, in milliseconds. */
-  readonly debounceMs: number;
-  /**
-   * Told when a directory cannot be watched (the roster then no longer reloads from it), with the
-   * system's reason.
-   */
-  readonly cannotWatch: (dir: string, reason: string) => void;
+/** A directory watched: which one it is (another may take its path later), and whether it is only
+ * a parent watched to see its child replaced (whose failures go unsaid). */
+interface Watched {
+  readonly identity: string;
+  readonly extra: boolean;
+  watcher?: Deno.FsWatcher;
 }
 
 /**
@@ -34,36 +25,40 @@ export interface WatchOptions {
  *
  * @param files The absolute paths of the files to watch.
  * @param onChange Called after a burst of changes has settled.
- * @param options The quiet period and whom to tell about a directory that cannot be watched.
- * @returns The watch; close it when done.
+ * @param options The quiet period, and whom to tell (with the system's reason) about a directory
+ *   that cannot be watched: the roster then no longer reloads from it.
+ * @returns The watch; close it when done (no call is made after that).
  */
 export function watchFiles(
   files: readonly string[],
   onChange: () => void,
-  options: WatchOptions,
-): FileWatch {
-  const watchers = new Map<string, Watched>();
+  options: { debounceMs: number; cannotWatch: (dir: string, reason: string) => void },
+): { close(): void } {
+  const watched = new Map<string, Watched>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
-
   const relevant = (path: string) =>
     files.some((file) => file === path || file.startsWith(path.endsWith("/") ? path : `${path}/`));
-
-  const fire = () => {
-    timer = undefined;
-    if (closed) return;
-    arm();
-    onChange();
-  };
   const soon = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(fire, options.debounceMs);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (closed) return;
+      arm();
+      onChange();
+    }, options.debounceMs);
   };
-
-  const listen = async (dir: string, watched: Watched) => {
+  const drop = (dir: string) => {
+    try {
+      watched.get(dir)?.watcher?.close();
+    } catch {
+      // Closed already (leaving its loop closes it).
+    }
+    watched.delete(dir);
+  };
+  const listen = async (dir: string, entry: Watched, watcher: Deno.FsWatcher) => {
     let failed = false;
     try {
-      for await (const event of watched.watcher) {
+      for await (const event of watcher) {
         if (closed) break;
         if (event.kind === "access" || !event.paths.some(relevant)) continue;
         soon();
@@ -73,114 +68,69 @@ export function watchFiles(
       }
     } catch (error) {
       failed = true;
-      if (!closed && !watched.extra) options.cannotWatch(dir, reason(error));
+      if (!closed && !entry.extra) options.cannotWatch(dir, reason(error));
     }
-    if (watchers.get(dir) !== watched) return;
-    watchers.delete(dir);
-    stop(watched.watcher);
+    if (watched.get(dir) !== entry) return;
+    drop(dir);
     // Look again at what there is to watch (after a failure, only when something else changes).
     if (!closed && !failed) soon();
   };
-
   const arm = () => {
     const wanted = wantedDirs(files);
-    for (const [dir, watched] of watchers) {
-      // A directory deleted and made again is another directory: its old watch sees nothing.
+    for (const [dir, entry] of watched) {
       const want = wanted.get(dir);
-      if (want?.identity !== watched.identity || want.extra !== watched.extra) {
-        watchers.delete(dir);
-        stop(watched.watcher);
-      }
+      if (want?.identity !== entry.identity || want.extra !== entry.extra) drop(dir);
     }
-    for (const [dir, { identity, extra }] of wanted) {
-      if (watchers.has(dir)) continue;
+    for (const [dir, entry] of wanted) {
+      if (watched.has(dir)) continue;
       try {
-        const watched = { watcher: Deno.watchFs(dir, { recursive: false }), identity, extra };
-        watchers.set(dir, watched);
-        listen(dir, watched);
+        entry.watcher = Deno.watchFs(dir, { recursive: false });
+        watched.set(dir, entry);
+        listen(dir, entry, entry.watcher);
       } catch (error) {
         // A parent the sandbox does not let us read: the directory's own watch still works.
-        if (!extra) options.cannotWatch(dir, reason(error));
+        if (!entry.extra) options.cannotWatch(dir, reason(error));
       }
     }
   };
-
   arm();
   return {
     close() {
       closed = true;
-      if (timer !== undefined) clearTimeout(timer);
-      for (const watched of watchers.values()) stop(watched.watcher);
-      watchers.clear();
+      clearTimeout(timer);
+      for (const dir of [...watched.keys()]) drop(dir);
     },
   };
 }
 
 /**
- * A directory to watch: which one it is (a new one may take its path), and whether it is only a
- * parent watched to see its child replaced.
+ * The directories to watch: each file's directory (or its nearest existing ancestor) and, when
+ * the directory exists, its parent too, which sees the directory itself replaced (`rm -r` and
+ * `mkdir`, a rename over it) when the directory's own watch cannot.
  */
-interface Wanted {
-  readonly identity: string;
-  readonly extra: boolean;
-}
-
-/** One directory's watch. */
-interface Watched extends Wanted {
-  readonly watcher: Deno.FsWatcher;
-}
-
-/**
- * The directories to watch, each with its identity: each file's directory (or its nearest
- * existing ancestor) and, when the directory exists, its parent too, which sees the directory
- * itself replaced (`rm -r` and `mkdir`, a rename over it) when the directory's own watch cannot.
- */
-function wantedDirs(files: readonly string[]): Map<string, Wanted> {
-  const wanted = new Map<string, Wanted>();
+function wantedDirs(files: readonly string[]): Map<string, Watched> {
+  const wanted = new Map<string, Watched>();
   const add = (dir: string, extra: boolean) => {
-    const known = wanted.get(dir);
-    if (known === undefined) wanted.set(dir, { identity: identityOf(dir), extra });
-    else if (known.extra && !extra) wanted.set(dir, { ...known, extra });
+    if (wanted.has(dir) && (extra || !wanted.get(dir)!.extra)) return;
+    const info = statOf(dir);
+    wanted.set(dir, { identity: info ? `${info.dev}:${info.ino ?? ""}` : "", extra });
   };
   for (const file of files) {
     const home = parentPath(file);
-    const dir = existingAncestor(home);
+    let dir = home;
+    while (!statOf(dir)?.isDirectory && parentPath(dir) !== dir) dir = parentPath(dir);
     add(dir, false);
     if (dir === home && parentPath(dir) !== dir) add(parentPath(dir), true);
   }
   return wanted;
 }
 
-/** Which directory a path names now: device and inode where the system tells them. */
-function identityOf(dir: string): string {
+/** What a path is now, or `undefined` when it is missing or not ours to look at. */
+function statOf(path: string): Deno.FileInfo | undefined {
   try {
-    const info = Deno.statSync(dir);
-    return `${info.dev}:${info.ino ?? ""}`;
+    return Deno.statSync(path);
   } catch {
-    return "";
-  }
-}
-
-/** The path itself when it is a directory, else its nearest ancestor that is one. */
-function existingAncestor(path: string): string {
-  let dir = path;
-  while (true) {
-    try {
-      if (Deno.statSync(dir).isDirectory) return dir;
-    } catch {
-      // Missing, or not ours to look at: go up.
-    }
-    const parent = parentPath(dir);
-    if (parent === dir) return dir;
-    dir = parent;
-  }
-}
-
-function stop(watcher: Deno.FsWatcher): void {
-  try {
-    watcher.close();
-  } catch {
-    // Closed already (leaving its loop closes it).
+    return undefined;
   }
 }
 

@@ -11,35 +11,21 @@ import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server";
 // The SDK's "./*" export names no types for "….js" paths: point at them.
 // @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type ListToolsResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ApprovalPolicy } from "../approval/policy.ts";
-import type { Elicit } from "../approval/elicitation/elicit_approval.ts";
 import type { Approver, Tool } from "../contract/types.ts";
-import { formatProblem, type ManifestProblem } from "../errors.ts";
+import { BasisError, errorLines, formatProblem, type ManifestProblem } from "../errors.ts";
 import type { Locale } from "../locale/locale.ts";
 import { listOf, loadLocale, type Messages, messages, phrase, plural } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
-import { callTool } from "./_call_tool.ts";
-import { describeLoadError } from "./_load_error.ts";
-import { INVALID_PARAMS, ProtocolError } from "./_protocol_error.ts";
-import { LineTransport } from "./_stdio_transport.ts";
+import { callTool, protocolError } from "./_call.ts";
+import { INVALID_PARAMS, LineTransport } from "./_transport.ts";
 import { watchFiles } from "./_watch.ts";
-
-/** How long a person has to answer an approval question in the client. */
-const ELICIT_TIMEOUT_MS = 600_000;
 
 /** How long, after the client went away, running calls get to stop before the server returns. */
 const DRAIN_MS = 5_000;
-
-/** How often, while a tool's program cannot be found, the server looks again. */
-const RECHECK_MS = 5_000;
 
 /** A tool left out of `tools/list`, and why. */
 export interface UnavailableEntry {
@@ -133,8 +119,7 @@ export interface ServeMcpOptions {
  * ```
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted: boolean }> {
-  const logLine = options.log ?? logOnStderr;
-  const locale = options.locale ?? "en-US";
+  const { locale = "en-US", stdin = process.stdin, stdout = process.stdout, signal } = options;
   await loadLocale(locale);
   const words = messages(locale);
   const server = new Server(
@@ -147,51 +132,32 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   );
   // Every line goes to stderr at once, and to the client as notifications/message once it is
   // initialized (what was said before waits for that).
-  let initialized = false;
-  const early: { level: LogLevel; line: string }[] = [];
-  const notify = (level: LogLevel, line: string) => {
-    server.sendLoggingMessage({ level, logger: "basis-tools", data: line }).catch(() => {});
-  };
-  const logAt = (level: LogLevel) => (line: string) => {
-    logLine(line);
-    if (initialized) notify(level, line);
-    else if (early.length < 100) early.push({ level, line });
+  let early: { level: LogLevel; data: string }[] | undefined = [];
+  const notify = (level: LogLevel, data: string) =>
+    server.sendLoggingMessage({ level, logger: "basis-tools", data }).catch(() => {});
+  const logAt = (level: LogLevel) => (data: string) => {
+    (options.log ?? logOnStderr)(data);
+    if (early === undefined) notify(level, data);
+    else if (early.length < 100) early.push({ level, data });
   };
   server.oninitialized = () => {
-    initialized = true;
-    for (const { level, line } of early.splice(0)) notify(level, line);
+    for (const { level, data } of early ?? []) notify(level, data);
+    early = undefined;
   };
   const log = logAt("warning");
-  const elicit = (): Elicit | undefined => {
-    if (server.getClientCapabilities()?.elicitation?.form === undefined) return undefined;
-    return (form, signal) =>
-      server.elicitInput(form as Parameters<Server["elicitInput"]>[0], {
-        timeout: ELICIT_TIMEOUT_MS,
-        ...(signal === undefined ? {} : { signal }),
-      });
-  };
-  const approver = mcpApprover({
-    policy: options.policy ?? "prompt",
-    configDir: options.configDir,
-    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
-    root: options.root,
-    elicit,
-    log,
-    words,
-  });
+  const approver = mcpApprover(options, server, words, log);
 
   // Each tool left out is logged once, and again only when why changes.
   const told = new Map<string, string>();
   const tell = (next: Indexed) => {
-    for (const entry of next.unavailable.values()) {
-      const lines = entry.problems.map((problem) => `  ${formatProblem(problem, words)}`);
-      const text = [words.t("mcp.tool_left_out", { tool: JSON.stringify(entry.name) }), ...lines]
-        .join("\n");
-      if (told.get(entry.name) === text) continue;
-      told.set(entry.name, text);
-      logAt("warning")(text);
+    for (const { name, problems } of next.unavailable.values()) {
+      const lines = problems.map((problem) => `  ${formatProblem(problem, words)}`);
+      const text = [words.t("mcp.tool_left_out", { tool: JSON.stringify(name) }), ...lines];
+      if (told.get(name) === text.join("\n")) continue;
+      told.set(name, text.join("\n"));
+      log(text.join("\n"));
     }
-    for (const name of [...told.keys()]) {
+    for (const name of told.keys()) {
       if (next.unavailable.has(name)) continue;
       told.delete(name);
       logAt("info")(words.t("mcp.tool_back", { tool: JSON.stringify(name) }));
@@ -204,50 +170,29 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
   const stopping = new AbortController();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => roster.list);
-  const transport = new LineTransport(
-    options.stdin ?? process.stdin,
-    options.stdout ?? process.stdout,
-    {
-      words,
-      log,
-    },
-  );
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const { name } = request.params;
-    // As the client sent them: the SDK's parse drops a "__proto__" key.
-    const args = transport.argumentsOf(extra.requestId) ?? request.params.arguments;
+  // The two methods of every call, without the SDK's parse of each request and result again.
+  server.fallbackRequestHandler = (request, extra) => {
+    if (request.method === "tools/list") return Promise.resolve(roster.list);
+    if (request.method !== "tools/call") throw protocolError(-32601, "Method not found");
+    const { name, arguments: args = {} } = request.params as { name: string; arguments?: unknown };
     const tool = roster.tools.get(name);
-    if (tool === undefined) {
-      const left = roster.unavailable.get(name);
-      if (left !== undefined) {
-        const why = left.problems.map((problem) => formatProblem(problem, words)).join("; ");
-        throw new ProtocolError(
-          INVALID_PARAMS,
-          words.t("mcp.tool_unavailable", { tool: JSON.stringify(name), problems: why }),
-        );
-      }
-      throw new ProtocolError(INVALID_PARAMS, unknownTool(name, roster.tools, words));
-    }
+    if (tool === undefined) throw protocolError(INVALID_PARAMS, notServed(name, roster, words));
     const token = extra._meta?.progressToken;
-    const call = callTool(tool, args ?? {}, {
+    const call = callTool(tool, args, {
       signal: AbortSignal.any([extra.signal, stopping.signal]),
       log: logAt("error"),
       words,
-      progress: token === undefined ? undefined : {
-        intervalMs: options.progressIntervalMs ?? 100,
-        send: (lines) =>
-          extra.sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, progress: lines, message: progressText(lines, words) },
-          }),
-      },
+      progressMs: options.progressIntervalMs ?? 100,
+      progress: token === undefined ? undefined : (lines) =>
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: lines, message: progressText(lines, words) },
+        }),
     });
     calls.add(call);
     call.finally(() => calls.delete(call)).catch(() => {});
     return call satisfies Promise<CallToolResult>;
-  });
-
+  };
   const closed = Promise.withResolvers<void>();
   server.onclose = () => {
     stopping.abort();
@@ -259,18 +204,9 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   let again = false;
   let ended = false;
   let recheck: ReturnType<typeof setTimeout> | undefined;
-  const scheduleRecheck = () => {
-    clearTimeout(recheck);
-    recheck = undefined;
-    if (ended || ![...roster.unavailable.values()].some((entry) => entry.recheck)) return;
-    recheck = setTimeout(reload, options.recheckMs ?? RECHECK_MS);
-  };
   const reload = () => {
-    if (reloading !== undefined) {
-      again = true;
-      return;
-    }
-    reloading = (async () => {
+    again = reloading !== undefined;
+    reloading ??= (async () => {
       do {
         again = false;
         try {
@@ -280,12 +216,21 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
           tell(next);
           if (changed) await server.sendToolListChanged().catch(() => {});
         } catch (error) {
-          const lines = describeLoadError(error, words).split("\n").map((line) => `  ${line}`);
-          logAt("error")([words.t("mcp.reload_failed"), ...lines].join("\n"));
+          const lines = error instanceof BasisError
+            ? errorLines(error, words)
+            : [error instanceof Error ? (error.stack ?? error.message) : String(error)];
+          const text = lines.join("\n").split("\n").map((line) => `  ${line}`);
+          logAt("error")([words.t("mcp.reload_failed"), ...text].join("\n"));
         }
       } while (again);
       scheduleRecheck();
     })().finally(() => reloading = undefined);
+  };
+  // While a tool's program cannot be found, the server looks again from time to time.
+  const scheduleRecheck = () => {
+    clearTimeout(recheck);
+    const wanted = [...roster.unavailable.values()].some((entry) => entry.recheck);
+    recheck = ended || !wanted ? undefined : setTimeout(reload, options.recheckMs ?? 5_000);
   };
   scheduleRecheck();
   const watch = watchFiles(options.watch ?? [], reload, {
@@ -294,19 +239,15 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
       log(words.t("mcp.cannot_watch", { dir: JSON.stringify(dir), reason })),
   });
 
-  const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
-  const end = () => {
-    server.close().catch(() => {});
-  };
+  const end = () => void server.close().catch(() => {});
   // The client went away: stdin ended, or stdout can no longer be written (EPIPE).
   stdin.once("end", end);
   stdin.once("close", end);
   stdout.on("error", end);
-  options.signal?.addEventListener("abort", end, { once: true });
+  signal?.addEventListener("abort", end, { once: true });
   try {
-    await server.connect(transport);
-    if (options.signal?.aborted) end();
+    await server.connect(new LineTransport(stdin, stdout, words, log));
+    if (signal?.aborted) end();
     const count = roster.tools.size;
     const tools = plural(locale, count, words.t("count.tools"));
     logAt("info")(words.t("mcp.serving", { count, tools, root: JSON.stringify(options.root) }));
@@ -320,8 +261,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     stdin.off("end", end);
     stdin.off("close", end);
     stdout.off("error", end);
-    options.signal?.removeEventListener("abort", end);
-    await settleWithin([...calls, ...(reloading ? [reloading] : [])], DRAIN_MS);
+    signal?.removeEventListener("abort", end);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = new Promise((resolve) => timer = setTimeout(resolve, DRAIN_MS));
+    await Promise.race([Promise.allSettled([...calls, reloading]), drained]);
+    clearTimeout(timer);
   }
 }
 
@@ -334,24 +278,23 @@ interface Indexed {
 }
 
 function indexed(loaded: readonly Tool[] | LoadedRoster): Indexed {
-  const { tools, unavailable = [] } = isToolList(loaded) ? { tools: loaded } : loaded;
-  const byName = new Map<string, Tool>();
-  for (const tool of tools) byName.set(tool.name, tool);
-  const list: ListToolsResult = {
-    // Each definition's input schema says `"type": "object"`, as MCP requires (the contract's).
-    tools: [...byName.values()].map((tool) => tool.definition("mcp")),
-  };
+  const { tools, unavailable = [] } = "tools" in loaded ? loaded : { tools: loaded };
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  // Each definition's input schema says `"type": "object"`, as MCP requires (the contract's).
+  const list = { tools: [...byName.values()].map((tool) => tool.definition("mcp")) };
   const left = new Map(unavailable.map((entry) => [entry.name, entry]));
   return { tools: byName, unavailable: left, list, signature: JSON.stringify(list) };
 }
 
-function isToolList(loaded: readonly Tool[] | LoadedRoster): loaded is readonly Tool[] {
-  return Array.isArray(loaded);
-}
-
-function unknownTool(name: string, tools: ReadonlyMap<string, Tool>, words: Messages): string {
-  const near = nearWords(name, [...tools.keys()], 3);
+/** Why a tool is not served: left out (and why), or unknown (and what it may have meant). */
+function notServed(name: string, roster: Indexed, words: Messages): string {
   const tool = JSON.stringify(name);
+  const left = roster.unavailable.get(name);
+  if (left !== undefined) {
+    const problems = left.problems.map((problem) => formatProblem(problem, words)).join("; ");
+    return words.t("mcp.tool_unavailable", { tool, problems });
+  }
+  const near = nearWords(name, [...roster.tools.keys()], 3);
   if (near.length === 0) return words.t("mcp.unknown_tool", { tool });
   const names = listOf(near.map((n) => JSON.stringify(n)), "join.or");
   return words.say(phrase("mcp.unknown_tool_near", { tool, names }));
@@ -361,16 +304,6 @@ function unknownTool(name: string, tools: ReadonlyMap<string, Tool>, words: Mess
 function progressText(lines: number, words: Messages): string {
   const noun = plural(words.locale, lines, words.t("count.lines"));
   return words.t("mcp.progress", { count: lines, lines: noun });
-}
-
-async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
-  if (promises.length === 0) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    Promise.allSettled(promises),
-    new Promise((resolve) => timer = setTimeout(resolve, ms)),
-  ]);
-  clearTimeout(timer);
 }
 
 const ENCODER = new TextEncoder();

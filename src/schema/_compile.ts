@@ -26,6 +26,7 @@ import {
   DECIMAL_MODULE,
   type Draft,
   FORMATS_OPTIONS,
+  type Mode,
   REGEXP_MODULE,
   stats,
   type Validator,
@@ -81,8 +82,8 @@ const CLASSES: Readonly<Record<Draft, unknown>> = {
 };
 const compilers = new Map<string, AjvInstance>();
 
-function compiler(draft: Draft, allErrors: boolean): AjvInstance {
-  const key = `${draft} ${allErrors}`;
+function compiler(draft: Draft, mode: Mode): AjvInstance {
+  const key = `${draft} ${mode}`;
   const found = compilers.get(key);
   if (found !== undefined) return found;
   stats.compilerLoads++;
@@ -90,8 +91,8 @@ function compiler(draft: Draft, allErrors: boolean): AjvInstance {
   const options = structuredClone(AJV_OPTIONS);
   const ajv = new (CLASSES[draft] as new (options: unknown) => AjvInstance)({
     ...options,
-    allErrors,
-    code: { ...options.code, regExp },
+    allErrors: mode === "config-all",
+    code: mode === "tool" ? { ...options.code, regExp } : options.code,
   });
   ajv.removeKeyword("multipleOf");
   ajv.addKeyword(MULTIPLE_OF);
@@ -109,16 +110,16 @@ function compiler(draft: Draft, allErrors: boolean): AjvInstance {
  *
  * @param draft The draft to compile with.
  * @param schema The schema, with the canonical `$schema` of its draft if it names one.
- * @param allErrors Whether the validator reports every failure (not only the first).
+ * @param mode How it is compiled (see {@linkcode Mode}).
  * @returns The validate function and its standalone code (when ajv could produce it), or why the
  *   schema cannot be compiled (a phrase that words as one line).
  * @example Compile, or be told why not
  * ```ts
  * import { compileSchema } from "./_compile.ts";
  * import { english } from "../locale/messages.ts";
- * const compiled = compileSchema("draft-07", { type: "integer" }, false);
+ * const compiled = compileSchema("draft-07", { type: "integer" }, "tool");
  * console.assert("validate" in compiled && compiled.validate(1) === true);
- * const refused = compileSchema("draft-07", { minimum: "x" }, false);
+ * const refused = compileSchema("draft-07", { minimum: "x" }, "tool");
  * console.assert("key" in refused && english(refused) ===
  *   "invalid JSON Schema: /minimum: must be number");
  * ```
@@ -126,9 +127,9 @@ function compiler(draft: Draft, allErrors: boolean): AjvInstance {
 export function compileSchema(
   draft: Draft,
   schema: unknown,
-  allErrors: boolean,
+  mode: Mode,
 ): { validate: Validator; code?: string } | Phrase {
-  const ajv = compiler(draft, allErrors);
+  const ajv = compiler(draft, mode);
   stats.compiles++;
   try {
     // ajv always says why its meta-schema refuses a schema (were it silent, compile() would).

@@ -51,6 +51,14 @@ export type Entry = { validate: Validator } | { problem: Phrase };
 /** The drafts the gate can compile. */
 export type Draft = "draft-06" | "draft-07" | "2019-09" | "2020-12";
 
+/**
+ * How a validator is compiled: for a tool's schema (the first failure; patterns on the linear-time
+ * engine, since the schema is the repository's), or for a shipped config schema (patterns on
+ * JavaScript's own engine: they are written to run in linear time, and a call need not load
+ * RE2), reporting the first failure or (`config-all`) every one.
+ */
+export type Mode = "tool" | "config" | "config-all";
+
 /** How often each path of the gate ran in this process (tests and benches read it). */
 export const stats = {
   /** Times ajv's compiler was set up (at most once per draft and error mode). */
@@ -80,8 +88,8 @@ export const DECIMAL_MODULE = "basis-tools/decimal";
 
 /**
  * The ajv options every validator is compiled with: unknown keywords ignored, formats checked, first
- * failure only (unless every one is asked for), input never coerced or filled in, only own
- * properties counted, no console output.
+ * failure only (unless a config's every one is asked for), input never coerced or filled in, only
+ * own properties counted, no console output.
  */
 export const AJV_OPTIONS = {
   strict: false,
@@ -183,12 +191,12 @@ async function sha256(text: string): Promise<string> {
 }
 
 /**
- * The cache key of one schema: the hex SHA-256 of the versions, the options, the draft (and whether
- * every failure is reported) and the schema's JSON text.
+ * The cache key of one schema: the hex SHA-256 of the versions, the options, the draft (and the
+ * mode, for a config schema) and the schema's JSON text.
  *
  * @param draft The draft the schema is compiled as.
  * @param schemaText `JSON.stringify` of the schema.
- * @param allErrors Whether the validator reports every failure (not only the first).
+ * @param mode How it is compiled.
  * @returns 64 lowercase hex digits.
  * @example Different drafts, different keys
  * ```ts
@@ -197,8 +205,8 @@ async function sha256(text: string): Promise<string> {
  * console.assert(a.length === 64 && a !== await cacheKey("2020-12", "{}"));
  * ```
  */
-export function cacheKey(draft: Draft, schemaText: string, allErrors = false): Promise<string> {
-  return sha256(`${FINGERPRINT}\n${allErrors ? `${draft} allErrors` : draft}\n${schemaText}`);
+export function cacheKey(draft: Draft, schemaText: string, mode: Mode = "tool"): Promise<string> {
+  return sha256(`${FINGERPRINT}\n${mode === "tool" ? draft : `${draft} ${mode}`}\n${schemaText}`);
 }
 
 /**
@@ -313,15 +321,15 @@ export async function instantiate(code: string): Promise<Validator> {
 }
 
 const byKey = new Map<string, Promise<Entry>>();
-/** Validators by schema object: reporting the first failure, and every failure. */
-let bySchema = [new WeakMap<object, Promise<Entry>>(), new WeakMap<object, Promise<Entry>>()];
+/** Validators by schema object, one map a mode. */
+let bySchema = new Map<Mode, WeakMap<object, Promise<Entry>>>();
 
 /**
  * Forgets every validator held in memory, so the next lookup goes to disk (tests and benches only).
  */
 export function forgetValidators(): void {
   byKey.clear();
-  bySchema = [new WeakMap(), new WeakMap()];
+  bySchema = new Map();
 }
 
 /**
@@ -329,7 +337,7 @@ export function forgetValidators(): void {
  *
  * @param schema The schema as declared; the same object is answered from memory without hashing.
  * @param cacheDir The cache directory, or `undefined` for memory only.
- * @param allErrors Whether the validator reports every failure (not only the first).
+ * @param mode How it is compiled. @default "tool"
  * @returns The validator, or why the schema cannot be compiled.
  * @throws {Error} Only when ajv itself cannot be imported, never for a bad schema.
  * @example Memory only (no cache directory)
@@ -342,13 +350,14 @@ export function forgetValidators(): void {
 export function obtainValidator(
   schema: unknown,
   cacheDir: string | undefined,
-  allErrors = false,
+  mode: Mode = "tool",
 ): Promise<Entry> {
-  if (typeof schema !== "object" || schema === null) return lookUp(schema, cacheDir, allErrors);
-  const memory = bySchema[Number(allErrors)]!;
+  if (typeof schema !== "object" || schema === null) return lookUp(schema, cacheDir, mode);
+  const memory = bySchema.get(mode) ?? new WeakMap();
+  bySchema.set(mode, memory);
   let found = memory.get(schema);
   if (found === undefined) {
-    memory.set(schema, found = lookUp(schema, cacheDir, allErrors));
+    memory.set(schema, found = lookUp(schema, cacheDir, mode));
     found.catch(() => memory.delete(schema));
   }
   return found;
@@ -357,7 +366,7 @@ export function obtainValidator(
 async function lookUp(
   schema: unknown,
   cacheDir: string | undefined,
-  allErrors: boolean,
+  mode: Mode,
 ): Promise<Entry> {
   const refused = precheck(schema);
   if (refused !== undefined) return { problem: refused };
@@ -370,10 +379,10 @@ async function lookUp(
     const detail = phrase("schema_problem.not_json");
     return { problem: phrase("schema_problem.invalid", { detail }) };
   }
-  const key = await cacheKey(choice.draft, text, allErrors);
+  const key = await cacheKey(choice.draft, text, mode);
   let found = byKey.get(key);
   if (found === undefined) {
-    byKey.set(key, found = load(key, choice, schema, cacheDir, allErrors));
+    byKey.set(key, found = load(key, choice, schema, cacheDir, mode));
     found.catch(() => byKey.delete(key));
   }
   return found;
@@ -384,7 +393,7 @@ async function load(
   choice: { draft: Draft; canonical?: string },
   schema: unknown,
   cacheDir: string | undefined,
-  allErrors: boolean,
+  mode: Mode,
 ): Promise<Entry> {
   const cached = cacheDir === undefined ? undefined : await readCached(cacheDir, key);
   if (typeof cached === "string") {
@@ -400,7 +409,7 @@ async function load(
   const target = choice.canonical === undefined
     ? schema
     : { ...(schema as Record<string, unknown>), $schema: choice.canonical };
-  const compiled = compileSchema(choice.draft, target, allErrors);
+  const compiled = compileSchema(choice.draft, target, mode);
   if ("key" in compiled) return { problem: compiled };
   const { validate, code } = compiled;
   const known = [...code?.matchAll(REQUIRE_CALL) ?? []].every((match) =>

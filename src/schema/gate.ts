@@ -244,7 +244,9 @@ export interface SchemaIssuesOptions extends SchemaGateOptions {
 /**
  * Checks a value against a schema that is known to be good (one of `schemas/*.schema.json`), with
  * the gate's ajv and validator cache: compiled once per process (and cached on disk), then only
- * run. Before the schema the value must be JSON data nested at most 256 levels deep.
+ * run. Its patterns run on JavaScript's own engine (the shipped schemas' are written to run in
+ * linear time), so a call never loads RE2 for them. Before the schema the value must be JSON data
+ * nested at most 256 levels deep.
  *
  * @param schema The schema; the same object is answered from memory without hashing it again.
  * @param value The value, as parsed from JSON.
@@ -265,7 +267,8 @@ export async function schemaIssues(
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const entry = await obtainValidator(schema, cacheDir, options.allErrors);
+  const mode = options.allErrors ? "config-all" : "config";
+  const entry = await obtainValidator(schema, cacheDir, mode);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);
   const inspected = inspect(value);
   if ("problem" in inspected) {

@@ -12,7 +12,7 @@ import { joinPath, resolvePath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
-import { sha256 } from "./_file_digest.ts";
+import { sha256 } from "./_digest.ts";
 import { writeFileAtomic } from "./_atomic.ts";
 import type { CallContent } from "./content.ts";
 import type { ContentChange } from "./types.ts";

@@ -19,9 +19,8 @@
 import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { ownUid } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
-import { fileDigest, sha256 } from "./_file_digest.ts";
-import { matchGlob } from "./glob.ts";
-import { commandPieces } from "./simple_command.ts";
+import { fileDigest, sha256 } from "./_digest.ts";
+import { commandPieces, matchGlob } from "./glob.ts";
 
 /** One pinned file, as a call finds it now. */
 export interface ContentEntry {

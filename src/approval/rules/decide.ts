@@ -12,13 +12,11 @@
  */
 
 import { saltedSha256 } from "./_digest.ts";
-import { matchGlob } from "./glob.ts";
-import { commandPieces, isSimpleCommand } from "./simple_command.ts";
+import { commandPieces, isSimpleCommand, matchGlob } from "./glob.ts";
 import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts";
 import type { CallContent } from "./content.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
-import type { SpawnPreview } from "../../spawn/types.ts";
 import type {
   ArgMatcher,
   ContentCondition,
@@ -35,84 +33,63 @@ import type {
 
 const STRENGTH = { deny: 2, ask: 1, allow: 0 } as const;
 
-/**
- * Orders two rules by precedence.
- *
- * @param a A rule.
- * @param b Another rule.
- * @returns Negative when `a` wins, positive when `b` wins, 0 only for the same id and rank.
- * @throws Never.
- * @example A deny beats an allow, whatever their scopes
- * ```ts
- * import { compareRules } from "./decide.ts";
- * const allow = { id: "r-a", tool: "t", decision: "allow", scope: { workspace: "/w" }, when: {} } as const;
- * const deny = { id: "r-b", tool: "t", decision: "deny", scope: "global", when: {} } as const;
- * console.assert(compareRules(deny, allow) < 0);
- * ```
- */
-export function compareRules(a: Rule, b: Rule): number {
-  const strength = STRENGTH[b.decision] - STRENGTH[a.decision];
-  if (strength !== 0) return strength;
-  const workspace = Number(b.scope !== "global") - Number(a.scope !== "global");
-  if (workspace !== 0) return workspace;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/** Negative when `a` wins: the stronger decision, then a workspace rule, then the smaller id. */
+function compareRules(a: Rule, b: Rule): number {
+  return STRENGTH[b.decision] - STRENGTH[a.decision] ||
+    Number(b.scope !== "global") - Number(a.scope !== "global") ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**
  * Finds the rule that answers a call, if any: among the rules that apply (see the module
- * documentation), the first by {@linkcode compareRules}.
+ * documentation), the first by precedence; and, when none does, the strongest allow rule that
+ * would have but for files changed since it pinned them.
  *
  * @param rules The rules in force (`LoadedRules.rules`, never the ignored ones).
  * @param query The tool, the kind of call, its preview, and the canonical workspace root.
- * @returns The winning rule and its decision, or `undefined` when no rule applies.
+ * @returns The winning rule, or the allow rule whose files changed, or neither.
  * @throws Never.
  * @example A deny beats an allow
  * ```ts
- * import { decideByRules } from "./decide.ts";
+ * import { decideCall } from "./decide.ts";
  * const when = { program: "/bin/rm" };
  * const rules = [
  *   { id: "r-1", tool: "rm", decision: "deny", scope: "global", when: { ...when, argv: ["rm", "-rf", { rest: true }] } },
  *   { id: "r-2", tool: "rm", decision: "allow", scope: { workspace: "/w" }, when },
  * ] as const;
  * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", env: [], sandbox: "unconfined", input: {} } as const;
- * const found = await decideByRules(rules, { tool: "rm", kind: "tool", preview, env: {}, root: "/w", fromWorkspace: false });
- * console.assert(found?.decision === "deny" && found.rule.id === "r-1");
+ * const { match } = await decideCall(rules, { tool: "rm", kind: "tool", preview, env: {}, root: "/w", fromWorkspace: false });
+ * console.assert(match?.decision === "deny" && match.rule.id === "r-1");
  * ```
- */
-export async function decideByRules(
-  rules: readonly Rule[],
-  query: RuleQuery,
-): Promise<RuleMatch | undefined> {
-  return (await decideCall(rules, query)).match;
-}
-
-/**
- * Finds the rule that answers a call, as {@linkcode decideByRules} does, and, when none does, the
- * strongest allow rule that would have but for files changed since it pinned them.
- *
- * @param rules The rules in force.
- * @param query The call.
- * @returns The winning rule, or the allow rule whose files changed, or neither.
- * @throws Never.
  */
 export async function decideCall(
   rules: readonly Rule[],
   query: RuleQuery,
 ): Promise<{ match?: RuleMatch; stale?: StaleRule }> {
   const candidates = rules.filter((rule) =>
-    rule.tool === query.tool &&
-    (rule.scope === "global" || rule.scope.workspace === query.root)
-  );
-  if (candidates.length > 1) candidates.sort(compareRules);
+    rule.tool === query.tool && (rule.scope === "global" || rule.scope.workspace === query.root)
+  ).sort(compareRules);
   let stale: StaleRule | undefined;
   for (const rule of candidates) {
     const held = await check(rule, query);
     if (held === true) return { match: { rule, decision: rule.decision } };
-    if (held !== false && stale === undefined && rule.decision === "allow") {
-      stale = { rule, where: held };
-    }
+    if (held !== false && rule.decision === "allow") stale ??= { rule, where: held };
   }
   return stale === undefined ? {} : { stale };
+}
+
+/**
+ * The rule that answers a call, if any ({@linkcode decideCall}'s `match`).
+ *
+ * @param rules The rules in force.
+ * @param query The call.
+ * @returns The winning rule and its decision, or `undefined` when no rule applies.
+ */
+export async function decideByRules(
+  rules: readonly Rule[],
+  query: RuleQuery,
+): Promise<RuleMatch | undefined> {
+  return (await decideCall(rules, query)).match;
 }
 
 /**
@@ -128,88 +105,83 @@ export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
 
 /** Whether a rule applies; when only its content pins fail, the pins that differ. */
 async function check(rule: Rule, query: RuleQuery): Promise<boolean | readonly string[]> {
-  if (query.kind === "spawn") return await spawnApplies(rule, query.preview, query.content);
+  const strict = rule.decision !== "allow";
+  if (query.kind === "spawn") return await spawnApplies(rule, strict, query);
   const when = rule.when as ToolConditions;
+  const { preview, env } = query;
   // A workspace tool may shadow a global one by name: a global allow rule covers it only when
   // the rule says which arguments it allows. A stricter rule applies whoever declared the tool.
-  if (
-    rule.scope === "global" && query.fromWorkspace && rule.decision === "allow" &&
-    when.argv === undefined
-  ) {
+  if (rule.scope === "global" && query.fromWorkspace && !strict && when.argv === undefined) {
     return false;
   }
-  const preview = query.preview;
-  const strict = rule.decision !== "allow";
-  if (!await envHolds(rule, when.env, query.env)) return false;
-  if (when.program !== undefined && !await pathHolds(when.program, preview.program, strict)) {
-    return false;
-  }
-  if (when.argv !== undefined && !await argv(when.argv, preview.command, query.fromInput ?? [])) {
-    return false;
-  }
-  if (when.cwd !== undefined && !await pathHolds(when.cwd, preview.cwd, strict)) return false;
-  if (!await sandboxHolds(rule, when.sandbox, preview.sandbox)) return false;
-  if (when.input !== undefined) {
-    for (const [pointer, matcher] of Object.entries(when.input)) {
-      if (!inputHolds(matcher, preview.input, pointer, strict)) return false;
-    }
-  }
-  return await contentHolds(rule, when.content, query.content);
+  // The manifest's variables change what a program does (`GIT_CONFIG_*`, `LD_PRELOAD`): an allow
+  // rule that does not say which holds only when the manifest sets none.
+  const envHolds = when.env === "any" ||
+    (when.env === undefined
+      ? strict || Object.keys(env).length === 0
+      : await saltedSha256(when.env.salt, envText(env)) === when.env.sha256);
+  const holds = envHolds &&
+    (when.program === undefined || await pathHolds(when.program, preview.program, strict)) &&
+    (when.argv === undefined || await argv(when.argv, preview.command, query.fromInput ?? [])) &&
+    (when.cwd === undefined || await pathHolds(when.cwd, preview.cwd, strict)) &&
+    await sandboxHolds(strict, when.sandbox, preview.sandbox) &&
+    Object.entries(when.input ?? {}).every(([pointer, matcher]) =>
+      inputHolds(matcher, preview.input, pointer, strict)
+    );
+  return holds && await contentHolds(strict, when.content, query.content);
 }
 
 async function spawnApplies(
   rule: Rule,
-  preview: SpawnPreview,
-  content: (() => Promise<CallContent>) | undefined,
+  strict: boolean,
+  { preview, content }: Extract<RuleQuery, { kind: "spawn" }>,
 ): Promise<boolean | readonly string[]> {
   const when = rule.when as SpawnConditions;
   const body = when.body;
-  const glob = body !== undefined && typeof body === "object" && "glob" in body;
+  const glob = typeof body === "object" && "glob" in body ? body.glob : undefined;
   // A glob is shell text: it covers commands, and tasks only where the rule says "agent". A deny
   // or ask glob without a mode keeps applying to both.
-  const mode = when.mode ?? (glob && rule.decision === "allow" ? "command" : undefined);
-  if (mode !== undefined && mode !== preview.mode) return false;
-  if (when.sandbox !== undefined && !await sameSandbox(when.sandbox, preview.sandbox)) return false;
-  if (when.target !== undefined && when.target !== preview.target) return false;
-  if (
-    when.cwd !== undefined && !await pathHolds(when.cwd, preview.cwd, rule.decision !== "allow")
-  ) {
-    return false;
-  }
-  if (when.reach !== undefined && when.reach !== preview.reach) return false;
-  if (when.child !== undefined && !await childHolds(when.child, preview.child)) return false;
-  if (!glob) {
+  const mode = when.mode ?? (glob !== undefined && !strict ? "command" : undefined);
+  const child = when.child;
+  const holds = (mode === undefined || mode === preview.mode) &&
+    (when.sandbox === undefined || await sameSandbox(when.sandbox, preview.sandbox)) &&
+    (when.target === undefined || when.target === preview.target) &&
+    (when.cwd === undefined || await pathHolds(when.cwd, preview.cwd, strict)) &&
+    (when.reach === undefined || when.reach === preview.reach) &&
+    (child === undefined || (preview.child !== undefined && (
+      "sha256" in child
+        ? await saltedSha256(child.salt, childText(preview.child)) === child.sha256
+        : childText(child) === childText(preview.child)
+    )));
+  if (!holds) return false;
+  if (glob === undefined) {
     if (body !== undefined && !await text(body, preview.body)) return false;
     // An exact command line pins the workspace files its words name.
     return body === undefined || preview.mode !== "command"
       ? true
-      : await contentHolds(rule, when.content, content);
+      : await contentHolds(strict, when.content, content);
   }
-  const pattern = (body as { glob: string }).glob;
-  if (preview.mode !== "command") return matchGlob(pattern, preview.body);
+  if (preview.mode !== "command") return matchGlob(glob, preview.body);
   // Shell text: a glob allows only a simple command; a glob that denies or asks also applies to
   // any piece of a compound one.
-  if (rule.decision === "allow") {
-    return isSimpleCommand(preview.body) && matchGlob(pattern, preview.body);
-  }
-  return matchGlob(pattern, preview.body) ||
-    commandPieces(preview.body).some((piece) => matchGlob(pattern, piece));
+  if (!strict) return isSimpleCommand(preview.body) && matchGlob(glob, preview.body);
+  return matchGlob(glob, preview.body) ||
+    commandPieces(preview.body).some((piece) => matchGlob(glob, piece));
 }
 
 /**
  * Whether a rule's `content` condition holds: the call's files are exactly the pinned ones, each
  * with the pinned digest. An allow rule without one holds only for a call with no file to pin; a
- * deny or ask rule without one holds whatever they are.
- *
- * @returns True, or the pins that differ (a file that cannot be read differs from every digest).
+ * deny or ask rule without one holds whatever they are. Else the pins that differ (a file that
+ * cannot be read differs from every digest).
  */
 async function contentHolds(
-  rule: Rule,
+  strict: boolean,
   condition: ContentCondition | undefined,
   content: (() => Promise<CallContent>) | undefined,
 ): Promise<true | readonly string[]> {
-  if (condition === "any" || (condition === undefined && rule.decision !== "allow")) return true;
-  const found = content === undefined ? new Map() as CallContent : await content();
+  if (condition === "any" || (condition === undefined && strict)) return true;
+  const found: CallContent = content === undefined ? new Map() : await content();
   const pinned = condition ?? {};
   const differ = [...new Set([...Object.keys(pinned), ...found.keys()])].filter((where) =>
     !Object.hasOwn(pinned, where) || found.get(where)?.sha256 !== pinned[where]
@@ -226,9 +198,7 @@ async function pathHolds(matcher: TextMatcher, value: string, strict: boolean): 
   if (await text(matcher, value)) return true;
   if (!strict || typeof matcher !== "string" || !isAbsolutePath(matcher)) return false;
   const forms = new Set([value, canonicalPath(value)]);
-  return [matcher, canonicalFilePath(matcher), canonicalPath(matcher)].some((form) =>
-    forms.has(form)
-  );
+  return [matcher, canonicalFilePath(matcher), canonicalPath(matcher)].some((f) => forms.has(f));
 }
 
 /**
@@ -238,7 +208,6 @@ async function pathHolds(matcher: TextMatcher, value: string, strict: boolean): 
  *
  * @param child The child description.
  * @returns Compact JSON.
- * @throws Never.
  */
 export function childText(child: ChildPreview): string {
   return JSON.stringify({
@@ -248,43 +217,15 @@ export function childText(child: ChildPreview): string {
   });
 }
 
-/** Whether a rule's `child` condition holds: the same child, or its digest. */
-async function childHolds(
-  condition: NonNullable<SpawnConditions["child"]>,
-  found: ChildPreview | undefined,
-): Promise<boolean> {
-  if (found === undefined) return false;
-  if ("sha256" in condition) {
-    return await saltedSha256(condition.salt, childText(found)) === condition.sha256;
-  }
-  return childText(condition) === childText(found);
-}
-
 /**
  * The canonical text of a manifest `env` that an `env` digest is taken over: its entries sorted by
  * name, as JSON.
  *
  * @param env The variables and their values.
  * @returns `[[name, value], ...]` as compact JSON.
- * @throws Never.
  */
 export function envText(env: Readonly<Record<string, string>>): string {
   return JSON.stringify(Object.keys(env).sort().map((name) => [name, env[name]]));
-}
-
-/**
- * Whether a rule's `env` condition holds. The manifest's variables change what a program does
- * (`GIT_CONFIG_*`, `LD_PRELOAD`): an allow rule that does not say which holds only when the
- * manifest sets none; a deny or ask rule without one holds whatever it sets.
- */
-async function envHolds(
-  rule: Rule,
-  condition: ToolConditions["env"],
-  env: Readonly<Record<string, string>>,
-): Promise<boolean> {
-  if (condition === "any") return true;
-  if (condition === undefined) return rule.decision !== "allow" || Object.keys(env).length === 0;
-  return await saltedSha256(condition.salt, envText(env)) === condition.sha256;
 }
 
 /**
@@ -293,7 +234,6 @@ async function envHolds(
  *
  * @param sandbox The grants.
  * @returns Compact JSON.
- * @throws Never.
  */
 export function grantsText(sandbox: PreviewSandbox): string {
   if (typeof sandbox === "string") return JSON.stringify(sandbox);
@@ -317,8 +257,10 @@ async function sameSandbox(
     return await saltedSha256(wanted.salt, grantsText(found)) === wanted.sha256;
   }
   if (typeof wanted === "string" || typeof found === "string") return wanted === found;
-  return wanted.network === found.network && sameSet(wanted.write, found.write) &&
-    sameSet(wanted.read, found.read);
+  const same = (a: readonly string[], b: readonly string[]) =>
+    new Set(a).size === new Set(b).size && a.every((path) => b.includes(path));
+  return wanted.network === found.network && same(wanted.write, found.write) &&
+    same(wanted.read, found.read);
 }
 
 /**
@@ -329,19 +271,13 @@ async function sameSandbox(
  * grants.
  */
 async function sandboxHolds(
-  rule: Rule,
+  strict: boolean,
   condition: SandboxCondition | undefined,
   found: PreviewSandbox,
 ): Promise<boolean> {
   if (condition !== undefined) return await sameSandbox(condition, found);
-  if (rule.decision !== "allow" || typeof found === "string") return true;
+  if (strict || typeof found === "string") return true;
   return !found.network && found.write.length === 0 && found.read.length === 0;
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const left = new Set(a);
-  const right = new Set(b);
-  return left.size === right.size && [...left].every((path) => right.has(path));
 }
 
 async function text(matcher: TextMatcher, value: string): Promise<boolean> {
@@ -356,67 +292,40 @@ async function argv(
   fromInput: readonly { readonly index: number; readonly field: string }[],
 ): Promise<boolean> {
   const last = matchers[matchers.length - 1];
-  const rest = last !== undefined && typeof last === "object" && "rest" in last;
+  const rest = typeof last === "object" && "rest" in last;
   const fixed = rest ? matchers.length - 1 : matchers.length;
   if (rest ? args.length < fixed : args.length !== fixed) return false;
   for (let i = 0; i < fixed; i++) {
     const matcher = matchers[i] as Exclude<ArgMatcher, { rest: true }>;
-    const arg = args[i] as string;
-    if (typeof matcher === "object" && "input" in matcher) {
-      if (!fromInput.some(({ index, field }) => index === i && field === matcher.input)) {
-        return false;
-      }
-    } else if (typeof matcher === "object" && "operand" in matcher) {
-      if (arg.startsWith("-") || !matchGlob(matcher.operand, arg)) return false;
-    } else if (!await text(matcher, arg)) return false;
+    const arg = args[i]!;
+    const held = typeof matcher !== "object" || !("input" in matcher || "operand" in matcher)
+      ? await text(matcher, arg)
+      : "input" in matcher
+      ? fromInput.some(({ index, field }) => index === i && field === matcher.input)
+      : !arg.startsWith("-") && matchGlob(matcher.operand, arg);
+    if (!held) return false;
   }
   return true;
 }
 
-function inputHolds(
-  matcher: InputMatcher,
-  input: unknown,
-  pointer: string,
-  strict: boolean,
-): boolean {
-  const found = resolvePointer(input, pointer);
-  if (!found.ok) return false;
-  if ("glob" in matcher) {
-    return typeof found.value === "string" && matchGlob(matcher.glob, found.value);
-  }
-  return jsonEqual(matcher.equals, found.value, strict);
-}
-
-/**
- * The value a JSON pointer (RFC 6901) names.
- *
- * @param document The JSON value.
- * @param pointer The pointer (`""` is the whole document).
- * @returns The value, or `ok: false` when there is none.
- */
-export function resolvePointer(
-  document: unknown,
-  pointer: string,
-): { ok: true; value: unknown } | { ok: false } {
-  if (pointer === "") return { ok: true, value: document };
-  let value = document;
-  for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (isRawJSON(value)) return { ok: false }; // A number, kept as written: it has no members.
-    if (Array.isArray(value)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return { ok: false };
-      value = value[Number(token)];
-    } else if (typeof value === "object" && value !== null && Object.hasOwn(value, token)) {
-      value = (value as Record<string, unknown>)[token];
-    } else {
-      return { ok: false };
-    }
-  }
-  return { ok: true, value };
-}
-
 /** `JSON.isRawJSON` (ES2025, in V8): a number of the input kept as the caller wrote it. */
 const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
+
+/** Whether the input's value at `pointer` (RFC 6901; none: fails) meets the condition. */
+function inputHolds(matcher: InputMatcher, input: unknown, pointer: string, strict: boolean) {
+  let value = input;
+  for (const raw of pointer === "" ? [] : pointer.slice(1).split("/")) {
+    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    // A number, kept as written, has no members.
+    if (typeof value !== "object" || value === null || isRawJSON(value)) return false;
+    if (Array.isArray(value)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return false;
+    } else if (!Object.hasOwn(value, token)) return false;
+    value = (value as Record<string, unknown>)[token];
+  }
+  if ("glob" in matcher) return typeof value === "string" && matchGlob(matcher.glob, value);
+  return jsonEqual(matcher.equals, value, strict);
+}
 
 /**
  * A number as exact decimal digits and a power of ten, trailing zeros taken into the exponent:
@@ -428,11 +337,9 @@ function numberValue(value: unknown): string | undefined {
     ? (value as { rawJSON: string }).rawJSON
     : typeof value === "number" && Number.isFinite(value)
     ? String(value)
-    : undefined;
-  const parts = text === undefined
-    ? undefined
-    : /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (parts === undefined || parts === null) return undefined;
+    : "";
+  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (parts === null) return undefined;
   const [, sign, whole = "", fraction = "", exponent = "0"] = parts;
   const digits = `${whole}${fraction}`.replace(/^0+/, "");
   if (digits === "") return "0";
@@ -459,15 +366,11 @@ function jsonEqual(a: unknown, b: unknown, strict: boolean): boolean {
   }
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => jsonEqual(item, other[i], strict));
-  }
   const aKeys = Object.keys(a);
-  const bRecord = b as Record<string, unknown>;
-  if (aKeys.length !== Object.keys(bRecord).length) return false;
-  return aKeys.every((key) =>
-    Object.hasOwn(bRecord, key) &&
-    jsonEqual((a as Record<string, unknown>)[key], bRecord[key], strict)
-  );
+  const record = b as Record<string, unknown>;
+  return aKeys.length === Object.keys(record).length &&
+    aKeys.every((key) =>
+      Object.hasOwn(record, key) &&
+      jsonEqual((a as Record<string, unknown>)[key], record[key], strict)
+    );
 }

@@ -1,9 +1,12 @@
 /**
- * Globs of remembered rules, always applied to one field (one argument, the cwd, a spawn body, a
+ * Matching the text of remembered rules. Globs are always applied to one field (one argument, the cwd, a spawn body, a
  * string in the input), never to text spanning fields: `*` matches any run of characters within
  * the field (the empty run too), `?` exactly one Unicode character, and `\` makes the character
  * after it literal (`\*`, `\?`, `\\`). Everything else is literal. Anchored at both ends; the cost
  * is at most pattern length × text length (no regular expressions, no recursion).
+ *
+ * Spawn command lines are simple enough for a glob allow rule when they are one command with its
+ * arguments, no shell control syntax; for anything else only an exact allow rule applies.
  *
  * @module
  */
@@ -24,9 +27,8 @@ export type CompiledGlob = Int32Array;
  * @throws Never.
  * @example A literal star
  * ```ts
- * import { compileGlob, matchCompiledGlob } from "./glob.ts";
- * const glob = compileGlob("a\\*")!;
- * console.assert(matchCompiledGlob(glob, "a*") && !matchCompiledGlob(glob, "ab"));
+ * import { compileGlob } from "./glob.ts";
+ * console.assert(compileGlob("a\\*")?.length === 2 && compileGlob("a\\") === undefined);
  * ```
  */
 export function compileGlob(glob: string): CompiledGlob | undefined {
@@ -60,7 +62,7 @@ export function compileGlob(glob: string): CompiledGlob | undefined {
  * @returns True when the whole text matches.
  * @throws Never.
  */
-export function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
+function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
   const p = glob.length;
   let pi = 0;
   let ti = 0;
@@ -118,17 +120,43 @@ export function matchGlob(glob: string, text: string): boolean {
 }
 
 /**
- * A glob matching exactly one text: every special character escaped.
+ * Control syntax and expansions: `;` `&` `|` `<` `>` `(` `)` `` ` `` `$` `\`, and control
+ * characters (newline and carriage return included).
+ */
+// deno-lint-ignore no-control-regex -- control characters are what is looked for
+const CONTROL = /[;&|<>()`$\\\u0000-\u001f\u007f]/;
+
+/** Where a command line is cut into the pieces a deny glob is also tried on. */
+// deno-lint-ignore no-control-regex -- control characters are what is looked for
+const SEPARATORS = /[;&|<>(){}`\u0000-\u001f\u007f]|\$\(/;
+
+/**
+ * Whether a command line is a simple command: no control syntax, quoted or not (a quoted `;` counts
+ * too: telling quotes apart would take a shell parser, and erring this way only means asking).
  *
- * @param text Any text.
- * @returns The glob.
+ * @param body The command line.
+ * @returns True when a glob allow rule may apply to it.
  * @throws Never.
  * @example
  * ```ts
- * import { escapeGlob, matchGlob } from "./glob.ts";
- * console.assert(matchGlob(escapeGlob("a*?\\"), "a*?\\"));
+ * import { isSimpleCommand } from "./glob.ts";
+ * console.assert(isSimpleCommand("cargo test --release"));
+ * console.assert(!isSimpleCommand("cargo test; rm -rf ~"));
+ * console.assert(!isSimpleCommand("cargo test $(cat x)"));
  * ```
  */
-export function escapeGlob(text: string): string {
-  return text.replace(/[*?\\]/g, "\\$&");
+export function isSimpleCommand(body: string): boolean {
+  return !CONTROL.test(body);
+}
+
+/**
+ * The pieces of a command line between control operators, trimmed, for deny and ask globs: a deny
+ * glob that matches the whole line or any piece applies (`rm *` denies `ls; rm -rf x`).
+ *
+ * @param body The command line.
+ * @returns The non-empty pieces.
+ * @throws Never.
+ */
+export function commandPieces(body: string): string[] {
+  return body.split(SEPARATORS).map((piece) => piece.trim()).filter((piece) => piece !== "");
 }

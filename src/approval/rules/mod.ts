@@ -32,7 +32,6 @@ export * from "./errors.ts";
 export * from "./glob.ts";
 export * from "./id.ts";
 export * from "./pin.ts";
-export * from "./simple_command.ts";
 export * from "./store.ts";
 export type * from "./types.ts";
 export { formatRulesDocument, RULES_VERSION, validateRulesDocument } from "./validate.ts";

@@ -81,7 +81,7 @@ export function contentCondition(content: CallContent | undefined): ContentCondi
  * import { pinConditions } from "./pin.ts";
  * const preview = { program: "/usr/bin/grep", command: ["grep", "-r", "*.ts"], cwd: "/w", sandbox: "unconfined" } as const;
  * const when = await pinConditions({ kind: "tool", preview });
- * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w","sandbox":"unconfined"}');
+ * console.assert(JSON.stringify(when) === '{"program":"/usr/bin/grep","argv":["grep","-r","*.ts"],"cwd":"/w"}');
  * ```
  */
 export async function pinConditions(pinned: Pinned): Promise<ToolConditions | SpawnConditions> {

@@ -1,0 +1,326 @@
+/**
+ * The server's stdio transport: one JSON-RPC message a line, answering what the SDK's own stdio
+ * transport cannot (it closes on a line over 10 MiB, and a line that is not JSON, or a request it
+ * cannot parse, gets no answer or a schema dump), so that the server never stops serving because
+ * of one message. Private to the MCP binding.
+ *
+ * - A line over 10 MiB is skipped without being held and refused (-32600) with its id, when the
+ *   first or last bytes of the line show one.
+ * - A line that is not JSON (or not UTF-8) is a parse error (-32700), id `null`.
+ * - JSON that is not a JSON-RPC message, a batch, or an id no reply can carry as sent is -32600.
+ * - A request whose id is that of one still in progress is refused (-32600): taking it would
+ *   leave the first call impossible to cancel or to stop when the client goes.
+ * - A request (but `ping`) before `initialize` is refused (-32600): MCP's lifecycle starts there.
+ * - Params a method does not take are -32602, in one line naming the first wrong field.
+ * - A notification or a response that is not one is only logged: neither is ever answered.
+ *
+ * The usual `tools/call` and `tools/list` are told well formed by a few checks, with no schema:
+ * the SDK's schemas word only what those checks doubt. A message goes on to the SDK as parsed, so
+ * a call's arguments keep a `"__proto__"` key.
+ *
+ * @module
+ */
+
+import type { Readable, Writable } from "node:stream";
+// The SDK's "./*" export names no types for "….js" paths: point at them.
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
+  JSONRPCNotificationSchema,
+  JSONRPCResponseSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { foundPhrase } from "../json_kind.ts";
+import { strictJsonProblem } from "../json_text.ts";
+import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
+
+/** JSON-RPC's "parse error", "invalid request" and "invalid params". */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+/** The most bytes one message (one line) may hold; of a longer one, the first and last are kept. */
+const MAX_BYTES = 10 * 1024 * 1024;
+const KEPT = 4096;
+
+const DECODER = new TextDecoder("utf-8", { fatal: true });
+const LOOSE = new TextDecoder();
+const ENCODER = new TextEncoder();
+
+type Id = string | number;
+type Check = { safeParse(value: unknown): { success: boolean; error?: unknown } };
+type Issue = { code: string; path: PropertyKey[]; expected?: string };
+
+/** The methods whose params are checked here, each with the SDK's schema of its request. */
+const SCHEMAS: ReadonlyMap<string, Check> = new Map<string, Check>([
+  ["initialize", InitializeRequestSchema],
+  ["ping", PingRequestSchema],
+  ["tools/list", ListToolsRequestSchema],
+  ["tools/call", CallToolRequestSchema],
+  ["logging/setLevel", SetLevelRequestSchema],
+]);
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+/** What zod expected, as messages say what was found. */
+const EXPECTED: Record<string, unknown> = { object: {}, record: {}, array: [], string: "" };
+Object.assign(EXPECTED, { number: 0, int: 0, boolean: false });
+
+// A string or a number, in JSON; the id of a line too large to parse is the top level's first
+// key after scalars only, or its last before scalars only.
+const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+const VALUE = String.raw`(${STRING}|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)`;
+const SCALARS = String.raw`(?:\s*${STRING}\s*:\s*(?:${STRING}|[-+.\w]+)\s*,)*?`;
+const ID_FIRST = new RegExp(String.raw`^\s*\{${SCALARS}\s*"id"\s*:\s*${VALUE}\s*[,}]`);
+const ID_LAST = new RegExp(
+  String.raw`[{,]\s*"id"\s*:\s*${VALUE}(?:\s*,\s*${STRING}\s*:\s*(?:${STRING}|[-+.\w]+))*\s*\}\s*$`,
+);
+
+/** JSON-RPC over stdio, one message a line: MCP's stdio transport, refusing what it must. */
+export class LineTransport implements Transport {
+  /** Set by the SDK's protocol. */
+  onclose?: (() => void) | undefined;
+  /** Set by the SDK's protocol. */
+  onerror?: ((error: Error) => void) | undefined;
+  /** Set by the SDK's protocol. */
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+
+  /** The line read so far; once it is too large, only its first and last bytes. */
+  #pieces: Uint8Array[] = [];
+  #size = 0;
+  #head: Uint8Array | undefined;
+  #tail = new Uint8Array();
+  /** The ids of the requests taken and not yet answered (nor cancelled). */
+  readonly #open = new Set<Id>();
+  #initialized = false;
+  #closed = false;
+
+  /**
+   * Makes the transport; nothing is read before `start()`.
+   *
+   * @param stdin Where messages come from.
+   * @param stdout Where messages go.
+   * @param words The server's messages (refusals are worded in its locale).
+   * @param log Where each refusal is logged.
+   */
+  constructor(
+    readonly stdin: Readable,
+    readonly stdout: Writable,
+    readonly words: Messages,
+    readonly log: (line: string) => void,
+  ) {}
+
+  /** Starts reading stdin. */
+  start(): Promise<void> {
+    this.stdin.on("data", this.#onData);
+    this.stdin.on("error", this.#onError);
+    return Promise.resolve();
+  }
+
+  /**
+   * Writes one message as one line.
+   *
+   * @param message The message.
+   * @returns Resolves once written (or once stdout drained).
+   */
+  send(message: JSONRPCMessage): Promise<void> {
+    if (!("method" in message) && message.id !== undefined) this.#open.delete(message.id);
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.stdout.once("drain", resolve);
+    });
+  }
+
+  /** Stops reading; the protocol is told the connection closed. */
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    this.stdin.off("data", this.#onData);
+    this.stdin.off("error", this.#onError);
+    if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
+    this.#pieces = [];
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  readonly #onError = (error: Error): void => this.onerror?.(error);
+
+  readonly #onData = (chunk: Uint8Array | string): void => {
+    let bytes = typeof chunk === "string" ? ENCODER.encode(chunk) : chunk;
+    while (!this.#closed) {
+      const newline = bytes.indexOf(0x0a);
+      const piece = newline === -1 ? bytes : bytes.subarray(0, newline);
+      this.#size += piece.length;
+      if (this.#head !== undefined) this.#tail = concat([this.#tail, piece]).slice(-KEPT);
+      else if (this.#size <= MAX_BYTES) this.#pieces.push(piece);
+      else {
+        const held = concat([...this.#pieces, piece]);
+        [this.#head, this.#tail, this.#pieces] = [held.slice(0, KEPT), held.slice(-KEPT), []];
+      }
+      if (newline === -1) return;
+      this.#line(this.#head, concat(this.#pieces), this.#size);
+      [this.#pieces, this.#size, this.#head] = [[], 0, undefined];
+      bytes = bytes.subarray(newline + 1);
+    }
+  };
+
+  #line(head: Uint8Array | undefined, bytes: Uint8Array, size: number): void {
+    if (head !== undefined) {
+      const id = ID_FIRST.exec(LOOSE.decode(head)) ?? ID_LAST.exec(LOOSE.decode(this.#tail));
+      const limit = phrase("size.mib", { count: MAX_BYTES / (1024 * 1024) });
+      const reason = phrase("mcp.too_large", {
+        size: phrase("size.bytes", { count: size }),
+        limit,
+      });
+      return this.#refuse(answerable(id && JSON.parse(id[1]!)), INVALID_REQUEST, reason);
+    }
+    let text: string;
+    try {
+      text = DECODER.decode(bytes);
+    } catch {
+      return this.#refuse(
+        null,
+        PARSE_ERROR,
+        phrase("mcp.not_json", { detail: phrase("mcp.not_utf8") }),
+      );
+    }
+    if (text.trim() === "") return;
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      strictJsonProblem(text, "input").then(({ position, reason }) => {
+        const detail = position ? phrase("json.at", { detail: reason, ...position }) : reason;
+        this.#refuse(null, PARSE_ERROR, phrase("mcp.not_json", { detail }));
+      }, (error) => this.onerror?.(error));
+      return;
+    }
+    if (Array.isArray(message)) return this.#refuse(null, INVALID_REQUEST, phrase("mcp.batch"));
+    if (!isObject(message)) message = {};
+    const { method, id } = message;
+    if (typeof method === "string" && "id" in message) return this.#request(message, method);
+    let problem: "mcp.bad_notification" | "mcp.stray_response" | undefined;
+    if (typeof method === "string") {
+      // A notification is never answered, not even with an error.
+      const cancel = method === "notifications/cancelled";
+      const { requestId } = cancel && isObject(message.params) ? message.params : {};
+      const unknownId = typeof requestId !== "string" && typeof requestId !== "number";
+      if (!JSONRPCNotificationSchema.safeParse(message).success || (cancel && unknownId)) {
+        problem = "mcp.bad_notification";
+      } else if (cancel) this.#open.delete(requestId as Id); // Never answered: its id is free.
+    } else if (!("method" in message) && ("result" in message || "error" in message)) {
+      // Nor is a response, whatever its shape.
+      if (!JSONRPCResponseSchema.safeParse(message).success) problem = "mcp.stray_response";
+    } else return this.#refuse(answerable(id), INVALID_REQUEST, phrase("mcp.invalid_request"));
+    if (problem === undefined) this.onmessage?.(message as JSONRPCMessage);
+    else this.log(this.words.t("mcp.refused", { reason: this.words.t(problem) }));
+  }
+
+  #request(message: Record<string, unknown>, method: string): void {
+    const id = answerable(message.id);
+    const keys = Object.keys(message).filter((key) => !REQUEST_KEYS.has(key));
+    if (id === null || message.jsonrpc !== "2.0" || keys.length > 0) {
+      return this.#refuse(id, INVALID_REQUEST, phrase("mcp.invalid_request"));
+    }
+    const quoted = JSON.stringify(method);
+    if (!baseParams(message.params)) {
+      return this.#refuse(
+        id,
+        INVALID_PARAMS,
+        phrase("mcp.invalid_params", { method: quoted, field: "params" }),
+      );
+    }
+    if (this.#open.has(id)) {
+      return this.#refuse(
+        id,
+        INVALID_REQUEST,
+        phrase("mcp.duplicate_id", { id: JSON.stringify(id) }),
+      );
+    }
+    if (!this.#initialized && method !== "initialize" && method !== "ping") {
+      return this.#refuse(id, INVALID_REQUEST, phrase("mcp.not_initialized", { method: quoted }));
+    }
+    // The method's own params, by the SDK's schema of its request (it answers any other method).
+    const checked = SCHEMAS.get(method)?.safeParse(message);
+    if (checked?.success === false) {
+      const issue = (checked.error as { issues: Issue[] }).issues[0];
+      const path = issue?.path ?? [];
+      const field = fieldName(path);
+      const expected = issue?.code === "invalid_type" ? EXPECTED[issue.expected ?? ""] : undefined;
+      let found: unknown = message;
+      for (const key of path) found = typeof found === "object" ? found?.[key as never] : undefined;
+      const problem = expected === undefined
+        ? phrase("mcp.invalid_params", { method: quoted, field })
+        : phrase("mcp.invalid_params_type", {
+          method: quoted,
+          field,
+          expected: foundPhrase(expected),
+          found: foundPhrase(found),
+        });
+      return this.#reply(id, INVALID_PARAMS, this.words.say(problem));
+    }
+    if (method === "initialize") this.#initialized = true;
+    this.#open.add(id);
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  #refuse(id: Id | null, code: number, reason: Phrase): void {
+    const message = this.words.say(reason);
+    this.log(this.words.t("mcp.refused", { reason: message }));
+    this.#reply(id, code, message);
+  }
+
+  #reply(id: Id | null, code: number, message: string): void {
+    if (!this.#closed) {
+      this.send({ jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage);
+    }
+  }
+}
+
+/** Whether a request's params are an object whose `_meta` (any request's) is what MCP takes. */
+function baseParams(params: unknown): boolean {
+  if (params === undefined) return true;
+  if (!isObject(params)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return true;
+  if (!isObject(meta)) return false;
+  const task = meta["io.modelcontextprotocol/related-task"];
+  return (meta.progressToken === undefined || answerable(meta.progressToken) !== null) &&
+    (task === undefined || (isObject(task) && typeof task.taskId === "string"));
+}
+
+/** `params.arguments`, `params.items[2]`. */
+function fieldName(path: readonly PropertyKey[]): string {
+  let name = "";
+  for (const key of path) {
+    name += typeof key === "number" ? `[${key}]` : name === "" ? String(key) : `.${String(key)}`;
+  }
+  return name || "params";
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The id a reply can carry back exactly as the request had it: a string, or a number JavaScript
+ * holds exactly; `null` otherwise (JSON-RPC then answers with id null).
+ */
+function answerable(id: unknown): Id | null {
+  return typeof id === "string" || Number.isSafeInteger(id) ? id as Id : null;
+}
+
+function concat(pieces: readonly Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const bytes = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
+}
