@@ -1345,6 +1345,8 @@ const KEPT: readonly RegExp[] = [
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
+  // JSON's type names, as a schema names them.
+  /\b(?:object|array|string|boolean|integer|number|null)\b/g,
   /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
   /\[\d+\]/g,
 ];
@@ -1440,7 +1442,7 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
   assert.match(listed.stdout, /^bad\s+-\s+workspace\s+недоступний: description: має бути рядком/m);
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
   const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
-  assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути непорожнім масивом рядків/);
+  assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути типу array/);
 });
 
 // --- The shipped schema's patterns, checked by the loader without them ---

@@ -8,7 +8,8 @@
  */
 
 import { BasisError } from "../errors.ts";
-import { type Phrase, phrase } from "../locale/messages.ts";
+import type { Locale } from "../locale/locale.ts";
+import { loadLocale, messages, type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
 import type { ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
@@ -21,6 +22,9 @@ import type { ChangedSinceApproval, Rule, RuleQuery, ToolConditions } from "./ru
 import type { SpawnSideEffect } from "../spawn/types.ts";
 import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
 import type { ApprovalPolicy } from "./policy.ts";
+import { describeChanges } from "./rules/approved.ts";
+import { pinConditions } from "./rules/pin.ts";
+import { keepApproved } from "./rules/approved.ts";
 
 export { APPROVAL_POLICIES, type ApprovalPolicy } from "./policy.ts";
 
@@ -98,25 +102,59 @@ export interface Verdict {
 /** Asks a person; returns `no_answer` when no one can be asked. */
 export type Asker = (request: PromptRequest) => Promise<TerminalAnswer>;
 
-/** Settings for {@linkcode decide}. */
-export interface ApprovalOptions {
-  /** How calls no rule answers are decided. @default "prompt" */
+/** Options of the built-in approver (`policyApprover()`). */
+export interface PolicyApproverOptions {
+  /**
+   * How calls that no rule answers are decided.
+   *
+   * @default {"prompt"}
+   */
   policy?: ApprovalPolicy;
   /** The user's config directory, where `rules.json` lives; without it no rule applies. */
   configDir?: string;
-  /** The workspace root, for rules scoped to a workspace (compared in its canonical form). */
+  /** The workspace root, for rules scoped to a workspace (and the hint of a denial). */
   root?: string;
-  /** Where digests of pinned files are cached. @default no cache: each is read every call */
+  /**
+   * Where digests of the files an allow rule pins are cached.
+   *
+   * @default {no cache: a pinned file is read on every call}
+   */
   cacheDir?: string;
-  /** Values never to show or store (the call's env values). @default [] */
-  secrets?: readonly string[];
-  /** Asks a person. @default the terminal prompt on stdin and stderr */
+  /**
+   * Asks a person.
+   *
+   * @default {the terminal prompt on stdin and stderr, cancelled by the call's signal}
+   */
   ask?: Asker;
   /**
-   * Told what became of an answer to remember ("always allow", "never"): the rule it made, or why
-   * none could be saved. @default tells no one
+   * The language of the default terminal prompt's texts (and of what is told on stderr).
+   *
+   * @default {"en-US"}
+   */
+  locale?: Locale;
+  /**
+   * Whether the default terminal prompt may ask on the controlling terminal (`/dev/tty`) when
+   * stdin or stderr is not a terminal (the input was piped in). A host that owns the terminal
+   * says `false`.
+   *
+   * @default {true}
+   */
+  controllingTerminal?: boolean;
+  /**
+   * Told what became of an answer to remember: the rule "always allow" or "never" made, or why it
+   * could not be saved (the call is then allowed or denied this once).
+   *
+   * @default {a line `basis-tools: …` on stderr, in `locale`, once the call is decided}
    */
   tell?: (line: Phrase) => void;
+}
+
+/** Settings for {@linkcode decide}: the approver's options and the call's. */
+export interface ApprovalOptions extends PolicyApproverOptions {
+  /** Values never to show or store (the call's env values). @default [] */
+  secrets?: readonly string[];
+  /** The caller's cancellation: the prompt stops asking and denies. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -170,7 +208,6 @@ async function judge(
           : { outcome: "ask", by: "prompt", rule };
       }
       if (stale !== undefined) {
-        const { describeChanges } = await import("./rules/approved.ts");
         const pinned = (stale.rule.when as ToolConditions).content;
         const files = describeChanges(
           pinned === undefined || pinned === "any" ? {} : pinned,
@@ -251,7 +288,7 @@ export async function decide(
       : phrase("denied.never_ask_rule", { tool: name, rule: rule.id });
     return denial("policy", rule?.id, why);
   }
-  const ask = options.ask ?? askOnTerminal(options.secrets ?? []);
+  const ask = options.ask ?? askOnTerminal(options);
   const prompt = {
     ...request,
     kind: request.kind ?? "tool",
@@ -293,10 +330,10 @@ export async function decide(
           : "prompt.not_remembered_never";
         unsaved = phrase(key, { reason: error.phrase });
       }
-      if (remembered !== undefined) {
-        options.tell?.(phrase("prompt.remembered", { rule: remembered.id }));
-      }
-      if (unsaved !== undefined) options.tell?.(unsaved);
+      await tell(options, [
+        ...(remembered === undefined ? [] : [phrase("prompt.remembered", { rule: remembered.id })]),
+        ...(unsaved === undefined ? [] : [unsaved]),
+      ]);
       if (answer === "always_allow") return allowance("prompt", remembered?.id, unsaved);
       const why = remembered === undefined
         ? phrase("denied.prompt", { tool: name })
@@ -385,7 +422,6 @@ async function remember(
   content: () => Promise<CallContent>,
 ): Promise<Rule | undefined> {
   if (options.configDir === undefined) return undefined;
-  const { pinConditions } = await import("./rules/pin.ts");
   const files = answer === "always_allow" ? await content() : undefined;
   const when = await pinConditions(
     {
@@ -399,7 +435,6 @@ async function remember(
     },
   );
   if (files !== undefined) {
-    const { keepApproved } = await import("./rules/approved.ts");
     await keepApproved(options.configDir, files, options.secrets ?? []);
   }
   return await addRule(options.configDir, {
@@ -411,10 +446,32 @@ async function remember(
   }, { secrets: options.secrets ?? [] });
 }
 
-function askOnTerminal(secrets: readonly string[]): Asker {
+/** Tells what became of an answer to remember: to `tell`, else on stderr in the locale. */
+async function tell(options: ApprovalOptions, lines: readonly Phrase[]): Promise<void> {
+  if (options.tell !== undefined) return lines.forEach(options.tell);
+  const locale = options.locale ?? "en-US";
+  await loadLocale(locale);
+  const words = messages(locale);
+  try {
+    Deno.stderr.writeSync(new TextEncoder().encode(
+      lines.map((line) => `basis-tools: ${words.say(line)}\n`).join(""),
+    ));
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+function askOnTerminal(options: ApprovalOptions): Asker {
   return async (request) => {
     const { promptApproval } = await import("./terminal/prompt_approval.ts");
-    return await promptApproval(request, { secrets });
+    return await promptApproval(request, {
+      secrets: options.secrets ?? [],
+      ...(options.controllingTerminal === undefined
+        ? {}
+        : { controllingTerminal: options.controllingTerminal }),
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   };
 }
 

@@ -12,6 +12,7 @@ import { concatBytes } from "../bytes.ts";
 import { BasisError } from "../errors.ts";
 import { phrase } from "../locale/messages.ts";
 import { compactSpan } from "./_compact_json.ts";
+import { strictJsonProblem } from "../json_text.ts";
 
 /** The input text of a call, and the bytes it was decoded from when it came from stdin. */
 export interface CallInput {
@@ -201,7 +202,6 @@ export async function parseCallInput(tool: string, text: string): Promise<unknow
 }
 
 async function notJson(tool: string, text: string): Promise<never> {
-  const { strictJsonProblem } = await import("../json_text.ts");
   const { position, reason } = await strictJsonProblem(text, "input");
   const detail = position === undefined
     ? reason

@@ -6,7 +6,7 @@
  */
 
 import type { Locale } from "../locale/locale.ts";
-import type { Messages } from "../locale/messages.ts";
+import { loadLocale, type Messages, messages } from "../locale/messages.ts";
 
 /**
  * The messages of the run's locale for a command's text output. English is at hand; another
@@ -16,7 +16,6 @@ import type { Messages } from "../locale/messages.ts";
  * @returns The messages.
  */
 export async function cliMessages(locale: Locale): Promise<Messages> {
-  const { loadLocale, messages } = await import("../locale/messages.ts");
   if (locale !== "en-US") await loadLocale(locale);
   return messages(locale);
 }

@@ -113,7 +113,7 @@ export async function runCli(
       expectPositionals("call", positionals, 1, 1);
       const settings = resolveSettings(args, env, locale);
       await loadLocale(locale);
-      const { toolHelpCommand } = await import("./commands/tool_help.ts");
+      const { toolHelpCommand } = await import("./commands/_all.ts");
       return await toolHelpCommand(settings, positionals[0]);
     }
     if (help || command === "help") {
@@ -178,17 +178,18 @@ async function dispatch(
     return typeof value === "string" ? value : undefined;
   };
   const first = positionals[0] as string;
+  // The MCP SDK is reachable only through this import: no other command loads it.
+  if (command === "mcp") return await (await import("./commands/mcp.ts")).mcpCommand(settings);
+  const commands = await import("./commands/_all.ts");
   switch (command) {
     case "list":
-      return await (await import("./commands/list.ts")).listCommand(settings);
+      return await commands.listCommand(settings);
     case "show":
-      return await (await import("./commands/show.ts")).showCommand(settings, first);
-    case "check": {
-      const { checkCommand } = await import("./commands/check.ts");
-      return await checkCommand(settings, { strict: options.get("strict") === true });
-    }
+      return await commands.showCommand(settings, first);
+    case "check":
+      return await commands.checkCommand(settings, { strict: options.get("strict") === true });
     case "init":
-      return await (await import("./commands/init.ts")).initCommand(settings);
+      return await commands.initCommand(settings);
     case "call":
     case "spawn": {
       const timeout = text("timeout");
@@ -199,24 +200,16 @@ async function dispatch(
         result: options.get("result") === true,
         gemini: mode.gemini === true,
       };
-      const { callCommand, spawnCommand } = await import("./commands/call.ts");
       return command === "spawn"
-        ? await spawnCommand(settings, first, presentation)
-        : await callCommand(settings, first, positionals[1], presentation);
+        ? await commands.spawnCommand(settings, first, presentation)
+        : await commands.callCommand(settings, first, positionals[1], presentation);
     }
     case "schema":
-      return await (await import("./commands/schema.ts")).schemaCommand(settings, text("format"));
-    case "rules": {
-      const { rulesCommand } = await import("./commands/rules.ts");
-      return await rulesCommand(settings, positionals, options);
-    }
-    case "permissions": {
-      const { permissionsCommand } = await import("./commands/permissions.ts");
-      return await permissionsCommand(settings, text("format"));
-    }
-    case "mcp":
-      // The MCP SDK is reachable only through this import: no other command loads it.
-      return await (await import("./commands/mcp.ts")).mcpCommand(settings);
+      return await commands.schemaCommand(settings, text("format"));
+    case "rules":
+      return await commands.rulesCommand(settings, positionals, options);
+    case "permissions":
+      return await commands.permissionsCommand(settings, text("format"));
   }
   throw unknownCommand(command);
 }

@@ -14,34 +14,64 @@ import { phrase } from "../locale/messages.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir, stateDir } from "../paths.ts";
 import { ROSTER_VAR } from "../spawn/child.ts";
 import { inheritedLineage } from "../spawn/lineage.ts";
-import type { OptionKind, OptionSpec, ParsedArgs } from "./args.ts";
-
-/** Options written as `name[:kind[:short]]`, space-separated (`workspace:string:C`). */
-function specs(text: string): OptionSpec[] {
-  return text.split(/\s+/).map((word) => {
-    const [name = "", kind, short] = word.split(":");
-    return { name, kind: (kind || "boolean") as OptionKind, ...(short ? { short } : {}) };
-  });
-}
+import type { OptionSpec, ParsedArgs } from "./args.ts";
 
 /** Options accepted by every command, before or after its name. */
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = specs(
-  "workspace:string:C config-dir:string locale:string json approve:string env:list no-shell " +
-    "spawn-timeout:string audit-log:string help::h version::V",
-);
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  { name: "workspace", kind: "string", short: "C" },
+  { name: "config-dir", kind: "string" },
+  { name: "locale", kind: "string" },
+  { name: "json", kind: "boolean" },
+  { name: "approve", kind: "string" },
+  { name: "env", kind: "list" },
+  { name: "no-shell", kind: "boolean" },
+  { name: "spawn-timeout", kind: "string" },
+  { name: "audit-log", kind: "string" },
+  { name: "help", kind: "boolean", short: "h" },
+  { name: "version", kind: "boolean", short: "V" },
+];
 
 /** Options of one command. */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
-  call: specs("timeout:string dry-run quiet::q result"),
-  spawn: specs("dry-run quiet::q result"),
-  check: specs("strict"),
-  permissions: specs("format:string"),
-  schema: specs("format:string"),
-  rules: specs(
-    "tool:string deny ask reason:string global match:list not-match:list when:string " +
-      "program:string argv:string cwd:string sandbox:string input:list body:string " +
-      "body-glob:string target:string mode:string",
-  ),
+  call: [
+    { name: "timeout", kind: "string" },
+    { name: "dry-run", kind: "boolean" },
+    { name: "quiet", kind: "boolean", short: "q" },
+    { name: "result", kind: "boolean" },
+  ],
+  spawn: [
+    { name: "dry-run", kind: "boolean" },
+    { name: "quiet", kind: "boolean", short: "q" },
+    { name: "result", kind: "boolean" },
+  ],
+  check: [
+    { name: "strict", kind: "boolean" },
+  ],
+  permissions: [
+    { name: "format", kind: "string" },
+  ],
+  schema: [
+    { name: "format", kind: "string" },
+  ],
+  rules: [
+    { name: "tool", kind: "string" },
+    { name: "deny", kind: "boolean" },
+    { name: "ask", kind: "boolean" },
+    { name: "reason", kind: "string" },
+    { name: "global", kind: "boolean" },
+    { name: "match", kind: "list" },
+    { name: "not-match", kind: "list" },
+    { name: "when", kind: "string" },
+    { name: "program", kind: "string" },
+    { name: "argv", kind: "string" },
+    { name: "cwd", kind: "string" },
+    { name: "sandbox", kind: "string" },
+    { name: "input", kind: "list" },
+    { name: "body", kind: "string" },
+    { name: "body-glob", kind: "string" },
+    { name: "target", kind: "string" },
+    { name: "mode", kind: "string" },
+  ],
 };
 
 /** Everything a command needs to know about this run. */

@@ -12,57 +12,20 @@
  * @module
  */
 
-/** Keywords strict mode takes, on any schema. */
-const KEYWORDS: ReadonlySet<string> = new Set([
-  "type",
-  "description",
-  "title",
-  "enum",
-  "const",
-  "anyOf",
-  "$ref",
-  "$defs",
-  "definitions",
-  // Objects.
-  "properties",
-  "required",
-  "additionalProperties",
-  // Arrays.
-  "items",
-  "minItems",
-  "maxItems",
-  // Strings.
-  "pattern",
-  "format",
-  // Numbers.
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-]);
+/** Keywords strict mode takes, on any schema (then those of objects, arrays, strings, numbers). */
+const KEYWORDS: ReadonlySet<string> = words(
+  "type description title enum const anyOf $ref $defs definitions " +
+    "properties required additionalProperties items minItems maxItems pattern format " +
+    "minimum maximum exclusiveMinimum exclusiveMaximum multipleOf",
+);
+const TYPES: ReadonlySet<string> = words("string number integer boolean object array null");
+const FORMATS: ReadonlySet<string> = words(
+  "date-time time date duration email hostname ipv4 ipv6 uuid",
+);
 
-const TYPES: ReadonlySet<string> = new Set([
-  "string",
-  "number",
-  "integer",
-  "boolean",
-  "object",
-  "array",
-  "null",
-]);
-
-const FORMATS: ReadonlySet<string> = new Set([
-  "date-time",
-  "time",
-  "date",
-  "duration",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-]);
+function words(text: string): ReadonlySet<string> {
+  return new Set(text.split(" "));
+}
 
 const MAX_DEPTH = 10;
 const MAX_PROPERTIES = 5000;

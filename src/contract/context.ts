@@ -11,7 +11,9 @@ import { type Messages, messages } from "../locale/messages.ts";
 import { cacheDir, type EnvLookup, readEnv, spillDir } from "../paths.ts";
 import type { Resolution } from "../run/mod.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
-import { policyApprover, type PolicyApproverOptions } from "./approver.ts";
+import { policyApprover } from "./approver.ts";
+import type { DeclaredToolOptions } from "./declared_tool.ts";
+import type { SpawnToolOptions } from "./spawn_tool.ts";
 import type { Approver, AuditSink } from "./types.ts";
 
 /** Everything a call needs beside its tool's own declaration; every field resolved. */
@@ -58,25 +60,6 @@ export interface CallContext {
   readonly programs: Map<string, Resolution> | undefined;
 }
 
-/** The options both builders take (see `DeclaredToolOptions` and `SpawnToolOptions`). */
-export interface ContextOptions {
-  locale?: Locale | string;
-  root?: string;
-  env?: Readonly<Record<string, string>>;
-  cacheDir?: string;
-  spillDir?: string | false;
-  timeoutMs?: number;
-  approval?: Omit<PolicyApproverOptions, "root">;
-  approver?: Approver;
-  audit?: AuditSink;
-  sandbox?: SandboxOptions;
-  noShell?: boolean;
-  depth?: number | "unknown";
-  agentEnv?: Readonly<Record<string, string>>;
-  roster?: readonly string[];
-  readEnv?: EnvLookup;
-}
-
 /**
  * A builder's options with every default applied, in one place.
  *
@@ -84,7 +67,10 @@ export interface ContextOptions {
  * @param root The root when the options give none (spawn's: the current directory).
  * @returns The context its tools are built on.
  */
-export function contextOf(options: ContextOptions, root = options.root): CallContext {
+export function contextOf(
+  options: DeclaredToolOptions & SpawnToolOptions,
+  root: string | undefined = options.root,
+): CallContext {
   const locale = options.locale === undefined ? DEFAULT_LOCALE : resolveLocale(options.locale);
   return {
     locale,

@@ -17,6 +17,7 @@ import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { escapeToken, oneLine, pointerChild as child, showValue } from "../text.ts";
 import { type AjvError, obtainValidator } from "./_validator.ts";
+import { strictJsonProblem } from "../json_text.ts";
 
 /** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
 export const MAX_INPUT_DEPTH = 256;
@@ -117,7 +118,6 @@ export async function validateOutput(
     try {
       return JSON.parse(source);
     } catch {
-      const { strictJsonProblem } = await import("../json_text.ts");
       const { position, reason } = await strictJsonProblem(source, "input");
       const detail = position === undefined
         ? reason
@@ -266,7 +266,13 @@ export async function schemaIssues(
   value: unknown,
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
-  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  // A config file is checked even where no cache directory can be found (in memory only then).
+  let cacheDir = options.cacheDir;
+  try {
+    cacheDir ??= defaultCacheDir();
+  } catch {
+    // No HOME: compiled in this process, kept nowhere.
+  }
   const mode = options.allErrors ? "config-all" : "config";
   const entry = await obtainValidator(schema, cacheDir, mode);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);

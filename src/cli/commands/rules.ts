@@ -28,6 +28,9 @@ import { BasisError } from "../../errors.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Messages, phrase, type PhraseParams, plural } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
+import { formatTable } from "../_table.ts";
+import { keepApproved } from "../../approval/rules/approved.ts";
+import { callCommand, callSpawnCommand } from "./call.ts";
 
 /** The parsed options of a `rules` command. */
 export type RulesOptions = Map<string, string | boolean | string[]>;
@@ -99,7 +102,6 @@ async function list(settings: Settings): Promise<number> {
     return EXIT.ok;
   }
   // Aligned in columns, cut to the terminal's width (whole when stdout is not a terminal).
-  const { formatTable } = await import("../_table.ts");
   const rows = all.map((rule) => {
     const ignored = loaded.ignored.includes(rule) ? t("rules.ignored") : "";
     const reason = rule.reason === undefined ? "" : ` — ${rule.reason}`;
@@ -280,7 +282,6 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
   } as RuleInput;
   const rule = await addRule(settings.configDir, input, { secrets });
   if (content !== undefined && pinned.includes("content")) {
-    const { keepApproved } = await import("../../approval/rules/approved.ts");
     await keepApproved(settings.configDir, content, secrets);
   }
   if (settings.json) {
@@ -469,9 +470,7 @@ async function changed(
 /** `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them. */
 async function test(settings: Settings, name: string, input: string | undefined): Promise<number> {
   if (name === SPAWN_TOOL) {
-    const { callSpawnCommand } = await import("./call.ts");
     return await callSpawnCommand(settings, input, { dryRun: true });
   }
-  const { callCommand } = await import("./call.ts");
   return await callCommand(settings, name, input, { timeoutMs: undefined, dryRun: true });
 }

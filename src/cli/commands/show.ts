@@ -11,6 +11,7 @@ import { out, outJson } from "../output.ts";
 import { cliMessages } from "../_cli_messages.ts";
 import { findTool, requireServed, rosterFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
+import { showSpawnCommand } from "./show_spawn.ts";
 
 /**
  * Prints one tool.
@@ -22,7 +23,6 @@ import type { Settings } from "../settings.ts";
 export async function showCommand(settings: Settings, name: string): Promise<number> {
   requireServed(settings, name);
   if (name === SPAWN_TOOL) {
-    const { showSpawnCommand } = await import("./show_spawn.ts");
     return await showSpawnCommand(settings);
   }
   const spec = findTool(await rosterFor(settings), name);

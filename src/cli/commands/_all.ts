@@ -1,0 +1,18 @@
+/**
+ * Every command but `mcp`, behind one import: a run loads its command with one dynamic import, and
+ * the bundle gives the commands one chunk (with what they share) instead of one per command and
+ * per combination of shared modules — Deno pays for each module it loads. The MCP SDK stays
+ * behind `mcp`'s own import.
+ *
+ * @module
+ */
+
+export { callCommand, spawnCommand } from "./call.ts";
+export { checkCommand } from "./check.ts";
+export { initCommand } from "./init.ts";
+export { listCommand } from "./list.ts";
+export { permissionsCommand } from "./permissions.ts";
+export { rulesCommand } from "./rules.ts";
+export { schemaCommand } from "./schema.ts";
+export { showCommand } from "./show.ts";
+export { toolHelpCommand } from "./tool_help.ts";
