@@ -582,11 +582,8 @@ export const EN_US = {
   "rules_file.owner_unknown": "cannot tell who owns it: Deno's --allow-sys=uid is not granted",
   "rules_file.not_utf8": "not valid UTF-8",
   "rules_file.empty": "empty file",
-  "rules_file.version_missing": 'missing "version" (expected {expected})',
   "rules_file.version_newer":
     "unsupported version {version}: written by a newer basis-tools (this one reads version {expected})",
-  "rules_file.version_unsupported": "unsupported version {version} (expected {expected})",
-  "rules_file.version_type": "unsupported version of type {type} (expected {expected})",
   "rules_file.version_old":
     'version 1 is no longer read: its patterns matched text across fields, so its rules cannot be carried over safely; move the file away and add the rules again with "basis-tools rules add" (without conditions it pins a tool\'s current command)',
   "rules_file.in_rule": "rules[{index}] {id}: {problem}",

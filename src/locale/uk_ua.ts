@@ -623,12 +623,8 @@ export function ukUA(): Catalogue {
       "неможливо визначити власника: дозвіл --allow-sys=uid у Deno не надано",
     "rules_file.not_utf8": "вміст не є коректним текстом UTF-8",
     "rules_file.empty": "файл порожній",
-    "rules_file.version_missing": 'відсутнє поле "version" (очікується {expected})',
     "rules_file.version_newer":
       "непідтримувана версія {version}: файл записала новіша версія basis-tools (ця програма читає версію {expected})",
-    "rules_file.version_unsupported": "непідтримувана версія {version} (очікується {expected})",
-    "rules_file.version_type":
-      "непідтримувана версія: значення типу {type} (очікується {expected})",
     "rules_file.version_old":
       'версія 1 більше не читається: її шаблони зіставлялися з текстом через межі полів, тож її правила не можна безпечно перенести; перемістіть файл деінде й додайте правила знову командою "basis-tools rules add" (без умов вона закріплює поточну команду інструмента)',
     "rules_file.in_rule": "правило rules[{index}] {id}: {problem}",
