@@ -179,6 +179,9 @@ async function problemsOf(value: unknown): Promise<{ path: Path; reason: Phrase 
     if (rule.decision === "allow" && !Object.hasOwn(when, spawn ? "body" : "program")) {
       add(["when"], spawn ? "rules_file.needs_body" : "rules_file.needs_program");
     }
+    if (rule.created !== undefined && Number.isNaN(Date.parse(rule.created))) {
+      add(["created"], "rules_file.timestamp");
+    }
     const argv = (spawn ? [] : when.argv ?? []) as unknown[];
     argv.forEach((matcher, at) => {
       if (at < argv.length - 1 && isRecord(matcher) && matcher.rest === true) {
