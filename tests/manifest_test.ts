@@ -1444,3 +1444,70 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
   const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
   assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути типу array/);
 });
+
+// --- The shipped schema's patterns, checked by the loader without them ---
+
+Deno.test("the loader refuses exactly the strings the shipped schema's patterns refuse", async () => {
+  const { default: Ajv } = await import("ajv");
+  const schema = JSON.parse(
+    await Deno.readTextFile(new URL("../schemas/tools.schema.json", import.meta.url)),
+  );
+  const ajv = new (Ajv as unknown as new (options: unknown) => {
+    compile(schema: unknown): (value: unknown) => boolean;
+  })({ strict: false });
+  const valid = ajv.compile(schema);
+  const STRINGS = [
+    "ok",
+    "",
+    " ",
+    " \t\n",
+    "a\u0000b",
+    "\u0000",
+    "~",
+    "~x",
+    "~/x",
+    "/abs",
+    "a/../b",
+    "..",
+    "./a",
+    "a\\",
+    "a\\\\",
+    "a\\\\\\",
+    "two\nlines",
+    " x ",
+    "x\r",
+    "=",
+    "A=B",
+    "-",
+    "\u00a0",
+    "😀",
+  ];
+  const places: [string, (text: string) => Record<string, unknown>][] = [
+    ["description", (text) => tool({ description: text })],
+    ["title", (text) => tool({ title: text })],
+    ["cwd", (text) => tool({ cwd: text })],
+    ["command[0]", (text) => tool({ command: [text] })],
+    ["command[1]", (text) => tool({ command: ["cat", text] })],
+    ["env name", (text) => tool({ env: { [text]: "x" } })],
+    ["env value", (text) => tool({ env: { A: text } })],
+    ["sandbox.write[0]", (text) => tool({ sandbox: { write: [text] } })],
+    ["sandbox.read[0]", (text) => tool({ sandbox: { read: [text] } })],
+    ["files[0]", (text) => tool({ files: [text] })],
+  ];
+  for (const [place, make] of places) {
+    for (const text of STRINGS) {
+      const document = manifest({ t: make(text) });
+      const { problems } = await parseManifestText(
+        JSON.stringify(document),
+        "/w/.basis/tools.json",
+        {
+          root: "/w",
+          env: () => undefined,
+        },
+      );
+      // Climbing out with ".." is the loader's alone (no pattern can count).
+      const refused = problems.some((problem) => problem.reason.key !== "manifest.sandbox_escapes");
+      assert.equal(refused, !valid(document), `${place} ${JSON.stringify(text)}`);
+    }
+  }
+});

@@ -24,7 +24,7 @@ import {
 } from "../run/run_program.ts";
 import { formatSize } from "../run/size.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
-import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
+import { planSandbox, previewSandbox } from "../sandbox/plan.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
 import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
@@ -407,12 +407,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const program = resolved.path;
     const sandbox: SandboxOptions | undefined = context.sandbox;
     const root = context.root ?? run.cwd;
-    const plan = await planSandbox(policyOf(sandbox), {
+    const plan = await planSandbox({
       caller: { kind: "tool", grants: spec.sandbox },
       root,
       cwd: run.cwd,
       program,
-    }, planOptionsOf(sandbox));
+    }, sandbox);
     const grants = previewSandbox(plan);
     if (plan.kind === "unavailable" || grants === undefined) {
       return await notStarted(

@@ -42,9 +42,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     const tools: RosterToolSettings = {
       root,
       configDir,
-      audit,
-      context: toolContext(settings, { spill: true }),
-      ...(settings.roster === undefined ? {} : { roster: settings.roster }),
+      context: toolContext(settings, { spill: true, audit }),
       // Said once per server start, in its log.
       sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
     };
