@@ -113,9 +113,9 @@ export interface ManifestProblem {
  * ```ts
  * import { formatProblem } from "./errors.ts";
  * import { phrase } from "./locale/messages.ts";
- * const reason = phrase("rules_file.glob_string");
+ * const reason = phrase("schema.type", { types: "string" });
  * const line = formatProblem({ file: "t.json", line: 3, column: 5, tool: "a", field: "cwd", reason });
- * console.assert(line === 't.json:3:5: tool "a": cwd: must be a string');
+ * console.assert(line === 't.json:3:5: tool "a": cwd: must be string');
  * ```
  */
 export function formatProblem(

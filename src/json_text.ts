@@ -98,9 +98,9 @@ const PUNCTUATION: Readonly<Record<number, string | Phrase>> = {
 };
 
 /** A key (a string followed by `:`) holding an escape: `JSON.parse` may misread it. */
-const ESCAPED_KEY = /"(?:[^"\\]|\\.)*\\.(?:[^"\\]|\\.)*"\s*:/;
+const ESCAPED_KEY = /\x22(?:[^\x22\\]|\\.)*\\.(?:[^\x22\\]|\\.)*\x22\s*:/;
 /** A key's closing quote: an unescaped `"` followed by `:`. */
-const KEY_END = /(?:^|[^\\])(?:\\\\)*"[ \t\n\r]*:/g;
+const KEY_END = /(?:^|[^\\])(?:\\\\)*\x22[ \t\n\r]*:/g;
 
 let jsoncModule: Promise<Jsonc> | undefined;
 

@@ -2,8 +2,8 @@
  * basis-tools as a library: load the declared tools of a workspace (the roster) and call them
  * through the tool contract — builder → tool → single-use execution: schema gate, preview,
  * approval, run, audit, localized errors — with definitions for OpenAI, Anthropic, MCP and Gemini.
- * The MCP server itself is the `./mcp` entry (`serveMcp`), kept apart so that this one never loads
- * the MCP SDK.
+ * `serveWorkspace()` serves a workspace's tools over MCP in one call, loading the MCP SDK only
+ * then; the `./mcp` entry (`serveMcp`) serves tools a host builds itself.
  *
  * The first group below is what a host uses; the second, the types those signatures name.
  *
@@ -47,6 +47,7 @@ export {
 export type { ApprovalRequest, Decision } from "./approval/approve.ts";
 export { BasisError, type ErrorCode, ManifestError } from "./errors.ts";
 export { english, type Locale, messages, type Phrase } from "./locale/mod.ts";
+export { type ServeOptions, serveWorkspace } from "./serve.ts";
 export { VERSION } from "./version.ts";
 // The tool contract's types (`Tool`, its execution and output, `Approver`, definitions) and the
 // roster's (`Roster`, `ToolSpec`), then the other types the signatures above name.

@@ -79,18 +79,6 @@ export function spillDir(env: EnvLookup = readEnv): string {
 }
 
 /**
- * Creates a directory of the user's own, with every missing parent, mode 0700 (before the umask):
- * the state, spill, cache and config directories hold what no other user should read. An existing
- * directory keeps its mode.
- *
- * @param path The directory.
- * @throws What `Deno.mkdir` throws (other than that it exists).
- */
-export async function makePrivateDir(path: string): Promise<void> {
-  await Deno.mkdir(path, { recursive: true, mode: 0o700 });
-}
-
-/**
  * Joins path segments with `/`, without normalising `..`.
  *
  * @param base The first segment.

@@ -424,16 +424,21 @@ Deno.test("list, show and permissions know the named agents; spawn.json problems
     `${dirs.configDir}/spawn.json`,
     '{\n  "agents": {"x": ["a", "{model}"]},\n  "reach": {"default": "far"}\n}',
   );
+  // The shape first; a placeholder no child policy fills once the shape is right.
   const broken = await cli(dirs, ["spawn", "@x go", ...ALWAYS]);
   assert.equal(broken.code, 6);
   assert.equal(
     broken.stderr,
-    `basis-tools: ${dirs.configDir}/spawn.json:2:25: agents.x[1]: ${
+    `basis-tools: ${dirs.configDir}/spawn.json:3:24: reach.default: ${
+      say("schema.enum", { values: '"local", "named", "any"' })
+    }\n`,
+  );
+  await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agents": {"x": ["a", "{model}"]}}');
+  assert.equal(
+    (await cli(dirs, ["spawn", "@x go", ...ALWAYS])).stderr,
+    `basis-tools: ${dirs.configDir}/spawn.json:1:24: agents.x[1]: ${
       say("spawn_config.placeholder", { placeholder: '"{model}"', key: "model" })
-    }\n` +
-      `basis-tools: ${dirs.configDir}/spawn.json:3:24: reach.default: ${
-        say("spawn_config.reach_value", { values: '"local", "named", "any"' })
-      }\n`,
+    }\n`,
   );
 });
 

@@ -442,7 +442,7 @@ Deno.test("a broken spawn.json is a config error (exit 6) naming the file and th
   assert.equal(result.code, 6);
   assert.match(
     result.stderr,
-    new RegExp(`spawn\\.json:1:10: agent: ${wording("spawn_config.argv").source}`),
+    new RegExp(`spawn\\.json:1:10: agent: ${wording("schema.type", { types: "array" }).source}`),
   );
   assertNoStackTrace(result.stderr);
   const check = await cli(dirs, ["check"]);

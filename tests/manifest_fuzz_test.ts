@@ -276,6 +276,16 @@ function mutateValue(fuzz: Fuzz): unknown {
 
 function assertOutcome(result: ParsedManifest, label: string, secretFree: boolean): void {
   assert.ok(Array.isArray(result.problems) && Array.isArray(result.tools), label);
+  for (const tool of result.unavailable) {
+    assert.ok(tool.problems.length > 0, `${label}: ${tool.name} unavailable for no reason`);
+    for (const problem of tool.problems) {
+      assert.notEqual(
+        problem.reason.key,
+        "schema.invalid",
+        `${label}: ${JSON.stringify(result.problems)}`,
+      );
+    }
+  }
   for (const problem of result.problems) {
     const line = formatProblem(problem);
     assert.equal(problem.file, FILE, label);

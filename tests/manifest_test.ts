@@ -1345,6 +1345,8 @@ const KEPT: readonly RegExp[] = [
   /\/[\w./-]+/g,
   /\$\{[^}]*\}/g,
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
+  // JSON's type names, as a schema names them.
+  /\b(?:object|array|string|boolean|integer|number|null)\b/g,
   /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
   /\[\d+\]/g,
 ];
@@ -1440,5 +1442,72 @@ Deno.test("check, list and call word a broken manifest in the locale; --json kee
   assert.match(listed.stdout, /^bad\s+-\s+workspace\s+недоступний: description: має бути рядком/m);
   await Deno.writeTextFile(`${dirs.configDir}/spawn.json`, '{"agent": "claude -p"}');
   const broken = await cli(dirs, ["check", "--locale", "uk-UA"]);
-  assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути непорожнім масивом рядків/);
+  assert.match(broken.stdout, /spawn\.json:\d+:\d+: agent: має бути типу array/);
+});
+
+// --- The shipped schema's patterns, checked by the loader without them ---
+
+Deno.test("the loader refuses exactly the strings the shipped schema's patterns refuse", async () => {
+  const { default: Ajv } = await import("ajv");
+  const schema = JSON.parse(
+    await Deno.readTextFile(new URL("../schemas/tools.schema.json", import.meta.url)),
+  );
+  const ajv = new (Ajv as unknown as new (options: unknown) => {
+    compile(schema: unknown): (value: unknown) => boolean;
+  })({ strict: false });
+  const valid = ajv.compile(schema);
+  const STRINGS = [
+    "ok",
+    "",
+    " ",
+    " \t\n",
+    "a\u0000b",
+    "\u0000",
+    "~",
+    "~x",
+    "~/x",
+    "/abs",
+    "a/../b",
+    "..",
+    "./a",
+    "a\\",
+    "a\\\\",
+    "a\\\\\\",
+    "two\nlines",
+    " x ",
+    "x\r",
+    "=",
+    "A=B",
+    "-",
+    "\u00a0",
+    "😀",
+  ];
+  const places: [string, (text: string) => Record<string, unknown>][] = [
+    ["description", (text) => tool({ description: text })],
+    ["title", (text) => tool({ title: text })],
+    ["cwd", (text) => tool({ cwd: text })],
+    ["command[0]", (text) => tool({ command: [text] })],
+    ["command[1]", (text) => tool({ command: ["cat", text] })],
+    ["env name", (text) => tool({ env: { [text]: "x" } })],
+    ["env value", (text) => tool({ env: { A: text } })],
+    ["sandbox.write[0]", (text) => tool({ sandbox: { write: [text] } })],
+    ["sandbox.read[0]", (text) => tool({ sandbox: { read: [text] } })],
+    ["files[0]", (text) => tool({ files: [text] })],
+  ];
+  for (const [place, make] of places) {
+    for (const text of STRINGS) {
+      const document = manifest({ t: make(text) });
+      const { problems } = await parseManifestText(
+        JSON.stringify(document),
+        "/w/.basis/tools.json",
+        {
+          root: "/w",
+          env: () => undefined,
+        },
+      );
+      // Climbing out with ".." is the loader's alone (no pattern can count).
+      const refused = problems.some((problem) => problem.reason.key !== "manifest.sandbox_escapes");
+      assert.equal(refused, !valid(document), `${place} ${JSON.stringify(text)}`);
+    }
+  }
 });

@@ -246,6 +246,7 @@ const LIBRARY_SURFACE = [
   "SandboxMode",
   "SandboxOptions",
   "SandboxPolicy",
+  "ServeOptions",
   "SideEffect",
   "SpawnCall",
   "SpawnConfig",
@@ -282,6 +283,7 @@ const LIBRARY_SURFACE = [
   "messages",
   "policyApprover",
   "rosterTools",
+  "serveWorkspace",
   "toolProblems",
 ];
 

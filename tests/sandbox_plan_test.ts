@@ -22,7 +22,6 @@ import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE, rootOnly } from "../src/sa
 import { exists } from "../src/quietly.ts";
 import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
 import {
-  DEFAULT_HIDDEN,
   DEFAULT_POLICY,
   parseSandboxPolicy,
   planSandbox,
@@ -91,10 +90,16 @@ Deno.test("parseSandboxPolicy() names each problem at its line and column", asyn
 }`;
   assert.deepEqual(await problems(text), [
     `2:3 mdoe: ${say("manifest.unknown_key_near", { key: '"mode"' })}`,
-    `3:11 mode: ${say("sandbox_config.mode", { modes: "off, auto, required" })}`,
-    `6:14 network: ${say("manifest.sandbox_network", { found: phrase("found.string") })}`,
+    `3:11 mode: ${say("schema.enum", { values: '"off", "auto", "required"' })}`,
+    `4:27 grantable.write[0]: ${say("config.grant_path")}`,
     `4:57 grantable.netwrok: ${say("manifest.unknown_key_near", { key: '"network"' })}`,
-    `5:12 spawn: ${say("sandbox_config.section", { found: phrase("found.number") })}`,
+    `5:12 spawn: ${say("schema.type", { types: "object" })}`,
+    `6:14 network: ${say("schema.type", { types: "boolean" })}`,
+  ]);
+  // Once the shape is right: a path that climbs out of the home directory.
+  assert.deepEqual(await problems('{"hidden": ["~/a/../../etc"], "bwrap": "~/.."}'), [
+    `1:13 hidden[0]: ${say("manifest.sandbox_escapes", { base: "~" })}`,
+    `1:40 bwrap: ${say("manifest.sandbox_escapes", { base: "~" })}`,
   ]);
   assert.deepEqual(await problems('{"mode": "off", "mode": "auto"}'), [
     `1:17 mode: ${say("json.duplicate_key", { line: 1, column: 2 })}`,
@@ -118,28 +123,37 @@ Deno.test("planSandbox() refuses a declared grant the policy does not allow, nam
   };
   // No sandbox for this system: what is refused is refused before one is looked for.
   const options = { env: env({ HOME: "/home/me", PATH: "/nowhere" }), os: "freebsd" as const };
-  const network = await planSandbox(strict, request({ ...NONE, network: true }), options);
+  const network = await planSandbox(request({ ...NONE, network: true }), {
+    policy: strict,
+    ...options,
+  });
   assert.equal(network.kind, "refused");
   assert.equal(
     network.kind === "refused" && english(network.reason),
     say("sandbox.grant_refused", { grant: "network", file: '"/c/sandbox.json"' }),
   );
-  const write = await planSandbox(strict, request({ ...NONE, write: ["/etc"] }), options);
+  const write = await planSandbox(request({ ...NONE, write: ["/etc"] }), {
+    policy: strict,
+    ...options,
+  });
   assert.match(write.kind === "refused" ? english(write.reason) : "", /grant write "\/etc"/);
-  const read = await planSandbox(strict, request({ ...NONE, read: ["~/.ssh"] }), options);
+  const read = await planSandbox(request({ ...NONE, read: ["~/.ssh"] }), {
+    policy: strict,
+    ...options,
+  });
   assert.match(
     read.kind === "refused" ? english(read.reason) : "",
     /grant read "\/home\/me\/.ssh"/,
   );
   // Inside the workspace and inside what the policy allows: no refusal.
-  const fine = await planSandbox(
-    strict,
-    request({ ...NONE, write: [`${root}/build`, "/var/tmp/x"] }),
-    options,
-  );
+  const fine = await planSandbox(request({ ...NONE, write: [`${root}/build`, "/var/tmp/x"] }), {
+    policy: strict,
+    ...options,
+  });
   assert.equal(fine.kind, "unconfined");
   // A "~" path with no home to expand it against.
-  const homeless = await planSandbox(POLICY, request({ ...NONE, read: ["~/.aws"] }), {
+  const homeless = await planSandbox(request({ ...NONE, read: ["~/.aws"] }), {
+    policy: POLICY,
     env: env({}),
   });
   assert.equal(homeless.kind === "refused" && homeless.reason.key, "sandbox.no_home");
@@ -153,23 +167,23 @@ Deno.test("planSandbox() under required refuses where nothing confines; auto say
     program: "/usr/bin/true",
   };
   for (const os of ["windows", "freebsd"] as const) {
-    const required = await planSandbox({ ...POLICY, mode: "required" }, request, { os });
+    const required = await planSandbox(request, {
+      policy: { ...POLICY, mode: "required" },
+      os,
+    });
     assert.equal(required.kind, "unavailable");
     assert.equal(
       required.kind === "unavailable" && english(required.reason),
       say("sandbox.required", { file: FILE, reason: phrase("sandbox.unsupported", { os }) }),
     );
-    const auto = await planSandbox(POLICY, request, { os });
+    const auto = await planSandbox(request, { policy: POLICY, os });
     assert.equal(auto.kind === "unconfined" && auto.note?.key, "sandbox.unsupported");
   }
-  const missing = await planSandbox(
-    { ...POLICY, mode: "required", bwrap: "/nowhere/bwrap" },
-    request,
-    {
-      os: "linux",
-      env: env({ PATH: "/nowhere" }),
-    },
-  );
+  const missing = await planSandbox(request, {
+    policy: { ...POLICY, mode: "required", bwrap: "/nowhere/bwrap" },
+    os: "linux",
+    env: env({ PATH: "/nowhere" }),
+  });
   assert.equal(
     missing.kind === "unavailable" ? english(missing.reason) : "",
     say("sandbox.required", {
@@ -177,10 +191,14 @@ Deno.test("planSandbox() under required refuses where nothing confines; auto say
       reason: phrase("sandbox.bwrap_not_there", { path: '"/nowhere/bwrap"', file: `"${FILE}"` }),
     }),
   );
-  const off = await planSandbox({ ...POLICY, mode: "off" }, request, { os: "linux" });
+  const off = await planSandbox(request, {
+    policy: { ...POLICY, mode: "off" },
+    os: "linux",
+  });
   assert.deepEqual(off, { kind: "unconfined", note: undefined });
   // A subagent is confined only when the policy says so.
-  const agent = await planSandbox(POLICY, { ...request, caller: { kind: "agent" } }, {
+  const agent = await planSandbox({ ...request, caller: { kind: "agent" } }, {
+    policy: POLICY,
     os: "linux",
   });
   assert.deepEqual(agent, { kind: "unconfined", note: undefined });
@@ -458,7 +476,8 @@ Deno.test("planSandbox() writes the workspace root only when it is a real one, a
     grantable: { network: false, write: [], read: ["/"] },
   };
   const plan = (root: string, home: string, write: string) =>
-    planSandbox(strict, toolCall(root, { write: [write] }, "/"), {
+    planSandbox(toolCall(root, { write: [write] }, "/"), {
+      policy: strict,
       env: env({ HOME: home }),
       os: "freebsd",
     });
@@ -494,7 +513,7 @@ Deno.test("planSandbox() refuses a working directory the sandbox covers, unless 
       file: `"${FILE}"`,
     });
   const plan = (cwd: string, read: string[] = []) =>
-    planSandbox(POLICY, toolCall("/", { read }, cwd), options);
+    planSandbox(toolCall("/", { read }, cwd), { policy: POLICY, ...options });
   const ssh = `${home.path}/.ssh/keys`;
   assert.equal(refusal(await plan(ssh)), covered(ssh, `${home.path}/.ssh`));
   // The host's /tmp (outside a workspace there), and /run wherever in it.
@@ -520,7 +539,7 @@ Deno.test("planSandbox() refuses a grant inside basis-tools' own directories, or
     stateDir: `${home}/.local/state/basis`,
   };
   const plan = (grants: { write?: string[]; read?: string[] }) =>
-    planSandbox(policy, toolCall("/", grants, "/"), options);
+    planSandbox(toolCall("/", grants, "/"), { policy, ...options });
   const config = JSON.stringify(`${home}/dotfiles/basis`);
   // The config directory through a link to it, and a path in it that does not exist yet.
   for (const write of ["~/cfg", "~/cfg/new/dir"]) {
@@ -605,5 +624,5 @@ Deno.test("README's Sandbox section lists the hidden paths the sandbox ships wit
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
   const bullet = /^- \*\*hidden paths\*\*[^]*?(?=^\S)/m.exec(readme)?.[0] ?? "";
   const listed = [...bullet.matchAll(/`(~[^`]*)`/g)].map((found) => found[1]);
-  assert.deepEqual(listed, [...DEFAULT_HIDDEN]);
+  assert.deepEqual(listed, [...DEFAULT_POLICY.hidden]);
 });

@@ -207,36 +207,41 @@ Deno.test("parseSpawnConfig() refuses malformed agents, reach and child with lin
     '  "child": {"roster": ["lint", "-x"], "model": " ", "extra": 1}',
     "}",
   ].join("\n");
+  // The shape first: what its schema says, each at its place.
   assert.deepEqual(await problemsOf(text), [
-    at(3, 5, "agents.a.b", "spawn_config.agent_name"),
-    at(4, 5, "agents.local", "spawn_config.agent_local"),
-    at(5, 26, "agents.ok.argv[1]", "spawn_config.placeholder", {
-      placeholder: '"{model}"',
-      key: "model",
-    }),
+    at(3, 5, "agents.a.b", "config.name"),
+    at(4, 5, "agents.local", "schema.false"),
     at(5, 38, "agents.ok.chlid", "manifest.unknown_key_near", { key: '"child"' }),
-    at(6, 14, "agents.empty", "spawn_config.argv"),
-    at(8, 32, "reach.allow[1]", "spawn_config.reach_value", { values: '"local", "named", "any"' }),
-    at(9, 32, "child.roster[1]", "spawn_config.roster_name"),
-    at(9, 48, "child.model", "spawn_config.child_text"),
+    at(6, 14, "agents.empty", "schema.min_items", { limit: "1" }),
+    at(8, 32, "reach.allow[1]", "schema.enum", { values: '"local", "named", "any"' }),
+    at(9, 32, "child.roster[1]", "config.tool_name"),
+    at(9, 48, "child.model", "config.not_blank"),
     at(9, 53, "child.extra", "manifest.unknown_key", { keys: "roster, model, system_prompt" }),
   ]);
+  // Then what no schema says: a reach default against "allow", a placeholder against "child".
   assert.deepEqual(await problemsOf('{"reach": {"allow": ["local"]}}'), [
     at(1, 11, "reach", "spawn_config.reach_default_missing"),
   ]);
   assert.deepEqual(await problemsOf('{"reach": {"allow": ["local"], "default": "named"}}'), [
     at(1, 43, "reach.default", "spawn_config.reach_default_allowed", { allowed: '"local"' }),
   ]);
-  assert.deepEqual(await problemsOf('{"agent": ["a", "--p={system_prompt}"], "reach": []}'), [
+  assert.deepEqual(await problemsOf('{"agent": ["a", "--p={system_prompt}"], "reach": {}}'), [
     at(1, 17, "agent[1]", "spawn_config.placeholder", {
       placeholder: '"{system_prompt}"',
       key: "system_prompt",
     }),
-    at(1, 50, "reach", "spawn_config.reach_object"),
   ]);
-  // What was refused before keeps its words, now with a place.
+  assert.deepEqual(await problemsOf('{"agents": {"a": {"argv": ["a", "{model}"]}}}'), [
+    at(1, 33, "agents.a.argv[1]", "spawn_config.placeholder", {
+      placeholder: '"{model}"',
+      key: "model",
+    }),
+  ]);
+  assert.deepEqual(await problemsOf('{"agent": ["a"], "reach": []}'), [
+    at(1, 27, "reach", "schema.type", { types: "object" }),
+  ]);
   assert.deepEqual(await problemsOf('{\n  "agent": "claude -p"\n}'), [
-    at(2, 12, "agent", "spawn_config.argv"),
+    at(2, 12, "agent", "schema.type", { types: "array" }),
   ]);
 });
 

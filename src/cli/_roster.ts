@@ -20,15 +20,16 @@ import { notADirectory } from "./_workspace_root.ts";
  * and `rules` do: they are about the files, not about what this run exposes).
  *
  * @param settings The run's settings.
- * @param options `whole`: every declared tool, whatever `BASIS_ROSTER` says.
+ * @param options `whole`: every declared tool, whatever `BASIS_ROSTER` says; `only`: the one tool
+ *   the run uses (`call`), the only one whose entry is checked.
  * @returns The roster.
  * @throws {ManifestError} When a manifest is invalid.
  */
 export async function rosterFor(
   settings: Settings,
-  options: { whole?: boolean } = {},
+  options: { whole?: boolean; only?: string } = {},
 ): Promise<Roster> {
-  const loaded = await loadAll(settings);
+  const loaded = await loadAll(settings, options.only);
   const names = settings.roster;
   if (names === undefined || options.whole === true) return loaded;
   return {
@@ -68,10 +69,11 @@ export function requireServed(settings: Settings, name: string): void {
   );
 }
 
-async function loadAll(settings: Settings): Promise<Roster> {
+async function loadAll(settings: Settings, only: string | undefined): Promise<Roster> {
   try {
     return await loadRoster({
       ...(settings.workspace === undefined ? {} : { workspace: settings.workspace }),
+      ...(only === undefined ? {} : { only }),
       configDir: settings.configDir,
     });
   } catch (error) {

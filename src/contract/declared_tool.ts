@@ -24,7 +24,7 @@ import {
 } from "../run/run_program.ts";
 import { formatSize } from "../run/size.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
-import { planOptionsOf, planSandbox, policyOf, previewSandbox } from "../sandbox/plan.ts";
+import { planSandbox, previewSandbox } from "../sandbox/plan.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
 import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
@@ -402,12 +402,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const resolved = resolveRunProgram(run, context.programs);
     if (!resolved.ok) return await notStarted(resolved);
     const program = resolved.path;
-    const plan = await planSandbox(policyOf(context.sandbox), {
+    const plan = await planSandbox({
       caller: { kind: "tool", grants: spec.sandbox },
       root: context.root ?? run.cwd,
       cwd: run.cwd,
       program,
-    }, planOptionsOf(context.sandbox));
+    }, context.sandbox);
     const grants = previewSandbox(plan);
     if (plan.kind === "unavailable" || grants === undefined) {
       const reason = plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home");

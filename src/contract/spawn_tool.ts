@@ -14,7 +14,7 @@ import { canonicalPath } from "../paths.ts";
 import { callSecrets, Redactor } from "../redact.ts";
 import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
-import { planOptionsOf, planSandbox, policyOf, spawnPreviewGrants } from "../sandbox/plan.ts";
+import { planSandbox, spawnPreviewGrants } from "../sandbox/plan.ts";
 import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
 import { childPreview } from "../spawn/child.ts";
 import { childPolicy, namedAgents, reachPolicy, type SpawnConfig } from "../spawn/config.ts";
@@ -412,12 +412,12 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       : this.#config.agent;
     const program = call.mode === "command" ? SHELL : agent?.[0] ?? SHELL;
     const sandbox: SandboxOptions | undefined = this.#context.sandbox;
-    return await planSandbox(policyOf(sandbox), {
+    return await planSandbox({
       caller: { kind: call.mode === "command" ? "spawn" : "agent" },
       root: this.#root,
       cwd: this.#root,
       program,
-    }, planOptionsOf(sandbox));
+    }, sandbox);
   }
 
   #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {

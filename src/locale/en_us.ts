@@ -505,42 +505,32 @@ export const EN_US = {
     'unsupported expansion of variable {variable} (only "${NAME}" and "${NAME:-default}" are supported)',
   "manifest.expand_nested": 'nested "${" in the default of variable {variable} is not supported',
   "manifest.empty_file": 'empty file (expected {"schema": 1, "tools": {}})',
+  // What the patterns of the shipped config schemas (schemas/*.schema.json) mean.
+  "config.not_blank": "must not be blank",
+  "config.name": 'may only hold letters, digits, "_" and "-"',
+  "config.tool_name":
+    'must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
+  "config.rule_id":
+    "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+  "config.root": "must be an absolute, normalised path",
+  "config.absolute": "must be an absolute path",
+  "config.one_line": "must be one line",
+  "config.pointer": "must be a JSON pointer (empty, or starting with /)",
+  "config.content_tool": 'must be "program", "files" or "argv[N]"',
+  "config.content_spawn": 'must be "word[N]"',
+  "config.glob": "ends with a lone \\ (write \\\\ for a backslash)",
+  "config.sha256": "must be a SHA-256: 64 lowercase hex digits",
+  "config.salt": "must be a salt: 32 lowercase hex digits",
+  "config.grant_path": 'must be an absolute path or start with "~/"',
   "spawn_config.empty": "empty file (expected a JSON object; {} means the defaults)",
-  "spawn_config.not_object": "must be a JSON object",
-  "spawn_config.targets_not_object": "must be an object of target name → argv prefix",
-  "spawn_config.target_name": 'a target name may only hold letters, digits, "_" and "-"',
-  "spawn_config.target_local": '"local" is reserved: a plain "!<command>" already runs here',
-  "spawn_config.max_depth": "must be a whole number, 0 or more",
-  "spawn_config.argv":
-    'must be a non-empty array of strings (an argv, for example ["claude", "-p"])',
-  "spawn_config.program_blank": "the program is blank",
-  "spawn_config.agents_not_object":
-    'must be an object of agent name → argv (or {"argv": […], "child": {…}})',
-  "spawn_config.agent_name": 'an agent name may only hold letters, digits, "_" and "-"',
-  "spawn_config.agent_local":
-    '"local" is reserved: a task without "@<name>" already goes to "agent"',
-  "spawn_config.reach_object":
-    'must be an object: {"allow": [reach values], "default": reach value}, both optional',
-  "spawn_config.reach_allow": "must be a non-empty array of reach values ({values})",
-  "spawn_config.reach_value": "must be one of {values}",
   "spawn_config.reach_default_missing":
     'needs "default": "allow" leaves out "any", the default when none is given',
   "spawn_config.reach_default_allowed": "must be one of the allowed values: {allowed}",
-  "spawn_config.child_object":
-    'must be an object with any of "roster", "model" and "system_prompt"',
-  "spawn_config.roster": "must be an array of tool names (an empty array gives the child no tools)",
-  "spawn_config.roster_name":
-    'must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
-  "spawn_config.child_text": "must be a non-blank string",
   "spawn_config.placeholder":
     'uses {placeholder}, but no child policy sets "{key}" for this agent (add it to "child")',
 
   // The sandbox policy (sandbox.json) and why a call is not confined.
   "sandbox_config.empty": "empty file (expected a JSON object; {} means the defaults)",
-  "sandbox_config.not_object": "must be a JSON object",
-  "sandbox_config.mode": "must be one of: {modes}",
-  "sandbox_config.section": "must be an object, found {found}",
-  "sandbox_config.path": 'must be an absolute path or start with "~/"',
   "sandbox.bwrap_missing":
     'bubblewrap ("bwrap") was not found in /usr/bin, /bin, /usr/local/bin or on PATH; install it (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
   "sandbox.bwrap_not_there": "bubblewrap is not at {path}, where {file} says it is",
@@ -592,8 +582,6 @@ export const EN_US = {
   "rules_file.owner_unknown": "cannot tell who owns it: Deno's --allow-sys=uid is not granted",
   "rules_file.not_utf8": "not valid UTF-8",
   "rules_file.empty": "empty file",
-  "rules_file.not_object": 'must be an object: {"version": 2, "rules": [...]}',
-  "rules_file.unknown_field": "unknown field {field}",
   "rules_file.version_missing": 'missing "version" (expected {expected})',
   "rules_file.version_newer":
     "unsupported version {version}: written by a newer basis-tools (this one reads version {expected})",
@@ -604,54 +592,13 @@ export const EN_US = {
   "rules_file.in_rule": "rules[{index}] {id}: {problem}",
   "rules_file.in_rule_no_id": "rules[{index}]: {problem}",
   "rules_file.field": "{field}: {problem}",
-  "rules_file.must_be_array": "must be an array",
-  "rules_file.rule_not_object": "must be an object",
-  "rules_file.bad_id":
-    "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit",
   "rules_file.id_taken": "used by an earlier rule",
-  "rules_file.non_empty_string": "must be a non-empty string",
-  "rules_file.decision": 'must be "allow", "deny" or "ask"',
-  "rules_file.one_line": "must be a string of one line",
-  "rules_file.scope": 'must be "global" or {"workspace": "/absolute/root"}',
-  "rules_file.workspace_root": "workspace: must be an absolute, normalised path",
-  "rules_file.timestamp": "must be an ISO 8601 timestamp",
-  "rules_file.unknown_key": "unknown key {key} (known: {known})",
-  "rules_file.unknown_tool_condition":
-    "unknown condition {key} for a declared tool (known: {known})",
-  "rules_file.unknown_spawn_condition": "unknown condition {key} for spawn (known: {known})",
-  "rules_file.when_object": "must be an object of conditions",
-  "rules_file.when_missing":
-    "missing: a rule says its conditions ({} only for a deny or ask rule that covers every call)",
   "rules_file.needs_program":
     "an allow rule for a declared tool must pin the program it runs (program): a name never approves on its own",
   "rules_file.needs_body": "an allow rule for spawn must say which command or task (body)",
-  "rules_file.matcher": 'must be a string (exact), {"glob": "…"} or {"sha256": "…", "salt": "…"}',
-  "rules_file.sandbox":
-    'must be "unconfined" or {"network": true or false, "write": [absolute paths], "read": [absolute paths]}',
-  "rules_file.glob_string": "must be a string",
-  "rules_file.bad_glob": "ends with a lone \\ (write \\\\ for a backslash)",
   "rules_file.holds_secret":
     "{field} holds the value of a secret (an env value); only an exact program, argument, cwd, body or the grants can be kept, by digest",
-  "rules_file.bad_digest":
-    'must be {"sha256": 64 lowercase hex digits, "salt": 32 lowercase hex digits}',
-  "rules_file.program_absolute":
-    'must be an absolute path (the program that runs) or {"sha256": "…", "salt": "…"}',
-  "rules_file.env_matcher":
-    'must be "any" or {"sha256": "…", "salt": "…"} over the manifest env\'s names and values',
-  "rules_file.argv_array":
-    'must be an array of one condition per argument (a string, {"glob": "…"} or a digest), {"rest": true} last for any further arguments',
-  "rules_file.rest_true": 'must be {"rest": true}',
   "rules_file.rest_last": '{"rest": true} may only come last',
-  "rules_file.input_object":
-    'must be an object of JSON pointers, each to {"equals": value} or {"glob": "…"}',
-  "rules_file.bad_pointer": "{pointer} is not a JSON pointer (empty, or starting with /)",
-  "rules_file.input_matcher": 'must be {"equals": value} or {"glob": "…"}',
-  "rules_file.reach": 'must be "local", "named" or "any"',
-  "rules_file.child":
-    'must be what a preview\'s "child" holds ("roster": tool names, "model" and "system_prompt": strings) or {"sha256": "…", "salt": "…"}',
-  "rules_file.mode": 'must be "command" or "agent"',
-  "rules_file.examples_array": "must be an array of example previews",
-  "rules_file.too_deep": "nested more than {limit} levels deep",
   "rules_file.example_shape": "example {field}: {problem}",
   "rules_file.example_tool_shape":
     'not a preview of this tool: "program", "command" and "cwd" are required, "tool", "env" (an object of names and values), "sandbox" and "input" optional',
@@ -661,10 +608,6 @@ export const EN_US = {
     "given twice, at {line}:{column} (first at {first_line}:{first_column}); a key may appear only once in an object",
   "rules_file.example_unmatched": "rule does not match example match[{index}] {text}",
   "rules_file.example_matched": "rule matches example not_match[{index}] {text}",
-  "rules_file.content_tool":
-    'must be "any" or an object of "program", "files" or "argv[N]", each to a SHA-256 (64 lowercase hex digits)',
-  "rules_file.content_spawn":
-    'must be "any" or an object of "word[N]", each to a SHA-256 (64 lowercase hex digits)',
 
   // Permissions warnings.
   "permissions.unresolved":

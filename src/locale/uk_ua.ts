@@ -543,42 +543,31 @@ export function ukUA(): Catalogue {
     "manifest.expand_nested":
       'вкладене "${" у типовому значенні змінної {variable} не підтримується',
     "manifest.empty_file": 'порожній файл (очікується {"schema": 1, "tools": {}})',
+    // Що означають шаблони схем конфігурації (schemas/*.schema.json).
+    "config.not_blank": "не може бути порожнім",
+    "config.name": 'може містити лише літери, цифри, "_" і "-"',
+    "config.tool_name":
+      'має бути назвою інструмента: від 1 до 64 літер, цифр, "_" і "-", не на початку "-"',
+    "config.rule_id":
+      "має містити від 1 до 64 літер, цифр, '.', '_' або '-' і починатися з літери чи цифри",
+    "config.root": "має бути абсолютним нормалізованим шляхом",
+    "config.absolute": "має бути абсолютним шляхом",
+    "config.one_line": "має бути одним рядком",
+    "config.pointer": "має бути вказівником JSON (порожній або починається з /)",
+    "config.content_tool": 'має бути "program", "files" або "argv[N]"',
+    "config.content_spawn": 'має бути "word[N]"',
+    "config.glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
+    "config.sha256": "має бути SHA-256: 64 малі шістнадцяткові цифри",
+    "config.salt": "має бути сіллю: 32 малі шістнадцяткові цифри",
+    "config.grant_path": 'має бути абсолютним шляхом або починатися з "~/"',
     "spawn_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові налаштування)",
-    "spawn_config.not_object": "має бути об’єктом JSON",
-    "spawn_config.targets_not_object": "має бути об’єктом: назва цілі → префікс argv",
-    "spawn_config.target_name": 'назва цілі може містити лише літери, цифри, "_" і "-"',
-    "spawn_config.target_local":
-      '"local" зарезервовано: звичайна "!<команда>" і так виконується тут',
-    "spawn_config.max_depth": "має бути цілим числом, не меншим за 0",
-    "spawn_config.argv": 'має бути непорожнім масивом рядків (argv, наприклад ["claude", "-p"])',
-    "spawn_config.program_blank": "назва програми порожня",
-    "spawn_config.agents_not_object":
-      'має бути об’єктом: назва агента → argv (або {"argv": […], "child": {…}})',
-    "spawn_config.agent_name": 'назва агента може містити лише літери, цифри, "_" і "-"',
-    "spawn_config.agent_local":
-      '"local" зарезервовано: завдання без "@<назва>" і так отримує "agent"',
-    "spawn_config.reach_object":
-      'має бути об’єктом: {"allow": [значення досяжності], "default": значення досяжності}, обидва необов’язкові',
-    "spawn_config.reach_allow": "має бути непорожнім масивом значень досяжності ({values})",
-    "spawn_config.reach_value": "має бути одним із: {values}",
     "spawn_config.reach_default_missing":
       'потрібен "default": "allow" не містить "any", типового значення, коли "default" не вказано',
     "spawn_config.reach_default_allowed": "має бути одним із дозволених значень: {allowed}",
-    "spawn_config.child_object":
-      'має бути об’єктом із будь-якими з "roster", "model" і "system_prompt"',
-    "spawn_config.roster":
-      "має бути масивом назв інструментів (порожній масив не дає дочірньому процесу жодного інструмента)",
-    "spawn_config.roster_name":
-      'має бути назвою інструмента: від 1 до 64 літер, цифр, "_" і "-", не на початку "-"',
-    "spawn_config.child_text": "має бути непорожнім рядком",
     "spawn_config.placeholder":
       'використовує {placeholder}, але жодна політика дочірнього процесу не задає "{key}" для цього агента (додайте його до "child")',
 
     "sandbox_config.empty": "порожній файл (очікується об’єкт JSON; {} означає типові значення)",
-    "sandbox_config.not_object": "має бути об’єктом JSON",
-    "sandbox_config.mode": "має бути одним із: {modes}",
-    "sandbox_config.section": "має бути об’єктом, а отримано {found}",
-    "sandbox_config.path": 'має бути абсолютним шляхом або починатися з "~/"',
     "sandbox.bwrap_missing":
       'bubblewrap ("bwrap") не знайдено ні в /usr/bin, /bin, /usr/local/bin, ні в PATH; встановіть його (Debian, Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)',
     "sandbox.bwrap_not_there": "bubblewrap немає в {path}, де його вказує {file}",
@@ -634,8 +623,6 @@ export function ukUA(): Catalogue {
       "неможливо визначити власника: дозвіл --allow-sys=uid у Deno не надано",
     "rules_file.not_utf8": "вміст не є коректним текстом UTF-8",
     "rules_file.empty": "файл порожній",
-    "rules_file.not_object": 'має бути об’єктом: {"version": 2, "rules": [...]}',
-    "rules_file.unknown_field": "невідоме поле {field}",
     "rules_file.version_missing": 'відсутнє поле "version" (очікується {expected})',
     "rules_file.version_newer":
       "непідтримувана версія {version}: файл записала новіша версія basis-tools (ця програма читає версію {expected})",
@@ -647,55 +634,14 @@ export function ukUA(): Catalogue {
     "rules_file.in_rule": "правило rules[{index}] {id}: {problem}",
     "rules_file.in_rule_no_id": "правило rules[{index}]: {problem}",
     "rules_file.field": "поле {field}: {problem}",
-    "rules_file.must_be_array": "має бути масивом",
-    "rules_file.rule_not_object": "має бути об’єктом",
-    "rules_file.bad_id":
-      "має містити від 1 до 64 літер, цифр, '.', '_' або '-' і починатися з літери чи цифри",
     "rules_file.id_taken": "такий ідентифікатор уже має попереднє правило",
-    "rules_file.non_empty_string": "має бути непорожнім рядком",
-    "rules_file.decision": 'має бути "allow", "deny" або "ask"',
-    "rules_file.one_line": "має бути рядком без розривів рядка",
-    "rules_file.scope": 'має бути "global" або {"workspace": "/абсолютний/шлях"}',
-    "rules_file.workspace_root": "workspace має бути абсолютним нормалізованим шляхом",
-    "rules_file.timestamp": "має бути позначкою часу у форматі ISO 8601",
-    "rules_file.unknown_key": "невідомий ключ {key} (відомі: {known})",
-    "rules_file.unknown_tool_condition":
-      "невідома умова {key} для оголошеного інструмента (відомі: {known})",
-    "rules_file.unknown_spawn_condition": "невідома умова {key} для spawn (відомі: {known})",
-    "rules_file.when_object": "має бути об’єктом умов",
-    "rules_file.when_missing":
-      "відсутнє: правило має назвати свої умови ({} — лише для правила deny чи ask, що охоплює кожен виклик)",
     "rules_file.needs_program":
       "правило allow для оголошеного інструмента має закріпити програму, яку він запускає (поле program): сама лише назва ніколи нічого не схвалює",
     "rules_file.needs_body":
       "правило allow для spawn має сказати, яку команду чи завдання (поле body)",
-    "rules_file.matcher": 'має бути рядком (точно), {"glob": "…"} або {"sha256": "…", "salt": "…"}',
-    "rules_file.sandbox":
-      'має бути "unconfined" або {"network": true чи false, "write": [абсолютні шляхи], "read": [абсолютні шляхи]}',
-    "rules_file.glob_string": "має бути рядком",
-    "rules_file.bad_glob": "закінчується самотнім \\ (для зворотної скісної риски пишіть \\\\)",
     "rules_file.holds_secret":
       "{field} містить значення секрету (значення env); зберегти, як дайджест, можна лише точну програму, аргумент, cwd, тіло чи дозволи",
-    "rules_file.bad_digest":
-      'має бути {"sha256": 64 шістнадцяткові цифри в нижньому регістрі, "salt": 32 такі цифри}',
-    "rules_file.program_absolute":
-      'має бути абсолютним шляхом (програми, що запускається) або {"sha256": "…", "salt": "…"}',
-    "rules_file.env_matcher":
-      'має бути "any" або {"sha256": "…", "salt": "…"} за назвами й значеннями env маніфесту',
-    "rules_file.argv_array":
-      'має бути масивом з однією умовою на аргумент (рядок, {"glob": "…"} або дайджест), {"rest": true} наприкінці — будь-які подальші аргументи',
-    "rules_file.rest_true": 'має бути {"rest": true}',
     "rules_file.rest_last": '{"rest": true} може стояти лише останнім',
-    "rules_file.input_object":
-      'має бути об’єктом вказівників JSON, кожен до {"equals": значення} або {"glob": "…"}',
-    "rules_file.bad_pointer": "{pointer} не є вказівником JSON (порожній або починається з /)",
-    "rules_file.input_matcher": 'має бути {"equals": значення} або {"glob": "…"}',
-    "rules_file.reach": 'має бути "local", "named" або "any"',
-    "rules_file.child":
-      'має бути тим, що містить "child" попереднього перегляду ("roster": назви інструментів, "model" і "system_prompt": рядки), або {"sha256": "…", "salt": "…"}',
-    "rules_file.mode": 'має бути "command" або "agent"',
-    "rules_file.examples_array": "має бути масивом прикладів попереднього перегляду",
-    "rules_file.too_deep": "вкладено глибше ніж на {limit} рівнів",
     "rules_file.example_shape": "приклад {field}: {problem}",
     "rules_file.example_tool_shape":
       'не є попереднім переглядом цього інструмента: "program", "command" і "cwd" обов’язкові, "tool", "env" (об’єкт назв і значень), "sandbox" та "input" — ні',
@@ -705,10 +651,6 @@ export function ukUA(): Catalogue {
       "задано двічі, у {line}:{column} (уперше в {first_line}:{first_column}); ключ може трапитися в об’єкті лише раз",
     "rules_file.example_unmatched": "правило не збігається з прикладом match[{index}] {text}",
     "rules_file.example_matched": "правило збігається з прикладом not_match[{index}] {text}",
-    "rules_file.content_tool":
-      'має бути "any" або об’єктом із "program", "files" чи "argv[N]", кожне — SHA-256 (64 малі шістнадцяткові цифри)',
-    "rules_file.content_spawn":
-      'має бути "any" або об’єктом із "word[N]", кожне — SHA-256 (64 малі шістнадцяткові цифри)',
 
     // Попередження permissions.
     "permissions.unresolved":

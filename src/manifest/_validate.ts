@@ -1,54 +1,45 @@
 /**
- * The shape rules of a schema 1 manifest (README: "The manifest"): the parsed document comes in as
- * `unknown` and is narrowed field by field; every problem is collected with a pointer to the node
- * it is about, and each valid tool becomes a {@linkcode ToolSpec}.
+ * The rules of a schema 1 manifest (README: "The manifest"). Its shape is
+ * `schemas/tools.schema.json`, checked by the schema gate: the file without its tools once, then
+ * each tool's entry on its own, so that one tool's problems stay its own. By hand, only what a
+ * schema cannot say: a tool's name against the names the program answers to, `${VAR}` expansion,
+ * arguments taken from the input against the input schema, sandbox paths that climb out with `..`,
+ * and `__proto__` keys or depth anywhere in a tool's schemas. Each valid tool becomes a
+ * {@linkcode ToolSpec}.
  *
  * @module
  */
 
+import TOOLS_SCHEMA from "../../schemas/tools.schema.json" with { type: "json" };
 import { type Phrase, phrase } from "../locale/messages.ts";
-import type { EnvLookup } from "../paths.ts";
-import type { ManifestScope, ToolSpec } from "./types.ts";
-import type { Pointer, Segment } from "../json_text.ts";
-import { isObject, type Json, show } from "./_describe.ts";
-import { foundPhrase } from "../json_kind.ts";
-import { keyLabel } from "../text.ts";
+import { cacheDir, type EnvLookup, isAbsolutePath, resolvePath } from "../paths.ts";
+import type { ArgumentType, InputArgument, ManifestScope, ToolSpec } from "./types.ts";
+import type { Segment } from "../json_text.ts";
+import { fieldName, keyLabel } from "../text.ts";
+import { nearWords } from "../suggest.ts";
+import { schemaIssues } from "../schema/mod.ts";
+import { expand } from "./_expand.ts";
 import {
-  checkCommand,
-  checkCwd,
-  checkDescription,
-  checkEnv,
-  checkFiles,
-  checkInputSchema,
-  checkName,
-  checkOutputSchema,
-  checkSandbox,
-  checkSideEffect,
-  checkTimeout,
-  checkTitle,
-} from "./_fields.ts";
-import { PathResolver } from "./_resolve.ts";
-import { checkArguments, type WrittenArgument } from "./_arguments.ts";
-import { unknownKey } from "../suggest.ts";
+  isObject,
+  type Json,
+  pointerOf,
+  type Report,
+  SCHEMA_VERSION,
+  show,
+  stringRules,
+  wordIssues,
+} from "./_words.ts";
 
-/** The only manifest version this program reads. */
-export const SCHEMA_VERSION = 1;
-
-/** `$schema` names the JSON Schema an editor checks the file with; this program ignores it. */
-const TOP_KEYS = ["$schema", "schema", "tools"] as const;
-const TOOL_KEYS = [
-  "description",
-  "input_schema",
-  "command",
-  "cwd",
-  "env",
-  "side_effect",
-  "timeout_ms",
-  "output_schema",
-  "title",
-  "sandbox",
-  "files",
-] as const;
+/** How deep an `input_schema` may nest before it is refused. */
+const MAX_SCHEMA_DEPTH = 100;
+/**
+ * The shipped schema without its patterns (see `stringRules`), in two parts: the file whose
+ * `tools` is an object (its entries checked on their own, by the second part), and one tool.
+ */
+const { definitions, properties, ...top } = withoutPatterns(TOOLS_SCHEMA) as Json;
+const ENVELOPE = { ...top, properties: { ...properties as Json, tools: { type: "object" } } };
+const TOOL = { $schema: TOOLS_SCHEMA.$schema, definitions, $ref: "#/definitions/tool" };
+const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
 /** What the rules need besides the document. */
 export interface ValidateContext {
@@ -60,11 +51,14 @@ export interface ValidateContext {
   readonly env: EnvLookup;
   /** Names the program already answers to. */
   readonly reserved: ReadonlySet<string>;
+  /** Check only this tool's entry (of the others, only the name); every tool when absent. */
+  readonly only?: string;
 }
 
-/** One problem, not yet located: the pointer says which node it is about. */
+/** One problem, not yet located: its path in the document, and whether at the key. */
 export interface Issue {
-  readonly pointer: Pointer;
+  readonly path: readonly Segment[];
+  readonly at: "key" | "value";
   readonly tool?: string;
   readonly field?: string;
   readonly reason: Phrase;
@@ -76,185 +70,334 @@ export interface Issue {
   readonly confinedTo?: string;
 }
 
-/** A tool left out for problems of its own. */
-export interface BrokenTool {
-  readonly name: string;
-  /** Its description, when that field is valid. */
-  readonly description: string | undefined;
-}
-
 /** The valid tools of one document and every problem found in it. */
 export interface Validated {
   readonly tools: ToolSpec[];
   readonly issues: Issue[];
-  /** The tools left out for problems confined to them, in document order. */
-  readonly broken: BrokenTool[];
+  /** The tools left out for problems confined to them, and their descriptions when valid. */
+  readonly broken: { readonly name: string; readonly description: string | undefined }[];
 }
 
 /**
  * Checks a parsed manifest against every rule of schema 1.
  *
  * @param document The parsed JSON, untrusted.
- * @param context The file, scope, root, environment and reserved names.
+ * @param context The file, scope, root, environment, reserved names and the tool to check.
  * @returns The valid tools (in document order) and every problem.
  */
-export function validateManifest(document: unknown, context: ValidateContext): Validated {
+export async function validateManifest(
+  document: unknown,
+  context: ValidateContext,
+): Promise<Validated> {
   const issues: Issue[] = [];
   const tools: ToolSpec[] = [];
-  const broken: BrokenTool[] = [];
-  if (!isObject(document)) {
-    issues.push({
-      pointer: { path: [], at: "value" },
-      reason: phrase("manifest.not_object", { found: foundPhrase(document) }),
-    });
+  const broken: Validated["broken"] = [];
+  const options = { allErrors: true, cacheDir: validatorCache() };
+  const declared = isObject(document) && isObject(document.tools) ? document.tools : undefined;
+  // The tools are checked one by one below: here they are not even walked.
+  const envelope = declared === undefined ? document : { ...document as Json, tools: {} };
+  wordIssues(
+    await schemaIssues(ENVELOPE, envelope, options),
+    document,
+    false,
+    (...found) => {
+      const [path, at, field, reason] = found;
+      issues.push({ path, at, ...(field ? { field } : {}), reason });
+    },
+  );
+  const version = isObject(document) ? document.schema : undefined;
+  // Another version's tools are not this program's to check.
+  if (declared === undefined || (typeof version === "number" && version !== SCHEMA_VERSION)) {
     return { tools, issues, broken };
   }
-  for (const key of Object.keys(document)) {
-    if (!(TOP_KEYS as readonly string[]).includes(key)) {
-      issues.push({ pointer: { path: [key], at: "key" }, ...unknownKey(key, TOP_KEYS) });
+  for (const name of Object.keys(declared)) {
+    const tool = keyLabel(name);
+    const nameProblem = checkName(name, context.reserved);
+    if (nameProblem !== undefined) {
+      // A name the format cannot take refuses the whole file: it is not a tool's own problem.
+      const reason = phrase("manifest.invalid_name", { reason: nameProblem });
+      issues.push({ path: ["tools", name], at: "key", tool, reason });
     }
-  }
-  if (Object.hasOwn(document, "$schema") && typeof document.$schema !== "string") {
-    issues.push({
-      pointer: { path: ["$schema"], at: "value" },
-      field: "$schema",
-      reason: phrase("manifest.not_string", { found: foundPhrase(document.$schema) }),
-    });
-  }
-  const skipTools = checkSchema(document, issues);
-  if (!Object.hasOwn(document, "tools")) {
-    issues.push({
-      pointer: { path: [], at: "value" },
-      field: "tools",
-      reason: phrase("manifest.tools_required"),
-    });
-  } else if (!isObject(document.tools)) {
-    issues.push({
-      pointer: { path: ["tools"], at: "value" },
-      field: "tools",
-      reason: phrase("manifest.tools_not_object", { found: foundPhrase(document.tools) }),
-    });
-  } else if (!skipTools) {
-    const declared = document.tools;
-    const paths = new PathResolver(context.root);
-    for (const name of Object.keys(declared)) {
-      const checked = checkTool(name, declared[name], context, paths, issues);
-      if ("spec" in checked) tools.push(checked.spec);
-      else broken.push(checked);
+    if (context.only !== undefined && name !== context.only) continue;
+    const raw = declared[name];
+    let ok = nameProblem === undefined;
+    const report: Report = (path, at, field, reason) => {
+      ok = false;
+      const where = { path: ["tools", name, ...path], at };
+      issues.push({ ...where, tool, ...(field ? { field } : {}), reason, confinedTo: name });
+    };
+    // A tool's schemas are JSON Schemas (the gate compiles them); here only their `type` counts.
+    const view: unknown = isObject(raw) ? { ...raw } : raw;
+    for (const key of ["input_schema", "output_schema"]) {
+      const schema = isObject(raw) ? raw[key] : undefined;
+      if (isObject(schema)) {
+        (view as Json)[key] = Object.hasOwn(schema, "type") ? { type: schema.type } : {};
+      } else if (Array.isArray(schema)) (view as Json)[key] = [];
+    }
+    const shape = await schemaIssues(TOOL, view, options);
+    wordIssues(shape, view, true, report);
+    const refused = isObject(raw) ? stringRules(raw, report) : new Set<string>();
+    for (const found of shape) refused.add(found.pointer);
+    const spec = isObject(raw) ? beyondShape(name, raw, context, refused, report) : undefined;
+    // Every failure is worded (a test holds it); should one not be, the tool is still refused.
+    if (shape.length > 0 && ok) report([], "value", "", phrase("schema.invalid"));
+    if (ok && spec !== undefined) tools.push(spec);
+    else {
+      const text = isObject(raw) ? raw.description : undefined;
+      const description = typeof text === "string" && text.trim() !== "" ? text.trim() : undefined;
+      broken.push({ name, description });
     }
   }
   return { tools, issues, broken };
 }
 
-/** Returns true when the document is another version, whose tools are not checked. */
-function checkSchema(document: Json, issues: Issue[]): boolean {
-  if (!Object.hasOwn(document, "schema")) {
-    issues.push({
-      pointer: { path: [], at: "value" },
-      field: "schema",
-      reason: phrase("manifest.schema_required", { version: SCHEMA_VERSION }),
-    });
-    return false;
+/** A schema without its `pattern`s, nor the `not`s made of patterns. */
+function withoutPatterns(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutPatterns);
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "pattern" || (key === "not" && JSON.stringify(value).includes('"pattern"'))) {
+      continue;
+    }
+    out[key] = withoutPatterns(value);
   }
-  const version = document.schema;
-  if (version === SCHEMA_VERSION) return false;
-  issues.push({
-    pointer: { path: ["schema"], at: "value" },
-    field: "schema",
-    reason: phrase("manifest.schema_unsupported", {
-      value: show(version),
-      version: SCHEMA_VERSION,
-    }),
-  });
-  return typeof version === "number";
+  return out;
 }
 
-function checkTool(
-  name: string,
-  raw: unknown,
-  context: ValidateContext,
-  paths: PathResolver,
-  issues: Issue[],
-): { spec: ToolSpec } | BrokenTool {
-  const tool = keyLabel(name);
-  const before = issues.length;
-  const report = (
-    path: readonly Segment[],
-    at: Pointer["at"],
-    field: string | undefined,
-    reason: Phrase,
-  ) => {
-    issues.push({
-      pointer: { path: ["tools", name, ...path], at },
-      tool,
-      ...(field === undefined ? {} : { field }),
-      reason,
-      confinedTo: name,
-    });
-  };
+/**
+ * Where the schema's compiled validators are cached: the cache directory, or where no home says
+ * where that is (or this process may not read the environment), a path no directory can be made
+ * at, so that they stay in memory.
+ */
+function validatorCache(): string {
+  try {
+    return cacheDir();
+  } catch {
+    return "/dev/null";
+  }
+}
 
-  const nameProblem = checkName(name, context.reserved);
-  if (nameProblem !== undefined) {
-    // A name the format cannot take refuses the whole file: it is not a tool's own problem.
-    issues.push({
-      pointer: { path: ["tools", name], at: "key" },
-      tool,
-      reason: phrase("manifest.invalid_name", { reason: nameProblem }),
-    });
-  }
-  if (!isObject(raw)) {
-    report([], "value", undefined, phrase("manifest.tool_not_object", { found: foundPhrase(raw) }));
-    return { name, description: undefined };
-  }
-  for (const key of Object.keys(raw)) {
-    if (!(TOOL_KEYS as readonly string[]).includes(key)) {
-      const { field, reason } = unknownKey(key, TOOL_KEYS);
-      report([key], "key", field, reason);
+/** Why a tool name is refused, or `undefined` when it is fine. */
+function checkName(name: string, reserved: ReadonlySet<string>): Phrase | undefined {
+  if (name === "") return phrase("manifest.name_empty");
+  if (name.length > 64) return phrase("manifest.name_long", { max: 64, count: name.length });
+  const bad = /[^A-Za-z0-9_-]/u.exec(name)?.[0];
+  if (bad !== undefined) return phrase("manifest.name_chars", { char: JSON.stringify(bad) });
+  if (name.startsWith("mcp__")) return phrase("manifest.name_mcp");
+  if (name.startsWith("-")) return phrase("manifest.name_dash");
+  if (name === "__proto__") return phrase("manifest.name_proto");
+  if (reserved.has(name)) return phrase("manifest.name_reserved", { name: JSON.stringify(name) });
+  return undefined;
+}
+
+/**
+ * The rules of one tool no schema can say, for each field of a shape the schema accepted (`bad`
+ * holds the pointers of those it refused); the tool, resolved, when it has no problem at all.
+ */
+function beyondShape(
+  name: string,
+  raw: Json,
+  context: ValidateContext,
+  bad: ReadonlySet<string>,
+  report: Report,
+): ToolSpec | undefined {
+  let ok = bad.size === 0;
+  const problem: Report = (...found) => {
+    ok = false;
+    report(...found);
+  };
+  /** Whether the schema refused the value at a path, or anything inside it. */
+  const refused = (path: Segment[]) => {
+    const pointer = pointerOf(path);
+    return [...bad].some((at) => at === pointer || at.startsWith(`${pointer}/`));
+  };
+  /** A string field `${VAR}` expands in, expanded: never echoed in a problem. */
+  const expanded = (path: Segment[], value: unknown): string | undefined => {
+    if (typeof value !== "string" || refused(path)) return undefined;
+    const result = expand(value, context.env);
+    const reasons = result.ok
+      ? result.value.includes("\0") ? [phrase("manifest.nul")] : []
+      : result.reasons;
+    for (const reason of reasons) problem(path, "value", fieldName(path), reason);
+    return result.ok && reasons.length === 0 ? result.value : undefined;
+  };
+  const command: unknown[] = Array.isArray(raw.command) ? raw.command : [];
+  const argv: (string | undefined)[] = [];
+  const written: { index: number; field: string }[] = [];
+  command.forEach((element, index) => {
+    if (!isObject(element)) argv.push(expanded(["command", index], element));
+    else if (!refused(["command", index])) {
+      written.push({ index, field: element.input as string });
+      argv.push(`<${element.input}>`);
+    }
+  });
+  if (argv.length === command.length && argv.every((arg) => arg !== undefined)) {
+    if (argv[0]?.trim() === "") {
+      problem(["command", 0], "value", "command[0]", phrase("manifest.program_blank_expanded"));
     }
   }
-
-  const description = checkDescription(raw, report);
-  const inputSchema = checkInputSchema(raw, report);
-  const written: WrittenArgument[] = [];
-  const argv = checkCommand(raw, context.env, report, written);
-  // Checked against the schema even when another element is wrong: every problem is reported.
-  const inputArguments = written.length === 0 || inputSchema === undefined
-    ? []
-    : checkArguments(written, raw.command as unknown[], inputSchema, report);
-  const cwd = checkCwd(raw, context.env, report);
-  const env = checkEnv(raw, context.env, report);
-  const sideEffect = checkSideEffect(raw, report);
-  const timeoutMs = checkTimeout(raw, report);
-  const sandbox = checkSandbox(raw, paths.root, sideEffect, report);
-  const outputSchema = checkOutputSchema(raw, report);
-  const title = checkTitle(raw, report);
-  const files = checkFiles(raw, report);
-
-  if (
-    issues.length !== before || description === undefined || inputSchema === undefined ||
-    argv === undefined || inputArguments === undefined || cwd === false || env === undefined ||
-    sideEffect === undefined || timeoutMs === undefined || outputSchema === false ||
-    title === false || sandbox === undefined || files === false
-  ) {
-    return { name, description };
+  // Arguments are checked against an input schema that is sound, whatever else is wrong.
+  let schemaOk = !refused(["input_schema"]);
+  for (const key of ["input_schema", "output_schema"]) {
+    const schema = raw[key];
+    if (isObject(schema) && !schemaKeys(schema, [key], problem) && key === "input_schema") {
+      schemaOk = false;
+    }
   }
-  const spec: ToolSpec = Object.freeze({
+  const inputArguments = written.length > 0 && schemaOk
+    ? checkArguments(written, command, raw.input_schema as Json, problem)
+    : [];
+  const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd) : undefined;
+  const env: Record<string, string> = Object.create(null);
+  if (isObject(raw.env)) {
+    for (const [key, value] of Object.entries(raw.env)) {
+      const text = expanded(["env", key], value);
+      if (text !== undefined) env[key] = text;
+    }
+  }
+  const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
+  const grants: Record<string, string[]> = { write: [], read: [] };
+  for (const key of ["write", "read"]) {
+    const list = Array.isArray(sandbox[key]) ? sandbox[key] : [];
+    list.forEach((item: unknown, index: number) => {
+      if (typeof item !== "string" || refused(["sandbox", key, index])) return;
+      const path = grantPath(item, context.root);
+      if (typeof path === "string") grants[key]!.push(path);
+      else problem(["sandbox", key, index], "value", `sandbox.${key}[${index}]`, path);
+    });
+  }
+  if (!ok) return undefined;
+  const external = raw.side_effect === "external";
+  const title = typeof raw.title === "string" ? raw.title.trim() : undefined;
+  const files = raw.files as string[] | undefined;
+  return Object.freeze({
     name,
-    description,
+    description: (raw.description as string).trim(),
     ...(title === undefined ? {} : { title }),
-    inputSchema,
-    ...(outputSchema === undefined ? {} : { outputSchema }),
-    command: Object.freeze(argv),
+    inputSchema: raw.input_schema as Json,
+    ...(isObject(raw.output_schema) ? { outputSchema: raw.output_schema } : {}),
+    command: Object.freeze(argv as string[]),
     ...(inputArguments.length === 0 ? {} : { inputArguments: Object.freeze(inputArguments) }),
-    program: paths.program(argv[0]!),
-    cwd: paths.cwd(cwd),
+    program: program(context.root, argv[0]!),
+    cwd: cwd === undefined || cwd === "" ? context.root : resolvePath(context.root, cwd),
     env: Object.freeze(env),
-    sideEffect,
-    timeoutMs,
-    sandbox,
-    ...(files === undefined ? {} : { files }),
+    sideEffect: external ? "external" : "process",
+    timeoutMs: typeof raw.timeout_ms === "number" ? raw.timeout_ms : 120_000,
+    sandbox: Object.freeze({
+      network: typeof sandbox.network === "boolean" ? sandbox.network : external,
+      write: Object.freeze(grants.write!),
+      read: Object.freeze(grants.read!),
+    }),
+    ...(files === undefined
+      ? {}
+      : { files: Object.freeze(files.map((glob) => glob.replace(/^(?:\.\/)+/, ""))) }),
     file: context.file,
     scope: context.scope,
   });
-  return { spec };
+}
+
+/**
+ * The program to start: an absolute path as is, a bare name (no separator) kept bare for a `PATH`
+ * lookup at call time, a relative path with a separator resolved against the root.
+ */
+function program(root: string, written: string): string {
+  if (isAbsolutePath(written)) return written;
+  const separated = written.includes("/") ||
+    (Deno.build.os === "windows" && written.includes("\\"));
+  return separated ? resolvePath(root, written) : written;
+}
+
+/**
+ * A `sandbox` path, resolved: relative to the workspace root, `~` or `~/…` for the home directory
+ * (kept, expanded at call time), or absolute; or why it is refused (it climbs out with `..`).
+ */
+function grantPath(value: string, root: string): string | Phrase {
+  if (value === "~" || value.startsWith("~/")) {
+    const rest = value.slice(1);
+    if (climbs(rest)) return phrase("manifest.sandbox_escapes", { base: "~" });
+    const normal = resolvePath("/", rest);
+    return normal === "/" ? "~" : `~${normal}`;
+  }
+  if (isAbsolutePath(value)) return resolvePath(value);
+  if (climbs(value)) {
+    return phrase("manifest.sandbox_escapes", { base: phrase("manifest.sandbox_root") });
+  }
+  return resolvePath(root, value);
+}
+
+/** Whether a relative path's `..` segments climb above where it starts. */
+function climbs(path: string): boolean {
+  let depth = 0;
+  for (const part of path.split("/")) {
+    if (part === "..") depth--;
+    else if (part !== "" && part !== ".") depth++;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a tool's schema nests at most {@linkcode MAX_SCHEMA_DEPTH} levels and has no `__proto__`
+ * key anywhere (ajv compiles one wrongly); each problem is reported. Recursion is bounded by the
+ * depth; only objects and arrays are visited.
+ */
+function schemaKeys(value: object, path: Segment[], report: Report): boolean {
+  if (path.length > MAX_SCHEMA_DEPTH) {
+    const reason = phrase("manifest.schema_deep", { max: MAX_SCHEMA_DEPTH });
+    report(path, "value", fieldName(path), reason);
+    return false;
+  }
+  let ok = true;
+  for (const [key, item] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (key === "__proto__") {
+      report(at, "key", fieldName(at), phrase("manifest.proto_key"));
+      ok = false;
+    } else if (typeof item === "object" && item !== null && !schemaKeys(item, at, report)) {
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/**
+ * Checks each argument taken from the input (`{"input": "name"}`) against the input schema: the
+ * property is listed under `properties`, its schema's `type` is one scalar type, and `required`
+ * lists it, so every call the gate lets through has exactly one value for it.
+ */
+function checkArguments(
+  written: readonly { index: number; field: string }[],
+  command: readonly unknown[],
+  schema: Json,
+  report: Report,
+): InputArgument[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const dashes = command.indexOf("--");
+  const out: InputArgument[] = [];
+  for (const { index, field } of written) {
+    const where = (reason: Phrase) =>
+      report(["command", index, "input"], "value", `command[${index}].input`, reason);
+    const name = JSON.stringify(field);
+    const property = Object.hasOwn(properties, field) ? properties[field] : undefined;
+    const type = isObject(property) ? property.type : undefined;
+    if (property === undefined) {
+      const near = nearWords(field, Object.keys(properties), 1)[0];
+      where(
+        near === undefined
+          ? phrase("manifest.argument_unknown", { name })
+          : phrase("manifest.argument_unknown_near", { name, near: JSON.stringify(near) }),
+      );
+    } else if (typeof type !== "string" || !ARGUMENT_TYPES.includes(type)) {
+      const found = type === undefined ? phrase("found.nothing") : show(type);
+      where(phrase("manifest.argument_type", { name, found }));
+    } else if (!required.includes(field)) {
+      where(phrase("manifest.argument_optional", { name }));
+    } else {
+      const afterDashes = dashes !== -1 && dashes < index;
+      out.push({ index, field, type: type as ArgumentType, afterDashes });
+    }
+  }
+  return out;
 }

@@ -6,11 +6,10 @@
  */
 
 import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
-import { configDir as defaultConfigDir, readEnv } from "../paths.ts";
+import { configDir as defaultConfigDir, readEnv, resolvePath as absolute } from "../paths.ts";
 import { readConfigFile, sameFile } from "../read_config_file.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec, UnavailableTool } from "./types.ts";
 import { findWorkspaceRoot, isWorkspaceRoot } from "./_discover.ts";
-import { absolute } from "./_resolve.ts";
 import { DEFAULT_RESERVED, parseManifestText } from "./parse.ts";
 
 export { findWorkspaceRoot, isWorkspaceRoot };
@@ -47,6 +46,14 @@ export interface LoadOptions {
    * @default {["spawn"]}
    */
   reserved?: readonly string[];
+  /**
+   * The one tool a run uses (`call`): only its entry is checked, and of the others only what a
+   * whole file must get right; they are left out of the roster. When no file declares it, every
+   * tool is checked (the roster then says which names are close).
+   *
+   * @default {every tool}
+   */
+  only?: string;
 }
 
 /**
@@ -87,6 +94,7 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
   const paths: [string, ManifestScope][] = [[workspacePath, "workspace"]];
   if (!sameFile(workspacePath, globalPath)) paths.push([globalPath, "global"]);
 
+  const only = options.only === undefined ? {} : { only: options.only };
   const loaded = await Promise.all(paths.map(async ([path, scope]) => {
     const read = readConfigFile(path);
     const source: ManifestSource = { path, scope, found: read.kind !== "missing" };
@@ -95,13 +103,27 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     if (read.kind === "error") {
       return { ...none, problems: [problemOf({ file: path }, read.reason)], refused: true };
     }
-    const parsed = await parseManifestText(read.text, path, { scope, root, env, reserved });
+    const parsed = await parseManifestText(read.text, path, {
+      scope,
+      root,
+      env,
+      reserved,
+      ...only,
+    });
     return { source, ...parsed };
   }));
 
   if (loaded.some((entry) => entry.refused)) {
     const problems: ManifestProblem[] = loaded.flatMap((entry) => entry.problems);
     throw new ManifestError(problems);
+  }
+  const named = (tool: { name: string }) => tool.name === options.only;
+  if (!loaded.some((entry) => entry.tools.some(named) || entry.unavailable.some(named))) {
+    // Declared nowhere: the whole roster, for the names close to it.
+    if (options.only !== undefined) {
+      const { only: _, ...whole } = options;
+      return await loadRoster(whole);
+    }
   }
 
   // One name, one tool: the first file to declare it wins, usable or not (a broken workspace

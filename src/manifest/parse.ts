@@ -10,9 +10,9 @@ import { readEnv } from "../paths.ts";
 import type { ManifestScope, ToolSpec, UnavailableTool } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
 import { createLocator, type DuplicateKey, parseJsonc } from "../json_text.ts";
-import { fieldOf } from "./_describe.ts";
+import { fieldName } from "../text.ts";
 import { type Issue, validateManifest } from "./_validate.ts";
-import { absolute } from "./_resolve.ts";
+import { resolvePath } from "../paths.ts";
 
 /** The names the program answers to by default. */
 export const DEFAULT_RESERVED: readonly string[] = Object.freeze(["spawn"]);
@@ -43,6 +43,13 @@ export interface ParseOptions {
    * @default {["spawn"]}
    */
   reserved?: readonly string[];
+  /**
+   * Check only this tool's entry, and of the others only what the whole file must get right
+   * (their names, a tool declared twice): they are left out of the result, unchecked.
+   *
+   * @default {every tool}
+   */
+  only?: string;
 }
 
 /** What one manifest's text declares, and what is wrong with it. */
@@ -94,7 +101,7 @@ export async function parseManifestText(
   file: string,
   options: ParseOptions = {},
 ): Promise<ParsedManifest> {
-  const root = absolute(Deno.cwd(), options.root ?? ".");
+  const root = resolvePath(Deno.cwd(), options.root ?? ".");
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const parsed = await parseJsonc(source, phrase("manifest.empty_file"));
   if (!parsed.ok) {
@@ -103,15 +110,20 @@ export async function parseManifestText(
     return { tools: [], problems, unavailable: [], refused: true };
   }
   const scope = options.scope ?? "workspace";
-  const { tools, issues, broken } = validateManifest(parsed.value, {
+  const { only } = options;
+  const { tools, issues, broken } = await validateManifest(parsed.value, {
     file,
     scope,
     root,
     env: options.env ?? readEnv,
     reserved: new Set(options.reserved ?? DEFAULT_RESERVED),
+    ...(only === undefined ? {} : { only }),
   });
   // JSON.parse kept the last of a key given twice: the manifest said two things; say where.
-  const duplicates = parsed.duplicates.map((duplicate) => duplicateProblem(file, duplicate));
+  const duplicates = parsed.duplicates.map((duplicate) => duplicateProblem(file, duplicate))
+    .filter((found) =>
+      only === undefined || found.confinedTo === undefined || found.confinedTo === only
+    );
   if (issues.length === 0 && duplicates.length === 0) {
     return { tools, problems: [], unavailable: [], refused: false };
   }
@@ -173,11 +185,11 @@ function duplicateProblem(file: string, duplicate: DuplicateKey): Found {
     return { problem: problemOf({ ...where, tool: key }, twice), confinedTo: undefined };
   }
   if (top === "tools" && typeof tool === "string") {
-    const problem = problemOf({ ...where, tool, field: fieldOf([...rest, key]) }, again);
+    const problem = problemOf({ ...where, tool, field: fieldName([...rest, key]) }, again);
     return { problem, confinedTo: tool };
   }
   return {
-    problem: problemOf({ ...where, field: fieldOf([...path, key]) }, again),
+    problem: problemOf({ ...where, field: fieldName([...path, key]) }, again),
     confinedTo: undefined,
   };
 }
@@ -189,7 +201,7 @@ async function locate(
 ): Promise<Found[]> {
   const find = await createLocator(text);
   const located = issues.map((issue, index) => {
-    const position = find(issue.pointer);
+    const position = find(issue);
     const problem = problemOf({
       file,
       ...(position ?? {}),

@@ -57,32 +57,33 @@ export class OutputCapture {
   }
 
   /**
-   * Takes the next chunk of the stream. Returns a promise only for the chunk that opens the spill
-   * file, resolved once the file is open and holds everything so far (awaiting it gives
-   * back-pressure); later chunks are written to it as they come, synchronously, and chunks that
-   * are kept or only counted cost no promise (a 100 MiB output is 1,600 chunks). Never throws or
-   * rejects: a spill file that cannot be written is dropped.
+   * Takes the next chunk of the stream. Writes to the spill file are synchronous: a file write is
+   * short, and a promise per chunk is not (a 100 MiB output is 1,600 chunks). Never throws: a
+   * spill file that cannot be written is dropped.
    *
    * @param chunk Bytes as read from the pipe.
-   * @returns The pending opening of the spill file, if this chunk opens it.
    */
-  push(chunk: Uint8Array): Promise<void> | undefined {
+  push(chunk: Uint8Array): void {
     this.#totalBytes += chunk.length;
     if (this.#truncated) return this.#spillWrite(chunk);
     const keep = this.#fits(chunk);
     if (keep === chunk.length) {
       this.#kept.push(chunk);
       this.#keptBytes += chunk.length;
-      return undefined;
+      return;
     }
     this.#truncated = true;
+    const dir = this.#limits.spillDir;
     // The spill file starts with everything before this chunk, then all of it.
-    const before = [...this.#kept];
+    const opened = dir === undefined ? undefined : openSpillFile(dir, this.#limits.maxSpillBytes);
+    this.#spill = opened?.file;
+    this.#spillPath = opened?.path;
+    for (const part of this.#kept) this.#spillWrite(part);
+    this.#spillWrite(chunk);
     if (keep > 0) {
       this.#kept.push(chunk.slice(0, keep));
       this.#keptBytes += keep;
     }
-    return this.#limits.spillDir === undefined ? undefined : this.#openSpill(before, chunk);
   }
 
   /**
@@ -110,51 +111,32 @@ export class OutputCapture {
     if (linesLeft === Infinity) return limit;
     if (linesLeft <= 0) return 0;
     let seen = 0;
-    let from = 0;
-    while (from < limit) {
+    for (let from = 0; from < limit;) {
       const at = chunk.indexOf(NEWLINE, from);
       if (at < 0 || at >= limit) break;
-      seen++;
       from = at + 1;
-      if (seen === linesLeft) {
-        limit = from;
-        break;
-      }
+      if (++seen === linesLeft) limit = from;
     }
     if (limit === chunk.length) this.#keptLines += seen;
     return limit;
   }
 
-  async #openSpill(before: readonly Uint8Array[], chunk: Uint8Array): Promise<void> {
-    const dir = this.#limits.spillDir;
-    if (dir === undefined) return;
-    const opened = await openSpillFile(dir, this.#limits.maxSpillBytes);
-    if (opened === undefined) return;
-    this.#spill = opened.file;
-    this.#spillPath = opened.path;
-    for (const part of before) this.#spillWrite(part);
-    this.#spillWrite(chunk);
-  }
-
-  /** Writes to the spill file synchronously: a file write is short, and a promise per chunk is not. */
-  #spillWrite(bytes: Uint8Array): undefined {
+  /** Writes to the spill file, up to its cap (then it ends, at a character boundary). */
+  #spillWrite(bytes: Uint8Array): void {
     const file = this.#spill;
     if (!file) return;
     const room = this.#limits.maxSpillBytes - this.#spilled;
-    // Past the cap the file ends, at a character boundary; the rest of the output is only counted.
     const full = bytes.length > room;
-    const part = bytes.length > room ? bytes.subarray(0, utf8CutIndex(bytes, room)) : bytes;
+    const part = full ? bytes.subarray(0, utf8CutIndex(bytes, room)) : bytes;
     try {
-      let offset = 0;
-      while (offset < part.length) offset += file.writeSync(part.subarray(offset));
+      for (let offset = 0; offset < part.length;) offset += file.writeSync(part.subarray(offset));
       this.#spilled += part.length;
     } catch {
       // A partial file must not pass for the output.
-      this.#spill = undefined;
       const path = this.#spillPath;
+      this.#closeSpill();
       this.#spillPath = undefined;
       try {
-        file.close();
         if (path) Deno.removeSync(path);
       } catch {
         // Best effort.
@@ -169,10 +151,9 @@ export class OutputCapture {
 
   #closeSpill(): void {
     const file = this.#spill;
-    if (!file) return;
     this.#spill = undefined;
     try {
-      file.close();
+      file?.close();
     } catch {
       // Already closed.
     }

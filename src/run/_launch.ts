@@ -21,13 +21,19 @@
  * @module
  */
 
-import { type Phrase, phrase } from "../locale/messages.ts";
+import type { MessageKey } from "../locale/en_us.ts";
+import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
 import type { StartFailure } from "./types.ts";
 
 /** Why the program did not start: its kind, and the reason as a phrase. */
 export interface StartProblem {
   failure: StartFailure;
   reason: Phrase;
+}
+
+/** A start problem of a kind, its reason worded by `key`. */
+function problem(failure: StartFailure, key: MessageKey, params: PhraseParams): StartProblem {
+  return { failure, reason: phrase(key, params) };
 }
 
 /** The argv put before a program: setsid alone, and setsid behind setpriv (or setsid alone). */
@@ -151,22 +157,21 @@ export function launchFailure(
   if (status.signal !== null || stdoutBytes !== 0 || text.includes("\n")) return undefined;
   const setsid = launched.viaSetsid ? SETSID_FAILED.exec(text) : null;
   if (setsid !== null && (status.code === 126 || status.code === 127)) {
+    const program = quote(setsid[1] ?? "");
     const failure = status.code === 127 ? "not_found" : "other";
-    return { failure, reason: notStartable(setsid[1] ?? "", setsid[2] ?? "") };
+    return problem(failure, "start.failed", { program, detail: setsid[2] ?? "" });
   }
   const said = launched.bwrap && status.code === 1 ? BWRAP_FAILED.exec(text)?.[1] : undefined;
   if (said === undefined) return undefined;
   const exec = EXEC_FAILED.exec(said);
-  if (exec === null) {
-    return { failure: "other", reason: phrase("start.sandbox_failed", { detail: said }) };
-  }
+  if (exec === null) return problem("other", "start.sandbox_failed", { detail: said });
   const [, program = "", detail = ""] = exec;
   const failure = /no such file/i.test(detail)
     ? "not_found"
     : /permission denied/i.test(detail)
     ? "not_executable"
     : "other";
-  return { failure, reason: notStartable(program, detail) };
+  return problem(failure, "start.failed", { program: quote(program), detail });
 }
 
 /** Linux's signal numbers, for bwrap's 128 + N. */
@@ -207,20 +212,15 @@ export function classifySpawnError(
   if (error instanceof Deno.errors.NotCapable || (denied && !/os error/i.test(detail))) {
     return refusal(detail, program, loaderVars);
   }
-  if (denied) {
-    return {
-      failure: "not_executable",
-      reason: phrase("start.permission", { program: quote(program) }),
-    };
-  }
+  if (denied) return problem("not_executable", "start.permission", { program: quote(program) });
   if (error instanceof Deno.errors.NotFound) {
     if (/cwd/i.test(detail)) return cwdMissing(cwd);
     const key = program.includes("/") ? "start.missing" : "start.not_on_path";
-    return { failure: "not_found", reason: phrase(key, { program: quote(program) }) };
+    return problem("not_found", key, { program: quote(program) });
   }
   // Deno's "Failed to spawn 'X': " names what it started, which may be a launcher (setsid, bwrap).
   const why = detail.replace(/\s*\n\s*/g, " ").trim().replace(/^Failed to spawn '[^']*': /, "");
-  return { failure: "other", reason: notStartable(program, why) };
+  return problem("other", "start.failed", { program: quote(program), detail: why });
 }
 
 /**
@@ -231,12 +231,7 @@ export function classifySpawnError(
  * @returns A start problem of kind `"other"`.
  */
 export function cwdMissing(cwd: string, isFile = false): StartProblem {
-  const key = isFile ? "start.cwd_not_dir" : "start.cwd_missing";
-  return { failure: "other", reason: phrase(key, { cwd: quote(cwd) }) };
-}
-
-function notStartable(program: string, detail: string): Phrase {
-  return phrase("start.failed", { program: quote(program), detail });
+  return problem("other", isFile ? "start.cwd_not_dir" : "start.cwd_missing", { cwd: quote(cwd) });
 }
 
 function refusal(detail: string, program: string, loaderVars: readonly string[]): StartProblem {
@@ -245,18 +240,12 @@ function refusal(detail: string, program: string, loaderVars: readonly string[])
     const fromMessage = /with (\S+) environment variable/.exec(detail)?.[1];
     const vars = loaderVars.length > 0 ? loaderVars : fromMessage ? [fromMessage] : [];
     const variables = vars.length > 0 ? vars.join(", ") : phrase("start.loader_variables");
-    return {
-      failure: "permission_denied",
-      reason: phrase("start.loader_env", { program: quote(program), variables }),
-    };
+    return problem("permission_denied", "start.loader_env", { program: quote(program), variables });
   }
   const flag = named.includes("/") || named.includes("\\")
     ? `--allow-run=${named}`
     : phrase("start.sandbox_flag", { program: named });
-  return {
-    failure: "permission_denied",
-    reason: phrase("start.sandbox", { program: quote(named), flag }),
-  };
+  return problem("permission_denied", "start.sandbox", { program: quote(named), flag });
 }
 
 /**

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { joinPath, makePrivateDir } from "../paths.ts";
+import { joinPath } from "../paths.ts";
 
 /** The most spill files a directory holds, the new one included. */
 export const SPILL_KEEP_FILES = 100;
@@ -20,38 +20,27 @@ export const SPILL_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 /** How the runner names spill files: `<epoch ms>-<8 hex digits>.out`. */
 const SPILL_NAME = /^\d+-[0-9a-f]{8}\.out$/;
 
-/** An open spill file. */
-export interface SpillFile {
-  readonly file: Deno.FsFile;
-  readonly path: string;
-}
-
 /**
  * Makes a new spill file (0600) in a directory made private (0700), after pruning the old ones.
+ * Synchronous: it happens once a run, when its output passes the cap.
  *
  * @param dir The spill directory.
  * @param capBytes The most the new file will hold (reserved in the directory's budget).
- * @returns The file, or `undefined` when it cannot be made.
+ * @returns The file and its path, or `undefined` when it cannot be made.
  */
-export async function openSpillFile(dir: string, capBytes: number): Promise<SpillFile | undefined> {
+export function openSpillFile(
+  dir: string,
+  capBytes: number,
+): { file: Deno.FsFile; path: string } | undefined {
   const path = joinPath(dir, `${Date.now()}-${crypto.randomUUID().slice(0, 8)}.out`);
   try {
-    await makePrivateDir(dir);
-    await tightenMode(dir);
-    await pruneSpillDir(dir, { reserveBytes: capBytes });
-    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
-    return { file, path };
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    tightenMode(dir);
+    pruneSpillDir(dir, { reserveBytes: capBytes });
+    return { file: Deno.openSync(path, { write: true, createNew: true, mode: 0o600 }), path };
   } catch {
     return undefined;
   }
-}
-
-/** Options of {@linkcode pruneSpillDir}. */
-export interface PruneOptions {
-  /** Bytes to leave room for (the file about to be written). @default 0 */
-  reserveBytes?: number;
-  /** The time to measure ages against, in epoch milliseconds. @default Date.now() */
-  now?: number;
 }
 
 /**
@@ -61,22 +50,26 @@ export interface PruneOptions {
  * cannot be looked at or removed is skipped.
  *
  * @param dir The spill directory.
- * @param options Room to leave and the time now.
+ * @param options `reserveBytes`: room to leave (the file about to be written; default 0); `now`:
+ *   the time to measure ages against (default `Date.now()`).
  * @returns The paths removed.
  */
-export async function pruneSpillDir(dir: string, options: PruneOptions = {}): Promise<string[]> {
+export function pruneSpillDir(
+  dir: string,
+  options: { reserveBytes?: number; now?: number } = {},
+): string[] {
   const now = options.now ?? Date.now();
-  const budget = SPILL_KEEP_BYTES - (options.reserveBytes ?? 0);
+  let room = SPILL_KEEP_BYTES - (options.reserveBytes ?? 0);
   const files: { path: string; size: number; time: number }[] = [];
   // Never a permission prompt for housekeeping: prune only where reading is already granted.
   if (!granted({ name: "read", path: dir })) return [];
   try {
-    for await (const entry of Deno.readDir(dir)) {
+    for (const entry of Deno.readDirSync(dir)) {
       if (!entry.isFile || !SPILL_NAME.test(entry.name)) continue;
       const path = joinPath(dir, entry.name);
       try {
-        const info = await Deno.lstat(path);
-        const time = info.mtime?.getTime() ?? Number(entry.name.slice(0, entry.name.indexOf("-")));
+        const info = Deno.lstatSync(path);
+        const time = info.mtime?.getTime() ?? Number(entry.name.split("-")[0]);
         files.push({ path, size: info.size, time });
       } catch {
         // Gone meanwhile (another run pruned it).
@@ -88,18 +81,16 @@ export async function pruneSpillDir(dir: string, options: PruneOptions = {}): Pr
   files.sort((a, b) => b.time - a.time);
   const removed: string[] = [];
   let kept = 0;
-  let total = 0;
   let full = false;
   for (const file of files) {
-    full ||= kept >= SPILL_KEEP_FILES - 1 || now - file.time > SPILL_KEEP_MS ||
-      total + file.size > budget;
+    full ||= kept >= SPILL_KEEP_FILES - 1 || now - file.time > SPILL_KEEP_MS || file.size > room;
     if (!full) {
       kept++;
-      total += file.size;
+      room -= file.size;
       continue;
     }
     try {
-      await Deno.remove(file.path);
+      Deno.removeSync(file.path);
       removed.push(file.path);
     } catch {
       // Removed by another run, or not ours to remove.
@@ -109,13 +100,13 @@ export async function pruneSpillDir(dir: string, options: PruneOptions = {}): Pr
 }
 
 /** Makes an existing spill directory of this user's private (an older version made it 0755). */
-async function tightenMode(dir: string): Promise<void> {
+function tightenMode(dir: string): void {
   if (Deno.build.os === "windows") return;
   if (!granted({ name: "read", path: dir }) || !granted({ name: "sys", kind: "uid" })) return;
   try {
-    const info = await Deno.stat(dir);
+    const info = Deno.statSync(dir);
     if (info.mode !== null && (info.mode & 0o077) !== 0 && info.uid === Deno.uid()) {
-      await Deno.chmod(dir, 0o700);
+      Deno.chmodSync(dir, 0o700);
     }
   } catch {
     // Not allowed to look or to change it: it stays as it is.

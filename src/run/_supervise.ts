@@ -155,9 +155,8 @@ function drain(
   const reader = stream.getReader();
   let callbackFailed = false;
   let bytes = 0;
-  // A promise only while the spill file is written (back-pressure); none for kept or counted chunks.
-  const pass = (chunk: Uint8Array): Promise<void> | undefined => {
-    if (chunk.length === 0) return undefined;
+  const pass = (chunk: Uint8Array): void => {
+    if (chunk.length === 0) return;
     if (onChunk && !callbackFailed) {
       try {
         onChunk(chunk);
@@ -174,8 +173,7 @@ function drain(
         const { value, done } = await reader.read();
         if (done) break;
         bytes += value.length;
-        const spilling = pass(redactor.push(value));
-        if (spilling) await spilling;
+        pass(redactor.push(value));
       }
     } catch {
       // The pipe failed or was cancelled: what was read is what there is.
@@ -183,7 +181,7 @@ function drain(
       reader.releaseLock();
     }
     // What was held back in case it began a secret goes out now.
-    await pass(redactor.flush());
+    pass(redactor.flush());
   })();
   return {
     done,

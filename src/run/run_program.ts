@@ -106,18 +106,15 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   const status = launched.bwrap ? signalledStatus(outcome.status) : outcome.status;
   const exitCode = status.signal === null ? status.code : undefined;
   const signal = status.signal ?? undefined;
+  // The fields in the order of a result that never started.
   return {
+    ...notStarted(request, started, program),
     outcome: runOutcome({ ...outcome, exitCode, signal, startFailure: undefined }),
-    command: [program, ...request.args],
-    cwd: request.cwd,
-    durationMs: elapsed(started),
     exitCode,
     signal,
     timedOut: outcome.timedOut,
     cancelled: outcome.cancelled,
     isForcefullyTerminated: outcome.forced,
-    startFailure: undefined,
-    startReason: undefined,
     stdout: stdout.text,
     stderr: stderr.text,
     stdoutBytes: stdout.totalBytes,
@@ -126,7 +123,6 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
     stderrTruncated: stderr.truncated,
     spillPath: stdout.spillPath,
     spillTruncated: stdout.spillTruncated,
-    timeoutMs: request.timeoutMs,
   };
 }
 

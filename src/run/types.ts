@@ -52,40 +52,40 @@ export interface SandboxWrap {
 /** Optional knobs of a run. */
 export interface RunOptions {
   /** Cancels the run: the whole process group is stopped. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Receives stdout bytes as they arrive (for streaming to a terminal): raw, but for `secrets`,
    * which are replaced (a tail that may begin a secret is held until the next read shows it).
    */
-  onStdout?: (chunk: Uint8Array) => void;
+  onStdout?: ((chunk: Uint8Array) => void) | undefined;
   /** Receives stderr bytes as they arrive, redacted as `onStdout`'s are. */
-  onStderr?: (chunk: Uint8Array) => void;
+  onStderr?: ((chunk: Uint8Array) => void) | undefined;
   /**
    * Told the started child's pid, right after the start, before it is given its stdin: the
    * program's own pid (setsid and setpriv exec in place), or the sandbox wrapper's. Must not throw.
    */
-  onStart?: (pid: number) => void;
+  onStart?: ((pid: number) => void) | undefined;
   /** Keep at most this many bytes of stdout in memory for the result. @default 51200 */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /** Keep at most this many lines of stdout in memory for the result. @default 2000 */
-  maxLines?: number;
+  maxLines?: number | undefined;
   /** Keep at most this many bytes of stderr. @default 65536 */
-  maxStderrBytes?: number;
+  maxStderrBytes?: number | undefined;
   /**
    * Directory for spill files holding the full stdout when it exceeds the cap. It is made 0700;
    * before a new file is written, old ones are pruned (see the README: spill files).
    */
-  spillDir?: string;
+  spillDir?: string | undefined;
   /** A spill file holds at most this many bytes; past them it ends. @default 16777216 (16 MiB) */
-  maxSpillBytes?: number;
+  maxSpillBytes?: number | undefined;
   /**
    * Values never to report (the secrets of the call, see `callSecrets()`): replaced by
    * `[redacted]` in the streamed chunks, the kept output, the spill file, the command, the working
    * directory and the reason the program did not start. @default []
    */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /** Milliseconds between SIGTERM and SIGKILL when stopping. @default 500 */
-  graceMs?: number;
+  graceMs?: number | undefined;
 }
 
 /** Why a program could not be started. */

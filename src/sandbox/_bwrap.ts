@@ -13,30 +13,6 @@
 import { ownUid } from "../owner.ts";
 import type { Mount } from "./_layout.ts";
 
-/** Arguments every confined call starts with: the namespaces, then the base file system. */
-const NAMESPACES = [
-  "--die-with-parent",
-  "--new-session",
-  "--unshare-pid",
-  "--unshare-ipc",
-  "--unshare-uts",
-  "--unshare-cgroup-try",
-] as const;
-
-/**
- * The namespaces, and for root no capabilities and a user namespace of its own. bwrap run by root
- * leaves the program root's capabilities, with which it could unmount what covers the host or
- * remount the root writable; and it makes no user namespace for root (it does for everyone else),
- * without which the call shares root's kernel keyrings (keys, tickets and cached passwords no mount
- * hides). (bwrap refuses `--cap-drop` when it is setuid and run by another user, who has none to
- * drop.)
- */
-function namespaces(): string[] {
-  const uid = ownUid();
-  const root = uid === 0 || uid === undefined;
-  return [...NAMESPACES, ...(root ? ["--unshare-user-try", "--cap-drop", "ALL"] : [])];
-}
-
 /**
  * The arguments of bwrap for one call, up to and including `--`: the program and its arguments
  * follow.
@@ -47,7 +23,22 @@ function namespaces(): string[] {
  * @returns The arguments.
  */
 export function bwrapArgs(mounts: readonly Mount[], network: boolean, cwd: string): string[] {
-  const args: string[] = namespaces();
+  const uid = ownUid();
+  const args = [
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    // For root, no capabilities and a user namespace of its own. bwrap run by root leaves the
+    // program root's capabilities, with which it could unmount what covers the host or remount
+    // the root writable; and it makes no user namespace for root (it does for everyone else),
+    // without which the call shares root's kernel keyrings (keys, tickets and cached passwords no
+    // mount hides). (bwrap refuses `--cap-drop` when it is setuid and run by another user, who
+    // has none to drop.)
+    ...(uid === 0 || uid === undefined ? ["--unshare-user-try", "--cap-drop", "ALL"] : []),
+  ];
   if (!network) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   // basis-tools' own paths last: whatever a grant's bind turned out to be (a link put there since
@@ -95,20 +86,5 @@ export function bwrapArgs(mounts: readonly Mount[], network: boolean, cwd: strin
  * @returns The arguments.
  */
 export function probeArgs(bwrap: string): string[] {
-  return [
-    ...namespaces(),
-    "--unshare-net",
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    "--",
-    bwrap,
-    "--version",
-  ];
+  return [...bwrapArgs([{ path: "/tmp", kind: "tmp" }], false, "/"), bwrap, "--version"];
 }

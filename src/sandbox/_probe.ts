@@ -152,19 +152,19 @@ export function forgetProbe(bwrap: string, cacheDir: string | undefined): void {
 }
 
 async function probeOnce(bwrap: string, cacheDir: string | undefined): Promise<Phrase | undefined> {
-  const key = cacheDir === undefined ? undefined : probeKey(bwrap);
   const file = cacheDir === undefined ? undefined : joinPath(cacheDir, PROBE_FILE);
-  if (key !== undefined && file !== undefined && remembered(file) === key) return undefined;
+  const kept = file === undefined ? undefined : keptAnswer(bwrap);
+  if (file !== undefined && kept !== undefined && readKept(file) === kept) return undefined;
   const said = await runProbe(bwrap);
-  if (said === undefined && key !== undefined && file !== undefined) remember(file, key);
+  if (said === undefined && file !== undefined && kept !== undefined) keep(file, kept);
   return said;
 }
 
 /**
- * What a kept "yes" must match: the program (and its version on disk), the boot where it can be
- * read, the user.
+ * The file's text that keeps a "yes": the program (and its version on disk), the boot where it can
+ * be read, the user.
  */
-function probeKey(bwrap: string): string | undefined {
+function keptAnswer(bwrap: string): string | undefined {
   try {
     const info = Deno.statSync(bwrap);
     let boot = "";
@@ -173,35 +173,28 @@ function probeKey(bwrap: string): string | undefined {
     } catch {
       // Not readable under scoped permissions: any boot.
     }
-    return JSON.stringify([bwrap, info.size, info.mtime?.getTime() ?? 0, boot, Deno.uid()]);
+    const key = [bwrap, info.size, info.mtime?.getTime() ?? 0, boot, Deno.uid()];
+    return `${JSON.stringify({ works: JSON.stringify(key) })}\n`;
   } catch {
     return undefined;
   }
 }
 
-function remembered(file: string): string | undefined {
+/** What the file holds: never a FIFO opened in its place (it would block every call), never a huge file read. */
+function readKept(file: string): string | undefined {
   try {
-    // Never a FIFO opened in its place (it would block every call), never a huge file read.
     const read = readRegularFile(file, { limit: 4096, follow: false });
-    if (read.kind !== "read") return undefined;
-    const kept = JSON.parse(new TextDecoder().decode(read.bytes)) as unknown;
-    return typeof kept === "object" && kept !== null && "works" in kept &&
-        typeof kept.works === "string"
-      ? kept.works
-      : undefined;
+    return read.kind === "read" ? new TextDecoder().decode(read.bytes) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function remember(file: string, key: string): void {
+function keep(file: string, text: string): void {
   const temp = `${file}.${Deno.pid}.tmp`;
   try {
     Deno.mkdirSync(parentPath(file), { recursive: true, mode: 0o700 });
-    Deno.writeTextFileSync(temp, `${JSON.stringify({ works: key })}\n`, {
-      mode: 0o600,
-      createNew: true,
-    });
+    Deno.writeTextFileSync(temp, text, { mode: 0o600, createNew: true });
     Deno.renameSync(temp, file);
   } catch {
     // Asked again next time; a temporary file a full disk left is not kept.
@@ -225,8 +218,9 @@ async function runProbe(bwrap: string): Promise<Phrase | undefined> {
     const said = new TextDecoder().decode(output.stderr).trim().split("\n")[0]?.trim() ||
       `exit ${output.code}`;
     // bwrap's own sentence, without its prefix and final period (the phrase goes on after it).
-    const detail = said.replace(/^bwrap: /, "").replace(/\.$/, "");
-    return phrase("sandbox.bwrap_broken", { detail });
+    return phrase("sandbox.bwrap_broken", {
+      detail: said.replace(/^bwrap: /, "").replace(/\.$/, ""),
+    });
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       return phrase("sandbox.bwrap_refused", { flag: `--allow-run=${bwrap}` });

@@ -35,6 +35,7 @@ import {
   UNCONFINED,
 } from "./types.ts";
 import { DEFAULT_POLICY, SANDBOX_CONFIG_FILE } from "./policy.ts";
+import type { SandboxWrap } from "../run/types.ts";
 
 /** Who is calling: a declared tool with what it declares, a spawn command, or a subagent. */
 export type PlanCaller =
@@ -61,23 +62,11 @@ export interface PlanRequest {
   readonly program: string;
 }
 
-/** Options of {@linkcode planSandbox}. */
-export interface PlanOptions {
-  /** How `HOME` (for `~`) and `PATH` (to find bwrap) are read. @default readEnv */
-  env?: EnvLookup;
+/** Options of {@linkcode planSandbox}: the tool's sandbox options, and the operating system. */
+export type PlanOptions = SandboxOptions & {
   /** The operating system. @default Deno.build.os */
-  os?: typeof Deno.build.os;
-  /**
-   * The cache directory: never writable from a call; where the answer "bwrap works here" is kept
-   * between processes.
-   * @default {cacheDir(env) for the first, asked once per process for the second}
-   */
-  cacheDir?: string;
-  /** The state directory (audit trail, spill files): never writable from a call. @default stateDir(env) */
-  stateDir?: string;
-  /** The audit trail when it is kept elsewhere: never writable from a call. @default {none} */
-  auditLog?: string;
-}
+  readonly os?: typeof Deno.build.os;
+};
 
 /**
  * Plans the sandbox of one call under the user's policy. Whenever the policy is not `off` (so that
@@ -88,9 +77,8 @@ export interface PlanOptions {
  * directory nor above it. A confined plan lists the paths to make, which
  * {@linkcode prepareSandbox} creates once the call is approved.
  *
- * @param policy The user's policy (`loadSandboxPolicy()`).
  * @param request Who calls, where, and which program.
- * @param options Where variables are read, the operating system.
+ * @param options The policy, where variables are read, basis-tools' own directories.
  * @returns The plan: confined (with the preview's grants and the wrapper), unconfined (with why,
  *   under `auto`), unavailable (under `required`), or refused (a grant the policy does not allow,
  *   one into basis-tools' own directories, a covered working directory).
@@ -99,18 +87,18 @@ export interface PlanOptions {
  * ```ts ignore
  * import { loadSandboxPolicy, planSandbox } from "./mod.ts";
  * const policy = await loadSandboxPolicy("/home/me/.config/basis");
- * const plan = await planSandbox(policy, {
+ * const plan = await planSandbox({
  *   caller: { kind: "tool", grants: { network: true, write: [], read: [] } },
  *   root: "/w", cwd: "/w", program: "/usr/bin/curl",
- * });
+ * }, { policy });
  * console.log(plan.kind); // "confined" where bwrap works
  * ```
  */
 export async function planSandbox(
-  policy: SandboxPolicy,
   request: PlanRequest,
   options: PlanOptions = {},
 ): Promise<SandboxPlan> {
+  const policy = options.policy ?? { file: SANDBOX_CONFIG_FILE, ...DEFAULT_POLICY };
   const { caller } = request;
   if (policy.mode === "off" || (caller.kind === "agent" && !policy.spawn.agent)) {
     return { kind: "unconfined", note: undefined };
@@ -118,22 +106,21 @@ export async function planSandbox(
   const env = options.env ?? readEnv;
   const home = env("HOME");
   const asked = caller.kind === "tool" ? caller.grants : policy.spawn;
-  const expanded = expandGrants(asked, home);
-  if ("problem" in expanded) {
+  const write = expandList(asked.write, home);
+  const read = expandList(asked.read, home);
+  if (write === undefined || read === undefined) {
     const raw = { network: asked.network, write: [...asked.write], read: [...asked.read] };
-    return { kind: "refused", reason: expanded.problem, asked: raw };
+    return { kind: "refused", reason: phrase("sandbox.no_home"), asked: raw };
   }
-  const preview = expanded.grants;
+  const preview = { network: asked.network, write: unique(write), read: unique(read) };
   const root = workspaceWrite(request.root, home);
-  if (caller.kind === "tool") {
-    const refusal = refusedGrant(preview, policy, root, home);
-    if (refusal !== undefined) return { kind: "refused", reason: refusal, asked: preview };
-  }
+  const refusal = caller.kind === "tool" ? refusedGrant(preview, policy, root, home) : undefined;
+  if (refusal !== undefined) return { kind: "refused", reason: refusal, asked: preview };
   const os = options.os ?? Deno.build.os;
   const named = namedBwrap(policy, home);
   const bwrap = os === "linux" ? findBwrap(env("PATH"), named) : undefined;
   const layout = callLayout({
-    write: unique([...(root ?? []), ...(expandList(policy.write, home) ?? []), ...preview.write]),
+    write: unique([...root, ...(expandList(policy.write, home) ?? []), ...preview.write]),
     read: preview.read,
     hidden: present(expandList(policy.hidden, home, resolvePath) ?? []).map(canonicalPath),
     sockets: present(hostSockets(env)).map(canonicalPath),
@@ -144,65 +131,65 @@ export async function planSandbox(
   });
   if ("refusal" in layout) return { kind: "refused", reason: layout.refusal, asked: preview };
   const network = preview.network || policy.network;
-  const { create } = layout;
-  const bound = layout.mounts.flatMap((mount) =>
-    mount.kind === "read" || mount.kind === "write" || mount.kind === "keep" ? [mount.path] : []
-  );
-  const fallback = (reason: Phrase): SandboxPlan =>
-    policy.mode === "required"
-      ? { kind: "unavailable", reason: phrase("sandbox.required", { reason, file: policy.file }) }
-      : { kind: "unconfined", note: reason };
+  const paths = (...kinds: string[]) =>
+    layout.mounts.filter((mount) => kinds.includes(mount.kind)).map((mount) => mount.path);
+  const confined = (wrap: SandboxWrap): SandboxPlan => ({
+    kind: "confined",
+    preview,
+    wrap,
+    create: layout.create,
+    bound: paths("read", "write", "keep"),
+  });
+  let why: Phrase;
   if (os === "linux") {
     if (bwrap === undefined) {
-      return fallback(
-        named === undefined ? phrase("sandbox.bwrap_missing") : phrase("sandbox.bwrap_not_there", {
+      why = named === undefined
+        ? phrase("sandbox.bwrap_missing")
+        : phrase("sandbox.bwrap_not_there", {
           path: JSON.stringify(named),
           file: JSON.stringify(policy.file),
-        }),
-      );
+        });
+    } else if ("untrusted" in bwrap) {
+      why = phrase("sandbox.bwrap_untrusted", { path: JSON.stringify(bwrap.untrusted) });
+    } else {
+      const broken = await probe(bwrap.path, options.cacheDir);
+      if (broken === undefined) {
+        const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
+        return confined({ kind: "bwrap", program: bwrap.path, args });
+      }
+      why = broken;
     }
-    if ("untrusted" in bwrap) {
-      return fallback(phrase("sandbox.bwrap_untrusted", { path: JSON.stringify(bwrap.untrusted) }));
-    }
-    const broken = await probe(bwrap.path, options.cacheDir);
-    if (broken !== undefined) return fallback(broken);
-    const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
-    return {
-      kind: "confined",
-      preview,
-      wrap: { kind: "bwrap", program: bwrap.path, args },
-      create,
-      bound,
-    };
-  }
-  if (os === "darwin") {
-    if (!exists(SANDBOX_EXEC)) return fallback(phrase("sandbox.unsupported", { os }));
-    const hidden = layout.mounts.filter((mount) => mount.kind === "hide").map((at) => at.path);
-    const write = layout.mounts.filter((mount) => mount.kind === "write").map((at) => at.path);
+  } else if (os === "darwin" && exists(SANDBOX_EXEC)) {
+    const { trusted } = layout;
     const args = seatbeltArgs({
       network,
-      write,
+      write: paths("write"),
       read: preview.read,
-      hidden,
-      protect: layout.trusted,
+      hidden: paths("hide"),
+      protect: trusted,
     });
-    const wrap = { kind: "sandbox-exec", program: SANDBOX_EXEC, args } as const;
-    return { kind: "confined", preview, wrap, create, bound };
+    return confined({ kind: "sandbox-exec", program: SANDBOX_EXEC, args });
+  } else {
+    why = phrase("sandbox.unsupported", { os });
   }
-  return fallback(phrase("sandbox.unsupported", { os }));
+  return policy.mode === "required"
+    ? {
+      kind: "unavailable",
+      reason: phrase("sandbox.required", { reason: why, file: policy.file }),
+    }
+    : { kind: "unconfined", note: why };
 }
 
 /**
  * The workspace root as a writable path: only a real workspace (it holds `.basis/tools.json`),
  * and never `/`, the home directory or a directory above it (a dotfiles repository is the home).
  */
-function workspaceWrite(root: string, home: string | undefined): [string] | undefined {
+function workspaceWrite(root: string, home: string | undefined): string[] {
   const path = canonicalPath(root);
-  if (path === "/" || !isWorkspaceRoot(path)) return undefined;
-  if (home !== undefined && isAbsolutePath(home) && isInside(canonicalPath(home), path)) {
-    return undefined;
-  }
-  return [path];
+  if (path === "/" || !isWorkspaceRoot(path)) return [];
+  return home !== undefined && isAbsolutePath(home) && isInside(canonicalPath(home), path)
+    ? []
+    : [path];
 }
 
 /**
@@ -212,7 +199,7 @@ function workspaceWrite(root: string, home: string | undefined): [string] | unde
  */
 function trustedPaths(
   policy: SandboxPolicy,
-  options: PlanOptions,
+  options: SandboxOptions,
   env: EnvLookup,
   bwrap: BwrapFound,
 ): TrustedPath[] {
@@ -294,17 +281,6 @@ export function spawnPreviewGrants(plan: SandboxPlan): SandboxGrants | undefined
   return network || write.length > 0 || read.length > 0 ? plan.preview : undefined;
 }
 
-/** The declared grants with `~` expanded and links resolved, or why `~` cannot be. */
-function expandGrants(
-  asked: GrantLists & { readonly network: boolean },
-  home: string | undefined,
-): { grants: SandboxGrants } | { problem: Phrase } {
-  const write = expandList(asked.write, home);
-  const read = expandList(asked.read, home);
-  if (write === undefined || read === undefined) return { problem: phrase("sandbox.no_home") };
-  return { grants: { network: asked.network, write: unique(write), read: unique(read) } };
-}
-
 /**
  * The first grant the policy does not allow, as a phrase naming it (paths resolved; inside the
  * workspace only when it is writable).
@@ -312,52 +288,24 @@ function expandGrants(
 function refusedGrant(
   grants: SandboxGrants,
   policy: SandboxPolicy,
-  root: [string] | undefined,
+  root: readonly string[],
   home: string | undefined,
 ): Phrase | undefined {
   const said = (grant: string) =>
     phrase("sandbox.grant_refused", { grant, file: JSON.stringify(policy.file) });
   if (grants.network && !policy.grantable.network) return said("network");
-  const writable = expandList(policy.grantable.write, home) ?? [];
-  for (const path of grants.write) {
-    if (
-      root?.some((base) => isInside(path, base)) || writable.some((base) => isInside(path, base))
-    ) {
-      continue;
-    }
-    return said(`write ${JSON.stringify(path)}`);
-  }
-  const readable = expandList(policy.grantable.read, home) ?? [];
-  for (const path of grants.read) {
-    if (readable.some((base) => isInside(path, base))) continue;
-    return said(`read ${JSON.stringify(path)}`);
-  }
-  return undefined;
-}
-
-/**
- * The policy of {@linkcode SandboxOptions} when none is given: the built-in defaults.
- *
- * @param options The options.
- * @returns The policy to plan with.
- */
-export function policyOf(options: SandboxOptions | undefined): SandboxPolicy {
-  return options?.policy ?? { file: SANDBOX_CONFIG_FILE, ...DEFAULT_POLICY };
-}
-
-/**
- * The options of {@linkcode planSandbox} that a tool's {@linkcode SandboxOptions} give.
- *
- * @param options The tool's sandbox options.
- * @returns Where variables are read and the answer about bwrap is kept.
- */
-export function planOptionsOf(options: SandboxOptions | undefined): PlanOptions {
-  return {
-    ...(options?.env === undefined ? {} : { env: options.env }),
-    ...(options?.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
-    ...(options?.stateDir === undefined ? {} : { stateDir: options.stateDir }),
-    ...(options?.auditLog === undefined ? {} : { auditLog: options.auditLog }),
+  // The roots a grant must be inside, expanded only when there is a grant to check.
+  const outside = (paths: readonly string[], roots: () => string[]) => {
+    const bases = paths.length === 0 ? [] : roots();
+    return paths.find((path) => !bases.some((base) => isInside(path, base)));
   };
+  const write = outside(grants.write, () => [
+    ...root,
+    ...(expandList(policy.grantable.write, home) ?? []),
+  ]);
+  if (write !== undefined) return said(`write ${JSON.stringify(write)}`);
+  const read = outside(grants.read, () => expandList(policy.grantable.read, home) ?? []);
+  return read === undefined ? undefined : said(`read ${JSON.stringify(read)}`);
 }
 
 /**

@@ -19,84 +19,41 @@
  * @module
  */
 
-import { ManifestError, problemOf } from "../errors.ts";
-import { createLocator, type Pointer, type Segment } from "../json_text.ts";
-import { type Phrase, phrase } from "../locale/messages.ts";
-import { isAbsolutePath, joinPath, resolvePath } from "../paths.ts";
+import schema from "../../schemas/sandbox.schema.json" with { type: "json" };
+import { phrase } from "../locale/messages.ts";
+import { joinPath, resolvePath } from "../paths.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
-import { unknownKey } from "../suggest.ts";
-import { fieldName } from "../text.ts";
-import { foundPhrase } from "../json_kind.ts";
-import type { GrantLists, SandboxMode, SandboxPolicy } from "./types.ts";
+import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
+import type { SandboxMode, SandboxPolicy } from "./types.ts";
 
 /** The file name inside the config directory. */
 export const SANDBOX_CONFIG_FILE = "sandbox.json";
 
-/** The policies, in the order documented. */
-export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"];
+const { properties: top } = schema;
+const { grantable, spawn } = { grantable: top.grantable.properties, spawn: top.spawn.properties };
 
 /**
- * What the sandbox hides from every call unless a declaration's `read` (or `write`) names it:
- * where keys and tokens live — ssh and gpg, the clouds' and clusters' CLIs, container registries,
- * package managers' publish tokens, git hosts' CLIs, password managers — and the agents' and
- * container VMs' sockets kept in the home directory. (`/run`, where the sockets
- * of agents and daemons are, is empty in every call whatever this list says; so is `/tmp`.)
+ * The policy of a user who wrote none: the defaults `schemas/sandbox.schema.json` gives, among
+ * them the paths hidden from every call unless a declaration names them (where keys and tokens
+ * live, and the sockets of agents and container VMs kept in the home directory).
  */
-export const DEFAULT_HIDDEN: readonly string[] = [
-  "~/.ssh",
-  "~/.gnupg",
-  "~/.aws",
-  "~/.azure",
-  "~/.config/gcloud",
-  "~/.oci",
-  "~/.kube",
-  "~/.docker",
-  "~/.config/containers/auth.json",
-  "~/.netrc",
-  "~/.git-credentials",
-  "~/.config/git/credentials",
-  "~/.config/gh",
-  "~/.config/hub",
-  "~/.config/glab-cli",
-  "~/.npmrc",
-  "~/.yarnrc.yml",
-  "~/.pypirc",
-  "~/.cargo/credentials",
-  "~/.cargo/credentials.toml",
-  "~/.gem/credentials",
-  "~/.m2/settings.xml",
-  "~/.m2/settings-security.xml",
-  "~/.gradle/gradle.properties",
-  "~/.nuget/NuGet/NuGet.Config",
-  "~/.composer/auth.json",
-  "~/.config/composer/auth.json",
-  "~/.terraform.d/credentials.tfrc.json",
-  "~/.vault-token",
-  "~/.config/op",
-  "~/.password-store",
-  "~/.local/share/keyrings",
-  "~/.1password",
-  "~/.bitwarden-ssh-agent.sock",
-  "~/.colima",
-  "~/.lima",
-  "~/.orbstack",
-  "~/.pgpass",
-  "~/.my.cnf",
-];
-
-/** The policy of a user who wrote none. */
 export const DEFAULT_POLICY: Omit<SandboxPolicy, "file"> = Object.freeze({
-  mode: "auto",
-  network: false,
-  write: [],
-  hidden: DEFAULT_HIDDEN,
-  grantable: Object.freeze({ network: true, write: ["~", "/tmp", "/var/tmp"], read: ["/"] }),
-  spawn: Object.freeze({ network: false, write: [], read: [], agent: false }),
+  mode: top.mode.default as SandboxMode,
+  network: top.network.default,
+  write: top.write.default,
+  hidden: Object.freeze(top.hidden.default),
+  grantable: Object.freeze({
+    network: grantable.network.default,
+    write: grantable.write.default,
+    read: grantable.read.default,
+  }),
+  spawn: Object.freeze({
+    network: spawn.network.default,
+    write: spawn.write.default,
+    read: spawn.read.default,
+    agent: spawn.agent.default,
+  }),
 });
-
-const KEYS = ["mode", "network", "write", "hidden", "grantable", "spawn", "bwrap"] as const;
-const GRANTABLE_KEYS = ["network", "write", "read"] as const;
-const SPAWN_KEYS = ["network", "write", "read", "agent"] as const;
 
 /**
  * Reads `sandbox.json` from the config directory. A missing file (or a directory in its place) is
@@ -119,11 +76,12 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
 }
 
 /**
- * Checks the text of a `sandbox.json` without touching the disk.
+ * Checks the text of a `sandbox.json` without touching the disk: its shape by
+ * `schemas/sandbox.schema.json`, then that no `~` path climbs out of `~` with `..`.
  *
  * @param text The file's text (JSON; comments and trailing commas are accepted).
  * @param file Its absolute path, for messages.
- * @returns The policy, every key not given at its default.
+ * @returns The policy, every key not given at its default, every path normalised.
  * @throws {ManifestError} With every problem found, each at its line and column.
  * @example Require the sandbox
  * ```ts
@@ -134,184 +92,57 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
  */
 export async function parseSandboxPolicy(text: string, file: string): Promise<SandboxPolicy> {
   const parsed = await parseConfigText(text, file, phrase("sandbox_config.empty"));
-  const { source, duplicates } = parsed;
-  const issues: { pointer: Pointer; field: string | undefined; reason: Phrase }[] = [];
-  const report = (path: Segment[], at: Pointer["at"], reason: Phrase) =>
-    issues.push({
-      pointer: { path, at },
-      field: path.length === 0 ? undefined : fieldName(path),
-      reason,
-    });
-  const policy = narrow(parsed.value, report);
-  if (issues.length === 0 && duplicates.length === 0 && policy !== undefined) {
-    return { file, ...policy };
-  }
-  const locate = issues.length === 0 ? undefined : await createLocator(source);
-  const problems = issues.map((issue) =>
-    problemOf({
-      file,
-      ...(locate?.(issue.pointer) ?? {}),
-      ...(issue.field === undefined ? {} : { field: issue.field }),
-    }, issue.reason)
-  );
-  throw new ManifestError([...problems, ...duplicates]);
-}
-
-type Report = (path: Segment[], at: Pointer["at"], reason: Phrase) => void;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function narrow(value: unknown, report: Report): Omit<SandboxPolicy, "file"> | undefined {
-  if (!isObject(value)) {
-    report([], "value", phrase("sandbox_config.not_object"));
-    return undefined;
-  }
-  const keysOk = onlyKeys(value, KEYS, [], report);
-  let mode: SandboxMode = DEFAULT_POLICY.mode;
-  if (Object.hasOwn(value, "mode")) {
-    if ((SANDBOX_MODES as readonly unknown[]).includes(value.mode)) {
-      mode = value.mode as SandboxMode;
-    } else {report(
-        ["mode"],
-        "value",
-        phrase("sandbox_config.mode", { modes: SANDBOX_MODES.join(", ") }),
-      );}
-  }
-  const bwrap = Object.hasOwn(value, "bwrap") ? policyPath(value.bwrap) : undefined;
-  if (bwrap !== undefined && typeof bwrap !== "string") report(["bwrap"], "value", bwrap);
-  const network = flag(value, "network", [], DEFAULT_POLICY.network, report);
-  const write = paths(value, "write", [], DEFAULT_POLICY.write, report);
-  const hidden = paths(value, "hidden", [], DEFAULT_POLICY.hidden, report);
-  const grantable = section(value, "grantable", GRANTABLE_KEYS, report);
-  const spawn = section(value, "spawn", SPAWN_KEYS, report);
-  const granted = grantable && {
-    network: flag(grantable, "network", ["grantable"], DEFAULT_POLICY.grantable.network, report),
-    write: paths(grantable, "write", ["grantable"], DEFAULT_POLICY.grantable.write, report),
-    read: paths(grantable, "read", ["grantable"], DEFAULT_POLICY.grantable.read, report),
-  };
-  const spawned = spawn && {
-    network: flag(spawn, "network", ["spawn"], DEFAULT_POLICY.spawn.network, report),
-    write: paths(spawn, "write", ["spawn"], DEFAULT_POLICY.spawn.write, report),
-    read: paths(spawn, "read", ["spawn"], DEFAULT_POLICY.spawn.read, report),
-    agent: flag(spawn, "agent", ["spawn"], DEFAULT_POLICY.spawn.agent, report),
-  };
-  if (
-    !keysOk || network === undefined || write === undefined || hidden === undefined ||
-    granted === undefined || spawned === undefined || !complete(granted) ||
-    !complete(spawned) || (bwrap !== undefined && typeof bwrap !== "string")
-  ) {
-    return undefined;
-  }
-  return {
-    ...(bwrap === undefined ? {} : { bwrap }),
-    mode,
-    network,
-    write,
-    hidden,
-    grantable: granted as GrantLists & { network: boolean },
-    spawn: spawned as GrantLists & { network: boolean; agent: boolean },
-  };
-}
-
-function complete(fields: Record<string, unknown>): boolean {
-  return Object.values(fields).every((field) => field !== undefined);
-}
-
-function onlyKeys(
-  value: Record<string, unknown>,
-  known: readonly string[],
-  at: Segment[],
-  report: Report,
-): boolean {
-  let ok = true;
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    report([...at, key], "key", unknownKey(key, known).reason);
-    ok = false;
-  }
-  return ok;
-}
-
-/** An object section (`grantable`, `spawn`): `{}` when absent. */
-function section(
-  value: Record<string, unknown>,
-  key: string,
-  known: readonly string[],
-  report: Report,
-): Record<string, unknown> | undefined {
-  if (!Object.hasOwn(value, key)) return {};
-  const found = value[key];
-  if (!isObject(found)) {
-    report([key], "value", phrase("sandbox_config.section", { found: foundPhrase(found) }));
-    return undefined;
-  }
-  return onlyKeys(found, known, [key], report) ? found : undefined;
-}
-
-function flag(
-  value: Record<string, unknown>,
-  key: string,
-  at: Segment[],
-  fallback: boolean,
-  report: Report,
-): boolean | undefined {
-  if (!Object.hasOwn(value, key)) return fallback;
-  const found = value[key];
-  if (typeof found === "boolean") return found;
-  report([...at, key], "value", phrase("manifest.sandbox_network", { found: foundPhrase(found) }));
-  return undefined;
-}
-
-/** A list of absolute or `~` paths, normalised; `..` may not climb out of `~`. */
-function paths(
-  value: Record<string, unknown>,
-  key: string,
-  at: Segment[],
-  fallback: readonly string[],
-  report: Report,
-): readonly string[] | undefined {
-  if (!Object.hasOwn(value, key)) return fallback;
-  const found = value[key];
-  if (!Array.isArray(found)) {
-    report([...at, key], "value", phrase("manifest.sandbox_paths", { found: foundPhrase(found) }));
-    return undefined;
-  }
-  const out: string[] = [];
-  let ok = true;
-  found.forEach((item: unknown, index: number) => {
-    const path = policyPath(item);
-    if (typeof path === "string") out.push(path);
-    else {
-      report([...at, key, index], "value", path);
-      ok = false;
+  const found = await shapeProblems(schema, parsed.value);
+  if (found.length === 0) {
+    const policy = over(DEFAULT_POLICY, parsed.value as Record<string, unknown>, [], found);
+    if (found.length === 0 && parsed.duplicates.length === 0) {
+      return { file, ...policy } as SandboxPolicy;
     }
-  });
-  return ok ? Object.freeze(out) : undefined;
+  }
+  throw await configError(file, parsed, found);
 }
 
-function policyPath(item: unknown): string | Phrase {
-  if (typeof item !== "string") {
-    return phrase("manifest.not_string", { found: foundPhrase(item) });
+/** What a well-formed file gives, over the defaults, every path normalised. */
+function over(
+  defaults: object,
+  given: Record<string, unknown>,
+  at: string[],
+  found: ShapeProblem[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...defaults };
+  for (const [key, value] of Object.entries(given)) {
+    const here = [...at, key];
+    out[key] = Array.isArray(value)
+      ? Object.freeze(value.map((path, index) => normal(path, [...here, index], found)))
+      : key === "bwrap"
+      ? normal(value as string, here, found)
+      : typeof value === "object"
+      ? over(
+        (defaults as Record<string, object>)[key]!,
+        value as Record<string, unknown>,
+        here,
+        found,
+      )
+      : value;
   }
-  if (item.includes("\0")) return phrase("manifest.nul");
-  if (item === "~" || item.startsWith("~/")) {
-    const normal = resolvePath("/", item.slice(1));
-    const climbs = item.slice(1).split("/").reduce(
-      (depth, part) =>
-        depth < 0
-          ? depth
-          : part === ".."
-          ? depth - 1
-          : part === "" || part === "."
-          ? depth
-          : depth + 1,
-      0,
-    ) < 0;
-    if (climbs) return phrase("manifest.sandbox_escapes", { base: "~" });
-    return normal === "/" ? "~" : `~${normal}`;
+  return out;
+}
+
+/** A path normalised; one that climbs out of `~` with ".." is a problem (no pattern counts). */
+function normal(path: string, at: (string | number)[], found: ShapeProblem[]): string {
+  if (!path.startsWith("~")) return resolvePath(path);
+  let depth = 0;
+  for (const part of path.slice(1).split("/")) {
+    depth += part === ".." ? -1 : part === "" || part === "." ? 0 : 1;
+    if (depth < 0) {
+      found.push({
+        path: at,
+        at: "value",
+        reason: phrase("manifest.sandbox_escapes", { base: "~" }),
+      });
+      break;
+    }
   }
-  if (isAbsolutePath(item)) return resolvePath(item);
-  return phrase("sandbox_config.path");
+  const normal = resolvePath("/", path.slice(1));
+  return normal === "/" ? "~" : `~${normal}`;
 }

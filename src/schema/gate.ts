@@ -266,7 +266,13 @@ export async function schemaIssues(
   value: unknown,
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
-  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  // A config file is checked even where no cache directory can be found (in memory only then).
+  let cacheDir = options.cacheDir;
+  try {
+    cacheDir ??= defaultCacheDir();
+  } catch {
+    // No HOME: compiled in this process, kept nowhere.
+  }
   const mode = options.allErrors ? "config-all" : "config";
   const entry = await obtainValidator(schema, cacheDir, mode);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);

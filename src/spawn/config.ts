@@ -22,36 +22,18 @@
  * @module
  */
 
-import { ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { createLocator, type Segment } from "../json_text.ts";
-import { joinPath, resolvePath } from "../paths.ts";
+import { joinPath, parentPath, resolvePath } from "../paths.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
-import { fieldName } from "../text.ts";
-import { foundPhrase } from "../json_kind.ts";
-import type { ChildPolicy } from "./child.ts";
-import { DEFAULT_REACH_POLICY, type ReachPolicy } from "./reach.ts";
-import {
-  AGENT_KEYS,
-  checkName,
-  checkPlaceholders,
-  isObject,
-  mergeChild,
-  narrowArgv,
-  narrowChild,
-  narrowReach,
-  type ProblemSink,
-  unknownKeys,
-} from "./_config_fields.ts";
+import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
+import { type ChildPolicy, MODEL_PLACEHOLDER, SYSTEM_PROMPT_PLACEHOLDER } from "./child.ts";
+import { DEFAULT_REACH_POLICY, type Reach, REACH_VALUES, type ReachPolicy } from "./reach.ts";
 
 /** The file name inside the config directory. */
 export const SPAWN_CONFIG_FILE = "spawn.json";
 
 /** The default depth at which agent calls are refused. */
 export const DEFAULT_MAX_DEPTH = 2;
-
-/** `$schema` names the JSON Schema an editor checks the file with; this program ignores it. */
-const KEYS = ["$schema", "agent", "agents", "targets", "max_depth", "reach", "child"] as const;
 
 /** A named agent: its argv and the child policy that applies to the tasks it gets. */
 export interface NamedAgent {
@@ -139,7 +121,9 @@ export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
 }
 
 /**
- * Checks the text of a `spawn.json` without touching the disk.
+ * Checks the text of a `spawn.json` without touching the disk: its shape by
+ * `schemas/spawn.schema.json`, then what no schema says (a reach default the policy allows, a
+ * placeholder an agent's child policy fills).
  *
  * @param text The file's text (JSON; comments and trailing commas are accepted).
  * @param file Its absolute path, for messages and relative programs.
@@ -155,133 +139,101 @@ export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
  */
 export async function parseSpawnConfig(text: string, file: string): Promise<SpawnConfig> {
   const parsed = await parseConfigText(text, file, phrase("spawn_config.empty"));
-  const { source, value } = parsed;
-  // JSON.parse kept the last of a key given twice (two agents, a target twice): say where.
-  const problems: ManifestProblem[] = [...parsed.duplicates];
-  if (!isObject(value)) {
-    throw new ManifestError([problemOf({ file }, phrase("spawn_config.not_object"))]);
-  }
-  const found: { path: readonly Segment[]; at: "key" | "value"; reason: Phrase }[] = [];
-  const sink: ProblemSink = {
-    add: (path, reason, at = "value") => found.push({ path, at, reason }),
-  };
-  const config = narrowConfig(value, file, sink);
-  if (found.length > 0) {
-    // Only a broken file pays for the JSONC tree that says where each problem is.
-    const locate = await createLocator(source);
-    const located = found.map(({ path, at, reason }) =>
-      problemOf({ file, ...locate({ path, at }), field: fieldName(path) }, reason)
-    );
-    // In file order, as a person reads the file.
-    const place = (problem: ManifestProblem) => [problem.line ?? 0, problem.column ?? 0];
-    located.sort((a, b) => {
-      const [al = 0, ac = 0] = place(a);
-      const [bl = 0, bc = 0] = place(b);
-      return al - bl || ac - bc;
-    });
-    problems.push(...located);
-  }
-  if (problems.length > 0) throw new ManifestError(problems);
-  return config;
+  const schema = await import("../../schemas/spawn.schema.json", { with: { type: "json" } });
+  let found = await shapeProblems(schema.default, parsed.value);
+  const raw = parsed.value as Raw;
+  const config = found.length === 0 ? build(raw, file) : undefined;
+  if (config !== undefined) found = facts(raw, config);
+  if (found.length === 0 && parsed.duplicates.length === 0) return config!;
+  throw await configError(file, parsed, found);
 }
 
-/** Every key of the file, each problem reported with where it is. */
-function narrowConfig(
-  object: Record<string, unknown>,
-  file: string,
-  sink: ProblemSink,
-): SpawnConfig {
-  unknownKeys(object, KEYS, [], sink);
-  if (Object.hasOwn(object, "$schema") && typeof object.$schema !== "string") {
-    sink.add(["$schema"], phrase("manifest.not_string", { found: foundPhrase(object.$schema) }));
-  }
-  const dir = file.slice(0, file.lastIndexOf("/")) || "/";
-  const child = object.child === undefined ? {} : narrowChild(object.child, ["child"], sink) ?? {};
-  const agent = object.agent === undefined
-    ? undefined
-    : narrowArgv(object.agent, ["agent"], dir, sink);
-  if (agent !== undefined) checkPlaceholders(agent, child, ["agent"], sink);
-  const targets = new Map<string, readonly string[]>();
-  if (object.targets !== undefined) {
-    if (!isObject(object.targets)) {
-      sink.add(["targets"], phrase("spawn_config.targets_not_object"));
-    } else {
-      const reasons = {
-        bad: phrase("spawn_config.target_name"),
-        local: phrase("spawn_config.target_local"),
-      };
-      for (const name of Object.keys(object.targets).sort()) {
-        checkName(name, ["targets", name], sink, reasons);
-        const prefix = narrowArgv(object.targets[name], ["targets", name], dir, sink);
-        if (prefix !== undefined) targets.set(name, prefix);
-      }
-    }
-  }
-  const agents = narrowAgents(object.agents, child, dir, sink);
-  const maxDepth = object.max_depth === undefined ? DEFAULT_MAX_DEPTH : object.max_depth;
-  if (typeof maxDepth !== "number" || !Number.isSafeInteger(maxDepth) || maxDepth < 0) {
-    sink.add(["max_depth"], phrase("spawn_config.max_depth"));
-  }
-  const reach = object.reach === undefined ? undefined : narrowReach(object.reach, sink);
+/** A file the schema accepted. */
+type Raw = {
+  agent?: string[];
+  agents?: Record<string, string[] | { argv: string[]; child?: RawChild }>;
+  targets?: Record<string, string[]>;
+  max_depth?: number;
+  reach?: { allow?: Reach[]; default?: Reach };
+  child?: RawChild;
+};
+type RawChild = { roster?: string[]; model?: string; system_prompt?: string };
+
+/** The configuration a well-formed file says: relative programs resolved, names sorted. */
+function build(raw: Raw, file: string): SpawnConfig {
+  const dir = parentPath(file);
+  const argv = ([program, ...args]: string[]) => [
+    program!.includes("/") && !program!.startsWith("/") ? resolvePath(dir, program!) : program!,
+    ...args,
+  ];
+  const childOf = ({ roster, model, system_prompt }: RawChild): ChildPolicy => ({
+    ...(roster === undefined ? {} : { roster: [...new Set(roster)].sort() }),
+    ...(model === undefined ? {} : { model }),
+    ...(system_prompt === undefined ? {} : { systemPrompt: system_prompt }),
+  });
+  const child = childOf(raw.child ?? {});
+  const sorted = <T>(entries: Record<string, T> = {}) =>
+    Object.entries(entries).sort(([a], [b]) => a < b ? -1 : 1);
+  const agents = new Map(
+    sorted(raw.agents).map(([name, entry]) => {
+      if (Array.isArray(entry)) return [name, { argv: argv(entry), child }];
+      return [name, { argv: argv(entry.argv), child: { ...child, ...childOf(entry.child ?? {}) } }];
+    }),
+  );
+  const allow = raw.reach?.allow;
   return {
     file,
-    agent,
-    targets,
-    maxDepth: maxDepth as number,
+    agent: raw.agent && argv(raw.agent),
+    targets: new Map(sorted(raw.targets).map(([name, prefix]) => [name, argv(prefix)])),
+    maxDepth: raw.max_depth ?? DEFAULT_MAX_DEPTH,
     agents,
-    reach: reach ?? DEFAULT_REACH_POLICY,
+    reach: raw.reach === undefined ? DEFAULT_REACH_POLICY : {
+      allow: allow === undefined ? REACH_VALUES : REACH_VALUES.filter((r) => allow.includes(r)),
+      default: raw.reach.default ?? "any",
+    },
     child,
   };
 }
 
-/** `"agents"`: name → argv, or name → `{"argv": [...], "child": {...}}`. */
-function narrowAgents(
-  value: unknown,
-  top: ChildPolicy,
-  dir: string,
-  sink: ProblemSink,
-): ReadonlyMap<string, NamedAgent> {
-  const agents = new Map<string, NamedAgent>();
-  if (value === undefined) return agents;
-  if (!isObject(value)) {
-    sink.add(["agents"], phrase("spawn_config.agents_not_object"));
-    return agents;
+/** What the schema cannot say: the reach default against `allow`, placeholders against `child`. */
+function facts(raw: Raw, config: SpawnConfig): ShapeProblem[] {
+  const found: ShapeProblem[] = [];
+  const add = (path: (string | number)[], reason: Phrase) =>
+    found.push({ path, at: "value", reason });
+  const { allow } = config.reach as ReachPolicy;
+  const fallback = raw.reach?.default;
+  if (raw.reach !== undefined && fallback === undefined && !allow.includes("any")) {
+    add(["reach"], phrase("spawn_config.reach_default_missing"));
+  } else if (fallback !== undefined && !allow.includes(fallback)) {
+    const allowed = allow.map((reach) => JSON.stringify(reach)).join(", ");
+    add(["reach", "default"], phrase("spawn_config.reach_default_allowed", { allowed }));
   }
-  const reasons = {
-    bad: phrase("spawn_config.agent_name"),
-    local: phrase("spawn_config.agent_local"),
-  };
-  for (const name of Object.keys(value).sort()) {
-    const path = ["agents", name];
-    checkName(name, path, sink, reasons);
-    const entry = value[name];
-    let argv: readonly string[] | undefined;
-    let own: ChildPolicy | undefined;
-    let argvPath: readonly Segment[] = path;
-    if (isObject(entry)) {
-      unknownKeys(entry, AGENT_KEYS, path, sink);
-      argvPath = [...path, "argv"];
-      argv = narrowArgv(entry.argv, argvPath, dir, sink);
-      if (entry.child !== undefined) own = narrowChild(entry.child, [...path, "child"], sink);
-    } else {
-      argv = narrowArgv(entry, path, dir, sink);
-    }
-    if (argv === undefined) continue;
-    const child = mergeChild(top, own);
-    checkPlaceholders(argv, child, argvPath, sink);
-    agents.set(name, { argv, child });
+  const check = (argv: readonly string[], child: ChildPolicy, path: (string | number)[]) =>
+    argv.forEach((arg, index) => {
+      for (
+        const [placeholder, key, set] of [
+          [MODEL_PLACEHOLDER, "model", child.model],
+          [SYSTEM_PROMPT_PLACEHOLDER, "system_prompt", child.systemPrompt],
+        ] as const
+      ) {
+        if (index === 0 || !arg.includes(placeholder) || set !== undefined) continue;
+        add(
+          [...path, index],
+          phrase("spawn_config.placeholder", { placeholder: JSON.stringify(placeholder), key }),
+        );
+      }
+    });
+  if (config.agent !== undefined) check(config.agent, config.child ?? {}, ["agent"]);
+  for (const [name, agent] of namedAgents(config)) {
+    check(
+      agent.argv,
+      agent.child,
+      Array.isArray(raw.agents![name]) ? ["agents", name] : ["agents", name, "argv"],
+    );
   }
-  return agents;
+  return found;
 }
 
 function defaults(file: string): SpawnConfig {
-  return {
-    file,
-    agent: undefined,
-    targets: new Map(),
-    maxDepth: DEFAULT_MAX_DEPTH,
-    agents: new Map(),
-    reach: DEFAULT_REACH_POLICY,
-    child: {},
-  };
+  return build({}, file);
 }

@@ -8,7 +8,7 @@
 
 import { listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { namedAgents, reachPolicy, type SpawnConfig } from "./config.ts";
-import { SPAWN_DEPTH_VAR } from "./depth.ts";
+import { SPAWN_DEPTH_VAR } from "./lineage.ts";
 import { reachCovers } from "./reach.ts";
 import type { SpawnCall } from "./types.ts";
 

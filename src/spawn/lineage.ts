@@ -24,7 +24,32 @@
 import { type EnvLookup, joinPath, parentPath, readEnv, stateDir } from "../paths.ts";
 import { readRegularFile } from "../read_regular_file.ts";
 import { parseRoster, ROSTER_VAR } from "./child.ts";
-import { parseSpawnDepth, SPAWN_DEPTH_VAR } from "./depth.ts";
+
+/** The variable that carries the delegation depth to a subagent. */
+export const SPAWN_DEPTH_VAR = "BASIS_SPAWN_DEPTH";
+
+/**
+ * Reads a delegation depth from the value of `BASIS_SPAWN_DEPTH`.
+ *
+ * @param value The variable's value, or `undefined` when unset.
+ * @returns The depth: 0 when unset or blank; `undefined` when it is not a whole number (the
+ *   caller refuses to delegate rather than guess).
+ *
+ * @example Unset, set and garbage
+ * ```ts
+ * import { parseSpawnDepth } from "./lineage.ts";
+ * console.assert(parseSpawnDepth(undefined) === 0);
+ * console.assert(parseSpawnDepth("2") === 2);
+ * console.assert(parseSpawnDepth("two") === undefined);
+ * ```
+ */
+export function parseSpawnDepth(value: string | undefined): number | undefined {
+  const text = value?.trim() ?? "";
+  if (text === "") return 0;
+  if (!/^[0-9]+$/.test(text)) return undefined;
+  const depth = Number(text);
+  return Number.isSafeInteger(depth) ? depth : undefined;
+}
 
 /** What this process inherited. */
 export interface Lineage {

@@ -27,7 +27,6 @@ export * from "./grammar.ts";
 export * from "./tool_definition.ts";
 export * from "./preview.ts";
 export * from "./config.ts";
-export * from "./depth.ts";
 export * from "./lineage.ts";
 export * from "./guard.ts";
 export * from "./limits.ts";

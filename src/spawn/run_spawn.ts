@@ -15,21 +15,19 @@ import { runProgram } from "../run/run_program.ts";
 import type { RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
 import { childEnv, type ChildPreview, fillPlaceholders, ROSTER_VAR } from "./child.ts";
 import { namedAgents, type SpawnConfig } from "./config.ts";
-import { SPAWN_DEPTH_VAR } from "./depth.ts";
 import {
   CONFINED_RECORD,
   dropLineageRecord,
   keepLineageRecord,
   lineageDir,
   renameLineageRecord,
+  SPAWN_DEPTH_VAR,
 } from "./lineage.ts";
 import { KEPT_ENV, SPAWN_OUTPUT_CAP, spawnTimeout } from "./limits.ts";
 import type { SpawnCall } from "./types.ts";
 
 /** The shell a local command runs with. */
 export const SHELL = "/bin/sh";
-
-const encoder = new TextEncoder();
 
 /** Options of {@linkcode runSpawn}. */
 export interface RunSpawnOptions {
@@ -96,119 +94,97 @@ export async function runSpawn(
   cwd: string,
   options: RunSpawnOptions,
 ): Promise<RunResult> {
-  const made = call.mode === "command"
-    ? commandRequest(call.body, call.target, cwd, options)
-    : agentRequest(call.body, call.target, cwd, options);
+  const env = options.env ?? {};
+  const timeoutMs = spawnTimeout(call.mode, options.timeoutMs);
+  let request: RunRequest;
+  if (call.mode === "command") {
+    const prefix = call.target === undefined
+      ? [SHELL, "-c"]
+      : options.config.targets.get(call.target);
+    if (prefix === undefined) {
+      const params = { target: JSON.stringify(call.target) };
+      throw BasisError.of("denied", phrase("error.spawn_unknown_target", params));
+    }
+    const read = options.readEnv ?? readEnv;
+    const kept: Record<string, string> = Object.create(null);
+    for (const name of KEPT_ENV) {
+      const value = read(name);
+      if (value !== undefined) kept[name] = value;
+    }
+    const [program = SHELL, ...args] = [...prefix, call.body];
+    const stdin = new Uint8Array();
+    request = { program, args, cwd, stdin, env: [kept, env], clearEnv: true, timeoutMs };
+  } else {
+    const [program = "", ...args] = fillPlaceholders(
+      agentArgv(call.target, options.config),
+      options.child,
+    );
+    const depth = { [SPAWN_DEPTH_VAR]: String((options.depth ?? 0) + 1) };
+    const layers = [env, options.agentEnv ?? {}, childEnv(options.child), depth];
+    request = {
+      program,
+      args,
+      cwd,
+      stdin: new TextEncoder().encode(call.body),
+      env: layers,
+      timeoutMs,
+    };
+  }
   // A subagent's lineage is also kept as a record (see lineage.ts): an MCP client it runs may strip
   // its environment. A confined one's is bound into its sandbox; an unconfined one's is keyed by
-  // its pid (setpriv and setsid exec in place), written before it is given its task.
-  const lineage = call.mode === "agent" ? lineageOf(made) : undefined;
-  // The record is kept before the start, so that a subagent whose record cannot be kept (a
-  // read-only or full state directory, a basis-tools inside a sandbox) is never started: its
-  // children could not know their depth once a client clears their environment.
-  let record = lineage === undefined
-    ? undefined
-    : keepLineageRecord(`pending-${crypto.randomUUID()}`, lineage);
-  if (lineage !== undefined && record === undefined) {
-    throw BasisError.of("denied", phrase("error.spawn_no_lineage", { dir: lineageDir() }));
+  // its pid (setpriv and setsid exec in place), written before it is given its task. The record is
+  // kept before the start, so that a subagent whose record cannot be kept (a read-only or full
+  // state directory, a basis-tools inside a sandbox) is never started: its children could not know
+  // their depth once a client clears their environment.
+  let record: string | undefined;
+  let onStart: ((pid: number) => void) | undefined;
+  let wrap = options.sandbox;
+  if (call.mode === "agent") {
+    const merged = Object.assign({}, ...request.env ?? []) as Record<string, string>;
+    const roster = merged[ROSTER_VAR] ?? readEnv(ROSTER_VAR);
+    const values = {
+      [SPAWN_DEPTH_VAR]: merged[SPAWN_DEPTH_VAR] ?? "0",
+      ...(roster === undefined ? {} : { [ROSTER_VAR]: roster }),
+    };
+    const kept = keepLineageRecord(`pending-${crypto.randomUUID()}`, values);
+    if (kept === undefined) {
+      throw BasisError.of("denied", phrase("error.spawn_no_lineage", { dir: lineageDir() }));
+    }
+    record = kept;
+    if (wrap?.kind === "bwrap") {
+      const args = [...wrap.args.slice(0, -1), "--ro-bind", kept, CONFINED_RECORD, "--"];
+      wrap = { ...wrap, args };
+    } else {
+      // Unconfined, the child finds it by its parent's pid: the agent's own.
+      onStart = (pid) => record = renameLineageRecord(kept, String(pid));
+    }
   }
-  const wrap = options.sandbox;
-  const confined = record !== undefined && wrap?.kind === "bwrap";
-  const sandbox = !confined || wrap === undefined ? wrap : {
-    ...wrap,
-    args: [...wrap.args.slice(0, -1), "--ro-bind", record as string, CONFINED_RECORD, "--"],
-  };
-  // Unconfined, the child finds it by its parent's pid: the agent's own.
-  const keep = record === undefined || confined
-    ? {}
-    : { onStart: (pid: number) => record = renameLineageRecord(record as string, String(pid)) };
   try {
-    return await runProgram(sandbox === undefined ? made : { ...made, sandbox }, {
+    return await runProgram(wrap === undefined ? request : { ...request, sandbox: wrap }, {
       maxBytes: SPAWN_OUTPUT_CAP,
       maxLines: Infinity,
       maxStderrBytes: SPAWN_OUTPUT_CAP,
-      secrets: callSecrets(options.env ?? {}),
-      ...keep,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onStdout ? { onStdout: options.onStdout } : {}),
-      ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+      secrets: callSecrets(env),
+      onStart,
+      signal: options.signal,
+      onStdout: options.onStdout,
+      onStderr: options.onStderr,
     });
   } finally {
     dropLineageRecord(record);
   }
 }
 
-/** The lineage variables a subagent is started with: its environment's, which it inherits. */
-function lineageOf(request: RunRequest): Record<string, string> {
-  const env = Object.assign({}, ...request.env ?? []) as Record<string, string>;
-  const roster = env[ROSTER_VAR] ?? readEnv(ROSTER_VAR);
-  return {
-    [SPAWN_DEPTH_VAR]: env[SPAWN_DEPTH_VAR] ?? "0",
-    ...(roster === undefined ? {} : { [ROSTER_VAR]: roster }),
-  };
-}
-
-function commandRequest(
-  body: string,
-  target: string | undefined,
-  cwd: string,
-  options: RunSpawnOptions,
-): RunRequest {
-  let argv: readonly string[] = [SHELL, "-c", body];
-  if (target !== undefined) {
-    const prefix = options.config.targets.get(target);
-    if (prefix === undefined) {
-      const params = { target: JSON.stringify(target) };
-      throw BasisError.of("denied", phrase("error.spawn_unknown_target", params));
-    }
-    argv = [...prefix, body];
-  }
-  const read = options.readEnv ?? readEnv;
-  const kept: Record<string, string> = Object.create(null);
-  for (const name of KEPT_ENV) {
-    const value = read(name);
-    if (value !== undefined) kept[name] = value;
-  }
-  return {
-    program: argv[0] as string,
-    args: argv.slice(1),
-    cwd,
-    stdin: new Uint8Array(),
-    env: [kept, options.env ?? {}],
-    clearEnv: true,
-    timeoutMs: spawnTimeout("command", options.timeoutMs),
-  };
-}
-
-function agentRequest(
-  body: string,
-  target: string | undefined,
-  cwd: string,
-  options: RunSpawnOptions,
-): RunRequest {
-  const agent = agentArgv(target, options.config);
-  const depth = { [SPAWN_DEPTH_VAR]: String((options.depth ?? 0) + 1) };
-  const argv = fillPlaceholders(agent, options.child);
-  return {
-    program: argv[0] as string,
-    args: argv.slice(1),
-    cwd,
-    stdin: encoder.encode(body),
-    env: [options.env ?? {}, options.agentEnv ?? {}, childEnv(options.child), depth],
-    timeoutMs: spawnTimeout("agent", options.timeoutMs),
-  };
-}
-
 /** The argv of the agent a task is for: the named one, or the configured subagent. */
 function agentArgv(target: string | undefined, config: SpawnConfig): readonly string[] {
-  if (target !== undefined) {
-    const named = namedAgents(config).get(target);
-    if (named === undefined) {
-      const params = { agent: JSON.stringify(target) };
-      throw BasisError.of("denied", phrase("error.spawn_unknown_agent", params));
-    }
-    return named.argv;
+  if (target === undefined) {
+    if (config.agent === undefined) throw BasisError.of("denied", phrase("error.spawn_no_agent"));
+    return config.agent;
   }
-  if (config.agent === undefined) throw BasisError.of("denied", phrase("error.spawn_no_agent"));
-  return config.agent;
+  const named = namedAgents(config).get(target);
+  if (named === undefined) {
+    const params = { agent: JSON.stringify(target) };
+    throw BasisError.of("denied", phrase("error.spawn_unknown_agent", params));
+  }
+  return named.argv;
 }

@@ -9,18 +9,6 @@
 import { joinPath } from "../../paths.ts";
 import { newRuleId } from "./id.ts";
 
-const WINDOWS = Deno.build.os === "windows";
-
-/**
- * The prefix and suffix of temporary files for `name`, so stale ones can be found.
- *
- * @param name The target's file name.
- * @returns `[prefix, suffix]`.
- */
-export function tempAffixes(name: string): [string, string] {
-  return [`.${name}.`, ".tmp"];
-}
-
 /**
  * Writes `text` to `dir/name` atomically, with mode 0600.
  *
@@ -30,13 +18,10 @@ export function tempAffixes(name: string): [string, string] {
  * @throws What the file system throws; the target is then unchanged.
  */
 export async function writeFileAtomic(dir: string, name: string, text: string): Promise<void> {
-  const [prefix, suffix] = tempAffixes(name);
-  const temp = joinPath(dir, `${prefix}${Deno.pid}-${newRuleId().slice(2)}${suffix}`);
-  let created = false;
+  const temp = joinPath(dir, `.${name}.${Deno.pid}-${newRuleId().slice(2)}.tmp`);
+  // The umask can only narrow 0600, never widen it.
+  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
   try {
-    // The umask can only narrow 0600, never widen it.
-    const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
-    created = true;
     try {
       const data = new TextEncoder().encode(text);
       for (let written = 0; written < data.length;) {
@@ -47,25 +32,18 @@ export async function writeFileAtomic(dir: string, name: string, text: string): 
       file.close();
     }
     await Deno.rename(temp, joinPath(dir, name));
-    created = false;
-  } finally {
-    if (created) await Deno.remove(temp).catch(() => {});
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
   }
-  await syncDirectory(dir);
-}
-
-/** Flushes the directory entry of the rename, where the platform allows it (best effort). */
-async function syncDirectory(dir: string): Promise<void> {
-  if (WINDOWS) return;
+  // Flush the directory entry of the rename where the platform allows it. Not every file system
+  // lets a directory be synced; the rename itself is already atomic.
+  if (Deno.build.os === "windows") return;
   try {
-    const handle = await Deno.open(dir, { read: true });
-    try {
-      await handle.sync();
-    } finally {
-      handle.close();
-    }
+    using handle = await Deno.open(dir, { read: true });
+    await handle.sync();
   } catch {
-    // Not every file system lets a directory be synced; the rename itself is already atomic.
+    // Best effort.
   }
 }
 
@@ -76,10 +54,9 @@ async function syncDirectory(dir: string): Promise<void> {
  * @param name The target's file name.
  */
 export async function removeStaleTemps(dir: string, name: string): Promise<void> {
-  const [prefix, suffix] = tempAffixes(name);
   try {
     for await (const entry of Deno.readDir(dir)) {
-      if (entry.isFile && entry.name.startsWith(prefix) && entry.name.endsWith(suffix)) {
+      if (entry.isFile && entry.name.startsWith(`.${name}.`) && entry.name.endsWith(".tmp")) {
         await Deno.remove(joinPath(dir, entry.name)).catch(() => {});
       }
     }

@@ -11,7 +11,7 @@
 
 import { RulesFileError } from "./errors.ts";
 import type { RulesDocument } from "./types.ts";
-import { validateRulesDocument } from "./validate.ts";
+import { field, validateRulesDocument } from "./validate.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { duplicateKeysOf, strictJsonProblem } from "../../json_text.ts";
 import { untrusted } from "../../owner.ts";
@@ -19,10 +19,13 @@ import { parentPath } from "../../paths.ts";
 import { quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
 import { MAX_CONFIG_BYTES, tooLarge } from "../../read_config_file.ts";
-import { fieldProblem } from "./validate.ts";
+
+/** The last document read from each file, with its text: parsed and validated once per change. */
+const lastRead = new Map<string, { readonly text: string; readonly document: RulesDocument }>();
 
 /**
- * Reads, parses and validates a rules file.
+ * Reads, parses and validates a rules file. The file's ownership and mode are checked and its
+ * text read every time; a text read before is not parsed again (a server asks on every call).
  *
  * @param file The rules file's path.
  * @returns The document, or `undefined` when the file does not exist.
@@ -39,8 +42,11 @@ export async function readRulesDocument(file: string): Promise<RulesDocument | u
   } catch (error) {
     throw new RulesFileError(file, [phrase("rules_file.not_utf8")], { cause: error });
   }
-  const validated = validateRulesDocument(await parseJson(file, text));
+  const last = lastRead.get(file);
+  if (last?.text === text) return last.document;
+  const validated = await validateRulesDocument(await parseJson(file, text));
   if (!validated.ok) throw new RulesFileError(file, validated.problems);
+  lastRead.set(file, { text, document: validated.value });
   return validated.value;
 }
 
@@ -143,8 +149,8 @@ async function parseJson(file: string, text: string): Promise<unknown> {
     throw new RulesFileError(
       file,
       duplicates.map(({ path, key, position, first }) =>
-        fieldProblem(
-          fieldPath([...path, key]),
+        field(
+          [...path, key],
           phrase("rules_file.duplicate_key", {
             line: position.line,
             column: position.column,
@@ -156,13 +162,6 @@ async function parseJson(file: string, text: string): Promise<unknown> {
     );
   }
   return value;
-}
-
-/** `rules[0].when.program`: where a key is, as the file's problems name fields. */
-function fieldPath(path: readonly (string | number)[]): string {
-  return path.map((segment, index) =>
-    typeof segment === "number" ? `[${segment}]` : index === 0 ? segment : `.${segment}`
-  ).join("");
 }
 
 async function describeInvalid(file: string, text: string): Promise<never> {

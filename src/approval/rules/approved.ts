@@ -20,10 +20,6 @@ import type { ContentChange } from "./types.ts";
 /** Larger files are pinned but not copied. */
 const KEEP_LIMIT = 64 << 10;
 
-function approvedDir(configDir: string): string {
-  return joinPath(configDir, "approved");
-}
-
 /**
  * Keeps a copy of every small text file a new allow rule pins (none of one holding a secret), and
  * the listing of its `files`.
@@ -37,15 +33,14 @@ export async function keepApproved(
   content: CallContent,
   secrets: readonly string[],
 ): Promise<void> {
-  for (const entry of content.values()) {
-    if (entry.sha256 === undefined) continue;
-    if (entry.listing === undefined) {
-      await keepFile(configDir, entry.path, entry.sha256, secrets);
-      continue;
-    }
-    await keep(configDir, entry.sha256, JSON.stringify(entry.listing));
-    for (const [rel, digest] of entry.listing) {
-      await keepFile(configDir, joinPath(entry.path, rel), digest, secrets);
+  for (const { path, sha256: digest, listing } of content.values()) {
+    if (digest === undefined) continue;
+    if (listing !== undefined) await keep(configDir, digest, JSON.stringify(listing));
+    const files = listing?.map(([rel, sha]) => [joinPath(path, rel), sha] as const) ??
+      [[path, digest] as const];
+    for (const [file, sha] of files) {
+      const text = smallText(file, secrets);
+      if (text !== undefined && await sha256(text) === sha) await keep(configDir, sha, text);
     }
   }
 }
@@ -66,20 +61,10 @@ function smallText(path: string, secrets: readonly string[]): string | undefined
   }
 }
 
-async function keepFile(
-  configDir: string,
-  path: string,
-  digest: string,
-  secrets: readonly string[],
-): Promise<void> {
-  const text = smallText(path, secrets);
-  if (text !== undefined && await sha256(text) === digest) await keep(configDir, digest, text);
-}
-
 async function keep(configDir: string, digest: string, text: string): Promise<void> {
-  const dir = approvedDir(configDir);
   try {
     if (approvedText(configDir, digest, []) !== undefined) return;
+    const dir = joinPath(configDir, "approved");
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFileAtomic(dir, digest, text);
   } catch {
@@ -93,14 +78,13 @@ function approvedText(
   digest: string,
   secrets: readonly string[],
 ): string | undefined {
-  const file = joinPath(approvedDir(configDir), digest);
+  const file = joinPath(configDir, "approved", digest);
   try {
     const info = quietly(() => Deno.statSync(file));
-    if (!info.isFile || untrusted(info) !== undefined) return undefined;
+    return info.isFile && untrusted(info) === undefined ? smallText(file, secrets) : undefined;
   } catch {
     return undefined;
   }
-  return smallText(file, secrets);
 }
 
 /**
@@ -160,12 +144,9 @@ export function describeChanges(
 function parseListing(text: string | undefined): Map<string, string> | undefined {
   try {
     const value: unknown = JSON.parse(text ?? "");
-    if (!Array.isArray(value)) return undefined;
-    return new Map(
-      value.filter((pair): pair is [string, string] =>
-        Array.isArray(pair) && typeof pair[0] === "string" && typeof pair[1] === "string"
-      ),
-    );
+    const pair = (item: unknown): item is [string, string] =>
+      Array.isArray(item) && typeof item[0] === "string" && typeof item[1] === "string";
+    return Array.isArray(value) ? new Map(value.filter(pair)) : undefined;
   } catch {
     return undefined;
   }

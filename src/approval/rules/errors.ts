@@ -35,25 +35,19 @@ export class RulesFileError extends BasisError {
    * @param options `cause`: the underlying error, kept for logs.
    */
   constructor(file: string, problems: readonly Phrase[], options?: ErrorOptions) {
-    super("denied", rulesFilePhrase(file, problems), options);
+    const [problem = phrase("rules_file.unusable"), ...rest] = problems;
+    const params = { file: JSON.stringify(file), problem };
+    super(
+      "denied",
+      rest.length === 0 ? phrase("denied.rules_file", params) : phrase("denied.rules_file_more", {
+        ...params,
+        count: rest.length,
+        problems: counted(rest.length, "count.problems"),
+      }),
+      options,
+    );
     this.name = "RulesFileError";
     this.file = file;
     this.problems = problems;
   }
-}
-
-/**
- * What an unusable rules file says: `Cannot load rules "<file>": <first problem>`, and how many
- * more problems there are.
- *
- * @param file The rules file's path.
- * @param problems Its problems, at least one.
- * @returns The phrase.
- */
-export function rulesFilePhrase(file: string, problems: readonly Phrase[]): Phrase {
-  const [problem = phrase("rules_file.unusable"), ...rest] = problems;
-  const params = { file: JSON.stringify(file), problem };
-  if (rest.length === 0) return phrase("denied.rules_file", params);
-  const more = counted(rest.length, "count.problems");
-  return phrase("denied.rules_file_more", { ...params, count: rest.length, problems: more });
 }

@@ -13,7 +13,7 @@
  */
 
 import { BasisError } from "../../errors.ts";
-import { english, type Phrase, phrase } from "../../locale/messages.ts";
+import { type Phrase, phrase } from "../../locale/messages.ts";
 import { fsReason, isFileSystemError } from "../../fs_reason.ts";
 import { joinPath } from "../../paths.ts";
 import { canonicalPath, isAbsolutePath } from "../../paths.ts";
@@ -25,12 +25,7 @@ import { checkRules, partitionRules } from "./check.ts";
 import { sealSecrets } from "./_seal.ts";
 import { newRuleId } from "./id.ts";
 import type { LoadedRules, Rule, RuleInput } from "./types.ts";
-import {
-  formatRulesDocument,
-  narrowRuleInput,
-  narrowStoredRule,
-  RULES_VERSION,
-} from "./validate.ts";
+import { formatRulesDocument, narrowRuleInput, RULES_VERSION } from "./validate.ts";
 
 /** The rules file's name inside the config directory. */
 export const RULES_FILE_NAME = "rules.json";
@@ -118,7 +113,7 @@ export async function addRule(
   options: AddRuleOptions = {},
 ): Promise<Rule> {
   const sealed = await sealSecrets(input, options.secrets ?? []);
-  const narrowed = narrowRuleInput(normaliseScope(sealed));
+  const narrowed = await narrowRuleInput(normaliseScope(sealed));
   if (!narrowed.ok) {
     throw BasisError.of("usage", cannotAdd(input, narrowed.problems[0] as Phrase));
   }
@@ -128,13 +123,9 @@ export async function addRule(
     const taken = new Set(rules.map((rule) => rule.id));
     let id = newRuleId();
     while (taken.has(id)) id = newRuleId();
-    const stored = narrowStoredRule({ id, ...narrowed.value, created: new Date().toISOString() });
-    if (!stored.ok) {
-      const first = stored.problems[0];
-      throw new Error(`Bug: a checked rule failed to narrow: ${first && english(first)}`);
-    }
-    await save(configDir, [...rules, stored.value]);
-    return stored.value;
+    const stored: Rule = { id, ...narrowed.value, created: new Date().toISOString() };
+    await save(configDir, [...rules, stored]);
+    return stored;
   });
 }
 

@@ -38,34 +38,23 @@ export type TextMatcher =
   | { readonly glob: string }
   | { readonly sha256: string; readonly salt: string };
 
-/** The marker, last in an argv condition, for "any further arguments" (none included). */
-export interface RestMarker {
-  /** Always `true`. */
-  readonly rest: true;
-}
-
 /**
- * A condition on one argument that is not an option: it does not begin with `-`, and the glob
- * matches it. "Always allow" pins an argument taken from the input this way (before a literal
- * `--`), so a manifest that puts an option in its place is asked about again.
+ * A condition on one argument:
+ *
+ * - a text condition;
+ * - `{"operand": "<glob>"}`: an argument that is not an option (it does not begin with `-`) and
+ *   that the glob matches. "Always allow" pins an argument taken from the input this way (before a
+ *   literal `--`), so a manifest that puts an option in its place is asked about again;
+ * - `{"input": "<field>"}`: the call fills it from this top-level field of its input (any value the
+ *   schema and the argument rules let through). "Always allow" pins an argument taken from the
+ *   input this way, so a manifest that puts a value of its own there is asked about again;
+ * - `{"rest": true}`, last only: "any further arguments" (none included).
  */
-export interface OperandMatcher {
-  /** The glob the argument matches (as `{"glob"}`'s). */
-  readonly operand: string;
-}
-
-/**
- * A condition on one argument: the call fills it from this top-level field of its input (any value
- * the schema and the argument rules let through). "Always allow" pins an argument taken from the
- * input this way, so a manifest that puts a value of its own there is asked about again.
- */
-export interface InputArgMatcher {
-  /** The input field. */
-  readonly input: string;
-}
-
-/** A condition on one argument, or the rest marker (last only). */
-export type ArgMatcher = TextMatcher | OperandMatcher | InputArgMatcher | RestMarker;
+export type ArgMatcher =
+  | TextMatcher
+  | { readonly operand: string }
+  | { readonly input: string }
+  | { readonly rest: true };
 
 /**
  * The digests of the files that decide what runs (see `content.ts`): `program`, `argv[N]` and

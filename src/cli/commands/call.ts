@@ -195,7 +195,7 @@ async function call(
       });
       execution = await spawnTool(config, context).execution(input);
     } else {
-      const roster = await rosterFor(settings);
+      const roster = await rosterFor(settings, { only: tool });
       const spec = findTool(roster, tool);
       redactor = new Redactor(callSecrets(spec.env, settings.env));
       dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;

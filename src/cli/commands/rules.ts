@@ -356,12 +356,16 @@ async function pinnedNow(
     throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
   }
   // The grants the call has now, as its preview will show them.
-  const plan = await planSandbox(await loadSandboxPolicy(settings.configDir), {
+  const plan = await planSandbox({
     caller: { kind: "tool", grants: spec.sandbox },
     root: await workspaceRoot(settings),
     cwd: where,
     program: found.path,
-  }, { env: settings.envLookup, cacheDir: settings.cacheDir });
+  }, {
+    policy: await loadSandboxPolicy(settings.configDir),
+    env: settings.envLookup,
+    cacheDir: settings.cacheDir,
+  });
   const sandbox = previewSandbox(plan);
   if (plan.kind === "refused" || plan.kind === "unavailable" || sandbox === undefined) {
     const problem = plan.kind === "refused" || plan.kind === "unavailable"
