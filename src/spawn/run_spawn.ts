@@ -12,7 +12,7 @@ import { phrase } from "../locale/messages.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { callSecrets } from "../redact.ts";
 import { runProgram } from "../run/run_program.ts";
-import type { RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
+import type { RunOptions, RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
 import { childEnv, type ChildPreview, fillPlaceholders, ROSTER_VAR } from "./child.ts";
 import { namedAgents, type SpawnConfig } from "./config.ts";
 import {
@@ -30,7 +30,7 @@ import type { SpawnCall } from "./types.ts";
 export const SHELL = "/bin/sh";
 
 /** Options of {@linkcode runSpawn}. */
-export interface RunSpawnOptions {
+export interface RunSpawnOptions extends Pick<RunOptions, "signal" | "onStdout" | "onStderr"> {
   /** The user's spawn configuration (the agent and the targets). */
   config: SpawnConfig;
   /**
@@ -50,12 +50,6 @@ export interface RunSpawnOptions {
   child?: ChildPreview;
   /** `--spawn-timeout`: the time limit, capped at 600,000 ms. @default 120000 for a command, 600000 for a subagent */
   timeoutMs?: number;
-  /** Cancels the run: its whole process group is stopped. */
-  signal?: AbortSignal;
-  /** Receives stdout bytes as they arrive. */
-  onStdout?: (chunk: Uint8Array) => void;
-  /** Receives stderr bytes as they arrive. */
-  onStderr?: (chunk: Uint8Array) => void;
   /** Where the kept variables (`PATH`, `HOME`, `LANG`) are read from. @default readEnv */
   readEnv?: EnvLookup;
   /** The OS sandbox to run it in (the call's plan). @default none */
