@@ -135,11 +135,17 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     return say(typeof found.reason === "string" ? phrase("schema.invalid") : found.reason);
   }
   if (found.pointer !== found.instancePath) {
-    // A variable's name that is not allowed (env's propertyNames): the pointer is the name's.
+    // A variable's name (env's propertyNames): the pointer is the name's.
     const name = found.pointer.slice(found.instancePath.length + 1).replaceAll("~1", "/")
       .replaceAll("~0", "~");
-    return report([...path, name], "key", fieldName([...path, name]), phrase("manifest.proto_key"));
+    const reason = keyword === "not"
+      ? phrase("manifest.proto_key")
+      : name === ""
+      ? phrase("manifest.env_name_empty")
+      : phrase(name.includes("=") ? "manifest.env_name_equals" : "manifest.env_name_nul");
+    return report([...path, name], "key", name === "" ? "env" : fieldName([...path, name]), reason);
   }
+  const nul = typeof value === "string" && value.includes("\0");
   switch (kind) {
     case "":
       return say(phrase("manifest.not_object", kindFound));
@@ -156,9 +162,10 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     case "title":
     case "cwd":
     case "env.value":
-    case "grant":
-    case "glob":
-      return say(notString());
+      if (keyword === "type") return say(notString());
+      if (nul && kind !== "title") return say(phrase("manifest.nul"));
+      if (kind !== "title" || (value as string).trim() === "") return say(phrase("manifest.blank"));
+      return say(phrase("manifest.title_lines"));
     case "input_schema":
     case "output_schema":
       return say(phrase("manifest.schema_not_object", kindFound));
@@ -184,12 +191,17 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
       );
     case "program":
       if (isObject(value)) return say(phrase("manifest.argument_program"));
-      return say(phrase("manifest.argument_not_string", kindFound));
+      if (keyword === "type") return say(phrase("manifest.argument_not_string", kindFound));
+      return say(phrase(nul ? "manifest.nul" : "manifest.program_blank"));
     case "argument":
-      // An argument is a string or {"input": …} (anyOf): an object's failures say what is wrong
-      // with it; the anyOf says it for a value of neither kind.
-      if (keyword !== "anyOf" || isObject(value)) return;
-      return say(phrase("manifest.argument_not_string", kindFound));
+      // An argument is a string or {"input": …} (anyOf): only the failures of the kind the value
+      // has say what is wrong with it; the anyOf says it for a value of neither kind.
+      if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || nul))) return;
+      return say(
+        keyword === "anyOf"
+          ? phrase("manifest.argument_not_string", kindFound)
+          : phrase("manifest.nul"),
+      );
     case "argument.input":
       return say(phrase("manifest.argument_name", { found: show(value) }));
     case "env":
@@ -211,74 +223,14 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
       return say(phrase("manifest.sandbox_paths", kindFound));
     case "files":
       return say(phrase("manifest.files_list", kindFound));
-  }
-}
-
-/**
- * What the shipped schema's patterns say of a tool's strings, checked here: the gate runs patterns
- * on its linear-time engine, which takes tens of milliseconds to load and compile, for patterns
- * that are the program's own (`tests/manifest_test.ts` holds the two to the same answers).
- *
- * @param raw The tool's entry.
- * @param report Where each problem goes.
- * @returns The pointers of the strings refused.
- */
-export function stringRules(raw: Json, report: Report): Set<string> {
-  const refused = new Set<string>();
-  const nul = (text: string) => text.includes("\0") ? phrase("manifest.nul") : undefined;
-  const blank = (text: string) => text.trim() === "" ? phrase("manifest.blank") : undefined;
-  const rule = (path: Segment[], value: unknown, check: (text: string) => Phrase | undefined) => {
-    const reason = typeof value === "string" ? check(value) : undefined;
-    if (reason === undefined) return;
-    refused.add(pointerOf(path));
-    report(path, "value", fieldName(path), reason);
-  };
-  rule(["description"], raw.description, blank);
-  rule(
-    ["title"],
-    raw.title,
-    (text) =>
-      blank(text) ?? (/[\r\n]/.test(text.trim()) ? phrase("manifest.title_lines") : undefined),
-  );
-  rule(["cwd"], raw.cwd, nul);
-  const command = Array.isArray(raw.command) ? raw.command : [];
-  command.forEach((element: unknown, index: number) =>
-    rule(["command", index], element, (text) =>
-      nul(text) ??
-        (index === 0 && text.trim() === "" ? phrase("manifest.program_blank") : undefined))
-  );
-  for (const [name, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
-    const reason = name === ""
-      ? phrase("manifest.env_name_empty")
-      : name.includes("=")
-      ? phrase("manifest.env_name_equals")
-      : name.includes("\0")
-      ? phrase("manifest.env_name_nul")
-      : undefined;
-    if (reason === undefined) rule(["env", name], value, nul);
-    else {
-      refused.add(pointerOf(["env", name]));
-      report(["env", name], "key", name === "" ? "env" : fieldName(["env", name]), reason);
+    case "grant":
+    case "glob": {
+      // A value that is not a string passes the patterns, and so fails their "not".
+      if (typeof value !== "string") return keyword === "type" ? say(notString()) : undefined;
+      if (keyword === "pattern") return say(phrase(nul ? "manifest.nul" : "manifest.blank"));
+      if (kind === "grant") return say(phrase("manifest.sandbox_tilde"));
+      const outside = isAbsolutePath(value) || value.split("/").includes("..");
+      return say(phrase(outside ? "manifest.files_outside" : "manifest.files_backslash"));
     }
   }
-  const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
-  for (const key of ["write", "read"]) {
-    const list = Array.isArray(sandbox[key]) ? sandbox[key] : [];
-    list.forEach((item: unknown, index: number) =>
-      rule(["sandbox", key, index], item, (text) =>
-        blank(text) ?? nul(text) ??
-          (/^~[^/]/.test(text) ? phrase("manifest.sandbox_tilde") : undefined))
-    );
-  }
-  const files = Array.isArray(raw.files) ? raw.files : [];
-  files.forEach((item: unknown, index: number) =>
-    rule(["files", index], item, (text) =>
-      blank(text) ?? nul(text) ??
-        (isAbsolutePath(text) || text.split("/").includes("..")
-          ? phrase("manifest.files_outside")
-          : /(?:^|[^\\])(?:\\\\)*\\$/.test(text)
-          ? phrase("manifest.files_backslash")
-          : undefined))
-  );
-  return refused;
 }
