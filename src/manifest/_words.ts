@@ -7,7 +7,8 @@
  */
 
 import TOOLS_SCHEMA from "../../schemas/tools.schema.json" with { type: "json" };
-import { type Phrase, phrase } from "../locale/messages.ts";
+import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
+import type { MessageKey } from "../locale/en_us.ts";
 import { isAbsolutePath } from "../paths.ts";
 import type { Pointer, Segment } from "../json_text.ts";
 import { foundPhrase } from "../json_kind.ts";
@@ -25,6 +26,23 @@ const KEYS: Readonly<Record<string, readonly string[]>> = {
   tool: Object.keys(TOOL),
   sandbox: Object.keys(TOOL.sandbox.properties),
   argument: ["input"],
+};
+
+/** The words for a value of the wrong type, naming what was found (default: not a string). */
+const WRONG_TYPE: Readonly<Record<string, MessageKey>> = {
+  "": "manifest.not_object",
+  tools: "manifest.tools_not_object",
+  tool: "manifest.tool_not_object",
+  input_schema: "manifest.schema_not_object",
+  output_schema: "manifest.schema_not_object",
+  command: "manifest.command_not_argv",
+  program: "manifest.argument_not_string",
+  env: "manifest.env_not_object",
+  sandbox: "manifest.sandbox_not_object",
+  network: "manifest.sandbox_network",
+  write: "manifest.sandbox_paths",
+  read: "manifest.sandbox_paths",
+  files: "manifest.files_list",
 };
 
 /** A parsed JSON object. */
@@ -145,92 +163,47 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
       : phrase(name.includes("=") ? "manifest.env_name_equals" : "manifest.env_name_nul");
     return report([...path, name], "key", name === "" ? "env" : fieldName([...path, name]), reason);
   }
-  const nul = typeof value === "string" && value.includes("\0");
-  switch (kind) {
-    case "":
-      return say(phrase("manifest.not_object", kindFound));
-    case "tools":
-      return say(phrase("manifest.tools_not_object", kindFound));
-    case "schema":
-      return say(
-        phrase("manifest.schema_unsupported", { value: show(value), version: SCHEMA_VERSION }),
-      );
-    case "tool":
-      return report(path, "value", "", phrase("manifest.tool_not_object", kindFound));
-    case "$schema":
-    case "description":
-    case "title":
-    case "cwd":
-    case "env.value":
-      if (keyword === "type") return say(notString());
-      if (nul && kind !== "title") return say(phrase("manifest.nul"));
-      if (kind !== "title" || (value as string).trim() === "") return say(phrase("manifest.blank"));
-      return say(phrase("manifest.title_lines"));
-    case "input_schema":
-    case "output_schema":
-      return say(phrase("manifest.schema_not_object", kindFound));
-    case "input_schema.type":
-    case "output_schema.type":
-      // Neither a type that is not a string, nor "object" (anyOf): said once, for the anyOf.
-      if (keyword !== "anyOf") return;
-      return say(
-        phrase(
-          kind === "input_schema.type" ? "manifest.schema_type" : "manifest.output_schema_type",
-          {
-            value: show(value),
-          },
-        ),
-      );
-    case "command":
-      if (keyword === "minItems") return say(phrase("manifest.command_empty"));
-      return say(
-        phrase(
-          typeof value === "string" ? "manifest.command_shell" : "manifest.command_not_argv",
-          kindFound,
-        ),
-      );
-    case "program":
-      if (isObject(value)) return say(phrase("manifest.argument_program"));
-      if (keyword === "type") return say(phrase("manifest.argument_not_string", kindFound));
-      return say(phrase(nul ? "manifest.nul" : "manifest.program_blank"));
-    case "argument":
-      // An argument is a string or {"input": …} (anyOf): only the failures of the kind the value
-      // has say what is wrong with it; the anyOf says it for a value of neither kind.
-      if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || nul))) return;
-      return say(
-        keyword === "anyOf"
-          ? phrase("manifest.argument_not_string", kindFound)
-          : phrase("manifest.nul"),
-      );
-    case "argument.input":
-      return say(phrase("manifest.argument_name", { found: show(value) }));
-    case "env":
-      return say(phrase("manifest.env_not_object", kindFound));
-    case "side_effect":
-      return say(phrase("manifest.side_effect", { value: show(value) }));
-    case "timeout_ms":
-      return say(
-        keyword === "maximum"
-          ? phrase("manifest.timeout_max", { max: Number(params.limit), value: show(value) })
-          : phrase("manifest.timeout_invalid", { value: show(value) }),
-      );
-    case "sandbox":
-      return say(phrase("manifest.sandbox_not_object", kindFound));
-    case "network":
-      return say(phrase("manifest.sandbox_network", kindFound));
-    case "write":
-    case "read":
-      return say(phrase("manifest.sandbox_paths", kindFound));
-    case "files":
-      return say(phrase("manifest.files_list", kindFound));
-    case "grant":
-    case "glob": {
-      // A value that is not a string passes the patterns, and so fails their "not".
-      if (typeof value !== "string") return keyword === "type" ? say(notString()) : undefined;
-      if (keyword === "pattern") return say(phrase(nul ? "manifest.nul" : "manifest.blank"));
-      if (kind === "grant") return say(phrase("manifest.sandbox_tilde"));
-      const outside = isAbsolutePath(value) || value.split("/").includes("..");
-      return say(phrase(outside ? "manifest.files_outside" : "manifest.files_backslash"));
-    }
+  const typed = (key: MessageKey, params?: PhraseParams) => say(phrase(key, params ?? kindFound));
+  if (kind === "timeout_ms") {
+    const max = keyword === "maximum" ? { max: Number(params.limit) } : {};
+    return typed(max.max ? "manifest.timeout_max" : "manifest.timeout_invalid", {
+      ...max,
+      value: show(value),
+    });
   }
+  if (kind === "side_effect") return typed("manifest.side_effect", { value: show(value) });
+  if (kind === "schema") {
+    return typed("manifest.schema_unsupported", { value: show(value), version: SCHEMA_VERSION });
+  }
+  if (kind === "argument.input") return typed("manifest.argument_name", { found: show(value) });
+  if (kind.endsWith("schema.type")) {
+    // Neither a type that is not a string, nor "object" (anyOf): said once, for the anyOf.
+    const key = kind === "input_schema.type" ? "schema_type" : "output_schema_type";
+    return keyword === "anyOf" ? typed(`manifest.${key}`, { value: show(value) }) : undefined;
+  }
+  const text = typeof value === "string" ? value : undefined;
+  if (kind === "argument") {
+    // A string or {"input": …} (anyOf): only the failures of the kind the value has count.
+    if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text !== undefined))) {
+      return;
+    }
+    return typed(keyword === "anyOf" ? "manifest.argument_not_string" : "manifest.nul");
+  }
+  if (keyword === "type") {
+    if (kind === "program" && isObject(value)) return typed("manifest.argument_program");
+    if (kind === "command" && text !== undefined) return typed("manifest.command_shell");
+    return typed(WRONG_TYPE[kind] ?? "manifest.not_string");
+  }
+  if (kind === "command") return typed("manifest.command_empty");
+  // A pattern, or a "not" of patterns, refused a string (a value of another type passes them).
+  if (text === undefined) return;
+  if (text.includes("\0") && kind !== "title") return typed("manifest.nul");
+  if (keyword === "pattern") {
+    if (kind === "program") return typed("manifest.program_blank");
+    const lines = kind === "title" && text.trim() !== "";
+    return typed(lines ? "manifest.title_lines" : "manifest.blank");
+  }
+  if (kind === "grant") return typed("manifest.sandbox_tilde");
+  const outside = isAbsolutePath(text) || text.split("/").includes("..");
+  typed(outside ? "manifest.files_outside" : "manifest.files_backslash");
 }
