@@ -32,6 +32,7 @@ type Node = Readonly<Record<string, unknown>>;
 /** What each pattern of the shipped config schemas means, in words (a test holds them to it). */
 export const PATTERNS: Readonly<Record<string, MessageKey>> = {
   "\\S": "config.not_blank",
+  "[\\s\\S]": "config.not_empty",
   "^[A-Za-z0-9_-]+$": "config.name",
   "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$": "config.tool_name",
   "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$": "config.rule_id",

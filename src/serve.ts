@@ -64,8 +64,12 @@ export async function serveWorkspace(
   const settings = {
     root,
     configDir: config,
-    audit: options.audit ?? { record: () => {} },
-    context: contextOf({ locale, root, cacheDir: cache }),
+    context: contextOf({
+      locale,
+      root,
+      cacheDir: cache,
+      audit: options.audit ?? { record: () => {} },
+    }),
     sandbox: (policy: SandboxPolicy) => ({ policy, cacheDir: cache }),
   };
   return await serveMcp({

@@ -135,7 +135,7 @@ Deno.test("every manifest, spawn.json, sandbox.json and rule the repository and 
     assert.ok(parsed.ok, file);
     manifests.push({ value: parsed.value, where: file });
   }
-  const { initManifest } = await import("../src/cli/commands/_init_files.ts");
+  const { initManifest } = await import("../src/cli/commands/init.ts");
   manifests.push({ value: JSON.parse(initManifest()), where: "basis-tools init" });
   let spawns = 0;
   let sandboxes = 0;

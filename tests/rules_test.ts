@@ -902,9 +902,9 @@ Deno.test("loadRules() refuses an unknown version, older or newer", async () => 
       { version: 1, rules: [] },
       /: version 1 is no longer read: its patterns matched text across fields/,
     ],
-    [{ version: 0, rules: [] }, /: unsupported version 0 \(expected 2\)$/],
-    [{ version: "2", rules: [] }, /: unsupported version of type string \(expected 2\)$/],
-    [{ rules: [] }, /: missing "version" \(expected 2\)$/],
+    [{ version: 0, rules: [] }, /: version: must be equal to 2$/],
+    [{ version: "2", rules: [] }, /: version: must be equal to 2$/],
+    [{ rules: [] }, /: version: required property is missing$/],
   ];
   for (const [content, message] of cases) {
     const file = await writeRules(dir.path, content);
@@ -1128,7 +1128,6 @@ const KEPT: readonly RegExp[] = [
   /\bworkspace(?= має)/g,
   /типу [a-z]+(?: або [a-z]+)*/g,
   /один із: [a-z_, ]+/g,
-  /"date-time"/g,
   /--[a-z-]+/g,
   /(?:^|\s)\/[^\s:"]+/g,
   /\b(?:JSON|UTF-8|ISO 8601|SHA-256|Deno|basis-tools|chmod|r-[a-z0-9]+|true|false|null)\b/g,
@@ -1213,7 +1212,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ rules: [] }),
-    'missing "version" (expected 2)',
+    "version: required property is missing",
   ],
   [
     json({ version: 3, rules: [] }),
@@ -1225,19 +1224,19 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 0, rules: [] }),
-    "unsupported version 0 (expected 2)",
+    "version: must be equal to 2",
   ],
   [
     json({ version: 1.5, rules: [] }),
-    "unsupported version 1.5 (expected 2)",
+    "version: must be equal to 2",
   ],
   [
     json({ version: "2", rules: [] }),
-    "unsupported version of type string (expected 2)",
+    "version: must be equal to 2",
   ],
   [
     json({ version: null, rules: [] }),
-    "unsupported version of type null (expected 2)",
+    "version: must be equal to 2",
   ],
   [
     json({ version: 2 }),
@@ -1265,7 +1264,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 2, rules: [{ ...RULE, tool: "" }] }),
-    'rules[0] "r-aaaaaaaa": tool: must NOT have fewer than 1 characters',
+    'rules[0] "r-aaaaaaaa": tool: must not be empty',
   ],
   [
     json({ version: 2, rules: [{ ...RULE, decision: "yes" }] }),
@@ -1293,7 +1292,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 2, rules: [{ ...RULE, created: "yesterday" }] }),
-    'rules[0] "r-aaaaaaaa": created: must match format "date-time"',
+    'rules[0] "r-aaaaaaaa": created: must be an ISO 8601 timestamp',
   ],
   [
     json({ version: 2, rules: [{ ...RULE, when: undefined }] }),
@@ -1388,7 +1387,7 @@ const ONE_PROBLEM: [string | Uint8Array, string][] = [
   ],
   [
     json({ version: 2, rules: [{ ...SPAWN_RULE, when: { body: "ls", target: "" } }] }),
-    'rules[0] "r-aaaaaaaa": when.target: must NOT have fewer than 1 characters',
+    'rules[0] "r-aaaaaaaa": when.target: must not be empty',
   ],
 ];
 

@@ -85,3 +85,21 @@ export function outJson(value: unknown): void {
 export function problemJson(problem: ManifestProblem, words: Messages): Record<string, unknown> {
   return { ...problem, reason: english(problem.reason), message: formatProblem(problem, words) };
 }
+
+/**
+ * Why tools are left out (of the definitions, of the permissions): one text a tool, naming every
+ * problem it has.
+ *
+ * @param tools The tools that cannot be used, with their problems.
+ * @param words The locale's messages.
+ * @returns The texts.
+ */
+export function leftOut(
+  tools: readonly { name: string; problems: readonly ManifestProblem[] }[],
+  words: Messages,
+): string[] {
+  return tools.map(({ name, problems }) => {
+    const why = problems.map((problem) => formatProblem(problem, words)).join("; ");
+    return words.t("cli.left_out", { tool: JSON.stringify(name), why });
+  });
+}

@@ -507,6 +507,7 @@ export const EN_US = {
   "manifest.empty_file": 'empty file (expected {"schema": 1, "tools": {}})',
   // What the patterns of the shipped config schemas (schemas/*.schema.json) mean.
   "config.not_blank": "must not be blank",
+  "config.not_empty": "must not be empty",
   "config.name": 'may only hold letters, digits, "_" and "-"',
   "config.tool_name":
     'must be a tool name: 1 to 64 letters, digits, "_" and "-", not starting with "-"',
@@ -582,16 +583,14 @@ export const EN_US = {
   "rules_file.owner_unknown": "cannot tell who owns it: Deno's --allow-sys=uid is not granted",
   "rules_file.not_utf8": "not valid UTF-8",
   "rules_file.empty": "empty file",
-  "rules_file.version_missing": 'missing "version" (expected {expected})',
   "rules_file.version_newer":
     "unsupported version {version}: written by a newer basis-tools (this one reads version {expected})",
-  "rules_file.version_unsupported": "unsupported version {version} (expected {expected})",
-  "rules_file.version_type": "unsupported version of type {type} (expected {expected})",
   "rules_file.version_old":
     'version 1 is no longer read: its patterns matched text across fields, so its rules cannot be carried over safely; move the file away and add the rules again with "basis-tools rules add" (without conditions it pins a tool\'s current command)',
   "rules_file.in_rule": "rules[{index}] {id}: {problem}",
   "rules_file.in_rule_no_id": "rules[{index}]: {problem}",
   "rules_file.field": "{field}: {problem}",
+  "rules_file.timestamp": "must be an ISO 8601 timestamp",
   "rules_file.id_taken": "used by an earlier rule",
   "rules_file.needs_program":
     "an allow rule for a declared tool must pin the program it runs (program): a name never approves on its own",

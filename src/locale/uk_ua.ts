@@ -544,7 +544,8 @@ export function ukUA(): Catalogue {
       'вкладене "${" у типовому значенні змінної {variable} не підтримується',
     "manifest.empty_file": 'порожній файл (очікується {"schema": 1, "tools": {}})',
     // Що означають шаблони схем конфігурації (schemas/*.schema.json).
-    "config.not_blank": "не може бути порожнім",
+    "config.not_blank": "не може бути порожнім чи лише з пропусків",
+    "config.not_empty": "не може бути порожнім",
     "config.name": 'може містити лише літери, цифри, "_" і "-"',
     "config.tool_name":
       'має бути назвою інструмента: від 1 до 64 літер, цифр, "_" і "-", не на початку "-"',
@@ -623,17 +624,14 @@ export function ukUA(): Catalogue {
       "неможливо визначити власника: дозвіл --allow-sys=uid у Deno не надано",
     "rules_file.not_utf8": "вміст не є коректним текстом UTF-8",
     "rules_file.empty": "файл порожній",
-    "rules_file.version_missing": 'відсутнє поле "version" (очікується {expected})',
     "rules_file.version_newer":
       "непідтримувана версія {version}: файл записала новіша версія basis-tools (ця програма читає версію {expected})",
-    "rules_file.version_unsupported": "непідтримувана версія {version} (очікується {expected})",
-    "rules_file.version_type":
-      "непідтримувана версія: значення типу {type} (очікується {expected})",
     "rules_file.version_old":
       'версія 1 більше не читається: її шаблони зіставлялися з текстом через межі полів, тож її правила не можна безпечно перенести; перемістіть файл деінде й додайте правила знову командою "basis-tools rules add" (без умов вона закріплює поточну команду інструмента)',
     "rules_file.in_rule": "правило rules[{index}] {id}: {problem}",
     "rules_file.in_rule_no_id": "правило rules[{index}]: {problem}",
     "rules_file.field": "поле {field}: {problem}",
+    "rules_file.timestamp": "має бути позначкою часу у форматі ISO 8601",
     "rules_file.id_taken": "такий ідентифікатор уже має попереднє правило",
     "rules_file.needs_program":
       "правило allow для оголошеного інструмента має закріпити програму, яку він запускає (поле program): сама лише назва ніколи нічого не схвалює",

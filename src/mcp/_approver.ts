@@ -18,6 +18,9 @@ import { type Messages, phrase } from "../locale/messages.ts";
 /** How long a person has to answer an approval question in the client. */
 const ELICIT_TIMEOUT_MS = 600_000;
 
+/** How a question to the client ended, as a denial says it. */
+const DENIED = { decline: "declined", cancel: "cancelled", failed: "failed" } as const;
+
 /** Where rules live and what decides a call none answers. */
 interface ApproverSettings {
   readonly policy?: ApprovalPolicy;
@@ -47,7 +50,7 @@ export function mcpApprover(
   const { policy = "prompt", configDir, cacheDir, root } = settings;
   return async (request, context) => {
     // How the question to the client ended: what a denial at "the prompt" really was.
-    let asked: "nobody" | "answered" | "declined" | "cancelled" | "failed" | undefined;
+    let asked: "nobody" | "failed" | "accept" | "decline" | "cancel" | undefined;
     const decision = await policyApprover({
       policy,
       configDir,
@@ -66,12 +69,7 @@ export function mcpApprover(
               timeout: ELICIT_TIMEOUT_MS,
               ...(signal === undefined ? {} : { signal }),
             });
-            const { action } = reply;
-            asked = action === "accept"
-              ? "answered"
-              : action === "decline"
-              ? "declined"
-              : "cancelled";
+            asked = reply.action;
             return reply;
           },
           secrets: context.secrets,
@@ -88,9 +86,7 @@ export function mcpApprover(
     if (decision.allowed || (asked !== "nobody" && decision.by !== "prompt")) return decision;
     const tool = JSON.stringify(request.tool);
     if (asked !== "nobody") {
-      const key = asked === "declined" || asked === "cancelled" || asked === "failed"
-        ? asked
-        : "denied";
+      const key = asked === undefined || asked === "accept" ? "denied" : DENIED[asked];
       return { ...decision, reason: phrase(`elicit.${key}`, { tool }) };
     }
     // No one to ask: how to allow the call with a rule (or which rule said to ask).

@@ -21,6 +21,7 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import type { Readable, Writable } from "node:stream";
 // The SDK's "./*" export names no types for "….js" paths: point at them.
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
@@ -93,7 +94,7 @@ export class LineTransport implements Transport {
   #pieces: Uint8Array[] = [];
   #size = 0;
   #head: Uint8Array | undefined;
-  #tail = new Uint8Array();
+  #tail: Uint8Array = new Uint8Array();
   /** The ids of the requests taken and not yet answered (nor cancelled). */
   readonly #open = new Set<Id>();
   #initialized = false;
@@ -155,14 +156,17 @@ export class LineTransport implements Transport {
       const newline = bytes.indexOf(0x0a);
       const piece = newline === -1 ? bytes : bytes.subarray(0, newline);
       this.#size += piece.length;
-      if (this.#head !== undefined) this.#tail = concat([this.#tail, piece]).slice(-KEPT);
+      if (this.#head !== undefined) this.#tail = Buffer.concat([this.#tail, piece]).slice(-KEPT);
       else if (this.#size <= MAX_BYTES) this.#pieces.push(piece);
       else {
-        const held = concat([...this.#pieces, piece]);
-        [this.#head, this.#tail, this.#pieces] = [held.slice(0, KEPT), held.slice(-KEPT), []];
+        // Over the limit: from now on only the line's first and last bytes are kept.
+        const held = Buffer.concat([...this.#pieces, piece]);
+        this.#head = new Uint8Array(held.subarray(0, KEPT));
+        this.#tail = new Uint8Array(held.subarray(-KEPT));
+        this.#pieces = [];
       }
       if (newline === -1) return;
-      this.#line(this.#head, concat(this.#pieces), this.#size);
+      this.#line(this.#head, Buffer.concat(this.#pieces), this.#size);
       [this.#pieces, this.#size, this.#head] = [[], 0, undefined];
       bytes = bytes.subarray(newline + 1);
     }
@@ -312,15 +316,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 function answerable(id: unknown): Id | null {
   return typeof id === "string" || Number.isSafeInteger(id) ? id as Id : null;
-}
-
-function concat(pieces: readonly Uint8Array[]): Uint8Array {
-  if (pieces.length === 1) return pieces[0]!;
-  const bytes = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
 }

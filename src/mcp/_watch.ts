@@ -9,19 +9,12 @@
 
 import { parentPath } from "../paths.ts";
 
-/** A directory watched: which one it is (another may take its path later), and whether it is only
- * a parent watched to see its child replaced (whose failures go unsaid). */
-interface Watched {
-  readonly identity: string;
-  readonly extra: boolean;
-  watcher?: Deno.FsWatcher;
-}
-
 /**
  * Calls `onChange` when any of the files is created, written, renamed or removed (and when a
- * missing directory on the way to one appears, or a file's directory is replaced). The directories
- * watched are worked out again after each change, so a `.basis` directory created later, or
- * deleted and made again, is watched from then on.
+ * missing directory on the way to one appears, or a file's directory is replaced). Before each
+ * call every watch is made again, for the directories there are then: a `.basis` directory
+ * created later, or deleted and made again, is watched from then on (a change in between is read
+ * by the call itself).
  *
  * @param files The absolute paths of the files to watch.
  * @param onChange Called after a burst of changes has settled.
@@ -34,7 +27,7 @@ export function watchFiles(
   onChange: () => void,
   options: { debounceMs: number; cannotWatch: (dir: string, reason: string) => void },
 ): { close(): void } {
-  const watched = new Map<string, Watched>();
+  let watchers: Deno.FsWatcher[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   const relevant = (path: string) =>
@@ -47,49 +40,33 @@ export function watchFiles(
       onChange();
     }, options.debounceMs);
   };
-  const drop = (dir: string) => {
-    try {
-      watched.get(dir)?.watcher?.close();
-    } catch {
-      // Closed already (leaving its loop closes it).
-    }
-    watched.delete(dir);
-  };
-  const listen = async (dir: string, entry: Watched, watcher: Deno.FsWatcher) => {
-    let failed = false;
+  const listen = async (dir: string, parentOnly: boolean, watcher: Deno.FsWatcher) => {
     try {
       for await (const event of watcher) {
-        if (closed) break;
         if (event.kind === "access" || !event.paths.some(relevant)) continue;
         soon();
-        // The directory itself was removed or moved: its watch sees nothing from now on, even
-        // when a new directory takes its path (which may even get the same inode number).
+        // The directory itself was removed or moved: unless its watch ends now, Deno never
+        // reports what happens in a new directory made at its path, even when watched anew.
         if (event.paths.includes(dir)) break;
       }
     } catch (error) {
-      failed = true;
-      if (!closed && !entry.extra) options.cannotWatch(dir, reason(error));
+      if (!closed && !parentOnly && watchers.includes(watcher)) {
+        options.cannotWatch(dir, why(error));
+      }
     }
-    if (watched.get(dir) !== entry) return;
-    drop(dir);
-    // Look again at what there is to watch (after a failure, only when something else changes).
-    if (!closed && !failed) soon();
+    stop(watcher);
   };
   const arm = () => {
-    const wanted = wantedDirs(files);
-    for (const [dir, entry] of watched) {
-      const want = wanted.get(dir);
-      if (want?.identity !== entry.identity || want.extra !== entry.extra) drop(dir);
-    }
-    for (const [dir, entry] of wanted) {
-      if (watched.has(dir)) continue;
+    watchers.forEach(stop);
+    watchers = [];
+    for (const [dir, parentOnly] of wantedDirs(files)) {
       try {
-        entry.watcher = Deno.watchFs(dir, { recursive: false });
-        watched.set(dir, entry);
-        listen(dir, entry, entry.watcher);
+        const watcher = Deno.watchFs(dir, { recursive: false });
+        watchers.push(watcher);
+        listen(dir, parentOnly, watcher);
       } catch (error) {
         // A parent the sandbox does not let us read: the directory's own watch still works.
-        if (!entry.extra) options.cannotWatch(dir, reason(error));
+        if (!parentOnly) options.cannotWatch(dir, why(error));
       }
     }
   };
@@ -98,42 +75,46 @@ export function watchFiles(
     close() {
       closed = true;
       clearTimeout(timer);
-      for (const dir of [...watched.keys()]) drop(dir);
+      watchers.forEach(stop);
     },
   };
 }
 
 /**
- * The directories to watch: each file's directory (or its nearest existing ancestor) and, when
- * the directory exists, its parent too, which sees the directory itself replaced (`rm -r` and
- * `mkdir`, a rename over it) when the directory's own watch cannot.
+ * The directories to watch, each telling whether it is only a parent: each file's directory (or
+ * its nearest existing ancestor) and, when the directory exists, its parent too, which sees the
+ * directory itself replaced (`rm -r` and `mkdir`, a rename over it) when its own watch cannot.
  */
-function wantedDirs(files: readonly string[]): Map<string, Watched> {
-  const wanted = new Map<string, Watched>();
-  const add = (dir: string, extra: boolean) => {
-    if (wanted.has(dir) && (extra || !wanted.get(dir)!.extra)) return;
-    const info = statOf(dir);
-    wanted.set(dir, { identity: info ? `${info.dev}:${info.ino ?? ""}` : "", extra });
-  };
+function wantedDirs(files: readonly string[]): Map<string, boolean> {
+  const wanted = new Map<string, boolean>();
   for (const file of files) {
     const home = parentPath(file);
     let dir = home;
-    while (!statOf(dir)?.isDirectory && parentPath(dir) !== dir) dir = parentPath(dir);
-    add(dir, false);
-    if (dir === home && parentPath(dir) !== dir) add(parentPath(dir), true);
+    while (!isDirectory(dir) && parentPath(dir) !== dir) dir = parentPath(dir);
+    wanted.set(dir, false);
+    const parent = parentPath(dir);
+    if (dir === home && parent !== dir && !wanted.has(parent)) wanted.set(parent, true);
   }
   return wanted;
 }
 
-/** What a path is now, or `undefined` when it is missing or not ours to look at. */
-function statOf(path: string): Deno.FileInfo | undefined {
+/** Whether the path is a directory now (not when missing, or not ours to look at). */
+function isDirectory(path: string): boolean {
   try {
-    return Deno.statSync(path);
+    return Deno.statSync(path).isDirectory;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
-function reason(error: unknown): string {
+function stop(watcher: Deno.FsWatcher): void {
+  try {
+    watcher.close();
+  } catch {
+    // Closed already (its loop failed).
+  }
+}
+
+function why(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

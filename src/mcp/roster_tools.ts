@@ -8,9 +8,8 @@
 import { checkAvailability } from "../contract/availability.ts";
 import type { CallContext } from "../contract/context.ts";
 import { toolsOf } from "../contract/roster_tools.ts";
-import type { Approver, AuditSink, Tool } from "../contract/types.ts";
+import type { Approver, Tool } from "../contract/types.ts";
 import { loadRoster } from "../manifest/load.ts";
-import type { Roster } from "../manifest/types.ts";
 import { joinPath } from "../paths.ts";
 import { ManifestError } from "../errors.ts";
 import { loadSpawnConfig, SPAWN_CONFIG_FILE } from "../spawn/config.ts";
@@ -26,18 +25,11 @@ export interface RosterToolSettings {
   readonly root: string;
   /** The user's config directory, absolute. */
   readonly configDir: string;
-  /** Where decisions and runs are recorded. */
-  readonly audit: AuditSink;
   /**
-   * The run context of every tool (locale, directories, `--env` pairs, what spawn needs); the
-   * server's approver, audit sink and sandbox take the place of its own.
+   * The run context of every tool (locale, directories, `--env` pairs, the audit sink, the only
+   * tools to serve, what spawn needs); the server's approver and sandbox take the place of its own.
    */
   readonly context: CallContext;
-  /**
-   * The only tools to serve (`BASIS_ROSTER`, set for a delegated child), `spawn` among them or
-   * not. @default every tool
-   */
-  readonly roster?: readonly string[];
   /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
   readonly sandbox: (policy: SandboxPolicy) => SandboxOptions;
 }
@@ -49,21 +41,23 @@ export interface RosterToolSettings {
  * @param settings The root and the config directory.
  * @returns Absolute paths.
  */
-export function watchedFiles(settings: Pick<RosterToolSettings, "root" | "configDir">): string[] {
+export function watchedFiles(
+  { root, configDir }: Pick<RosterToolSettings, "root" | "configDir">,
+): string[] {
+  const files = ["tools.json", SPAWN_CONFIG_FILE, SANDBOX_CONFIG_FILE];
   return [
-    joinPath(settings.root, ".basis", "tools.json"),
-    joinPath(settings.configDir, "tools.json"),
-    joinPath(settings.configDir, SPAWN_CONFIG_FILE),
-    joinPath(settings.configDir, SANDBOX_CONFIG_FILE),
+    joinPath(root, ".basis", "tools.json"),
+    ...files.map((file) => joinPath(configDir, file)),
   ];
 }
 
 /**
- * Loads the manifests, spawn.json and sandbox.json and builds every usable tool: the declared ones in roster
- * order, then spawn. A tool that cannot be used (a problem of its own, a program that cannot be
- * found, a schema that does not compile; spawn with a broken spawn.json) is left out, with why.
+ * Loads the manifests, spawn.json and sandbox.json and builds every usable tool: the declared ones
+ * in roster order, then spawn (unless the context's roster leaves it out). A tool that cannot be
+ * used (a problem of its own, a program that cannot be found, a schema that does not compile;
+ * spawn with a broken spawn.json) is left out, with why.
  *
- * @param settings The root, directories, locale, audit sink and each kind's options.
+ * @param settings The root, the config directory, the run context and the sandbox.
  * @param approver The approver every tool asks.
  * @returns The tools, and those left out.
  * @throws {ManifestError} When a manifest file itself is invalid.
@@ -72,42 +66,34 @@ export async function loadRosterTools(
   settings: RosterToolSettings,
   approver: Approver,
 ): Promise<LoadedRoster> {
+  const { root, configDir, context } = settings;
   // A sandbox.json that cannot be read fails the whole load: the policy may say "required".
   const [whole, spawn, policy] = await Promise.all([
-    loadRoster({ workspace: settings.root, configDir: settings.configDir }),
-    loadSpawnConfig(settings.configDir).catch((error) => {
+    loadRoster({ workspace: root, configDir }),
+    loadSpawnConfig(configDir).catch((error) => {
       if (error instanceof ManifestError) return error;
       throw error;
     }),
-    loadSandboxPolicy(settings.configDir),
+    loadSandboxPolicy(configDir),
   ]);
-  const names = settings.roster;
-  const loaded: Roster = names === undefined ? whole : {
-    ...whole,
-    tools: withinRoster(whole.tools, names),
-    unavailable: withinRoster(whole.unavailable, names),
-  };
-  const served = names === undefined || names.includes(SPAWN_TOOL);
-  const roster = await checkAvailability(loaded, {
-    env: settings.context.env,
-    cacheDir: settings.context.cacheDir,
-  });
+  const names = context.roster;
+  const left = withinRoster(whole.unavailable, names);
+  const loaded = { ...whole, tools: withinRoster(whole.tools, names), unavailable: left };
+  const roster = await checkAvailability(loaded, { env: context.env, cacheDir: context.cacheDir });
   const unavailable: UnavailableEntry[] = [...roster.unavailable.values()].map((tool) => ({
     name: tool.name,
     problems: tool.problems,
     // A program can appear later without any file changing: look again from time to time.
-    recheck: !loaded.unavailable.has(tool.name) &&
-      tool.problems.some((problem) => problem.field === "command[0]"),
+    recheck: !left.has(tool.name) && tool.problems.some(({ field }) => field === "command[0]"),
   }));
-  const context = {
-    ...settings.context,
+  const served = names === undefined || names.includes(SPAWN_TOOL);
+  const broken = spawn instanceof ManifestError;
+  if (served && broken) unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems });
+  const config = served && !broken ? spawn : undefined;
+  const tools = toolsOf(roster, config, {
+    ...context,
     approver,
-    audit: settings.audit,
     sandbox: settings.sandbox(policy),
-  };
-  if (served && spawn instanceof ManifestError) {
-    unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems, recheck: false });
-  }
-  const config = served && !(spawn instanceof ManifestError) ? spawn : undefined;
-  return { tools: toolsOf(roster, config, context) as Tool[], unavailable };
+  });
+  return { tools: tools as Tool[], unavailable };
 }

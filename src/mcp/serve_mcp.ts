@@ -13,14 +13,14 @@ import { Server } from "@modelcontextprotocol/sdk/server";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult, ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ApprovalPolicy } from "../approval/policy.ts";
-import type { Approver, Tool } from "../contract/types.ts";
+import { ToolError } from "../contract/tool_error.ts";
+import type { Approver, OutputChunk, Tool } from "../contract/types.ts";
 import { BasisError, errorLines, formatProblem, type ManifestProblem } from "../errors.ts";
 import type { Locale } from "../locale/locale.ts";
 import { listOf, loadLocale, type Messages, messages, phrase, plural } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
-import { callTool, protocolError } from "./_call.ts";
 import { INVALID_PARAMS, LineTransport } from "./_transport.ts";
 import { watchFiles } from "./_watch.ts";
 
@@ -151,11 +151,10 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   const told = new Map<string, string>();
   const tell = (next: Indexed) => {
     for (const { name, problems } of next.unavailable.values()) {
-      const lines = problems.map((problem) => `  ${formatProblem(problem, words)}`);
-      const text = [words.t("mcp.tool_left_out", { tool: JSON.stringify(name) }), ...lines];
-      if (told.get(name) === text.join("\n")) continue;
-      told.set(name, text.join("\n"));
-      log(text.join("\n"));
+      const text = [words.t("mcp.tool_left_out", { tool: JSON.stringify(name) })]
+        .concat(problems.map((problem) => `  ${formatProblem(problem, words)}`)).join("\n");
+      if (told.get(name) !== text) log(text);
+      told.set(name, text);
     }
     for (const name of told.keys()) {
       if (next.unavailable.has(name)) continue;
@@ -169,6 +168,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   // Aborted when the server stops: every call in flight stops with it. The SDK aborts the calls it
   // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
   const stopping = new AbortController();
+  const ending = stopping.signal;
+  const progressMs = options.progressIntervalMs ?? 100;
 
   // The two methods of every call, without the SDK's parse of each request and result again.
   server.fallbackRequestHandler = (request, extra) => {
@@ -178,20 +179,50 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     const tool = roster.tools.get(name);
     if (tool === undefined) throw protocolError(INVALID_PARAMS, notServed(name, roster, words));
     const token = extra._meta?.progressToken;
-    const call = callTool(tool, args, {
-      signal: AbortSignal.any([extra.signal, stopping.signal]),
-      log: logAt("error"),
-      words,
-      progressMs: options.progressIntervalMs ?? 100,
-      progress: token === undefined ? undefined : (lines) =>
-        extra.sendNotification({
-          method: "notifications/progress",
-          params: { progressToken: token, progress: lines, message: progressText(lines, words) },
-        }),
-    });
+    const progress = token === undefined ? undefined : (lines: number) =>
+      extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: lines, message: progressText(lines, words) },
+      });
+    const call = (async (): Promise<CallToolResult> => {
+      let stop: (() => void) | undefined;
+      try {
+        const execution = await tool.execution(args);
+        if (progress) stop = reportProgress(execution.outputStream(), progress, progressMs);
+        const output = await execution.execute({ signal: AbortSignal.any([extra.signal, ending]) });
+        const { structuredContent, result: text, images } = output;
+        // A tool with an output schema gives its structured result beside the same JSON as
+        // text, for clients that read only the text.
+        return {
+          ...(structuredContent === undefined ? {} : { structuredContent }),
+          content: [
+            { type: "text", text },
+            ...images.map((image) => ({ type: "image" as const, ...image })),
+          ],
+        };
+      } catch (error) {
+        if (error instanceof ToolError ? error.isUserFacing() : error instanceof BasisError) {
+          const text = (error as BasisError).wordedIn(words);
+          return { content: [{ type: "text", text }], isError: true };
+        }
+        const quoted = JSON.stringify(name);
+        if (error instanceof ToolError && error.code === "manifest_invalid") {
+          // A configuration the operator must fix (a schema that does not compile): say which.
+          const problem = error.wordedIn(words);
+          logAt("error")(words.t("mcp.tool_unusable", { tool: quoted, problem }));
+          throw protocolError(-32603, problem);
+        }
+        // A bug: its stack trace, as it is, for whoever fixes it.
+        const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        logAt("error")(words.t("mcp.tool_bug", { tool: quoted, detail }));
+        throw protocolError(-32603, words.t("mcp.tool_bug_reply", { tool: quoted }));
+      } finally {
+        stop?.();
+      }
+    })();
     calls.add(call);
     call.finally(() => calls.delete(call)).catch(() => {});
-    return call satisfies Promise<CallToolResult>;
+    return call;
   };
   const closed = Promise.withResolvers<void>();
   server.onclose = () => {
@@ -200,31 +231,29 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   };
   server.onerror = (error) => log(`MCP: ${error.message}`);
 
-  let reloading: Promise<void> | undefined;
-  let again = false;
-  let ended = false;
+  // One load at a time; a change while one runs is one more after it.
+  let [reloading, queued, ended] = [Promise.resolve(), false, false];
   let recheck: ReturnType<typeof setTimeout> | undefined;
   const reload = () => {
-    again = reloading !== undefined;
-    reloading ??= (async () => {
-      do {
-        again = false;
-        try {
-          const next = indexed(await options.load(approver));
-          const changed = next.signature !== roster.signature;
-          roster = next;
-          tell(next);
-          if (changed) await server.sendToolListChanged().catch(() => {});
-        } catch (error) {
-          const lines = error instanceof BasisError
-            ? errorLines(error, words)
-            : [error instanceof Error ? (error.stack ?? error.message) : String(error)];
-          const text = lines.join("\n").split("\n").map((line) => `  ${line}`);
-          logAt("error")([words.t("mcp.reload_failed"), ...text].join("\n"));
-        }
-      } while (again);
+    if (queued) return;
+    queued = true;
+    reloading = reloading.then(async () => {
+      queued = false;
+      try {
+        const next = indexed(await options.load(approver));
+        const changed = next.signature !== roster.signature;
+        roster = next;
+        tell(next);
+        if (changed) await server.sendToolListChanged().catch(() => {});
+      } catch (error) {
+        const lines = error instanceof BasisError
+          ? errorLines(error, words)
+          : [error instanceof Error ? (error.stack ?? error.message) : String(error)];
+        const text = lines.join("\n").split("\n").map((line) => `  ${line}`);
+        logAt("error")([words.t("mcp.reload_failed"), ...text].join("\n"));
+      }
       scheduleRecheck();
-    })().finally(() => reloading = undefined);
+    });
   };
   // While a tool's program cannot be found, the server looks again from time to time.
   const scheduleRecheck = () => {
@@ -298,6 +327,48 @@ function notServed(name: string, roster: Indexed, words: Messages): string {
   if (near.length === 0) return words.t("mcp.unknown_tool", { tool });
   const names = listOf(near.map((n) => JSON.stringify(n)), "join.or");
   return words.say(phrase("mcp.unknown_tool_near", { tool, names }));
+}
+
+/** An error the SDK replies with as it is: its `code` and `message` (not after `MCP error …: `). */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Reads an execution's output and reports the number of lines written so far (stdout and stderr
+ * together; never the output itself, which may hold what the tool's env values are): the first
+ * at once, later ones at most once every `intervalMs`, the latest always sent while the call runs.
+ *
+ * @returns Stops sending (nothing is sent once it returns) and reading.
+ */
+function reportProgress(
+  stream: ReadableStream<OutputChunk>,
+  send: (lines: number) => Promise<void>,
+  intervalMs: number,
+): () => void {
+  let [lines, sent, next, stopped] = [0, 0, 0, false];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (stopped || lines === sent) return;
+    [sent, next] = [lines, performance.now() + intervalMs];
+    send(lines).catch(() => {});
+  };
+  const reader = stream.getReader();
+  (async () => {
+    for (let read = await reader.read(); !read.done && !stopped; read = await reader.read()) {
+      const data = read.value.data;
+      for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, at + 1)) lines++;
+      if (timer !== undefined || lines === sent) continue;
+      if (next <= performance.now()) flush();
+      else timer = setTimeout(flush, next - performance.now());
+    }
+  })().catch(() => {}); // The stream was cancelled: the call is over.
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    reader.cancel().catch(() => {});
+  };
 }
 
 /** The message of a progress notification: how many lines of output so far. */

@@ -61,8 +61,15 @@ export async function readRulesDocument(file: string): Promise<RulesDocument | u
 function readTrusted(file: string): Uint8Array | undefined {
   const dir = parentPath(file);
   try {
-    const dirInfo = statOrUndefined(dir);
-    if (dirInfo === undefined) return undefined;
+    let dirInfo: Deno.FileInfo;
+    try {
+      dirInfo = quietly(() => Deno.statSync(dir));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+        return undefined;
+      }
+      throw error;
+    }
     const dirProblem = distrust(dirInfo, dir, true);
     if (dirProblem !== undefined) throw new RulesFileError(file, [dirProblem]);
     // Never a FIFO opened (it would block), never a huge file read.
@@ -98,17 +105,6 @@ function danglingTarget(path: string): string | undefined {
   }
 }
 
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return quietly(() => Deno.statSync(path));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    throw error;
-  }
-}
-
 /**
  * Why a rules file or its directory must not be trusted: another user owns it, or others may
  * write it (anyone who can write rules can approve tools). Fails closed when the owner cannot be
@@ -117,20 +113,16 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
 function distrust(info: Deno.FileInfo, path: string, isDir: boolean): Phrase | undefined {
   const why = untrusted(info);
   if (why === undefined) return undefined;
-  const dir = JSON.stringify(path);
-  switch (why.kind) {
-    case "loose_mode":
-      return isDir
-        ? phrase("rules_file.dir_loose_mode", { dir, mode: why.mode })
-        : phrase("rules_file.loose_mode", { mode: why.mode });
-    case "other_owner":
-      return isDir
-        ? phrase("rules_file.dir_owner", { dir, uid: why.uid, own: why.own })
-        : phrase("rules_file.owner", { uid: why.uid, own: why.own });
-    case "owner_unknown":
-      return phrase("rules_file.owner_unknown");
-  }
+  if (why.kind === "owner_unknown") return phrase("rules_file.owner_unknown");
+  const key = DISTRUST[why.kind][isDir ? 1 : 0];
+  return phrase(key, { ...why, dir: JSON.stringify(path) });
 }
+
+/** Why a file, and why its directory, is not trusted. */
+const DISTRUST = {
+  loose_mode: ["rules_file.loose_mode", "rules_file.dir_loose_mode"],
+  other_owner: ["rules_file.owner", "rules_file.dir_owner"],
+} as const;
 
 /**
  * Parses the text as strict JSON (no comments, no trailing commas: this program writes it). A key

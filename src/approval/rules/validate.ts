@@ -19,28 +19,14 @@ import type { Rule, RuleInput, RulesDocument } from "./types.ts";
 
 /** The keys of a rule, in canonical order. */
 const RULE_KEYS = ["id", "tool", "decision", "scope", "when", "reason", "match", "not_match"];
-/** The conditions a declared tool's rule may have, in canonical order. */
-const TOOL_CONDITIONS = ["program", "argv", "cwd", "env", "sandbox", "input", "content"];
-/** The conditions a spawn rule may have, in canonical order. */
-const SPAWN_CONDITIONS = ["mode", "body", "target", "cwd", "sandbox", "reach", "child", "content"];
+/** The conditions of a declared tool's rule and of a spawn rule, in canonical order. */
+const CONDITIONS = ["mode", "body", "target", "program", "argv", "cwd", "env", "sandbox", "input"]
+  .concat(["reach", "child", "content"]);
 
 /** The outcome of narrowing one value: the value, or every problem as a phrase. */
 export type Narrowed<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly problems: readonly Phrase[] };
-
-/**
- * A copy of a JSON value that keeps each number as written (`structuredClone` refuses the raw
- * numbers `parseKeepingNumbers` makes, and would drop what they hold).
- */
-function copyJson(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || isRawJSON(value)) return value;
-  if (Array.isArray(value)) return value.map(copyJson);
-  // fromEntries defines own properties: a "__proto__" key stays a key like any other.
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyJson(item)]));
-}
-
-const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
 
 /**
  * Whether a value is a plain JSON object (not null, not an array).
@@ -165,8 +151,6 @@ export async function validateRulesDocument(value: unknown): Promise<Narrowed<Ru
  * @returns The rule, with its keys in canonical order, or every problem as `field: reason`.
  */
 export async function narrowRuleInput(value: unknown): Promise<Narrowed<RuleInput>> {
-  const own = isRecord(value) ? ["id", "created"].find((key) => Object.hasOwn(value, key)) : "";
-  if (own) return { ok: false, problems: [field([own], phrase("schema.not_allowed"))] };
   const rule = isRecord(value) ? { ...value, id: "new" } : value;
   const found = await problemsOf({ version: RULES_VERSION, rules: [rule] });
   if (found.length > 0) {
@@ -194,6 +178,9 @@ async function problemsOf(value: unknown): Promise<{ path: Path; reason: Phrase 
     const spawn = rule.tool === SPAWN_TOOL;
     if (rule.decision === "allow" && !Object.hasOwn(when, spawn ? "body" : "program")) {
       add(["when"], spawn ? "rules_file.needs_body" : "rules_file.needs_program");
+    }
+    if (rule.created !== undefined && Number.isNaN(Date.parse(rule.created))) {
+      add(["created"], "rules_file.timestamp");
     }
     const argv = (spawn ? [] : when.argv ?? []) as unknown[];
     argv.forEach((matcher, at) => {
@@ -243,48 +230,26 @@ export function field(path: Path, problem: Phrase): Phrase {
 
 /** A well-formed rule as a fresh object, keys in canonical order, sets sorted. */
 function canonical(rule: Rule): Rule {
-  const out: Record<string, unknown> = {};
-  for (const key of [...RULE_KEYS, "created"]) {
-    if (!Object.hasOwn(rule, key)) continue;
-    const value = (rule as unknown as Record<string, unknown>)[key];
-    out[key] = key === "when"
-      ? conditions(value as Record<string, unknown>, rule.tool)
-      : copyJson(value);
-  }
-  return out as unknown as Rule;
+  const ordered = (value: Record<string, unknown>, keys: string[]) =>
+    Object.fromEntries(
+      keys.filter((key) => Object.hasOwn(value, key)).map((key) => [key, value[key]]),
+    );
+  const when = ordered(rule.when as Record<string, unknown>, CONDITIONS);
+  if (when.sandbox !== undefined) when.sandbox = narrowSandbox(when.sandbox) ?? when.sandbox;
+  if (when.child !== undefined) when.child = narrowChildPreview(when.child) ?? when.child;
+  return ordered({ ...rule, when }, [...RULE_KEYS, "created"]) as unknown as Rule;
 }
 
-function conditions(when: Record<string, unknown>, tool: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of tool === SPAWN_TOOL ? SPAWN_CONDITIONS : TOOL_CONDITIONS) {
-    if (!Object.hasOwn(when, key)) continue;
-    const value = when[key];
-    const set = key === "sandbox"
-      ? narrowSandbox(value)
-      : key === "child"
-      ? narrowChildPreview(value)
-      : undefined;
-    out[key] = set ?? copyJson(value);
-  }
-  return out;
-}
-
+/** Version 1 and a newer version are refused with what to do; any other is the schema's. */
 function checkVersion(value: Record<string, unknown>): Phrase | undefined {
-  const expected = RULES_VERSION;
-  if (!Object.hasOwn(value, "version")) return phrase("rules_file.version_missing", { expected });
-  const version = value.version;
-  if (version === RULES_VERSION) return undefined;
+  const { version } = value;
   // Version 1 matched globs over the serialized preview, across fields: its rules cannot be read
   // as if they meant something narrower, so they are refused, never reinterpreted.
   if (version === 1) return phrase("rules_file.version_old");
   if (typeof version === "number" && Number.isInteger(version) && version > RULES_VERSION) {
-    return phrase("rules_file.version_newer", { version, expected });
+    return phrase("rules_file.version_newer", { version, expected: RULES_VERSION });
   }
-  if (typeof version === "number") {
-    return phrase("rules_file.version_unsupported", { version, expected });
-  }
-  const type = version === null ? "null" : Array.isArray(version) ? "array" : typeof version;
-  return phrase("rules_file.version_type", { type, expected });
+  return undefined;
 }
 
 /**

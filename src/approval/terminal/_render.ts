@@ -22,6 +22,12 @@ const LABEL_WIDTH = 13;
 /** Above this size the input is shown from its parsed value (it is cut to 4 KiB anyway). */
 const EXACT_INPUT_LIMIT = 1 << 20;
 
+const CHANGES = {
+  changed: "prompt.change_changed",
+  added: "prompt.change_added",
+  removed: "prompt.change_removed",
+} as const;
+
 const SIDE_EFFECTS: Record<string, MessageKey> = {
   process: "prompt.effect_process",
   external: "prompt.effect_external",
@@ -139,7 +145,7 @@ export function renderRequest(
     // Which files changed since the rule that would have allowed the call, each with its diff.
     const parts = [palette.yellow(t("prompt.changed_since", { rule: request.changed.rule }))];
     for (const file of request.changed.files) {
-      parts.push(palette.yellow(t(`prompt.change_${file.change}`, { path: arg(file.path) })));
+      parts.push(palette.yellow(t(CHANGES[file.change], { path: arg(file.path) })));
       if (file.diff === undefined) continue;
       const style = (line: string) =>
         line.startsWith("+ ")

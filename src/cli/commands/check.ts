@@ -14,10 +14,8 @@
 import { checkAvailability } from "../../contract/availability.ts";
 import { formatProblem, ManifestError, type ManifestProblem, problemOf } from "../../errors.ts";
 import { out, outJson, problemJson } from "../output.ts";
-import { cliMessages } from "../_cli_messages.ts";
-import { plural } from "../../locale/messages.ts";
-import { phrase } from "../../locale/messages.ts";
-import type { Roster } from "../../manifest/types.ts";
+import { messages, type Phrase, phrase, plural } from "../../locale/messages.ts";
+import type { ToolSpec } from "../../manifest/types.ts";
 import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { workspaceFile } from "../../approval/rules/content.ts";
 import { quietly } from "../../quietly.ts";
@@ -37,6 +35,10 @@ export interface CheckOptions {
   strict?: boolean;
 }
 
+/** Programs that run a script named in their arguments (an interpreter, by its usual names). */
+const INTERPRETER =
+  /^(?:node|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|lua[0-9.]*|Rscript|(?:ba|da|z|k|fi)?sh)$/;
+
 /**
  * Validates the manifests; prints one line per problem, then one per warning.
  *
@@ -50,7 +52,7 @@ export async function checkCommand(
 ): Promise<number> {
   let problems: ManifestProblem[] = [];
   let warnings: ManifestProblem[] = [];
-  let hints: ManifestProblem[] = [];
+  const hints: ManifestProblem[] = [];
   let tools = 0;
   let files: string[] = [];
   try {
@@ -65,8 +67,16 @@ export async function checkCommand(
     const found = roster.problems.slice(loaded.problems.length);
     const atCallTime = (problem: ManifestProblem) => problem.field === "command[0]";
     problems = [...loaded.problems, ...found.filter((problem) => !atCallTime(problem))];
-    warnings = [...found.filter(atCallTime), ...cwdWarnings(roster, settings)];
-    hints = filesHints(roster);
+    warnings = found.filter(atCallTime);
+    const root = canonicalPath(roster.root);
+    for (const spec of roster.tools.values()) {
+      const of = (field: string, reason: Phrase, secrets: readonly string[]) =>
+        problemOf({ file: spec.file, tool: spec.name, field }, redactPhrase(reason, secrets));
+      const cwd = cwdProblem(spec.cwd);
+      if (cwd !== undefined) warnings.push(of("cwd", cwd, callSecrets(spec.env, settings.env)));
+      const hint = filesHint(spec, root);
+      if (hint !== undefined) hints.push(of("files", hint, callSecrets(spec.env)));
+    }
     const order = roster.sources.map((source) => source.path);
     // File by file, in file order; what the declaration cannot show (a program, a schema that
     // does not compile) after each file's located problems.
@@ -82,17 +92,13 @@ export async function checkCommand(
   }
   // The user's spawn configuration is checked too: a broken one would fail every spawn call.
   const spawn = await spawnConfigFor(settings);
-  if ("problems" in spawn) problems = [...problems, ...spawn.problems];
-  if (options.strict === true) {
-    problems = [...problems, ...warnings];
-    warnings = [];
-  }
-  const words = await cliMessages(settings.locale);
+  if ("problems" in spawn) problems.push(...spawn.problems);
+  if (options.strict === true) problems.push(...warnings.splice(0));
+  const words = messages(settings.locale);
   const { t } = words;
   if (settings.json) {
     // The reason stays English (a stable field); the message is in the locale.
-    const shown = (list: readonly ManifestProblem[]) =>
-      list.map((problem) => problemJson(problem, words));
+    const shown = (list: readonly ManifestProblem[]) => list.map((one) => problemJson(one, words));
     outJson({
       ok: problems.length === 0,
       tools,
@@ -101,68 +107,64 @@ export async function checkCommand(
       warnings: shown(warnings),
       hints: shown(hints),
     });
-  } else {
-    const lines = [
-      ...problems.map((problem) => formatProblem(problem, words)),
-      ...warnings.map((warning) => t("check.warning", { problem: formatProblem(warning, words) })),
-      ...hints.map((hint) => t("check.hint", { problem: formatProblem(hint, words) })),
-    ];
-    if (problems.length === 0) {
-      const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
-      const counted = plural(settings.locale, tools, t("count.tools"));
-      lines.push(
-        warnings.length === 0
-          ? t("check.ok", { count: tools, tools: counted, where })
-          : t("check.ok_warnings", {
-            count: tools,
-            tools: counted,
-            where,
-            warnings: warnings.length,
-            warning_word: plural(settings.locale, warnings.length, t("count.warnings")),
-          }),
-      );
-    }
-    out(lines.map((line) => `${line}\n`).join(""));
+    return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
   }
+  const line = (problem: ManifestProblem) => formatProblem(problem, words);
+  const lines = [
+    ...problems.map(line),
+    ...warnings.map((warning) => t("check.warning", { problem: line(warning) })),
+    ...hints.map((hint) => t("check.hint", { problem: line(hint) })),
+  ];
+  if (problems.length === 0) {
+    const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
+    const counted = {
+      count: tools,
+      tools: plural(settings.locale, tools, t("count.tools")),
+      where,
+    };
+    lines.push(
+      warnings.length === 0 ? t("check.ok", counted) : t("check.ok_warnings", {
+        ...counted,
+        warnings: warnings.length,
+        warning_word: plural(settings.locale, warnings.length, t("count.warnings")),
+      }),
+    );
+  }
+  out(lines.map((line) => `${line}\n`).join(""));
   return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
 }
 
-/** Programs that run a script named in their arguments (an interpreter, by its usual names). */
-const INTERPRETER =
-  /^(?:node|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|lua[0-9.]*|Rscript|(?:ba|da|z|k|fi)?sh)$/;
+/** A working directory that does not exist or is no directory: every call would fail to start. */
+function cwdProblem(cwd: string): Phrase | undefined {
+  try {
+    if (Deno.statSync(canonicalPath(cwd)).isDirectory) return undefined;
+    return phrase("start.cwd_not_dir", { cwd: JSON.stringify(cwd) });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return undefined;
+    return phrase("start.cwd_missing", { cwd: JSON.stringify(cwd) });
+  }
+}
 
 /**
  * An interpreter that runs a workspace script, in a tool that does not say in `files` what else
  * the script loads: an approval pins the script, but not the modules it imports.
  */
-function filesHints(roster: Roster): ManifestProblem[] {
-  const hints: ManifestProblem[] = [];
-  const root = canonicalPath(roster.root);
-  for (const spec of roster.tools.values()) {
-    const program = spec.program.slice(spec.program.lastIndexOf("/") + 1);
-    if (spec.files !== undefined || !INTERPRETER.test(program)) continue;
-    const inputs = new Set(spec.inputArguments?.map((arg) => arg.index));
-    const cwd = canonicalPath(spec.cwd);
-    const named = spec.command.slice(1).filter((_, at) => !inputs.has(at + 1));
-    const script = named.map((arg) => workspaceFile(arg, cwd, root)).find((path) => path) ??
-      named.map((arg) => looseScript(arg, cwd, root)).find((path) => path);
-    if (script === undefined) continue;
-    const shown = script.startsWith(`${root}/`) ? script.slice(root.length + 1) : script;
-    const dir = shown.endsWith("/") ? shown.slice(0, -1) : parentPath(`/${shown}`).slice(1) || ".";
-    const reason = phrase("check.files_hint", {
-      script: JSON.stringify(shown),
-      program: JSON.stringify(program),
-      dir,
-    });
-    const secrets = callSecrets(spec.env);
-    hints.push(
-      problemOf(
-        { file: spec.file, tool: spec.name, field: "files" },
-        redactPhrase(reason, secrets),
-      ),
-    );
-  }
-  return hints;
+function filesHint(spec: ToolSpec, root: string): Phrase | undefined {
+  const program = spec.program.slice(spec.program.lastIndexOf("/") + 1);
+  if (spec.files !== undefined || !INTERPRETER.test(program)) return undefined;
+  const inputs = new Set(spec.inputArguments?.map((arg) => arg.index));
+  const cwd = canonicalPath(spec.cwd);
+  const named = spec.command.slice(1).filter((_, at) => !inputs.has(at + 1));
+  const script = named.map((arg) => workspaceFile(arg, cwd, root)).find((path) => path) ??
+    named.map((arg) => looseScript(arg, cwd, root)).find((path) => path);
+  if (script === undefined) return undefined;
+  const shown = script.startsWith(`${root}/`) ? script.slice(root.length + 1) : script;
+  const dir = shown.endsWith("/") ? shown.slice(0, -1) : parentPath(`/${shown}`).slice(1) || ".";
+  return phrase("check.files_hint", {
+    script: JSON.stringify(shown),
+    program: JSON.stringify(program),
+    dir,
+  });
 }
 
 /**
@@ -175,38 +177,16 @@ function looseScript(arg: string, cwd: string, root: string): string | undefined
   const path = resolvePath(isAbsolutePath(arg) ? arg : joinPath(cwd, arg));
   if (!path.startsWith(`${root}/`)) return undefined;
   try {
-    if (quietly(() => Deno.statSync(path)).isDirectory) return `${path}/`;
-    return undefined;
+    return quietly(() => Deno.statSync(path)).isDirectory ? `${path}/` : undefined;
   } catch {
     const base = path.slice(path.lastIndexOf("/") + 1);
     try {
-      const siblings = Deno.readDirSync(parentPath(path));
-      for (const entry of siblings) if (entry.name.startsWith(`${base}.`)) return path;
+      for (const entry of Deno.readDirSync(parentPath(path))) {
+        if (entry.name.startsWith(`${base}.`)) return path;
+      }
     } catch {
       // No such directory either.
     }
     return undefined;
   }
-}
-
-/** A working directory that does not exist or is no directory: every call would fail to start. */
-function cwdWarnings(roster: Roster, settings: Settings): ManifestProblem[] {
-  const warnings: ManifestProblem[] = [];
-  for (const spec of roster.tools.values()) {
-    let reason;
-    try {
-      if (!Deno.statSync(canonicalPath(spec.cwd)).isDirectory) {
-        reason = phrase("start.cwd_not_dir", { cwd: JSON.stringify(spec.cwd) });
-      }
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) continue;
-      reason = phrase("start.cwd_missing", { cwd: JSON.stringify(spec.cwd) });
-    }
-    if (reason === undefined) continue;
-    const secrets = callSecrets(spec.env, settings.env);
-    warnings.push(
-      problemOf({ file: spec.file, tool: spec.name, field: "cwd" }, redactPhrase(reason, secrets)),
-    );
-  }
-  return warnings;
 }

@@ -9,17 +9,56 @@
 import { shellQuote } from "../../approval/shell_quote.ts";
 import { BasisError } from "../../errors.ts";
 import { fsReason } from "../../fs_reason.ts";
-import { phrase } from "../../locale/messages.ts";
+import { messages, phrase } from "../../locale/messages.ts";
 import { findWorkspaceRoot } from "../../manifest/load.ts";
 import { joinPath, resolvePath } from "../../paths.ts";
-import { cliMessages } from "../_cli_messages.ts";
+import { VERSION } from "../../version.ts";
 import { out, outJson } from "../output.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
-import { INIT_SCRIPT, INIT_TOOL, initManifest, initScript } from "./_init_files.ts";
 
 const MANIFEST = ".basis/tools.json";
+/** Where the example tool's script goes, relative to the workspace root. */
+const SCRIPT = ".basis/tools/hello.sh";
+/** The example tool's name. */
+const TOOL = "hello";
+
+/**
+ * The manifest `init` writes: it names the published package's copy of this version's schema.
+ *
+ * @returns Its text, ending with a newline.
+ */
+export function initManifest(): string {
+  const manifest = {
+    $schema: `https://jsr.io/@basis/tools/${VERSION}/schemas/tools.schema.json`,
+    schema: 1,
+    tools: {
+      [TOOL]: {
+        description: "Say hello to someone by name",
+        input_schema: {
+          type: "object",
+          properties: { name: { type: "string", description: "Who to greet", minLength: 1 } },
+          required: ["name"],
+          additionalProperties: false,
+        },
+        command: [`./${SCRIPT}`, { input: "name" }],
+        // The rest of the tool's code: an approval pins these files too.
+        files: [".basis/tools/*"],
+      },
+    },
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** The example tool's script (POSIX sh, no dependencies). */
+const SCRIPT_TEXT = `#!/bin/sh
+# A basis-tools tool. The input arrives as one JSON object on stdin, for example
+# {"name":"world"}; {"input": "name"} in .basis/tools.json also passes the name as $1.
+# What it prints on stdout is the result; a non-zero exit is a failure, with stderr as the reason.
+input=$(cat)
+printf 'Hello, %s! (the whole input was %s)\\n' "$1" "$input"
+`;
 
 /**
  * Writes the manifest and the example tool, and prints the next steps.
@@ -31,12 +70,28 @@ const MANIFEST = ".basis/tools.json";
  *   be written; nothing is written then.
  */
 export async function initCommand(settings: Settings): Promise<number> {
-  const root = settings.workspace === undefined
-    ? resolvePath(Deno.cwd())
-    : await workspaceRoot(settings);
+  const here = settings.workspace === undefined;
+  const root = here ? resolvePath(Deno.cwd()) : await workspaceRoot(settings);
   const manifest = joinPath(root, MANIFEST);
-  const script = joinPath(root, INIT_SCRIPT);
-  if (settings.workspace === undefined) {
+  const script = joinPath(root, SCRIPT);
+  const cannot = (path: string, error: unknown) =>
+    BasisError.of(
+      "usage",
+      phrase("init.cannot_write", { path: JSON.stringify(path), reason: fsReason(error) }),
+    );
+  // Whether anything is at a path (a dangling symbolic link counts: it is meant to be a file);
+  // when it cannot be told, nothing is written.
+  const exists = (path: string) => {
+    try {
+      return Deno.lstatSync(path) !== undefined;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+        return false;
+      }
+      throw cannot(path, error);
+    }
+  };
+  if (here) {
     // A directory inside a workspace belongs to it: a second manifest here would hide the first.
     const found = await findWorkspaceRoot(root);
     if (exists(joinPath(found, MANIFEST)) && found !== root) {
@@ -52,7 +107,7 @@ export async function initCommand(settings: Settings): Promise<number> {
   try {
     await Deno.mkdir(joinPath(root, ".basis/tools"), { recursive: true });
     // createNew: a file made meanwhile is never overwritten either.
-    await Deno.writeTextFile(script, initScript(), { createNew: true, mode: 0o755 });
+    await Deno.writeTextFile(script, SCRIPT_TEXT, { createNew: true, mode: 0o755 });
     // The mode of a new file is cut by the umask: the script must be executable.
     await Deno.chmod(script, 0o755);
     writing = manifest;
@@ -62,42 +117,20 @@ export async function initCommand(settings: Settings): Promise<number> {
     // (createNew refused it), and the script once the manifest failed.
     if (!(error instanceof Deno.errors.AlreadyExists)) await Deno.remove(writing).catch(() => {});
     if (writing === manifest) await Deno.remove(script).catch(() => {});
-    throw BasisError.of(
-      "usage",
-      phrase("init.cannot_write", { path: JSON.stringify(writing), reason: fsReason(error) }),
-    );
+    throw cannot(writing, error);
   }
-  const here = settings.workspace === undefined ? "" : ` -C ${shellQuote(root)}`;
+  const at = here ? "" : ` -C ${shellQuote(root)}`;
   const commands = {
-    call: `basis-tools${here} call ${INIT_TOOL} '{"name":"world"}'`,
-    rule: `basis-tools${here} rules add --tool ${INIT_TOOL}`,
+    call: `basis-tools${at} call ${TOOL} '{"name":"world"}'`,
+    rule: `basis-tools${at} rules add --tool ${TOOL}`,
     mcp: `basis-tools -C ${shellQuote(root)} mcp`,
-    check: `basis-tools${here} check`,
+    check: `basis-tools${at} check`,
   };
   if (settings.json) {
-    outJson({ created: [manifest, script], tool: INIT_TOOL, next: Object.values(commands) });
-    return EXIT.ok;
+    outJson({ created: [manifest, script], tool: TOOL, next: Object.values(commands) });
+  } else {
+    const { t } = messages(settings.locale);
+    out(`${t("init.done", { manifest, script, tool: JSON.stringify(TOOL), ...commands })}\n`);
   }
-  const { t } = await cliMessages(settings.locale);
-  out(`${t("init.done", { manifest, script, tool: JSON.stringify(INIT_TOOL), ...commands })}\n`);
   return EXIT.ok;
-}
-
-/**
- * Whether anything is at a path (a dangling symbolic link counts: it is meant to be a file); when
- * it cannot be told, nothing is written.
- */
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return false;
-    }
-    throw BasisError.of(
-      "usage",
-      phrase("init.cannot_write", { path: JSON.stringify(path), reason: fsReason(error) }),
-    );
-  }
 }

@@ -8,17 +8,13 @@
 import { callSecrets, redact } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
 import type { ManifestProblem } from "../../errors.ts";
-import { listOf, type Messages } from "../../locale/messages.ts";
+import { listOf, messages } from "../../locale/messages.ts";
 import { out, outJson, problemJson } from "../output.ts";
 import { formatTable } from "../_table.ts";
-import { cliMessages } from "../_cli_messages.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
-import { BUILT_IN, type ListRow, SPAWN_SIDE_EFFECT_TEXT, spawnRow } from "../_spawn_row.ts";
-import { SPAWN_TOOL } from "../../spawn/types.ts";
+import { spawnToolFor } from "../_tools.ts";
+import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../../spawn/types.ts";
 import type { Settings } from "../settings.ts";
-
-/** A row of `list`, with why a tool cannot be used (none when it can). */
-type Row = ListRow & { problems: readonly ManifestProblem[] };
 
 /**
  * Prints the roster: name, side effect, source, description; for a tool that cannot be used, why
@@ -30,10 +26,16 @@ type Row = ListRow & { problems: readonly ManifestProblem[] };
 export async function listCommand(settings: Settings): Promise<number> {
   const [loaded, spawn] = await Promise.all([rosterFor(settings), spawnConfigFor(settings)]);
   const roster = await checkAvailability(loaded, { schemas: false, env: settings.env });
-  const rows: Row[] = rosterEntries(roster).map((entry) =>
+  const rows: {
+    name: string;
+    side_effect: string | null;
+    source: string;
+    description: string | null;
+    problems: readonly ManifestProblem[];
+  }[] = rosterEntries(roster).map(({ name, ...entry }) =>
     "spec" in entry
       ? {
-        name: entry.name,
+        name,
         side_effect: entry.spec.sideEffect,
         source: entry.spec.scope,
         // A description is shown; a secret of the tool's (or an --env one) never is.
@@ -41,30 +43,29 @@ export async function listCommand(settings: Settings): Promise<number> {
         problems: [],
       }
       : {
-        name: entry.name,
-        side_effect: "",
+        name,
+        side_effect: null,
         source: entry.unavailable.scope,
-        description: entry.unavailable.description ?? "",
+        description: entry.unavailable.description || null,
         problems: entry.unavailable.problems,
       }
   );
   if (serves(settings, SPAWN_TOOL)) {
-    rows.push(
-      "config" in spawn ? { ...await spawnRow(settings, spawn.config), problems: [] } : {
-        name: SPAWN_TOOL,
-        side_effect: SPAWN_SIDE_EFFECT_TEXT,
-        source: BUILT_IN,
-        description: "",
-        problems: spawn.problems,
-      },
-    );
+    // The spawn tool as the contract builds it: its side effects and description as a model sees.
+    const tool = "config" in spawn ? await spawnToolFor(settings, spawn.config) : undefined;
+    rows.push({
+      name: SPAWN_TOOL,
+      side_effect: tool?.sideEffects.join(", ") ??
+        `${SPAWN_SIDE_EFFECTS.command}, ${SPAWN_SIDE_EFFECTS.agent}`,
+      source: "built-in",
+      description: tool?.description() ?? null,
+      problems: "problems" in spawn ? spawn.problems : [],
+    });
   }
-  const words = await cliMessages(settings.locale);
+  const words = messages(settings.locale);
   if (settings.json) {
     outJson(rows.map(({ problems, ...row }) => ({
       ...row,
-      side_effect: row.side_effect === "" ? null : row.side_effect,
-      description: row.description === "" && problems.length > 0 ? null : row.description,
       available: problems.length === 0,
       // The reason stays English (a stable field); the message is in the locale.
       problems: problems.map((problem) => problemJson(problem, words)),
@@ -72,35 +73,28 @@ export async function listCommand(settings: Settings): Promise<number> {
     return 0;
   }
   const { t, say } = words;
-  const heading = [
-    t("list.heading_name"),
-    t("list.heading_effect"),
-    t("list.heading_source"),
-    t("list.heading_description"),
-  ];
-  const cells = rows.map((row) => {
-    const description = row.problems.length === 0
-      ? row.description
-      : unavailableText(row.problems, words);
-    const effect = row.problems.length === 0 || row.side_effect !== "" ? row.side_effect : "-";
-    return [row.name, effect, row.source, description];
+  const cells = rows.map(({ name, side_effect, source, description, problems }) => {
+    const [first] = problems;
+    if (first === undefined) return [name, side_effect ?? "-", source, description ?? ""];
+    // `unavailable: <field>: <reason>`, saying how many more problems there are.
+    const why = say(first.reason);
+    const reason = (first.field === undefined ? why : `${first.field}: ${why}`).replace(
+      /\s+/g,
+      " ",
+    );
+    const count = problems.length - 1;
+    const text = count === 0
+      ? t("list.unavailable", { reason })
+      : t("list.unavailable_more", { reason, count });
+    return [name, side_effect ?? "-", source, text];
   });
+  const heading = [t("list.heading_name"), t("list.heading_effect"), t("list.heading_source")];
   // Aligned by the cells each character takes, cut to the terminal's width (whole in a pipe).
-  const lines = formatTable([heading, ...cells]);
+  const lines = formatTable([[...heading, t("list.heading_description")], ...cells]);
   if (roster.tools.size === 0 && roster.unavailable.size === 0) {
     const paths = say(listOf(roster.sources.map((s) => s.path), "join.and"));
     lines.push(t("list.no_tools", { paths }));
   }
   out(lines.join("\n") + "\n");
   return 0;
-}
-
-/** `unavailable: <field>: <reason>`, saying how many more problems there are. */
-function unavailableText(problems: readonly ManifestProblem[], words: Messages): string {
-  const first = problems[0]!;
-  const why = words.say(first.reason);
-  const reason = (first.field === undefined ? why : `${first.field}: ${why}`).replace(/\s+/g, " ");
-  return problems.length === 1
-    ? words.t("list.unavailable", { reason })
-    : words.t("list.unavailable_more", { reason, count: problems.length - 1 });
 }

@@ -6,12 +6,13 @@
  */
 
 import { BasisError, errorLines } from "../../errors.ts";
+import { messages } from "../../locale/messages.ts";
 import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
 import { serveMcp } from "../../mcp/serve_mcp.ts";
 import { resolvePath } from "../../paths.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err } from "../output.ts";
-import { cliMessages } from "../_cli_messages.ts";
+
 import { workspaceRoot } from "../_workspace_root.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
 import { commandAudit, toolContext } from "../_tools.ts";
@@ -42,9 +43,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     const tools: RosterToolSettings = {
       root,
       configDir,
-      audit,
-      context: toolContext(settings, { spill: true }),
-      ...(settings.roster === undefined ? {} : { roster: settings.roster }),
+      context: toolContext(settings, { spill: true, audit }),
       // Said once per server start, in its log.
       sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
     };
@@ -63,7 +62,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     return served.interrupted ? 130 : 0;
   } catch (error) {
     if (!(error instanceof BasisError)) throw error;
-    const lines = errorLines(error, await cliMessages(settings.locale));
+    const lines = errorLines(error, messages(settings.locale));
     err(lines.map((line) => `basis-tools: ${line}\n`).join(""));
     return exitCodeFor(error.code);
   } finally {

@@ -7,20 +7,18 @@
 
 import { loadRoster } from "../../manifest/load.ts";
 import { parentPath, resolvePath } from "../../paths.ts";
-import { derivePermissions } from "../../permissions/derive.ts";
+import { derivePermissions, type ProgramRequest } from "../../permissions/derive.ts";
 import {
   type FormatOptions,
   formatPermissions,
   PERMISSION_FORMATS,
   type PermissionFormat,
 } from "../../permissions/format.ts";
-import type { ProgramRequest } from "../../permissions/derive.ts";
 import { KEPT_ENV, namedAgents, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
 import { spawnConfigFor } from "../_roster.ts";
-import { err, out } from "../output.ts";
-import { cliMessages } from "../_cli_messages.ts";
-import { BasisError, formatProblem, type ManifestProblem } from "../../errors.ts";
-import { type Messages, phrase } from "../../locale/messages.ts";
+import { err, leftOut, out } from "../output.ts";
+import { BasisError, type ManifestProblem } from "../../errors.ts";
+import { messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { sandboxNeeds } from "../../sandbox/needs.ts";
@@ -30,23 +28,20 @@ import { sandboxNeeds } from "../../sandbox/needs.ts";
  * run's locale (the JSON formats stay English).
  *
  * @param settings The run's settings (`--no-shell` leaves the shell out).
- * @param format The `--format` value; `json` when absent and `--json` is given, else `flags`.
+ * @param format The `--format` value. @default `json` with `--json`, else `flags`
  * @returns The exit code: 0, warnings or not.
  * @throws {BasisError} `usage` for an unknown format; {@linkcode ManifestError} for a manifest
  *   or spawn configuration that cannot be used.
  */
 export async function permissionsCommand(
   settings: Settings,
-  format: string | undefined,
+  format = settings.json ? "json" : "flags",
 ): Promise<number> {
-  const chosen = format ?? (settings.json ? "json" : "flags");
-  if (!(PERMISSION_FORMATS as readonly string[]).includes(chosen)) {
+  if (!(PERMISSION_FORMATS as readonly string[]).includes(format)) {
+    const formats = PERMISSION_FORMATS.join(", ");
     throw BasisError.of(
       "usage",
-      phrase("cli.bad_permissions_format", {
-        value: `"${chosen}"`,
-        formats: PERMISSION_FORMATS.join(", "),
-      }),
+      phrase("cli.bad_permissions_format", { value: `"${format}"`, formats }),
     );
   }
   // Every ${VAR} the loader expands passes through here: those are the names to grant.
@@ -85,9 +80,11 @@ export async function permissionsCommand(
     envNames: [...KEPT_ENV, SPAWN_DEPTH_VAR],
     ...(settings.auditLog === undefined ? {} : { auditLog: settings.auditLog }),
   });
-  const words = await cliMessages(settings.locale);
+  const words = messages(settings.locale);
+  // One warning on its line: `basis-tools: warning: …`.
+  const warning = (message: string) => `${words.t("permissions.warning", { message })}\n`;
   let options: FormatOptions = {};
-  if (chosen === "compile") {
+  if (format === "compile") {
     // What `deno compile` builds from, and the arguments baked in so that the binary serves this
     // workspace with this config directory.
     const { root } = roster;
@@ -96,7 +93,7 @@ export async function permissionsCommand(
     const output = `basis-tools-${root.slice(root.lastIndexOf("/") + 1) || "root"}`;
     const main = Deno.mainModule;
     if (Deno.build.standalone || !main.startsWith("file:")) {
-      err(warningLine(words.t("permissions.compile_self"), words));
+      err(warning(words.t("permissions.compile_self")));
       options = { entry: "basis-tools.js", output, args };
     } else if (own !== undefined) {
       options = { entry: own.entry, output, args, include: own.chunks };
@@ -107,27 +104,14 @@ export async function permissionsCommand(
       options = { entry, entryFlags: ["--config", config], output, args };
     }
   }
-  out(formatPermissions(derived, chosen as PermissionFormat, options));
+  out(formatPermissions(derived, format as PermissionFormat, options));
   // A tool that cannot be used is granted nothing: say so, and why.
-  const left: [string, readonly ManifestProblem[]][] = [
-    ...[...roster.unavailable.values()].map((tool) => [tool.name, tool.problems] as const),
-    ...(spawn.problems === undefined ? [] : [[SPAWN_TOOL, spawn.problems] as const]),
-  ] as [string, readonly ManifestProblem[]][];
-  err(
-    [
-      ...left.map(([name, problems]) => {
-        const why = problems.map((problem) => formatProblem(problem, words)).join("; ");
-        return warningLine(words.t("cli.left_out", { tool: JSON.stringify(name), why }), words);
-      }),
-      ...derived.warnings.map((warning) => warningLine(words.say(warning.phrase), words)),
-    ].join(""),
-  );
+  const left = leftOut([
+    ...roster.unavailable.values(),
+    ...(spawn.problems === undefined ? [] : [{ name: SPAWN_TOOL, problems: spawn.problems }]),
+  ], words);
+  err([...left, ...derived.warnings.map(({ phrase }) => words.say(phrase))].map(warning).join(""));
   return 0;
-}
-
-/** One warning on its line: `basis-tools: warning: …`. */
-function warningLine(message: string, words: Messages): string {
-  return `${words.t("permissions.warning", { message })}\n`;
 }
 
 /**

@@ -8,9 +8,10 @@
 
 import { addRule, loadRules, removeRule } from "../../approval/rules/store.ts";
 import { RulesFileError } from "../../approval/rules/errors.ts";
+import { keepApproved } from "../../approval/rules/approved.ts";
 import { contentCondition, pinConditions } from "../../approval/rules/pin.ts";
 import { type CallContent, callContent } from "../../approval/rules/content.ts";
-import type { Rule, RuleDecision, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
+import type { Rule, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
 import { parseKeepingNumbers, strictJsonProblem } from "../../json_text.ts";
 import { callSecrets } from "../../redact.ts";
@@ -22,18 +23,31 @@ import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import { EXIT } from "../exit_codes.ts";
+import { formatTable } from "../_table.ts";
 import { out, outJson } from "../output.ts";
-import { cliMessages } from "../_cli_messages.ts";
 import { BasisError } from "../../errors.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
-import { type Messages, phrase, type PhraseParams, plural } from "../../locale/messages.ts";
+import {
+  type Messages,
+  messages,
+  phrase,
+  type PhraseParams,
+  plural,
+} from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
-import { formatTable } from "../_table.ts";
-import { keepApproved } from "../../approval/rules/approved.ts";
 import { callCommand, callSpawnCommand } from "./call.ts";
 
 /** The parsed options of a `rules` command. */
 export type RulesOptions = Map<string, string | boolean | string[]>;
+
+/** How many arguments each subcommand takes, at least and at most, and the error that says so. */
+const ARITY: Readonly<Record<string, readonly [number, number, MessageKey]>> = {
+  list: [0, 0, "cli.rules_no_arguments"],
+  add: [0, 0, "cli.rules_no_arguments"],
+  remove: [1, 1, "cli.rules_one_argument"],
+  check: [0, 0, "cli.rules_no_arguments"],
+  test: [1, 2, "cli.rules_test_arguments"],
+};
 
 /**
  * Runs one `rules` subcommand.
@@ -49,36 +63,25 @@ export async function rulesCommand(
   positionals: readonly string[],
   options: RulesOptions,
 ): Promise<number> {
-  const [sub, ...rest] = positionals;
-  const expect = (count: number) => {
-    if (rest.length !== count) {
-      throw usage(count === 1 ? "cli.rules_one_argument" : "cli.rules_no_arguments", {
-        command: `"rules ${sub}"`,
-      });
-    }
-  };
-  switch (sub) {
-    case "list":
-      expect(0);
-      return await list(settings);
-    case "add":
-      expect(0);
-      return await add(settings, options);
-    case "remove":
-      expect(1);
-      return await remove(settings, rest[0] as string);
-    case "check":
-      expect(0);
-      return await check(settings);
-    case "test":
-      if (rest.length < 1 || rest.length > 2) {
-        throw usage("cli.rules_test_arguments", { command: `"rules ${sub}"` });
-      }
-      return await test(settings, rest[0] as string, rest[1]);
+  const [sub = "", ...rest] = positionals;
+  const command = `"rules${sub === "" ? "" : ` ${sub}`}"`;
+  if (!Object.hasOwn(ARITY, sub)) throw usage("cli.rules_subcommand", { command });
+  const [min, max, key] = ARITY[sub]!;
+  if (rest.length < min || rest.length > max) throw usage(key, { command });
+  const words = messages(settings.locale);
+  if (sub === "list") return list(settings, words);
+  if (sub === "add") return await add(settings, options, words);
+  if (sub === "check") return await check(settings);
+  if (sub === "remove") {
+    const rule = await removeRule(settings.configDir, rest[0]!);
+    if (settings.json) outJson(rule);
+    else out(`${changed(words, "rules.removed", rule)}\n`);
+    return EXIT.ok;
   }
-  throw usage("cli.rules_subcommand", {
-    command: `"rules${sub === undefined ? "" : ` ${sub}`}"`,
-  });
+  // `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them.
+  return rest[0] === SPAWN_TOOL
+    ? await callSpawnCommand(settings, rest[1], { dryRun: true })
+    : await callCommand(settings, rest[0]!, rest[1], { timeoutMs: undefined, dryRun: true });
 }
 
 /** A usage error, in English and reworded in the run's locale when reported. */
@@ -86,56 +89,33 @@ function usage(key: MessageKey, params?: PhraseParams): BasisError {
   return BasisError.of("usage", phrase(key, params));
 }
 
-async function list(settings: Settings): Promise<number> {
+async function list(settings: Settings, words: Messages): Promise<number> {
   const loaded = await loadRules(settings.configDir);
   const all = [...loaded.rules, ...loaded.ignored];
   if (settings.json) {
-    outJson({
-      file: loaded.file,
-      rules: all.map((rule) => ({ ...rule, ignored: loaded.ignored.includes(rule) })),
-    });
+    const rules = all.map((rule) => ({ ...rule, ignored: loaded.ignored.includes(rule) }));
+    outJson({ file: loaded.file, rules });
     return EXIT.ok;
   }
-  const { t } = await cliMessages(settings.locale);
+  const { t } = words;
   if (all.length === 0) {
     out(`${t("rules.none", { file: loaded.file })}\n`);
     return EXIT.ok;
   }
+  const rows = all.map((rule) => [
+    rule.id,
+    rule.decision,
+    rule.tool,
+    scopeText(rule, words),
+    `${JSON.stringify(rule.when)}${rule.reason === undefined ? "" : ` — ${rule.reason}`}${
+      loaded.ignored.includes(rule) ? t("rules.ignored") : ""
+    }`,
+  ]);
+  const heading = [t("rules.heading_id"), t("rules.heading_decision"), t("rules.heading_tool")];
   // Aligned in columns, cut to the terminal's width (whole when stdout is not a terminal).
-  const rows = all.map((rule) => {
-    const ignored = loaded.ignored.includes(rule) ? t("rules.ignored") : "";
-    const reason = rule.reason === undefined ? "" : ` — ${rule.reason}`;
-    return [
-      rule.id,
-      rule.decision,
-      rule.tool,
-      scopeText(rule, t),
-      `${JSON.stringify(rule.when)}${reason}${ignored}`,
-    ];
-  });
-  const heading = [
-    t("rules.heading_id"),
-    t("rules.heading_decision"),
-    t("rules.heading_tool"),
-    t("rules.heading_scope"),
-    t("rules.heading_when"),
-  ];
-  out(formatTable([heading, ...rows]).join("\n") + "\n");
+  const head = [...heading, t("rules.heading_scope"), t("rules.heading_when")];
+  out(formatTable([head, ...rows]).join("\n") + "\n");
   return EXIT.ok;
-}
-
-/** The option values of `rules add`. */
-function reader(options: RulesOptions) {
-  return {
-    text(name: string): string | undefined {
-      const value = options.get(name);
-      return typeof value === "string" ? value : undefined;
-    },
-    texts(name: string): string[] | undefined {
-      const value = options.get(name);
-      return Array.isArray(value) ? value : undefined;
-    },
-  };
 }
 
 /**
@@ -152,10 +132,11 @@ async function optionJson(tool: string, option: string, text: string): Promise<u
   const detail = position === undefined
     ? reason
     : phrase("json.at", { detail: reason, ...position });
-  throw BasisError.of(
-    "usage",
-    phrase("cli.rules_bad_json", { tool: JSON.stringify(tool), option: `"${option}"`, detail }),
-  );
+  throw usage("cli.rules_bad_json", { tool: JSON.stringify(tool), option: `"${option}"`, detail });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The conditions given on the command line: `--when`, then each field's own option over it. */
@@ -163,75 +144,59 @@ async function givenConditions(
   tool: string,
   options: RulesOptions,
 ): Promise<Record<string, unknown> | undefined> {
-  const { text, texts } = reader(options);
-  const whenText = text("when");
+  const whenText = options.get("when");
   let when: Record<string, unknown> | undefined;
-  if (whenText !== undefined) {
+  if (typeof whenText === "string") {
     const value = await optionJson(tool, "--when", whenText);
     // Not an object: the rule's own check names the field.
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      return value as Record<string, unknown>;
-    }
+    if (!isObject(value)) return value as Record<string, unknown>;
     when = { ...value };
   }
-  const set = (key: string, value: unknown) => {
-    when ??= {};
-    when[key] = value;
-  };
-  const program = text("program");
-  if (program !== undefined) set("program", program);
-  const argv = text("argv");
-  if (argv !== undefined) set("argv", await optionJson(tool, "--argv", argv));
-  const cwd = text("cwd");
-  if (cwd !== undefined) set("cwd", cwd);
-  const sandbox = text("sandbox");
-  if (sandbox !== undefined) {
-    set(
-      "sandbox",
-      sandbox === "unconfined" || sandbox === "any"
-        ? sandbox
-        : await optionJson(tool, "--sandbox", sandbox),
-    );
-  }
-  for (const pair of texts("input") ?? []) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) {
-      throw usage("cli.rules_bad_input_condition", { tool: JSON.stringify(tool) });
+  const set = (key: string, value: unknown) => (when ??= {})[key] = value;
+  for (const name of ["program", "argv", "cwd", "sandbox", "input", "body", "body-glob"]) {
+    const value = options.get(name);
+    if (name === "input") {
+      for (const pair of Array.isArray(value) ? value : []) {
+        const eq = pair.indexOf("=");
+        if (eq < 0) throw usage("cli.rules_bad_input_condition", { tool: JSON.stringify(tool) });
+        const input = (when?.input ?? {}) as Record<string, unknown>;
+        const equals = await optionJson(tool, "--input", pair.slice(eq + 1));
+        set("input", { ...input, [pair.slice(0, eq)]: { equals } });
+      }
+    } else if (typeof value !== "string") {
+      continue;
+    } else if (
+      name === "argv" || (name === "sandbox" && value !== "unconfined" && value !== "any")
+    ) {
+      set(name, await optionJson(tool, `--${name}`, value));
+    } else {
+      set(name === "body-glob" ? "body" : name, name === "body-glob" ? { glob: value } : value);
     }
-    const input = (when?.input ?? {}) as Record<string, unknown>;
-    const value = await optionJson(tool, "--input", pair.slice(eq + 1));
-    set("input", { ...input, [pair.slice(0, eq)]: { equals: value } });
   }
-  const body = text("body");
-  if (body !== undefined) set("body", body);
-  const bodyGlob = text("body-glob");
-  if (bodyGlob !== undefined) set("body", { glob: bodyGlob });
-  const target = text("target");
-  if (target !== undefined) set("target", target);
-  const mode = text("mode");
-  if (mode !== undefined) set("mode", mode);
+  for (const name of ["target", "mode"]) {
+    const value = options.get(name);
+    if (typeof value === "string") set(name, value);
+  }
   // A path is stored as a call shows it (links resolved), so a rule holds for every spelling.
-  if (when !== undefined && typeof when.program === "string" && isAbsolutePath(when.program)) {
+  if (typeof when?.program === "string" && isAbsolutePath(when.program)) {
     when.program = canonicalFilePath(when.program);
   }
-  if (when !== undefined && typeof when.cwd === "string" && isAbsolutePath(when.cwd)) {
-    when.cwd = canonicalPath(when.cwd);
-  }
+  if (typeof when?.cwd === "string" && isAbsolutePath(when.cwd)) when.cwd = canonicalPath(when.cwd);
   return when;
 }
 
-async function add(settings: Settings, options: RulesOptions): Promise<number> {
-  const { text, texts } = reader(options);
+async function add(settings: Settings, options: RulesOptions, words: Messages): Promise<number> {
+  const text = (name: string) => {
+    const value = options.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
   const tool = text("tool");
   if (tool === undefined) throw usage("cli.rules_tool_required");
-  if (options.get("deny") === true && options.get("ask") === true) {
+  const [deny, ask, global] = [options.get("deny"), options.get("ask"), options.get("global")];
+  if (deny === true && ask === true) {
     throw usage("cli.rules_deny_and_ask", { tool: JSON.stringify(tool) });
   }
-  const decision: RuleDecision = options.get("deny") === true
-    ? "deny"
-    : options.get("ask") === true
-    ? "ask"
-    : "allow";
+  const decision = deny === true ? "deny" : ask === true ? "ask" : "allow";
   const given = await givenConditions(tool, options);
   let when: unknown = given ?? {};
   // What an allow rule pins beyond what was given: never for a deny or ask rule, which keeps
@@ -253,28 +218,36 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     const spec = findTool(roster, tool);
     secrets = callSecrets(spec.env, settings.env);
     if (decision === "allow" && isObject(when)) {
-      const global = options.get("global") === true;
-      const now = await pinnedNow(spec, settings, global, given?.program);
+      const now = await pinnedNow(spec, settings, root, global === true, given?.program);
       content = now.content;
-      if (given === undefined) {
-        when = now.when;
-        pinned = Object.keys(now.when);
-      } else {
-        const added = (["program", "env", "content"] as const).filter((key) =>
+      // What was not given is pinned as it is now (given nothing: everything).
+      pinned = given === undefined
+        ? Object.keys(now.when)
+        : (["program", "env", "content"] as const).filter((key) =>
           !Object.hasOwn(given, key) && now.when[key] !== undefined
         );
-        when = { ...given, ...Object.fromEntries(added.map((key) => [key, now.when[key]])) };
-        pinned = added;
-      }
+      when = given === undefined ? now.when : {
+        ...given,
+        ...Object.fromEntries(
+          pinned.map((key) => [key, (now.when as Record<string, unknown>)[key]]),
+        ),
+      };
     }
   }
   const reason = text("reason");
-  const match = await examples(tool, "--match", texts("match"));
-  const notMatch = await examples(tool, "--not-match", texts("not-match"));
+  const examples = async (option: string) => {
+    const texts = options.get(option);
+    if (!Array.isArray(texts)) return undefined;
+    const parsed: unknown[] = [];
+    for (const text of texts) parsed.push(await optionJson(tool, `--${option}`, text));
+    return parsed;
+  };
+  const match = await examples("match");
+  const notMatch = await examples("not-match");
   const input = {
     tool,
     decision,
-    scope: options.get("global") === true ? "global" : { workspace: root },
+    scope: global === true ? "global" : { workspace: root },
     when,
     ...(reason === undefined ? {} : { reason }),
     ...(match === undefined ? {} : { match }),
@@ -288,19 +261,13 @@ async function add(settings: Settings, options: RulesOptions): Promise<number> {
     outJson(rule);
     return EXIT.ok;
   }
-  const { t } = await cliMessages(settings.locale);
-  const lines = [await changed(settings, "rules.added", rule)];
+  const lines = [changed(words, "rules.added", rule)];
   if (pinned.length > 0) {
-    const conditions = JSON.stringify(rule.when);
     const fields = Object.keys(rule.when).filter((key) => pinned.includes(key)).join(", ");
-    lines.push(t("rules.pinned", { fields, conditions }));
+    lines.push(words.t("rules.pinned", { fields, conditions: JSON.stringify(rule.when) }));
   }
   out(`${lines.join("\n")}\n`);
   return EXIT.ok;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -316,16 +283,15 @@ async function pinnedSpawn(
   if (isObject(body) && "glob" in body && mode === undefined) {
     return { when: { ...given, mode: "command" }, pinned: ["mode"] };
   }
-  if (typeof body !== "string" || (mode !== undefined && mode !== "command")) {
-    return { when: given, pinned: [] };
-  }
+  const none = { when: given, pinned: [] };
+  if (typeof body !== "string" || (mode !== undefined && mode !== "command")) return none;
   const cwd = typeof given.cwd === "string" ? given.cwd : root;
   const content = await callContent({ kind: "spawn", body, cwd }, {
     root,
     cacheDir: settings.cacheDir,
   });
   const pins = contentCondition(content);
-  if (pins === undefined || Object.hasOwn(given, "content")) return { when: given, pinned: [] };
+  if (pins === undefined || Object.hasOwn(given, "content")) return none;
   return { when: { ...given, content: pins }, pinned: ["content"], content };
 }
 
@@ -338,9 +304,12 @@ async function pinnedSpawn(
 async function pinnedNow(
   spec: ToolSpec,
   settings: Settings,
+  root: string,
   global: boolean,
   program: unknown,
 ): Promise<{ when: ToolConditions; content: CallContent }> {
+  const cannot = (problem: PhraseParams[string]) =>
+    usage("rules.cannot_add", { tool: JSON.stringify(spec.name), problem });
   // As a call sees them: the real directory, the program found with the env it gets.
   const where = canonicalPath(spec.cwd);
   const found = resolveRunProgram({
@@ -351,14 +320,11 @@ async function pinnedNow(
     env: [settings.env, spec.env],
     timeoutMs: spec.timeoutMs,
   });
-  const tool = JSON.stringify(spec.name);
-  if (!found.ok) {
-    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem: found.reason }));
-  }
+  if (!found.ok) throw cannot(found.reason);
   // The grants the call has now, as its preview will show them.
   const plan = await planSandbox({
     caller: { kind: "tool", grants: spec.sandbox },
-    root: await workspaceRoot(settings),
+    root,
     cwd: where,
     program: found.path,
   }, {
@@ -366,17 +332,11 @@ async function pinnedNow(
     env: settings.envLookup,
     cacheDir: settings.cacheDir,
   });
+  if (plan.kind === "refused" || plan.kind === "unavailable") throw cannot(plan.reason);
   const sandbox = previewSandbox(plan);
-  if (plan.kind === "refused" || plan.kind === "unavailable" || sandbox === undefined) {
-    const problem = plan.kind === "refused" || plan.kind === "unavailable"
-      ? plan.reason
-      : phrase("sandbox.no_home");
-    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
-  }
-  const preview = { program: found.path, command: spec.command, cwd: where, sandbox };
+  if (sandbox === undefined) throw cannot(phrase("sandbox.no_home"));
   // An argument filled from the input matches any value of its field, as "always allow" pins it.
   const fromInput = spec.inputArguments?.map(({ index, field }) => ({ index, field }));
-  const root = canonicalPath(await workspaceRoot(settings));
   const content = await callContent({
     kind: "tool",
     program: typeof program === "string" ? program : found.path,
@@ -384,34 +344,20 @@ async function pinnedNow(
     cwd: where,
     fromInput: fromInput?.map((arg) => arg.index) ?? [],
     ...(spec.files === undefined ? {} : { files: spec.files }),
-  }, { root, cacheDir: settings.cacheDir });
-  for (const [pin, entry] of content) {
-    if (entry.sha256 !== undefined) continue;
-    const problem = phrase("rules.cannot_read", { where: pin, path: JSON.stringify(entry.path) });
-    throw BasisError.of("usage", phrase("rules.cannot_add", { tool, problem }));
+  }, { root: canonicalPath(root), cacheDir: settings.cacheDir });
+  for (const [pin, { sha256, path }] of content) {
+    if (sha256 === undefined) {
+      throw cannot(phrase("rules.cannot_read", { where: pin, path: JSON.stringify(path) }));
+    }
   }
-  const { cwd, ...rest } = await pinConditions(
-    { kind: "tool", preview, env: spec.env, ...(fromInput ? { fromInput } : {}), content },
-  ) as ToolConditions;
+  const { cwd, ...rest } = await pinConditions({
+    kind: "tool",
+    preview: { program: found.path, command: spec.command, cwd: where, sandbox },
+    env: spec.env,
+    ...(fromInput ? { fromInput } : {}),
+    content,
+  }) as ToolConditions;
   return { when: global ? rest : { ...rest, cwd } as ToolConditions, content };
-}
-
-async function examples(
-  tool: string,
-  option: string,
-  texts: string[] | undefined,
-): Promise<unknown[] | undefined> {
-  if (texts === undefined) return undefined;
-  const out: unknown[] = [];
-  for (const text of texts) out.push(await optionJson(tool, option, text));
-  return out;
-}
-
-async function remove(settings: Settings, id: string): Promise<number> {
-  const rule = await removeRule(settings.configDir, id);
-  if (settings.json) outJson(rule);
-  else out(`${await changed(settings, "rules.removed", rule)}\n`);
-  return EXIT.ok;
 }
 
 /**
@@ -419,62 +365,41 @@ async function remove(settings: Settings, id: string): Promise<number> {
  * whatever the locale, as they always were (scripts read them).
  */
 async function check(settings: Settings): Promise<number> {
+  const words = messages(settings.json ? "en-US" : settings.locale);
   let count = 0;
   let file: string;
-  let worded: (words: Messages) => string[];
+  let problems: string[];
   try {
     const loaded = await loadRules(settings.configDir);
     file = loaded.file;
     count = loaded.rules.length + loaded.ignored.length;
-    worded = (words) =>
-      loaded.problems.map((problem) =>
-        `${problem.id}: ${words.say(problem.phrase)}${
-          problem.ignored ? words.t("rules.problem_ignored") : ""
-        }`
-      );
+    problems = loaded.problems.map(({ id, phrase, ignored }) =>
+      `${id}: ${words.say(phrase)}${ignored ? words.t("rules.problem_ignored") : ""}`
+    );
   } catch (error) {
     if (!(error instanceof RulesFileError)) throw error;
     file = error.file;
-    worded = (words) => error.problems.map((problem) => words.say(problem));
+    problems = error.problems.map((problem) => words.say(problem));
   }
-  const problems = worded(await cliMessages(settings.json ? "en-US" : settings.locale));
   if (settings.json) {
     outJson({ ok: problems.length === 0, file, rules: count, problems });
   } else if (problems.length > 0) {
     out(problems.map((problem) => `${file}: ${problem}\n`).join(""));
   } else {
-    const { t } = await cliMessages(settings.locale);
-    const rules = plural(settings.locale, count, t("count.rules"));
-    out(`${t("rules.ok", { count, rules, file })}\n`);
+    const rules = plural(settings.locale, count, words.t("count.rules"));
+    out(`${words.t("rules.ok", { count, rules, file })}\n`);
   }
   return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
 }
 
-function scopeText(rule: Rule, t: Messages["t"]): string {
+function scopeText(rule: Rule, { t }: Messages): string {
   return rule.scope === "global"
     ? t("rules.global")
     : t("rules.workspace", { path: rule.scope.workspace });
 }
 
 /** The line that says a rule was added or removed, in the run's locale. */
-async function changed(
-  settings: Settings,
-  key: "rules.added" | "rules.removed",
-  rule: Rule,
-): Promise<string> {
-  const { t } = await cliMessages(settings.locale);
-  return t(key, {
-    id: rule.id,
-    decision: rule.decision,
-    tool: rule.tool,
-    scope: scopeText(rule, t),
-  });
-}
-
-/** `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them. */
-async function test(settings: Settings, name: string, input: string | undefined): Promise<number> {
-  if (name === SPAWN_TOOL) {
-    return await callSpawnCommand(settings, input, { dryRun: true });
-  }
-  return await callCommand(settings, name, input, { timeoutMs: undefined, dryRun: true });
+function changed(words: Messages, key: "rules.added" | "rules.removed", rule: Rule): string {
+  const { id, decision, tool } = rule;
+  return words.t(key, { id, decision, tool, scope: scopeText(rule, words) });
 }

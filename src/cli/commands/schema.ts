@@ -14,40 +14,33 @@
 import { checkAvailability } from "../../contract/availability.ts";
 import { toolsOf } from "../../contract/roster_tools.ts";
 import { DEFINITION_FORMATS, type DefinitionFormat } from "../../contract/types.ts";
-import { BasisError, formatProblem, type ManifestProblem } from "../../errors.ts";
-import { phrase } from "../../locale/messages.ts";
+import { BasisError } from "../../errors.ts";
+import { messages, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
-import { err, outJson } from "../output.ts";
-import { cliMessages } from "../_cli_messages.ts";
+import { err, leftOut, outJson } from "../output.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
 import { toolContext } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
-
-/** The format printed when `--format` is not given. */
-export const DEFAULT_FORMAT: DefinitionFormat = "openai";
 
 /**
  * Prints the definitions of every tool of the roster as one JSON array.
  *
  * @param settings The run's settings (the locale changes built-in tools' texts, never names or
  *   schemas).
- * @param format The `--format` value, when given.
+ * @param format The `--format` value. @default "openai"
  * @returns The exit code: 0, tools left out or not.
  * @throws {BasisError} `usage` for an unknown format; `manifest_invalid` for a manifest file that
  *   cannot be used.
  */
 export async function schemaCommand(
   settings: Settings,
-  format: string | undefined,
+  format = "openai",
 ): Promise<number> {
-  const chosen = format ?? DEFAULT_FORMAT;
-  if (!(DEFINITION_FORMATS as readonly string[]).includes(chosen)) {
+  if (!(DEFINITION_FORMATS as readonly string[]).includes(format)) {
+    const formats = DEFINITION_FORMATS.join(", ");
     throw BasisError.of(
       "usage",
-      phrase("cli.bad_format", {
-        value: JSON.stringify(chosen),
-        formats: DEFINITION_FORMATS.join(", "),
-      }),
+      phrase("cli.bad_format", { value: JSON.stringify(format), formats }),
     );
   }
   const [loaded, spawn] = await Promise.all([rosterFor(settings), spawnConfigFor(settings)]);
@@ -58,19 +51,11 @@ export async function schemaCommand(
   const served = serves(settings, SPAWN_TOOL);
   const config = served && "config" in spawn ? spawn.config : undefined;
   const tools = toolsOf(roster, config, toolContext(settings));
-  outJson(tools.map((tool) => tool.definition(chosen as DefinitionFormat)));
-  const left: [string, readonly ManifestProblem[]][] = [
-    ...[...roster.unavailable.values()].map((tool) => [tool.name, tool.problems] as const),
-    ...(served && "problems" in spawn ? [[SPAWN_TOOL, spawn.problems] as const] : []),
-  ] as [string, readonly ManifestProblem[]][];
-  if (left.length > 0) {
-    const words = await cliMessages(settings.locale);
-    err(
-      left.map(([name, problems]) => {
-        const why = problems.map((problem) => formatProblem(problem, words)).join("; ");
-        return `basis-tools: ${words.t("cli.left_out", { tool: JSON.stringify(name), why })}\n`;
-      }).join(""),
-    );
-  }
+  outJson(tools.map((tool) => tool.definition(format as DefinitionFormat)));
+  const left = leftOut([
+    ...roster.unavailable.values(),
+    ...(served && "problems" in spawn ? [{ name: SPAWN_TOOL, problems: spawn.problems }] : []),
+  ], messages(settings.locale));
+  err(left.map((line) => `basis-tools: ${line}\n`).join(""));
   return 0;
 }

@@ -1,17 +1,28 @@
 /**
- * `basis-tools show NAME`: one tool in full, env values redacted (`show spawn`: the built-in tool).
+ * `basis-tools show NAME`: one tool in full, env values redacted; `show spawn`: the built-in tool
+ * in full: its modes, the environment a command keeps, the configured subagent, named agents and
+ * targets, the depth limit, the reach policy, the child policy and the time limits.
  *
  * @module
  */
 
-import { displayArg, visibleLines } from "../../approval/shell_quote.ts";
+import { displayArg, quoteArgv, visibleLines } from "../../approval/shell_quote.ts";
+import { messages } from "../../locale/messages.ts";
 import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
-import { SPAWN_TOOL } from "../../spawn/types.ts";
+import type { ChildPolicy } from "../../spawn/child.ts";
+import { loadSpawnConfig, namedAgents, reachPolicy } from "../../spawn/config.ts";
+import { KEPT_ENV, spawnTimeout } from "../../spawn/limits.ts";
+import { SHELL } from "../../spawn/run_spawn.ts";
+import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../../spawn/types.ts";
+import { showValue } from "../../text.ts";
 import { out, outJson } from "../output.ts";
-import { cliMessages } from "../_cli_messages.ts";
 import { findTool, requireServed, rosterFor } from "../_roster.ts";
+import { spawnToolFor } from "../_tools.ts";
+import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
-import { showSpawnCommand } from "./show_spawn.ts";
+
+/** A labelled field; without a value it is left out, with several lines they are aligned. */
+type Field = [label: string, value: string | readonly string[] | undefined];
 
 /**
  * Prints one tool.
@@ -22,20 +33,19 @@ import { showSpawnCommand } from "./show_spawn.ts";
  */
 export async function showCommand(settings: Settings, name: string): Promise<number> {
   requireServed(settings, name);
-  if (name === SPAWN_TOOL) {
-    return await showSpawnCommand(settings);
-  }
+  if (name === SPAWN_TOOL) return await showSpawn(settings);
   const spec = findTool(await rosterFor(settings), name);
-  const env = Object.fromEntries(Object.keys(spec.env).sort().map((key) => [key, REDACTED]));
   // An env value (or an --env one) may also be in the argv, the cwd, the description, a schema or
   // the file's path: everything shown is hidden through the same secrets.
   const secrets = callSecrets(spec.env, settings.env);
   const hide = (text: string) => redact(text, secrets);
   const fromInput = new Map((spec.inputArguments ?? []).map((arg) => [arg.index, arg.field]));
+  const envNames = Object.keys(spec.env).sort();
+  const { network, write, read } = spec.sandbox;
   if (settings.json) {
     outJson(redactValue({
       name: spec.name,
-      ...(spec.title === undefined ? {} : { title: spec.title }),
+      title: spec.title,
       description: spec.description,
       // An argument taken from the input as the manifest writes it.
       command: spec.command.map((arg, index) => {
@@ -44,66 +54,195 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       }),
       program: hide(spec.program),
       cwd: hide(spec.cwd),
-      env,
+      env: Object.fromEntries(envNames.map((key) => [key, REDACTED])),
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
       // As declared (paths resolved against the root, "~" kept): what a call asks the sandbox for.
-      sandbox: {
-        network: spec.sandbox.network,
-        write: spec.sandbox.write,
-        read: spec.sandbox.read,
-      },
-      ...(spec.files === undefined ? {} : { files: spec.files }),
+      sandbox: { network, write, read },
+      files: spec.files,
       input_schema: spec.inputSchema,
-      ...(spec.outputSchema === undefined ? {} : { output_schema: spec.outputSchema }),
+      output_schema: spec.outputSchema,
       source: spec.scope,
       file: spec.file,
     }, secrets));
     return 0;
   }
-  const { t } = await cliMessages(settings.locale);
-  const envText = Object.keys(env).length === 0
-    ? t("show.none")
-    : Object.keys(env).map((key) => `${key}=${REDACTED}`).join(" ");
+  const { t } = messages(settings.locale);
   const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
-  const { network, write, read } = spec.sandbox;
   const grants = [
     ...(network ? [t("prompt.sandbox_network")] : []),
     ...(write.length > 0 ? [t("prompt.sandbox_write", { paths: write.map(hide).join(", ") })] : []),
     ...(read.length > 0 ? [t("prompt.sandbox_read", { paths: read.map(hide).join(", ") })] : []),
   ];
-  const sandboxText = grants.length === 0
-    ? t("show.sandbox_default")
-    : t("show.sandbox_grants", { grants: grants.join("; ") });
-  const fields: [string, string][] = [
-    ...(spec.title === undefined ? [] : [[t("show.title"), spec.title] as [string, string]]),
-    // An argument taken from the input shows as <name>, unquoted: a literal "<name>" is quoted.
-    [
-      t("show.command"),
-      spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" "),
-    ],
-    [t("show.cwd"), hide(spec.cwd)],
-    [t("show.env"), envText],
-    [t("show.side_effect"), spec.sideEffect],
-    [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
-    [t("show.sandbox"), sandboxText],
-    ...(spec.files === undefined
+  const lines = [
+    `${spec.name} — ${spec.description}`,
+    ...fieldLines([
+      [t("show.title"), spec.title],
+      // An argument taken from the input shows as <name>, unquoted: a literal "<name>" is quoted.
+      [
+        t("show.command"),
+        spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" "),
+      ],
+      [t("show.cwd"), hide(spec.cwd)],
+      [
+        t("show.env"),
+        envNames.length === 0
+          ? t("show.none")
+          : envNames.map((key) => `${key}=${REDACTED}`).join(" "),
+      ],
+      [t("show.side_effect"), spec.sideEffect],
+      [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
+      [
+        t("show.sandbox"),
+        grants.length === 0
+          ? t("show.sandbox_default")
+          : t("show.sandbox_grants", { grants: grants.join("; ") }),
+      ],
+      [t("show.files"), spec.files?.join(", ")],
+      [t("show.declared_in"), `${spec.file} (${spec.scope})`],
+    ]),
+    `  ${t("show.input_schema")}:`,
+    `  ${indented(spec.inputSchema)}`,
+    ...(spec.outputSchema === undefined
       ? []
-      : [[t("show.files"), spec.files.join(", ")] as [string, string]]),
-    [t("show.declared_in"), `${spec.file} (${spec.scope})`],
+      : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
   ];
-  const width = Math.max(...fields.map(([label]) => label.length + 1)) + 2;
   // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
-  out(visibleLines(hide(
-    [
-      `${spec.name} — ${spec.description}`,
-      ...fields.map(([label, value]) => `  ${`${label}:`.padEnd(width)}${value}`),
-      `  ${t("show.input_schema")}:`,
-      `  ${indented(spec.inputSchema)}`,
-      ...(spec.outputSchema === undefined
+  out(visibleLines(hide(`${lines.join("\n")}\n`)));
+  return 0;
+}
+
+/**
+ * The fields, two spaces in, their values aligned `width` cells after that (a label too long for
+ * it takes one space); a value of several lines goes on under the first.
+ */
+function fieldLines(
+  fields: readonly Field[],
+  width = Math.max(...fields.map(([label, value]) => value === undefined ? 0 : label.length + 1)) +
+    2,
+): string[] {
+  return fields.flatMap(([label, value]) => {
+    if (value === undefined) return [];
+    const head = `${label}:`;
+    const lines = typeof value === "string" ? value : value.join(`\n${" ".repeat(width + 2)}`);
+    return [`  ${head.length < width ? head.padEnd(width) : `${head} `}${lines}`];
+  });
+}
+
+async function showSpawn(settings: Settings): Promise<number> {
+  const [root, config] = await Promise.all([
+    workspaceRoot(settings),
+    loadSpawnConfig(settings.configDir),
+  ]);
+  const tool = await spawnToolFor(settings, config);
+  const effects = tool.sideEffects.join(", ");
+  const targets = Object.fromEntries([...config.targets].sort(([a], [b]) => a < b ? -1 : 1));
+  const agents = [...namedAgents(config)].sort(([a], [b]) => a < b ? -1 : 1);
+  const reach = reachPolicy(config);
+  const { depth, noShell } = settings;
+  const timeouts = {
+    command: spawnTimeout("command", settings.spawnTimeoutMs),
+    agent: spawnTimeout("agent", settings.spawnTimeoutMs),
+  };
+  if (settings.json) {
+    // A child policy as the preview names it: what it overrides.
+    const childJson = (policy: ChildPolicy) => ({
+      roster: policy.roster,
+      model: policy.model,
+      system_prompt: policy.systemPrompt,
+    });
+    outJson({
+      name: tool.name,
+      description: tool.description(),
+      side_effect: effects,
+      side_effects: SPAWN_SIDE_EFFECTS,
+      source: "built-in",
+      cwd: root,
+      shell: [SHELL, "-c"],
+      kept_env: KEPT_ENV,
+      commands: !noShell,
+      agent: config.agent ?? null,
+      agents: Object.fromEntries(
+        agents.map(([name, agent]) => [name, { argv: agent.argv, child: childJson(agent.child) }]),
+      ),
+      targets,
+      depth: depth ?? null,
+      max_depth: config.maxDepth,
+      reach: { allow: reach.allow, default: reach.default },
+      child: childJson(config.child ?? {}),
+      timeout_ms: timeouts,
+      input_schema: tool.inputSchema(),
+      file: config.file,
+    });
+    return 0;
+  }
+  const { t } = messages(settings.locale);
+  const childText = (policy: ChildPolicy) => {
+    const parts = [
+      ...(policy.roster === undefined ? [] : [
+        policy.roster.length === 0
+          ? t("show.child_no_tools")
+          : t("show.child_roster", { names: policy.roster.join(", ") }),
+      ]),
+      ...(policy.model === undefined ? [] : [t("show.child_model", { model: policy.model })]),
+      ...(policy.systemPrompt === undefined
         ? []
-        : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
-    ].join("\n") + "\n",
-  )));
+        : [t("show.child_system_prompt", { text: showValue(policy.systemPrompt, 40) })]),
+    ];
+    return parts.length === 0 ? t("show.child_inherits") : parts.join("; ");
+  };
+  const targetLines = Object.entries(targets).map(([name, prefix]) =>
+    t("show.target_line", { name, prefix: quoteArgv(prefix) })
+  );
+  const agentLines = agents.map(([name, agent]) => `@${name}: ${quoteArgv(agent.argv)}`);
+  const { command, agent } = SPAWN_SIDE_EFFECTS;
+  const fields: Field[] = [
+    [t("show.side_effect"), t("show.spawn_effect", { effects, command, agent })],
+    [t("show.source"), "built-in"],
+    [
+      t("show.commands"),
+      t("show.commands_env", {
+        commands: noShell ? t("show.commands_off") : t("show.commands_on", { shell: SHELL }),
+        env: KEPT_ENV.join(", "),
+      }),
+    ],
+    [t("show.cwd"), root],
+    [t("show.targets"), targetLines.length === 0 ? t("show.none") : targetLines],
+    [
+      t("show.agent"),
+      config.agent === undefined ? t("show.none_configured") : quoteArgv(config.agent),
+    ],
+    [t("show.agents"), agentLines.length === 0 ? t("show.none") : agentLines],
+    [
+      t("show.depth"),
+      t("show.depth_value", { depth: depth ?? t("show.depth_unknown"), max: config.maxDepth }),
+    ],
+    [
+      t("show.reach"),
+      t("show.reach_value", {
+        allowed: reach.allow.map((value) => JSON.stringify(value)).join(", "),
+        default: JSON.stringify(reach.default),
+      }),
+    ],
+    // Named as spawn.json names them: "agent", then each "@name".
+    [t("show.child"), [
+      `agent: ${childText(config.child ?? {})}`,
+      ...agents.map(([name, agent]) => `@${name}: ${childText(agent.child)}`),
+    ]],
+    [t("show.timeout"), t("show.spawn_timeout", timeouts)],
+    [t("show.configured_in"), config.file],
+  ];
+  const schema = JSON.stringify(tool.inputSchema(), null, 2).replaceAll("\n", "\n  ");
+  // English keeps its layout ("configured in:" sticks out by one); others align every value.
+  const lines = fieldLines(fields, settings.locale === "en-US" ? 14 : undefined);
+  out(
+    [
+      `${tool.name} — ${tool.description()}`,
+      ...lines,
+      `  ${t("show.input_schema")}:`,
+      `  ${schema}`,
+    ]
+      .join("\n") + "\n",
+  );
   return 0;
 }

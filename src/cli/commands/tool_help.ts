@@ -7,11 +7,11 @@
  */
 
 import { cellText, displayArg, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
+import { messages } from "../../locale/messages.ts";
 import { callSecrets, redact, redactValue } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
-import { cliMessages } from "../_cli_messages.ts";
 import { findTool, rosterFor, usableSpawnConfig } from "../_roster.ts";
 import { spawnToolFor } from "../_tools.ts";
 import { formatTable } from "../_table.ts";
@@ -19,50 +19,13 @@ import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
 
-/** One field of a tool's input, as help shows it. */
-export interface InputField {
-  readonly name: string;
-  /** `string`, `integer|null`, `one of "a", "b"`, `array of string`, …; `any` when unsaid. */
-  readonly type: string;
-  readonly required: boolean;
-  /** The schema's `default`, when it has one. */
-  readonly default?: unknown;
-  readonly description?: string;
-}
-
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * The top-level fields of an input schema, in the order `properties` lists them.
- *
- * @param schema The tool's input schema.
- * @returns The fields.
- */
-export function inputFields(schema: Readonly<Json>): InputField[] {
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  const required = Array.isArray(schema.required) ? schema.required : [];
-  return Object.keys(properties).map((name) => {
-    const property = properties[name];
-    const field: InputField = {
-      name,
-      type: typeText(property),
-      required: required.includes(name),
-      ...(isObject(property) && Object.hasOwn(property, "default")
-        ? { default: property.default }
-        : {}),
-      ...(isObject(property) && typeof property.description === "string"
-        ? { description: property.description }
-        : {}),
-    };
-    return field;
-  });
-}
-
-/** A property's type in a few words. */
+/** A property's type in a few words: `string`, `integer|null`, `array of string`, `"a" | "b"`. */
 function typeText(property: unknown): string {
   if (property === true) return "any";
   if (!isObject(property)) return "-";
@@ -71,7 +34,7 @@ function typeText(property: unknown): string {
     const values = property.enum.slice(0, 6).map((value) => JSON.stringify(value));
     return `${values.join(" | ")}${property.enum.length > 6 ? " | …" : ""}`;
   }
-  const type = property.type;
+  const { type, items, format } = property;
   let text = typeof type === "string"
     ? type
     : Array.isArray(type)
@@ -81,37 +44,24 @@ function typeText(property: unknown): string {
     : typeof property.$ref === "string"
     ? property.$ref
     : "any";
-  if (text === "array" && isObject(property.items) && typeof property.items.type === "string") {
-    text = `array of ${property.items.type}`;
+  if (text === "array" && isObject(items) && typeof items.type === "string") {
+    text = `array of ${items.type}`;
   }
-  if (typeof property.format === "string") text += ` (${property.format})`;
-  return text;
+  return typeof format === "string" ? `${text} (${format})` : text;
 }
 
 /** A value of a field for the example: its default, its first allowed value, or one of its type. */
-function sample(schema: Readonly<Json>, name: string): unknown {
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  const property = properties[name];
+function sample(property: unknown): unknown {
   if (!isObject(property)) return "…";
   if (Object.hasOwn(property, "default")) return property.default;
   if (Object.hasOwn(property, "const")) return property.const;
   if (Array.isArray(property.enum) && property.enum.length > 0) return property.enum[0];
   const type = Array.isArray(property.type) ? property.type[0] : property.type;
-  switch (type) {
-    case "integer":
-    case "number":
-      return typeof property.minimum === "number" ? property.minimum : 1;
-    case "boolean":
-      return true;
-    case "array":
-      return [];
-    case "object":
-      return {};
-    case "null":
-      return null;
-    default:
-      return "…";
+  if (type === "integer" || type === "number") {
+    return typeof property.minimum === "number" ? property.minimum : 1;
   }
+  const samples: Json = { boolean: true, array: [], object: {}, null: null };
+  return typeof type === "string" && Object.hasOwn(samples, type) ? samples[type] : "…";
 }
 
 /**
@@ -141,78 +91,81 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   } else {
     const spec = findTool(await rosterFor(settings), name);
     secrets = callSecrets(spec.env, settings.env);
-    description = spec.description;
-    schema = spec.inputSchema;
-    effect = spec.sideEffect;
-    timeoutMs = spec.timeoutMs;
+    ({ description, inputSchema: schema, sideEffect: effect, timeoutMs } = spec);
     args = spec.inputArguments ?? [];
     const fromInput = new Set(args.map((arg) => arg.index));
-    command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(
-      " ",
-    );
+    command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg)))
+      .join(" ");
   }
-  const fields = inputFields(schema);
+  // The top-level fields, in the order `properties` lists them.
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const fields = Object.entries(properties).map(([name, property]) => ({
+    name,
+    type: typeText(property),
+    required: required.includes(name),
+    ...(isObject(property) && Object.hasOwn(property, "default")
+      ? { default: property.default }
+      : {}),
+    ...(isObject(property) && typeof property.description === "string"
+      ? { description: property.description }
+      : {}),
+  }));
   const example = Object.fromEntries(
     fields.filter((field) => field.required).map((
       field,
-    ) => [field.name, sample(schema, field.name)]),
+    ) => [field.name, sample(properties[field.name])]),
   );
-  const shown = JSON.stringify(redactValue(example, secrets));
-  const call = `basis-tools call ${shellQuote(name)} ${shellQuote(shown)}`;
+  const call = `basis-tools call ${shellQuote(name)} ${
+    shellQuote(JSON.stringify(redactValue(example, secrets)))
+  }`;
   if (settings.json) {
     outJson(redactValue({
       name,
       description,
       side_effect: effect,
-      ...(timeoutMs === undefined ? {} : { timeout_ms: timeoutMs }),
-      ...(command === undefined ? {} : { command }),
+      timeout_ms: timeoutMs,
+      command,
       fields,
       example: call,
       input_schema: schema,
     }, secrets));
     return EXIT.ok;
   }
-  const { t } = await cliMessages(settings.locale);
+  const { t } = messages(settings.locale);
   const lines = [
     `${name} — ${cellText(hide(description))}`,
     "",
     t("help.tool_usage", { name, example: call }),
-  ];
-  if (command !== undefined) lines.push(t("help.tool_command", { command }));
-  lines.push(
+    ...(command === undefined ? [] : [t("help.tool_command", { command })]),
     timeoutMs === undefined
       ? t("help.tool_effect", { effect })
       : t("help.tool_effect_timeout", { effect, ms: timeoutMs }),
     "",
-  );
+  ];
   if (fields.length === 0) {
     lines.push(t(schema.additionalProperties === false ? "help.tool_empty" : "help.tool_any"));
   } else {
-    lines.push(t("help.tool_fields"));
-    const yes = t("help.tool_yes");
-    const no = t("help.tool_no");
     const rows = fields.map((field) =>
       [
         field.name,
         field.type,
-        field.required ? yes : no,
+        field.required ? t("help.tool_yes") : t("help.tool_no"),
         Object.hasOwn(field, "default") ? JSON.stringify(field.default) : "-",
         field.description ?? "",
       ].map(hide)
     );
-    const heading = [
-      t("help.tool_heading_field"),
-      t("help.tool_heading_type"),
-      t("help.tool_heading_required"),
-      t("help.tool_heading_default"),
-      t("help.tool_heading_description"),
-    ];
-    lines.push(...formatTable([heading, ...rows], undefined, "  "));
+    const heading = [t("help.tool_heading_field"), t("help.tool_heading_type")];
+    const more = [t("help.tool_heading_required"), t("help.tool_heading_default")];
+    const table = formatTable(
+      [[...heading, ...more, t("help.tool_heading_description")], ...rows],
+      undefined,
+      "  ",
+    );
+    lines.push(t("help.tool_fields"), ...table);
     if (schema.additionalProperties !== false) lines.push(t("help.tool_other_fields"));
   }
-  for (const arg of args) {
-    lines.push(t("help.tool_argument", { field: arg.field, index: arg.index }));
-  }
+  for (const { field, index } of args) lines.push(t("help.tool_argument", { field, index }));
   // Cells were hidden before they were cut; the rest (the example, the command, field names) here.
   // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
   out(visibleLines(hide(`${lines.join("\n")}\n`)));
