@@ -551,7 +551,11 @@ Deno.test("100 MB of invalid input on stdin: one line, exit 2, the error located
 /** The one cached validator of the workspace's tool (written by a first call). */
 async function cachedValidator(dirs: Scratch): Promise<string> {
   assertOutcome(await cliRun(dirs, ["call", "echo", '{"x":"a"}', "--approve", "always"]), 0, 0);
-  const names = [...Deno.readDirSync(`${dirs.cacheDir}/validators`)].map((entry) => entry.name);
+  // The manifest's own validators (its schema names its draft; ECHO's input schema does not).
+  const names = [...Deno.readDirSync(`${dirs.cacheDir}/validators`)].map((entry) => entry.name)
+    .filter((name) =>
+      !Deno.readTextFileSync(`${dirs.cacheDir}/validators/${name}`).includes("json-schema.org")
+    );
   assert.equal(names.length, 1, names.join());
   return `${dirs.cacheDir}/validators/${names[0]}`;
 }
