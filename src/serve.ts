@@ -15,13 +15,26 @@ import type { SandboxPolicy } from "./sandbox/types.ts";
 
 /** Options of {@linkcode serveWorkspace}. */
 export interface ServeOptions {
-  /** The workspace root. @default {the nearest ancestor of the current directory holding `.basis/tools.json`, else the current directory} */
+  /**
+   * The workspace root.
+   *
+   * @default {the nearest ancestor of the current directory holding `.basis/tools.json`, else it}
+   */
   workspace?: string;
-  /** The user's config directory (global tools, `spawn.json`, `sandbox.json`, remembered rules). @default {configDir()} */
+  /**
+   * The user's config directory: global tools, `spawn.json`, `sandbox.json`, remembered rules.
+   *
+   * @default {configDir()}
+   */
   configDir?: string;
   /** Where compiled validators and file digests are cached. @default {cacheDir()} */
   cacheDir?: string;
-  /** Who decides a call no remembered rule answers: `prompt` asks through the client when it can, else denies. @default {"prompt"} */
+  /**
+   * Who decides a call no remembered rule answers: `prompt` asks through the client when it can,
+   * else denies.
+   *
+   * @default {"prompt"}
+   */
   policy?: ApprovalPolicy;
   /** The language of what the server and its tools say. @default {"en-US"} */
   locale?: Locale;

@@ -12,20 +12,9 @@ import { keyLabel } from "./text.ts";
 const MAX_KEY_LENGTH = 64;
 
 /**
- * The known key closest to `key`, when one is close enough to be a likely typo: at most two edits
- * (and fewer than half the key's length), comparing case-insensitively and treating `-` as `_`.
- *
- * @param key The unknown key, as written.
- * @param known The keys that are allowed here.
- * @returns The suggestion, or `undefined` when nothing is close.
- */
-export function suggestKey(key: string, known: readonly string[]): string | undefined {
-  return nearWords(key, known, 1)[0];
-}
-
-/**
- * The problem of a key that is not one of `known` (in a manifest, in `spawn.json`): a near one
- * suggested (the rule of {@linkcode suggestKey}), or all of them listed.
+ * The problem of a key that is not one of `known` (in a manifest, in `spawn.json`): the known key
+ * closest to it suggested when one is close enough to be a likely typo (the rule of
+ * {@linkcode nearWords}), or all of them listed.
  *
  * @param key The key as written.
  * @param known The keys allowed there.
@@ -43,7 +32,7 @@ export function unknownKey(
   key: string,
   known: readonly string[],
 ): { field: string; reason: Phrase } {
-  const suggestion = suggestKey(key, known);
+  const suggestion = nearWords(key, known, 1)[0];
   const reason = suggestion === undefined
     ? phrase("manifest.unknown_key", { keys: known.join(", ") })
     : phrase("manifest.unknown_key_near", { key: JSON.stringify(suggestion) });
@@ -69,9 +58,9 @@ export interface NearOptions {
 }
 
 /**
- * The known words close enough to `word` to be a likely typo (the rule of
- * {@linkcode suggestKey}), closest first, ties in the order given; then, when asked, the words it
- * begins or abbreviates.
+ * The known words close enough to `word` to be a likely typo (at most two edits, and fewer than
+ * half its length, comparing case-insensitively and treating `-` as `_`), closest first, ties in
+ * the order given; then, when asked, the words it begins or abbreviates.
  *
  * @param word The unknown word, as written.
  * @param known The words that exist.

@@ -33,6 +33,7 @@ import { tempDir } from "./_scratch.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { say } from "./_wording.ts";
 import { phrase } from "../src/locale/messages.ts";
+import { cacheKey, validatorPath } from "../src/schema/_validator.ts";
 
 const LINUX = Deno.build.os === "linux";
 /** Mounting a tmpfs or a bind mount needs root (and Linux). */
@@ -548,16 +549,13 @@ Deno.test("100 MB of invalid input on stdin: one line, exit 2, the error located
 
 // --- 5. A cached validator that is not what was written ---
 
-/** The one cached validator of the workspace's tool (written by a first call). */
+/** The cached validator of the workspace's tool (written by a first call). */
 async function cachedValidator(dirs: Scratch): Promise<string> {
   assertOutcome(await cliRun(dirs, ["call", "echo", '{"x":"a"}', "--approve", "always"]), 0, 0);
-  // The manifest's own validators (its schema names its draft; ECHO's input schema does not).
-  const names = [...Deno.readDirSync(`${dirs.cacheDir}/validators`)].map((entry) => entry.name)
-    .filter((name) =>
-      !Deno.readTextFileSync(`${dirs.cacheDir}/validators/${name}`).includes("json-schema.org")
-    );
-  assert.equal(names.length, 1, names.join());
-  return `${dirs.cacheDir}/validators/${names[0]}`;
+  const schema = { type: "object", properties: { x: { type: "string" } } }; // ECHO's input_schema
+  const path = validatorPath(dirs.cacheDir, await cacheKey("draft-07", JSON.stringify(schema)));
+  assert.ok(Deno.statSync(path).isFile, path);
+  return path;
 }
 
 /** Asserts that `{"x":[1]}` is refused (exit 4) and `{"x":"a"}` runs, on the CLI and over MCP. */

@@ -21,39 +21,21 @@ export interface CompactSpan {
   readonly end: number;
 }
 
-/** Options of {@linkcode compactSpan}. */
-export interface CompactSpanOptions {
-  /**
-   * The most values and keys to look at.
-   *
-   * @default {16 plus one per 64 characters}
-   */
-  maxTokens?: number;
-}
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const U = 0x75;
 /** `"`, `\`, `b`, `f`, `n`, `r`, `t`: the escapes `JSON.stringify` writes as two characters. */
-const SHORT_ESCAPES = new Set([0x22, 0x5c, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-/** The control characters `JSON.stringify` writes as `\b`, `\t`, `\n`, `\f` and `\r`. */
-const SHORT_CONTROLS = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
-const LOWER_HEX = /^[0-9a-f]{2}$/;
+const SHORT_ESCAPE = /["\\bfnrt]/y;
+/** `\u00XX` as `JSON.stringify` writes it: lower-case hex, a control without a short escape. */
+const CONTROL_ESCAPE = /u00(?:0[0-7bef]|1[0-9a-f])/y;
 const DIGITS_ONLY = /^"[0-9]+"$/;
-const NUMBER_CHARS = /[-+.0-9eE]+/y;
-const JSON_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const NUMBER = /[-+.0-9eE]+/y;
+const SPACE = /[ \t\n\r]/;
 
 /**
  * Tells whether `text`, apart from leading and trailing whitespace, is exactly
  * `JSON.stringify(JSON.parse(text))`.
  *
  * @param text JSON text that `JSON.parse` accepts (the answer is meaningless for anything else).
- * @param options How many values and keys to look at before giving up.
+ * @param options `maxTokens`: the most values and keys to look at before giving up.
+ *   @default {16 plus one per 64 characters}
  * @returns The span of the compact value, or `undefined` when the text is not (surely) compact.
  *
  * @example Compact and not
@@ -65,138 +47,94 @@ const JSON_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
  */
 export function compactSpan(
   text: string,
-  options: CompactSpanOptions = {},
+  options: { maxTokens?: number } = {},
 ): CompactSpan | undefined {
   let start = 0;
   let end = text.length;
-  while (start < end && JSON_SPACE.has(text.charCodeAt(start))) start++;
-  while (end > start && JSON_SPACE.has(text.charCodeAt(end - 1))) end--;
+  while (start < end && SPACE.test(text[start]!)) start++;
+  while (end > start && SPACE.test(text[end - 1]!)) end--;
   // A lone surrogate would come out escaped.
   if (start === end || !text.isWellFormed()) return undefined;
-  const budget = options.maxTokens ?? 16 + ((end - start) >> 6);
-  return new Scanner(text, end, budget).value(start) === end ? { start, end } : undefined;
-}
-
-/** Walks one value after another without recursion, so that depth costs no stack. */
-class Scanner {
-  readonly #text: string;
-  readonly #end: number;
-  /** The next `"` and `\` at or after the last search (`Infinity`: none left). */
-  #quote = -1;
-  #escape = -1;
-  /** How many more values and keys to look at before giving up. */
-  #budget: number;
-
-  constructor(text: string, end: number, budget: number) {
-    this.#text = text;
-    this.#end = end;
-    this.#budget = budget;
-  }
-
-  /** Scans the value at `at`; returns the index after it, or -1 when it is not compact. */
-  value(at: number): number {
-    const text = this.#text;
-    // The open containers: the keys seen so far for an object, `null` for an array.
-    const open: (Set<string> | null)[] = [];
-    let i = at;
-    while (true) {
-      // A value starts at i.
-      if (--this.#budget < 0) return -1;
-      const c = text.charCodeAt(i);
-      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-        const close = c === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY;
-        if (text.charCodeAt(i + 1) === close) {
-          i += 2;
-        } else if (c === OPEN_ARRAY) {
-          open.push(null);
-          i += 1;
-          continue;
-        } else {
-          const keys = new Set<string>();
-          open.push(keys);
-          i = this.#key(i + 1, keys);
-          if (i < 0) return -1;
-          continue;
-        }
-      } else if (c === QUOTE) {
-        i = this.#string(i);
-      } else if (text.startsWith("true", i)) {
-        i += 4;
-      } else if (text.startsWith("false", i)) {
-        i += 5;
-      } else if (text.startsWith("null", i)) {
-        i += 4;
-      } else {
-        i = this.#number(i);
-      }
-      if (i < 0) return -1;
-      // After a value: a comma and the next member, or the end of containers.
-      while (true) {
-        const container = open.at(-1);
-        if (container === undefined) return i;
-        const next = text.charCodeAt(i);
-        if (next === COMMA) {
-          i = container === null ? i + 1 : this.#key(i + 1, container);
-          if (i < 0) return -1;
-          break;
-        }
-        if (next !== (container === null ? CLOSE_ARRAY : CLOSE_OBJECT)) return -1;
-        open.pop();
-        i += 1;
-      }
-    }
-  }
-
-  /** A key and its colon; returns the index of the value, or -1. */
-  #key(at: number, keys: Set<string>): number {
-    if (this.#text.charCodeAt(at) !== QUOTE) return -1;
-    const after = this.#string(at);
-    if (after < 0 || this.#text.charCodeAt(after) !== COLON) return -1;
-    const key = this.#text.slice(at, after);
-    // Duplicates keep only the last value; integer keys are listed first, whatever their place.
-    if (keys.has(key) || DIGITS_ONLY.test(key) || --this.#budget < 0) return -1;
-    keys.add(key);
-    return after + 1;
-  }
-
-  /** A string starting with the `"` at `at`; returns the index after its closing quote, or -1. */
-  #string(at: number): number {
-    const text = this.#text;
+  let budget = options.maxTokens ?? 16 + ((end - start) >> 6);
+  // The next `"` and `\` at or after the last search (`Infinity`: none left).
+  let quote = -1;
+  let escape = -1;
+  const find = (char: string, from: number) => {
+    const at = text.indexOf(char, from);
+    return at === -1 ? Infinity : at;
+  };
+  const matches = (pattern: RegExp, at: number) => {
+    pattern.lastIndex = at;
+    return pattern.test(text);
+  };
+  /** A string starting with the `"` at `at`: the index after its closing quote, or -1. */
+  const string = (at: number): number => {
     let i = at + 1;
     while (true) {
-      if (this.#quote < i) this.#quote = find(text, '"', i);
-      if (this.#quote >= this.#end) return -1;
-      if (this.#escape < i) this.#escape = find(text, "\\", i);
-      if (this.#escape > this.#quote) return this.#quote + 1;
-      const e = this.#escape;
-      const kind = text.charCodeAt(e + 1);
-      if (SHORT_ESCAPES.has(kind)) {
-        i = e + 2;
-      } else if (kind === U && text.startsWith("00", e + 2) && controlEscape(text, e + 4)) {
-        i = e + 6;
-      } else {
-        return -1;
+      if (quote < i) quote = find('"', i);
+      if (quote >= end) return -1;
+      if (escape < i) escape = find("\\", i);
+      if (escape > quote) return quote + 1;
+      if (matches(SHORT_ESCAPE, escape + 1)) i = escape + 2;
+      else if (matches(CONTROL_ESCAPE, escape + 1)) i = escape + 6;
+      else return -1;
+    }
+  };
+  /** A key and its colon: the index of the value, or -1. */
+  const key = (at: number, keys: Set<string>): number => {
+    if (text[at] !== '"') return -1;
+    const after = string(at);
+    if (after < 0 || text[after] !== ":") return -1;
+    const name = text.slice(at, after);
+    // Duplicates keep only the last value; integer keys are listed first, whatever their place.
+    if (keys.has(name) || DIGITS_ONLY.test(name) || --budget < 0) return -1;
+    keys.add(name);
+    return after + 1;
+  };
+  // Walks one value after another without recursion, so that depth costs no stack. The open
+  // containers: the keys seen so far for an object, `null` for an array.
+  const open: (Set<string> | null)[] = [];
+  let i = start;
+  while (true) {
+    // A value starts at i.
+    if (--budget < 0) return undefined;
+    const c = text[i];
+    if ((c === "{" || c === "[") && text[i + 1] === (c === "{" ? "}" : "]")) {
+      i += 2;
+    } else if (c === "[") {
+      open.push(null);
+      i += 1;
+      continue;
+    } else if (c === "{") {
+      const keys = new Set<string>();
+      open.push(keys);
+      i = key(i + 1, keys);
+      if (i < 0) return undefined;
+      continue;
+    } else if (c === '"') {
+      i = string(i);
+    } else {
+      const word = ["true", "false", "null"].find((word) => text.startsWith(word, i));
+      NUMBER.lastIndex = i;
+      // A number counts only when written as JavaScript would write it.
+      const token = word ?? NUMBER.exec(text)?.[0];
+      i = token !== undefined && (word !== undefined || String(Number(token)) === token)
+        ? i + token.length
+        : -1;
+    }
+    if (i < 0) return undefined;
+    // After a value: a comma and the next member, or the end of containers.
+    while (true) {
+      const container = open.at(-1);
+      if (container === undefined) return i === end ? { start, end } : undefined;
+      if (text[i] === ",") {
+        i = container === null ? i + 1 : key(i + 1, container);
+        if (i < 0) return undefined;
+        break;
       }
+      if (text[i] !== (container === null ? "]" : "}")) return undefined;
+      open.pop();
+      i += 1;
     }
   }
-
-  /** A number; returns the index after it, or -1 when it is not written as JavaScript would. */
-  #number(at: number): number {
-    NUMBER_CHARS.lastIndex = at;
-    const match = NUMBER_CHARS.exec(this.#text);
-    if (match === null) return -1;
-    const token = match[0];
-    return String(Number(token)) === token ? at + token.length : -1;
-  }
-}
-
-/** Whether `\u00XX` (XX at `at`) is how `JSON.stringify` writes that character. */
-function controlEscape(text: string, at: number): boolean {
-  const hex = text.slice(at, at + 2);
-  return LOWER_HEX.test(hex) && parseInt(hex, 16) < 0x20 && !SHORT_CONTROLS.has(parseInt(hex, 16));
-}
-
-function find(text: string, char: string, from: number): number {
-  const at = text.indexOf(char, from);
-  return at === -1 ? Infinity : at;
 }

@@ -126,7 +126,6 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   const { keyword, params } = found;
   const say = (reason: Phrase) => report(path, "value", fieldName(path), reason);
   const kindFound = { found: foundPhrase(value) };
-  const notString = () => phrase("manifest.not_string", kindFound);
   if (keyword === "additionalProperties") {
     const key = String(params.additionalProperty);
     const { reason } = unknownKey(key, KEYS[kind] ?? []);

@@ -11,7 +11,7 @@ import type { ManifestScope, ToolSpec, UnavailableTool } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
 import { createLocator, type DuplicateKey, parseJsonc } from "../json_text.ts";
 import { fieldName } from "../text.ts";
-import { type Issue, validateManifest } from "./_validate.ts";
+import { validateManifest } from "./_validate.ts";
 import { resolvePath } from "../paths.ts";
 
 /** The names the program answers to by default. */

@@ -14,9 +14,9 @@
  * - Params a method does not take are -32602, in one line naming the first wrong field.
  * - A notification or a response that is not one is only logged: neither is ever answered.
  *
- * The usual `tools/call` and `tools/list` are told well formed by a few checks, with no schema:
- * the SDK's schemas word only what those checks doubt. A message goes on to the SDK as parsed, so
- * a call's arguments keep a `"__proto__"` key.
+ * A request's params are checked once, by the SDK's schema of its method (the SDK's protocol
+ * does not parse a `tools/call` again: the server takes it in its fallback handler). A message goes
+ * on to the SDK as parsed, so a call's arguments keep a `"__proto__"` key.
  *
  * @module
  */
@@ -48,7 +48,7 @@ export const INVALID_PARAMS = -32602;
 
 /** The most bytes one message (one line) may hold; of a longer one, the first and last are kept. */
 const MAX_BYTES = 10 * 1024 * 1024;
-const KEPT = 4096;
+const KEPT = 1024;
 
 const DECODER = new TextDecoder("utf-8", { fatal: true });
 const LOOSE = new TextDecoder();

@@ -38,39 +38,26 @@ export interface ProgramRequest {
   readonly sandboxed?: boolean;
 }
 
-/** One warning, one line: what it is about, and its phrase (no trailing period). */
+/**
+ * One warning, one line, as a phrase (no trailing period): `confinement` (a program that runs any
+ * code it is given), `unresolved` (a program that cannot run: left out), `unexpressible` (a path
+ * holding a comma), `environment` (variables that make Deno refuse every program under a scoped
+ * `--allow-run`).
+ */
 export interface PermissionWarning {
-  /**
-   * `confinement` (a program that runs any code it is given), `unresolved` (a program that cannot
-   * run: left out), `unexpressible` (a path holding a comma), `environment` (variables that make
-   * Deno refuse every program under a scoped `--allow-run`).
-   */
+  /** What the warning is about. */
   readonly kind: "confinement" | "unresolved" | "unexpressible" | "environment";
   /** The warning. */
   readonly phrase: Phrase;
 }
 
-/** The least-privilege permissions of one workspace; every list sorted, no path inside another. */
-export interface DerivedPermissions {
-  /** Absolute paths for `--allow-read`. */
-  readonly read: readonly string[];
-  /** Absolute paths for `--allow-write`. */
-  readonly write: readonly string[];
-  /** Variable names for `--allow-env`. */
-  readonly env: readonly string[];
-  /** Absolute program paths for `--allow-run`. */
-  readonly run: readonly string[];
-  /** System information for `--allow-sys` (Windows: `osRelease`, for the prompt's colours). */
-  readonly sys: readonly string[];
-  /** Every requested program (who starts it, in English) and the file granted, if any. */
-  readonly programs: readonly {
-    readonly user: string;
-    readonly program: string;
-    readonly path: string | undefined;
-  }[];
-  /** Grants that defeat confinement, programs left out, and the like. */
-  readonly warnings: readonly PermissionWarning[];
-}
+/**
+ * The least-privilege permissions of one workspace: absolute paths for `--allow-read` and
+ * `--allow-write`, variable names for `--allow-env`, program paths for `--allow-run` (every list
+ * sorted, no path inside another), what `--allow-sys` needs, every requested program (who starts
+ * it, in English) with the file granted, and the warnings.
+ */
+export type DerivedPermissions = ReturnType<typeof derivePermissions>;
 
 /** Options of {@linkcode derivePermissions}. */
 export interface DeriveOptions {
@@ -187,7 +174,7 @@ const INLINE_CODE = new Set(["-c", "-e", "-E", "--eval", "-p", "--print", "-r", 
  * console.log(derived.run, derived.warnings.map((warning) => english(warning.phrase)));
  * ```
  */
-export function derivePermissions(roster: Roster, options: DeriveOptions = {}): DerivedPermissions {
+export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const env = options.env ?? readEnv;
   const callEnv = options.callEnv ?? {};
   const warnings: PermissionWarning[] = [];
@@ -208,7 +195,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}): 
   const pathExt = lookup(callEnv, "PATHEXT") ?? env("PATHEXT");
   const locate = (program: string, path: string | undefined, ext = pathExt) =>
     resolveProgram(program, { cwd: "/", path, pathExt: ext });
-  const programs: DerivedPermissions["programs"][number][] = [];
+  const programs: { user: string; program: string; path: string | undefined }[] = [];
   // Absolute, as the program resolves them (a relative BASIS_CACHE_DIR is against the cwd).
   const cache = resolvePath(cacheDir(env));
   const state = resolvePath(stateDir(env));

@@ -25,6 +25,7 @@ import {
   type AjvError,
   DECIMAL_MODULE,
   type Draft,
+  findInJson,
   FORMATS_OPTIONS,
   type Mode,
   REGEXP_MODULE,
@@ -167,35 +168,21 @@ function compileFailure(error: unknown): Phrase {
  * `unsupported pattern "(a)\\1" at /properties/id/pattern: backreferences …`.
  */
 function patternProblem(error: UnsupportedPattern, schema: unknown): Phrase {
-  let where: string | Phrase = phrase("schema.root");
-  const pending: [value: unknown, pointer: string][] = [[schema, ""]];
-  const seen = new Set<object>();
-  while (pending.length > 0) {
-    const [value, pointer] = pending.shift()!;
-    if (typeof value !== "object" || value === null || seen.has(value)) continue;
-    seen.add(value);
-    const record = value as Record<string, unknown>;
-    const properties = record.patternProperties;
-    if (!Array.isArray(value) && record.pattern === error.pattern) {
-      where = oneLine(`${pointer}/pattern`, 200);
-      break;
-    }
-    if (
-      !Array.isArray(value) && typeof properties === "object" && properties !== null &&
-      Object.hasOwn(properties, error.pattern)
-    ) {
-      where = oneLine(`${pointer}/patternProperties/${escapeToken(error.pattern)}`, 200);
-      break;
-    }
-    for (const key of Object.keys(record)) {
-      pending.push([record[key], `${pointer}/${escapeToken(key)}`]);
-    }
-  }
+  const { pattern } = error;
+  const where = findInJson(schema, (item, pointer) => {
+    if (Array.isArray(item)) return undefined;
+    if (item.pattern === pattern) return `${pointer}/pattern`;
+    const properties = item.patternProperties;
+    return typeof properties === "object" && properties !== null &&
+        Object.hasOwn(properties, pattern)
+      ? `${pointer}/patternProperties/${escapeToken(pattern)}`
+      : undefined;
+  });
   // RE2's words start with "error parsing regexp: "; the phrase already says RE2 refused it.
   const detail = oneLine((error.detail ?? "").replace("error parsing regexp: ", ""));
   return phrase("schema_problem.pattern_unsupported", {
     pattern: showValue(error.pattern, 200),
-    pointer: where,
+    pointer: where === undefined ? phrase("schema.root") : oneLine(where, 200),
     reason: error.feature === "backreference"
       ? phrase("schema_problem.regex_backreference")
       : error.feature === "lookahead"

@@ -159,6 +159,33 @@ function selectDraft(schema: unknown): { draft: Draft; canonical?: string } | Ph
 }
 
 /**
+ * Walks a JSON value breadth first, without recursion, each object once: `visit` is given every
+ * object and array with its JSON pointer, and ends the walk with what it returns (not `undefined`).
+ *
+ * @param value The value.
+ * @param visit What to look for.
+ * @returns What `visit` found first, or `undefined`.
+ */
+export function findInJson<T>(
+  value: unknown,
+  visit: (item: Readonly<Record<string, unknown>>, pointer: string) => T | undefined,
+): T | undefined {
+  const pending: [value: unknown, pointer: string][] = [[value, ""]];
+  const seen = new Set<object>();
+  for (let next = 0; next < pending.length; next++) {
+    const [item, pointer] = pending[next]!;
+    if (typeof item !== "object" || item === null || seen.has(item)) continue;
+    seen.add(item);
+    const found = visit(item as Record<string, unknown>, pointer);
+    if (found !== undefined) return found;
+    for (const [key, child] of Object.entries(item)) {
+      pending.push([child, `${pointer}/${escapeToken(key)}`]);
+    }
+  }
+  return undefined;
+}
+
+/**
  * What ajv cannot be trusted with in a schema: anything but an object or a boolean, and a
  * `__proto__` key anywhere (ajv compiles it wrongly; standalone code would make it a prototype).
  */
@@ -166,23 +193,16 @@ function precheck(schema: unknown): Phrase | undefined {
   if (typeof schema !== "boolean" && (typeof schema !== "object" || Array.isArray(schema))) {
     return phrase("schema_problem.invalid", { detail: phrase("schema_problem.not_schema") });
   }
-  const pending: [value: unknown, pointer: string][] = [[schema, ""]];
-  const seen = new Set<object>();
-  while (pending.length > 0) {
-    const [value, pointer] = pending.pop()!;
-    if (typeof value !== "object" || value === null || seen.has(value)) continue;
-    seen.add(value);
-    for (const key of Object.keys(value)) {
-      if (key === "__proto__") {
-        return phrase("schema_problem.invalid_at", {
+  return findInJson(
+    schema,
+    (item, pointer) =>
+      Object.hasOwn(item, "__proto__")
+        ? phrase("schema_problem.invalid_at", {
           pointer: `${pointer}/__proto__`,
           reason: phrase("schema_problem.proto_key"),
-        });
-      }
-      pending.push([(value as Record<string, unknown>)[key], `${pointer}/${escapeToken(key)}`]);
-    }
-  }
-  return undefined;
+        })
+        : undefined,
+  );
 }
 
 async function sha256(text: string): Promise<string> {

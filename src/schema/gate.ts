@@ -368,64 +368,56 @@ function inspect(input: unknown): { readonly value: unknown } | { readonly probl
 
 // --- how a failure is worded -------------------------------------------------------------------
 
-/** Keywords whose failure says a limit: the catalogue's words are ajv's own, `limit` filled in. */
-const LIMITS: Readonly<Record<string, MessageKey>> = {
-  minLength: "schema.min_length",
-  maxLength: "schema.max_length",
-  minItems: "schema.min_items",
-  maxItems: "schema.max_items",
+/**
+ * The catalogue's words for what ajv says in the same words (so English is unchanged): for each
+ * keyword, the message and where each of its values comes from in ajv's `params`.
+ */
+const SAME_AS_AJV: Readonly<
+  Record<string, readonly [MessageKey, Readonly<Record<string, string>>]>
+> = {
+  minLength: ["schema.min_length", { limit: "limit" }],
+  maxLength: ["schema.max_length", { limit: "limit" }],
+  minItems: ["schema.min_items", { limit: "limit" }],
+  maxItems: ["schema.max_items", { limit: "limit" }],
   // Items beyond the ones a schema allows.
-  items: "schema.max_items",
-  additionalItems: "schema.max_items",
-  unevaluatedItems: "schema.max_items",
-  minProperties: "schema.min_properties",
-  maxProperties: "schema.max_properties",
+  items: ["schema.max_items", { limit: "limit" }],
+  additionalItems: ["schema.max_items", { limit: "limit" }],
+  unevaluatedItems: ["schema.max_items", { limit: "limit" }],
+  minProperties: ["schema.min_properties", { limit: "limit" }],
+  maxProperties: ["schema.max_properties", { limit: "limit" }],
+  minimum: ["schema.compare", { comparison: "comparison", limit: "limit" }],
+  maximum: ["schema.compare", { comparison: "comparison", limit: "limit" }],
+  exclusiveMinimum: ["schema.compare", { comparison: "comparison", limit: "limit" }],
+  exclusiveMaximum: ["schema.compare", { comparison: "comparison", limit: "limit" }],
+  pattern: ["schema.pattern", { pattern: "pattern" }],
+  format: ["schema.format", { format: "format" }],
+  multipleOf: ["schema.multiple_of", { value: "multipleOf" }],
+  uniqueItems: ["schema.unique", { first: "j", second: "i" }],
+  oneOf: ["schema.one_of", {}],
+  anyOf: ["schema.any_of", {}],
+  not: ["schema.not", {}],
+  if: ["schema.if", { clause: "failingKeyword" }],
 };
 
 /**
- * The catalogue's words for what ajv says in the same words (so English is unchanged), or ajv's own
- * text for a keyword the catalogue does not word that way.
+ * The catalogue's words for what ajv says in the same words, or ajv's own text for a keyword the
+ * catalogue does not word that way (or a failure without the values its words need).
  */
 function sameAsAjv(error: AjvError): Phrase | string {
   const { keyword, params } = error;
-  const text = (value: unknown) => oneLine(String(value));
-  const limitKey = LIMITS[keyword];
-  if (limitKey !== undefined && params.limit !== undefined) {
-    return phrase(limitKey, { limit: text(params.limit) });
+  const [key, names] = keyword === "contains" && params.minContains !== undefined
+    ? params.maxContains === undefined
+      ? ["schema.contains" as const, { min: "minContains" }]
+      : ["schema.contains_between" as const, { min: "minContains", max: "maxContains" }]
+    : SAME_AS_AJV[keyword] ?? [undefined, {}];
+  const values = Object.entries(names).map(([name, from]) => [name, params[from]] as const);
+  if (key === undefined || values.some(([, value]) => value === undefined)) {
+    return oneLine(error.message ?? `must pass "${keyword}"`);
   }
-  if (/^(?:exclusiveM|m)(?:in|ax)imum$/.test(keyword) && params.comparison !== undefined) {
-    return phrase("schema.compare", {
-      comparison: text(params.comparison),
-      limit: text(params.limit),
-    });
-  }
-  switch (keyword) {
-    case "pattern":
-      return phrase("schema.pattern", { pattern: text(params.pattern) });
-    case "format":
-      return phrase("schema.format", { format: text(params.format) });
-    case "multipleOf":
-      return phrase("schema.multiple_of", { value: text(params.multipleOf) });
-    case "uniqueItems":
-      return phrase("schema.unique", { first: text(params.j), second: text(params.i) });
-    case "oneOf":
-      return phrase("schema.one_of");
-    case "anyOf":
-      return phrase("schema.any_of");
-    case "not":
-      return phrase("schema.not");
-    case "if":
-      return phrase("schema.if", { clause: text(params.failingKeyword) });
-    case "contains":
-      if (params.minContains === undefined) break;
-      return params.maxContains === undefined
-        ? phrase("schema.contains", { min: text(params.minContains) })
-        : phrase("schema.contains_between", {
-          min: text(params.minContains),
-          max: text(params.maxContains),
-        });
-  }
-  return oneLine(error.message ?? `must pass "${keyword}"`);
+  return phrase(
+    key,
+    Object.fromEntries(values.map(([name, value]) => [name, oneLine(String(value))])),
+  );
 }
 
 /** The allowed values of an enum, cut after about 120 characters with how many more there are. */

@@ -11,22 +11,12 @@ import { makePalette, offeredChoices, renderRequest } from "../terminal/_render.
 import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 
-/** The form field that holds the answer. */
-const DECISION_FIELD = "decision";
-
-/** The parameters of a form-mode `elicitation/create` request. */
-export interface ElicitationForm {
-  /** Always `"form"`. */
-  readonly mode: "form";
-  /** What the client shows above the form: exactly what would run, secrets redacted. */
-  readonly message: string;
-  /** One required string field, {@linkcode DECISION_FIELD}, with the choices as an enum. */
-  readonly requestedSchema: {
-    readonly type: "object";
-    readonly properties: Record<string, Record<string, unknown>>;
-    readonly required: string[];
-  };
-}
+/**
+ * The parameters of a form-mode `elicitation/create` request: what the client shows above the
+ * form (exactly what would run, secrets redacted), and one required string field, `decision`,
+ * with the choices as an enum.
+ */
+export type ElicitationForm = ReturnType<typeof elicitationForm>;
 
 /** What the client answered (the `ElicitResult` of the MCP specification). */
 export interface ElicitationReply {
@@ -81,19 +71,19 @@ export function elicitationForm(
   request: PromptRequest,
   secrets: readonly string[],
   words: Messages = messages("en-US"),
-): ElicitationForm {
+) {
   const shown = renderRequest(request, makePalette(false), secrets, words).trimEnd();
   const question = words.t("prompt.question");
   // The terminal prompt's choices and titles, but "never" (a rule that says ask every time, or a
   // command not shown whole, is not offered "always allow" either: nothing is remembered).
   const choices = offeredChoices(request, secrets, words).filter(({ value }) => value !== "never");
   return {
-    mode: "form",
+    mode: "form" as const,
     message: `${shown}\n\n${question}`,
     requestedSchema: {
-      type: "object",
+      type: "object" as const,
       properties: {
-        [DECISION_FIELD]: {
+        decision: {
           type: "string",
           title: question,
           description: words.t("elicit.decision_description"),
@@ -102,7 +92,7 @@ export function elicitationForm(
           enumNames: choices.map((choice) => choice.name),
         },
       },
-      required: [DECISION_FIELD],
+      required: ["decision"],
     },
   };
 }
@@ -130,7 +120,7 @@ export async function elicitApproval(
   options: ElicitApprovalOptions,
 ): Promise<TerminalAnswer> {
   if (options.signal?.aborted) return "deny";
-  let reply: ElicitationReply;
+  let reply;
   const form = elicitationForm(request, options.secrets ?? [], options.words);
   try {
     reply = await options.elicit(form, options.signal);
@@ -139,9 +129,8 @@ export async function elicitApproval(
     return "deny";
   }
   if (options.signal?.aborted || reply.action !== "accept") return "deny";
-  const picked = reply.content?.[DECISION_FIELD];
   // Only what the form offered: a client that answers "always_allow" where it was not offered
   // is refused.
-  const offered = form.requestedSchema.properties[DECISION_FIELD]?.enum as TerminalAnswer[];
-  return offered.find((value) => value === picked) ?? "deny";
+  const picked = reply.content?.decision;
+  return form.requestedSchema.properties.decision.enum.find((value) => value === picked) ?? "deny";
 }

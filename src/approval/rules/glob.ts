@@ -1,9 +1,10 @@
 /**
- * Matching the text of remembered rules. Globs are always applied to one field (one argument, the cwd, a spawn body, a
- * string in the input), never to text spanning fields: `*` matches any run of characters within
- * the field (the empty run too), `?` exactly one Unicode character, and `\` makes the character
- * after it literal (`\*`, `\?`, `\\`). Everything else is literal. Anchored at both ends; the cost
- * is at most pattern length × text length (no regular expressions, no recursion).
+ * Matching the text of remembered rules. Globs are always applied to one field (one argument, the
+ * cwd, a spawn body, a string in the input), never to text spanning fields: `*` matches any run of
+ * characters within the field (the empty run too), `?` exactly one Unicode character, and `\`
+ * makes the character after it literal (`\*`, `\?`, `\\`). Everything else is literal. Anchored at
+ * both ends; the cost is at most pattern length × text length (no regular expressions, no
+ * recursion).
  *
  * Spawn command lines are simple enough for a glob allow rule when they are one command with its
  * arguments, no shell control syntax; for anything else only an exact allow rule applies.

@@ -76,10 +76,10 @@ export function renderRequest(
   const sandbox = (value: PreviewSandbox) => {
     if (typeof value === "string") return palette.yellow(t("prompt.sandbox_unconfined"));
     const grants = [
-      ...(value.network ? [t("prompt.sandbox_network")] : []),
-      ...(value.write.length > 0 ? [t("prompt.sandbox_write", { paths: paths(value.write) })] : []),
-      ...(value.read.length > 0 ? [t("prompt.sandbox_read", { paths: paths(value.read) })] : []),
-    ];
+      value.network && t("prompt.sandbox_network"),
+      value.write.length > 0 && t("prompt.sandbox_write", { paths: paths(value.write) }),
+      value.read.length > 0 && t("prompt.sandbox_read", { paths: paths(value.read) }),
+    ].filter((grant) => grant !== false);
     if (grants.length === 0) return t("prompt.sandbox_default");
     return palette.yellow(t("prompt.sandbox_grants", { grants: grants.join("; ") }));
   };
@@ -124,21 +124,20 @@ export function renderRequest(
     if (reach !== undefined) field("prompt.reach", visibleLines(reach));
     if (child !== undefined) {
       // What the child will be: its tools, its model, the system prompt that replaces its own.
-      const roster = child.roster;
+      const { roster, model, system_prompt: prompt } = child;
       const parts = [
-        ...(roster === undefined ? [] : [
-          roster.length === 0
-            ? t("prompt.child_no_tools")
-            : t("prompt.child_roster", { names: shown(roster.join(", ")) }),
-        ]),
-        ...(child.model === undefined
-          ? []
-          : [t("prompt.child_model", { model: shown(child.model) })]),
-        ...(child.system_prompt === undefined ? [] : [
-          `${t("prompt.child_system_prompt")}\n${long(shown(child.system_prompt), palette.cyan)}`,
-        ]),
+        roster && t(
+          roster.length === 0 ? "prompt.child_no_tools" : "prompt.child_roster",
+          { names: shown(roster.join(", ")) },
+        ),
+        model !== undefined && t("prompt.child_model", { model: shown(model) }),
+        prompt !== undefined &&
+        `${t("prompt.child_system_prompt")}\n${long(shown(prompt), palette.cyan)}`,
       ];
-      field("prompt.child", parts.join("\n"));
+      field(
+        "prompt.child",
+        parts.filter((part) => part !== undefined && part !== false).join("\n"),
+      );
     }
   }
   if (request.changed !== undefined) {

@@ -6,66 +6,31 @@
  */
 
 import type { Readable, Writable } from "node:stream";
-import type { SideEffect } from "../../manifest/types.ts";
-import type { ToolPreview } from "../preview.ts";
-import type { SpawnPreview, SpawnSideEffect } from "../../spawn/types.ts";
+import type { ApprovalRequest } from "../approve.ts";
 import type { Locale } from "../../locale/locale.ts";
 import type { ChangedSinceApproval } from "../rules/types.ts";
 
 /** The preview of a spawn call (owned by the spawn seam). */
 export type { SpawnPreview } from "../../spawn/types.ts";
 
-/** A call of a declared tool, as the terminal approver shows it. */
-export interface ToolPromptRequest {
-  /** The tool's name. */
-  readonly tool: string;
-  /** What the tool may touch. */
-  readonly sideEffect: SideEffect;
-  /** A declared tool. */
+/**
+ * A call of a declared tool, as the terminal approver shows it: the approval request (its stdin
+ * shown as the input when given, every number as the caller wrote it; "always allow" pins the
+ * `env` by digest and any value where `fromInput` says, and says so), the rule that says to ask
+ * every time (only "allow once" and "deny" are offered then, and nothing is remembered), and the
+ * files changed since the allow rule that would have answered pinned them.
+ */
+export type ToolPromptRequest = Omit<Extract<ApprovalRequest, { kind?: "tool" }>, "kind"> & {
   readonly kind: "tool";
-  /** The preview built by `toolPreview()`. */
-  readonly preview: ToolPreview;
-  /** Which manifest declared the tool. */
-  readonly source?: "workspace" | "global";
-  /**
-   * The bytes the program will receive on stdin: shown as the input when given (every number as
-   * the caller wrote it), else the preview's input.
-   */
-  readonly stdin?: Uint8Array;
-  /** The manifest's `env` (values never shown): what "always allow" pins by digest. */
-  readonly env?: Readonly<Record<string, string>>;
-  /**
-   * The positions of `preview.command` filled from the input: "always allow" remembers any value
-   * there, and says so.
-   */
-  readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
-  /**
-   * The rule that says to ask every time: only "allow once" and "deny" are offered, and nothing
-   * is remembered.
-   */
   readonly askedByRule?: string;
-  /** The files changed since the allow rule that would have answered pinned them: shown. */
   readonly changed?: ChangedSinceApproval;
-}
+};
 
-/** A spawn call, as the terminal approver shows it. */
-export interface SpawnPromptRequest {
-  /** The tool's name (`"spawn"`). */
-  readonly tool: string;
-  /** What the call may touch: `"process"` for a command, `"local state"` for a subagent. */
-  readonly sideEffect: SideEffect | SpawnSideEffect;
-  /** The spawn tool. */
-  readonly kind: "spawn";
-  /** The spawn preview. */
-  readonly preview: SpawnPreview;
-  /**
-   * The rule that says to ask every time: only "allow once" and "deny" are offered, and nothing
-   * is remembered.
-   */
+/** A spawn call, as the terminal approver shows it (`askedByRule` and `changed` as for a tool). */
+export type SpawnPromptRequest = Extract<ApprovalRequest, { kind: "spawn" }> & {
   readonly askedByRule?: string;
-  /** The files changed since the allow rule that would have answered pinned them: shown. */
   readonly changed?: ChangedSinceApproval;
-}
+};
 
 /** What the terminal approver is asked about. */
 export type PromptRequest = ToolPromptRequest | SpawnPromptRequest;

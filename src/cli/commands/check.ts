@@ -24,17 +24,6 @@ import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
 
-/** Options of {@linkcode checkCommand}. */
-export interface CheckOptions {
-  /**
-   * Whether what would fail at call time (a program, a working directory) is a problem (exit 6)
-   * rather than a warning.
-   *
-   * @default {false}
-   */
-  strict?: boolean;
-}
-
 /** Programs that run a script named in their arguments (an interpreter, by its usual names). */
 const INTERPRETER =
   /^(?:node|deno|bun|tsx|ts-node|python[0-9.]*|pypy[0-9.]*|ruby|perl|php|lua[0-9.]*|Rscript|(?:ba|da|z|k|fi)?sh)$/;
@@ -43,12 +32,13 @@ const INTERPRETER =
  * Validates the manifests; prints one line per problem, then one per warning.
  *
  * @param settings The run's settings.
- * @param options Whether warnings count as problems.
+ * @param options `strict`: what would fail at call time (a program, a working directory) is a
+ *   problem (exit 6) rather than a warning. @default {false}
  * @returns 0 when there is no problem (warnings aside), else 6.
  */
 export async function checkCommand(
   settings: Settings,
-  options: CheckOptions = {},
+  options: { strict?: boolean } = {},
 ): Promise<number> {
   let problems: ManifestProblem[] = [];
   let warnings: ManifestProblem[] = [];
