@@ -7,7 +7,7 @@
  */
 
 import type { Locale } from "../locale/locale.ts";
-import { type Messages, messages, phrase } from "../locale/messages.ts";
+import { messages, phrase } from "../locale/messages.ts";
 import { fsReason } from "../fs_reason.ts";
 import type { EnvLookup } from "../paths.ts";
 import { parentPath } from "../paths.ts";
@@ -58,16 +58,6 @@ export interface AuditLog {
 }
 
 const ENCODER = new TextEncoder();
-
-function warnOnStderr(words: Messages): (message: string) => void {
-  return (message) => {
-    try {
-      Deno.stderr.writeSync(ENCODER.encode(`${words.t("audit.warning", { message })}\n`));
-    } catch {
-      // Nowhere left to say it.
-    }
-  };
-}
 
 const NEWLINE = 0x0a;
 
@@ -208,9 +198,15 @@ function endLine(file: Deno.FsFile): void {
  * ```
  */
 export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
-  const path = auditLogPath({ path: options.path, ...(options.env ? { env: options.env } : {}) });
+  const path = auditLogPath(options);
   const words = messages(options.locale ?? "en-US");
-  const warn = options.warn ?? warnOnStderr(words);
+  const warn = options.warn ?? ((message: string) => {
+    try {
+      Deno.stderr.writeSync(ENCODER.encode(`${words.t("audit.warning", { message })}\n`));
+    } catch {
+      // Nowhere left to say it.
+    }
+  });
   let file: Deno.FsFile | undefined;
   let warned = false;
 
@@ -238,16 +234,10 @@ export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
       close();
       if (!warned) {
         warned = true;
-        warn(
-          words.say(
-            phrase("audit.cannot_write", {
-              path: JSON.stringify(path),
-              reason: error instanceof NotRegularFile
-                ? phrase("audit.not_regular_file")
-                : fsReason(error),
-            }),
-          ),
-        );
+        const reason = error instanceof NotRegularFile
+          ? phrase("audit.not_regular_file")
+          : fsReason(error);
+        warn(words.say(phrase("audit.cannot_write", { path: JSON.stringify(path), reason })));
       }
       return false;
     }
