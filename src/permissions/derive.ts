@@ -227,7 +227,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
 
   const run = new Set(users.keys());
   if (!IS_WINDOWS) {
-    // The `kill` program the runner signals a process group with (src/run/_kill.ts).
+    // The `kill` program the runner signals a process group with (src/run/_stop.ts).
     for (const program of KILL_PROGRAMS) {
       const located = locate(program, callPath, undefined);
       if (!located.ok) continue;

@@ -40,6 +40,7 @@ export function expandList(
  * (the hidden ones) costs a few directory reads, not a failed `stat` each.
  *
  * @param paths Absolute, normalised paths.
+ * @param listings The directories listed already (shared by the calls of one plan).
  * @returns Those there, in order.
  */
 export function present(
