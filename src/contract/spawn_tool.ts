@@ -21,7 +21,7 @@ import { childPolicy, namedAgents, reachPolicy, type SpawnConfig } from "../spaw
 import { parseSpawnInput } from "../spawn/grammar.ts";
 import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
-import { spawnPreview, withDelegation } from "../spawn/preview.ts";
+import { spawnPreview } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
 import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
 import { spawnInputSchema } from "../spawn/tool_definition.ts";
@@ -335,14 +335,14 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     ];
     const plan = await this.#plan(call);
     // The real directory: one spelling for the preview and rules, whatever -C said.
-    let preview = spawnPreview(call, canonicalPath(this.#root), spawnPreviewGrants(plan));
-    if (call.mode === "agent") {
+    const task = call.mode === "agent";
+    const preview = spawnPreview(call, canonicalPath(this.#root), {
+      sandbox: spawnPreviewGrants(plan),
       // The effective reach when the call chose one other than the policy's default, and what the
       // child will be when the child policy overrides anything.
-      const reach = call.reach === reachPolicy(config).default ? undefined : call.reach;
-      const child = childPreview(childPolicy(config, call.target), context.roster);
-      preview = withDelegation(preview, { reach, child });
-    }
+      reach: task && call.reach !== reachPolicy(config).default ? call.reach : undefined,
+      child: task ? childPreview(childPolicy(config, call.target), context.roster) : undefined,
+    });
     const label = spawnLabel(call, words);
     const prepared = {
       tool: SPAWN_TOOL,
