@@ -37,10 +37,10 @@ Deno.bench("audit: decision + run on an open log", { group: "audit", baseline: t
   open.record(run);
 });
 
-const redacting = openAuditLog({ path: `${dir}/redact.jsonl`, secrets });
+const redacting = openAuditLog({ path: `${dir}/redact.jsonl` });
 Deno.bench("audit: decision + run with 2 secrets redacted", { group: "audit" }, () => {
-  redacting.record(decision);
-  redacting.record(run);
+  redacting.record(decision, { secrets });
+  redacting.record(run, { secrets });
 });
 
 let n = 0;

@@ -164,15 +164,15 @@ Deno.test("openAuditLog() redacts every secret, in values, keys and nested input
   await using dir = await tempDir();
   const path = `${dir.path}/audit.jsonl`;
   const quoted = 'pa"ss\\word';
-  const log = openAuditLog({ path, secrets: [CANARY] });
+  const log = openAuditLog({ path });
   const preview = {
     tool: "t",
     command: ["curl", `-H=Authorization: ${CANARY}`],
     cwd: "/w",
     input: { [CANARY]: [`x${CANARY}y`, { deep: quoted }] },
   };
-  log.record({ ...DECISION, preview, reason: `denied ${CANARY}` });
-  log.record({ ...DECISION, preview }, { secrets: [quoted] });
+  log.record({ ...DECISION, preview, reason: `denied ${CANARY}` }, { secrets: [CANARY] });
+  log.record({ ...DECISION, preview }, { secrets: [CANARY, quoted] });
   log.close();
   const text = await Deno.readTextFile(path);
   assert.equal(text.includes(CANARY), false);

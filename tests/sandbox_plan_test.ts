@@ -585,18 +585,21 @@ Deno.test("prepareSandbox() makes what a plan may write, mode 0700, and never th
   const wrap = { kind: "bwrap", program: "/usr/bin/bwrap", args: [] } as const;
   const plan = (create: string[], bound: string[] = []) =>
     ({ kind: "confined", preview: NONE, wrap, create, bound }) as const;
-  await prepareSandbox(plan([`${temp.path}/a/b`]));
+  assert.equal(await prepareSandbox(plan([`${temp.path}/a/b`])), undefined);
   assert.equal((await Deno.stat(`${temp.path}/a/b`)).mode! & 0o777, 0o700);
   await Deno.mkdir(`${temp.path}/elsewhere`);
   await Deno.symlink(`${temp.path}/elsewhere`, `${temp.path}/c`);
-  await assert.rejects(() => prepareSandbox(plan([`${temp.path}/c/d`])), /symbolic link/);
+  assert.match(english((await prepareSandbox(plan([`${temp.path}/c/d`])))!), /symbolic link/);
   // A bound grant another call turned into a link since the preview: the call does not start.
   await Deno.mkdir(`${temp.path}/grant`);
-  await prepareSandbox(plan([], [`${temp.path}/grant`]));
+  assert.equal(await prepareSandbox(plan([], [`${temp.path}/grant`])), undefined);
   await Deno.remove(`${temp.path}/grant`);
   await Deno.symlink(`${temp.path}/elsewhere`, `${temp.path}/grant`);
-  await assert.rejects(() => prepareSandbox(plan([], [`${temp.path}/grant`])), /symbolic link/);
-  await assert.rejects(() => prepareSandbox(plan([], [`${temp.path}/grant/x`])), /symbolic link/);
+  assert.match(english((await prepareSandbox(plan([], [`${temp.path}/grant`])))!), /symbolic link/);
+  assert.match(
+    english((await prepareSandbox(plan([], [`${temp.path}/grant/x`])))!),
+    /symbolic link/,
+  );
 });
 
 Deno.test({

@@ -278,15 +278,23 @@ export async function decide(
   const content = contentOf(request, options);
   const verdict = await judge(request, options, content);
   const { rule } = verdict;
-  if (verdict.outcome === "allow") {
-    return allowance(verdict.by, rule?.id, rule?.reason);
-  }
+  if (verdict.outcome === "allow") return decision(true, verdict.by, rule?.id, rule?.reason);
   if (verdict.outcome === "deny") {
-    if (verdict.by === "rule" && rule !== undefined) return byRule(name, rule);
+    if (verdict.by === "rule" && rule !== undefined) {
+      const params = { tool: name, rule: rule.id };
+      return decision(
+        false,
+        "rule",
+        rule.id,
+        rule.reason === undefined
+          ? phrase("denied.rule", params)
+          : phrase("denied.rule_reason", { ...params, reason: rule.reason }),
+      );
+    }
     const why = rule === undefined
       ? phrase("denied.never", { tool: name })
       : phrase("denied.never_ask_rule", { tool: name, rule: rule.id });
-    return denial("policy", rule?.id, why);
+    return decision(false, "policy", rule?.id, why);
   }
   const ask = options.ask ?? askOnTerminal(options);
   const prompt = {
@@ -296,53 +304,61 @@ export async function decide(
     ...(verdict.changed === undefined ? {} : { changed: verdict.changed }),
   } as PromptRequest;
   const answer = await ask(prompt);
+  const refused = phrase("denied.prompt", { tool: name });
   if (rule !== undefined) {
     // A rule says ask every time: nothing the person answers is remembered.
-    switch (answer) {
-      case "allow_once":
-      case "always_allow":
-        return allowance("prompt", rule.id, undefined);
-      case "deny":
-      case "never":
-        return denial("prompt", rule.id, phrase("denied.prompt", { tool: name }));
-      case "no_answer":
-        return denial("policy", rule.id, noOneToAskRule(request.tool, rule.id));
+    if (answer === "allow_once" || answer === "always_allow") {
+      return decision(true, "prompt", rule.id, undefined);
     }
+    return answer === "no_answer"
+      ? decision(
+        false,
+        "policy",
+        rule.id,
+        phrase("denied.ask_no_terminal", { tool: name, rule: rule.id }),
+      )
+      : decision(false, "prompt", rule.id, refused);
   }
-  switch (answer) {
-    case "allow_once":
-      return allowance("prompt", undefined, undefined);
-    case "deny":
-      return denial("prompt", undefined, phrase("denied.prompt", { tool: name }));
-    case "always_allow":
-    case "never": {
-      // The person answered: a rule that cannot be saved (a full or read-only config directory, a
-      // lock held too long) changes nothing about this call. It runs (or is denied) this once, and
-      // the person and the audit trail are told that nothing was remembered.
-      let remembered: Rule | undefined;
-      let unsaved: Phrase | undefined;
-      try {
-        remembered = await remember(prompt, answer, options, content);
-      } catch (error) {
-        if (!(error instanceof BasisError) || error.phrase === undefined) throw error;
-        const key = answer === "always_allow"
-          ? "prompt.not_remembered"
-          : "prompt.not_remembered_never";
-        unsaved = phrase(key, { reason: error.phrase });
-      }
-      await tell(options, [
-        ...(remembered === undefined ? [] : [phrase("prompt.remembered", { rule: remembered.id })]),
-        ...(unsaved === undefined ? [] : [unsaved]),
-      ]);
-      if (answer === "always_allow") return allowance("prompt", remembered?.id, unsaved);
-      const why = remembered === undefined
-        ? phrase("denied.prompt", { tool: name })
-        : phrase("denied.prompt_remembered", { tool: name, rule: remembered.id });
-      return denial("prompt", remembered?.id, why);
-    }
-    case "no_answer":
-      return denial("policy", undefined, noOneToAsk(request.tool, options.root, verdict.changed));
+  if (answer === "allow_once") return decision(true, "prompt", undefined, undefined);
+  if (answer === "deny") return decision(false, "prompt", undefined, refused);
+  if (answer === "no_answer") {
+    return decision(
+      false,
+      "policy",
+      undefined,
+      noOneToAsk(request.tool, options.root, verdict.changed),
+    );
   }
+  // The person answered: a rule that cannot be saved (a full or read-only config directory, a lock
+  // held too long) changes nothing about this call. It runs (or is denied) this once, and the
+  // person and the audit trail are told that nothing was remembered.
+  let remembered: Rule | undefined;
+  let unsaved: Phrase | undefined;
+  try {
+    remembered = await remember(prompt, answer, options, content);
+  } catch (error) {
+    if (!(error instanceof BasisError) || error.phrase === undefined) throw error;
+    const key = answer === "always_allow" ? "prompt.not_remembered" : "prompt.not_remembered_never";
+    unsaved = phrase(key, { reason: error.phrase });
+  }
+  await tell(options, [
+    ...(remembered === undefined ? [] : [phrase("prompt.remembered", { rule: remembered.id })]),
+    ...(unsaved === undefined ? [] : [unsaved]),
+  ]);
+  if (answer === "always_allow") return decision(true, "prompt", remembered?.id, unsaved);
+  const why = remembered === undefined
+    ? refused
+    : phrase("denied.prompt_remembered", { tool: name, rule: remembered.id });
+  return decision(false, "prompt", remembered?.id, why);
+}
+
+function decision(
+  allowed: boolean,
+  by: Decision["by"],
+  ruleId: string | undefined,
+  reason: Phrase | string | undefined,
+): Decision {
+  return { allowed, by, ruleId, reason };
 }
 
 /** The rule query for a request: its kind, preview, canonical root and content. */
@@ -389,26 +405,6 @@ function exactInput(request: ApprovalRequest & { kind?: "tool" }): unknown {
   } catch {
     return request.preview.input;
   }
-}
-
-function allowance(
-  by: Decision["by"],
-  ruleId: string | undefined,
-  reason: Phrase | string | undefined,
-): Decision {
-  return { allowed: true, by, ruleId, reason };
-}
-
-/** A denial, with why. */
-function denial(by: Decision["by"], ruleId: string | undefined, reason: Phrase): Decision {
-  return { allowed: false, by, ruleId, reason };
-}
-
-function byRule(name: string, rule: Rule): Decision {
-  const why = rule.reason === undefined
-    ? phrase("denied.rule", { tool: name, rule: rule.id })
-    : phrase("denied.rule_reason", { tool: name, rule: rule.id, reason: rule.reason });
-  return denial("rule", rule.id, why);
 }
 
 /**
@@ -495,9 +491,4 @@ function noOneToAsk(
     files: changed.files.map((file) => JSON.stringify(file.path)).join(", "),
     command,
   });
-}
-
-/** The one line for a call a rule says to ask about when no one can be asked. */
-function noOneToAskRule(tool: string, rule: string): Phrase {
-  return phrase("denied.ask_no_terminal", { tool: JSON.stringify(tool), rule });
 }

@@ -21,8 +21,6 @@ export interface AuditLogOptions {
   path?: string | undefined;
   /** How to read `BASIS_AUDIT_LOG` and the state directory's variables. @default readEnv */
   env?: EnvLookup;
-  /** Values replaced by `[redacted]` in every entry (manifest env values). @default [] */
-  secrets?: readonly string[];
   /**
    * Told, once per log, when a line cannot be written: the message in `locale`.
    * @default writes `basis-tools: warning: <message>` to stderr, in `locale`
@@ -38,7 +36,7 @@ export interface AuditLogOptions {
 
 /** Options for one {@linkcode AuditLog.record} call. */
 export interface RecordOptions {
-  /** More values to redact in this entry (the called tool's env values). @default [] */
+  /** Values to redact in this entry (the call's secrets). @default [] */
   secrets?: readonly string[];
 }
 
@@ -211,7 +209,6 @@ function endLine(file: Deno.FsFile): void {
  */
 export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
   const path = auditLogPath({ path: options.path, ...(options.env ? { env: options.env } : {}) });
-  const baseSecrets = options.secrets ?? [];
   const words = messages(options.locale ?? "en-US");
   const warn = options.warn ?? warnOnStderr(words);
   let file: Deno.FsFile | undefined;
@@ -229,9 +226,7 @@ export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
   function record(entry: AuditEntry, recordOptions: RecordOptions = {}): boolean {
     if (path === undefined) return false;
     try {
-      const extra = recordOptions.secrets ?? [];
-      const secrets = extra.length === 0 ? baseSecrets : [...baseSecrets, ...extra];
-      const line = encodeEntry(entry, new Date().toISOString(), secrets);
+      const line = encodeEntry(entry, new Date().toISOString(), recordOptions.secrets ?? []);
       if (file === undefined) {
         const opened = openForAppend(path);
         file = opened.file;

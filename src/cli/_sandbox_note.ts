@@ -8,7 +8,7 @@
  * @module
  */
 
-import { english, messages, type Phrase } from "../locale/messages.ts";
+import { english, messages } from "../locale/messages.ts";
 import { auditLogPath } from "../audit/audit_path.ts";
 import { joinPath, parentPath, resolvePath } from "../paths.ts";
 import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
@@ -58,45 +58,32 @@ export function cliSandbox(
     onUnconfined: (reason) => {
       if (said) return;
       said = true;
-      sayOnce(settings, policy, reason, mode);
+      const perProcess = "perProcess" in mode;
+      const text = english(reason);
+      let file: string | undefined = joinPath(state, SANDBOX_NOTE_FILE);
+      try {
+        // Only a regular file is read, or written below: opening a FIFO would block the call.
+        const read = readRegularFile(file, { limit: 4096, follow: false });
+        if (read.kind === "not_regular") file = undefined;
+        if (!perProcess && read.kind === "read" && new TextDecoder().decode(read.bytes) === text) {
+          return;
+        }
+      } catch {
+        // Never said (or cannot be read): say it.
+      }
+      const words = messages(settings.locale);
+      const policyFile = JSON.stringify(policy.file);
+      const note = words.t("sandbox.note", { reason: words.say(reason), file: policyFile });
+      if (perProcess) return err(`basis-tools: ${note}\n`);
+      mode.notes.note(note);
+      // Held under --quiet: said for real only when a call shows it.
+      if (file === undefined || mode.notes.quiet) return;
+      try {
+        Deno.mkdirSync(parentPath(file), { recursive: true, mode: 0o700 });
+        Deno.writeTextFileSync(file, text, { mode: 0o600 });
+      } catch {
+        // Said again next time.
+      }
     },
   };
-}
-
-function sayOnce(
-  settings: Settings,
-  policy: SandboxPolicy,
-  reason: Phrase,
-  mode: NoteMode,
-): void {
-  const perProcess = "perProcess" in mode;
-  const text = english(reason);
-  let file: string | undefined;
-  try {
-    file = joinPath(settings.stateDir, SANDBOX_NOTE_FILE);
-    // Only a regular file is read, or written below: opening a FIFO would block the call.
-    const read = readRegularFile(file, { limit: 4096, follow: false });
-    if (read.kind === "not_regular") file = undefined;
-    if (!perProcess && read.kind === "read" && new TextDecoder().decode(read.bytes) === text) {
-      return;
-    }
-  } catch {
-    // Never said (or cannot be read): say it.
-  }
-  const words = messages(settings.locale);
-  const policyFile = JSON.stringify(policy.file);
-  const note = words.t("sandbox.note", { reason: words.say(reason), file: policyFile });
-  if (perProcess) {
-    err(`basis-tools: ${note}\n`);
-    return;
-  }
-  mode.notes.note(note);
-  // Held under --quiet: said for real only when a call shows it.
-  if (file === undefined || mode.notes.quiet) return;
-  try {
-    Deno.mkdirSync(parentPath(file), { recursive: true, mode: 0o700 });
-    Deno.writeTextFileSync(file, text, { mode: 0o600 });
-  } catch {
-    // Said again next time.
-  }
 }

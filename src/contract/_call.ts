@@ -10,7 +10,7 @@
 import type { ApprovalRequest } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import { english, type Phrase, phrase } from "../locale/messages.ts";
+import { english, type Phrase } from "../locale/messages.ts";
 import type { Redactor } from "../redact.ts";
 import type { RunResult, SandboxWrap } from "../run/types.ts";
 import { prepareSandbox, sandboxFailed } from "../sandbox/plan.ts";
@@ -79,14 +79,8 @@ export async function carryOut<Extra>(
   if (plan.kind === "unconfined" && plan.note !== undefined) {
     context.sandbox?.onUnconfined?.(plan.note);
   }
-  try {
-    await prepareSandbox(plan);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return await call.notStarted(
-      phrase("start.sandbox_failed", { detail: detail.split("\n")[0] ?? detail }),
-    );
-  }
+  const unprepared = await prepareSandbox(plan);
+  if (unprepared !== undefined) return await call.notStarted(unprepared);
   const result = await call.start(plan.kind === "confined" ? plan.wrap : undefined, sinks);
   // bwrap could not set the call up: the next call asks again whether it works here.
   if (result.startReason?.key === "start.sandbox_failed") sandboxFailed(plan, context.sandbox);

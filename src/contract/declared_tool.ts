@@ -393,32 +393,25 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       env: [context.env, spec.env],
       timeoutMs: context.timeoutMs ?? spec.timeoutMs,
     };
-    const notStarted = async (path: string, reason: Phrase) => {
-      const result = startFailureResult(run, { failure: "other", path, reason }, redactor.secrets);
+    // A call that cannot start is recorded as a run that did not start: nothing needs approving.
+    const notStarted = async (failure: Parameters<typeof startFailureResult>[1]) => {
+      const result = startFailureResult(run, failure, redactor.secrets);
       recordRun(context, { tool: spec.name, redactor }, result);
       return await this.#outcome(result, label);
     };
     const resolved = resolveRunProgram(run, context.programs);
-    if (!resolved.ok) {
-      const result = startFailureResult(run, resolved, redactor.secrets);
-      recordRun(context, { tool: spec.name, redactor }, result);
-      return await this.#outcome(result, label);
-    }
+    if (!resolved.ok) return await notStarted(resolved);
     const program = resolved.path;
-    const sandbox: SandboxOptions | undefined = context.sandbox;
-    const root = context.root ?? run.cwd;
     const plan = await planSandbox({
       caller: { kind: "tool", grants: spec.sandbox },
-      root,
+      root: context.root ?? run.cwd,
       cwd: run.cwd,
       program,
-    }, sandbox);
+    }, context.sandbox);
     const grants = previewSandbox(plan);
     if (plan.kind === "unavailable" || grants === undefined) {
-      return await notStarted(
-        program,
-        plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home"),
-      );
+      const reason = plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home");
+      return await notStarted({ failure: "other", path: program, reason });
     }
     const preview = toolPreview(
       { ...spec, command: argv, cwd: run.cwd },
@@ -454,7 +447,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
           ...(sinks.onStderr === undefined ? {} : { onStderr: sinks.onStderr }),
         }),
       outcome: (result) => this.#outcome(result, label),
-      notStarted: (reason) => notStarted(program, reason),
+      notStarted: (reason) => notStarted({ failure: "other", path: program, reason }),
     };
   }
 

@@ -42,9 +42,11 @@ export function expandList(
  * @param paths Absolute, normalised paths.
  * @returns Those there, in order.
  */
-export function present(paths: readonly string[]): string[] {
+export function present(
+  paths: readonly string[],
+  listings: Map<string, Set<string> | null | undefined> = new Map(),
+): string[] {
   // A directory's names; `null` when it is not there, `undefined` when Deno may not look.
-  const listings = new Map<string, Set<string> | null | undefined>();
   const namesIn = (dir: string): Set<string> | null | undefined => {
     if (listings.has(dir)) return listings.get(dir);
     const parent = parentPath(dir);

@@ -119,11 +119,14 @@ export async function planSandbox(
   const os = options.os ?? Deno.build.os;
   const named = namedBwrap(policy, home);
   const bwrap = os === "linux" ? findBwrap(env("PATH"), named) : undefined;
+  // One listing of each directory for the hidden paths and the sockets alike.
+  const listings = new Map();
+  const hidden = expandList(policy.hidden, home, resolvePath) ?? [];
   const layout = callLayout({
     write: unique([...root, ...(expandList(policy.write, home) ?? []), ...preview.write]),
     read: preview.read,
-    hidden: present(expandList(policy.hidden, home, resolvePath) ?? []).map(canonicalPath),
-    sockets: present(hostSockets(env)).map(canonicalPath),
+    hidden: present(hidden, listings).map(canonicalPath),
+    sockets: present(hostSockets(env), listings).map(canonicalPath),
     trusted: trustedPaths(policy, options, env, bwrap),
     program: canonicalPath(request.program),
     cwd: canonicalPath(request.cwd),
@@ -160,13 +163,13 @@ export async function planSandbox(
       why = broken;
     }
   } else if (os === "darwin" && exists(SANDBOX_EXEC)) {
-    const { trusted } = layout;
+    const { read } = preview;
     const args = seatbeltArgs({
       network,
       write: paths("write"),
-      read: preview.read,
+      read,
       hidden: paths("hide"),
-      protect: trusted,
+      protect: layout.trusted,
     });
     return confined({ kind: "sandbox-exec", program: SANDBOX_EXEC, args });
   } else {
@@ -228,23 +231,30 @@ function trustedPaths(
  * is approved: bwrap can only bind what is there. Each is made where the plan resolved it.
  *
  * @param plan The plan.
- * @throws What `Deno.mkdir` throws.
+ * @returns `undefined` when ready, else why the call cannot start (what `Deno.mkdir` threw, or a
+ *   link put on the way since the plan).
  */
-export async function prepareSandbox(plan: SandboxPlan): Promise<void> {
-  if (plan.kind !== "confined") return;
-  for (const path of plan.create) {
-    await Deno.mkdir(path, { recursive: true, mode: 0o700 });
-    // A link put on the way since the plan (by another call) would have moved it.
-    if (canonicalPath(path) !== path) {
-      throw new Error(`"${path}" was made through a symbolic link`);
+export async function prepareSandbox(plan: SandboxPlan): Promise<Phrase | undefined> {
+  if (plan.kind !== "confined") return undefined;
+  try {
+    for (const path of plan.create) {
+      await Deno.mkdir(path, { recursive: true, mode: 0o700 });
+      // A link put on the way since the plan (by another call) would have moved it.
+      if (canonicalPath(path) !== path) {
+        throw new Error(`"${path}" was made through a symbolic link`);
+      }
     }
-  }
-  // The same for what is bound: a mount follows links, so a grant another call turned into a link
-  // since the preview would give this one a place the preview does not show.
-  for (const path of plan.bound) {
-    if (canonicalPath(path) !== path) {
-      throw new Error(`"${path}" has become a symbolic link since the preview`);
+    // The same for what is bound: a mount follows links, so a grant another call turned into a
+    // link since the preview would give this one a place the preview does not show.
+    for (const path of plan.bound) {
+      if (canonicalPath(path) !== path) {
+        throw new Error(`"${path}" has become a symbolic link since the preview`);
+      }
     }
+    return undefined;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return phrase("start.sandbox_failed", { detail: detail.split("\n")[0] ?? detail });
   }
 }
 
@@ -256,16 +266,13 @@ export async function prepareSandbox(plan: SandboxPlan): Promise<void> {
  * @returns The preview's `sandbox` value.
  */
 export function previewSandbox(plan: SandboxPlan): PreviewSandbox | undefined {
-  switch (plan.kind) {
-    case "confined":
-      return plan.preview;
-    case "unconfined":
-      return UNCONFINED;
-    case "refused":
-      return plan.asked;
-    case "unavailable":
-      return undefined;
-  }
+  return plan.kind === "confined"
+    ? plan.preview
+    : plan.kind === "refused"
+    ? plan.asked
+    : plan.kind === "unconfined"
+    ? UNCONFINED
+    : undefined;
 }
 
 /**

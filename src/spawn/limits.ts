@@ -21,13 +21,9 @@ export const TIMEOUT_EXIT_CODE = 124;
  * anything that prints non-ASCII) working; the delegation depth and the roster keep a
  * `basis-tools` the command runs where this one is; secrets such as API keys stay behind.
  */
-export const KEPT_ENV: readonly string[] = Object.freeze([
-  "PATH",
-  "HOME",
-  "LANG",
-  "BASIS_SPAWN_DEPTH",
-  "BASIS_ROSTER",
-]);
+export const KEPT_ENV: readonly string[] = Object.freeze(
+  "PATH HOME LANG BASIS_SPAWN_DEPTH BASIS_ROSTER".split(" "),
+);
 
 /**
  * The time limit of one spawn call.

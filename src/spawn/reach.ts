@@ -64,14 +64,3 @@ export function reachCovers(reach: Reach, agent: string | undefined): boolean {
   if (reach === "any") return true;
   return reach === "local" ? agent === undefined : agent !== undefined;
 }
-
-/**
- * Whether a reach policy is the default one (every value allowed, `any` by default).
- *
- * @param policy The policy.
- * @returns True when it restricts nothing.
- */
-export function isDefaultReachPolicy(policy: ReachPolicy): boolean {
-  return policy.default === DEFAULT_REACH_POLICY.default &&
-    policy.allow.length === REACH_VALUES.length;
-}

@@ -8,7 +8,7 @@
 
 import { english, phrase } from "../locale/messages.ts";
 import { namedAgents, reachPolicy, type SpawnConfig } from "./config.ts";
-import { isDefaultReachPolicy } from "./reach.ts";
+import { REACH_VALUES } from "./reach.ts";
 
 /** The spawn tool's input schema without `reach`: one required string property, `input`. */
 export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
@@ -32,7 +32,10 @@ export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.free
  * @returns True when the schema lists `reach`.
  */
 export function offersReach(config: SpawnConfig): boolean {
-  return namedAgents(config).size > 0 || !isDefaultReachPolicy(reachPolicy(config));
+  const policy = reachPolicy(config);
+  // The default policy: every value allowed, `any` when a call says nothing.
+  return namedAgents(config).size > 0 || policy.default !== "any" ||
+    policy.allow.length !== REACH_VALUES.length;
 }
 
 /**

@@ -16,27 +16,19 @@ export type { Reach } from "./reach.ts";
 export const SPAWN_TOOL = "spawn";
 
 /** A parsed spawn input: a command line to run, or a task to hand to a subagent. */
-export type SpawnCall =
-  | {
-    /** Run `body` with `/bin/sh -c` (or hand it to a target). */
-    readonly mode: "command";
-    /** The command line, trimmed, never empty. */
-    readonly body: string;
-    /** The configured target named with `!@name`; absent for a local command. */
-    readonly target?: string;
-    /** The `reach` field, when the call gave one (it bounds tasks only). */
-    readonly reach?: Reach;
-  }
-  | {
-    /** Hand `body` to a subagent as its task. */
-    readonly mode: "agent";
-    /** The task text, never empty. */
-    readonly body: string;
-    /** The named agent addressed with `@name`; absent for the configured subagent. */
-    readonly target?: string;
-    /** The `reach` field, when the call gave one. */
-    readonly reach?: Reach;
-  };
+export interface SpawnCall {
+  /** `command`: run `body` with `/bin/sh -c` (or hand it to a target); `agent`: hand it to a subagent as its task. */
+  readonly mode: "command" | "agent";
+  /** The command line or the task, trimmed, never empty. */
+  readonly body: string;
+  /**
+   * The configured target named with `!@name`, or the named agent addressed with `@name`; absent
+   * for a local command and for the configured subagent.
+   */
+  readonly target?: string;
+  /** The `reach` field, when the call gave one (it bounds tasks only). */
+  readonly reach?: Reach;
+}
 
 /** What {@linkcode parseSpawnInput} returns: the call, or why the input was refused. */
 export type SpawnParse =

@@ -9,33 +9,17 @@
 import { type ApprovalRequest, type Verdict, verdictFor } from "../../approval/approve.ts";
 import type { Approver, ToolExecution } from "../../contract/types.ts";
 import { ToolError } from "../../contract/tool_error.ts";
-import { type Messages, messages } from "../../locale/messages.ts";
+import { messages } from "../../locale/messages.ts";
 import { parseKeepingNumbers } from "../../json_text.ts";
-import { redact, redactValue } from "../../redact.ts";
+import { Redactor } from "../../redact.ts";
 import { EXIT } from "../exit_codes.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
 import { visibleLines } from "../../approval/shell_quote.ts";
 
-/** The preview with its input as the program receives it (every number as the caller wrote it). */
-function shownPreview(request: ApprovalRequest): unknown {
-  if (request.kind === "spawn" || request.stdin === undefined) return request.preview;
-  return {
-    ...request.preview,
-    input: parseKeepingNumbers(new TextDecoder().decode(request.stdin)),
-  };
-}
-
-/** What the dry run's approver saw. */
-interface Seen {
-  request: ApprovalRequest;
-  verdict: Verdict;
-  secrets: readonly string[];
-}
-
 /** An approver that records what would be decided, and refuses. */
 export class DryRun {
-  #seen: Seen | undefined;
+  #seen: { request: ApprovalRequest; verdict: Verdict; redactor: Redactor } | undefined;
   readonly #settings: Settings;
   readonly #root: string | undefined;
 
@@ -56,7 +40,7 @@ export class DryRun {
       cacheDir: this.#settings.cacheDir,
       ...(this.#root === undefined ? {} : { root: this.#root }),
     });
-    this.#seen = { request, verdict, secrets: context.secrets };
+    this.#seen = { request, verdict, redactor: new Redactor(context.secrets) };
     return { allowed: false, by: "policy", ruleId: undefined, reason: "dry run" };
   };
 
@@ -75,56 +59,49 @@ export class DryRun {
       if (seen === undefined || !(error instanceof ToolError) || error.code !== "denied") {
         throw error;
       }
-      return this.#print(seen, messages(this.#settings.locale));
+      const { request, verdict, redactor } = seen;
+      // The preview with its input as the program receives it (every number as written).
+      const shown = redactor.value(
+        request.kind === "spawn" || request.stdin === undefined ? request.preview : {
+          ...request.preview,
+          input: parseKeepingNumbers(new TextDecoder().decode(request.stdin)),
+        },
+      );
+      const { outcome, by, changed } = verdict;
+      const rule = verdict.rule?.id ?? "";
+      if (this.#settings.json) {
+        outJson({
+          preview: shown,
+          decision: outcome,
+          by,
+          rule_id: verdict.rule?.id ?? null,
+          would_run: outcome === "allow",
+          changed: changed === undefined ? null : {
+            rule_id: changed.rule,
+            files: changed.files.map(({ path, change }) => ({ path: redactor.text(path), change })),
+          },
+        });
+      } else {
+        const { t } = messages(this.#settings.locale);
+        const line = outcome === "ask"
+          ? rule === "" ? t("rules.test_ask") : t("rules.test_ask_rule", { rule })
+          : by === "rule"
+          ? t(outcome === "allow" ? "rules.test_allow_rule" : "rules.test_deny_rule", { rule })
+          : t(outcome === "allow" ? "rules.test_allow_policy" : "rules.test_deny_policy");
+        const files = changed?.files.map((file) => JSON.stringify(redactor.text(file.path)));
+        const lines = [
+          t("rules.test_preview", { preview: JSON.stringify(shown) }),
+          line,
+          ...(changed === undefined ? [] : [
+            t("rules.test_changed", { rule: changed.rule, files: files!.join(", ") }),
+          ]),
+        ];
+        // JSON leaves C1 controls and bidi overrides raw: escaped (as JSON reads them) for a
+        // terminal.
+        out(visibleLines(lines.map((text) => `${text}\n`).join("")));
+      }
+      return outcome === "allow" ? EXIT.ok : EXIT.denied;
     }
     throw new Error("Bug: a dry run's execution ran");
-  }
-
-  #print(seen: Seen, words: Messages): number {
-    const { verdict } = seen;
-    const shown = redactValue(shownPreview(seen.request), seen.secrets);
-    const preview = JSON.stringify(shown);
-    const allowed = verdict.outcome === "allow";
-    if (this.#settings.json) {
-      outJson({
-        preview: shown,
-        decision: verdict.outcome,
-        by: verdict.by,
-        rule_id: verdict.rule?.id ?? null,
-        would_run: allowed,
-        changed: verdict.changed === undefined ? null : {
-          rule_id: verdict.changed.rule,
-          files: verdict.changed.files.map(({ path, change }) => ({
-            path: redact(path, seen.secrets),
-            change,
-          })),
-        },
-      });
-    } else {
-      const rule = verdict.rule?.id ?? "";
-      const line = verdict.outcome === "allow"
-        ? verdict.by === "rule"
-          ? words.t("rules.test_allow_rule", { rule })
-          : words.t("rules.test_allow_policy")
-        : verdict.outcome === "deny"
-        ? verdict.by === "rule"
-          ? words.t("rules.test_deny_rule", { rule })
-          : words.t("rules.test_deny_policy")
-        : rule === ""
-        ? words.t("rules.test_ask")
-        : words.t("rules.test_ask_rule", { rule });
-      const changed = verdict.changed === undefined ? "" : `${
-        words.t("rules.test_changed", {
-          rule: verdict.changed.rule,
-          files: verdict.changed.files.map((file) =>
-            JSON.stringify(redact(file.path, seen.secrets))
-          )
-            .join(", "),
-        })
-      }\n`;
-      // JSON leaves C1 controls and bidi overrides raw: escaped (as JSON reads them) for a terminal.
-      out(visibleLines(`${words.t("rules.test_preview", { preview })}\n${line}\n${changed}`));
-    }
-    return allowed ? EXIT.ok : EXIT.denied;
   }
 }
