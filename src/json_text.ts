@@ -65,37 +65,16 @@ const END_OF_INPUT = phrase("json.end_input");
 /** ParseErrorCode.EndOfFileExpected: text after the value; its end is named as the text is. */
 const END_EXPECTED = 9;
 const NESTED = phrase("json.nested");
-const EXPECTED: Readonly<Record<number, string | Phrase>> = {
-  3: phrase("json.property_name"),
-  4: phrase("json.value"),
-  5: '":"',
-  6: '","',
-  7: '"}"',
-  8: '"]"',
-};
+/** What a ParseErrorCode from 3 on says was expected. */
+const EXPECTED = [phrase("json.property_name"), phrase("json.value"), '":"', '","', '"}"', '"]"'];
+/** The ParseErrorCodes of a bad token, and their words. */
 const SCAN_ERRORS: Readonly<Record<number, MessageKey>> = {
-  2: "json.invalid_number",
-  10: "json.comment",
-  11: "json.unterminated_comment",
-  12: "json.unterminated_string",
-  13: "json.invalid_number",
-  14: "json.bad_unicode",
-  15: "json.bad_escape",
-  16: "json.control",
+  ...{ 2: "json.invalid_number", 10: "json.comment", 11: "json.unterminated_comment" },
+  ...{ 12: "json.unterminated_string", 13: "json.invalid_number", 14: "json.bad_unicode" },
+  ...{ 15: "json.bad_escape", 16: "json.control" },
 };
-const PUNCTUATION: Readonly<Record<number, string | Phrase>> = {
-  1: '"{"',
-  2: '"}"',
-  3: '"["',
-  4: '"]"',
-  5: '","',
-  6: '":"',
-  7: '"null"',
-  8: '"true"',
-  9: '"false"',
-  10: phrase("json.string"),
-  11: phrase("json.number"),
-};
+/** SyntaxKinds 1 to 9, as written. */
+const PUNCTUATION = ["{", "}", "[", "]", ",", ":", "null", "true", "false"];
 
 /** A key (a string followed by `:`) holding an escape: `JSON.parse` may misread it. */
 const ESCAPED_KEY = /\x22(?:[^\x22\\]|\\.)*\\.(?:[^\x22\\]|\\.)*\x22\s*:/;
@@ -350,7 +329,7 @@ async function describeError(
   const scanError = SCAN_ERRORS[error.error];
   if (scanError !== undefined) return phrase(scanError);
   const found = describeToken(await loadJsonc(), text, error.offset, end);
-  const expectedFor = (code: number) => code === END_EXPECTED ? end : EXPECTED[code];
+  const expectedFor = (code: number) => code === END_EXPECTED ? end : EXPECTED[code - 3];
   // An unexpected symbol is reported first; what was expected there comes next, right after it.
   const next = errors[1];
   const expected = expectedFor(error.error) ??
@@ -368,8 +347,8 @@ function describeToken(jsonc: Jsonc, text: string, offset: number, end: Phrase):
   scanner.setPosition(offset);
   const kind = scanner.scan();
   if (kind === 17) return end;
-  const known = PUNCTUATION[kind];
-  if (known !== undefined) return known;
+  if (kind >= 1 && kind <= 9) return JSON.stringify(PUNCTUATION[kind - 1]);
+  if (kind === 10 || kind === 11) return phrase(kind === 10 ? "json.string" : "json.number");
   const from = scanner.getTokenOffset();
   if (text.charCodeAt(from) === 0x27) return phrase("json.single_quoted");
   // One character (two code units at most) is safe to show; a longer unquoted word might be a
@@ -432,9 +411,6 @@ export function compactKeepingNumbers(text: string): string | undefined {
   }
 }
 
-/** `JSON.isRawJSON` (ES2025, in V8). */
-const isRawJSON = (JSON as unknown as { isRawJSON(value: unknown): boolean }).isRawJSON;
-
 /**
  * A number below 5e-324 needs an exponent of three digits or, without one, hundreds of zeros:
  * text with neither holds no number too small for a double.
@@ -446,39 +422,28 @@ const TINY = /[eE]-\d{3}|0{200}/;
  * (`1e-400`, `0.000…1` past 324 places) yet read as `0`. A program would receive the digits as
  * written while every check judged 0.
  *
- * @param text JSON text that `JSON.parse` accepts (nested no deeper than its parser allows).
+ * @param text JSON text that `JSON.parse` accepts.
  * @returns The JSON pointer of the first such number, or `undefined` when there is none.
  * @example
  * ```ts
  * import { underflowPointer } from "./json_text.ts";
- * console.assert(underflowPointer('{"a":[1,1e-400]}') === "/a/1");
- * console.assert(underflowPointer('{"a":0.0,"b":-0e5}') === undefined);
+ * console.assert(await underflowPointer('{"a":[1,1e-400]}') === "/a/1");
+ * console.assert(await underflowPointer('{"a":0.0,"b":-0e5}') === undefined);
  * ```
  */
-export function underflowPointer(text: string): string | undefined {
+export async function underflowPointer(text: string): Promise<string | undefined> {
   if (!TINY.test(text)) return undefined;
-  let root: unknown;
+  const jsonc = await loadJsonc();
+  let found: Segment[] | undefined;
   try {
-    root = parseKeepingNumbers(text);
-  } catch {
-    return undefined;
+    jsonc.visit(text, {
+      onLiteralValue: (value, offset, length, _line, _character, path) => {
+        const mantissa = text.slice(offset, offset + length).replace(/[eE].*$/, "");
+        if (found === undefined && value === 0 && /[1-9]/.test(mantissa)) found = path();
+      },
+    }, STRICT);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
   }
-  const stack: [unknown, string][] = [[root, ""]];
-  while (stack.length > 0) {
-    const [value, pointer] = stack.pop() as [unknown, string];
-    if (typeof value !== "object" || value === null) continue;
-    if (isRawJSON(value)) {
-      const written = (value as { rawJSON: string }).rawJSON;
-      if (Number(written) === 0 && /[1-9]/.test(written.replace(/[eE].*$/, ""))) return pointer;
-      continue;
-    }
-    const entries = Array.isArray(value)
-      ? value.map((item, index) => [String(index), item] as const)
-      : Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, item] = entries[i]!;
-      stack.push([item, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
-    }
-  }
-  return undefined;
+  return found?.map((s) => `/${String(s).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }

@@ -187,7 +187,7 @@ export async function parseCallInput(tool: string, text: string): Promise<unknow
     return await notJson(tool, text);
   }
   // A number read as 0 but written otherwise would reach the program as written, judged as 0.
-  const pointer = underflowPointer(text);
+  const pointer = await underflowPointer(text);
   if (pointer !== undefined) {
     throw BasisError.of(
       "invalid_input",

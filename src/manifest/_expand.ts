@@ -31,27 +31,18 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
  * @returns The expanded value, or every reason it could not be expanded (none quotes `text`).
  */
 export function expand(text: string, env: EnvLookup): Expansion {
-  let start = text.indexOf("${");
-  if (start === -1) return { ok: true, value: text };
-  let out = "";
-  let done = 0;
   const reasons: Phrase[] = [];
-  while (start !== -1) {
-    out += text.slice(done, start);
-    const close = text.indexOf("}", start + 2);
-    if (close === -1) {
-      reasons.push(phrase("manifest.expand_unterminated"));
-      return { ok: false, reasons };
-    }
-    const inner = text.slice(start + 2, close);
+  let end = 0;
+  const value = text.replace(/\$\{([^}]*)\}/g, (match, inner: string, at: number) => {
+    end = at + match.length;
     const replaced = expandOne(inner, env);
-    if (typeof replaced === "string") out += replaced;
-    else reasons.push(replaced);
-    done = close + 1;
-    start = text.indexOf("${", done);
-  }
-  if (reasons.length > 0) return { ok: false, reasons };
-  return { ok: true, value: out + text.slice(done) };
+    if (typeof replaced === "string") return replaced;
+    reasons.push(replaced);
+    return "";
+  });
+  // A "${" with no "}" after it: after the last one closed.
+  if (text.includes("${", end)) reasons.push(phrase("manifest.expand_unterminated"));
+  return reasons.length > 0 ? { ok: false, reasons } : { ok: true, value };
 }
 
 function expandOne(inner: string, env: EnvLookup): string | Phrase {

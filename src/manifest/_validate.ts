@@ -12,7 +12,7 @@
 
 import TOOLS_SCHEMA from "../../schemas/tools.schema.json" with { type: "json" };
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { cacheDir, type EnvLookup, isAbsolutePath, resolvePath } from "../paths.ts";
+import { type EnvLookup, isAbsolutePath, resolvePath } from "../paths.ts";
 import type { ArgumentType, InputArgument, ManifestScope, ToolSpec } from "./types.ts";
 import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
@@ -26,18 +26,17 @@ import {
   type Report,
   SCHEMA_VERSION,
   show,
-  stringRules,
   wordIssues,
 } from "./_words.ts";
 
 /** How deep an `input_schema` may nest before it is refused. */
 const MAX_SCHEMA_DEPTH = 100;
 /**
- * The shipped schema without its patterns (see `stringRules`), in two parts: the file whose
- * `tools` is an object (its entries checked on their own, by the second part), and one tool.
+ * The shipped schema in two parts: the file whose `tools` is an object (its entries checked on
+ * their own, by the second part), and one tool.
  */
-const { definitions, properties, ...top } = withoutPatterns(TOOLS_SCHEMA) as Json;
-const ENVELOPE = { ...top, properties: { ...properties as Json, tools: { type: "object" } } };
+const { definitions, properties, ...top } = TOOLS_SCHEMA;
+const ENVELOPE = { ...top, properties: { ...properties, tools: { type: "object" } } };
 const TOOL = { $schema: TOOLS_SCHEMA.$schema, definitions, $ref: "#/definitions/tool" };
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
@@ -92,7 +91,7 @@ export async function validateManifest(
   const issues: Issue[] = [];
   const tools: ToolSpec[] = [];
   const broken: Validated["broken"] = [];
-  const options = { allErrors: true, cacheDir: validatorCache() };
+  const options = { allErrors: true };
   const declared = isObject(document) && isObject(document.tools) ? document.tools : undefined;
   // The tools are checked one by one below: here they are not even walked.
   const envelope = declared === undefined ? document : { ...document as Json, tools: {} };
@@ -136,8 +135,7 @@ export async function validateManifest(
     }
     const shape = await schemaIssues(TOOL, view, options);
     wordIssues(shape, view, true, report);
-    const refused = isObject(raw) ? stringRules(raw, report) : new Set<string>();
-    for (const found of shape) refused.add(found.pointer);
+    const refused = new Set(shape.map((found) => found.pointer));
     const spec = isObject(raw) ? beyondShape(name, raw, context, refused, report) : undefined;
     // Every failure is worded (a test holds it); should one not be, the tool is still refused.
     if (shape.length > 0 && ok) report([], "value", "", phrase("schema.invalid"));
@@ -149,33 +147,6 @@ export async function validateManifest(
     }
   }
   return { tools, issues, broken };
-}
-
-/** A schema without its `pattern`s, nor the `not`s made of patterns. */
-function withoutPatterns(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutPatterns);
-  if (!isObject(node)) return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "pattern" || (key === "not" && JSON.stringify(value).includes('"pattern"'))) {
-      continue;
-    }
-    out[key] = withoutPatterns(value);
-  }
-  return out;
-}
-
-/**
- * Where the schema's compiled validators are cached: the cache directory, or where no home says
- * where that is (or this process may not read the environment), a path no directory can be made
- * at, so that they stay in memory.
- */
-function validatorCache(): string {
-  try {
-    return cacheDir();
-  } catch {
-    return "/dev/null";
-  }
 }
 
 /** Why a tool name is refused, or `undefined` when it is fine. */

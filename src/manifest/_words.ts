@@ -7,7 +7,8 @@
  */
 
 import TOOLS_SCHEMA from "../../schemas/tools.schema.json" with { type: "json" };
-import { type Phrase, phrase } from "../locale/messages.ts";
+import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
+import type { MessageKey } from "../locale/en_us.ts";
 import { isAbsolutePath } from "../paths.ts";
 import type { Pointer, Segment } from "../json_text.ts";
 import { foundPhrase } from "../json_kind.ts";
@@ -25,6 +26,23 @@ const KEYS: Readonly<Record<string, readonly string[]>> = {
   tool: Object.keys(TOOL),
   sandbox: Object.keys(TOOL.sandbox.properties),
   argument: ["input"],
+};
+
+/** The words for a value of the wrong type, naming what was found (default: not a string). */
+const WRONG_TYPE: Readonly<Record<string, MessageKey>> = {
+  "": "manifest.not_object",
+  tools: "manifest.tools_not_object",
+  tool: "manifest.tool_not_object",
+  input_schema: "manifest.schema_not_object",
+  output_schema: "manifest.schema_not_object",
+  command: "manifest.command_not_argv",
+  program: "manifest.argument_not_string",
+  env: "manifest.env_not_object",
+  sandbox: "manifest.sandbox_not_object",
+  network: "manifest.sandbox_network",
+  write: "manifest.sandbox_paths",
+  read: "manifest.sandbox_paths",
+  files: "manifest.files_list",
 };
 
 /** A parsed JSON object. */
@@ -108,7 +126,6 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   const { keyword, params } = found;
   const say = (reason: Phrase) => report(path, "value", fieldName(path), reason);
   const kindFound = { found: foundPhrase(value) };
-  const notString = () => phrase("manifest.not_string", kindFound);
   if (keyword === "additionalProperties") {
     const key = String(params.additionalProperty);
     const { reason } = unknownKey(key, KEYS[kind] ?? []);
@@ -135,150 +152,57 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     return say(typeof found.reason === "string" ? phrase("schema.invalid") : found.reason);
   }
   if (found.pointer !== found.instancePath) {
-    // A variable's name that is not allowed (env's propertyNames): the pointer is the name's.
+    // A variable's name (env's propertyNames): the pointer is the name's.
     const name = found.pointer.slice(found.instancePath.length + 1).replaceAll("~1", "/")
       .replaceAll("~0", "~");
-    return report([...path, name], "key", fieldName([...path, name]), phrase("manifest.proto_key"));
-  }
-  switch (kind) {
-    case "":
-      return say(phrase("manifest.not_object", kindFound));
-    case "tools":
-      return say(phrase("manifest.tools_not_object", kindFound));
-    case "schema":
-      return say(
-        phrase("manifest.schema_unsupported", { value: show(value), version: SCHEMA_VERSION }),
-      );
-    case "tool":
-      return report(path, "value", "", phrase("manifest.tool_not_object", kindFound));
-    case "$schema":
-    case "description":
-    case "title":
-    case "cwd":
-    case "env.value":
-    case "grant":
-    case "glob":
-      return say(notString());
-    case "input_schema":
-    case "output_schema":
-      return say(phrase("manifest.schema_not_object", kindFound));
-    case "input_schema.type":
-    case "output_schema.type":
-      // Neither a type that is not a string, nor "object" (anyOf): said once, for the anyOf.
-      if (keyword !== "anyOf") return;
-      return say(
-        phrase(
-          kind === "input_schema.type" ? "manifest.schema_type" : "manifest.output_schema_type",
-          {
-            value: show(value),
-          },
-        ),
-      );
-    case "command":
-      if (keyword === "minItems") return say(phrase("manifest.command_empty"));
-      return say(
-        phrase(
-          typeof value === "string" ? "manifest.command_shell" : "manifest.command_not_argv",
-          kindFound,
-        ),
-      );
-    case "program":
-      if (isObject(value)) return say(phrase("manifest.argument_program"));
-      return say(phrase("manifest.argument_not_string", kindFound));
-    case "argument":
-      // An argument is a string or {"input": …} (anyOf): an object's failures say what is wrong
-      // with it; the anyOf says it for a value of neither kind.
-      if (keyword !== "anyOf" || isObject(value)) return;
-      return say(phrase("manifest.argument_not_string", kindFound));
-    case "argument.input":
-      return say(phrase("manifest.argument_name", { found: show(value) }));
-    case "env":
-      return say(phrase("manifest.env_not_object", kindFound));
-    case "side_effect":
-      return say(phrase("manifest.side_effect", { value: show(value) }));
-    case "timeout_ms":
-      return say(
-        keyword === "maximum"
-          ? phrase("manifest.timeout_max", { max: Number(params.limit), value: show(value) })
-          : phrase("manifest.timeout_invalid", { value: show(value) }),
-      );
-    case "sandbox":
-      return say(phrase("manifest.sandbox_not_object", kindFound));
-    case "network":
-      return say(phrase("manifest.sandbox_network", kindFound));
-    case "write":
-    case "read":
-      return say(phrase("manifest.sandbox_paths", kindFound));
-    case "files":
-      return say(phrase("manifest.files_list", kindFound));
-  }
-}
-
-/**
- * What the shipped schema's patterns say of a tool's strings, checked here: the gate runs patterns
- * on its linear-time engine, which takes tens of milliseconds to load and compile, for patterns
- * that are the program's own (`tests/manifest_test.ts` holds the two to the same answers).
- *
- * @param raw The tool's entry.
- * @param report Where each problem goes.
- * @returns The pointers of the strings refused.
- */
-export function stringRules(raw: Json, report: Report): Set<string> {
-  const refused = new Set<string>();
-  const nul = (text: string) => text.includes("\0") ? phrase("manifest.nul") : undefined;
-  const blank = (text: string) => text.trim() === "" ? phrase("manifest.blank") : undefined;
-  const rule = (path: Segment[], value: unknown, check: (text: string) => Phrase | undefined) => {
-    const reason = typeof value === "string" ? check(value) : undefined;
-    if (reason === undefined) return;
-    refused.add(pointerOf(path));
-    report(path, "value", fieldName(path), reason);
-  };
-  rule(["description"], raw.description, blank);
-  rule(
-    ["title"],
-    raw.title,
-    (text) =>
-      blank(text) ?? (/[\r\n]/.test(text.trim()) ? phrase("manifest.title_lines") : undefined),
-  );
-  rule(["cwd"], raw.cwd, nul);
-  const command = Array.isArray(raw.command) ? raw.command : [];
-  command.forEach((element: unknown, index: number) =>
-    rule(["command", index], element, (text) =>
-      nul(text) ??
-        (index === 0 && text.trim() === "" ? phrase("manifest.program_blank") : undefined))
-  );
-  for (const [name, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
-    const reason = name === ""
+    const reason = keyword === "not"
+      ? phrase("manifest.proto_key")
+      : name === ""
       ? phrase("manifest.env_name_empty")
-      : name.includes("=")
-      ? phrase("manifest.env_name_equals")
-      : name.includes("\0")
-      ? phrase("manifest.env_name_nul")
-      : undefined;
-    if (reason === undefined) rule(["env", name], value, nul);
-    else {
-      refused.add(pointerOf(["env", name]));
-      report(["env", name], "key", name === "" ? "env" : fieldName(["env", name]), reason);
+      : phrase(name.includes("=") ? "manifest.env_name_equals" : "manifest.env_name_nul");
+    return report([...path, name], "key", name === "" ? "env" : fieldName([...path, name]), reason);
+  }
+  const typed = (key: MessageKey, params?: PhraseParams) => say(phrase(key, params ?? kindFound));
+  if (kind === "timeout_ms") {
+    const max = keyword === "maximum" ? { max: Number(params.limit) } : {};
+    return typed(max.max ? "manifest.timeout_max" : "manifest.timeout_invalid", {
+      ...max,
+      value: show(value),
+    });
+  }
+  if (kind === "side_effect") return typed("manifest.side_effect", { value: show(value) });
+  if (kind === "schema") {
+    return typed("manifest.schema_unsupported", { value: show(value), version: SCHEMA_VERSION });
+  }
+  if (kind === "argument.input") return typed("manifest.argument_name", { found: show(value) });
+  if (kind.endsWith("schema.type")) {
+    // Neither a type that is not a string, nor "object" (anyOf): said once, for the anyOf.
+    const key = kind === "input_schema.type" ? "schema_type" : "output_schema_type";
+    return keyword === "anyOf" ? typed(`manifest.${key}`, { value: show(value) }) : undefined;
+  }
+  const text = typeof value === "string" ? value : undefined;
+  if (kind === "argument") {
+    // A string or {"input": …} (anyOf): only the failures of the kind the value has count.
+    if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text !== undefined))) {
+      return;
     }
+    return typed(keyword === "anyOf" ? "manifest.argument_not_string" : "manifest.nul");
   }
-  const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
-  for (const key of ["write", "read"]) {
-    const list = Array.isArray(sandbox[key]) ? sandbox[key] : [];
-    list.forEach((item: unknown, index: number) =>
-      rule(["sandbox", key, index], item, (text) =>
-        blank(text) ?? nul(text) ??
-          (/^~[^/]/.test(text) ? phrase("manifest.sandbox_tilde") : undefined))
-    );
+  if (keyword === "type") {
+    if (kind === "program" && isObject(value)) return typed("manifest.argument_program");
+    if (kind === "command" && text !== undefined) return typed("manifest.command_shell");
+    return typed(WRONG_TYPE[kind] ?? "manifest.not_string");
   }
-  const files = Array.isArray(raw.files) ? raw.files : [];
-  files.forEach((item: unknown, index: number) =>
-    rule(["files", index], item, (text) =>
-      blank(text) ?? nul(text) ??
-        (isAbsolutePath(text) || text.split("/").includes("..")
-          ? phrase("manifest.files_outside")
-          : /(?:^|[^\\])(?:\\\\)*\\$/.test(text)
-          ? phrase("manifest.files_backslash")
-          : undefined))
-  );
-  return refused;
+  if (kind === "command") return typed("manifest.command_empty");
+  // A pattern, or a "not" of patterns, refused a string (a value of another type passes them).
+  if (text === undefined) return;
+  if (text.includes("\0") && kind !== "title") return typed("manifest.nul");
+  if (keyword === "pattern") {
+    if (kind === "program") return typed("manifest.program_blank");
+    const lines = kind === "title" && text.trim() !== "";
+    return typed(lines ? "manifest.title_lines" : "manifest.blank");
+  }
+  if (kind === "grant") return typed("manifest.sandbox_tilde");
+  const outside = isAbsolutePath(text) || text.split("/").includes("..");
+  typed(outside ? "manifest.files_outside" : "manifest.files_backslash");
 }

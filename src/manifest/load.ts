@@ -103,14 +103,8 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     if (read.kind === "error") {
       return { ...none, problems: [problemOf({ file: path }, read.reason)], refused: true };
     }
-    const parsed = await parseManifestText(read.text, path, {
-      scope,
-      root,
-      env,
-      reserved,
-      ...only,
-    });
-    return { source, ...parsed };
+    const checks = { scope, root, env, reserved, ...only };
+    return { source, ...await parseManifestText(read.text, path, checks) };
   }));
 
   if (loaded.some((entry) => entry.refused)) {
@@ -118,12 +112,12 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     throw new ManifestError(problems);
   }
   const named = (tool: { name: string }) => tool.name === options.only;
-  if (!loaded.some((entry) => entry.tools.some(named) || entry.unavailable.some(named))) {
+  if (
+    options.only !== undefined && !loaded.some((e) => [...e.tools, ...e.unavailable].some(named))
+  ) {
     // Declared nowhere: the whole roster, for the names close to it.
-    if (options.only !== undefined) {
-      const { only: _, ...whole } = options;
-      return await loadRoster(whole);
-    }
+    const { only: _, ...whole } = options;
+    return await loadRoster(whole);
   }
 
   // One name, one tool: the first file to declare it wins, usable or not (a broken workspace

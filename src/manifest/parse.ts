@@ -11,7 +11,7 @@ import type { ManifestScope, ToolSpec, UnavailableTool } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
 import { createLocator, type DuplicateKey, parseJsonc } from "../json_text.ts";
 import { fieldName } from "../text.ts";
-import { type Issue, validateManifest } from "./_validate.ts";
+import { validateManifest } from "./_validate.ts";
 import { resolvePath } from "../paths.ts";
 
 /** The names the program answers to by default. */
@@ -121,47 +121,45 @@ export async function parseManifestText(
   });
   // JSON.parse kept the last of a key given twice: the manifest said two things; say where.
   const duplicates = parsed.duplicates.map((duplicate) => duplicateProblem(file, duplicate))
-    .filter((found) =>
-      only === undefined || found.confinedTo === undefined || found.confinedTo === only
+    .filter(({ confinedTo }) =>
+      only === undefined || confinedTo === undefined || confinedTo === only
     );
   if (issues.length === 0 && duplicates.length === 0) {
     return { tools, problems: [], unavailable: [], refused: false };
   }
-  const located = issues.length === 0 ? [] : await locate(source, file, issues);
-  const all = [...located, ...duplicates].sort((a, b) =>
-    (a.problem.line ?? Infinity) - (b.problem.line ?? Infinity) ||
-    (a.problem.column ?? Infinity) - (b.problem.column ?? Infinity)
-  );
+  const find = issues.length === 0 ? () => undefined : await createLocator(source);
+  const located: Found[] = issues.map(({ path, at, reason, confinedTo, ...named }) => ({
+    problem: problemOf({ file, ...find({ path, at }), ...named }, reason),
+    confinedTo,
+  }));
+  // In file order, as a person reads the file (a stable sort: found order among equals).
+  const place = ({ problem }: Found) => [problem.line ?? Infinity, problem.column ?? Infinity];
+  const all = [...located, ...duplicates].sort((a, b) => {
+    const [[al, ac], [bl, bc]] = [place(a), place(b)];
+    return al! - bl! || ac! - bc!;
+  });
   // Each tool with a problem of its own is left out, with its problems; the rest stay usable.
-  const confined = new Map<string, ManifestProblem[]>();
-  for (const { problem, confinedTo } of all) {
-    if (confinedTo === undefined) continue;
-    const list = confined.get(confinedTo) ?? [];
-    list.push(problem);
-    confined.set(confinedTo, list);
-  }
-  const descriptions = new Map(broken.map((tool) => [tool.name, tool.description]));
-  for (const tool of tools) descriptions.set(tool.name, tool.description);
-  const unavailable: UnavailableTool[] = [...confined].map(([name, problems]) => ({
+  const confined = Map.groupBy(
+    all.filter((found) => found.confinedTo !== undefined),
+    (found) => found.confinedTo!,
+  );
+  const described = new Map([...broken, ...tools].map((tool) => [tool.name, tool.description]));
+  const unavailable: UnavailableTool[] = [...confined].map(([name, found]) => ({
     name,
-    description: descriptions.get(name),
+    description: described.get(name),
     file,
     scope,
-    problems,
+    problems: found.map(({ problem }) => problem),
   }));
   // A tool declared twice is no tool: which of the two was meant?
   const twice = new Set(
-    duplicates.flatMap(({ problem, confinedTo }) =>
-      confinedTo === undefined && problem.tool !== undefined && problem.field === undefined
-        ? [problem.tool]
-        : []
-    ),
+    duplicates.map(({ problem }) => problem.field === undefined && problem.tool),
   );
   return {
     tools: tools.filter((tool) => !confined.has(tool.name) && !twice.has(tool.name)),
-    problems: all.map((entry) => entry.problem),
+    problems: all.map(({ problem }) => problem),
     unavailable,
-    refused: all.some((entry) => entry.confinedTo === undefined),
+    refused: all.some(({ confinedTo }) => confinedTo === undefined),
   };
 }
 
@@ -192,28 +190,4 @@ function duplicateProblem(file: string, duplicate: DuplicateKey): Found {
     problem: problemOf({ ...where, field: fieldName([...path, key]) }, again),
     confinedTo: undefined,
   };
-}
-
-async function locate(
-  text: string,
-  file: string,
-  issues: readonly Issue[],
-): Promise<Found[]> {
-  const find = await createLocator(text);
-  const located = issues.map((issue, index) => {
-    const position = find(issue);
-    const problem = problemOf({
-      file,
-      ...(position ?? {}),
-      ...(issue.tool === undefined ? {} : { tool: issue.tool }),
-      ...(issue.field === undefined ? {} : { field: issue.field }),
-    }, issue.reason);
-    return { problem, index, confinedTo: issue.confinedTo };
-  });
-  located.sort((a, b) =>
-    (a.problem.line ?? Infinity) - (b.problem.line ?? Infinity) ||
-    (a.problem.column ?? Infinity) - (b.problem.column ?? Infinity) ||
-    a.index - b.index
-  );
-  return located.map(({ problem, confinedTo }) => ({ problem, confinedTo }));
 }

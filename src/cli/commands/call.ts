@@ -273,38 +273,34 @@ async function call(
         kind: error.code,
         message: hide(interrupted ? words.t("run.interrupted", { label }) : error.message),
       };
-      if (spawned === undefined) {
-        outJson(callJson(tool, failure, {
+      const structured = spawned?.output;
+      const fields = structured === undefined
+        ? {
+          result: hide(output.result),
+          // Parsed from stdout after redaction: it holds no secret.
+          structured_content: output.structuredContent ?? null,
+          stdout: hide(run.stdout),
+          stderr: hide(run.stderr),
+          exit_code: run.exitCode ?? null,
+          truncated: run.stdoutTruncated,
+        }
+        : {
+          result: output.result,
+          structured_content: null,
+          stdout: structured.stdout,
+          stderr: structured.stderr,
+          exit_code: structured.exit_code,
+          truncated: structured.stdout_truncated,
+        };
+      const shown = name === undefined && spawned !== undefined
+        ? spawnJson(spawned.call, failure, {
           result: run,
-          fields: {
-            result: hide(output.result),
-            // Parsed from stdout after redaction: it holds no secret.
-            structured_content: output.structuredContent ?? null,
-            stdout: hide(run.stdout),
-            stderr: hide(run.stderr),
-            exit_code: run.exitCode ?? null,
-            truncated: run.stdoutTruncated,
-          },
-        }));
-      } else {
-        const { call, output: structured } = spawned;
-        // The body and target are the caller's, and may quote an --env value.
-        outJson(redactor.value(
-          name === undefined
-            ? spawnJson(call, failure, { result: run, output: structured, text: output.result })
-            : callJson(SPAWN_TOOL, failure, {
-              result: run,
-              fields: {
-                result: output.result,
-                structured_content: null,
-                stdout: structured.stdout,
-                stderr: structured.stderr,
-                exit_code: structured.exit_code,
-                truncated: structured.stdout_truncated,
-              },
-            }),
-        ));
-      }
+          output: spawned.output,
+          text: output.result,
+        })
+        : callJson(tool, failure, { result: run, fields });
+      // A spawn call's body and target are the caller's, and may quote an --env value.
+      outJson(spawned === undefined ? shown : redactor.value(shown));
     } else if (interrupted) {
       err(`basis-tools: ${words.t("run.interrupted_stopped", { label })}\n`);
     } else if (error !== undefined) {
