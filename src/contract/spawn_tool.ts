@@ -374,17 +374,16 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       ...prepared,
       start: (wrap, sinks) =>
         runSpawn(call, this.#root, {
-          ...(wrap === undefined ? {} : { sandbox: wrap }),
+          ...sinks,
+          sandbox: wrap,
           config,
           env: context.env,
-          depth: context.depth ?? 0,
+          secrets: this.#redactor.secrets,
+          depth: context.depth,
           agentEnv: context.agentEnv,
           // What was approved is what the child gets.
-          ...(preview.child === undefined ? {} : { child: preview.child }),
-          ...(context.spawnTimeoutMs === undefined ? {} : { timeoutMs: context.spawnTimeoutMs }),
-          ...(sinks.signal === undefined ? {} : { signal: sinks.signal }),
-          ...(sinks.onStdout === undefined ? {} : { onStdout: sinks.onStdout }),
-          ...(sinks.onStderr === undefined ? {} : { onStderr: sinks.onStderr }),
+          child: preview.child,
+          timeoutMs: context.spawnTimeoutMs,
           readEnv: context.readEnv,
         }),
       outcome: (result) => Promise.resolve(this.#outcome(call, result, label)),
