@@ -69,7 +69,7 @@ export async function carryOut<Extra>(
 ): Promise<ToolOutput<Extra>> {
   const { plan, tool } = call;
   if (plan.kind === "refused") {
-    recordRefusal(context, call, plan.reason);
+    recordDecision(context, call, false, "policy", undefined, plan.reason);
     const reason = context.words.say(plan.reason);
     const message = context.words.t("denied.sandbox", { tool: JSON.stringify(tool), reason });
     throw ToolError.user("denied", call.redactor.text(message), { tool });
@@ -105,17 +105,11 @@ async function decide(
   } catch (error) {
     if (!(error instanceof RulesFileError)) throw error;
     // An unusable rules file denies the call (fail closed): a decision like any other.
-    recordRefusal(context, call, error.phrase ?? error.message);
+    recordDecision(context, call, false, "policy", undefined, error.phrase ?? error.message);
     throw ToolError.user("denied", redactor.text(error.wordedIn(words)), { tool, cause: error });
   }
   const { reason } = decision;
-  // The audit trail is read by tools: English, whatever the caller is shown.
-  record(context, call, {
-    allowed: decision.allowed,
-    by: decision.by,
-    rule_id: decision.ruleId,
-    reason: typeof reason === "object" ? english(reason) : reason,
-  });
+  recordDecision(context, call, decision.allowed, decision.by, decision.ruleId, reason);
   if (!decision.allowed) {
     // The built-in approver gives its reason as a phrase; another approver's is shown as it is.
     const message = typeof reason === "object"
@@ -127,37 +121,32 @@ async function decide(
 }
 
 /**
- * Records a refusal no approver gave (the spawn guard's, the sandbox policy's, an unusable rules
- * file's), as the policy's.
+ * Records a decision: the approver's, or a refusal no approver gave (the spawn guard's, the
+ * sandbox policy's, an unusable rules file's) as the policy's.
  *
  * @param context The run context.
  * @param call The call (its preview, workspace and secrets).
- * @param reason Why (the audit trail records its English).
+ * @param allowed Whether the call may run.
+ * @param by Who decided.
+ * @param ruleId The rule that answered.
+ * @param reason Why: the audit trail is read by tools, so a phrase is recorded in English.
  */
-export function recordRefusal(
+export function recordDecision(
   context: CallContext,
   call: Pick<PreparedCall<unknown>, "tool" | "request" | "workspace" | "inputBytes" | "redactor">,
-  reason: Phrase | string,
-): void {
-  const why = typeof reason === "object" ? english(reason) : reason;
-  record(context, call, { allowed: false, by: "policy", rule_id: undefined, reason: why });
-}
-
-function record(
-  context: CallContext,
-  call: Pick<PreparedCall<unknown>, "tool" | "request" | "workspace" | "inputBytes" | "redactor">,
-  decision: {
-    allowed: boolean;
-    by: "rule" | "prompt" | "policy";
-    rule_id: string | undefined;
-    reason: string | undefined;
-  },
+  allowed: boolean,
+  by: "rule" | "prompt" | "policy",
+  ruleId: string | undefined,
+  reason: Phrase | string | undefined,
 ): void {
   context.audit?.record({
     type: "decision",
     tool: call.tool,
     preview: call.request.preview,
-    ...decision,
+    allowed,
+    by,
+    rule_id: ruleId,
+    reason: typeof reason === "object" ? english(reason) : reason,
     workspace: call.workspace,
     ...(call.inputBytes === undefined ? {} : { input_bytes: call.inputBytes }),
   }, { secrets: call.redactor.secrets });

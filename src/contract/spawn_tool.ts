@@ -32,7 +32,7 @@ import {
   type SpawnSideEffect,
 } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
-import { carryOut, Execution, failureCode, recordRefusal, type Sinks } from "./_call.ts";
+import { carryOut, Execution, failureCode, recordDecision, type Sinks } from "./_call.ts";
 import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
 import type { PolicyApproverOptions } from "./approver.ts";
 import { type CallContext, contextOf } from "./context.ts";
@@ -239,16 +239,13 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   /** The text, then the sentence about targets and the one about agents when there are any. */
-  #withNames(
-    text: string,
-    targetsKey: "spawn.description_targets" | "spawn.system_prompt_targets",
-    agentsKey: "spawn.description_agents" | "spawn.system_prompt_agents",
-  ): string {
-    const parts = [text];
+  #withNames(kind: "description" | "system_prompt"): string {
     const [targets, agents] = this.#names();
-    if (targets !== "") parts.push(this.#words.t(targetsKey, { names: targets }));
-    if (agents !== "") parts.push(this.#words.t(agentsKey, { names: agents }));
-    return parts.join(" ");
+    return [
+      this.#words.t(`spawn.${kind}`),
+      ...(targets === "" ? [] : [this.#words.t(`spawn.${kind}_targets`, { names: targets })]),
+      ...(agents === "" ? [] : [this.#words.t(`spawn.${kind}_agents`, { names: agents })]),
+    ].join(" ");
   }
 
   /** The configured targets' names and the named agents', each sorted and joined. */
@@ -263,8 +260,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   description(): string {
-    const text = this.#words.t("spawn.description");
-    return this.#withNames(text, "spawn.description_targets", "spawn.description_agents");
+    return this.#withNames("description");
   }
 
   help(): string {
@@ -284,8 +280,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   systemPrompt(): string {
-    const text = this.#words.t("spawn.system_prompt");
-    return this.#withNames(text, "spawn.system_prompt_targets", "spawn.system_prompt_agents");
+    return this.#withNames("system_prompt");
   }
 
   inputSchema(): Record<string, unknown> {
@@ -365,7 +360,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     };
     const refusal = spawnRefusal(call, { noShell: context.noShell, depth: context.depth, config });
     if (refusal !== undefined) {
-      recordRefusal(context, prepared, refusal);
+      recordDecision(context, prepared, false, "policy", undefined, refusal);
       throw ToolError.user("denied", redactor.text(words.say(refusal)), {
         tool: SPAWN_TOOL,
       });
@@ -379,17 +374,16 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       ...prepared,
       start: (wrap, sinks) =>
         runSpawn(call, this.#root, {
-          ...(wrap === undefined ? {} : { sandbox: wrap }),
+          ...sinks,
+          sandbox: wrap,
           config,
           env: context.env,
-          depth: context.depth ?? 0,
+          secrets: this.#redactor.secrets,
+          depth: context.depth,
           agentEnv: context.agentEnv,
           // What was approved is what the child gets.
-          ...(preview.child === undefined ? {} : { child: preview.child }),
-          ...(context.spawnTimeoutMs === undefined ? {} : { timeoutMs: context.spawnTimeoutMs }),
-          ...(sinks.signal === undefined ? {} : { signal: sinks.signal }),
-          ...(sinks.onStdout === undefined ? {} : { onStdout: sinks.onStdout }),
-          ...(sinks.onStderr === undefined ? {} : { onStderr: sinks.onStderr }),
+          child: preview.child,
+          timeoutMs: context.spawnTimeoutMs,
           readEnv: context.readEnv,
         }),
       outcome: (result) => Promise.resolve(this.#outcome(call, result, label)),

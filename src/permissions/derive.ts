@@ -19,6 +19,7 @@ import {
 } from "../paths.ts";
 import { callSecrets, redact, redactPhrase } from "../redact.ts";
 import { KILL_PROGRAMS, resolveProgram } from "../run/mod.ts";
+import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../spawn/mod.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -69,8 +70,6 @@ export interface DeriveOptions {
   manifestVars?: Iterable<string>;
   /** Programs started besides the declared tools (spawn's shell, targets, subagent). @default [] */
   programs?: readonly ProgramRequest[];
-  /** Variables read besides basis-tools' own (spawn's). @default [] */
-  envNames?: readonly string[];
   /** The `--audit-log` value: a path, or `off`. @default the state directory's audit.jsonl */
   auditLog?: string;
   /** `LD_*`/`DYLD_*` names set in the environment. @default read from the environment */
@@ -255,7 +254,9 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
       ...new Set([
         ...RUNTIME_ENV,
         ...(IS_WINDOWS ? WINDOWS_ENV : []),
-        ...(options.envNames ?? []),
+        // What spawn keeps of the environment, and the depth it passes on.
+        ...KEPT_ENV,
+        SPAWN_DEPTH_VAR,
         ...(options.manifestVars ?? []),
       ]),
     ].sort(),

@@ -57,28 +57,6 @@ const PLACEHOLDERS = /\{model\}|\{system_prompt\}/g;
 export const ROSTER_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
 
 /**
- * The child's roster: the policy's, but never more than this process has itself.
- *
- * @param policy The policy's roster, when it sets one.
- * @param own This process's roster (`BASIS_ROSTER`), when it is restricted.
- * @returns The names the child gets, sorted, or `undefined` when the policy sets none.
- *
- * @example A child never gets a tool its parent lacks
- * ```ts
- * import { childRoster } from "./child.ts";
- * console.assert(childRoster(["lint", "test"], ["lint", "spawn"])?.join() === "lint");
- * console.assert(childRoster(undefined, ["lint"]) === undefined);
- * ```
- */
-export function childRoster(
-  policy: readonly string[] | undefined,
-  own: readonly string[] | undefined,
-): readonly string[] | undefined {
-  if (policy === undefined) return undefined;
-  return own === undefined ? [...policy] : policy.filter((name) => own.includes(name));
-}
-
-/**
  * The `child` key of a preview: what the policy overrides, or `undefined` when it overrides
  * nothing.
  *
@@ -97,7 +75,10 @@ export function childPreview(
   policy: ChildPolicy,
   own: readonly string[] | undefined,
 ): ChildPreview | undefined {
-  const roster = childRoster(policy.roster, own);
+  // The policy's roster, but never more than this process has itself.
+  const roster = own === undefined || policy.roster === undefined
+    ? policy.roster
+    : policy.roster.filter((name) => own.includes(name));
   if (roster === undefined && policy.model === undefined && policy.systemPrompt === undefined) {
     return undefined;
   }

@@ -208,21 +208,20 @@ function facts(raw: Raw, config: SpawnConfig): ShapeProblem[] {
     const allowed = allow.map((reach) => JSON.stringify(reach)).join(", ");
     add(["reach", "default"], phrase("spawn_config.reach_default_allowed", { allowed }));
   }
-  const check = (argv: readonly string[], child: ChildPolicy, path: (string | number)[]) =>
+  const check = (argv: readonly string[], child: ChildPolicy, path: (string | number)[]) => {
+    const model = [MODEL_PLACEHOLDER, "model", child.model] as const;
+    const holes = [
+      model,
+      [SYSTEM_PROMPT_PLACEHOLDER, "system_prompt", child.systemPrompt] as const,
+    ];
     argv.forEach((arg, index) => {
-      for (
-        const [placeholder, key, set] of [
-          [MODEL_PLACEHOLDER, "model", child.model],
-          [SYSTEM_PROMPT_PLACEHOLDER, "system_prompt", child.systemPrompt],
-        ] as const
-      ) {
-        if (index === 0 || !arg.includes(placeholder) || set !== undefined) continue;
-        add(
-          [...path, index],
-          phrase("spawn_config.placeholder", { placeholder: JSON.stringify(placeholder), key }),
-        );
+      for (const [hole, key, set] of holes) {
+        if (index === 0 || set !== undefined || !arg.includes(hole)) continue;
+        const placeholder = JSON.stringify(hole);
+        add([...path, index], phrase("spawn_config.placeholder", { placeholder, key }));
       }
     });
+  };
   if (config.agent !== undefined) check(config.agent, config.child ?? {}, ["agent"]);
   for (const [name, agent] of namedAgents(config)) {
     check(

@@ -236,20 +236,16 @@ function parentOf(pid: string): number | undefined {
 
 /** The lineage variables a process was started with, when it has any and may be read. */
 function lineageIn(pid: number): Record<string, string> | undefined {
-  let environ: string;
+  let environ: string[];
   try {
-    environ = new TextDecoder().decode(Deno.readFileSync(`/proc/${pid}/environ`));
+    environ = new TextDecoder().decode(Deno.readFileSync(`/proc/${pid}/environ`)).split("\0");
   } catch {
     return undefined;
   }
-  const text = `\0${environ}`;
   let values: Record<string, string> | undefined;
   for (const name of [SPAWN_DEPTH_VAR, ROSTER_VAR]) {
-    const at = text.indexOf(`\0${name}=`);
-    if (at === -1) continue;
-    const start = at + name.length + 2;
-    const end = text.indexOf("\0", start);
-    (values ??= {})[name] = text.slice(start, end === -1 ? undefined : end);
+    const pair = environ.find((entry) => entry.startsWith(`${name}=`));
+    if (pair !== undefined) (values ??= {})[name] = pair.slice(name.length + 1);
   }
   return values;
 }

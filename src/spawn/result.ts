@@ -26,16 +26,6 @@ export function spawnLabel(call: SpawnCall, words: Messages = messages("en-US"))
 }
 
 /**
- * Whether a run succeeded: it exited on its own with code 0.
- *
- * @param result The run's result.
- * @returns True on success.
- */
-export function spawnSucceeded(result: RunResult): boolean {
-  return result.outcome === "ok";
-}
-
-/**
  * The text a model sees for a spawn call.
  *
  * For a command: on success its stdout, else its stderr (a sentence when both are blank); on
@@ -61,7 +51,7 @@ export function spawnResultText(
   result: RunResult,
   words: Messages = messages("en-US"),
 ): string {
-  const ok = spawnSucceeded(result);
+  const ok = result.outcome === "ok";
   const out = stream(result.stdout, result.stdoutBytes, result.stdoutTruncated, words);
   const err = stream(result.stderr, result.stderrBytes, result.stderrTruncated, words);
   if (call.mode === "agent") {
@@ -102,7 +92,7 @@ export function spawnOutput(
   words: Messages = messages("en-US"),
 ): SpawnOutput {
   const exitCode = result.outcome === "timed_out" ? TIMEOUT_EXIT_CODE : result.exitCode;
-  const error = spawnSucceeded(result)
+  const error = result.outcome === "ok"
     ? undefined
     : describeFailure(result, spawnLabel(call, words), words);
   return {

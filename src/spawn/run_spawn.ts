@@ -10,9 +10,8 @@
 import { BasisError } from "../errors.ts";
 import { phrase } from "../locale/messages.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
-import { callSecrets } from "../redact.ts";
 import { runProgram } from "../run/run_program.ts";
-import type { RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
+import type { RunOptions, RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
 import { childEnv, type ChildPreview, fillPlaceholders, ROSTER_VAR } from "./child.ts";
 import { namedAgents, type SpawnConfig } from "./config.ts";
 import {
@@ -30,36 +29,32 @@ import type { SpawnCall } from "./types.ts";
 export const SHELL = "/bin/sh";
 
 /** Options of {@linkcode runSpawn}. */
-export interface RunSpawnOptions {
+export interface RunSpawnOptions
+  extends Pick<RunOptions, "signal" | "onStdout" | "onStderr" | "secrets"> {
   /** The user's spawn configuration (the agent and the targets). */
   config: SpawnConfig;
   /**
-   * `--env KEY=VALUE` pairs, added to both modes' environment. Their values are secrets: the run
-   * reports none of them (streams, kept output, messages). @default {}
+   * `--env KEY=VALUE` pairs, added to both modes' environment. Their values are secrets: give them
+   * as `secrets` (the call's), and the run reports none of them (streams, kept output, messages).
+   * @default {}
    */
-  env?: Readonly<Record<string, string>>;
+  env?: Readonly<Record<string, string>> | undefined;
   /** This process's delegation depth; a subagent runs at this plus one. @default 0 */
-  depth?: number;
+  depth?: number | undefined;
   /** More variables for a subagent only (e.g. the approval settings it inherits). @default {} */
-  agentEnv?: Readonly<Record<string, string>>;
+  agentEnv?: Readonly<Record<string, string>> | undefined;
   /**
    * What the child policy overrides for a task (the preview's `child`): passed as `BASIS_ROSTER`,
    * `BASIS_MODEL` and `BASIS_SYSTEM_PROMPT`, and into the agent's `{model}` and `{system_prompt}`.
    * @default nothing: the child inherits
    */
-  child?: ChildPreview;
+  child?: ChildPreview | undefined;
   /** `--spawn-timeout`: the time limit, capped at 600,000 ms. @default 120000 for a command, 600000 for a subagent */
-  timeoutMs?: number;
-  /** Cancels the run: its whole process group is stopped. */
-  signal?: AbortSignal;
-  /** Receives stdout bytes as they arrive. */
-  onStdout?: (chunk: Uint8Array) => void;
-  /** Receives stderr bytes as they arrive. */
-  onStderr?: (chunk: Uint8Array) => void;
+  timeoutMs?: number | undefined;
   /** Where the kept variables (`PATH`, `HOME`, `LANG`) are read from. @default readEnv */
-  readEnv?: EnvLookup;
+  readEnv?: EnvLookup | undefined;
   /** The OS sandbox to run it in (the call's plan). @default none */
-  sandbox?: SandboxWrap;
+  sandbox?: SandboxWrap | undefined;
 }
 
 /**
@@ -164,7 +159,7 @@ export async function runSpawn(
       maxBytes: SPAWN_OUTPUT_CAP,
       maxLines: Infinity,
       maxStderrBytes: SPAWN_OUTPUT_CAP,
-      secrets: callSecrets(env),
+      secrets: options.secrets,
       onStart,
       signal: options.signal,
       onStdout: options.onStdout,

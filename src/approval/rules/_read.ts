@@ -136,23 +136,17 @@ async function parseJson(file: string, text: string): Promise<unknown> {
   } catch {
     return await describeInvalid(file, text);
   }
-  const duplicates = await duplicateKeysOf(text, value);
-  if (duplicates.length > 0) {
-    throw new RulesFileError(
-      file,
-      duplicates.map(({ path, key, position, first }) =>
-        field(
-          [...path, key],
-          phrase("rules_file.duplicate_key", {
-            line: position.line,
-            column: position.column,
-            first_line: first.line,
-            first_column: first.column,
-          }),
-        )
-      ),
-    );
-  }
+  const duplicates = (await duplicateKeysOf(text, value)).map(({ path, key, position, first }) =>
+    field(
+      [...path, key],
+      phrase("rules_file.duplicate_key", {
+        ...position,
+        first_line: first.line,
+        first_column: first.column,
+      }),
+    )
+  );
+  if (duplicates.length > 0) throw new RulesFileError(file, duplicates);
   return value;
 }
 

@@ -29,7 +29,7 @@ import { parseSpawnInput } from "../../spawn/grammar.ts";
 import { spawnLabel } from "../../spawn/result.ts";
 import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
 import { exitCodeFor } from "../exit_codes.ts";
-import { err, errBytes, out, outBytes, outJson } from "../output.ts";
+import { err, out, outJson } from "../output.ts";
 import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
 import { findTool, requireServed, rosterFor } from "../_roster.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
@@ -225,8 +225,7 @@ async function call(
     const stream = !settings.json && options.result !== true;
     // Each chunk is written as it arrives (a callback: no stream object on the path). A reader of
     // stdout that goes away (`| head -1`) stops only the relay (see `output.ts`).
-    const onOutput = (chunk: OutputChunk) =>
-      (chunk.kind === "stdout" ? outBytes : errBytes)(chunk.data);
+    const onOutput = (chunk: OutputChunk) => (chunk.kind === "stdout" ? out : err)(chunk.data);
     const output = await execution.execute({
       signal: interrupt.signal,
       ...(stream ? { onOutput } : {}),
@@ -274,38 +273,34 @@ async function call(
         kind: error.code,
         message: hide(interrupted ? words.t("run.interrupted", { label }) : error.message),
       };
-      if (spawned === undefined) {
-        outJson(callJson(tool, failure, {
+      const structured = spawned?.output;
+      const fields = structured === undefined
+        ? {
+          result: hide(output.result),
+          // Parsed from stdout after redaction: it holds no secret.
+          structured_content: output.structuredContent ?? null,
+          stdout: hide(run.stdout),
+          stderr: hide(run.stderr),
+          exit_code: run.exitCode ?? null,
+          truncated: run.stdoutTruncated,
+        }
+        : {
+          result: output.result,
+          structured_content: null,
+          stdout: structured.stdout,
+          stderr: structured.stderr,
+          exit_code: structured.exit_code,
+          truncated: structured.stdout_truncated,
+        };
+      const shown = name === undefined && spawned !== undefined
+        ? spawnJson(spawned.call, failure, {
           result: run,
-          fields: {
-            result: hide(output.result),
-            // Parsed from stdout after redaction: it holds no secret.
-            structured_content: output.structuredContent ?? null,
-            stdout: hide(run.stdout),
-            stderr: hide(run.stderr),
-            exit_code: run.exitCode ?? null,
-            truncated: run.stdoutTruncated,
-          },
-        }));
-      } else {
-        const { call, output: structured } = spawned;
-        // The body and target are the caller's, and may quote an --env value.
-        outJson(redactor.value(
-          name === undefined
-            ? spawnJson(call, failure, { result: run, output: structured, text: output.result })
-            : callJson(SPAWN_TOOL, failure, {
-              result: run,
-              fields: {
-                result: output.result,
-                structured_content: null,
-                stdout: structured.stdout,
-                stderr: structured.stderr,
-                exit_code: structured.exit_code,
-                truncated: structured.stdout_truncated,
-              },
-            }),
-        ));
-      }
+          output: spawned.output,
+          text: output.result,
+        })
+        : callJson(tool, failure, { result: run, fields });
+      // A spawn call's body and target are the caller's, and may quote an --env value.
+      outJson(spawned === undefined ? shown : redactor.value(shown));
     } else if (interrupted) {
       err(`basis-tools: ${words.t("run.interrupted_stopped", { label })}\n`);
     } else if (error !== undefined) {
