@@ -14,6 +14,7 @@ import { type Phrase, phrase } from "./locale/messages.ts";
 import type { ParsedConfig } from "./read_config_file.ts";
 import { unknownKey } from "./suggest.ts";
 import { fieldName } from "./text.ts";
+import { schemaIssues } from "./schema/mod.ts";
 
 type Segment = string | number;
 
@@ -67,7 +68,6 @@ const WRAPPERS = new Set(["if", "propertyNames", "anyOf", "oneOf", "allOf"]);
  * ```
  */
 export async function shapeProblems(schema: object, value: unknown): Promise<ShapeProblem[]> {
-  const { schemaIssues } = await import("./schema/mod.ts");
   const issues = await schemaIssues(schema, value, { allErrors: true });
   const seen = new Set<string>();
   return issues.filter((issue) => !WRAPPERS.has(issue.keyword)).map((issue): ShapeProblem => {

@@ -78,6 +78,10 @@ const PUNCTUATION = ["{", "}", "[", "]", ",", ":", "null", "true", "false"];
 
 /** A key (a string followed by `:`) holding an escape: `JSON.parse` may misread it. */
 const ESCAPED_KEY = /\x22(?:[^\x22\\]|\\.)*\\.(?:[^\x22\\]|\\.)*\x22\s*:/;
+/** Whether a text may hold a key with an escape (no backslash at all is the quick answer). */
+function escapedKey(text: string): boolean {
+  return text.includes("\\") && ESCAPED_KEY.test(text);
+}
 /** A key's closing quote: an unescaped `"` followed by `:`. */
 const KEY_END = /(?:^|[^\\])(?:\\\\)*\x22[ \t\n\r]*:/g;
 
@@ -198,7 +202,7 @@ function quickly(text: string): unknown {
   } catch {
     return undefined;
   }
-  if (ESCAPED_KEY.test(text)) return undefined;
+  if (escapedKey(text)) return undefined;
   // JSON.parse keeps the last of a key given twice: then the value holds fewer keys than the text.
   return (text.match(KEY_END)?.length ?? 0) === keysIn(value) ? value : undefined;
 }
@@ -267,7 +271,7 @@ export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedTex
  * ```
  */
 export async function duplicateKeysOf(text: string, value: unknown): Promise<DuplicateKey[]> {
-  if (!ESCAPED_KEY.test(text) && (text.match(KEY_END)?.length ?? 0) === keysIn(value)) return [];
+  if (!escapedKey(text) && (text.match(KEY_END)?.length ?? 0) === keysIn(value)) return [];
   return (await read(text, JSONC)).duplicates;
 }
 

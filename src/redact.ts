@@ -439,18 +439,27 @@ export class StreamRedactor {
   }
 }
 
-/** The redactor of each array of secrets the functions below were given (usually the same). */
-const redactors = new WeakMap<readonly string[], Redactor>();
+/**
+ * The redactors of the sets of secrets the functions below were given, by their values: callers
+ * build a fresh array for each tool (`list` of 100 tools sharing one token built 100 automata), and
+ * a value never holds NUL. A few sets at most, so a long-running server does not keep every one.
+ */
+const redactors = new Map<string, Redactor>();
+const MAX_REDACTORS = 32;
 
 /**
- * The redactor of an array of secret values, built once per array.
+ * The redactor of a set of secret values, built once per set of values.
  *
  * @param secrets The values to hide.
  * @returns Its redactor.
  */
 export function redactorOf(secrets: readonly string[]): Redactor {
-  let found = redactors.get(secrets);
-  if (found === undefined) redactors.set(secrets, found = new Redactor(secrets));
+  const key = secrets.join("\0");
+  let found = redactors.get(key);
+  if (found === undefined) {
+    if (redactors.size >= MAX_REDACTORS) redactors.clear();
+    redactors.set(key, found = new Redactor(secrets));
+  }
   return found;
 }
 

@@ -1511,3 +1511,16 @@ Deno.test("the loader refuses exactly the strings the shipped schema's patterns 
     }
   }
 });
+
+Deno.test("loadRoster() keeps a value the schema gate cannot check (a number too large) to its tool", async () => {
+  const d = await dirs(
+    '{"schema": 1, "tools": {"a": {"description": "x", "input_schema": {}, "command": ["cat"], ' +
+      '"timeout_ms": 1e400}, "b": {"description": "y", "input_schema": {}, "command": ["cat"]}}}',
+  );
+  const roster = await d.load();
+  assert.deepEqual([...roster.tools.keys()], ["b"]);
+  assert.deepEqual(
+    roster.unavailable.get("a")?.problems.map((p) => [p.field, p.reason.key]),
+    [["timeout_ms", "schema.not_finite"]],
+  );
+});

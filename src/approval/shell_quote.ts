@@ -79,13 +79,3 @@ export function displayArg(arg: string): string {
   const body = arg.replace(/[\\']/g, (c) => c === "'" ? "\\'" : "\\\\");
   return `$'${body.replace(CONTROL, (c) => ANSI_C[c] ?? hex(c))}'`;
 }
-
-/**
- * Quotes a whole argv with {@linkcode displayArg}, arguments joined by spaces.
- *
- * @param argv The program and its arguments.
- * @returns One line, safe to write to a terminal.
- */
-export function displayArgv(argv: readonly string[]): string {
-  return argv.map(displayArg).join(" ");
-}

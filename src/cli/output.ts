@@ -30,39 +30,21 @@ function writeAll(target: { writeSync(p: Uint8Array): number }, bytes: Uint8Arra
 }
 
 /**
- * Writes text to stdout.
+ * Writes text (or raw bytes, unchanged) to stdout.
  *
- * @param text The text, written as is.
+ * @param data The text, written as is, or the bytes.
  */
-export function out(text: string): void {
-  writeAll(Deno.stdout, encoder.encode(text));
+export function out(data: string | Uint8Array): void {
+  writeAll(Deno.stdout, typeof data === "string" ? encoder.encode(data) : data);
 }
 
 /**
- * Writes text to stderr.
+ * Writes text (or raw bytes, unchanged) to stderr.
  *
- * @param text The text, written as is.
+ * @param data The text, written as is, or the bytes.
  */
-export function err(text: string): void {
-  writeAll(Deno.stderr, encoder.encode(text));
-}
-
-/**
- * Writes raw bytes to stdout, unchanged.
- *
- * @param bytes The bytes.
- */
-export function outBytes(bytes: Uint8Array): void {
-  writeAll(Deno.stdout, bytes);
-}
-
-/**
- * Writes raw bytes to stderr, unchanged.
- *
- * @param bytes The bytes.
- */
-export function errBytes(bytes: Uint8Array): void {
-  writeAll(Deno.stderr, bytes);
+export function err(data: string | Uint8Array): void {
+  writeAll(Deno.stderr, typeof data === "string" ? encoder.encode(data) : data);
 }
 
 /**

@@ -21,6 +21,7 @@ import type { ExecuteOptions, OutputChunk, ToolExecution, ToolOutput } from "./t
 
 /** Where a run's output goes, and what cancels it. */
 export interface Sinks {
+  /** The caller's cancellation. */
   readonly signal: AbortSignal | undefined;
   /** Receives stdout bytes; `undefined` when no one takes them. */
   readonly onStdout: ((chunk: Uint8Array) => void) | undefined;

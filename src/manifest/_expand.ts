@@ -31,6 +31,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
  * @returns The expanded value, or every reason it could not be expanded (none quotes `text`).
  */
 export function expand(text: string, env: EnvLookup): Expansion {
+  if (!text.includes("${")) return { ok: true, value: text };
   const reasons: Phrase[] = [];
   let end = 0;
   const value = text.replace(/\$\{([^}]*)\}/g, (match, inner: string, at: number) => {

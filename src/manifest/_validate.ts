@@ -17,7 +17,7 @@ import type { ArgumentType, InputArgument, ManifestScope, ToolSpec } from "./typ
 import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
-import { schemaIssues } from "../schema/mod.ts";
+import { type SchemaIssue, schemaIssues } from "../schema/mod.ts";
 import { expand } from "./_expand.ts";
 import {
   isObject,
@@ -31,13 +31,6 @@ import {
 
 /** How deep an `input_schema` may nest before it is refused. */
 const MAX_SCHEMA_DEPTH = 100;
-/**
- * The shipped schema in two parts: the file whose `tools` is an object (its entries checked on
- * their own, by the second part), and one tool.
- */
-const { definitions, properties, ...top } = TOOLS_SCHEMA;
-const ENVELOPE = { ...top, properties: { ...properties, tools: { type: "object" } } };
-const TOOL = { $schema: TOOLS_SCHEMA.$schema, definitions, $ref: "#/definitions/tool" };
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
 /** What the rules need besides the document. */
@@ -91,25 +84,25 @@ export async function validateManifest(
   const issues: Issue[] = [];
   const tools: ToolSpec[] = [];
   const broken: Validated["broken"] = [];
-  const options = { allErrors: true };
   const declared = isObject(document) && isObject(document.tools) ? document.tools : undefined;
-  // The tools are checked one by one below: here they are not even walked.
-  const envelope = declared === undefined ? document : { ...document as Json, tools: {} };
-  wordIssues(
-    await schemaIssues(ENVELOPE, envelope, options),
-    document,
-    false,
-    (...found) => {
-      const [path, at, field, reason] = found;
-      issues.push({ path, at, ...(field ? { field } : {}), reason });
-    },
-  );
   const version = isObject(document) ? document.schema : undefined;
   // Another version's tools are not this program's to check.
-  if (declared === undefined || (typeof version === "number" && version !== SCHEMA_VERSION)) {
-    return { tools, issues, broken };
-  }
-  for (const name of Object.keys(declared)) {
+  const foreign = typeof version === "number" && version !== SCHEMA_VERSION;
+  const names = declared === undefined || foreign ? [] : Object.keys(declared);
+  const views: Json = Object.fromEntries(
+    names.filter((name) => context.only === undefined || name === context.only)
+      .map((name) => [name, viewOf(declared![name])]),
+  );
+  const { envelope, byTool } = await shapeIssues(document, views);
+  wordIssues(envelope, document, false, (path, at, field, reason) => {
+    issues.push({ path, at, ...(field ? { field } : {}), reason });
+  });
+  // Tools share their variables: each is read once (a read is a call into Deno).
+  const known = new Map<string, string | undefined>();
+  const env = (name: string) =>
+    known.has(name) ? known.get(name) : known.set(name, context.env(name)).get(name);
+  const lookup = { ...context, env };
+  for (const name of names) {
     const tool = keyLabel(name);
     const nameProblem = checkName(name, context.reserved);
     if (nameProblem !== undefined) {
@@ -118,25 +111,17 @@ export async function validateManifest(
       issues.push({ path: ["tools", name], at: "key", tool, reason });
     }
     if (context.only !== undefined && name !== context.only) continue;
-    const raw = declared[name];
+    const raw = declared![name];
     let ok = nameProblem === undefined;
     const report: Report = (path, at, field, reason) => {
       ok = false;
       const where = { path: ["tools", name, ...path], at };
       issues.push({ ...where, tool, ...(field ? { field } : {}), reason, confinedTo: name });
     };
-    // A tool's schemas are JSON Schemas (the gate compiles them); here only their `type` counts.
-    const view: unknown = isObject(raw) ? { ...raw } : raw;
-    for (const key of ["input_schema", "output_schema"]) {
-      const schema = isObject(raw) ? raw[key] : undefined;
-      if (isObject(schema)) {
-        (view as Json)[key] = Object.hasOwn(schema, "type") ? { type: schema.type } : {};
-      } else if (Array.isArray(schema)) (view as Json)[key] = [];
-    }
-    const shape = await schemaIssues(TOOL, view, options);
-    wordIssues(shape, view, true, report);
+    const shape = byTool.get(name) ?? [];
+    wordIssues(shape, views[name], true, report);
     const refused = new Set(shape.map((found) => found.pointer));
-    const spec = isObject(raw) ? beyondShape(name, raw, context, refused, report) : undefined;
+    const spec = isObject(raw) ? beyondShape(name, raw, lookup, refused, report) : undefined;
     // Every failure is worded (a test holds it); should one not be, the tool is still refused.
     if (shape.length > 0 && ok) report([], "value", "", phrase("schema.invalid"));
     if (ok && spec !== undefined) tools.push(spec);
@@ -147,6 +132,58 @@ export async function validateManifest(
     }
   }
   return { tools, issues, broken };
+}
+
+/** A tool's entry as its shape is checked: its schemas cut to their `type` (the gate compiles them). */
+function viewOf(raw: unknown): unknown {
+  if (!isObject(raw)) return raw;
+  const view = { ...raw };
+  for (const key of ["input_schema", "output_schema"]) {
+    const schema = raw[key];
+    if (isObject(schema)) view[key] = Object.hasOwn(schema, "type") ? { type: schema.type } : {};
+    else if (Array.isArray(schema)) view[key] = [];
+  }
+  return view;
+}
+
+/**
+ * The schema's failures in a document whose `tools` are the views to check: those of the file
+ * itself, and each tool's (with paths inside its entry). The whole document is checked at once;
+ * when a value stops the gate (a number too large for a double, nesting too deep), the file and each
+ * tool on their own, so that it stays the problem of one tool.
+ */
+async function shapeIssues(document: unknown, views: Json) {
+  const all = { allErrors: true };
+  const whole = isObject(document) && isObject(document.tools)
+    ? { ...document, tools: views }
+    : document;
+  let found = await schemaIssues(TOOLS_SCHEMA, whole, all);
+  if (found.some(({ keyword }) => keyword === "") && whole !== document) {
+    const parts = [
+      { ...whole as Json, tools: {} },
+      ...Object.keys(views).map((name) => ({
+        schema: SCHEMA_VERSION,
+        tools: Object.fromEntries([[name, views[name]]]),
+      })),
+    ];
+    found = (await Promise.all(parts.map((part) => schemaIssues(TOOLS_SCHEMA, part, all)))).flat();
+  }
+  const envelope: SchemaIssue[] = [];
+  const byTool = new Map<string, SchemaIssue[]>();
+  for (const issue of found) {
+    const [, top, token] = issue.instancePath.split("/");
+    if (top !== "tools" || token === undefined) {
+      // A tool's name is checked by hand (against the names the program answers to).
+      if (issue.instancePath !== "/tools" || issue.keyword === "type") envelope.push(issue);
+      continue;
+    }
+    const name = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    const cut = (pointer: string) => pointer.slice(`/tools/${token}`.length);
+    const list = byTool.get(name) ?? [];
+    list.push({ ...issue, instancePath: cut(issue.instancePath), pointer: cut(issue.pointer) });
+    byTool.set(name, list);
+  }
+  return { envelope, byTool };
 }
 
 /** Why a tool name is refused, or `undefined` when it is fine. */
@@ -180,6 +217,7 @@ function beyondShape(
   };
   /** Whether the schema refused the value at a path, or anything inside it. */
   const refused = (path: Segment[]) => {
+    if (bad.size === 0) return false;
     const pointer = pointerOf(path);
     return [...bad].some((at) => at === pointer || at.startsWith(`${pointer}/`));
   };
@@ -316,17 +354,26 @@ function climbs(path: string): boolean {
 function schemaKeys(value: object, path: Segment[], report: Report): boolean {
   if (path.length > MAX_SCHEMA_DEPTH) {
     const reason = phrase("manifest.schema_deep", { max: MAX_SCHEMA_DEPTH });
-    report(path, "value", fieldName(path), reason);
+    report([...path], "value", fieldName(path), reason);
     return false;
   }
+  // One path for the whole walk, copied only to report; only objects and arrays are visited.
   let ok = true;
-  for (const [key, item] of Object.entries(value)) {
-    const at = [...path, Array.isArray(value) ? Number(key) : key];
+  const array = Array.isArray(value);
+  const keys = array ? undefined : Object.keys(value);
+  const count = keys?.length ?? (value as unknown[]).length;
+  for (let i = 0; i < count; i++) {
+    const key = keys?.[i] ?? i;
+    const item = (value as Record<Segment, unknown>)[key];
     if (key === "__proto__") {
-      report(at, "key", fieldName(at), phrase("manifest.proto_key"));
+      path.push(key);
+      report([...path], "key", fieldName(path), phrase("manifest.proto_key"));
+      path.pop();
       ok = false;
-    } else if (typeof item === "object" && item !== null && !schemaKeys(item, at, report)) {
-      ok = false;
+    } else if (typeof item === "object" && item !== null) {
+      path.push(key);
+      if (!schemaKeys(item, path, report)) ok = false;
+      path.pop();
     }
   }
   return ok;

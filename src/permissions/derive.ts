@@ -19,6 +19,7 @@ import {
 } from "../paths.ts";
 import { callSecrets, redact, redactPhrase } from "../redact.ts";
 import { KILL_PROGRAMS, resolveProgram } from "../run/mod.ts";
+import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../spawn/mod.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -69,8 +70,6 @@ export interface DeriveOptions {
   manifestVars?: Iterable<string>;
   /** Programs started besides the declared tools (spawn's shell, targets, subagent). @default [] */
   programs?: readonly ProgramRequest[];
-  /** Variables read besides basis-tools' own (spawn's). @default [] */
-  envNames?: readonly string[];
   /** The `--audit-log` value: a path, or `off`. @default the state directory's audit.jsonl */
   auditLog?: string;
   /** `LD_*`/`DYLD_*` names set in the environment. @default read from the environment */
@@ -255,7 +254,9 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
       ...new Set([
         ...RUNTIME_ENV,
         ...(IS_WINDOWS ? WINDOWS_ENV : []),
-        ...(options.envNames ?? []),
+        // What spawn keeps of the environment, and the depth it passes on.
+        ...KEPT_ENV,
+        SPAWN_DEPTH_VAR,
         ...(options.manifestVars ?? []),
       ]),
     ].sort(),
@@ -284,7 +285,20 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
 }
 
 function confinementWarning(path: string, requesters: readonly ProgramRequest[]) {
-  const why = riskOf(path);
+  // Why granting it defeats confinement, by its name and the name of the file it links to
+  // (`/usr/bin/sh` → `dash`), version suffixes ignored (`Python3.12.EXE` → `python`).
+  const names = [path];
+  try {
+    names.push(Deno.realPathSync(path));
+  } catch {
+    // Not allowed to look, or gone: the name as written is all there is.
+  }
+  const why = names.map((name) =>
+    RISKY.get(
+      name.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1).toLowerCase()
+        .replace(/\.(exe|com)$/, "").replace(/[-_]?[0-9][0-9.]*$/, ""),
+    )
+  ).find((why) => why !== undefined);
   if (why === undefined) return undefined;
   // Values one after another (`a, b, c`), as the locale lists them.
   const [first = "", ...rest] = requesters.map((request) => request.user);
@@ -292,11 +306,9 @@ function confinementWarning(path: string, requesters: readonly ProgramRequest[])
     (list, item) => phrase("permissions.list", { list, item }),
     first,
   );
-  const inline = requesters.flatMap((request) => {
-    const flag = request.args.find((arg) => INLINE_CODE.has(arg));
-    return flag === undefined
-      ? []
-      : [phrase("permissions.inline_code", { user: request.user, flag })];
+  const inline = requesters.flatMap(({ args, user }) => {
+    const flag = args.find((arg) => INLINE_CODE.has(arg));
+    return flag === undefined ? [] : [phrase("permissions.inline_code", { user, flag })];
   });
   const hints = requesters.flatMap((request) => request.hint === undefined ? [] : [request.hint]);
   // Inside the OS sandbox, what the program may run is still confined by it.
@@ -307,28 +319,6 @@ function confinementWarning(path: string, requesters: readonly ProgramRequest[])
     (text, more) => phrase("permissions.more", { text, more }),
     phrase(key, { path: `"${path}"`, users, why: phrase(why) }),
   );
-}
-
-/**
- * Why granting a program defeats confinement, by its name and the name of the file it links to
- * (`/usr/bin/sh` → `dash`), version suffixes ignored (`Python3.12.EXE` → `python`).
- */
-function riskOf(path: string) {
-  const base = (path: string) =>
-    path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
-  const names = [base(path)];
-  try {
-    names.push(base(Deno.realPathSync(path)));
-  } catch {
-    // Not allowed to look, or gone: the name as written is all there is.
-  }
-  for (const name of names) {
-    const why = RISKY.get(
-      name.toLowerCase().replace(/\.(exe|com)$/, "").replace(/[-_]?[0-9][0-9.]*$/, ""),
-    );
-    if (why !== undefined) return why;
-  }
-  return undefined;
 }
 
 /** Sorted, without duplicates and without a path inside another (a grant covers what is below). */

@@ -1,18 +1,9 @@
 /**
- * The small modules ajv's standalone code may `require`, in one module so that the bundle loads them
- * as one chunk (Deno reads every chunk a dynamic import may load on every start, so fewer chunks
- * make every command start sooner), and the exact `multipleOf` check. The regular expression engine
- * is not one of them: it is larger, and only patterns need it (`_regexp.ts`).
+ * The exact `multipleOf` check standalone code requires (as `DECIMAL_MODULE`); ajv's own runtime
+ * modules are loaded one by one, on first need (`_validator.ts`).
  *
  * @module
  */
-
-import equal from "ajv/dist/runtime/equal.js";
-import ucs2length from "ajv/dist/runtime/ucs2length.js";
-import uri from "ajv/dist/runtime/uri.js";
-import validationError from "ajv/dist/runtime/validation_error.js";
-import formats from "ajv-formats/dist/formats.js";
-import { DECIMAL_MODULE } from "./_validator.ts";
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
 
@@ -48,13 +39,3 @@ export function isMultipleOf(value: number, divisor: number): boolean {
   const common = Math.min(aExponent, bExponent);
   return (a * 10n ** BigInt(aExponent - common)) % (b * 10n ** BigInt(bExponent - common)) === 0n;
 }
-
-/** Each module by the name standalone code requires it by (CommonJS `module.exports`). */
-export const RUNTIME_MODULES: Readonly<Record<string, unknown>> = {
-  "ajv/dist/runtime/equal": equal,
-  "ajv/dist/runtime/ucs2length": ucs2length,
-  "ajv/dist/runtime/uri": uri,
-  "ajv/dist/runtime/validation_error": validationError,
-  "ajv-formats/dist/formats": formats,
-  [DECIMAL_MODULE]: { isMultipleOf },
-};

@@ -117,16 +117,22 @@ const FINGERPRINT = JSON.stringify([
   { regExp: `${REGEXP_MODULE} re2js@${RE2JS_VERSION}`, keywords: [`multipleOf ${DECIMAL_MODULE}`] },
 ]);
 
-/** Every module standalone code may `require`. */
-const MODULE_NAMES: ReadonlySet<string> = new Set([
-  "ajv/dist/runtime/equal",
-  "ajv/dist/runtime/ucs2length",
-  "ajv/dist/runtime/uri",
-  "ajv/dist/runtime/validation_error",
-  "ajv-formats/dist/formats",
-  DECIMAL_MODULE,
-  REGEXP_MODULE,
-]);
+/**
+ * Every module standalone code may `require`, by that name, and how it is loaded: each on its own,
+ * on first need, so that a validator loads only what it uses (a config's needs one of them; the
+ * formats and the regular expression engine are the largest).
+ */
+const MODULES: Readonly<Record<string, () => Promise<unknown>>> = {
+  "ajv/dist/runtime/equal": () => import("ajv/dist/runtime/equal.js").then(exportsOf),
+  "ajv/dist/runtime/ucs2length": () => import("ajv/dist/runtime/ucs2length.js").then(exportsOf),
+  "ajv/dist/runtime/uri": () => import("ajv/dist/runtime/uri.js").then(exportsOf),
+  "ajv/dist/runtime/validation_error": () =>
+    import("ajv/dist/runtime/validation_error.js").then(exportsOf),
+  "ajv-formats/dist/formats": () => import("ajv-formats/dist/formats.js").then(exportsOf),
+  [DECIMAL_MODULE]: () => import("./_runtime.ts").then(({ isMultipleOf }) => ({ isMultipleOf })),
+  [REGEXP_MODULE]: () => import("./_regexp.ts").then(({ linearRegExp }) => ({ linearRegExp })),
+};
+const MODULE_NAMES: ReadonlySet<string> = new Set(Object.keys(MODULES));
 const REQUIRE_CALL = /\brequire\("([^"\\]+)"\)/g;
 const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 
@@ -295,13 +301,26 @@ async function writeCached(cacheDir: string, key: string, code: string): Promise
   }
 }
 
-let runtime: Promise<Readonly<Record<string, unknown>>> | undefined;
-let engine: Promise<unknown> | undefined;
+/** A CommonJS module's `module.exports`. */
+function exportsOf(module: { default: unknown }): unknown {
+  return module.default;
+}
+
+const loading = new Map<string, Promise<unknown>>();
+
+/** The module standalone code requires as `name`, loaded once. */
+function requirable(name: string): Promise<unknown> {
+  let found = loading.get(name);
+  if (found === undefined) {
+    loading.set(name, found = MODULES[name]!());
+    found.catch(() => loading.delete(name));
+  }
+  return found;
+}
 
 /**
  * Runs standalone code and returns the validate function it exports. Every module it requires must
- * be one the shim provides: ajv's runtime modules are imported together, on first need; the regular
- * expression engine (larger) on its own, when code with a pattern first needs it.
+ * be one the shim provides; each is imported on first need.
  *
  * @param code Standalone CommonJS code from ajv.
  * @returns The validate function.
@@ -315,21 +334,12 @@ let engine: Promise<unknown> | undefined;
  * ```
  */
 export async function instantiate(code: string): Promise<Validator> {
-  const names = new Set([...code.matchAll(REQUIRE_CALL)].map((match) => match[1]!));
-  if ([...names].some((name) => !MODULE_NAMES.has(name))) {
+  const names = [...new Set([...code.matchAll(REQUIRE_CALL)].map((match) => match[1]!))];
+  if (names.some((name) => !MODULE_NAMES.has(name))) {
     throw new Error("Standalone code requires an unknown module");
   }
-  const needsEngine = names.delete(REGEXP_MODULE);
-  if (names.size > 0 && runtime === undefined) {
-    runtime = import("./_runtime.ts").then((module) => module.RUNTIME_MODULES);
-    runtime.catch(() => runtime = undefined);
-  }
-  if (needsEngine && engine === undefined) {
-    engine = import("./_regexp.ts").then(({ linearRegExp }) => ({ linearRegExp }));
-    engine.catch(() => engine = undefined);
-  }
-  const [modules, regexp] = await Promise.all([names.size > 0 ? runtime : {}, engine]);
-  const loaded: Record<string, unknown> = { ...modules, [REGEXP_MODULE]: regexp };
+  const modules = await Promise.all(names.map(requirable));
+  const loaded = Object.fromEntries(names.map((name, i) => [name, modules[i]]));
   const module = { exports: {} as unknown };
   new Function("require", "module", "exports", code)(
     (name: string) => loaded[name],

@@ -8,7 +8,7 @@
 
 import { parseKeepingNumbers } from "../../json_text.ts";
 import { redact } from "../../redact.ts";
-import { displayArg, displayArgv, visibleLines } from "../shell_quote.ts";
+import { displayArg, visibleLines } from "../shell_quote.ts";
 import type { PromptRequest } from "./types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { MessageKey } from "../../locale/en_us.ts";
@@ -92,7 +92,7 @@ export function renderRequest(
   if (request.kind === "tool") {
     const { program, command, cwd, env, input } = request.preview;
     field("prompt.program", arg(program));
-    field("prompt.command", palette.cyan(displayArgv(command.map(clean))));
+    field("prompt.command", palette.cyan(command.map(arg).join(" ")));
     field("prompt.cwd", arg(cwd));
     if (env.length > 0) {
       field("prompt.env", t("prompt.env_names", { names: shown(env.join(", ")) }));
@@ -180,16 +180,6 @@ export function shownWhole(request: PromptRequest, secrets: readonly string[]): 
   return fits(request.preview.body) && (prompt === undefined || fits(prompt));
 }
 
-/** What {@linkcode cutText} kept and what it left out. */
-export interface Cut {
-  /** The lines kept, joined by `\n`; a line cut part-way ends with `…`. */
-  readonly shown: string;
-  /** Lines not shown in full (a line cut part-way counts). */
-  readonly cutLines: number;
-  /** UTF-8 bytes not shown (newlines between cut lines included). */
-  readonly cutBytes: number;
-}
-
 const ENCODER = new TextEncoder();
 
 function byteLength(text: string): number {
@@ -202,9 +192,11 @@ function byteLength(text: string): number {
  * @param text The text.
  * @param maxLines At most this many lines are kept.
  * @param maxBytes At most this many bytes are kept (a single long line is cut part-way).
- * @returns What was kept and how much was not.
+ * @returns What was kept (`shown`: the lines kept, joined by `\n`; a line cut part-way ends with
+ *   `…`), how many lines were not shown in full (`cutLines`, a line cut part-way counted) and how
+ *   many UTF-8 bytes were not shown (`cutBytes`, newlines between cut lines included).
  */
-export function cutText(text: string, maxLines: number, maxBytes: number): Cut {
+export function cutText(text: string, maxLines: number, maxBytes: number) {
   const lines = text.split("\n");
   const kept: string[] = [];
   let used = 0;
@@ -243,7 +235,10 @@ export function cutText(text: string, maxLines: number, maxBytes: number): Cut {
  * @param words The messages of the locale. @default English
  * @returns The note, or `""` when nothing was left out.
  */
-export function cutNote(cut: Cut, words: Messages = messages("en-US")): string {
+export function cutNote(
+  cut: ReturnType<typeof cutText>,
+  words: Messages = messages("en-US"),
+): string {
   if (cut.cutLines === 0) return "";
   const { locale, t } = words;
   return t("prompt.cut", {

@@ -15,16 +15,10 @@
  */
 
 import type { Readable, Writable } from "node:stream";
-import {
-  type Choice,
-  makePalette,
-  offeredChoices,
-  type Palette,
-  renderRequest,
-} from "./_render.ts";
+import { type Choice, makePalette, offeredChoices, renderRequest } from "./_render.ts";
 import type { PromptRequest, TerminalAnswer, TerminalIo } from "./types.ts";
 import { CONTROLLING_TERMINAL, readEnv } from "../../paths.ts";
-import { loadLocale, type Messages, messages } from "../../locale/messages.ts";
+import { loadLocale, messages } from "../../locale/messages.ts";
 
 /** Errors the prompt library rejects with when the person leaves the prompt. */
 const LEFT_PROMPT = new Set(["ExitPromptError", "AbortPromptError", "CancelPromptError"]);
@@ -212,18 +206,59 @@ async function ask(
     });
   }
   const refused = new AbortController();
+  const refuse = () => refused.abort();
   const signal = io.signal ? AbortSignal.any([refused.signal, io.signal]) : refused.signal;
+  // The library names its keys' actions in English; these are the ones it uses.
+  const actions: Record<string, string> = {
+    navigate: words.t("prompt.key_navigate"),
+    select: words.t("prompt.key_select"),
+  };
   const answer = select<Choice["value"]>(
     {
       message: question,
       choices: offeredChoices(request, io.secrets ?? [], words),
       default: "allow_once",
-      theme: selectTheme(palette, words),
+      // Every style the library would colour by itself goes through the palette.
+      theme: {
+        prefix: { idle: palette.cyan("?"), done: palette.green("✔") },
+        style: {
+          answer: palette.cyan,
+          message: (text: string) => palette.bold(text),
+          error: (text: string) => palette.red(`> ${text}`),
+          defaultAnswer: (text: string) => palette.dim(`(${text})`),
+          help: palette.dim,
+          highlight: palette.cyan,
+          key: (text: string) => palette.cyan(palette.bold(`<${text}>`)),
+          disabled: palette.dim,
+          description: palette.cyan,
+          keysHelpTip: (keys: [string, string][]) =>
+            [
+              ...keys.map((
+                [key, name],
+              ) => [key, Object.hasOwn(actions, name) ? actions[name] : name]),
+              ["esc", words.t("prompt.key_deny")],
+            ].map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
+              .join(palette.dim(" • ")),
+        },
+      },
     },
     { input, output: screen, signal, clearPromptOnDone: false },
   );
-  // Attached after the prompt, so these listeners do not start the flow of data before it reads.
-  const stopWatching = watchCancelKeys(input, () => refused.abort());
+  // Escape, Ctrl-D and the end of input refuse. A lone ESC byte arriving on its own is Escape at
+  // once (terminals send arrow keys as whole sequences); the keypress decoder's `escape` (after
+  // its short wait for more bytes) is the fallback. Attached after the prompt, so these listeners
+  // do not start the flow of data before it reads.
+  const onData = (chunk: unknown) => {
+    if (
+      chunk === "\x1b" || (chunk instanceof Uint8Array && chunk.length === 1 && chunk[0] === 27)
+    ) {
+      refuse();
+    }
+  };
+  const onKeypress = (_text: unknown, key: { name?: string; ctrl?: boolean } | undefined) => {
+    if (key?.name === "escape" || (key?.ctrl === true && key.name === "d")) refuse();
+  };
+  input.on("data", onData).on("keypress", onKeypress).on("end", refuse);
   try {
     return await answer;
   } catch (error) {
@@ -232,61 +267,6 @@ async function ask(
     output.write(`${palette.red("✖")} ${palette.bold(question)} ${palette.red(denied)}\n`);
     return "deny";
   } finally {
-    stopWatching();
+    input.off("data", onData).off("keypress", onKeypress).off("end", refuse);
   }
-}
-
-/** The `select` theme: every style the library would colour by itself goes through the palette. */
-function selectTheme(palette: Palette, words: Messages) {
-  // The library names its keys' actions in English; these are the ones it uses.
-  const actions: Record<string, string> = {
-    navigate: words.t("prompt.key_navigate"),
-    select: words.t("prompt.key_select"),
-  };
-  return {
-    prefix: { idle: palette.cyan("?"), done: palette.green("✔") },
-    style: {
-      answer: palette.cyan,
-      message: (text: string) => palette.bold(text),
-      error: (text: string) => palette.red(`> ${text}`),
-      defaultAnswer: (text: string) => palette.dim(`(${text})`),
-      help: palette.dim,
-      highlight: palette.cyan,
-      key: (text: string) => palette.cyan(palette.bold(`<${text}>`)),
-      disabled: palette.dim,
-      description: palette.cyan,
-      keysHelpTip: (keys: [string, string][]) =>
-        [
-          ...keys.map(([key, name]) => [key, Object.hasOwn(actions, name) ? actions[name] : name]),
-          ["esc", words.t("prompt.key_deny")],
-        ].map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
-          .join(palette.dim(" • ")),
-    },
-  };
-}
-
-/**
- * Calls `onCancel` when Escape or Ctrl-D is pressed, or the input ends. A lone ESC byte arriving on
- * its own is Escape at once (terminals send arrow keys as whole sequences); the keypress decoder's
- * `escape` (after its short wait for more bytes) is the fallback.
- */
-function watchCancelKeys(input: Readable, onCancel: () => void): () => void {
-  const onData = (chunk: unknown) => {
-    if (
-      chunk === "\x1b" || (chunk instanceof Uint8Array && chunk.length === 1 && chunk[0] === 27)
-    ) {
-      onCancel();
-    }
-  };
-  const onKeypress = (_text: unknown, key: { name?: string; ctrl?: boolean } | undefined) => {
-    if (key?.name === "escape" || (key?.ctrl === true && key.name === "d")) onCancel();
-  };
-  input.on("data", onData);
-  input.on("keypress", onKeypress);
-  input.on("end", onCancel);
-  return () => {
-    input.off("data", onData);
-    input.off("keypress", onKeypress);
-    input.off("end", onCancel);
-  };
 }

@@ -29,7 +29,7 @@ import { parseSpawnInput } from "../../spawn/grammar.ts";
 import { spawnLabel } from "../../spawn/result.ts";
 import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
 import { exitCodeFor } from "../exit_codes.ts";
-import { err, errBytes, out, outBytes, outJson } from "../output.ts";
+import { err, out, outJson } from "../output.ts";
 import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
 import { findTool, requireServed, rosterFor } from "../_roster.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
@@ -225,8 +225,7 @@ async function call(
     const stream = !settings.json && options.result !== true;
     // Each chunk is written as it arrives (a callback: no stream object on the path). A reader of
     // stdout that goes away (`| head -1`) stops only the relay (see `output.ts`).
-    const onOutput = (chunk: OutputChunk) =>
-      (chunk.kind === "stdout" ? outBytes : errBytes)(chunk.data);
+    const onOutput = (chunk: OutputChunk) => (chunk.kind === "stdout" ? out : err)(chunk.data);
     const output = await execution.execute({
       signal: interrupt.signal,
       ...(stream ? { onOutput } : {}),

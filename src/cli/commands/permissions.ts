@@ -14,7 +14,7 @@ import {
   PERMISSION_FORMATS,
   type PermissionFormat,
 } from "../../permissions/format.ts";
-import { KEPT_ENV, namedAgents, SHELL, SPAWN_DEPTH_VAR, SPAWN_TOOL } from "../../spawn/mod.ts";
+import { namedAgents, SHELL, SPAWN_TOOL } from "../../spawn/mod.ts";
 import { spawnConfigFor } from "../_roster.ts";
 import { err, leftOut, out } from "../output.ts";
 import { BasisError, type ManifestProblem } from "../../errors.ts";
@@ -77,7 +77,6 @@ export async function permissionsCommand(
     manifestVars,
     programs,
     sandbox: needs,
-    envNames: [...KEPT_ENV, SPAWN_DEPTH_VAR],
     ...(settings.auditLog === undefined ? {} : { auditLog: settings.auditLog }),
   });
   const words = messages(settings.locale);

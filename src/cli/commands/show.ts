@@ -50,10 +50,10 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       // An argument taken from the input as the manifest writes it.
       command: spec.command.map((arg, index) => {
         const field = fromInput.get(index);
-        return field === undefined ? hide(arg) : { input: field };
+        return field === undefined ? arg : { input: field };
       }),
-      program: hide(spec.program),
-      cwd: hide(spec.cwd),
+      program: spec.program,
+      cwd: spec.cwd,
       env: Object.fromEntries(envNames.map((key) => [key, REDACTED])),
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
@@ -71,8 +71,8 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
   const grants = [
     ...(network ? [t("prompt.sandbox_network")] : []),
-    ...(write.length > 0 ? [t("prompt.sandbox_write", { paths: write.map(hide).join(", ") })] : []),
-    ...(read.length > 0 ? [t("prompt.sandbox_read", { paths: read.map(hide).join(", ") })] : []),
+    ...(write.length > 0 ? [t("prompt.sandbox_write", { paths: write.join(", ") })] : []),
+    ...(read.length > 0 ? [t("prompt.sandbox_read", { paths: read.join(", ") })] : []),
   ];
   const lines = [
     `${spec.name} — ${spec.description}`,
@@ -83,7 +83,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
         t("show.command"),
         spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" "),
       ],
-      [t("show.cwd"), hide(spec.cwd)],
+      [t("show.cwd"), spec.cwd],
       [
         t("show.env"),
         envNames.length === 0
