@@ -1,7 +1,7 @@
 /**
  * The rules of a schema 1 manifest (README: "The manifest"). Its shape is
- * `schemas/tools.schema.json`, checked by the schema gate: the file without its tools once, then
- * each tool's entry on its own, so that one tool's problems stay its own. By hand, only what a
+ * `schemas/tools.schema.json`, checked by the schema gate (every failure, each worded for the
+ * field it names, each tool's confined to it; `call` checks only its tool). By hand, only what a
  * schema cannot say: a tool's name against the names the program answers to, `${VAR}` expansion,
  * arguments taken from the input against the input schema, sandbox paths that climb out with `..`,
  * and `__proto__` keys or depth anywhere in a tool's schemas. Each valid tool becomes a
