@@ -158,7 +158,10 @@ function invalidUtf8At(bytes: Uint8Array): number {
 export function stdinBytes(value: unknown, input: CallInput): Uint8Array {
   const span = input.text.length < REUSE_FROM ? undefined : compactSpan(input.text);
   if (span === undefined) {
-    const kept = compactKeepingNumbers(input.text);
+    // Numbers written as JavaScript writes them: the compact JSON of the value already has them.
+    const kept = numbersAsJavaScriptWrites(input.text)
+      ? undefined
+      : compactKeepingNumbers(input.text);
     // Too deep to keep (undefined): the gate's nesting limit refuses such an input anyway.
     return encoder.encode(kept ?? JSON.stringify(value));
   }
@@ -210,4 +213,37 @@ async function notJson(tool: string, text: string): Promise<never> {
     "invalid_json",
     phrase("cli.invalid_json", { tool: JSON.stringify(tool), detail }),
   );
+}
+
+/** Where a string or a number may start; nothing else in JSON text holds `"`, `-` or a digit. */
+const NEXT_TOKEN = /["\-0-9]/g;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * Whether every number in a JSON text is written as `JSON.stringify` writes it (one pass that jumps
+ * over strings): then the compact JSON of the parsed value holds every number as written, and no
+ * second parse keeping the numbers' text is needed.
+ */
+function numbersAsJavaScriptWrites(text: string): boolean {
+  NEXT_TOKEN.lastIndex = 0;
+  for (let match = NEXT_TOKEN.exec(text); match !== null; match = NEXT_TOKEN.exec(text)) {
+    const at = match.index;
+    if (text.charCodeAt(at) === 0x22) {
+      // The closing quote: the next one not escaped (after an even number of backslashes).
+      let quote = text.indexOf('"', at + 1);
+      let backslashes = 0;
+      while (quote > 0) {
+        for (backslashes = 0; text.charCodeAt(quote - 1 - backslashes) === 0x5c;) backslashes++;
+        if (backslashes % 2 === 0) break;
+        quote = text.indexOf('"', quote + 1);
+      }
+      NEXT_TOKEN.lastIndex = quote < 0 ? text.length : quote + 1;
+      continue;
+    }
+    NUMBER.lastIndex = at;
+    const lexeme = NUMBER.exec(text)?.[0] ?? "";
+    if (String(Number(lexeme)) !== lexeme) return false;
+    NEXT_TOKEN.lastIndex = at + Math.max(lexeme.length, 1);
+  }
+  return true;
 }
