@@ -1,19 +1,10 @@
-import { schemaProblem, validateInput } from "../src/schema/mod.ts";
+import { validateInput } from "../src/schema/mod.ts";
 import { forgetValidators, stats } from "../src/schema/_validator.ts";
-import { english } from "../src/locale/messages.ts";
 import { BasisError } from "../src/errors.ts";
 import { readEnv } from "../src/paths.ts";
 import { Fuzz } from "./_fuzz.ts";
 import { tempDir } from "./_scratch.ts";
-
-/** Why a schema cannot be compiled, in English (`undefined` when it compiles). */
-async function checkSchema(
-  schemaTool: { name: string; inputSchema: Record<string, unknown> },
-  opts?: { cacheDir?: string },
-): Promise<string | undefined> {
-  const problem = await schemaProblem(schemaTool, opts);
-  return problem === undefined ? undefined : english(problem);
-}
+import { checkSchema } from "./_schema.ts";
 
 /** `SCHEMA_FUZZ_SEED=n` explores other seeds; a failure message names the seed and case to replay. */
 const SEED = Number(readEnv("SCHEMA_FUZZ_SEED") ?? 0x5eed_2024);

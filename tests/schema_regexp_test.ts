@@ -15,15 +15,7 @@ import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
 import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 import { tempDir } from "./_scratch.ts";
 import { say } from "./_wording.ts";
-
-/** Why a schema cannot be compiled, in English (`undefined` when it compiles). */
-async function checkSchema(
-  schemaTool: { name: string; inputSchema: Record<string, unknown> },
-  opts?: { cacheDir?: string },
-): Promise<string | undefined> {
-  const problem = await schemaProblem(schemaTool, opts);
-  return problem === undefined ? undefined : english(problem);
-}
+import { checkSchema } from "./_schema.ts";
 
 /** What `check` says of a pattern the linear-time engine cannot take. */
 function unsupported(pattern: string, pointer: string, reason: Phrase): string {

@@ -16,7 +16,6 @@ import { moduleTempDir, tempDir } from "./_scratch.ts";
 import { say } from "./_wording.ts";
 import { EN_US, type MessageKey } from "../src/locale/en_us.ts";
 import {
-  english,
   listOf,
   loadLocale,
   messages,
@@ -30,17 +29,9 @@ import { moduleGraph, staticallyReachable } from "./_module_graph.ts";
 import { keysOf } from "./_phrase.ts";
 import { caught } from "./_caught.ts";
 import { refusal } from "../src/schema/gate.ts";
+import { checkSchema } from "./_schema.ts";
 
 // --- helpers ---------------------------------------------------------------------------------------
-
-/** Why a schema cannot be compiled, in English (`undefined` when it compiles). */
-async function checkSchema(
-  schemaTool: { name: string; inputSchema: Record<string, unknown> },
-  opts?: { cacheDir?: string },
-): Promise<string | undefined> {
-  const problem = await schemaProblem(schemaTool, opts);
-  return problem === undefined ? undefined : english(problem);
-}
 
 function assertEquals(actual: unknown, expected: unknown, message?: string): void {
   const a = JSON.stringify(actual);
