@@ -124,6 +124,23 @@ function isSymlink(path: string): boolean {
   }
 }
 
+/** A pause of 1 ms at a time, without giving up the thread. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * A shared lock on the log, waited for while another process's {@linkcode endLine} holds it (for
+ * microseconds): a line written meanwhile could be seen half written there, and ended a second
+ * time (an empty line). A lock held for more than 100 ms is no one's repair: the line is written
+ * without it, as nothing may hold a call up.
+ */
+function sharedLock(file: Deno.FsFile): boolean {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (file.tryLockSync(false)) return true;
+    Atomics.wait(PAUSE, 0, 0, 1);
+  }
+  return false;
+}
+
 /**
  * Appends a line whole or not at all: one write call (with O_APPEND the kernel places it at the
  * end in one piece, so concurrent writers never interleave within a line). A short write (a full
@@ -132,7 +149,7 @@ function isSymlink(path: string): boolean {
  * The write holds a shared lock when it can get one (see {@linkcode endLine}).
  */
 function writeWhole(file: Deno.FsFile, bytes: Uint8Array): void {
-  const locked = file.tryLockSync(false);
+  const locked = sharedLock(file);
   try {
     const written = file.writeSync(bytes);
     if (written === bytes.length) return;
