@@ -65,19 +65,13 @@ async function manifestReasons(
   return parsed.problems.map((problem) => problem.reason);
 }
 
-async function spawnReasons(document: unknown): Promise<Phrase[]> {
+/** The reasons a config parser (spawn's, the sandbox's) gives for a document; none when it loads. */
+async function reasonsOf(
+  parse: (text: string, path: string) => Promise<unknown>,
+  document: unknown,
+): Promise<Phrase[]> {
   try {
-    await parseSpawnConfig(JSON.stringify(document), "/c/spawn.json");
-    return [];
-  } catch (error) {
-    if (!(error instanceof ManifestError)) throw error;
-    return error.problems.map((problem) => problem.reason);
-  }
-}
-
-async function sandboxReasons(document: unknown): Promise<Phrase[]> {
-  try {
-    await parseSandboxPolicy(JSON.stringify(document), "/c/sandbox.json");
+    await parse(JSON.stringify(document), "/c/config.json");
     return [];
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;
@@ -150,11 +144,11 @@ Deno.test("every manifest, spawn.json, sandbox.json and rule the repository and 
     ) {
       spawns++;
       assert.ok(spawnSchema(value), `${where}: ${ajv.errorsText(spawnSchema.errors)}`);
-      assert.deepEqual(await spawnReasons(value), [], where);
+      assert.deepEqual(await reasonsOf(parseSpawnConfig, value), [], where);
     } else if (isRecord(value) && ["mode", "grantable", "hidden"].some((key) => key in value)) {
       sandboxes++;
       assert.ok(sandboxSchema(value), `${where}: ${ajv.errorsText(sandboxSchema.errors)}`);
-      assert.deepEqual(await sandboxReasons(value), [], where);
+      assert.deepEqual(await reasonsOf(parseSandboxPolicy, value), [], where);
     } else if (isRecord(value) && "decision" in value && "when" in value) {
       rules++;
       assert.ok(ruleSchema(value), `${where}: ${ajv.errorsText(ruleSchema.errors)}`);
