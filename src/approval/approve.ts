@@ -199,7 +199,7 @@ async function judge(
         queryOf(request, options.root, exact, content),
       );
       if (match !== undefined) {
-        const { rule } = match;
+        const rule = match;
         if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
         // A rule that says ask: a person decides, whatever rule allows; --approve never still
         // denies without asking.

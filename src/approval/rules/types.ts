@@ -198,7 +198,7 @@ export interface RuleProblem {
 export interface LoadedRules {
   /** The file read (it may not exist). */
   readonly file: string;
-  /** The rules in force, in file order: pass these to `decideByRules`. */
+  /** The rules in force, in file order: pass these to `decideCall`. */
   readonly rules: readonly Rule[];
   /** Allow rules out of force because an example failed, in file order. */
   readonly ignored: readonly Rule[];
@@ -238,12 +238,6 @@ export type RuleQuery =
       readonly content?: () => Promise<CallContent>;
     }
   );
-
-/** The rule that answered a call, and its answer. */
-export interface RuleMatch {
-  readonly rule: Rule;
-  readonly decision: RuleDecision;
-}
 
 /** An allow rule that would have answered but for files that changed since it pinned them. */
 export interface StaleRule {
