@@ -27,7 +27,7 @@ function rule(id: string, when: SpawnConditions, decision: Rule["decision"] = "a
 }
 
 function query(preview: SpawnPreview): RuleQuery {
-  return { tool: "spawn", kind: "spawn", preview, root: "/w" };
+  return { tool: "spawn", kind: "spawn", sideEffect: "process", preview, root: "/w" };
 }
 
 async function winner(rules: Rule[], preview: SpawnPreview): Promise<string | undefined> {

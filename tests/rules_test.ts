@@ -170,9 +170,10 @@ function query(
     tool: preview.tool,
     kind: "tool",
     preview: { ...preview, env: Object.keys(env).sort() },
+    sideEffect: "process",
     env,
     root: "root" in where ? where.root : "/w",
-    fromWorkspace: where.fromWorkspace ?? false,
+    source: where.fromWorkspace ? "workspace" : "global",
   };
 }
 
@@ -299,6 +300,7 @@ function spawnQuery(body: string, mode: "command" | "agent" = "command"): RuleQu
   return {
     tool: "spawn",
     kind: "spawn",
+    sideEffect: "process",
     preview: { mode, body, cwd: "/w", target: "local" },
     root: "/w",
   };
@@ -1052,9 +1054,9 @@ Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such 
     tool: "sh",
     kind: "tool",
     preview,
-    env: {},
+    sideEffect: "process",
     root: "/w",
-    fromWorkspace: false,
+    source: "global",
   } as const;
   assert.equal((await decideCall(loaded.rules, query)).match?.decision, "deny");
 });
@@ -1088,9 +1090,9 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
     tool: "sh",
     kind: "tool",
     preview,
-    env: {},
+    sideEffect: "process",
     root: workspace,
-    fromWorkspace: true,
+    source: "workspace",
   } as const;
   assert.equal((await decideCall(loaded.rules, query)).match, undefined);
 });

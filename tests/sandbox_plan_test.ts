@@ -328,9 +328,9 @@ Deno.test("rules match the grants: an allow rule without a sandbox condition hol
     tool: "t",
     kind: "tool",
     preview: preview(sandbox),
-    env: {},
+    sideEffect: "process",
     root: "/w",
-    fromWorkspace: false,
+    source: "global",
   });
   const rule = (decision: "allow" | "deny", sandbox?: unknown): Rule =>
     ({

@@ -65,7 +65,7 @@ export async function exampleQuery(rule: Rule, example: unknown): Promise<RuleQu
       ...(reach === undefined ? {} : { reach }),
       ...(child === undefined ? {} : { child: JSON.parse(childText(child)) }),
     };
-    return { tool: rule.tool, kind: "spawn", preview, root, content };
+    return { tool: rule.tool, kind: "spawn", sideEffect: "process", preview, root, content };
   }
   const env: Record<string, string> = given.env ?? {};
   const preview = {
@@ -86,9 +86,10 @@ export async function exampleQuery(rule: Rule, example: unknown): Promise<RuleQu
     tool: rule.tool,
     kind: "tool",
     preview,
+    sideEffect: "process",
     env,
     root,
-    fromWorkspace: false,
+    source: "global",
     fromInput,
     content,
   };
@@ -135,7 +136,7 @@ export async function partitionRules(rules: readonly Rule[]): Promise<Omit<Loade
     for (const [key, expected] of [["match", true], ["not_match", false]] as const) {
       for (const [index, example] of (rule[key] ?? []).entries()) {
         const query = await exampleQuery(rule, example);
-        if (!("kind" in query)) {
+        if (!("preview" in query)) {
           report(phrase("rules_file.example_shape", { field: `${key}[${index}]`, problem: query }));
         } else if (((await decideCall([rule], query)).match !== undefined) !== expected) {
           const which = expected ? "rules_file.example_unmatched" : "rules_file.example_matched";

@@ -57,7 +57,7 @@ function compareRules(a: Rule, b: Rule): number {
  *   { id: "r-2", tool: "rm", decision: "allow", scope: { workspace: "/w" }, when },
  * ] as const;
  * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", env: [], sandbox: "unconfined", input: {} } as const;
- * const { match } = await decideCall(rules, { tool: "rm", kind: "tool", preview, env: {}, root: "/w", fromWorkspace: false });
+ * const { match } = await decideCall(rules, { tool: "rm", sideEffect: "process", preview, root: "/w", source: "global" });
  * console.assert(match?.decision === "deny" && match.id === "r-1");
  * ```
  */
@@ -82,10 +82,10 @@ async function check(rule: Rule, query: RuleQuery): Promise<boolean | readonly s
   const strict = rule.decision !== "allow";
   if (query.kind === "spawn") return await spawnApplies(rule, strict, query);
   const when = rule.when as ToolConditions;
-  const { preview, env } = query;
+  const { preview, env = {}, source = "workspace" } = query;
   // A workspace tool may shadow a global one by name: a global allow rule covers it only when
   // the rule says which arguments it allows. A stricter rule applies whoever declared the tool.
-  if (rule.scope === "global" && query.fromWorkspace && !strict && when.argv === undefined) {
+  if (rule.scope === "global" && source === "workspace" && !strict && when.argv === undefined) {
     return false;
   }
   // The manifest's variables change what a program does (`GIT_CONFIG_*`, `LD_PRELOAD`): an allow
