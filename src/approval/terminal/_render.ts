@@ -7,7 +7,7 @@
  */
 
 import { exactInput } from "../preview.ts";
-import { redact } from "../../redact.ts";
+import { redactorOf } from "../../redact.ts";
 import { displayArg, visibleLines } from "../shell_quote.ts";
 import type { PromptRequest } from "./types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
@@ -49,7 +49,7 @@ export function renderRequest(
   words: Messages = messages("en-US"),
 ): string {
   const { t } = words;
-  const clean = (text: string) => redact(text, secrets);
+  const clean = (text: string) => redactorOf(secrets).text(text);
   const shown = (text: string) => visibleLines(clean(text));
   const arg = (text: string) => displayArg(clean(text));
   /** Multi-line text, each line styled, cut when long, with the count of what was cut last. */
@@ -102,7 +102,7 @@ export function renderRequest(
       : JSON.stringify(exactInput(request), null, 2);
     // Each secret also as it appears inside a JSON string.
     const forms = [...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))];
-    field("prompt.input", long(visibleLines(redact(json, [...new Set(forms)]))));
+    field("prompt.input", long(visibleLines(redactorOf([...new Set(forms)]).text(json))));
   } else {
     const { mode, body, target, cwd, reach, child } = request.preview;
     field("prompt.mode", visibleLines(mode));
@@ -166,7 +166,7 @@ export function renderRequest(
 export function shownWhole(request: PromptRequest, secrets: readonly string[]): boolean {
   if (request.kind !== "spawn") return true;
   const fits = (text: string) =>
-    cutText(visibleLines(redact(text, secrets)), MAX_LINES, MAX_BYTES).cutLines === 0;
+    cutText(visibleLines(redactorOf(secrets).text(text)), MAX_LINES, MAX_BYTES).cutLines === 0;
   const prompt = request.preview.child?.system_prompt;
   return fits(request.preview.body) && (prompt === undefined || fits(prompt));
 }
