@@ -377,11 +377,6 @@ export class StreamRedactor {
     this.#automaton = automaton;
   }
 
-  /** Whether there is anything to hide: when not, `push` gives every chunk back as it is. */
-  get active(): boolean {
-    return this.#automaton !== undefined;
-  }
-
   /**
    * Takes the next chunk and gives back what may go out now.
    *

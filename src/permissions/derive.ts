@@ -118,14 +118,8 @@ const RUNTIME_ENV = [
 const WINDOWS_ENV = "USERPROFILE PATHEXT WT_SESSION TERMINUS_SUBLIME ConEmuTask TERMINAL_EMULATOR"
   .split(" ");
 
-/**
- * Every name basis-tools may read on some platform (for the test that scans the source).
- *
- * @returns The names.
- */
-export function allRuntimeEnvNames(): readonly string[] {
-  return [...RUNTIME_ENV, ...WINDOWS_ENV];
-}
+/** Every name basis-tools may read on some platform (for the test that scans the source). */
+export const ALL_RUNTIME_ENV: readonly string[] = [...RUNTIME_ENV, ...WINDOWS_ENV];
 
 /**
  * Programs whose grant defeats confinement: Deno's `--allow-run` allows a program with any
