@@ -139,14 +139,7 @@ async function read(text: string, options: typeof JSONC | typeof STRICT): Promis
       entries.set(key, [entries.get(key)?.[0] ?? keyAt, keyAt, where]);
       // Own data, as JSON.parse makes it: "__proto__" must not become the prototype.
       if (key !== "__proto__") top[key] = item;
-      else {
-        Object.defineProperty(top, key, {
-          value: item,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
-      }
+      else setOwn(top, key, item);
     }
   };
   const begin = (item: Record<string, unknown> | unknown[], line: number, character: number) => {
@@ -357,6 +350,18 @@ function describeToken(jsonc: Jsonc, text: string, offset: number, end: Phrase):
   const token = text.slice(from, from + Math.min(scanner.getTokenLength(), 3));
   if (scanner.getTokenLength() <= 2 && [...token].length === 1) return JSON.stringify(token);
   return phrase("json.unquoted");
+}
+
+/**
+ * Sets a key of an object as its own data, as `JSON.parse` does: a key `"__proto__"` stays a key
+ * and never sets the prototype.
+ *
+ * @param to The object.
+ * @param key The key.
+ * @param value Its value.
+ */
+export function setOwn(to: object, key: string, value: unknown): void {
+  Object.defineProperty(to, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** `JSON.parse`'s reviver with the source text of each primitive (ES2025, in V8). */

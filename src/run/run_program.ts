@@ -18,6 +18,7 @@ import {
   type StartProblem,
 } from "./_launch.ts";
 import { type Resolution, type ResolveContext, resolveProgram } from "./_resolve_program.ts";
+import { granted } from "./_spill.ts";
 import { supervise } from "./_supervise.ts";
 import type { RunOptions, RunOutcome, RunRequest, RunResult, StartFailure } from "./types.ts";
 
@@ -215,13 +216,8 @@ function runRefused(
   cwd: string,
   env: Record<string, string>,
 ): StartProblem | undefined {
-  try {
-    if (Deno.permissions.querySync({ name: "run", command: program }).state === "granted") {
-      return undefined;
-    }
-  } catch {
-    return undefined;
-  }
+  // Granted, or it cannot be asked: the start will tell.
+  if (granted({ name: "run", command: program }) !== false) return undefined;
   const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
   return classifySpawnError(refusal, program, cwd, loaderVarNames(env));
 }
