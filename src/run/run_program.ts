@@ -6,6 +6,7 @@
  */
 
 import { canonicalFilePath, isAbsolutePath, readEnv } from "../paths.ts";
+import { isMissing } from "../quietly.ts";
 import { redactorOf } from "../redact.ts";
 import type { Phrase } from "../locale/messages.ts";
 import {
@@ -226,11 +227,8 @@ function checkCwd(cwd: string): StartProblem | undefined {
   try {
     return Deno.statSync(cwd).isDirectory ? undefined : cwdMissing(cwd, true);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return cwdMissing(cwd);
-    }
     // Not allowed to look: Deno's spawn will say if it is missing.
-    return undefined;
+    return isMissing(error) ? cwdMissing(cwd) : undefined;
   }
 }
 
