@@ -100,30 +100,19 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
     return failed(classifySpawnError(error, program, request.cwd, loaderVarNames(env)));
   }
   options.onStart?.(launched.child.pid);
-  const outcome = await supervise(launched.child, request, options, launched.bwrap);
-  const { stdout, stderr } = outcome;
-  const notRun = launchFailure(launched, outcome.status, stdout.totalBytes, stderr.text);
+  const { status: ended, ...ran } = await supervise(launched, request, options);
+  const notRun = launchFailure(launched, ended, ran.stdoutBytes, ran.stderr);
   if (notRun !== undefined) return failed(notRun);
-  const status = launched.bwrap ? signalledStatus(outcome.status) : outcome.status;
+  const status = launched.bwrap ? signalledStatus(ended) : ended;
   const exitCode = status.signal === null ? status.code : undefined;
   const signal = status.signal ?? undefined;
   // The fields in the order of a result that never started.
   return {
     ...notStarted(request, started, program),
-    outcome: runOutcome({ ...outcome, exitCode, signal, startFailure: undefined }),
+    ...ran,
+    outcome: runOutcome({ ...ran, exitCode, signal, startFailure: undefined }),
     exitCode,
     signal,
-    timedOut: outcome.timedOut,
-    cancelled: outcome.cancelled,
-    isForcefullyTerminated: outcome.forced,
-    stdout: stdout.text,
-    stderr: stderr.text,
-    stdoutBytes: stdout.totalBytes,
-    stderrBytes: stderr.totalBytes,
-    stdoutTruncated: stdout.truncated,
-    stderrTruncated: stderr.truncated,
-    spillPath: stdout.spillPath,
-    spillTruncated: stdout.spillTruncated,
   };
 }
 
