@@ -10,68 +10,38 @@
 import { APPROVAL_POLICIES, type ApprovalPolicy } from "../approval/policy.ts";
 import { BasisError } from "../errors.ts";
 import { type Locale, localeFromEnv, resolveLocale } from "../locale/locale.ts";
-import { phrase } from "../locale/messages.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir, stateDir } from "../paths.ts";
 import { ROSTER_VAR } from "../spawn/child.ts";
 import { inheritedLineage } from "../spawn/lineage.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
 
+/** Options from their short form: `name|S` (one-letter alias), `!` a switch, `*` a list. */
+function specs(text: string): OptionSpec[] {
+  return text.split(" ").map((word) => {
+    const [name = "", short] = word.replace(/[!*]$/, "").split("|");
+    const kind = word.endsWith("!") ? "boolean" : word.endsWith("*") ? "list" : "string";
+    return short === undefined ? { name, kind } : { name, kind, short };
+  });
+}
+
 /** Options accepted by every command, before or after its name. */
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
-  { name: "workspace", kind: "string", short: "C" },
-  { name: "config-dir", kind: "string" },
-  { name: "locale", kind: "string" },
-  { name: "json", kind: "boolean" },
-  { name: "approve", kind: "string" },
-  { name: "env", kind: "list" },
-  { name: "no-shell", kind: "boolean" },
-  { name: "spawn-timeout", kind: "string" },
-  { name: "audit-log", kind: "string" },
-  { name: "help", kind: "boolean", short: "h" },
-  { name: "version", kind: "boolean", short: "V" },
-];
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = specs(
+  "workspace|C config-dir locale json! approve env* no-shell! spawn-timeout audit-log help|h! " +
+    "version|V!",
+);
 
 /** Options of one command. */
 export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
-  call: [
-    { name: "timeout", kind: "string" },
-    { name: "dry-run", kind: "boolean" },
-    { name: "quiet", kind: "boolean", short: "q" },
-    { name: "result", kind: "boolean" },
-  ],
-  spawn: [
-    { name: "dry-run", kind: "boolean" },
-    { name: "quiet", kind: "boolean", short: "q" },
-    { name: "result", kind: "boolean" },
-  ],
-  check: [
-    { name: "strict", kind: "boolean" },
-  ],
-  permissions: [
-    { name: "format", kind: "string" },
-  ],
-  schema: [
-    { name: "format", kind: "string" },
-  ],
-  rules: [
-    { name: "tool", kind: "string" },
-    { name: "deny", kind: "boolean" },
-    { name: "ask", kind: "boolean" },
-    { name: "reason", kind: "string" },
-    { name: "global", kind: "boolean" },
-    { name: "match", kind: "list" },
-    { name: "not-match", kind: "list" },
-    { name: "when", kind: "string" },
-    { name: "program", kind: "string" },
-    { name: "argv", kind: "string" },
-    { name: "cwd", kind: "string" },
-    { name: "sandbox", kind: "string" },
-    { name: "input", kind: "list" },
-    { name: "body", kind: "string" },
-    { name: "body-glob", kind: "string" },
-    { name: "target", kind: "string" },
-    { name: "mode", kind: "string" },
-  ],
+  call: specs("timeout dry-run! quiet|q! result!"),
+  spawn: specs("dry-run! quiet|q! result!"),
+  check: specs("strict!"),
+  permissions: specs("format"),
+  schema: specs("format"),
+  rules: specs(
+    "tool deny! ask! reason global! match* not-match* when program argv cwd sandbox input* body " +
+      "body-glob target mode",
+  ),
 };
 
 /** Everything a command needs to know about this run. */
@@ -112,8 +82,6 @@ export interface Settings {
   readonly depth: number | undefined;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /**
  * Resolves the run's settings from parsed flags and the environment.
  *
@@ -126,38 +94,36 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *   not a tool name.
  */
 export function resolveSettings(
-  args: ParsedArgs,
+  { options }: ParsedArgs,
   env: EnvLookup,
-  locale: Locale = cliLocale(args, env),
+  locale: Locale = cliLocale({ options }, env),
 ): Settings {
-  const string = (name: string): string | undefined => {
-    const value = args.options.get(name);
+  const string = (name: string) => {
+    const value = options.get(name);
     return typeof value === "string" ? value : undefined;
   };
   const approve = string("approve") ?? env("BASIS_APPROVE") ?? "prompt";
   if (!(APPROVAL_POLICIES as readonly string[]).includes(approve)) {
-    throw BasisError.of(
-      "usage",
-      phrase("cli.bad_policy", { value: `"${approve}"`, policies: APPROVAL_POLICIES.join(", ") }),
-    );
+    const policies = APPROVAL_POLICIES.join(", ");
+    throw usage(phrase("cli.bad_policy", { value: `"${approve}"`, policies }));
   }
   const pairs: Record<string, string> = Object.create(null);
-  const list = args.options.get("env");
+  const list = options.get("env");
   for (const [index, pair] of (Array.isArray(list) ? list : []).entries()) {
     const eq = pair.indexOf("=");
     // The text may hold a secret: name the pair by its position, never by its content.
-    if (eq === -1 || !ENV_NAME.test(pair.slice(0, eq))) {
-      throw BasisError.of("usage", phrase("cli.bad_env_pair", { index: index + 1 }));
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(pair.slice(0, Math.max(eq, 0)))) {
+      throw usage(phrase("cli.bad_env_pair", { index: index + 1 }));
     }
     pairs[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  const noShell = args.options.get("no-shell") === true || envSwitch("BASIS_NO_SHELL", env);
+  const noShell = options.get("no-shell") === true || envSwitch("BASIS_NO_SHELL", env);
   const spawnTimeout = string("spawn-timeout");
   const { roster, depth } = inheritedLineage(env);
   if (roster !== undefined && !Array.isArray(roster)) {
     // A malformed roster is refused rather than guessed at.
     const name = JSON.stringify((roster as { bad: string }).bad);
-    throw BasisError.of("usage", phrase("cli.bad_roster", { variable: ROSTER_VAR, name }));
+    throw usage(phrase("cli.bad_roster", { variable: ROSTER_VAR, name }));
   }
   return {
     workspace: string("workspace"),
@@ -165,7 +131,7 @@ export function resolveSettings(
     cacheDir: cacheDir(env),
     stateDir: stateDir(env),
     spillDir: spillDir(env),
-    json: args.options.get("json") === true,
+    json: options.get("json") === true,
     approve: approve as ApprovalPolicy,
     env: pairs,
     noShell,
@@ -180,6 +146,8 @@ export function resolveSettings(
   };
 }
 
+const usage = (reason: Phrase) => BasisError.of("usage", reason);
+
 /**
  * The locale of this run: `--locale`, else the environment.
  *
@@ -187,15 +155,13 @@ export function resolveSettings(
  * @param env How to read variables.
  * @returns The locale.
  */
-export function cliLocale(args: ParsedArgs, env: EnvLookup): Locale {
+export function cliLocale(args: Pick<ParsedArgs, "options">, env: EnvLookup): Locale {
   const option = args.options.get("locale");
   return typeof option === "string" ? resolveLocale(option) : localeFromEnv(env);
 }
 
-/** How a variable that turns something on or off may say yes (any case, around spaces). */
-const SWITCH_ON: readonly string[] = ["1", "true", "yes", "on"];
-/** How it may say no; unset or empty is no too. */
-const SWITCH_OFF: readonly string[] = ["0", "false", "no", "off"];
+/** How a variable that turns something on or off may say yes (any case, around spaces), or no. */
+const SWITCH = { on: ["1", "true", "yes", "on"], off: ["0", "false", "no", "off"] };
 
 /**
  * Reads a variable that turns something on or off: `1`, `true`, `yes`, `on` (any case) are on;
@@ -205,17 +171,10 @@ const SWITCH_OFF: readonly string[] = ["0", "false", "no", "off"];
 function envSwitch(name: string, env: EnvLookup): boolean {
   const value = env(name);
   const word = value?.trim().toLowerCase() ?? "";
-  if (word === "" || SWITCH_OFF.includes(word)) return false;
-  if (SWITCH_ON.includes(word)) return true;
-  throw BasisError.of(
-    "usage",
-    phrase("cli.bad_switch", {
-      name,
-      value: JSON.stringify(value),
-      on: SWITCH_ON.join(", "),
-      off: SWITCH_OFF.join(", "),
-    }),
-  );
+  if (word === "" || SWITCH.off.includes(word)) return false;
+  if (SWITCH.on.includes(word)) return true;
+  const [on, off] = [SWITCH.on.join(", "), SWITCH.off.join(", ")];
+  throw usage(phrase("cli.bad_switch", { name, value: JSON.stringify(value), on, off }));
 }
 
 /**
@@ -228,19 +187,6 @@ function envSwitch(name: string, env: EnvLookup): boolean {
  */
 export function milliseconds(option: string, text: string): number {
   const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
-    throw millisecondsError(option, text);
-  }
-  return value;
-}
-
-/**
- * The error for an option that is not a whole number of milliseconds above 0.
- *
- * @param option The option's name without dashes (`timeout`).
- * @param text What was given.
- * @returns The usage error.
- */
-export function millisecondsError(option: string, text: string): BasisError {
-  return BasisError.of("usage", phrase("cli.bad_milliseconds", { option, value: `"${text}"` }));
+  if (/^[0-9]+$/.test(text) && Number.isSafeInteger(value) && value > 0) return value;
+  throw usage(phrase("cli.bad_milliseconds", { option, value: `"${text}"` }));
 }

@@ -16,7 +16,6 @@ import { VERSION } from "../../version.ts";
 import { out, outJson } from "../output.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
-import { EXIT } from "../exit_codes.ts";
 
 const MANIFEST = ".basis/tools.json";
 /** Where the example tool's script goes, relative to the workspace root. */
@@ -132,5 +131,5 @@ export async function initCommand(settings: Settings): Promise<number> {
     const { t } = messages(settings.locale);
     out(`${t("init.done", { manifest, script, tool: JSON.stringify(TOOL), ...commands })}\n`);
   }
-  return EXIT.ok;
+  return 0;
 }
