@@ -5,7 +5,7 @@
  * @module
  */
 
-import { callSecrets, redact } from "../redact.ts";
+import { callSecrets, redactorOf } from "../redact.ts";
 import { BasisError, errorLines } from "../errors.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { VERSION } from "../version.ts";
@@ -130,12 +130,12 @@ export async function runCli(
     // A misuse of the tool contract is a bug: it keeps its stack trace.
     if (error.code === "internal") throw error;
     await loadLocale(locale);
-    const lines = errorLines(error, messages(locale)).map((line) => redact(line, secrets));
+    const lines = errorLines(error, messages(locale)).map((line) => redactorOf(secrets).text(line));
     // The MCP server's stdout is the protocol's alone.
     if (json && command !== "mcp") {
       const failure = { kind: error.code, message: lines.join("\n") };
       // For `call`, the tool named on the command line (`null` when none): its `--json` needs it.
-      const tool = positionals[0] === undefined ? null : redact(positionals[0], secrets);
+      const tool = positionals[0] === undefined ? null : redactorOf(secrets).text(positionals[0]);
       outJson(command === "call" ? callJson(tool, failure) : { ok: false, error: failure });
     } else {
       err(lines.map((line) => `basis-tools: ${line}\n`).join(""));

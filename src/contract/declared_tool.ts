@@ -461,7 +461,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       return await this.#structured(result, label, metadata);
     }
     if (code === undefined) {
-      return { result: hide(modelResult(result, label, MODEL_CAPS, words)), images: [], metadata };
+      return { result: hide(modelResult(result, label, words)), images: [], metadata };
     }
     const message = hide(describeFailure(result, label, words) ?? label);
     const summary = hide(
@@ -528,7 +528,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       };
     }
     return {
-      result: redactor.text(modelResult(result, label, MODEL_CAPS, words)),
+      result: redactor.text(modelResult(result, label, words)),
       images: [],
       metadata,
       structuredContent: value,

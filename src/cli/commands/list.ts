@@ -5,7 +5,7 @@
  * @module
  */
 
-import { callSecrets, redact } from "../../redact.ts";
+import { callSecrets, redactorOf } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
 import type { ManifestProblem } from "../../errors.ts";
 import { listOf, messages } from "../../locale/messages.ts";
@@ -34,7 +34,7 @@ export async function listCommand(settings: Settings): Promise<number> {
     }
     const { sideEffect, scope, description, env } = entry.spec;
     // A description is shown; a secret of the tool's (or an --env one) never is.
-    const shown = redact(description, callSecrets(env, settings.env));
+    const shown = redactorOf(callSecrets(env, settings.env)).text(description);
     return { name, side_effect: sideEffect, source: scope, description: shown, problems: [] };
   }) as Row[];
   if (serves(settings, SPAWN_TOOL)) {

@@ -8,7 +8,7 @@
 
 import { cellText, displayArg, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
 import { messages } from "../../locale/messages.ts";
-import { callSecrets, redact, redactValue } from "../../redact.ts";
+import { callSecrets, redactorOf } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
@@ -84,15 +84,15 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     args?: readonly InputArgument[];
   };
   // An env value (or an --env one) may be written anywhere in a declaration: hidden, as by show.
-  let secrets = callSecrets(settings.env);
-  const hide = (text: string) => redact(text, secrets);
+  let redactor = redactorOf(callSecrets(settings.env));
+  const hide = (text: string) => redactor.text(text);
   if (name === SPAWN_TOOL) {
     const tool = spawnTool(await loadSpawnConfig(settings.configDir), toolContext(settings));
     const effect = tool.sideEffects.join(", ");
     about = { description: tool.description(), schema: SPAWN_INPUT_SCHEMA, effect };
   } else {
     const spec = findTool(await rosterFor(settings), name);
-    secrets = callSecrets(spec.env, settings.env);
+    redactor = redactorOf(callSecrets(spec.env, settings.env));
     const args = spec.inputArguments ?? [];
     const fromInput = new Set(args.map((arg) => arg.index));
     const command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg)));
@@ -117,11 +117,11 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   const example = Object.fromEntries(
     fields.filter((field) => field.required).map(({ name }) => [name, sample(properties[name])]),
   );
-  const input = shellQuote(JSON.stringify(redactValue(example, secrets)));
+  const input = shellQuote(JSON.stringify(redactor.value(example)));
   const call = `basis-tools call ${shellQuote(name)} ${input}`;
   if (settings.json) {
     const shown = { name, description, side_effect: effect, timeout_ms: timeoutMs, command };
-    outJson(redactValue({ ...shown, fields, example: call, input_schema: schema }, secrets));
+    outJson(redactor.value({ ...shown, fields, example: call, input_schema: schema }));
     return 0;
   }
   const { t } = messages(settings.locale);
