@@ -44,43 +44,8 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = 
   ),
 };
 
-/** Everything a command needs to know about this run. */
-export interface Settings {
-  /** `-C DIR`, when given. */
-  readonly workspace: string | undefined;
-  readonly configDir: string;
-  readonly cacheDir: string;
-  readonly stateDir: string;
-  readonly spillDir: string;
-  readonly json: boolean;
-  readonly approve: ApprovalPolicy;
-  /** `--env KEY=VALUE` pairs, in order. */
-  readonly env: Readonly<Record<string, string>>;
-  /**
-   * `--no-shell` (or `BASIS_NO_SHELL` set to 1, true, yes or on, which a subagent inherits): spawn
-   * runs no commands.
-   */
-  readonly noShell: boolean;
-  /** `--spawn-timeout MS`, when given: the time limit of a spawn call (capped by the spawn seam). */
-  readonly spawnTimeoutMs: number | undefined;
-  /** `--audit-log PATH|off`, when given (else `BASIS_AUDIT_LOG`, else the state directory). */
-  readonly auditLog: string | undefined;
-  /** How variables are read (for the defaults of other seams). */
-  readonly envLookup: EnvLookup;
-  /** `--locale`, else `BASIS_LOCALE`, `LC_ALL`, `LC_MESSAGES` or `LANG`; English when unsupported. */
-  readonly locale: Locale;
-  /**
-   * `BASIS_ROSTER` (set for a delegated child by the parent's child policy), here or in any
-   * ancestor process (see `spawn/lineage.ts`): the only tools this run lists, shows, calls and
-   * serves, `spawn` among them or not; `undefined` when unset.
-   */
-  readonly roster: readonly string[] | undefined;
-  /**
-   * The delegation depth (`BASIS_SPAWN_DEPTH`, the highest here or in any ancestor process);
-   * `undefined` when a value is not a whole number (every task is then refused).
-   */
-  readonly depth: number | undefined;
-}
+/** Everything a command needs to know about this run (see {@linkcode resolveSettings}). */
+export type Settings = Readonly<ReturnType<typeof resolveSettings>>;
 
 /**
  * Resolves the run's settings from parsed flags and the environment.
@@ -88,7 +53,7 @@ export interface Settings {
  * @param args The parsed command line.
  * @param env How to read variables.
  * @param locale The locale, when already resolved (`--locale`, else the environment).
- * @returns The settings.
+ * @returns The settings: every field resolved (`undefined` only where nothing was given).
  * @throws {BasisError} `usage` for a malformed `--env` pair, an unknown `--approve` policy, a
  *   `BASIS_NO_SHELL` that is neither a yes nor a no, or a `BASIS_ROSTER` holding something that is
  *   not a tool name.
@@ -97,7 +62,7 @@ export function resolveSettings(
   { options }: ParsedArgs,
   env: EnvLookup,
   locale: Locale = cliLocale({ options }, env),
-): Settings {
+) {
   const string = (name: string) => {
     const value = options.get(name);
     return typeof value === "string" ? value : undefined;
@@ -126,6 +91,7 @@ export function resolveSettings(
     throw usage(phrase("cli.bad_roster", { variable: ROSTER_VAR, name }));
   }
   return {
+    /** `-C DIR`, when given. */
     workspace: string("workspace"),
     configDir: configDir(string("config-dir"), env),
     cacheDir: cacheDir(env),
@@ -133,15 +99,33 @@ export function resolveSettings(
     spillDir: spillDir(env),
     json: options.get("json") === true,
     approve: approve as ApprovalPolicy,
-    env: pairs,
+    /** `--env KEY=VALUE` pairs, in order. */
+    env: pairs as Readonly<Record<string, string>>,
+    /**
+     * `--no-shell` (or `BASIS_NO_SHELL` set to 1, true, yes or on, which a subagent inherits):
+     * spawn runs no commands.
+     */
     noShell,
+    /** `--spawn-timeout MS`, when given: the time limit of a spawn call (capped by spawn). */
     spawnTimeoutMs: spawnTimeout === undefined
       ? undefined
       : milliseconds("spawn-timeout", spawnTimeout),
+    /** `--audit-log PATH|off`, when given (else `BASIS_AUDIT_LOG`, else the state directory). */
     auditLog: string("audit-log"),
+    /** How variables are read (for the defaults of other seams). */
     envLookup: env,
+    /** `--locale`, else `BASIS_LOCALE`, `LC_ALL`, `LC_MESSAGES` or `LANG`; English otherwise. */
     locale,
+    /**
+     * `BASIS_ROSTER` (set for a delegated child by the parent's child policy), here or in any
+     * ancestor process (see `spawn/lineage.ts`): the only tools this run lists, shows, calls and
+     * serves, `spawn` among them or not; `undefined` when unset.
+     */
     roster: roster as readonly string[] | undefined,
+    /**
+     * The delegation depth (`BASIS_SPAWN_DEPTH`, the highest here or in any ancestor process);
+     * `undefined` when a value is not a whole number (every task is then refused).
+     */
     depth,
   };
 }

@@ -13,7 +13,8 @@ import { contentCondition, pinConditions } from "../../approval/rules/pin.ts";
 import { type CallContent, callContent } from "../../approval/rules/content.ts";
 import type { Rule, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
-import { parseKeepingNumbers, strictJsonProblem } from "../../json_text.ts";
+import { parseKeepingNumbers } from "../../json_text.ts";
+import { jsonDetail } from "../_call_input.ts";
 import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts";
@@ -119,13 +120,14 @@ async function optionJson(tool: string, option: string, text: string): Promise<u
   try {
     return parseKeepingNumbers(text);
   } catch {
-    // Described below, by kind and place, never echoing the text.
+    // Described by kind and place, never echoing the text.
+    const detail = await jsonDetail(text);
+    throw usage("cli.rules_bad_json", {
+      tool: JSON.stringify(tool),
+      option: `"${option}"`,
+      detail,
+    });
   }
-  const { position, reason } = await strictJsonProblem(text);
-  const detail = position === undefined
-    ? reason
-    : phrase("json.at", { detail: reason, ...position });
-  throw usage("cli.rules_bad_json", { tool: JSON.stringify(tool), option: `"${option}"`, detail });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
