@@ -185,7 +185,7 @@ async function dispatch(
     check: () => c.checkCommand(settings, { strict: flag("strict") }),
     init: () => c.initCommand(settings),
     call: () => c.callCommand(settings, first, second, call()),
-    spawn: () => c.spawnCommand(settings, first, call()),
+    spawn: () => c.callCommand(settings, undefined, first, call()),
     schema: () => c.schemaCommand(settings, text("format")),
     rules: () => c.rulesCommand(settings, positionals, options),
     permissions: () => c.permissionsCommand(settings, text("format")),

@@ -64,53 +64,24 @@ export interface CallOptions {
   gemini?: boolean;
 }
 
+type Output = ToolOutput<DeclaredToolExtra | SpawnToolExtra>;
+
 /** The argument Gemini CLI adds to every tool's parameters, and passes on to the call command. */
 const GEMINI_WAIT = "wait_for_previous";
 
 /**
  * Runs one tool, declared or `spawn` (called like a declared one, its input JSON text), and
- * reports its outcome.
+ * reports its outcome; or, with no name, `basis-tools spawn STRING`: the spawn tool with
+ * `{"input": STRING}`, printing spawn's own `--json` object.
  *
  * @param settings The run's settings.
- * @param name The tool's name.
- * @param inputArg The INPUT argument: JSON text, `-`, or `undefined`.
+ * @param name The tool named on the command line (`call`), or `undefined` for `spawn STRING`.
+ * @param arg The INPUT argument (JSON text, `-`, or `undefined`); for `spawn`, the STRING.
  * @param options Per-call options.
- * @returns The exit code.
+ * @returns The exit code: 0, 1 failed, 2 usage, 3 timed out, 4 refused input, 5 denied, 6 an
+ *   unusable manifest or `spawn.json`, 130 interrupted.
  */
-export function callCommand(
-  settings: Settings,
-  name: string,
-  inputArg: string | undefined,
-  options: CallOptions,
-): Promise<number> {
-  return call(settings, name, inputArg, options);
-}
-
-/**
- * `basis-tools spawn STRING`: runs the spawn tool with `{"input": STRING}`, printing spawn's own
- * `--json` object.
- *
- * @param settings The run's settings.
- * @param text The spawn string (`!cmd`, `!@target cmd`, or a task).
- * @param options Per-call options.
- * @returns The exit code: 0, 1 failed, 3 timed out, 4 refused input, 5 denied, 6 bad
- *   `spawn.json`, 130 interrupted.
- */
-export function spawnCommand(
-  settings: Settings,
-  text: string,
-  options: CallOptions = {},
-): Promise<number> {
-  return call(settings, undefined, text, options);
-}
-
-type Output = ToolOutput<DeclaredToolExtra | SpawnToolExtra>;
-
-/**
- * One call. `name` is the tool named on the command line (`call`), `arg` its INPUT; or `name` is
- * `undefined` for `spawn STRING` (`arg`), whose `--json` object is spawn's own.
- */
-async function call(
+export async function callCommand(
   settings: Settings,
   name: string | undefined,
   arg: string | undefined,

@@ -119,12 +119,12 @@ export async function checkCommand(
 
 /** A working directory that does not exist or is no directory: every call would fail to start. */
 function cwdProblem(cwd: string): Phrase | undefined {
+  const params = { cwd: JSON.stringify(cwd) };
   try {
-    if (Deno.statSync(canonicalPath(cwd)).isDirectory) return undefined;
-    return phrase("start.cwd_not_dir", { cwd: JSON.stringify(cwd) });
+    const info = Deno.statSync(canonicalPath(cwd));
+    return info.isDirectory ? undefined : phrase("start.cwd_not_dir", params);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) return undefined;
-    return phrase("start.cwd_missing", { cwd: JSON.stringify(cwd) });
+    return error instanceof Deno.errors.NotFound ? phrase("start.cwd_missing", params) : undefined;
   }
 }
 
@@ -143,11 +143,8 @@ function filesHint(spec: ToolSpec, root: string): Phrase | undefined {
   if (script === undefined) return undefined;
   const shown = script.startsWith(`${root}/`) ? script.slice(root.length + 1) : script;
   const dir = shown.endsWith("/") ? shown.slice(0, -1) : parentPath(`/${shown}`).slice(1) || ".";
-  return phrase("check.files_hint", {
-    script: JSON.stringify(shown),
-    program: JSON.stringify(program),
-    dir,
-  });
+  const [quoted, name] = [JSON.stringify(shown), JSON.stringify(program)];
+  return phrase("check.files_hint", { script: quoted, program: name, dir });
 }
 
 /**
@@ -162,14 +159,12 @@ function looseScript(arg: string, cwd: string, root: string): string | undefined
   try {
     return quietly(() => Deno.statSync(path)).isDirectory ? `${path}/` : undefined;
   } catch {
-    const base = path.slice(path.lastIndexOf("/") + 1);
+    const base = `${path.slice(path.lastIndexOf("/") + 1)}.`;
     try {
-      for (const entry of Deno.readDirSync(parentPath(path))) {
-        if (entry.name.startsWith(`${base}.`)) return path;
-      }
+      const entries = [...Deno.readDirSync(parentPath(path))];
+      return entries.some((entry) => entry.name.startsWith(base)) ? path : undefined;
     } catch {
-      // No such directory either.
+      return undefined; // No such directory either.
     }
-    return undefined;
   }
 }
