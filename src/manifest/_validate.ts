@@ -318,10 +318,15 @@ function program(root: string, written: string): string {
 }
 
 /**
- * A `sandbox` path, resolved: relative to the workspace root, `~` or `~/…` for the home directory
- * (kept, expanded at call time), or absolute; or why it is refused (it climbs out with `..`).
+ * A `sandbox` path (of a tool, or of `sandbox.json`), resolved: relative to the workspace root,
+ * `~` or `~/…` for the home directory (kept, expanded at call time), or absolute; or why it is
+ * refused (it climbs out with `..`).
+ *
+ * @param value The path as written.
+ * @param root The workspace root, for a relative path.
+ * @returns The path, normalised, or why not.
  */
-function grantPath(value: string, root: string): string | Phrase {
+export function grantPath(value: string, root: string): string | Phrase {
   if (value === "~" || value.startsWith("~/")) {
     const rest = value.slice(1);
     if (climbs(rest)) return phrase("manifest.sandbox_escapes", { base: "~" });

@@ -11,8 +11,9 @@ import { readConfigFile, sameFile } from "../read_config_file.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec, UnavailableTool } from "./types.ts";
 import { findWorkspaceRoot, isWorkspaceRoot } from "./_discover.ts";
 import { DEFAULT_RESERVED, parseManifestText } from "./parse.ts";
+import { grantPath } from "./_validate.ts";
 
-export { findWorkspaceRoot, isWorkspaceRoot };
+export { findWorkspaceRoot, grantPath, isWorkspaceRoot };
 
 /** Options of {@linkcode loadRoster}. */
 export interface LoadOptions {

@@ -24,9 +24,8 @@ import { bwrapArgs } from "./_bwrap.ts";
 import { callLayout, type TrustedPath } from "./_layout.ts";
 import { type BwrapFound, findBwrap, forgetProbe, namedBwrap, probe } from "./_probe.ts";
 import { expandList, hostSockets, isInside, present, unique } from "./_paths.ts";
-import { SANDBOX_EXEC, seatbeltArgs } from "./_seatbelt.ts";
+import { SANDBOX_EXEC, seatbeltProfile } from "./_seatbelt.ts";
 import {
-  type GrantLists,
   type PreviewSandbox,
   type SandboxGrants,
   type SandboxOptions,
@@ -42,7 +41,7 @@ export type PlanCaller =
   | {
     readonly kind: "tool";
     /** The manifest's `sandbox` (paths absolute or `~…`). */
-    readonly grants: GrantLists & { readonly network: boolean };
+    readonly grants: SandboxGrants;
   }
   | { readonly kind: "spawn" }
   | { readonly kind: "agent" };
@@ -143,37 +142,29 @@ export async function planSandbox(
     create: layout.create,
     bound: paths("read", "write", "keep"),
   });
-  let why: Phrase;
-  if (os === "linux") {
-    if (bwrap === undefined) {
-      why = named === undefined
-        ? phrase("sandbox.bwrap_missing")
-        : phrase("sandbox.bwrap_not_there", {
-          path: JSON.stringify(named),
-          file: JSON.stringify(policy.file),
-        });
-    } else if ("untrusted" in bwrap) {
-      why = phrase("sandbox.bwrap_untrusted", { path: JSON.stringify(bwrap.untrusted) });
-    } else {
-      const broken = await probe(bwrap.path, options.cacheDir);
-      if (broken === undefined) {
-        const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
-        return confined({ kind: "bwrap", program: bwrap.path, args });
-      }
-      why = broken;
-    }
-  } else if (os === "darwin" && exists(SANDBOX_EXEC)) {
-    const { read } = preview;
-    const args = seatbeltArgs({
+  let why: Phrase | undefined;
+  if (os === "darwin" && exists(SANDBOX_EXEC)) {
+    const profile = seatbeltProfile({
       network,
       write: paths("write"),
-      read,
+      read: preview.read,
       hidden: paths("hide"),
       protect: layout.trusted,
     });
-    return confined({ kind: "sandbox-exec", program: SANDBOX_EXEC, args });
-  } else {
-    why = phrase("sandbox.unsupported", { os });
+    return confined({ kind: "sandbox-exec", program: SANDBOX_EXEC, args: ["-p", profile, "--"] });
+  } else if (os !== "linux") why = phrase("sandbox.unsupported", { os });
+  else if (bwrap === undefined) {
+    why = named === undefined
+      ? phrase("sandbox.bwrap_missing")
+      : phrase("sandbox.bwrap_not_there", {
+        path: JSON.stringify(named),
+        file: JSON.stringify(policy.file),
+      });
+  } else if ("untrusted" in bwrap) {
+    why = phrase("sandbox.bwrap_untrusted", { path: JSON.stringify(bwrap.untrusted) });
+  } else if ((why = await probe(bwrap.path, options.cacheDir)) === undefined) {
+    const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
+    return confined({ kind: "bwrap", program: bwrap.path, args });
   }
   return policy.mode === "required"
     ? {
@@ -189,10 +180,9 @@ export async function planSandbox(
  */
 function workspaceWrite(root: string, home: string | undefined): string[] {
   const path = canonicalPath(root);
-  if (path === "/" || !isWorkspaceRoot(path)) return [];
-  return home !== undefined && isAbsolutePath(home) && isInside(canonicalPath(home), path)
-    ? []
-    : [path];
+  const homeInside = () =>
+    home !== undefined && isAbsolutePath(home) && isInside(canonicalPath(home), path);
+  return path === "/" || !isWorkspaceRoot(path) || homeInside() ? [] : [path];
 }
 
 /**
@@ -302,17 +292,13 @@ function refusedGrant(
     phrase("sandbox.grant_refused", { grant, file: JSON.stringify(policy.file) });
   if (grants.network && !policy.grantable.network) return said("network");
   // The roots a grant must be inside, expanded only when there is a grant to check.
-  const outside = (paths: readonly string[], roots: () => string[]) => {
-    const bases = paths.length === 0 ? [] : roots();
-    return paths.find((path) => !bases.some((base) => isInside(path, base)));
-  };
-  const write = outside(grants.write, () => [
-    ...root,
-    ...(expandList(policy.grantable.write, home) ?? []),
-  ]);
-  if (write !== undefined) return said(`write ${JSON.stringify(write)}`);
-  const read = outside(grants.read, () => expandList(policy.grantable.read, home) ?? []);
-  return read === undefined ? undefined : said(`read ${JSON.stringify(read)}`);
+  for (const [kind, roots] of [["write", root], ["read", []]] as const) {
+    if (grants[kind].length === 0) continue;
+    const bases = [...roots, ...(expandList(policy.grantable[kind], home) ?? [])];
+    const outside = grants[kind].find((path) => !bases.some((base) => isInside(path, base)));
+    if (outside !== undefined) return said(`${kind} ${JSON.stringify(outside)}`);
+  }
+  return undefined;
 }
 
 /**

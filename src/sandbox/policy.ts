@@ -22,6 +22,7 @@
 import schema from "../../schemas/sandbox.schema.json" with { type: "json" };
 import { phrase } from "../locale/messages.ts";
 import { joinPath, resolvePath } from "../paths.ts";
+import { grantPath } from "../manifest/load.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
 import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
 import type { SandboxMode, SandboxPolicy } from "./types.ts";
@@ -93,56 +94,36 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
 export async function parseSandboxPolicy(text: string, file: string): Promise<SandboxPolicy> {
   const parsed = await parseConfigText(text, file, phrase("sandbox_config.empty"));
   const found = await shapeProblems(schema, parsed.value);
-  if (found.length === 0) {
-    const policy = over(DEFAULT_POLICY, parsed.value as Record<string, unknown>, [], found);
-    if (found.length === 0 && parsed.duplicates.length === 0) {
-      return { file, ...policy } as SandboxPolicy;
-    }
+  const policy = found.length === 0 ? over(DEFAULT_POLICY, parsed.value as Json, [], found) : {};
+  if (found.length === 0 && parsed.duplicates.length === 0) {
+    return { file, ...policy } as SandboxPolicy;
   }
   throw await configError(file, parsed, found);
 }
 
-/** What a well-formed file gives, over the defaults, every path normalised. */
-function over(
-  defaults: object,
-  given: Record<string, unknown>,
-  at: string[],
-  found: ShapeProblem[],
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...defaults };
+type Json = Record<string, unknown>;
+
+/**
+ * What a well-formed file gives, over the defaults, every path normalised (one that climbs out of
+ * `~` with ".." is a problem).
+ */
+function over(defaults: object, given: Json, at: (string | number)[], found: ShapeProblem[]): Json {
+  const normal = (path: string, here: (string | number)[]) => {
+    const made = grantPath(path, "/");
+    if (typeof made === "string") return made;
+    found.push({ path: here, at: "value", reason: made });
+    return path;
+  };
+  const out: Json = { ...defaults };
   for (const [key, value] of Object.entries(given)) {
     const here = [...at, key];
     out[key] = Array.isArray(value)
-      ? Object.freeze(value.map((path, index) => normal(path, [...here, index], found)))
+      ? Object.freeze(value.map((path, index) => normal(path, [...here, index])))
       : key === "bwrap"
-      ? normal(value as string, here, found)
+      ? normal(value as string, here)
       : typeof value === "object"
-      ? over(
-        (defaults as Record<string, object>)[key]!,
-        value as Record<string, unknown>,
-        here,
-        found,
-      )
+      ? over((defaults as Record<string, object>)[key]!, value as Json, here, found)
       : value;
   }
   return out;
-}
-
-/** A path normalised; one that climbs out of `~` with ".." is a problem (no pattern counts). */
-function normal(path: string, at: (string | number)[], found: ShapeProblem[]): string {
-  if (!path.startsWith("~")) return resolvePath(path);
-  let depth = 0;
-  for (const part of path.slice(1).split("/")) {
-    depth += part === ".." ? -1 : part === "" || part === "." ? 0 : 1;
-    if (depth < 0) {
-      found.push({
-        path: at,
-        at: "value",
-        reason: phrase("manifest.sandbox_escapes", { base: "~" }),
-      });
-      break;
-    }
-  }
-  const normal = resolvePath("/", path.slice(1));
-  return normal === "/" ? "~" : `~${normal}`;
 }

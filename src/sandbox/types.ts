@@ -33,9 +33,9 @@ export interface SandboxPolicy {
   /** Paths no call may read unless granted. */
   readonly hidden: readonly string[];
   /** What a tool's declaration may ask for: paths are the roots a granted path must be inside. */
-  readonly grantable: GrantLists & { readonly network: boolean };
+  readonly grantable: SandboxGrants;
   /** What spawn commands get beyond the default; `agent` confines subagents too. */
-  readonly spawn: GrantLists & { readonly network: boolean; readonly agent: boolean };
+  readonly spawn: SandboxGrants & { readonly agent: boolean };
   /** The bwrap to run calls through (absolute or `~…`), when not the system's. */
   readonly bwrap?: string;
 }
@@ -44,13 +44,9 @@ export interface SandboxPolicy {
  * The grants a call has beyond the default, as the preview shows and rules pin them: absolute
  * paths (home expanded, symbolic links resolved), sorted, each once.
  */
-export interface SandboxGrants {
+export interface SandboxGrants extends GrantLists {
   /** Whether it may reach the network. */
   readonly network: boolean;
-  /** Paths it may write besides the workspace and the policy's own. */
-  readonly write: readonly string[];
-  /** Hidden paths it may read. */
-  readonly read: readonly string[];
 }
 
 /** What a preview says of the sandbox: the grants of a confined call, or that it is not confined. */

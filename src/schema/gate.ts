@@ -311,51 +311,32 @@ function leafProblem(value: unknown): Phrase | undefined {
  * (`enum`, `const`, `uniqueItems`) fail, so such a value is validated as its plain JSON copy.
  */
 function inspect(input: unknown): { readonly value: unknown } | { readonly problem: Unusable } {
-  if (typeof input !== "object" || input === null) {
-    const reason = leafProblem(input);
-    return reason === undefined ? { value: input } : { problem: { pointer: "", reason } };
-  }
-  let allPlain = plain(input);
-  const frames: { container: object; keys: readonly string[] | undefined; next: number }[] = [];
+  let allPlain = true;
   const open = new Set<object>();
-  const enter = (container: object) => {
-    open.add(container);
-    frames.push({
-      container,
-      keys: Array.isArray(container) ? undefined : Object.keys(container),
-      next: 0,
-    });
+  const path: (string | number)[] = [];
+  // Recursion is bounded by the depth limit; the pointer is written only for a problem.
+  const walk = (value: unknown): Phrase | undefined => {
+    if (typeof value !== "object" || value === null) return leafProblem(value);
+    if (open.has(value)) return phrase("schema.not_json");
+    if (path.length >= MAX_INPUT_DEPTH) {
+      return phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
+    }
+    allPlain &&= plain(value);
+    open.add(value);
+    const keys = Array.isArray(value) ? value.keys() : Object.keys(value);
+    for (const key of keys) {
+      path.push(key);
+      const reason = walk((value as Record<string | number, unknown>)[key]);
+      if (reason !== undefined) return reason;
+      path.pop();
+    }
+    open.delete(value);
+    return undefined;
   };
-  /** The pointer of the value the walk is at: each open frame's current key. */
-  const at = () =>
-    frames.map(({ keys, next }) =>
-      `/${keys === undefined ? next - 1 : escapeToken(keys[next - 1]!)}`
-    )
-      .join("");
-  enter(input);
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1]!;
-    const { container, keys } = frame;
-    if (frame.next >= (keys ?? (container as unknown[])).length) {
-      open.delete(container);
-      frames.pop();
-      continue;
-    }
-    const child = (container as Record<string | number, unknown>)[keys?.[frame.next] ?? frame.next];
-    frame.next++;
-    if (typeof child !== "object" || child === null) {
-      const reason = leafProblem(child);
-      if (reason !== undefined) return { problem: { pointer: at(), reason } };
-      continue;
-    }
-    if (open.has(child)) return { problem: { pointer: at(), reason: phrase("schema.not_json") } };
-    if (frames.length >= MAX_INPUT_DEPTH) {
-      return {
-        problem: { pointer: at(), reason: phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH }) },
-      };
-    }
-    allPlain &&= plain(child);
-    enter(child);
+  const reason = walk(input);
+  if (reason !== undefined) {
+    const pointer = path.map((key) => `/${escapeToken(String(key))}`).join("");
+    return { problem: { pointer, reason } };
   }
   if (allPlain) return { value: input };
   try {
