@@ -9,18 +9,13 @@
 import type { Locale } from "../locale/locale.ts";
 import { messages, phrase } from "../locale/messages.ts";
 import { fsReason } from "../fs_reason.ts";
-import type { EnvLookup } from "../paths.ts";
 import { parentPath } from "../paths.ts";
 import { encodeEntry } from "./_encode.ts";
-import { auditLogPath } from "./audit_path.ts";
+import { auditLogPath, type AuditPathOptions } from "./audit_path.ts";
 import type { AuditEntry } from "./types.ts";
 
 /** Options for {@linkcode openAuditLog}. */
-export interface AuditLogOptions {
-  /** The `--audit-log` value: a path, or `off`. Wins over `BASIS_AUDIT_LOG`. */
-  path?: string | undefined;
-  /** How to read `BASIS_AUDIT_LOG` and the state directory's variables. @default readEnv */
-  env?: EnvLookup;
+export interface AuditLogOptions extends AuditPathOptions {
   /**
    * Told, once per log, when a line cannot be written: the message in `locale`.
    * @default writes `basis-tools: warning: <message>` to stderr, in `locale`

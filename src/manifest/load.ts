@@ -85,7 +85,7 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
   const cwd = absolute(Deno.cwd(), options.cwd ?? ".");
   const env = options.env ?? readEnv;
   const root = options.workspace === undefined
-    ? await findWorkspaceRoot(cwd)
+    ? findWorkspaceRoot(cwd)
     : explicitWorkspace(absolute(cwd, options.workspace), options.workspace);
   const config = absolute(cwd, options.configDir ?? defaultConfigDir(undefined, env));
   const reserved = options.reserved ?? DEFAULT_RESERVED;
