@@ -225,11 +225,13 @@ function beyondShape(
   const expanded = (path: Segment[], value: unknown): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
     const result = expand(value, context.env);
-    const reasons = result.ok
-      ? result.value.includes("\0") ? [phrase("manifest.nul")] : []
-      : result.reasons;
+    const reasons = typeof result !== "string"
+      ? result
+      : result.includes("\0")
+      ? [phrase("manifest.nul")]
+      : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
-    return result.ok && reasons.length === 0 ? result.value : undefined;
+    return reasons.length === 0 ? result as string : undefined;
   };
   const command: unknown[] = Array.isArray(raw.command) ? raw.command : [];
   const argv: (string | undefined)[] = [];
@@ -241,10 +243,9 @@ function beyondShape(
       argv.push(`<${element.input}>`);
     }
   });
-  if (argv.length === command.length && argv.every((arg) => arg !== undefined)) {
-    if (argv[0]?.trim() === "") {
-      problem(["command", 0], "value", "command[0]", phrase("manifest.program_blank_expanded"));
-    }
+  const complete = argv.length === command.length && argv.every((arg) => arg !== undefined);
+  if (complete && argv[0]?.trim() === "") {
+    problem(["command", 0], "value", "command[0]", phrase("manifest.program_blank_expanded"));
   }
   // Arguments are checked against an input schema that is sound, whatever else is wrong.
   let schemaOk = !refused(["input_schema"]);

@@ -104,7 +104,7 @@ const ORDER = { tmp: 0, link: 0, hide: 1, read: 2, write: 3, keep: 4 } as const;
  */
 export function callLayout(request: LayoutRequest): Layout {
   const mounts = runtimeMounts();
-  for (const path of request.read) if (isThere(path)) mounts.push({ path, kind: "read" });
+  for (const path of request.read) if (exists(path)) mounts.push({ path, kind: "read" });
   for (const path of request.write) mounts.push({ path, kind: "write" });
   const shown = [...mounts];
   for (const path of [...request.hidden, ...request.sockets]) {
@@ -127,7 +127,7 @@ export function callLayout(request: LayoutRequest): Layout {
       }),
     };
   }
-  if (!isShown(coverOf(request.program, mounts)) && isThere(request.program)) {
+  if (!isShown(coverOf(request.program, mounts)) && exists(request.program)) {
     mounts.push({ path: request.program, kind: "read" });
   }
   const create = [...request.write.filter((path) => !exists(path)), ...guarded.create];
@@ -158,7 +158,7 @@ function runtimeMounts(): Mount[] {
   // Name lookups read it (`/etc/resolv.conf` is often a link into /run): the file, not its
   // directory, which may hold the resolver's socket.
   const resolver = canonicalPath("/etc/resolv.conf");
-  if (resolver.startsWith("/run/") && isThere(resolver)) {
+  if (resolver.startsWith("/run/") && exists(resolver)) {
     mounts.push({ path: resolver, kind: "read" });
   }
   return mounts;
@@ -272,11 +272,6 @@ function kindOf(path: string): "directory" | "file" | "unknown" | undefined {
     if (error instanceof Deno.errors.NotCapable) return "unknown";
     return undefined;
   }
-}
-
-function isThere(path: string): boolean {
-  const kind = kindOf(path);
-  return kind === "directory" || kind === "file";
 }
 
 function depth(path: string): number {
