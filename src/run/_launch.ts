@@ -32,10 +32,7 @@ import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
 import type { StartFailure } from "./types.ts";
 
 /** Why the program did not start: its kind, and the reason as a phrase. */
-export interface StartProblem {
-  failure: StartFailure;
-  reason: Phrase;
-}
+export type StartProblem = { failure: StartFailure; reason: Phrase };
 
 /** A start problem of a kind, its reason worded by `key`. */
 function problem(failure: StartFailure, key: MessageKey, params: PhraseParams): StartProblem {
@@ -149,15 +146,11 @@ function tell(input: WritableStreamDefaultWriter<Uint8Array>, line: string): voi
   });
 }
 
-/** A started child and how: what reports an exec failure as an exit ({@linkcode launchFailure}). */
-export interface Launched {
-  /** The child; its pid leads its process group (once setsid has run). */
-  readonly child: Deno.ChildProcess;
-  /** Started through setsid(1). */
-  readonly viaSetsid: boolean;
-  /** The child is bwrap. */
-  readonly bwrap: boolean;
-}
+/**
+ * A started child (its pid leads its process group once setsid has run) and how: through
+ * setsid(1), or as bwrap; what reports an exec failure as an exit ({@linkcode launchFailure}).
+ */
+export type Launched = { readonly child: Deno.ChildProcess; viaSetsid: boolean; bwrap: boolean };
 
 /**
  * Spawns a program with piped stdio in a process group of its own.

@@ -49,13 +49,11 @@ export type Mount =
   /** A symbolic link made inside a `tmp` one. */
   | { readonly path: string; readonly kind: "link"; readonly target: string };
 
-/** One of basis-tools' own paths: hidden (the config directory), or kept read-only. */
-export interface TrustedPath {
-  /** Absolute, as basis-tools uses it (it may not exist yet). */
-  readonly path: string;
-  /** `hidden`: a directory no call may read; `directory`, `file`: no call may write. */
-  readonly kind: "hidden" | "directory" | "file";
-}
+/**
+ * One of basis-tools' own paths, absolute as basis-tools uses it (it may not exist yet): `hidden`,
+ * a directory no call may read (the config directory); `directory`, `file`: no call may write.
+ */
+export type TrustedPath = { readonly path: string; readonly kind: "hidden" | "directory" | "file" };
 
 /** What the call may touch, paths absolute and canonical. */
 export interface LayoutRequest {

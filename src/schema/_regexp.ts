@@ -182,13 +182,11 @@ function toRe2Syntax(pattern: string): string {
   return out;
 }
 
-/** What ajv needs of a compiled pattern. */
-export interface LinearPattern {
-  /** Whether the pattern matches somewhere in `text` (unanchored, as `RegExp#test`). */
-  test(text: string): boolean;
-  /** The pattern as a regular expression literal: ajv tells patterns apart by it. */
-  toString(): string;
-}
+/**
+ * What ajv needs of a compiled pattern: whether it matches somewhere in a text (unanchored, as
+ * `RegExp#test`), and the pattern as a regular expression literal (ajv tells patterns apart by it).
+ */
+export type LinearPattern = { test(text: string): boolean; toString(): string };
 
 /** Patterns compiled in this process: validators built again (a reloaded roster) share them. */
 const compiled = new Map<string, LinearPattern>();

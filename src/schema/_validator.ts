@@ -123,6 +123,7 @@ const FINGERPRINT = JSON.stringify([
  * on first need, so that a validator loads only what it uses (a config's needs one of them; the
  * formats and the regular expression engine are the largest).
  */
+const exportsOf = (module: { default: unknown }) => module.default; // CommonJS's module.exports
 const MODULES: Readonly<Record<string, () => Promise<unknown>>> = {
   "ajv/dist/runtime/equal": () => import("ajv/dist/runtime/equal.js").then(exportsOf),
   "ajv/dist/runtime/ucs2length": () => import("ajv/dist/runtime/ucs2length.js").then(exportsOf),
@@ -302,23 +303,6 @@ async function writeCached(cacheDir: string, key: string, code: string): Promise
   }
 }
 
-/** A CommonJS module's `module.exports`. */
-function exportsOf(module: { default: unknown }): unknown {
-  return module.default;
-}
-
-const loading = new Map<string, Promise<unknown>>();
-
-/** The module standalone code requires as `name`, loaded once. */
-function requirable(name: string): Promise<unknown> {
-  let found = loading.get(name);
-  if (found === undefined) {
-    loading.set(name, found = MODULES[name]!());
-    found.catch(() => loading.delete(name));
-  }
-  return found;
-}
-
 /**
  * Runs standalone code and returns the validate function it exports. Every module it requires must
  * be one the shim provides; each is imported on first need.
@@ -347,7 +331,8 @@ async function made({ requires, make }: BuiltIn): Promise<Validator> {
   if (requires.some((name) => !MODULE_NAMES.has(name))) {
     throw new Error("Standalone code requires an unknown module");
   }
-  const modules = await Promise.all(requires.map(requirable));
+  // Each import is the module system's own: loaded once, however many validators require it.
+  const modules = await Promise.all(requires.map((name) => MODULES[name]!()));
   const loaded = Object.fromEntries(requires.map((name, i) => [name, modules[i]]));
   const module = { exports: {} as unknown };
   make((name: string) => loaded[name], module, module.exports);

@@ -22,21 +22,11 @@ import { strictJsonProblem } from "../json_text.ts";
 /** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
 export const MAX_INPUT_DEPTH = 256;
 
-/** The part of a tool the gate needs. */
-export interface SchemaTool {
-  /** The tool's name, used in messages. */
-  readonly name: string;
-  /** The tool's JSON Schema for its input. */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-}
-
-/** The part of a tool the output check needs. */
-export interface OutputSchemaTool {
-  /** The tool's name, used in messages. */
-  readonly name: string;
-  /** The JSON Schema of the tool's structured output. */
-  readonly outputSchema: Readonly<Record<string, unknown>>;
-}
+type Json = Readonly<Record<string, unknown>>;
+/** The part of a tool the gate needs: its name (for messages) and its input's JSON Schema. */
+export type SchemaTool = { readonly name: string; readonly inputSchema: Json };
+/** The part of a tool the output check needs: its name and its structured output's JSON Schema. */
+export type OutputSchemaTool = { readonly name: string; readonly outputSchema: Json };
 
 /** Options of the gate's checks. */
 export interface SchemaGateOptions {
@@ -49,10 +39,7 @@ export interface SchemaGateOptions {
 }
 
 /** Where a value cannot be checked, and why (a JSON pointer; `""` for the value itself). */
-interface Unusable {
-  readonly pointer: string;
-  readonly reason: Phrase;
-}
+type Unusable = { readonly pointer: string; readonly reason: Phrase };
 
 /**
  * Checks a tool's input against the tool's input schema (draft-07 unless `$schema` names 2019-09 or
