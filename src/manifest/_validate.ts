@@ -365,22 +365,16 @@ function schemaKeys(value: object, path: Segment[], report: Report): boolean {
   }
   // One path for the whole walk, copied only to report; only objects and arrays are visited.
   let ok = true;
-  const array = Array.isArray(value);
-  const keys = array ? undefined : Object.keys(value);
-  const count = keys?.length ?? (value as unknown[]).length;
-  for (let i = 0; i < count; i++) {
-    const key = keys?.[i] ?? i;
+  for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
     const item = (value as Record<Segment, unknown>)[key];
+    path.push(key);
     if (key === "__proto__") {
-      path.push(key);
       report([...path], "key", fieldName(path), phrase("manifest.proto_key"));
-      path.pop();
       ok = false;
-    } else if (typeof item === "object" && item !== null) {
-      path.push(key);
-      if (!schemaKeys(item, path, report)) ok = false;
-      path.pop();
+    } else if (typeof item === "object" && item !== null && !schemaKeys(item, path, report)) {
+      ok = false;
     }
+    path.pop();
   }
   return ok;
 }

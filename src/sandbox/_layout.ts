@@ -21,6 +21,7 @@
  * @module
  */
 
+import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { canonicalPath, joinPath, linksOnTheWay, parentPath } from "../paths.ts";
 import { exists, quietly } from "../quietly.ts";
@@ -117,13 +118,11 @@ export function callLayout(request: LayoutRequest): Layout {
   mounts.push(...guarded.mounts);
   const cover = coverOf(request.cwd, mounts);
   if (cover !== undefined && !isShown(cover)) {
-    return {
-      refusal: phrase("sandbox.cwd_covered", {
-        cwd: JSON.stringify(request.cwd),
-        place: JSON.stringify(cover.path),
-        file: JSON.stringify(request.policyFile),
-      }),
-    };
+    return refused("sandbox.cwd_covered", {
+      cwd: request.cwd,
+      place: cover.path,
+      file: request.policyFile,
+    });
   }
   if (!isShown(coverOf(request.program, mounts)) && exists(request.program)) {
     mounts.push({ path: request.program, kind: "read" });
@@ -180,38 +179,24 @@ function guardTrusted(
   const ways: string[] = [];
   for (const own of request.trusted) {
     const { path, links } = linksOnTheWay(own.path);
-    const dir = JSON.stringify(path);
     trusted.push(path);
     const inside = request.write.find((write) => isInside(write, path));
-    if (inside !== undefined) {
-      return { refusal: phrase("sandbox.trusted_write", { path: JSON.stringify(inside), dir }) };
-    }
+    if (inside !== undefined) return refused("sandbox.trusted_write", { path: inside, dir: path });
     const read = own.kind === "hidden" ? request.read.find((at) => isInside(at, path)) : undefined;
-    if (read !== undefined) {
-      return { refusal: phrase("sandbox.trusted_read", { path: JSON.stringify(read), dir }) };
-    }
+    if (read !== undefined) return refused("sandbox.trusted_read", { path: read, dir: path });
     for (const link of links) {
       const open = writer(parentPath(link));
       if (open !== undefined) {
-        return {
-          refusal: phrase("sandbox.trusted_link", {
-            path: JSON.stringify(open),
-            link: JSON.stringify(link),
-            dir,
-          }),
-        };
+        return refused("sandbox.trusted_link", { path: open, link, dir: path });
       }
       ways.push(parentPath(link));
     }
     ways.push(parentPath(path));
-    const cover = coverOf(path, mounts);
     // Covered or kept even with no grant around it, and made when it is not there yet: a grant
     // made a link to it (or around it) after the plan must find it there, out of reach.
-    if (own.kind === "hidden") {
-      if (isShown(cover)) added.push({ path, kind: "hide", directory: true, sealed: true });
-    } else {
-      added.push({ path, kind: "keep" });
-    }
+    const sealed = { path, kind: "hide", directory: true, sealed: true } as const;
+    if (own.kind !== "hidden") added.push({ path, kind: "keep" });
+    else if (isShown(coverOf(path, mounts))) added.push(sealed);
     if (own.kind !== "file" && !exists(path)) create.push(path);
   }
   // Every directory on the way that the call may write: bound onto itself, so not movable.
@@ -223,6 +208,12 @@ function guardTrusted(
     }
   }
   return { mounts: added, create, trusted };
+}
+
+/** A refusal, each path it names quoted. */
+function refused(key: MessageKey, paths: Record<string, string>): { refusal: Phrase } {
+  const quoted = Object.entries(paths).map(([name, path]) => [name, JSON.stringify(path)]);
+  return { refusal: phrase(key, Object.fromEntries(quoted)) };
 }
 
 /**

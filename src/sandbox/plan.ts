@@ -166,12 +166,11 @@ export async function planSandbox(
     const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
     return confined({ kind: "bwrap", program: bwrap.path, args });
   }
-  return policy.mode === "required"
-    ? {
-      kind: "unavailable",
-      reason: phrase("sandbox.required", { reason: why, file: policy.file }),
-    }
-    : { kind: "unconfined", note: why };
+  if (policy.mode !== "required") return { kind: "unconfined", note: why };
+  return {
+    kind: "unavailable",
+    reason: phrase("sandbox.required", { reason: why, file: policy.file }),
+  };
 }
 
 /**
