@@ -7,8 +7,7 @@
 
 import { BasisError, errorLines } from "../../errors.ts";
 import { messages } from "../../locale/messages.ts";
-import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
-import { serveMcp } from "../../mcp/serve_mcp.ts";
+import { serveRoster } from "../../mcp/roster_tools.ts";
 import { resolvePath } from "../../paths.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err } from "../output.ts";
@@ -40,21 +39,13 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     const root = await workspaceRoot(settings);
     const configDir = resolvePath(settings.configDir);
     // The server's approver, audit sink and sandbox are set for every tool by the loader.
-    const tools: RosterToolSettings = {
+    const served = await serveRoster({
       root,
       configDir,
       context: toolContext(settings, { spill: true, audit }),
       // Said once per server start, in its log.
       sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
-    };
-    const served = await serveMcp({
-      load: (approver) => loadRosterTools(tools, approver),
       policy: settings.approve,
-      configDir,
-      cacheDir: settings.cacheDir,
-      root,
-      locale: settings.locale,
-      watch: watchedFiles(tools),
       signal: stop.signal,
     });
     // Stopped while a call ran: that call was interrupted. An idle server stopped did what was
