@@ -68,8 +68,6 @@ export function programProblem(
  *
  * @param spec The tool, from `loadRoster()`.
  * @param options Whether to compile schemas, the cache, the `--env` pairs.
- * @param programs Program lookups already made in one pass over a roster.
- * @param cwd The tool's directory, canonical. @default canonicalPath(spec.cwd)
  * @returns The problems, empty when the tool can be used.
  * @example Find out why a tool cannot run
  * ```ts ignore
@@ -78,9 +76,17 @@ export function programProblem(
  * for (const problem of problems) console.log(problem.reason);
  * ```
  */
-export async function toolProblems(
+export function toolProblems(
   spec: ToolSpec,
   options: AvailabilityOptions = {},
+): Promise<ManifestProblem[]> {
+  return problemsOf(spec, options);
+}
+
+/** {@linkcode toolProblems}, sharing what one pass over a roster already looked up. */
+async function problemsOf(
+  spec: ToolSpec,
+  options: AvailabilityOptions,
   programs?: Map<string, Resolution>,
   cwd?: string,
 ): Promise<ManifestProblem[]> {
@@ -124,7 +130,7 @@ export async function checkAvailability(
   for (const spec of roster.tools.values()) {
     const cwd = cwds.get(spec.cwd) ?? canonicalPath(spec.cwd);
     cwds.set(spec.cwd, cwd);
-    const problems = await toolProblems(spec, options, programs, cwd);
+    const problems = await problemsOf(spec, options, programs, cwd);
     if (problems.length === 0) tools.set(spec.name, spec);
     else {
       found.push(...problems);
