@@ -440,7 +440,7 @@ export class StreamRedactor {
 }
 
 /**
- * The redactors of the sets of secrets the functions below were given, by their values: callers
+ * The redactors of the sets of secrets {@linkcode redactorOf} was given, by their values: callers
  * build a fresh array for each tool (`list` of 100 tools sharing one token built 100 automata), and
  * a value never holds NUL. A few sets at most, so a long-running server does not keep every one.
  */
@@ -452,6 +452,13 @@ const MAX_REDACTORS = 32;
  *
  * @param secrets The values to hide.
  * @returns Its redactor.
+ * @example Hide a token in text, and a number that is a secret
+ * ```ts
+ * import { redactorOf } from "./redact.ts";
+ * console.assert(redactorOf(["abc123"]).text("token=abc123") === "token=[redacted]");
+ * const out = redactorOf(["8080"]).value({ port: 8080, host: "db-8080.local" });
+ * console.assert(JSON.stringify(out) === '{"port":"[redacted]","host":"db-[redacted].local"}');
+ * ```
  */
 export function redactorOf(secrets: readonly string[]): Redactor {
   const key = secrets.join("\0");
@@ -461,48 +468,4 @@ export function redactorOf(secrets: readonly string[]): Redactor {
     redactors.set(key, found = new Redactor(secrets));
   }
   return found;
-}
-
-/**
- * Replaces every occurrence of each secret in a text ({@linkcode Redactor.text}).
- *
- * @param text The text to clean.
- * @param secrets The values to hide.
- * @returns The text with each run of secret characters replaced by `[redacted]`.
- * @example Hide a token
- * ```ts
- * import { redact } from "./redact.ts";
- * console.assert(redact("token=abc123", ["abc123"]) === "token=[redacted]");
- * ```
- */
-export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.length === 0 ? text : redactorOf(secrets).text(text);
-}
-
-/**
- * A phrase with every secret hidden ({@linkcode Redactor.phrase}).
- *
- * @param phrase The phrase.
- * @param secrets The values to hide.
- * @returns The redacted phrase.
- */
-export function redactPhrase(phrase: Phrase, secrets: readonly string[]): Phrase {
-  return secrets.length === 0 ? phrase : redactorOf(secrets).phrase(phrase);
-}
-
-/**
- * A copy of a JSON-like value with every secret hidden ({@linkcode Redactor.value}).
- *
- * @param value A JSON-like value.
- * @param secrets The values to hide.
- * @returns The copy.
- * @example A number that is a secret
- * ```ts
- * import { redactValue } from "./redact.ts";
- * const out = redactValue({ port: 8080, host: "db-8080.local" }, ["8080"]);
- * console.assert(JSON.stringify(out) === '{"port":"[redacted]","host":"db-[redacted].local"}');
- * ```
- */
-export function redactValue(value: unknown, secrets: readonly string[]): unknown {
-  return redactorOf(secrets).value(value);
 }

@@ -20,6 +20,7 @@ import {
   type CliOptions,
   FIXTURES,
   oneTool,
+  processesLeftInGroup,
   readPid,
   type Scratch,
   scratch,
@@ -704,7 +705,46 @@ function hasSetpriv(): boolean {
 }
 
 Deno.test({
-  name: "SIGKILL of an MCP server kills the unconfined tool it was running (setpriv)",
+  name: "SIGKILL of an MCP server kills the groups of the unconfined tools it was running " +
+    "(its watchdog)",
+  ignore: !LINUX,
+}, async () => {
+  await using records = await tempDir();
+  await using dirs = await scratch({
+    schema: 1,
+    tools: Object.fromEntries(["first", "second"].map((name) => [name, {
+      description: `The ${name} tool`,
+      input_schema: { type: "object" },
+      command: [`${FIXTURES}/grandchild.sh`, `${records.path}/${name}`],
+    }])),
+  });
+  await unconfined(dirs);
+  const session = await mcp(dirs);
+  const leaders: number[] = [];
+  try {
+    for (const name of ["first", "second"]) {
+      callTool(session, name).catch(() => {});
+      leaders.push(await readPid(`${records.path}/${name}`));
+    }
+    const server = session.transport.pid;
+    assert.ok(server !== null);
+    Deno.kill(server, "SIGKILL");
+    // Each tool and the sleep it started in the background: the whole group.
+    for (const leader of leaders) assert.deepEqual(await processesLeftInGroup(leader), []);
+  } finally {
+    await session.close().catch(() => {});
+    for (const leader of leaders) {
+      try {
+        Deno.kill(-leader, "SIGKILL");
+      } catch {
+        // All gone.
+      }
+    }
+  }
+});
+
+Deno.test({
+  name: "SIGKILL of a call kills the unconfined tool it runs (setpriv)",
   ignore: !LINUX || !hasSetpriv(),
 }, async () => {
   await using records = await tempDir();
@@ -713,18 +753,14 @@ Deno.test({
     oneTool("forever", { command: [`${FIXTURES}/grandchild.sh`, pidFile] }),
   );
   await unconfined(dirs);
-  const session = await mcp(dirs);
+  const call = spawnCli(dirs, ["call", "forever", "{}", "--approve", "always"]);
   let leader: number | undefined;
   try {
-    const call = callTool(session, "forever");
-    call.catch(() => {});
-    leader = await readPid(pidFile);
-    const server = session.transport.pid;
-    assert.ok(server !== null);
-    Deno.kill(server, "SIGKILL");
+    leader = await readPid(pidFile, () => call.kill("SIGKILL"));
+    call.kill("SIGKILL");
+    await call.output();
     assert.ok(await settle(() => gone(leader!), (done) => done, { timeoutMs: 10_000 }));
   } finally {
-    await session.close().catch(() => {});
     // What the tool started itself is not reached by its parent's death (README "Sandbox").
     if (leader !== undefined) {
       try {

@@ -10,10 +10,9 @@ import {
   callSecrets,
   isSecret,
   MIN_SECRET_LENGTH,
-  redact,
   REDACTED,
   Redactor,
-  redactPhrase,
+  redactorOf,
 } from "../src/redact.ts";
 import { english, phrase } from "../src/locale/messages.ts";
 
@@ -39,14 +38,17 @@ function random(seed: number): (below: number) => number {
   };
 }
 
-Deno.test("redact() hides every occurrence, and overlapping or adjacent secrets leave no fragment", () => {
-  equal(redact("token=abc123 and abc123", ["abc123"]), `token=${REDACTED} and ${REDACTED}`);
+Deno.test("Redactor.text() hides every occurrence, and overlapping or adjacent secrets leave no fragment", () => {
+  equal(
+    redactorOf(["abc123"]).text("token=abc123 and abc123"),
+    `token=${REDACTED} and ${REDACTED}`,
+  );
   // Two secrets that overlap: neither leaves its tail ("xyz") or head behind.
-  equal(redact("<abcd1234xyz>", ["abcd1234", "1234xyz"]), `<${REDACTED}>`);
+  equal(redactorOf(["abcd1234", "1234xyz"]).text("<abcd1234xyz>"), `<${REDACTED}>`);
   // One inside another, and two side by side: one token a run.
-  equal(redact("a-secretsecret-b", ["secret", "tsec"]), `a-${REDACTED}-b`);
-  equal(redact("aaaaaa", ["aaaa"]), REDACTED);
-  equal(redact("nothing here", ["abc123"]), "nothing here");
+  equal(redactorOf(["secret", "tsec"]).text("a-secretsecret-b"), `a-${REDACTED}-b`);
+  equal(redactorOf(["aaaa"]).text("aaaaaa"), REDACTED);
+  equal(redactorOf(["abc123"]).text("nothing here"), "nothing here");
 });
 
 Deno.test(`values under ${MIN_SECRET_LENGTH} characters, blank values and parts of [redacted] are not secrets`, () => {
@@ -56,7 +58,7 @@ Deno.test(`values under ${MIN_SECRET_LENGTH} characters, blank values and parts 
     ok(!isSecret(value), JSON.stringify(value));
   }
   for (const value of ["abcd", "1234", "日本語だ", " ab "]) ok(isSecret(value), value);
-  equal(redact("dev on 1 of 3", ["dev", "on", "1"]), "dev on 1 of 3");
+  equal(redactorOf(["dev", "on", "1"]).text("dev on 1 of 3"), "dev on 1 of 3");
   deepStrictEqual(callSecrets({ A: "dev", B: "s3cr3t", C: "  " }, { D: "s3cr3t", E: "k-1234" }), [
     "s3cr3t",
     "k-1234",
@@ -66,13 +68,13 @@ Deno.test(`values under ${MIN_SECRET_LENGTH} characters, blank values and parts 
   ok(!new Redactor(["abc", "    "]).stream().active);
 });
 
-Deno.test("redactPhrase() hides secrets in every text placeholder, nested phrases' too", () => {
+Deno.test("Redactor.phrase() hides secrets in every text placeholder, nested phrases' too", () => {
   const said = phrase("run.not_started", {
     label: phrase("label.tool", { tool: '"t"' }),
     reason: phrase("start.missing", { program: '"/opt/s3cr3t-dir/run"' }),
   });
   equal(
-    english(redactPhrase(said, ["s3cr3t-dir"])),
+    english(redactorOf(["s3cr3t-dir"]).phrase(said)),
     'Tool "t" could not start: program "/opt/[redacted]/run" does not exist',
   );
 });
@@ -89,7 +91,7 @@ Deno.test("StreamRedactor catches a secret split across chunks at every position
   }
 });
 
-Deno.test("StreamRedactor gives what redact() gives however the stream is split", () => {
+Deno.test("StreamRedactor gives what Redactor.text() gives however the stream is split", () => {
   const next = random(20261201);
   const alphabet = ["a", "b", "c", "é", "€"];
   const pick = (count: number) =>
@@ -105,7 +107,11 @@ Deno.test("StreamRedactor gives what redact() gives however the stream is split"
       at += size;
     }
     const got = new TextDecoder().decode(streamed(secrets, pieces));
-    equal(got, redact(text, secrets), `round ${round}: ${JSON.stringify({ secrets, text })}`);
+    equal(
+      got,
+      redactorOf(secrets).text(text),
+      `round ${round}: ${JSON.stringify({ secrets, text })}`,
+    );
   }
 });
 
@@ -135,7 +141,7 @@ Deno.test("StreamRedactor passes bytes that are not UTF-8 through untouched but 
   equal(new Redactor([]).stream().push(chunk), chunk);
 });
 
-Deno.test("redact() hides exactly the characters of every occurrence of any of many secrets (a brute-force reference)", () => {
+Deno.test("Redactor.text() hides exactly the characters of every occurrence of any of many secrets (a brute-force reference)", () => {
   const next = random(7);
   const alphabet = ["a", "b", "ab", "é", "€", "x"];
   const pick = (count: number) =>
@@ -155,6 +161,6 @@ Deno.test("redact() hides exactly the characters of every occurrence of any of m
       if (!hidden[i]) expected += text[i];
       else if (i === 0 || !hidden[i - 1]) expected += REDACTED;
     }
-    equal(redact(text, secrets), expected, JSON.stringify({ secrets, text }));
+    equal(redactorOf(secrets).text(text), expected, JSON.stringify({ secrets, text }));
   }
 });

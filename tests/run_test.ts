@@ -825,8 +825,8 @@ Deno.test("modelResult() notes a cut output, its size and the spill file", () =>
     "first part\n[output cut at 50 KiB / 2000 lines; 12345678 bytes in all; full output: /state/spill/1-a.out]",
   );
   equal(
-    modelResult(result(cut), label, { maxBytes: 1024, maxLines: 10 }),
-    "first part\n[output cut at 1 KiB / 10 lines; 12345678 bytes in all]",
+    modelResult(result(cut), label),
+    "first part\n[output cut at 50 KiB / 2000 lines; 12345678 bytes in all]",
   );
   // A spill file that reached its own cap says how much of the output it holds.
   equal(
@@ -905,13 +905,13 @@ Deno.test("describeFailure() words a failed run exactly in English and in Ukrain
 Deno.test("modelResult() in uk-UA is Ukrainian but for the program's own output", () => {
   const label = 'Інструмент "x"';
   for (const result of RUNS) {
-    const uk = modelResult(result, label, {}, UK);
+    const uk = modelResult(result, label, UK);
     const own = result.stdout.replace(/[\r\n]+$/, "");
     ok(uk.startsWith(own), uk);
     const added = uk.slice(own.length);
     if (added.trim() !== "") match(added, CYRILLIC);
   }
   const cut = { ...RUNS[0]!, stdout: "x", stdoutTruncated: true, stdoutBytes: 99_000 };
-  match(modelResult(cut, label, {}, UK), /^x\n\[/);
-  match(modelResult(cut, label, {}, UK), CYRILLIC);
+  match(modelResult(cut, label, UK), /^x\n\[/);
+  match(modelResult(cut, label, UK), CYRILLIC);
 });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { redact, redactValue } from "../redact.ts";
+import { redactorOf } from "../redact.ts";
 import { sha256Hex } from "./_sha256.ts";
 import type { AuditEntry } from "./types.ts";
 
@@ -47,7 +47,7 @@ function recordedArg(arg: unknown, secrets: readonly string[]): unknown {
   if (typeof arg !== "string" || arg.length * 4 <= AUDIT_INPUT_LIMIT) return arg;
   const bytes = encoder.encode(arg);
   if (bytes.length <= AUDIT_INPUT_LIMIT) return arg;
-  const digest = sha256Hex(encoder.encode(redact(arg, secrets)));
+  const digest = sha256Hex(encoder.encode(redactorOf(secrets).text(arg)));
   return `[argument of ${bytes.length} bytes, sha256 ${digest}, not recorded]`;
 }
 
@@ -87,7 +87,7 @@ function fields(entry: AuditEntry, secrets: readonly string[]): Record<string, u
  */
 export function encodeEntry(entry: AuditEntry, ts: string, secrets: readonly string[]): string {
   let body: unknown = fields(entry, secrets);
-  if (secrets.length > 0) body = redactValue(body, secrets);
+  if (secrets.length > 0) body = redactorOf(secrets).value(body);
   const head = `{"ts":${JSON.stringify(ts)},"type":"${entry.type}","pid":${Deno.pid},`;
   return `${head}${JSON.stringify(body).slice(1)}\n`;
 }

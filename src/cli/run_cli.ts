@@ -5,7 +5,7 @@
  * @module
  */
 
-import { callSecrets, redact } from "../redact.ts";
+import { callSecrets, redactorOf } from "../redact.ts";
 import { BasisError, errorLines } from "../errors.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { VERSION } from "../version.ts";
@@ -142,10 +142,10 @@ export async function runCli(
     // A misuse of the tool contract is a bug: it keeps its stack trace.
     if (error.code === "internal") throw error;
     await loadLocale(locale);
-    const lines = errorLines(error, messages(locale)).map((line) => redact(line, secrets));
+    const lines = errorLines(error, messages(locale)).map((line) => redactorOf(secrets).text(line));
     if (json) {
       const failure = { kind: error.code, message: lines.join("\n") };
-      const tool = call?.tool == null ? null : redact(call.tool, secrets);
+      const tool = call?.tool == null ? null : redactorOf(secrets).text(call.tool);
       outJson(call ? failedCall(tool, failure) : { ok: false, error: failure });
     } else {
       err(lines.map((line) => `basis-tools: ${line}\n`).join(""));

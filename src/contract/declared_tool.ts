@@ -15,7 +15,7 @@ import type { SideEffect, ToolSpec } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
 import { callSecrets, Redactor } from "../redact.ts";
 import { modelResult } from "../run/model_result.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, resolveRunProgram } from "../run/run_program.ts";
+import { DEFAULT_MAX_BYTES, resolveRunProgram } from "../run/run_program.ts";
 import { runProgram, startFailureResult } from "../run/run_program.ts";
 import { formatSize } from "../run/size.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
@@ -101,14 +101,6 @@ export interface DeclaredToolOptions {
    */
   sandbox?: SandboxOptions;
 }
-
-/** How much of a program's output a model is given. */
-const MODEL_CAPS = { maxBytes: DEFAULT_MAX_BYTES, maxLines: DEFAULT_MAX_LINES } as const;
-/**
- * How much of a structured result is kept: the same bytes, any number of lines (the JSON is read
- * whole, so it must fit; how it is laid out does not matter).
- */
-const STRUCTURED_CAPS = { maxBytes: DEFAULT_MAX_BYTES, maxLines: Infinity } as const;
 
 /** The output schema of a declared tool: the text the program printed, for a model. */
 const OUTPUT_SCHEMA = {
@@ -367,7 +359,8 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       request: { ...request, preview },
       start: (wrap, sinks) =>
         runProgram({ ...run, program, ...(wrap && { sandbox: wrap }) }, {
-          ...(spec.outputSchema === undefined ? MODEL_CAPS : STRUCTURED_CAPS),
+          // A structured result is read whole: any number of lines (the runner's caps otherwise).
+          ...(spec.outputSchema && { maxLines: Infinity }),
           secrets: redactor.secrets,
           spillDir: context.spillDir || undefined,
           ...sinks,
@@ -390,7 +383,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     if (this.#spec.outputSchema !== undefined) {
       return await this.#structured(result, label, metadata);
     }
-    return { result: hide(modelResult(result, label, MODEL_CAPS, words)), images: [], metadata };
+    return { result: hide(modelResult(result, label, words)), images: [], metadata };
   }
 
   /**
@@ -443,7 +436,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       };
     }
     return {
-      result: redactor.text(modelResult(result, label, MODEL_CAPS, words)),
+      result: redactor.text(modelResult(result, label, words)),
       images: [],
       metadata,
       structuredContent: value,

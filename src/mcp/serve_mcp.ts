@@ -18,6 +18,7 @@ import type { Approver, OutputChunk, Tool } from "../contract/types.ts";
 import { BasisError, errorLines, formatProblem, type ManifestProblem } from "../errors.ts";
 import type { Locale } from "../locale/locale.ts";
 import { listOf, loadLocale, type Messages, messages, phrase, plural } from "../locale/messages.ts";
+import { tieToWatchdog } from "../run/mod.ts";
 import { nearWords } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
@@ -120,6 +121,8 @@ export interface ServeMcpOptions {
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted: boolean }> {
   const { locale = "en-US", stdin = process.stdin, stdout = process.stdout, signal } = options;
+  // Many calls: their programs are tied to the server's life by one watchdog, not a setpriv each.
+  tieToWatchdog();
   await loadLocale(locale);
   const words = messages(locale);
   const server = new Server(

@@ -17,8 +17,8 @@ import {
   resolvePath,
   stateDir,
 } from "../paths.ts";
-import { callSecrets, redact, redactPhrase } from "../redact.ts";
-import { KILL_PROGRAMS, resolveProgram } from "../run/mod.ts";
+import { callSecrets, redactorOf } from "../redact.ts";
+import { KILL_PROGRAMS, loaderVarNames, resolveProgram } from "../run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../spawn/mod.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
@@ -202,13 +202,15 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   for (const path of options.code ?? []) read.add(path);
   const users = new Map<string, ProgramRequest[]>();
-  const secrets = callSecrets(callEnv, ...[...roster.tools.values()].map((spec) => spec.env));
+  const redactor = redactorOf(
+    callSecrets(callEnv, ...[...roster.tools.values()].map((s) => s.env)),
+  );
   for (const request of requests) {
     const located = locate(request.program, request.path ?? callPath);
     const user = typeof request.user === "string" ? request.user : english(request.user);
     if (!located.ok) {
       // Not granted, so not needed in the flags: a name that came from an env value stays hidden.
-      programs.push({ user, program: redact(request.program, secrets), path: undefined });
+      programs.push({ user, program: redactor.text(request.program), path: undefined });
       warn(
         "unresolved",
         phrase("permissions.unresolved", { user: request.user, reason: located.reason }),
@@ -271,16 +273,14 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
       warn("unexpressible", phrase("permissions.unexpressible", { path: `"${path}"` }));
     }
   }
-  const loaderVars = options.loaderVars ?? loaderVarsOfEnvironment();
+  const loaderVars = options.loaderVars ?? loaderVarNames({});
   if (loaderVars.length > 0) {
     warn("environment", phrase("permissions.environment", { variables: loaderVars.join(", ") }));
   }
   // Warnings name programs and paths that may come from an env value: those are secrets.
   return {
     ...derived,
-    warnings: secrets.length === 0
-      ? warnings
-      : warnings.map(({ kind, phrase }) => ({ kind, phrase: redactPhrase(phrase, secrets) })),
+    warnings: warnings.map(({ kind, phrase }) => ({ kind, phrase: redactor.phrase(phrase) })),
   };
 }
 
@@ -338,12 +338,4 @@ function lookup(layer: Readonly<Record<string, string>>, name: string): string |
   if (!IS_WINDOWS) return Object.hasOwn(layer, name) ? layer[name] : undefined;
   const key = Object.keys(layer).find((known) => known.toUpperCase() === name.toUpperCase());
   return key === undefined ? undefined : layer[key];
-}
-
-function loaderVarsOfEnvironment(): string[] {
-  try {
-    return Object.keys(Deno.env.toObject()).filter((name) => /^(LD_|DYLD_)/.test(name)).sort();
-  } catch {
-    return [];
-  }
 }

@@ -19,23 +19,9 @@ export interface CaptureLimits {
   /** Most lines kept in memory (`Infinity` for no line limit). */
   maxLines: number;
   /** Where to write the full output once it passes the cap; none when `undefined`. */
-  spillDir: string | undefined;
+  spillDir?: string | undefined;
   /** Most bytes a spill file holds; past them the file ends (`spillTruncated`). */
-  maxSpillBytes: number;
-}
-
-/** What a capture holds once its stream has ended. */
-export interface CaptureResult {
-  /** The kept prefix as lossy UTF-8, never ending inside a character when cut. */
-  text: string;
-  /** Every byte the stream carried. */
-  totalBytes: number;
-  /** Whether `text` is only the first part. */
-  truncated: boolean;
-  /** The file holding the output, when one was written (completely, or up to its cap). */
-  spillPath: string | undefined;
-  /** Whether the spill file holds only the first `maxSpillBytes` of the output. */
-  spillTruncated: boolean;
+  maxSpillBytes?: number;
 }
 
 /** Collects one stream's bytes under a cap, spilling the full stream to a file past it. */
@@ -44,7 +30,6 @@ export class OutputCapture {
   readonly #kept: Uint8Array[] = [];
   #keptBytes = 0;
   #keptLines = 0;
-  #totalBytes = 0;
   #truncated = false;
   #spill: Deno.FsFile | undefined;
   #spillPath: string | undefined;
@@ -64,7 +49,6 @@ export class OutputCapture {
    * @param chunk Bytes as read from the pipe.
    */
   push(chunk: Uint8Array): void {
-    this.#totalBytes += chunk.length;
     if (this.#truncated) return this.#spillWrite(chunk);
     const keep = this.#fits(chunk);
     if (keep === chunk.length) {
@@ -75,7 +59,9 @@ export class OutputCapture {
     this.#truncated = true;
     const dir = this.#limits.spillDir;
     // The spill file starts with everything before this chunk, then all of it.
-    const opened = dir === undefined ? undefined : openSpillFile(dir, this.#limits.maxSpillBytes);
+    const opened = dir === undefined
+      ? undefined
+      : openSpillFile(dir, this.#limits.maxSpillBytes ?? 0);
     this.#spill = opened?.file;
     this.#spillPath = opened?.path;
     for (const part of this.#kept) this.#spillWrite(part);
@@ -89,15 +75,16 @@ export class OutputCapture {
   /**
    * Ends the capture: closes the spill file and decodes the kept bytes.
    *
-   * @returns The kept text, the counts and the spill file.
+   * @returns The kept text (lossy UTF-8, never ending inside a character when cut), whether it is
+   *   only the first part, and the file holding the output when one was written (completely, or
+   *   its first `maxSpillBytes` when `spillTruncated`).
    */
-  finish(): CaptureResult {
+  finish() {
     this.#closeSpill();
     let bytes = concatBytes(this.#kept);
     if (this.#truncated) bytes = bytes.subarray(0, trimIncompleteTail(bytes));
     return {
       text: new TextDecoder().decode(bytes),
-      totalBytes: this.#totalBytes,
       truncated: this.#truncated,
       spillPath: this.#spillPath,
       spillTruncated: this.#spillPath !== undefined && this.#spillTruncated,
@@ -125,7 +112,7 @@ export class OutputCapture {
   #spillWrite(bytes: Uint8Array): void {
     const file = this.#spill;
     if (!file) return;
-    const room = this.#limits.maxSpillBytes - this.#spilled;
+    const room = (this.#limits.maxSpillBytes ?? 0) - this.#spilled;
     const full = bytes.length > room;
     const part = full ? bytes.subarray(0, utf8CutIndex(bytes, room)) : bytes;
     try {

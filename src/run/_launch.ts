@@ -18,6 +18,12 @@
  * a sandbox's PID namespace holds them). bwrap is started without setpriv: its `--die-with-parent`
  * does the same.
  *
+ * A long-running process (the MCP server, {@linkcode tieToWatchdog}) does without setpriv's exec
+ * on every start: one watchdog of its own, a shell in a session of its own started with the first
+ * child, is told each child's group as it starts and ends, and kills the groups still running when
+ * its input ends, which is when basis-tools ends, however it dies. Should the watchdog die, children
+ * are started through setpriv again.
+ *
  * @module
  */
 
@@ -92,6 +98,54 @@ function findLauncher(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The watchdog's program: `+PGID` and `-PGID` lines add and drop a group; at the end of its input,
+ * SIGKILL to every group left. It ignores the signals a terminal or a client sends basis-tools'
+ * group.
+ */
+const WATCHDOG = "trap '' HUP INT TERM QUIT PIPE; g=' '; while IFS= read -r l; do case $l in " +
+  '+*) g="$g${l#+} ";; -*) i=${l#-}; case $g in *" $i "*) g="${g%% $i *} ${g#* $i }";; esac;; ' +
+  'esac; done; for i in $g; do kill -s KILL -- "-$i" 2>/dev/null; done';
+
+/** The watchdog once asked for: its input, until it dies (`null`), or not yet started. */
+let watchdog: WritableStreamDefaultWriter<Uint8Array> | null | undefined = null;
+
+/**
+ * Ties the children this process starts from now on to one watchdog instead of a setpriv each:
+ * for a process that starts many (the MCP server). Where there is no setsid to start it with, or it
+ * cannot start, children go on being started as before.
+ */
+export function tieToWatchdog(): void {
+  if (watchdog === null) watchdog = undefined;
+}
+
+/** The watchdog's input, started on first need; `undefined` when there is none to tell. */
+function watchdogInput(setsid: string): WritableStreamDefaultWriter<Uint8Array> | undefined {
+  if (watchdog === undefined) {
+    try {
+      const started = new Deno.Command(setsid, {
+        args: ["--", "/bin/sh", "-c", WATCHDOG],
+        stdin: "piped",
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      started.unref();
+      started.status.then(() => watchdog = null, () => watchdog = null);
+      watchdog = started.stdin.getWriter();
+    } catch {
+      watchdog = null;
+    }
+  }
+  return watchdog ?? undefined;
+}
+
+/** Tells the watchdog a line; one it cannot take ends it (children go through setpriv again). */
+function tell(input: WritableStreamDefaultWriter<Uint8Array>, line: string): void {
+  input.write(new TextEncoder().encode(`${line}\n`)).catch(() => {
+    if (watchdog === input) watchdog = null;
+  });
+}
+
 /** A started child and how: what reports an exec failure as an exit ({@linkcode launchFailure}). */
 export interface Launched {
   /** The child; its pid leads its process group (once setsid has run). */
@@ -120,13 +174,18 @@ export function spawnInOwnGroup(
   const { bwrap, ...spawn } = options;
   const stdio = { stdin: "piped", stdout: "piped", stderr: "piped" } as const;
   const found = launcher();
-  const [first, ...rest] = (bwrap ? found?.setsid : found?.tied) ?? [program];
+  const watched = found !== undefined && !bwrap ? watchdogInput(found.setsid[0]!) : undefined;
+  const [first, ...rest] = (bwrap || watched ? found?.setsid : found?.tied) ?? [program];
   const child = new Deno.Command(first as string, {
     args: found === undefined ? [...args] : [...rest, program, ...args],
     ...spawn,
     ...stdio,
     detached: found === undefined,
   }).spawn();
+  if (watched !== undefined) {
+    tell(watched, `+${child.pid}`);
+    child.status.finally(() => tell(watched, `-${child.pid}`)).catch(() => {});
+  }
   return { child, viaSetsid: found !== undefined, bwrap };
 }
 

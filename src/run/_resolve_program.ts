@@ -58,7 +58,13 @@ type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" 
  * ```
  */
 export function resolveProgram(program: string, context: ResolveContext): Resolution {
-  if (program.trim() === "") return failed("not_found", program, phrase("start.blank"));
+  const notFound = (reason: Phrase): Resolution => ({
+    ok: false,
+    failure: "not_found",
+    path: program,
+    reason,
+  });
+  if (program.trim() === "") return notFound(phrase("start.blank"));
   if (program.includes("/") || (IS_WINDOWS && program.includes("\\"))) {
     const path = isAbsolutePath(program) ? program : joinPath(context.cwd, program);
     return judge(program, path, inspect(path), [path]);
@@ -92,17 +98,13 @@ export function resolveProgram(program: string, context: ResolveContext): Resolu
   }
   if (unusable) return judge(program, unusable.path, unusable.kind, looked);
   if (unreadable.size === 0) {
-    return failed("not_found", program, phrase("start.not_on_path", { program: quote(program) }));
+    return notFound(phrase("start.not_on_path", { program: quote(program) }));
   }
   const shown = [...unreadable].map((dir) =>
     JSON.stringify(dir.length > 80 ? `${dir.slice(0, 80)}…` : dir)
   );
   const key = refused ? "start.lookup_refused" : "start.not_on_path_unreadable";
-  return failed(
-    "not_found",
-    program,
-    phrase(key, { program: quote(program), dirs: shown.join(", ") }),
-  );
+  return notFound(phrase(key, { program: quote(program), dirs: shown.join(", ") }));
 }
 
 /** The failure and the reason of each kind of file that cannot run. */
@@ -124,15 +126,7 @@ function judge(
   }
   const [failure, key] = UNUSABLE[kind];
   const shown = program === path ? quote(program) : `${quote(program)} (${path})`;
-  return failed(failure, path, phrase(key, { program: shown }));
-}
-
-function failed(
-  failure: "not_found" | "not_executable",
-  path: string,
-  reason: Phrase,
-): Resolution {
-  return { ok: false, failure, path, reason };
+  return { ok: false, failure, path, reason: phrase(key, { program: shown }) };
 }
 
 /** Synchronous on purpose: a handful of local stats is microseconds, an async stat a thread hop. */

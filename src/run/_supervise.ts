@@ -7,7 +7,7 @@
  */
 
 import { redactorOf } from "../redact.ts";
-import { type CaptureResult, OutputCapture } from "./_capture.ts";
+import { OutputCapture } from "./_capture.ts";
 import { stopGroup, stopSandboxed } from "./_stop.ts";
 import { settlesWithin, startTimer } from "./_wait.ts";
 import type { RunOptions, RunRequest } from "./types.ts";
@@ -21,16 +21,6 @@ export const DEFAULT_MAX_BYTES = 51200;
 export const DEFAULT_MAX_LINES = 2000;
 /** Default of {@linkcode RunOptions.maxSpillBytes}: 16 MiB. */
 export const DEFAULT_MAX_SPILL_BYTES = 16 * 1024 * 1024;
-
-/** What happened to the child. */
-export interface Supervised {
-  status: Deno.CommandStatus;
-  timedOut: boolean;
-  cancelled: boolean;
-  forced: boolean;
-  stdout: CaptureResult;
-  stderr: CaptureResult;
-}
 
 /**
  * Supervises a spawned child until it and its output are done. The defaults of the options are
@@ -48,7 +38,7 @@ export async function supervise(
   request: RunRequest,
   options: RunOptions,
   sandboxed: boolean,
-): Promise<Supervised> {
+) {
   const stop = Promise.withResolvers<"timeout" | "cancel" | "callback">();
   let callbackError: { error: unknown } | undefined;
   const onCallbackError = (error: unknown) => {
@@ -67,8 +57,6 @@ export async function supervise(
   const stderrCapture = new OutputCapture({
     maxBytes: options.maxStderrBytes ?? 65536,
     maxLines: Infinity,
-    spillDir: undefined,
-    maxSpillBytes: 0,
   });
   const stdout = drain(child.stdout, stdoutCapture, secrets, options.onStdout, onCallbackError);
   const stderr = drain(child.stderr, stderrCapture, secrets, options.onStderr, onCallbackError);
@@ -108,7 +96,7 @@ export async function supervise(
   }
   await pipes;
   if (!(await settlesWithin(stdin.done, PIPE_GRACE_MS))) stdin.abandon();
-  const result: Supervised = {
+  const result = {
     status,
     timedOut: reason === "timeout",
     cancelled: reason === "cancel",

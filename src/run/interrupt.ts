@@ -13,21 +13,12 @@ export interface InterruptHandle extends Disposable {
   dispose(): void;
 }
 
-/** Options of {@linkcode abortOnInterrupt}. */
-export interface AbortOnInterruptOptions {
-  /**
-   * The process signals that cancel.
-   * @default {["SIGINT", "SIGTERM", "SIGHUP"] (["SIGINT", "SIGBREAK"] on Windows)}
-   */
-  signals?: readonly Deno.Signal[];
-}
-
 /**
- * Listens for Ctrl-C (and by default SIGTERM and SIGHUP) and aborts the returned signal, so that a
- * run given it stops its whole process group and resolves with `cancelled: true`. While listening,
+ * Listens for Ctrl-C, SIGTERM and SIGHUP (Ctrl-C and Ctrl-Break on Windows) and aborts the
+ * returned signal, so that a run given it stops its whole process group and resolves with
+ * `cancelled: true`. While listening,
  * those signals no longer end this process: the caller exits once the run has resolved.
  *
- * @param options Which signals cancel.
  * @returns The abort signal and a way to stop listening.
  *
  * @example Cancel a run on Ctrl-C
@@ -42,9 +33,9 @@ export interface AbortOnInterruptOptions {
  * if (result.outcome === "cancelled") Deno.exitCode = 130;
  * ```
  */
-export function abortOnInterrupt(options: AbortOnInterruptOptions = {}): InterruptHandle {
-  const signals = options.signals ??
-    (Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM", "SIGHUP"]);
+export function abortOnInterrupt(): InterruptHandle {
+  const windows = Deno.build.os === "windows";
+  const signals: Deno.Signal[] = windows ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM", "SIGHUP"];
   const controller = new AbortController();
   const listeners: [Deno.Signal, () => void][] = [];
   for (const name of signals) {

@@ -9,24 +9,14 @@ import { formatSize } from "./size.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SPILL_BYTES } from "./run_program.ts";
 import type { RunResult } from "./types.ts";
 
-/** The caps the run used, to name them in the truncation note. */
-export interface ModelResultOptions {
-  /** The run's `maxBytes`. @default 51200 */
-  maxBytes?: number;
-  /** The run's `maxLines`. @default 2000 */
-  maxLines?: number;
-  /** The run's `maxSpillBytes`. @default 16777216 */
-  maxSpillBytes?: number;
-}
-
 /**
  * Builds the model-facing text of a successful run: stdout without trailing newlines; a sentence when
  * it printed nothing; when stdout was cut, a note with the caps, the total size and the spill file
- * (and how much of the output it holds, when it reached its own cap).
+ * (and how much of the output it holds, when it reached its own cap). The caps named are the
+ * runner's defaults, the ones a tool's run has.
  *
  * @param result The run's result.
  * @param label Who ran, as the sentence should name it (`Tool "x"`).
- * @param options The caps the run used.
  * @param words The messages of the locale to word the sentence and the note in.
  *   @default {messages("en-US")}
  * @returns The text for the model.
@@ -44,7 +34,6 @@ export interface ModelResultOptions {
 export function modelResult(
   result: RunResult,
   label: string,
-  options: ModelResultOptions = {},
   words: Messages = messages("en-US"),
 ): string {
   const text = result.stdout.replace(/[\r\n]+$/, "");
@@ -52,12 +41,12 @@ export function modelResult(
     return text.trim() === "" ? words.t("run.printed_nothing", { label }) : text;
   }
   const params = {
-    size: formatSize(options.maxBytes ?? DEFAULT_MAX_BYTES, words),
-    lines: options.maxLines ?? DEFAULT_MAX_LINES,
+    size: formatSize(DEFAULT_MAX_BYTES, words),
+    lines: DEFAULT_MAX_LINES,
     bytes: result.stdoutBytes,
   };
   const path = result.spillPath;
-  const spilled = formatSize(options.maxSpillBytes ?? DEFAULT_MAX_SPILL_BYTES, words);
+  const spilled = formatSize(DEFAULT_MAX_SPILL_BYTES, words);
   const note = path === undefined
     ? words.t("run.cut_note", params)
     : result.spillTruncated

@@ -6,7 +6,7 @@
  */
 
 import { canonicalFilePath, isAbsolutePath, readEnv } from "../paths.ts";
-import { redact, redactPhrase } from "../redact.ts";
+import { redactorOf } from "../redact.ts";
 import type { Phrase } from "../locale/messages.ts";
 import {
   classifySpawnError,
@@ -17,7 +17,7 @@ import {
   spawnInOwnGroup,
   type StartProblem,
 } from "./_launch.ts";
-import { type Resolution, resolveProgram } from "./_resolve_program.ts";
+import { type Resolution, type ResolveContext, resolveProgram } from "./_resolve_program.ts";
 import { supervise } from "./_supervise.ts";
 import type { RunOptions, RunOutcome, RunRequest, RunResult, StartFailure } from "./types.ts";
 
@@ -146,36 +146,33 @@ export function resolveRunProgram(
   request: RunRequest,
   memo?: Map<string, Resolution>,
 ): Resolution {
-  const env = mergeEnvLayers(request.env ?? []);
-  const lookup = variables(request, env);
+  const context = searchOf(request, mergeEnvLayers(request.env ?? []));
   // One pass over many tools (list, check) looks each program up once: the same name, directory
   // and search path find the same file.
-  const key = memo &&
-    JSON.stringify([request.program, request.cwd, lookup("PATH"), lookup("PATHEXT")]);
-  const known = key === undefined ? undefined : memo?.get(key);
-  if (known !== undefined) return known;
-  const found = resolveIn(request, env);
+  const key = memo && JSON.stringify([request.program, context.cwd, context.path, context.pathExt]);
+  const known = key && memo?.get(key);
+  if (known) return known;
+  const found = resolveProgram(request.program, context);
   // Every spelling of the program's directory is one path (a link to the repository, /bin on a
   // merged /usr): what a rule pins does not depend on how a PATH entry was written.
   const resolved = found.ok && isAbsolutePath(found.path)
     ? { ...found, path: canonicalFilePath(found.path) }
     : found;
-  if (key !== undefined) memo?.set(key, resolved);
+  if (key) memo?.set(key, resolved);
   return resolved;
 }
 
-/** How the child's variables are read: from the layers alone under `clearEnv`. */
-function variables(request: RunRequest, env: Record<string, string>) {
-  return (name: string) =>
+/** Where a program is searched: in the child's variables (the layers alone under `clearEnv`). */
+function searchOf(request: RunRequest, env: Record<string, string>): ResolveContext {
+  const lookup = (name: string) =>
     request.clearEnv === true
       ? (Object.hasOwn(env, name) ? env[name] : undefined)
       : effectiveVar(env, name);
+  return { cwd: request.cwd, path: lookup("PATH"), pathExt: lookup("PATHEXT") };
 }
 
 function resolveIn(request: RunRequest, env: Record<string, string>): Resolution {
-  const lookup = variables(request, env);
-  const context = { cwd: request.cwd, path: lookup("PATH"), pathExt: lookup("PATHEXT") };
-  return resolveProgram(request.program, context);
+  return resolveProgram(request.program, searchOf(request, env));
 }
 
 /**
@@ -202,13 +199,13 @@ export function startFailureResult(
  */
 function hidden(result: RunResult, secrets: readonly string[]): RunResult {
   if (secrets.length === 0) return result;
-  const hide = (text: string) => redact(text, secrets);
+  const redactor = redactorOf(secrets);
   const reason = result.startReason;
   return {
     ...result,
-    command: result.command.map(hide),
-    cwd: hide(result.cwd),
-    startReason: reason === undefined ? undefined : redactPhrase(reason, secrets),
+    command: result.command.map((arg) => redactor.text(arg)),
+    cwd: redactor.text(result.cwd),
+    startReason: reason === undefined ? undefined : redactor.phrase(reason),
   };
 }
 

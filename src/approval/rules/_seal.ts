@@ -9,7 +9,7 @@
 
 import { BasisError } from "../../errors.ts";
 import { phrase } from "../../locale/messages.ts";
-import { redactValue } from "../../redact.ts";
+import { redactorOf } from "../../redact.ts";
 import { digestOf } from "./_digest.ts";
 import { childText, grantsText } from "./decide.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
@@ -30,7 +30,7 @@ export async function sealSecrets(
 ): Promise<RuleInput> {
   // Matched in the strings themselves (not in JSON text, whose escapes would hide a secret).
   const holds = (value: unknown) =>
-    JSON.stringify(redactValue(value, secrets)) !== JSON.stringify(value);
+    JSON.stringify(redactorOf(secrets).value(value)) !== JSON.stringify(value);
   if (secrets.length === 0 || !holds([input.when, input.reason, input.match, input.not_match])) {
     return input;
   }

@@ -7,7 +7,7 @@
  */
 
 import { parseKeepingNumbers } from "../../json_text.ts";
-import { redact } from "../../redact.ts";
+import { redactorOf } from "../../redact.ts";
 import { displayArg, visibleLines } from "../shell_quote.ts";
 import type { PromptRequest } from "./types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
@@ -51,7 +51,7 @@ export function renderRequest(
   words: Messages = messages("en-US"),
 ): string {
   const { t } = words;
-  const clean = (text: string) => redact(text, secrets);
+  const clean = (text: string) => redactorOf(secrets).text(text);
   const shown = (text: string) => visibleLines(clean(text));
   const arg = (text: string) => displayArg(clean(text));
   /** Multi-line text, each line styled, cut when long, with the count of what was cut last. */
@@ -111,7 +111,7 @@ export function renderRequest(
     const json = input === undefined ? t("prompt.none") : JSON.stringify(value, null, 2);
     // Each secret also as it appears inside a JSON string.
     const forms = [...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))];
-    field("prompt.input", long(visibleLines(redact(json, [...new Set(forms)]))));
+    field("prompt.input", long(visibleLines(redactorOf([...new Set(forms)]).text(json))));
   } else {
     const { mode, body, target, cwd, reach, child } = request.preview;
     field("prompt.mode", visibleLines(mode));
@@ -175,7 +175,7 @@ export function renderRequest(
 export function shownWhole(request: PromptRequest, secrets: readonly string[]): boolean {
   if (request.kind !== "spawn") return true;
   const fits = (text: string) =>
-    cutText(visibleLines(redact(text, secrets)), MAX_LINES, MAX_BYTES).cutLines === 0;
+    cutText(visibleLines(redactorOf(secrets).text(text)), MAX_LINES, MAX_BYTES).cutLines === 0;
   const prompt = request.preview.child?.system_prompt;
   return fits(request.preview.body) && (prompt === undefined || fits(prompt));
 }

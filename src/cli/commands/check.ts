@@ -19,7 +19,7 @@ import type { ToolSpec } from "../../manifest/types.ts";
 import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { workspaceFile } from "../../approval/rules/content.ts";
 import { quietly } from "../../quietly.ts";
-import { callSecrets, redactPhrase } from "../../redact.ts";
+import { callSecrets, redactorOf } from "../../redact.ts";
 import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -61,7 +61,7 @@ export async function checkCommand(
     const root = canonicalPath(roster.root);
     for (const spec of roster.tools.values()) {
       const of = (field: string, reason: Phrase, secrets: readonly string[]) =>
-        problemOf({ file: spec.file, tool: spec.name, field }, redactPhrase(reason, secrets));
+        problemOf({ file: spec.file, tool: spec.name, field }, redactorOf(secrets).phrase(reason));
       const cwd = cwdProblem(spec.cwd);
       if (cwd !== undefined) warnings.push(of("cwd", cwd, callSecrets(spec.env, settings.env)));
       const hint = filesHint(spec, root);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { callSecrets, redact } from "../../redact.ts";
+import { callSecrets, redactorOf } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
 import type { ManifestProblem } from "../../errors.ts";
 import { listOf, messages } from "../../locale/messages.ts";
@@ -39,7 +39,9 @@ export async function listCommand(settings: Settings): Promise<number> {
         side_effect: entry.spec.sideEffect,
         source: entry.spec.scope,
         // A description is shown; a secret of the tool's (or an --env one) never is.
-        description: redact(entry.spec.description, callSecrets(entry.spec.env, settings.env)),
+        description: redactorOf(callSecrets(entry.spec.env, settings.env)).text(
+          entry.spec.description,
+        ),
         problems: [],
       }
       : {

@@ -8,7 +8,7 @@
 
 import { displayArg, quoteArgv, visibleLines } from "../../approval/shell_quote.ts";
 import { messages } from "../../locale/messages.ts";
-import { callSecrets, redact, REDACTED, redactValue } from "../../redact.ts";
+import { callSecrets, REDACTED, redactorOf } from "../../redact.ts";
 import type { ChildPolicy } from "../../spawn/child.ts";
 import { loadSpawnConfig, namedAgents, reachPolicy } from "../../spawn/config.ts";
 import { KEPT_ENV, spawnTimeout } from "../../spawn/limits.ts";
@@ -37,13 +37,13 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   const spec = findTool(await rosterFor(settings), name);
   // An env value (or an --env one) may also be in the argv, the cwd, the description, a schema or
   // the file's path: everything shown is hidden through the same secrets.
-  const secrets = callSecrets(spec.env, settings.env);
-  const hide = (text: string) => redact(text, secrets);
+  const redactor = redactorOf(callSecrets(spec.env, settings.env));
+  const hide = (text: string) => redactor.text(text);
   const fromInput = new Map((spec.inputArguments ?? []).map((arg) => [arg.index, arg.field]));
   const envNames = Object.keys(spec.env).sort();
   const { network, write, read } = spec.sandbox;
   if (settings.json) {
-    outJson(redactValue({
+    outJson(redactor.value({
       name: spec.name,
       title: spec.title,
       description: spec.description,
@@ -64,7 +64,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       output_schema: spec.outputSchema,
       source: spec.scope,
       file: spec.file,
-    }, secrets));
+    }));
     return 0;
   }
   const { t } = messages(settings.locale);

@@ -8,7 +8,7 @@
 
 import { cellText, displayArg, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
 import { messages } from "../../locale/messages.ts";
-import { callSecrets, redact, redactValue } from "../../redact.ts";
+import { callSecrets, redactorOf } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
@@ -81,8 +81,8 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   let command: string | undefined;
   let args: readonly InputArgument[] = [];
   // An env value (or an --env one) may be written anywhere in a declaration: hidden, as by show.
-  let secrets = callSecrets(settings.env);
-  const hide = (text: string) => redact(text, secrets);
+  let redactor = redactorOf(callSecrets(settings.env));
+  const hide = (text: string) => redactor.text(text);
   if (name === SPAWN_TOOL) {
     const tool = await spawnToolFor(settings, await usableSpawnConfig(settings));
     description = tool.description();
@@ -90,7 +90,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     effect = tool.sideEffects.join(", ");
   } else {
     const spec = findTool(await rosterFor(settings), name);
-    secrets = callSecrets(spec.env, settings.env);
+    redactor = redactorOf(callSecrets(spec.env, settings.env));
     ({ description, inputSchema: schema, sideEffect: effect, timeoutMs } = spec);
     args = spec.inputArguments ?? [];
     const fromInput = new Set(args.map((arg) => arg.index));
@@ -117,10 +117,10 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     ) => [field.name, sample(properties[field.name])]),
   );
   const call = `basis-tools call ${shellQuote(name)} ${
-    shellQuote(JSON.stringify(redactValue(example, secrets)))
+    shellQuote(JSON.stringify(redactor.value(example)))
   }`;
   if (settings.json) {
-    outJson(redactValue({
+    outJson(redactor.value({
       name,
       description,
       side_effect: effect,
@@ -129,7 +129,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
       fields,
       example: call,
       input_schema: schema,
-    }, secrets));
+    }));
     return EXIT.ok;
   }
   const { t } = messages(settings.locale);
