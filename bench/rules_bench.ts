@@ -6,15 +6,11 @@
  * Run: `deno bench -A bench/rules_bench.ts`
  */
 
-import {
-  decideByRules,
-  formatRulesDocument,
-  loadRules,
-  matchGlob,
-  type Rule,
-  type RuleQuery,
-  rulesFilePath,
-} from "../src/approval/rules/mod.ts";
+import { decideCall } from "../src/approval/rules/decide.ts";
+import { matchGlob } from "../src/approval/rules/glob.ts";
+import { loadRules, rulesFilePath } from "../src/approval/rules/store.ts";
+import type { Rule, RuleQuery } from "../src/approval/rules/types.ts";
+import { formatRulesDocument } from "../src/approval/rules/validate.ts";
 
 const TOOLS = Array.from({ length: 20 }, (_, n) => `tool-${n}`);
 const ROOTS = Array.from({ length: 10 }, (_, n) => `/home/u/src/project-${n}`);
@@ -52,11 +48,11 @@ const QUERY: RuleQuery = {
     sandbox: "unconfined",
     input: { path: "src/main.ts" },
   },
-  env: {},
+  sideEffect: "process",
   root: ROOTS[7] as string,
-  fromWorkspace: true,
+  source: "workspace",
 };
-if (await decideByRules(rules, QUERY) === undefined) {
+if ((await decideCall(rules, QUERY)).match === undefined) {
   throw new Error("The bench query must match a rule");
 }
 
@@ -64,7 +60,7 @@ Deno.bench(
   "decideByRules() with 1,000 rules, one preview",
   { group: "lookup", baseline: true },
   async () => {
-    await decideByRules(rules, QUERY);
+    await decideCall(rules, QUERY);
   },
 );
 
@@ -72,7 +68,7 @@ Deno.bench(
   "decideByRules() with 1,000 rules, a tool no rule names",
   { group: "lookup" },
   async () => {
-    await decideByRules(rules, { ...QUERY, tool: "unknown" });
+    await decideCall(rules, { ...QUERY, tool: "unknown" });
   },
 );
 
@@ -89,5 +85,5 @@ globalThis.addEventListener("unload", () => Deno.removeSync(CONFIG, { recursive:
 
 Deno.bench("loadRules() of a 1,000-rule file, then one lookup", async () => {
   const loaded = await loadRules(CONFIG);
-  await decideByRules(loaded.rules, QUERY);
+  await decideCall(loaded.rules, QUERY);
 });

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
 import { english } from "../src/locale/messages.ts";
-import {
-  checkRules,
-  decideByRules,
-  pinConditions,
-  type Rule,
-  validateRulesDocument,
-} from "../src/approval/rules/mod.ts";
+import { checkRules } from "../src/approval/rules/check.ts";
+import { decideCall } from "../src/approval/rules/decide.ts";
+import { pinConditions } from "../src/approval/rules/pin.ts";
+import type { Rule } from "../src/approval/rules/types.ts";
+import { validateRulesDocument } from "../src/approval/rules/validate.ts";
 import type { RuleQuery, SpawnConditions } from "../src/approval/rules/types.ts";
 import type { SpawnPreview } from "../src/spawn/types.ts";
 import { wording } from "./_wording.ts";
@@ -29,11 +27,11 @@ function rule(id: string, when: SpawnConditions, decision: Rule["decision"] = "a
 }
 
 function query(preview: SpawnPreview): RuleQuery {
-  return { tool: "spawn", kind: "spawn", preview, root: "/w" };
+  return { tool: "spawn", kind: "spawn", sideEffect: "process", preview, root: "/w" };
 }
 
 async function winner(rules: Rule[], preview: SpawnPreview): Promise<string | undefined> {
-  return (await decideByRules(rules, query(preview)))?.rule.id;
+  return (await decideCall(rules, query(preview))).match?.id;
 }
 
 Deno.test("a child condition holds for exactly that child; a rule without one holds whatever it is", async () => {

@@ -1,22 +1,14 @@
 import assert from "node:assert/strict";
 import { BasisError } from "../src/errors.ts";
 import { english, loadLocale, messages, phrase } from "../src/locale/messages.ts";
-import {
-  addRule,
-  checkRules,
-  commandPieces,
-  decideByRules,
-  isSimpleCommand,
-  loadRules,
-  matchGlob,
-  pinConditions,
-  removeRule,
-  type Rule,
-  type RuleInput,
-  RulesFileError,
-  rulesFilePath,
-  validateRulesDocument,
-} from "../src/approval/rules/mod.ts";
+import { addRule, loadRules, removeRule, rulesFilePath } from "../src/approval/rules/store.ts";
+import { checkRules } from "../src/approval/rules/check.ts";
+import { commandPieces, isSimpleCommand, matchGlob } from "../src/approval/rules/glob.ts";
+import { decideCall } from "../src/approval/rules/decide.ts";
+import { pinConditions } from "../src/approval/rules/pin.ts";
+import type { Rule, RuleInput } from "../src/approval/rules/types.ts";
+import { RulesFileError } from "../src/approval/rules/errors.ts";
+import { validateRulesDocument } from "../src/approval/rules/validate.ts";
 import type { RuleQuery, ToolConditions } from "../src/approval/rules/types.ts";
 import type { ToolPreview } from "../src/approval/preview.ts";
 import { isSecret } from "../src/redact.ts";
@@ -178,17 +170,18 @@ function query(
     tool: preview.tool,
     kind: "tool",
     preview: { ...preview, env: Object.keys(env).sort() },
+    sideEffect: "process",
     env,
     root: "root" in where ? where.root : "/w",
-    fromWorkspace: where.fromWorkspace ?? false,
+    source: where.fromWorkspace ? "workspace" : "global",
   };
 }
 
 async function winner(rules: Rule[], q: RuleQuery = query()): Promise<string | undefined> {
-  return (await decideByRules(rules, q))?.rule.id;
+  return (await decideCall(rules, q)).match?.id;
 }
 
-Deno.test("decideByRules(): deny beats ask beats allow, however narrow the weaker rule", async () => {
+Deno.test("decideCall(): deny beats ask beats allow, however narrow the weaker rule", async () => {
   const narrowAllow = rule("r-1", {
     when: {
       program: "/bin/rm",
@@ -208,14 +201,14 @@ Deno.test("decideByRules(): deny beats ask beats allow, however narrow the weake
   }
 });
 
-Deno.test("decideByRules(): among equals a workspace rule is named first, then the smaller id", async () => {
+Deno.test("decideCall(): among equals a workspace rule is named first, then the smaller id", async () => {
   const global = rule("r-a");
   const local = rule("r-z", { scope: { workspace: "/w" } });
   assert.equal(await winner([global, local]), "r-z");
   assert.equal(await winner([rule("r-b"), rule("r-a")]), "r-a");
 });
 
-Deno.test("decideByRules() applies only this tool's rules, global or for this exact root", async () => {
+Deno.test("decideCall() applies only this tool's rules, global or for this exact root", async () => {
   const other = rule("r-1", { scope: { workspace: "/elsewhere" } });
   assert.equal(await winner([other]), undefined);
   const here = rule("r-3", { scope: { workspace: "/w" } });
@@ -225,7 +218,7 @@ Deno.test("decideByRules() applies only this tool's rules, global or for this ex
   assert.equal(await winner([rule("r-4", { tool: "bash" })]), undefined);
 });
 
-Deno.test("decideByRules() checks each condition on its own field", async () => {
+Deno.test("decideCall() checks each condition on its own field", async () => {
   const cases: [ToolConditions, boolean][] = [
     [{ program: "/bin/rm" }, true],
     [{ program: "/usr/bin/rm" }, false],
@@ -257,7 +250,7 @@ Deno.test("decideByRules() checks each condition on its own field", async () => 
   }
 });
 
-Deno.test("decideByRules(): a global allow covers a workspace tool only when it says which arguments", async () => {
+Deno.test("decideCall(): a global allow covers a workspace tool only when it says which arguments", async () => {
   const workspace = query(PREVIEW, { fromWorkspace: true });
   assert.equal(await winner([rule("r-1")], workspace), undefined);
   assert.equal(await winner([rule("r-1")], query(PREVIEW, { fromWorkspace: false })), "r-1");
@@ -270,7 +263,7 @@ Deno.test("decideByRules(): a global allow covers a workspace tool only when it 
   assert.equal(await winner([rule("r-5", { decision: "deny" })], workspace), "r-5");
 });
 
-Deno.test("decideByRules(): the manifest's env is part of what an allow rule covers", async () => {
+Deno.test("decideCall(): the manifest's env is part of what an allow rule covers", async () => {
   const env = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor" };
   const withEnv = query(PREVIEW, { env });
   // No env condition: an allow holds only where the manifest sets nothing; a deny or ask anywhere.
@@ -307,12 +300,13 @@ function spawnQuery(body: string, mode: "command" | "agent" = "command"): RuleQu
   return {
     tool: "spawn",
     kind: "spawn",
+    sideEffect: "process",
     preview: { mode, body, cwd: "/w", target: "local" },
     root: "/w",
   };
 }
 
-Deno.test("decideByRules(): a spawn glob allows only simple commands; exact bodies and denials always apply", async () => {
+Deno.test("decideCall(): a spawn glob allows only simple commands; exact bodies and denials always apply", async () => {
   const glob = rule("r-g", { tool: "spawn", when: { body: { glob: "cargo test*" } } });
   assert.equal(await winner([glob], spawnQuery("cargo test --release")), "r-g");
   assert.equal(await winner([glob], spawnQuery("cargo test; rm -rf ~")), undefined);
@@ -1060,11 +1054,11 @@ Deno.test("loadRules() ignores an allow rule whose examples fail but keeps such 
     tool: "sh",
     kind: "tool",
     preview,
-    env: {},
+    sideEffect: "process",
     root: "/w",
-    fromWorkspace: false,
+    source: "global",
   } as const;
-  assert.equal((await decideByRules(loaded.rules, query))?.decision, "deny");
+  assert.equal((await decideCall(loaded.rules, query)).match?.decision, "deny");
 });
 
 Deno.test("a workspace's .basis/rules.json is never read", async () => {
@@ -1096,11 +1090,11 @@ Deno.test("a workspace's .basis/rules.json is never read", async () => {
     tool: "sh",
     kind: "tool",
     preview,
-    env: {},
+    sideEffect: "process",
     root: workspace,
-    fromWorkspace: true,
+    source: "workspace",
   } as const;
-  assert.equal(await decideByRules(loaded.rules, query), undefined);
+  assert.equal((await decideCall(loaded.rules, query)).match, undefined);
 });
 
 // --- Wording in en-US and uk-UA ---

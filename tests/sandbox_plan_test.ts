@@ -13,7 +13,7 @@ import { english, phrase, type PhraseParams } from "../src/locale/messages.ts";
 import type { MessageKey } from "../src/locale/en_us.ts";
 import { makePalette } from "../src/approval/terminal/_render.ts";
 import { renderRequest } from "../src/approval/terminal/_render.ts";
-import { decideByRules } from "../src/approval/rules/decide.ts";
+import { decideCall } from "../src/approval/rules/decide.ts";
 import type { Rule, RuleQuery } from "../src/approval/rules/types.ts";
 import type { ToolPreview } from "../src/approval/preview.ts";
 import { bwrapArgs } from "../src/sandbox/_bwrap.ts";
@@ -328,9 +328,9 @@ Deno.test("rules match the grants: an allow rule without a sandbox condition hol
     tool: "t",
     kind: "tool",
     preview: preview(sandbox),
-    env: {},
+    sideEffect: "process",
     root: "/w",
-    fromWorkspace: false,
+    source: "global",
   });
   const rule = (decision: "allow" | "deny", sandbox?: unknown): Rule =>
     ({
@@ -342,7 +342,7 @@ Deno.test("rules match the grants: an allow rule without a sandbox condition hol
     }) as Rule;
   const grants = { network: true, write: ["/b", "/a"], read: [] };
   const decide = async (rules: Rule[], sandbox: ToolPreview["sandbox"]) =>
-    (await decideByRules(rules, query(sandbox)))?.rule.id;
+    (await decideCall(rules, query(sandbox))).match?.id;
 
   assert.equal(await decide([rule("allow")], NONE), "r-allow");
   assert.equal(await decide([rule("allow")], "unconfined"), "r-allow");

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
-import {
-  promptApproval,
-  type PromptRequest,
-  type SpawnPromptRequest,
-  type TerminalAnswer,
-  type TerminalIo,
-  type ToolPromptRequest,
-} from "../src/approval/terminal/mod.ts";
+import { promptApproval } from "../src/approval/terminal/prompt_approval.ts";
+import type {
+  PromptRequest,
+  SpawnPromptRequest,
+  TerminalAnswer,
+  TerminalIo,
+  ToolPromptRequest,
+} from "../src/approval/terminal/types.ts";
 import { cutNote, cutText } from "../src/approval/terminal/_render.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { assertNoEnglish } from "./_no_english.ts";
@@ -340,7 +340,11 @@ Deno.test("cutText() keeps whole lines within the budgets and counts the rest", 
 
 Deno.test("the prompt library is only imported dynamically", async () => {
   const info = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("../src/approval/terminal/mod.ts", import.meta.url).pathname],
+    args: [
+      "info",
+      "--json",
+      new URL("../src/approval/terminal/prompt_approval.ts", import.meta.url).pathname,
+    ],
     stdout: "piped",
     stderr: "null",
   }).output();
@@ -431,7 +435,7 @@ Deno.test("promptApproval() asks concurrent questions on one terminal one at a t
 
 Deno.test("the terminal prompt asks in uk-UA: texts translated, names, argv and input as they are", async () => {
   const { PassThrough } = await import("node:stream");
-  const { promptApproval } = await import("../src/approval/terminal/mod.ts");
+  const { promptApproval } = await import("../src/approval/terminal/prompt_approval.ts");
   const request = {
     tool: "grep_code",
     sideEffect: "process",

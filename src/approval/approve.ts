@@ -11,20 +11,18 @@ import { BasisError } from "../errors.ts";
 import type { Locale } from "../locale/locale.ts";
 import { loadLocale, messages, type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect } from "../manifest/types.ts";
-import type { ToolPreview } from "./preview.ts";
+import { exactInput, type ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
-import { parseKeepingNumbers } from "../json_text.ts";
 import { canonicalPath } from "../paths.ts";
 import { decideCall } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";
-import { type CallContent, callContent, type ContentSubject } from "./rules/content.ts";
+import { type CallContent, callContent } from "./rules/content.ts";
 import type { ChangedSinceApproval, Rule, RuleQuery, ToolConditions } from "./rules/types.ts";
 import type { SpawnSideEffect } from "../spawn/types.ts";
 import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
 import type { ApprovalPolicy } from "./policy.ts";
-import { describeChanges } from "./rules/approved.ts";
+import { describeChanges, keepApproved } from "./rules/approved.ts";
 import { pinConditions } from "./rules/pin.ts";
-import { keepApproved } from "./rules/approved.ts";
 
 export { APPROVAL_POLICIES, type ApprovalPolicy } from "./policy.ts";
 
@@ -186,72 +184,67 @@ async function judge(
   options: ApprovalOptions,
   content: () => Promise<CallContent>,
 ): Promise<Verdict> {
-  const policy = options.policy ?? "prompt";
+  const { configDir, root, policy = "prompt" } = options;
+  const mine = configDir === undefined
+    ? []
+    : (await loadRules(configDir)).rules.filter((rule) => rule.tool === request.tool);
   let changed: ChangedSinceApproval | undefined;
-  if (options.configDir !== undefined) {
-    const { rules } = await loadRules(options.configDir);
-    const mine = rules.filter((rule) => rule.tool === request.tool);
-    if (mine.length > 0) {
-      // The input as the program gets it is read again only when a rule looks at the input.
-      const exact = mine.some((rule) => "input" in rule.when);
-      const { match, stale } = await decideCall(
-        mine,
-        queryOf(request, options.root, exact, content),
+  if (mine.length > 0) {
+    // The input as the program gets it is read again only when a rule looks at the input.
+    const exact = request.kind !== "spawn" && mine.some((rule) => "input" in rule.when);
+    const query = {
+      ...request,
+      root: root === undefined ? undefined : canonicalPath(root),
+      content,
+      ...(exact ? { preview: { ...request.preview, input: exactInput(request) } } : {}),
+    } as RuleQuery;
+    const { match: rule, stale } = await decideCall(mine, query);
+    if (rule !== undefined) {
+      if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
+      // A rule that says ask: a person decides, whatever rule allows; --approve never still
+      // denies without asking.
+      return policy === "never"
+        ? { outcome: "deny", by: "policy", rule }
+        : { outcome: "ask", by: "prompt", rule };
+    }
+    if (stale !== undefined) {
+      const pinned = (stale.rule.when as ToolConditions).content;
+      const files = describeChanges(
+        typeof pinned === "object" ? pinned : {},
+        await content(),
+        stale.where,
+        {
+          configDir,
+          root: canonicalPath(root ?? request.preview.cwd),
+          secrets: options.secrets ?? [],
+        },
       );
-      if (match !== undefined) {
-        const { rule } = match;
-        if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
-        // A rule that says ask: a person decides, whatever rule allows; --approve never still
-        // denies without asking.
-        return policy === "never"
-          ? { outcome: "deny", by: "policy", rule }
-          : { outcome: "ask", by: "prompt", rule };
-      }
-      if (stale !== undefined) {
-        const pinned = (stale.rule.when as ToolConditions).content;
-        const files = describeChanges(
-          pinned === undefined || pinned === "any" ? {} : pinned,
-          await content(),
-          stale.where,
-          {
-            configDir: options.configDir,
-            root: canonicalPath(options.root ?? request.preview.cwd),
-            secrets: options.secrets ?? [],
-          },
-        );
-        changed = { rule: stale.rule.id, files };
-      }
+      changed = { rule: stale.rule.id, files };
     }
   }
-  const also = changed === undefined ? {} : { changed };
-  if (policy === "always") return { outcome: "allow", by: "policy", rule: undefined, ...also };
-  if (policy === "never") return { outcome: "deny", by: "policy", rule: undefined, ...also };
-  return { outcome: "ask", by: "prompt", rule: undefined, ...also };
+  const outcome = policy === "always" ? "allow" : policy === "never" ? "deny" : "ask";
+  const by = policy === "prompt" ? "prompt" : "policy";
+  return { outcome, by, rule: undefined, ...(changed === undefined ? {} : { changed }) };
 }
 
-/** What a call runs, as its content goes. */
-function subjectOf(request: ApprovalRequest): ContentSubject {
-  if (request.kind === "spawn") {
-    // A task's words are no command: nothing of a task is pinned.
-    const { mode, body, cwd } = request.preview;
-    return { kind: "spawn", body: mode === "command" ? body : "", cwd };
-  }
-  const { program, command, cwd } = request.preview;
-  return {
-    kind: "tool",
-    program,
-    command,
-    cwd,
-    fromInput: (request.fromInput ?? []).map((arg) => arg.index),
-    ...(request.files === undefined ? {} : { files: request.files }),
-  };
-}
-
-/** The call's content, read the first time a rule (or a new rule) needs it. */
+/** The call's content (what it runs, as far as pins go), read the first time a rule needs it. */
 function contentOf(request: ApprovalRequest, options: ApprovalOptions): () => Promise<CallContent> {
   let found: Promise<CallContent> | undefined;
+  const place = { root: options.root, cacheDir: options.cacheDir };
   return () =>
-    found ??= callContent(subjectOf(request), { root: options.root, cacheDir: options.cacheDir });
+    found ??= request.kind === "spawn"
+      // A task's words are no command: nothing of a task is pinned.
+      ? callContent({
+        kind: "spawn",
+        body: request.preview.mode === "command" ? request.preview.body : "",
+        cwd: request.preview.cwd,
+      }, place)
+      : callContent({
+        kind: "tool",
+        ...request.preview,
+        fromInput: (request.fromInput ?? []).map((arg) => arg.index),
+        ...(request.files === undefined ? {} : { files: request.files }),
+      }, place);
 }
 
 /**
@@ -274,221 +267,115 @@ export async function decide(
   request: ApprovalRequest,
   options: ApprovalOptions = {},
 ): Promise<Decision> {
-  const name = JSON.stringify(request.tool);
+  const tool = JSON.stringify(request.tool);
   const content = contentOf(request, options);
-  const verdict = await judge(request, options, content);
-  const { rule } = verdict;
-  if (verdict.outcome === "allow") return decision(true, verdict.by, rule?.id, rule?.reason);
-  if (verdict.outcome === "deny") {
-    if (verdict.by === "rule" && rule !== undefined) {
-      const params = { tool: name, rule: rule.id };
-      return decision(
-        false,
-        "rule",
-        rule.id,
-        rule.reason === undefined
-          ? phrase("denied.rule", params)
-          : phrase("denied.rule_reason", { ...params, reason: rule.reason }),
+  const { outcome, by, rule, changed } = await judge(request, options, content);
+  const ruleId = rule?.id;
+  const denied = (by: Decision["by"], reason: Phrase): Decision => ({
+    allowed: false,
+    by,
+    ruleId,
+    reason,
+  });
+  if (outcome === "allow") return { allowed: true, by, ruleId, reason: rule?.reason };
+  if (outcome === "deny") {
+    if (by !== "rule") {
+      return denied(
+        by,
+        rule === undefined
+          ? phrase("denied.never", { tool })
+          : phrase("denied.never_ask_rule", { tool, rule: rule.id }),
       );
     }
-    const why = rule === undefined
-      ? phrase("denied.never", { tool: name })
-      : phrase("denied.never_ask_rule", { tool: name, rule: rule.id });
-    return decision(false, "policy", rule?.id, why);
+    const params = { tool, rule: rule!.id };
+    return denied(
+      "rule",
+      rule!.reason === undefined
+        ? phrase("denied.rule", params)
+        : phrase("denied.rule_reason", { ...params, reason: rule!.reason }),
+    );
   }
-  const ask = options.ask ?? askOnTerminal(options);
   const prompt = {
     ...request,
     kind: request.kind ?? "tool",
     ...(rule === undefined ? {} : { askedByRule: rule.id }),
-    ...(verdict.changed === undefined ? {} : { changed: verdict.changed }),
+    ...(changed === undefined ? {} : { changed }),
   } as PromptRequest;
+  const ask: Asker = options.ask ??
+    (async (asked) =>
+      await (await import("./terminal/prompt_approval.ts")).promptApproval(asked, options));
   const answer = await ask(prompt);
-  const refused = phrase("denied.prompt", { tool: name });
-  if (rule !== undefined) {
-    // A rule says ask every time: nothing the person answers is remembered.
-    if (answer === "allow_once" || answer === "always_allow") {
-      return decision(true, "prompt", rule.id, undefined);
-    }
-    return answer === "no_answer"
-      ? decision(
-        false,
-        "policy",
-        rule.id,
-        phrase("denied.ask_no_terminal", { tool: name, rule: rule.id }),
-      )
-      : decision(false, "prompt", rule.id, refused);
+  // A rule says ask every time: nothing the person answers is remembered.
+  if (answer === "allow_once" || (rule !== undefined && answer === "always_allow")) {
+    return { allowed: true, by: "prompt", ruleId, reason: undefined };
   }
-  if (answer === "allow_once") return decision(true, "prompt", undefined, undefined);
-  if (answer === "deny") return decision(false, "prompt", undefined, refused);
+  const refused = phrase("denied.prompt", { tool });
   if (answer === "no_answer") {
-    return decision(
-      false,
+    if (rule !== undefined) {
+      return denied("policy", phrase("denied.ask_no_terminal", { tool, rule: rule.id }));
+    }
+    const where = options.root === undefined ? "" : ` -C ${shellQuote(options.root)}`;
+    const command = `basis-tools${where} rules add --tool ${request.tool}`;
+    return denied(
       "policy",
-      undefined,
-      noOneToAsk(request.tool, options.root, verdict.changed),
+      changed === undefined
+        ? phrase("denied.no_terminal", { tool, command })
+        : phrase("denied.no_terminal_changed", {
+          tool,
+          rule: changed.rule,
+          files: changed.files.map((file) => JSON.stringify(file.path)).join(", "),
+          command,
+        }),
     );
   }
-  // The person answered: a rule that cannot be saved (a full or read-only config directory, a lock
-  // held too long) changes nothing about this call. It runs (or is denied) this once, and the
-  // person and the audit trail are told that nothing was remembered.
+  if (answer === "deny" || rule !== undefined) return denied("prompt", refused);
+  // "Always allow" or "never": a rule pinning exactly what was shown, and for an allow the files
+  // that decide what runs (a refusal keeps applying however they change). A rule that cannot be
+  // saved (a full or read-only config directory, a lock held too long) changes nothing about this
+  // call: it runs (or is denied) this once, and the person and the audit trail are told that
+  // nothing was remembered.
+  const allow = answer === "always_allow";
+  const secrets = options.secrets ?? [];
   let remembered: Rule | undefined;
   let unsaved: Phrase | undefined;
   try {
-    remembered = await remember(prompt, answer, options, content);
+    if (options.configDir !== undefined) {
+      const files = allow ? await content() : undefined;
+      const when = await pinConditions(
+        files === undefined ? prompt : { ...prompt, content: files },
+      );
+      if (files !== undefined) await keepApproved(options.configDir, files, secrets);
+      remembered = await addRule(options.configDir, {
+        tool: request.tool,
+        decision: allow ? "allow" : "deny",
+        scope: options.root === undefined ? "global" : { workspace: options.root },
+        when,
+        reason: allow ? "allowed at the prompt" : "refused at the prompt",
+      }, { secrets });
+    }
   } catch (error) {
     if (!(error instanceof BasisError) || error.phrase === undefined) throw error;
-    const key = answer === "always_allow" ? "prompt.not_remembered" : "prompt.not_remembered_never";
+    const key = allow ? "prompt.not_remembered" : "prompt.not_remembered_never";
     unsaved = phrase(key, { reason: error.phrase });
   }
-  await tell(options, [
-    ...(remembered === undefined ? [] : [phrase("prompt.remembered", { rule: remembered.id })]),
-    ...(unsaved === undefined ? [] : [unsaved]),
-  ]);
-  if (answer === "always_allow") return decision(true, "prompt", remembered?.id, unsaved);
-  const why = remembered === undefined
+  const told = remembered === undefined
+    ? unsaved
+    : phrase("prompt.remembered", { rule: remembered.id });
+  if (told !== undefined && options.tell !== undefined) options.tell(told);
+  else if (told !== undefined) {
+    const locale = options.locale ?? "en-US";
+    await loadLocale(locale);
+    try {
+      Deno.stderr.writeSync(
+        new TextEncoder().encode(`basis-tools: ${messages(locale).say(told)}\n`),
+      );
+    } catch {
+      // Nowhere left to say it.
+    }
+  }
+  if (allow) return { allowed: true, by: "prompt", ruleId: remembered?.id, reason: unsaved };
+  const reason = remembered === undefined
     ? refused
-    : phrase("denied.prompt_remembered", { tool: name, rule: remembered.id });
-  return decision(false, "prompt", remembered?.id, why);
-}
-
-function decision(
-  allowed: boolean,
-  by: Decision["by"],
-  ruleId: string | undefined,
-  reason: Phrase | string | undefined,
-): Decision {
-  return { allowed, by, ruleId, reason };
-}
-
-/** The rule query for a request: its kind, preview, canonical root and content. */
-function queryOf(
-  request: ApprovalRequest,
-  root: string | undefined,
-  exact: boolean,
-  content: () => Promise<CallContent>,
-): RuleQuery {
-  const canonical = root === undefined ? undefined : canonicalPath(root);
-  if (request.kind === "spawn") {
-    return {
-      tool: request.tool,
-      kind: "spawn",
-      preview: request.preview,
-      root: canonical,
-      content,
-    };
-  }
-  return {
-    tool: request.tool,
-    kind: "tool",
-    preview: exact ? { ...request.preview, input: exactInput(request) } : request.preview,
-    env: request.env ?? {},
-    root: canonical,
-    fromWorkspace: (request.source ?? "workspace") === "workspace",
-    fromInput: request.fromInput ?? [],
-    content,
-  };
-}
-
-/** Above this size the input is matched as parsed (every number as its double). */
-const EXACT_INPUT_LIMIT = 1 << 20;
-
-/**
- * The input as the program receives it, when its stdin is known: a number written with more digits
- * than a double holds stays those digits, so an `equals` condition compares what the program gets.
- */
-function exactInput(request: ApprovalRequest & { kind?: "tool" }): unknown {
-  const stdin = request.stdin;
-  if (stdin === undefined || stdin.length > EXACT_INPUT_LIMIT) return request.preview.input;
-  try {
-    return parseKeepingNumbers(new TextDecoder().decode(stdin));
-  } catch {
-    return request.preview.input;
-  }
-}
-
-/**
- * Remembers an "always allow" or "never" answer: a rule pinning exactly what was shown, and for an
- * allow the files that decide what runs (a refusal keeps applying however they change).
- */
-async function remember(
-  request: PromptRequest,
-  answer: "always_allow" | "never",
-  options: ApprovalOptions,
-  content: () => Promise<CallContent>,
-): Promise<Rule | undefined> {
-  if (options.configDir === undefined) return undefined;
-  const files = answer === "always_allow" ? await content() : undefined;
-  const when = await pinConditions(
-    {
-      ...(request.kind === "spawn" ? { kind: "spawn", preview: request.preview } : {
-        kind: "tool",
-        preview: request.preview,
-        ...(request.env ? { env: request.env } : {}),
-        ...(request.fromInput ? { fromInput: request.fromInput } : {}),
-      }),
-      ...(files === undefined ? {} : { content: files }),
-    },
-  );
-  if (files !== undefined) {
-    await keepApproved(options.configDir, files, options.secrets ?? []);
-  }
-  return await addRule(options.configDir, {
-    tool: request.tool,
-    decision: answer === "always_allow" ? "allow" : "deny",
-    scope: options.root === undefined ? "global" : { workspace: options.root },
-    when,
-    reason: answer === "always_allow" ? "allowed at the prompt" : "refused at the prompt",
-  }, { secrets: options.secrets ?? [] });
-}
-
-/** Tells what became of an answer to remember: to `tell`, else on stderr in the locale. */
-async function tell(options: ApprovalOptions, lines: readonly Phrase[]): Promise<void> {
-  if (options.tell !== undefined) return lines.forEach(options.tell);
-  const locale = options.locale ?? "en-US";
-  await loadLocale(locale);
-  const words = messages(locale);
-  try {
-    Deno.stderr.writeSync(new TextEncoder().encode(
-      lines.map((line) => `basis-tools: ${words.say(line)}\n`).join(""),
-    ));
-  } catch {
-    // Nowhere left to say it.
-  }
-}
-
-function askOnTerminal(options: ApprovalOptions): Asker {
-  return async (request) => {
-    const { promptApproval } = await import("./terminal/prompt_approval.ts");
-    return await promptApproval(request, {
-      secrets: options.secrets ?? [],
-      ...(options.controllingTerminal === undefined
-        ? {}
-        : { controllingTerminal: options.controllingTerminal }),
-      ...(options.locale === undefined ? {} : { locale: options.locale }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-  };
-}
-
-/**
- * The one line for a call that no rule answers and no one can be asked about; it names the files
- * that changed when an allow rule would have answered but for them.
- */
-function noOneToAsk(
-  tool: string,
-  root: string | undefined,
-  changed: ChangedSinceApproval | undefined,
-): Phrase {
-  const where = root === undefined ? "" : ` -C ${shellQuote(root)}`;
-  const command = `basis-tools${where} rules add --tool ${tool}`;
-  if (changed === undefined) {
-    return phrase("denied.no_terminal", { tool: JSON.stringify(tool), command });
-  }
-  return phrase("denied.no_terminal_changed", {
-    tool: JSON.stringify(tool),
-    rule: changed.rule,
-    files: changed.files.map((file) => JSON.stringify(file.path)).join(", "),
-    command,
-  });
+    : phrase("denied.prompt_remembered", { tool, rule: remembered.id });
+  return { allowed: false, by: "prompt", ruleId: remembered?.id, reason };
 }

@@ -6,6 +6,10 @@
  */
 
 import type { PreviewSandbox } from "../sandbox/types.ts";
+import { parseKeepingNumbers } from "../json_text.ts";
+
+/** Above this size the input is taken as parsed (every number as its double). */
+const EXACT_INPUT_LIMIT = 1 << 20;
 
 /**
  * The preview of a declared tool's call. Key order: tool, program, command, cwd, env, sandbox,
@@ -74,8 +78,32 @@ export function toolPreview(
   };
 }
 
-/** The grants with their keys in the pinned order: network, write, read. */
-function copySandbox(sandbox: PreviewSandbox): PreviewSandbox {
+/**
+ * The grants with their keys in the pinned order: network, write, read.
+ *
+ * @param sandbox The grants (or `"unconfined"`).
+ * @returns A copy.
+ */
+export function copySandbox(sandbox: PreviewSandbox): PreviewSandbox {
   if (typeof sandbox === "string") return sandbox;
   return { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
+}
+
+/**
+ * The input as the program receives it, when its stdin is known: a number written with more digits
+ * than a double holds stays those digits, so what is shown and matched is what the program gets.
+ *
+ * @param request The preview and, when known, the program's stdin.
+ * @returns The input, its numbers kept as written where the stdin says them.
+ */
+export function exactInput(
+  request: { readonly preview: { readonly input: unknown }; readonly stdin?: Uint8Array },
+): unknown {
+  const { stdin } = request;
+  if (stdin === undefined || stdin.length > EXACT_INPUT_LIMIT) return request.preview.input;
+  try {
+    return parseKeepingNumbers(new TextDecoder().decode(stdin));
+  } catch {
+    return request.preview.input;
+  }
 }

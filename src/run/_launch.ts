@@ -125,6 +125,9 @@ function watchdogInput(setsid: string): WritableStreamDefaultWriter<Uint8Array> 
     try {
       const started = new Deno.Command(setsid, {
         args: ["--", "/bin/sh", "-c", WATCHDOG],
+        // Builtins only: nothing of the environment (no BASH_ENV, no LD_PRELOAD) reaches it.
+        clearEnv: true,
+        env: {},
         stdin: "piped",
         stdout: "null",
         stderr: "null",

@@ -22,7 +22,6 @@ import type {
   ContentCondition,
   InputMatcher,
   Rule,
-  RuleMatch,
   RuleQuery,
   SandboxCondition,
   SpawnConditions,
@@ -58,49 +57,24 @@ function compareRules(a: Rule, b: Rule): number {
  *   { id: "r-2", tool: "rm", decision: "allow", scope: { workspace: "/w" }, when },
  * ] as const;
  * const preview = { tool: "rm", program: "/bin/rm", command: ["rm", "-rf", "x"], cwd: "/w", env: [], sandbox: "unconfined", input: {} } as const;
- * const { match } = await decideCall(rules, { tool: "rm", kind: "tool", preview, env: {}, root: "/w", fromWorkspace: false });
- * console.assert(match?.decision === "deny" && match.rule.id === "r-1");
+ * const { match } = await decideCall(rules, { tool: "rm", sideEffect: "process", preview, root: "/w", source: "global" });
+ * console.assert(match?.decision === "deny" && match.id === "r-1");
  * ```
  */
 export async function decideCall(
   rules: readonly Rule[],
   query: RuleQuery,
-): Promise<{ match?: RuleMatch; stale?: StaleRule }> {
+): Promise<{ match?: Rule; stale?: StaleRule }> {
   const candidates = rules.filter((rule) =>
     rule.tool === query.tool && (rule.scope === "global" || rule.scope.workspace === query.root)
   ).sort(compareRules);
   let stale: StaleRule | undefined;
   for (const rule of candidates) {
     const held = await check(rule, query);
-    if (held === true) return { match: { rule, decision: rule.decision } };
+    if (held === true) return { match: rule };
     if (held !== false && rule.decision === "allow") stale ??= { rule, where: held };
   }
   return stale === undefined ? {} : { stale };
-}
-
-/**
- * The rule that answers a call, if any ({@linkcode decideCall}'s `match`).
- *
- * @param rules The rules in force.
- * @param query The call.
- * @returns The winning rule and its decision, or `undefined` when no rule applies.
- */
-export async function decideByRules(
-  rules: readonly Rule[],
-  query: RuleQuery,
-): Promise<RuleMatch | undefined> {
-  return (await decideCall(rules, query)).match;
-}
-
-/**
- * Whether one rule applies to a call (its tool and scope aside): every condition holds.
- *
- * @param rule The rule.
- * @param query The call.
- * @returns True when the rule answers the call.
- */
-export async function applies(rule: Rule, query: RuleQuery): Promise<boolean> {
-  return await check(rule, query) === true;
 }
 
 /** Whether a rule applies; when only its content pins fail, the pins that differ. */
@@ -108,10 +82,10 @@ async function check(rule: Rule, query: RuleQuery): Promise<boolean | readonly s
   const strict = rule.decision !== "allow";
   if (query.kind === "spawn") return await spawnApplies(rule, strict, query);
   const when = rule.when as ToolConditions;
-  const { preview, env } = query;
+  const { preview, env = {}, source = "workspace" } = query;
   // A workspace tool may shadow a global one by name: a global allow rule covers it only when
   // the rule says which arguments it allows. A stricter rule applies whoever declared the tool.
-  if (rule.scope === "global" && query.fromWorkspace && !strict && when.argv === undefined) {
+  if (rule.scope === "global" && source === "workspace" && !strict && when.argv === undefined) {
     return false;
   }
   // The manifest's variables change what a program does (`GIT_CONFIG_*`, `LD_PRELOAD`): an allow
@@ -253,14 +227,9 @@ async function sameSandbox(
 ): Promise<boolean> {
   if (wanted === "any") return true;
   if (found === undefined) return false;
-  if (typeof wanted === "object" && "sha256" in wanted) {
-    return await saltedSha256(wanted.salt, grantsText(found)) === wanted.sha256;
-  }
-  if (typeof wanted === "string" || typeof found === "string") return wanted === found;
-  const same = (a: readonly string[], b: readonly string[]) =>
-    new Set(a).size === new Set(b).size && a.every((path) => b.includes(path));
-  return wanted.network === found.network && same(wanted.write, found.write) &&
-    same(wanted.read, found.read);
+  return typeof wanted === "object" && "sha256" in wanted
+    ? await saltedSha256(wanted.salt, grantsText(found)) === wanted.sha256
+    : grantsText(wanted) === grantsText(found);
 }
 
 /**

@@ -13,19 +13,13 @@
  * @module
  */
 
-import type { ToolPreview } from "../preview.ts";
+import { copySandbox, type ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { CallContent } from "./content.ts";
 import { digestOf } from "./_digest.ts";
 import { childText, envText } from "./decide.ts";
 import type { ArgMatcher, ContentCondition, SpawnConditions, ToolConditions } from "./types.ts";
-
-/** The grants, lists copied, keys in the pinned order. */
-function copy(sandbox: PreviewSandbox): PreviewSandbox {
-  if (typeof sandbox === "string") return sandbox;
-  return { network: sandbox.network, write: [...sandbox.write], read: [...sandbox.read] };
-}
 
 /** Whether a call may touch more than the default sandbox gives (unconfined is the user's own policy). */
 function hasGrants(sandbox: PreviewSandbox): boolean {
@@ -94,7 +88,7 @@ export async function pinConditions(pinned: Pinned): Promise<ToolConditions | Sp
       body,
       target,
       cwd,
-      ...(sandbox === undefined ? {} : { sandbox: copy(sandbox) }),
+      ...(sandbox === undefined ? {} : { sandbox: copySandbox(sandbox) }),
       ...(reach === undefined ? {} : { reach }),
       ...(shown === undefined ? {} : { child: JSON.parse(shown) }),
       ...(content === undefined ? {} : { content }),
@@ -113,7 +107,7 @@ export async function pinConditions(pinned: Pinned): Promise<ToolConditions | Sp
     argv,
     cwd,
     ...(Object.keys(env).length === 0 ? {} : { env: await digestOf(envText(env)) }),
-    ...(hasGrants(sandbox) ? { sandbox: copy(sandbox) } : {}),
+    ...(hasGrants(sandbox) ? { sandbox: copySandbox(sandbox) } : {}),
     ...(content === undefined ? {} : { content }),
   };
 }

@@ -61,10 +61,8 @@ export function rulesFilePath(configDir: string): string {
  * @example Look a call up
  * ```ts ignore
  * import { configDir } from "../../paths.ts";
- * import { decideByRules, loadRules } from "./mod.ts";
- * const { rules } = await loadRules(configDir());
- * const preview = { tool: "echo", program: "/usr/bin/cat", command: ["cat"], cwd: "/w", input: {} };
- * const found = await decideByRules(rules, { tool: "echo", kind: "tool", preview, root: "/w", fromWorkspace: true });
+ * import { loadRules } from "./store.ts";
+ * const { rules, problems } = await loadRules(configDir());
  * ```
  */
 export async function loadRules(configDir: string): Promise<LoadedRules> {

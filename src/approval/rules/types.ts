@@ -9,8 +9,8 @@
  */
 
 import type { Phrase } from "../../locale/messages.ts";
-import type { ToolPreview } from "../preview.ts";
-import type { Reach, SpawnPreview } from "../../spawn/types.ts";
+import type { ApprovalRequest } from "../approve.ts";
+import type { Reach } from "../../spawn/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { CallContent } from "./content.ts";
@@ -198,7 +198,7 @@ export interface RuleProblem {
 export interface LoadedRules {
   /** The file read (it may not exist). */
   readonly file: string;
-  /** The rules in force, in file order: pass these to `decideByRules`. */
+  /** The rules in force, in file order: pass these to `decideCall`. */
   readonly rules: readonly Rule[];
   /** Allow rules out of force because an example failed, in file order. */
   readonly ignored: readonly Rule[];
@@ -206,44 +206,16 @@ export interface LoadedRules {
   readonly problems: readonly RuleProblem[];
 }
 
-/** The call a rule is looked up for. */
-export type RuleQuery =
-  & {
-    /** The name the call is decided under. */
-    readonly tool: string;
-    /** The canonical workspace root; `undefined` when there is none: global rules only. */
-    readonly root?: string | undefined;
-  }
-  & (
-    | {
-      readonly kind: "tool";
-      readonly preview: ToolPreview;
-      /** The manifest's `env` as the program gets it (for `env` conditions; never shown). */
-      readonly env: Readonly<Record<string, string>>;
-      /**
-       * Whether the tool was declared by the workspace's manifest: a global allow rule then
-       * applies only when it has an argv condition (a workspace tool may shadow a global one by
-       * name).
-       */
-      readonly fromWorkspace: boolean;
-      /** The argv positions filled from the input, and from which field. @default [] */
-      readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
-      /** The call's files, read when a rule needs them. @default no file to pin */
-      readonly content?: () => Promise<CallContent>;
-    }
-    | {
-      readonly kind: "spawn";
-      readonly preview: SpawnPreview;
-      /** The files the command's words name, read when a rule needs them. @default none */
-      readonly content?: () => Promise<CallContent>;
-    }
-  );
-
-/** The rule that answered a call, and its answer. */
-export interface RuleMatch {
-  readonly rule: Rule;
-  readonly decision: RuleDecision;
-}
+/**
+ * The call a rule is looked up for: the approval request (a global allow rule covers a workspace
+ * tool only when it has an argv condition: a workspace tool may shadow a global one by name), the
+ * canonical workspace root (`undefined`: global rules only), and the call's files, read when a rule
+ * needs them (none: no file to pin).
+ */
+export type RuleQuery = ApprovalRequest & {
+  readonly root?: string | undefined;
+  readonly content?: () => Promise<CallContent>;
+};
 
 /** An allow rule that would have answered but for files that changed since it pinned them. */
 export interface StaleRule {

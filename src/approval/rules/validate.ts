@@ -10,11 +10,11 @@
 
 import type { MessageKey } from "../../locale/en_us.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
-import { isAbsolutePath } from "../../paths.ts";
 import { shapeProblems } from "../../config_shape.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
-import { type ChildPreview, ROSTER_NAME } from "../../spawn/child.ts";
+import { childText, grantsText } from "./decide.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
+import type { ChildPreview } from "../../spawn/child.ts";
 import type { Rule, RuleInput, RulesDocument } from "./types.ts";
 
 /** The keys of a rule, in canonical order. */
@@ -47,67 +47,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function quoteName(name: string): string {
   const chars = [...name];
   return JSON.stringify(chars.length > 40 ? `${chars.slice(0, 40).join("")}…` : name);
-}
-
-/**
- * Narrows a sandbox value as previews carry it: `"unconfined"`, or exactly `network` (a
- * boolean), `write` and `read` (arrays of absolute paths), the lists sorted and each path once
- * (a condition compares them as sets).
- *
- * @param value The value as written.
- * @returns The value in canonical form, or `undefined` when it is not one.
- */
-export function narrowSandbox(value: unknown): PreviewSandbox | undefined {
-  if (value === "unconfined") return value;
-  if (!isRecord(value)) return undefined;
-  const keys = Object.keys(value);
-  if (keys.length !== 3 || !["network", "write", "read"].every((key) => keys.includes(key))) {
-    return undefined;
-  }
-  const { network, write, read } = value;
-  const paths = (list: unknown) =>
-    Array.isArray(list) && list.every((path) => typeof path === "string" && isAbsolutePath(path))
-      ? [...new Set(list as string[])].sort()
-      : undefined;
-  const writable = paths(write);
-  const readable = paths(read);
-  if (typeof network !== "boolean" || writable === undefined || readable === undefined) {
-    return undefined;
-  }
-  return { network, write: writable, read: readable };
-}
-
-/**
- * Narrows a child description as previews carry it: any of `roster` (tool names, compared as a
- * set: sorted, each once), `model` and `system_prompt` (strings), keys in that order, at least
- * one of them.
- *
- * @param value The value as written.
- * @returns The description in canonical form, or `undefined` when it is not one.
- */
-export function narrowChildPreview(value: unknown): ChildPreview | undefined {
-  if (!isRecord(value)) return undefined;
-  const keys = Object.keys(value);
-  if (
-    keys.length === 0 || keys.some((key) => !["roster", "model", "system_prompt"].includes(key))
-  ) {
-    return undefined;
-  }
-  const { roster, model, system_prompt } = value;
-  if (
-    roster !== undefined &&
-    (!Array.isArray(roster) ||
-      !roster.every((name) => typeof name === "string" && ROSTER_NAME.test(name)))
-  ) {
-    return undefined;
-  }
-  if (model !== undefined && typeof model !== "string") return undefined;
-  if (system_prompt !== undefined && typeof system_prompt !== "string") return undefined;
-  return {
-    ...(roster === undefined ? {} : { roster: [...new Set(roster as string[])].sort() }),
-    ...(model === undefined ? {} : { model }),
-    ...(system_prompt === undefined ? {} : { system_prompt }),
-  };
 }
 
 /** The only version of the rules file this code reads and writes. */
@@ -235,8 +174,9 @@ function canonical(rule: Rule): Rule {
       keys.filter((key) => Object.hasOwn(value, key)).map((key) => [key, value[key]]),
     );
   const when = ordered(rule.when as Record<string, unknown>, CONDITIONS);
-  if (when.sandbox !== undefined) when.sandbox = narrowSandbox(when.sandbox) ?? when.sandbox;
-  if (when.child !== undefined) when.child = narrowChildPreview(when.child) ?? when.child;
+  const { sandbox, child } = when as { sandbox?: PreviewSandbox; child?: ChildPreview };
+  if (isRecord(sandbox) && !("sha256" in sandbox)) when.sandbox = JSON.parse(grantsText(sandbox));
+  if (isRecord(child) && !("sha256" in child)) when.child = JSON.parse(childText(child));
   return ordered({ ...rule, when }, [...RULE_KEYS, "created"]) as unknown as Rule;
 }
 

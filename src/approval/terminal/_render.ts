@@ -6,7 +6,7 @@
  * @module
  */
 
-import { parseKeepingNumbers } from "../../json_text.ts";
+import { exactInput } from "../preview.ts";
 import { redactorOf } from "../../redact.ts";
 import { displayArg, visibleLines } from "../shell_quote.ts";
 import type { PromptRequest } from "./types.ts";
@@ -19,8 +19,6 @@ const MAX_LINES = 40;
 /** …and this many UTF-8 bytes. */
 const MAX_BYTES = 4096;
 const LABEL_WIDTH = 13;
-/** Above this size the input is shown from its parsed value (it is cut to 4 KiB anyway). */
-const EXACT_INPUT_LIMIT = 1 << 20;
 
 const CHANGES = {
   changed: "prompt.change_changed",
@@ -99,16 +97,9 @@ export function renderRequest(
     }
     field("prompt.sandbox", sandbox(request.preview.sandbox));
     // The program's exact stdin when known (its numbers' digits as written).
-    let value = input;
-    const { stdin } = request;
-    if (stdin !== undefined && stdin.length <= EXACT_INPUT_LIMIT) {
-      try {
-        value = parseKeepingNumbers(new TextDecoder().decode(stdin));
-      } catch {
-        // Shown from the parsed value.
-      }
-    }
-    const json = input === undefined ? t("prompt.none") : JSON.stringify(value, null, 2);
+    const json = input === undefined
+      ? t("prompt.none")
+      : JSON.stringify(exactInput(request), null, 2);
     // Each secret also as it appears inside a JSON string.
     const forms = [...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))];
     field("prompt.input", long(visibleLines(redactorOf([...new Set(forms)]).text(json))));

@@ -75,7 +75,7 @@ export interface TerminalIo {
   /** Values never to show (manifest env values), replaced by `[redacted]`. @default [] */
   secrets?: readonly string[];
   /** Cancels the prompt from outside (the call was cancelled): the answer is `deny`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * The language of the prompt's texts (tool names, commands and input are shown as they are).
    * @default "en-US"
