@@ -22,12 +22,8 @@ export type JsonKind = "null" | "array" | "object" | "string" | "number" | "bool
  * ```
  */
 export function jsonKind(value: unknown): JsonKind {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  const type = typeof value;
-  return type === "object" || type === "string" || type === "number" || type === "boolean"
-    ? type
-    : "other";
+  const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  return /^(?:null|array|object|string|number|boolean)$/.test(type) ? type as JsonKind : "other";
 }
 
 /**

@@ -85,12 +85,8 @@ function escapedKey(text: string): boolean {
 /** A key's closing quote: an unescaped `"` followed by `:`. */
 const KEY_END = /(?:^|[^\\])(?:\\\\)*\x22[ \t\n\r]*:/g;
 
+/** jsonc-parser, imported on first use. */
 let jsoncModule: Promise<Jsonc> | undefined;
-
-function loadJsonc(): Promise<Jsonc> {
-  jsoncModule ??= import("jsonc-parser");
-  return jsoncModule;
-}
 
 /** Where one key and its value start; `first` is where the key was first given. */
 type Place = [first: Position, key: Position, value: Position];
@@ -119,7 +115,7 @@ let lastPass: { text: string; pass: Pass } | undefined;
  */
 async function read(text: string, options: typeof JSONC | typeof STRICT): Promise<Pass> {
   if (lastPass?.text === text && options === JSONC) return lastPass.pass;
-  const jsonc = await loadJsonc();
+  const jsonc = await (jsoncModule ??= import("jsonc-parser"));
   const places = new WeakMap<object, Map<Segment, Place>>();
   const duplicates: DuplicateKey[] = [];
   const errors: (ParseError & Position)[] = [];
@@ -143,14 +139,7 @@ async function read(text: string, options: typeof JSONC | typeof STRICT): Promis
       entries.set(key, [entries.get(key)?.[0] ?? keyAt, keyAt, where]);
       // Own data, as JSON.parse makes it: "__proto__" must not become the prototype.
       if (key !== "__proto__") top[key] = item;
-      else {
-        Object.defineProperty(top, key, {
-          value: item,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
-      }
+      else setOwn(top, key, item);
     }
   };
   const begin = (item: Record<string, unknown> | unknown[], line: number, character: number) => {
@@ -332,7 +321,8 @@ async function describeError(
   const error = errors[0]!;
   const scanError = SCAN_ERRORS[error.error];
   if (scanError !== undefined) return phrase(scanError);
-  const found = describeToken(await loadJsonc(), text, error.offset, end);
+  const jsonc = await (jsoncModule ??= import("jsonc-parser"));
+  const found = describeToken(jsonc, text, error.offset, end);
   const expectedFor = (code: number) => code === END_EXPECTED ? end : EXPECTED[code - 3];
   // An unexpected symbol is reported first; what was expected there comes next, right after it.
   const next = errors[1];
@@ -360,6 +350,18 @@ function describeToken(jsonc: Jsonc, text: string, offset: number, end: Phrase):
   const token = text.slice(from, from + Math.min(scanner.getTokenLength(), 3));
   if (scanner.getTokenLength() <= 2 && [...token].length === 1) return JSON.stringify(token);
   return phrase("json.unquoted");
+}
+
+/**
+ * Sets a key of an object as its own data, as `JSON.parse` does: a key `"__proto__"` stays a key
+ * and never sets the prototype.
+ *
+ * @param to The object.
+ * @param key The key.
+ * @param value Its value.
+ */
+export function setOwn(to: object, key: string, value: unknown): void {
+  Object.defineProperty(to, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** `JSON.parse`'s reviver with the source text of each primitive (ES2025, in V8). */
@@ -437,7 +439,7 @@ const TINY = /[eE]-\d{3}|0{200}/;
  */
 export async function underflowPointer(text: string): Promise<string | undefined> {
   if (!TINY.test(text)) return undefined;
-  const jsonc = await loadJsonc();
+  const jsonc = await (jsoncModule ??= import("jsonc-parser"));
   let found: Segment[] | undefined;
   try {
     jsonc.visit(text, {

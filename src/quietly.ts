@@ -34,6 +34,16 @@ export function quietly<T>(call: () => T): T {
 }
 
 /**
+ * Whether a file operation failed because nothing is at the path (or a part of it is a file).
+ *
+ * @param error What the operation threw.
+ * @returns True for `NotFound` and `NotADirectory`.
+ */
+export function isMissing(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
+}
+
+/**
  * Whether a path exists (following links), asked without a stack trace when it does not.
  *
  * @param path The path.

@@ -104,15 +104,13 @@ export function sameFile(a: string, b: string): boolean {
 
 /** The reason to refuse a symbolic link standing at the path whose target does not exist. */
 function danglingLink(path: string): ConfigFileRead | undefined {
-  let target: string;
   try {
-    if (!quietly(() => Deno.lstatSync(path)).isSymlink) return undefined;
-    target = Deno.readLinkSync(path);
+    // Not a link (or nothing there, or not allowed to look): it throws.
+    const target = JSON.stringify(quietly(() => Deno.readLinkSync(path)));
+    return { kind: "error", reason: phrase("file.read_dangling_link", { target }) };
   } catch {
     return undefined;
   }
-  const reason = phrase("file.read_dangling_link", { target: JSON.stringify(target) });
-  return { kind: "error", reason };
 }
 
 function cannotRead(error: unknown): Phrase {

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { quietly } from "./quietly.ts";
+import { isMissing, quietly } from "./quietly.ts";
 
 /** What stands at a path, read when it is a regular file within the limit. */
 export type RegularRead =
@@ -62,9 +62,7 @@ export function readRegularFile(path: string, options: ReadRegularOptions): Regu
       file.close();
     }
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return { kind: "missing" };
-    }
+    if (isMissing(error)) return { kind: "missing" };
     throw error;
   }
 }

@@ -16,6 +16,7 @@
  */
 
 import { concatBytes } from "./bytes.ts";
+import { setOwn } from "./json_text.ts";
 import type { Phrase, PhraseParams } from "./locale/messages.ts";
 
 /** What replaces a secret. */
@@ -318,12 +319,7 @@ export class Redactor {
       if (Array.isArray(frame.target)) frame.target.push(copy(item));
       else {
         // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
-        Object.defineProperty(frame.target, this.text(key), {
-          value: copy(item),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setOwn(frame.target, this.text(key), copy(item));
       }
     }
     return root;
@@ -375,11 +371,6 @@ export class StreamRedactor {
   /** @param automaton The secrets' automaton over bytes; `undefined` when there are none. */
   constructor(automaton: Automaton | undefined) {
     this.#automaton = automaton;
-  }
-
-  /** Whether there is anything to hide: when not, `push` gives every chunk back as it is. */
-  get active(): boolean {
-    return this.#automaton !== undefined;
   }
 
   /**

@@ -39,24 +39,6 @@ export function unknownKey(
   return { field: keyLabel(key), reason };
 }
 
-/** Options of {@linkcode nearWords}. */
-export interface NearOptions {
-  /**
-   * Also suggest the words that begin with `word` (two characters or more): `ch` → `check`.
-   *
-   * @default {false}
-   */
-  prefix?: boolean;
-  /**
-   * Also suggest the words `word` abbreviates (two characters or more): their initials
-   * (`wc` → `word_count`), or a part of them (`count` → `word_count`, three characters or more).
-   * Implies `prefix`.
-   *
-   * @default {false}
-   */
-  abbreviation?: boolean;
-}
-
 /**
  * The known words close enough to `word` to be a likely typo (at most two edits, and fewer than
  * half its length, comparing case-insensitively and treating `-` as `_`), closest first, ties in
@@ -78,7 +60,16 @@ export function nearWords(
   word: string,
   known: readonly string[],
   limit: number,
-  options: NearOptions = {},
+  options: {
+    /** Also suggest the words that begin with `word` (two characters or more): `ch` → `check`. */
+    prefix?: boolean;
+    /**
+     * Also suggest the words `word` abbreviates (two characters or more): their initials
+     * (`wc` → `word_count`), or a part of them (`count` → `word_count`, three characters or more).
+     * Implies `prefix`.
+     */
+    abbreviation?: boolean;
+  } = {},
 ): string[] {
   if (word.length > MAX_KEY_LENGTH) return [];
   const wanted = canonical(word);

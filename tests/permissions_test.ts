@@ -4,7 +4,7 @@ import { loadRoster } from "../src/manifest/load.ts";
 import type { Roster } from "../src/manifest/types.ts";
 import { type DeriveOptions, derivePermissions } from "../src/permissions/derive.ts";
 import { formatPermissions, permissionFlags } from "../src/permissions/format.ts";
-import { allRuntimeEnvNames } from "../src/permissions/derive.ts";
+import { ALL_RUNTIME_ENV } from "../src/permissions/derive.ts";
 import type { DerivedPermissions } from "../src/permissions/derive.ts";
 import { resolveProgram } from "../src/run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../src/spawn/mod.ts";
@@ -462,7 +462,7 @@ Deno.test({
 });
 
 Deno.test("every variable the source reads is granted", async () => {
-  const granted = new Set([...allRuntimeEnvNames(), ...KEPT_ENV, SPAWN_DEPTH_VAR]);
+  const granted = new Set([...ALL_RUNTIME_ENV, ...KEPT_ENV, SPAWN_DEPTH_VAR]);
   // env("X"), readEnv("X"), Deno.env.get("X"), effectiveVar(env, "X"), homeBased(env, "X", …),
   // process.env.X / process.env["X"], and NAME_VAR = "X" constants.
   const lookup =

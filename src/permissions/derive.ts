@@ -32,11 +32,11 @@ export interface ProgramRequest {
   /** The arguments it is declared with (to spot code passed inline). */
   readonly args: readonly string[];
   /** The `PATH` it is looked up on, when not the one every call sees. */
-  readonly path?: string;
+  readonly path?: string | undefined;
   /** How to do without it, for a warning (`run with --no-shell to leave it out`). */
   readonly hint?: Phrase;
   /** It runs inside the OS sandbox: a warning says what still confines it. @default false */
-  readonly sandboxed?: boolean;
+  readonly sandboxed?: boolean | undefined;
 }
 
 /**
@@ -118,14 +118,8 @@ const RUNTIME_ENV = [
 const WINDOWS_ENV = "USERPROFILE PATHEXT WT_SESSION TERMINUS_SUBLIME ConEmuTask TERMINAL_EMULATOR"
   .split(" ");
 
-/**
- * Every name basis-tools may read on some platform (for the test that scans the source).
- *
- * @returns The names.
- */
-export function allRuntimeEnvNames(): readonly string[] {
-  return [...RUNTIME_ENV, ...WINDOWS_ENV];
-}
+/** Every name basis-tools may read on some platform (for the test that scans the source). */
+export const ALL_RUNTIME_ENV: readonly string[] = [...RUNTIME_ENV, ...WINDOWS_ENV];
 
 /**
  * Programs whose grant defeats confinement: Deno's `--allow-run` allows a program with any
@@ -178,16 +172,13 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const callEnv = options.callEnv ?? {};
   const warnings: PermissionWarning[] = [];
   const warn = (kind: PermissionWarning["kind"], phrase: Phrase) => warnings.push({ kind, phrase });
-  const requests: ProgramRequest[] = [...roster.tools.values()].map((spec) => {
-    const path = lookup(spec.env, "PATH");
-    return {
-      user: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
-      program: spec.program,
-      args: spec.command.slice(1),
-      ...(path === undefined ? {} : { path }),
-      ...(options.sandbox?.sandboxed ? { sandboxed: true } : {}),
-    };
-  });
+  const requests: ProgramRequest[] = [...roster.tools.values()].map((spec) => ({
+    user: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
+    program: spec.program,
+    args: spec.command.slice(1),
+    path: lookup(spec.env, "PATH"),
+    sandboxed: options.sandbox?.sandboxed,
+  }));
   requests.push(...(options.programs ?? []));
 
   const callPath = lookup(callEnv, "PATH") ?? env("PATH");

@@ -9,7 +9,7 @@
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { isAbsolutePath, joinPath } from "../paths.ts";
 import { quote } from "./_launch.ts";
-import { quietly } from "../quietly.ts";
+import { isMissing, quietly } from "../quietly.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -135,9 +135,7 @@ function inspect(path: string): Kind | "refused" {
   try {
     info = quietly(() => Deno.statSync(path));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return "missing";
-    }
+    if (isMissing(error)) return "missing";
     return error instanceof Deno.errors.NotCapable ? "refused" : "unknown";
   }
   if (info.isDirectory) return "directory";

@@ -113,11 +113,16 @@ function tightenMode(dir: string): void {
   }
 }
 
-/** Whether a permission is granted already (so that using it asks nothing). */
-function granted(descriptor: Deno.PermissionDescriptor): boolean {
+/**
+ * Whether a permission is granted already (so that using it asks nothing).
+ *
+ * @param descriptor The permission.
+ * @returns Whether it is granted; `undefined` when it cannot be asked.
+ */
+export function granted(descriptor: Deno.PermissionDescriptor): boolean | undefined {
   try {
     return Deno.permissions.querySync(descriptor).state === "granted";
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -8,6 +8,7 @@
 
 import { redactorOf } from "../redact.ts";
 import { OutputCapture } from "./_capture.ts";
+import type { Launched } from "./_launch.ts";
 import { stopGroup, stopSandboxed } from "./_stop.ts";
 import { settlesWithin, startTimer } from "./_wait.ts";
 import type { RunOptions, RunRequest } from "./types.ts";
@@ -26,19 +27,15 @@ export const DEFAULT_MAX_SPILL_BYTES = 16 * 1024 * 1024;
  * Supervises a spawned child until it and its output are done. The defaults of the options are
  * applied here, in one place.
  *
- * @param child A child spawned with piped stdio, leading its own process group.
+ * @param launched A child spawned with piped stdio, leading its own process group (bwrap is
+ *   stopped through its PID namespace).
  * @param request Its stdin and time limit.
  * @param options Limits, callbacks, secrets.
- * @param sandboxed The child is bwrap: it is stopped through its PID namespace.
- * @returns The exit status, how the run ended and the captured output.
+ * @returns The exit status, and how the run ended and its output as the result's fields.
  * @throws What `onStdout`/`onStderr` threw (a caller bug), after the group was stopped.
  */
-export async function supervise(
-  child: Deno.ChildProcess,
-  request: RunRequest,
-  options: RunOptions,
-  sandboxed: boolean,
-) {
+export async function supervise(launched: Launched, request: RunRequest, options: RunOptions) {
+  const { child, bwrap: sandboxed } = launched;
   const stop = Promise.withResolvers<"timeout" | "cancel" | "callback">();
   let callbackError: { error: unknown } | undefined;
   const onCallbackError = (error: unknown) => {
@@ -96,13 +93,21 @@ export async function supervise(
   }
   await pipes;
   if (!(await settlesWithin(stdin.done, PIPE_GRACE_MS))) stdin.abandon();
+  const out = stdoutCapture.finish();
+  const err = stderrCapture.finish();
   const result = {
     status,
     timedOut: reason === "timeout",
     cancelled: reason === "cancel",
-    forced,
-    stdout: { ...stdoutCapture.finish(), totalBytes: stdout.bytes() },
-    stderr: { ...stderrCapture.finish(), totalBytes: stderr.bytes() },
+    isForcefullyTerminated: forced,
+    stdout: out.text,
+    stderr: err.text,
+    stdoutBytes: stdout.bytes(),
+    stderrBytes: stderr.bytes(),
+    stdoutTruncated: out.truncated,
+    stderrTruncated: err.truncated,
+    spillPath: out.spillPath,
+    spillTruncated: out.spillTruncated,
   };
   if (callbackError) throw callbackError.error;
   return result;

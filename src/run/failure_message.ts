@@ -5,7 +5,7 @@
  */
 
 import { type Messages, messages } from "../locale/messages.ts";
-import { cutText, formatSize } from "./size.ts";
+import { formatSize, utf8CutIndex } from "./size.ts";
 import type { RunResult } from "./types.ts";
 
 /** How much of stderr (or stdout) a failure message quotes. */
@@ -74,7 +74,10 @@ function detail(
 ): string | undefined {
   const trimmed = text.trimEnd();
   if (trimmed.trim() === "") return undefined;
-  const cut = cutText(trimmed, FAILURE_DETAIL_BYTES);
-  if (!cut.cut && !truncated) return trimmed;
-  return words.t("run.cut", { text: cut.text.trimEnd(), size: formatSize(totalBytes, words) });
+  const bytes = new TextEncoder().encode(trimmed);
+  if (bytes.length <= FAILURE_DETAIL_BYTES && !truncated) return trimmed;
+  const cut = new TextDecoder().decode(
+    bytes.subarray(0, utf8CutIndex(bytes, FAILURE_DETAIL_BYTES)),
+  );
+  return words.t("run.cut", { text: cut.trimEnd(), size: formatSize(totalBytes, words) });
 }

@@ -6,6 +6,7 @@
  */
 
 import { canonicalFilePath, isAbsolutePath, readEnv } from "../paths.ts";
+import { isMissing } from "../quietly.ts";
 import { redactorOf } from "../redact.ts";
 import type { Phrase } from "../locale/messages.ts";
 import {
@@ -18,6 +19,7 @@ import {
   type StartProblem,
 } from "./_launch.ts";
 import { type Resolution, type ResolveContext, resolveProgram } from "./_resolve_program.ts";
+import { granted } from "./_spill.ts";
 import { supervise } from "./_supervise.ts";
 import type { RunOptions, RunOutcome, RunRequest, RunResult, StartFailure } from "./types.ts";
 
@@ -98,30 +100,19 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
     return failed(classifySpawnError(error, program, request.cwd, loaderVarNames(env)));
   }
   options.onStart?.(launched.child.pid);
-  const outcome = await supervise(launched.child, request, options, launched.bwrap);
-  const { stdout, stderr } = outcome;
-  const notRun = launchFailure(launched, outcome.status, stdout.totalBytes, stderr.text);
+  const { status: ended, ...ran } = await supervise(launched, request, options);
+  const notRun = launchFailure(launched, ended, ran.stdoutBytes, ran.stderr);
   if (notRun !== undefined) return failed(notRun);
-  const status = launched.bwrap ? signalledStatus(outcome.status) : outcome.status;
+  const status = launched.bwrap ? signalledStatus(ended) : ended;
   const exitCode = status.signal === null ? status.code : undefined;
   const signal = status.signal ?? undefined;
   // The fields in the order of a result that never started.
   return {
     ...notStarted(request, started, program),
-    outcome: runOutcome({ ...outcome, exitCode, signal, startFailure: undefined }),
+    ...ran,
+    outcome: runOutcome({ ...ran, exitCode, signal, startFailure: undefined }),
     exitCode,
     signal,
-    timedOut: outcome.timedOut,
-    cancelled: outcome.cancelled,
-    isForcefullyTerminated: outcome.forced,
-    stdout: stdout.text,
-    stderr: stderr.text,
-    stdoutBytes: stdout.totalBytes,
-    stderrBytes: stderr.totalBytes,
-    stdoutTruncated: stdout.truncated,
-    stderrTruncated: stderr.truncated,
-    spillPath: stdout.spillPath,
-    spillTruncated: stdout.spillTruncated,
   };
 }
 
@@ -215,13 +206,8 @@ function runRefused(
   cwd: string,
   env: Record<string, string>,
 ): StartProblem | undefined {
-  try {
-    if (Deno.permissions.querySync({ name: "run", command: program }).state === "granted") {
-      return undefined;
-    }
-  } catch {
-    return undefined;
-  }
+  // Granted, or it cannot be asked: the start will tell.
+  if (granted({ name: "run", command: program }) !== false) return undefined;
   const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
   return classifySpawnError(refusal, program, cwd, loaderVarNames(env));
 }
@@ -230,11 +216,8 @@ function checkCwd(cwd: string): StartProblem | undefined {
   try {
     return Deno.statSync(cwd).isDirectory ? undefined : cwdMissing(cwd, true);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return cwdMissing(cwd);
-    }
     // Not allowed to look: Deno's spawn will say if it is missing.
-    return undefined;
+    return isMissing(error) ? cwdMissing(cwd) : undefined;
   }
 }
 

@@ -46,17 +46,3 @@ export function utf8CutIndex(bytes: Uint8Array, limit: number): number {
   while (start > 0 && limit - start < 3 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start--;
   return ((bytes[start] ?? 0) & 0xc0) === 0x80 || start === limit ? limit : start;
 }
-
-/**
- * Cuts a string to at most `maxBytes` bytes of UTF-8 without splitting a character.
- *
- * @param text The text.
- * @param maxBytes The most UTF-8 bytes to keep.
- * @returns The kept prefix and whether anything was cut.
- */
-export function cutText(text: string, maxBytes: number): { text: string; cut: boolean } {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= maxBytes) return { text, cut: false };
-  const end = utf8CutIndex(bytes, maxBytes);
-  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: true };
-}
