@@ -171,8 +171,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   // Aborted when the server stops: every call in flight stops with it. The SDK aborts the calls it
   // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
   const stopping = new AbortController();
-  const ending = stopping.signal;
-  const progressMs = options.progressIntervalMs ?? 100;
 
   // The two methods of every call, without the SDK's parse of each request and result again.
   server.fallbackRequestHandler = (request, extra) => {
@@ -182,22 +180,25 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     const tool = roster.tools.get(name);
     if (tool === undefined) throw protocolError(INVALID_PARAMS, notServed(name, roster, words));
     const token = extra._meta?.progressToken;
-    const progress = token === undefined ? undefined : (lines: number) =>
-      extra.sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress: lines, message: progressText(lines, words) },
-      });
+    const progress = token === undefined ? undefined : (lines: number) => {
+      const count = plural(locale, lines, words.t("count.lines"));
+      const message = words.t("mcp.progress", { count: lines, lines: count });
+      const params = { progressToken: token, progress: lines, message };
+      return extra.sendNotification({ method: "notifications/progress", params });
+    };
     const call = (async (): Promise<CallToolResult> => {
       let stop: (() => void) | undefined;
       try {
         const execution = await tool.execution(args);
-        if (progress) stop = reportProgress(execution.outputStream(), progress, progressMs);
-        const output = await execution.execute({ signal: AbortSignal.any([extra.signal, ending]) });
+        const interval = options.progressIntervalMs ?? 100;
+        if (progress) stop = reportProgress(execution.outputStream(), progress, interval);
+        const signal = AbortSignal.any([extra.signal, stopping.signal]);
+        const output = await execution.execute({ signal });
         const { structuredContent, result: text, images } = output;
         // A tool with an output schema gives its structured result beside the same JSON as
         // text, for clients that read only the text.
         return {
-          ...(structuredContent === undefined ? {} : { structuredContent }),
+          ...(structuredContent && { structuredContent }),
           content: [
             { type: "text", text },
             ...images.map((image) => ({ type: "image" as const, ...image })),
@@ -273,8 +274,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
 
   const end = () => void server.close().catch(() => {});
   // The client went away: stdin ended, or stdout can no longer be written (EPIPE).
-  stdin.once("end", end);
-  stdin.once("close", end);
+  stdin.once("end", end).once("close", end);
   stdout.on("error", end);
   signal?.addEventListener("abort", end, { once: true });
   try {
@@ -290,8 +290,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     ended = true;
     clearTimeout(recheck);
     watch.close();
-    stdin.off("end", end);
-    stdin.off("close", end);
+    stdin.off("end", end).off("close", end);
     stdout.off("error", end);
     signal?.removeEventListener("abort", end);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -372,12 +371,6 @@ function reportProgress(
     clearTimeout(timer);
     reader.cancel().catch(() => {});
   };
-}
-
-/** The message of a progress notification: how many lines of output so far. */
-function progressText(lines: number, words: Messages): string {
-  const noun = plural(words.locale, lines, words.t("count.lines"));
-  return words.t("mcp.progress", { count: lines, lines: noun });
 }
 
 const ENCODER = new TextEncoder();

@@ -61,8 +61,6 @@ export interface SpawnConfig {
   readonly child?: ChildPolicy;
 }
 
-const NO_AGENTS: ReadonlyMap<string, NamedAgent> = new Map();
-
 /**
  * The named agents of a configuration.
  *
@@ -70,7 +68,7 @@ const NO_AGENTS: ReadonlyMap<string, NamedAgent> = new Map();
  * @returns Name → agent (empty when none are configured).
  */
 export function namedAgents(config: SpawnConfig): ReadonlyMap<string, NamedAgent> {
-  return config.agents ?? NO_AGENTS;
+  return config.agents ?? new Map();
 }
 
 /**
@@ -91,11 +89,7 @@ export function reachPolicy(config: SpawnConfig): ReachPolicy {
  * @returns The policy (empty when nothing is overridden).
  */
 export function childPolicy(config: SpawnConfig, agent: string | undefined): ChildPolicy {
-  if (agent !== undefined) {
-    const named = namedAgents(config).get(agent);
-    if (named !== undefined) return named.child;
-  }
-  return config.child ?? {};
+  return (agent === undefined ? undefined : config.agents?.get(agent)?.child) ?? config.child ?? {};
 }
 
 /**
@@ -117,7 +111,7 @@ export function childPolicy(config: SpawnConfig, agent: string | undefined): Chi
  */
 export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
   const file = resolvePath(joinPath(configDir, SPAWN_CONFIG_FILE));
-  return await loadConfigFile(file, defaults, parseSpawnConfig);
+  return await loadConfigFile(file, (file) => build({}, file), parseSpawnConfig);
 }
 
 /**
@@ -231,8 +225,4 @@ function facts(raw: Raw, config: SpawnConfig): ShapeProblem[] {
     );
   }
   return found;
-}
-
-function defaults(file: string): SpawnConfig {
-  return build({}, file);
 }
