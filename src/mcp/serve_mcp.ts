@@ -187,13 +187,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
       return extra.sendNotification({ method: "notifications/progress", params });
     };
     const call = (async (): Promise<CallToolResult> => {
-      let stop: (() => void) | undefined;
+      const reporter = progress && reportProgress(progress, options.progressIntervalMs ?? 100);
       try {
         const execution = await tool.execution(args);
-        const interval = options.progressIntervalMs ?? 100;
-        if (progress) stop = reportProgress(execution.outputStream(), progress, interval);
         const signal = AbortSignal.any([extra.signal, stopping.signal]);
-        const output = await execution.execute({ signal });
+        const output = await execution.execute({ signal, ...(reporter && reporter.sink) });
         const { structuredContent, result: text, images } = output;
         // A tool with an output schema gives its structured result beside the same JSON as
         // text, for clients that read only the text.
@@ -221,7 +219,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
         logAt("error")(words.t("mcp.tool_bug", { tool: quoted, detail }));
         throw protocolError(-32603, words.t("mcp.tool_bug_reply", { tool: quoted }));
       } finally {
-        stop?.();
+        reporter?.stop();
       }
     })();
     calls.add(call);
@@ -337,17 +335,13 @@ function protocolError(code: number, message: string): Error {
 }
 
 /**
- * Reads an execution's output and reports the number of lines written so far (stdout and stderr
+ * Counts an execution's output lines and reports the number written so far (stdout and stderr
  * together; never the output itself, which may hold what the tool's env values are): the first
  * at once, later ones at most once every `intervalMs`, the latest always sent while the call runs.
  *
- * @returns Stops sending (nothing is sent once it returns) and reading.
+ * @returns What takes the output, and what stops sending (nothing is sent once it returns).
  */
-function reportProgress(
-  stream: ReadableStream<OutputChunk>,
-  send: (lines: number) => Promise<void>,
-  intervalMs: number,
-): () => void {
+function reportProgress(send: (lines: number) => Promise<void>, intervalMs: number) {
   let [lines, sent, next, stopped] = [0, 0, 0, false];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -356,21 +350,17 @@ function reportProgress(
     [sent, next] = [lines, performance.now() + intervalMs];
     send(lines).catch(() => {});
   };
-  const reader = stream.getReader();
-  (async () => {
-    for (let read = await reader.read(); !read.done && !stopped; read = await reader.read()) {
-      const data = read.value.data;
-      for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, at + 1)) lines++;
-      if (timer !== undefined || lines === sent) continue;
-      if (next <= performance.now()) flush();
-      else timer = setTimeout(flush, next - performance.now());
-    }
-  })().catch(() => {}); // The stream was cancelled: the call is over.
-  return () => {
+  const onOutput = ({ data }: OutputChunk) => {
+    for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, at + 1)) lines++;
+    if (stopped || timer !== undefined || lines === sent) return;
+    if (next <= performance.now()) flush();
+    else timer = setTimeout(flush, next - performance.now());
+  };
+  const stop = () => {
     stopped = true;
     clearTimeout(timer);
-    reader.cancel().catch(() => {});
   };
+  return { sink: { onOutput }, stop };
 }
 
 const ENCODER = new TextEncoder();

@@ -16,13 +16,6 @@
 
 /** The variable naming the tools a child basis-tools exposes, joined by commas. */
 export const ROSTER_VAR = "BASIS_ROSTER";
-/** The variable naming the model a child agent is to use (set for the child; never read here). */
-export const MODEL_ENV_NAME = "BASIS_MODEL";
-/**
- * The variable holding the system prompt that replaces a child agent's own (set for the child;
- * never read here).
- */
-export const SYSTEM_PROMPT_ENV_NAME = "BASIS_SYSTEM_PROMPT";
 /** Replaced in an agent's argv by the child's model. */
 export const MODEL_PLACEHOLDER = "{model}";
 /** Replaced in an agent's argv by the child's system prompt. */
@@ -98,8 +91,9 @@ export function childPreview(
 export function childEnv(child: ChildPreview | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   if (child?.roster !== undefined) env[ROSTER_VAR] = child.roster.join(",");
-  if (child?.model !== undefined) env[MODEL_ENV_NAME] = child.model;
-  if (child?.system_prompt !== undefined) env[SYSTEM_PROMPT_ENV_NAME] = child.system_prompt;
+  // Set for the child; never read here.
+  if (child?.model !== undefined) env.BASIS_MODEL = child.model;
+  if (child?.system_prompt !== undefined) env.BASIS_SYSTEM_PROMPT = child.system_prompt;
   return env;
 }
 
