@@ -16,10 +16,6 @@
 
 /** The variable naming the tools a child basis-tools exposes, joined by commas. */
 export const ROSTER_VAR = "BASIS_ROSTER";
-/** Replaced in an agent's argv by the child's model. */
-export const MODEL_PLACEHOLDER = "{model}";
-/** Replaced in an agent's argv by the child's system prompt. */
-export const SYSTEM_PROMPT_PLACEHOLDER = "{system_prompt}";
 
 /** What the user's config overrides for a delegated child; an absent key is inherited. */
 export interface ChildPolicy {
@@ -120,7 +116,7 @@ export function fillPlaceholders(
   // One pass, so a model holding "{system_prompt}" is not filled in again.
   const filled = args.map((arg) =>
     arg.replace(PLACEHOLDERS, (found) => {
-      const value = found === MODEL_PLACEHOLDER ? child?.model : child?.system_prompt;
+      const value = found === "{model}" ? child?.model : child?.system_prompt;
       return value ?? found;
     })
   );

@@ -26,7 +26,7 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import { joinPath, parentPath, resolvePath } from "../paths.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
 import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
-import { type ChildPolicy, MODEL_PLACEHOLDER, SYSTEM_PROMPT_PLACEHOLDER } from "./child.ts";
+import type { ChildPolicy } from "./child.ts";
 import { DEFAULT_REACH_POLICY, type Reach, REACH_VALUES, type ReachPolicy } from "./reach.ts";
 
 /** The file name inside the config directory. */
@@ -203,24 +203,20 @@ function facts(raw: Raw, config: SpawnConfig): ShapeProblem[] {
     add(["reach", "default"], phrase("spawn_config.reach_default_allowed", { allowed }));
   }
   const check = (argv: readonly string[], child: ChildPolicy, path: (string | number)[]) => {
-    const model = [MODEL_PLACEHOLDER, "model", child.model] as const;
-    const holes = [
-      model,
-      [SYSTEM_PROMPT_PLACEHOLDER, "system_prompt", child.systemPrompt] as const,
-    ];
+    const holes = [["model", child.model], ["system_prompt", child.systemPrompt]] as const;
     argv.forEach((arg, index) => {
-      for (const [hole, key, set] of holes) {
-        if (index === 0 || set !== undefined || !arg.includes(hole)) continue;
-        const placeholder = JSON.stringify(hole);
+      for (const [key, set] of holes) {
+        if (index === 0 || set !== undefined || !arg.includes(`{${key}}`)) continue;
+        const placeholder = JSON.stringify(`{${key}}`);
         add([...path, index], phrase("spawn_config.placeholder", { placeholder, key }));
       }
     });
   };
   if (config.agent !== undefined) check(config.agent, config.child ?? {}, ["agent"]);
-  for (const [name, agent] of namedAgents(config)) {
+  for (const [name, { argv, child }] of namedAgents(config)) {
     check(
-      agent.argv,
-      agent.child,
+      argv,
+      child,
       Array.isArray(raw.agents![name]) ? ["agents", name] : ["agents", name, "argv"],
     );
   }
