@@ -101,9 +101,7 @@ function pathOf(value: unknown, pointer: string): Segment[] {
     const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
     const segment = Array.isArray(here) ? Number(key) : key;
     path.push(segment);
-    here = typeof here === "object" && here !== null
-      ? (here as Record<string, unknown>)[segment]
-      : undefined;
+    here = (here as Record<Segment, unknown> | null | undefined)?.[segment];
   }
   return path;
 }

@@ -17,6 +17,7 @@
 import type { ParseError } from "jsonc-parser";
 import type { MessageKey } from "./locale/en_us.ts";
 import { type Phrase, phrase } from "./locale/messages.ts";
+import { attempt } from "./quietly.ts";
 
 type Jsonc = typeof import("jsonc-parser");
 
@@ -185,13 +186,8 @@ async function read(text: string, options: typeof JSONC | typeof STRICT): Promis
  * `JSON.parse` alone; `undefined` for any other text (the pass reads it).
  */
 function quickly(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (escapedKey(text)) return undefined;
+  const value: unknown = attempt(() => JSON.parse(text));
+  if (value === undefined || escapedKey(text)) return undefined;
   // JSON.parse keeps the last of a key given twice: then the value holds fewer keys than the text.
   return (text.match(KEY_END)?.length ?? 0) === keysIn(value) ? value : undefined;
 }

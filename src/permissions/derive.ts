@@ -17,6 +17,7 @@ import {
   resolvePath,
   stateDir,
 } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { callSecrets, redactorOf } from "../redact.ts";
 import { KILL_PROGRAMS, loaderVarNames, resolveProgram } from "../run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../spawn/mod.ts";
@@ -278,12 +279,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
 function confinementWarning(path: string, requesters: readonly ProgramRequest[]) {
   // Why granting it defeats confinement, by its name and the name of the file it links to
   // (`/usr/bin/sh` → `dash`), version suffixes ignored (`Python3.12.EXE` → `python`).
-  const names = [path];
-  try {
-    names.push(Deno.realPathSync(path));
-  } catch {
-    // Not allowed to look, or gone: the name as written is all there is.
-  }
+  // Not allowed to look, or gone: the name as written is all there is.
+  const names = [path, ...attempt(() => [Deno.realPathSync(path)], [])];
   const why = names.map((name) =>
     RISKY.get(
       name.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1).toLowerCase()

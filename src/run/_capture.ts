@@ -9,6 +9,7 @@
 import { concatBytes } from "../bytes.ts";
 import { utf8CutIndex } from "./size.ts";
 import { openSpillFile } from "./_spill.ts";
+import { attempt } from "../quietly.ts";
 
 const NEWLINE = 0x0a;
 
@@ -123,11 +124,7 @@ export class OutputCapture {
       const path = this.#spillPath;
       this.#closeSpill();
       this.#spillPath = undefined;
-      try {
-        if (path) Deno.removeSync(path);
-      } catch {
-        // Best effort.
-      }
+      if (path) attempt(() => Deno.removeSync(path)); // Best effort.
       return;
     }
     if (full) {
@@ -139,11 +136,7 @@ export class OutputCapture {
   #closeSpill(): void {
     const file = this.#spill;
     this.#spill = undefined;
-    try {
-      file?.close();
-    } catch {
-      // Already closed.
-    }
+    attempt(() => file?.close()); // Or already closed.
   }
 }
 

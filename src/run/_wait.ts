@@ -92,13 +92,11 @@ function ring(): void {
  * @returns Whether it settled in time.
  */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let cancel: (() => void) | undefined;
-  const late = new Promise<false>((resolve) => {
-    cancel = startTimer(ms, () => resolve(false));
-  });
+  const late = Promise.withResolvers<false>();
+  const cancel = startTimer(ms, () => late.resolve(false));
   try {
-    return await Promise.race([promise.then(() => true, () => true), late]);
+    return await Promise.race([promise.then(() => true, () => true), late.promise]);
   } finally {
-    cancel?.();
+    cancel();
   }
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { attempt } from "../quietly.ts";
+
 /** An abort signal tied to process signals; dispose it when the run is over. */
 export interface InterruptHandle extends Disposable {
   /** Aborted, with the signal's name as reason, when one of the signals arrives. */
@@ -49,11 +51,7 @@ export function abortOnInterrupt(): InterruptHandle {
   }
   const dispose = () => {
     for (const [name, listener] of listeners.splice(0)) {
-      try {
-        Deno.removeSignalListener(name, listener);
-      } catch {
-        // Already gone.
-      }
+      attempt(() => Deno.removeSignalListener(name, listener)); // Or already gone.
     }
   };
   return { signal: controller.signal, dispose, [Symbol.dispose]: dispose };

@@ -6,7 +6,7 @@
  */
 
 import { canonicalFilePath, isAbsolutePath, readEnv } from "../paths.ts";
-import { isMissing } from "../quietly.ts";
+import { attempt, isMissing } from "../quietly.ts";
 import { redactorOf } from "../redact.ts";
 import type { Phrase } from "../locale/messages.ts";
 import {
@@ -261,7 +261,7 @@ function notStarted(
     outcome: cancelled ? "cancelled" : "not_started",
     command: [program, ...request.args],
     cwd: request.cwd,
-    durationMs: elapsed(started),
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
     exitCode: undefined,
     signal: undefined,
     timedOut: false,
@@ -279,10 +279,6 @@ function notStarted(
     spillTruncated: false,
     timeoutMs: request.timeoutMs,
   };
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
 }
 
 // Environment layering for a child: the inherited environment, then each layer in order, later
@@ -345,10 +341,7 @@ export function effectiveVar(
  */
 export function loaderVarNames(merged: Readonly<Record<string, string>>): string[] {
   const names = new Set(Object.keys(merged));
-  try {
-    for (const name of Object.keys(Deno.env.toObject())) names.add(name);
-  } catch {
-    // Reading the whole environment is not permitted: report what we know.
-  }
+  // Reading the whole environment may not be permitted: then what we know is reported.
+  for (const name of attempt(() => Object.keys(Deno.env.toObject()), [])) names.add(name);
   return [...names].filter((name) => /^(LD_|DYLD_)/.test(name)).sort();
 }
