@@ -25,16 +25,10 @@ type Jsonc = typeof import("jsonc-parser");
 export type Segment = string | number;
 
 /** What a problem is about: the value at `path`, or the key naming it. */
-export interface Pointer {
-  readonly path: readonly Segment[];
-  readonly at: "key" | "value";
-}
+export type Pointer = { readonly path: readonly Segment[]; readonly at: "key" | "value" };
 
 /** A 1-based position in the text. */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
+export type Position = { readonly line: number; readonly column: number };
 
 /** Finds where a pointer's node starts. */
 export type Locate = (pointer: Pointer) => Position | undefined;

@@ -22,9 +22,7 @@ let cachedUid: number | null | undefined;
  * @throws Never.
  */
 export function ownUid(): number | undefined {
-  if (cachedUid === undefined) {
-    cachedUid = attempt(() => Deno.uid(), null);
-  }
+  if (cachedUid === undefined) cachedUid = attempt(() => Deno.uid(), null);
   return cachedUid ?? undefined;
 }
 

@@ -116,15 +116,12 @@ function cannotRead(error: unknown): Phrase {
   });
 }
 
-/** A configuration file's text, parsed: its value, and each key it gives twice as a problem. */
-export interface ParsedConfig {
-  /** The text without its byte order mark: what positions count in. */
-  readonly source: string;
-  /** What the file says (JSONC read as JSON). */
-  readonly value: unknown;
-  /** Each key given twice, at the second, naming the first (`json.duplicate_key`). */
-  readonly duplicates: ManifestProblem[];
-}
+/**
+ * A configuration file's text, parsed: the text without its byte order mark (what positions count
+ * in), what the file says (JSONC read as JSON), and each key it gives twice, at the second, naming
+ * the first (`json.duplicate_key`).
+ */
+export type ParsedConfig = { source: string; value: unknown; duplicates: ManifestProblem[] };
 
 /**
  * Parses the text of one of the user's JSONC configuration files (`spawn.json`, `sandbox.json`):

@@ -173,7 +173,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const callEnv = options.callEnv ?? {};
   const warnings: PermissionWarning[] = [];
   const warn = (kind: PermissionWarning["kind"], phrase: Phrase) => warnings.push({ kind, phrase });
-  const requests: ProgramRequest[] = [...roster.tools.values()].map((spec) => ({
+  const specs = [...roster.tools.values()];
+  const requests: ProgramRequest[] = specs.map((spec) => ({
     user: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
     program: spec.program,
     args: spec.command.slice(1),
@@ -194,9 +195,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   for (const path of options.code ?? []) read.add(path);
   const users = new Map<string, ProgramRequest[]>();
-  const redactor = redactorOf(
-    callSecrets(callEnv, ...[...roster.tools.values()].map((s) => s.env)),
-  );
+  const redactor = redactorOf(callSecrets(callEnv, ...specs.map((spec) => spec.env)));
   for (const request of requests) {
     const located = locate(request.program, request.path ?? callPath);
     const user = typeof request.user === "string" ? request.user : english(request.user);

@@ -31,15 +31,11 @@ export type Resolution =
     reason: Phrase;
   };
 
-/** Where resolution looks. */
-export interface ResolveContext {
-  /** The child's working directory (for relative paths with a separator). */
-  cwd: string;
-  /** The child's effective `PATH`. */
-  path: string | undefined;
-  /** The child's effective `PATHEXT` (Windows only). */
-  pathExt: string | undefined;
-}
+/**
+ * Where resolution looks: the child's working directory (for relative paths with a separator), its
+ * effective `PATH`, and its effective `PATHEXT` (Windows only).
+ */
+export type ResolveContext = { cwd: string; path: string | undefined; pathExt: string | undefined };
 
 type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" | "unknown";
 

@@ -7,13 +7,11 @@
 
 import { attempt } from "../quietly.ts";
 
-/** An abort signal tied to process signals; dispose it when the run is over. */
-export interface InterruptHandle extends Disposable {
-  /** Aborted, with the signal's name as reason, when one of the signals arrives. */
-  readonly signal: AbortSignal;
-  /** Stops listening (idempotent). */
-  dispose(): void;
-}
+/**
+ * An abort signal tied to process signals (aborted, with the signal's name as reason, when one of
+ * them arrives); dispose it when the run is over (`dispose()` stops listening, and is idempotent).
+ */
+export type InterruptHandle = Disposable & { readonly signal: AbortSignal; dispose(): void };
 
 /**
  * Listens for Ctrl-C, SIGTERM and SIGHUP (Ctrl-C and Ctrl-Break on Windows) and aborts the

@@ -133,10 +133,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
  * if (found.ok) console.log(found.path); // "/usr/bin/cat"
  * ```
  */
-export function resolveRunProgram(
-  request: RunRequest,
-  memo?: Map<string, Resolution>,
-): Resolution {
+export function resolveRunProgram(request: RunRequest, memo?: Map<string, Resolution>): Resolution {
   const context = searchOf(request, mergeEnvLayers(request.env ?? []));
   // One pass over many tools (list, check) looks each program up once: the same name, directory
   // and search path find the same file.
