@@ -85,8 +85,10 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   const wrap = request.sandbox;
   // Deno checks the wrapper it starts, not the program the wrapper runs: what Deno's permissions
   // would refuse to start, the wrapper is not asked to start either.
-  const refused = wrap === undefined ? undefined : runRefused(program, request.cwd, env);
-  if (refused !== undefined) return failed(refused);
+  if (wrap !== undefined && granted({ name: "run", command: program }) === false) {
+    const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
+    return failed(classifySpawnError(refusal, program, request.cwd, loaderVarNames(env)));
+  }
   let launched: Launched;
   try {
     launched = spawnInOwnGroup(
@@ -195,18 +197,6 @@ function hidden(result: RunResult, secrets: readonly string[]): RunResult {
     cwd: redactor.text(result.cwd),
     startReason: reason === undefined ? undefined : redactor.phrase(reason),
   };
-}
-
-/** Why Deno's permissions would refuse to start a program, when they would. */
-function runRefused(
-  program: string,
-  cwd: string,
-  env: Record<string, string>,
-): StartProblem | undefined {
-  // Granted, or it cannot be asked: the start will tell.
-  if (granted({ name: "run", command: program }) !== false) return undefined;
-  const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
-  return classifySpawnError(refusal, program, cwd, loaderVarNames(env));
 }
 
 function checkCwd(cwd: string): StartProblem | undefined {
