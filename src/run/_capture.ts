@@ -58,11 +58,9 @@ export class OutputCapture {
       return;
     }
     this.#truncated = true;
-    const dir = this.#limits.spillDir;
+    const { spillDir: dir, maxSpillBytes: cap = 0 } = this.#limits;
     // The spill file starts with everything before this chunk, then all of it.
-    const opened = dir === undefined
-      ? undefined
-      : openSpillFile(dir, this.#limits.maxSpillBytes ?? 0);
+    const opened = dir === undefined ? undefined : openSpillFile(dir, cap);
     this.#spill = opened?.file;
     this.#spillPath = opened?.path;
     for (const part of this.#kept) this.#spillWrite(part);
