@@ -7,12 +7,11 @@
  * @module
  */
 
-import { compactKeepingNumbers, underflowPointer } from "../json_text.ts";
+import { compactKeepingNumbers, strictJsonProblem, underflowPointer } from "../json_text.ts";
 import { concatBytes } from "../bytes.ts";
 import { BasisError } from "../errors.ts";
-import { phrase } from "../locale/messages.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import { compactSpan } from "./_compact_json.ts";
-import { strictJsonProblem } from "../json_text.ts";
 
 /** The input text of a call, and the bytes it was decoded from when it came from stdin. */
 export interface CallInput {
@@ -75,10 +74,10 @@ async function readStdin(tool: string): Promise<Uint8Array> {
   for await (const chunk of Deno.stdin.readable) {
     size += chunk.length;
     if (size > MAX_INPUT_BYTES) {
-      const limit = phrase("size.mib", { count: MAX_INPUT_BYTES / (1024 * 1024) });
+      const size = phrase("size.mib", { count: MAX_INPUT_BYTES / (1024 * 1024) });
       throw BasisError.of(
         "usage",
-        phrase("cli.input_too_large", { tool: JSON.stringify(tool), size: limit }),
+        phrase("cli.input_too_large", { tool: JSON.stringify(tool), size }),
       );
     }
     chunks.push(chunk);
@@ -92,10 +91,9 @@ async function readStdin(tool: string): Promise<Uint8Array> {
  */
 function stdinIsDevice(): boolean {
   try {
-    if (Deno.permissions.querySync({ name: "read", path: "/dev/stdin" }).state !== "granted") {
-      return false;
-    }
-    const info = Deno.statSync("/dev/stdin");
+    const path = "/dev/stdin";
+    if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") return false;
+    const info = Deno.statSync(path);
     return !(info.isFifo || info.isSocket || info.isFile);
   } catch {
     return false;
@@ -117,33 +115,19 @@ async function stdinIsNoSource(): Promise<boolean> {
   }
 }
 
-/** The offset where the first sequence that is not well-formed UTF-8 starts. */
+/**
+ * The offset where the first sequence that is not well-formed UTF-8 starts: where the decoder put
+ * its first U+FFFD that the bytes do not spell themselves.
+ */
 function invalidUtf8At(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const lead = bytes[i]!;
-    const length = lead < 0x80
-      ? 1
-      : lead >= 0xc2 && lead <= 0xdf
-      ? 2
-      : lead >= 0xe0 && lead <= 0xef
-      ? 3
-      : lead >= 0xf0 && lead <= 0xf4
-      ? 4
-      : 0;
-    if (length === 0) return i;
-    // The second byte's range depends on the first (no overlong forms, surrogates or > U+10FFFF).
-    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
-    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
-    for (let k = 1; k < length; k++) {
-      const byte = bytes[i + k];
-      const min = k === 1 ? low : 0x80;
-      const max = k === 1 ? high : 0xbf;
-      if (byte === undefined || byte < min || byte > max) return i;
-    }
-    i += length;
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  let offset = 0;
+  for (let from = 0, at = text.indexOf("\uFFFD"); at !== -1; at = text.indexOf("\uFFFD", from)) {
+    offset += encoder.encode(text.slice(from, at)).length;
+    if (bytes[offset] !== 0xef || bytes[offset + 1] !== 0xbf || bytes[offset + 2] !== 0xbd) break;
+    [offset, from] = [offset + 3, at + 1];
   }
-  return bytes.length;
+  return offset;
 }
 
 /**
@@ -183,36 +167,32 @@ export function stdinBytes(value: unknown, input: CallInput): Uint8Array {
  * @throws {BasisError} `invalid_json`.
  */
 export async function parseCallInput(tool: string, text: string): Promise<unknown> {
+  const name = JSON.stringify(tool);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return await notJson(tool, text);
+    const detail = await jsonDetail(text, "input");
+    throw BasisError.of("invalid_json", phrase("cli.invalid_json", { tool: name, detail }));
   }
   // A number read as 0 but written otherwise would reach the program as written, judged as 0.
   const pointer = await underflowPointer(text);
-  if (pointer !== undefined) {
-    throw BasisError.of(
-      "invalid_input",
-      phrase("input.refused", {
-        tool: JSON.stringify(tool),
-        pointer: pointer === "" ? "/" : pointer,
-        reason: phrase("schema.underflow"),
-      }),
-    );
-  }
-  return value;
+  if (pointer === undefined) return value;
+  const refused = { tool: name, pointer: pointer || "/", reason: phrase("schema.underflow") };
+  throw BasisError.of("invalid_input", phrase("input.refused", refused));
 }
 
-async function notJson(tool: string, text: string): Promise<never> {
-  const { position, reason } = await strictJsonProblem(text, "input");
-  const detail = position === undefined
-    ? reason
-    : phrase("json.at", { detail: reason, ...position });
-  throw BasisError.of(
-    "invalid_json",
-    phrase("cli.invalid_json", { tool: JSON.stringify(tool), detail }),
-  );
+/**
+ * What is wrong with a text `JSON.parse` refused, and where, by kind (the text is never echoed: it
+ * may hold a secret).
+ *
+ * @param text The text.
+ * @param source Whether it is a file's or a call's input (how its end is named). @default "file"
+ * @returns The reason, with its line and column when known.
+ */
+export async function jsonDetail(text: string, source?: "file" | "input"): Promise<Phrase> {
+  const { position, reason } = await strictJsonProblem(text, source);
+  return position === undefined ? reason : phrase("json.at", { detail: reason, ...position });
 }
 
 /** Where a string or a number may start; nothing else in JSON text holds `"`, `-` or a digit. */

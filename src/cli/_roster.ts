@@ -29,13 +29,25 @@ export async function rosterFor(
   settings: Settings,
   options: { whole?: boolean; only?: string } = {},
 ): Promise<Roster> {
-  const loaded = await loadAll(settings, options.only);
-  const names = settings.roster;
+  const { workspace, configDir, roster: names } = settings;
+  let loaded: Roster;
+  try {
+    loaded = await loadRoster({
+      ...(workspace === undefined ? {} : { workspace }),
+      ...(options.only === undefined ? {} : { only: options.only }),
+      configDir,
+    });
+  } catch (error) {
+    // The loader's one usage error: -C is not a directory.
+    if (!(error instanceof BasisError) || error.code !== "usage") throw error;
+    throw notADirectory(workspace ?? "");
+  }
   if (names === undefined || options.whole === true) return loaded;
+  const { tools, unavailable } = loaded;
   return {
     ...loaded,
-    tools: withinRoster(loaded.tools, names),
-    unavailable: withinRoster(loaded.unavailable, names),
+    tools: withinRoster(tools, names),
+    unavailable: withinRoster(unavailable, names),
   };
 }
 
@@ -59,28 +71,10 @@ export function serves(settings: Settings, name: string): boolean {
  */
 export function requireServed(settings: Settings, name: string): void {
   if (serves(settings, name)) return;
-  const names = settings.roster ?? [];
-  const tool = JSON.stringify(name);
-  throw BasisError.of(
-    "unknown_tool",
-    names.length === 0
-      ? phrase("cli.not_in_roster_empty", { tool, variable: ROSTER_VAR })
-      : phrase("cli.not_in_roster", { tool, variable: ROSTER_VAR, names: names.join(", ") }),
-  );
-}
-
-async function loadAll(settings: Settings, only: string | undefined): Promise<Roster> {
-  try {
-    return await loadRoster({
-      ...(settings.workspace === undefined ? {} : { workspace: settings.workspace }),
-      ...(only === undefined ? {} : { only }),
-      configDir: settings.configDir,
-    });
-  } catch (error) {
-    // The loader's one usage error: -C is not a directory.
-    if (!(error instanceof BasisError) || error.code !== "usage") throw error;
-    throw notADirectory(settings.workspace ?? "");
-  }
+  const names = settings.roster!.join(", ");
+  const params = { tool: JSON.stringify(name), variable: ROSTER_VAR, names };
+  const key = names === "" ? "cli.not_in_roster_empty" : "cli.not_in_roster";
+  throw BasisError.of("unknown_tool", phrase(key, params));
 }
 
 /**
@@ -102,19 +96,6 @@ export async function spawnConfigFor(
 }
 
 /**
- * The spawn configuration for a command that uses spawn.
- *
- * @param settings The run's settings.
- * @returns The configuration.
- * @throws {ManifestError} When `spawn.json` cannot be used (spawn is unavailable: exit 6).
- */
-export async function usableSpawnConfig(settings: Settings): Promise<SpawnConfig> {
-  const found = await spawnConfigFor(settings);
-  if ("problems" in found) throw new ManifestError(found.problems);
-  return found.config;
-}
-
-/**
  * Finds a usable tool by name.
  *
  * @param roster The roster.
@@ -125,28 +106,18 @@ export async function usableSpawnConfig(settings: Settings): Promise<SpawnConfig
  *   words it in the run's locale.
  */
 export function findTool(roster: Roster, name: string): ToolSpec {
-  const spec = roster.tools.get(name);
+  const { tools, unavailable } = roster;
+  const spec = tools.get(name);
   if (spec) return spec;
-  const unavailable = roster.unavailable.get(name);
-  if (unavailable) throw new ManifestError(unavailable.problems);
-  const near = nearWords(name, [...roster.tools.keys(), ...roster.unavailable.keys()], 3, {
-    abbreviation: true,
-  });
+  const problems = unavailable.get(name)?.problems;
+  if (problems) throw new ManifestError(problems);
+  const known = [...tools.keys(), ...unavailable.keys()];
+  const near = nearWords(name, known, 3, { abbreviation: true }).map((n) => JSON.stringify(n));
   const tool = JSON.stringify(name);
   throw BasisError.of(
     "unknown_tool",
     near.length > 0
-      ? phrase("cli.unknown_tool_near", {
-        tool,
-        names: listOf(near.map((n) => JSON.stringify(n)), "join.or"),
-      })
-      : phrase(
-        roster.tools.size + roster.unavailable.size === 0
-          ? "cli.unknown_tool_none"
-          : "cli.unknown_tool_list",
-        {
-          tool,
-        },
-      ),
+      ? phrase("cli.unknown_tool_near", { tool, names: listOf(near, "join.or") })
+      : phrase(known.length === 0 ? "cli.unknown_tool_none" : "cli.unknown_tool_list", { tool }),
   );
 }

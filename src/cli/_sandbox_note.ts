@@ -19,7 +19,7 @@ import type { Settings } from "./settings.ts";
 /** The file in the state directory that remembers the last note given. */
 export const SANDBOX_NOTE_FILE = "sandbox-note";
 
-/** Where a call's notes go (`Notes` of `_presentation.ts`). */
+/** Where a call's notes go: whether they are held until it fails (`--quiet`), and how one is said. */
 export interface NoteSink {
   /** Whether notes are held until the call fails (`--quiet`). */
   readonly quiet: boolean;
@@ -45,39 +45,36 @@ export function cliSandbox(
   mode: NoteMode,
 ): SandboxOptions {
   let said = false;
-  const state = settings.stateDir;
-  const audit = auditLogPath({ path: settings.auditLog, env: settings.envLookup });
+  const { stateDir, envLookup: env, cacheDir } = settings;
+  const audit = auditLogPath({ path: settings.auditLog, env });
+  const inState = audit === undefined || audit.startsWith(`${resolvePath(stateDir)}/`);
   return {
     policy,
-    env: settings.envLookup,
-    cacheDir: settings.cacheDir,
-    stateDir: state,
-    ...(audit === undefined || audit.startsWith(`${resolvePath(state)}/`)
-      ? {}
-      : { auditLog: audit }),
+    env,
+    cacheDir,
+    stateDir,
+    ...(inState ? {} : { auditLog: audit }),
     onUnconfined: (reason) => {
       if (said) return;
       said = true;
-      const perProcess = "perProcess" in mode;
+      const notes = "notes" in mode ? mode.notes : undefined;
       const text = english(reason);
-      let file: string | undefined = joinPath(state, SANDBOX_NOTE_FILE);
+      let file: string | undefined = joinPath(stateDir, SANDBOX_NOTE_FILE);
       try {
         // Only a regular file is read, or written below: opening a FIFO would block the call.
         const read = readRegularFile(file, { limit: 4096, follow: false });
         if (read.kind === "not_regular") file = undefined;
-        if (!perProcess && read.kind === "read" && new TextDecoder().decode(read.bytes) === text) {
-          return;
-        }
+        if (notes && read.kind === "read" && new TextDecoder().decode(read.bytes) === text) return;
       } catch {
         // Never said (or cannot be read): say it.
       }
       const words = messages(settings.locale);
       const policyFile = JSON.stringify(policy.file);
       const note = words.t("sandbox.note", { reason: words.say(reason), file: policyFile });
-      if (perProcess) return err(`basis-tools: ${note}\n`);
-      mode.notes.note(note);
+      if (notes === undefined) return err(`basis-tools: ${note}\n`);
+      notes.note(note);
       // Held under --quiet: said for real only when a call shows it.
-      if (file === undefined || mode.notes.quiet) return;
+      if (file === undefined || notes.quiet) return;
       try {
         Deno.mkdirSync(parentPath(file), { recursive: true, mode: 0o700 });
         Deno.writeTextFileSync(file, text, { mode: 0o600 });

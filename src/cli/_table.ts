@@ -45,12 +45,11 @@ function graphemes(text: string): [string, number][] {
   // ASCII: every character is its own grapheme, one cell wide (Intl.Segmenter is not needed).
   if (ASCII.test(text)) return [...text].map((char) => [char, 1]);
   segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-  return [...segmenter.segment(text)].map(({ segment }) => {
-    // The widest of its code points: a ZWJ sequence is one emoji.
-    let width = 0;
-    for (const char of segment) width = Math.max(width, codePointWidth(char.codePointAt(0)!));
-    return [segment, width];
-  });
+  // The widest of its code points: a ZWJ sequence is one emoji.
+  return [...segmenter.segment(text)].map(({ segment }) => [
+    segment,
+    Math.max(0, ...[...segment].map((char) => codePointWidth(char.codePointAt(0)!))),
+  ]);
 }
 
 /**
@@ -114,10 +113,10 @@ export function formatTable(
 ): string[] {
   const cells = rows.map((row) => row.map(cellText));
   const columns = Math.max(0, ...cells.map((row) => row.length));
-  const widths: number[] = [];
-  for (let c = 0; c < columns - 1; c++) {
-    widths.push(Math.max(0, ...cells.map((row) => displayWidth(row[c] ?? ""))));
-  }
+  const widths = Array.from(
+    { length: Math.max(0, columns - 1) },
+    (_, c) => Math.max(0, ...cells.map((row) => displayWidth(row[c] ?? ""))),
+  );
   return cells.map((row) => {
     const padded = row.map((cell, c) =>
       c < columns - 1 ? cell + " ".repeat(Math.max(0, widths[c]! - displayWidth(cell))) : cell

@@ -9,12 +9,8 @@
 import { type AuditLog, openAuditLog } from "../audit/open_audit_log.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { CallContext } from "../contract/context.ts";
-import { spawnTool } from "../contract/spawn_tool.ts";
-import type { Approver, AuditSink, SpawnToolExtra, Tool } from "../contract/types.ts";
 import { messages } from "../locale/messages.ts";
 import { resolvePath } from "../paths.ts";
-import type { SandboxOptions } from "../sandbox/types.ts";
-import type { SpawnConfig } from "../spawn/config.ts";
 import type { Settings } from "./settings.ts";
 
 /**
@@ -25,95 +21,62 @@ import type { Settings } from "./settings.ts";
  * @returns The log.
  */
 export function commandAudit(settings: Settings, warn?: (message: string) => void): AuditLog {
-  return openAuditLog({
-    path: settings.auditLog,
-    env: settings.envLookup,
-    locale: settings.locale,
-    ...(warn === undefined ? {} : { warn }),
-  });
-}
-
-/** How one command uses its tools: what differs between `call`, `spawn`, `mcp` and the rest. */
-export interface ToolUse {
-  /** The workspace root, absolute. @default the roster's (spawn: the current directory) */
-  readonly root?: string;
-  /** Where decisions and runs are recorded. @default nothing is recorded (a dry run, `list`) */
-  readonly audit?: AuditSink;
-  /** Decides instead of the policy (a dry run's recorder, the MCP server's). @default the policy */
-  readonly approver?: Approver;
-  /** The sandbox of every call. @default the built-in policy */
-  readonly sandbox?: SandboxOptions;
-  /** `--timeout` of this call (spawn's falls back to `--spawn-timeout`). @default the tool's */
-  readonly timeoutMs?: number | undefined;
-  /** Gemini CLI runs the call from its own screen: its terminal is not ours. @default false */
-  readonly gemini?: boolean;
-  /**
-   * Whether a result for a model is cut, with the full output in a spill file (`--json`, MCP);
-   * otherwise every byte is streamed through and nothing needs saving. @default false
-   */
-  readonly spill?: boolean;
-  /** Whether the program of a call is looked up once for the run (one CLI call). @default false */
-  readonly once?: boolean;
+  const { auditLog: path, envLookup: env, locale } = settings;
+  return openAuditLog({ path, env, locale, ...(warn === undefined ? {} : { warn }) });
 }
 
 /**
- * The run context every tool of this command is built on.
+ * The run context every tool of this command is built on: by default nothing recorded, the
+ * policy's approver, no spill files, the built-in sandbox policy, the tool's own time limit.
  *
  * @param settings The run's settings.
- * @param use What this command does with its tools.
+ * @param use What this command does differently: any field of the context, and `gemini` (Gemini
+ *   CLI runs the call from its own screen: its terminal is not ours). `timeoutMs` is spawn's too,
+ *   over `--spawn-timeout`.
  * @returns The context.
  */
-export function toolContext(settings: Settings, use: ToolUse = {}): CallContext {
+export function toolContext(
+  settings: Settings,
+  use: Partial<CallContext> & { gemini?: boolean } = {},
+): CallContext {
+  const { gemini, ...given } = use;
+  const { locale, env, cacheDir, approve: policy, configDir, noShell, depth, roster } = settings;
   const root = use.root;
   // What a subagent started through spawn inherits, so that it decides as this run does: the
   // policy, the config directory (rules, targets, agent), commands off, and the audit log.
   const agentEnv: Record<string, string> = {
-    BASIS_APPROVE: settings.approve,
-    BASIS_CONFIG_DIR: resolvePath(settings.configDir),
+    BASIS_APPROVE: policy,
+    BASIS_CONFIG_DIR: resolvePath(configDir),
   };
-  if (settings.noShell) agentEnv.BASIS_NO_SHELL = "1";
+  if (noShell) agentEnv.BASIS_NO_SHELL = "1";
   if (settings.auditLog !== undefined) {
     agentEnv.BASIS_AUDIT_LOG = settings.auditLog === "off" ? "off" : resolvePath(settings.auditLog);
   }
   return {
-    locale: settings.locale,
-    words: messages(settings.locale),
+    locale,
+    words: messages(locale),
     root,
-    env: settings.env,
-    cacheDir: settings.cacheDir,
-    spillDir: use.spill === true ? settings.spillDir : false,
-    timeoutMs: use.timeoutMs,
+    env,
+    cacheDir,
+    spillDir: false,
+    timeoutMs: undefined,
     spawnTimeoutMs: use.timeoutMs ?? settings.spawnTimeoutMs,
-    approver: use.approver ?? policyApprover({
-      policy: settings.approve,
-      configDir: settings.configDir,
-      cacheDir: settings.cacheDir,
-      locale: settings.locale,
+    approver: policyApprover({
+      policy,
+      configDir,
+      cacheDir,
+      locale,
       ...(root === undefined ? {} : { root }),
-      ...(use.gemini === true ? { controllingTerminal: false } : {}),
+      ...(gemini === true ? { controllingTerminal: false } : {}),
     }),
-    audit: use.audit,
-    sandbox: use.sandbox,
-    noShell: settings.noShell,
-    depth: settings.depth,
+    audit: undefined,
+    sandbox: undefined,
+    noShell,
+    depth,
     agentEnv,
-    roster: settings.roster,
+    roster,
     readEnv: settings.envLookup,
-    programs: use.once === true ? new Map() : undefined,
+    programs: undefined,
+    ...given,
   };
-}
-
-/**
- * The spawn tool as `list`, `show` and `help` present it: built by the contract with this run's
- * context, so its name, description and side effects are the ones a model sees.
- *
- * @param settings The run's settings.
- * @param config The user's spawn configuration.
- * @returns The tool.
- */
-export function spawnToolFor(
-  settings: Settings,
-  config: SpawnConfig,
-): Promise<Tool<SpawnToolExtra>> {
-  return Promise.resolve(spawnTool(config, toolContext(settings)));
 }

@@ -7,6 +7,7 @@
  */
 
 import { BasisError } from "../errors.ts";
+import type { MessageKey } from "../locale/en_us.ts";
 import { listOf, phrase } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
 
@@ -86,21 +87,21 @@ export function scanArgs(
   let specs = global;
   let onlyPositionals = false;
   let error: BasisError | undefined;
-  const fail = (found: BasisError) => error ??= found;
+  const fail = (key: MessageKey, option: string) =>
+    error ??= BasisError.of("usage", phrase(key, { option }));
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
+    const arg = argv[i]!;
     if (onlyPositionals || arg === "-" || !arg.startsWith("-")) {
-      if (command === undefined && !onlyPositionals) {
+      if (command !== undefined || onlyPositionals) positionals.push(arg);
+      else {
         command = arg;
         try {
           onCommand?.(arg);
           specs = [...global, ...(Object.hasOwn(perCommand, arg) ? perCommand[arg] ?? [] : [])];
         } catch (thrown) {
           if (!(thrown instanceof BasisError)) throw thrown;
-          fail(thrown);
+          error ??= thrown;
         }
-      } else {
-        positionals.push(arg);
       }
       continue;
     }
@@ -108,52 +109,28 @@ export function scanArgs(
       onlyPositionals = true;
       continue;
     }
-    const found = findSpec(arg, specs);
-    if (found === undefined) {
-      fail(unknownOption(arg, specs, command, perCommand));
+    // `--name[=value]`, or `-X[[=]value]`.
+    const long = arg.startsWith("--");
+    const eq = long ? arg.indexOf("=") : -1;
+    const name = long ? arg.slice(2, eq === -1 ? undefined : eq) : arg.slice(1, 2);
+    const inline = long
+      ? (eq === -1 ? undefined : arg.slice(eq + 1))
+      : (arg.length > 2 ? arg.slice(2).replace(/^=/, "") : undefined);
+    const spec = specs.find((s) => (long ? s.name : s.short) === name);
+    if (spec === undefined) {
+      error ??= unknownOption(arg, specs, command, perCommand);
       continue;
     }
-    const { spec, inline } = found;
     const option = `"--${spec.name}"`;
+    const value = spec.kind === "boolean" ? inline : inline ?? argv[++i];
     if (spec.kind === "boolean") {
-      if (inline !== undefined) {
-        fail(BasisError.of("usage", phrase("cli.option_no_value", { option })));
-      } else options.set(spec.name, true);
-      continue;
-    }
-    const value = inline ?? argv[++i];
-    if (value === undefined) {
-      fail(BasisError.of("usage", phrase("cli.option_missing_value", { option })));
-    } else if (spec.kind === "string") {
-      options.set(spec.name, value);
-    } else {
-      const list = options.get(spec.name);
-      if (Array.isArray(list)) list.push(value);
-      else options.set(spec.name, [value]);
-    }
+      if (value !== undefined) fail("cli.option_no_value", option);
+      else options.set(spec.name, true);
+    } else if (value === undefined) fail("cli.option_missing_value", option);
+    else if (spec.kind === "string") options.set(spec.name, value);
+    else options.set(spec.name, [...(options.get(spec.name) as string[] | undefined ?? []), value]);
   }
   return { command, positionals, options, error };
-}
-
-function findSpec(
-  arg: string,
-  specs: readonly OptionSpec[],
-): { spec: OptionSpec; inline: string | undefined } | undefined {
-  let name: string;
-  let inline: string | undefined;
-  if (arg.startsWith("--")) {
-    const eq = arg.indexOf("=");
-    name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    inline = eq === -1 ? undefined : arg.slice(eq + 1);
-    const spec = specs.find((s) => s.name === name);
-    if (spec) return { spec, inline };
-  } else {
-    name = arg.slice(1, 2);
-    inline = arg.length > 2 ? arg.slice(2).replace(/^=/, "") : undefined;
-    const spec = specs.find((s) => s.short === name);
-    if (spec) return { spec, inline };
-  }
-  return undefined;
 }
 
 /**
@@ -166,28 +143,23 @@ function unknownOption(
   command: string | undefined,
   perCommand: Readonly<Record<string, readonly OptionSpec[]>>,
 ): BasisError {
-  const written = arg.split("=")[0] as string;
+  const written = arg.split("=")[0]!;
   const option = JSON.stringify(written);
+  const name = written.slice(2);
+  const quoted = (names: string[]) => listOf(names.map((n) => JSON.stringify(n)), "join.or");
   if (written.startsWith("--") && written.length > 3) {
-    const name = written.slice(2);
     const near = nearWords(name, specs.map((spec) => spec.name), 2, { prefix: true });
     if (near.length > 0) {
-      const names = listOf(near.map((n) => JSON.stringify(`--${n}`)), "join.or");
+      const names = quoted(near.map((n) => `--${n}`));
       return BasisError.of("usage", phrase("cli.unknown_option_near", { option, names }));
     }
     const takers = Object.keys(perCommand).filter((other) =>
       perCommand[other]?.some((spec) => spec.name === name)
     );
     if (command !== undefined && takers.length > 0) {
-      return BasisError.of(
-        "usage",
-        phrase("cli.option_of_other", {
-          option,
-          command: JSON.stringify(command),
-          name: command,
-          commands: listOf(takers.map((other) => JSON.stringify(other)), "join.or"),
-        }),
-      );
+      const commands = quoted(takers);
+      const params = { option, command: JSON.stringify(command), name: command, commands };
+      return BasisError.of("usage", phrase("cli.option_of_other", params));
     }
   }
   return BasisError.of("usage", phrase("cli.unknown_option", { option }));

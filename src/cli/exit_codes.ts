@@ -1,37 +1,25 @@
 /**
- * The one table that maps error codes to the exit codes documented in the README.
+ * The one table that maps error codes to the exit codes documented in the README: 0 success, 1
+ * failed, 2 usage, 3 timed out, 4 input refused, 5 denied, 6 manifest invalid, 130 interrupted.
  *
  * @module
  */
 
 import type { ErrorCode } from "../errors.ts";
 
-/** Exit codes by name, as documented. */
-export const EXIT = {
-  ok: 0,
-  failed: 1,
+const BY_CODE: Readonly<Record<ErrorCode, number>> = {
   usage: 2,
-  timedOut: 3,
-  invalidInput: 4,
+  unknown_tool: 2,
+  invalid_json: 2,
+  invalid_input: 4,
   denied: 5,
-  manifestInvalid: 6,
+  timed_out: 3,
+  tool_failed: 1,
+  spawn_failed: 1,
+  invalid_output: 1,
+  manifest_invalid: 6,
   interrupted: 130,
   internal: 70,
-} as const;
-
-const BY_CODE: Readonly<Record<ErrorCode, number>> = {
-  usage: EXIT.usage,
-  unknown_tool: EXIT.usage,
-  invalid_json: EXIT.usage,
-  invalid_input: EXIT.invalidInput,
-  denied: EXIT.denied,
-  timed_out: EXIT.timedOut,
-  tool_failed: EXIT.failed,
-  spawn_failed: EXIT.failed,
-  invalid_output: EXIT.failed,
-  manifest_invalid: EXIT.manifestInvalid,
-  interrupted: EXIT.interrupted,
-  internal: EXIT.internal,
 };
 
 /**

@@ -12,7 +12,7 @@ import { VERSION } from "../version.ts";
 import { scanArgs } from "./args.ts";
 import { exitCodeFor } from "./exit_codes.ts";
 import { helpText, isCommand, nearCommands } from "./help.ts";
-import { failedCall } from "./commands/_call_json.ts";
+import { callJson } from "./commands/_call_json.ts";
 import { err, out, outJson } from "./output.ts";
 import { passLineageOn } from "../spawn/lineage.ts";
 import { catalogue, listOf, loadLocale, messages, phrase } from "../locale/messages.ts";
@@ -33,9 +33,6 @@ export interface CliMode {
    */
   gemini?: boolean;
 }
-
-/** The name that makes the binary `basis-tools call --quiet --result` (Gemini CLI's callCommand). */
-export const CALL_PROGRAM = "basis-tools-call";
 
 /**
  * The arguments for a program started under the name `name`: as `basis-tools-call` (Gemini CLI's
@@ -58,21 +55,17 @@ export function argvFor(
   args: readonly string[],
 ): { argv: readonly string[]; mode: CliMode } {
   const base = name.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1);
-  if (base.replace(/\.exe$/i, "").toLowerCase() !== CALL_PROGRAM) return { argv: args, mode: {} };
+  // The name that makes the binary `call --quiet --result` (Gemini CLI's callCommand).
+  if (!/^basis-tools-call(?:\.exe)?$/i.test(base)) return { argv: args, mode: {} };
   return { argv: ["call", ...args, "--quiet", "--result"], mode: { gemini: true } };
 }
 
 /** How many positional arguments each command takes, at least and at most (`rules`: any). */
 const ARITY: Readonly<Record<string, readonly [number, number]>> = {
-  list: [0, 0],
   show: [1, 1],
-  check: [0, 0],
-  init: [0, 0],
   call: [1, 2],
   spawn: [1, 1],
-  schema: [0, 0],
-  permissions: [0, 0],
-  mcp: [0, 0],
+  rules: [0, Infinity],
 };
 
 /**
@@ -96,8 +89,6 @@ export async function runCli(
   const { command, positionals, options } = args;
   const json = options.get("json") === true;
   const locale = cliLocale(args, env);
-  // For `call`, the tool named on the command line (`null` when none): its `--json` shape needs it.
-  const call = command === "call" ? { tool: positionals[0] ?? null } : undefined;
   // The --env values are secrets of every call: no error line may show them, whatever it quotes.
   let secrets: readonly string[] = [];
   try {
@@ -116,25 +107,22 @@ export async function runCli(
       const { toolHelpCommand } = await import("./commands/_all.ts");
       return await toolHelpCommand(settings, positionals[0]);
     }
-    if (help || command === "help") {
+    if (help || command === undefined || command === "help") {
       const topic = command === "help" ? positionals[0] : command;
       if (command === "help") expectPositionals("help", positionals, 0, 1);
       if (topic !== undefined && !isCommand(topic)) throw unknownCommand(topic);
       await loadLocale(locale);
-      out(helpText(topic, catalogue(locale)) + "\n");
-      return 0;
-    }
-    if (command === undefined) {
-      await loadLocale(locale);
-      err(helpText(undefined, catalogue(locale)) + "\n");
-      return 2;
+      // Asked for: on stdout; no command at all: on stderr, a usage error.
+      const asked = help || command === "help";
+      (asked ? out : err)(helpText(topic, catalogue(locale)) + "\n");
+      return asked ? 0 : 2;
     }
     const settings = resolveSettings(args, env, locale);
     // What this run inherited reaches what it starts, whatever clears their environment.
     passLineageOn(settings);
     secrets = callSecrets(settings.env);
     await loadLocale(locale);
-    const [min, max] = ARITY[command] ?? [0, Infinity];
+    const [min, max] = ARITY[command] ?? [0, 0];
     expectPositionals(command, positionals, min, max);
     return await dispatch(command, positionals, options, settings, mode);
   } catch (error) {
@@ -143,10 +131,12 @@ export async function runCli(
     if (error.code === "internal") throw error;
     await loadLocale(locale);
     const lines = errorLines(error, messages(locale)).map((line) => redactorOf(secrets).text(line));
-    if (json) {
+    // The MCP server's stdout is the protocol's alone.
+    if (json && command !== "mcp") {
       const failure = { kind: error.code, message: lines.join("\n") };
-      const tool = call?.tool == null ? null : redactorOf(secrets).text(call.tool);
-      outJson(call ? failedCall(tool, failure) : { ok: false, error: failure });
+      // For `call`, the tool named on the command line (`null` when none): its `--json` needs it.
+      const tool = positionals[0] === undefined ? null : redactorOf(secrets).text(positionals[0]);
+      outJson(command === "call" ? callJson(tool, failure) : { ok: false, error: failure });
     } else {
       err(lines.map((line) => `basis-tools: ${line}\n`).join(""));
     }
@@ -155,14 +145,13 @@ export async function runCli(
 }
 
 function unknownCommand(command: string): BasisError {
-  const near = nearCommands(command);
+  const near = nearCommands(command).map((name) => JSON.stringify(name));
   const quoted = JSON.stringify(command);
   return BasisError.of(
     "usage",
-    near.length === 0 ? phrase("cli.unknown_command", { command: quoted }) : phrase(
-      "cli.unknown_command_near",
-      { command: quoted, names: listOf(near.map((name) => JSON.stringify(name)), "join.or") },
-    ),
+    near.length === 0
+      ? phrase("cli.unknown_command", { command: quoted })
+      : phrase("cli.unknown_command_near", { command: quoted, names: listOf(near, "join.or") }),
   );
 }
 
@@ -173,45 +162,35 @@ async function dispatch(
   settings: Settings,
   mode: CliMode,
 ): Promise<number> {
+  // The MCP SDK is reachable only through this import: no other command loads it.
+  if (command === "mcp") return await (await import("./commands/mcp.ts")).mcpCommand(settings);
   const text = (name: string) => {
     const value = options.get(name);
     return typeof value === "string" ? value : undefined;
   };
-  const first = positionals[0] as string;
-  // The MCP SDK is reachable only through this import: no other command loads it.
-  if (command === "mcp") return await (await import("./commands/mcp.ts")).mcpCommand(settings);
-  const commands = await import("./commands/_all.ts");
-  switch (command) {
-    case "list":
-      return await commands.listCommand(settings);
-    case "show":
-      return await commands.showCommand(settings, first);
-    case "check":
-      return await commands.checkCommand(settings, { strict: options.get("strict") === true });
-    case "init":
-      return await commands.initCommand(settings);
-    case "call":
-    case "spawn": {
-      const timeout = text("timeout");
-      const presentation = {
-        timeoutMs: timeout === undefined ? undefined : milliseconds("timeout", timeout),
-        dryRun: options.get("dry-run") === true,
-        quiet: options.get("quiet") === true,
-        result: options.get("result") === true,
-        gemini: mode.gemini === true,
-      };
-      return command === "spawn"
-        ? await commands.spawnCommand(settings, first, presentation)
-        : await commands.callCommand(settings, first, positionals[1], presentation);
-    }
-    case "schema":
-      return await commands.schemaCommand(settings, text("format"));
-    case "rules":
-      return await commands.rulesCommand(settings, positionals, options);
-    case "permissions":
-      return await commands.permissionsCommand(settings, text("format"));
-  }
-  throw unknownCommand(command);
+  const flag = (name: string) => options.get(name) === true;
+  const [first = "", second] = positionals;
+  const timeout = text("timeout");
+  const call = () => ({
+    timeoutMs: timeout === undefined ? undefined : milliseconds("timeout", timeout),
+    dryRun: flag("dry-run"),
+    quiet: flag("quiet"),
+    result: flag("result"),
+    gemini: mode.gemini === true,
+  });
+  const c = await import("./commands/_all.ts");
+  const commands: Record<string, () => Promise<number>> = {
+    list: () => c.listCommand(settings),
+    show: () => c.showCommand(settings, first),
+    check: () => c.checkCommand(settings, { strict: flag("strict") }),
+    init: () => c.initCommand(settings),
+    call: () => c.callCommand(settings, first, second, call()),
+    spawn: () => c.callCommand(settings, undefined, first, call()),
+    schema: () => c.schemaCommand(settings, text("format")),
+    rules: () => c.rulesCommand(settings, positionals, options),
+    permissions: () => c.permissionsCommand(settings, text("format")),
+  };
+  return await commands[command]!();
 }
 
 function expectPositionals(command: string, positionals: string[], min: number, max: number) {

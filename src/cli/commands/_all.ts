@@ -7,7 +7,7 @@
  * @module
  */
 
-export { callCommand, spawnCommand } from "./call.ts";
+export { callCommand } from "./call.ts";
 export { checkCommand } from "./check.ts";
 export { initCommand } from "./init.ts";
 export { listCommand } from "./list.ts";

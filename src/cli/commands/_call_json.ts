@@ -28,44 +28,36 @@ interface RunFields {
 
 /**
  * The object of `call`: `{tool, ok, result, structured_content, stdout, stderr, exit_code, signal,
- * timed_out, truncated, duration_ms, error}`.
+ * timed_out, truncated, duration_ms, error}`; the run fields `null` when the call stopped before
+ * the tool ran (usage, manifest, schema, denial).
  *
  * @param tool The tool named on the command line, or `null` when none was.
  * @param failure What went wrong, or `undefined` when the run succeeded.
- * @param run The run, when the tool ran, with its fields as shown.
+ * @param run The run, when the tool ran.
+ * @param fields Its fields as shown.
  * @returns The documented object.
  */
 export function callJson(
   tool: string | null,
   failure: CallFailure | undefined,
-  run?: { result: RunResult; fields: RunFields },
+  run?: RunResult,
+  fields?: RunFields,
 ): Record<string, unknown> {
-  const fields = run?.fields;
+  const ok = failure === undefined;
   return {
     tool,
-    ok: failure === undefined,
-    result: failure === undefined ? fields?.result ?? null : null,
-    structured_content: failure === undefined ? fields?.structured_content ?? null : null,
+    ok,
+    result: ok ? fields?.result ?? null : null,
+    structured_content: ok ? fields?.structured_content ?? null : null,
     stdout: fields?.stdout ?? null,
     stderr: fields?.stderr ?? null,
     exit_code: fields?.exit_code ?? null,
-    signal: run?.result.signal ?? null,
-    timed_out: run?.result.outcome === "timed_out",
+    signal: run?.signal ?? null,
+    timed_out: run?.outcome === "timed_out",
     truncated: fields?.truncated ?? false,
-    duration_ms: run === undefined ? null : Math.round(run.result.durationMs),
+    duration_ms: run === undefined ? null : Math.round(run.durationMs),
     error: failure ?? null,
   };
-}
-
-/**
- * The object for a call that stopped before the tool ran (usage, manifest, schema, denial).
- *
- * @param tool The tool named on the command line, or `null` when none was.
- * @param failure What went wrong.
- * @returns The documented object, run fields `null`.
- */
-export function failedCall(tool: string | null, failure: CallFailure): Record<string, unknown> {
-  return callJson(tool, failure);
 }
 
 /**

@@ -5,24 +5,32 @@
  * Ctrl-C (SIGTERM, SIGHUP) cancels the call; without `--json` or `--result` its output is streamed
  * through byte for byte as it arrives.
  *
+ * `call --dry-run` and `rules test` go through the same execution (input, schema gate, program
+ * resolution, spawn's refusals, preview), but their approver only works out what would be decided
+ * and then refuses, so nothing runs and nothing is recorded.
+ *
  * @module
  */
 
+import { type ApprovalRequest, type Verdict, verdictFor } from "../../approval/approve.ts";
+import { visibleLines } from "../../approval/shell_quote.ts";
 import { programProblem } from "../../contract/availability.ts";
+import type { CallContext } from "../../contract/context.ts";
 import { declaredTool } from "../../contract/declared_tool.ts";
 import { spawnTool } from "../../contract/spawn_tool.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import type {
+  Approver,
   DeclaredToolExtra,
-  OutputChunk,
   SpawnToolExtra,
+  ToolExecution,
   ToolOutput,
 } from "../../contract/types.ts";
 import { BasisError, errorLines, ManifestError } from "../../errors.ts";
-import { type Messages, messages } from "../../locale/messages.ts";
+import { parseKeepingNumbers } from "../../json_text.ts";
+import { messages } from "../../locale/messages.ts";
 import { callSecrets, Redactor } from "../../redact.ts";
 import { abortOnInterrupt } from "../../run/interrupt.ts";
-import type { RunResult } from "../../run/types.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { parseSpawnInput } from "../../spawn/grammar.ts";
@@ -37,7 +45,6 @@ import { commandAudit, toolContext } from "../_tools.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 import { type CallFailure, callJson, spawnJson } from "./_call_json.ts";
-import { DryRun } from "./_dry_run.ts";
 
 /** Options of one call from the command line. */
 export interface CallOptions {
@@ -57,127 +64,62 @@ export interface CallOptions {
   gemini?: boolean;
 }
 
+type Output = ToolOutput<DeclaredToolExtra | SpawnToolExtra>;
+
 /** The argument Gemini CLI adds to every tool's parameters, and passes on to the call command. */
 const GEMINI_WAIT = "wait_for_previous";
 
 /**
  * Runs one tool, declared or `spawn` (called like a declared one, its input JSON text), and
- * reports its outcome.
+ * reports its outcome; or, with no name, `basis-tools spawn STRING`: the spawn tool with
+ * `{"input": STRING}`, printing spawn's own `--json` object.
  *
  * @param settings The run's settings.
- * @param name The tool's name.
- * @param inputArg The INPUT argument: JSON text, `-`, or `undefined`.
+ * @param name The tool named on the command line (`call`), or `undefined` for `spawn STRING`.
+ * @param arg The INPUT argument (JSON text, `-`, or `undefined`); for `spawn`, the STRING.
  * @param options Per-call options.
- * @returns The exit code.
+ * @returns The exit code: 0, 1 failed, 2 usage, 3 timed out, 4 refused input, 5 denied, 6 an
+ *   unusable manifest or `spawn.json`, 130 interrupted.
  */
-export function callCommand(
-  settings: Settings,
-  name: string,
-  inputArg: string | undefined,
-  options: CallOptions,
-): Promise<number> {
-  return call(settings, name, options, async () => {
-    const { text } = await readCallInput(name, inputArg);
-    return await parseCallInput(name, text);
-  }, inputArg);
-}
-
-/**
- * `basis-tools call spawn [INPUT|-]`: the spawn tool called like any other tool.
- *
- * @param settings The run's settings.
- * @param inputArg The INPUT argument: JSON text, `-`, or `undefined`.
- * @param options Per-call options.
- * @returns The exit code.
- */
-export function callSpawnCommand(
-  settings: Settings,
-  inputArg: string | undefined,
-  options: CallOptions,
-): Promise<number> {
-  return callCommand(settings, SPAWN_TOOL, inputArg, options);
-}
-
-/**
- * `basis-tools spawn STRING`: runs the spawn tool with `{"input": STRING}`, printing spawn's own
- * `--json` object.
- *
- * @param settings The run's settings.
- * @param text The spawn string (`!cmd`, `!@target cmd`, or a task).
- * @param options Per-call options.
- * @returns The exit code: 0, 1 failed, 3 timed out, 4 refused input, 5 denied, 6 bad
- *   `spawn.json`, 130 interrupted.
- */
-export function spawnCommand(
-  settings: Settings,
-  text: string,
-  options: CallOptions = {},
-): Promise<number> {
-  return call(settings, undefined, options, () => Promise.resolve({ input: text }));
-}
-
-/** The notes basis-tools adds on stderr: at once, or under `--quiet` held until the call fails. */
-class Notes {
-  readonly quiet: boolean;
-  readonly #words: Messages;
-  readonly #held: string[] = [];
-
-  constructor(quiet: boolean, words: Messages) {
-    this.quiet = quiet;
-    this.#words = words;
-  }
-
-  /** Says one note (`basis-tools: …`), or holds it. */
-  note(text: string): void {
-    this.#say(`basis-tools: ${text}\n`);
-  }
-
-  /** The audit log's warning, as `openAuditLog({ warn })` takes it. */
-  readonly auditWarning = (message: string): void => {
-    this.#say(`${this.#words.t("audit.warning", { message })}\n`);
-  };
-
-  /** Says what was held: the call failed. */
-  flush(): void {
-    if (this.#held.length > 0) err(this.#held.splice(0).join(""));
-  }
-
-  #say(line: string): void {
-    if (this.quiet) this.#held.push(line);
-    else err(line);
-  }
-}
-
-/**
- * One call. `name` is the tool named on the command line (`call`), or `undefined` for `spawn
- * STRING`, whose `--json` object is spawn's own.
- */
-async function call(
+export async function callCommand(
   settings: Settings,
   name: string | undefined,
+  arg: string | undefined,
   options: CallOptions,
-  readInput: () => Promise<unknown>,
-  inputArg?: string,
 ): Promise<number> {
   const tool = name ?? SPAWN_TOOL;
   const words = messages(settings.locale);
-  const notes = new Notes(options.quiet === true, words);
-  const audit = options.dryRun === true ? undefined : commandAudit(settings, notes.auditWarning);
+  // The notes basis-tools adds on stderr: at once, or under `--quiet` held until the call fails.
+  const quiet = options.quiet === true;
+  const held: string[] = [];
+  const say = (line: string) => quiet ? held.push(line) : err(line);
+  const notes = { quiet, note: (text: string) => say(`basis-tools: ${text}\n`) };
+  const dry = options.dryRun === true ? dryRun(settings) : undefined;
+  const audit = dry !== undefined
+    ? undefined
+    : commandAudit(settings, (message) => say(`${words.t("audit.warning", { message })}\n`));
   // The secrets of the call: the --env values, and the tool's env values once it is known.
   let redactor = new Redactor(callSecrets(settings.env));
   let spawnCall: SpawnCall | undefined;
-  try {
-    requireServed(settings, tool);
-    const use = {
+  const context = (root: string, more: Partial<CallContext> = {}) =>
+    toolContext(settings, {
+      root,
       timeoutMs: options.timeoutMs,
       gemini: options.gemini === true,
-      once: true,
+      programs: new Map(),
       ...(audit === undefined ? {} : { audit }),
-    };
-    let execution;
-    let dryRun: DryRun | undefined;
+      ...(dry === undefined ? {} : { approver: dry.approver(root) }),
+      ...more,
+    });
+  const read = async () => {
+    const source = await readCallInput(tool, arg);
+    return { source, parsed: await parseCallInput(tool, source.text) };
+  };
+  try {
+    requireServed(settings, tool);
+    let execution: ToolExecution<unknown>;
     if (tool === SPAWN_TOOL) {
-      const input = await readInput();
+      const input = name === undefined ? { input: arg } : (await read()).parsed;
       const parsed = parseSpawnInput(input);
       // Only for the shape of --json: the contract checks the input itself.
       if (parsed.ok) spawnCall = parsed.call;
@@ -186,58 +128,45 @@ async function call(
         loadSpawnConfig(settings.configDir),
         loadSandboxPolicy(settings.configDir),
       ]);
-      dryRun = options.dryRun === true ? new DryRun(settings, root) : undefined;
-      const context = toolContext(settings, {
-        ...use,
-        root,
-        sandbox: cliSandbox(settings, policy, { notes }),
-        ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
-      });
-      execution = await spawnTool(config, context).execution(input);
+      const sandbox = cliSandbox(settings, policy, { notes });
+      execution = await spawnTool(config, context(root, { sandbox })).execution(input);
     } else {
       const roster = await rosterFor(settings, { only: tool });
       const spec = findTool(roster, tool);
       redactor = new Redactor(callSecrets(spec.env, settings.env));
-      dryRun = options.dryRun === true ? new DryRun(settings, roster.root) : undefined;
-      const context = toolContext(settings, {
-        ...use,
-        root: roster.root,
-        spill: settings.json,
-        ...(dryRun === undefined ? {} : { approver: dryRun.approver }),
-      });
+      const spillDir = settings.json ? settings.spillDir : false;
+      const built = context(roster.root, { spillDir });
       // A program that cannot be found makes the tool unavailable, as a problem of its declaration
       // does: nothing is asked, nothing runs (exit 6).
-      const problem = programProblem(spec, settings.env, context.programs);
+      const problem = programProblem(spec, settings.env, built.programs);
       if (problem !== undefined) throw new ManifestError([problem]);
-      const source = await readCallInput(tool, inputArg);
-      const parsed = await parseCallInput(tool, source.text);
+      const { source, parsed } = await read();
       const input = options.gemini === true ? withoutGeminiKey(parsed, spec.inputSchema) : parsed;
       const sandbox = cliSandbox(settings, await loadSandboxPolicy(settings.configDir), { notes });
       // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
       const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;
-      execution = await declaredTool(spec, { ...context, sandbox }).execution(
+      execution = await declaredTool(spec, { ...built, sandbox }).execution(
         input,
         encodedInput === undefined ? {} : { encodedInput },
       );
     }
-    if (dryRun !== undefined) return await dryRun.report(execution);
+    if (dry !== undefined) return await dry.report(execution);
     using interrupt = abortOnInterrupt();
-    const stream = !settings.json && options.result !== true;
     // Each chunk is written as it arrives (a callback: no stream object on the path). A reader of
     // stdout that goes away (`| head -1`) stops only the relay (see `output.ts`).
-    const onOutput = (chunk: OutputChunk) => (chunk.kind === "stdout" ? out : err)(chunk.data);
     const output = await execution.execute({
       signal: interrupt.signal,
-      ...(stream ? { onOutput } : {}),
+      ...(settings.json || options.result === true
+        ? {}
+        : { onOutput: (chunk) => (chunk.kind === "stdout" ? out : err)(chunk.data) }),
     });
-    return report(output, undefined);
+    return report(output as Output, undefined);
   } catch (error) {
-    notes.flush();
+    if (held.length > 0) err(held.splice(0).join(""));
     // A misuse of the contract is a bug: it keeps its stack trace.
-    if (error instanceof ToolError && error.code === "internal") throw error;
-    if (!(error instanceof BasisError)) throw error;
+    if (!(error instanceof BasisError) || error.code === "internal") throw error;
     if (error instanceof ToolError && error.output !== undefined) {
-      return report(error.output as ToolOutput<DeclaredToolExtra | SpawnToolExtra>, error);
+      return report(error.output as Output, error);
     }
     if (!settings.json) throw error;
     const failure = { kind: error.code, message: errorLines(error, words).join("\n") };
@@ -255,52 +184,49 @@ async function call(
   }
 
   /** A call that ran: its `--json` object, or what is said after the streamed output. */
-  function report(
-    output: ToolOutput<DeclaredToolExtra | SpawnToolExtra>,
-    error: ToolError | undefined,
-  ): number {
+  function report(output: Output, error: ToolError | undefined): number {
     const extra = output.metadata.extra;
-    const run: RunResult = extra.run;
+    const run = extra.run;
     const spawned = "call" in extra ? extra : undefined;
     const label = spawned === undefined
       ? words.t("label.tool", { tool: JSON.stringify(tool) })
       : spawnLabel(spawned.call, words);
     const interrupted = error?.code === "interrupted";
-    const code = error === undefined ? 0 : exitCodeFor(error.code);
     if (settings.json) {
       const hide = (text: string) => redactor.text(text);
       const failure: CallFailure | undefined = error === undefined ? undefined : {
         kind: error.code,
         message: hide(interrupted ? words.t("run.interrupted", { label }) : error.message),
       };
-      const structured = spawned?.output;
-      const fields = structured === undefined
-        ? {
-          result: hide(output.result),
-          // Parsed from stdout after redaction: it holds no secret.
-          structured_content: output.structuredContent ?? null,
-          stdout: hide(run.stdout),
-          stderr: hide(run.stderr),
-          exit_code: run.exitCode ?? null,
-          truncated: run.stdoutTruncated,
-        }
-        : {
-          result: output.result,
-          structured_content: null,
-          stdout: structured.stdout,
-          stderr: structured.stderr,
-          exit_code: structured.exit_code,
-          truncated: structured.stdout_truncated,
-        };
-      const shown = name === undefined && spawned !== undefined
-        ? spawnJson(spawned.call, failure, {
-          result: run,
-          output: spawned.output,
-          text: output.result,
-        })
-        : callJson(tool, failure, { result: run, fields });
       // A spawn call's body and target are the caller's, and may quote an --env value.
-      outJson(spawned === undefined ? shown : redactor.value(shown));
+      outJson(
+        spawned === undefined
+          ? callJson(tool, failure, run, {
+            result: hide(output.result),
+            // Parsed from stdout after redaction: it holds no secret.
+            structured_content: output.structuredContent ?? null,
+            stdout: hide(run.stdout),
+            stderr: hide(run.stderr),
+            exit_code: run.exitCode ?? null,
+            truncated: run.stdoutTruncated,
+          })
+          : redactor.value(
+            name === undefined
+              ? spawnJson(spawned.call, failure, {
+                result: run,
+                output: spawned.output,
+                text: output.result,
+              })
+              : callJson(tool, failure, run, {
+                result: output.result,
+                structured_content: null,
+                stdout: spawned.output.stdout,
+                stderr: spawned.output.stderr,
+                exit_code: spawned.output.exit_code,
+                truncated: spawned.output.stdout_truncated,
+              }),
+          ),
+      );
     } else if (interrupted) {
       err(`basis-tools: ${words.t("run.interrupted_stopped", { label })}\n`);
     } else if (error !== undefined) {
@@ -314,7 +240,7 @@ async function call(
     } else if (run.stdoutBytes === 0 && (spawned === undefined || run.stderrBytes === 0)) {
       notes.note(words.t("run.printed_nothing", { label }));
     }
-    return code;
+    return error === undefined ? 0 : exitCodeFor(error.code);
   }
 }
 
@@ -323,14 +249,85 @@ async function call(
  * its scheduler) and passes on, unless the tool's own schema declares a property of that name.
  */
 function withoutGeminiKey(input: unknown, schema: Readonly<Record<string, unknown>>): unknown {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
-  if (!Object.hasOwn(input, GEMINI_WAIT)) return input;
   const properties = schema.properties;
   if (
-    typeof properties === "object" && properties !== null && Object.hasOwn(properties, GEMINI_WAIT)
+    typeof input !== "object" || input === null || Array.isArray(input) ||
+    !Object.hasOwn(input, GEMINI_WAIT) ||
+    (typeof properties === "object" && properties !== null &&
+      Object.hasOwn(properties, GEMINI_WAIT))
   ) {
     return input;
   }
   const { [GEMINI_WAIT]: _, ...rest } = input as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * A dry run's approver (for the workspace root rules are scoped to), which records what would be
+ * decided and refuses, and its report: the execution run up to its approval, then the preview and
+ * the decision printed; exit 0 when the call would run, 5 when not. What the execution throws
+ * before approval (a refusal, a program that cannot start) is thrown on.
+ */
+function dryRun(settings: Settings) {
+  let seen: { request: ApprovalRequest; verdict: Verdict; redactor: Redactor } | undefined;
+  const approver = (root: string | undefined): Approver => async (request, context) => {
+    const verdict = await verdictFor(request, {
+      policy: settings.approve,
+      configDir: settings.configDir,
+      cacheDir: settings.cacheDir,
+      ...(root === undefined ? {} : { root }),
+    });
+    seen = { request, verdict, redactor: new Redactor(context.secrets) };
+    return { allowed: false, by: "policy", ruleId: undefined, reason: "dry run" };
+  };
+  const report = async (execution: ToolExecution<unknown>): Promise<number> => {
+    try {
+      await execution.execute();
+    } catch (error) {
+      if (seen === undefined || !(error instanceof ToolError) || error.code !== "denied") {
+        throw error;
+      }
+      const { request, verdict: { outcome, by, changed, rule }, redactor } = seen;
+      // The preview with its input as the program receives it (every number as written).
+      const shown = redactor.value(
+        request.kind === "spawn" || request.stdin === undefined ? request.preview : {
+          ...request.preview,
+          input: parseKeepingNumbers(new TextDecoder().decode(request.stdin)),
+        },
+      );
+      const files = changed?.files.map(({ path, change }) => ({
+        path: redactor.text(path),
+        change,
+      }));
+      if (settings.json) {
+        outJson({
+          preview: shown,
+          decision: outcome,
+          by,
+          rule_id: rule?.id ?? null,
+          would_run: outcome === "allow",
+          changed: changed === undefined ? null : { rule_id: changed.rule, files },
+        });
+      } else {
+        const { t } = messages(settings.locale);
+        const id = rule?.id ?? "";
+        const line = outcome === "ask"
+          ? id === "" ? t("rules.test_ask") : t("rules.test_ask_rule", { rule: id })
+          : by === "rule"
+          ? t(outcome === "allow" ? "rules.test_allow_rule" : "rules.test_deny_rule", { rule: id })
+          : t(outcome === "allow" ? "rules.test_allow_policy" : "rules.test_deny_policy");
+        const lines = [t("rules.test_preview", { preview: JSON.stringify(shown) }), line];
+        if (changed !== undefined) {
+          const paths = files!.map(({ path }) => JSON.stringify(path)).join(", ");
+          lines.push(t("rules.test_changed", { rule: changed.rule, files: paths }));
+        }
+        // JSON leaves C1 controls and bidi overrides raw: escaped (as JSON reads them) for a
+        // terminal.
+        out(visibleLines(lines.map((text) => `${text}\n`).join("")));
+      }
+      return outcome === "allow" ? 0 : 5;
+    }
+    throw new Error("Bug: a dry run's execution ran");
+  };
+  return { approver, report };
 }

@@ -22,7 +22,6 @@ import { quietly } from "../../quietly.ts";
 import { callSecrets, redactorOf } from "../../redact.ts";
 import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
-import { EXIT } from "../exit_codes.ts";
 
 /** Programs that run a script named in their arguments (an interpreter, by its usual names). */
 const INTERPRETER =
@@ -86,18 +85,13 @@ export async function checkCommand(
   if (options.strict === true) problems.push(...warnings.splice(0));
   const words = messages(settings.locale);
   const { t } = words;
+  const code = problems.length === 0 ? 0 : 6;
   if (settings.json) {
     // The reason stays English (a stable field); the message is in the locale.
     const shown = (list: readonly ManifestProblem[]) => list.map((one) => problemJson(one, words));
-    outJson({
-      ok: problems.length === 0,
-      tools,
-      files,
-      problems: shown(problems),
-      warnings: shown(warnings),
-      hints: shown(hints),
-    });
-    return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
+    const [ok, listed] = [code === 0, [problems, warnings, hints].map(shown)];
+    outJson({ ok, tools, files, problems: listed[0], warnings: listed[1], hints: listed[2] });
+    return code;
   }
   const line = (problem: ManifestProblem) => formatProblem(problem, words);
   const lines = [
@@ -105,33 +99,32 @@ export async function checkCommand(
     ...warnings.map((warning) => t("check.warning", { problem: line(warning) })),
     ...hints.map((hint) => t("check.hint", { problem: line(hint) })),
   ];
-  if (problems.length === 0) {
+  if (code === 0) {
     const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
     const counted = {
       count: tools,
       tools: plural(settings.locale, tools, t("count.tools")),
       where,
     };
+    const warning_word = plural(settings.locale, warnings.length, t("count.warnings"));
     lines.push(
-      warnings.length === 0 ? t("check.ok", counted) : t("check.ok_warnings", {
-        ...counted,
-        warnings: warnings.length,
-        warning_word: plural(settings.locale, warnings.length, t("count.warnings")),
-      }),
+      warnings.length === 0
+        ? t("check.ok", counted)
+        : t("check.ok_warnings", { ...counted, warnings: warnings.length, warning_word }),
     );
   }
   out(lines.map((line) => `${line}\n`).join(""));
-  return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
+  return code;
 }
 
 /** A working directory that does not exist or is no directory: every call would fail to start. */
 function cwdProblem(cwd: string): Phrase | undefined {
+  const params = { cwd: JSON.stringify(cwd) };
   try {
-    if (Deno.statSync(canonicalPath(cwd)).isDirectory) return undefined;
-    return phrase("start.cwd_not_dir", { cwd: JSON.stringify(cwd) });
+    const info = Deno.statSync(canonicalPath(cwd));
+    return info.isDirectory ? undefined : phrase("start.cwd_not_dir", params);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) return undefined;
-    return phrase("start.cwd_missing", { cwd: JSON.stringify(cwd) });
+    return error instanceof Deno.errors.NotFound ? phrase("start.cwd_missing", params) : undefined;
   }
 }
 
@@ -150,11 +143,8 @@ function filesHint(spec: ToolSpec, root: string): Phrase | undefined {
   if (script === undefined) return undefined;
   const shown = script.startsWith(`${root}/`) ? script.slice(root.length + 1) : script;
   const dir = shown.endsWith("/") ? shown.slice(0, -1) : parentPath(`/${shown}`).slice(1) || ".";
-  return phrase("check.files_hint", {
-    script: JSON.stringify(shown),
-    program: JSON.stringify(program),
-    dir,
-  });
+  const [quoted, name] = [JSON.stringify(shown), JSON.stringify(program)];
+  return phrase("check.files_hint", { script: quoted, program: name, dir });
 }
 
 /**
@@ -169,14 +159,12 @@ function looseScript(arg: string, cwd: string, root: string): string | undefined
   try {
     return quietly(() => Deno.statSync(path)).isDirectory ? `${path}/` : undefined;
   } catch {
-    const base = path.slice(path.lastIndexOf("/") + 1);
+    const base = `${path.slice(path.lastIndexOf("/") + 1)}.`;
     try {
-      for (const entry of Deno.readDirSync(parentPath(path))) {
-        if (entry.name.startsWith(`${base}.`)) return path;
-      }
+      const entries = [...Deno.readDirSync(parentPath(path))];
+      return entries.some((entry) => entry.name.startsWith(base)) ? path : undefined;
     } catch {
-      // No such directory either.
+      return undefined; // No such directory either.
     }
-    return undefined;
   }
 }

@@ -9,14 +9,14 @@
 import { shellQuote } from "../../approval/shell_quote.ts";
 import { BasisError } from "../../errors.ts";
 import { fsReason } from "../../fs_reason.ts";
-import { messages, phrase } from "../../locale/messages.ts";
+import type { MessageKey } from "../../locale/en_us.ts";
+import { messages, phrase, type PhraseParams } from "../../locale/messages.ts";
 import { findWorkspaceRoot } from "../../manifest/load.ts";
 import { joinPath, resolvePath } from "../../paths.ts";
 import { VERSION } from "../../version.ts";
 import { out, outJson } from "../output.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
-import { EXIT } from "../exit_codes.ts";
 
 const MANIFEST = ".basis/tools.json";
 /** Where the example tool's script goes, relative to the workspace root. */
@@ -72,13 +72,11 @@ printf 'Hello, %s! (the whole input was %s)\\n' "$1" "$input"
 export async function initCommand(settings: Settings): Promise<number> {
   const here = settings.workspace === undefined;
   const root = here ? resolvePath(Deno.cwd()) : await workspaceRoot(settings);
-  const manifest = joinPath(root, MANIFEST);
-  const script = joinPath(root, SCRIPT);
+  const [manifest, script] = [joinPath(root, MANIFEST), joinPath(root, SCRIPT)];
+  const usage = (key: MessageKey, params: PhraseParams) =>
+    BasisError.of("usage", phrase(key, params));
   const cannot = (path: string, error: unknown) =>
-    BasisError.of(
-      "usage",
-      phrase("init.cannot_write", { path: JSON.stringify(path), reason: fsReason(error) }),
-    );
+    usage("init.cannot_write", { path: JSON.stringify(path), reason: fsReason(error) });
   // Whether anything is at a path (a dangling symbolic link counts: it is meant to be a file);
   // when it cannot be told, nothing is written.
   const exists = (path: string) => {
@@ -91,17 +89,13 @@ export async function initCommand(settings: Settings): Promise<number> {
       throw cannot(path, error);
     }
   };
-  if (here) {
-    // A directory inside a workspace belongs to it: a second manifest here would hide the first.
-    const found = await findWorkspaceRoot(root);
-    if (exists(joinPath(found, MANIFEST)) && found !== root) {
-      throw BasisError.of("usage", phrase("init.inside", { root: JSON.stringify(found) }));
-    }
+  // A directory inside a workspace belongs to it: a second manifest here would hide the first.
+  const found = here ? await findWorkspaceRoot(root) : root;
+  if (found !== root && exists(joinPath(found, MANIFEST))) {
+    throw usage("init.inside", { root: JSON.stringify(found) });
   }
   for (const path of [manifest, script]) {
-    if (exists(path)) {
-      throw BasisError.of("usage", phrase("init.exists", { path: JSON.stringify(path) }));
-    }
+    if (exists(path)) throw usage("init.exists", { path: JSON.stringify(path) });
   }
   let writing = script;
   try {
@@ -132,5 +126,5 @@ export async function initCommand(settings: Settings): Promise<number> {
     const { t } = messages(settings.locale);
     out(`${t("init.done", { manifest, script, tool: JSON.stringify(TOOL), ...commands })}\n`);
   }
-  return EXIT.ok;
+  return 0;
 }

@@ -12,7 +12,8 @@ import { listOf, messages } from "../../locale/messages.ts";
 import { out, outJson, problemJson } from "../output.ts";
 import { formatTable } from "../_table.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
-import { spawnToolFor } from "../_tools.ts";
+import { toolContext } from "../_tools.ts";
+import { spawnTool } from "../../contract/spawn_tool.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../../spawn/types.ts";
 import type { Settings } from "../settings.ts";
 
@@ -26,35 +27,19 @@ import type { Settings } from "../settings.ts";
 export async function listCommand(settings: Settings): Promise<number> {
   const [loaded, spawn] = await Promise.all([rosterFor(settings), spawnConfigFor(settings)]);
   const roster = await checkAvailability(loaded, { schemas: false, env: settings.env });
-  const rows: {
-    name: string;
-    side_effect: string | null;
-    source: string;
-    description: string | null;
-    problems: readonly ManifestProblem[];
-  }[] = rosterEntries(roster).map(({ name, ...entry }) =>
-    "spec" in entry
-      ? {
-        name,
-        side_effect: entry.spec.sideEffect,
-        source: entry.spec.scope,
-        // A description is shown; a secret of the tool's (or an --env one) never is.
-        description: redactorOf(callSecrets(entry.spec.env, settings.env)).text(
-          entry.spec.description,
-        ),
-        problems: [],
-      }
-      : {
-        name,
-        side_effect: null,
-        source: entry.unavailable.scope,
-        description: entry.unavailable.description || null,
-        problems: entry.unavailable.problems,
-      }
-  );
+  const rows = rosterEntries(roster).map(({ name, ...entry }) => {
+    if (!("spec" in entry)) {
+      const { scope, description, problems } = entry.unavailable;
+      return { name, side_effect: null, source: scope, description: description || null, problems };
+    }
+    const { sideEffect, scope, description, env } = entry.spec;
+    // A description is shown; a secret of the tool's (or an --env one) never is.
+    const shown = redactorOf(callSecrets(env, settings.env)).text(description);
+    return { name, side_effect: sideEffect, source: scope, description: shown, problems: [] };
+  }) as Row[];
   if (serves(settings, SPAWN_TOOL)) {
     // The spawn tool as the contract builds it: its side effects and description as a model sees.
-    const tool = "config" in spawn ? await spawnToolFor(settings, spawn.config) : undefined;
+    const tool = "config" in spawn ? spawnTool(spawn.config, toolContext(settings)) : undefined;
     rows.push({
       name: SPAWN_TOOL,
       side_effect: tool?.sideEffects.join(", ") ??
@@ -65,6 +50,7 @@ export async function listCommand(settings: Settings): Promise<number> {
     });
   }
   const words = messages(settings.locale);
+  const { t, say } = words;
   if (settings.json) {
     outJson(rows.map(({ problems, ...row }) => ({
       ...row,
@@ -74,22 +60,21 @@ export async function listCommand(settings: Settings): Promise<number> {
     })));
     return 0;
   }
-  const { t, say } = words;
-  const cells = rows.map(({ name, side_effect, source, description, problems }) => {
-    const [first] = problems;
-    if (first === undefined) return [name, side_effect ?? "-", source, description ?? ""];
-    // `unavailable: <field>: <reason>`, saying how many more problems there are.
-    const why = say(first.reason);
-    const reason = (first.field === undefined ? why : `${first.field}: ${why}`).replace(
-      /\s+/g,
-      " ",
-    );
-    const count = problems.length - 1;
-    const text = count === 0
-      ? t("list.unavailable", { reason })
-      : t("list.unavailable_more", { reason, count });
-    return [name, side_effect ?? "-", source, text];
-  });
+  const cells = rows.map(
+    ({ name, side_effect, source, description, problems: [first, ...more] }) => {
+      if (first === undefined) return [name, side_effect ?? "-", source, description ?? ""];
+      // `unavailable: <field>: <reason>`, saying how many more problems there are.
+      const why = say(first.reason);
+      const reason = (first.field === undefined ? why : `${first.field}: ${why}`).replace(
+        /\s+/g,
+        " ",
+      );
+      const text = more.length === 0
+        ? t("list.unavailable", { reason })
+        : t("list.unavailable_more", { reason, count: more.length });
+      return [name, side_effect ?? "-", source, text];
+    },
+  );
   const heading = [t("list.heading_name"), t("list.heading_effect"), t("list.heading_source")];
   // Aligned by the cells each character takes, cut to the terminal's width (whole in a pipe).
   const lines = formatTable([[...heading, t("list.heading_description")], ...cells]);
@@ -99,4 +84,13 @@ export async function listCommand(settings: Settings): Promise<number> {
   }
   out(lines.join("\n") + "\n");
   return 0;
+}
+
+/** One line of the list. */
+interface Row {
+  name: string;
+  side_effect: string | null;
+  source: string;
+  description: string | null;
+  problems: readonly ManifestProblem[];
 }

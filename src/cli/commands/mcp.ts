@@ -5,18 +5,13 @@
  * @module
  */
 
-import { BasisError, errorLines } from "../../errors.ts";
-import { messages } from "../../locale/messages.ts";
-import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
-import { serveMcp } from "../../mcp/serve_mcp.ts";
+import { serveRoster } from "../../mcp/roster_tools.ts";
 import { resolvePath } from "../../paths.ts";
-import { exitCodeFor } from "../exit_codes.ts";
-import { err } from "../output.ts";
-
 import { workspaceRoot } from "../_workspace_root.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
 import { commandAudit, toolContext } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
+import type { SandboxPolicy } from "../../sandbox/types.ts";
 
 /**
  * Serves the roster until the client closes stdin (or SIGINT/SIGTERM arrives).
@@ -39,32 +34,21 @@ export async function mcpCommand(settings: Settings): Promise<number> {
   try {
     const root = await workspaceRoot(settings);
     const configDir = resolvePath(settings.configDir);
-    // The server's approver, audit sink and sandbox are set for every tool by the loader.
-    const tools: RosterToolSettings = {
+    const context = toolContext(settings, { spillDir: settings.spillDir, audit });
+    // The server's approver, audit sink and sandbox are set for every tool by the loader; the
+    // sandbox note is said once per server start, in its log.
+    const sandbox = (policy: SandboxPolicy) => cliSandbox(settings, policy, { perProcess: true });
+    const served = await serveRoster({
       root,
       configDir,
-      context: toolContext(settings, { spill: true, audit }),
-      // Said once per server start, in its log.
-      sandbox: (policy) => cliSandbox(settings, policy, { perProcess: true }),
-    };
-    const served = await serveMcp({
-      load: (approver) => loadRosterTools(tools, approver),
+      context,
+      sandbox,
       policy: settings.approve,
-      configDir,
-      cacheDir: settings.cacheDir,
-      root,
-      locale: settings.locale,
-      watch: watchedFiles(tools),
       signal: stop.signal,
     });
     // Stopped while a call ran: that call was interrupted. An idle server stopped did what was
     // asked.
     return served.interrupted ? 130 : 0;
-  } catch (error) {
-    if (!(error instanceof BasisError)) throw error;
-    const lines = errorLines(error, messages(settings.locale));
-    err(lines.map((line) => `basis-tools: ${line}\n`).join(""));
-    return exitCodeFor(error.code);
   } finally {
     for (const name of signals) Deno.removeSignalListener(name, onSignal);
     audit.close();

@@ -38,25 +38,20 @@ export async function permissionsCommand(
   format = settings.json ? "json" : "flags",
 ): Promise<number> {
   if (!(PERMISSION_FORMATS as readonly string[]).includes(format)) {
-    const formats = PERMISSION_FORMATS.join(", ");
-    throw BasisError.of(
-      "usage",
-      phrase("cli.bad_permissions_format", { value: `"${format}"`, formats }),
-    );
+    const params = { value: `"${format}"`, formats: PERMISSION_FORMATS.join(", ") };
+    throw BasisError.of("usage", phrase("cli.bad_permissions_format", params));
   }
+  const { workspace, configDir, envLookup: env } = settings;
   // Every ${VAR} the loader expands passes through here: those are the names to grant.
   const manifestVars = new Set<string>();
   const roster = await loadRoster({
-    ...(settings.workspace === undefined ? {} : { workspace: settings.workspace }),
-    configDir: settings.configDir,
-    env: (name) => {
-      manifestVars.add(name);
-      return settings.envLookup(name);
-    },
+    ...(workspace === undefined ? {} : { workspace }),
+    configDir,
+    env: (name) => (manifestVars.add(name), env(name)),
   });
-  const policy = await loadSandboxPolicy(settings.configDir);
+  const policy = await loadSandboxPolicy(configDir);
   const needs = sandboxNeeds(policy, [...roster.tools.values()].map((spec) => spec.sandbox), {
-    env: settings.envLookup,
+    env,
   });
   const spawn = await spawnPrograms(settings, needs.sandboxed, policy.spawn.agent);
   const programs = [...spawn.programs];
@@ -65,14 +60,16 @@ export async function permissionsCommand(
   if (needs.program !== undefined && (needs.sandboxed || policy.mode === "required")) {
     programs.push({ user: phrase("permissions.user_sandbox"), program: needs.program, args: [] });
   }
-  const own = bundle();
+  const main = Deno.mainModule;
+  const source = !Deno.build.standalone && main.startsWith("file:");
+  const own = source && main.endsWith(".js") ? bundle(modulePath(main)) : undefined;
   const derived = derivePermissions(roster, {
     // Reading the bundle's directory when it holds the bundle alone, else the entry and each
     // chunk: unpacked into a directory of other files (Downloads), it never grants reading them.
     ...(own === undefined
       ? {}
       : { code: own.alone ? [parentPath(own.entry)] : [own.entry, ...own.chunks] }),
-    env: settings.envLookup,
+    env,
     callEnv: settings.env,
     manifestVars,
     programs,
@@ -87,11 +84,10 @@ export async function permissionsCommand(
     // What `deno compile` builds from, and the arguments baked in so that the binary serves this
     // workspace with this config directory.
     const { root } = roster;
-    const args = ["-C", root, "--config-dir", resolvePath(settings.configDir)];
+    const args = ["-C", root, "--config-dir", resolvePath(configDir)];
     if (settings.noShell) args.push("--no-shell");
     const output = `basis-tools-${root.slice(root.lastIndexOf("/") + 1) || "root"}`;
-    const main = Deno.mainModule;
-    if (Deno.build.standalone || !main.startsWith("file:")) {
+    if (!source) {
       err(warning(words.t("permissions.compile_self")));
       options = { entry: "basis-tools.js", output, args };
     } else if (own !== undefined) {
@@ -142,8 +138,11 @@ async function spawnPrograms(
     }
   }
   if (agent !== undefined) {
-    const confined = sandboxed && agentSandboxed ? { sandboxed: true } : {};
-    add(phrase("permissions.user_spawn_agent"), agent, confined);
+    add(
+      phrase("permissions.user_spawn_agent"),
+      agent,
+      sandboxed && agentSandboxed ? { sandboxed: true } : {},
+    );
   }
   for (const [name, { argv }] of namedAgents(found.config)) {
     add(phrase("permissions.user_spawn_named_agent", { agent: JSON.stringify(name) }), argv);
@@ -157,13 +156,10 @@ function modulePath(url: string): string {
 }
 
 /**
- * The bundle this program runs from (not from source, not compiled): its entry, the chunks beside
+ * The bundle this program runs from (`entry`, not from source, not compiled): the chunks beside
  * it (sorted), and whether its directory holds nothing else (only `.js` files).
  */
-function bundle(): { entry: string; chunks: string[]; alone: boolean } | undefined {
-  const main = Deno.mainModule;
-  if (Deno.build.standalone || !main.startsWith("file:") || !main.endsWith(".js")) return undefined;
-  const entry = modulePath(main);
+function bundle(entry: string): { entry: string; chunks: string[]; alone: boolean } {
   const dir = parentPath(entry);
   const chunks: string[] = [];
   let alone = true;

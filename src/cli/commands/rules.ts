@@ -13,7 +13,8 @@ import { contentCondition, pinConditions } from "../../approval/rules/pin.ts";
 import { type CallContent, callContent } from "../../approval/rules/content.ts";
 import type { Rule, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
-import { parseKeepingNumbers, strictJsonProblem } from "../../json_text.ts";
+import { parseKeepingNumbers } from "../../json_text.ts";
+import { jsonDetail } from "../_call_input.ts";
 import { callSecrets } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts";
@@ -22,7 +23,6 @@ import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
-import { EXIT } from "../exit_codes.ts";
 import { formatTable } from "../_table.ts";
 import { out, outJson } from "../output.ts";
 import { BasisError } from "../../errors.ts";
@@ -35,7 +35,7 @@ import {
   plural,
 } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
-import { callCommand, callSpawnCommand } from "./call.ts";
+import { callCommand } from "./call.ts";
 
 /** The parsed options of a `rules` command. */
 export type RulesOptions = Map<string, string | boolean | string[]>;
@@ -72,16 +72,14 @@ export async function rulesCommand(
   if (sub === "list") return list(settings, words);
   if (sub === "add") return await add(settings, options, words);
   if (sub === "check") return await check(settings);
-  if (sub === "remove") {
-    const rule = await removeRule(settings.configDir, rest[0]!);
-    if (settings.json) outJson(rule);
-    else out(`${changed(words, "rules.removed", rule)}\n`);
-    return EXIT.ok;
+  if (sub === "test") {
+    // `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them.
+    return await callCommand(settings, rest[0]!, rest[1], { dryRun: true });
   }
-  // `rules test NAME [INPUT]`: the call's preview and decision, as `call --dry-run` prints them.
-  return rest[0] === SPAWN_TOOL
-    ? await callSpawnCommand(settings, rest[1], { dryRun: true })
-    : await callCommand(settings, rest[0]!, rest[1], { timeoutMs: undefined, dryRun: true });
+  const rule = await removeRule(settings.configDir, rest[0]!);
+  if (settings.json) outJson(rule);
+  else out(`${changed(words, "rules.removed", rule)}\n`);
+  return 0;
 }
 
 /** A usage error, in English and reworded in the run's locale when reported. */
@@ -90,32 +88,28 @@ function usage(key: MessageKey, params?: PhraseParams): BasisError {
 }
 
 async function list(settings: Settings, words: Messages): Promise<number> {
-  const loaded = await loadRules(settings.configDir);
-  const all = [...loaded.rules, ...loaded.ignored];
-  if (settings.json) {
-    const rules = all.map((rule) => ({ ...rule, ignored: loaded.ignored.includes(rule) }));
-    outJson({ file: loaded.file, rules });
-    return EXIT.ok;
-  }
+  const { file, rules, ignored } = await loadRules(settings.configDir);
+  const all = [...rules, ...ignored];
   const { t } = words;
-  if (all.length === 0) {
-    out(`${t("rules.none", { file: loaded.file })}\n`);
-    return EXIT.ok;
+  if (settings.json) {
+    outJson({ file, rules: all.map((rule) => ({ ...rule, ignored: ignored.includes(rule) })) });
+  } else if (all.length === 0) {
+    out(`${t("rules.none", { file })}\n`);
+  } else {
+    const rows = all.map((rule) => [
+      rule.id,
+      rule.decision,
+      rule.tool,
+      scopeText(rule, words),
+      JSON.stringify(rule.when) + (rule.reason === undefined ? "" : ` — ${rule.reason}`) +
+      (ignored.includes(rule) ? t("rules.ignored") : ""),
+    ]);
+    const heading = [t("rules.heading_id"), t("rules.heading_decision"), t("rules.heading_tool")];
+    // Aligned in columns, cut to the terminal's width (whole when stdout is not a terminal).
+    const head = [...heading, t("rules.heading_scope"), t("rules.heading_when")];
+    out(formatTable([head, ...rows]).join("\n") + "\n");
   }
-  const rows = all.map((rule) => [
-    rule.id,
-    rule.decision,
-    rule.tool,
-    scopeText(rule, words),
-    `${JSON.stringify(rule.when)}${rule.reason === undefined ? "" : ` — ${rule.reason}`}${
-      loaded.ignored.includes(rule) ? t("rules.ignored") : ""
-    }`,
-  ]);
-  const heading = [t("rules.heading_id"), t("rules.heading_decision"), t("rules.heading_tool")];
-  // Aligned in columns, cut to the terminal's width (whole when stdout is not a terminal).
-  const head = [...heading, t("rules.heading_scope"), t("rules.heading_when")];
-  out(formatTable([head, ...rows]).join("\n") + "\n");
-  return EXIT.ok;
+  return 0;
 }
 
 /**
@@ -126,13 +120,14 @@ async function optionJson(tool: string, option: string, text: string): Promise<u
   try {
     return parseKeepingNumbers(text);
   } catch {
-    // Described below, by kind and place, never echoing the text.
+    // Described by kind and place, never echoing the text.
+    const detail = await jsonDetail(text);
+    throw usage("cli.rules_bad_json", {
+      tool: JSON.stringify(tool),
+      option: `"${option}"`,
+      detail,
+    });
   }
-  const { position, reason } = await strictJsonProblem(text);
-  const detail = position === undefined
-    ? reason
-    : phrase("json.at", { detail: reason, ...position });
-  throw usage("cli.rules_bad_json", { tool: JSON.stringify(tool), option: `"${option}"`, detail });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -144,38 +139,45 @@ async function givenConditions(
   tool: string,
   options: RulesOptions,
 ): Promise<Record<string, unknown> | undefined> {
+  const json = (option: string, text: string) => optionJson(tool, `--${option}`, text);
   const whenText = options.get("when");
   let when: Record<string, unknown> | undefined;
   if (typeof whenText === "string") {
-    const value = await optionJson(tool, "--when", whenText);
+    const value = await json("when", whenText);
     // Not an object: the rule's own check names the field.
     if (!isObject(value)) return value as Record<string, unknown>;
     when = { ...value };
   }
   const set = (key: string, value: unknown) => (when ??= {})[key] = value;
-  for (const name of ["program", "argv", "cwd", "sandbox", "input", "body", "body-glob"]) {
+  const fields = [
+    "program",
+    "argv",
+    "cwd",
+    "sandbox",
+    "input",
+    "body",
+    "body-glob",
+    "target",
+    "mode",
+  ];
+  for (const name of fields) {
     const value = options.get(name);
     if (name === "input") {
       for (const pair of Array.isArray(value) ? value : []) {
         const eq = pair.indexOf("=");
         if (eq < 0) throw usage("cli.rules_bad_input_condition", { tool: JSON.stringify(tool) });
         const input = (when?.input ?? {}) as Record<string, unknown>;
-        const equals = await optionJson(tool, "--input", pair.slice(eq + 1));
-        set("input", { ...input, [pair.slice(0, eq)]: { equals } });
+        set("input", {
+          ...input,
+          [pair.slice(0, eq)]: { equals: await json(name, pair.slice(eq + 1)) },
+        });
       }
-    } else if (typeof value !== "string") {
-      continue;
-    } else if (
-      name === "argv" || (name === "sandbox" && value !== "unconfined" && value !== "any")
-    ) {
-      set(name, await optionJson(tool, `--${name}`, value));
-    } else {
-      set(name === "body-glob" ? "body" : name, name === "body-glob" ? { glob: value } : value);
+    } else if (typeof value === "string") {
+      const parsed = name === "argv" ||
+        (name === "sandbox" && value !== "unconfined" && value !== "any");
+      const glob = name === "body-glob";
+      set(glob ? "body" : name, parsed ? await json(name, value) : glob ? { glob: value } : value);
     }
-  }
-  for (const name of ["target", "mode"]) {
-    const value = options.get(name);
-    if (typeof value === "string") set(name, value);
   }
   // A path is stored as a call shows it (links resolved), so a rule holds for every spelling.
   if (typeof when?.program === "string" && isAbsolutePath(when.program)) {
@@ -192,11 +194,9 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
   };
   const tool = text("tool");
   if (tool === undefined) throw usage("cli.rules_tool_required");
-  const [deny, ask, global] = [options.get("deny"), options.get("ask"), options.get("global")];
-  if (deny === true && ask === true) {
-    throw usage("cli.rules_deny_and_ask", { tool: JSON.stringify(tool) });
-  }
-  const decision = deny === true ? "deny" : ask === true ? "ask" : "allow";
+  const [deny, ask, global] = ["deny", "ask", "global"].map((name) => options.get(name) === true);
+  if (deny && ask) throw usage("cli.rules_deny_and_ask", { tool: JSON.stringify(tool) });
+  const decision = deny ? "deny" : ask ? "ask" : "allow";
   const given = await givenConditions(tool, options);
   let when: unknown = given ?? {};
   // What an allow rule pins beyond what was given: never for a deny or ask rule, which keeps
@@ -219,19 +219,17 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
     secrets = callSecrets(spec.env, settings.env);
     if (decision === "allow" && isObject(when)) {
       const now = await pinnedNow(spec, settings, root, global === true, given?.program);
+      const pins = now.when as Record<string, unknown>;
       content = now.content;
       // What was not given is pinned as it is now (given nothing: everything).
       pinned = given === undefined
-        ? Object.keys(now.when)
-        : (["program", "env", "content"] as const).filter((key) =>
-          !Object.hasOwn(given, key) && now.when[key] !== undefined
+        ? Object.keys(pins)
+        : ["program", "env", "content"].filter((key) =>
+          !Object.hasOwn(given, key) && pins[key] !== undefined
         );
-      when = given === undefined ? now.when : {
-        ...given,
-        ...Object.fromEntries(
-          pinned.map((key) => [key, (now.when as Record<string, unknown>)[key]]),
-        ),
-      };
+      when = given === undefined
+        ? pins
+        : { ...given, ...Object.fromEntries(pinned.map((key) => [key, pins[key]])) };
     }
   }
   const reason = text("reason");
@@ -244,7 +242,7 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
   };
   const match = await examples("match");
   const notMatch = await examples("not-match");
-  const input = {
+  const rule = await addRule(settings.configDir, {
     tool,
     decision,
     scope: global === true ? "global" : { workspace: root },
@@ -252,14 +250,13 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
     ...(reason === undefined ? {} : { reason }),
     ...(match === undefined ? {} : { match }),
     ...(notMatch === undefined ? {} : { not_match: notMatch }),
-  } as RuleInput;
-  const rule = await addRule(settings.configDir, input, { secrets });
+  } as RuleInput, { secrets });
   if (content !== undefined && pinned.includes("content")) {
     await keepApproved(settings.configDir, content, secrets);
   }
   if (settings.json) {
     outJson(rule);
-    return EXIT.ok;
+    return 0;
   }
   const lines = [changed(words, "rules.added", rule)];
   if (pinned.length > 0) {
@@ -267,7 +264,7 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
     lines.push(words.t("rules.pinned", { fields, conditions: JSON.stringify(rule.when) }));
   }
   out(`${lines.join("\n")}\n`);
-  return EXIT.ok;
+  return 0;
 }
 
 /**
@@ -389,7 +386,7 @@ async function check(settings: Settings): Promise<number> {
     const rules = plural(settings.locale, count, words.t("count.rules"));
     out(`${words.t("rules.ok", { count, rules, file })}\n`);
   }
-  return problems.length === 0 ? EXIT.ok : EXIT.manifestInvalid;
+  return problems.length === 0 ? 0 : 6;
 }
 
 function scopeText(rule: Rule, { t }: Messages): string {

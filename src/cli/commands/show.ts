@@ -17,7 +17,8 @@ import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../../spawn/types.ts";
 import { showValue } from "../../text.ts";
 import { out, outJson } from "../output.ts";
 import { findTool, requireServed, rosterFor } from "../_roster.ts";
-import { spawnToolFor } from "../_tools.ts";
+import { toolContext } from "../_tools.ts";
+import { spawnTool } from "../../contract/spawn_tool.ts";
 import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 
@@ -68,12 +69,12 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     return 0;
   }
   const { t } = messages(settings.locale);
-  const indented = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
   const grants = [
-    ...(network ? [t("prompt.sandbox_network")] : []),
-    ...(write.length > 0 ? [t("prompt.sandbox_write", { paths: write.join(", ") })] : []),
-    ...(read.length > 0 ? [t("prompt.sandbox_read", { paths: read.join(", ") })] : []),
-  ];
+    network ? [t("prompt.sandbox_network")] : [],
+    write.length > 0 ? [t("prompt.sandbox_write", { paths: write.join(", ") })] : [],
+    read.length > 0 ? [t("prompt.sandbox_read", { paths: read.join(", ") })] : [],
+  ].flat();
+  const env = envNames.map((key) => `${key}=${REDACTED}`).join(" ");
   const lines = [
     `${spec.name} — ${spec.description}`,
     ...fieldLines([
@@ -84,12 +85,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
         spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" "),
       ],
       [t("show.cwd"), spec.cwd],
-      [
-        t("show.env"),
-        envNames.length === 0
-          ? t("show.none")
-          : envNames.map((key) => `${key}=${REDACTED}`).join(" "),
-      ],
+      [t("show.env"), env === "" ? t("show.none") : env],
       [t("show.side_effect"), spec.sideEffect],
       [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
       [
@@ -101,31 +97,32 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       [t("show.files"), spec.files?.join(", ")],
       [t("show.declared_in"), `${spec.file} (${spec.scope})`],
     ]),
-    `  ${t("show.input_schema")}:`,
-    `  ${indented(spec.inputSchema)}`,
+    ...schemaLines(t("show.input_schema"), spec.inputSchema),
     ...(spec.outputSchema === undefined
       ? []
-      : [`  ${t("show.output_schema")}:`, `  ${indented(spec.outputSchema)}`]),
+      : schemaLines(t("show.output_schema"), spec.outputSchema)),
   ];
   // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
   out(visibleLines(hide(`${lines.join("\n")}\n`)));
   return 0;
 }
 
+/** A schema under its label, as indented JSON. */
+function schemaLines(label: string, schema: unknown): string[] {
+  return [`  ${label}:`, `  ${JSON.stringify(schema, null, 2).replaceAll("\n", "\n  ")}`];
+}
+
 /**
  * The fields, two spaces in, their values aligned `width` cells after that (a label too long for
  * it takes one space); a value of several lines goes on under the first.
  */
-function fieldLines(
-  fields: readonly Field[],
-  width = Math.max(...fields.map(([label, value]) => value === undefined ? 0 : label.length + 1)) +
-    2,
-): string[] {
+function fieldLines(fields: readonly Field[], width?: number): string[] {
+  width ??= Math.max(...fields.map(([label, value]) => value === undefined ? 0 : label.length)) + 3;
   return fields.flatMap(([label, value]) => {
     if (value === undefined) return [];
     const head = `${label}:`;
-    const lines = typeof value === "string" ? value : value.join(`\n${" ".repeat(width + 2)}`);
-    return [`  ${head.length < width ? head.padEnd(width) : `${head} `}${lines}`];
+    const lines = typeof value === "string" ? value : value.join(`\n${" ".repeat(width! + 2)}`);
+    return [`  ${head.length < width! ? head.padEnd(width!) : `${head} `}${lines}`];
   });
 }
 
@@ -134,7 +131,7 @@ async function showSpawn(settings: Settings): Promise<number> {
     workspaceRoot(settings),
     loadSpawnConfig(settings.configDir),
   ]);
-  const tool = await spawnToolFor(settings, config);
+  const tool = spawnTool(config, toolContext(settings));
   const effects = tool.sideEffects.join(", ");
   const targets = Object.fromEntries([...config.targets].sort(([a], [b]) => a < b ? -1 : 1));
   const agents = [...namedAgents(config)].sort(([a], [b]) => a < b ? -1 : 1);
@@ -177,18 +174,18 @@ async function showSpawn(settings: Settings): Promise<number> {
     return 0;
   }
   const { t } = messages(settings.locale);
-  const childText = (policy: ChildPolicy) => {
+  const childText = ({ roster, model, systemPrompt }: ChildPolicy) => {
     const parts = [
-      ...(policy.roster === undefined ? [] : [
-        policy.roster.length === 0
-          ? t("show.child_no_tools")
-          : t("show.child_roster", { names: policy.roster.join(", ") }),
-      ]),
-      ...(policy.model === undefined ? [] : [t("show.child_model", { model: policy.model })]),
-      ...(policy.systemPrompt === undefined
-        ? []
-        : [t("show.child_system_prompt", { text: showValue(policy.systemPrompt, 40) })]),
-    ];
+      roster === undefined
+        ? undefined
+        : roster.length === 0
+        ? t("show.child_no_tools")
+        : t("show.child_roster", { names: roster.join(", ") }),
+      model === undefined ? undefined : t("show.child_model", { model }),
+      systemPrompt === undefined
+        ? undefined
+        : t("show.child_system_prompt", { text: showValue(systemPrompt, 40) }),
+    ].filter((part) => part !== undefined);
     return parts.length === 0 ? t("show.child_inherits") : parts.join("; ");
   };
   const targetLines = Object.entries(targets).map(([name, prefix]) =>
@@ -232,17 +229,11 @@ async function showSpawn(settings: Settings): Promise<number> {
     [t("show.timeout"), t("show.spawn_timeout", timeouts)],
     [t("show.configured_in"), config.file],
   ];
-  const schema = JSON.stringify(tool.inputSchema(), null, 2).replaceAll("\n", "\n  ");
   // English keeps its layout ("configured in:" sticks out by one); others align every value.
   const lines = fieldLines(fields, settings.locale === "en-US" ? 14 : undefined);
+  const head = `${tool.name} — ${tool.description()}`;
   out(
-    [
-      `${tool.name} — ${tool.description()}`,
-      ...lines,
-      `  ${t("show.input_schema")}:`,
-      `  ${schema}`,
-    ]
-      .join("\n") + "\n",
+    [head, ...lines, ...schemaLines(t("show.input_schema"), tool.inputSchema())].join("\n") + "\n",
   );
   return 0;
 }

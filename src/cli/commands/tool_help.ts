@@ -12,12 +12,13 @@ import { callSecrets, redactorOf } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
-import { findTool, rosterFor, usableSpawnConfig } from "../_roster.ts";
-import { spawnToolFor } from "../_tools.ts";
+import { findTool, rosterFor } from "../_roster.ts";
+import { toolContext } from "../_tools.ts";
+import { spawnTool } from "../../contract/spawn_tool.ts";
+import { loadSpawnConfig } from "../../spawn/config.ts";
 import { formatTable } from "../_table.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
-import { EXIT } from "../exit_codes.ts";
 
 type Json = Record<string, unknown>;
 
@@ -30,11 +31,11 @@ function typeText(property: unknown): string {
   if (property === true) return "any";
   if (!isObject(property)) return "-";
   if (Object.hasOwn(property, "const")) return `= ${JSON.stringify(property.const)}`;
-  if (Array.isArray(property.enum)) {
-    const values = property.enum.slice(0, 6).map((value) => JSON.stringify(value));
-    return `${values.join(" | ")}${property.enum.length > 6 ? " | …" : ""}`;
+  const { type, items, format, enum: values } = property;
+  if (Array.isArray(values)) {
+    const shown = values.slice(0, 6).map((value) => JSON.stringify(value)).join(" | ");
+    return values.length > 6 ? `${shown} | …` : shown;
   }
-  const { type, items, format } = property;
   let text = typeof type === "string"
     ? type
     : Array.isArray(type)
@@ -74,29 +75,31 @@ function sample(property: unknown): unknown {
  *   that cannot be used (exit 6).
  */
 export async function toolHelpCommand(settings: Settings, name: string): Promise<number> {
-  let description: string;
-  let schema: Readonly<Json>;
-  let effect: string;
-  let timeoutMs: number | undefined;
-  let command: string | undefined;
-  let args: readonly InputArgument[] = [];
+  let about: {
+    description: string;
+    schema: Readonly<Json>;
+    effect: string;
+    timeoutMs?: number;
+    command?: string;
+    args?: readonly InputArgument[];
+  };
   // An env value (or an --env one) may be written anywhere in a declaration: hidden, as by show.
   let redactor = redactorOf(callSecrets(settings.env));
   const hide = (text: string) => redactor.text(text);
   if (name === SPAWN_TOOL) {
-    const tool = await spawnToolFor(settings, await usableSpawnConfig(settings));
-    description = tool.description();
-    schema = SPAWN_INPUT_SCHEMA;
-    effect = tool.sideEffects.join(", ");
+    const tool = spawnTool(await loadSpawnConfig(settings.configDir), toolContext(settings));
+    const effect = tool.sideEffects.join(", ");
+    about = { description: tool.description(), schema: SPAWN_INPUT_SCHEMA, effect };
   } else {
     const spec = findTool(await rosterFor(settings), name);
     redactor = redactorOf(callSecrets(spec.env, settings.env));
-    ({ description, inputSchema: schema, sideEffect: effect, timeoutMs } = spec);
-    args = spec.inputArguments ?? [];
+    const args = spec.inputArguments ?? [];
     const fromInput = new Set(args.map((arg) => arg.index));
-    command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg)))
-      .join(" ");
+    const command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg)));
+    const { description, inputSchema: schema, sideEffect: effect, timeoutMs } = spec;
+    about = { description, schema, effect, timeoutMs, command: command.join(" "), args };
   }
+  const { description, schema, effect, timeoutMs, command } = about;
   // The top-level fields, in the order `properties` lists them.
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
@@ -112,25 +115,14 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
       : {}),
   }));
   const example = Object.fromEntries(
-    fields.filter((field) => field.required).map((
-      field,
-    ) => [field.name, sample(properties[field.name])]),
+    fields.filter((field) => field.required).map(({ name }) => [name, sample(properties[name])]),
   );
-  const call = `basis-tools call ${shellQuote(name)} ${
-    shellQuote(JSON.stringify(redactor.value(example)))
-  }`;
+  const input = shellQuote(JSON.stringify(redactor.value(example)));
+  const call = `basis-tools call ${shellQuote(name)} ${input}`;
   if (settings.json) {
-    outJson(redactor.value({
-      name,
-      description,
-      side_effect: effect,
-      timeout_ms: timeoutMs,
-      command,
-      fields,
-      example: call,
-      input_schema: schema,
-    }));
-    return EXIT.ok;
+    const shown = { name, description, side_effect: effect, timeout_ms: timeoutMs, command };
+    outJson(redactor.value({ ...shown, fields, example: call, input_schema: schema }));
+    return 0;
   }
   const { t } = messages(settings.locale);
   const lines = [
@@ -157,17 +149,15 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     );
     const heading = [t("help.tool_heading_field"), t("help.tool_heading_type")];
     const more = [t("help.tool_heading_required"), t("help.tool_heading_default")];
-    const table = formatTable(
-      [[...heading, ...more, t("help.tool_heading_description")], ...rows],
-      undefined,
-      "  ",
-    );
-    lines.push(t("help.tool_fields"), ...table);
+    const head = [...heading, ...more, t("help.tool_heading_description")];
+    lines.push(t("help.tool_fields"), ...formatTable([head, ...rows], undefined, "  "));
     if (schema.additionalProperties !== false) lines.push(t("help.tool_other_fields"));
   }
-  for (const { field, index } of args) lines.push(t("help.tool_argument", { field, index }));
+  for (const { field, index } of about.args ?? []) {
+    lines.push(t("help.tool_argument", { field, index }));
+  }
   // Cells were hidden before they were cut; the rest (the example, the command, field names) here.
   // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
   out(visibleLines(hide(`${lines.join("\n")}\n`)));
-  return EXIT.ok;
+  return 0;
 }
