@@ -37,7 +37,9 @@ export type Resolution =
  */
 export type ResolveContext = { cwd: string; path: string | undefined; pathExt: string | undefined };
 
+/** What stands at a path; `unknown`: it cannot be looked at, `refused`: Deno's sandbox refused. */
 type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" | "unknown";
+type Look = Kind | "refused";
 
 /**
  * Resolves a program name to the file that would run.
@@ -111,12 +113,7 @@ const UNUSABLE = {
   not_executable: ["not_executable", "start.not_executable"],
 } as const;
 
-function judge(
-  program: string,
-  path: string,
-  kind: Kind | "refused",
-  looked: readonly string[],
-): Resolution {
+function judge(program: string, path: string, kind: Look, looked: readonly string[]): Resolution {
   if (kind === "executable" || kind === "unknown" || kind === "refused") {
     return { ok: true, path, looked };
   }
@@ -126,7 +123,7 @@ function judge(
 }
 
 /** Synchronous on purpose: a handful of local stats is microseconds, an async stat a thread hop. */
-function inspect(path: string): Kind | "refused" {
+function inspect(path: string): Look {
   let info: Deno.FileInfo;
   try {
     info = quietly(() => Deno.statSync(path));
