@@ -8,7 +8,7 @@
 import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
 import { serveMcp } from "../../mcp/serve_mcp.ts";
 import { resolvePath } from "../../paths.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
+import { workspaceRoot } from "../_roster.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
 import { commandAudit, toolContext } from "../_tools.ts";
 import type { Settings } from "../settings.ts";

@@ -16,10 +16,9 @@ import { SHELL } from "../../spawn/run_spawn.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../../spawn/types.ts";
 import { showValue } from "../../text.ts";
 import { out, outJson } from "../output.ts";
-import { findTool, requireServed, rosterFor } from "../_roster.ts";
+import { findTool, requireServed, rosterFor, workspaceRoot } from "../_roster.ts";
 import { toolContext } from "../_tools.ts";
 import { spawnTool } from "../../contract/spawn_tool.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 
 /** A labelled field; without a value it is left out, with several lines they are aligned. */
@@ -137,16 +136,14 @@ async function showSpawn(settings: Settings): Promise<number> {
   const agents = [...namedAgents(config)].sort(([a], [b]) => a < b ? -1 : 1);
   const reach = reachPolicy(config);
   const { depth, noShell } = settings;
-  const timeouts = {
-    command: spawnTimeout("command", settings.spawnTimeoutMs),
-    agent: spawnTimeout("agent", settings.spawnTimeoutMs),
-  };
+  const limit = (mode: "command" | "agent") => spawnTimeout(mode, settings.spawnTimeoutMs);
+  const timeouts = { command: limit("command"), agent: limit("agent") };
   if (settings.json) {
     // A child policy as the preview names it: what it overrides.
-    const childJson = (policy: ChildPolicy) => ({
-      roster: policy.roster,
-      model: policy.model,
-      system_prompt: policy.systemPrompt,
+    const childJson = ({ roster, model, systemPrompt }: ChildPolicy) => ({
+      roster,
+      model,
+      system_prompt: systemPrompt,
     });
     outJson({
       name: tool.name,
@@ -188,10 +185,13 @@ async function showSpawn(settings: Settings): Promise<number> {
     ].filter((part) => part !== undefined);
     return parts.length === 0 ? t("show.child_inherits") : parts.join("; ");
   };
-  const targetLines = Object.entries(targets).map(([name, prefix]) =>
-    t("show.target_line", { name, prefix: quoteArgv(prefix) })
+  const orNone = (lines: string[]) => lines.length === 0 ? t("show.none") : lines;
+  const targetLines = orNone(
+    Object.entries(targets).map(([name, prefix]) =>
+      t("show.target_line", { name, prefix: quoteArgv(prefix) })
+    ),
   );
-  const agentLines = agents.map(([name, agent]) => `@${name}: ${quoteArgv(agent.argv)}`);
+  const agentLines = orNone(agents.map(([name, agent]) => `@${name}: ${quoteArgv(agent.argv)}`));
   const { command, agent } = SPAWN_SIDE_EFFECTS;
   const fields: Field[] = [
     [t("show.side_effect"), t("show.spawn_effect", { effects, command, agent })],
@@ -204,12 +204,12 @@ async function showSpawn(settings: Settings): Promise<number> {
       }),
     ],
     [t("show.cwd"), root],
-    [t("show.targets"), targetLines.length === 0 ? t("show.none") : targetLines],
+    [t("show.targets"), targetLines],
     [
       t("show.agent"),
       config.agent === undefined ? t("show.none_configured") : quoteArgv(config.agent),
     ],
-    [t("show.agents"), agentLines.length === 0 ? t("show.none") : agentLines],
+    [t("show.agents"), agentLines],
     [
       t("show.depth"),
       t("show.depth_value", { depth: depth ?? t("show.depth_unknown"), max: config.maxDepth }),
