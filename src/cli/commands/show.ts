@@ -20,6 +20,7 @@ import { findTool, requireServed, rosterFor, workspaceRoot } from "../_roster.ts
 import { toolContext } from "../_tools.ts";
 import { spawnTool } from "../../contract/spawn_tool.ts";
 import type { Settings } from "../settings.ts";
+import type { ToolSpec } from "../../manifest/types.ts";
 
 /** A labelled field; without a value it is left out, with several lines they are aligned. */
 type Field = [label: string, value: string | readonly string[] | undefined];
@@ -78,11 +79,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     `${spec.name} — ${spec.description}`,
     ...fieldLines([
       [t("show.title"), spec.title],
-      // An argument taken from the input shows as <name>, unquoted: a literal "<name>" is quoted.
-      [
-        t("show.command"),
-        spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" "),
-      ],
+      [t("show.command"), commandText(spec, hide)],
       [t("show.cwd"), spec.cwd],
       [t("show.env"), env === "" ? t("show.none") : env],
       [t("show.side_effect"), spec.sideEffect],
@@ -104,6 +101,19 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
   out(visibleLines(hide(`${lines.join("\n")}\n`)));
   return 0;
+}
+
+/**
+ * A tool's command as help and show print it: an argument taken from the input as `<name>`,
+ * unquoted (a literal "<name>" is quoted), the others hidden and quoted for a shell.
+ *
+ * @param spec The tool.
+ * @param hide What hides its secrets.
+ * @returns The command line.
+ */
+export function commandText(spec: ToolSpec, hide: (text: string) => string): string {
+  const fromInput = new Set(spec.inputArguments?.map((arg) => arg.index));
+  return spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" ");
 }
 
 /** A schema under its label, as indented JSON. */
