@@ -22,6 +22,7 @@ import { untrusted } from "../owner.ts";
 import { joinPath } from "../paths.ts";
 import { readRegularFile } from "../read_regular_file.ts";
 import { escapeToken, showValue } from "../text.ts";
+import { BUILT_IN, type BuiltIn } from "./_built_in.ts";
 
 /** One failure as ajv reports it. */
 export interface AjvError {
@@ -333,21 +334,38 @@ function requirable(name: string): Promise<unknown> {
  * console.assert(validate("x") === true);
  * ```
  */
-export async function instantiate(code: string): Promise<Validator> {
+export function instantiate(code: string): Promise<Validator> {
   const names = [...new Set([...code.matchAll(REQUIRE_CALL)].map((match) => match[1]!))];
-  if (names.some((name) => !MODULE_NAMES.has(name))) {
+  return made({
+    requires: names,
+    make: new Function("require", "module", "exports", code) as BuiltIn["make"],
+  });
+}
+
+/** Runs a validator's module function with the modules it requires; returns what it exports. */
+async function made({ requires, make }: BuiltIn): Promise<Validator> {
+  if (requires.some((name) => !MODULE_NAMES.has(name))) {
     throw new Error("Standalone code requires an unknown module");
   }
-  const modules = await Promise.all(names.map(requirable));
-  const loaded = Object.fromEntries(names.map((name, i) => [name, modules[i]]));
+  const modules = await Promise.all(requires.map(requirable));
+  const loaded = Object.fromEntries(requires.map((name, i) => [name, modules[i]]));
   const module = { exports: {} as unknown };
-  new Function("require", "module", "exports", code)(
-    (name: string) => loaded[name],
-    module,
-    module.exports,
-  );
+  make((name: string) => loaded[name], module, module.exports);
   if (typeof module.exports !== "function") throw new Error("Standalone code exports no function");
   return module.exports as Validator;
+}
+
+/**
+ * The key a shipped schema's validator is built into the bundle under (`build/_validators.ts`):
+ * the mode, the draft and the schema's JSON text.
+ *
+ * @param mode How it is compiled.
+ * @param draft The draft it is compiled as.
+ * @param schemaText `JSON.stringify` of the schema.
+ * @returns The key.
+ */
+export function builtInKey(mode: Mode, draft: Draft, schemaText: string): string {
+  return `${mode}\n${draft}\n${schemaText}`;
 }
 
 const byKey = new Map<string, Promise<Entry>>();
@@ -409,10 +427,16 @@ async function lookUp(
     const detail = phrase("schema_problem.not_json");
     return { problem: phrase("schema_problem.invalid", { detail }) };
   }
-  const key = await cacheKey(choice.draft, text, mode);
+  // A shipped schema's validator comes with the bundle: nothing to hash, read or compile.
+  const builtKey = builtInKey(mode, choice.draft, text);
+  const built = BUILT_IN.get(builtKey);
+  const key = built === undefined ? await cacheKey(choice.draft, text, mode) : builtKey;
   let found = byKey.get(key);
   if (found === undefined) {
-    byKey.set(key, found = load(key, choice, schema, cacheDir, mode));
+    const entry = built === undefined
+      ? load(key, choice, schema, cacheDir, mode)
+      : built().then(made).then((validate) => ({ validate }));
+    byKey.set(key, found = entry);
     found.catch(() => byKey.delete(key));
   }
   return found;
