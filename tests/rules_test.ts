@@ -12,7 +12,6 @@ import { validateRulesDocument } from "../src/approval/rules/validate.ts";
 import type { RuleQuery, ToolConditions } from "../src/approval/rules/types.ts";
 import type { ToolPreview } from "../src/approval/preview.ts";
 import { isSecret } from "../src/redact.ts";
-import { LockBusyError, withExclusiveLock } from "../src/approval/rules/_lock.ts";
 import { cli, type CliOptions, type Scratch, scratch, scratch as cliScratch } from "./_cli.ts";
 import { denoRun } from "./_deno_run.ts";
 import { Fuzz } from "./_fuzz.ts";
@@ -983,23 +982,6 @@ Deno.test("a failed write never loses the existing rules and leaves no temp file
   assert.equal(await Deno.readTextFile(rulesFilePath(dir.path)), before);
   assert.deepEqual((await loadRules(dir.path)).rules, [kept]);
   assert.deepEqual(await entries(dir.path), ["rules.json", "rules.json.lock"]);
-});
-
-Deno.test("withExclusiveLock() waits a bounded time for a lock someone holds, then says which", async () => {
-  await using dir = await tempDir({ prefix: "basis-rules-" });
-  const lock = `${dir.path}/rules.json.lock`;
-  const holder = await Deno.open(lock, { read: true, write: true, create: true });
-  holder.lockSync(true);
-  try {
-    await assert.rejects(
-      withExclusiveLock(lock, () => Promise.resolve("never"), 60),
-      (error: unknown) => error instanceof LockBusyError && error.lockPath === lock,
-    );
-  } finally {
-    holder.close();
-  }
-  // Released: the next writer gets it at once.
-  assert.equal(await withExclusiveLock(lock, () => Promise.resolve("ran"), 60), "ran");
 });
 
 Deno.test("rules add gives up on a lock held by another process, saying which lock (exit 5)", async () => {

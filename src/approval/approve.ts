@@ -16,7 +16,7 @@ import { shellQuote } from "./shell_quote.ts";
 import { canonicalPath } from "../paths.ts";
 import { decideCall } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";
-import { type CallContent, callContent } from "./rules/content.ts";
+import { type CallContent, callContent, type ContentSubject } from "./rules/content.ts";
 import type { ChangedSinceApproval, Rule, RuleQuery, ToolConditions } from "./rules/types.ts";
 import type { SpawnSideEffect } from "../spawn/types.ts";
 import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
@@ -161,6 +161,7 @@ export interface ApprovalOptions extends PolicyApproverOptions {
  *
  * @param request The tool, its side effect and the preview.
  * @param options The policy and where rules live (`ask` is not used).
+ * @param content Reads the call's content (once). @default the files of the request's call
  * @returns The outcome, who decides, and the rule that answered.
  * @throws {RulesFileError} When the rules file cannot be read or trusted (code `denied`).
  * @example No rule, a policy of always
@@ -174,15 +175,7 @@ export interface ApprovalOptions extends PolicyApproverOptions {
 export async function verdictFor(
   request: ApprovalRequest,
   options: ApprovalOptions = {},
-): Promise<Verdict> {
-  return await judge(request, options, contentOf(request, options));
-}
-
-/** The verdict, with the call's content read (once) through `content`. */
-async function judge(
-  request: ApprovalRequest,
-  options: ApprovalOptions,
-  content: () => Promise<CallContent>,
+  content: () => Promise<CallContent> = contentOf(request, options),
 ): Promise<Verdict> {
   const { configDir, root, policy = "prompt" } = options;
   const mine = configDir === undefined
@@ -209,17 +202,11 @@ async function judge(
     }
     if (stale !== undefined) {
       const pinned = (stale.rule.when as ToolConditions).content;
-      const files = describeChanges(
-        typeof pinned === "object" ? pinned : {},
-        await content(),
-        stale.where,
-        {
-          configDir,
-          root: canonicalPath(root ?? request.preview.cwd),
-          secrets: options.secrets ?? [],
-        },
-      );
-      changed = { rule: stale.rule.id, files };
+      const place = { configDir, root: canonicalPath(root ?? request.preview.cwd) };
+      const secrets = options.secrets ?? [];
+      const files = typeof pinned === "object" ? pinned : {};
+      const changes = describeChanges(files, await content(), stale.where, { ...place, secrets });
+      changed = { rule: stale.rule.id, files: changes };
     }
   }
   const outcome = policy === "always" ? "allow" : policy === "never" ? "deny" : "ask";
@@ -231,20 +218,20 @@ async function judge(
 function contentOf(request: ApprovalRequest, options: ApprovalOptions): () => Promise<CallContent> {
   let found: Promise<CallContent> | undefined;
   const place = { root: options.root, cacheDir: options.cacheDir };
-  return () =>
-    found ??= request.kind === "spawn"
-      // A task's words are no command: nothing of a task is pinned.
-      ? callContent({
-        kind: "spawn",
-        body: request.preview.mode === "command" ? request.preview.body : "",
-        cwd: request.preview.cwd,
-      }, place)
-      : callContent({
-        kind: "tool",
-        ...request.preview,
-        fromInput: (request.fromInput ?? []).map((arg) => arg.index),
-        ...(request.files === undefined ? {} : { files: request.files }),
-      }, place);
+  // A task's words are no command: nothing of a task is pinned.
+  const subject: ContentSubject = request.kind === "spawn"
+    ? {
+      kind: "spawn",
+      body: request.preview.mode === "command" ? request.preview.body : "",
+      cwd: request.preview.cwd,
+    }
+    : {
+      kind: "tool",
+      ...request.preview,
+      fromInput: request.fromInput?.map((arg) => arg.index),
+      files: request.files,
+    };
+  return () => found ??= callContent(subject, place);
 }
 
 /**
@@ -269,7 +256,7 @@ export async function decide(
 ): Promise<Decision> {
   const tool = JSON.stringify(request.tool);
   const content = contentOf(request, options);
-  const { outcome, by, rule, changed } = await judge(request, options, content);
+  const { outcome, by, rule, changed } = await verdictFor(request, options, content);
   const ruleId = rule?.id;
   const denied = (by: Decision["by"], reason: Phrase): Decision => ({
     allowed: false,

@@ -11,30 +11,18 @@ import { makePalette, offeredChoices, renderRequest } from "../terminal/_render.
 import type { PromptRequest, TerminalAnswer } from "../terminal/types.ts";
 import { type Messages, messages } from "../../locale/messages.ts";
 
-/**
- * The parameters of a form-mode `elicitation/create` request: what the client shows above the
- * form (exactly what would run, secrets redacted), and one required string field, `decision`,
- * with the choices as an enum.
- */
-export type ElicitationForm = ReturnType<typeof elicitationForm>;
-
-/** What the client answered (the `ElicitResult` of the MCP specification). */
-export interface ElicitationReply {
-  /** `accept` (the form was submitted), `decline` or `cancel`. */
-  readonly action: "accept" | "decline" | "cancel";
-  /** The submitted form, for `accept`. */
-  readonly content?: Record<string, unknown> | undefined;
-}
-
-/** Sends the request to the client and waits for the person's reply. */
-export type Elicit = (form: ElicitationForm, signal: AbortSignal | undefined) => Promise<
-  ElicitationReply
->;
-
 /** Options of {@linkcode elicitApproval}. */
 export interface ElicitApprovalOptions {
-  /** Sends `elicitation/create` and resolves to the reply. */
-  elicit: Elicit;
+  /**
+   * Sends `elicitation/create` with the form (see {@linkcode elicitationForm}) and resolves to the
+   * client's reply (its `ElicitResult`: `accept` with the submitted `content`, `decline`, `cancel`).
+   */
+  elicit: (form: ReturnType<typeof elicitationForm>, signal: AbortSignal | undefined) => Promise<
+    {
+      readonly action: "accept" | "decline" | "cancel";
+      readonly content?: Record<string, unknown> | undefined;
+    }
+  >;
   /** Values never to show (the tool's env values), replaced by `[redacted]`. @default [] */
   secrets?: readonly string[];
   /** Cancels the question: the answer is `deny`. */

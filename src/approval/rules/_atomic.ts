@@ -7,7 +7,19 @@
  */
 
 import { joinPath } from "../../paths.ts";
-import { newRuleId } from "./id.ts";
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/**
+ * Eight random lowercase base32 characters (40 bits): a rule id's and a temporary file's.
+ *
+ * @returns The characters.
+ */
+export function randomId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => BASE32[byte & 31]).join(
+    "",
+  );
+}
 
 /**
  * Writes `text` to `dir/name` atomically, with mode 0600.
@@ -18,7 +30,7 @@ import { newRuleId } from "./id.ts";
  * @throws What the file system throws; the target is then unchanged.
  */
 export async function writeFileAtomic(dir: string, name: string, text: string): Promise<void> {
-  const temp = joinPath(dir, `.${name}.${Deno.pid}-${newRuleId().slice(2)}.tmp`);
+  const temp = joinPath(dir, `.${name}.${Deno.pid}-${randomId()}.tmp`);
   // The umask can only narrow 0600, never widen it.
   const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
   try {

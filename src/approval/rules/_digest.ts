@@ -4,8 +4,8 @@
  * salt's bytes, then the value's UTF-8); and the digest of a file's bytes, cached by what `stat`
  * says of it.
  *
- * The file digest cache is one small entry per file in `<cacheDir>/digests/`, keyed by the file's
- * path, holding the device, inode, size, mtime and ctime it was read with. A call of a large
+ * The file digest cache is one small entry per file in `<cacheDir>/digests/`, named by a digest of
+ * the file's path, holding the device, inode, size, mtime and ctime it was read with. A call of a large
  * program then costs a `stat` and one small read, not a read of the program. An entry is trusted
  * only as far as those fields go: it is written only for a file whose ctime was at least
  * {@linkcode SETTLED_MS} old when it was read (a file changed again within the same timestamp tick
@@ -20,6 +20,7 @@ import { joinPath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
 import { quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
+import { writeFileAtomic } from "./_atomic.ts";
 
 /** How old a file's last change must be before its digest is cached (Deno gives ctime in s). */
 const SETTLED_MS = 2000;
@@ -90,8 +91,10 @@ export async function fileDigest(path: string, cacheDir: string | undefined): Pr
   }
   if (!info.isFile) return undefined;
   const stamp = stampOf(info);
-  const entryFile = cacheDir === undefined ? undefined : entryPath(cacheDir, path);
-  const cached = entryFile === undefined ? undefined : readEntry(entryFile, path);
+  // `<cacheDir>/digests/<16 hex digits of the path's digest>` (the entry holds the path too).
+  const dir = cacheDir === undefined ? undefined : joinPath(cacheDir, "digests");
+  const name = (await sha256(path)).slice(0, 16);
+  const cached = dir === undefined ? undefined : readEntry(joinPath(dir, name), path);
   if (cached !== undefined && cached.stamp === stamp) return cached.sha256;
   const started = Date.now();
   let digest: string | undefined;
@@ -103,8 +106,8 @@ export async function fileDigest(path: string, cacheDir: string | undefined): Pr
     return undefined;
   }
   const changedAt = Math.max(info.ctime?.getTime() ?? started, info.mtime?.getTime() ?? started);
-  if (entryFile !== undefined && started - changedAt >= SETTLED_MS) {
-    await writeEntry(entryFile, JSON.stringify({ path, stamp, sha256: digest }));
+  if (dir !== undefined && started - changedAt >= SETTLED_MS) {
+    await writeEntry(dir, name, JSON.stringify({ path, stamp, sha256: digest }));
   }
   return digest;
 }
@@ -133,21 +136,6 @@ async function hashFile(path: string, size: number): Promise<string | undefined>
   return hash.digest("hex");
 }
 
-/**
- * `<cacheDir>/digests/<16 hex digits>`: two FNV-1a hashes of the path (the entry holds the path:
- * two paths with one name only take turns).
- */
-function entryPath(cacheDir: string, path: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < path.length; i++) {
-    a = Math.imul(a ^ path.charCodeAt(i), 0x01000193);
-    b = Math.imul(b ^ path.charCodeAt(i), 0x01000193) ^ (b >>> 13);
-  }
-  const name = [a, b].map((n) => (n >>> 0).toString(16).padStart(8, "0")).join("");
-  return joinPath(cacheDir, "digests", name);
-}
-
 /** A cache entry for `path`, when it is there, this user's own, and well formed. */
 function readEntry(file: string, path: string): { stamp: string; sha256: string } | undefined {
   try {
@@ -165,14 +153,11 @@ function readEntry(file: string, path: string): { stamp: string; sha256: string 
 }
 
 /** Replaces an entry (a temporary file renamed over it, 0600); a cache that fails is no error. */
-async function writeEntry(file: string, text: string): Promise<void> {
-  const dir = file.slice(0, file.lastIndexOf("/"));
-  const temp = `${file}.${Deno.pid}.tmp`;
+async function writeEntry(dir: string, name: string, text: string): Promise<void> {
   try {
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    await Deno.writeTextFile(temp, text, { mode: 0o600 });
-    await Deno.rename(temp, file);
+    await writeFileAtomic(dir, name, text);
   } catch {
-    await Deno.remove(temp).catch(() => {});
+    // Only the next call's speed depends on it.
   }
 }

@@ -77,8 +77,13 @@ function readTrusted(file: string): Uint8Array | undefined {
     if (read.kind === "missing") {
       // A link to nothing is a file meant to be there (an unmounted disk, a moved dotfile repo):
       // reading it as "no rules" would silently drop every deny rule.
-      const target = danglingTarget(file);
-      if (target === undefined) return undefined;
+      let target: string;
+      try {
+        if (!quietly(() => Deno.lstatSync(file)).isSymlink) return undefined;
+        target = Deno.readLinkSync(file);
+      } catch {
+        return undefined;
+      }
       throw new RulesFileError(file, [
         phrase("rules_file.dangling_link", { target: JSON.stringify(target) }),
       ]);
@@ -93,15 +98,6 @@ function readTrusted(file: string): Uint8Array | undefined {
   } catch (error) {
     if (error instanceof RulesFileError) throw error;
     throw new RulesFileError(file, [describeReadError(error)], { cause: error });
-  }
-}
-
-/** Where a symbolic link that leads nowhere points, or `undefined` when `path` is no such link. */
-function danglingTarget(path: string): string | undefined {
-  try {
-    return quietly(() => Deno.lstatSync(path)).isSymlink ? Deno.readLinkSync(path) : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -134,7 +130,12 @@ async function parseJson(file: string, text: string): Promise<unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    return await describeInvalid(file, text);
+    if (text.trim() === "") throw new RulesFileError(file, [phrase("rules_file.empty")]);
+    const { position, reason } = await strictJsonProblem(text);
+    const detail = position === undefined
+      ? reason
+      : phrase("json.at", { detail: reason, ...position });
+    throw new RulesFileError(file, [phrase("json.invalid_detail", { detail })]);
   }
   const duplicates = (await duplicateKeysOf(text, value)).map(({ path, key, position, first }) =>
     field(
@@ -148,15 +149,6 @@ async function parseJson(file: string, text: string): Promise<unknown> {
   );
   if (duplicates.length > 0) throw new RulesFileError(file, duplicates);
   return value;
-}
-
-async function describeInvalid(file: string, text: string): Promise<never> {
-  if (text.trim() === "") throw new RulesFileError(file, [phrase("rules_file.empty")]);
-  const { position, reason } = await strictJsonProblem(text);
-  const detail = position === undefined
-    ? reason
-    : phrase("json.at", { detail: reason, ...position });
-  throw new RulesFileError(file, [phrase("json.invalid_detail", { detail })]);
 }
 
 /** Why the file could not be read; another error's own message is kept as it is. */

@@ -41,24 +41,20 @@ export async function sealSecrets(
     if (Object.hasOwn(when, key)) when[key] = await exact(when[key]);
   }
   if (Array.isArray(when.argv)) when.argv = await Promise.all(when.argv.map(exact));
-  const child = when.child;
-  if (typeof child === "object" && child !== null && !("sha256" in child) && holds(child)) {
-    when.child = await digestOf(childText(child as ChildPreview));
-  }
-  const sandbox = when.sandbox;
-  if (typeof sandbox === "object" && sandbox !== null && !("sha256" in sandbox) && holds(sandbox)) {
-    when.sandbox = await digestOf(grantsText(sandbox as PreviewSandbox));
+  for (const [key, text] of [["child", childText], ["sandbox", grantsText]] as const) {
+    const value = when[key];
+    if (typeof value === "object" && value !== null && !("sha256" in value) && holds(value)) {
+      when[key] = await digestOf(text(value as ChildPreview & PreviewSandbox));
+    }
   }
   const left = Object.entries({ ...when, reason: input.reason, match: input.match })
     .find(([, value]) => holds(value));
   if (left !== undefined || holds(input.not_match)) {
     const field = left === undefined ? "not_match" : left[0] in when ? `when.${left[0]}` : left[0];
+    const problem = phrase("rules_file.holds_secret", { field });
     throw BasisError.of(
       "usage",
-      phrase("rules.cannot_add", {
-        tool: JSON.stringify(input.tool),
-        problem: phrase("rules_file.holds_secret", { field }),
-      }),
+      phrase("rules.cannot_add", { tool: JSON.stringify(input.tool), problem }),
     );
   }
   return { ...input, when } as RuleInput;

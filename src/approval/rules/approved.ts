@@ -62,22 +62,15 @@ function smallText(path: string, secrets: readonly string[]): string | undefined
 }
 
 async function keep(configDir: string, digest: string, text: string): Promise<void> {
-  try {
-    if (approvedText(configDir, digest, []) !== undefined) return;
-    const dir = joinPath(configDir, "approved");
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(dir, digest, text);
-  } catch {
-    // Only the difference shown to a person depends on it.
-  }
+  const dir = joinPath(configDir, "approved");
+  if (approvedText(configDir, digest, []) !== undefined) return;
+  // Only the difference shown to a person depends on it.
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
+  await writeFileAtomic(dir, digest, text).catch(() => {});
 }
 
 /** The kept copy with this digest, when there is one this user owns and no one else may write. */
-function approvedText(
-  configDir: string,
-  digest: string,
-  secrets: readonly string[],
-): string | undefined {
+function approvedText(configDir: string, digest: string, secrets: readonly string[]) {
   const file = joinPath(configDir, "approved", digest);
   try {
     const info = quietly(() => Deno.statSync(file));
@@ -102,11 +95,7 @@ export function describeChanges(
   pinned: Readonly<Record<string, string>>,
   content: CallContent,
   where: readonly string[],
-  place: {
-    readonly configDir: string | undefined;
-    readonly root: string;
-    readonly secrets: readonly string[];
-  },
+  place: { configDir: string | undefined; root: string; secrets: readonly string[] },
 ): ContentChange[] {
   const copy = (digest: string | undefined) =>
     digest === undefined || place.configDir === undefined

@@ -46,19 +46,11 @@ export type ContentSubject =
     /** The working directory (absolute). */
     readonly cwd: string;
     /** The argv positions filled from the input: never pinned. */
-    readonly fromInput?: readonly number[];
+    readonly fromInput?: readonly number[] | undefined;
     /** The manifest's `files` globs, relative to the workspace root. */
-    readonly files?: readonly string[];
+    readonly files?: readonly string[] | undefined;
   }
   | { readonly kind: "spawn"; readonly body: string; readonly cwd: string };
-
-/** Where a call's files are looked at. */
-export interface ContentPlace {
-  /** The workspace root: only files inside it are pinned as arguments or words. */
-  readonly root?: string | undefined;
-  /** Where digests of files are cached (`undefined`: no cache). */
-  readonly cacheDir?: string | undefined;
-}
 
 /** More files than this under `files` cannot be pinned: the set is treated as unreadable. */
 const MAX_FILES = 10_000;
@@ -68,13 +60,14 @@ const MAX_FILES = 10_000;
  * repository can change, with its digest now.
  *
  * @param subject The program, argv, cwd and `files` of a declared tool, or a spawn body and cwd.
- * @param place The workspace root and the digest cache.
+ * @param place The workspace root (only files inside it are pinned as arguments or words) and
+ *   where digests of files are cached (`undefined`: no cache).
  * @returns The entries, by where they are pinned.
  * @throws Never: a file that cannot be read has no digest.
  */
 export async function callContent(
   subject: ContentSubject,
-  place: ContentPlace,
+  place: { readonly root?: string | undefined; readonly cacheDir?: string | undefined },
 ): Promise<CallContent> {
   const entries = new Map<string, ContentEntry>();
   const root = canonicalPath(place.root ?? subject.cwd);
@@ -163,11 +156,7 @@ function rootAlone(program: string): boolean {
 }
 
 /** The `files` pin: the files matched, each with its digest, and one digest over them all. */
-async function filesEntry(
-  root: string,
-  patterns: readonly string[],
-  cacheDir: string | undefined,
-): Promise<ContentEntry> {
+async function filesEntry(root: string, patterns: readonly string[], cacheDir?: string) {
   const found = new Set<string>();
   for (const pattern of patterns) {
     walk(root, "", pattern.split("/").filter((part) => part !== "" && part !== "."), found);
@@ -180,11 +169,8 @@ async function filesEntry(
     if (digest === undefined) readable = false;
     else listing.push([rel, digest]);
   }
-  return {
-    path: root,
-    sha256: readable ? await sha256(JSON.stringify(listing)) : undefined,
-    listing,
-  };
+  const digest = readable ? await sha256(JSON.stringify(listing)) : undefined;
+  return { path: root, sha256: digest, listing };
 }
 
 /**
@@ -209,15 +195,12 @@ function walk(root: string, rel: string, segments: readonly string[], found: Set
   };
   for (const entry of entries) {
     const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-    if (segment === "**") {
-      if (entry.isDirectory && entry.name !== ".git") walk(root, path, segments, found);
-      else if (rest.length === 0 && !entry.isDirectory && isFile(path)) found.add(path);
-    } else if (matchGlob(segment, entry.name)) {
-      if (rest.length > 0) {
-        if (entry.isDirectory) walk(root, path, rest, found);
-      } else if (!entry.isDirectory && isFile(path)) {
-        found.add(path);
-      }
+    const any = segment === "**";
+    const matched = any || matchGlob(segment, entry.name);
+    if (!entry.isDirectory) {
+      if (matched && rest.length === 0 && isFile(path)) found.add(path);
+    } else if (any ? entry.name !== ".git" : matched && rest.length > 0) {
+      walk(root, path, any ? segments : rest, found);
     }
   }
   if (segment === "**" && rest.length > 0) walk(root, rel, rest, found);

@@ -18,18 +18,18 @@ import { fsReason, isFileSystemError } from "../../fs_reason.ts";
 import { joinPath } from "../../paths.ts";
 import { canonicalPath, isAbsolutePath } from "../../paths.ts";
 import { MAX_CONFIG_BYTES } from "../../read_config_file.ts";
-import { removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
-import { LockBusyError, withExclusiveLock } from "./_lock.ts";
+import { randomId, removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
 import { readRulesDocument } from "./_read.ts";
 import { checkRules, partitionRules } from "./check.ts";
 import { sealSecrets } from "./_seal.ts";
-import { newRuleId } from "./id.ts";
 import type { LoadedRules, Rule, RuleInput } from "./types.ts";
 import { formatRulesDocument, narrowRuleInput, RULES_VERSION } from "./validate.ts";
 
 /** The rules file's name inside the config directory. */
 export const RULES_FILE_NAME = "rules.json";
 const LOCK_FILE_NAME = `${RULES_FILE_NAME}.lock`;
+/** How long a writer waits for the lock before giving up. */
+const LOCK_WAIT_MS = 5000;
 
 /**
  * Where the rules file lives.
@@ -119,8 +119,9 @@ export async function addRule(
   if (problem !== undefined) throw BasisError.of("usage", cannotAdd(input, problem.phrase));
   return await underLock(configDir, true, async (_file, rules) => {
     const taken = new Set(rules.map((rule) => rule.id));
-    let id = newRuleId();
-    while (taken.has(id)) id = newRuleId();
+    // `r-` and 8 lowercase base32 characters (40 random bits), drawn again when taken.
+    let id = `r-${randomId()}`;
+    while (taken.has(id)) id = `r-${randomId()}`;
     const stored: Rule = { id, ...narrowed.value, created: new Date().toISOString() };
     await save(configDir, [...rules, stored]);
     return stored;
@@ -157,7 +158,12 @@ export async function removeRule(configDir: string, id: string): Promise<Rule> {
   });
 }
 
-/** Runs a read-modify-write under the lock; the rules are `[]` when there is no file. */
+/**
+ * Runs a read-modify-write under an exclusive lock of the sibling lock file (created 0600, never
+ * deleted: deleting it would let two writers hold locks on two different files), waiting for it
+ * at most `LOCK_WAIT_MS`; the OS releases it if the process dies. The rules are `[]` when there
+ * is no file.
+ */
 async function underLock<T>(
   configDir: string,
   create: boolean,
@@ -165,25 +171,37 @@ async function underLock<T>(
 ): Promise<T> {
   const file = rulesFilePath(configDir);
   const lock = joinPath(configDir, LOCK_FILE_NAME);
-  const locked = async (): Promise<T> => {
-    await removeStaleTemps(configDir, RULES_FILE_NAME);
-    const document = await readRulesDocument(file);
-    return await work(file, document?.rules ?? []);
-  };
+  const open = () => Deno.open(lock, { read: true, write: true, create: true, mode: 0o600 });
   try {
+    let handle: Deno.FsFile;
     try {
-      return await withExclusiveLock(lock, locked);
+      handle = await open();
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       if (!create) return await work(file, []); // No directory: no rules to remove.
       await Deno.mkdir(configDir, { recursive: true, mode: 0o700 });
-      return await withExclusiveLock(lock, locked);
+      handle = await open();
+    }
+    using locked = handle;
+    const started = performance.now();
+    for (let pause = 5; !locked.tryLockSync(true); pause = Math.min(pause * 2, 100)) {
+      const waited = performance.now() - started;
+      if (waited >= LOCK_WAIT_MS) {
+        const params = { file: JSON.stringify(file), lock: JSON.stringify(lock) };
+        throw BasisError.of(
+          "denied",
+          phrase("rules.lock_busy", { ...params, ms: Math.round(waited) }),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, LOCK_WAIT_MS - waited)));
+    }
+    try {
+      await removeStaleTemps(configDir, RULES_FILE_NAME);
+      return await work(file, (await readRulesDocument(file))?.rules ?? []);
+    } finally {
+      await locked.unlock();
     }
   } catch (error) {
-    if (error instanceof LockBusyError) {
-      const params = { file: JSON.stringify(file), lock: JSON.stringify(error.lockPath) };
-      throw BasisError.of("denied", phrase("rules.lock_busy", { ...params, ms: error.waitedMs }));
-    }
     if (!isFileSystemError(error)) throw error; // Ours already, or a bug: keep it as it is.
     const params = { file: JSON.stringify(file), reason: fsReason(error) };
     throw BasisError.of("denied", phrase("rules.cannot_save", params), { cause: error });

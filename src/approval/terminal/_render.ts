@@ -20,17 +20,8 @@ const MAX_LINES = 40;
 const MAX_BYTES = 4096;
 const LABEL_WIDTH = 13;
 
-const CHANGES = {
-  changed: "prompt.change_changed",
-  added: "prompt.change_added",
-  removed: "prompt.change_removed",
-} as const;
-
-const SIDE_EFFECTS: Record<string, MessageKey> = {
-  process: "prompt.effect_process",
-  external: "prompt.effect_external",
-  "local state": "prompt.effect_local_state",
-};
+/** The side effects whose meaning is said (`prompt.effect_process`, …). */
+const SIDE_EFFECTS = ["process", "external", "local state"];
 
 /**
  * Renders the request as the lines shown above the question, each value made safe for a terminal
@@ -82,11 +73,11 @@ export function renderRequest(
     return palette.yellow(t("prompt.sandbox_grants", { grants: grants.join("; ") }));
   };
   const paths = (list: readonly string[]) => list.map(arg).join(", ");
-  const effect = Object.hasOwn(SIDE_EFFECTS, request.sideEffect)
-    ? ` (${t(SIDE_EFFECTS[request.sideEffect]!)})`
-    : "";
+  const { sideEffect } = request;
+  const meaning = `prompt.effect_${sideEffect.replace(" ", "_")}` as MessageKey;
+  const effect = SIDE_EFFECTS.includes(sideEffect) ? ` (${t(meaning)})` : "";
   field("prompt.tool", palette.bold(shown(request.tool)));
-  field("prompt.side_effect", `${visibleLines(request.sideEffect)}${effect}`);
+  field("prompt.side_effect", `${visibleLines(sideEffect)}${effect}`);
   if (request.kind === "tool") {
     const { program, command, cwd, env, input } = request.preview;
     field("prompt.program", arg(program));
@@ -116,34 +107,25 @@ export function renderRequest(
     if (child !== undefined) {
       // What the child will be: its tools, its model, the system prompt that replaces its own.
       const { roster, model, system_prompt: prompt } = child;
+      const names = { names: shown(roster?.join(", ") ?? "") };
       const parts = [
-        roster && t(
-          roster.length === 0 ? "prompt.child_no_tools" : "prompt.child_roster",
-          { names: shown(roster.join(", ")) },
-        ),
+        roster && t(roster.length === 0 ? "prompt.child_no_tools" : "prompt.child_roster", names),
         model !== undefined && t("prompt.child_model", { model: shown(model) }),
         prompt !== undefined &&
         `${t("prompt.child_system_prompt")}\n${long(shown(prompt), palette.cyan)}`,
       ];
-      field(
-        "prompt.child",
-        parts.filter((part) => part !== undefined && part !== false).join("\n"),
-      );
+      field("prompt.child", parts.filter((part) => typeof part === "string").join("\n"));
     }
   }
   if (request.changed !== undefined) {
     // Which files changed since the rule that would have allowed the call, each with its diff.
     const parts = [palette.yellow(t("prompt.changed_since", { rule: request.changed.rule }))];
     for (const file of request.changed.files) {
-      parts.push(palette.yellow(t(CHANGES[file.change], { path: arg(file.path) })));
-      if (file.diff === undefined) continue;
+      parts.push(palette.yellow(t(`prompt.change_${file.change}`, { path: arg(file.path) })));
+      const { green, red } = palette;
       const style = (line: string) =>
-        line.startsWith("+ ")
-          ? palette.green(line)
-          : line.startsWith("- ")
-          ? palette.red(line)
-          : line;
-      parts.push(long(shown(file.diff.join("\n")), style));
+        (line.startsWith("+ ") ? green : line.startsWith("- ") ? red : String)(line);
+      if (file.diff !== undefined) parts.push(long(shown(file.diff.join("\n")), style));
     }
     field("prompt.changed", parts.join("\n"));
   }
@@ -172,10 +154,7 @@ export function shownWhole(request: PromptRequest, secrets: readonly string[]): 
 }
 
 const ENCODER = new TextEncoder();
-
-function byteLength(text: string): number {
-  return ENCODER.encode(text).length;
-}
+const byteLength = (text: string) => ENCODER.encode(text).length;
 
 /**
  * Keeps the first `maxLines` lines of a text, within `maxBytes` UTF-8 bytes.
@@ -212,11 +191,8 @@ export function cutText(text: string, maxLines: number, maxBytes: number) {
   if (kept.length === lines.length) return { shown: text, cutLines: 0, cutBytes: 0 };
   const shown = partial === "" ? kept : [...kept, `${partial}…`];
   const keptBytes = used + (partial === "" ? 0 : byteLength(partial) + (kept.length > 0 ? 1 : 0));
-  return {
-    shown: shown.join("\n"),
-    cutLines: lines.length - kept.length,
-    cutBytes: byteLength(text) - keptBytes,
-  };
+  const cutBytes = byteLength(text) - keptBytes;
+  return { shown: shown.join("\n"), cutLines: lines.length - kept.length, cutBytes };
 }
 
 /**
@@ -226,10 +202,7 @@ export function cutText(text: string, maxLines: number, maxBytes: number) {
  * @param words The messages of the locale. @default English
  * @returns The note, or `""` when nothing was left out.
  */
-export function cutNote(
-  cut: ReturnType<typeof cutText>,
-  words: Messages = messages("en-US"),
-): string {
+export function cutNote(cut: ReturnType<typeof cutText>, words = messages("en-US")): string {
   if (cut.cutLines === 0) return "";
   const { locale, t } = words;
   return t("prompt.cut", {
@@ -267,23 +240,19 @@ export function makePalette(color: boolean): Palette {
   ) as Palette;
 }
 
-/** The answers a person can give, with the keys of their texts (what is offered, what is echoed). */
+/**
+ * The answers a person can give, each with the key of what is echoed once it is picked (what is
+ * offered is `prompt.<answer>`).
+ */
 const CHOICES = [
-  { value: "allow_once", name: "prompt.allow_once", short: "prompt.allowed_once" },
-  { value: "always_allow", name: "prompt.always_allow", short: "prompt.always_allowed" },
-  { value: "deny", name: "prompt.deny", short: "prompt.denied" },
-  { value: "never", name: "prompt.never", short: "prompt.nevered" },
+  ["allow_once", "prompt.allowed_once"],
+  ["always_allow", "prompt.always_allowed"],
+  ["deny", "prompt.denied"],
+  ["never", "prompt.nevered"],
 ] as const;
 
-/** One answer offered. */
-export interface Choice {
-  /** What it answers (never translated). */
-  readonly value: typeof CHOICES[number]["value"];
-  /** What it says. */
-  readonly name: string;
-  /** What is echoed once it is picked. */
-  readonly short: string;
-}
+/** One answer offered: what it answers (never translated), says, and echoes once picked. */
+export type Choice = { readonly value: typeof CHOICES[number][0]; name: string; short: string };
 
 /**
  * The answers offered, in order, in the locale of `words`: without the remembering ones when a
@@ -303,12 +272,12 @@ export function offeredChoices(
   const remembers = request.askedByRule === undefined && shownWhole(request, secrets);
   const fields = request.kind === "tool" ? request.fromInput ?? [] : [];
   const names = [...new Set(fields.map((arg) => arg.field))].join(", ");
-  return CHOICES.filter(({ value }) => remembers || value === "allow_once" || value === "deny")
-    .map(({ value, name, short }) => ({
+  return CHOICES.filter(([value]) => remembers || value === "allow_once" || value === "deny")
+    .map(([value, short]) => ({
       value,
       name: value === "always_allow" && fields.length > 0
         ? words.t("prompt.always_allow_any", { fields: names })
-        : words.t(name),
+        : words.t(`prompt.${value}`),
       short: words.t(short),
     }));
 }

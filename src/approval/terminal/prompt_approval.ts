@@ -62,7 +62,6 @@ export async function promptApproval(
   // Someone can be asked when stdin is a terminal (to read keys) and stderr is one too (so the
   // question can be seen; answering blind is no answer).
   if (io.isTerminal?.() ?? (isatty(Deno.stdin) && isatty(Deno.stderr))) {
-    if (io.signal?.aborted) return "deny";
     const streams = await resolveStreams(io, io.input, io.output);
     return await inTurn(streams.input, () => ask(request, io, streams));
   }
@@ -78,7 +77,6 @@ export async function promptApproval(
     const terminal = await openControllingTerminal(!isatty(Deno.stdin), !isatty(Deno.stderr));
     if (terminal === undefined) return "no_answer";
     try {
-      if (io.signal?.aborted) return "deny";
       return await ask(request, io, await resolveStreams(io, terminal.input, terminal.output));
     } finally {
       terminal.close();
@@ -136,15 +134,8 @@ async function openControllingTerminal(needInput: boolean, needOutput: boolean) 
   }
   const [fs, tty] = await Promise.all([import("node:fs"), import("node:tty")]);
   const opened: number[] = [];
-  const closeAll = () => {
-    for (const fd of opened) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        // Already closed.
-      }
-    }
-  };
+  // Deno's tty streams leave their descriptor open when destroyed: closed here, once.
+  const closeAll = () => opened.splice(0).forEach((fd) => fs.close(fd, () => {}));
   const open = (flags: string): number | undefined => {
     try {
       const fd = fs.openSync(CONTROLLING_TERMINAL, flags);
@@ -163,16 +154,8 @@ async function openControllingTerminal(needInput: boolean, needOutput: boolean) 
   }
   const input = inputFd === undefined ? undefined : new tty.ReadStream(inputFd);
   const output = outputFd === undefined ? undefined : new tty.WriteStream(outputFd);
-  return {
-    input,
-    output,
-    close() {
-      input?.destroy();
-      output?.destroy();
-      // Deno's tty streams leave their descriptor open when destroyed: closed here, once.
-      closeAll();
-    },
-  };
+  const close = () => [input?.destroy(), output?.destroy(), closeAll()];
+  return { input, output, close };
 }
 
 async function ask(
@@ -195,24 +178,17 @@ async function ask(
   // The library ends the stream it draws on when it is done; the caller's terminal outlives it.
   // `isTTY`, `columns` and `rows` are read through, so line wrapping follows the real terminal.
   const screen = new Writable({
-    write(chunk, _encoding, callback) {
-      output.write(chunk);
-      callback();
-    },
+    write: (chunk, _encoding, done) => done(void output.write(chunk)),
   });
-  for (const key of ["isTTY", "columns", "rows"] as const) {
-    Object.defineProperty(screen, key, {
-      get: () => (output as unknown as Record<string, unknown>)[key],
-    });
+  for (const key of ["isTTY", "columns", "rows"]) {
+    Object.defineProperty(screen, key, { get: () => (output as never)[key] });
   }
   const refused = new AbortController();
   const refuse = () => refused.abort();
   const signal = io.signal ? AbortSignal.any([refused.signal, io.signal]) : refused.signal;
   // The library names its keys' actions in English; these are the ones it uses.
-  const actions: Record<string, string> = {
-    navigate: words.t("prompt.key_navigate"),
-    select: words.t("prompt.key_select"),
-  };
+  const action = (name: string) =>
+    name === "navigate" || name === "select" ? words.t(`prompt.key_${name}`) : name;
   const answer = select<Choice["value"]>(
     {
       message: question,
@@ -232,12 +208,8 @@ async function ask(
           disabled: palette.dim,
           description: palette.cyan,
           keysHelpTip: (keys: [string, string][]) =>
-            [
-              ...keys.map((
-                [key, name],
-              ) => [key, Object.hasOwn(actions, name) ? actions[name] : name]),
-              ["esc", words.t("prompt.key_deny")],
-            ].map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
+            [...keys.map(([key, name]) => [key, action(name)]), ["esc", words.t("prompt.key_deny")]]
+              .map(([key, what]) => `${palette.bold(key ?? "")} ${palette.dim(what ?? "")}`)
               .join(palette.dim(" • ")),
         },
       },
@@ -248,13 +220,9 @@ async function ask(
   // once (terminals send arrow keys as whole sequences); the keypress decoder's `escape` (after
   // its short wait for more bytes) is the fallback. Attached after the prompt, so these listeners
   // do not start the flow of data before it reads.
-  const onData = (chunk: unknown) => {
-    if (
-      chunk === "\x1b" || (chunk instanceof Uint8Array && chunk.length === 1 && chunk[0] === 27)
-    ) {
-      refuse();
-    }
-  };
+  const onData = (chunk: unknown) =>
+    (chunk === "\x1b" || (chunk instanceof Uint8Array && chunk.length === 1 && chunk[0] === 27)) &&
+    refuse();
   const onKeypress = (_text: unknown, key: { name?: string; ctrl?: boolean } | undefined) => {
     if (key?.name === "escape" || (key?.ctrl === true && key.name === "d")) refuse();
   };
