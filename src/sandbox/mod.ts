@@ -9,4 +9,3 @@
 export * from "./types.ts";
 export * from "./policy.ts";
 export * from "./plan.ts";
-export * from "./needs.ts";
