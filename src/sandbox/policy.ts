@@ -25,36 +25,33 @@ import { joinPath, resolvePath } from "../paths.ts";
 import { grantPath } from "../manifest/load.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
 import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
-import type { SandboxMode, SandboxPolicy } from "./types.ts";
+import type { SandboxPolicy } from "./types.ts";
 
 /** The file name inside the config directory. */
 export const SANDBOX_CONFIG_FILE = "sandbox.json";
-
-const { properties: top } = schema;
-const { grantable, spawn } = { grantable: top.grantable.properties, spawn: top.spawn.properties };
 
 /**
  * The policy of a user who wrote none: the defaults `schemas/sandbox.schema.json` gives, among
  * them the paths hidden from every call unless a declaration names them (where keys and tokens
  * live, and the sockets of agents and container VMs kept in the home directory).
  */
-export const DEFAULT_POLICY: Omit<SandboxPolicy, "file"> = Object.freeze({
-  mode: top.mode.default as SandboxMode,
-  network: top.network.default,
-  write: top.write.default,
-  hidden: Object.freeze(top.hidden.default),
-  grantable: Object.freeze({
-    network: grantable.network.default,
-    write: grantable.write.default,
-    read: grantable.read.default,
-  }),
-  spawn: Object.freeze({
-    network: spawn.network.default,
-    write: spawn.write.default,
-    read: spawn.read.default,
-    agent: spawn.agent.default,
-  }),
-});
+export const DEFAULT_POLICY = defaults(schema) as Omit<SandboxPolicy, "file">;
+
+/** Each property's `default`, in schema order; an object's own defaults for one without. */
+function defaults(node: object): Json {
+  const properties = Object.entries((node as { properties?: Json }).properties ?? {});
+  return Object.freeze(
+    Object.fromEntries(
+      properties.flatMap(([key, property]) =>
+        Object.hasOwn(property as object, "default")
+          ? [[key, Object.freeze((property as Json).default)]]
+          : Object.hasOwn(property as object, "properties")
+          ? [[key, defaults(property as object)]]
+          : []
+      ),
+    ),
+  );
+}
 
 /**
  * Reads `sandbox.json` from the config directory. A missing file (or a directory in its place) is
