@@ -54,45 +54,39 @@ export async function exampleQuery(rule: Rule, example: unknown): Promise<RuleQu
   // deno-lint-ignore no-explicit-any -- the schema has just said what it holds
   const given = example as Record<string, any>;
   if (issues.length > 0 || (given.tool ?? rule.tool) !== rule.tool) return shape;
-  const { cwd, sandbox, reach, child } = given;
+  const { program, command, cwd, env = {}, input = {}, mode, body, target = "local" } = given;
+  // An example that names no sandbox is confined with nothing beyond the default (a spawn
+  // example's, with no grants shown).
+  const grants = given.sandbox && JSON.parse(grantsText(given.sandbox));
   if (spawn) {
+    const child = given.child && JSON.parse(childText(given.child));
     const preview = {
-      mode: given.mode,
-      body: given.body,
+      mode,
+      body,
       cwd: cwd ?? "",
-      target: given.target ?? "local",
-      ...(sandbox === undefined ? {} : { sandbox: JSON.parse(grantsText(sandbox)) }),
-      ...(reach === undefined ? {} : { reach }),
-      ...(child === undefined ? {} : { child: JSON.parse(childText(child)) }),
+      target,
+      sandbox: grants,
+      reach: given.reach,
+      child,
     };
     return { tool: rule.tool, kind: "spawn", sideEffect: "process", preview, root, content };
   }
-  const env: Record<string, string> = given.env ?? {};
+  const sandbox = grants ?? { network: false, write: [], read: [] };
   const preview = {
     tool: rule.tool,
-    program: given.program,
-    command: given.command,
+    program,
+    command,
     cwd,
     env: Object.keys(env).sort(),
-    // An example that names no sandbox is confined with nothing beyond the default.
-    sandbox: JSON.parse(grantsText(sandbox ?? { network: false, write: [], read: [] })),
-    input: given.input ?? {},
+    sandbox,
+    input,
   };
   // Where the rule takes an argument from the input, the example is taken to fill it so.
   const fromInput = (when.argv ?? []).flatMap((matcher, index) =>
     typeof matcher === "object" && "input" in matcher ? [{ index, field: matcher.input }] : []
   );
-  return {
-    tool: rule.tool,
-    kind: "tool",
-    preview,
-    sideEffect: "process",
-    env,
-    root,
-    source: "global",
-    fromInput,
-    content,
-  };
+  const query = { tool: rule.tool, kind: "tool", sideEffect: "process", preview, env, fromInput };
+  return { ...query, root, source: "global", content } as RuleQuery;
 }
 
 /**
