@@ -8,7 +8,7 @@
  */
 
 import { ManifestError, type ManifestProblem, problemOf } from "./errors.ts";
-import { createLocator } from "./json_text.ts";
+import { createLocator, type Pointer } from "./json_text.ts";
 import type { MessageKey } from "./locale/en_us.ts";
 import { type Phrase, phrase } from "./locale/messages.ts";
 import type { ParsedConfig } from "./read_config_file.ts";
@@ -18,15 +18,11 @@ import { schemaIssues } from "./schema/mod.ts";
 
 type Segment = string | number;
 
-/** One way a config value fails its schema. */
-export interface ShapeProblem {
-  /** Where, from the top of the file. */
-  readonly path: readonly Segment[];
-  /** Whether the problem is the key itself (unknown, badly named, not allowed) or its value. */
-  readonly at: "key" | "value";
-  /** What is wrong. */
-  readonly reason: Phrase;
-}
+/**
+ * One way a config value fails its schema: where, from the top of the file, whether the problem is
+ * the key itself (unknown, badly named, not allowed) or its value, and what is wrong.
+ */
+export type ShapeProblem = Pointer & { readonly reason: Phrase };
 
 type Node = Readonly<Record<string, unknown>>;
 
@@ -101,9 +97,7 @@ function pathOf(value: unknown, pointer: string): Segment[] {
     const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
     const segment = Array.isArray(here) ? Number(key) : key;
     path.push(segment);
-    here = typeof here === "object" && here !== null
-      ? (here as Record<string, unknown>)[segment]
-      : undefined;
+    here = (here as Record<Segment, unknown> | null | undefined)?.[segment];
   }
   return path;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { attempt } from "./quietly.ts";
+
 /** Reads one environment variable. */
 export type EnvLookup = (name: string) => string | undefined;
 
@@ -15,9 +17,5 @@ export type EnvLookup = (name: string) => string | undefined;
  * @returns Its value, or `undefined` when unset or not permitted.
  */
 export function readEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
+  return attempt(() => Deno.env.get(name));
 }

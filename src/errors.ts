@@ -160,9 +160,7 @@ export class ManifestError extends BasisError {
    * @param problems At least one problem.
    */
   constructor(problems: readonly ManifestProblem[]) {
-    const first = problems[0];
-    const message = first === undefined ? "Invalid manifest" : formatProblem(first);
-    super("manifest_invalid", message);
+    super("manifest_invalid", problems[0] ? formatProblem(problems[0]) : "Invalid manifest");
     this.name = "ManifestError";
     this.problems = problems;
   }

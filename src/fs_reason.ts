@@ -17,11 +17,8 @@ const SANDBOX_REFUSAL =
  * a quota and a read-only file system as a plain `Error` with that `code` (no class of its own).
  */
 const BY_CODE: Readonly<Record<string, MessageKey>> = {
-  ENOSPC: "fs.no_space",
-  EDQUOT: "fs.quota",
-  EROFS: "fs.read_only",
-  EACCES: "fs.permission",
-  EPERM: "fs.permission",
+  ...{ ENOSPC: "fs.no_space", EDQUOT: "fs.quota", EROFS: "fs.read_only" },
+  ...{ EACCES: "fs.permission", EPERM: "fs.permission" },
 };
 
 const DENO_ERRORS: readonly (new (...args: never[]) => Error)[] = Object.values(Deno.errors);

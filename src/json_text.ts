@@ -17,6 +17,7 @@
 import type { ParseError } from "jsonc-parser";
 import type { MessageKey } from "./locale/en_us.ts";
 import { type Phrase, phrase } from "./locale/messages.ts";
+import { attempt } from "./quietly.ts";
 
 type Jsonc = typeof import("jsonc-parser");
 
@@ -24,16 +25,10 @@ type Jsonc = typeof import("jsonc-parser");
 export type Segment = string | number;
 
 /** What a problem is about: the value at `path`, or the key naming it. */
-export interface Pointer {
-  readonly path: readonly Segment[];
-  readonly at: "key" | "value";
-}
+export type Pointer = { readonly path: readonly Segment[]; readonly at: "key" | "value" };
 
 /** A 1-based position in the text. */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
+export type Position = { readonly line: number; readonly column: number };
 
 /** Finds where a pointer's node starts. */
 export type Locate = (pointer: Pointer) => Position | undefined;
@@ -78,9 +73,13 @@ const PUNCTUATION = ["{", "}", "[", "]", ",", ":", "null", "true", "false"];
 
 /** A key (a string followed by `:`) holding an escape: `JSON.parse` may misread it. */
 const ESCAPED_KEY = /\x22(?:[^\x22\\]|\\.)*\\.(?:[^\x22\\]|\\.)*\x22\s*:/;
-/** Whether a text may hold a key with an escape (no backslash at all is the quick answer). */
-function escapedKey(text: string): boolean {
-  return text.includes("\\") && ESCAPED_KEY.test(text);
+/**
+ * Whether `JSON.parse` read a text right: no key holds an escape (no backslash at all is the quick
+ * answer) and none is given twice (`JSON.parse` keeps the last: the value holds fewer keys).
+ */
+function parsedRight(text: string, value: unknown): boolean {
+  if (text.includes("\\") && ESCAPED_KEY.test(text)) return false;
+  return (text.match(KEY_END)?.length ?? 0) === keysIn(value);
 }
 /** A key's closing quote: an unescaped `"` followed by `:`. */
 const KEY_END = /(?:^|[^\\])(?:\\\\)*\x22[ \t\n\r]*:/g;
@@ -180,22 +179,6 @@ async function read(text: string, options: typeof JSONC | typeof STRICT): Promis
   return pass;
 }
 
-/**
- * The value of strict JSON whose keys hold no escape and which gives no key twice, read by
- * `JSON.parse` alone; `undefined` for any other text (the pass reads it).
- */
-function quickly(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (escapedKey(text)) return undefined;
-  // JSON.parse keeps the last of a key given twice: then the value holds fewer keys than the text.
-  return (text.match(KEY_END)?.length ?? 0) === keysIn(value) ? value : undefined;
-}
-
 /** How many keys the objects of a parsed value hold, without recursion. */
 function keysIn(value: unknown): number {
   let count = 0;
@@ -231,8 +214,9 @@ function keysIn(value: unknown): number {
  * ```
  */
 export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedText> {
-  const value = quickly(text);
-  if (value !== undefined) return { ok: true, value, duplicates: [] };
+  // Strict JSON that JSON.parse reads right is read by it alone; any other text by the pass.
+  const value: unknown = attempt(() => JSON.parse(text));
+  if (value !== undefined && parsedRight(text, value)) return { ok: true, value, duplicates: [] };
   if (text.trim() === "") return { ok: false, reason: empty };
   const pass = await read(text, JSONC);
   if (pass.nested) return { ok: false, reason: phrase("json.invalid_detail", { detail: NESTED }) };
@@ -260,7 +244,7 @@ export async function parseJsonc(text: string, empty: Phrase): Promise<ParsedTex
  * ```
  */
 export async function duplicateKeysOf(text: string, value: unknown): Promise<DuplicateKey[]> {
-  if (!escapedKey(text) && (text.match(KEY_END)?.length ?? 0) === keysIn(value)) return [];
+  if (parsedRight(text, value)) return [];
   return (await read(text, JSONC)).duplicates;
 }
 

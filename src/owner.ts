@@ -5,6 +5,8 @@
  * @module
  */
 
+import { attempt } from "./quietly.ts";
+
 /** Why a file or directory cannot be trusted, as data for the caller to word. */
 export type Untrusted =
   | { readonly kind: "loose_mode"; readonly mode: string }
@@ -20,13 +22,7 @@ let cachedUid: number | null | undefined;
  * @throws Never.
  */
 export function ownUid(): number | undefined {
-  if (cachedUid === undefined) {
-    try {
-      cachedUid = Deno.uid();
-    } catch {
-      cachedUid = null;
-    }
-  }
+  if (cachedUid === undefined) cachedUid = attempt(() => Deno.uid(), null);
   return cachedUid ?? undefined;
 }
 

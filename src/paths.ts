@@ -174,10 +174,8 @@ export function canonicalPath(path: string): string {
   } catch (error) {
     const parent = parentPath(normal);
     if (!(error instanceof Deno.errors.NotFound) || parent === normal) return normal;
-    return joinPath(
-      canonicalPath(parent),
-      normal.slice(parent.length + (/[\\/]$/.test(parent) ? 0 : 1)),
-    );
+    const name = normal.slice(parent.length + (/[\\/]$/.test(parent) ? 0 : 1));
+    return joinPath(canonicalPath(parent), name);
   }
 }
 

@@ -34,6 +34,27 @@ export function quietly<T>(call: () => T): T {
 }
 
 /**
+ * Runs a call whose failure is expected and needs no handling: what it returns, or `fallback` when
+ * it throws.
+ *
+ * @param call The call.
+ * @param fallback What a failure answers. @default undefined
+ * @returns The call's value, or the fallback.
+ * @example A variable Deno may not read
+ * ```ts
+ * import { attempt } from "./quietly.ts";
+ * console.assert(attempt(() => JSON.parse("{"), null) === null);
+ * ```
+ */
+export function attempt<T, F = undefined>(call: () => T, fallback?: F): T | F {
+  try {
+    return call();
+  } catch {
+    return fallback as F;
+  }
+}
+
+/**
  * Whether a file operation failed because nothing is at the path (or a part of it is a file).
  *
  * @param error What the operation threw.
@@ -55,10 +76,5 @@ export function isMissing(error: unknown): boolean {
  * ```
  */
 export function exists(path: string): boolean {
-  try {
-    quietly(() => Deno.statSync(path));
-    return true;
-  } catch {
-    return false;
-  }
+  return attempt(() => Boolean(quietly(() => Deno.statSync(path))), false);
 }

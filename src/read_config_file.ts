@@ -10,7 +10,7 @@
  */
 
 import { type Phrase, phrase } from "./locale/messages.ts";
-import { quietly } from "./quietly.ts";
+import { attempt, quietly } from "./quietly.ts";
 import { ManifestError, type ManifestProblem, problemOf } from "./errors.ts";
 import { parseJsonc } from "./json_text.ts";
 import { fieldName } from "./text.ts";
@@ -94,23 +94,15 @@ const NOT_FILE = phrase("file.read_not_file");
  * ```
  */
 export function sameFile(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return Deno.realPathSync(a) === Deno.realPathSync(b);
-  } catch {
-    return false;
-  }
+  return a === b || attempt(() => Deno.realPathSync(a) === Deno.realPathSync(b), false);
 }
 
 /** The reason to refuse a symbolic link standing at the path whose target does not exist. */
 function danglingLink(path: string): ConfigFileRead | undefined {
-  try {
-    // Not a link (or nothing there, or not allowed to look): it throws.
-    const target = JSON.stringify(quietly(() => Deno.readLinkSync(path)));
-    return { kind: "error", reason: phrase("file.read_dangling_link", { target }) };
-  } catch {
-    return undefined;
-  }
+  // Not a link (or nothing there, or not allowed to look): it throws.
+  const target = attempt(() => JSON.stringify(quietly(() => Deno.readLinkSync(path))));
+  if (target === undefined) return undefined;
+  return { kind: "error", reason: phrase("file.read_dangling_link", { target }) };
 }
 
 function cannotRead(error: unknown): Phrase {
@@ -124,15 +116,12 @@ function cannotRead(error: unknown): Phrase {
   });
 }
 
-/** A configuration file's text, parsed: its value, and each key it gives twice as a problem. */
-export interface ParsedConfig {
-  /** The text without its byte order mark: what positions count in. */
-  readonly source: string;
-  /** What the file says (JSONC read as JSON). */
-  readonly value: unknown;
-  /** Each key given twice, at the second, naming the first (`json.duplicate_key`). */
-  readonly duplicates: ManifestProblem[];
-}
+/**
+ * A configuration file's text, parsed: the text without its byte order mark (what positions count
+ * in), what the file says (JSONC read as JSON), and each key it gives twice, at the second, naming
+ * the first (`json.duplicate_key`).
+ */
+export type ParsedConfig = { source: string; value: unknown; duplicates: ManifestProblem[] };
 
 /**
  * Parses the text of one of the user's JSONC configuration files (`spawn.json`, `sandbox.json`):

@@ -61,38 +61,22 @@ export interface ServeOptions {
 export async function serveWorkspace(
   options: ServeOptions = {},
 ): Promise<{ interrupted: boolean }> {
-  const [{ serveMcp }, { loadRosterTools, watchedFiles }, { contextOf }, { findWorkspaceRoot }] =
-    await Promise.all([
-      import("./mcp/serve_mcp.ts"),
-      import("./mcp/roster_tools.ts"),
-      import("./contract/context.ts"),
-      import("./manifest/load.ts"),
-    ]);
+  const [{ serveRoster }, { contextOf }, { findWorkspaceRoot }] = await Promise.all([
+    import("./mcp/roster_tools.ts"),
+    import("./contract/context.ts"),
+    import("./manifest/load.ts"),
+  ]);
   const root = options.workspace === undefined
     ? await findWorkspaceRoot(Deno.cwd())
     : resolvePath(options.workspace);
-  const config = resolvePath(options.configDir ?? configDir());
   const cache = options.cacheDir ?? cacheDir();
-  const locale = options.locale ?? "en-US";
-  const settings = {
+  const { locale = "en-US", audit } = options;
+  return await serveRoster({
     root,
-    configDir: config,
-    context: contextOf({
-      locale,
-      root,
-      cacheDir: cache,
-      audit: options.audit ?? { record: () => {} },
-    }),
+    configDir: resolvePath(options.configDir ?? configDir()),
+    context: contextOf({ locale, root, cacheDir: cache, ...(audit && { audit }) }),
     sandbox: (policy: SandboxPolicy) => ({ policy, cacheDir: cache }),
-  };
-  return await serveMcp({
-    load: (approver) => loadRosterTools(settings, approver),
-    ...(options.policy === undefined ? {} : { policy: options.policy }),
-    configDir: config,
-    cacheDir: cache,
-    root,
-    locale,
-    watch: watchedFiles(settings),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    policy: options.policy,
+    signal: options.signal,
   });
 }

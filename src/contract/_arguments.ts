@@ -10,20 +10,9 @@
  */
 
 import type { InputArgument } from "../manifest/types.ts";
+import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { pointerChild } from "../text.ts";
-
-/** Why an input value cannot fill its argument. */
-export interface ArgumentRefusal {
-  /** The JSON pointer of the field (`/count`). */
-  readonly pointer: string;
-  readonly reason: Phrase;
-}
-
-/** The filled argv, or why the input cannot fill it. */
-export type Filled =
-  | { readonly ok: true; readonly argv: string[] }
-  | { readonly ok: false; readonly refusal: ArgumentRefusal };
 
 /**
  * The argv of one call: the manifest's, each argument taken from the input put in its place.
@@ -32,42 +21,35 @@ export type Filled =
  * @param args The arguments taken from the input.
  * @param input The input, as the schema gate judged it (an object).
  * @param stdin The bytes the program receives (the input as compact JSON, numbers as written).
- * @returns The argv, or the first refusal in argv order.
+ * @returns The argv, or the first refusal in argv order: the field's JSON pointer and why.
  */
 export function fillArguments(
   command: readonly string[],
   args: readonly InputArgument[],
   input: Readonly<Record<string, unknown>>,
   stdin: Uint8Array,
-): Filled {
+): string[] | { readonly pointer: string; readonly reason: Phrase } {
   const argv = [...command];
   let lexemes: Map<string, string> | undefined;
-  for (const arg of args) {
-    const pointer = pointerChild("", arg.field);
-    const refuse = (reason: Phrase): Filled => ({ ok: false, refusal: { pointer, reason } });
-    const index = arg.index;
-    if (!Object.hasOwn(input, arg.field)) {
-      return refuse(phrase("input.argument_missing", { index }));
-    }
-    const value = input[arg.field];
+  for (const { field, index, type, afterDashes } of args) {
+    const refuse = (key: MessageKey, more = {}) => ({
+      pointer: pointerChild("", field),
+      reason: phrase(key, { index, ...more }),
+    });
+    if (!Object.hasOwn(input, field)) return refuse("input.argument_missing");
+    const value = input[field];
     let text: string;
-    if (typeof value === "string" && arg.type === "string") {
-      text = value;
-    } else if (typeof value === "boolean" && arg.type === "boolean") {
-      text = String(value);
-    } else if (typeof value === "number" && arg.type !== "string" && arg.type !== "boolean") {
+    if (typeof value === "string" && type === "string") text = value;
+    else if (typeof value === "boolean" && type === "boolean") text = String(value);
+    else if (typeof value === "number" && type !== "string" && type !== "boolean") {
       lexemes ??= topLevelNumbers(stdin, args);
-      text = lexemes.get(arg.field) ?? String(value);
-    } else {
-      return refuse(phrase("input.argument_type", { index, type: arg.type }));
-    }
-    if (text.includes("\0")) return refuse(phrase("input.argument_nul", { index }));
-    if (text.startsWith("-") && !arg.afterDashes) {
-      return refuse(phrase("input.argument_dash", { index }));
-    }
+      text = lexemes.get(field) ?? String(value);
+    } else return refuse("input.argument_type", { type });
+    if (text.includes("\0")) return refuse("input.argument_nul");
+    if (text.startsWith("-") && !afterDashes) return refuse("input.argument_dash");
     argv[index] = text;
   }
-  return { ok: true, argv };
+  return argv;
 }
 
 /** `JSON.parse`'s reviver with the source text of each primitive (ES2025, in V8). */

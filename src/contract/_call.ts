@@ -1,17 +1,18 @@
 /**
  * The call pipeline every tool shares once its own checks made a call ready (prepare): decide
- * (the approver, then its audit line) → run → record, with the call's redactor hiding its secrets
- * at every output and audit boundary; and the single-use execution that hands it out. Private to
- * the contract.
+ * (the refusals no one is asked about, the approver, then its audit line) → run → record, with the
+ * call's redactor hiding its secrets at every output and audit boundary; and the single-use
+ * execution that hands it out. Private to the contract.
  *
  * @module
  */
 
-import type { ApprovalRequest } from "../approval/approve.ts";
+import type { ApprovalRequest, Decision } from "../approval/approve.ts";
 import { RulesFileError } from "../approval/rules/errors.ts";
 import type { ErrorCode } from "../errors.ts";
-import { english, type Phrase } from "../locale/messages.ts";
+import { english, type Messages, type Phrase } from "../locale/messages.ts";
 import type { Redactor } from "../redact.ts";
+import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult, SandboxWrap } from "../run/types.ts";
 import { prepareSandbox, sandboxFailed } from "../sandbox/plan.ts";
 import type { SandboxPlan } from "../sandbox/types.ts";
@@ -19,20 +20,15 @@ import type { CallContext } from "./context.ts";
 import { ToolError } from "./tool_error.ts";
 import type { ExecuteOptions, OutputChunk, ToolExecution, ToolOutput } from "./types.ts";
 
-/** Where a run's output goes, and what cancels it. */
+/** Where a run's output goes, and what cancels it (as `runProgram` takes them). */
 export interface Sinks {
-  /** The caller's cancellation. */
   readonly signal: AbortSignal | undefined;
-  /** Receives stdout bytes; `undefined` when no one takes them. */
   readonly onStdout: ((chunk: Uint8Array) => void) | undefined;
-  /** Receives stderr bytes; `undefined` when no one takes them. */
   readonly onStderr: ((chunk: Uint8Array) => void) | undefined;
 }
 
 /** A call made ready by its tool: everything known before anyone is asked. */
 export interface PreparedCall<Extra> {
-  /** The tool's name. */
-  readonly tool: string;
   /** How messages name the caller (`Tool "x"`). */
   readonly label: string;
   /** Hides the call's secrets. */
@@ -41,10 +37,10 @@ export interface PreparedCall<Extra> {
   readonly request: ApprovalRequest;
   /** The workspace the audit trail names. */
   readonly workspace: string;
-  /** The size of the input as the program receives it, for the audit trail. */
-  readonly inputBytes: number | undefined;
   /** How the call is confined. */
   readonly plan: SandboxPlan;
+  /** Why the call is refused before anyone is asked (spawn's guard). */
+  readonly refusal?: Phrase | undefined;
   /** Starts the approved call. */
   readonly start: (wrap: SandboxWrap | undefined, sinks: Sinks) => Promise<RunResult>;
   /** The output of a run that ended (throws for one that failed). */
@@ -54,8 +50,8 @@ export interface PreparedCall<Extra> {
 }
 
 /**
- * Carries a prepared call out: a sandbox refusal (recorded), the approver's decision (recorded),
- * the note of an unconfined call, the sandbox's preparation, the run, its record, its outcome.
+ * Carries a prepared call out: a refusal (recorded), the approver's decision (recorded), the note
+ * of an unconfined call, the sandbox's preparation, the run, its record, its outcome.
  *
  * @param context The run context.
  * @param call The prepared call.
@@ -68,14 +64,41 @@ export async function carryOut<Extra>(
   call: PreparedCall<Extra>,
   sinks: Sinks,
 ): Promise<ToolOutput<Extra>> {
-  const { plan, tool } = call;
+  const { plan, request: { tool }, redactor, label } = call;
+  const words = context.words;
+  const deny = (reason: Phrase | string, message: string, cause?: unknown): never => {
+    recordDecision(context, call, { allowed: false, by: "policy", ruleId: undefined, reason });
+    throw ToolError.user("denied", redactor.text(message), { tool, cause });
+  };
+  if (call.refusal !== undefined) deny(call.refusal, words.say(call.refusal));
   if (plan.kind === "refused") {
-    recordDecision(context, call, false, "policy", undefined, plan.reason);
-    const reason = context.words.say(plan.reason);
-    const message = context.words.t("denied.sandbox", { tool: JSON.stringify(tool), reason });
-    throw ToolError.user("denied", call.redactor.text(message), { tool });
+    const reason = words.say(plan.reason);
+    deny(plan.reason, words.t("denied.sandbox", { tool: JSON.stringify(tool), reason }));
   }
-  await decide(context, call, sinks.signal);
+  const interrupted = () =>
+    ToolError.user("interrupted", redactor.text(words.t("run.interrupted", { label })), { tool });
+  if (sinks.signal?.aborted) throw interrupted();
+  let decision;
+  try {
+    decision = await context.approver(call.request, {
+      signal: sinks.signal,
+      secrets: redactor.secrets,
+    });
+  } catch (error) {
+    if (!(error instanceof RulesFileError)) throw error;
+    // An unusable rules file denies the call (fail closed): a decision like any other.
+    return deny(error.phrase ?? error.message, error.wordedIn(words), error);
+  }
+  recordDecision(context, call, decision);
+  if (!decision.allowed) {
+    // The built-in approver gives its reason as a phrase; another approver's is shown as it is.
+    const { reason } = decision;
+    const message = typeof reason === "object"
+      ? words.say(reason)
+      : reason ?? words.t("denied.generic", { tool: JSON.stringify(tool) });
+    throw ToolError.user("denied", redactor.text(message), { tool });
+  }
+  if (sinks.signal?.aborted) throw interrupted();
   // Said once something is to run unconfined that the policy wanted confined.
   if (plan.kind === "unconfined" && plan.note !== undefined) {
     context.sandbox?.onUnconfined?.(plan.note);
@@ -89,67 +112,24 @@ export async function carryOut<Extra>(
   return await call.outcome(result);
 }
 
-/** Asks the approver, records its decision, and throws unless the call may run. */
-async function decide(
+/** Records a decision; the audit trail is read by tools, so a phrase is recorded in English. */
+function recordDecision(
   context: CallContext,
   call: PreparedCall<unknown>,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const { tool, request, redactor, label } = call;
-  const words = context.words;
-  const interrupted = () =>
-    ToolError.user("interrupted", redactor.text(words.t("run.interrupted", { label })), { tool });
-  if (signal?.aborted) throw interrupted();
-  let decision;
-  try {
-    decision = await context.approver(request, { signal, secrets: redactor.secrets });
-  } catch (error) {
-    if (!(error instanceof RulesFileError)) throw error;
-    // An unusable rules file denies the call (fail closed): a decision like any other.
-    recordDecision(context, call, false, "policy", undefined, error.phrase ?? error.message);
-    throw ToolError.user("denied", redactor.text(error.wordedIn(words)), { tool, cause: error });
-  }
-  const { reason } = decision;
-  recordDecision(context, call, decision.allowed, decision.by, decision.ruleId, reason);
-  if (!decision.allowed) {
-    // The built-in approver gives its reason as a phrase; another approver's is shown as it is.
-    const message = typeof reason === "object"
-      ? words.say(reason)
-      : reason ?? words.t("denied.generic", { tool: JSON.stringify(tool) });
-    throw ToolError.user("denied", redactor.text(message), { tool });
-  }
-  if (signal?.aborted) throw interrupted();
-}
-
-/**
- * Records a decision: the approver's, or a refusal no approver gave (the spawn guard's, the
- * sandbox policy's, an unusable rules file's) as the policy's.
- *
- * @param context The run context.
- * @param call The call (its preview, workspace and secrets).
- * @param allowed Whether the call may run.
- * @param by Who decided.
- * @param ruleId The rule that answered.
- * @param reason Why: the audit trail is read by tools, so a phrase is recorded in English.
- */
-export function recordDecision(
-  context: CallContext,
-  call: Pick<PreparedCall<unknown>, "tool" | "request" | "workspace" | "inputBytes" | "redactor">,
-  allowed: boolean,
-  by: "rule" | "prompt" | "policy",
-  ruleId: string | undefined,
-  reason: Phrase | string | undefined,
+  { allowed, by, ruleId, reason }: Decision,
 ): void {
+  const { request } = call;
+  const bytes = request.kind === "spawn" ? undefined : request.stdin?.length;
   context.audit?.record({
     type: "decision",
-    tool: call.tool,
-    preview: call.request.preview,
+    tool: request.tool,
+    preview: request.preview,
     allowed,
     by,
     rule_id: ruleId,
     reason: typeof reason === "object" ? english(reason) : reason,
     workspace: call.workspace,
-    ...(call.inputBytes === undefined ? {} : { input_bytes: call.inputBytes }),
+    ...(bytes === undefined ? {} : { input_bytes: bytes }),
   }, { secrets: call.redactor.secrets });
 }
 
@@ -157,17 +137,17 @@ export function recordDecision(
  * Records how a run ended.
  *
  * @param context The run context.
- * @param call The call (its name and secrets).
+ * @param call The call (its request and secrets).
  * @param result The run's result.
  */
 export function recordRun(
   context: CallContext,
-  call: Pick<PreparedCall<unknown>, "tool" | "redactor">,
+  call: { readonly request: { readonly tool: string }; readonly redactor: Redactor },
   result: RunResult,
 ): void {
   context.audit?.record({
     type: "run",
-    tool: call.tool,
+    tool: call.request.tool,
     exit_code: result.exitCode,
     signal: result.signal,
     timed_out: result.outcome === "timed_out",
@@ -197,6 +177,33 @@ export function failureCode(result: RunResult): ErrorCode | undefined {
   return FAILURE_CODES[result.outcome];
 }
 
+/**
+ * The error of a run that failed: the message with what the program said, a summary without it.
+ *
+ * @param code The failure's code.
+ * @param tool The tool's name.
+ * @param result The run.
+ * @param label How messages name the caller.
+ * @param words The messages of the tool's locale.
+ * @param output The output the error carries, given the message.
+ * @param hide Hides the call's secrets.
+ * @returns The error.
+ */
+export function runFailed<Extra>(
+  code: ErrorCode,
+  tool: string,
+  result: RunResult,
+  label: string,
+  words: Messages,
+  output: (message: string) => ToolOutput<Extra>,
+  hide: (text: string) => string = (text) => text,
+): ToolError {
+  const say = (run: RunResult) => hide(describeFailure(run, label, words) ?? label);
+  const message = say(result);
+  const summary = say({ ...result, stdout: "", stderr: "" });
+  return ToolError.user(code, message, { tool, summary, output: output(message) });
+}
+
 /** A single-use execution around a run: an optional output stream taken first, then one run. */
 export class Execution<Extra> implements ToolExecution<Extra> {
   /** The tool's name. */
@@ -216,9 +223,7 @@ export class Execution<Extra> implements ToolExecution<Extra> {
    * @param run The run.
    */
   constructor(tool: string, args: unknown, run: (sinks: Sinks) => Promise<ToolOutput<Extra>>) {
-    this.tool = tool;
-    this.args = args;
-    this.#run = run;
+    [this.tool, this.args, this.#run] = [tool, args, run];
   }
 
   /**
@@ -236,11 +241,7 @@ export class Execution<Extra> implements ToolExecution<Extra> {
         { tool: this.tool },
       );
     }
-    return this.#stream = new ReadableStream<OutputChunk>({
-      start: (controller) => {
-        this.#controller = controller;
-      },
-    });
+    return this.#stream = new ReadableStream({ start: (c) => void (this.#controller = c) });
   }
 
   /**
@@ -257,20 +258,15 @@ export class Execution<Extra> implements ToolExecution<Extra> {
       );
     }
     this.#started = true;
-    const controller = this.#controller;
-    const sinks = [
-      options.onOutput,
-      controller && ((chunk: OutputChunk) => {
+    const [controller, onOutput] = [this.#controller, options.onOutput];
+    const emit = (kind: OutputChunk["kind"]) =>
+      onOutput === undefined && controller === undefined ? undefined : (data: Uint8Array) => {
+        onOutput?.({ kind, data });
         try {
-          controller.enqueue(chunk);
+          controller?.enqueue({ kind, data });
         } catch {
           // The reader cancelled the stream: the run goes on without it.
         }
-      }),
-    ].filter((sink) => sink !== undefined);
-    const emit = (kind: OutputChunk["kind"]) =>
-      sinks.length === 0 ? undefined : (data: Uint8Array) => {
-        for (const sink of sinks) sink({ kind, data });
       };
     try {
       return await this.#run({

@@ -12,24 +12,20 @@
  * @module
  */
 
+import { jsonKind } from "../json_kind.ts";
+
 /** Keywords strict mode takes, on any schema (then those of objects, arrays, strings, numbers). */
-const KEYWORDS: ReadonlySet<string> = words(
-  "type description title enum const anyOf $ref $defs definitions " +
-    "properties required additionalProperties items minItems maxItems pattern format " +
-    "minimum maximum exclusiveMinimum exclusiveMaximum multipleOf",
+const KEYWORDS = new Set(
+  ("type description title enum const anyOf $ref $defs definitions properties required " +
+    "additionalProperties items minItems maxItems pattern format minimum maximum " +
+    "exclusiveMinimum exclusiveMaximum multipleOf").split(" "),
 );
-const TYPES: ReadonlySet<string> = words("string number integer boolean object array null");
-const FORMATS: ReadonlySet<string> = words(
-  "date-time time date duration email hostname ipv4 ipv6 uuid",
+const TYPES: ReadonlySet<unknown> = new Set(
+  "string number integer boolean object array null".split(" "),
 );
-
-function words(text: string): ReadonlySet<string> {
-  return new Set(text.split(" "));
-}
-
-const MAX_DEPTH = 10;
-const MAX_PROPERTIES = 5000;
-const MAX_ENUM_VALUES = 1000;
+const FORMATS = new Set("date-time time date duration email hostname ipv4 ipv6 uuid".split(" "));
+/** At most 10 levels of nested objects, 5000 properties and 1000 enum values in all. */
+const [MAX_DEPTH, MAX_PROPERTIES, MAX_ENUM_VALUES] = [10, 5000, 1000];
 
 /**
  * Tells whether a schema (as the definition carries it: `"type": "object"` at the top) may be
@@ -58,67 +54,52 @@ export function qualifiesForStrict(schema: Record<string, unknown>): boolean {
     counts.enums <= MAX_ENUM_VALUES;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Record<string, unknown> => jsonKind(value) === "object";
 
 function fits(
   node: unknown,
   depth: number,
   counts: { properties: number; enums: number },
 ): boolean {
-  if (!isRecord(node)) return false;
-  for (const key of Object.keys(node)) if (!KEYWORDS.has(key)) return false;
-  if (!typesFit(node.type)) return false;
+  if (!isRecord(node) || !Object.keys(node).every((key) => KEYWORDS.has(key))) return false;
+  const { type, format, $ref: ref } = node;
+  const types = typeof type === "string" ? [type] : type;
+  const typed = Array.isArray(types) && types.length > 0 && types.every((t) => TYPES.has(t));
+  if (type !== undefined && !typed) return false;
   // A schema that says nothing of its kind (`{}`: anything) cannot be decoded to.
   if (!["type", "anyOf", "$ref", "enum", "const"].some((key) => key in node)) return false;
-  if ("format" in node && !(typeof node.format === "string" && FORMATS.has(node.format))) {
-    return false;
-  }
-  if ("$ref" in node) {
-    const ref = node.$ref;
-    if (
-      typeof ref !== "string" ||
-      !(ref === "#" || ref.startsWith("#/$defs/") || ref.startsWith("#/definitions/"))
-    ) return false;
-  }
+  if ("format" in node && !(typeof format === "string" && FORMATS.has(format))) return false;
+  const known = typeof ref === "string" && /^#(?:$|\/\$defs\/|\/definitions\/)/.test(ref);
+  if ("$ref" in node && !known) return false;
   if ("enum" in node) {
     if (!Array.isArray(node.enum)) return false;
     counts.enums += node.enum.length;
   }
-  const isObject = node.type === "object" ||
-    (Array.isArray(node.type) && node.type.includes("object")) || "properties" in node;
-  if (isObject) {
-    if (depth > MAX_DEPTH) return false;
-    if (node.additionalProperties !== false) return false;
-    const properties = node.properties ?? {};
-    if (!isRecord(properties)) return false;
+  if ((Array.isArray(types) && types.includes("object")) || "properties" in node) {
+    const { properties = {}, required = [] } = node;
+    if (depth > MAX_DEPTH || node.additionalProperties !== false || !isRecord(properties)) {
+      return false;
+    }
     const names = Object.keys(properties);
     counts.properties += names.length;
-    const required = node.required ?? [];
     if (!Array.isArray(required) || required.length !== names.length) return false;
-    if (!names.every((name) => required.includes(name))) return false;
-    for (const name of names) if (!fits(properties[name], depth + 1, counts)) return false;
+    const fit = (name: string) =>
+      required.includes(name) && fits(properties[name], depth + 1, counts);
+    if (!names.every(fit)) return false;
   } else if ("additionalProperties" in node || "required" in node) {
     return false;
   }
   if ("items" in node && !fits(node.items, depth, counts)) return false;
   if ("anyOf" in node) {
-    if (!Array.isArray(node.anyOf) || node.anyOf.length === 0) return false;
-    for (const branch of node.anyOf) if (!fits(branch, depth, counts)) return false;
+    const { anyOf } = node;
+    if (!Array.isArray(anyOf) || anyOf.length === 0) return false;
+    if (!anyOf.every((branch) => fits(branch, depth, counts))) return false;
   }
-  for (const key of ["$defs", "definitions"] as const) {
-    if (!(key in node)) continue;
+  for (const key of ["$defs", "definitions"].filter((key) => key in node)) {
     const defs = node[key];
-    if (!isRecord(defs)) return false;
-    for (const def of Object.values(defs)) if (!fits(def, depth, counts)) return false;
+    if (!isRecord(defs) || !Object.values(defs).every((def) => fits(def, depth, counts))) {
+      return false;
+    }
   }
   return true;
-}
-
-function typesFit(type: unknown): boolean {
-  if (type === undefined) return true;
-  if (typeof type === "string") return TYPES.has(type);
-  return Array.isArray(type) && type.length > 0 &&
-    type.every((item) => typeof item === "string" && TYPES.has(item));
 }

@@ -54,14 +54,8 @@ export function programProblem(
   programs?: Map<string, Resolution>,
   cwd: string = canonicalPath(spec.cwd),
 ): ManifestProblem | undefined {
-  const found = resolveRunProgram({
-    program: spec.program,
-    args: spec.command.slice(1),
-    cwd,
-    stdin: new Uint8Array(),
-    env: [env, spec.env],
-    timeoutMs: spec.timeoutMs,
-  }, programs);
+  const request = { program: spec.program, args: [], cwd, stdin: new Uint8Array(), timeoutMs: 0 };
+  const found = resolveRunProgram({ ...request, env: [env, spec.env] }, programs);
   if (found.ok) return undefined;
   const where = { file: spec.file, tool: spec.name, field: "command[0]" };
   return problemOf(where, redactorOf(callSecrets(spec.env, env)).phrase(found.reason));
@@ -86,29 +80,24 @@ export function toolProblems(
   spec: ToolSpec,
   options: AvailabilityOptions = {},
 ): Promise<ManifestProblem[]> {
-  return problemsOf(spec, options, undefined, undefined);
+  return problemsOf(spec, options);
 }
 
 /** {@linkcode toolProblems}, sharing what one pass over a roster already looked up. */
 async function problemsOf(
   spec: ToolSpec,
   options: AvailabilityOptions,
-  programs: Map<string, Resolution> | undefined,
-  cwd: string | undefined,
+  programs?: Map<string, Resolution>,
+  cwd?: string,
 ): Promise<ManifestProblem[]> {
   const problem = programProblem(spec, options.env ?? {}, programs, cwd);
   const problems = problem === undefined ? [] : [problem];
-  if (options.schemas ?? true) {
-    const gate = options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir };
-    const where = { file: spec.file, tool: spec.name };
-    const input = await schemaProblem(spec, gate);
-    if (input !== undefined) problems.push(problemOf({ ...where, field: "input_schema" }, input));
-    if (spec.outputSchema !== undefined) {
-      const output = await schemaProblem({ name: spec.name, inputSchema: spec.outputSchema }, gate);
-      if (output !== undefined) {
-        problems.push(problemOf({ ...where, field: "output_schema" }, output));
-      }
-    }
+  if (options.schemas === false) return problems;
+  const gate = options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir };
+  const schemas = [["input_schema", spec.inputSchema], ["output_schema", spec.outputSchema]];
+  for (const [field, schema] of schemas as [string, Record<string, unknown> | undefined][]) {
+    const reason = schema && await schemaProblem({ name: spec.name, inputSchema: schema }, gate);
+    if (reason) problems.push(problemOf({ file: spec.file, tool: spec.name, field }, reason));
   }
   return problems;
 }
@@ -139,21 +128,15 @@ export async function checkAvailability(
   const programs = new Map<string, Resolution>();
   const cwds = new Map<string, string>();
   for (const spec of roster.tools.values()) {
-    let cwd = cwds.get(spec.cwd);
-    if (cwd === undefined) cwds.set(spec.cwd, cwd = canonicalPath(spec.cwd));
+    const cwd = cwds.get(spec.cwd) ?? canonicalPath(spec.cwd);
+    cwds.set(spec.cwd, cwd);
     const problems = await problemsOf(spec, options, programs, cwd);
-    if (problems.length === 0) {
-      tools.set(spec.name, spec);
-      continue;
+    if (problems.length === 0) tools.set(spec.name, spec);
+    else {
+      found.push(...problems);
+      const { name, description, file, scope } = spec;
+      unavailable.set(name, { name, description, file, scope, problems });
     }
-    found.push(...problems);
-    unavailable.set(spec.name, {
-      name: spec.name,
-      description: spec.description,
-      file: spec.file,
-      scope: spec.scope,
-      problems,
-    });
   }
   return { ...roster, tools, unavailable, problems: [...roster.problems, ...found] };
 }
@@ -169,15 +152,12 @@ export function rosterEntries(
   roster: Roster,
 ): ({ name: string; spec: ToolSpec } | { name: string; unavailable: UnavailableTool })[] {
   const entries = [
-    ...[...roster.tools.values()].map((spec) => ({ name: spec.name, spec, scope: spec.scope })),
-    ...[...roster.unavailable.values()].map((tool) => ({
-      name: tool.name,
-      unavailable: tool,
-      scope: tool.scope,
-    })),
+    ...[...roster.tools.values()].map((spec) => ({ name: spec.name, spec })),
+    ...[...roster.unavailable.values()].map((tool) => ({ name: tool.name, unavailable: tool })),
   ];
-  entries.sort((a, b) =>
-    a.scope !== b.scope ? (a.scope === "workspace" ? -1 : 1) : a.name < b.name ? -1 : 1
+  const workspace = (entry: (typeof entries)[number]) =>
+    ("spec" in entry ? entry.spec : entry.unavailable).scope === "workspace";
+  return entries.sort((a, b) =>
+    workspace(a) !== workspace(b) ? (workspace(a) ? -1 : 1) : a.name < b.name ? -1 : 1
   );
-  return entries.map(({ scope: _, ...entry }) => entry);
 }

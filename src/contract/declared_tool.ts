@@ -8,46 +8,30 @@
 
 import { toolPreview } from "../approval/preview.ts";
 import { BasisError } from "../errors.ts";
+import { foundPhrase, jsonKind } from "../json_kind.ts";
 import type { Locale } from "../locale/locale.ts";
-import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect, ToolSpec } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
 import { callSecrets, Redactor } from "../redact.ts";
-import { describeFailure } from "../run/failure_message.ts";
 import { modelResult } from "../run/model_result.ts";
-import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_LINES,
-  resolveRunProgram,
-  runProgram,
-  startFailureResult,
-} from "../run/run_program.ts";
+import { DEFAULT_MAX_BYTES, resolveRunProgram } from "../run/run_program.ts";
+import { runProgram, startFailureResult } from "../run/run_program.ts";
 import { formatSize } from "../run/size.ts";
 import type { RunRequest, RunResult } from "../run/types.ts";
 import { planSandbox, previewSandbox } from "../sandbox/plan.ts";
 import type { SandboxOptions } from "../sandbox/types.ts";
 import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
-import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { VERSION } from "../version.ts";
 import { fillArguments } from "./_arguments.ts";
-import { carryOut, Execution, failureCode, type PreparedCall, recordRun } from "./_call.ts";
-import { annotationsFor, buildDefinition } from "./_definition.ts";
+import { carryOut, Execution, failureCode, recordRun, runFailed, type Sinks } from "./_call.ts";
+import { definitionOf } from "./_definition.ts";
 import type { PolicyApproverOptions } from "./approver.ts";
 import { type CallContext, contextOf } from "./context.ts";
 import { OptionsBuilder } from "./options_builder.ts";
 import { ToolError } from "./tool_error.ts";
-import type {
-  Approver,
-  AuditSink,
-  DeclaredToolExtra,
-  DefinitionFormat,
-  ExecutionOptions,
-  Tool,
-  ToolDefinitions,
-  ToolExecution,
-  ToolOutput,
-  ToolService,
-} from "./types.ts";
+import type { Approver, AuditSink, DeclaredToolExtra, DefinitionFormat } from "./types.ts";
+import type { ExecutionOptions, Tool, ToolDefinitions, ToolOutput, ToolService } from "./types.ts";
 
 /** Options of {@linkcode DeclaredToolBuilder}. Every one is optional. */
 export interface DeclaredToolOptions {
@@ -118,14 +102,6 @@ export interface DeclaredToolOptions {
   sandbox?: SandboxOptions;
 }
 
-/** How much of a program's output a model is given. */
-const MODEL_CAPS = { maxBytes: DEFAULT_MAX_BYTES, maxLines: DEFAULT_MAX_LINES } as const;
-/**
- * How much of a structured result is kept: the same bytes, any number of lines (the JSON is read
- * whole, so it must fit; how it is laid out does not matter).
- */
-const STRUCTURED_CAPS = { maxBytes: DEFAULT_MAX_BYTES, maxLines: Infinity } as const;
-
 /** The output schema of a declared tool: the text the program printed, for a model. */
 const OUTPUT_SCHEMA = {
   type: "object",
@@ -137,7 +113,7 @@ const OUTPUT_SCHEMA = {
   },
   required: ["result"],
   additionalProperties: false,
-} as const;
+};
 
 /**
  * Builds declared tools from a loaded manifest spec. `build()` does not consume the builder: build
@@ -162,16 +138,6 @@ const OUTPUT_SCHEMA = {
  */
 export class DeclaredToolBuilder
   extends OptionsBuilder<ToolSpec, DeclaredToolOptions, DeclaredToolExtra> {
-  /**
-   * Holds a spec and options.
-   *
-   * @param spec A tool from `loadRoster()` (or `parseManifestText()`).
-   * @param options The locale, directories, environment pairs, approval and audit.
-   */
-  constructor(spec: ToolSpec, options: DeclaredToolOptions = {}) {
-    super(spec, options);
-  }
-
   /** Makes one tool with the defaults applied to the options. */
   protected override make(spec: ToolSpec, options: DeclaredToolOptions): Tool<DeclaredToolExtra> {
     return new DeclaredTool(spec, contextOf(options));
@@ -207,17 +173,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   readonly sideEffects: readonly SideEffect[];
   readonly #spec: ToolSpec;
   readonly #context: CallContext;
-  readonly #words: Messages;
   /** The secrets of every call: the manifest's env values and the --env pairs' values. */
   readonly #redactor: Redactor;
 
   constructor(spec: ToolSpec, context: CallContext) {
-    this.name = spec.name;
-    this.locale = context.locale;
-    this.sideEffects = [spec.sideEffect];
-    this.#spec = spec;
-    this.#context = context;
-    this.#words = context.words;
+    [this.name, this.locale, this.sideEffects] = [spec.name, context.locale, [spec.sideEffect]];
+    [this.#spec, this.#context] = [spec, context];
     this.#redactor = new Redactor(callSecrets(spec.env, context.env));
   }
 
@@ -232,22 +193,23 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
 
   help(): string {
     const schema = "```json\n" + JSON.stringify(this.#spec.inputSchema, null, 2) + "\n```";
-    return this.#words.t("tool.help", {
+    return this.#context.words.t("tool.help", {
       title: this.displayName(),
-      name: this.name,
-      description: sentence(this.#spec.description),
-      effect: this.#effect(),
+      ...this.#said(),
       ms: this.#context.timeoutMs ?? this.#spec.timeoutMs,
       schema,
     });
   }
 
   systemPrompt(): string {
-    return this.#words.t("tool.system_prompt", {
-      name: this.name,
-      description: sentence(this.#spec.description),
-      effect: this.#effect(),
-    });
+    return this.#context.words.t("tool.system_prompt", this.#said());
+  }
+
+  /** The name, the description as a sentence, the side effect in words. */
+  #said(): { name: string; description: string; effect: string } {
+    const external = this.#spec.sideEffect === "external";
+    const effect = this.#context.words.t(external ? "effect.external" : "effect.process");
+    return { name: this.name, description: sentence(this.#spec.description), effect };
   }
 
   inputSchema(): Record<string, unknown> {
@@ -256,24 +218,12 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   outputSchema(): Record<string, unknown> {
-    return this.#redactor.value(this.#spec.outputSchema ?? OUTPUT_SCHEMA) as Record<
-      string,
-      unknown
-    >;
+    return this.#redactor.value(this.#spec.outputSchema ?? OUTPUT_SCHEMA) as Record<string, never>;
   }
 
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
-    const declared = this.#spec.outputSchema;
-    return buildDefinition({
-      name: this.name,
-      title: this.displayName(),
-      description: this.description(),
-      inputSchema: this.inputSchema(),
-      ...(declared === undefined
-        ? {}
-        : { outputSchema: structuredClone(declared) as Record<string, unknown> }),
-      annotations: annotationsFor(this.#spec.sideEffect),
-    }, format);
+    const external = this.#spec.sideEffect === "external";
+    return definitionOf(this, format, external, this.#spec.outputSchema);
   }
 
   toService(): ToolService {
@@ -287,9 +237,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   async execution(
     args: unknown,
     options: ExecutionOptions = {},
-  ): Promise<ToolExecution<DeclaredToolExtra>> {
+  ): Promise<Execution<DeclaredToolExtra>> {
     const spec = this.#spec;
-    const words = this.#words;
+    const words = this.#context.words;
     if (jsonKind(args) !== "object") {
       const reason = words.t("input.must_be_object", { found: words.say(foundPhrase(args)) });
       throw this.#refused(words.t("schema.root"), reason);
@@ -298,27 +248,17 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const stdin = options.encodedInput ?? new TextEncoder().encode(JSON.stringify(args));
     // Each argument taken from the input is filled in before the preview, so that what is
     // approved is what runs; a value the argument rules refuse is a refusal of the input.
-    let argv = spec.command;
-    if (spec.inputArguments !== undefined) {
-      const filled = fillArguments(spec.command, spec.inputArguments, args as never, stdin);
-      if (!filled.ok) throw this.#refused(filled.refusal.pointer, words.say(filled.refusal.reason));
-      argv = filled.argv;
-    }
-    return new Execution(spec.name, args, async (sinks) => {
-      const call = await this.#prepare(args, argv, stdin);
-      return "tool" in call ? await carryOut(this.#context, call, sinks) : call;
-    });
+    const argv = spec.inputArguments === undefined
+      ? spec.command
+      : fillArguments(spec.command, spec.inputArguments, args as never, stdin);
+    if ("pointer" in argv) throw this.#refused(argv.pointer, words.say(argv.reason));
+    return new Execution(spec.name, args, (sinks) => this.#run(args, argv, stdin, sinks));
   }
 
   #refused(pointer: string, reason: string): ToolError {
     const tool = JSON.stringify(this.name);
-    const message = this.#words.t("input.refused", { tool, pointer, reason });
+    const message = this.#context.words.t("input.refused", { tool, pointer, reason });
     return ToolError.user("invalid_input", this.#redactor.text(message), { tool: this.name });
-  }
-
-  #effect(): string {
-    const external = this.#spec.sideEffect === "external";
-    return this.#words.t(external ? "effect.external" : "effect.process");
   }
 
   /**
@@ -338,7 +278,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     } catch (error) {
       if (!(error instanceof BasisError)) throw error;
       if (error.code === "invalid_input") {
-        const message = this.#redactor.text(error.wordedIn(this.#words));
+        const message = this.#redactor.text(error.wordedIn(this.#context.words));
         throw ToolError.user("invalid_input", message, { tool: spec.name, cause: error });
       }
       if (error.code !== "manifest_invalid") throw error;
@@ -347,11 +287,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   }
 
   /** A schema that cannot compile: the operator's problem, in English for logs, as a phrase too. */
-  #unusable(
-    field: "input_schema" | "output_schema",
-    reason: Phrase | undefined,
-    cause?: BasisError,
-  ): ToolError {
+  #unusable(field: string, reason: Phrase | undefined, cause?: BasisError): ToolError {
     const spec = this.#spec;
     // Reason undefined: the schema compiled after all; the validator's own words then.
     const why = reason ?? cause?.phrase ?? phrase("join.one", { item: cause?.message ?? field });
@@ -361,117 +297,93 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       field,
       reason: why,
     });
-    return ToolError.internal(said, {
-      code: "manifest_invalid",
-      tool: spec.name,
-      ...(cause === undefined ? {} : { cause }),
-    });
+    return ToolError.internal(said, { code: "manifest_invalid", tool: spec.name, cause });
   }
 
   /**
-   * Prepares one call: the program that will really run (found with the environment it gets: what
-   * the approver is shown and a rule pins), the sandbox plan (checked against the user's policy
-   * before anyone is asked), the preview. A call that cannot start ends here, recorded: nothing
-   * needs approving.
+   * One call: the program that will really run (found with the environment it gets: what the
+   * approver is shown and a rule pins), the sandbox plan (checked against the user's policy before
+   * anyone is asked), the preview; then the pipeline. A call that cannot start ends here, recorded
+   * as a run that did not start: nothing needs approving.
    */
-  async #prepare(
+  async #run(
     input: unknown,
     argv: readonly string[],
     stdin: Uint8Array,
-  ): Promise<PreparedCall<DeclaredToolExtra> | ToolOutput<DeclaredToolExtra>> {
-    const spec = this.#spec;
-    const context = this.#context;
-    const redactor = this.#redactor;
-    const label = this.#words.t("label.tool", { tool: JSON.stringify(spec.name) });
+    sinks: Sinks,
+  ): Promise<ToolOutput<DeclaredToolExtra>> {
+    const [spec, context, redactor] = [this.#spec, this.#context, this.#redactor];
+    const label = context.words.t("label.tool", { tool: JSON.stringify(spec.name) });
+    // The real directory: one spelling for the preview and rules, whatever -C or the manifest
+    // said (the program sees the same directory either way).
+    const cwd = canonicalPath(spec.cwd);
     const run: RunRequest = {
       program: spec.program,
       args: argv.slice(1),
-      // The real directory: one spelling for the preview and rules, whatever -C or the manifest
-      // said (the program sees the same directory either way).
-      cwd: canonicalPath(spec.cwd),
+      cwd,
       stdin,
       env: [context.env, spec.env],
       timeoutMs: context.timeoutMs ?? spec.timeoutMs,
     };
-    // A call that cannot start is recorded as a run that did not start: nothing needs approving.
+    const request = {
+      tool: spec.name,
+      sideEffect: spec.sideEffect,
+      source: spec.scope,
+      stdin,
+      env: spec.env,
+      ...(spec.inputArguments && {
+        fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
+      }),
+      ...(spec.files && { files: spec.files }),
+    };
     const notStarted = async (failure: Parameters<typeof startFailureResult>[1]) => {
       const result = startFailureResult(run, failure, redactor.secrets);
-      recordRun(context, { tool: spec.name, redactor }, result);
+      recordRun(context, { request, redactor }, result);
       return await this.#outcome(result, label);
     };
     const resolved = resolveRunProgram(run, context.programs);
     if (!resolved.ok) return await notStarted(resolved);
     const program = resolved.path;
-    const plan = await planSandbox({
-      caller: { kind: "tool", grants: spec.sandbox },
-      root: context.root ?? run.cwd,
-      cwd: run.cwd,
-      program,
-    }, context.sandbox);
-    const grants = previewSandbox(plan);
-    if (plan.kind === "unavailable" || grants === undefined) {
-      const reason = plan.kind === "unavailable" ? plan.reason : phrase("sandbox.no_home");
-      return await notStarted({ failure: "other", path: program, reason });
-    }
-    const preview = toolPreview(
-      { ...spec, command: argv, cwd: run.cwd },
-      { program, sandbox: grants },
-      input,
-    );
-    return {
-      tool: spec.name,
+    const caller = { kind: "tool", grants: spec.sandbox } as const;
+    const root = context.root ?? cwd;
+    const plan = await planSandbox({ caller, root, cwd, program }, context.sandbox);
+    const other = (reason: Phrase) => notStarted({ failure: "other", path: program, reason });
+    if (plan.kind === "unavailable") return await other(plan.reason);
+    const shown = { ...spec, command: argv, cwd };
+    const preview = toolPreview(shown, { program, sandbox: previewSandbox(plan)! }, input);
+    return await carryOut(context, {
       label,
       redactor,
       workspace: context.root ?? spec.cwd,
-      inputBytes: stdin.length,
       plan,
-      request: {
-        tool: spec.name,
-        sideEffect: spec.sideEffect,
-        preview,
-        source: spec.scope,
-        stdin,
-        env: spec.env,
-        ...(spec.inputArguments === undefined ? {} : {
-          fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
-        }),
-        ...(spec.files === undefined ? {} : { files: spec.files }),
-      },
+      request: { ...request, preview },
       start: (wrap, sinks) =>
-        runProgram({ ...run, program, ...(wrap === undefined ? {} : { sandbox: wrap }) }, {
-          ...(spec.outputSchema === undefined ? MODEL_CAPS : STRUCTURED_CAPS),
+        runProgram({ ...run, program, ...(wrap && { sandbox: wrap }) }, {
+          // A structured result is read whole: any number of lines (the runner's caps otherwise).
+          ...(spec.outputSchema && { maxLines: Infinity }),
           secrets: redactor.secrets,
-          ...(context.spillDir === false ? {} : { spillDir: context.spillDir }),
-          ...(sinks.signal === undefined ? {} : { signal: sinks.signal }),
-          ...(sinks.onStdout === undefined ? {} : { onStdout: sinks.onStdout }),
-          ...(sinks.onStderr === undefined ? {} : { onStderr: sinks.onStderr }),
+          spillDir: context.spillDir || undefined,
+          ...sinks,
         }),
       outcome: (result) => this.#outcome(result, label),
-      notStarted: (reason) => notStarted({ failure: "other", path: program, reason }),
-    };
+      notStarted: other,
+    }, sinks);
   }
 
   async #outcome(result: RunResult, label: string): Promise<ToolOutput<DeclaredToolExtra>> {
     // The run came redacted from the runner; what is worded around it is hidden here.
     const hide = (text: string) => this.#redactor.text(text);
-    const words = this.#words;
+    const words = this.#context.words;
     const metadata = { durationMs: result.durationMs, extra: { run: result } };
     const code = failureCode(result);
-    if (code === undefined && this.#spec.outputSchema !== undefined) {
+    if (code !== undefined) {
+      const output = (message: string) => ({ result: message, images: [], metadata });
+      throw runFailed(code, this.name, result, label, words, output, hide);
+    }
+    if (this.#spec.outputSchema !== undefined) {
       return await this.#structured(result, label, metadata);
     }
-    if (code === undefined) {
-      return { result: hide(modelResult(result, label, words)), images: [], metadata };
-    }
-    const message = hide(describeFailure(result, label, words) ?? label);
-    const summary = hide(
-      describeFailure({ ...result, stdout: "", stderr: "" }, label, words) ?? label,
-    );
-    throw ToolError.user(code, message, {
-      tool: this.name,
-      summary,
-      output: { result: message, images: [], metadata },
-    });
+    return { result: hide(modelResult(result, label, words)), images: [], metadata };
   }
 
   /**
@@ -484,19 +396,18 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     label: string,
     metadata: ToolOutput<DeclaredToolExtra>["metadata"],
   ): Promise<ToolOutput<DeclaredToolExtra>> {
-    const spec = this.#spec;
-    const words = this.#words;
-    const redactor = this.#redactor;
+    const [spec, words, redactor] = [this.#spec, this.#context.words, this.#redactor];
     const fail = (message: string): never => {
       const text = redactor.text(message);
-      throw ToolError.user("invalid_output", text, {
-        tool: spec.name,
-        output: { result: text, images: [], metadata },
-      });
+      const output = { result: text, images: [], metadata };
+      throw ToolError.user("invalid_output", text, { tool: spec.name, output });
     };
     if (result.stdoutTruncated) {
-      const size = formatSize(DEFAULT_MAX_BYTES, words);
-      const params = { label, size, bytes: result.stdoutBytes };
+      const params = {
+        label,
+        size: formatSize(DEFAULT_MAX_BYTES, words),
+        bytes: result.stdoutBytes,
+      };
       fail(
         result.spillPath === undefined
           ? words.t("output.too_large", params)
@@ -505,11 +416,8 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     }
     let value: Record<string, unknown>;
     try {
-      value = await validateOutput(
-        { name: spec.name, outputSchema: spec.outputSchema! },
-        result.stdout,
-        { cacheDir: this.#context.cacheDir },
-      );
+      const schema = { name: spec.name, outputSchema: spec.outputSchema! };
+      value = await validateOutput(schema, result.stdout, { cacheDir: this.#context.cacheDir });
     } catch (error) {
       if (!(error instanceof BasisError) || error.code !== "invalid_output") throw error;
       return fail(error.wordedIn(words));
@@ -519,11 +427,11 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const shown = redactor.value(value) as Record<string, unknown>;
     const text = JSON.stringify(shown);
     if (redactor.active && text !== JSON.stringify(value)) {
-      const run = { ...result, stdout: text };
+      const extra = { run: { ...result, stdout: text } };
       return {
         result: text,
         images: [],
-        metadata: { ...metadata, extra: { run } },
+        metadata: { ...metadata, extra },
         structuredContent: shown,
       };
     }

@@ -29,11 +29,10 @@ export abstract class OptionsBuilder<Source, Options extends object, Extra>
    * Holds a source and options.
    *
    * @param source What tools are built from.
-   * @param options The options for tools built from now on.
+   * @param options The options for tools built from now on (every one is optional).
    */
-  constructor(source: Source, options: Options) {
-    this.#source = source;
-    this.#options = { ...options };
+  constructor(source: Source, options: Options = {} as Options) {
+    [this.#source, this.#options] = [source, { ...options }];
   }
 
   /**

@@ -60,11 +60,9 @@ export function rosterTools(
   options: RosterToolsOptions = {},
 ): RosterTool[] {
   const locale = options.locale === undefined ? {} : { locale: options.locale };
-  const declared = contextOf({ root: roster.root, ...options.declared, ...locale });
-  const spawn = spawnConfig === undefined
-    ? undefined
-    : contextOf({ root: roster.root, ...options.spawn, ...locale });
-  return toolsOf(roster, spawnConfig, declared, spawn);
+  const of = (given: DeclaredToolOptions | SpawnToolOptions = {}) =>
+    contextOf({ root: roster.root, ...given, ...locale });
+  return toolsOf(roster, spawnConfig, of(options.declared), of(options.spawn));
 }
 
 /**
@@ -85,9 +83,8 @@ export function toolsOf(
   spawnContext: CallContext = context,
 ): RosterTool[] {
   const rooted = (ctx: CallContext) => ctx.root === undefined ? { ...ctx, root: roster.root } : ctx;
-  const declared = rooted(context);
   const tools: RosterTool[] = [...roster.tools.values()].map((spec) =>
-    declaredTool(spec, declared)
+    declaredTool(spec, rooted(context))
   );
   if (spawnConfig !== undefined) tools.push(spawnTool(spawnConfig, rooted(spawnContext)));
   return tools;

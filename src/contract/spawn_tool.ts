@@ -8,11 +8,9 @@
  */
 
 import type { Locale } from "../locale/locale.ts";
-import type { Messages, Phrase } from "../locale/messages.ts";
-import type { EnvLookup } from "../paths.ts";
-import { canonicalPath } from "../paths.ts";
+import type { Phrase } from "../locale/messages.ts";
+import { canonicalPath, type EnvLookup } from "../paths.ts";
 import { callSecrets, Redactor } from "../redact.ts";
-import { describeFailure } from "../run/failure_message.ts";
 import type { RunResult } from "../run/types.ts";
 import { planSandbox, spawnPreviewGrants } from "../sandbox/plan.ts";
 import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
@@ -25,30 +23,17 @@ import { spawnPreview } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
 import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
 import { spawnInputSchema } from "../spawn/tool_definition.ts";
-import {
-  SPAWN_SIDE_EFFECTS,
-  SPAWN_TOOL,
-  type SpawnCall,
-  type SpawnSideEffect,
-} from "../spawn/types.ts";
+import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL, type SpawnCall } from "../spawn/types.ts";
+import type { SpawnSideEffect } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
-import { carryOut, Execution, failureCode, recordDecision, type Sinks } from "./_call.ts";
-import { buildDefinition, SPAWN_ANNOTATIONS } from "./_definition.ts";
+import { carryOut, Execution, failureCode, runFailed, type Sinks } from "./_call.ts";
+import { definitionOf } from "./_definition.ts";
 import type { PolicyApproverOptions } from "./approver.ts";
 import { type CallContext, contextOf } from "./context.ts";
 import { OptionsBuilder } from "./options_builder.ts";
 import { ToolError } from "./tool_error.ts";
-import type {
-  Approver,
-  AuditSink,
-  DefinitionFormat,
-  SpawnToolExtra,
-  Tool,
-  ToolDefinitions,
-  ToolExecution,
-  ToolOutput,
-  ToolService,
-} from "./types.ts";
+import type { Approver, AuditSink, DefinitionFormat, SpawnToolExtra, Tool } from "./types.ts";
+import type { ToolDefinitions, ToolOutput, ToolService } from "./types.ts";
 
 /** Options of {@linkcode SpawnToolBuilder}. Every one is optional. */
 export interface SpawnToolOptions {
@@ -137,28 +122,15 @@ export interface SpawnToolOptions {
 }
 
 /** What `toService()` returns for spawn: the text for a model and the structured output. */
-const OUTPUT_SCHEMA = {
-  type: "object",
-  properties: {
-    result: { type: "string", description: "The command's output or the subagent's answer" },
-    stdout: { type: "string" },
-    stderr: { type: "string" },
-    exit_code: { type: ["integer", "null"], description: "124 when the call timed out" },
-    error: { type: ["string", "null"] },
-    stdout_truncated: { type: "boolean" },
-    stderr_truncated: { type: "boolean" },
-  },
-  required: [
-    "result",
-    "stdout",
-    "stderr",
-    "exit_code",
-    "error",
-    "stdout_truncated",
-    "stderr_truncated",
-  ],
-  additionalProperties: false,
-} as const;
+const OUTPUT_PROPERTIES = {
+  result: { type: "string", description: "The command's output or the subagent's answer" },
+  stdout: { type: "string" },
+  stderr: { type: "string" },
+  exit_code: { type: ["integer", "null"], description: "124 when the call timed out" },
+  error: { type: ["string", "null"] },
+  stdout_truncated: { type: "boolean" },
+  stderr_truncated: { type: "boolean" },
+};
 
 /**
  * Builds the `spawn` tool from the user's spawn configuration (`loadSpawnConfig()`). `build()`
@@ -184,19 +156,10 @@ const OUTPUT_SCHEMA = {
  */
 export class SpawnToolBuilder
   extends OptionsBuilder<SpawnConfig, SpawnToolOptions, SpawnToolExtra> {
-  /**
-   * Holds a configuration and options.
-   *
-   * @param config The user's spawn configuration (agent, targets, depth limit).
-   * @param options The locale, root, environment, limits, approval and audit.
-   */
-  constructor(config: SpawnConfig, options: SpawnToolOptions = {}) {
-    super(config, options);
-  }
-
   /** Makes one tool with the defaults applied to the options. */
   protected override make(config: SpawnConfig, options: SpawnToolOptions): Tool<SpawnToolExtra> {
-    return spawnTool(config, contextOf(options, options.root ?? Deno.cwd()));
+    const root = options.root ?? Deno.cwd();
+    return new SpawnTool(config, contextOf(options, root), root);
   }
 }
 
@@ -208,43 +171,38 @@ export class SpawnToolBuilder
  * @returns The tool.
  */
 export function spawnTool(config: SpawnConfig, context: CallContext): Tool<SpawnToolExtra> {
-  return new SpawnTool(
-    config,
-    context.root === undefined ? { ...context, root: Deno.cwd() } : context,
-  );
+  return new SpawnTool(config, context, context.root ?? Deno.cwd());
 }
 
 class SpawnTool implements Tool<SpawnToolExtra> {
   readonly name: string = SPAWN_TOOL;
   readonly locale: Locale;
   readonly version: string = VERSION;
-  readonly sideEffects: readonly SpawnSideEffect[] = [
-    SPAWN_SIDE_EFFECTS.command,
-    SPAWN_SIDE_EFFECTS.agent,
-  ];
+  readonly sideEffects: readonly SpawnSideEffect[] = Object.values(SPAWN_SIDE_EFFECTS);
   readonly #config: SpawnConfig;
   readonly #context: CallContext;
   readonly #root: string;
-  readonly #words: Messages;
   /** The --env values: hidden from the prompt, the audit trail and the run. */
   readonly #redactor: Redactor;
 
-  constructor(config: SpawnConfig, context: CallContext) {
-    this.locale = context.locale;
-    this.#config = config;
-    this.#context = context;
-    this.#root = context.root!;
-    this.#words = context.words;
+  constructor(config: SpawnConfig, context: CallContext, root: string) {
+    [this.locale, this.#config, this.#context, this.#root] = [
+      context.locale,
+      config,
+      context,
+      root,
+    ];
     this.#redactor = new Redactor(callSecrets(context.env));
   }
 
   /** The text, then the sentence about targets and the one about agents when there are any. */
   #withNames(kind: "description" | "system_prompt"): string {
     const [targets, agents] = this.#names();
+    const words = this.#context.words;
     return [
-      this.#words.t(`spawn.${kind}`),
-      ...(targets === "" ? [] : [this.#words.t(`spawn.${kind}_targets`, { names: targets })]),
-      ...(agents === "" ? [] : [this.#words.t(`spawn.${kind}_agents`, { names: agents })]),
+      words.t(`spawn.${kind}`),
+      ...(targets === "" ? [] : [words.t(`spawn.${kind}_targets`, { names: targets })]),
+      ...(agents === "" ? [] : [words.t(`spawn.${kind}_agents`, { names: agents })]),
     ].join(" ");
   }
 
@@ -256,7 +214,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   displayName(): string {
-    return this.#words.t("spawn.display_name");
+    return this.#context.words.t("spawn.display_name");
   }
 
   description(): string {
@@ -265,7 +223,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
 
   help(): string {
     const [targets, agents] = this.#names();
-    const words = this.#words;
+    const words = this.#context.words;
     const limit = this.#context.spawnTimeoutMs;
     return words.t("spawn.help", {
       title: this.displayName(),
@@ -288,17 +246,17 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   outputSchema(): Record<string, unknown> {
-    return structuredClone(OUTPUT_SCHEMA) as unknown as Record<string, unknown>;
+    const properties = structuredClone(OUTPUT_PROPERTIES);
+    return {
+      type: "object",
+      properties,
+      required: Object.keys(properties),
+      additionalProperties: false,
+    };
   }
 
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
-    return buildDefinition({
-      name: this.name,
-      title: this.displayName(),
-      description: this.description(),
-      inputSchema: this.inputSchema(),
-      annotations: SPAWN_ANNOTATIONS,
-    }, format);
+    return definitionOf(this, format, true);
   }
 
   toService(): ToolService {
@@ -308,11 +266,11 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     };
   }
 
-  execution(args: unknown): Promise<ToolExecution<SpawnToolExtra>> {
+  execution(args: unknown): Promise<Execution<SpawnToolExtra>> {
     const parsed = parseSpawnInput(args);
     if (!parsed.ok) {
       // The refusal may quote the input (a property, a target name): hidden like any output.
-      const message = this.#redactor.text(this.#words.say(parsed.phrase));
+      const message = this.#redactor.text(this.#context.words.say(parsed.phrase));
       return Promise.reject(ToolError.user("invalid_input", message, { tool: SPAWN_TOOL }));
     }
     const call = parsed.call;
@@ -323,20 +281,17 @@ class SpawnTool implements Tool<SpawnToolExtra> {
    * One call: the preview; the refusals that need no one (recorded as the policy's answer); a
    * sandbox that cannot be had; then the pipeline — approval, the command or the subagent, record.
    */
-  async #run(
-    call: SpawnCall,
-    sinks: Sinks,
-  ): Promise<ToolOutput<SpawnToolExtra>> {
-    const [config, context, words, redactor] = [
+  async #run(call: SpawnCall, sinks: Sinks): Promise<ToolOutput<SpawnToolExtra>> {
+    const [config, context, words, root] = [
       this.#config,
       this.#context,
-      this.#words,
-      this.#redactor,
+      this.#context.words,
+      this.#root,
     ];
     const plan = await this.#plan(call);
-    // The real directory: one spelling for the preview and rules, whatever -C said.
     const task = call.mode === "agent";
-    const preview = spawnPreview(call, canonicalPath(this.#root), {
+    // The real directory: one spelling for the preview and rules, whatever -C said.
+    const preview = spawnPreview(call, canonicalPath(root), {
       sandbox: spawnPreviewGrants(plan),
       // The effective reach when the call chose one other than the policy's default, and what the
       // child will be when the child policy overrides anything.
@@ -344,36 +299,26 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       child: task ? childPreview(childPolicy(config, call.target), context.roster) : undefined,
     });
     const label = spawnLabel(call, words);
-    const prepared = {
-      tool: SPAWN_TOOL,
-      label,
-      redactor,
-      workspace: this.#root,
-      inputBytes: undefined,
-      plan,
-      request: {
-        tool: SPAWN_TOOL,
-        kind: "spawn" as const,
-        sideEffect: SPAWN_SIDE_EFFECTS[call.mode],
-        preview,
-      },
-    };
-    const refusal = spawnRefusal(call, { noShell: context.noShell, depth: context.depth, config });
-    if (refusal !== undefined) {
-      recordDecision(context, prepared, false, "policy", undefined, refusal);
-      throw ToolError.user("denied", redactor.text(words.say(refusal)), {
-        tool: SPAWN_TOOL,
-      });
-    }
     const notStarted = (reason: Phrase): never => {
       const message = words.t("run.not_started", { label, reason: words.say(reason) });
       throw ToolError.user("spawn_failed", message, { tool: SPAWN_TOOL });
     };
-    if (plan.kind === "unavailable") notStarted(plan.reason);
+    const refusal = spawnRefusal(call, { noShell: context.noShell, depth: context.depth, config });
+    if (refusal === undefined && plan.kind === "unavailable") notStarted(plan.reason);
     return await carryOut(context, {
-      ...prepared,
+      label,
+      redactor: this.#redactor,
+      workspace: root,
+      plan,
+      refusal,
+      request: {
+        tool: SPAWN_TOOL,
+        kind: "spawn",
+        sideEffect: SPAWN_SIDE_EFFECTS[call.mode],
+        preview,
+      },
       start: (wrap, sinks) =>
-        runSpawn(call, this.#root, {
+        runSpawn(call, root, {
           ...sinks,
           sandbox: wrap,
           config,
@@ -405,27 +350,25 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       ? namedAgents(this.#config).get(call.target)?.argv
       : this.#config.agent;
     const program = call.mode === "command" ? SHELL : agent?.[0] ?? SHELL;
-    const sandbox: SandboxOptions | undefined = this.#context.sandbox;
-    return await planSandbox({
-      caller: { kind: call.mode === "command" ? "spawn" : "agent" },
-      root: this.#root,
-      cwd: this.#root,
-      program,
-    }, sandbox);
+    const caller = { kind: call.mode === "command" ? "spawn" : "agent" } as const;
+    const root = this.#root;
+    return await planSandbox({ caller, root, cwd: root, program }, this.#context.sandbox);
   }
 
   #outcome(call: SpawnCall, result: RunResult, label: string): ToolOutput<SpawnToolExtra> {
-    const words = this.#words;
+    const words = this.#context.words;
     const output = spawnOutput(call, result, words);
     const text = spawnResultText(call, result, words);
     const metadata = { durationMs: result.durationMs, extra: { call, run: result, output } };
     const code = failureCode(result);
     if (code === undefined) return { result: text, images: [], metadata };
-    const summary = describeFailure({ ...result, stdout: "", stderr: "" }, label, words) ?? label;
-    throw ToolError.user(code, output.error ?? label, {
-      tool: SPAWN_TOOL,
-      summary,
-      output: { result: text, images: [], metadata },
-    });
+    throw runFailed(
+      code,
+      SPAWN_TOOL,
+      result,
+      label,
+      words,
+      () => ({ result: text, images: [], metadata }),
+    );
   }
 }

@@ -9,25 +9,17 @@
 
 import type { Server } from "@modelcontextprotocol/sdk/server";
 import { elicitApproval } from "../approval/elicitation/elicit_approval.ts";
-import type { ApprovalPolicy } from "../approval/policy.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { Approver } from "../contract/types.ts";
 import { type Messages, phrase } from "../locale/messages.ts";
+import type { ServeMcpOptions } from "./serve_mcp.ts";
 
 /** How long a person has to answer an approval question in the client. */
 const ELICIT_TIMEOUT_MS = 600_000;
 
 /** How a question to the client ended, as a denial says it. */
 const DENIED = { decline: "declined", cancel: "cancelled", failed: "failed" } as const;
-
-/** Where rules live and what decides a call none answers. */
-interface ApproverSettings {
-  readonly policy?: ApprovalPolicy;
-  readonly configDir: string;
-  readonly cacheDir?: string;
-  readonly root: string;
-}
 
 /**
  * Makes the server's approver: the CLI's decision (rules, then the policy), with the person asked
@@ -42,7 +34,7 @@ interface ApproverSettings {
  * @returns The approver handed to every tool of the roster.
  */
 export function mcpApprover(
-  settings: ApproverSettings,
+  settings: Pick<ServeMcpOptions, "policy" | "configDir" | "cacheDir" | "root">,
   server: Server,
   words: Messages,
   log: (line: string) => void,
@@ -54,7 +46,7 @@ export function mcpApprover(
     const decision = await policyApprover({
       policy,
       configDir,
-      ...(cacheDir === undefined ? {} : { cacheDir }),
+      ...(cacheDir && { cacheDir }),
       root,
       tell: (line) => log(words.say(line)),
       ask: (prompt) => {

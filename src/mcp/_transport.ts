@@ -37,22 +37,18 @@ import {
   PingRequestSchema,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { foundPhrase } from "../json_kind.ts";
+import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { strictJsonProblem } from "../json_text.ts";
 import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
 
 /** JSON-RPC's "parse error", "invalid request" and "invalid params". */
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
+const [PARSE_ERROR, INVALID_REQUEST] = [-32700, -32600];
+/** JSON-RPC's "invalid params". */
 export const INVALID_PARAMS = -32602;
 
 /** The most bytes one message (one line) may hold; of a longer one, the first and last are kept. */
-const MAX_BYTES = 10 * 1024 * 1024;
-const KEPT = 1024;
-
-const DECODER = new TextDecoder("utf-8", { fatal: true });
-const LOOSE = new TextDecoder();
-const ENCODER = new TextEncoder();
+const [MAX_BYTES, KEPT] = [10 * 1024 * 1024, 1024];
+const [DECODER, LOOSE] = [new TextDecoder("utf-8", { fatal: true }), new TextDecoder()];
 
 type Id = string | number;
 type Check = { safeParse(value: unknown): { success: boolean; error?: unknown } };
@@ -117,8 +113,7 @@ export class LineTransport implements Transport {
 
   /** Starts reading stdin. */
   start(): Promise<void> {
-    this.stdin.on("data", this.#onData);
-    this.stdin.on("error", this.#onError);
+    this.stdin.on("data", this.#onData).on("error", this.#onError);
     return Promise.resolve();
   }
 
@@ -140,8 +135,7 @@ export class LineTransport implements Transport {
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    this.stdin.off("data", this.#onData);
-    this.stdin.off("error", this.#onError);
+    this.stdin.off("data", this.#onData).off("error", this.#onError);
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.#pieces = [];
     this.onclose?.();
@@ -151,7 +145,7 @@ export class LineTransport implements Transport {
   readonly #onError = (error: Error): void => this.onerror?.(error);
 
   readonly #onData = (chunk: Uint8Array | string): void => {
-    let bytes = typeof chunk === "string" ? ENCODER.encode(chunk) : chunk;
+    let bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
     while (!this.#closed) {
       const newline = bytes.indexOf(0x0a);
       const piece = newline === -1 ? bytes : bytes.subarray(0, newline);
@@ -182,15 +176,13 @@ export class LineTransport implements Transport {
       });
       return this.#refuse(answerable(id && JSON.parse(id[1]!)), INVALID_REQUEST, reason);
     }
+    const notJson = (detail: Phrase) =>
+      this.#refuse(null, PARSE_ERROR, phrase("mcp.not_json", { detail }));
     let text: string;
     try {
       text = DECODER.decode(bytes);
     } catch {
-      return this.#refuse(
-        null,
-        PARSE_ERROR,
-        phrase("mcp.not_json", { detail: phrase("mcp.not_utf8") }),
-      );
+      return notJson(phrase("mcp.not_utf8"));
     }
     if (text.trim() === "") return;
     let message: Record<string, unknown>;
@@ -198,8 +190,7 @@ export class LineTransport implements Transport {
       message = JSON.parse(text);
     } catch {
       strictJsonProblem(text, "input").then(({ position, reason }) => {
-        const detail = position ? phrase("json.at", { detail: reason, ...position }) : reason;
-        this.#refuse(null, PARSE_ERROR, phrase("mcp.not_json", { detail }));
+        notJson(position ? phrase("json.at", { detail: reason, ...position }) : reason);
       }, (error) => this.onerror?.(error));
       return;
     }
@@ -226,42 +217,33 @@ export class LineTransport implements Transport {
 
   #request(message: Record<string, unknown>, method: string): void {
     const id = answerable(message.id);
+    const invalid = (reason: Phrase) => this.#refuse(id, INVALID_REQUEST, reason);
     const keys = Object.keys(message).filter((key) => !REQUEST_KEYS.has(key));
     if (id === null || message.jsonrpc !== "2.0" || keys.length > 0) {
-      return this.#refuse(id, INVALID_REQUEST, phrase("mcp.invalid_request"));
+      return invalid(phrase("mcp.invalid_request"));
     }
     const quoted = JSON.stringify(method);
     if (!baseParams(message.params)) {
-      return this.#refuse(
-        id,
-        INVALID_PARAMS,
-        phrase("mcp.invalid_params", { method: quoted, field: "params" }),
-      );
+      const reason = phrase("mcp.invalid_params", { method: quoted, field: "params" });
+      return this.#refuse(id, INVALID_PARAMS, reason);
     }
-    if (this.#open.has(id)) {
-      return this.#refuse(
-        id,
-        INVALID_REQUEST,
-        phrase("mcp.duplicate_id", { id: JSON.stringify(id) }),
-      );
-    }
+    if (this.#open.has(id)) return invalid(phrase("mcp.duplicate_id", { id: JSON.stringify(id) }));
     if (!this.#initialized && method !== "initialize" && method !== "ping") {
-      return this.#refuse(id, INVALID_REQUEST, phrase("mcp.not_initialized", { method: quoted }));
+      return invalid(phrase("mcp.not_initialized", { method: quoted }));
     }
     // The method's own params, by the SDK's schema of its request (it answers any other method).
     const checked = SCHEMAS.get(method)?.safeParse(message);
     if (checked?.success === false) {
       const issue = (checked.error as { issues: Issue[] }).issues[0];
       const path = issue?.path ?? [];
-      const field = fieldName(path);
+      const params = { method: quoted, field: fieldName(path) };
       const expected = issue?.code === "invalid_type" ? EXPECTED[issue.expected ?? ""] : undefined;
       let found: unknown = message;
       for (const key of path) found = typeof found === "object" ? found?.[key as never] : undefined;
       const problem = expected === undefined
-        ? phrase("mcp.invalid_params", { method: quoted, field })
+        ? phrase("mcp.invalid_params", params)
         : phrase("mcp.invalid_params_type", {
-          method: quoted,
-          field,
+          ...params,
           expected: foundPhrase(expected),
           found: foundPhrase(found),
         });
@@ -287,10 +269,8 @@ export class LineTransport implements Transport {
 
 /** Whether a request's params are an object whose `_meta` (any request's) is what MCP takes. */
 function baseParams(params: unknown): boolean {
-  if (params === undefined) return true;
-  if (!isObject(params)) return false;
-  const meta = params._meta;
-  if (meta === undefined) return true;
+  if (params === undefined || (isObject(params) && params._meta === undefined)) return true;
+  const meta = isObject(params) ? params._meta : undefined;
   if (!isObject(meta)) return false;
   const task = meta["io.modelcontextprotocol/related-task"];
   return (meta.progressToken === undefined || answerable(meta.progressToken) !== null) &&
@@ -307,7 +287,7 @@ function fieldName(path: readonly PropertyKey[]): string {
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return jsonKind(value) === "object";
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Building the roster's tools for the server with the contract: every declared tool, then spawn,
- * each deciding through the server's approver: what the server and the `mcp` command load.
+ * Serving the roster with the contract: every declared tool, then spawn, each deciding through
+ * the server's approver, loaded again when a watched file changes: what `basis-tools mcp` and
+ * `serveWorkspace()` serve.
  *
  * @module
  */
@@ -17,7 +18,8 @@ import { loadSandboxPolicy, SANDBOX_CONFIG_FILE } from "../sandbox/policy.ts";
 import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
 import { SPAWN_TOOL } from "../spawn/types.ts";
 import { withinRoster } from "../spawn/child.ts";
-import type { LoadedRoster, UnavailableEntry } from "./serve_mcp.ts";
+import type { ApprovalPolicy } from "../approval/policy.ts";
+import { type LoadedRoster, serveMcp, type UnavailableEntry } from "./serve_mcp.ts";
 
 /** What the tools are built with (the run's settings, as the CLI resolved them). */
 export interface RosterToolSettings {
@@ -32,23 +34,36 @@ export interface RosterToolSettings {
   readonly context: CallContext;
   /** The sandbox of every call, given the policy as `sandbox.json` says it now. */
   readonly sandbox: (policy: SandboxPolicy) => SandboxOptions;
+  /** `--approve`: `prompt` asks through the client when it can, else denies. @default "prompt" */
+  readonly policy?: ApprovalPolicy | undefined;
+  /** Ends the server as if the client had gone away. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
- * The files whose change reloads the roster: the workspace manifest, the global one, spawn.json,
- * sandbox.json.
+ * Serves the roster over MCP's stdio transport until the client goes away, loading it again when
+ * one of its files changes: the workspace manifest, the global one, spawn.json, sandbox.json.
  *
- * @param settings The root and the config directory.
- * @returns Absolute paths.
+ * @param settings The root, the config directory, the run context, the sandbox, the policy.
+ * @returns Whether calls were still running when the client went (they were stopped).
+ * @throws {ManifestError} When a manifest file itself is invalid at start.
  */
-export function watchedFiles(
-  { root, configDir }: Pick<RosterToolSettings, "root" | "configDir">,
-): string[] {
+export function serveRoster(settings: RosterToolSettings): Promise<{ interrupted: boolean }> {
+  const { root, configDir, context } = settings;
   const files = ["tools.json", SPAWN_CONFIG_FILE, SANDBOX_CONFIG_FILE];
-  return [
-    joinPath(root, ".basis", "tools.json"),
-    ...files.map((file) => joinPath(configDir, file)),
-  ];
+  return serveMcp({
+    load: (approver) => loadRosterTools(settings, approver),
+    policy: settings.policy,
+    configDir,
+    cacheDir: context.cacheDir,
+    root,
+    locale: context.locale,
+    watch: [
+      joinPath(root, ".basis", "tools.json"),
+      ...files.map((file) => joinPath(configDir, file)),
+    ],
+    signal: settings.signal,
+  });
 }
 
 /**
@@ -60,9 +75,8 @@ export function watchedFiles(
  * @param settings The root, the config directory, the run context and the sandbox.
  * @param approver The approver every tool asks.
  * @returns The tools, and those left out.
- * @throws {ManifestError} When a manifest file itself is invalid.
  */
-export async function loadRosterTools(
+async function loadRosterTools(
   settings: RosterToolSettings,
   approver: Approver,
 ): Promise<LoadedRoster> {

@@ -62,11 +62,11 @@ export interface ServeMcpOptions {
    */
   load: (approver: Approver) => Promise<readonly Tool[] | LoadedRoster>;
   /** `--approve`: `prompt` asks through the client when it can, else denies. @default "prompt" */
-  policy?: ApprovalPolicy;
+  policy?: ApprovalPolicy | undefined;
   /** The user's config directory (remembered rules). */
   configDir: string;
   /** Where digests of the files an allow rule pins are cached. @default no cache */
-  cacheDir?: string;
+  cacheDir?: string | undefined;
   /** The workspace root (workspace-scoped rules, and the hint in a denial). */
   root: string;
   /**
@@ -97,7 +97,7 @@ export interface ServeMcpOptions {
   /** Where messages go: nothing else is ever written there. @default the process's stdout */
   stdout?: Writable;
   /** Ends the server as if the client had gone away. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   resolvePath,
   stateDir,
 } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { callSecrets, redactorOf } from "../redact.ts";
 import { KILL_PROGRAMS, loaderVarNames, resolveProgram } from "../run/mod.ts";
 import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../spawn/mod.ts";
@@ -172,7 +173,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const callEnv = options.callEnv ?? {};
   const warnings: PermissionWarning[] = [];
   const warn = (kind: PermissionWarning["kind"], phrase: Phrase) => warnings.push({ kind, phrase });
-  const requests: ProgramRequest[] = [...roster.tools.values()].map((spec) => ({
+  const specs = [...roster.tools.values()];
+  const requests: ProgramRequest[] = specs.map((spec) => ({
     user: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
     program: spec.program,
     args: spec.command.slice(1),
@@ -193,9 +195,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   for (const path of options.code ?? []) read.add(path);
   const users = new Map<string, ProgramRequest[]>();
-  const redactor = redactorOf(
-    callSecrets(callEnv, ...[...roster.tools.values()].map((s) => s.env)),
-  );
+  const redactor = redactorOf(callSecrets(callEnv, ...specs.map((spec) => spec.env)));
   for (const request of requests) {
     const located = locate(request.program, request.path ?? callPath);
     const user = typeof request.user === "string" ? request.user : english(request.user);
@@ -278,12 +278,8 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
 function confinementWarning(path: string, requesters: readonly ProgramRequest[]) {
   // Why granting it defeats confinement, by its name and the name of the file it links to
   // (`/usr/bin/sh` → `dash`), version suffixes ignored (`Python3.12.EXE` → `python`).
-  const names = [path];
-  try {
-    names.push(Deno.realPathSync(path));
-  } catch {
-    // Not allowed to look, or gone: the name as written is all there is.
-  }
+  // Not allowed to look, or gone: the name as written is all there is.
+  const names = [path, ...attempt(() => [Deno.realPathSync(path)], [])];
   const why = names.map((name) =>
     RISKY.get(
       name.slice(Math.max(name.lastIndexOf("/"), name.lastIndexOf("\\")) + 1).toLowerCase()

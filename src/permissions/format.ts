@@ -97,10 +97,7 @@ export function formatPermissions(
     case "json": {
       const programs = derived.programs.map((grant) => ({ ...grant, path: grant.path ?? null }));
       // In English, whatever the locale: JSON is for programs.
-      const warnings = derived.warnings.map(({ kind, phrase }) => ({
-        kind,
-        message: english(phrase),
-      }));
+      const warnings = derived.warnings.map((w) => ({ kind: w.kind, message: english(w.phrase) }));
       const json = { flags, read, write, env, run, sys, programs, warnings };
       return `${JSON.stringify(json, null, 2)}\n`;
     }

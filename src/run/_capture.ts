@@ -9,6 +9,7 @@
 import { concatBytes } from "../bytes.ts";
 import { utf8CutIndex } from "./size.ts";
 import { openSpillFile } from "./_spill.ts";
+import { attempt } from "../quietly.ts";
 
 const NEWLINE = 0x0a;
 
@@ -57,11 +58,9 @@ export class OutputCapture {
       return;
     }
     this.#truncated = true;
-    const dir = this.#limits.spillDir;
+    const { spillDir: dir, maxSpillBytes: cap = 0 } = this.#limits;
     // The spill file starts with everything before this chunk, then all of it.
-    const opened = dir === undefined
-      ? undefined
-      : openSpillFile(dir, this.#limits.maxSpillBytes ?? 0);
+    const opened = dir === undefined ? undefined : openSpillFile(dir, cap);
     this.#spill = opened?.file;
     this.#spillPath = opened?.path;
     for (const part of this.#kept) this.#spillWrite(part);
@@ -123,11 +122,7 @@ export class OutputCapture {
       const path = this.#spillPath;
       this.#closeSpill();
       this.#spillPath = undefined;
-      try {
-        if (path) Deno.removeSync(path);
-      } catch {
-        // Best effort.
-      }
+      if (path) attempt(() => Deno.removeSync(path)); // Best effort.
       return;
     }
     if (full) {
@@ -139,11 +134,7 @@ export class OutputCapture {
   #closeSpill(): void {
     const file = this.#spill;
     this.#spill = undefined;
-    try {
-      file?.close();
-    } catch {
-      // Already closed.
-    }
+    attempt(() => file?.close()); // Or already closed.
   }
 }
 

@@ -31,17 +31,15 @@ export type Resolution =
     reason: Phrase;
   };
 
-/** Where resolution looks. */
-export interface ResolveContext {
-  /** The child's working directory (for relative paths with a separator). */
-  cwd: string;
-  /** The child's effective `PATH`. */
-  path: string | undefined;
-  /** The child's effective `PATHEXT` (Windows only). */
-  pathExt: string | undefined;
-}
+/**
+ * Where resolution looks: the child's working directory (for relative paths with a separator), its
+ * effective `PATH`, and its effective `PATHEXT` (Windows only).
+ */
+export type ResolveContext = { cwd: string; path: string | undefined; pathExt: string | undefined };
 
+/** What stands at a path; `unknown`: it cannot be looked at, `refused`: Deno's sandbox refused. */
 type Kind = "executable" | "missing" | "directory" | "not_executable" | "batch" | "unknown";
+type Look = Kind | "refused";
 
 /**
  * Resolves a program name to the file that would run.
@@ -115,12 +113,7 @@ const UNUSABLE = {
   not_executable: ["not_executable", "start.not_executable"],
 } as const;
 
-function judge(
-  program: string,
-  path: string,
-  kind: Kind | "refused",
-  looked: readonly string[],
-): Resolution {
+function judge(program: string, path: string, kind: Look, looked: readonly string[]): Resolution {
   if (kind === "executable" || kind === "unknown" || kind === "refused") {
     return { ok: true, path, looked };
   }
@@ -130,7 +123,7 @@ function judge(
 }
 
 /** Synchronous on purpose: a handful of local stats is microseconds, an async stat a thread hop. */
-function inspect(path: string): Kind | "refused" {
+function inspect(path: string): Look {
   let info: Deno.FileInfo;
   try {
     info = quietly(() => Deno.statSync(path));

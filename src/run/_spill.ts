@@ -9,6 +9,7 @@
  */
 
 import { joinPath } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 
 /** The most spill files a directory holds, the new one included. */
 export const SPILL_KEEP_FILES = 100;
@@ -67,13 +68,10 @@ export function pruneSpillDir(
     for (const entry of Deno.readDirSync(dir)) {
       if (!entry.isFile || !SPILL_NAME.test(entry.name)) continue;
       const path = joinPath(dir, entry.name);
-      try {
-        const info = Deno.lstatSync(path);
-        const time = info.mtime?.getTime() ?? Number(entry.name.split("-")[0]);
-        files.push({ path, size: info.size, time });
-      } catch {
-        // Gone meanwhile (another run pruned it).
-      }
+      // Undefined when gone meanwhile (another run pruned it).
+      const info = attempt(() => Deno.lstatSync(path));
+      const time = info?.mtime?.getTime() ?? Number(entry.name.split("-")[0]);
+      if (info) files.push({ path, size: info.size, time });
     }
   } catch {
     return [];
@@ -120,9 +118,5 @@ function tightenMode(dir: string): void {
  * @returns Whether it is granted; `undefined` when it cannot be asked.
  */
 export function granted(descriptor: Deno.PermissionDescriptor): boolean | undefined {
-  try {
-    return Deno.permissions.querySync(descriptor).state === "granted";
-  } catch {
-    return undefined;
-  }
+  return attempt(() => Deno.permissions.querySync(descriptor).state === "granted");
 }

@@ -124,13 +124,8 @@ function feed(stream: WritableStream<Uint8Array>, input: Uint8Array) {
       // BrokenPipe: the child exited or closed stdin without reading it all. Its stdin, its choice.
     }
   })();
-  return {
-    done,
-    abandon(): void {
-      // A pending write cannot be interrupted; the abort completes once the holder lets go.
-      writer.abort().catch(() => {});
-    },
-  };
+  // A pending write cannot be interrupted; the abort completes once the holder lets go.
+  return { done, abandon: () => writer.abort().catch(() => {}) };
 }
 
 /**
@@ -176,12 +171,6 @@ function drain(
     // What was held back in case it began a secret goes out now.
     pass(redactor.flush());
   })();
-  return {
-    done,
-    /** The bytes the program wrote to the stream. */
-    bytes: () => bytes,
-    cancel(): void {
-      reader.cancel().catch(() => {});
-    },
-  };
+  // `bytes`: what the program wrote to the stream.
+  return { done, bytes: () => bytes, cancel: () => reader.cancel().catch(() => {}) };
 }

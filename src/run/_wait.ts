@@ -35,19 +35,11 @@ export function startTimer(ms: number, callback: () => void): () => void {
 // clock that rings no later than the earliest deadline is listened to, one is made only when none
 // does, and a clock rings at most once (then every deadline due is called and the next is set).
 
-/** A pending timer. */
-interface Deadline {
-  /** When it is due (`performance.now()` time). */
-  readonly at: number;
-  readonly callback: () => void;
-}
+/** A pending timer: when it is due (`performance.now()` time), and what it calls. */
+type Deadline = { readonly at: number; readonly callback: () => void };
 
 /** A timeout signal, and the time it was made for. */
-interface Clock {
-  readonly at: number;
-  readonly signal: AbortSignal;
-  listening: boolean;
-}
+type Clock = { readonly at: number; readonly signal: AbortSignal; listening: boolean };
 
 const deadlines = new Set<Deadline>();
 let clocks: Clock[] = [];
@@ -92,13 +84,11 @@ function ring(): void {
  * @returns Whether it settled in time.
  */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let cancel: (() => void) | undefined;
-  const late = new Promise<false>((resolve) => {
-    cancel = startTimer(ms, () => resolve(false));
-  });
+  const late = Promise.withResolvers<false>();
+  const cancel = startTimer(ms, () => late.resolve(false));
   try {
-    return await Promise.race([promise.then(() => true, () => true), late]);
+    return await Promise.race([promise.then(() => true, () => true), late.promise]);
   } finally {
-    cancel?.();
+    cancel();
   }
 }

@@ -5,13 +5,13 @@
  * @module
  */
 
-/** An abort signal tied to process signals; dispose it when the run is over. */
-export interface InterruptHandle extends Disposable {
-  /** Aborted, with the signal's name as reason, when one of the signals arrives. */
-  readonly signal: AbortSignal;
-  /** Stops listening (idempotent). */
-  dispose(): void;
-}
+import { attempt } from "../quietly.ts";
+
+/**
+ * An abort signal tied to process signals (aborted, with the signal's name as reason, when one of
+ * them arrives); dispose it when the run is over (`dispose()` stops listening, and is idempotent).
+ */
+export type InterruptHandle = Disposable & { readonly signal: AbortSignal; dispose(): void };
 
 /**
  * Listens for Ctrl-C, SIGTERM and SIGHUP (Ctrl-C and Ctrl-Break on Windows) and aborts the
@@ -49,11 +49,7 @@ export function abortOnInterrupt(): InterruptHandle {
   }
   const dispose = () => {
     for (const [name, listener] of listeners.splice(0)) {
-      try {
-        Deno.removeSignalListener(name, listener);
-      } catch {
-        // Already gone.
-      }
+      attempt(() => Deno.removeSignalListener(name, listener)); // Or already gone.
     }
   };
   return { signal: controller.signal, dispose, [Symbol.dispose]: dispose };

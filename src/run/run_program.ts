@@ -6,7 +6,7 @@
  */
 
 import { canonicalFilePath, isAbsolutePath, readEnv } from "../paths.ts";
-import { isMissing } from "../quietly.ts";
+import { attempt, isMissing } from "../quietly.ts";
 import { redactorOf } from "../redact.ts";
 import type { Phrase } from "../locale/messages.ts";
 import {
@@ -85,8 +85,10 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   const wrap = request.sandbox;
   // Deno checks the wrapper it starts, not the program the wrapper runs: what Deno's permissions
   // would refuse to start, the wrapper is not asked to start either.
-  const refused = wrap === undefined ? undefined : runRefused(program, request.cwd, env);
-  if (refused !== undefined) return failed(refused);
+  if (wrap !== undefined && granted({ name: "run", command: program }) === false) {
+    const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
+    return failed(classifySpawnError(refusal, program, request.cwd, loaderVarNames(env)));
+  }
   let launched: Launched;
   try {
     launched = spawnInOwnGroup(
@@ -133,10 +135,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
  * if (found.ok) console.log(found.path); // "/usr/bin/cat"
  * ```
  */
-export function resolveRunProgram(
-  request: RunRequest,
-  memo?: Map<string, Resolution>,
-): Resolution {
+export function resolveRunProgram(request: RunRequest, memo?: Map<string, Resolution>): Resolution {
   const context = searchOf(request, mergeEnvLayers(request.env ?? []));
   // One pass over many tools (list, check) looks each program up once: the same name, directory
   // and search path find the same file.
@@ -200,18 +199,6 @@ function hidden(result: RunResult, secrets: readonly string[]): RunResult {
   };
 }
 
-/** Why Deno's permissions would refuse to start a program, when they would. */
-function runRefused(
-  program: string,
-  cwd: string,
-  env: Record<string, string>,
-): StartProblem | undefined {
-  // Granted, or it cannot be asked: the start will tell.
-  if (granted({ name: "run", command: program }) !== false) return undefined;
-  const refusal = new Deno.errors.NotCapable(`Requires run access to "${program}"`);
-  return classifySpawnError(refusal, program, cwd, loaderVarNames(env));
-}
-
 function checkCwd(cwd: string): StartProblem | undefined {
   try {
     return Deno.statSync(cwd).isDirectory ? undefined : cwdMissing(cwd, true);
@@ -261,28 +248,13 @@ function notStarted(
     outcome: cancelled ? "cancelled" : "not_started",
     command: [program, ...request.args],
     cwd: request.cwd,
-    durationMs: elapsed(started),
-    exitCode: undefined,
-    signal: undefined,
-    timedOut: false,
-    cancelled,
-    isForcefullyTerminated: false,
-    startFailure: problem?.failure,
-    startReason: problem?.reason,
-    stdout: "",
-    stderr: "",
-    stdoutBytes: 0,
-    stderrBytes: 0,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    spillPath: undefined,
-    spillTruncated: false,
-    timeoutMs: request.timeoutMs,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    ...{ exitCode: undefined, signal: undefined, timedOut: false, cancelled },
+    ...{ isForcefullyTerminated: false, startFailure: problem?.failure },
+    ...{ startReason: problem?.reason, stdout: "", stderr: "", stdoutBytes: 0, stderrBytes: 0 },
+    ...{ stdoutTruncated: false, stderrTruncated: false, spillPath: undefined },
+    ...{ spillTruncated: false, timeoutMs: request.timeoutMs },
   };
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
 }
 
 // Environment layering for a child: the inherited environment, then each layer in order, later
@@ -345,10 +317,7 @@ export function effectiveVar(
  */
 export function loaderVarNames(merged: Readonly<Record<string, string>>): string[] {
   const names = new Set(Object.keys(merged));
-  try {
-    for (const name of Object.keys(Deno.env.toObject())) names.add(name);
-  } catch {
-    // Reading the whole environment is not permitted: report what we know.
-  }
+  // Reading the whole environment may not be permitted: then what we know is reported.
+  for (const name of attempt(() => Object.keys(Deno.env.toObject()), [])) names.add(name);
   return [...names].filter((name) => /^(LD_|DYLD_)/.test(name)).sort();
 }

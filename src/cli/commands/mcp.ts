@@ -5,10 +5,9 @@
  * @module
  */
 
-import { loadRosterTools, type RosterToolSettings, watchedFiles } from "../../mcp/roster_tools.ts";
-import { serveMcp } from "../../mcp/serve_mcp.ts";
+import { serveRoster } from "../../mcp/roster_tools.ts";
 import { resolvePath } from "../../paths.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
+import { workspaceRoot } from "../_roster.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
 import { commandAudit, toolContext } from "../_tools.ts";
 import type { Settings } from "../settings.ts";
@@ -39,15 +38,12 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     // The server's approver, audit sink and sandbox are set for every tool by the loader; the
     // sandbox note is said once per server start, in its log.
     const sandbox = (policy: SandboxPolicy) => cliSandbox(settings, policy, { perProcess: true });
-    const tools: RosterToolSettings = { root, configDir, context, sandbox };
-    const served = await serveMcp({
-      load: (approver) => loadRosterTools(tools, approver),
-      policy: settings.approve,
-      configDir,
-      cacheDir: settings.cacheDir,
+    const served = await serveRoster({
       root,
-      locale: settings.locale,
-      watch: watchedFiles(tools),
+      configDir,
+      context,
+      sandbox,
+      policy: settings.approve,
       signal: stop.signal,
     });
     // Stopped while a call ran: that call was interrupted. An idle server stopped did what was
