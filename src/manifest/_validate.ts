@@ -17,7 +17,7 @@ import type { ArgumentType, InputArgument, ManifestScope, ToolSpec } from "./typ
 import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
-import { type SchemaIssue, schemaIssues } from "../schema/mod.ts";
+import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
 import { expand } from "./_expand.ts";
 import {
   isObject,

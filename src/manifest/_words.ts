@@ -14,7 +14,7 @@ import type { Pointer, Segment } from "../json_text.ts";
 import { foundPhrase } from "../json_kind.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { unknownKey } from "../suggest.ts";
-import type { SchemaIssue } from "../schema/mod.ts";
+import type { SchemaIssue } from "../schema/gate.ts";
 
 /** The only manifest version this program reads. */
 export const SCHEMA_VERSION = 1;

@@ -86,7 +86,8 @@ export type PlanOptions = SandboxOptions & {
  * @throws Never.
  * @example A declared tool asking for the network
  * ```ts ignore
- * import { loadSandboxPolicy, planSandbox } from "./mod.ts";
+ * import { loadSandboxPolicy } from "./policy.ts";
+ * import { planSandbox } from "./plan.ts";
  * const policy = await loadSandboxPolicy("/home/me/.config/basis");
  * const plan = await planSandbox({
  *   caller: { kind: "tool", grants: { network: true, write: [], read: [] } },
