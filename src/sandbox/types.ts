@@ -72,26 +72,18 @@ export type SandboxPlan =
      */
     readonly bound: readonly string[];
   }
-  | {
-    /** Without one: the policy is `off`, or `auto` found no sandbox that works here. */
-    readonly kind: "unconfined";
-    /** Why, when the policy wanted one (`auto`): to say once. */
-    readonly note: Phrase | undefined;
-  }
-  | {
-    /** The policy is `required` and no sandbox works here: nothing may run. */
-    readonly kind: "unavailable";
-    /** Why, and how to install one. */
-    readonly reason: Phrase;
-  }
-  | {
-    /** The declaration asks for a grant the policy does not allow: refused before approval. */
-    readonly kind: "refused";
-    /** One line naming the grant. */
-    readonly reason: Phrase;
-    /** What was asked for (for the audit trail). */
-    readonly asked: SandboxGrants;
-  };
+  /**
+   * Without one: the policy is `off`, or `auto` found no sandbox that works here; `note` says why
+   * when the policy wanted one (`auto`), to say once.
+   */
+  | { readonly kind: "unconfined"; readonly note: Phrase | undefined }
+  /** The policy is `required` and no sandbox works here: nothing may run (`reason`: why, how to install one). */
+  | { readonly kind: "unavailable"; readonly reason: Phrase }
+  /**
+   * The declaration asks for a grant the policy does not allow: refused before approval, with one
+   * line naming the grant, and what was asked for (for the audit trail).
+   */
+  | { readonly kind: "refused"; readonly reason: Phrase; readonly asked: SandboxGrants };
 
 /** How a tool confines its calls: the options of the tool builders' `sandbox`. */
 export interface SandboxOptions {
