@@ -77,7 +77,10 @@ export type SandboxPlan =
    * when the policy wanted one (`auto`), to say once.
    */
   | { readonly kind: "unconfined"; readonly note: Phrase | undefined }
-  /** The policy is `required` and no sandbox works here: nothing may run (`reason`: why, how to install one). */
+  /**
+   * The policy is `required` and no sandbox works here: nothing may run (`reason`: why, and how to
+   * install one).
+   */
   | { readonly kind: "unavailable"; readonly reason: Phrase }
   /**
    * The declaration asks for a grant the policy does not allow: refused before approval, with one
