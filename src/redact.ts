@@ -117,11 +117,21 @@ class Automaton {
     this.match = new Int32Array(count);
     this.hold = new Int32Array(count);
     // Breadth first: a node's fail link (the longest proper suffix that is a node) is known before
-    // its children's.
+    // its children's, and, being shallower, has its row (if any) filled before the node's.
+    const rows = Math.min(count, DENSE_NODES);
+    this.#dense = new Int32Array(rows * 256);
     const queue = [0];
     for (let head = 0; head < queue.length; head++) {
       const node = queue[head]!;
       const edges = children[node]!;
+      if (head < rows) {
+        const from = this.#row[this.#fail[node]!]! * 256;
+        if (node !== 0) this.#dense.copyWithin(head * 256, from, from + 256);
+        for (let k = 0; k < edges.length; k += 2) {
+          if (edges[k]! < 256) this.#dense[head * 256 + edges[k]!] = edges[k + 1]!;
+        }
+        this.#row[node] = head;
+      }
       for (let k = 0; k < edges.length; k += 2) {
         const child = edges[k + 1]!;
         const fail = node === 0 ? 0 : this.#step(this.#fail[node]!, edges[k]!);
@@ -130,22 +140,6 @@ class Automaton {
         this.hold[child] = children[child]!.length > 0 ? depth[child]! : this.hold[fail]!;
         queue.push(child);
       }
-    }
-    // The rows, shallowest first: a fail link is shallower, so its row is filled already.
-    const rows = Math.min(count, DENSE_NODES);
-    this.#dense = new Int32Array(rows * 256);
-    for (let row = 0; row < rows; row++) {
-      const node = queue[row]!;
-      const base = row * 256;
-      if (node !== 0) {
-        const from = this.#row[this.#fail[node]!]! * 256;
-        this.#dense.copyWithin(base, from, from + 256);
-      }
-      const edges = children[node]!;
-      for (let k = 0; k < edges.length; k += 2) {
-        if (edges[k]! < 256) this.#dense[base + edges[k]!] = edges[k + 1]!;
-      }
-      this.#row[node] = row;
     }
   }
 
