@@ -73,7 +73,7 @@ export function callSecrets(...layers: readonly Readonly<Record<string, string>>
  */
 const DENSE_NODES = 4096;
 
-/** The automaton of a set of secrets, each given as its symbols (code units, or bytes). */
+/** The automaton of a set of secrets, on their UTF-16 code units (text) or their bytes. */
 class Automaton {
   /** The trie's edges: `node * 65536 + symbol` → node. */
   readonly #edges = new Map<number, number>();
@@ -90,21 +90,22 @@ class Automaton {
    */
   readonly hold: Int32Array;
 
-  constructor(secrets: readonly ArrayLike<number>[]) {
+  constructor(secrets: readonly (string | Uint8Array)[]) {
     const depth = [0];
     const ends = [0];
     const children: number[][] = [[]];
     for (const secret of secrets) {
       let node = 0;
       for (let i = 0; i < secret.length; i++) {
-        const key = node * 65536 + secret[i]!;
+        const symbol = typeof secret === "string" ? secret.charCodeAt(i) : secret[i]!;
+        const key = node * 65536 + symbol;
         let next = this.#edges.get(key);
         if (next === undefined) {
           next = depth.length;
           depth.push(depth[node]! + 1);
           ends.push(0);
           children.push([]);
-          children[node]!.push(secret[i]!, next);
+          children[node]!.push(symbol, next);
           this.#edges.set(key, next);
         }
         node = next;
@@ -229,11 +230,7 @@ export class Redactor {
    */
   text(text: string): string {
     if (!this.active || text === "") return text;
-    this.#units ??= new Automaton(
-      this.secrets.map((secret) =>
-        Array.from({ length: secret.length }, (_, i) => secret.charCodeAt(i))
-      ),
-    );
+    this.#units ??= new Automaton(this.secrets);
     const codes = new Uint16Array(text.length);
     for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
     const spans: number[] = [];
