@@ -307,11 +307,9 @@ export class Redactor {
         continue;
       }
       const [key, item] = frame.entries[frame.next++]!;
+      // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
       if (Array.isArray(frame.target)) frame.target.push(copy(item));
-      else {
-        // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
-        setOwn(frame.target, this.text(key), copy(item));
-      }
+      else setOwn(frame.target, this.text(key), copy(item));
     }
     return root;
   }
