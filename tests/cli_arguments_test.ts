@@ -8,7 +8,7 @@ import { messages } from "../src/mod.ts";
 import { parseArgs } from "../src/cli/args.ts";
 import { BasisError, errorLines } from "../src/errors.ts";
 import { milliseconds, resolveSettings } from "../src/cli/settings.ts";
-import { notADirectory } from "../src/cli/_workspace_root.ts";
+import { notADirectory } from "../src/cli/_roster.ts";
 import { caught } from "./_caught.ts";
 import { say, wording } from "./_wording.ts";
 import { phrase, type PhraseParams } from "../src/locale/messages.ts";

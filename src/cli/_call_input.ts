@@ -43,14 +43,11 @@ export const MAX_INPUT_BYTES = 128 * 1024 * 1024;
  *   `usage` when it holds more than the cap.
  */
 export async function readCallInput(tool: string, arg: string | undefined): Promise<CallInput> {
+  const none = { text: "{}", bytes: undefined };
   if (arg !== undefined && arg !== "-") return { text: arg, bytes: undefined };
-  if (arg === undefined && (Deno.stdin.isTerminal() || stdinIsDevice())) {
-    return { text: "{}", bytes: undefined };
-  }
+  if (arg === undefined && (Deno.stdin.isTerminal() || stdinIsDevice())) return none;
   const read = await readStdin(tool);
-  if (read.length === 0 && arg === undefined && await stdinIsNoSource()) {
-    return { text: "{}", bytes: undefined };
-  }
+  if (read.length === 0 && arg === undefined && await stdinIsNoSource()) return none;
   const skip = BOM.every((byte, i) => read[i] === byte) ? BOM.length : 0;
   const bytes = read.subarray(skip);
   try {

@@ -1,5 +1,6 @@
 /**
- * Loading the roster with the run's settings, and finding one tool in it.
+ * Loading the roster with the run's settings, and finding one tool in it; the workspace root for
+ * commands that need no manifest (`spawn`, `show spawn`).
  *
  * @module
  */
@@ -7,12 +8,12 @@
 import { BasisError, ManifestError, type ManifestProblem } from "../errors.ts";
 import { listOf, phrase } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
-import { loadRoster } from "../manifest/load.ts";
+import { findWorkspaceRoot, loadRoster } from "../manifest/load.ts";
+import { resolvePath } from "../paths.ts";
 import type { Roster, ToolSpec } from "../manifest/types.ts";
 import { ROSTER_VAR, withinRoster } from "../spawn/child.ts";
 import { loadSpawnConfig, type SpawnConfig } from "../spawn/config.ts";
 import type { Settings } from "./settings.ts";
-import { notADirectory } from "./_workspace_root.ts";
 
 /**
  * Loads the workspace and global manifests: the tools this run serves, which are only those
@@ -120,4 +121,33 @@ export function findTool(roster: Roster, name: string): ToolSpec {
       ? phrase("cli.unknown_tool_near", { tool, names: listOf(near, "join.or") })
       : phrase(known.length === 0 ? "cli.unknown_tool_none" : "cli.unknown_tool_list", { tool }),
   );
+}
+
+/**
+ * The workspace root: `-C DIR`, which must be a directory, else the nearest ancestor of the
+ * current directory holding `.basis/tools.json`, else the current directory.
+ *
+ * @param settings The run's settings.
+ * @returns The absolute root.
+ * @throws {BasisError} `usage` when `-C` names something that is not a directory.
+ */
+export async function workspaceRoot(settings: Settings): Promise<string> {
+  if (settings.workspace === undefined) return await findWorkspaceRoot(Deno.cwd());
+  const path = resolvePath(settings.workspace);
+  try {
+    if (Deno.statSync(path).isDirectory) return path;
+  } catch {
+    // Reported below.
+  }
+  throw notADirectory(settings.workspace);
+}
+
+/**
+ * The error for a `-C` that is not a directory.
+ *
+ * @param workspace The `-C` value.
+ * @returns The usage error.
+ */
+export function notADirectory(workspace: string): BasisError {
+  return BasisError.of("usage", phrase("cli.not_a_directory", { path: JSON.stringify(workspace) }));
 }

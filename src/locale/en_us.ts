@@ -377,7 +377,6 @@ export const EN_US = {
     "decision  ask: rule {rule} says to ask every time (denied where no one can be asked)",
   "rules.test_ask":
     "decision  ask: no rule answers, so a person would be asked (denied where no one can be asked)",
-  "rules.test_refused": "decision  deny: {reason}",
   "rules.test_changed": "changed   {files}, since rule {rule} pinned them",
 
   // permissions

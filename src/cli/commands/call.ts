@@ -39,10 +39,9 @@ import { SPAWN_TOOL, type SpawnCall } from "../../spawn/types.ts";
 import { exitCodeFor } from "../exit_codes.ts";
 import { err, out, outJson } from "../output.ts";
 import { parseCallInput, readCallInput, stdinBytes } from "../_call_input.ts";
-import { findTool, requireServed, rosterFor } from "../_roster.ts";
+import { findTool, requireServed, rosterFor, workspaceRoot } from "../_roster.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
 import { commandAudit, toolContext } from "../_tools.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
 import { type CallFailure, callJson, spawnJson } from "./_call_json.ts";
 
@@ -164,7 +163,11 @@ export async function callCommand(
   } catch (error) {
     if (held.length > 0) err(held.splice(0).join(""));
     // A misuse of the contract is a bug: it keeps its stack trace.
-    if (!(error instanceof BasisError) || error.code === "internal") throw error;
+    if (
+      !(error instanceof BasisError) || (error instanceof ToolError && error.code === "internal")
+    ) {
+      throw error;
+    }
     if (error instanceof ToolError && error.output !== undefined) {
       return report(error.output as Output, error);
     }

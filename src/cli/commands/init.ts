@@ -15,7 +15,7 @@ import { findWorkspaceRoot } from "../../manifest/load.ts";
 import { joinPath, resolvePath } from "../../paths.ts";
 import { VERSION } from "../../version.ts";
 import { out, outJson } from "../output.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
+import { workspaceRoot } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 
 const MANIFEST = ".basis/tools.json";

@@ -7,7 +7,7 @@
 
 import { serveRoster } from "../../mcp/roster_tools.ts";
 import { resolvePath } from "../../paths.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
+import { workspaceRoot } from "../_roster.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
 import { commandAudit, toolContext } from "../_tools.ts";
 import type { Settings } from "../settings.ts";

@@ -21,8 +21,7 @@ import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { planSandbox, previewSandbox } from "../../sandbox/plan.ts";
-import { findTool, rosterFor } from "../_roster.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
+import { findTool, rosterFor, workspaceRoot } from "../_roster.ts";
 import { formatTable } from "../_table.ts";
 import { out, outJson } from "../output.ts";
 import { BasisError } from "../../errors.ts";

@@ -16,11 +16,11 @@ import { SHELL } from "../../spawn/run_spawn.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../../spawn/types.ts";
 import { showValue } from "../../text.ts";
 import { out, outJson } from "../output.ts";
-import { findTool, requireServed, rosterFor } from "../_roster.ts";
+import { findTool, requireServed, rosterFor, workspaceRoot } from "../_roster.ts";
 import { toolContext } from "../_tools.ts";
 import { spawnTool } from "../../contract/spawn_tool.ts";
-import { workspaceRoot } from "../_workspace_root.ts";
 import type { Settings } from "../settings.ts";
+import type { ToolSpec } from "../../manifest/types.ts";
 
 /** A labelled field; without a value it is left out, with several lines they are aligned. */
 type Field = [label: string, value: string | readonly string[] | undefined];
@@ -79,11 +79,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     `${spec.name} — ${spec.description}`,
     ...fieldLines([
       [t("show.title"), spec.title],
-      // An argument taken from the input shows as <name>, unquoted: a literal "<name>" is quoted.
-      [
-        t("show.command"),
-        spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" "),
-      ],
+      [t("show.command"), commandText(spec, hide)],
       [t("show.cwd"), spec.cwd],
       [t("show.env"), env === "" ? t("show.none") : env],
       [t("show.side_effect"), spec.sideEffect],
@@ -105,6 +101,19 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
   out(visibleLines(hide(`${lines.join("\n")}\n`)));
   return 0;
+}
+
+/**
+ * A tool's command as help and show print it: an argument taken from the input as `<name>`,
+ * unquoted (a literal "<name>" is quoted), the others hidden and quoted for a shell.
+ *
+ * @param spec The tool.
+ * @param hide What hides its secrets.
+ * @returns The command line.
+ */
+export function commandText(spec: ToolSpec, hide: (text: string) => string): string {
+  const fromInput = new Set(spec.inputArguments?.map((arg) => arg.index));
+  return spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" ");
 }
 
 /** A schema under its label, as indented JSON. */
@@ -137,16 +146,14 @@ async function showSpawn(settings: Settings): Promise<number> {
   const agents = [...namedAgents(config)].sort(([a], [b]) => a < b ? -1 : 1);
   const reach = reachPolicy(config);
   const { depth, noShell } = settings;
-  const timeouts = {
-    command: spawnTimeout("command", settings.spawnTimeoutMs),
-    agent: spawnTimeout("agent", settings.spawnTimeoutMs),
-  };
+  const limit = (mode: "command" | "agent") => spawnTimeout(mode, settings.spawnTimeoutMs);
+  const timeouts = { command: limit("command"), agent: limit("agent") };
   if (settings.json) {
     // A child policy as the preview names it: what it overrides.
-    const childJson = (policy: ChildPolicy) => ({
-      roster: policy.roster,
-      model: policy.model,
-      system_prompt: policy.systemPrompt,
+    const childJson = ({ roster, model, systemPrompt }: ChildPolicy) => ({
+      roster,
+      model,
+      system_prompt: systemPrompt,
     });
     outJson({
       name: tool.name,
@@ -188,10 +195,13 @@ async function showSpawn(settings: Settings): Promise<number> {
     ].filter((part) => part !== undefined);
     return parts.length === 0 ? t("show.child_inherits") : parts.join("; ");
   };
-  const targetLines = Object.entries(targets).map(([name, prefix]) =>
-    t("show.target_line", { name, prefix: quoteArgv(prefix) })
+  const orNone = (lines: string[]) => lines.length === 0 ? t("show.none") : lines;
+  const targetLines = orNone(
+    Object.entries(targets).map(([name, prefix]) =>
+      t("show.target_line", { name, prefix: quoteArgv(prefix) })
+    ),
   );
-  const agentLines = agents.map(([name, agent]) => `@${name}: ${quoteArgv(agent.argv)}`);
+  const agentLines = orNone(agents.map(([name, agent]) => `@${name}: ${quoteArgv(agent.argv)}`));
   const { command, agent } = SPAWN_SIDE_EFFECTS;
   const fields: Field[] = [
     [t("show.side_effect"), t("show.spawn_effect", { effects, command, agent })],
@@ -204,12 +214,12 @@ async function showSpawn(settings: Settings): Promise<number> {
       }),
     ],
     [t("show.cwd"), root],
-    [t("show.targets"), targetLines.length === 0 ? t("show.none") : targetLines],
+    [t("show.targets"), targetLines],
     [
       t("show.agent"),
       config.agent === undefined ? t("show.none_configured") : quoteArgv(config.agent),
     ],
-    [t("show.agents"), agentLines.length === 0 ? t("show.none") : agentLines],
+    [t("show.agents"), agentLines],
     [
       t("show.depth"),
       t("show.depth_value", { depth: depth ?? t("show.depth_unknown"), max: config.maxDepth }),

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { cellText, displayArg, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
+import { cellText, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
+import { commandText } from "./show.ts";
 import { messages } from "../../locale/messages.ts";
 import { callSecrets, redactorOf } from "../../redact.ts";
 import type { InputArgument } from "../../manifest/types.ts";
@@ -93,11 +94,9 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   } else {
     const spec = findTool(await rosterFor(settings), name);
     redactor = redactorOf(callSecrets(spec.env, settings.env));
-    const args = spec.inputArguments ?? [];
-    const fromInput = new Set(args.map((arg) => arg.index));
-    const command = spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg)));
     const { description, inputSchema: schema, sideEffect: effect, timeoutMs } = spec;
-    about = { description, schema, effect, timeoutMs, command: command.join(" "), args };
+    const [command, args] = [commandText(spec, hide), spec.inputArguments ?? []];
+    about = { description, schema, effect, timeoutMs, command, args };
   }
   const { description, schema, effect, timeoutMs, command } = about;
   // The top-level fields, in the order `properties` lists them.
