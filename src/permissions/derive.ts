@@ -20,7 +20,8 @@ import {
 import { attempt } from "../quietly.ts";
 import { callSecrets, redactorOf } from "../redact.ts";
 import { KILL_PROGRAMS, loaderVarNames, resolveProgram } from "../run/mod.ts";
-import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../spawn/mod.ts";
+import { KEPT_ENV } from "../spawn/limits.ts";
+import { SPAWN_DEPTH_VAR } from "../spawn/lineage.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
