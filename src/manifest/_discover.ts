@@ -5,6 +5,7 @@
  */
 
 import { joinPath, parentPath, resolvePath } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 
 /**
  * The nearest directory, from `start` up to the file system root, that holds a
@@ -53,9 +54,5 @@ export function isWorkspaceRoot(dir: string): boolean {
 }
 
 function isSymlink(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isSymlink;
-  } catch {
-    return false;
-  }
+  return attempt(() => Deno.lstatSync(path).isSymlink, false);
 }

@@ -7,6 +7,7 @@
 
 import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { configDir as defaultConfigDir, readEnv, resolvePath as absolute } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { readConfigFile, sameFile } from "../read_config_file.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec, UnavailableTool } from "./types.ts";
 import { findWorkspaceRoot, isWorkspaceRoot } from "./_discover.ts";
@@ -142,11 +143,7 @@ function byName(a: { name: string }, b: { name: string }): number {
 }
 
 function explicitWorkspace(path: string, given: string): string {
-  try {
-    if (Deno.statSync(path).isDirectory) return path;
-  } catch {
-    // Reported below.
-  }
+  if (attempt(() => Deno.statSync(path).isDirectory)) return path;
   const params = { path: JSON.stringify(given) };
   throw BasisError.of("usage", { key: "cli.not_a_directory", params });
 }

@@ -24,7 +24,7 @@
 import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { canonicalPath, joinPath, linksOnTheWay, parentPath } from "../paths.ts";
-import { exists, quietly } from "../quietly.ts";
+import { attempt, exists, quietly } from "../quietly.ts";
 import { isInside } from "./_paths.ts";
 
 /** One mount, at a canonical path; given to bubblewrap shallowest first. */
@@ -135,21 +135,14 @@ export function callLayout(request: LayoutRequest): Layout {
 function runtimeMounts(): Mount[] {
   const mounts: Mount[] = [{ path: canonicalPath("/tmp"), kind: "tmp" }];
   for (const run of new Set(["/run", canonicalPath("/var/run")])) {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(run)];
-    } catch {
-      continue;
-    }
+    const entries = attempt(() => [...Deno.readDirSync(run)]);
+    if (entries === undefined) continue;
     mounts.push({ path: run, kind: "tmp" });
     for (const entry of entries) {
       if (!entry.isSymlink) continue;
       const path = joinPath(run, entry.name);
-      try {
-        mounts.push({ path, kind: "link", target: Deno.readLinkSync(path) });
-      } catch {
-        // Gone, or not ours to read: left out.
-      }
+      const target = attempt(() => Deno.readLinkSync(path)); // Gone, or not ours to read: left out.
+      if (target !== undefined) mounts.push({ path, kind: "link", target });
     }
   }
   // Name lookups read it (`/etc/resolv.conf` is often a link into /run): the file, not its

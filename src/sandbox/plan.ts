@@ -20,7 +20,7 @@ import {
   resolvePath,
   stateDir,
 } from "../paths.ts";
-import { exists } from "../quietly.ts";
+import { attempt, exists } from "../quietly.ts";
 import { bwrapArgs } from "./_bwrap.ts";
 import { callLayout, type TrustedPath } from "./_layout.ts";
 import { expandList, hostSockets, isInside, present, unique } from "./_paths.ts";
@@ -199,13 +199,8 @@ function trustedPaths(
   bwrap: BwrapFound,
 ): TrustedPath[] {
   // As given, not resolved: the layout looks for the links on the way.
-  const named = (given: string | undefined, find: () => string) => {
-    try {
-      return resolvePath(given ?? find());
-    } catch {
-      return undefined;
-    }
-  };
+  const named = (given: string | undefined, find: () => string) =>
+    attempt(() => resolvePath(given ?? find()));
   const config = isAbsolutePath(policy.file) ? parentPath(policy.file) : undefined;
   const paths: [string | undefined, TrustedPath["kind"]][] = [
     [named(config, () => configDir(undefined, env)), "hidden"],

@@ -21,6 +21,7 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import { untrusted } from "../owner.ts";
 import { joinPath } from "../paths.ts";
 import { readRegularFile } from "../read_regular_file.ts";
+import { attempt } from "../quietly.ts";
 import { escapeToken, showValue } from "../text.ts";
 import { BUILT_IN, type BuiltIn } from "./_built_in.ts";
 
@@ -264,8 +265,7 @@ export async function readCached(
   cacheDir: string,
   key: string,
 ): Promise<string | false | undefined> {
-  let text: string;
-  try {
+  const text = attempt(() => {
     // The directory first: once it is known that only this user can write it, nobody else can
     // swap the file between the look at its path and the open. Synchronous on purpose: one small
     // local file on every call, where an async read would be two hops to a worker thread.
@@ -278,10 +278,9 @@ export async function readCached(
     const read = readRegularFile(path, { limit: MAX_CACHED_BYTES, follow: false });
     if (read.kind === "missing") return undefined;
     if (read.kind !== "read" || unsafe(read.info)) return false;
-    text = new TextDecoder().decode(read.bytes);
-  } catch {
-    return undefined;
-  }
+    return new TextDecoder().decode(read.bytes);
+  });
+  if (typeof text !== "string") return text;
   const body = text.slice(text.indexOf("\n") + 1);
   return text.includes("\n") && text.startsWith(header(key, await sha256(body))) ? body : false;
 }
@@ -405,13 +404,9 @@ async function lookUp(
   if (refused !== undefined) return { problem: refused };
   const choice = selectDraft(schema);
   if (!("draft" in choice)) return { problem: choice };
-  let text: string;
-  try {
-    text = JSON.stringify(schema);
-  } catch {
-    const detail = phrase("schema_problem.not_json");
-    return { problem: phrase("schema_problem.invalid", { detail }) };
-  }
+  const text = attempt(() => JSON.stringify(schema));
+  const detail = phrase("schema_problem.not_json");
+  if (text === undefined) return { problem: phrase("schema_problem.invalid", { detail }) };
   // A shipped schema's validator comes with the bundle: nothing to hash, read or compile.
   const builtKey = builtInKey(mode, choice.draft, text);
   const built = BUILT_IN.get(builtKey);

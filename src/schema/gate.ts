@@ -15,6 +15,7 @@ import { foundPhrase } from "../json_kind.ts";
 import type { MessageKey } from "../locale/en_us.ts";
 import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { escapeToken, oneLine, pointerChild as child, showValue } from "../text.ts";
 import { type AjvError, obtainValidator } from "./_validator.ts";
 import { strictJsonProblem } from "../json_text.ts";
@@ -254,12 +255,8 @@ export async function schemaIssues(
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
   // A config file is checked even where no cache directory can be found (in memory only then).
-  let cacheDir = options.cacheDir;
-  try {
-    cacheDir ??= defaultCacheDir();
-  } catch {
-    // No HOME: compiled in this process, kept nowhere.
-  }
+  // No HOME: compiled in this process, kept nowhere.
+  const cacheDir = options.cacheDir ?? attempt(() => defaultCacheDir());
   const mode = options.allErrors ? "config-all" : "config";
   const entry = await obtainValidator(schema, cacheDir, mode);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);
@@ -326,12 +323,11 @@ function inspect(input: unknown): { readonly value: unknown } | { readonly probl
     return { problem: { pointer, reason } };
   }
   if (allPlain) return { value: input };
-  try {
-    return { value: JSON.parse(JSON.stringify(input)) };
-  } catch {
-    // A `toJSON` that throws, or gives what cannot be written.
-    return { problem: { pointer: "", reason: phrase("schema.not_json") } };
-  }
+  // Its plain JSON copy; none for a `toJSON` that throws, or gives what cannot be written.
+  const copy = attempt(() => JSON.parse(JSON.stringify(input)));
+  return copy === undefined
+    ? { problem: { pointer: "", reason: phrase("schema.not_json") } }
+    : { value: copy };
 }
 
 // --- how a failure is worded -------------------------------------------------------------------
