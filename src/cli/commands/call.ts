@@ -215,11 +215,7 @@ export async function callCommand(
           })
           : redactor.value(
             name === undefined
-              ? spawnJson(spawned.call, failure, {
-                result: run,
-                output: spawned.output,
-                text: output.result,
-              })
+              ? spawnJson(spawned.call, failure, run, spawned.output, output.result)
               : callJson(tool, failure, run, {
                 result: output.result,
                 structured_content: null,
