@@ -62,7 +62,10 @@ const staging = Deno.makeTempDirSync({ dir: DIST, prefix: ".bundle-" });
 const source = Deno.makeTempDirSync({ dir: DIST, prefix: ".source-" });
 try {
   for (const part of ["src", "schemas", "deno.json", "deno.lock"]) {
-    copy(`${ROOT}${part}`, `${source}/${part}`);
+    // Without a lock file (a checkout that has none), the bundle resolves as `deno run` would.
+    if (part !== "deno.lock" || existsSync(`${ROOT}${part}`)) {
+      copy(`${ROOT}${part}`, `${source}/${part}`);
+    }
   }
   const built = builtInModules(
     `${ROOT}schemas`,
@@ -113,6 +116,15 @@ try {
 } finally {
   Deno.removeSync(staging, { recursive: true });
   Deno.removeSync(source, { recursive: true });
+}
+
+function existsSync(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Copies a file, or a directory with everything in it. */
