@@ -127,7 +127,7 @@ export async function callCommand(
         loadSpawnConfig(settings.configDir),
         loadSandboxPolicy(settings.configDir),
       ]);
-      const sandbox = cliSandbox(settings, policy, { notes });
+      const sandbox = cliSandbox(settings, policy, notes);
       execution = await spawnTool(config, context(root, { sandbox })).execution(input);
     } else {
       const roster = await rosterFor(settings, { only: tool });
@@ -141,7 +141,7 @@ export async function callCommand(
       if (problem !== undefined) throw new ManifestError([problem]);
       const { source, parsed } = await read();
       const input = options.gemini === true ? withoutGeminiKey(parsed, spec.inputSchema) : parsed;
-      const sandbox = cliSandbox(settings, await loadSandboxPolicy(settings.configDir), { notes });
+      const sandbox = cliSandbox(settings, await loadSandboxPolicy(settings.configDir), notes);
       // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
       const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;
       execution = await declaredTool(spec, { ...built, sandbox }).execution(
