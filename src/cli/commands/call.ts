@@ -269,13 +269,9 @@ function withoutGeminiKey(input: unknown, schema: Readonly<Record<string, unknow
  */
 function dryRun(settings: Settings) {
   let seen: { request: ApprovalRequest; verdict: Verdict; redactor: Redactor } | undefined;
-  const approver = (root: string | undefined): Approver => async (request, context) => {
-    const verdict = await verdictFor(request, {
-      policy: settings.approve,
-      configDir: settings.configDir,
-      cacheDir: settings.cacheDir,
-      ...(root === undefined ? {} : { root }),
-    });
+  const { approve: policy, configDir, cacheDir } = settings;
+  const approver = (root: string): Approver => async (request, context) => {
+    const verdict = await verdictFor(request, { policy, configDir, cacheDir, root });
     seen = { request, verdict, redactor: new Redactor(context.secrets) };
     return { allowed: false, by: "policy", ruleId: undefined, reason: "dry run" };
   };
