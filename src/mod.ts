@@ -30,20 +30,15 @@
 
 // What a host uses: the roster, the builders and their tools, approvers, definitions, errors.
 export { type LoadOptions, loadRoster } from "./manifest/mod.ts";
-export { loadSpawnConfig, type SpawnConfig } from "./spawn/mod.ts";
+export { loadSpawnConfig, type NamedAgent, type SpawnConfig } from "./spawn/config.ts";
 export { loadSandboxPolicy, type SandboxPolicy } from "./sandbox/mod.ts";
-export {
-  checkAvailability,
-  DeclaredToolBuilder,
-  type DeclaredToolOptions,
-  DEFINITION_FORMATS,
-  policyApprover,
-  rosterTools,
-  SpawnToolBuilder,
-  type SpawnToolOptions,
-  ToolError,
-  toolProblems,
-} from "./contract/mod.ts";
+export { DeclaredToolBuilder, type DeclaredToolOptions } from "./contract/declared_tool.ts";
+export { SpawnToolBuilder, type SpawnToolOptions } from "./contract/spawn_tool.ts";
+export { type RosterTool, rosterTools, type RosterToolsOptions } from "./contract/roster_tools.ts";
+export { checkAvailability, toolProblems } from "./contract/availability.ts";
+export { policyApprover, type PolicyApproverOptions } from "./contract/approver.ts";
+export { ToolError, type ToolErrorKind } from "./contract/tool_error.ts";
+export { DEFINITION_FORMATS } from "./contract/types.ts";
 export type { ApprovalRequest, Decision } from "./approval/approve.ts";
 export { BasisError, type ErrorCode, ManifestError } from "./errors.ts";
 export { english, type Locale, messages, type Phrase } from "./locale/mod.ts";
@@ -54,14 +49,8 @@ export { VERSION } from "./version.ts";
 export type * from "./contract/types.ts";
 export type * from "./manifest/types.ts";
 export type * from "./audit/types.ts";
-export type {
-  AvailabilityOptions,
-  OptionsBuilder,
-  PolicyApproverOptions,
-  RosterTool,
-  RosterToolsOptions,
-  ToolErrorKind,
-} from "./contract/mod.ts";
+export type { AvailabilityOptions } from "./contract/availability.ts";
+export type { OptionsBuilder } from "./contract/options_builder.ts";
 export type { Asker } from "./approval/approve.ts";
 export type { ApprovalPolicy } from "./approval/policy.ts";
 export type { ToolPreview } from "./approval/preview.ts";
@@ -72,17 +61,9 @@ export type {
   TerminalAnswer,
   ToolPromptRequest,
 } from "./approval/terminal/types.ts";
-export type {
-  ChildPolicy,
-  ChildPreview,
-  NamedAgent,
-  Reach,
-  ReachPolicy,
-  SpawnCall,
-  SpawnOutput,
-  SpawnPreview,
-  SpawnSideEffect,
-} from "./spawn/mod.ts";
+export type { ChildPolicy, ChildPreview } from "./spawn/child.ts";
+export type { Reach, ReachPolicy } from "./spawn/reach.ts";
+export type { SpawnCall, SpawnOutput, SpawnPreview, SpawnSideEffect } from "./spawn/types.ts";
 export type {
   GrantLists,
   PreviewSandbox,

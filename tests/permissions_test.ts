@@ -7,7 +7,8 @@ import { formatPermissions, permissionFlags } from "../src/permissions/format.ts
 import { ALL_RUNTIME_ENV } from "../src/permissions/derive.ts";
 import type { DerivedPermissions } from "../src/permissions/derive.ts";
 import { resolveProgram } from "../src/run/mod.ts";
-import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../src/spawn/mod.ts";
+import { KEPT_ENV } from "../src/spawn/limits.ts";
+import { SPAWN_DEPTH_VAR } from "../src/spawn/lineage.ts";
 import {
   cli,
   cliEnv,

@@ -9,19 +9,14 @@ import {
   SpawnToolBuilder,
   ToolError,
 } from "../src/mod.ts";
-import {
-  childPreview,
-  fillPlaceholders,
-  parseRoster,
-  parseSpawnConfig,
-  parseSpawnInput,
-  runSpawn,
-  spawnInputSchema,
-  spawnPreview,
-  spawnRefusal,
-  withinRoster,
-} from "../src/spawn/mod.ts";
-import type { SpawnCall } from "../src/spawn/mod.ts";
+import { childPreview, fillPlaceholders, parseRoster, withinRoster } from "../src/spawn/child.ts";
+import { parseSpawnConfig } from "../src/spawn/config.ts";
+import { parseSpawnInput } from "../src/spawn/grammar.ts";
+import { runSpawn } from "../src/spawn/run_spawn.ts";
+import { spawnInputSchema } from "../src/spawn/tool_definition.ts";
+import { spawnPreview } from "../src/spawn/preview.ts";
+import { spawnRefusal } from "../src/spawn/guard.ts";
+import type { SpawnCall } from "../src/spawn/types.ts";
 import { inheritedLineage } from "../src/spawn/lineage.ts";
 import { opening, say, wording } from "./_wording.ts";
 import { ROOT } from "./_cli.ts";

@@ -1,20 +1,15 @@
 import assert from "node:assert/strict";
 import { ManifestError } from "../src/errors.ts";
 import type { RunResult } from "../src/run/types.ts";
-import {
-  loadSpawnConfig,
-  parseSpawnConfig,
-  parseSpawnDepth,
-  runSpawn,
-  SPAWN_INPUT_SCHEMA,
-  type SpawnCall,
-  type SpawnGuardContext,
-  spawnOutput,
-  spawnPreview,
-  spawnRefusal,
-  spawnResultText,
-  spawnTimeout,
-} from "../src/spawn/mod.ts";
+import { loadSpawnConfig, parseSpawnConfig } from "../src/spawn/config.ts";
+import { parseSpawnDepth } from "../src/spawn/lineage.ts";
+import { runSpawn } from "../src/spawn/run_spawn.ts";
+import { SPAWN_INPUT_SCHEMA } from "../src/spawn/tool_definition.ts";
+import type { SpawnCall } from "../src/spawn/types.ts";
+import { type SpawnGuardContext, spawnRefusal } from "../src/spawn/guard.ts";
+import { spawnOutput, spawnResultText } from "../src/spawn/result.ts";
+import { spawnPreview } from "../src/spawn/preview.ts";
+import { spawnTimeout } from "../src/spawn/limits.ts";
 import { english, phrase } from "../src/locale/messages.ts";
 import { runResult, RUNS } from "./_run_result.ts";
 import { CYRILLIC } from "./_no_english.ts";

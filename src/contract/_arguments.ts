@@ -12,6 +12,7 @@
 import type { InputArgument } from "../manifest/types.ts";
 import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
+import { parseKeepingNumbers } from "../json_text.ts";
 import { pointerChild } from "../text.ts";
 
 /**
@@ -30,7 +31,8 @@ export function fillArguments(
   stdin: Uint8Array,
 ): string[] | { readonly pointer: string; readonly reason: Phrase } {
   const argv = [...command];
-  let lexemes: Map<string, string> | undefined;
+  // The digits the caller wrote: read from the program's stdin, so both carry the same.
+  let written: Record<string, unknown> | undefined;
   for (const { field, index, type, afterDashes } of args) {
     const refuse = (key: MessageKey, more = {}) => ({
       pointer: pointerChild("", field),
@@ -42,8 +44,8 @@ export function fillArguments(
     if (typeof value === "string" && type === "string") text = value;
     else if (typeof value === "boolean" && type === "boolean") text = String(value);
     else if (typeof value === "number" && type !== "string" && type !== "boolean") {
-      lexemes ??= topLevelNumbers(stdin, args);
-      text = lexemes.get(field) ?? String(value);
+      written ??= keptNumbers(stdin);
+      text = JSON.stringify(Object.hasOwn(written, field) ? written[field] : value);
     } else return refuse("input.argument_type", { type });
     if (text.includes("\0")) return refuse("input.argument_nul");
     if (text.startsWith("-") && !afterDashes) return refuse("input.argument_dash");
@@ -52,36 +54,11 @@ export function fillArguments(
   return argv;
 }
 
-/** `JSON.parse`'s reviver with the source text of each primitive (ES2025, in V8). */
-type SourceReviver = (
-  this: unknown,
-  key: string,
-  value: unknown,
-  context: { source?: string },
-) => unknown;
-
-/**
- * The text of each number the input holds at a top-level property an argument is filled from,
- * read from the program's stdin (so the argument and stdin carry the same digits).
- */
-function topLevelNumbers(stdin: Uint8Array, args: readonly InputArgument[]): Map<string, string> {
-  const wanted = new Set(args.filter((arg) => arg.type !== "string").map((arg) => arg.field));
-  const seen: { holder: unknown; key: string; source: string }[] = [];
-  const reviver: SourceReviver = function (key, value, context) {
-    if (typeof value === "number" && wanted.has(key) && context.source !== undefined) {
-      seen.push({ holder: this, key, source: context.source });
-    }
-    return value;
-  };
-  const found = new Map<string, string>();
+/** The input as the program receives it, each number kept as written (`{}` if it is not JSON). */
+function keptNumbers(stdin: Uint8Array): Record<string, unknown> {
   try {
-    const root = JSON.parse(
-      new TextDecoder().decode(stdin),
-      reviver as Parameters<typeof JSON.parse>[1],
-    );
-    for (const { holder, key, source } of seen) if (holder === root) found.set(key, source);
+    return parseKeepingNumbers(new TextDecoder().decode(stdin)) as Record<string, unknown>;
   } catch {
-    // Not the text it should be: the double's digits are used.
+    return {};
   }
-  return found;
 }

@@ -13,7 +13,7 @@ import { canonicalPath, type EnvLookup } from "../paths.ts";
 import { callSecrets, Redactor } from "../redact.ts";
 import type { RunResult } from "../run/types.ts";
 import { planSandbox, spawnPreviewGrants } from "../sandbox/plan.ts";
-import type { SandboxOptions, SandboxPlan } from "../sandbox/types.ts";
+import type { SandboxPlan } from "../sandbox/types.ts";
 import { childPreview } from "../spawn/child.ts";
 import { childPolicy, namedAgents, reachPolicy, type SpawnConfig } from "../spawn/config.ts";
 import { parseSpawnInput } from "../spawn/grammar.ts";
@@ -28,21 +28,18 @@ import type { SpawnSideEffect } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
 import { carryOut, Execution, failureCode, runFailed, type Sinks } from "./_call.ts";
 import { definitionOf } from "./_definition.ts";
-import type { PolicyApproverOptions } from "./approver.ts";
+import type { DeclaredToolOptions } from "./declared_tool.ts";
 import { type CallContext, contextOf } from "./context.ts";
 import { OptionsBuilder } from "./options_builder.ts";
 import { ToolError } from "./tool_error.ts";
-import type { Approver, AuditSink, DefinitionFormat, SpawnToolExtra, Tool } from "./types.ts";
+import type { DefinitionFormat, SpawnToolExtra, Tool } from "./types.ts";
 import type { ToolDefinitions, ToolOutput, ToolService } from "./types.ts";
 
-/** Options of {@linkcode SpawnToolBuilder}. Every one is optional. */
-export interface SpawnToolOptions {
-  /**
-   * The language of the tool's texts and user-facing errors.
-   *
-   * @default {"en-US"}
-   */
-  locale?: Locale | string;
+/**
+ * Options of {@linkcode SpawnToolBuilder}. Every one is optional; those shared with a declared
+ * tool (the locale, `env`, approval, audit, sandbox) mean what they mean there.
+ */
+export interface SpawnToolOptions extends Omit<DeclaredToolOptions, "cacheDir" | "spillDir"> {
   /**
    * The workspace root: where commands and subagents run, the scope of remembered rules.
    *
@@ -61,13 +58,6 @@ export interface SpawnToolOptions {
    * @default {0}
    */
   depth?: number | "unknown";
-  /**
-   * Variables added to both modes' environment (the CLI's `--env` pairs). Their values are
-   * secrets: redacted from the output, the prompt and the audit trail.
-   *
-   * @default {{}}
-   */
-  env?: Readonly<Record<string, string>>;
   /**
    * More variables for a subagent only (the approval settings it inherits).
    *
@@ -88,37 +78,11 @@ export interface SpawnToolOptions {
    */
   timeoutMs?: number;
   /**
-   * How the built-in approver decides. Ignored when `approver` is given.
-   *
-   * @default {{ policy: "prompt" }}
-   */
-  approval?: Omit<PolicyApproverOptions, "root">;
-  /**
-   * Decides every call that passed the grammar and the refusals.
-   *
-   * @default {policyApprover({ ...approval, root })}
-   */
-  approver?: Approver;
-  /**
-   * Where decisions and runs are recorded.
-   *
-   * @default {nothing is recorded}
-   */
-  audit?: AuditSink;
-  /**
    * Where the variables a command keeps (`PATH`, `HOME`, `LANG`) are read from.
    *
    * @default {readEnv}
    */
   readEnv?: EnvLookup;
-  /**
-   * The OS sandbox local commands run in (and subagents, when the policy's `spawn.agent` says
-   * so): the default, plus the policy's `spawn` grants. Commands on a target are not confined
-   * here: they run on another machine.
-   *
-   * @default {the built-in policy: "auto"}
-   */
-  sandbox?: SandboxOptions;
 }
 
 /** What `toService()` returns for spawn: the text for a model and the structured output. */

@@ -72,9 +72,7 @@ export class ToolError extends BasisError {
   ) {
     super(code, message, { cause: options.cause });
     this.name = "ToolError";
-    this.kind = kind;
-    this.tool = options.tool;
-    this.output = options.output;
+    [this.kind, this.tool, this.output] = [kind, options.tool, options.output];
     this.summary = options.summary ?? this.message;
   }
 

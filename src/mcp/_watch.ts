@@ -71,13 +71,12 @@ export function watchFiles(
     }
   };
   arm();
-  return {
-    close() {
-      closed = true;
-      clearTimeout(timer);
-      watchers.forEach(stop);
-    },
+  const close = () => {
+    closed = true;
+    clearTimeout(timer);
+    watchers.forEach(stop);
   };
+  return { close };
 }
 
 /**

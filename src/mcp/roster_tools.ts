@@ -9,7 +9,7 @@
 import { checkAvailability } from "../contract/availability.ts";
 import type { CallContext } from "../contract/context.ts";
 import { toolsOf } from "../contract/roster_tools.ts";
-import type { Approver, Tool } from "../contract/types.ts";
+import type { Approver } from "../contract/types.ts";
 import { loadRoster } from "../manifest/load.ts";
 import { joinPath } from "../paths.ts";
 import { ManifestError } from "../errors.ts";
@@ -100,14 +100,9 @@ async function loadRosterTools(
     // A program can appear later without any file changing: look again from time to time.
     recheck: !left.has(tool.name) && tool.problems.some(({ field }) => field === "command[0]"),
   }));
-  const served = names === undefined || names.includes(SPAWN_TOOL);
+  const spawned = names === undefined || names.includes(SPAWN_TOOL);
   const broken = spawn instanceof ManifestError;
-  if (served && broken) unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems });
-  const config = served && !broken ? spawn : undefined;
-  const tools = toolsOf(roster, config, {
-    ...context,
-    approver,
-    sandbox: settings.sandbox(policy),
-  });
-  return { tools: tools as Tool[], unavailable };
+  if (spawned && broken) unavailable.push({ name: SPAWN_TOOL, problems: spawn.problems });
+  const served = { ...context, approver, sandbox: settings.sandbox(policy) };
+  return { tools: toolsOf(roster, spawned && !broken ? spawn : undefined, served), unavailable };
 }

@@ -171,8 +171,6 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   // Aborted when the server stops: every call in flight stops with it. The SDK aborts the calls it
   // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
   const stopping = new AbortController();
-  const ending = stopping.signal;
-  const progressMs = options.progressIntervalMs ?? 100;
 
   // The two methods of every call, without the SDK's parse of each request and result again.
   server.fallbackRequestHandler = (request, extra) => {
@@ -182,22 +180,23 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     const tool = roster.tools.get(name);
     if (tool === undefined) throw protocolError(INVALID_PARAMS, notServed(name, roster, words));
     const token = extra._meta?.progressToken;
-    const progress = token === undefined ? undefined : (lines: number) =>
-      extra.sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress: lines, message: progressText(lines, words) },
-      });
+    const progress = token === undefined ? undefined : (lines: number) => {
+      const count = plural(locale, lines, words.t("count.lines"));
+      const message = words.t("mcp.progress", { count: lines, lines: count });
+      const params = { progressToken: token, progress: lines, message };
+      return extra.sendNotification({ method: "notifications/progress", params });
+    };
     const call = (async (): Promise<CallToolResult> => {
-      let stop: (() => void) | undefined;
+      const reporter = progress && reportProgress(progress, options.progressIntervalMs ?? 100);
       try {
         const execution = await tool.execution(args);
-        if (progress) stop = reportProgress(execution.outputStream(), progress, progressMs);
-        const output = await execution.execute({ signal: AbortSignal.any([extra.signal, ending]) });
+        const signal = AbortSignal.any([extra.signal, stopping.signal]);
+        const output = await execution.execute({ signal, ...(reporter && reporter.sink) });
         const { structuredContent, result: text, images } = output;
         // A tool with an output schema gives its structured result beside the same JSON as
         // text, for clients that read only the text.
         return {
-          ...(structuredContent === undefined ? {} : { structuredContent }),
+          ...(structuredContent && { structuredContent }),
           content: [
             { type: "text", text },
             ...images.map((image) => ({ type: "image" as const, ...image })),
@@ -220,7 +219,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
         logAt("error")(words.t("mcp.tool_bug", { tool: quoted, detail }));
         throw protocolError(-32603, words.t("mcp.tool_bug_reply", { tool: quoted }));
       } finally {
-        stop?.();
+        reporter?.stop();
       }
     })();
     calls.add(call);
@@ -273,8 +272,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
 
   const end = () => void server.close().catch(() => {});
   // The client went away: stdin ended, or stdout can no longer be written (EPIPE).
-  stdin.once("end", end);
-  stdin.once("close", end);
+  stdin.once("end", end).once("close", end);
   stdout.on("error", end);
   signal?.addEventListener("abort", end, { once: true });
   try {
@@ -290,8 +288,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     ended = true;
     clearTimeout(recheck);
     watch.close();
-    stdin.off("end", end);
-    stdin.off("close", end);
+    stdin.off("end", end).off("close", end);
     stdout.off("error", end);
     signal?.removeEventListener("abort", end);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -338,17 +335,13 @@ function protocolError(code: number, message: string): Error {
 }
 
 /**
- * Reads an execution's output and reports the number of lines written so far (stdout and stderr
+ * Counts an execution's output lines and reports the number written so far (stdout and stderr
  * together; never the output itself, which may hold what the tool's env values are): the first
  * at once, later ones at most once every `intervalMs`, the latest always sent while the call runs.
  *
- * @returns Stops sending (nothing is sent once it returns) and reading.
+ * @returns What takes the output, and what stops sending (nothing is sent once it returns).
  */
-function reportProgress(
-  stream: ReadableStream<OutputChunk>,
-  send: (lines: number) => Promise<void>,
-  intervalMs: number,
-): () => void {
+function reportProgress(send: (lines: number) => Promise<void>, intervalMs: number) {
   let [lines, sent, next, stopped] = [0, 0, 0, false];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -357,27 +350,17 @@ function reportProgress(
     [sent, next] = [lines, performance.now() + intervalMs];
     send(lines).catch(() => {});
   };
-  const reader = stream.getReader();
-  (async () => {
-    for (let read = await reader.read(); !read.done && !stopped; read = await reader.read()) {
-      const data = read.value.data;
-      for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, at + 1)) lines++;
-      if (timer !== undefined || lines === sent) continue;
-      if (next <= performance.now()) flush();
-      else timer = setTimeout(flush, next - performance.now());
-    }
-  })().catch(() => {}); // The stream was cancelled: the call is over.
-  return () => {
+  const onOutput = ({ data }: OutputChunk) => {
+    for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, at + 1)) lines++;
+    if (stopped || timer !== undefined || lines === sent) return;
+    if (next <= performance.now()) flush();
+    else timer = setTimeout(flush, next - performance.now());
+  };
+  const stop = () => {
     stopped = true;
     clearTimeout(timer);
-    reader.cancel().catch(() => {});
   };
-}
-
-/** The message of a progress notification: how many lines of output so far. */
-function progressText(lines: number, words: Messages): string {
-  const noun = plural(words.locale, lines, words.t("count.lines"));
-  return words.t("mcp.progress", { count: lines, lines: noun });
+  return { sink: { onOutput }, stop };
 }
 
 const ENCODER = new TextEncoder();

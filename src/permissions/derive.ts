@@ -20,7 +20,8 @@ import {
 import { attempt } from "../quietly.ts";
 import { callSecrets, redactorOf } from "../redact.ts";
 import { KILL_PROGRAMS, loaderVarNames, resolveProgram } from "../run/mod.ts";
-import { KEPT_ENV, SPAWN_DEPTH_VAR } from "../spawn/mod.ts";
+import { KEPT_ENV } from "../spawn/limits.ts";
+import { SPAWN_DEPTH_VAR } from "../spawn/lineage.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
 
@@ -85,11 +86,7 @@ export interface DeriveOptions {
    * The OS sandbox: whether declared tools run in it, and the paths it looks at (`read`) and
    * creates (`write`) to set a call up. @default no sandbox
    */
-  sandbox?: {
-    readonly sandboxed: boolean;
-    readonly read: readonly string[];
-    readonly write: readonly string[];
-  };
+  sandbox?: { sandboxed: boolean; read: readonly string[]; write: readonly string[] };
 }
 
 /**

@@ -16,17 +16,6 @@
 
 /** The variable naming the tools a child basis-tools exposes, joined by commas. */
 export const ROSTER_VAR = "BASIS_ROSTER";
-/** The variable naming the model a child agent is to use (set for the child; never read here). */
-export const MODEL_ENV_NAME = "BASIS_MODEL";
-/**
- * The variable holding the system prompt that replaces a child agent's own (set for the child;
- * never read here).
- */
-export const SYSTEM_PROMPT_ENV_NAME = "BASIS_SYSTEM_PROMPT";
-/** Replaced in an agent's argv by the child's model. */
-export const MODEL_PLACEHOLDER = "{model}";
-/** Replaced in an agent's argv by the child's system prompt. */
-export const SYSTEM_PROMPT_PLACEHOLDER = "{system_prompt}";
 
 /** What the user's config overrides for a delegated child; an absent key is inherited. */
 export interface ChildPolicy {
@@ -98,8 +87,9 @@ export function childPreview(
 export function childEnv(child: ChildPreview | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   if (child?.roster !== undefined) env[ROSTER_VAR] = child.roster.join(",");
-  if (child?.model !== undefined) env[MODEL_ENV_NAME] = child.model;
-  if (child?.system_prompt !== undefined) env[SYSTEM_PROMPT_ENV_NAME] = child.system_prompt;
+  // Set for the child; never read here.
+  if (child?.model !== undefined) env.BASIS_MODEL = child.model;
+  if (child?.system_prompt !== undefined) env.BASIS_SYSTEM_PROMPT = child.system_prompt;
   return env;
 }
 
@@ -126,7 +116,7 @@ export function fillPlaceholders(
   // One pass, so a model holding "{system_prompt}" is not filled in again.
   const filled = args.map((arg) =>
     arg.replace(PLACEHOLDERS, (found) => {
-      const value = found === MODEL_PLACEHOLDER ? child?.model : child?.system_prompt;
+      const value = found === "{model}" ? child?.model : child?.system_prompt;
       return value ?? found;
     })
   );

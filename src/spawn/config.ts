@@ -26,7 +26,7 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import { joinPath, parentPath, resolvePath } from "../paths.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
 import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
-import { type ChildPolicy, MODEL_PLACEHOLDER, SYSTEM_PROMPT_PLACEHOLDER } from "./child.ts";
+import type { ChildPolicy } from "./child.ts";
 import { DEFAULT_REACH_POLICY, type Reach, REACH_VALUES, type ReachPolicy } from "./reach.ts";
 
 /** The file name inside the config directory. */
@@ -61,8 +61,6 @@ export interface SpawnConfig {
   readonly child?: ChildPolicy;
 }
 
-const NO_AGENTS: ReadonlyMap<string, NamedAgent> = new Map();
-
 /**
  * The named agents of a configuration.
  *
@@ -70,7 +68,7 @@ const NO_AGENTS: ReadonlyMap<string, NamedAgent> = new Map();
  * @returns Name → agent (empty when none are configured).
  */
 export function namedAgents(config: SpawnConfig): ReadonlyMap<string, NamedAgent> {
-  return config.agents ?? NO_AGENTS;
+  return config.agents ?? new Map();
 }
 
 /**
@@ -91,11 +89,7 @@ export function reachPolicy(config: SpawnConfig): ReachPolicy {
  * @returns The policy (empty when nothing is overridden).
  */
 export function childPolicy(config: SpawnConfig, agent: string | undefined): ChildPolicy {
-  if (agent !== undefined) {
-    const named = namedAgents(config).get(agent);
-    if (named !== undefined) return named.child;
-  }
-  return config.child ?? {};
+  return (agent === undefined ? undefined : config.agents?.get(agent)?.child) ?? config.child ?? {};
 }
 
 /**
@@ -117,7 +111,7 @@ export function childPolicy(config: SpawnConfig, agent: string | undefined): Chi
  */
 export async function loadSpawnConfig(configDir: string): Promise<SpawnConfig> {
   const file = resolvePath(joinPath(configDir, SPAWN_CONFIG_FILE));
-  return await loadConfigFile(file, defaults, parseSpawnConfig);
+  return await loadConfigFile(file, (file) => build({}, file), parseSpawnConfig);
 }
 
 /**
@@ -209,30 +203,22 @@ function facts(raw: Raw, config: SpawnConfig): ShapeProblem[] {
     add(["reach", "default"], phrase("spawn_config.reach_default_allowed", { allowed }));
   }
   const check = (argv: readonly string[], child: ChildPolicy, path: (string | number)[]) => {
-    const model = [MODEL_PLACEHOLDER, "model", child.model] as const;
-    const holes = [
-      model,
-      [SYSTEM_PROMPT_PLACEHOLDER, "system_prompt", child.systemPrompt] as const,
-    ];
+    const holes = [["model", child.model], ["system_prompt", child.systemPrompt]] as const;
     argv.forEach((arg, index) => {
-      for (const [hole, key, set] of holes) {
-        if (index === 0 || set !== undefined || !arg.includes(hole)) continue;
-        const placeholder = JSON.stringify(hole);
+      for (const [key, set] of holes) {
+        if (index === 0 || set !== undefined || !arg.includes(`{${key}}`)) continue;
+        const placeholder = JSON.stringify(`{${key}}`);
         add([...path, index], phrase("spawn_config.placeholder", { placeholder, key }));
       }
     });
   };
   if (config.agent !== undefined) check(config.agent, config.child ?? {}, ["agent"]);
-  for (const [name, agent] of namedAgents(config)) {
+  for (const [name, { argv, child }] of namedAgents(config)) {
     check(
-      agent.argv,
-      agent.child,
+      argv,
+      child,
       Array.isArray(raw.agents![name]) ? ["agents", name] : ["agents", name, "argv"],
     );
   }
   return found;
-}
-
-function defaults(file: string): SpawnConfig {
-  return build({}, file);
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { foundPhrase } from "../json_kind.ts";
+import { foundPhrase, jsonKind } from "../json_kind.ts";
 import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
 import { isReach } from "./reach.ts";
@@ -80,12 +80,15 @@ function refuse(
  * ```
  */
 export function parseSpawnInput(input: unknown): SpawnParse {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    const found = foundPhrase(input);
-    return refuse("spawn.input.must_be_object", { found }, phrase("schema.root"));
+  if (jsonKind(input) !== "object") {
+    return refuse(
+      "spawn.input.must_be_object",
+      { found: foundPhrase(input) },
+      phrase("schema.root"),
+    );
   }
   const { input: value, reach, ...rest } = input as Record<string, unknown>;
-  if (!Object.hasOwn(input, "input")) return refuse("spawn.input.missing");
+  if (!Object.hasOwn(input as object, "input")) return refuse("spawn.input.missing");
   if (typeof value !== "string") {
     return refuse("spawn.input.not_string", { found: foundPhrase(value) });
   }
@@ -94,35 +97,17 @@ export function parseSpawnInput(input: unknown): SpawnParse {
   if (reach !== undefined && reach !== null && !isReach(reach)) {
     return refuse("spawn.input.bad_reach", { found: foundPhrase(reach) }, "/reach");
   }
-  const parsed = parseSpawnString(value);
+  const parsed = parseString(trim(value));
   return parsed.ok && isReach(reach) ? accept({ ...parsed.call, reach }) : parsed;
 }
 
-/**
- * Reads the spawn string itself (the value of `input`), with the rules of
- * {@linkcode parseSpawnInput} from step 2 on.
- *
- * @param text The string.
- * @returns The call, or the refusal as data and as a phrase naming the field (`/input`).
- *
- * @example A task that starts with "!"
- * ```ts
- * import { parseSpawnString } from "./grammar.ts";
- * const parsed = parseSpawnString("!!!x");
- * console.assert(parsed.ok && parsed.call.mode === "agent" && parsed.call.body === "!!x");
- * ```
- */
-export function parseSpawnString(text: string): SpawnParse {
-  const trimmed = trim(text);
-  if (!trimmed.startsWith("!")) {
-    if (trimmed === "") return refuse("spawn.input.empty");
-    return task(trimmed);
-  }
-  if (trimmed.startsWith("!!")) return accept({ mode: "agent", body: trimmed.slice(1) });
-  if (trimmed.startsWith("!@")) return targeted(trimmed.slice(2));
-  const body = trim(trimmed.slice(1));
-  if (body === "") return refuse("spawn.input.no_command");
-  return accept({ mode: "command", body });
+/** The trimmed spawn string, with the rules of {@linkcode parseSpawnInput} from step 3 on. */
+function parseString(text: string): SpawnParse {
+  if (!text.startsWith("!")) return text === "" ? refuse("spawn.input.empty") : task(text);
+  if (text.startsWith("!!")) return accept({ mode: "agent", body: text.slice(1) });
+  if (text.startsWith("!@")) return targeted(text.slice(2));
+  const body = trim(text.slice(1));
+  return body === "" ? refuse("spawn.input.no_command") : accept({ mode: "command", body });
 }
 
 /** `!@` and what follows it. */

@@ -4,12 +4,6 @@
  * @module
  */
 
-/** A command's time limit unless `--spawn-timeout` says otherwise: 120 s. */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
-/** A subagent's time limit unless `--spawn-timeout` says otherwise: 600 s. */
-export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
-/** The longest time limit a spawn call may have: 600 s. Longer requests are cut to it. */
-export const MAX_SPAWN_TIMEOUT_MS = 600_000;
 /** Each of stdout and stderr is kept up to this many bytes: 64 KiB. */
 export const SPAWN_OUTPUT_CAP = 65_536;
 /** The exit code a timed-out call reports (as `timeout(1)` does). */
@@ -30,7 +24,8 @@ export const KEPT_ENV: readonly string[] = Object.freeze(
  *
  * @param mode The call's mode.
  * @param requested The `--spawn-timeout` value, when given.
- * @returns The limit in milliseconds, at most {@linkcode MAX_SPAWN_TIMEOUT_MS}.
+ * @returns The limit in milliseconds: by default 120 s for a command, 600 s for a subagent; at
+ *   most 600 s (longer requests are cut to it).
  *
  * @example Defaults and the cap
  * ```ts
@@ -41,7 +36,5 @@ export const KEPT_ENV: readonly string[] = Object.freeze(
  * ```
  */
 export function spawnTimeout(mode: "command" | "agent", requested: number | undefined): number {
-  const chosen = requested ??
-    (mode === "command" ? DEFAULT_COMMAND_TIMEOUT_MS : DEFAULT_AGENT_TIMEOUT_MS);
-  return Math.min(chosen, MAX_SPAWN_TIMEOUT_MS);
+  return Math.min(requested ?? (mode === "command" ? 120_000 : 600_000), 600_000);
 }

@@ -44,10 +44,9 @@ export const SPAWN_DEPTH_VAR = "BASIS_SPAWN_DEPTH";
  * ```
  */
 export function parseSpawnDepth(value: string | undefined): number | undefined {
+  // Blank is 0 (`Number("")`); anything but digits is unknown.
   const text = value?.trim() ?? "";
-  if (text === "") return 0;
-  if (!/^[0-9]+$/.test(text)) return undefined;
-  const depth = Number(text);
+  const depth = /^[0-9]*$/.test(text) ? Number(text) : NaN;
   return Number.isSafeInteger(depth) ? depth : undefined;
 }
 
@@ -197,21 +196,19 @@ export function dropLineageRecord(path: string | undefined): void {
  */
 function ancestorValues(env: EnvLookup): Record<string, string>[] {
   const found: Record<string, string>[] = [];
-  let own: string | undefined;
+  const records = [CONFINED_RECORD];
   try {
-    own = joinPath(stateDir(env), "lineage", String(Deno.ppid));
+    records.push(joinPath(lineageDir(env), String(Deno.ppid)));
   } catch {
     // No state directory: no record of the parent either.
   }
-  for (const path of [CONFINED_RECORD, own]) {
-    const values = path === undefined ? undefined : recordAt(path);
+  for (const path of records) {
+    const values = recordAt(path);
     if (values !== undefined) found.push(values);
   }
-  if (Deno.build.os !== "linux") return found;
   try {
-    if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") {
-      return found;
-    }
+    const proc = Deno.permissions.querySync({ name: "read", path: "/proc" }).state;
+    if (Deno.build.os !== "linux" || proc !== "granted") return found;
   } catch {
     return found;
   }

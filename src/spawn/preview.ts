@@ -4,9 +4,6 @@
  * @module
  */
 
-import type { ChildPreview } from "./child.ts";
-import type { Reach } from "./reach.ts";
-import type { SandboxGrants } from "../sandbox/types.ts";
 import type { SpawnCall, SpawnPreview } from "./types.ts";
 
 /** The target a preview names when the call has none. */
@@ -38,11 +35,7 @@ export const LOCAL_TARGET = "local";
 export function spawnPreview(
   call: SpawnCall,
   cwd: string,
-  extra: {
-    readonly sandbox?: SandboxGrants | undefined;
-    readonly reach?: Reach | undefined;
-    readonly child?: ChildPreview | undefined;
-  } = {},
+  extra: { readonly [K in "sandbox" | "reach" | "child"]?: SpawnPreview[K] | undefined } = {},
 ): SpawnPreview {
   const { sandbox, reach, child } = extra;
   return {

@@ -13,7 +13,7 @@ import { type EnvLookup, readEnv } from "../paths.ts";
 import { runProgram } from "../run/run_program.ts";
 import type { RunOptions, RunRequest, RunResult, SandboxWrap } from "../run/types.ts";
 import { childEnv, type ChildPreview, fillPlaceholders, ROSTER_VAR } from "./child.ts";
-import { namedAgents, type SpawnConfig } from "./config.ts";
+import type { SpawnConfig } from "./config.ts";
 import {
   CONFINED_RECORD,
   dropLineageRecord,
@@ -89,13 +89,20 @@ export async function runSpawn(
   cwd: string,
   options: RunSpawnOptions,
 ): Promise<RunResult> {
-  const env = options.env ?? {};
+  const { config, env = {}, child, signal, onStdout, onStderr, secrets } = options;
   const timeoutMs = spawnTimeout(call.mode, options.timeoutMs);
   let request: RunRequest;
+  // A subagent's lineage is also kept as a record (see lineage.ts): an MCP client it runs may strip
+  // its environment. A confined one's is bound into its sandbox; an unconfined one's is keyed by
+  // its pid (setpriv and setsid exec in place), written before it is given its task. The record is
+  // kept before the start, so that a subagent whose record cannot be kept (a read-only or full
+  // state directory, a basis-tools inside a sandbox) is never started: its children could not know
+  // their depth once a client clears their environment.
+  let record: string | undefined;
+  let onStart: ((pid: number) => void) | undefined;
+  let wrap = options.sandbox;
   if (call.mode === "command") {
-    const prefix = call.target === undefined
-      ? [SHELL, "-c"]
-      : options.config.targets.get(call.target);
+    const prefix = call.target === undefined ? [SHELL, "-c"] : config.targets.get(call.target);
     if (prefix === undefined) {
       const params = { target: JSON.stringify(call.target) };
       throw BasisError.of("denied", phrase("error.spawn_unknown_target", params));
@@ -110,45 +117,23 @@ export async function runSpawn(
     const stdin = new Uint8Array();
     request = { program, args, cwd, stdin, env: [kept, env], clearEnv: true, timeoutMs };
   } else {
-    const [program = "", ...args] = fillPlaceholders(
-      agentArgv(call.target, options.config),
-      options.child,
-    );
+    const [program = "", ...args] = fillPlaceholders(agentArgv(call.target, config), child);
     const depth = { [SPAWN_DEPTH_VAR]: String((options.depth ?? 0) + 1) };
-    const layers = [env, options.agentEnv ?? {}, childEnv(options.child), depth];
-    request = {
-      program,
-      args,
-      cwd,
-      stdin: new TextEncoder().encode(call.body),
-      env: layers,
-      timeoutMs,
-    };
-  }
-  // A subagent's lineage is also kept as a record (see lineage.ts): an MCP client it runs may strip
-  // its environment. A confined one's is bound into its sandbox; an unconfined one's is keyed by
-  // its pid (setpriv and setsid exec in place), written before it is given its task. The record is
-  // kept before the start, so that a subagent whose record cannot be kept (a read-only or full
-  // state directory, a basis-tools inside a sandbox) is never started: its children could not know
-  // their depth once a client clears their environment.
-  let record: string | undefined;
-  let onStart: ((pid: number) => void) | undefined;
-  let wrap = options.sandbox;
-  if (call.mode === "agent") {
-    const merged = Object.assign({}, ...request.env ?? []) as Record<string, string>;
-    const roster = merged[ROSTER_VAR] ?? readEnv(ROSTER_VAR);
-    const values = {
-      [SPAWN_DEPTH_VAR]: merged[SPAWN_DEPTH_VAR] ?? "0",
-      ...(roster === undefined ? {} : { [ROSTER_VAR]: roster }),
-    };
+    const layers = [env, options.agentEnv ?? {}, childEnv(child), depth];
+    const stdin = new TextEncoder().encode(call.body);
+    request = { program, args, cwd, stdin, env: layers, timeoutMs };
+    const roster = Object.assign({}, ...layers)[ROSTER_VAR] ?? readEnv(ROSTER_VAR);
+    const values = { ...depth, ...(roster === undefined ? {} : { [ROSTER_VAR]: roster }) };
     const kept = keepLineageRecord(`pending-${crypto.randomUUID()}`, values);
     if (kept === undefined) {
       throw BasisError.of("denied", phrase("error.spawn_no_lineage", { dir: lineageDir() }));
     }
     record = kept;
     if (wrap?.kind === "bwrap") {
-      const args = [...wrap.args.slice(0, -1), "--ro-bind", kept, CONFINED_RECORD, "--"];
-      wrap = { ...wrap, args };
+      wrap = {
+        ...wrap,
+        args: [...wrap.args.slice(0, -1), "--ro-bind", kept, CONFINED_RECORD, "--"],
+      };
     } else {
       // Unconfined, the child finds it by its parent's pid: the agent's own.
       onStart = (pid) => record = renameLineageRecord(kept, String(pid));
@@ -159,11 +144,11 @@ export async function runSpawn(
       maxBytes: SPAWN_OUTPUT_CAP,
       maxLines: Infinity,
       maxStderrBytes: SPAWN_OUTPUT_CAP,
-      secrets: options.secrets,
+      secrets,
       onStart,
-      signal: options.signal,
-      onStdout: options.onStdout,
-      onStderr: options.onStderr,
+      signal,
+      onStdout,
+      onStderr,
     });
   } finally {
     dropLineageRecord(record);
@@ -176,10 +161,10 @@ function agentArgv(target: string | undefined, config: SpawnConfig): readonly st
     if (config.agent === undefined) throw BasisError.of("denied", phrase("error.spawn_no_agent"));
     return config.agent;
   }
-  const named = namedAgents(config).get(target);
-  if (named === undefined) {
-    const params = { agent: JSON.stringify(target) };
-    throw BasisError.of("denied", phrase("error.spawn_unknown_agent", params));
-  }
-  return named.argv;
+  const named = config.agents?.get(target);
+  if (named !== undefined) return named.argv;
+  throw BasisError.of(
+    "denied",
+    phrase("error.spawn_unknown_agent", { agent: JSON.stringify(target) }),
+  );
 }

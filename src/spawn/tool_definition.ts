@@ -24,23 +24,10 @@ export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.free
 });
 
 /**
- * Whether the tool offers `reach`: when named agents exist (a task may address one) or the user's
- * reach policy is not the default. Otherwise the schema is exactly {@linkcode SPAWN_INPUT_SCHEMA}
- * (a call may still give `reach`; it is checked the same way).
- *
- * @param config The user's spawn configuration.
- * @returns True when the schema lists `reach`.
- */
-export function offersReach(config: SpawnConfig): boolean {
-  const policy = reachPolicy(config);
-  // The default policy: every value allowed, `any` when a call says nothing.
-  return namedAgents(config).size > 0 || policy.default !== "any" ||
-    policy.allow.length !== REACH_VALUES.length;
-}
-
-/**
  * The spawn tool's input schema for a configuration: `input`, and the optional `reach` with the
- * values the user's policy allows (see {@linkcode offersReach}).
+ * values the user's policy allows when named agents exist (a task may address one) or the user's
+ * reach policy is not the default. Otherwise the schema is exactly
+ * {@linkcode SPAWN_INPUT_SCHEMA} (a call may still give `reach`; it is checked the same way).
  *
  * @param config The user's spawn configuration.
  * @returns A new schema object the caller owns.
@@ -58,8 +45,10 @@ export function offersReach(config: SpawnConfig): boolean {
  */
 export function spawnInputSchema(config: SpawnConfig): Record<string, unknown> {
   const schema = structuredClone(SPAWN_INPUT_SCHEMA) as Record<string, unknown>;
-  if (!offersReach(config)) return schema;
   const policy = reachPolicy(config);
+  // The default policy: every value allowed, `any` when a call says nothing.
+  const plain = policy.default === "any" && policy.allow.length === REACH_VALUES.length;
+  if (plain && namedAgents(config).size === 0) return schema;
   const properties = schema.properties as Record<string, unknown>;
   properties.reach = {
     type: "string",

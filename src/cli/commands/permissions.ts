@@ -14,7 +14,9 @@ import {
   PERMISSION_FORMATS,
   type PermissionFormat,
 } from "../../permissions/format.ts";
-import { namedAgents, SHELL, SPAWN_TOOL } from "../../spawn/mod.ts";
+import { namedAgents } from "../../spawn/config.ts";
+import { SHELL } from "../../spawn/run_spawn.ts";
+import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { spawnConfigFor } from "../_roster.ts";
 import { err, leftOut, out } from "../output.ts";
 import { BasisError, type ManifestProblem } from "../../errors.ts";
