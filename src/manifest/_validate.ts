@@ -400,6 +400,7 @@ function checkArguments(
     const name = JSON.stringify(field);
     const property = Object.hasOwn(properties, field) ? properties[field] : undefined;
     const type = isObject(property) ? property.type : undefined;
+    const afterDashes = dashes !== -1 && dashes < index;
     if (property === undefined) {
       const near = nearWords(field, Object.keys(properties), 1)[0];
       where(
@@ -410,12 +411,8 @@ function checkArguments(
     } else if (typeof type !== "string" || !ARGUMENT_TYPES.includes(type)) {
       const found = type === undefined ? phrase("found.nothing") : show(type);
       where(phrase("manifest.argument_type", { name, found }));
-    } else if (!required.includes(field)) {
-      where(phrase("manifest.argument_optional", { name }));
-    } else {
-      const afterDashes = dashes !== -1 && dashes < index;
-      out.push({ index, field, type: type as ArgumentType, afterDashes });
-    }
+    } else if (!required.includes(field)) where(phrase("manifest.argument_optional", { name }));
+    else out.push({ index, field, type: type as ArgumentType, afterDashes });
   }
   return out;
 }

@@ -79,20 +79,18 @@ function property(name: string): string {
   return CATEGORIES.get(name) ?? name;
 }
 
-/** `\uXXXX` at `at` (the backslash), as a code point and the index after it; a pair is one. */
-function unicodeEscape(text: string, at: number): [code: number, next: number] {
+/** `\uXXXX` at `at` (the backslash), as RE2's `\x{…}` and the index after it; a pair is one. */
+function unicodeEscape(text: string, at: number): [text: string, next: number] {
   if (text[at + 2] === "{") {
     const close = text.indexOf("}", at + 3);
-    return [parseInt(text.slice(at + 3, close), 16), close + 1];
+    return [hex(parseInt(text.slice(at + 3, close), 16)), close + 1];
   }
   const code = parseInt(text.slice(at + 2, at + 6), 16);
-  if (code >= 0xd800 && code <= 0xdbff && text.startsWith("\\u", at + 6)) {
-    const low = parseInt(text.slice(at + 8, at + 12), 16);
-    if (low >= 0xdc00 && low <= 0xdfff) {
-      return [0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00), at + 12];
-    }
-  }
-  return [code, at + 6];
+  const low = parseInt(text.slice(at + 8, at + 12), 16);
+  const pair = code >= 0xd800 && code <= 0xdbff && text.startsWith("\\u", at + 6) &&
+    low >= 0xdc00 && low <= 0xdfff;
+  if (pair) return [hex(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00)), at + 12];
+  return [hex(code), at + 6];
 }
 
 /** The escape at `at` (a backslash), rewritten, and the index after it. */
@@ -112,10 +110,8 @@ function escape(pattern: string, at: number, inClass: boolean): [text: string, n
       return [hex((pattern.charCodeAt(at + 2) ?? 0) % 32), at + 3];
     case "x":
       return [hex(parseInt(pattern.slice(at + 2, at + 4), 16)), at + 4];
-    case "u": {
-      const [code, next] = unicodeEscape(pattern, at);
-      return [hex(code), next];
-    }
+    case "u":
+      return unicodeEscape(pattern, at);
     case "p":
     case "P": {
       const close = pattern.indexOf("}", at + 3);

@@ -430,12 +430,9 @@ function locate(error: AjvError): [pointer: string, expected: Phrase | string] {
     case "const":
       return [instancePath, phrase("schema.const", { value: showValue(params.allowedValue) })];
     case "type": {
-      const type = params.type;
-      const names = Array.isArray(type) ? type.map(String) : String(type).split(",");
-      return [
-        instancePath,
-        phrase("schema.type", { types: listOf(names.map((n) => oneLine(n)), "join.or") }),
-      ];
+      // One type, or several (an array, or ajv's comma-joined text): their names read alike.
+      const types = listOf(String(params.type).split(",").map((n) => oneLine(n)), "join.or");
+      return [instancePath, phrase("schema.type", { types })];
     }
     case "false schema":
       return [instancePath, phrase("schema.false")];
