@@ -79,9 +79,7 @@ export function namedBwrap(policy: SandboxPolicy, home: string | undefined): str
 }
 
 function lookUpBwrap(path: string | undefined): BwrapFound {
-  for (const candidate of BWRAP_PATHS) {
-    if (exists(candidate)) return rootOnly(candidate, true);
-  }
+  for (const candidate of BWRAP_PATHS) if (exists(candidate)) return rootOnly(candidate, true);
   const resolved = resolveProgram("bwrap", { cwd: "/", path, pathExt: undefined });
   return resolved.ok && isAbsolutePath(resolved.path) ? rootOnly(resolved.path, false) : undefined;
 }
