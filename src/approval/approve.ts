@@ -258,29 +258,15 @@ export async function decide(
   const content = contentOf(request, options);
   const { outcome, by, rule, changed } = await verdictFor(request, options, content);
   const ruleId = rule?.id;
-  const denied = (by: Decision["by"], reason: Phrase): Decision => ({
-    allowed: false,
-    by,
-    ruleId,
-    reason,
-  });
+  const denied = (by: Decision["by"], reason: Phrase) => ({ allowed: false, by, ruleId, reason });
   if (outcome === "allow") return { allowed: true, by, ruleId, reason: rule?.reason };
+  if (outcome === "deny" && rule === undefined) return denied(by, phrase("denied.never", { tool }));
   if (outcome === "deny") {
-    if (by !== "rule") {
-      return denied(
-        by,
-        rule === undefined
-          ? phrase("denied.never", { tool })
-          : phrase("denied.never_ask_rule", { tool, rule: rule.id }),
-      );
-    }
     const params = { tool, rule: rule!.id };
-    return denied(
-      "rule",
-      rule!.reason === undefined
-        ? phrase("denied.rule", params)
-        : phrase("denied.rule_reason", { ...params, reason: rule!.reason }),
-    );
+    const { reason } = rule!;
+    if (by !== "rule") return denied(by, phrase("denied.never_ask_rule", params));
+    if (reason === undefined) return denied(by, phrase("denied.rule", params));
+    return denied(by, phrase("denied.rule_reason", { ...params, reason }));
   }
   const prompt = {
     ...request,
@@ -348,9 +334,9 @@ export async function decide(
   const told = remembered === undefined
     ? unsaved
     : phrase("prompt.remembered", { rule: remembered.id });
+  const locale = options.locale ?? "en-US";
   if (told !== undefined && options.tell !== undefined) options.tell(told);
   else if (told !== undefined) {
-    const locale = options.locale ?? "en-US";
     await loadLocale(locale);
     try {
       Deno.stderr.writeSync(

@@ -6,6 +6,7 @@
  */
 
 import type { PreviewSandbox } from "../sandbox/types.ts";
+import type { ToolSpec } from "../manifest/types.ts";
 import { parseKeepingNumbers } from "../json_text.ts";
 
 /** Above this size the input is taken as parsed (every number as its double). */
@@ -58,12 +59,7 @@ export interface ToolPreview {
  * ```
  */
 export function toolPreview(
-  spec: {
-    readonly name: string;
-    readonly command: readonly string[];
-    readonly cwd: string;
-    readonly env: Readonly<Record<string, string>>;
-  },
+  spec: Pick<ToolSpec, "name" | "command" | "cwd" | "env">,
   call: { readonly program: string; readonly sandbox: PreviewSandbox },
   input: unknown,
 ): ToolPreview {

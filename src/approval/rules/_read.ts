@@ -70,8 +70,11 @@ function readTrusted(file: string): Uint8Array | undefined {
       }
       throw error;
     }
-    const dirProblem = distrust(dirInfo, dir, true);
-    if (dirProblem !== undefined) throw new RulesFileError(file, [dirProblem]);
+    const refuse = (problem: Phrase | undefined) => {
+      if (problem === undefined) return undefined;
+      throw new RulesFileError(file, [problem]);
+    };
+    refuse(distrust(dirInfo, dir, true));
     // Never a FIFO opened (it would block), never a huge file read.
     const read = readRegularFile(file, { limit: MAX_CONFIG_BYTES });
     if (read.kind === "missing") {
@@ -84,16 +87,12 @@ function readTrusted(file: string): Uint8Array | undefined {
       } catch {
         return undefined;
       }
-      throw new RulesFileError(file, [
-        phrase("rules_file.dangling_link", { target: JSON.stringify(target) }),
-      ]);
+      refuse(phrase("rules_file.dangling_link", { target: JSON.stringify(target) }));
     }
-    if (read.kind === "not_regular") {
-      throw new RulesFileError(file, [phrase("rules_file.not_regular")]);
+    if (read.kind !== "read") {
+      return refuse(read.kind === "too_large" ? tooLarge() : phrase("rules_file.not_regular"));
     }
-    if (read.kind === "too_large") throw new RulesFileError(file, [tooLarge()]);
-    const problem = distrust(read.info, file, false);
-    if (problem !== undefined) throw new RulesFileError(file, [problem]);
+    refuse(distrust(read.info, file, false));
     return read.bytes;
   } catch (error) {
     if (error instanceof RulesFileError) throw error;

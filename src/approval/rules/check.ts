@@ -11,7 +11,7 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { schemaIssues } from "../../schema/mod.ts";
 import { quoteName } from "./validate.ts";
-import { childText, decideCall, grantsText } from "./decide.ts";
+import { decideCall } from "./decide.ts";
 import type { CallContent } from "./content.ts";
 import type { LoadedRules, Rule, RuleProblem, RuleQuery, ToolConditions } from "./types.ts";
 
@@ -52,47 +52,22 @@ export async function exampleQuery(rule: Rule, example: unknown): Promise<RuleQu
     example,
   );
   // deno-lint-ignore no-explicit-any -- the schema has just said what it holds
-  const given = example as Record<string, any>;
+  const given = example as any;
   if (issues.length > 0 || (given.tool ?? rule.tool) !== rule.tool) return shape;
-  const { cwd, sandbox, reach, child } = given;
+  // Grants and a child are compared by their canonical text, whatever order the example has.
   if (spawn) {
-    const preview = {
-      mode: given.mode,
-      body: given.body,
-      cwd: cwd ?? "",
-      target: given.target ?? "local",
-      ...(sandbox === undefined ? {} : { sandbox: JSON.parse(grantsText(sandbox)) }),
-      ...(reach === undefined ? {} : { reach }),
-      ...(child === undefined ? {} : { child: JSON.parse(childText(child)) }),
-    };
+    const preview = { ...given, cwd: given.cwd ?? "", target: given.target ?? "local" };
     return { tool: rule.tool, kind: "spawn", sideEffect: "process", preview, root, content };
   }
-  const env: Record<string, string> = given.env ?? {};
-  const preview = {
-    tool: rule.tool,
-    program: given.program,
-    command: given.command,
-    cwd,
-    env: Object.keys(env).sort(),
-    // An example that names no sandbox is confined with nothing beyond the default.
-    sandbox: JSON.parse(grantsText(sandbox ?? { network: false, write: [], read: [] })),
-    input: given.input ?? {},
-  };
+  const { env = {}, input = {}, sandbox = { network: false, write: [], read: [] } } = given;
+  // An example that names no sandbox is confined with nothing beyond the default.
+  const preview = { ...given, tool: rule.tool, env: Object.keys(env).sort(), sandbox, input };
   // Where the rule takes an argument from the input, the example is taken to fill it so.
   const fromInput = (when.argv ?? []).flatMap((matcher, index) =>
     typeof matcher === "object" && "input" in matcher ? [{ index, field: matcher.input }] : []
   );
-  return {
-    tool: rule.tool,
-    kind: "tool",
-    preview,
-    sideEffect: "process",
-    env,
-    root,
-    source: "global",
-    fromInput,
-    content,
-  };
+  const query = { tool: rule.tool, sideEffect: "process", preview, env, fromInput } as const;
+  return { ...query, root, source: "global", content };
 }
 
 /**

@@ -17,18 +17,9 @@ import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts
 import type { CallContent } from "./content.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
-import type {
-  ArgMatcher,
-  ContentCondition,
-  InputMatcher,
-  Rule,
-  RuleQuery,
-  SandboxCondition,
-  SpawnConditions,
-  StaleRule,
-  TextMatcher,
-  ToolConditions,
-} from "./types.ts";
+import type { ArgMatcher, ContentCondition, InputMatcher, Rule, RuleQuery } from "./types.ts";
+import type { SandboxCondition, SpawnConditions, StaleRule } from "./types.ts";
+import type { TextMatcher, ToolConditions } from "./types.ts";
 
 const STRENGTH = { deny: 2, ask: 1, allow: 0 } as const;
 
@@ -184,11 +175,9 @@ async function pathHolds(matcher: TextMatcher, value: string, strict: boolean): 
  * @returns Compact JSON.
  */
 export function childText(child: ChildPreview): string {
-  return JSON.stringify({
-    ...(child.roster === undefined ? {} : { roster: [...new Set(child.roster)].sort() }),
-    ...(child.model === undefined ? {} : { model: child.model }),
-    ...(child.system_prompt === undefined ? {} : { system_prompt: child.system_prompt }),
-  });
+  // An absent key (`undefined`) is left out.
+  const roster = child.roster && [...new Set(child.roster)].sort();
+  return JSON.stringify({ roster, model: child.model, system_prompt: child.system_prompt });
 }
 
 /**
@@ -245,8 +234,8 @@ async function sandboxHolds(
   found: PreviewSandbox,
 ): Promise<boolean> {
   if (condition !== undefined) return await sameSandbox(condition, found);
-  if (strict || typeof found === "string") return true;
-  return !found.network && found.write.length === 0 && found.read.length === 0;
+  return strict || typeof found === "string" ||
+    (!found.network && found.write.length + found.read.length === 0);
 }
 
 async function text(matcher: TextMatcher, value: string): Promise<boolean> {

@@ -17,86 +17,30 @@ const STAR = -1;
 /** `?` in a compiled glob. */
 const ONE = -2;
 
-/** A glob ready to match: code points, with `*` and `?` as negative markers. */
-export type CompiledGlob = Int32Array;
-
 /**
- * Compiles a glob.
- *
- * @param glob The glob as written.
- * @returns Its compiled form, or `undefined` when it ends with a lone `\` (nothing to escape).
- * @throws Never.
- * @example A literal star
- * ```ts
- * import { compileGlob } from "./glob.ts";
- * console.assert(compileGlob("a\\*")?.length === 2 && compileGlob("a\\") === undefined);
- * ```
+ * A glob as code points, with `*` and `?` as negative markers; `undefined` when it ends with a
+ * lone `\` (nothing to escape).
  */
-export function compileGlob(glob: string): CompiledGlob | undefined {
-  const out = new Int32Array(glob.length);
-  let n = 0;
-  for (let i = 0; i < glob.length; i++) {
-    let point = glob.codePointAt(i) as number;
-    if (point > 0xffff) i++;
-    if (point === 0x5c) {
-      if (i + 1 >= glob.length) return undefined;
-      point = glob.codePointAt(++i) as number;
-      if (point > 0xffff) i++;
-      out[n++] = point;
-    } else if (point === 0x2a) {
-      if (n === 0 || out[n - 1] !== STAR) out[n++] = STAR;
-    } else {
-      out[n++] = point === 0x3f ? ONE : point;
-    }
+function compile(glob: string): number[] | undefined {
+  const points = Array.from(glob, (char) => char.codePointAt(0)!);
+  const out: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const point = points[i]!;
+    if (point === 0x5c && i + 1 >= points.length) return undefined;
+    if (point === 0x5c) out.push(points[++i]!);
+    else if (point !== 0x2a) out.push(point === 0x3f ? ONE : point);
+    else if (out.at(-1) !== STAR) out.push(STAR);
   }
-  return out.subarray(0, n);
+  return out;
 }
 
-/**
- * Whether a compiled glob matches the whole of a text.
- *
- * Greedy with one backtrack point: on a mismatch, the last `*` seen takes one more character and
- * matching resumes after it. Earlier stars never need to be revisited.
- *
- * @param glob From {@linkcode compileGlob}.
- * @param text The field's text.
- * @returns True when the whole text matches.
- * @throws Never.
- */
-function matchCompiledGlob(glob: CompiledGlob, text: string): boolean {
-  const p = glob.length;
-  let pi = 0;
-  let ti = 0;
-  let starAt = -1;
-  let resumeAt = 0;
-  while (ti < text.length) {
-    const point = text.codePointAt(ti) as number;
-    const width = point > 0xffff ? 2 : 1;
-    const token = pi < p ? glob[pi] as number : undefined;
-    if (token === STAR) {
-      starAt = pi++;
-      resumeAt = ti;
-    } else if (token !== undefined && (token === ONE || token === point)) {
-      pi++;
-      ti += width;
-    } else if (starAt >= 0) {
-      pi = starAt + 1;
-      const skipped = text.codePointAt(resumeAt) as number;
-      resumeAt += skipped > 0xffff ? 2 : 1;
-      ti = resumeAt;
-    } else {
-      return false;
-    }
-  }
-  while (pi < p && glob[pi] === STAR) pi++;
-  return pi === p;
-}
-
-const cache = new Map<string, CompiledGlob | undefined>();
+const cache = new Map<string, number[] | undefined>();
 const CACHE_LIMIT = 4096;
 
 /**
- * Whether a glob matches the whole of a text (compiled globs are cached).
+ * Whether a glob matches the whole of a text (compiled globs are cached). Greedy with one
+ * backtrack point: on a mismatch, the last `*` seen takes one more character and matching resumes
+ * after it. Earlier stars never need to be revisited.
  *
  * @param glob The glob: `*` any run within the text, `?` one character, `\` escapes.
  * @param text The field's text.
@@ -107,17 +51,28 @@ const CACHE_LIMIT = 4096;
  * import { matchGlob } from "./glob.ts";
  * console.assert(matchGlob("cargo *", "cargo test"));
  * console.assert(!matchGlob("cargo", "cargo test"));
- * console.assert(matchGlob("a?c", "aéc"));
+ * console.assert(matchGlob("a?c", "aéc") && matchGlob("a\\*", "a*") && !matchGlob("a\\", "a"));
  * ```
  */
 export function matchGlob(glob: string, text: string): boolean {
-  let compiled = cache.get(glob);
-  if (compiled === undefined && !cache.has(glob)) {
+  if (!cache.has(glob)) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    compiled = compileGlob(glob);
-    cache.set(glob, compiled);
+    cache.set(glob, compile(glob));
   }
-  return compiled !== undefined && matchCompiledGlob(compiled, text);
+  const pattern = cache.get(glob);
+  if (pattern === undefined) return false;
+  const points = Array.from(text, (char) => char.codePointAt(0)!);
+  let [pi, ti, starAt, resumeAt] = [0, 0, -1, 0];
+  while (ti < points.length) {
+    const token = pattern[pi];
+    if (token === STAR) [starAt, resumeAt] = [pi++, ti];
+    else if (token !== undefined && (token === ONE || token === points[ti])) {
+      [pi, ti] = [pi + 1, ti + 1];
+    } else if (starAt < 0) return false;
+    else [pi, ti] = [starAt + 1, ++resumeAt];
+  }
+  while (pattern[pi] === STAR) pi++;
+  return pi === pattern.length;
 }
 
 /**

@@ -15,17 +15,10 @@
 
 import { copySandbox, type ToolPreview } from "../preview.ts";
 import type { SpawnPreview } from "../../spawn/types.ts";
-import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { CallContent } from "./content.ts";
 import { digestOf } from "./_digest.ts";
 import { childText, envText } from "./decide.ts";
-import type { ArgMatcher, ContentCondition, SpawnConditions, ToolConditions } from "./types.ts";
-
-/** Whether a call may touch more than the default sandbox gives (unconfined is the user's own policy). */
-function hasGrants(sandbox: PreviewSandbox): boolean {
-  if (typeof sandbox === "string") return false;
-  return sandbox.network || sandbox.write.length > 0 || sandbox.read.length > 0;
-}
+import type { ContentCondition, SpawnConditions, ToolConditions } from "./types.ts";
 
 /** What is pinned: a declared tool's call or a spawn call. */
 export type Pinned =
@@ -95,19 +88,21 @@ export async function pinConditions(pinned: Pinned): Promise<ToolConditions | Sp
     };
   }
   const { program, command, cwd, sandbox } = pinned.preview;
-  const argv: ArgMatcher[] = [];
   const fromInput = new Map((pinned.fromInput ?? []).map(({ index, field }) => [index, field]));
-  for (const [index, arg] of command.entries()) {
-    const field = fromInput.get(index);
-    argv.push(field === undefined ? arg : { input: field });
-  }
+  const argv = command.map((arg, index) =>
+    fromInput.has(index) ? { input: fromInput.get(index)! } : arg
+  );
   const env = pinned.env ?? {};
   return {
     program,
     argv,
     cwd,
     ...(Object.keys(env).length === 0 ? {} : { env: await digestOf(envText(env)) }),
-    ...(hasGrants(sandbox) ? { sandbox: copySandbox(sandbox) } : {}),
+    // Grants beyond the default sandbox (unconfined is the user's own policy).
+    ...(typeof sandbox === "object" &&
+        (sandbox.network || sandbox.write.length + sandbox.read.length > 0)
+      ? { sandbox: copySandbox(sandbox) }
+      : {}),
     ...(content === undefined ? {} : { content }),
   };
 }

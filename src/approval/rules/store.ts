@@ -112,9 +112,7 @@ export async function addRule(
 ): Promise<Rule> {
   const sealed = await sealSecrets(input, options.secrets ?? []);
   const narrowed = await narrowRuleInput(normaliseScope(sealed));
-  if (!narrowed.ok) {
-    throw BasisError.of("usage", cannotAdd(input, narrowed.problems[0] as Phrase));
-  }
+  if (!narrowed.ok) throw BasisError.of("usage", cannotAdd(input, narrowed.problems[0]!));
   const problem = (await checkRules([{ id: "new", ...narrowed.value }]))[0];
   if (problem !== undefined) throw BasisError.of("usage", cannotAdd(input, problem.phrase));
   return await underLock(configDir, true, async (_file, rules) => {
@@ -220,18 +218,15 @@ async function save(configDir: string, rules: readonly Rule[]): Promise<void> {
   await writeFileAtomic(configDir, RULES_FILE_NAME, text);
 }
 
+/** The rule with its workspace root made canonical (a relative root is refused by its check). */
 function normaliseScope(input: RuleInput): RuleInput {
-  const scope: unknown = (input as { scope?: unknown }).scope;
-  if (typeof scope !== "object" || scope === null) return input;
-  const root: unknown = (scope as { workspace?: unknown }).workspace;
-  // A relative root is refused by the rule's own check.
+  const root: unknown = (input.scope as { workspace?: unknown } | undefined)?.workspace;
   if (typeof root !== "string" || !isAbsolutePath(root)) return input;
-  return { ...input, scope: { ...scope, workspace: canonicalPath(root) } };
+  return { ...input, scope: { ...input.scope as object, workspace: canonicalPath(root) } };
 }
 
 /** `Cannot add rule for tool "x": <problem>`, or `for a tool` when it has no name. */
-function cannotAdd(input: RuleInput, problem: Phrase): Phrase {
-  const tool: unknown = (input as { tool?: unknown }).tool;
+function cannotAdd({ tool }: RuleInput, problem: Phrase): Phrase {
   return typeof tool === "string"
     ? phrase("rules.cannot_add", { tool: JSON.stringify(tool), problem })
     : phrase("rules.cannot_add_unnamed", { problem });

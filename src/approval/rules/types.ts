@@ -33,10 +33,10 @@ export type RuleScope = "global" | { readonly workspace: string };
  * - `{"sha256": "<64 hex>", "salt": "<32 hex>"}`: SHA-256 of the salt's bytes then the field's
  *   UTF-8 equals it: an exact value pinned without being stored (for values holding a secret).
  */
-export type TextMatcher =
-  | string
-  | { readonly glob: string }
-  | { readonly sha256: string; readonly salt: string };
+export type TextMatcher = string | { readonly glob: string } | Digest;
+
+/** A salted SHA-256 digest: of the salt's bytes, then the value's UTF-8 (both lowercase hex). */
+export type Digest = { readonly sha256: string; readonly salt: string };
 
 /**
  * A condition on one argument:
@@ -50,11 +50,7 @@ export type TextMatcher =
  *   input this way, so a manifest that puts a value of its own there is asked about again;
  * - `{"rest": true}`, last only: "any further arguments" (none included).
  */
-export type ArgMatcher =
-  | TextMatcher
-  | { readonly operand: string }
-  | { readonly input: string }
-  | { readonly rest: true };
+export type ArgMatcher = TextMatcher | { operand: string } | { input: string } | { rest: true };
 
 /**
  * The digests of the files that decide what runs (see `content.ts`): `program`, `argv[N]` and
@@ -70,15 +66,10 @@ export type ContentCondition = "any" | Readonly<Record<string, string>>;
  * paths, compared as sets), `"any"`, or `{"sha256", "salt"}` over their canonical JSON when a path
  * holds a secret.
  */
-export type SandboxCondition =
-  | PreviewSandbox
-  | "any"
-  | { readonly sha256: string; readonly salt: string };
+export type SandboxCondition = PreviewSandbox | "any" | Digest;
 
 /** A condition on the JSON value at one pointer of the input. */
-export type InputMatcher =
-  | { readonly equals: unknown }
-  | { readonly glob: string };
+export type InputMatcher = { readonly equals: unknown } | { readonly glob: string };
 
 /**
  * Conditions of a declared tool's rule. `program` is the resolved program: an allow or ask rule
@@ -86,7 +77,7 @@ export type InputMatcher =
  */
 export interface ToolConditions {
   /** The absolute path of the program that will run: exact, or a digest. */
-  readonly program?: string | { readonly sha256: string; readonly salt: string };
+  readonly program?: string | Digest;
   /**
    * The argv as written in the manifest, token by token: one matcher per argument, in order, the
    * rest marker last for "any further arguments". Without the marker the count must be equal.
@@ -99,7 +90,7 @@ export interface ToolConditions {
    * (`[[name, value], ...]` sorted by name), or `"any"`. Absent: an allow rule holds only when the
    * manifest sets no variable (a deny or ask rule holds whatever it sets).
    */
-  readonly env?: "any" | { readonly sha256: string; readonly salt: string };
+  readonly env?: "any" | Digest;
   /**
    * The call's sandbox grants, exactly (`"unconfined"`, or network and the write and read paths,
    * compared as sets), or `"any"`. Absent: an allow rule holds only for a call with no grants
@@ -141,7 +132,7 @@ export interface SpawnConditions {
    * `{"sha256", "salt"}` over its canonical JSON: a preview without one matches no child
    * condition. A rule without it holds whatever the user's child policy says.
    */
-  readonly child?: ChildPreview | { readonly sha256: string; readonly salt: string };
+  readonly child?: ChildPreview | Digest;
   /** The workspace files an exact command's words name, by digest (never checked for a glob). */
   readonly content?: ContentCondition;
 }

@@ -122,19 +122,16 @@ async function problemsOf(value: unknown): Promise<{ path: Path; reason: Phrase 
       add(["created"], "rules_file.timestamp");
     }
     const argv = (spawn ? [] : when.argv ?? []) as unknown[];
-    argv.forEach((matcher, at) => {
-      if (at < argv.length - 1 && isRecord(matcher) && matcher.rest === true) {
-        add(["when", "argv", at], "rules_file.rest_last");
-      }
-    });
+    argv.slice(0, -1).forEach((matcher, at) =>
+      isRecord(matcher) && matcher.rest === true &&
+      add(["when", "argv", at], "rules_file.rest_last")
+    );
   });
   return found.sort((a, b) => order(a.path) - order(b.path));
 }
 
 /** Problems of the file come first, then each rule's, in order (a sort keeps their own order). */
-function order(path: Path): number {
-  return path[0] === "rules" && typeof path[1] === "number" ? path[1] : -1;
-}
+const order = (path: Path) => path[0] === "rules" && typeof path[1] === "number" ? path[1] : -1;
 
 /** A problem as the file's lines say it: `rules[2] "r-abc": when.argv[0]: reason`. */
 function where(path: Path, reason: Phrase, rules: readonly unknown[]): Phrase {
