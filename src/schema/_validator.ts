@@ -61,19 +61,13 @@ export type Draft = "draft-06" | "draft-07" | "2019-09" | "2020-12";
  */
 export type Mode = "tool" | "config" | "config-all";
 
-/** How often each path of the gate ran in this process (tests and benches read it). */
-export const stats = {
-  /** Times ajv's compiler was set up (at most once per draft and error mode). */
-  compilerLoads: 0,
-  /** Schemas compiled with ajv. */
-  compiles: 0,
-  /** Validators instantiated from a cache file. */
-  diskHits: 0,
-  /** Cache files written. */
-  diskWrites: 0,
-  /** Cache files that existed but could not be used (corrupt, unsafe, failed to load). */
-  diskRejects: 0,
-};
+/**
+ * How often each path of the gate ran in this process (tests and benches read it): ajv's compiler
+ * set up (at most once per draft and error mode), schemas compiled with ajv, validators instantiated
+ * from a cache file, cache files written, and cache files that existed but could not be used
+ * (corrupt, unsafe, failed to load).
+ */
+export const stats = { compilerLoads: 0, compiles: 0, diskHits: 0, diskWrites: 0, diskRejects: 0 };
 
 /** The ajv version compiled code comes from; must match `deno.json` (a test checks). */
 export const AJV_VERSION = "8.20.0";
@@ -395,11 +389,7 @@ export function obtainValidator(
   return found;
 }
 
-async function lookUp(
-  schema: unknown,
-  cacheDir: string | undefined,
-  mode: Mode,
-): Promise<Entry> {
+async function lookUp(schema: unknown, cacheDir: string | undefined, mode: Mode): Promise<Entry> {
   const refused = precheck(schema);
   if (refused !== undefined) return { problem: refused };
   const choice = selectDraft(schema);
