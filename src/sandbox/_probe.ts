@@ -123,12 +123,9 @@ const asked = new Map<string, Promise<Phrase | undefined>>();
 export function probe(bwrap: string, cacheDir: string | undefined): Promise<Phrase | undefined> {
   let found = asked.get(bwrap);
   if (found === undefined) {
-    found = probeOnce(bwrap, cacheDir);
-    asked.set(bwrap, found);
+    asked.set(bwrap, found = probeOnce(bwrap, cacheDir));
     // A "no" is asked again by the next call of this process too.
-    found.then((said) => {
-      if (said !== undefined) asked.delete(bwrap);
-    });
+    found.then((said) => said === undefined || asked.delete(bwrap));
   }
   return found;
 }
