@@ -225,11 +225,8 @@ function beyondShape(
   const expanded = (path: Segment[], value: unknown): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
     const result = expand(value, context.env);
-    const reasons = typeof result !== "string"
-      ? result
-      : result.includes("\0")
-      ? [phrase("manifest.nul")]
-      : [];
+    const nul = typeof result === "string" && result.includes("\0");
+    const reasons = typeof result !== "string" ? result : nul ? [phrase("manifest.nul")] : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
     return reasons.length === 0 ? result as string : undefined;
   };
@@ -248,23 +245,19 @@ function beyondShape(
     problem(["command", 0], "value", "command[0]", phrase("manifest.program_blank_expanded"));
   }
   // Arguments are checked against an input schema that is sound, whatever else is wrong.
-  let schemaOk = !refused(["input_schema"]);
-  for (const key of ["input_schema", "output_schema"]) {
+  const keysOk = ["input_schema", "output_schema"].map((key) => {
     const schema = raw[key];
-    if (isObject(schema) && !schemaKeys(schema, [key], problem) && key === "input_schema") {
-      schemaOk = false;
-    }
-  }
+    return !isObject(schema) || schemaKeys(schema, [key], problem);
+  });
+  const schemaOk = keysOk[0] && !refused(["input_schema"]);
   const inputArguments = written.length > 0 && schemaOk
     ? checkArguments(written, command, raw.input_schema as Json, problem)
     : [];
   const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd) : undefined;
   const env: Record<string, string> = Object.create(null);
-  if (isObject(raw.env)) {
-    for (const [key, value] of Object.entries(raw.env)) {
-      const text = expanded(["env", key], value);
-      if (text !== undefined) env[key] = text;
-    }
+  for (const [key, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
+    const text = expanded(["env", key], value);
+    if (text !== undefined) env[key] = text;
   }
   const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
   const grants: Record<string, string[]> = { write: [], read: [] };
