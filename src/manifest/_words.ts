@@ -63,9 +63,7 @@ export function isObject(value: unknown): value is Json {
 
 /** A non-secret found value: short strings and numbers verbatim, anything else by kind. */
 export function show(value: unknown): string | Phrase {
-  if (typeof value === "number" || typeof value === "boolean" || value === null) {
-    return String(value);
-  }
+  if (value === null || ["number", "boolean"].includes(typeof value)) return String(value);
   if (typeof value === "string" && value.length <= 40) return JSON.stringify(value);
   return foundPhrase(value);
 }

@@ -137,10 +137,7 @@ export async function parseManifestText(
   const all = [...located, ...duplicates]
     .sort((a, b) => at(a, "line") - at(b, "line") || at(a, "column") - at(b, "column"));
   // Each tool with a problem of its own is left out, with its problems; the rest stay usable.
-  const confined = Map.groupBy(
-    all.filter((found) => found.confinedTo !== undefined),
-    (found) => found.confinedTo!,
-  );
+  const confined = Map.groupBy(all.filter((f) => f.confinedTo !== undefined), (f) => f.confinedTo!);
   const described = new Map([...broken, ...tools].map((tool) => [tool.name, tool.description]));
   const unavailable: UnavailableTool[] = [...confined].map(([name, found]) => ({
     name,

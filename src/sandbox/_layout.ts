@@ -29,24 +29,16 @@ import { isInside } from "./_paths.ts";
 
 /** One mount, at a canonical path; given to bubblewrap shallowest first. */
 export type Mount =
-  | {
-    readonly path: string;
-    /**
-     * `tmp` an empty file system of the call's own; `read`/`write` the host's path bound
-     * read-only/read-write; `keep` one of basis-tools' own paths bound read-only.
-     */
-    readonly kind: "tmp" | "read" | "write" | "keep";
-  }
+  /**
+   * `tmp` an empty file system of the call's own; `read`/`write` the host's path bound
+   * read-only/read-write; `keep` one of basis-tools' own paths bound read-only.
+   */
+  | { readonly path: string; readonly kind: "tmp" | "read" | "write" | "keep" }
   /**
    * Covered: by an empty directory of the call's own (`sealed`: read-only once every mount is
    * made), or (a file) by `/dev/null`.
    */
-  | {
-    readonly path: string;
-    readonly kind: "hide";
-    readonly directory: boolean;
-    readonly sealed?: boolean;
-  }
+  | { readonly path: string; readonly kind: "hide"; directory: boolean; sealed?: boolean }
   /** A symbolic link made inside a `tmp` one. */
   | { readonly path: string; readonly kind: "link"; readonly target: string };
 
@@ -79,15 +71,13 @@ export interface LayoutRequest {
   readonly policyFile: string;
 }
 
-/** The mounts (in order) and the paths to make once the call is approved; or why it may not run. */
+/**
+ * The mounts (in order), the paths to make once the call is approved (writable paths and
+ * basis-tools' own directories that do not exist yet) and basis-tools' own paths, canonical (for
+ * the macOS profile); or why it may not run.
+ */
 export type Layout =
-  | {
-    readonly mounts: readonly Mount[];
-    /** Writable paths and basis-tools' own directories that do not exist yet. */
-    readonly create: readonly string[];
-    /** basis-tools' own paths, canonical (for the macOS profile). */
-    readonly trusted: readonly string[];
-  }
+  | { readonly mounts: readonly Mount[]; readonly create: readonly string[]; trusted: string[] }
   | { readonly refusal: Phrase };
 
 /** At one path, the later kind wins: a grant over a hiding, basis-tools' own over a grant. */

@@ -134,46 +134,25 @@ function escape(pattern: string, at: number, inClass: boolean): [text: string, n
 function toRe2Syntax(pattern: string): string {
   let out = "";
   let inClass = false;
-  let i = 0;
-  while (i < pattern.length) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
-    if (c === "\\") {
-      const [text, next] = escape(pattern, i, inClass);
-      out += text;
-      i = next;
-    } else if (inClass) {
+    const at = (prefix: string) => pattern.startsWith(prefix, i);
+    let [text, next] = [c, i + 1];
+    if (c === "\\") [text, next] = escape(pattern, i, inClass);
+    else if (inClass) {
       // A "[" inside a class is a literal in JavaScript; RE2 would read "[:" as a POSIX class.
-      out += c === "[" ? "\\[" : c;
-      if (c === "]") inClass = false;
-      i++;
-    } else if (c === "[") {
-      if (pattern.startsWith("[^]", i)) {
-        out += ANY;
-        i += 3;
-      } else if (pattern.startsWith("[]", i)) {
-        out += NOTHING;
-        i += 2;
-      } else {
-        const negated = pattern[i + 1] === "^";
-        out += negated ? "[^" : "[";
-        i += negated ? 2 : 1;
-        inClass = true;
-      }
-    } else if (c === ".") {
-      out += JS_DOT;
-      i++;
-    } else if (c === "(" && (pattern.startsWith("(?=", i) || pattern.startsWith("(?!", i))) {
-      throw new UnsupportedPattern(pattern, "lookahead");
-    } else if (
-      c === "(" && pattern.startsWith("(?<", i) && !pattern.startsWith("(?<=", i) &&
-      !pattern.startsWith("(?<!", i)
-    ) {
-      out += "(?P<";
-      i += 3;
-    } else {
-      out += c;
-      i++;
-    }
+      if (c === "[") text = "\\[";
+      inClass = c !== "]";
+    } else if (at("[^]")) [text, next] = [ANY, i + 3];
+    else if (at("[]")) [text, next] = [NOTHING, i + 2];
+    else if (c === "[") {
+      inClass = true;
+      if (at("[^")) [text, next] = ["[^", i + 2];
+    } else if (c === ".") text = JS_DOT;
+    else if (at("(?=") || at("(?!")) throw new UnsupportedPattern(pattern, "lookahead");
+    else if (at("(?<") && !at("(?<=") && !at("(?<!")) [text, next] = ["(?P<", i + 3];
+    out += text;
+    i = next;
   }
   return out;
 }
