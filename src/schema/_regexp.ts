@@ -96,34 +96,21 @@ function unicodeEscape(text: string, at: number): [text: string, next: number] {
 /** The escape at `at` (a backslash), rewritten, and the index after it. */
 function escape(pattern: string, at: number, inClass: boolean): [text: string, next: number] {
   const kind = pattern[at + 1] ?? "";
-  switch (kind) {
-    case "s":
-      return [inClass ? JS_SPACE : `[${JS_SPACE}]`, at + 2];
-    case "S":
-      // Inside a class RE2 cannot subtract: its own \S differs only on \v and Unicode spaces.
-      return [inClass ? "\\S" : `[^${JS_SPACE}]`, at + 2];
-    case "b":
-      return [inClass ? hex(8) : "\\b", at + 2];
-    case "0":
-      return [hex(0), at + 2];
-    case "c":
-      return [hex((pattern.charCodeAt(at + 2) ?? 0) % 32), at + 3];
-    case "x":
-      return [hex(parseInt(pattern.slice(at + 2, at + 4), 16)), at + 4];
-    case "u":
-      return unicodeEscape(pattern, at);
-    case "p":
-    case "P": {
-      const close = pattern.indexOf("}", at + 3);
-      return [`\\${kind}{${property(pattern.slice(at + 3, close))}}`, close + 1];
-    }
-    case "k":
-      throw new UnsupportedPattern(pattern, "backreference");
-    default:
-      if (kind >= "1" && kind <= "9") throw new UnsupportedPattern(pattern, "backreference");
-      // \d \D \w \W \B \f \n \r \t \v, and escaped syntax characters: the same in RE2.
-      return [`\\${kind}`, at + 2];
+  if (kind === "s") return [inClass ? JS_SPACE : `[${JS_SPACE}]`, at + 2];
+  // Inside a class RE2 cannot subtract: its own \S differs only on \v and Unicode spaces.
+  if (kind === "S") return [inClass ? "\\S" : `[^${JS_SPACE}]`, at + 2];
+  if (kind === "b") return [inClass ? hex(8) : "\\b", at + 2];
+  if (kind === "0") return [hex(0), at + 2];
+  if (kind === "c") return [hex((pattern.charCodeAt(at + 2) ?? 0) % 32), at + 3];
+  if (kind === "x") return [hex(parseInt(pattern.slice(at + 2, at + 4), 16)), at + 4];
+  if (kind === "u") return unicodeEscape(pattern, at);
+  if (kind === "p" || kind === "P") {
+    const close = pattern.indexOf("}", at + 3);
+    return [`\\${kind}{${property(pattern.slice(at + 3, close))}}`, close + 1];
   }
+  if (/^[1-9k]$/.test(kind)) throw new UnsupportedPattern(pattern, "backreference");
+  // \d \D \w \W \B \f \n \r \t \v, and escaped syntax characters: the same in RE2.
+  return [`\\${kind}`, at + 2];
 }
 
 /**
