@@ -96,17 +96,11 @@ function lookUpBwrap(path: string | undefined): BwrapFound {
 export function rootOnly(program: string, system: boolean): BwrapFound {
   const path = canonicalPath(program);
   for (let at = path;; at = parentPath(at)) {
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(at);
-    } catch {
-      if (!system) return { untrusted: path };
-      if (at === "/") return { path };
-      continue;
-    }
-    const loose = info.mode !== null && (info.mode & 0o022) !== 0 &&
-      (at === path || (info.mode & 0o1000) === 0);
-    if (info.uid !== 0 || loose) return { untrusted: path };
+    const info = attempt(() => Deno.statSync(at));
+    const mode = info?.mode ?? 0;
+    // Writable by others; a sticky directory may be (the program itself may not).
+    const loose = (mode & 0o022) !== 0 && (at === path || (mode & 0o1000) === 0);
+    if (info === undefined ? !system : info.uid !== 0 || loose) return { untrusted: path };
     if (at === "/") return { path };
   }
 }

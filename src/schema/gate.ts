@@ -400,10 +400,8 @@ function listValues(values: unknown): string | Phrase {
 function locate(error: AjvError): [pointer: string, expected: Phrase | string] {
   const { instancePath, params } = error;
   if (error.propertyName !== undefined) {
-    return [
-      child(instancePath, error.propertyName),
-      phrase("schema.property_name", { reason: sameAsAjv(error) }),
-    ];
+    const reason = sameAsAjv(error);
+    return [child(instancePath, error.propertyName), phrase("schema.property_name", { reason })];
   }
   switch (error.keyword) {
     case "required":
