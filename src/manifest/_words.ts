@@ -177,9 +177,7 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   const text = typeof value === "string" ? value : undefined;
   if (kind === "argument") {
     // A string or {"input": …} (anyOf): only the failures of the kind the value has count.
-    if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text !== undefined))) {
-      return;
-    }
+    if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text != null))) return;
     return typed(keyword === "anyOf" ? "manifest.argument_not_string" : "manifest.nul");
   }
   if (keyword === "type") {

@@ -137,10 +137,8 @@ function runtimeMounts(): Mount[] {
   }
   // Name lookups read it (`/etc/resolv.conf` is often a link into /run): the file, not its
   // directory, which may hold the resolver's socket.
-  const resolver = canonicalPath("/etc/resolv.conf");
-  if (resolver.startsWith("/run/") && exists(resolver)) {
-    mounts.push({ path: resolver, kind: "read" });
-  }
+  const dns = canonicalPath("/etc/resolv.conf");
+  if (dns.startsWith("/run/") && exists(dns)) mounts.push({ path: dns, kind: "read" });
   return mounts;
 }
 
@@ -169,9 +167,7 @@ function guardTrusted(
     if (read !== undefined) return refused("sandbox.trusted_read", { path: read, dir: path });
     for (const link of links) {
       const open = writer(parentPath(link));
-      if (open !== undefined) {
-        return refused("sandbox.trusted_link", { path: open, link, dir: path });
-      }
+      if (open) return refused("sandbox.trusted_link", { path: open, link, dir: path });
       ways.push(parentPath(link));
     }
     ways.push(parentPath(path));

@@ -45,9 +45,7 @@ export function seatbeltProfile(layout: SeatbeltLayout): string {
   }
   if (layout.hidden.length > 0) {
     lines.push(`(deny file-read* ${layout.hidden.map(subpath).join(" ")})`);
-    if (layout.read.length > 0) {
-      lines.push(`(allow file-read* ${layout.read.map(subpath).join(" ")})`);
-    }
+    if (layout.read.length) lines.push(`(allow file-read* ${layout.read.map(subpath).join(" ")})`);
   }
   return lines.join("\n");
 }

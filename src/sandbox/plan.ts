@@ -224,19 +224,16 @@ function trustedPaths(
 export async function prepareSandbox(plan: SandboxPlan): Promise<Phrase | undefined> {
   if (plan.kind !== "confined") return undefined;
   try {
+    const moved = (path: string) => canonicalPath(path) !== path;
     for (const path of plan.create) {
       await Deno.mkdir(path, { recursive: true, mode: 0o700 });
       // A link put on the way since the plan (by another call) would have moved it.
-      if (canonicalPath(path) !== path) {
-        throw new Error(`"${path}" was made through a symbolic link`);
-      }
+      if (moved(path)) throw new Error(`"${path}" was made through a symbolic link`);
     }
     // The same for what is bound: a mount follows links, so a grant another call turned into a
     // link since the preview would give this one a place the preview does not show.
     for (const path of plan.bound) {
-      if (canonicalPath(path) !== path) {
-        throw new Error(`"${path}" has become a symbolic link since the preview`);
-      }
+      if (moved(path)) throw new Error(`"${path}" has become a symbolic link since the preview`);
     }
     return undefined;
   } catch (error) {

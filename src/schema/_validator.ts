@@ -154,9 +154,7 @@ function selectDraft(schema: unknown): { draft: Draft; canonical?: string } | Ph
   const named = (schema as Record<string, unknown>)["$schema"];
   if (typeof named !== "string") return phrase("schema_problem.draft_not_string");
   const found = DRAFT_URI.exec(named);
-  if (found === null) {
-    return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
-  }
+  if (!found) return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
   const draft = (found[1] === undefined ? found[2] : `draft-${found[1]}`) as Draft;
   return CANONICAL[draft] === named ? { draft } : { draft, canonical: CANONICAL[draft] };
 }
