@@ -12,13 +12,14 @@
 
 import TOOLS_SCHEMA from "../../schemas/tools.schema.json" with { type: "json" };
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { type EnvLookup, isAbsolutePath, resolvePath } from "../paths.ts";
-import type { ArgumentType, InputArgument, ManifestScope, ToolSpec } from "./types.ts";
+import { isAbsolutePath, resolvePath } from "../paths.ts";
+import type { ArgumentType, InputArgument, ToolSpec } from "./types.ts";
 import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
 import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
 import { expand } from "./_expand.ts";
+import type { ParseOptions } from "./parse.ts";
 import {
   isObject,
   type Json,
@@ -33,19 +34,13 @@ import {
 const MAX_SCHEMA_DEPTH = 100;
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
-/** What the rules need besides the document. */
-export interface ValidateContext {
-  /** The manifest file (absolute). */
-  readonly file: string;
-  readonly scope: ManifestScope;
-  /** The workspace root (absolute). */
-  readonly root: string;
-  readonly env: EnvLookup;
-  /** Names the program already answers to. */
-  readonly reserved: ReadonlySet<string>;
-  /** Check only this tool's entry (of the others, only the name); every tool when absent. */
-  readonly only?: string;
-}
+/**
+ * What the rules need besides the document: the file (absolute), its scope, the workspace root
+ * (absolute), the environment, the names the program already answers to, and the one tool to
+ * check (of the others, only the name; every tool when absent).
+ */
+export type ValidateContext = Required<Pick<ParseOptions, "scope" | "root" | "env">> & Resolved;
+type Resolved = { readonly file: string; readonly reserved: ReadonlySet<string>; only?: string };
 
 /** One problem, not yet located: its path in the document, and whether at the key. */
 export interface Issue {
