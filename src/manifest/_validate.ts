@@ -42,28 +42,21 @@ const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boole
 export type ValidateContext = Required<Pick<ParseOptions, "scope" | "root" | "env">> & Resolved;
 type Resolved = { readonly file: string; readonly reserved: ReadonlySet<string>; only?: string };
 
-/** One problem, not yet located: its path in the document, and whether at the key. */
-export interface Issue {
-  readonly path: readonly Segment[];
-  readonly at: "key" | "value";
-  readonly tool?: string;
-  readonly field?: string;
-  readonly reason: Phrase;
-  /**
-   * The tool (its name as declared) the problem is confined to: that tool cannot be used, the
-   * others can. Absent for a problem of the file itself (not an object, its version, a tool's
-   * name), which refuses the whole file.
-   */
-  readonly confinedTo?: string;
-}
+/**
+ * One problem, not yet located: its path in the document, whether at the key, the tool and field
+ * it names, why, and the tool (its name as declared) it is confined to: that tool cannot be used,
+ * the others can. No `confinedTo` for a problem of the file itself (not an object, its version, a
+ * tool's name), which refuses the whole file.
+ */
+export type Issue =
+  & { readonly path: readonly Segment[]; at: "key" | "value"; reason: Phrase }
+  & Named;
+type Named = { readonly tool?: string; readonly field?: string; readonly confinedTo?: string };
 
 /** The valid tools of one document and every problem found in it. */
-export interface Validated {
-  readonly tools: ToolSpec[];
-  readonly issues: Issue[];
-  /** The tools left out for problems confined to them, and their descriptions when valid. */
-  readonly broken: { readonly name: string; readonly description: string | undefined }[];
-}
+export type Validated = { tools: ToolSpec[]; issues: Issue[]; broken: Broken[] };
+/** A tool left out for problems confined to it, and its description when valid. */
+type Broken = { readonly name: string; readonly description: string | undefined };
 
 /**
  * Checks a parsed manifest against every rule of schema 1.

@@ -309,18 +309,16 @@ export function sandboxFailed(plan: SandboxPlan, options: SandboxOptions | undef
 }
 
 /** What confining calls needs of Deno's permissions (see `basis-tools permissions`). */
-export interface SandboxNeeds {
+export interface SandboxNeeds extends GrantLists {
   /** Whether calls will be confined here: the policy is not `off` and the sandbox is found. */
   readonly sandboxed: boolean;
   /**
    * The wrapper program to grant with `--allow-run`: the bwrap calls run through (absolute; the
-   * bare name when none is found or it is not trusted), or `sandbox-exec`.
+   * bare name when none is found or it is not trusted), or `sandbox-exec`. `read`: the paths
+   * looked at to set a call up (the hidden ones, the host sockets, every granted one); `write`:
+   * the granted writable paths, created when missing.
    */
   readonly program: string | undefined;
-  /** Paths looked at to set a call up: the hidden ones, the host sockets, every granted one. */
-  readonly read: readonly string[];
-  /** Granted writable paths, created when missing. */
-  readonly write: readonly string[];
 }
 
 /**

@@ -25,21 +25,14 @@ import { attempt } from "../quietly.ts";
 import { escapeToken, showValue } from "../text.ts";
 import { BUILT_IN, type BuiltIn } from "./_built_in.ts";
 
-/** One failure as ajv reports it. */
-export interface AjvError {
-  /** JSON pointer to the failing value (already escaped by ajv); `""` for the root. */
-  instancePath: string;
-  /** Where in the schema the failing keyword is. */
-  schemaPath: string;
-  /** The failing keyword. */
-  keyword: string;
-  /** Keyword-specific detail (`missingProperty`, `allowedValues`, …). */
-  params: Record<string, unknown>;
-  /** ajv's English text. */
-  message?: string;
-  /** Set when the failure is about a property name (`propertyNames`). */
-  propertyName?: string;
-}
+/**
+ * One failure as ajv reports it: the JSON pointer to the failing value (`instancePath`, already
+ * escaped by ajv; `""` for the root), where in the schema the failing keyword is, the keyword, its
+ * detail (`params`: `missingProperty`, `allowedValues`, …), ajv's English text, and for a failure
+ * about a property name (`propertyNames`) that name.
+ */
+export type AjvError = Record<"instancePath" | "schemaPath" | "keyword", string> & AjvDetail;
+type AjvDetail = { params: Record<string, unknown>; message?: string; propertyName?: string };
 
 /** A validate function, whether compiled now or loaded from standalone code. */
 export type Validator = ((data: unknown) => boolean | Promise<unknown>) & {
