@@ -48,28 +48,19 @@ export type Mount =
  */
 export type TrustedPath = { readonly path: string; readonly kind: "hidden" | "directory" | "file" };
 
-/** What the call may touch, paths absolute and canonical. */
-export interface LayoutRequest {
-  /** Paths it may write (the workspace when it is one, the grants, the policy's). */
-  readonly write: readonly string[];
-  /** Hidden paths it may read. */
-  readonly read: readonly string[];
-  /** Paths it may not read. */
-  readonly hidden: readonly string[];
-  /**
-   * Host sockets (and directories of them) to cover: as the hidden paths, but left out where Deno
-   * may not look (a variable's socket can be anywhere; a call must not fail for it).
-   */
-  readonly sockets: readonly string[];
-  /** basis-tools' own paths. */
+/**
+ * What the call may touch, paths absolute and canonical: the paths it may write (the workspace when
+ * it is one, the grants, the policy's), the hidden paths it may read, the paths it may not read,
+ * the host sockets (and directories of them) to cover (as the hidden paths, but left out where
+ * Deno may not look: a variable's socket can be anywhere, and a call must not fail for it),
+ * basis-tools' own paths, the program (which must be visible to start), the working directory
+ * (visible as the host has it), and the policy's file (for the refusal of a covered working
+ * directory).
+ */
+export type LayoutRequest = Readonly<Record<"write" | "read" | "hidden" | "sockets", Paths>> & {
   readonly trusted: readonly TrustedPath[];
-  /** The program, which must be visible to start. */
-  readonly program: string;
-  /** The working directory, which must be visible as the host has it. */
-  readonly cwd: string;
-  /** The policy's file, for the refusal of a covered working directory. */
-  readonly policyFile: string;
-}
+} & Readonly<Record<"program" | "cwd" | "policyFile", string>>;
+type Paths = readonly string[];
 
 /**
  * The mounts (in order), the paths to make once the call is approved (writable paths and

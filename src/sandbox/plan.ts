@@ -38,30 +38,23 @@ import {
 import { DEFAULT_POLICY, SANDBOX_CONFIG_FILE } from "./policy.ts";
 import type { SandboxWrap } from "../run/types.ts";
 
-/** Who is calling: a declared tool with what it declares, a spawn command, or a subagent. */
+/**
+ * Who is calling: a declared tool with what it declares (the manifest's `sandbox`, paths absolute
+ * or `~…`), a spawn command, or a subagent.
+ */
 export type PlanCaller =
-  | {
-    readonly kind: "tool";
-    /** The manifest's `sandbox` (paths absolute or `~…`). */
-    readonly grants: SandboxGrants;
-  }
+  | { readonly kind: "tool"; readonly grants: SandboxGrants }
   | { readonly kind: "spawn" }
   | { readonly kind: "agent" };
 
-/** The call to plan. */
-export interface PlanRequest {
-  /** Who is calling. */
-  readonly caller: PlanCaller;
-  /**
-   * The workspace root (absolute): writable when it is a real workspace (it holds
-   * `.basis/tools.json`) and neither `/` nor the home directory nor above it.
-   */
-  readonly root: string;
-  /** The working directory (absolute). */
-  readonly cwd: string;
-  /** The program that will run (absolute, as resolved for approval). */
-  readonly program: string;
-}
+/**
+ * The call to plan: who is calling; the workspace root (absolute: writable when it is a real
+ * workspace, holding `.basis/tools.json`, and neither `/` nor the home directory nor above it);
+ * the working directory (absolute); the program that will run (absolute, as resolved for
+ * approval).
+ */
+export type PlanRequest = { readonly caller: PlanCaller } & Readonly<Record<Place, string>>;
+type Place = "root" | "cwd" | "program";
 
 /** Options of {@linkcode planSandbox}: the tool's sandbox options, and the operating system. */
 export type PlanOptions = SandboxOptions & {
