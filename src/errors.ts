@@ -182,9 +182,7 @@ export class ManifestError extends BasisError {
  * ```
  */
 export function errorLines(error: BasisError, words?: Messages): string[] {
-  if (error instanceof ManifestError) {
-    return error.problems.map((problem) => formatProblem(problem, words));
-  }
+  if (error instanceof ManifestError) return error.problems.map((p) => formatProblem(p, words));
   const message = words === undefined ? error.message : error.wordedIn(words);
   return [message.replaceAll("\n", " ")];
 }

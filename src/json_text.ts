@@ -155,9 +155,7 @@ async function read(text: string, options: typeof JSONC | typeof STRICT): Promis
       keyAt = at(line, character);
       key = property;
       const first = places.get(open.at(-1)!)!.get(property)?.[0];
-      if (first !== undefined) {
-        duplicates.push({ path: path(), key: property, position: keyAt, first });
-      }
+      if (first) duplicates.push({ path: path(), key: property, position: keyAt, first });
     },
     onLiteralValue: (literal, _offset, _length, line, character) => put(literal, line, character),
   };

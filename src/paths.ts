@@ -127,8 +127,7 @@ export function resolvePath(...segments: string[]): string {
     if (segment !== "") path = path === "" ? segment : `${segment}/${path}`;
   }
   if (!isAbsolutePath(path)) path = `${Deno.cwd()}/${path}`;
-  const separator = WINDOWS ? /[\\/]+/ : /\/+/;
-  const [head = "", ...rest] = path.split(separator);
+  const [head = "", ...rest] = path.split(WINDOWS ? /[\\/]+/ : /\/+/);
   const parts: string[] = [];
   for (const part of rest) {
     if (part === "" || part === ".") continue;

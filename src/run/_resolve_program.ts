@@ -95,9 +95,7 @@ export function resolveProgram(program: string, context: ResolveContext): Resolu
     }
   }
   if (unusable) return judge(program, unusable.path, unusable.kind, looked);
-  if (unreadable.size === 0) {
-    return notFound(phrase("start.not_on_path", { program: quote(program) }));
-  }
+  if (!unreadable.size) return notFound(phrase("start.not_on_path", { program: quote(program) }));
   const shown = [...unreadable].map((dir) =>
     JSON.stringify(dir.length > 80 ? `${dir.slice(0, 80)}…` : dir)
   );
