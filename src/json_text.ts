@@ -284,9 +284,8 @@ export async function createLocator(text: string): Promise<Locate> {
     let where = pass.root;
     let place: Place | undefined;
     for (const segment of path) {
-      place = typeof node === "object" && node !== null
-        ? pass.places.get(node)?.get(segment)
-        : undefined;
+      // A WeakMap has no entry for a primitive (nor throws for one).
+      place = pass.places.get(node as object)?.get(segment);
       if (place === undefined) return where;
       node = (node as Record<Segment, unknown>)[segment];
       where = place[2];
