@@ -118,10 +118,7 @@ export interface ManifestProblem {
  * console.assert(line === 't.json:3:5: tool "a": cwd: must be string');
  * ```
  */
-export function formatProblem(
-  problem: ManifestProblem,
-  words: Messages = messages("en-US"),
-): string {
+export function formatProblem(problem: ManifestProblem, words = messages("en-US")): string {
   let where = problem.file;
   if (problem.line !== undefined) {
     where += `:${problem.line}`;

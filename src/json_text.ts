@@ -294,11 +294,7 @@ export async function createLocator(text: string): Promise<Locate> {
   };
 }
 
-async function describeError(
-  text: string,
-  errors: readonly ParseError[],
-  end: Phrase,
-): Promise<Phrase> {
+async function describeError(text: string, errors: ParseError[], end: Phrase): Promise<Phrase> {
   const error = errors[0]!;
   const scanError = SCAN_ERRORS[error.error];
   if (scanError !== undefined) return phrase(scanError);

@@ -269,9 +269,7 @@ const IS_WINDOWS = Deno.build.os === "windows";
  * @param layers The layers, in order.
  * @returns The variables the layers set.
  */
-export function mergeEnvLayers(
-  layers: readonly Readonly<Record<string, string>>[],
-): Record<string, string> {
+export function mergeEnvLayers(layers: readonly Record<string, string>[]): Record<string, string> {
   const merged: Record<string, string> = Object.create(null);
   for (const layer of layers) {
     for (const [name, value] of Object.entries(layer)) {
@@ -294,10 +292,7 @@ export function mergeEnvLayers(
  * @param name The variable's name.
  * @returns Its effective value, or `undefined` when unset or not readable.
  */
-export function effectiveVar(
-  merged: Readonly<Record<string, string>>,
-  name: string,
-): string | undefined {
+export function effectiveVar(merged: Record<string, string>, name: string): string | undefined {
   if (IS_WINDOWS) {
     for (const [key, value] of Object.entries(merged)) {
       if (key.toUpperCase() === name.toUpperCase()) return value;
