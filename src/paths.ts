@@ -86,12 +86,10 @@ export function spillDir(env: EnvLookup = readEnv): string {
  * @returns The joined path.
  */
 export function joinPath(base: string, ...rest: string[]): string {
-  let out = base;
-  for (const part of rest) {
-    if (part === "") continue;
-    out = out.endsWith("/") ? out + part : `${out}/${part}`;
-  }
-  return out;
+  return rest.reduce(
+    (out, part) => part === "" ? out : out.endsWith("/") ? out + part : `${out}/${part}`,
+    base,
+  );
 }
 
 const WINDOWS = Deno.build.os === "windows";
