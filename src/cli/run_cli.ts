@@ -177,9 +177,10 @@ async function dispatch(
     result: flag("result"),
     gemini: mode.gemini === true,
   });
+  // `list` on its own: it loads the manifest's readers, not the call pipeline the others share.
+  if (command === "list") return await (await import("./commands/list.ts")).listCommand(settings);
   const c = await import("./commands/_all.ts");
   const commands: Record<string, () => Promise<number>> = {
-    list: () => c.listCommand(settings),
     show: () => c.showCommand(settings, first),
     check: () => c.checkCommand(settings, { strict: flag("strict") }),
     init: () => c.initCommand(settings),
