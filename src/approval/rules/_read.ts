@@ -136,16 +136,10 @@ async function parseJson(file: string, text: string): Promise<unknown> {
       : phrase("json.at", { detail: reason, ...position });
     throw new RulesFileError(file, [phrase("json.invalid_detail", { detail })]);
   }
-  const duplicates = (await duplicateKeysOf(text, value)).map(({ path, key, position, first }) =>
-    field(
-      [...path, key],
-      phrase("rules_file.duplicate_key", {
-        ...position,
-        first_line: first.line,
-        first_column: first.column,
-      }),
-    )
-  );
+  const duplicates = (await duplicateKeysOf(text, value)).map(({ path, key, position, first }) => {
+    const at = { ...position, first_line: first.line, first_column: first.column };
+    return field([...path, key], phrase("rules_file.duplicate_key", at));
+  });
   if (duplicates.length > 0) throw new RulesFileError(file, duplicates);
   return value;
 }
