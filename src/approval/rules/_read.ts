@@ -109,15 +109,10 @@ function distrust(info: Deno.FileInfo, path: string, isDir: boolean): Phrase | u
   const why = untrusted(info);
   if (why === undefined) return undefined;
   if (why.kind === "owner_unknown") return phrase("rules_file.owner_unknown");
-  const key = DISTRUST[why.kind][isDir ? 1 : 0];
-  return phrase(key, { ...why, dir: JSON.stringify(path) });
+  // `rules_file.owner`, `rules_file.dir_owner`, `rules_file.loose_mode`, `rules_file.dir_loose_mode`.
+  const what = why.kind === "other_owner" ? "owner" : "loose_mode";
+  return phrase(`rules_file.${isDir ? "dir_" : ""}${what}`, { ...why, dir: JSON.stringify(path) });
 }
-
-/** Why a file, and why its directory, is not trusted. */
-const DISTRUST = {
-  loose_mode: ["rules_file.loose_mode", "rules_file.dir_loose_mode"],
-  other_owner: ["rules_file.owner", "rules_file.dir_owner"],
-} as const;
 
 /**
  * Parses the text as strict JSON (no comments, no trailing commas: this program writes it). A key
