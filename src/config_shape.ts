@@ -77,7 +77,7 @@ export async function shapeProblems(schema: object, value: unknown): Promise<Sha
       : phrase(words);
     if (keyword === "additionalProperties") {
       const known = knownKeys(schema, path.slice(0, -1));
-      if (known.length > 0) reason = unknownKey(String(path.at(-1)), known).reason;
+      if (known.length > 0) reason = unknownKey(String(path.at(-1)), known);
     }
     const key = keyword === "additionalProperties" || keyword === "false schema" ||
       (issue.pointer !== issue.instancePath && keyword !== "required");

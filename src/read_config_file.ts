@@ -50,23 +50,15 @@ export function readConfigFile(path: string): ConfigFileRead {
   } catch (error) {
     return { kind: "error", reason: cannotRead(error) };
   }
-  switch (read.kind) {
-    case "missing":
-      return danglingLink(path) ?? { kind: "missing" };
-    case "not_regular":
-      return read.directory ? { kind: "missing" } : { kind: "error", reason: NOT_FILE };
-    case "too_large":
-      return { kind: "error", reason: tooLarge() };
-  }
-  const { bytes } = read;
-  try {
-    // The lenient decoder is several times faster; only a U+FFFD in its text (a replaced byte, or
-    // one the file really holds) needs the strict one to tell.
-    const text = lenient.decode(bytes);
-    return { kind: "text", text: text.includes("\uFFFD") ? strict.decode(bytes) : text };
-  } catch {
-    return { kind: "error", reason: phrase("file.read_utf8") };
-  }
+  if (read.kind === "missing") return danglingLink(path) ?? MISSING;
+  if (read.kind === "not_regular") return read.directory ? MISSING : NOT_FILE;
+  if (read.kind === "too_large") return { kind: "error", reason: tooLarge() };
+  // The lenient decoder is several times faster; only a U+FFFD in its text (a replaced byte, or
+  // one the file really holds) needs the strict one to tell.
+  const fast = lenient.decode(read.bytes);
+  const text = fast.includes("\uFFFD") ? attempt(() => strict.decode(read.bytes)) : fast;
+  if (text === undefined) return { kind: "error", reason: phrase("file.read_utf8") };
+  return { kind: "text", text };
 }
 
 /**
@@ -79,7 +71,8 @@ export function tooLarge(): Phrase {
   return phrase("file.too_large", { limit: phrase("size.mib", { count: MAX_CONFIG_BYTES >> 20 }) });
 }
 
-const NOT_FILE = phrase("file.read_not_file");
+const MISSING: ConfigFileRead = { kind: "missing" };
+const NOT_FILE: ConfigFileRead = { kind: "error", reason: phrase("file.read_not_file") };
 
 /**
  * Whether two paths name the same existing file (compared by real path).
@@ -111,9 +104,7 @@ function cannotRead(error: unknown): Phrase {
   const message = error instanceof Error ? error.message : String(error);
   // Deno's messages look like "Reason (os error N): op 'path'"; keep the reason.
   const reason = message.split(/ \(os error|:/)[0]?.trim() || "unknown error";
-  return phrase("file.read_other", {
-    reason: `${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
-  });
+  return phrase("file.read_other", { reason: reason.charAt(0).toLowerCase() + reason.slice(1) });
 }
 
 /**

@@ -73,7 +73,7 @@ export function callSecrets(...layers: readonly Readonly<Record<string, string>>
  */
 const DENSE_NODES = 4096;
 
-/** The automaton of a set of secrets, each given as its symbols (code units, or bytes). */
+/** The automaton of a set of secrets, on their UTF-16 code units (text) or their bytes. */
 class Automaton {
   /** The trie's edges: `node * 65536 + symbol` → node. */
   readonly #edges = new Map<number, number>();
@@ -90,21 +90,22 @@ class Automaton {
    */
   readonly hold: Int32Array;
 
-  constructor(secrets: readonly ArrayLike<number>[]) {
+  constructor(secrets: readonly (string | Uint8Array)[]) {
     const depth = [0];
     const ends = [0];
     const children: number[][] = [[]];
     for (const secret of secrets) {
       let node = 0;
       for (let i = 0; i < secret.length; i++) {
-        const key = node * 65536 + secret[i]!;
+        const symbol = typeof secret === "string" ? secret.charCodeAt(i) : secret[i]!;
+        const key = node * 65536 + symbol;
         let next = this.#edges.get(key);
         if (next === undefined) {
           next = depth.length;
           depth.push(depth[node]! + 1);
           ends.push(0);
           children.push([]);
-          children[node]!.push(secret[i]!, next);
+          children[node]!.push(symbol, next);
           this.#edges.set(key, next);
         }
         node = next;
@@ -117,11 +118,21 @@ class Automaton {
     this.match = new Int32Array(count);
     this.hold = new Int32Array(count);
     // Breadth first: a node's fail link (the longest proper suffix that is a node) is known before
-    // its children's.
+    // its children's, and, being shallower, has its row (if any) filled before the node's.
+    const rows = Math.min(count, DENSE_NODES);
+    this.#dense = new Int32Array(rows * 256);
     const queue = [0];
     for (let head = 0; head < queue.length; head++) {
       const node = queue[head]!;
       const edges = children[node]!;
+      if (head < rows) {
+        const from = this.#row[this.#fail[node]!]! * 256;
+        if (node !== 0) this.#dense.copyWithin(head * 256, from, from + 256);
+        for (let k = 0; k < edges.length; k += 2) {
+          if (edges[k]! < 256) this.#dense[head * 256 + edges[k]!] = edges[k + 1]!;
+        }
+        this.#row[node] = head;
+      }
       for (let k = 0; k < edges.length; k += 2) {
         const child = edges[k + 1]!;
         const fail = node === 0 ? 0 : this.#step(this.#fail[node]!, edges[k]!);
@@ -130,22 +141,6 @@ class Automaton {
         this.hold[child] = children[child]!.length > 0 ? depth[child]! : this.hold[fail]!;
         queue.push(child);
       }
-    }
-    // The rows, shallowest first: a fail link is shallower, so its row is filled already.
-    const rows = Math.min(count, DENSE_NODES);
-    this.#dense = new Int32Array(rows * 256);
-    for (let row = 0; row < rows; row++) {
-      const node = queue[row]!;
-      const base = row * 256;
-      if (node !== 0) {
-        const from = this.#row[this.#fail[node]!]! * 256;
-        this.#dense.copyWithin(base, from, from + 256);
-      }
-      const edges = children[node]!;
-      for (let k = 0; k < edges.length; k += 2) {
-        if (edges[k]! < 256) this.#dense[base + edges[k]!] = edges[k + 1]!;
-      }
-      this.#row[node] = row;
     }
   }
 
@@ -235,11 +230,7 @@ export class Redactor {
    */
   text(text: string): string {
     if (!this.active || text === "") return text;
-    this.#units ??= new Automaton(
-      this.secrets.map((secret) =>
-        Array.from({ length: secret.length }, (_, i) => secret.charCodeAt(i))
-      ),
-    );
+    this.#units ??= new Automaton(this.secrets);
     const codes = new Uint16Array(text.length);
     for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
     const spans: number[] = [];
@@ -316,11 +307,9 @@ export class Redactor {
         continue;
       }
       const [key, item] = frame.entries[frame.next++]!;
+      // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
       if (Array.isArray(frame.target)) frame.target.push(copy(item));
-      else {
-        // Defined, not assigned: a key "__proto__" stays a key and never sets a prototype.
-        setOwn(frame.target, this.text(key), copy(item));
-      }
+      else setOwn(frame.target, this.text(key), copy(item));
     }
     return root;
   }

@@ -6,7 +6,6 @@
  */
 
 import { type Phrase, phrase } from "./locale/messages.ts";
-import { keyLabel } from "./text.ts";
 
 /** Keys longer than this are never compared (an unknown key can be any size). */
 const MAX_KEY_LENGTH = 64;
@@ -18,25 +17,20 @@ const MAX_KEY_LENGTH = 64;
  *
  * @param key The key as written.
  * @param known The keys allowed there.
- * @returns The field (the key as shown) and the reason.
+ * @returns The reason.
  * @example A misspelt key
  * ```ts
  * import { english } from "./locale/messages.ts";
  * import { unknownKey } from "./suggest.ts";
- * const { field, reason } = unknownKey("timout_ms", ["timeout_ms", "cwd"]);
- * console.assert(field === "timout_ms");
+ * const reason = unknownKey("timout_ms", ["timeout_ms", "cwd"]);
  * console.assert(english(reason) === 'unknown key, did you mean "timeout_ms"?');
  * ```
  */
-export function unknownKey(
-  key: string,
-  known: readonly string[],
-): { field: string; reason: Phrase } {
+export function unknownKey(key: string, known: readonly string[]): Phrase {
   const suggestion = nearWords(key, known, 1)[0];
-  const reason = suggestion === undefined
+  return suggestion === undefined
     ? phrase("manifest.unknown_key", { keys: known.join(", ") })
     : phrase("manifest.unknown_key_near", { key: JSON.stringify(suggestion) });
-  return { field: keyLabel(key), reason };
 }
 
 /**

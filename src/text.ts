@@ -6,6 +6,8 @@
  * @module
  */
 
+import { attempt } from "./quietly.ts";
+
 // deno-lint-ignore no-control-regex
 const LINE_BREAKING = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
 // deno-lint-ignore no-control-regex
@@ -48,13 +50,8 @@ export function oneLine(text: string, max = 300): string {
  * ```
  */
 export function showValue(value: unknown, max = 60): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return oneLine(text, max);
+  // What JSON cannot write (a BigInt, a cycle) is shown as String() shows it.
+  return oneLine(attempt(() => JSON.stringify(value) ?? String(value)) ?? String(value), max);
 }
 
 /**

@@ -560,7 +560,7 @@ Deno.test("pruneSpillDir() removes spill files oldest first past 100 files, 7 da
   }
   const other = await make("notes.txt", SPILL_KEEP_MS * 2);
   const stale = await make("1-abcdef01.out", SPILL_KEEP_MS + 1000);
-  const removed = await pruneSpillDir(dir.path, { now });
+  const removed = await pruneSpillDir(dir.path, 0, now);
   // The 99 newest stay (room for the new one), the rest and the stale one go; notes.txt stays.
   deepStrictEqual(new Set(removed), new Set([...files.slice(SPILL_KEEP_FILES - 1), stale]));
   ok((await Deno.stat(other)).isFile);
@@ -571,9 +571,9 @@ Deno.test("pruneSpillDir() removes spill files oldest first past 100 files, 7 da
   const middle = await make(`${now - 1}-bbbbbbbb.out`, 1000, big);
   const oldest = await make(`${now - 2}-cccccccc.out`, 2000, big);
   // 300 MiB is over the budget: the oldest goes; with 16 MiB reserved, 200 MiB still fits.
-  deepStrictEqual(await pruneSpillDir(dir.path, { now, reserveBytes: 16 * 1024 * 1024 }), [oldest]);
+  deepStrictEqual(await pruneSpillDir(dir.path, 16 * 1024 * 1024, now), [oldest]);
   equal(SPILL_KEEP_BYTES, 256 * 1024 * 1024);
-  deepStrictEqual(await pruneSpillDir(dir.path, { now, reserveBytes: 100 * 1024 * 1024 }), [
+  deepStrictEqual(await pruneSpillDir(dir.path, 100 * 1024 * 1024, now), [
     middle,
   ]);
   ok((await Deno.stat(newest)).isFile);

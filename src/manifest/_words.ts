@@ -128,7 +128,7 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   const kindFound = { found: foundPhrase(value) };
   if (keyword === "additionalProperties") {
     const key = String(params.additionalProperty);
-    const { reason } = unknownKey(key, KEYS[kind] ?? []);
+    const reason = unknownKey(key, KEYS[kind] ?? []);
     return report([...path, key], "key", fieldName([...path, key]), reason);
   }
   if (keyword === "required") {

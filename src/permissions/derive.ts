@@ -86,11 +86,7 @@ export interface DeriveOptions {
    * The OS sandbox: whether declared tools run in it, and the paths it looks at (`read`) and
    * creates (`write`) to set a call up. @default no sandbox
    */
-  sandbox?: {
-    readonly sandboxed: boolean;
-    readonly read: readonly string[];
-    readonly write: readonly string[];
-  };
+  sandbox?: { sandboxed: boolean; read: readonly string[]; write: readonly string[] };
 }
 
 /**

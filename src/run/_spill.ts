@@ -37,7 +37,7 @@ export function openSpillFile(
   try {
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
     tightenMode(dir);
-    pruneSpillDir(dir, { reserveBytes: capBytes });
+    pruneSpillDir(dir, capBytes);
     return { file: Deno.openSync(path, { write: true, createNew: true, mode: 0o600 }), path };
   } catch {
     return undefined;
@@ -51,30 +51,22 @@ export function openSpillFile(
  * cannot be looked at or removed is skipped.
  *
  * @param dir The spill directory.
- * @param options `reserveBytes`: room to leave (the file about to be written; default 0); `now`:
- *   the time to measure ages against (default `Date.now()`).
+ * @param reserveBytes Room to leave (the file about to be written).
+ * @param now The time to measure ages against.
  * @returns The paths removed.
  */
-export function pruneSpillDir(
-  dir: string,
-  options: { reserveBytes?: number; now?: number } = {},
-): string[] {
-  const now = options.now ?? Date.now();
-  let room = SPILL_KEEP_BYTES - (options.reserveBytes ?? 0);
+export function pruneSpillDir(dir: string, reserveBytes = 0, now = Date.now()): string[] {
+  let room = SPILL_KEEP_BYTES - reserveBytes;
   const files: { path: string; size: number; time: number }[] = [];
   // Never a permission prompt for housekeeping: prune only where reading is already granted.
   if (!granted({ name: "read", path: dir })) return [];
-  try {
-    for (const entry of Deno.readDirSync(dir)) {
-      if (!entry.isFile || !SPILL_NAME.test(entry.name)) continue;
-      const path = joinPath(dir, entry.name);
-      // Undefined when gone meanwhile (another run pruned it).
-      const info = attempt(() => Deno.lstatSync(path));
-      const time = info?.mtime?.getTime() ?? Number(entry.name.split("-")[0]);
-      if (info) files.push({ path, size: info.size, time });
-    }
-  } catch {
-    return [];
+  for (const entry of attempt(() => [...Deno.readDirSync(dir)], [])) {
+    if (!entry.isFile || !SPILL_NAME.test(entry.name)) continue;
+    const path = joinPath(dir, entry.name);
+    // Undefined when gone meanwhile (another run pruned it).
+    const info = attempt(() => Deno.lstatSync(path));
+    const time = info?.mtime?.getTime() ?? Number(entry.name.split("-")[0]);
+    if (info) files.push({ path, size: info.size, time });
   }
   files.sort((a, b) => b.time - a.time);
   const removed: string[] = [];
@@ -87,12 +79,8 @@ export function pruneSpillDir(
       room -= file.size;
       continue;
     }
-    try {
-      Deno.removeSync(file.path);
-      removed.push(file.path);
-    } catch {
-      // Removed by another run, or not ours to remove.
-    }
+    // Not when removed by another run meanwhile, or not ours to remove.
+    if (attempt(() => Deno.removeSync(file.path), false) !== false) removed.push(file.path);
   }
   return removed;
 }
@@ -101,14 +89,13 @@ export function pruneSpillDir(
 function tightenMode(dir: string): void {
   if (Deno.build.os === "windows") return;
   if (!granted({ name: "read", path: dir }) || !granted({ name: "sys", kind: "uid" })) return;
-  try {
+  // Not allowed to look or to change it: it stays as it is.
+  attempt(() => {
     const info = Deno.statSync(dir);
     if (info.mode !== null && (info.mode & 0o077) !== 0 && info.uid === Deno.uid()) {
       Deno.chmodSync(dir, 0o700);
     }
-  } catch {
-    // Not allowed to look or to change it: it stays as it is.
-  }
+  });
 }
 
 /**

@@ -40,12 +40,9 @@ export function abortOnInterrupt(): InterruptHandle {
   const listeners: [Deno.Signal, () => void][] = [];
   for (const name of signals) {
     const listener = () => controller.abort(name);
-    try {
-      Deno.addSignalListener(name, listener);
-      listeners.push([name, listener]);
-    } catch {
-      // Not supported on this platform.
-    }
+    // Not supported on this platform: not listened to.
+    if (attempt(() => Deno.addSignalListener(name, listener), false) === false) continue;
+    listeners.push([name, listener]);
   }
   const dispose = () => {
     for (const [name, listener] of listeners.splice(0)) {
