@@ -27,22 +27,20 @@ export interface NoteSink {
   note(text: string): void;
 }
 
-/** How the note is said: once per process (the MCP server's log), or with a call's notes. */
-export type NoteMode = { readonly perProcess: true } | { readonly notes: NoteSink };
-
 /**
  * The sandbox options of one CLI run: the policy, basis-tools' own directories (which no call may
  * write), and the note said once.
  *
  * @param settings The run's settings.
  * @param policy The user's policy.
- * @param mode Once per process (the MCP server logs it once per start), or with a call's notes.
+ * @param notes The call's notes the note goes with; without, it is said once per process (the MCP
+ *   server logs it once per start).
  * @returns The options for the tool builders.
  */
 export function cliSandbox(
   settings: Settings,
   policy: SandboxPolicy,
-  mode: NoteMode,
+  notes?: NoteSink,
 ): SandboxOptions {
   let said = false;
   const { stateDir, envLookup: env, cacheDir } = settings;
@@ -57,7 +55,6 @@ export function cliSandbox(
     onUnconfined: (reason) => {
       if (said) return;
       said = true;
-      const notes = "notes" in mode ? mode.notes : undefined;
       const text = english(reason);
       let file: string | undefined = joinPath(stateDir, SANDBOX_NOTE_FILE);
       try {

@@ -53,13 +53,8 @@ export interface ParsedArgs {
  * console.assert(parsed.command === "call" && parsed.options.get("workspace") === "dir");
  * ```
  */
-export function parseArgs(
-  argv: readonly string[],
-  global: readonly OptionSpec[],
-  perCommand: Readonly<Record<string, readonly OptionSpec[]>>,
-  onCommand?: (command: string) => void,
-): ParsedArgs {
-  const parsed = scanArgs(argv, global, perCommand, onCommand);
+export function parseArgs(...args: Parameters<typeof scanArgs>): ParsedArgs {
+  const parsed = scanArgs(...args);
   if (parsed.error !== undefined) throw parsed.error;
   return parsed;
 }

@@ -131,8 +131,7 @@ export async function runCli(
     if (error.code === "internal") throw error;
     await loadLocale(locale);
     const lines = errorLines(error, messages(locale)).map((line) => redactorOf(secrets).text(line));
-    // The MCP server's stdout is the protocol's alone.
-    if (json && command !== "mcp") {
+    if (json) {
       const failure = { kind: error.code, message: lines.join("\n") };
       // For `call`, the tool named on the command line (`null` when none): its `--json` needs it.
       const tool = positionals[0] === undefined ? null : redactorOf(secrets).text(positionals[0]);

@@ -67,26 +67,29 @@ export function callJson(
  *
  * @param call The parsed call, when the input could be read.
  * @param failure What went wrong, or `undefined` on success.
- * @param run The run, its structured output and its text, when it ran.
+ * @param run The run, when it ran.
+ * @param output Its structured output.
+ * @param text Its text for a model.
  * @returns The documented object.
  */
 export function spawnJson(
   call: SpawnCall | undefined,
   failure: CallFailure | undefined,
-  run?: { result: RunResult; output: SpawnOutput; text: string },
+  run?: RunResult,
+  output?: SpawnOutput,
+  text?: string,
 ): Record<string, unknown> {
-  const output = run?.output;
   return {
     ok: failure === undefined,
     mode: call?.mode ?? null,
     target: call === undefined ? null : call.target ?? LOCAL_TARGET,
-    result: run?.text ?? null,
+    result: text ?? null,
     stdout: output?.stdout ?? null,
     stderr: output?.stderr ?? null,
     exit_code: output?.exit_code ?? null,
     error: failure ?? null,
     stdout_truncated: output?.stdout_truncated ?? false,
     stderr_truncated: output?.stderr_truncated ?? false,
-    duration_ms: run === undefined ? null : Math.round(run.result.durationMs),
+    duration_ms: run === undefined ? null : Math.round(run.durationMs),
   };
 }

@@ -127,7 +127,7 @@ export async function callCommand(
         loadSpawnConfig(settings.configDir),
         loadSandboxPolicy(settings.configDir),
       ]);
-      const sandbox = cliSandbox(settings, policy, { notes });
+      const sandbox = cliSandbox(settings, policy, notes);
       execution = await spawnTool(config, context(root, { sandbox })).execution(input);
     } else {
       const roster = await rosterFor(settings, { only: tool });
@@ -141,7 +141,7 @@ export async function callCommand(
       if (problem !== undefined) throw new ManifestError([problem]);
       const { source, parsed } = await read();
       const input = options.gemini === true ? withoutGeminiKey(parsed, spec.inputSchema) : parsed;
-      const sandbox = cliSandbox(settings, await loadSandboxPolicy(settings.configDir), { notes });
+      const sandbox = cliSandbox(settings, await loadSandboxPolicy(settings.configDir), notes);
       // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
       const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;
       execution = await declaredTool(spec, { ...built, sandbox }).execution(
@@ -215,11 +215,7 @@ export async function callCommand(
           })
           : redactor.value(
             name === undefined
-              ? spawnJson(spawned.call, failure, {
-                result: run,
-                output: spawned.output,
-                text: output.result,
-              })
+              ? spawnJson(spawned.call, failure, run, spawned.output, output.result)
               : callJson(tool, failure, run, {
                 result: output.result,
                 structured_content: null,
@@ -273,13 +269,9 @@ function withoutGeminiKey(input: unknown, schema: Readonly<Record<string, unknow
  */
 function dryRun(settings: Settings) {
   let seen: { request: ApprovalRequest; verdict: Verdict; redactor: Redactor } | undefined;
-  const approver = (root: string | undefined): Approver => async (request, context) => {
-    const verdict = await verdictFor(request, {
-      policy: settings.approve,
-      configDir: settings.configDir,
-      cacheDir: settings.cacheDir,
-      ...(root === undefined ? {} : { root }),
-    });
+  const { approve: policy, configDir, cacheDir } = settings;
+  const approver = (root: string): Approver => async (request, context) => {
+    const verdict = await verdictFor(request, { policy, configDir, cacheDir, root });
     seen = { request, verdict, redactor: new Redactor(context.secrets) };
     return { allowed: false, by: "policy", ruleId: undefined, reason: "dry run" };
   };

@@ -5,7 +5,11 @@
  * @module
  */
 
+import { BasisError, errorLines } from "../../errors.ts";
+import { messages } from "../../locale/messages.ts";
 import { serveRoster } from "../../mcp/roster_tools.ts";
+import { exitCodeFor } from "../exit_codes.ts";
+import { err } from "../output.ts";
 import { resolvePath } from "../../paths.ts";
 import { workspaceRoot } from "../_roster.ts";
 import { cliSandbox } from "../_sandbox_note.ts";
@@ -37,7 +41,7 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     const context = toolContext(settings, { spillDir: settings.spillDir, audit });
     // The server's approver, audit sink and sandbox are set for every tool by the loader; the
     // sandbox note is said once per server start, in its log.
-    const sandbox = (policy: SandboxPolicy) => cliSandbox(settings, policy, { perProcess: true });
+    const sandbox = (policy: SandboxPolicy) => cliSandbox(settings, policy);
     const served = await serveRoster({
       root,
       configDir,
@@ -49,6 +53,13 @@ export async function mcpCommand(settings: Settings): Promise<number> {
     // Stopped while a call ran: that call was interrupted. An idle server stopped did what was
     // asked.
     return served.interrupted ? 130 : 0;
+  } catch (error) {
+    // Stdout is the protocol's alone, even with --json.
+    if (!(error instanceof BasisError)) throw error;
+    err(
+      errorLines(error, messages(settings.locale)).map((line) => `basis-tools: ${line}\n`).join(""),
+    );
+    return exitCodeFor(error.code);
   } finally {
     for (const name of signals) Deno.removeSignalListener(name, onSignal);
     audit.close();

@@ -37,17 +37,12 @@ export async function schemaCommand(
   format = "openai",
 ): Promise<number> {
   if (!(DEFINITION_FORMATS as readonly string[]).includes(format)) {
-    const formats = DEFINITION_FORMATS.join(", ");
-    throw BasisError.of(
-      "usage",
-      phrase("cli.bad_format", { value: JSON.stringify(format), formats }),
-    );
+    const params = { value: JSON.stringify(format), formats: DEFINITION_FORMATS.join(", ") };
+    throw BasisError.of("usage", phrase("cli.bad_format", params));
   }
   const [loaded, spawn] = await Promise.all([rosterFor(settings), spawnConfigFor(settings)]);
-  const roster = await checkAvailability(loaded, {
-    cacheDir: settings.cacheDir,
-    env: settings.env,
-  });
+  const { cacheDir, env } = settings;
+  const roster = await checkAvailability(loaded, { cacheDir, env });
   const served = serves(settings, SPAWN_TOOL);
   const config = served && "config" in spawn ? spawn.config : undefined;
   const tools = toolsOf(roster, config, toolContext(settings));

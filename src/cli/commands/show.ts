@@ -49,10 +49,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       title: spec.title,
       description: spec.description,
       // An argument taken from the input as the manifest writes it.
-      command: spec.command.map((arg, index) => {
-        const field = fromInput.get(index);
-        return field === undefined ? arg : { input: field };
-      }),
+      command: spec.command.map((arg, i) => fromInput.has(i) ? { input: fromInput.get(i) } : arg),
       program: spec.program,
       cwd: spec.cwd,
       env: Object.fromEntries(envNames.map((key) => [key, REDACTED])),

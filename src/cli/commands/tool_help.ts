@@ -10,7 +10,6 @@ import { cellText, shellQuote, visibleLines } from "../../approval/shell_quote.t
 import { commandText } from "./show.ts";
 import { messages } from "../../locale/messages.ts";
 import { callSecrets, redactorOf } from "../../redact.ts";
-import type { InputArgument } from "../../manifest/types.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { findTool, rosterFor } from "../_roster.ts";
@@ -76,29 +75,18 @@ function sample(property: unknown): unknown {
  *   that cannot be used (exit 6).
  */
 export async function toolHelpCommand(settings: Settings, name: string): Promise<number> {
-  let about: {
-    description: string;
-    schema: Readonly<Json>;
-    effect: string;
-    timeoutMs?: number;
-    command?: string;
-    args?: readonly InputArgument[];
-  };
+  const spec = name === SPAWN_TOOL ? undefined : findTool(await rosterFor(settings), name);
+  const tool = spec === undefined
+    ? spawnTool(await loadSpawnConfig(settings.configDir), toolContext(settings))
+    : undefined;
   // An env value (or an --env one) may be written anywhere in a declaration: hidden, as by show.
-  let redactor = redactorOf(callSecrets(settings.env));
+  const redactor = redactorOf(callSecrets(spec?.env ?? {}, settings.env));
   const hide = (text: string) => redactor.text(text);
-  if (name === SPAWN_TOOL) {
-    const tool = spawnTool(await loadSpawnConfig(settings.configDir), toolContext(settings));
-    const effect = tool.sideEffects.join(", ");
-    about = { description: tool.description(), schema: SPAWN_INPUT_SCHEMA, effect };
-  } else {
-    const spec = findTool(await rosterFor(settings), name);
-    redactor = redactorOf(callSecrets(spec.env, settings.env));
-    const { description, inputSchema: schema, sideEffect: effect, timeoutMs } = spec;
-    const [command, args] = [commandText(spec, hide), spec.inputArguments ?? []];
-    about = { description, schema, effect, timeoutMs, command, args };
-  }
-  const { description, schema, effect, timeoutMs, command } = about;
+  const description = spec?.description ?? tool!.description();
+  const schema: Readonly<Json> = spec?.inputSchema ?? SPAWN_INPUT_SCHEMA;
+  const effect = spec?.sideEffect ?? tool!.sideEffects.join(", ");
+  const timeoutMs = spec?.timeoutMs;
+  const command = spec && commandText(spec, hide);
   // The top-level fields, in the order `properties` lists them.
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
@@ -152,7 +140,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     lines.push(t("help.tool_fields"), ...formatTable([head, ...rows], undefined, "  "));
     if (schema.additionalProperties !== false) lines.push(t("help.tool_other_fields"));
   }
-  for (const { field, index } of about.args ?? []) {
+  for (const { field, index } of spec?.inputArguments ?? []) {
     lines.push(t("help.tool_argument", { field, index }));
   }
   // Cells were hidden before they were cut; the rest (the example, the command, field names) here.
