@@ -5,7 +5,7 @@
  * @module
  */
 
-import { canonicalFilePath, isAbsolutePath, readEnv } from "../paths.ts";
+import { isAbsolutePath } from "../paths.ts";
 import { attempt, isMissing } from "../quietly.ts";
 import { redactorOf } from "../redact.ts";
 import type { Phrase } from "../locale/messages.ts";
@@ -18,7 +18,7 @@ import {
   spawnInOwnGroup,
   type StartProblem,
 } from "./_launch.ts";
-import { mergeEnvLayers, type Resolution, resolveIn } from "./resolve_program.ts";
+import { mergeEnvLayers, resolveIn } from "./resolve_program.ts";
 
 export {
   effectiveVar,
