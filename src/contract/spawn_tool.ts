@@ -150,12 +150,8 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   readonly #redactor: Redactor;
 
   constructor(config: SpawnConfig, context: CallContext, root: string) {
-    [this.locale, this.#config, this.#context, this.#root] = [
-      context.locale,
-      config,
-      context,
-      root,
-    ];
+    this.locale = context.locale;
+    [this.#config, this.#context, this.#root] = [config, context, root];
     this.#redactor = new Redactor(callSecrets(context.env));
   }
 
@@ -246,12 +242,8 @@ class SpawnTool implements Tool<SpawnToolExtra> {
    * sandbox that cannot be had; then the pipeline — approval, the command or the subagent, record.
    */
   async #run(call: SpawnCall, sinks: Sinks): Promise<ToolOutput<SpawnToolExtra>> {
-    const [config, context, words, root] = [
-      this.#config,
-      this.#context,
-      this.#context.words,
-      this.#root,
-    ];
+    const [config, context, root] = [this.#config, this.#context, this.#root];
+    const words = context.words;
     const plan = await this.#plan(call);
     const task = call.mode === "agent";
     // The real directory: one spelling for the preview and rules, whatever -C said.
@@ -282,18 +274,16 @@ class SpawnTool implements Tool<SpawnToolExtra> {
         preview,
       },
       start: (wrap, sinks) =>
+        // The context as it is (env, depth, agentEnv, readEnv); what was approved is what the
+        // child gets.
         runSpawn(call, root, {
+          ...context,
           ...sinks,
           sandbox: wrap,
           config,
-          env: context.env,
           secrets: this.#redactor.secrets,
-          depth: context.depth,
-          agentEnv: context.agentEnv,
-          // What was approved is what the child gets.
           child: preview.child,
           timeoutMs: context.spawnTimeoutMs,
-          readEnv: context.readEnv,
         }),
       outcome: (result) => Promise.resolve(this.#outcome(call, result, label)),
       notStarted: (reason) => Promise.resolve(notStarted(reason)),

@@ -18,6 +18,9 @@ import type { ServeMcpOptions } from "./serve_mcp.ts";
 /** How long a person has to answer an approval question in the client. */
 const ELICIT_TIMEOUT_MS = 600_000;
 
+/** The form as the SDK takes it (the elicitation seam builds it to MCP's shape). */
+type ElicitForm = Parameters<Server["elicitInput"]>[0];
+
 /** How a question to the client ended, as a denial says it. */
 const DENIED = { decline: "declined", cancel: "cancelled", failed: "failed" } as const;
 
@@ -57,10 +60,8 @@ export function mcpApprover(
         return elicitApproval(prompt, {
           elicit: async (form, signal) => {
             asked = "failed";
-            const reply = await server.elicitInput(form as Parameters<Server["elicitInput"]>[0], {
-              timeout: ELICIT_TIMEOUT_MS,
-              ...(signal === undefined ? {} : { signal }),
-            });
+            const options = { timeout: ELICIT_TIMEOUT_MS, ...(signal && { signal }) };
+            const reply = await server.elicitInput(form as ElicitForm, options);
             asked = reply.action;
             return reply;
           },

@@ -299,18 +299,13 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
 }
 
 /** The tools by name, their `tools/list` result, a signature to tell whether it changed. */
-interface Indexed {
-  readonly tools: ReadonlyMap<string, Tool>;
-  readonly unavailable: ReadonlyMap<string, UnavailableEntry>;
-  readonly list: ListToolsResult;
-  readonly signature: string;
-}
+type Indexed = ReturnType<typeof indexed>;
 
-function indexed(loaded: readonly Tool[] | LoadedRoster): Indexed {
+function indexed(loaded: readonly Tool[] | LoadedRoster) {
   const { tools, unavailable = [] } = "tools" in loaded ? loaded : { tools: loaded };
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // Each definition's input schema says `"type": "object"`, as MCP requires (the contract's).
-  const list = { tools: [...byName.values()].map((tool) => tool.definition("mcp")) };
+  const list: ListToolsResult = { tools: [...byName.values()].map((t) => t.definition("mcp")) };
   const left = new Map(unavailable.map((entry) => [entry.name, entry]));
   return { tools: byName, unavailable: left, list, signature: JSON.stringify(list) };
 }

@@ -54,14 +54,13 @@ export function spawnResultText(
   const ok = result.outcome === "ok";
   const out = stream(result.stdout, result.stdoutBytes, result.stdoutTruncated, words);
   const err = stream(result.stderr, result.stderrBytes, result.stderrTruncated, words);
+  const label = spawnLabel(call, words);
   if (call.mode === "agent") {
     if (ok) return out ?? words.t("spawn.agent_silent");
-    return describeFailure(result, spawnLabel(call, words), words) ??
-      words.t("spawn.agent_failed");
+    return describeFailure(result, label, words) ?? words.t("spawn.agent_failed");
   }
   const found = ok ? out ?? err : err ?? out;
   if (found !== undefined) return found;
-  const label = spawnLabel(call, words);
   if (ok) return words.t("run.printed_nothing", { label });
   // Nothing printed: a quiet exit code is its status; anything else is worded as any failed run.
   if (result.outcome !== "exit_code" || result.exitCode === undefined) {
@@ -92,14 +91,11 @@ export function spawnOutput(
   words: Messages = messages("en-US"),
 ): SpawnOutput {
   const exitCode = result.outcome === "timed_out" ? TIMEOUT_EXIT_CODE : result.exitCode;
-  const error = result.outcome === "ok"
-    ? undefined
-    : describeFailure(result, spawnLabel(call, words), words);
   return {
     stdout: result.stdout,
     stderr: result.stderr,
     exit_code: exitCode ?? null,
-    error: error ?? null,
+    error: describeFailure(result, spawnLabel(call, words), words) ?? null,
     stdout_truncated: result.stdoutTruncated,
     stderr_truncated: result.stderrTruncated,
   };
@@ -108,7 +104,7 @@ export function spawnOutput(
 /** A stream as model text: `undefined` when blank; a note when it was cut. */
 function stream(
   text: string,
-  totalBytes: number,
+  bytes: number,
   truncated: boolean,
   words: Messages,
 ): string | undefined {
@@ -116,5 +112,5 @@ function stream(
   if (trimmed.trim() === "") return undefined;
   if (!truncated) return trimmed;
   const size = formatSize(SPAWN_OUTPUT_CAP, words);
-  return `${trimmed}\n${words.t("spawn.cut_note", { size, bytes: totalBytes })}`;
+  return `${trimmed}\n${words.t("spawn.cut_note", { size, bytes })}`;
 }
