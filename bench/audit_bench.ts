@@ -1,7 +1,7 @@
 // The per-call cost of the audit trail: one decision line and one run line appended, as a call
 // does. Goal (issue 3): rules + audit add under 2 ms per call.
-import { openAuditLog } from "../src/audit/mod.ts";
-import type { DecisionEntry, RunEntry } from "../src/audit/mod.ts";
+import { openAuditLog } from "../src/audit/open_audit_log.ts";
+import type { DecisionEntry, RunEntry } from "../src/audit/types.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "basis-audit-bench-" });
 const preview = {

@@ -5,7 +5,7 @@
  * Run: `deno bench -A bench/validate_bench.ts`
  */
 
-import { validateInput } from "../src/schema/mod.ts";
+import { validateInput } from "../src/schema/gate.ts";
 import {
   AJV_OPTIONS,
   cacheKey,

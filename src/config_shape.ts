@@ -14,7 +14,7 @@ import { type Phrase, phrase } from "./locale/messages.ts";
 import type { ParsedConfig } from "./read_config_file.ts";
 import { unknownKey } from "./suggest.ts";
 import { fieldName } from "./text.ts";
-import { schemaIssues } from "./schema/mod.ts";
+import { schemaIssues } from "./schema/gate.ts";
 
 type Segment = string | number;
 

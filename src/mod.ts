@@ -29,9 +29,9 @@
  */
 
 // What a host uses: the roster, the builders and their tools, approvers, definitions, errors.
-export { type LoadOptions, loadRoster } from "./manifest/mod.ts";
+export { type LoadOptions, loadRoster } from "./manifest/load.ts";
 export { loadSpawnConfig, type NamedAgent, type SpawnConfig } from "./spawn/config.ts";
-export { loadSandboxPolicy, type SandboxPolicy } from "./sandbox/mod.ts";
+export { loadSandboxPolicy } from "./sandbox/policy.ts";
 export { DeclaredToolBuilder, type DeclaredToolOptions } from "./contract/declared_tool.ts";
 export { SpawnToolBuilder, type SpawnToolOptions } from "./contract/spawn_tool.ts";
 export { type RosterTool, rosterTools, type RosterToolsOptions } from "./contract/roster_tools.ts";
@@ -70,8 +70,9 @@ export type {
   SandboxGrants,
   SandboxMode,
   SandboxOptions,
-} from "./sandbox/mod.ts";
-export type { RecordOptions } from "./audit/mod.ts";
+  SandboxPolicy,
+} from "./sandbox/types.ts";
+export type { RecordOptions } from "./audit/open_audit_log.ts";
 export type { RunOutcome, RunResult, StartFailure } from "./run/mod.ts";
 export type { ManifestProblem } from "./errors.ts";
 export type {

@@ -5,7 +5,7 @@
  */
 
 import { english } from "../src/locale/messages.ts";
-import { schemaProblem } from "../src/schema/mod.ts";
+import { schemaProblem } from "../src/schema/gate.ts";
 
 /** Why a schema cannot be compiled, in English (`undefined` when it compiles). */
 export async function checkSchema(

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { AUDIT_FILE, auditLogPath, openAuditLog } from "../src/audit/mod.ts";
-import type { DecisionEntry, RunEntry } from "../src/audit/mod.ts";
+import { AUDIT_FILE, auditLogPath } from "../src/audit/audit_path.ts";
+import { openAuditLog } from "../src/audit/open_audit_log.ts";
+import type { DecisionEntry, RunEntry } from "../src/audit/types.ts";
 import { tempDir } from "./_scratch.ts";
 import { wording } from "./_wording.ts";
 

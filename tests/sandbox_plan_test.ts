@@ -21,16 +21,14 @@ import { callLayout } from "../src/sandbox/_layout.ts";
 import { BWRAP_PATHS, forgetProbe, probe, PROBE_FILE, rootOnly } from "../src/sandbox/_probe.ts";
 import { exists } from "../src/quietly.ts";
 import { seatbeltProfile } from "../src/sandbox/_seatbelt.ts";
+import { DEFAULT_POLICY, parseSandboxPolicy } from "../src/sandbox/policy.ts";
 import {
-  DEFAULT_POLICY,
-  parseSandboxPolicy,
   planSandbox,
   prepareSandbox,
   sandboxNeeds,
-  type SandboxPlan,
-  type SandboxPolicy,
   spawnPreviewGrants,
-} from "../src/sandbox/mod.ts";
+} from "../src/sandbox/plan.ts";
+import type { SandboxPlan, SandboxPolicy } from "../src/sandbox/types.ts";
 import { tempDir } from "./_scratch.ts";
 import { escape, say } from "./_wording.ts";
 

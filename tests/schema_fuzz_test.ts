@@ -1,4 +1,4 @@
-import { validateInput } from "../src/schema/mod.ts";
+import { validateInput } from "../src/schema/gate.ts";
 import { forgetValidators, stats } from "../src/schema/_validator.ts";
 import { BasisError } from "../src/errors.ts";
 import { readEnv } from "../src/paths.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { BasisError } from "../src/errors.ts";
 import { english, type Phrase, phrase } from "../src/locale/messages.ts";
-import { schemaProblem, validateInput } from "../src/schema/mod.ts";
+import { schemaProblem, validateInput } from "../src/schema/gate.ts";
 import { linearRegExp } from "../src/schema/_regexp.ts";
 import { forgetValidators, RE2JS_VERSION, stats } from "../src/schema/_validator.ts";
 import { denoRunArgs } from "./_deno_run.ts";
@@ -207,7 +207,7 @@ const WATCHDOG_MS = 60_000;
 
 /** A script that validates once against the cache directory given, as a fresh process would. */
 const PATHOLOGICAL = `
-import { validateInput } from "${ROOT}src/schema/mod.ts";
+import { validateInput } from "${ROOT}src/schema/gate.ts";
 import { stats } from "${ROOT}src/schema/_validator.ts";
 const schema = {
   type: "object",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { schemaProblem, validateInput } from "../src/schema/mod.ts";
+import { schemaProblem, validateInput } from "../src/schema/gate.ts";
 import {
   AJV_FORMATS_VERSION,
   AJV_VERSION,
@@ -517,7 +517,7 @@ Deno.test("validateInput() in a fresh process with a warm cache never loads ajv'
   forgetValidators();
   await validateInput(tool(TYPICAL), { name: "a", count: 1 }, { cacheDir: dir });
   const script = await Deno.makeTempFile({ dir: CACHE, suffix: ".ts" });
-  const gate = new URL("../src/schema/mod.ts", import.meta.url).href;
+  const gate = new URL("../src/schema/gate.ts", import.meta.url).href;
   const statsUrl = new URL("../src/schema/_validator.ts", import.meta.url).href;
   await Deno.writeTextFile(
     script,
@@ -573,7 +573,7 @@ Deno.test("validateInput() does not compile at module load", async () => {
   const script = await Deno.makeTempFile({ dir: CACHE, suffix: ".ts" });
   await Deno.writeTextFile(
     script,
-    `import "${new URL("../src/schema/mod.ts", import.meta.url).href}";
+    `import "${new URL("../src/schema/gate.ts", import.meta.url).href}";
 import { stats } from "${new URL("../src/schema/_validator.ts", import.meta.url).href}";
 console.log(JSON.stringify(stats));`,
   );
@@ -980,7 +980,7 @@ Deno.test("a call of a broken schema is refused in English without the Ukrainian
   const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
   await Deno.writeTextFile(
     script,
-    `import { validateInput } from ${url("../src/schema/mod.ts")};
+    `import { validateInput } from ${url("../src/schema/gate.ts")};
 import { stats } from ${url("../src/schema/_validator.ts")};
 import { catalogue } from ${url("../src/locale/messages.ts")};
 let message = "";
@@ -1078,7 +1078,7 @@ Deno.test("in English the catalogue words schema refusals as the gate does", () 
 // --- config files against the shipped schemas -------------------------------------------------------
 
 Deno.test("schemaIssues() names every failure of a config by pointer, compiling the schema once", async () => {
-  const { schemaIssues } = await import("../src/schema/mod.ts");
+  const { schemaIssues } = await import("../src/schema/gate.ts");
   const schema = JSON.parse(Deno.readTextFileSync(`${ROOT}schemas/tools.schema.json`));
   const document = { schema: 1, tools: { a: { description: 1, command: [], timout_ms: 3 } } };
   await using cache = await tempDir({ prefix: "basis-schema-issues-" });

@@ -27,19 +27,14 @@ function recordedPreview(
   inputBytes: number | undefined,
   secrets: readonly string[],
 ): unknown {
-  if (preview === null || typeof preview !== "object") return preview;
+  if (typeof preview !== "object" || preview === null || Array.isArray(preview)) return preview;
   const recorded: Record<string, unknown> = { ...preview };
-  let changed = false;
   if (inputBytes !== undefined && inputBytes > AUDIT_INPUT_LIMIT && "input" in preview) {
     recorded.input = `[input of ${inputBytes} bytes, not recorded]`;
-    changed = true;
   }
-  if (Array.isArray(recorded.command)) {
-    const args = recorded.command.map((arg) => recordedArg(arg, secrets));
-    changed ||= args.some((arg, i) => arg !== (recorded.command as unknown[])[i]);
-    recorded.command = args;
-  }
-  return changed ? recorded : preview;
+  const { command } = recorded;
+  if (Array.isArray(command)) recorded.command = command.map((arg) => recordedArg(arg, secrets));
+  return recorded;
 }
 
 function recordedArg(arg: unknown, secrets: readonly string[]): unknown {
@@ -54,17 +49,10 @@ function recordedArg(arg: unknown, secrets: readonly string[]): unknown {
 /** The entry's fields in the order they are written, after `ts`, `type` and `pid`. */
 function fields(entry: AuditEntry, secrets: readonly string[]): Record<string, unknown> {
   if (entry.type === "decision") {
-    const out: Record<string, unknown> = {
-      tool: entry.tool,
-      preview: recordedPreview(entry.preview, entry.input_bytes, secrets),
-      allowed: entry.allowed,
-      by: entry.by,
-    };
-    if (entry.rule_id !== undefined) out.rule_id = entry.rule_id;
-    if (entry.reason !== undefined) out.reason = entry.reason;
-    out.workspace = entry.workspace;
-    if (entry.input_bytes !== undefined) out.input_bytes = entry.input_bytes;
-    return out;
+    // JSON leaves out what is undefined (a rule's id and reason, the input's size).
+    const { tool, preview, allowed, by, rule_id, reason, workspace, input_bytes } = entry;
+    const recorded = recordedPreview(preview, input_bytes, secrets);
+    return { tool, preview: recorded, allowed, by, rule_id, reason, workspace, input_bytes };
   }
   return {
     tool: entry.tool,

@@ -9,18 +9,14 @@
 import type { Locale } from "../locale/locale.ts";
 import { messages, phrase } from "../locale/messages.ts";
 import { fsReason } from "../fs_reason.ts";
-import type { EnvLookup } from "../paths.ts";
 import { parentPath } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { encodeEntry } from "./_encode.ts";
-import { auditLogPath } from "./audit_path.ts";
+import { auditLogPath, type AuditPathOptions } from "./audit_path.ts";
 import type { AuditEntry } from "./types.ts";
 
 /** Options for {@linkcode openAuditLog}. */
-export interface AuditLogOptions {
-  /** The `--audit-log` value: a path, or `off`. Wins over `BASIS_AUDIT_LOG`. */
-  path?: string | undefined;
-  /** How to read `BASIS_AUDIT_LOG` and the state directory's variables. @default readEnv */
-  env?: EnvLookup;
+export interface AuditLogOptions extends AuditPathOptions {
   /**
    * Told, once per log, when a line cannot be written: the message in `locale`.
    * @default writes `basis-tools: warning: <message>` to stderr, in `locale`
@@ -117,11 +113,7 @@ function openMaking(path: string, options: Deno.OpenOptions): Deno.FsFile {
 }
 
 function isSymlink(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isSymlink;
-  } catch {
-    return false;
-  }
+  return attempt(() => Deno.lstatSync(path).isSymlink, false);
 }
 
 /** A pause of 1 ms at a time, without giving up the thread. */
@@ -217,22 +209,17 @@ function endLine(file: Deno.FsFile): void {
 export function openAuditLog(options: AuditLogOptions = {}): AuditLog {
   const path = auditLogPath(options);
   const words = messages(options.locale ?? "en-US");
-  const warn = options.warn ?? ((message: string) => {
-    try {
-      Deno.stderr.writeSync(ENCODER.encode(`${words.t("audit.warning", { message })}\n`));
-    } catch {
-      // Nowhere left to say it.
-    }
-  });
+  // Where stderr is gone, nowhere is left to say it.
+  const warn = options.warn ??
+    ((message: string) =>
+      attempt(() =>
+        Deno.stderr.writeSync(ENCODER.encode(`${words.t("audit.warning", { message })}\n`))
+      ));
   let file: Deno.FsFile | undefined;
   let warned = false;
 
   function close(): void {
-    try {
-      file?.close();
-    } catch {
-      // Already closed.
-    }
+    attempt(() => file?.close()); // Already closed, or not.
     file = undefined;
   }
 

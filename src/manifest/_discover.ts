@@ -5,6 +5,7 @@
  */
 
 import { joinPath, parentPath, resolvePath } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 
 /**
  * The nearest directory, from `start` up to the file system root, that holds a
@@ -17,23 +18,16 @@ import { joinPath, parentPath, resolvePath } from "../paths.ts";
  * @example Find the root from a nested directory
  * ```ts ignore
  * import { findWorkspaceRoot } from "./load.ts";
- * const root = await findWorkspaceRoot(Deno.cwd());
+ * const root = findWorkspaceRoot(Deno.cwd());
  * console.log(root);
  * ```
  */
-export function findWorkspaceRoot(start: string): Promise<string> {
-  return Promise.resolve(nearestRoot(start));
-}
-
-/** Synchronous on purpose: a few local `stat` calls are microseconds, an async one a thread hop. */
-function nearestRoot(start: string): string {
+export function findWorkspaceRoot(start: string): string {
+  // Synchronous on purpose: a few local `stat` calls are microseconds, an async one a thread hop.
   const origin = resolvePath(start);
-  let dir = origin;
-  while (true) {
+  for (let dir = origin;; dir = parentPath(dir)) {
     if (isWorkspaceRoot(dir)) return dir;
-    const parent = parentPath(dir);
-    if (parent === dir) return origin;
-    dir = parent;
+    if (parentPath(dir) === dir) return origin;
   }
 }
 
@@ -60,9 +54,5 @@ export function isWorkspaceRoot(dir: string): boolean {
 }
 
 function isSymlink(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isSymlink;
-  } catch {
-    return false;
-  }
+  return attempt(() => Deno.lstatSync(path).isSymlink, false);
 }

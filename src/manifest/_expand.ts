@@ -16,11 +16,6 @@
 import { type Phrase, phrase } from "../locale/messages.ts";
 import type { EnvLookup } from "../paths.ts";
 
-/** The outcome of expanding one string. */
-export type Expansion =
-  | { readonly ok: true; readonly value: string }
-  | { readonly ok: false; readonly reasons: readonly Phrase[] };
-
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
 /**
@@ -30,8 +25,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
  * @param env How to read variables.
  * @returns The expanded value, or every reason it could not be expanded (none quotes `text`).
  */
-export function expand(text: string, env: EnvLookup): Expansion {
-  if (!text.includes("${")) return { ok: true, value: text };
+export function expand(text: string, env: EnvLookup): string | Phrase[] {
+  if (!text.includes("${")) return text;
   const reasons: Phrase[] = [];
   let end = 0;
   const value = text.replace(/\$\{([^}]*)\}/g, (match, inner: string, at: number) => {
@@ -43,7 +38,7 @@ export function expand(text: string, env: EnvLookup): Expansion {
   });
   // A "${" with no "}" after it: after the last one closed.
   if (text.includes("${", end)) reasons.push(phrase("manifest.expand_unterminated"));
-  return reasons.length > 0 ? { ok: false, reasons } : { ok: true, value };
+  return reasons.length > 0 ? reasons : value;
 }
 
 function expandOne(inner: string, env: EnvLookup): string | Phrase {
@@ -52,19 +47,11 @@ function expandOne(inner: string, env: EnvLookup): string | Phrase {
   if (name === undefined) return phrase("manifest.expand_bad_name");
   const rest = inner.slice(name.length);
   const value = env(name);
-  if (rest === "") {
-    if (value === undefined) {
-      return phrase("manifest.expand_unset", { variable: quote(name), name });
-    }
-    return value;
-  }
-  if (!rest.startsWith(":-")) {
-    return phrase("manifest.expand_unsupported", { variable: quote(name) });
-  }
+  const variable = quote(name);
+  if (rest === "") return value ?? phrase("manifest.expand_unset", { variable, name });
+  if (!rest.startsWith(":-")) return phrase("manifest.expand_unsupported", { variable });
   const fallback = rest.slice(2);
-  if (fallback.includes("${")) {
-    return phrase("manifest.expand_nested", { variable: quote(name) });
-  }
+  if (fallback.includes("${")) return phrase("manifest.expand_nested", { variable });
   return value === undefined || value === "" ? fallback : value;
 }
 

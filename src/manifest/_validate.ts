@@ -17,7 +17,7 @@ import type { ArgumentType, InputArgument, ManifestScope, ToolSpec } from "./typ
 import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
-import { type SchemaIssue, schemaIssues } from "../schema/mod.ts";
+import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
 import { expand } from "./_expand.ts";
 import {
   isObject,
@@ -225,11 +225,13 @@ function beyondShape(
   const expanded = (path: Segment[], value: unknown): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
     const result = expand(value, context.env);
-    const reasons = result.ok
-      ? result.value.includes("\0") ? [phrase("manifest.nul")] : []
-      : result.reasons;
+    const reasons = typeof result !== "string"
+      ? result
+      : result.includes("\0")
+      ? [phrase("manifest.nul")]
+      : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
-    return result.ok && reasons.length === 0 ? result.value : undefined;
+    return reasons.length === 0 ? result as string : undefined;
   };
   const command: unknown[] = Array.isArray(raw.command) ? raw.command : [];
   const argv: (string | undefined)[] = [];
@@ -241,10 +243,9 @@ function beyondShape(
       argv.push(`<${element.input}>`);
     }
   });
-  if (argv.length === command.length && argv.every((arg) => arg !== undefined)) {
-    if (argv[0]?.trim() === "") {
-      problem(["command", 0], "value", "command[0]", phrase("manifest.program_blank_expanded"));
-    }
+  const complete = argv.length === command.length && argv.every((arg) => arg !== undefined);
+  if (complete && argv[0]?.trim() === "") {
+    problem(["command", 0], "value", "command[0]", phrase("manifest.program_blank_expanded"));
   }
   // Arguments are checked against an input schema that is sound, whatever else is wrong.
   let schemaOk = !refused(["input_schema"]);
@@ -318,10 +319,15 @@ function program(root: string, written: string): string {
 }
 
 /**
- * A `sandbox` path, resolved: relative to the workspace root, `~` or `~/…` for the home directory
- * (kept, expanded at call time), or absolute; or why it is refused (it climbs out with `..`).
+ * A `sandbox` path (of a tool, or of `sandbox.json`), resolved: relative to the workspace root,
+ * `~` or `~/…` for the home directory (kept, expanded at call time), or absolute; or why it is
+ * refused (it climbs out with `..`).
+ *
+ * @param value The path as written.
+ * @param root The workspace root, for a relative path.
+ * @returns The path, normalised, or why not.
  */
-function grantPath(value: string, root: string): string | Phrase {
+export function grantPath(value: string, root: string): string | Phrase {
   if (value === "~" || value.startsWith("~/")) {
     const rest = value.slice(1);
     if (climbs(rest)) return phrase("manifest.sandbox_escapes", { base: "~" });
@@ -359,22 +365,16 @@ function schemaKeys(value: object, path: Segment[], report: Report): boolean {
   }
   // One path for the whole walk, copied only to report; only objects and arrays are visited.
   let ok = true;
-  const array = Array.isArray(value);
-  const keys = array ? undefined : Object.keys(value);
-  const count = keys?.length ?? (value as unknown[]).length;
-  for (let i = 0; i < count; i++) {
-    const key = keys?.[i] ?? i;
+  for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
     const item = (value as Record<Segment, unknown>)[key];
+    path.push(key);
     if (key === "__proto__") {
-      path.push(key);
       report([...path], "key", fieldName(path), phrase("manifest.proto_key"));
-      path.pop();
       ok = false;
-    } else if (typeof item === "object" && item !== null) {
-      path.push(key);
-      if (!schemaKeys(item, path, report)) ok = false;
-      path.pop();
+    } else if (typeof item === "object" && item !== null && !schemaKeys(item, path, report)) {
+      ok = false;
     }
+    path.pop();
   }
   return ok;
 }

@@ -14,7 +14,7 @@ import type { Pointer, Segment } from "../json_text.ts";
 import { foundPhrase } from "../json_kind.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { unknownKey } from "../suggest.ts";
-import type { SchemaIssue } from "../schema/mod.ts";
+import type { SchemaIssue } from "../schema/gate.ts";
 
 /** The only manifest version this program reads. */
 export const SCHEMA_VERSION = 1;
@@ -125,7 +125,6 @@ function kindOf(path: readonly Segment[]): string {
 function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string, report: Report) {
   const { keyword, params } = found;
   const say = (reason: Phrase) => report(path, "value", fieldName(path), reason);
-  const kindFound = { found: foundPhrase(value) };
   if (keyword === "additionalProperties") {
     const key = String(params.additionalProperty);
     const reason = unknownKey(key, KEYS[kind] ?? []);
@@ -146,9 +145,7 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     // The gate's own words: a number too large for a double, or nesting deeper than it checks
     // (a tool's schemas are held to a lower limit by hand).
     const schema = kind.startsWith("input_schema") || kind.startsWith("output_schema");
-    if (schema && typeof found.reason !== "string" && found.reason.key === "schema.too_deep") {
-      return;
-    }
+    if (schema && (found.reason as Phrase).key === "schema.too_deep") return;
     return say(typeof found.reason === "string" ? phrase("schema.invalid") : found.reason);
   }
   if (found.pointer !== found.instancePath) {
@@ -162,13 +159,12 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
       : phrase(name.includes("=") ? "manifest.env_name_equals" : "manifest.env_name_nul");
     return report([...path, name], "key", name === "" ? "env" : fieldName([...path, name]), reason);
   }
-  const typed = (key: MessageKey, params?: PhraseParams) => say(phrase(key, params ?? kindFound));
+  const typed = (key: MessageKey, given?: PhraseParams) =>
+    say(phrase(key, given ?? { found: foundPhrase(value) }));
   if (kind === "timeout_ms") {
-    const max = keyword === "maximum" ? { max: Number(params.limit) } : {};
-    return typed(max.max ? "manifest.timeout_max" : "manifest.timeout_invalid", {
-      ...max,
-      value: show(value),
-    });
+    const max = keyword === "maximum" ? { max: Number(params.limit) } : undefined;
+    const key = max ? "manifest.timeout_max" : "manifest.timeout_invalid";
+    return typed(key, { ...max, value: show(value) });
   }
   if (kind === "side_effect") return typed("manifest.side_effect", { value: show(value) });
   if (kind === "schema") {

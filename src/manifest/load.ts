@@ -7,12 +7,14 @@
 
 import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { configDir as defaultConfigDir, readEnv, resolvePath as absolute } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { readConfigFile, sameFile } from "../read_config_file.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec, UnavailableTool } from "./types.ts";
 import { findWorkspaceRoot, isWorkspaceRoot } from "./_discover.ts";
 import { DEFAULT_RESERVED, parseManifestText } from "./parse.ts";
+import { grantPath } from "./_validate.ts";
 
-export { findWorkspaceRoot, isWorkspaceRoot };
+export { findWorkspaceRoot, grantPath, isWorkspaceRoot };
 
 /** Options of {@linkcode loadRoster}. */
 export interface LoadOptions {
@@ -84,7 +86,7 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
   const cwd = absolute(Deno.cwd(), options.cwd ?? ".");
   const env = options.env ?? readEnv;
   const root = options.workspace === undefined
-    ? await findWorkspaceRoot(cwd)
+    ? findWorkspaceRoot(cwd)
     : explicitWorkspace(absolute(cwd, options.workspace), options.workspace);
   const config = absolute(cwd, options.configDir ?? defaultConfigDir(undefined, env));
   const reserved = options.reserved ?? DEFAULT_RESERVED;
@@ -141,11 +143,7 @@ function byName(a: { name: string }, b: { name: string }): number {
 }
 
 function explicitWorkspace(path: string, given: string): string {
-  try {
-    if (Deno.statSync(path).isDirectory) return path;
-  } catch {
-    // Reported below.
-  }
+  if (attempt(() => Deno.statSync(path).isDirectory)) return path;
   const params = { path: JSON.stringify(given) };
   throw BasisError.of("usage", { key: "cli.not_a_directory", params });
 }

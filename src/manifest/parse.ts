@@ -133,11 +133,9 @@ export async function parseManifestText(
     confinedTo,
   }));
   // In file order, as a person reads the file (a stable sort: found order among equals).
-  const place = ({ problem }: Found) => [problem.line ?? Infinity, problem.column ?? Infinity];
-  const all = [...located, ...duplicates].sort((a, b) => {
-    const [[al, ac], [bl, bc]] = [place(a), place(b)];
-    return al! - bl! || ac! - bc!;
-  });
+  const at = ({ problem }: Found, key: "line" | "column") => problem[key] ?? Infinity;
+  const all = [...located, ...duplicates]
+    .sort((a, b) => at(a, "line") - at(b, "line") || at(a, "column") - at(b, "column"));
   // Each tool with a problem of its own is left out, with its problems; the rest stay usable.
   const confined = Map.groupBy(
     all.filter((found) => found.confinedTo !== undefined),
@@ -164,10 +162,7 @@ export async function parseManifestText(
 }
 
 /** A problem, and the tool it is confined to (none: a problem of the file itself). */
-interface Found {
-  readonly problem: ManifestProblem;
-  readonly confinedTo: string | undefined;
-}
+type Found = { readonly problem: ManifestProblem; readonly confinedTo: string | undefined };
 
 /**
  * A key given twice: a tool declared twice (the file's problem: which one is meant?), or a field

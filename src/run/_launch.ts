@@ -29,13 +29,12 @@
 
 import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
+import { attempt } from "../quietly.ts";
 import type { StartFailure } from "./types.ts";
+import { quote } from "./resolve_program.ts";
 
 /** Why the program did not start: its kind, and the reason as a phrase. */
-export interface StartProblem {
-  failure: StartFailure;
-  reason: Phrase;
-}
+export type StartProblem = { failure: StartFailure; reason: Phrase };
 
 /** A start problem of a kind, its reason worded by `key`. */
 function problem(failure: StartFailure, key: MessageKey, params: PhraseParams): StartProblem {
@@ -73,14 +72,12 @@ function launcher(): { setsid: string[]; tied: string[] } | undefined {
 }
 
 function takesDeathSignal(setpriv: string): boolean {
-  try {
+  return attempt(() => {
     // The largest setpriv read (BusyBox is ~2 MiB).
     if (Deno.statSync(setpriv).size > 8 * 1024 * 1024) return false;
     const text = new TextDecoder("latin1").decode(Deno.readFileSync(setpriv));
     return text.startsWith("\x7fELF") && text.includes("--pdeathsig");
-  } catch {
-    return false;
-  }
+  }, false);
 }
 
 /** An executable file of that name in `/usr/bin` or `/bin` (util-linux, BusyBox). */
@@ -88,12 +85,8 @@ function findLauncher(name: string): string | undefined {
   for (const path of [`/usr/bin/${name}`, `/bin/${name}`]) {
     // Never a permission prompt: look only where reading is already granted.
     if (Deno.permissions.querySync({ name: "read", path }).state !== "granted") continue;
-    try {
-      const info = Deno.statSync(path);
-      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) return path;
-    } catch {
-      // Not there.
-    }
+    const info = attempt(() => Deno.statSync(path));
+    if (info?.isFile && ((info.mode ?? 0) & 0o111) !== 0) return path;
   }
   return undefined;
 }
@@ -149,15 +142,11 @@ function tell(input: WritableStreamDefaultWriter<Uint8Array>, line: string): voi
   });
 }
 
-/** A started child and how: what reports an exec failure as an exit ({@linkcode launchFailure}). */
-export interface Launched {
-  /** The child; its pid leads its process group (once setsid has run). */
-  readonly child: Deno.ChildProcess;
-  /** Started through setsid(1). */
-  readonly viaSetsid: boolean;
-  /** The child is bwrap. */
-  readonly bwrap: boolean;
-}
+/**
+ * A started child (its pid leads its process group once setsid has run) and how: through
+ * setsid(1), or as bwrap; what reports an exec failure as an exit ({@linkcode launchFailure}).
+ */
+export type Launched = { readonly child: Deno.ChildProcess; viaSetsid: boolean; bwrap: boolean };
 
 /**
  * Spawns a program with piped stdio in a process group of its own.
@@ -308,14 +297,4 @@ function refusal(detail: string, program: string, loaderVars: readonly string[])
     ? `--allow-run=${named}`
     : phrase("start.sandbox_flag", { program: named });
   return problem("permission_denied", "start.sandbox", { program: quote(named), flag });
-}
-
-/**
- * A program or directory as the reasons name it: between double quotes, as it is.
- *
- * @param value The program or directory.
- * @returns The quoted value.
- */
-export function quote(value: string): string {
-  return `"${value}"`;
 }

@@ -15,6 +15,7 @@
  * @module
  */
 
+import { attempt } from "../quietly.ts";
 import { settlesWithin } from "./_wait.ts";
 
 /** The `kill` programs tried, in order, when Deno refuses to signal a group itself. */
@@ -64,12 +65,7 @@ function isRefusal(error: unknown): boolean {
 
 /** Runs a kill; false when there was nothing left to signal. */
 function tried(kill: () => void): boolean {
-  try {
-    kill();
-    return true;
-  } catch {
-    return false;
-  }
+  return attempt(() => (kill(), true), false);
 }
 
 /** The group of the child, else (Windows, no way to reach the group, no group yet) the child. */
@@ -130,10 +126,6 @@ export async function stopSandboxed(
 }
 
 function childrenOf(pid: number): number[] {
-  try {
-    const text = Deno.readTextFileSync(`/proc/${pid}/task/${pid}/children`);
-    return text.trim().split(/\s+/).filter((part) => part !== "").map(Number);
-  } catch {
-    return [];
-  }
+  const text = attempt(() => Deno.readTextFileSync(`/proc/${pid}/task/${pid}/children`), "");
+  return text.trim().split(/\s+/).filter((part) => part !== "").map(Number);
 }

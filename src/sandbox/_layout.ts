@@ -21,9 +21,10 @@
  * @module
  */
 
+import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { canonicalPath, joinPath, linksOnTheWay, parentPath } from "../paths.ts";
-import { exists, quietly } from "../quietly.ts";
+import { attempt, exists, quietly } from "../quietly.ts";
 import { isInside } from "./_paths.ts";
 
 /** One mount, at a canonical path; given to bubblewrap shallowest first. */
@@ -49,13 +50,11 @@ export type Mount =
   /** A symbolic link made inside a `tmp` one. */
   | { readonly path: string; readonly kind: "link"; readonly target: string };
 
-/** One of basis-tools' own paths: hidden (the config directory), or kept read-only. */
-export interface TrustedPath {
-  /** Absolute, as basis-tools uses it (it may not exist yet). */
-  readonly path: string;
-  /** `hidden`: a directory no call may read; `directory`, `file`: no call may write. */
-  readonly kind: "hidden" | "directory" | "file";
-}
+/**
+ * One of basis-tools' own paths, absolute as basis-tools uses it (it may not exist yet): `hidden`,
+ * a directory no call may read (the config directory); `directory`, `file`: no call may write.
+ */
+export type TrustedPath = { readonly path: string; readonly kind: "hidden" | "directory" | "file" };
 
 /** What the call may touch, paths absolute and canonical. */
 export interface LayoutRequest {
@@ -104,7 +103,7 @@ const ORDER = { tmp: 0, link: 0, hide: 1, read: 2, write: 3, keep: 4 } as const;
  */
 export function callLayout(request: LayoutRequest): Layout {
   const mounts = runtimeMounts();
-  for (const path of request.read) if (isThere(path)) mounts.push({ path, kind: "read" });
+  for (const path of request.read) if (exists(path)) mounts.push({ path, kind: "read" });
   for (const path of request.write) mounts.push({ path, kind: "write" });
   const shown = [...mounts];
   for (const path of [...request.hidden, ...request.sockets]) {
@@ -119,15 +118,13 @@ export function callLayout(request: LayoutRequest): Layout {
   mounts.push(...guarded.mounts);
   const cover = coverOf(request.cwd, mounts);
   if (cover !== undefined && !isShown(cover)) {
-    return {
-      refusal: phrase("sandbox.cwd_covered", {
-        cwd: JSON.stringify(request.cwd),
-        place: JSON.stringify(cover.path),
-        file: JSON.stringify(request.policyFile),
-      }),
-    };
+    return refused("sandbox.cwd_covered", {
+      cwd: request.cwd,
+      place: cover.path,
+      file: request.policyFile,
+    });
   }
-  if (!isShown(coverOf(request.program, mounts)) && isThere(request.program)) {
+  if (!isShown(coverOf(request.program, mounts)) && exists(request.program)) {
     mounts.push({ path: request.program, kind: "read" });
   }
   const create = [...request.write.filter((path) => !exists(path)), ...guarded.create];
@@ -138,27 +135,20 @@ export function callLayout(request: LayoutRequest): Layout {
 function runtimeMounts(): Mount[] {
   const mounts: Mount[] = [{ path: canonicalPath("/tmp"), kind: "tmp" }];
   for (const run of new Set(["/run", canonicalPath("/var/run")])) {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(run)];
-    } catch {
-      continue;
-    }
+    const entries = attempt(() => [...Deno.readDirSync(run)]);
+    if (entries === undefined) continue;
     mounts.push({ path: run, kind: "tmp" });
     for (const entry of entries) {
       if (!entry.isSymlink) continue;
       const path = joinPath(run, entry.name);
-      try {
-        mounts.push({ path, kind: "link", target: Deno.readLinkSync(path) });
-      } catch {
-        // Gone, or not ours to read: left out.
-      }
+      const target = attempt(() => Deno.readLinkSync(path)); // Gone, or not ours to read: left out.
+      if (target !== undefined) mounts.push({ path, kind: "link", target });
     }
   }
   // Name lookups read it (`/etc/resolv.conf` is often a link into /run): the file, not its
   // directory, which may hold the resolver's socket.
   const resolver = canonicalPath("/etc/resolv.conf");
-  if (resolver.startsWith("/run/") && isThere(resolver)) {
+  if (resolver.startsWith("/run/") && exists(resolver)) {
     mounts.push({ path: resolver, kind: "read" });
   }
   return mounts;
@@ -182,38 +172,24 @@ function guardTrusted(
   const ways: string[] = [];
   for (const own of request.trusted) {
     const { path, links } = linksOnTheWay(own.path);
-    const dir = JSON.stringify(path);
     trusted.push(path);
     const inside = request.write.find((write) => isInside(write, path));
-    if (inside !== undefined) {
-      return { refusal: phrase("sandbox.trusted_write", { path: JSON.stringify(inside), dir }) };
-    }
+    if (inside !== undefined) return refused("sandbox.trusted_write", { path: inside, dir: path });
     const read = own.kind === "hidden" ? request.read.find((at) => isInside(at, path)) : undefined;
-    if (read !== undefined) {
-      return { refusal: phrase("sandbox.trusted_read", { path: JSON.stringify(read), dir }) };
-    }
+    if (read !== undefined) return refused("sandbox.trusted_read", { path: read, dir: path });
     for (const link of links) {
       const open = writer(parentPath(link));
       if (open !== undefined) {
-        return {
-          refusal: phrase("sandbox.trusted_link", {
-            path: JSON.stringify(open),
-            link: JSON.stringify(link),
-            dir,
-          }),
-        };
+        return refused("sandbox.trusted_link", { path: open, link, dir: path });
       }
       ways.push(parentPath(link));
     }
     ways.push(parentPath(path));
-    const cover = coverOf(path, mounts);
     // Covered or kept even with no grant around it, and made when it is not there yet: a grant
     // made a link to it (or around it) after the plan must find it there, out of reach.
-    if (own.kind === "hidden") {
-      if (isShown(cover)) added.push({ path, kind: "hide", directory: true, sealed: true });
-    } else {
-      added.push({ path, kind: "keep" });
-    }
+    const sealed = { path, kind: "hide", directory: true, sealed: true } as const;
+    if (own.kind !== "hidden") added.push({ path, kind: "keep" });
+    else if (isShown(coverOf(path, mounts))) added.push(sealed);
     if (own.kind !== "file" && !exists(path)) create.push(path);
   }
   // Every directory on the way that the call may write: bound onto itself, so not movable.
@@ -225,6 +201,12 @@ function guardTrusted(
     }
   }
   return { mounts: added, create, trusted };
+}
+
+/** A refusal, each path it names quoted. */
+function refused(key: MessageKey, paths: Record<string, string>): { refusal: Phrase } {
+  const quoted = Object.entries(paths).map(([name, path]) => [name, JSON.stringify(path)]);
+  return { refusal: phrase(key, Object.fromEntries(quoted)) };
 }
 
 /**
@@ -272,11 +254,6 @@ function kindOf(path: string): "directory" | "file" | "unknown" | undefined {
     if (error instanceof Deno.errors.NotCapable) return "unknown";
     return undefined;
   }
-}
-
-function isThere(path: string): boolean {
-  const kind = kindOf(path);
-  return kind === "directory" || kind === "file";
 }
 
 function depth(path: string): number {

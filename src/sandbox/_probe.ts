@@ -14,7 +14,7 @@
 
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { canonicalPath, isAbsolutePath, joinPath, parentPath } from "../paths.ts";
-import { exists, quietly } from "../quietly.ts";
+import { attempt, exists, quietly } from "../quietly.ts";
 import { resolveProgram } from "../run/mod.ts";
 import { probeArgs } from "./_bwrap.ts";
 import { expandList } from "./_paths.ts";
@@ -143,12 +143,8 @@ export function probe(bwrap: string, cacheDir: string | undefined): Promise<Phra
  */
 export function forgetProbe(bwrap: string, cacheDir: string | undefined): void {
   asked.delete(bwrap);
-  if (cacheDir === undefined) return;
-  try {
-    Deno.removeSync(joinPath(cacheDir, PROBE_FILE));
-  } catch {
-    // Not there, or not ours to remove: the key no longer matches a changed machine anyway.
-  }
+  // Not there, or not ours to remove: the key no longer matches a changed machine anyway.
+  if (cacheDir !== undefined) attempt(() => Deno.removeSync(joinPath(cacheDir, PROBE_FILE)));
 }
 
 async function probeOnce(bwrap: string, cacheDir: string | undefined): Promise<Phrase | undefined> {
@@ -165,29 +161,19 @@ async function probeOnce(bwrap: string, cacheDir: string | undefined): Promise<P
  * be read, the user.
  */
 function keptAnswer(bwrap: string): string | undefined {
-  try {
+  return attempt(() => {
     const info = Deno.statSync(bwrap);
-    let boot = "";
-    try {
-      boot = quietly(() => Deno.readTextFileSync(BOOT_ID)).trim();
-    } catch {
-      // Not readable under scoped permissions: any boot.
-    }
+    // Not readable under scoped permissions: any boot.
+    const boot = attempt(() => quietly(() => Deno.readTextFileSync(BOOT_ID)).trim(), "");
     const key = [bwrap, info.size, info.mtime?.getTime() ?? 0, boot, Deno.uid()];
     return `${JSON.stringify({ works: JSON.stringify(key) })}\n`;
-  } catch {
-    return undefined;
-  }
+  });
 }
 
 /** What the file holds: never a FIFO opened in its place (it would block every call), never a huge file read. */
 function readKept(file: string): string | undefined {
-  try {
-    const read = readRegularFile(file, { limit: 4096, follow: false });
-    return read.kind === "read" ? new TextDecoder().decode(read.bytes) : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = attempt(() => readRegularFile(file, { limit: 4096, follow: false }));
+  return read?.kind === "read" ? new TextDecoder().decode(read.bytes) : undefined;
 }
 
 function keep(file: string, text: string): void {
@@ -197,12 +183,8 @@ function keep(file: string, text: string): void {
     Deno.writeTextFileSync(temp, text, { mode: 0o600, createNew: true });
     Deno.renameSync(temp, file);
   } catch {
-    // Asked again next time; a temporary file a full disk left is not kept.
-    try {
-      Deno.removeSync(temp);
-    } catch {
-      // Never made.
-    }
+    // Asked again next time; a temporary file a full disk left is not kept (if it was made).
+    attempt(() => Deno.removeSync(temp));
   }
 }
 

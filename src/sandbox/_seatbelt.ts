@@ -22,16 +22,6 @@ export interface SeatbeltLayout {
 }
 
 /**
- * The arguments of `sandbox-exec` for one call, up to the program.
- *
- * @param layout What the call may touch.
- * @returns `["-p", PROFILE, "--"]`.
- */
-export function seatbeltArgs(layout: SeatbeltLayout): string[] {
-  return ["-p", seatbeltProfile(layout), "--"];
-}
-
-/**
  * The profile: allow by default, then deny writes but to the granted paths (and the devices every
  * program writes) and never to the protected ones, deny the network unless granted, deny reading
  * the hidden paths unless granted.

@@ -1,7 +1,8 @@
 /**
  * Planning one call's sandbox, before it is approved: which grants it has (the preview shows
  * them), whether the policy allows them, and how the runner will confine it — or why it will run
- * unconfined, or may not run at all.
+ * unconfined, or may not run at all; and what confining calls needs of Deno's permissions (for
+ * `basis-tools permissions`).
  *
  * @module
  */
@@ -19,12 +20,12 @@ import {
   resolvePath,
   stateDir,
 } from "../paths.ts";
-import { exists } from "../quietly.ts";
+import { attempt, exists } from "../quietly.ts";
 import { bwrapArgs } from "./_bwrap.ts";
 import { callLayout, type TrustedPath } from "./_layout.ts";
-import { type BwrapFound, findBwrap, forgetProbe, namedBwrap, probe } from "./_probe.ts";
 import { expandList, hostSockets, isInside, present, unique } from "./_paths.ts";
-import { SANDBOX_EXEC, seatbeltArgs } from "./_seatbelt.ts";
+import { type BwrapFound, findBwrap, forgetProbe, namedBwrap, probe } from "./_probe.ts";
+import { SANDBOX_EXEC, seatbeltProfile } from "./_seatbelt.ts";
 import {
   type GrantLists,
   type PreviewSandbox,
@@ -42,7 +43,7 @@ export type PlanCaller =
   | {
     readonly kind: "tool";
     /** The manifest's `sandbox` (paths absolute or `~…`). */
-    readonly grants: GrantLists & { readonly network: boolean };
+    readonly grants: SandboxGrants;
   }
   | { readonly kind: "spawn" }
   | { readonly kind: "agent" };
@@ -85,7 +86,8 @@ export type PlanOptions = SandboxOptions & {
  * @throws Never.
  * @example A declared tool asking for the network
  * ```ts ignore
- * import { loadSandboxPolicy, planSandbox } from "./mod.ts";
+ * import { loadSandboxPolicy } from "./policy.ts";
+ * import { planSandbox } from "./plan.ts";
  * const policy = await loadSandboxPolicy("/home/me/.config/basis");
  * const plan = await planSandbox({
  *   caller: { kind: "tool", grants: { network: true, write: [], read: [] } },
@@ -143,44 +145,35 @@ export async function planSandbox(
     create: layout.create,
     bound: paths("read", "write", "keep"),
   });
-  let why: Phrase;
-  if (os === "linux") {
-    if (bwrap === undefined) {
-      why = named === undefined
-        ? phrase("sandbox.bwrap_missing")
-        : phrase("sandbox.bwrap_not_there", {
-          path: JSON.stringify(named),
-          file: JSON.stringify(policy.file),
-        });
-    } else if ("untrusted" in bwrap) {
-      why = phrase("sandbox.bwrap_untrusted", { path: JSON.stringify(bwrap.untrusted) });
-    } else {
-      const broken = await probe(bwrap.path, options.cacheDir);
-      if (broken === undefined) {
-        const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
-        return confined({ kind: "bwrap", program: bwrap.path, args });
-      }
-      why = broken;
-    }
-  } else if (os === "darwin" && exists(SANDBOX_EXEC)) {
-    const { read } = preview;
-    const args = seatbeltArgs({
+  let why: Phrase | undefined;
+  if (os === "darwin" && exists(SANDBOX_EXEC)) {
+    const profile = seatbeltProfile({
       network,
       write: paths("write"),
-      read,
+      read: preview.read,
       hidden: paths("hide"),
       protect: layout.trusted,
     });
-    return confined({ kind: "sandbox-exec", program: SANDBOX_EXEC, args });
-  } else {
-    why = phrase("sandbox.unsupported", { os });
+    return confined({ kind: "sandbox-exec", program: SANDBOX_EXEC, args: ["-p", profile, "--"] });
+  } else if (os !== "linux") why = phrase("sandbox.unsupported", { os });
+  else if (bwrap === undefined) {
+    why = named === undefined
+      ? phrase("sandbox.bwrap_missing")
+      : phrase("sandbox.bwrap_not_there", {
+        path: JSON.stringify(named),
+        file: JSON.stringify(policy.file),
+      });
+  } else if ("untrusted" in bwrap) {
+    why = phrase("sandbox.bwrap_untrusted", { path: JSON.stringify(bwrap.untrusted) });
+  } else if ((why = await probe(bwrap.path, options.cacheDir)) === undefined) {
+    const args = bwrapArgs(layout.mounts, network, canonicalPath(request.cwd));
+    return confined({ kind: "bwrap", program: bwrap.path, args });
   }
-  return policy.mode === "required"
-    ? {
-      kind: "unavailable",
-      reason: phrase("sandbox.required", { reason: why, file: policy.file }),
-    }
-    : { kind: "unconfined", note: why };
+  if (policy.mode !== "required") return { kind: "unconfined", note: why };
+  return {
+    kind: "unavailable",
+    reason: phrase("sandbox.required", { reason: why, file: policy.file }),
+  };
 }
 
 /**
@@ -189,10 +182,9 @@ export async function planSandbox(
  */
 function workspaceWrite(root: string, home: string | undefined): string[] {
   const path = canonicalPath(root);
-  if (path === "/" || !isWorkspaceRoot(path)) return [];
-  return home !== undefined && isAbsolutePath(home) && isInside(canonicalPath(home), path)
-    ? []
-    : [path];
+  const homeInside = () =>
+    home !== undefined && isAbsolutePath(home) && isInside(canonicalPath(home), path);
+  return path === "/" || !isWorkspaceRoot(path) || homeInside() ? [] : [path];
 }
 
 /**
@@ -207,13 +199,8 @@ function trustedPaths(
   bwrap: BwrapFound,
 ): TrustedPath[] {
   // As given, not resolved: the layout looks for the links on the way.
-  const named = (given: string | undefined, find: () => string) => {
-    try {
-      return resolvePath(given ?? find());
-    } catch {
-      return undefined;
-    }
-  };
+  const named = (given: string | undefined, find: () => string) =>
+    attempt(() => resolvePath(given ?? find()));
   const config = isAbsolutePath(policy.file) ? parentPath(policy.file) : undefined;
   const paths: [string | undefined, TrustedPath["kind"]][] = [
     [named(config, () => configDir(undefined, env)), "hidden"],
@@ -302,17 +289,13 @@ function refusedGrant(
     phrase("sandbox.grant_refused", { grant, file: JSON.stringify(policy.file) });
   if (grants.network && !policy.grantable.network) return said("network");
   // The roots a grant must be inside, expanded only when there is a grant to check.
-  const outside = (paths: readonly string[], roots: () => string[]) => {
-    const bases = paths.length === 0 ? [] : roots();
-    return paths.find((path) => !bases.some((base) => isInside(path, base)));
-  };
-  const write = outside(grants.write, () => [
-    ...root,
-    ...(expandList(policy.grantable.write, home) ?? []),
-  ]);
-  if (write !== undefined) return said(`write ${JSON.stringify(write)}`);
-  const read = outside(grants.read, () => expandList(policy.grantable.read, home) ?? []);
-  return read === undefined ? undefined : said(`read ${JSON.stringify(read)}`);
+  for (const [kind, roots] of [["write", root], ["read", []]] as const) {
+    if (grants[kind].length === 0) continue;
+    const bases = [...roots, ...(expandList(policy.grantable[kind], home) ?? [])];
+    const outside = grants[kind].find((path) => !bases.some((base) => isInside(path, base)));
+    if (outside !== undefined) return said(`${kind} ${JSON.stringify(outside)}`);
+  }
+  return undefined;
 }
 
 /**
@@ -326,4 +309,64 @@ export function sandboxFailed(plan: SandboxPlan, options: SandboxOptions | undef
   if (plan.kind === "confined" && plan.wrap.kind === "bwrap") {
     forgetProbe(plan.wrap.program, options?.cacheDir);
   }
+}
+
+/** What confining calls needs of Deno's permissions (see `basis-tools permissions`). */
+export interface SandboxNeeds {
+  /** Whether calls will be confined here: the policy is not `off` and the sandbox is found. */
+  readonly sandboxed: boolean;
+  /**
+   * The wrapper program to grant with `--allow-run`: the bwrap calls run through (absolute; the
+   * bare name when none is found or it is not trusted), or `sandbox-exec`.
+   */
+  readonly program: string | undefined;
+  /** Paths looked at to set a call up: the hidden ones, the host sockets, every granted one. */
+  readonly read: readonly string[];
+  /** Granted writable paths, created when missing. */
+  readonly write: readonly string[];
+}
+
+/**
+ * What confining the calls of these tools needs of Deno's permissions: bwrap on Linux (or
+ * `sandbox-exec` on macOS), reading the hidden and granted paths (to cover or bind them), and
+ * writing the granted writable ones (to create them when missing).
+ *
+ * @param policy The user's policy.
+ * @param grants Every declared tool's `sandbox`.
+ * @param options Where variables are read, the operating system.
+ * @returns What to grant.
+ * @throws Never.
+ */
+export function sandboxNeeds(
+  policy: SandboxPolicy,
+  grants: readonly GrantLists[],
+  options: PlanOptions = {},
+): SandboxNeeds {
+  const os = options.os ?? Deno.build.os;
+  if (policy.mode === "off" || (os !== "linux" && os !== "darwin")) {
+    return { sandboxed: false, program: undefined, read: [], write: [] };
+  }
+  const env = options.env ?? readEnv;
+  const home = env("HOME");
+  const expand = (paths: readonly string[]) => expandList(paths, home) ?? [];
+  const write = unique([
+    ...expand(policy.write),
+    ...expand(policy.spawn.write),
+    ...grants.flatMap((asked) => expand(asked.write)),
+  ]);
+  const read: string[] = unique([
+    ...expand(policy.hidden),
+    ...hostSockets(env),
+    ...expand(policy.spawn.read),
+    ...grants.flatMap((asked) => expand(asked.read)),
+  ]);
+  if (os === "darwin") {
+    return { sandboxed: exists(SANDBOX_EXEC), program: SANDBOX_EXEC, read, write };
+  }
+  const bwrap = findBwrap(env("PATH"), namedBwrap(policy, home));
+  const found = bwrap !== undefined && "path" in bwrap;
+  // /run is looked at for the links kept in a call's empty /run, and the DNS configuration for the
+  // file it links to.
+  read.push("/run", "/etc/resolv.conf");
+  return { sandboxed: found, program: found ? bwrap.path : "bwrap", read, write };
 }

@@ -22,38 +22,36 @@
 import schema from "../../schemas/sandbox.schema.json" with { type: "json" };
 import { phrase } from "../locale/messages.ts";
 import { joinPath, resolvePath } from "../paths.ts";
+import { grantPath } from "../manifest/load.ts";
 import { loadConfigFile, parseConfigText } from "../read_config_file.ts";
 import { configError, type ShapeProblem, shapeProblems } from "../config_shape.ts";
-import type { SandboxMode, SandboxPolicy } from "./types.ts";
+import type { SandboxPolicy } from "./types.ts";
 
 /** The file name inside the config directory. */
 export const SANDBOX_CONFIG_FILE = "sandbox.json";
-
-const { properties: top } = schema;
-const { grantable, spawn } = { grantable: top.grantable.properties, spawn: top.spawn.properties };
 
 /**
  * The policy of a user who wrote none: the defaults `schemas/sandbox.schema.json` gives, among
  * them the paths hidden from every call unless a declaration names them (where keys and tokens
  * live, and the sockets of agents and container VMs kept in the home directory).
  */
-export const DEFAULT_POLICY: Omit<SandboxPolicy, "file"> = Object.freeze({
-  mode: top.mode.default as SandboxMode,
-  network: top.network.default,
-  write: top.write.default,
-  hidden: Object.freeze(top.hidden.default),
-  grantable: Object.freeze({
-    network: grantable.network.default,
-    write: grantable.write.default,
-    read: grantable.read.default,
-  }),
-  spawn: Object.freeze({
-    network: spawn.network.default,
-    write: spawn.write.default,
-    read: spawn.read.default,
-    agent: spawn.agent.default,
-  }),
-});
+export const DEFAULT_POLICY = defaults(schema) as Omit<SandboxPolicy, "file">;
+
+/** Each property's `default`, in schema order; an object's own defaults for one without. */
+function defaults(node: object): Json {
+  const properties = Object.entries((node as { properties?: Json }).properties ?? {});
+  return Object.freeze(
+    Object.fromEntries(
+      properties.flatMap(([key, property]) =>
+        Object.hasOwn(property as object, "default")
+          ? [[key, Object.freeze((property as Json).default)]]
+          : Object.hasOwn(property as object, "properties")
+          ? [[key, defaults(property as object)]]
+          : []
+      ),
+    ),
+  );
+}
 
 /**
  * Reads `sandbox.json` from the config directory. A missing file (or a directory in its place) is
@@ -93,56 +91,36 @@ export async function loadSandboxPolicy(configDir: string): Promise<SandboxPolic
 export async function parseSandboxPolicy(text: string, file: string): Promise<SandboxPolicy> {
   const parsed = await parseConfigText(text, file, phrase("sandbox_config.empty"));
   const found = await shapeProblems(schema, parsed.value);
-  if (found.length === 0) {
-    const policy = over(DEFAULT_POLICY, parsed.value as Record<string, unknown>, [], found);
-    if (found.length === 0 && parsed.duplicates.length === 0) {
-      return { file, ...policy } as SandboxPolicy;
-    }
+  const policy = found.length === 0 ? over(DEFAULT_POLICY, parsed.value as Json, [], found) : {};
+  if (found.length === 0 && parsed.duplicates.length === 0) {
+    return { file, ...policy } as SandboxPolicy;
   }
   throw await configError(file, parsed, found);
 }
 
-/** What a well-formed file gives, over the defaults, every path normalised. */
-function over(
-  defaults: object,
-  given: Record<string, unknown>,
-  at: string[],
-  found: ShapeProblem[],
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...defaults };
+type Json = Record<string, unknown>;
+
+/**
+ * What a well-formed file gives, over the defaults, every path normalised (one that climbs out of
+ * `~` with ".." is a problem).
+ */
+function over(defaults: object, given: Json, at: (string | number)[], found: ShapeProblem[]): Json {
+  const normal = (path: string, here: (string | number)[]) => {
+    const made = grantPath(path, "/");
+    if (typeof made === "string") return made;
+    found.push({ path: here, at: "value", reason: made });
+    return path;
+  };
+  const out: Json = { ...defaults };
   for (const [key, value] of Object.entries(given)) {
     const here = [...at, key];
     out[key] = Array.isArray(value)
-      ? Object.freeze(value.map((path, index) => normal(path, [...here, index], found)))
+      ? Object.freeze(value.map((path, index) => normal(path, [...here, index])))
       : key === "bwrap"
-      ? normal(value as string, here, found)
+      ? normal(value as string, here)
       : typeof value === "object"
-      ? over(
-        (defaults as Record<string, object>)[key]!,
-        value as Record<string, unknown>,
-        here,
-        found,
-      )
+      ? over((defaults as Record<string, object>)[key]!, value as Json, here, found)
       : value;
   }
   return out;
-}
-
-/** A path normalised; one that climbs out of `~` with ".." is a problem (no pattern counts). */
-function normal(path: string, at: (string | number)[], found: ShapeProblem[]): string {
-  if (!path.startsWith("~")) return resolvePath(path);
-  let depth = 0;
-  for (const part of path.slice(1).split("/")) {
-    depth += part === ".." ? -1 : part === "" || part === "." ? 0 : 1;
-    if (depth < 0) {
-      found.push({
-        path: at,
-        at: "value",
-        reason: phrase("manifest.sandbox_escapes", { base: "~" }),
-      });
-      break;
-    }
-  }
-  const normal = resolvePath("/", path.slice(1));
-  return normal === "/" ? "~" : `~${normal}`;
 }

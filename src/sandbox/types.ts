@@ -33,9 +33,9 @@ export interface SandboxPolicy {
   /** Paths no call may read unless granted. */
   readonly hidden: readonly string[];
   /** What a tool's declaration may ask for: paths are the roots a granted path must be inside. */
-  readonly grantable: GrantLists & { readonly network: boolean };
+  readonly grantable: SandboxGrants;
   /** What spawn commands get beyond the default; `agent` confines subagents too. */
-  readonly spawn: GrantLists & { readonly network: boolean; readonly agent: boolean };
+  readonly spawn: SandboxGrants & { readonly agent: boolean };
   /** The bwrap to run calls through (absolute or `~…`), when not the system's. */
   readonly bwrap?: string;
 }
@@ -44,13 +44,9 @@ export interface SandboxPolicy {
  * The grants a call has beyond the default, as the preview shows and rules pin them: absolute
  * paths (home expanded, symbolic links resolved), sorted, each once.
  */
-export interface SandboxGrants {
+export interface SandboxGrants extends GrantLists {
   /** Whether it may reach the network. */
   readonly network: boolean;
-  /** Paths it may write besides the workspace and the policy's own. */
-  readonly write: readonly string[];
-  /** Hidden paths it may read. */
-  readonly read: readonly string[];
 }
 
 /** What a preview says of the sandbox: the grants of a confined call, or that it is not confined. */
@@ -76,26 +72,21 @@ export type SandboxPlan =
      */
     readonly bound: readonly string[];
   }
-  | {
-    /** Without one: the policy is `off`, or `auto` found no sandbox that works here. */
-    readonly kind: "unconfined";
-    /** Why, when the policy wanted one (`auto`): to say once. */
-    readonly note: Phrase | undefined;
-  }
-  | {
-    /** The policy is `required` and no sandbox works here: nothing may run. */
-    readonly kind: "unavailable";
-    /** Why, and how to install one. */
-    readonly reason: Phrase;
-  }
-  | {
-    /** The declaration asks for a grant the policy does not allow: refused before approval. */
-    readonly kind: "refused";
-    /** One line naming the grant. */
-    readonly reason: Phrase;
-    /** What was asked for (for the audit trail). */
-    readonly asked: SandboxGrants;
-  };
+  /**
+   * Without one: the policy is `off`, or `auto` found no sandbox that works here; `note` says why
+   * when the policy wanted one (`auto`), to say once.
+   */
+  | { readonly kind: "unconfined"; readonly note: Phrase | undefined }
+  /**
+   * The policy is `required` and no sandbox works here: nothing may run (`reason`: why, and how to
+   * install one).
+   */
+  | { readonly kind: "unavailable"; readonly reason: Phrase }
+  /**
+   * The declaration asks for a grant the policy does not allow: refused before approval, with one
+   * line naming the grant, and what was asked for (for the audit trail).
+   */
+  | { readonly kind: "refused"; readonly reason: Phrase; readonly asked: SandboxGrants };
 
 /** How a tool confines its calls: the options of the tool builders' `sandbox`. */
 export interface SandboxOptions {

@@ -16,6 +16,7 @@ import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import { type Phrase, phrase } from "../locale/messages.ts";
+import { attempt } from "../quietly.ts";
 import { escapeToken, oneLine, showValue } from "../text.ts";
 import { failureParams } from "./gate.ts";
 import { linearRegExp, UnsupportedPattern } from "./_regexp.ts";
@@ -137,11 +138,8 @@ export function compileSchema(
     const first = ajv.validateSchema(schema) === true ? undefined : ajv.errors?.[0];
     if (first !== undefined) return phrase("schema_problem.invalid_at", failureParams(first));
     const validate = ajv.compile(schema);
-    try {
-      return { validate, code: standalone(ajv, validate) };
-    } catch {
-      return { validate };
-    }
+    const code = attempt(() => standalone(ajv, validate));
+    return code === undefined ? { validate } : { validate, code };
   } catch (error) {
     return error instanceof UnsupportedPattern
       ? patternProblem(error, schema)

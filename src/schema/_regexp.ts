@@ -23,26 +23,20 @@ export type UnsupportedFeature = "backreference" | "lookahead" | "engine";
 
 /** A pattern the linear-time engine cannot take, and why. */
 export class UnsupportedPattern extends Error {
-  /** The pattern as the schema gave it. */
-  readonly pattern: string;
-  /** What it uses that cannot run in linear time (`engine`: RE2 refused it; see `detail`). */
-  readonly feature: UnsupportedFeature;
-  /** RE2's own words, for `engine`. */
-  readonly detail: string | undefined;
-
   /**
    * Describes a pattern the engine cannot take.
    *
-   * @param pattern The pattern.
-   * @param feature What it uses.
+   * @param pattern The pattern as the schema gave it.
+   * @param feature What it uses that cannot run in linear time (`engine`: RE2 refused it).
    * @param detail RE2's own words, for `engine`.
    */
-  constructor(pattern: string, feature: UnsupportedFeature, detail?: string) {
+  constructor(
+    readonly pattern: string,
+    readonly feature: UnsupportedFeature,
+    readonly detail?: string,
+  ) {
     super(`Cannot run pattern ${JSON.stringify(pattern)} in linear time: ${detail ?? feature}`);
     this.name = "UnsupportedPattern";
-    this.pattern = pattern;
-    this.feature = feature;
-    this.detail = detail;
   }
 }
 
@@ -188,13 +182,11 @@ function toRe2Syntax(pattern: string): string {
   return out;
 }
 
-/** What ajv needs of a compiled pattern. */
-export interface LinearPattern {
-  /** Whether the pattern matches somewhere in `text` (unanchored, as `RegExp#test`). */
-  test(text: string): boolean;
-  /** The pattern as a regular expression literal: ajv tells patterns apart by it. */
-  toString(): string;
-}
+/**
+ * What ajv needs of a compiled pattern: whether it matches somewhere in a text (unanchored, as
+ * `RegExp#test`), and the pattern as a regular expression literal (ajv tells patterns apart by it).
+ */
+export type LinearPattern = { test(text: string): boolean; toString(): string };
 
 /** Patterns compiled in this process: validators built again (a reloaded roster) share them. */
 const compiled = new Map<string, LinearPattern>();

@@ -21,6 +21,7 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import { untrusted } from "../owner.ts";
 import { joinPath } from "../paths.ts";
 import { readRegularFile } from "../read_regular_file.ts";
+import { attempt } from "../quietly.ts";
 import { escapeToken, showValue } from "../text.ts";
 import { BUILT_IN, type BuiltIn } from "./_built_in.ts";
 
@@ -123,6 +124,7 @@ const FINGERPRINT = JSON.stringify([
  * on first need, so that a validator loads only what it uses (a config's needs one of them; the
  * formats and the regular expression engine are the largest).
  */
+const exportsOf = (module: { default: unknown }) => module.default; // CommonJS's module.exports
 const MODULES: Readonly<Record<string, () => Promise<unknown>>> = {
   "ajv/dist/runtime/equal": () => import("ajv/dist/runtime/equal.js").then(exportsOf),
   "ajv/dist/runtime/ucs2length": () => import("ajv/dist/runtime/ucs2length.js").then(exportsOf),
@@ -263,8 +265,7 @@ export async function readCached(
   cacheDir: string,
   key: string,
 ): Promise<string | false | undefined> {
-  let text: string;
-  try {
+  const text = attempt(() => {
     // The directory first: once it is known that only this user can write it, nobody else can
     // swap the file between the look at its path and the open. Synchronous on purpose: one small
     // local file on every call, where an async read would be two hops to a worker thread.
@@ -277,10 +278,9 @@ export async function readCached(
     const read = readRegularFile(path, { limit: MAX_CACHED_BYTES, follow: false });
     if (read.kind === "missing") return undefined;
     if (read.kind !== "read" || unsafe(read.info)) return false;
-    text = new TextDecoder().decode(read.bytes);
-  } catch {
-    return undefined;
-  }
+    return new TextDecoder().decode(read.bytes);
+  });
+  if (typeof text !== "string") return text;
   const body = text.slice(text.indexOf("\n") + 1);
   return text.includes("\n") && text.startsWith(header(key, await sha256(body))) ? body : false;
 }
@@ -300,23 +300,6 @@ async function writeCached(cacheDir: string, key: string, code: string): Promise
   } catch {
     await Deno.remove(temp).catch(() => {});
   }
-}
-
-/** A CommonJS module's `module.exports`. */
-function exportsOf(module: { default: unknown }): unknown {
-  return module.default;
-}
-
-const loading = new Map<string, Promise<unknown>>();
-
-/** The module standalone code requires as `name`, loaded once. */
-function requirable(name: string): Promise<unknown> {
-  let found = loading.get(name);
-  if (found === undefined) {
-    loading.set(name, found = MODULES[name]!());
-    found.catch(() => loading.delete(name));
-  }
-  return found;
 }
 
 /**
@@ -347,7 +330,8 @@ async function made({ requires, make }: BuiltIn): Promise<Validator> {
   if (requires.some((name) => !MODULE_NAMES.has(name))) {
     throw new Error("Standalone code requires an unknown module");
   }
-  const modules = await Promise.all(requires.map(requirable));
+  // Each import is the module system's own: loaded once, however many validators require it.
+  const modules = await Promise.all(requires.map((name) => MODULES[name]!()));
   const loaded = Object.fromEntries(requires.map((name, i) => [name, modules[i]]));
   const module = { exports: {} as unknown };
   make((name: string) => loaded[name], module, module.exports);
@@ -420,13 +404,9 @@ async function lookUp(
   if (refused !== undefined) return { problem: refused };
   const choice = selectDraft(schema);
   if (!("draft" in choice)) return { problem: choice };
-  let text: string;
-  try {
-    text = JSON.stringify(schema);
-  } catch {
-    const detail = phrase("schema_problem.not_json");
-    return { problem: phrase("schema_problem.invalid", { detail }) };
-  }
+  const text = attempt(() => JSON.stringify(schema));
+  const detail = phrase("schema_problem.not_json");
+  if (text === undefined) return { problem: phrase("schema_problem.invalid", { detail }) };
   // A shipped schema's validator comes with the bundle: nothing to hash, read or compile.
   const builtKey = builtInKey(mode, choice.draft, text);
   const built = BUILT_IN.get(builtKey);

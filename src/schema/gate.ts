@@ -15,6 +15,7 @@ import { foundPhrase } from "../json_kind.ts";
 import type { MessageKey } from "../locale/en_us.ts";
 import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { escapeToken, oneLine, pointerChild as child, showValue } from "../text.ts";
 import { type AjvError, obtainValidator } from "./_validator.ts";
 import { strictJsonProblem } from "../json_text.ts";
@@ -22,21 +23,11 @@ import { strictJsonProblem } from "../json_text.ts";
 /** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
 export const MAX_INPUT_DEPTH = 256;
 
-/** The part of a tool the gate needs. */
-export interface SchemaTool {
-  /** The tool's name, used in messages. */
-  readonly name: string;
-  /** The tool's JSON Schema for its input. */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-}
-
-/** The part of a tool the output check needs. */
-export interface OutputSchemaTool {
-  /** The tool's name, used in messages. */
-  readonly name: string;
-  /** The JSON Schema of the tool's structured output. */
-  readonly outputSchema: Readonly<Record<string, unknown>>;
-}
+type Json = Readonly<Record<string, unknown>>;
+/** The part of a tool the gate needs: its name (for messages) and its input's JSON Schema. */
+export type SchemaTool = { readonly name: string; readonly inputSchema: Json };
+/** The part of a tool the output check needs: its name and its structured output's JSON Schema. */
+export type OutputSchemaTool = { readonly name: string; readonly outputSchema: Json };
 
 /** Options of the gate's checks. */
 export interface SchemaGateOptions {
@@ -49,10 +40,7 @@ export interface SchemaGateOptions {
 }
 
 /** Where a value cannot be checked, and why (a JSON pointer; `""` for the value itself). */
-interface Unusable {
-  readonly pointer: string;
-  readonly reason: Phrase;
-}
+type Unusable = { readonly pointer: string; readonly reason: Phrase };
 
 /**
  * Checks a tool's input against the tool's input schema (draft-07 unless `$schema` names 2019-09 or
@@ -267,12 +255,8 @@ export async function schemaIssues(
   options: SchemaIssuesOptions = {},
 ): Promise<SchemaIssue[]> {
   // A config file is checked even where no cache directory can be found (in memory only then).
-  let cacheDir = options.cacheDir;
-  try {
-    cacheDir ??= defaultCacheDir();
-  } catch {
-    // No HOME: compiled in this process, kept nowhere.
-  }
+  // No HOME: compiled in this process, kept nowhere.
+  const cacheDir = options.cacheDir ?? attempt(() => defaultCacheDir());
   const mode = options.allErrors ? "config-all" : "config";
   const entry = await obtainValidator(schema, cacheDir, mode);
   if ("problem" in entry) throw new Error(`Cannot compile schema: ${english(entry.problem)}`);
@@ -311,59 +295,39 @@ function leafProblem(value: unknown): Phrase | undefined {
  * (`enum`, `const`, `uniqueItems`) fail, so such a value is validated as its plain JSON copy.
  */
 function inspect(input: unknown): { readonly value: unknown } | { readonly problem: Unusable } {
-  if (typeof input !== "object" || input === null) {
-    const reason = leafProblem(input);
-    return reason === undefined ? { value: input } : { problem: { pointer: "", reason } };
-  }
-  let allPlain = plain(input);
-  const frames: { container: object; keys: readonly string[] | undefined; next: number }[] = [];
+  let allPlain = true;
   const open = new Set<object>();
-  const enter = (container: object) => {
-    open.add(container);
-    frames.push({
-      container,
-      keys: Array.isArray(container) ? undefined : Object.keys(container),
-      next: 0,
-    });
+  const path: (string | number)[] = [];
+  // Recursion is bounded by the depth limit; the pointer is written only for a problem.
+  const walk = (value: unknown): Phrase | undefined => {
+    if (typeof value !== "object" || value === null) return leafProblem(value);
+    if (open.has(value)) return phrase("schema.not_json");
+    if (path.length >= MAX_INPUT_DEPTH) {
+      return phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
+    }
+    allPlain &&= plain(value);
+    open.add(value);
+    const keys = Array.isArray(value) ? value.keys() : Object.keys(value);
+    for (const key of keys) {
+      path.push(key);
+      const reason = walk((value as Record<string | number, unknown>)[key]);
+      if (reason !== undefined) return reason;
+      path.pop();
+    }
+    open.delete(value);
+    return undefined;
   };
-  /** The pointer of the value the walk is at: each open frame's current key. */
-  const at = () =>
-    frames.map(({ keys, next }) =>
-      `/${keys === undefined ? next - 1 : escapeToken(keys[next - 1]!)}`
-    )
-      .join("");
-  enter(input);
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1]!;
-    const { container, keys } = frame;
-    if (frame.next >= (keys ?? (container as unknown[])).length) {
-      open.delete(container);
-      frames.pop();
-      continue;
-    }
-    const child = (container as Record<string | number, unknown>)[keys?.[frame.next] ?? frame.next];
-    frame.next++;
-    if (typeof child !== "object" || child === null) {
-      const reason = leafProblem(child);
-      if (reason !== undefined) return { problem: { pointer: at(), reason } };
-      continue;
-    }
-    if (open.has(child)) return { problem: { pointer: at(), reason: phrase("schema.not_json") } };
-    if (frames.length >= MAX_INPUT_DEPTH) {
-      return {
-        problem: { pointer: at(), reason: phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH }) },
-      };
-    }
-    allPlain &&= plain(child);
-    enter(child);
+  const reason = walk(input);
+  if (reason !== undefined) {
+    const pointer = path.map((key) => `/${escapeToken(String(key))}`).join("");
+    return { problem: { pointer, reason } };
   }
   if (allPlain) return { value: input };
-  try {
-    return { value: JSON.parse(JSON.stringify(input)) };
-  } catch {
-    // A `toJSON` that throws, or gives what cannot be written.
-    return { problem: { pointer: "", reason: phrase("schema.not_json") } };
-  }
+  // Its plain JSON copy; none for a `toJSON` that throws, or gives what cannot be written.
+  const copy = attempt(() => JSON.parse(JSON.stringify(input)));
+  return copy === undefined
+    ? { problem: { pointer: "", reason: phrase("schema.not_json") } }
+    : { value: copy };
 }
 
 // --- how a failure is worded -------------------------------------------------------------------

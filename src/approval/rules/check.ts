@@ -9,7 +9,7 @@
 
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
-import { schemaIssues } from "../../schema/mod.ts";
+import { schemaIssues } from "../../schema/gate.ts";
 import { quoteName } from "./validate.ts";
 import { decideCall } from "./decide.ts";
 import type { CallContent } from "./content.ts";

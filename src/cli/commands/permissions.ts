@@ -23,7 +23,7 @@ import { BasisError, type ManifestProblem } from "../../errors.ts";
 import { messages, phrase } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
-import { sandboxNeeds } from "../../sandbox/needs.ts";
+import { sandboxNeeds } from "../../sandbox/plan.ts";
 
 /**
  * Prints the permissions in the chosen format on stdout and one warning a line on stderr, in the
