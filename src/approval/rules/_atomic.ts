@@ -16,9 +16,8 @@ const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
  * @returns The characters.
  */
 export function randomId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => BASE32[byte & 31]).join(
-    "",
-  );
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (byte) => BASE32[byte & 31]).join("");
 }
 
 /**

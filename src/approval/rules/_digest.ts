@@ -28,13 +28,10 @@ const SETTLED_MS = 2000;
 const WHOLE_LIMIT = 16 << 20;
 
 /** The fields a cached digest is bound to. */
-function stampOf(info: Deno.FileInfo): string {
-  return [info.dev, info.ino, info.size, info.mtime?.getTime(), info.ctime?.getTime()].join(":");
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
+const stampOf = ({ dev, ino, size, mtime, ctime }: Deno.FileInfo) =>
+  [dev, ino, size, mtime?.getTime(), ctime?.getTime()].join(":");
+const hex = (bytes: Uint8Array) =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /**
  * SHA-256 of bytes or text, as lowercase hex.
@@ -80,9 +77,7 @@ export async function digestOf(value: string): Promise<{ sha256: string; salt: s
  * @param cacheDir Where digests are cached; `undefined`: no cache.
  * @returns 64 hex digits, or `undefined` when it is no regular file or cannot be read.
  */
-export async function fileDigest(path: string, cacheDir: string | undefined): Promise<
-  string | undefined
-> {
+export async function fileDigest(path: string, cacheDir?: string): Promise<string | undefined> {
   let info: Deno.FileInfo;
   try {
     info = quietly(() => Deno.statSync(path));
@@ -107,7 +102,11 @@ export async function fileDigest(path: string, cacheDir: string | undefined): Pr
   }
   const changedAt = Math.max(info.ctime?.getTime() ?? started, info.mtime?.getTime() ?? started);
   if (dir !== undefined && started - changedAt >= SETTLED_MS) {
-    await writeEntry(dir, name, JSON.stringify({ path, stamp, sha256: digest }));
+    // A temporary file renamed over the entry (0600); a cache that fails is no error.
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
+    await writeFileAtomic(dir, name, JSON.stringify({ path, stamp, sha256: digest })).catch(
+      () => {},
+    );
   }
   return digest;
 }
@@ -149,15 +148,5 @@ function readEntry(file: string, path: string): { stamp: string; sha256: string 
     return /^[0-9a-f]{64}$/.test(sha256) ? { stamp, sha256 } : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Replaces an entry (a temporary file renamed over it, 0600); a cache that fails is no error. */
-async function writeEntry(dir: string, name: string, text: string): Promise<void> {
-  try {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(dir, name, text);
-  } catch {
-    // Only the next call's speed depends on it.
   }
 }

@@ -109,15 +109,10 @@ function distrust(info: Deno.FileInfo, path: string, isDir: boolean): Phrase | u
   const why = untrusted(info);
   if (why === undefined) return undefined;
   if (why.kind === "owner_unknown") return phrase("rules_file.owner_unknown");
-  const key = DISTRUST[why.kind][isDir ? 1 : 0];
-  return phrase(key, { ...why, dir: JSON.stringify(path) });
+  // `rules_file.owner`, `rules_file.dir_owner`, `rules_file.loose_mode`, `rules_file.dir_loose_mode`.
+  const what = why.kind === "other_owner" ? "owner" : "loose_mode";
+  return phrase(`rules_file.${isDir ? "dir_" : ""}${what}`, { ...why, dir: JSON.stringify(path) });
 }
-
-/** Why a file, and why its directory, is not trusted. */
-const DISTRUST = {
-  loose_mode: ["rules_file.loose_mode", "rules_file.dir_loose_mode"],
-  other_owner: ["rules_file.owner", "rules_file.dir_owner"],
-} as const;
 
 /**
  * Parses the text as strict JSON (no comments, no trailing commas: this program writes it). A key
@@ -136,16 +131,10 @@ async function parseJson(file: string, text: string): Promise<unknown> {
       : phrase("json.at", { detail: reason, ...position });
     throw new RulesFileError(file, [phrase("json.invalid_detail", { detail })]);
   }
-  const duplicates = (await duplicateKeysOf(text, value)).map(({ path, key, position, first }) =>
-    field(
-      [...path, key],
-      phrase("rules_file.duplicate_key", {
-        ...position,
-        first_line: first.line,
-        first_column: first.column,
-      }),
-    )
-  );
+  const duplicates = (await duplicateKeysOf(text, value)).map(({ path, key, position, first }) => {
+    const at = { ...position, first_line: first.line, first_column: first.column };
+    return field([...path, key], phrase("rules_file.duplicate_key", at));
+  });
   if (duplicates.length > 0) throw new RulesFileError(file, duplicates);
   return value;
 }

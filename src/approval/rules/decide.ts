@@ -23,13 +23,6 @@ import type { TextMatcher, ToolConditions } from "./types.ts";
 
 const STRENGTH = { deny: 2, ask: 1, allow: 0 } as const;
 
-/** Negative when `a` wins: the stronger decision, then a workspace rule, then the smaller id. */
-function compareRules(a: Rule, b: Rule): number {
-  return STRENGTH[b.decision] - STRENGTH[a.decision] ||
-    Number(b.scope !== "global") - Number(a.scope !== "global") ||
-    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
 /**
  * Finds the rule that answers a call, if any: among the rules that apply (see the module
  * documentation), the first by precedence; and, when none does, the strongest allow rule that
@@ -58,7 +51,12 @@ export async function decideCall(
 ): Promise<{ match?: Rule; stale?: StaleRule }> {
   const candidates = rules.filter((rule) =>
     rule.tool === query.tool && (rule.scope === "global" || rule.scope.workspace === query.root)
-  ).sort(compareRules);
+  ).sort((a, b) =>
+    // The stronger decision, then a workspace rule, then the smaller id.
+    STRENGTH[b.decision] - STRENGTH[a.decision] ||
+    Number(b.scope !== "global") - Number(a.scope !== "global") ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
   let stale: StaleRule | undefined;
   for (const rule of candidates) {
     const held = await check(rule, query);

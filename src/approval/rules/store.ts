@@ -15,8 +15,7 @@
 import { BasisError } from "../../errors.ts";
 import { type Phrase, phrase } from "../../locale/messages.ts";
 import { fsReason, isFileSystemError } from "../../fs_reason.ts";
-import { joinPath } from "../../paths.ts";
-import { canonicalPath, isAbsolutePath } from "../../paths.ts";
+import { canonicalPath, isAbsolutePath, joinPath } from "../../paths.ts";
 import { MAX_CONFIG_BYTES } from "../../read_config_file.ts";
 import { randomId, removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
 import { readRulesDocument } from "./_read.ts";

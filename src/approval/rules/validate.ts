@@ -72,8 +72,15 @@ type Path = readonly (string | number)[];
  * ```
  */
 export async function validateRulesDocument(value: unknown): Promise<Narrowed<RulesDocument>> {
-  const version = isRecord(value) ? checkVersion(value) : undefined;
-  if (version !== undefined) return { ok: false, problems: [version] };
+  const version = isRecord(value) ? value.version : undefined;
+  // Version 1 matched globs over the serialized preview, across fields: its rules cannot be read
+  // as if they meant something narrower, so they are refused, never reinterpreted. A newer one is
+  // refused with what to do; any other is the schema's.
+  if (version === 1) return { ok: false, problems: [phrase("rules_file.version_old")] };
+  if (typeof version === "number" && Number.isInteger(version) && version > RULES_VERSION) {
+    const newer = phrase("rules_file.version_newer", { version, expected: RULES_VERSION });
+    return { ok: false, problems: [newer] };
+  }
   const found = await problemsOf(value);
   if (found.length > 0) {
     const rules = isRecord(value) && Array.isArray(value.rules) ? value.rules : [];
@@ -127,11 +134,10 @@ async function problemsOf(value: unknown): Promise<{ path: Path; reason: Phrase 
       add(["when", "argv", at], "rules_file.rest_last")
     );
   });
+  // Problems of the file come first, then each rule's, in order (a sort keeps their own order).
+  const order = (path: Path) => path[0] === "rules" && typeof path[1] === "number" ? path[1] : -1;
   return found.sort((a, b) => order(a.path) - order(b.path));
 }
-
-/** Problems of the file come first, then each rule's, in order (a sort keeps their own order). */
-const order = (path: Path) => path[0] === "rules" && typeof path[1] === "number" ? path[1] : -1;
 
 /** A problem as the file's lines say it: `rules[2] "r-abc": when.argv[0]: reason`. */
 function where(path: Path, reason: Phrase, rules: readonly unknown[]): Phrase {
@@ -175,18 +181,6 @@ function canonical(rule: Rule): Rule {
   if (isRecord(sandbox) && !("sha256" in sandbox)) when.sandbox = JSON.parse(grantsText(sandbox));
   if (isRecord(child) && !("sha256" in child)) when.child = JSON.parse(childText(child));
   return ordered({ ...rule, when }, [...RULE_KEYS, "created"]) as unknown as Rule;
-}
-
-/** Version 1 and a newer version are refused with what to do; any other is the schema's. */
-function checkVersion(value: Record<string, unknown>): Phrase | undefined {
-  const { version } = value;
-  // Version 1 matched globs over the serialized preview, across fields: its rules cannot be read
-  // as if they meant something narrower, so they are refused, never reinterpreted.
-  if (version === 1) return phrase("rules_file.version_old");
-  if (typeof version === "number" && Number.isInteger(version) && version > RULES_VERSION) {
-    return phrase("rules_file.version_newer", { version, expected: RULES_VERSION });
-  }
-  return undefined;
 }
 
 /**

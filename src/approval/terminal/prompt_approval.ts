@@ -22,9 +22,12 @@ import { loadLocale, messages } from "../../locale/messages.ts";
 
 /** Errors the prompt library rejects with when the person leaves the prompt. */
 const LEFT_PROMPT = new Set(["ExitPromptError", "AbortPromptError", "CancelPromptError"]);
-/** The turn of prompts on each input (the controlling terminal's is `CONTROLLING`). */
+/**
+ * The turn of prompts on each input (the process's stdin's is `STDIN`, the controlling
+ * terminal's `CONTROLLING`).
+ */
 const LAST = new WeakMap<object, Promise<void>>();
-const CONTROLLING = {};
+const [STDIN, CONTROLLING] = [{}, {}];
 
 /**
  * Asks a person at a terminal whether a call may run. It draws on `io.output` (stderr by default,
@@ -62,8 +65,7 @@ export async function promptApproval(
   // Someone can be asked when stdin is a terminal (to read keys) and stderr is one too (so the
   // question can be seen; answering blind is no answer).
   if (io.isTerminal?.() ?? (isatty(Deno.stdin) && isatty(Deno.stderr))) {
-    const streams = await resolveStreams(io, io.input, io.output);
-    return await inTurn(streams.input, () => ask(request, io, streams));
+    return await inTurn(io.input ?? STDIN, () => ask(request, io, io.input, io.output));
   }
   // Stdin or stderr is no terminal (piped input): the controlling terminal, when there is one.
   if (
@@ -77,7 +79,7 @@ export async function promptApproval(
     const terminal = await openControllingTerminal(!isatty(Deno.stdin), !isatty(Deno.stderr));
     if (terminal === undefined) return "no_answer";
     try {
-      return await ask(request, io, await resolveStreams(io, terminal.input, terminal.output));
+      return await ask(request, io, terminal.input, terminal.output);
     } finally {
       terminal.close();
     }
@@ -106,17 +108,6 @@ async function inTurn<T>(input: object, asking: () => Promise<T>): Promise<T> {
     release();
     if (LAST.get(input) === chained) LAST.delete(input);
   }
-}
-
-/** The streams (the process's stdin and stderr by default) and whether to colour. */
-async function resolveStreams(io: TerminalIo, input?: Readable, output?: Writable) {
-  if (input === undefined || output === undefined) {
-    const { default: process } = await import("node:process");
-    input ??= process.stdin;
-    output ??= process.stderr;
-  }
-  const isTty = (output as { isTTY?: unknown }).isTTY === true;
-  return { input, output, color: io.color ?? (isTty && !readEnv("NO_COLOR")) };
 }
 
 /**
@@ -158,13 +149,21 @@ async function openControllingTerminal(needInput: boolean, needOutput: boolean) 
   return { input, output, close };
 }
 
+/** Asks on the streams (the process's stdin and stderr by default). */
 async function ask(
   request: PromptRequest,
   io: TerminalIo,
-  { input, output, color }: { input: Readable; output: Writable; color: boolean },
+  input?: Readable,
+  output?: Writable,
 ): Promise<TerminalAnswer> {
+  if (input === undefined || output === undefined) {
+    const { default: process } = await import("node:process");
+    input ??= process.stdin;
+    output ??= process.stderr;
+  }
   if (io.signal?.aborted) return "deny";
-  const palette = makePalette(color);
+  const isTty = (output as { isTTY?: unknown }).isTTY === true;
+  const palette = makePalette(io.color ?? (isTty && !readEnv("NO_COLOR")));
   if (io.locale !== undefined && io.locale !== "en-US") await loadLocale(io.locale);
   const words = messages(io.locale ?? "en-US");
   const question = words.t("prompt.question");
