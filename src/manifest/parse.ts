@@ -27,25 +27,17 @@ export const DEFAULT_RESERVED: readonly string[] = Object.freeze(["spawn"]);
 export type ParseOptions = Pick<LoadOptions, "env" | "reserved" | "only"> & Place;
 type Place = { scope?: ManifestScope; root?: string };
 
-/** What one manifest's text declares, and what is wrong with it. */
-export interface ParsedManifest {
-  /** The valid tools, in document order (a tool with any problem is left out). */
-  readonly tools: readonly ToolSpec[];
-  /** Every problem, in file order; empty when the manifest is valid. */
-  readonly problems: readonly ManifestProblem[];
-  /**
-   * The tools left out for problems confined to them (a field, an unset variable, a key given
-   * twice inside the tool), each with its problems, in document order. The other tools are usable
-   * unless the file is `refused`.
-   */
-  readonly unavailable: readonly UnavailableTool[];
-  /**
-   * Whether the file itself is refused: a problem not confined to one tool (not JSON, not an
-   * object, the `schema` version, a tool's name, a tool declared twice, an unknown top-level key).
-   * Then none of its tools may be used.
-   */
-  readonly refused: boolean;
-}
+/**
+ * What one manifest's text declares, and what is wrong with it: the valid tools, in document order
+ * (a tool with any problem is left out); every problem, in file order (empty when the manifest is
+ * valid); the tools left out for problems confined to them (a field, an unset variable, a key given
+ * twice inside the tool), each with its problems, in document order (the other tools are usable
+ * unless the file is `refused`); and whether the file itself is refused: a problem not confined to
+ * one tool (not JSON, not an object, the `schema` version, a tool's name, a tool declared twice, an
+ * unknown top-level key), so that none of its tools may be used.
+ */
+export type ParsedManifest = Readonly<{ tools: readonly ToolSpec[]; refused: boolean } & Lists>;
+type Lists = { problems: readonly ManifestProblem[]; unavailable: readonly UnavailableTool[] };
 
 /**
  * Checks one manifest's text against the manifest rules (README: "The manifest") without touching

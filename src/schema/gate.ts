@@ -30,15 +30,12 @@ export type SchemaTool = { readonly name: string; readonly inputSchema: Json };
 /** The part of a tool the output check needs: its name and its structured output's JSON Schema. */
 export type OutputSchemaTool = { readonly name: string; readonly outputSchema: Json };
 
-/** Options of the gate's checks. */
-export interface SchemaGateOptions {
-  /**
-   * The cache directory; compiled validators go to its `validators/` folder.
-   *
-   * @default `cacheDir()` from `src/paths.ts` (`$BASIS_CACHE_DIR`, `$XDG_CACHE_HOME/basis`, …)
-   */
-  cacheDir?: string;
-}
+/**
+ * Options of the gate's checks: the cache directory, whose `validators/` folder holds compiled
+ * validators (default `cacheDir()` from `src/paths.ts`: `$BASIS_CACHE_DIR`, `$XDG_CACHE_HOME/basis`,
+ * …).
+ */
+export type SchemaGateOptions = { cacheDir?: string };
 
 /** Where a value cannot be checked, and why (a JSON pointer; `""` for the value itself). */
 type Unusable = { readonly pointer: string; readonly reason: Phrase };
@@ -214,15 +211,11 @@ export interface SchemaIssue {
   readonly reason: Phrase | string;
 }
 
-/** Options of {@linkcode schemaIssues}. */
-export interface SchemaIssuesOptions extends SchemaGateOptions {
-  /**
-   * Report every failure, not only the first.
-   *
-   * @default {false}
-   */
-  allErrors?: boolean;
-}
+/**
+ * Options of {@linkcode schemaIssues}: the gate's, and whether to report every failure, not only
+ * the first (default `false`).
+ */
+export type SchemaIssuesOptions = SchemaGateOptions & { allErrors?: boolean };
 
 /**
  * Checks a value against a schema that is known to be good (one of `schemas/*.schema.json`), with
