@@ -96,18 +96,10 @@ function isatty(stream: { isTerminal(): boolean }): boolean {
 
 /** Runs `asking` once every earlier prompt on the same input has finished. */
 async function inTurn<T>(input: object, asking: () => Promise<T>): Promise<T> {
-  const earlier = LAST.get(input) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => (release = resolve));
-  const chained = earlier.then(() => mine);
-  LAST.set(input, chained);
-  await earlier;
-  try {
-    return await asking();
-  } finally {
-    release();
-    if (LAST.get(input) === chained) LAST.delete(input);
-  }
+  const turn = (LAST.get(input) ?? Promise.resolve()).then(asking);
+  // The next waits for this one however it ends.
+  LAST.set(input, turn.then(() => {}, () => {}));
+  return await turn;
 }
 
 /**
