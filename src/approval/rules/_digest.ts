@@ -18,7 +18,7 @@
 
 import { joinPath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
-import { quietly } from "../../quietly.ts";
+import { attempt, quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
 import { writeFileAtomic } from "./_atomic.ts";
 
@@ -78,13 +78,8 @@ export async function digestOf(value: string): Promise<{ sha256: string; salt: s
  * @returns 64 hex digits, or `undefined` when it is no regular file or cannot be read.
  */
 export async function fileDigest(path: string, cacheDir?: string): Promise<string | undefined> {
-  let info: Deno.FileInfo;
-  try {
-    info = quietly(() => Deno.statSync(path));
-  } catch {
-    return undefined;
-  }
-  if (!info.isFile) return undefined;
+  const info = attempt(() => quietly(() => Deno.statSync(path)));
+  if (!info?.isFile) return undefined;
   const stamp = stampOf(info);
   // `<cacheDir>/digests/<16 hex digits of the path's digest>` (the entry holds the path too).
   const dir = cacheDir === undefined ? undefined : joinPath(cacheDir, "digests");

@@ -18,7 +18,7 @@
 
 import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { ownUid } from "../../owner.ts";
-import { quietly } from "../../quietly.ts";
+import { attempt, quietly } from "../../quietly.ts";
 import { fileDigest, sha256 } from "./_digest.ts";
 import { commandPieces, matchGlob } from "./glob.ts";
 
@@ -121,14 +121,12 @@ export function workspaceFile(arg: string, cwd: string, root: string): string | 
   // `..` after a linked directory goes up from where the link points (as the program's open
   // will), not back to where it was written: such a path is kept as written, never normalised.
   const path = written.split("/").includes("..") ? written : resolvePath(written);
-  try {
-    if (!quietly(() => Deno.statSync(path)).isFile) return undefined;
-    return inside(resolvePath(path), root) || inside(Deno.realPathSync(path), root)
+  return attempt(() =>
+    quietly(() => Deno.statSync(path)).isFile &&
+      (inside(resolvePath(path), root) || inside(Deno.realPathSync(path), root))
       ? path
-      : undefined;
-  } catch {
-    return undefined;
-  }
+      : undefined
+  );
 }
 
 /**
@@ -180,19 +178,10 @@ async function filesEntry(root: string, patterns: readonly string[], cacheDir?: 
 function walk(root: string, rel: string, segments: readonly string[], found: Set<string>): void {
   const [segment, ...rest] = segments;
   if (segment === undefined || found.size > MAX_FILES) return;
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(rel === "" ? root : joinPath(root, rel))];
-  } catch {
-    return;
-  }
-  const isFile = (path: string) => {
-    try {
-      return quietly(() => Deno.statSync(joinPath(root, path))).isFile;
-    } catch {
-      return false;
-    }
-  };
+  const entries = attempt(() => [...Deno.readDirSync(rel === "" ? root : joinPath(root, rel))]);
+  if (entries === undefined) return;
+  const isFile = (path: string) =>
+    attempt(() => quietly(() => Deno.statSync(joinPath(root, path))).isFile, false);
   for (const entry of entries) {
     const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
     const any = segment === "**";

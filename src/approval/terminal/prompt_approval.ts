@@ -18,6 +18,7 @@ import type { Readable, Writable } from "node:stream";
 import { type Choice, makePalette, offeredChoices, renderRequest } from "./_render.ts";
 import type { PromptRequest, TerminalAnswer, TerminalIo } from "./types.ts";
 import { CONTROLLING_TERMINAL, readEnv } from "../../paths.ts";
+import { attempt } from "../../quietly.ts";
 import { loadLocale, messages } from "../../locale/messages.ts";
 
 /** Errors the prompt library rejects with when the person leaves the prompt. */
@@ -86,13 +87,7 @@ export async function promptApproval(
   });
 }
 
-function isatty(stream: { isTerminal(): boolean }): boolean {
-  try {
-    return stream.isTerminal();
-  } catch {
-    return false;
-  }
-}
+const isatty = (stream: { isTerminal(): boolean }) => attempt(() => stream.isTerminal(), false);
 
 /** Runs `asking` once every earlier prompt on the same input has finished. */
 async function inTurn<T>(input: object, asking: () => Promise<T>): Promise<T> {
@@ -108,13 +103,9 @@ async function inTurn<T>(input: object, asking: () => Promise<T>): Promise<T> {
  */
 async function openControllingTerminal(needInput: boolean, needOutput: boolean) {
   if (Deno.build.os === "windows") return undefined;
-  try {
-    const query = (name: "read" | "write") =>
-      Deno.permissions.querySync({ name, path: CONTROLLING_TERMINAL }).state === "granted";
-    if (!query("read") || !query("write")) return undefined;
-  } catch {
-    return undefined;
-  }
+  const granted = (name: "read" | "write") =>
+    Deno.permissions.querySync({ name, path: CONTROLLING_TERMINAL }).state === "granted";
+  if (!attempt(() => granted("read") && granted("write"), false)) return undefined;
   const [fs, tty] = await Promise.all([import("node:fs"), import("node:tty")]);
   const opened: number[] = [];
   // Deno's tty streams leave their descriptor open when destroyed: closed here, once.
