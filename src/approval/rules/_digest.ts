@@ -132,7 +132,7 @@ async function hashFile(path: string, size: number): Promise<string | undefined>
 
 /** A cache entry for `path`, when it is there, this user's own, and well formed. */
 function readEntry(file: string, path: string): { stamp: string; sha256: string } | undefined {
-  try {
+  return attempt(() => {
     // Looked at before it is opened: a FIFO put in its place would block the call.
     const read = readRegularFile(file, { limit: 4096, follow: false });
     if (read.kind !== "read" || untrusted(read.info) !== undefined) return undefined;
@@ -141,7 +141,5 @@ function readEntry(file: string, path: string): { stamp: string; sha256: string 
     const { path: named, stamp, sha256 } = entry as Record<string, unknown>;
     if (named !== path || typeof stamp !== "string" || typeof sha256 !== "string") return undefined;
     return /^[0-9a-f]{64}$/.test(sha256) ? { stamp, sha256 } : undefined;
-  } catch {
-    return undefined;
-  }
+  });
 }

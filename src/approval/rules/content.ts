@@ -136,7 +136,7 @@ export function workspaceFile(arg: string, cwd: string, root: string): string | 
  */
 function rootAlone(program: string): boolean {
   if (ownUid() === undefined || ownUid() === 0) return false;
-  try {
+  return attempt(() => {
     const real = Deno.realPathSync(program);
     for (const start of real === program ? [program] : [program, real]) {
       for (let path = start;; path = parentPath(path)) {
@@ -148,9 +148,7 @@ function rootAlone(program: string): boolean {
       }
     }
     return true;
-  } catch {
-    return false;
-  }
+  }, false);
 }
 
 /** The `files` pin: the files matched, each with its digest, and one digest over them all. */

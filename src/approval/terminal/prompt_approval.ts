@@ -110,16 +110,13 @@ async function openControllingTerminal(needInput: boolean, needOutput: boolean) 
   const opened: number[] = [];
   // Deno's tty streams leave their descriptor open when destroyed: closed here, once.
   const closeAll = () => opened.splice(0).forEach((fd) => fs.close(fd, () => {}));
-  const open = (flags: string): number | undefined => {
-    try {
+  // ENXIO when the process has no controlling terminal.
+  const open = (flags: string) =>
+    attempt(() => {
       const fd = fs.openSync(CONTROLLING_TERMINAL, flags);
       opened.push(fd);
       return tty.isatty(fd) ? fd : undefined;
-    } catch {
-      // ENXIO: the process has no controlling terminal.
-      return undefined;
-    }
-  };
+    });
   const inputFd = needInput ? open("r") : undefined;
   const outputFd = needOutput ? open("w") : undefined;
   if ((needInput && inputFd === undefined) || (needOutput && outputFd === undefined)) {
