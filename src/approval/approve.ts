@@ -197,9 +197,8 @@ export async function verdictFor(
       if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
       // A rule that says ask: a person decides, whatever rule allows; --approve never still
       // denies without asking.
-      return policy === "never"
-        ? { outcome: "deny", by: "policy", rule }
-        : { outcome: "ask", by: "prompt", rule };
+      const never = policy === "never";
+      return { outcome: never ? "deny" : "ask", by: never ? "policy" : "prompt", rule };
     }
     if (stale !== undefined) {
       const pinned = (stale.rule.when as ToolConditions).content;

@@ -71,26 +71,26 @@ export async function callContent(
 ): Promise<CallContent> {
   const entries = new Map<string, ContentEntry>();
   const root = canonicalPath(place.root ?? subject.cwd);
-  const add = async (where: string, path: string) => {
-    entries.set(where, { path, sha256: await fileDigest(path, place.cacheDir) });
+  const add = async (where: string, path: string | undefined) => {
+    if (path !== undefined) {
+      entries.set(where, { path, sha256: await fileDigest(path, place.cacheDir) });
+    }
   };
   if (subject.kind === "spawn") {
     for (const [index, word] of commandWords(subject.body).entries()) {
-      const path = workspaceFile(word, subject.cwd, root);
-      if (path !== undefined) await add(`word[${index}]`, path);
+      await add(`word[${index}]`, workspaceFile(word, subject.cwd, root));
     }
     return entries;
   }
   if (!rootAlone(subject.program)) await add("program", subject.program);
   const fromInput = new Set(subject.fromInput ?? []);
-  for (let index = 1; index < subject.command.length; index++) {
-    if (fromInput.has(index)) continue;
-    const path = workspaceFile(subject.command[index] as string, subject.cwd, root);
-    if (path !== undefined) await add(`argv[${index}]`, path);
+  for (const [index, arg] of subject.command.entries()) {
+    if (index > 0 && !fromInput.has(index)) {
+      await add(`argv[${index}]`, workspaceFile(arg, subject.cwd, root));
+    }
   }
-  if (subject.files !== undefined && subject.files.length > 0) {
-    entries.set("files", await filesEntry(root, subject.files, place.cacheDir));
-  }
+  const { files } = subject;
+  if (files?.length) entries.set("files", await filesEntry(root, files, place.cacheDir));
   return entries;
 }
 
