@@ -157,6 +157,17 @@ Deno.test("every command starts with a small graph: no npm package, one catalogu
   assert.deepEqual(early, [], "modules a command loads on demand, loaded at start-up");
 });
 
+Deno.test("list loads the manifest's readers, not the call pipeline", async () => {
+  const command = "src/cli/commands/list.ts";
+  const call =
+    /^approval\/(?!shell_quote\.ts)|^(?:audit|sandbox)\/|^contract\/(?:_call|declared_tool|spawn_tool)\.ts$|^run\/(?:run_program|_launch|_supervise)\.ts$/;
+  const loaded = [...startupGraph(await graph(command), command)]
+    .map((specifier) => underSrc(specifier)).filter((path) =>
+      path !== undefined && call.test(path)
+    );
+  assert.deepEqual(loaded, []);
+});
+
 Deno.test("the heavy packages are loaded on demand, never in a command's static graph", async () => {
   const heavy = /npm:.*(?:\/ajv@|@inquirer|@modelcontextprotocol|jsonc-parser|re2js)/;
   const commands = [...Deno.readDirSync(`${ROOT}src/cli/commands`)]

@@ -60,6 +60,18 @@ export function parseArgs(...args: Parameters<typeof scanArgs>): ParsedArgs {
 }
 
 /**
+ * The text given to an option that takes one.
+ *
+ * @param options The parsed options.
+ * @param name The option's long name.
+ * @returns Its value, or `undefined` when it was not given.
+ */
+export function optionText(options: ParsedArgs["options"], name: string): string | undefined {
+  const value = options.get(name);
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
  * {@linkcode parseArgs} in one pass that never stops: the first error is kept and the scan goes on,
  * so that what shapes the report of that error (`--json`, `--locale`, the tool of `call`) is read
  * from the same pass.

@@ -9,7 +9,7 @@ import { callSecrets, redactorOf } from "../redact.ts";
 import { BasisError, errorLines } from "../errors.ts";
 import { type EnvLookup, readEnv } from "../paths.ts";
 import { VERSION } from "../version.ts";
-import { scanArgs } from "./args.ts";
+import { optionText, scanArgs } from "./args.ts";
 import { exitCodeFor } from "./exit_codes.ts";
 import { helpText, isCommand, nearCommands } from "./help.ts";
 import { callJson } from "./commands/_call_json.ts";
@@ -163,10 +163,7 @@ async function dispatch(
 ): Promise<number> {
   // The MCP SDK is reachable only through this import: no other command loads it.
   if (command === "mcp") return await (await import("./commands/mcp.ts")).mcpCommand(settings);
-  const text = (name: string) => {
-    const value = options.get(name);
-    return typeof value === "string" ? value : undefined;
-  };
+  const text = (name: string) => optionText(options, name);
   const flag = (name: string) => options.get(name) === true;
   const [first = "", second] = positionals;
   const timeout = text("timeout");
@@ -177,9 +174,10 @@ async function dispatch(
     result: flag("result"),
     gemini: mode.gemini === true,
   });
+  // `list` on its own: it loads the manifest's readers, not the call pipeline the others share.
+  if (command === "list") return await (await import("./commands/list.ts")).listCommand(settings);
   const c = await import("./commands/_all.ts");
   const commands: Record<string, () => Promise<number>> = {
-    list: () => c.listCommand(settings),
     show: () => c.showCommand(settings, first),
     check: () => c.checkCommand(settings, { strict: flag("strict") }),
     init: () => c.initCommand(settings),

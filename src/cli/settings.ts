@@ -14,7 +14,7 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir, configDir, type EnvLookup, spillDir, stateDir } from "../paths.ts";
 import { ROSTER_VAR } from "../spawn/child.ts";
 import { inheritedLineage } from "../spawn/lineage.ts";
-import type { OptionSpec, ParsedArgs } from "./args.ts";
+import { type OptionSpec, optionText, type ParsedArgs } from "./args.ts";
 
 /** Options from their short form: `name|S` (one-letter alias), `!` a switch, `*` a list. */
 function specs(text: string): OptionSpec[] {
@@ -63,10 +63,7 @@ export function resolveSettings(
   env: EnvLookup,
   locale: Locale = cliLocale({ options }, env),
 ) {
-  const string = (name: string) => {
-    const value = options.get(name);
-    return typeof value === "string" ? value : undefined;
-  };
+  const string = (name: string) => optionText(options, name);
   const approve = string("approve") ?? env("BASIS_APPROVE") ?? "prompt";
   if (!(APPROVAL_POLICIES as readonly string[]).includes(approve)) {
     const policies = APPROVAL_POLICIES.join(", ");

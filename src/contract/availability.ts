@@ -10,9 +10,9 @@ import { type ManifestProblem, problemOf } from "../errors.ts";
 import type { Roster, ToolSpec, UnavailableTool } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
 import { callSecrets, redactorOf } from "../redact.ts";
-import { resolveRunProgram } from "../run/run_program.ts";
+import { resolveRunProgram } from "../run/resolve_program.ts";
 import { schemaProblem } from "../schema/gate.ts";
-import type { Resolution } from "../run/mod.ts";
+import type { Resolution } from "../run/resolve_program.ts";
 
 /** Options of {@linkcode toolProblems} and {@linkcode checkAvailability}. */
 export interface AvailabilityOptions {

@@ -22,7 +22,7 @@ import { spawnTimeout } from "../spawn/limits.ts";
 import { spawnPreview } from "../spawn/preview.ts";
 import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
 import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
-import { spawnInputSchema } from "../spawn/tool_definition.ts";
+import { spawnInputSchema, spawnText } from "../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL, type SpawnCall } from "../spawn/types.ts";
 import type { SpawnSideEffect } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
@@ -157,13 +157,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
 
   /** The text, then the sentence about targets and the one about agents when there are any. */
   #withNames(kind: "description" | "system_prompt"): string {
-    const [targets, agents] = this.#names();
-    const words = this.#context.words;
-    return [
-      words.t(`spawn.${kind}`),
-      ...(targets === "" ? [] : [words.t(`spawn.${kind}_targets`, { names: targets })]),
-      ...(agents === "" ? [] : [words.t(`spawn.${kind}_agents`, { names: agents })]),
-    ].join(" ");
+    return spawnText(this.#config, this.#context.words, kind);
   }
 
   /** The configured targets' names and the named agents', each sorted and joined. */

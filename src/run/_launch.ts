@@ -31,6 +31,7 @@ import type { MessageKey } from "../locale/en_us.ts";
 import { type Phrase, phrase, type PhraseParams } from "../locale/messages.ts";
 import { attempt } from "../quietly.ts";
 import type { StartFailure } from "./types.ts";
+import { quote } from "./resolve_program.ts";
 
 /** Why the program did not start: its kind, and the reason as a phrase. */
 export type StartProblem = { failure: StartFailure; reason: Phrase };
@@ -296,14 +297,4 @@ function refusal(detail: string, program: string, loaderVars: readonly string[])
     ? `--allow-run=${named}`
     : phrase("start.sandbox_flag", { program: named });
   return problem("permission_denied", "start.sandbox", { program: quote(named), flag });
-}
-
-/**
- * A program or directory as the reasons name it: between double quotes, as it is.
- *
- * @param value The program or directory.
- * @returns The quoted value.
- */
-export function quote(value: string): string {
-  return `"${value}"`;
 }

@@ -13,4 +13,4 @@ export * from "./model_result.ts";
 export * from "./interrupt.ts";
 export { KILL_PROGRAMS } from "./_stop.ts";
 export { tieToWatchdog } from "./_launch.ts";
-export { type Resolution, type ResolveContext, resolveProgram } from "./_resolve_program.ts";
+export { type Resolution, type ResolveContext, resolveProgram } from "./resolve_program.ts";

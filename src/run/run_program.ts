@@ -5,7 +5,7 @@
  * @module
  */
 
-import { canonicalFilePath, isAbsolutePath, readEnv } from "../paths.ts";
+import { isAbsolutePath } from "../paths.ts";
 import { attempt, isMissing } from "../quietly.ts";
 import { redactorOf } from "../redact.ts";
 import type { Phrase } from "../locale/messages.ts";
@@ -18,7 +18,16 @@ import {
   spawnInOwnGroup,
   type StartProblem,
 } from "./_launch.ts";
-import { type Resolution, type ResolveContext, resolveProgram } from "./_resolve_program.ts";
+import { mergeEnvLayers, resolveIn } from "./resolve_program.ts";
+
+export {
+  effectiveVar,
+  mergeEnvLayers,
+  type Resolution,
+  type ResolveContext,
+  resolveProgram,
+  resolveRunProgram,
+} from "./resolve_program.ts";
 import { granted } from "./_spill.ts";
 import { supervise } from "./_supervise.ts";
 import type { RunOptions, RunOutcome, RunRequest, RunResult, StartFailure } from "./types.ts";
@@ -119,53 +128,6 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
 }
 
 /**
- * Finds the program a request will start, exactly as {@linkcode runProgram} does: with the
- * environment the program gets (the inherited one unless `clearEnv`, then each layer, later wins),
- * its directory's symbolic links resolved. Approval shows and pins this path, and the runner is
- * given it, so what is approved is what runs.
- *
- * @param request The program, its working directory and environment layers.
- * @param memo Lookups already made in one pass over many tools, by what a lookup depends on.
- * @returns The absolute path found, or why there is none.
- * @throws Never.
- * @example Find a bare name
- * ```ts ignore
- * import { resolveRunProgram } from "./run_program.ts";
- * const found = resolveRunProgram({ program: "cat", args: [], cwd: "/", stdin: new Uint8Array(), timeoutMs: 1000 });
- * if (found.ok) console.log(found.path); // "/usr/bin/cat"
- * ```
- */
-export function resolveRunProgram(request: RunRequest, memo?: Map<string, Resolution>): Resolution {
-  const context = searchOf(request, mergeEnvLayers(request.env ?? []));
-  // One pass over many tools (list, check) looks each program up once: the same name, directory
-  // and search path find the same file.
-  const key = memo && JSON.stringify([request.program, context.cwd, context.path, context.pathExt]);
-  const known = key && memo?.get(key);
-  if (known) return known;
-  const found = resolveProgram(request.program, context);
-  // Every spelling of the program's directory is one path (a link to the repository, /bin on a
-  // merged /usr): what a rule pins does not depend on how a PATH entry was written.
-  const resolved = found.ok && isAbsolutePath(found.path)
-    ? { ...found, path: canonicalFilePath(found.path) }
-    : found;
-  if (key) memo?.set(key, resolved);
-  return resolved;
-}
-
-/** Where a program is searched: in the child's variables (the layers alone under `clearEnv`). */
-function searchOf(request: RunRequest, env: Record<string, string>): ResolveContext {
-  const lookup = (name: string) =>
-    request.clearEnv === true
-      ? (Object.hasOwn(env, name) ? env[name] : undefined)
-      : effectiveVar(env, name);
-  return { cwd: request.cwd, path: lookup("PATH"), pathExt: lookup("PATHEXT") };
-}
-
-function resolveIn(request: RunRequest, env: Record<string, string>): Resolution {
-  return resolveProgram(request.program, searchOf(request, env));
-}
-
-/**
  * The result of a run whose program could not be found: nothing started.
  *
  * @param request The request.
@@ -255,57 +217,6 @@ function notStarted(
     ...{ stdoutTruncated: false, stderrTruncated: false, spillPath: undefined },
     ...{ spillTruncated: false, timeoutMs: request.timeoutMs },
   };
-}
-
-// Environment layering for a child: the inherited environment, then each layer in order, later
-// wins. Only the layers are passed to Deno (which adds them over the inherited environment), so the
-// runner needs no permission to read the whole environment.
-
-const IS_WINDOWS = Deno.build.os === "windows";
-
-/**
- * Merges environment layers, later wins, into a null-prototype object.
- *
- * @param layers The layers, in order.
- * @returns The variables the layers set.
- */
-export function mergeEnvLayers(
-  layers: readonly Readonly<Record<string, string>>[],
-): Record<string, string> {
-  const merged: Record<string, string> = Object.create(null);
-  for (const layer of layers) {
-    for (const [name, value] of Object.entries(layer)) {
-      if (IS_WINDOWS) {
-        // Windows names are case-insensitive: the later spelling replaces the earlier one.
-        for (const known of Object.keys(merged)) {
-          if (known.toUpperCase() === name.toUpperCase()) delete merged[known];
-        }
-      }
-      merged[name] = value;
-    }
-  }
-  return merged;
-}
-
-/**
- * One variable as the child will see it: the layers' value, else the inherited one.
- *
- * @param merged The merged layers.
- * @param name The variable's name.
- * @returns Its effective value, or `undefined` when unset or not readable.
- */
-export function effectiveVar(
-  merged: Readonly<Record<string, string>>,
-  name: string,
-): string | undefined {
-  if (IS_WINDOWS) {
-    for (const [key, value] of Object.entries(merged)) {
-      if (key.toUpperCase() === name.toUpperCase()) return value;
-    }
-  } else if (Object.hasOwn(merged, name)) {
-    return merged[name];
-  }
-  return readEnv(name);
 }
 
 /**

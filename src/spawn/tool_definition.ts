@@ -6,7 +6,7 @@
  * @module
  */
 
-import { english, phrase } from "../locale/messages.ts";
+import { english, type Messages, phrase } from "../locale/messages.ts";
 import { namedAgents, reachPolicy, type SpawnConfig } from "./config.ts";
 import { REACH_VALUES } from "./reach.ts";
 
@@ -56,4 +56,27 @@ export function spawnInputSchema(config: SpawnConfig): Record<string, unknown> {
     description: english(phrase("spawn.schema.reach", { default: JSON.stringify(policy.default) })),
   };
   return schema;
+}
+
+/**
+ * The spawn tool's description or system prompt under a config: the catalogue's text, then the
+ * targets and the named agents it offers, each list sorted.
+ *
+ * @param config The spawn config.
+ * @param words The catalogue of the locale.
+ * @param kind Which text.
+ * @returns The text.
+ */
+export function spawnText(
+  config: SpawnConfig,
+  words: Messages,
+  kind: "description" | "system_prompt",
+): string {
+  const [targets, agents] = [[...config.targets.keys()], [...namedAgents(config).keys()]]
+    .map((names) => names.sort().join(", ")) as [string, string];
+  return [
+    words.t(`spawn.${kind}`),
+    ...(targets === "" ? [] : [words.t(`spawn.${kind}_targets`, { names: targets })]),
+    ...(agents === "" ? [] : [words.t(`spawn.${kind}_agents`, { names: agents })]),
+  ].join(" ");
 }

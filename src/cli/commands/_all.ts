@@ -1,8 +1,8 @@
 /**
- * Every command but `mcp`, behind one import: a run loads its command with one dynamic import, and
- * the bundle gives the commands one chunk (with what they share) instead of one per command and
- * per combination of shared modules — Deno pays for each module it loads. The MCP SDK stays
- * behind `mcp`'s own import.
+ * Every command but `mcp` and `list`, behind one import: a run loads its command with one dynamic
+ * import, and the bundle gives the commands one chunk (with what they share) instead of one per
+ * command and per combination of shared modules — Deno pays for each module it loads. The MCP SDK
+ * stays behind `mcp`'s own import; `list` has its own, without the call pipeline.
  *
  * @module
  */
@@ -10,7 +10,6 @@
 export { callCommand } from "./call.ts";
 export { checkCommand } from "./check.ts";
 export { initCommand } from "./init.ts";
-export { listCommand } from "./list.ts";
 export { permissionsCommand } from "./permissions.ts";
 export { rulesCommand } from "./rules.ts";
 export { schemaCommand } from "./schema.ts";

@@ -12,8 +12,7 @@ import { listOf, messages } from "../../locale/messages.ts";
 import { out, outJson, problemJson } from "../output.ts";
 import { formatTable } from "../_table.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
-import { toolContext } from "../_tools.ts";
-import { spawnTool } from "../../contract/spawn_tool.ts";
+import { spawnText } from "../../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL } from "../../spawn/types.ts";
 import type { Settings } from "../settings.ts";
 
@@ -34,22 +33,23 @@ export async function listCommand(settings: Settings): Promise<number> {
     }
     const { sideEffect, scope, description, env } = entry.spec;
     // A description is shown; a secret of the tool's (or an --env one) never is.
-    const shown = redactorOf(callSecrets(env, settings.env)).text(description);
+    const secrets = callSecrets(env, settings.env);
+    // Most descriptions hold none of them: the text as it is, without building a scan for it.
+    const held = secrets.some((secret) => description.includes(secret));
+    const shown = held ? redactorOf(secrets).text(description) : description;
     return { name, side_effect: sideEffect, source: scope, description: shown, problems: [] };
   }) as Row[];
+  const words = messages(settings.locale);
   if (serves(settings, SPAWN_TOOL)) {
-    // The spawn tool as the contract builds it: its side effects and description as a model sees.
-    const tool = "config" in spawn ? spawnTool(spawn.config, toolContext(settings)) : undefined;
+    // The spawn tool as a model sees it: its side effects, and its description under the config.
     rows.push({
       name: SPAWN_TOOL,
-      side_effect: tool?.sideEffects.join(", ") ??
-        `${SPAWN_SIDE_EFFECTS.command}, ${SPAWN_SIDE_EFFECTS.agent}`,
+      side_effect: Object.values(SPAWN_SIDE_EFFECTS).join(", "),
       source: "built-in",
-      description: tool?.description() ?? null,
+      description: "config" in spawn ? spawnText(spawn.config, words, "description") : null,
       problems: "problems" in spawn ? spawn.problems : [],
     });
   }
-  const words = messages(settings.locale);
   const { t, say } = words;
   if (settings.json) {
     outJson(rows.map(({ problems, ...row }) => ({

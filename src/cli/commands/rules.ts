@@ -34,6 +34,7 @@ import {
   plural,
 } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
+import { optionText } from "../args.ts";
 import { callCommand } from "./call.ts";
 
 /** The parsed options of a `rules` command. */
@@ -187,10 +188,7 @@ async function givenConditions(
 }
 
 async function add(settings: Settings, options: RulesOptions, words: Messages): Promise<number> {
-  const text = (name: string) => {
-    const value = options.get(name);
-    return typeof value === "string" ? value : undefined;
-  };
+  const text = (name: string) => optionText(options, name);
   const tool = text("tool");
   if (tool === undefined) throw usage("cli.rules_tool_required");
   const [deny, ask, global] = ["deny", "ask", "global"].map((name) => options.get(name) === true);

@@ -1,14 +1,15 @@
 /**
  * Finds the file a program name refers to, the way the runner will start it: an absolute path as is,
  * a relative path with a separator against the working directory, a bare name on the effective
- * `PATH` (with `PATHEXT` on Windows). Private to the runner.
+ * `PATH` (with `PATHEXT` on Windows), in the environment the child will get. Without the runner
+ * itself, for what only looks programs up (`list`, `check`).
  *
  * @module
  */
 
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { isAbsolutePath, joinPath } from "../paths.ts";
-import { quote } from "./_launch.ts";
+import { canonicalFilePath, isAbsolutePath, joinPath, readEnv } from "../paths.ts";
+import type { RunRequest } from "./types.ts";
 import { isMissing, quietly } from "../quietly.ts";
 
 const IS_WINDOWS = Deno.build.os === "windows";
@@ -50,7 +51,7 @@ type Look = Kind | "refused";
  *
  * @example Find a bare name on PATH
  * ```ts ignore
- * import { resolveProgram } from "./_resolve_program.ts";
+ * import { resolveProgram } from "./resolve_program.ts";
  * const found = resolveProgram("sh", { cwd: "/", path: "/usr/bin:/bin", pathExt: undefined });
  * if (found.ok) console.log(found.path); // "/usr/bin/sh"
  * ```
@@ -142,4 +143,111 @@ function windowsNames(program: string, pathExt: string | undefined): string[] {
   const exts = (pathExt || ".COM;.EXE;.BAT;.CMD").split(";").filter((ext) => ext !== "");
   const hasExt = exts.some((ext) => program.toUpperCase().endsWith(ext.toUpperCase()));
   return hasExt ? [program] : exts.map((ext) => program + ext.toLowerCase());
+}
+
+/**
+ * Finds the program a request will start, exactly as {@linkcode runProgram} does: with the
+ * environment the program gets (the inherited one unless `clearEnv`, then each layer, later wins),
+ * its directory's symbolic links resolved. Approval shows and pins this path, and the runner is
+ * given it, so what is approved is what runs.
+ *
+ * @param request The program, its working directory and environment layers.
+ * @param memo Lookups already made in one pass over many tools, by what a lookup depends on.
+ * @returns The absolute path found, or why there is none.
+ * @throws Never.
+ * @example Find a bare name
+ * ```ts ignore
+ * import { resolveRunProgram } from "./resolve_program.ts";
+ * const found = resolveRunProgram({ program: "cat", args: [], cwd: "/", stdin: new Uint8Array(), timeoutMs: 1000 });
+ * if (found.ok) console.log(found.path); // "/usr/bin/cat"
+ * ```
+ */
+export function resolveRunProgram(request: RunRequest, memo?: Map<string, Resolution>): Resolution {
+  const context = searchOf(request, mergeEnvLayers(request.env ?? []));
+  // One pass over many tools (list, check) looks each program up once: the same name, directory
+  // and search path find the same file.
+  const key = memo && JSON.stringify([request.program, context.cwd, context.path, context.pathExt]);
+  const known = key && memo?.get(key);
+  if (known) return known;
+  const found = resolveProgram(request.program, context);
+  // Every spelling of the program's directory is one path (a link to the repository, /bin on a
+  // merged /usr): what a rule pins does not depend on how a PATH entry was written.
+  const resolved = found.ok && isAbsolutePath(found.path)
+    ? { ...found, path: canonicalFilePath(found.path) }
+    : found;
+  if (key) memo?.set(key, resolved);
+  return resolved;
+}
+
+/** Where a program is searched: in the child's variables (the layers alone under `clearEnv`). */
+function searchOf(request: RunRequest, env: Record<string, string>): ResolveContext {
+  const lookup = (name: string) =>
+    request.clearEnv === true
+      ? (Object.hasOwn(env, name) ? env[name] : undefined)
+      : effectiveVar(env, name);
+  return { cwd: request.cwd, path: lookup("PATH"), pathExt: lookup("PATHEXT") };
+}
+
+/** The program a request names, looked up in its child's environment (merged layers). */
+export function resolveIn(request: RunRequest, env: Record<string, string>): Resolution {
+  return resolveProgram(request.program, searchOf(request, env));
+}
+
+// Environment layering for a child: the inherited environment, then each layer in order, later
+// wins. Only the layers are passed to Deno (which adds them over the inherited environment), so the
+// runner needs no permission to read the whole environment.
+
+/**
+ * Merges environment layers, later wins, into a null-prototype object.
+ *
+ * @param layers The layers, in order.
+ * @returns The variables the layers set.
+ */
+export function mergeEnvLayers(
+  layers: readonly Readonly<Record<string, string>>[],
+): Record<string, string> {
+  const merged: Record<string, string> = Object.create(null);
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer)) {
+      if (IS_WINDOWS) {
+        // Windows names are case-insensitive: the later spelling replaces the earlier one.
+        for (const known of Object.keys(merged)) {
+          if (known.toUpperCase() === name.toUpperCase()) delete merged[known];
+        }
+      }
+      merged[name] = value;
+    }
+  }
+  return merged;
+}
+
+/**
+ * One variable as the child will see it: the layers' value, else the inherited one.
+ *
+ * @param merged The merged layers.
+ * @param name The variable's name.
+ * @returns Its effective value, or `undefined` when unset or not readable.
+ */
+export function effectiveVar(
+  merged: Readonly<Record<string, string>>,
+  name: string,
+): string | undefined {
+  if (IS_WINDOWS) {
+    for (const [key, value] of Object.entries(merged)) {
+      if (key.toUpperCase() === name.toUpperCase()) return value;
+    }
+  } else if (Object.hasOwn(merged, name)) {
+    return merged[name];
+  }
+  return readEnv(name);
+}
+
+/**
+ * A program or directory as the reasons name it: between double quotes, as it is.
+ *
+ * @param value The program or directory.
+ * @returns The quoted value.
+ */
+export function quote(value: string): string {
+  return `"${value}"`;
 }
