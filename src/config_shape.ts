@@ -157,12 +157,10 @@ export async function configError(
   found: readonly ShapeProblem[],
 ): Promise<ManifestError> {
   const locate = await createLocator(parsed.source);
-  const located = found.map(({ path, at, reason }) =>
-    problemOf(
-      { file, ...locate({ path, at }), ...(path.length ? { field: fieldName(path) } : {}) },
-      reason,
-    )
-  );
+  const located = found.map(({ path, at, reason }) => {
+    const field = path.length ? { field: fieldName(path) } : {};
+    return problemOf({ file, ...locate({ path, at }), ...field }, reason);
+  });
   const place = (problem: ManifestProblem) => (problem.line ?? 0) * 1e6 + (problem.column ?? 0);
   return new ManifestError([...parsed.duplicates, ...located.sort((a, b) => place(a) - place(b))]);
 }

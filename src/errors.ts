@@ -118,10 +118,7 @@ export interface ManifestProblem {
  * console.assert(line === 't.json:3:5: tool "a": cwd: must be string');
  * ```
  */
-export function formatProblem(
-  problem: ManifestProblem,
-  words: Messages = messages("en-US"),
-): string {
+export function formatProblem(problem: ManifestProblem, words = messages("en-US")): string {
   let where = problem.file;
   if (problem.line !== undefined) {
     where += `:${problem.line}`;
@@ -182,9 +179,7 @@ export class ManifestError extends BasisError {
  * ```
  */
 export function errorLines(error: BasisError, words?: Messages): string[] {
-  if (error instanceof ManifestError) {
-    return error.problems.map((problem) => formatProblem(problem, words));
-  }
+  if (error instanceof ManifestError) return error.problems.map((p) => formatProblem(p, words));
   const message = words === undefined ? error.message : error.wordedIn(words);
   return [message.replaceAll("\n", " ")];
 }

@@ -155,9 +155,7 @@ async function read(text: string, options: typeof JSONC | typeof STRICT): Promis
       keyAt = at(line, character);
       key = property;
       const first = places.get(open.at(-1)!)!.get(property)?.[0];
-      if (first !== undefined) {
-        duplicates.push({ path: path(), key: property, position: keyAt, first });
-      }
+      if (first) duplicates.push({ path: path(), key: property, position: keyAt, first });
     },
     onLiteralValue: (literal, _offset, _length, line, character) => put(literal, line, character),
   };
@@ -286,9 +284,8 @@ export async function createLocator(text: string): Promise<Locate> {
     let where = pass.root;
     let place: Place | undefined;
     for (const segment of path) {
-      place = typeof node === "object" && node !== null
-        ? pass.places.get(node)?.get(segment)
-        : undefined;
+      // A WeakMap has no entry for a primitive (nor throws for one).
+      place = pass.places.get(node as object)?.get(segment);
       if (place === undefined) return where;
       node = (node as Record<Segment, unknown>)[segment];
       where = place[2];
@@ -297,11 +294,7 @@ export async function createLocator(text: string): Promise<Locate> {
   };
 }
 
-async function describeError(
-  text: string,
-  errors: readonly ParseError[],
-  end: Phrase,
-): Promise<Phrase> {
+async function describeError(text: string, errors: ParseError[], end: Phrase): Promise<Phrase> {
   const error = errors[0]!;
   const scanError = SCAN_ERRORS[error.error];
   if (scanError !== undefined) return phrase(scanError);

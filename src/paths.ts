@@ -86,12 +86,10 @@ export function spillDir(env: EnvLookup = readEnv): string {
  * @returns The joined path.
  */
 export function joinPath(base: string, ...rest: string[]): string {
-  let out = base;
-  for (const part of rest) {
-    if (part === "") continue;
-    out = out.endsWith("/") ? out + part : `${out}/${part}`;
-  }
-  return out;
+  return rest.reduce(
+    (out, part) => part === "" ? out : out.endsWith("/") ? out + part : `${out}/${part}`,
+    base,
+  );
 }
 
 const WINDOWS = Deno.build.os === "windows";
@@ -127,8 +125,7 @@ export function resolvePath(...segments: string[]): string {
     if (segment !== "") path = path === "" ? segment : `${segment}/${path}`;
   }
   if (!isAbsolutePath(path)) path = `${Deno.cwd()}/${path}`;
-  const separator = WINDOWS ? /[\\/]+/ : /\/+/;
-  const [head = "", ...rest] = path.split(separator);
+  const [head = "", ...rest] = path.split(WINDOWS ? /[\\/]+/ : /\/+/);
   const parts: string[] = [];
   for (const part of rest) {
     if (part === "" || part === ".") continue;

@@ -139,12 +139,10 @@ export async function parseConfigText(
   const source = text.replace(/^\uFEFF/, "");
   const parsed = await parseJsonc(source, empty);
   if (!parsed.ok) throw new ManifestError([problemOf({ file, ...parsed.position }, parsed.reason)]);
-  const duplicates = parsed.duplicates.map((found) =>
-    problemOf(
-      { file, ...found.position, field: fieldName([...found.path, found.key]) },
-      phrase("json.duplicate_key", { line: found.first.line, column: found.first.column }),
-    )
-  );
+  const duplicates = parsed.duplicates.map(({ path, key, position, first }) => {
+    const field = fieldName([...path, key]);
+    return problemOf({ file, ...position, field }, phrase("json.duplicate_key", { ...first }));
+  });
   return { source, value: parsed.value, duplicates };
 }
 

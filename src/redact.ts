@@ -157,19 +157,13 @@ class Automaton {
   }
 
   /**
-   * Reads `symbols[from..to)` from `node` and records where secrets occur: `spans` (flat
+   * Reads `input[from..to)` from `node` and records where secrets occur: `spans` (flat
    * `start, end` pairs, end exclusive, in order) gets the runs of hidden symbols, a run that
    * touches or overlaps the last one merged into it. Returns the node after the last symbol.
    */
-  scan(
-    symbols: ArrayLike<number>,
-    from: number,
-    to: number,
-    node: number,
-    spans: number[],
-  ): number {
+  scan(input: ArrayLike<number>, from: number, to: number, node: number, spans: number[]): number {
     for (let i = from; i < to; i++) {
-      node = this.#step(node, symbols[i]!);
+      node = this.#step(node, input[i]!);
       const length = this.match[node]!;
       if (length === 0) continue;
       let start = i + 1 - length;

@@ -13,13 +13,12 @@ export const AUDIT_OFF = "off";
 /** The file name inside the state directory. */
 export const AUDIT_FILE = "audit.jsonl";
 
-/** Options for {@linkcode auditLogPath}. */
-export interface AuditPathOptions {
-  /** The `--audit-log` value: a path, or `off`. Wins over the environment. */
-  path?: string | undefined;
-  /** How to read `BASIS_AUDIT_LOG` and the state directory's variables. @default readEnv */
-  env?: EnvLookup;
-}
+/**
+ * Options for {@linkcode auditLogPath}: the `--audit-log` value (a path, or `off`; it wins over the
+ * environment), and how to read `BASIS_AUDIT_LOG` and the state directory's variables (default
+ * `readEnv`).
+ */
+export type AuditPathOptions = { path?: string | undefined; env?: EnvLookup };
 
 /**
  * Resolves where the audit log goes. An empty value counts as unset; a relative path is resolved

@@ -126,7 +126,7 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * without it, as nothing may hold a call up.
  */
 function sharedLock(file: Deno.FsFile): boolean {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let tries = 0; tries < 100; tries++) {
     if (file.tryLockSync(false)) return true;
     Atomics.wait(PAUSE, 0, 0, 1);
   }
@@ -145,11 +145,8 @@ function writeWhole(file: Deno.FsFile, bytes: Uint8Array): void {
   try {
     const written = file.writeSync(bytes);
     if (written === bytes.length) return;
-    try {
-      file.truncateSync(file.statSync().size - written);
-    } catch {
-      // Cannot be taken back: the next opening ends the line (see `endLine`).
-    }
+    // Where it cannot be taken back, the next opening ends the line (see `endLine`).
+    attempt(() => file.truncateSync(file.statSync().size - written));
   } finally {
     if (locked) file.unlockSync();
   }

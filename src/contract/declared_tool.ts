@@ -161,11 +161,6 @@ function humanize(name: string): string {
   return words === "" ? name : words[0]?.toUpperCase() + words.slice(1);
 }
 
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
 class DeclaredTool implements Tool<DeclaredToolExtra> {
   readonly name: string;
   readonly locale: Locale;
@@ -209,7 +204,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   #said(): { name: string; description: string; effect: string } {
     const external = this.#spec.sideEffect === "external";
     const effect = this.#context.words.t(external ? "effect.external" : "effect.process");
-    return { name: this.name, description: sentence(this.#spec.description), effect };
+    // The description as a sentence.
+    const text = this.#spec.description.trim();
+    return { name: this.name, description: /[.!?…]$/.test(text) ? text : `${text}.`, effect };
   }
 
   inputSchema(): Record<string, unknown> {

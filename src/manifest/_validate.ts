@@ -12,13 +12,14 @@
 
 import TOOLS_SCHEMA from "../../schemas/tools.schema.json" with { type: "json" };
 import { type Phrase, phrase } from "../locale/messages.ts";
-import { type EnvLookup, isAbsolutePath, resolvePath } from "../paths.ts";
-import type { ArgumentType, InputArgument, ManifestScope, ToolSpec } from "./types.ts";
+import { isAbsolutePath, resolvePath } from "../paths.ts";
+import type { ArgumentType, InputArgument, ToolSpec } from "./types.ts";
 import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
 import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
 import { expand } from "./_expand.ts";
+import type { ParseOptions } from "./parse.ts";
 import {
   isObject,
   type Json,
@@ -33,42 +34,29 @@ import {
 const MAX_SCHEMA_DEPTH = 100;
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
-/** What the rules need besides the document. */
-export interface ValidateContext {
-  /** The manifest file (absolute). */
-  readonly file: string;
-  readonly scope: ManifestScope;
-  /** The workspace root (absolute). */
-  readonly root: string;
-  readonly env: EnvLookup;
-  /** Names the program already answers to. */
-  readonly reserved: ReadonlySet<string>;
-  /** Check only this tool's entry (of the others, only the name); every tool when absent. */
-  readonly only?: string;
-}
+/**
+ * What the rules need besides the document: the file (absolute), its scope, the workspace root
+ * (absolute), the environment, the names the program already answers to, and the one tool to
+ * check (of the others, only the name; every tool when absent).
+ */
+export type ValidateContext = Required<Pick<ParseOptions, "scope" | "root" | "env">> & Resolved;
+type Resolved = { readonly file: string; readonly reserved: ReadonlySet<string>; only?: string };
 
-/** One problem, not yet located: its path in the document, and whether at the key. */
-export interface Issue {
-  readonly path: readonly Segment[];
-  readonly at: "key" | "value";
-  readonly tool?: string;
-  readonly field?: string;
-  readonly reason: Phrase;
-  /**
-   * The tool (its name as declared) the problem is confined to: that tool cannot be used, the
-   * others can. Absent for a problem of the file itself (not an object, its version, a tool's
-   * name), which refuses the whole file.
-   */
-  readonly confinedTo?: string;
-}
+/**
+ * One problem, not yet located: its path in the document, whether at the key, the tool and field
+ * it names, why, and the tool (its name as declared) it is confined to: that tool cannot be used,
+ * the others can. No `confinedTo` for a problem of the file itself (not an object, its version, a
+ * tool's name), which refuses the whole file.
+ */
+export type Issue =
+  & { readonly path: readonly Segment[]; at: "key" | "value"; reason: Phrase }
+  & Named;
+type Named = { readonly tool?: string; readonly field?: string; readonly confinedTo?: string };
 
 /** The valid tools of one document and every problem found in it. */
-export interface Validated {
-  readonly tools: ToolSpec[];
-  readonly issues: Issue[];
-  /** The tools left out for problems confined to them, and their descriptions when valid. */
-  readonly broken: { readonly name: string; readonly description: string | undefined }[];
-}
+export type Validated = { tools: ToolSpec[]; issues: Issue[]; broken: Broken[] };
+/** A tool left out for problems confined to it, and its description when valid. */
+type Broken = { readonly name: string; readonly description: string | undefined };
 
 /**
  * Checks a parsed manifest against every rule of schema 1.
@@ -225,11 +213,8 @@ function beyondShape(
   const expanded = (path: Segment[], value: unknown): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
     const result = expand(value, context.env);
-    const reasons = typeof result !== "string"
-      ? result
-      : result.includes("\0")
-      ? [phrase("manifest.nul")]
-      : [];
+    const nul = typeof result === "string" && result.includes("\0");
+    const reasons = typeof result !== "string" ? result : nul ? [phrase("manifest.nul")] : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
     return reasons.length === 0 ? result as string : undefined;
   };
@@ -248,23 +233,19 @@ function beyondShape(
     problem(["command", 0], "value", "command[0]", phrase("manifest.program_blank_expanded"));
   }
   // Arguments are checked against an input schema that is sound, whatever else is wrong.
-  let schemaOk = !refused(["input_schema"]);
-  for (const key of ["input_schema", "output_schema"]) {
+  const keysOk = ["input_schema", "output_schema"].map((key) => {
     const schema = raw[key];
-    if (isObject(schema) && !schemaKeys(schema, [key], problem) && key === "input_schema") {
-      schemaOk = false;
-    }
-  }
+    return !isObject(schema) || schemaKeys(schema, [key], problem);
+  });
+  const schemaOk = keysOk[0] && !refused(["input_schema"]);
   const inputArguments = written.length > 0 && schemaOk
     ? checkArguments(written, command, raw.input_schema as Json, problem)
     : [];
   const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd) : undefined;
   const env: Record<string, string> = Object.create(null);
-  if (isObject(raw.env)) {
-    for (const [key, value] of Object.entries(raw.env)) {
-      const text = expanded(["env", key], value);
-      if (text !== undefined) env[key] = text;
-    }
+  for (const [key, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
+    const text = expanded(["env", key], value);
+    if (text !== undefined) env[key] = text;
   }
   const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
   const grants: Record<string, string[]> = { write: [], read: [] };
@@ -400,6 +381,7 @@ function checkArguments(
     const name = JSON.stringify(field);
     const property = Object.hasOwn(properties, field) ? properties[field] : undefined;
     const type = isObject(property) ? property.type : undefined;
+    const afterDashes = dashes !== -1 && dashes < index;
     if (property === undefined) {
       const near = nearWords(field, Object.keys(properties), 1)[0];
       where(
@@ -410,12 +392,8 @@ function checkArguments(
     } else if (typeof type !== "string" || !ARGUMENT_TYPES.includes(type)) {
       const found = type === undefined ? phrase("found.nothing") : show(type);
       where(phrase("manifest.argument_type", { name, found }));
-    } else if (!required.includes(field)) {
-      where(phrase("manifest.argument_optional", { name }));
-    } else {
-      const afterDashes = dashes !== -1 && dashes < index;
-      out.push({ index, field, type: type as ArgumentType, afterDashes });
-    }
+    } else if (!required.includes(field)) where(phrase("manifest.argument_optional", { name }));
+    else out.push({ index, field, type: type as ArgumentType, afterDashes });
   }
   return out;
 }

@@ -63,9 +63,7 @@ export function isObject(value: unknown): value is Json {
 
 /** A non-secret found value: short strings and numbers verbatim, anything else by kind. */
 export function show(value: unknown): string | Phrase {
-  if (typeof value === "number" || typeof value === "boolean" || value === null) {
-    return String(value);
-  }
+  if (value === null || ["number", "boolean"].includes(typeof value)) return String(value);
   if (typeof value === "string" && value.length <= 40) return JSON.stringify(value);
   return foundPhrase(value);
 }
@@ -179,9 +177,7 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   const text = typeof value === "string" ? value : undefined;
   if (kind === "argument") {
     // A string or {"input": …} (anyOf): only the failures of the kind the value has count.
-    if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text !== undefined))) {
-      return;
-    }
+    if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text != null))) return;
     return typed(keyword === "anyOf" ? "manifest.argument_not_string" : "manifest.nul");
   }
   if (keyword === "type") {

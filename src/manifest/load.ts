@@ -109,14 +109,11 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     return { source, ...await parseManifestText(read.text, path, checks) };
   }));
 
-  if (loaded.some((entry) => entry.refused)) {
-    const problems: ManifestProblem[] = loaded.flatMap((entry) => entry.problems);
-    throw new ManifestError(problems);
-  }
-  const named = (tool: { name: string }) => tool.name === options.only;
-  if (
-    options.only !== undefined && !loaded.some((e) => [...e.tools, ...e.unavailable].some(named))
-  ) {
+  const problems: ManifestProblem[] = loaded.flatMap((entry) => entry.problems);
+  if (loaded.some((entry) => entry.refused)) throw new ManifestError(problems);
+  const declares = ({ tools, unavailable }: (typeof loaded)[number]) =>
+    [...tools, ...unavailable].some((tool) => tool.name === options.only);
+  if (options.only !== undefined && !loaded.some(declares)) {
     // Declared nowhere: the whole roster, for the names close to it.
     const { only: _, ...whole } = options;
     return await loadRoster(whole);
@@ -134,7 +131,6 @@ export async function loadRoster(options: LoadOptions = {}): Promise<Roster> {
     for (const tool of broken.sort(byName)) unavailable.set(tool.name, tool);
   }
   const sources = loaded.map((entry) => entry.source);
-  const problems = loaded.flatMap((entry) => entry.problems);
   return { root, configDir: config, sources, tools, unavailable, problems };
 }
 

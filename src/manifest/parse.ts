@@ -6,51 +6,26 @@
  */
 
 import { type ManifestProblem, problemOf } from "../errors.ts";
-import { readEnv } from "../paths.ts";
+import { readEnv, resolvePath } from "../paths.ts";
 import type { ManifestScope, ToolSpec, UnavailableTool } from "./types.ts";
 import { phrase } from "../locale/messages.ts";
 import { createLocator, type DuplicateKey, parseJsonc } from "../json_text.ts";
 import { fieldName } from "../text.ts";
 import { validateManifest } from "./_validate.ts";
-import { resolvePath } from "../paths.ts";
+import type { LoadOptions } from "./load.ts";
 
 /** The names the program answers to by default. */
 export const DEFAULT_RESERVED: readonly string[] = Object.freeze(["spawn"]);
 
-/** Options of {@linkcode parseManifestText}. */
-export interface ParseOptions {
-  /**
-   * Whether the text is the workspace's manifest or the global one.
-   *
-   * @default {"workspace"}
-   */
-  scope?: ManifestScope;
-  /**
-   * The workspace root: relative `cwd` values and programs resolve against it.
-   *
-   * @default {Deno.cwd()}
-   */
-  root?: string;
-  /**
-   * How `${VAR}` reads variables.
-   *
-   * @default {readEnv}
-   */
-  env?: (name: string) => string | undefined;
-  /**
-   * Names the program already answers to; a tool may not take them.
-   *
-   * @default {["spawn"]}
-   */
-  reserved?: readonly string[];
-  /**
-   * Check only this tool's entry, and of the others only what the whole file must get right
-   * (their names, a tool declared twice): they are left out of the result, unchecked.
-   *
-   * @default {every tool}
-   */
-  only?: string;
-}
+/**
+ * Options of {@linkcode parseManifestText}: the environment, reserved names and the one tool to
+ * check as {@linkcode LoadOptions} has them (of the other tools, only what the whole file must get
+ * right: their names, a tool declared twice; they are left out of the result, unchecked), the
+ * file's scope (default `"workspace"`) and the workspace root relative `cwd` values and programs
+ * resolve against (default `Deno.cwd()`).
+ */
+export type ParseOptions = Pick<LoadOptions, "env" | "reserved" | "only"> & Place;
+type Place = { scope?: ManifestScope; root?: string };
 
 /** What one manifest's text declares, and what is wrong with it. */
 export interface ParsedManifest {
@@ -137,10 +112,7 @@ export async function parseManifestText(
   const all = [...located, ...duplicates]
     .sort((a, b) => at(a, "line") - at(b, "line") || at(a, "column") - at(b, "column"));
   // Each tool with a problem of its own is left out, with its problems; the rest stay usable.
-  const confined = Map.groupBy(
-    all.filter((found) => found.confinedTo !== undefined),
-    (found) => found.confinedTo!,
-  );
+  const confined = Map.groupBy(all.filter((f) => f.confinedTo !== undefined), (f) => f.confinedTo!);
   const described = new Map([...broken, ...tools].map((tool) => [tool.name, tool.description]));
   const unavailable: UnavailableTool[] = [...confined].map(([name, found]) => ({
     name,

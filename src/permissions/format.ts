@@ -52,15 +52,10 @@ export interface FormatOptions {
  */
 export function permissionFlags(derived: DerivedPermissions): string[] {
   const flags = ["--no-prompt"];
-  const add = (name: string, values: readonly string[]) => {
-    const expressible = values.filter((value) => !value.includes(","));
+  for (const name of ["read", "write", "env", "run", "sys"] as const) {
+    const expressible = derived[name].filter((value) => !value.includes(","));
     if (expressible.length > 0) flags.push(`--allow-${name}=${expressible.join(",")}`);
-  };
-  add("read", derived.read);
-  add("write", derived.write);
-  add("env", derived.env);
-  add("run", derived.run);
-  add("sys", derived.sys);
+  }
   return flags;
 }
 

@@ -55,19 +55,18 @@ function launcher(): { setsid: string[]; tied: string[] } | undefined {
   if (launchers !== undefined) return launchers ?? undefined;
   launchers = null;
   if (Deno.build.os !== "linux") return undefined;
-  try {
+  // Not allowed to look, or not there: detached it is.
+  launchers = attempt(() => {
     const run = Deno.permissions.querySync({ name: "run" });
     const setsid = run.state === "granted" && !run.partial ? findLauncher("setsid") : undefined;
-    if (setsid === undefined) return undefined;
+    if (setsid === undefined) return null;
     const setpriv = findLauncher("setpriv");
     const through = [setsid, "--"];
     const tied = setpriv !== undefined && takesDeathSignal(setpriv)
       ? [setpriv, "--pdeathsig", "KILL", "--", ...through]
       : through;
-    launchers = { setsid: through, tied };
-  } catch {
-    // Not allowed to look, or not there: detached it is.
-  }
+    return { setsid: through, tied };
+  }, null);
   return launchers ?? undefined;
 }
 

@@ -66,18 +66,12 @@ function withDetail(head: string, text: string | undefined): string {
 }
 
 /** The quoted output: blank → `undefined`; long or already cut → its first 4 KiB and the size. */
-function detail(
-  text: string,
-  totalBytes: number,
-  truncated: boolean,
-  words: Messages,
-): string | undefined {
+function detail(text: string, totalBytes: number, truncated: boolean, words: Messages) {
   const trimmed = text.trimEnd();
   if (trimmed.trim() === "") return undefined;
   const bytes = new TextEncoder().encode(trimmed);
   if (bytes.length <= FAILURE_DETAIL_BYTES && !truncated) return trimmed;
-  const cut = new TextDecoder().decode(
-    bytes.subarray(0, utf8CutIndex(bytes, FAILURE_DETAIL_BYTES)),
-  );
+  const end = utf8CutIndex(bytes, FAILURE_DETAIL_BYTES);
+  const cut = new TextDecoder().decode(bytes.subarray(0, end));
   return words.t("run.cut", { text: cut.trimEnd(), size: formatSize(totalBytes, words) });
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type Messages, messages } from "../locale/messages.ts";
+import { messages } from "../locale/messages.ts";
 import { formatSize } from "./size.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SPILL_BYTES } from "./run_program.ts";
 import type { RunResult } from "./types.ts";
@@ -31,11 +31,7 @@ import type { RunResult } from "./types.ts";
  * console.assert(modelResult(result, 'Tool "x"') === 'Tool "x" finished and printed nothing');
  * ```
  */
-export function modelResult(
-  result: RunResult,
-  label: string,
-  words: Messages = messages("en-US"),
-): string {
+export function modelResult(result: RunResult, label: string, words = messages("en-US")): string {
   const text = result.stdout.replace(/[\r\n]+$/, "");
   if (!result.stdoutTruncated) {
     return text.trim() === "" ? words.t("run.printed_nothing", { label }) : text;

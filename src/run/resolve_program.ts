@@ -96,9 +96,7 @@ export function resolveProgram(program: string, context: ResolveContext): Resolu
     }
   }
   if (unusable) return judge(program, unusable.path, unusable.kind, looked);
-  if (unreadable.size === 0) {
-    return notFound(phrase("start.not_on_path", { program: quote(program) }));
-  }
+  if (!unreadable.size) return notFound(phrase("start.not_on_path", { program: quote(program) }));
   const shown = [...unreadable].map((dir) =>
     JSON.stringify(dir.length > 80 ? `${dir.slice(0, 80)}…` : dir)
   );
@@ -203,9 +201,7 @@ export function resolveIn(request: RunRequest, env: Record<string, string>): Res
  * @param layers The layers, in order.
  * @returns The variables the layers set.
  */
-export function mergeEnvLayers(
-  layers: readonly Readonly<Record<string, string>>[],
-): Record<string, string> {
+export function mergeEnvLayers(layers: readonly Record<string, string>[]): Record<string, string> {
   const merged: Record<string, string> = Object.create(null);
   for (const layer of layers) {
     for (const [name, value] of Object.entries(layer)) {
@@ -228,10 +224,7 @@ export function mergeEnvLayers(
  * @param name The variable's name.
  * @returns Its effective value, or `undefined` when unset or not readable.
  */
-export function effectiveVar(
-  merged: Readonly<Record<string, string>>,
-  name: string,
-): string | undefined {
+export function effectiveVar(merged: Record<string, string>, name: string): string | undefined {
   if (IS_WINDOWS) {
     for (const [key, value] of Object.entries(merged)) {
       if (key.toUpperCase() === name.toUpperCase()) return value;

@@ -17,9 +17,8 @@ const UNITS = ["size.kib", "size.mib", "size.gib", "size.tib"] as const;
  * @returns The size with a unit; one decimal below 10 units, whole numbers above.
  */
 export function formatSize(bytes: number, words: Messages = messages("en-US")): string {
-  if (bytes < 1024) {
-    return bytes === 1 ? words.t("size.byte") : words.t("size.bytes", { count: bytes });
-  }
+  if (bytes === 1) return words.t("size.byte");
+  if (bytes < 1024) return words.t("size.bytes", { count: bytes });
   let value = bytes / 1024;
   let unit = 0;
   while (value >= 1024 && unit < UNITS.length - 1) {

@@ -45,30 +45,16 @@ export function bwrapArgs(mounts: readonly Mount[], network: boolean, cwd: strin
   // the plan by another call), they are covered on top of it.
   const own = (mount: Mount) => mount.kind === "keep" || (mount.kind === "hide" && mount.sealed);
   for (const mount of [...mounts.filter((at) => !own(at)), ...mounts.filter(own)]) {
-    switch (mount.kind) {
-      case "tmp":
-        args.push("--tmpfs", mount.path);
-        break;
-      case "hide":
-        // An empty directory of its own (gone with the call: a path granted inside a hidden one is
-        // bound into it later), or /dev/null over a file (or a socket).
-        if (mount.directory) args.push("--tmpfs", mount.path);
-        else args.push("--ro-bind", "/dev/null", mount.path);
-        break;
-      case "read":
-        args.push("--ro-bind", mount.path, mount.path);
-        break;
-      case "write":
-        args.push("--bind", mount.path, mount.path);
-        break;
-      case "keep":
-        // Made before the call when a directory; a file that is not there has nothing to keep.
-        args.push("--ro-bind-try", mount.path, mount.path);
-        break;
-      case "link":
-        args.push("--symlink", mount.target, mount.path);
-        break;
-    }
+    const { path, kind } = mount;
+    if (kind === "link") args.push("--symlink", mount.target, path);
+    // An empty directory of its own (gone with the call: a path granted inside a hidden one is
+    // bound into it later), or /dev/null over a file (or a socket).
+    else if (kind === "tmp" || (kind === "hide" && mount.directory)) args.push("--tmpfs", path);
+    else if (kind === "hide") args.push("--ro-bind", "/dev/null", path);
+    else if (kind === "read") args.push("--ro-bind", path, path);
+    else if (kind === "write") args.push("--bind", path, path);
+    // Made before the call when a directory; a file that is not there has nothing to keep.
+    else args.push("--ro-bind-try", path, path);
   }
   for (const mount of mounts) {
     if (mount.kind === "hide" && mount.sealed) args.push("--remount-ro", mount.path);

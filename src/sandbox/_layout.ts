@@ -29,24 +29,16 @@ import { isInside } from "./_paths.ts";
 
 /** One mount, at a canonical path; given to bubblewrap shallowest first. */
 export type Mount =
-  | {
-    readonly path: string;
-    /**
-     * `tmp` an empty file system of the call's own; `read`/`write` the host's path bound
-     * read-only/read-write; `keep` one of basis-tools' own paths bound read-only.
-     */
-    readonly kind: "tmp" | "read" | "write" | "keep";
-  }
+  /**
+   * `tmp` an empty file system of the call's own; `read`/`write` the host's path bound
+   * read-only/read-write; `keep` one of basis-tools' own paths bound read-only.
+   */
+  | { readonly path: string; readonly kind: "tmp" | "read" | "write" | "keep" }
   /**
    * Covered: by an empty directory of the call's own (`sealed`: read-only once every mount is
    * made), or (a file) by `/dev/null`.
    */
-  | {
-    readonly path: string;
-    readonly kind: "hide";
-    readonly directory: boolean;
-    readonly sealed?: boolean;
-  }
+  | { readonly path: string; readonly kind: "hide"; directory: boolean; sealed?: boolean }
   /** A symbolic link made inside a `tmp` one. */
   | { readonly path: string; readonly kind: "link"; readonly target: string };
 
@@ -56,38 +48,27 @@ export type Mount =
  */
 export type TrustedPath = { readonly path: string; readonly kind: "hidden" | "directory" | "file" };
 
-/** What the call may touch, paths absolute and canonical. */
-export interface LayoutRequest {
-  /** Paths it may write (the workspace when it is one, the grants, the policy's). */
-  readonly write: readonly string[];
-  /** Hidden paths it may read. */
-  readonly read: readonly string[];
-  /** Paths it may not read. */
-  readonly hidden: readonly string[];
-  /**
-   * Host sockets (and directories of them) to cover: as the hidden paths, but left out where Deno
-   * may not look (a variable's socket can be anywhere; a call must not fail for it).
-   */
-  readonly sockets: readonly string[];
-  /** basis-tools' own paths. */
+/**
+ * What the call may touch, paths absolute and canonical: the paths it may write (the workspace when
+ * it is one, the grants, the policy's), the hidden paths it may read, the paths it may not read,
+ * the host sockets (and directories of them) to cover (as the hidden paths, but left out where
+ * Deno may not look: a variable's socket can be anywhere, and a call must not fail for it),
+ * basis-tools' own paths, the program (which must be visible to start), the working directory
+ * (visible as the host has it), and the policy's file (for the refusal of a covered working
+ * directory).
+ */
+export type LayoutRequest = Readonly<Record<"write" | "read" | "hidden" | "sockets", Paths>> & {
   readonly trusted: readonly TrustedPath[];
-  /** The program, which must be visible to start. */
-  readonly program: string;
-  /** The working directory, which must be visible as the host has it. */
-  readonly cwd: string;
-  /** The policy's file, for the refusal of a covered working directory. */
-  readonly policyFile: string;
-}
+} & Readonly<Record<"program" | "cwd" | "policyFile", string>>;
+type Paths = readonly string[];
 
-/** The mounts (in order) and the paths to make once the call is approved; or why it may not run. */
+/**
+ * The mounts (in order), the paths to make once the call is approved (writable paths and
+ * basis-tools' own directories that do not exist yet) and basis-tools' own paths, canonical (for
+ * the macOS profile); or why it may not run.
+ */
 export type Layout =
-  | {
-    readonly mounts: readonly Mount[];
-    /** Writable paths and basis-tools' own directories that do not exist yet. */
-    readonly create: readonly string[];
-    /** basis-tools' own paths, canonical (for the macOS profile). */
-    readonly trusted: readonly string[];
-  }
+  | { readonly mounts: readonly Mount[]; readonly create: readonly string[]; trusted: string[] }
   | { readonly refusal: Phrase };
 
 /** At one path, the later kind wins: a grant over a hiding, basis-tools' own over a grant. */
@@ -147,10 +128,8 @@ function runtimeMounts(): Mount[] {
   }
   // Name lookups read it (`/etc/resolv.conf` is often a link into /run): the file, not its
   // directory, which may hold the resolver's socket.
-  const resolver = canonicalPath("/etc/resolv.conf");
-  if (resolver.startsWith("/run/") && exists(resolver)) {
-    mounts.push({ path: resolver, kind: "read" });
-  }
+  const dns = canonicalPath("/etc/resolv.conf");
+  if (dns.startsWith("/run/") && exists(dns)) mounts.push({ path: dns, kind: "read" });
   return mounts;
 }
 
@@ -179,9 +158,7 @@ function guardTrusted(
     if (read !== undefined) return refused("sandbox.trusted_read", { path: read, dir: path });
     for (const link of links) {
       const open = writer(parentPath(link));
-      if (open !== undefined) {
-        return refused("sandbox.trusted_link", { path: open, link, dir: path });
-      }
+      if (open) return refused("sandbox.trusted_link", { path: open, link, dir: path });
       ways.push(parentPath(link));
     }
     ways.push(parentPath(path));

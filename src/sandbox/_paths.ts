@@ -27,9 +27,7 @@ export function expandList(
     if (path === "~" || path.startsWith("~/")) {
       if (home === undefined || !isAbsolutePath(home)) return undefined;
       out.push(resolve(resolvePath(home, `.${path.slice(1)}`)));
-    } else {
-      out.push(resolve(path));
-    }
+    } else out.push(resolve(path));
   }
   return out;
 }

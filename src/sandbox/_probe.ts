@@ -79,9 +79,7 @@ export function namedBwrap(policy: SandboxPolicy, home: string | undefined): str
 }
 
 function lookUpBwrap(path: string | undefined): BwrapFound {
-  for (const candidate of BWRAP_PATHS) {
-    if (exists(candidate)) return rootOnly(candidate, true);
-  }
+  for (const candidate of BWRAP_PATHS) if (exists(candidate)) return rootOnly(candidate, true);
   const resolved = resolveProgram("bwrap", { cwd: "/", path, pathExt: undefined });
   return resolved.ok && isAbsolutePath(resolved.path) ? rootOnly(resolved.path, false) : undefined;
 }
@@ -98,17 +96,11 @@ function lookUpBwrap(path: string | undefined): BwrapFound {
 export function rootOnly(program: string, system: boolean): BwrapFound {
   const path = canonicalPath(program);
   for (let at = path;; at = parentPath(at)) {
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(at);
-    } catch {
-      if (!system) return { untrusted: path };
-      if (at === "/") return { path };
-      continue;
-    }
-    const loose = info.mode !== null && (info.mode & 0o022) !== 0 &&
-      (at === path || (info.mode & 0o1000) === 0);
-    if (info.uid !== 0 || loose) return { untrusted: path };
+    const info = attempt(() => Deno.statSync(at));
+    const mode = info?.mode ?? 0;
+    // Writable by others; a sticky directory may be (the program itself may not).
+    const loose = (mode & 0o022) !== 0 && (at === path || (mode & 0o1000) === 0);
+    if (info === undefined ? !system : info.uid !== 0 || loose) return { untrusted: path };
     if (at === "/") return { path };
   }
 }
@@ -125,12 +117,9 @@ const asked = new Map<string, Promise<Phrase | undefined>>();
 export function probe(bwrap: string, cacheDir: string | undefined): Promise<Phrase | undefined> {
   let found = asked.get(bwrap);
   if (found === undefined) {
-    found = probeOnce(bwrap, cacheDir);
-    asked.set(bwrap, found);
+    asked.set(bwrap, found = probeOnce(bwrap, cacheDir));
     // A "no" is asked again by the next call of this process too.
-    found.then((said) => {
-      if (said !== undefined) asked.delete(bwrap);
-    });
+    found.then((said) => said === undefined || asked.delete(bwrap));
   }
   return found;
 }

@@ -12,14 +12,9 @@
 export const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 
 /** What one call may touch, paths absolute and canonical (`/private/tmp`, not `/tmp`). */
-export interface SeatbeltLayout {
-  readonly network: boolean;
-  readonly write: readonly string[];
-  readonly read: readonly string[];
-  readonly hidden: readonly string[];
-  /** Paths kept read-only whatever is granted (the config directory). */
-  readonly protect: readonly string[];
-}
+export type SeatbeltLayout = Paths & { readonly network: boolean };
+/** `protect`: paths kept read-only whatever is granted (the config directory). */
+type Paths = Readonly<Record<"write" | "read" | "hidden" | "protect", readonly string[]>>;
 
 /**
  * The profile: allow by default, then deny writes but to the granted paths (and the devices every
@@ -45,9 +40,7 @@ export function seatbeltProfile(layout: SeatbeltLayout): string {
   }
   if (layout.hidden.length > 0) {
     lines.push(`(deny file-read* ${layout.hidden.map(subpath).join(" ")})`);
-    if (layout.read.length > 0) {
-      lines.push(`(allow file-read* ${layout.read.map(subpath).join(" ")})`);
-    }
+    if (layout.read.length) lines.push(`(allow file-read* ${layout.read.map(subpath).join(" ")})`);
   }
   return lines.join("\n");
 }

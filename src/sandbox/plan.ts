@@ -38,30 +38,23 @@ import {
 import { DEFAULT_POLICY, SANDBOX_CONFIG_FILE } from "./policy.ts";
 import type { SandboxWrap } from "../run/types.ts";
 
-/** Who is calling: a declared tool with what it declares, a spawn command, or a subagent. */
+/**
+ * Who is calling: a declared tool with what it declares (the manifest's `sandbox`, paths absolute
+ * or `~…`), a spawn command, or a subagent.
+ */
 export type PlanCaller =
-  | {
-    readonly kind: "tool";
-    /** The manifest's `sandbox` (paths absolute or `~…`). */
-    readonly grants: SandboxGrants;
-  }
+  | { readonly kind: "tool"; readonly grants: SandboxGrants }
   | { readonly kind: "spawn" }
   | { readonly kind: "agent" };
 
-/** The call to plan. */
-export interface PlanRequest {
-  /** Who is calling. */
-  readonly caller: PlanCaller;
-  /**
-   * The workspace root (absolute): writable when it is a real workspace (it holds
-   * `.basis/tools.json`) and neither `/` nor the home directory nor above it.
-   */
-  readonly root: string;
-  /** The working directory (absolute). */
-  readonly cwd: string;
-  /** The program that will run (absolute, as resolved for approval). */
-  readonly program: string;
-}
+/**
+ * The call to plan: who is calling; the workspace root (absolute: writable when it is a real
+ * workspace, holding `.basis/tools.json`, and neither `/` nor the home directory nor above it);
+ * the working directory (absolute); the program that will run (absolute, as resolved for
+ * approval).
+ */
+export type PlanRequest = { readonly caller: PlanCaller } & Readonly<Record<Place, string>>;
+type Place = "root" | "cwd" | "program";
 
 /** Options of {@linkcode planSandbox}: the tool's sandbox options, and the operating system. */
 export type PlanOptions = SandboxOptions & {
@@ -224,19 +217,16 @@ function trustedPaths(
 export async function prepareSandbox(plan: SandboxPlan): Promise<Phrase | undefined> {
   if (plan.kind !== "confined") return undefined;
   try {
+    const moved = (path: string) => canonicalPath(path) !== path;
     for (const path of plan.create) {
       await Deno.mkdir(path, { recursive: true, mode: 0o700 });
       // A link put on the way since the plan (by another call) would have moved it.
-      if (canonicalPath(path) !== path) {
-        throw new Error(`"${path}" was made through a symbolic link`);
-      }
+      if (moved(path)) throw new Error(`"${path}" was made through a symbolic link`);
     }
     // The same for what is bound: a mount follows links, so a grant another call turned into a
     // link since the preview would give this one a place the preview does not show.
     for (const path of plan.bound) {
-      if (canonicalPath(path) !== path) {
-        throw new Error(`"${path}" has become a symbolic link since the preview`);
-      }
+      if (moved(path)) throw new Error(`"${path}" has become a symbolic link since the preview`);
     }
     return undefined;
   } catch (error) {
@@ -312,18 +302,16 @@ export function sandboxFailed(plan: SandboxPlan, options: SandboxOptions | undef
 }
 
 /** What confining calls needs of Deno's permissions (see `basis-tools permissions`). */
-export interface SandboxNeeds {
+export interface SandboxNeeds extends GrantLists {
   /** Whether calls will be confined here: the policy is not `off` and the sandbox is found. */
   readonly sandboxed: boolean;
   /**
    * The wrapper program to grant with `--allow-run`: the bwrap calls run through (absolute; the
-   * bare name when none is found or it is not trusted), or `sandbox-exec`.
+   * bare name when none is found or it is not trusted), or `sandbox-exec`. `read`: the paths
+   * looked at to set a call up (the hidden ones, the host sockets, every granted one); `write`:
+   * the granted writable paths, created when missing.
    */
   readonly program: string | undefined;
-  /** Paths looked at to set a call up: the hidden ones, the host sockets, every granted one. */
-  readonly read: readonly string[];
-  /** Granted writable paths, created when missing. */
-  readonly write: readonly string[];
 }
 
 /**

@@ -92,9 +92,7 @@ export async function parseSandboxPolicy(text: string, file: string): Promise<Sa
   const parsed = await parseConfigText(text, file, phrase("sandbox_config.empty"));
   const found = await shapeProblems(schema, parsed.value);
   const policy = found.length === 0 ? over(DEFAULT_POLICY, parsed.value as Json, [], found) : {};
-  if (found.length === 0 && parsed.duplicates.length === 0) {
-    return { file, ...policy } as SandboxPolicy;
-  }
+  if (!found.length && !parsed.duplicates.length) return { file, ...policy } as SandboxPolicy;
   throw await configError(file, parsed, found);
 }
 

@@ -79,55 +79,38 @@ function property(name: string): string {
   return CATEGORIES.get(name) ?? name;
 }
 
-/** `\uXXXX` at `at` (the backslash), as a code point and the index after it; a pair is one. */
-function unicodeEscape(text: string, at: number): [code: number, next: number] {
+/** `\uXXXX` at `at` (the backslash), as RE2's `\x{…}` and the index after it; a pair is one. */
+function unicodeEscape(text: string, at: number): [text: string, next: number] {
   if (text[at + 2] === "{") {
     const close = text.indexOf("}", at + 3);
-    return [parseInt(text.slice(at + 3, close), 16), close + 1];
+    return [hex(parseInt(text.slice(at + 3, close), 16)), close + 1];
   }
   const code = parseInt(text.slice(at + 2, at + 6), 16);
-  if (code >= 0xd800 && code <= 0xdbff && text.startsWith("\\u", at + 6)) {
-    const low = parseInt(text.slice(at + 8, at + 12), 16);
-    if (low >= 0xdc00 && low <= 0xdfff) {
-      return [0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00), at + 12];
-    }
-  }
-  return [code, at + 6];
+  const low = parseInt(text.slice(at + 8, at + 12), 16);
+  const pair = code >= 0xd800 && code <= 0xdbff && text.startsWith("\\u", at + 6) &&
+    low >= 0xdc00 && low <= 0xdfff;
+  if (pair) return [hex(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00)), at + 12];
+  return [hex(code), at + 6];
 }
 
 /** The escape at `at` (a backslash), rewritten, and the index after it. */
 function escape(pattern: string, at: number, inClass: boolean): [text: string, next: number] {
   const kind = pattern[at + 1] ?? "";
-  switch (kind) {
-    case "s":
-      return [inClass ? JS_SPACE : `[${JS_SPACE}]`, at + 2];
-    case "S":
-      // Inside a class RE2 cannot subtract: its own \S differs only on \v and Unicode spaces.
-      return [inClass ? "\\S" : `[^${JS_SPACE}]`, at + 2];
-    case "b":
-      return [inClass ? hex(8) : "\\b", at + 2];
-    case "0":
-      return [hex(0), at + 2];
-    case "c":
-      return [hex((pattern.charCodeAt(at + 2) ?? 0) % 32), at + 3];
-    case "x":
-      return [hex(parseInt(pattern.slice(at + 2, at + 4), 16)), at + 4];
-    case "u": {
-      const [code, next] = unicodeEscape(pattern, at);
-      return [hex(code), next];
-    }
-    case "p":
-    case "P": {
-      const close = pattern.indexOf("}", at + 3);
-      return [`\\${kind}{${property(pattern.slice(at + 3, close))}}`, close + 1];
-    }
-    case "k":
-      throw new UnsupportedPattern(pattern, "backreference");
-    default:
-      if (kind >= "1" && kind <= "9") throw new UnsupportedPattern(pattern, "backreference");
-      // \d \D \w \W \B \f \n \r \t \v, and escaped syntax characters: the same in RE2.
-      return [`\\${kind}`, at + 2];
+  if (kind === "s") return [inClass ? JS_SPACE : `[${JS_SPACE}]`, at + 2];
+  // Inside a class RE2 cannot subtract: its own \S differs only on \v and Unicode spaces.
+  if (kind === "S") return [inClass ? "\\S" : `[^${JS_SPACE}]`, at + 2];
+  if (kind === "b") return [inClass ? hex(8) : "\\b", at + 2];
+  if (kind === "0") return [hex(0), at + 2];
+  if (kind === "c") return [hex((pattern.charCodeAt(at + 2) ?? 0) % 32), at + 3];
+  if (kind === "x") return [hex(parseInt(pattern.slice(at + 2, at + 4), 16)), at + 4];
+  if (kind === "u") return unicodeEscape(pattern, at);
+  if (kind === "p" || kind === "P") {
+    const close = pattern.indexOf("}", at + 3);
+    return [`\\${kind}{${property(pattern.slice(at + 3, close))}}`, close + 1];
   }
+  if (/^[1-9k]$/.test(kind)) throw new UnsupportedPattern(pattern, "backreference");
+  // \d \D \w \W \B \f \n \r \t \v, and escaped syntax characters: the same in RE2.
+  return [`\\${kind}`, at + 2];
 }
 
 /**
@@ -138,46 +121,25 @@ function escape(pattern: string, at: number, inClass: boolean): [text: string, n
 function toRe2Syntax(pattern: string): string {
   let out = "";
   let inClass = false;
-  let i = 0;
-  while (i < pattern.length) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
-    if (c === "\\") {
-      const [text, next] = escape(pattern, i, inClass);
-      out += text;
-      i = next;
-    } else if (inClass) {
+    const at = (prefix: string) => pattern.startsWith(prefix, i);
+    let [text, next] = [c, i + 1];
+    if (c === "\\") [text, next] = escape(pattern, i, inClass);
+    else if (inClass) {
       // A "[" inside a class is a literal in JavaScript; RE2 would read "[:" as a POSIX class.
-      out += c === "[" ? "\\[" : c;
-      if (c === "]") inClass = false;
-      i++;
-    } else if (c === "[") {
-      if (pattern.startsWith("[^]", i)) {
-        out += ANY;
-        i += 3;
-      } else if (pattern.startsWith("[]", i)) {
-        out += NOTHING;
-        i += 2;
-      } else {
-        const negated = pattern[i + 1] === "^";
-        out += negated ? "[^" : "[";
-        i += negated ? 2 : 1;
-        inClass = true;
-      }
-    } else if (c === ".") {
-      out += JS_DOT;
-      i++;
-    } else if (c === "(" && (pattern.startsWith("(?=", i) || pattern.startsWith("(?!", i))) {
-      throw new UnsupportedPattern(pattern, "lookahead");
-    } else if (
-      c === "(" && pattern.startsWith("(?<", i) && !pattern.startsWith("(?<=", i) &&
-      !pattern.startsWith("(?<!", i)
-    ) {
-      out += "(?P<";
-      i += 3;
-    } else {
-      out += c;
-      i++;
-    }
+      if (c === "[") text = "\\[";
+      inClass = c !== "]";
+    } else if (at("[^]")) [text, next] = [ANY, i + 3];
+    else if (at("[]")) [text, next] = [NOTHING, i + 2];
+    else if (c === "[") {
+      inClass = true;
+      if (at("[^")) [text, next] = ["[^", i + 2];
+    } else if (c === ".") text = JS_DOT;
+    else if (at("(?=") || at("(?!")) throw new UnsupportedPattern(pattern, "lookahead");
+    else if (at("(?<") && !at("(?<=") && !at("(?<!")) [text, next] = ["(?P<", i + 3];
+    out += text;
+    i = next;
   }
   return out;
 }

@@ -25,21 +25,14 @@ import { attempt } from "../quietly.ts";
 import { escapeToken, showValue } from "../text.ts";
 import { BUILT_IN, type BuiltIn } from "./_built_in.ts";
 
-/** One failure as ajv reports it. */
-export interface AjvError {
-  /** JSON pointer to the failing value (already escaped by ajv); `""` for the root. */
-  instancePath: string;
-  /** Where in the schema the failing keyword is. */
-  schemaPath: string;
-  /** The failing keyword. */
-  keyword: string;
-  /** Keyword-specific detail (`missingProperty`, `allowedValues`, …). */
-  params: Record<string, unknown>;
-  /** ajv's English text. */
-  message?: string;
-  /** Set when the failure is about a property name (`propertyNames`). */
-  propertyName?: string;
-}
+/**
+ * One failure as ajv reports it: the JSON pointer to the failing value (`instancePath`, already
+ * escaped by ajv; `""` for the root), where in the schema the failing keyword is, the keyword, its
+ * detail (`params`: `missingProperty`, `allowedValues`, …), ajv's English text, and for a failure
+ * about a property name (`propertyNames`) that name.
+ */
+export type AjvError = Record<"instancePath" | "schemaPath" | "keyword", string> & AjvDetail;
+type AjvDetail = { params: Record<string, unknown>; message?: string; propertyName?: string };
 
 /** A validate function, whether compiled now or loaded from standalone code. */
 export type Validator = ((data: unknown) => boolean | Promise<unknown>) & {
@@ -61,19 +54,13 @@ export type Draft = "draft-06" | "draft-07" | "2019-09" | "2020-12";
  */
 export type Mode = "tool" | "config" | "config-all";
 
-/** How often each path of the gate ran in this process (tests and benches read it). */
-export const stats = {
-  /** Times ajv's compiler was set up (at most once per draft and error mode). */
-  compilerLoads: 0,
-  /** Schemas compiled with ajv. */
-  compiles: 0,
-  /** Validators instantiated from a cache file. */
-  diskHits: 0,
-  /** Cache files written. */
-  diskWrites: 0,
-  /** Cache files that existed but could not be used (corrupt, unsafe, failed to load). */
-  diskRejects: 0,
-};
+/**
+ * How often each path of the gate ran in this process (tests and benches read it): ajv's compiler
+ * set up (at most once per draft and error mode), schemas compiled with ajv, validators instantiated
+ * from a cache file, cache files written, and cache files that existed but could not be used
+ * (corrupt, unsafe, failed to load).
+ */
+export const stats = { compilerLoads: 0, compiles: 0, diskHits: 0, diskWrites: 0, diskRejects: 0 };
 
 /** The ajv version compiled code comes from; must match `deno.json` (a test checks). */
 export const AJV_VERSION = "8.20.0";
@@ -160,9 +147,7 @@ function selectDraft(schema: unknown): { draft: Draft; canonical?: string } | Ph
   const named = (schema as Record<string, unknown>)["$schema"];
   if (typeof named !== "string") return phrase("schema_problem.draft_not_string");
   const found = DRAFT_URI.exec(named);
-  if (found === null) {
-    return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
-  }
+  if (!found) return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
   const draft = (found[1] === undefined ? found[2] : `draft-${found[1]}`) as Draft;
   return CANONICAL[draft] === named ? { draft } : { draft, canonical: CANONICAL[draft] };
 }
@@ -395,11 +380,7 @@ export function obtainValidator(
   return found;
 }
 
-async function lookUp(
-  schema: unknown,
-  cacheDir: string | undefined,
-  mode: Mode,
-): Promise<Entry> {
+async function lookUp(schema: unknown, cacheDir: string | undefined, mode: Mode): Promise<Entry> {
   const refused = precheck(schema);
   if (refused !== undefined) return { problem: refused };
   const choice = selectDraft(schema);

@@ -22,6 +22,7 @@ import { strictJsonProblem } from "../json_text.ts";
 
 /** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
 export const MAX_INPUT_DEPTH = 256;
+const tooDeep = () => phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
 
 type Json = Readonly<Record<string, unknown>>;
 /** The part of a tool the gate needs: its name (for messages) and its input's JSON Schema. */
@@ -114,10 +115,8 @@ export async function validateOutput(
       throw BasisError.of("invalid_output", phrase("output.not_json", params));
     }
   };
-  return await gate(tool.name, tool.outputSchema, options, parse, "invalid_output") as Record<
-    string,
-    unknown
-  >;
+  const value = await gate(tool.name, tool.outputSchema, options, parse, "invalid_output");
+  return value as Record<string, unknown>;
 }
 
 /**
@@ -161,12 +160,8 @@ async function gate(
     const errors = (error as { errors?: unknown } | null)?.errors;
     if (Array.isArray(errors)) failure = errors[0] as AjvError | undefined;
     // A schema recursing deeper than the stack allows; anything else is a bug.
-    else if (error instanceof RangeError) {
-      throw refuse(
-        { pointer: "", reason: phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH }) },
-        error,
-      );
-    } else throw error;
+    else if (error instanceof RangeError) throw refuse({ pointer: "", reason: tooDeep() }, error);
+    else throw error;
   }
   if (failure !== null) throw refuse(failure, failure);
   return given;
@@ -302,9 +297,7 @@ function inspect(input: unknown): { readonly value: unknown } | { readonly probl
   const walk = (value: unknown): Phrase | undefined => {
     if (typeof value !== "object" || value === null) return leafProblem(value);
     if (open.has(value)) return phrase("schema.not_json");
-    if (path.length >= MAX_INPUT_DEPTH) {
-      return phrase("schema.too_deep", { limit: MAX_INPUT_DEPTH });
-    }
+    if (path.length >= MAX_INPUT_DEPTH) return tooDeep();
     allPlain &&= plain(value);
     open.add(value);
     const keys = Array.isArray(value) ? value.keys() : Object.keys(value);
@@ -407,10 +400,8 @@ function listValues(values: unknown): string | Phrase {
 function locate(error: AjvError): [pointer: string, expected: Phrase | string] {
   const { instancePath, params } = error;
   if (error.propertyName !== undefined) {
-    return [
-      child(instancePath, error.propertyName),
-      phrase("schema.property_name", { reason: sameAsAjv(error) }),
-    ];
+    const reason = sameAsAjv(error);
+    return [child(instancePath, error.propertyName), phrase("schema.property_name", { reason })];
   }
   switch (error.keyword) {
     case "required":
@@ -430,12 +421,9 @@ function locate(error: AjvError): [pointer: string, expected: Phrase | string] {
     case "const":
       return [instancePath, phrase("schema.const", { value: showValue(params.allowedValue) })];
     case "type": {
-      const type = params.type;
-      const names = Array.isArray(type) ? type.map(String) : String(type).split(",");
-      return [
-        instancePath,
-        phrase("schema.type", { types: listOf(names.map((n) => oneLine(n)), "join.or") }),
-      ];
+      // One type, or several (an array, or ajv's comma-joined text): their names read alike.
+      const types = listOf(String(params.type).split(",").map((n) => oneLine(n)), "join.or");
+      return [instancePath, phrase("schema.type", { types })];
     }
     case "false schema":
       return [instancePath, phrase("schema.false")];

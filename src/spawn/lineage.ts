@@ -214,8 +214,19 @@ function ancestorValues(env: EnvLookup): Record<string, string>[] {
   }
   let pid = parentOf("self");
   for (let seen = 0; pid !== undefined && pid > 0 && seen < MAX_ANCESTORS; seen++) {
-    const values = lineageIn(pid);
-    if (values !== undefined) found.push(values);
+    // The lineage variables the process was started with, when it has any and may be read.
+    let environ: string[] = [];
+    try {
+      environ = new TextDecoder().decode(Deno.readFileSync(`/proc/${pid}/environ`)).split("\0");
+    } catch {
+      // Not ours to read: nothing is known from it.
+    }
+    const values: Record<string, string> = {};
+    for (const name of [SPAWN_DEPTH_VAR, ROSTER_VAR]) {
+      const pair = environ.find((entry) => entry.startsWith(`${name}=`));
+      if (pair !== undefined) values[name] = pair.slice(name.length + 1);
+    }
+    if (Object.keys(values).length > 0) found.push(values);
     pid = pid === 1 ? undefined : parentOf(String(pid));
   }
   return found;
@@ -229,22 +240,6 @@ function parentOf(pid: string): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The lineage variables a process was started with, when it has any and may be read. */
-function lineageIn(pid: number): Record<string, string> | undefined {
-  let environ: string[];
-  try {
-    environ = new TextDecoder().decode(Deno.readFileSync(`/proc/${pid}/environ`)).split("\0");
-  } catch {
-    return undefined;
-  }
-  let values: Record<string, string> | undefined;
-  for (const name of [SPAWN_DEPTH_VAR, ROSTER_VAR]) {
-    const pair = environ.find((entry) => entry.startsWith(`${name}=`));
-    if (pair !== undefined) (values ??= {})[name] = pair.slice(name.length + 1);
-  }
-  return values;
 }
 
 /**
