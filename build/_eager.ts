@@ -58,15 +58,21 @@ export function eagerFunctions(code: string): string {
       at = child.end;
     }
     text += code.slice(at, node.end);
-    if (hoisted !== "") {
-      text = node.type === "Program" ? hoisted + text : `{${hoisted}${text.slice(1)}`;
-    }
+    if (hoisted !== "" && node.type === "Program") {
+      // After a hashbang line, which must stay first.
+      const after = text.startsWith("#!") ? text.indexOf("\n") + 1 || text.length : 0;
+      text = text.slice(0, after) + hoisted + text.slice(after);
+    } else if (hoisted !== "") text = `{${hoisted}${text.slice(1)}`;
     const method = parent !== undefined &&
       (parent.type === "MethodDefinition" ||
         (parent.type === "Property" && (parent.method === true || parent.kind !== "init")));
     const expression = node.type === "FunctionExpression" ||
       node.type === "ArrowFunctionExpression";
-    return expression && !method ? `(${text})` : text;
+    if (!expression || method) return text;
+    // A statement that begins with the function: a `;` first, so that no line before it without
+    // one is continued by the parenthesis.
+    const starts = parent?.type === "ExpressionStatement" && parent.start === node.start;
+    return starts ? `;(${text})` : `(${text})`;
   };
   const program = parse(code, { ecmaVersion: "latest", sourceType: "module" });
   return rewrite(program as unknown as AnyNode, undefined);

@@ -38,6 +38,16 @@ Deno.test("a rewritten module computes what the original does, hoisting included
   assert.deepEqual(expected, [6, 3, 40, [1, "block"], "declared", 4, "function", "later", "named"]);
 });
 
+Deno.test("a hashbang stays first, and a line without a semicolon is not continued", async () => {
+  // `1` and the arrow on the next line are two statements (a semicolon is inserted between them).
+  const code = "#!/usr/bin/env -S deno run\nlet a = 1\nx => x\n" +
+    "function f() { return a; }\nexport const out = [a, f()];\n";
+  const rewritten = eagerFunctions(code);
+  assert.ok(rewritten.startsWith("#!/usr/bin/env -S deno run\nvar f=("));
+  const body = (text: string) => text.slice(text.indexOf("\n") + 1);
+  assert.deepEqual(await run(body(rewritten)), await run(body(code)));
+});
+
 Deno.test("functions, arrows and declarations are put in parentheses, methods are not", () => {
   const code = eagerFunctions(MODULE);
   assert.ok(code.includes("var later=(function later(n)"));

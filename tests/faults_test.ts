@@ -704,44 +704,87 @@ function hasSetpriv(): boolean {
   }
 }
 
-Deno.test({
-  name: "SIGKILL of an MCP server kills the groups of the unconfined tools it was running " +
-    "(its watchdog)",
-  ignore: !LINUX,
-}, async () => {
-  await using records = await tempDir();
-  await using dirs = await scratch({
+/** A pid written to a file, read the moment it is there (a tight poll: the race is the test). */
+async function pidNow(path: string): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const text = (await Deno.readTextFile(path).catch(() => "")).trim().split(" ")[0] ?? "";
+    if (/^\d+$/.test(text)) return Number(text);
+    await new Promise((done) => setTimeout(done, 1));
+  }
+  throw new Error(`no pid in ${path}`);
+}
+
+/**
+ * A server running unconfined tools, after one quick call (its watchdog is ready by then): its
+ * tools, `forever` (a group with a background sleep) and `straggler` (a leader that exits at once
+ * and leaves a sleep that ignores SIGTERM and holds stdout), write their group to `records`.
+ */
+async function watchedServer(records: string) {
+  const straggler = `${records}/straggler.sh`;
+  await Deno.writeTextFile(
+    straggler,
+    `#!/bin/sh\necho $$ > "$1"\nsh -c 'trap "" TERM; exec sleep 300' &\nexit 0\n`,
+    { mode: 0o755 },
+  );
+  const tool = (command: string[]) => ({ description: "A tool", input_schema: {}, command });
+  const dirs = await scratch({
     schema: 1,
-    tools: Object.fromEntries(["first", "second"].map((name) => [name, {
-      description: `The ${name} tool`,
-      input_schema: { type: "object" },
-      command: [`${FIXTURES}/grandchild.sh`, `${records.path}/${name}`],
-    }])),
+    tools: {
+      quick: tool(["cat"]),
+      forever: tool([`${FIXTURES}/grandchild.sh`, `${records}/forever`]),
+      straggler: tool([straggler, `${records}/straggler`]),
+    },
   });
   await unconfined(dirs);
   const session = await mcp(dirs);
-  const leaders: number[] = [];
-  try {
-    for (const name of ["first", "second"]) {
-      callTool(session, name).catch(() => {});
-      leaders.push(await readPid(`${records.path}/${name}`));
-    }
-    const server = session.transport.pid;
-    assert.ok(server !== null);
-    Deno.kill(server, "SIGKILL");
-    // Each tool and the sleep it started in the background: the whole group.
-    for (const leader of leaders) assert.deepEqual(await processesLeftInGroup(leader), []);
-  } finally {
-    await session.close().catch(() => {});
-    for (const leader of leaders) {
-      try {
-        Deno.kill(-leader, "SIGKILL");
-      } catch {
-        // All gone.
+  await mcpCall(session, "quick");
+  const server = session.transport.pid;
+  assert.ok(server !== null);
+  return { dirs, session, server };
+}
+
+for (
+  const [tool, when] of [
+    ["forever", "the moment its tool has started"],
+    ["straggler", "after its tool's leader exited, before the runner stopped the rest"],
+  ] as const
+) {
+  Deno.test({
+    name: `SIGKILL of an MCP server ${when} kills the tool's whole group (its watchdog)`,
+    ignore: !LINUX,
+  }, async () => {
+    await using records = await tempDir();
+    const { dirs, session, server } = await watchedServer(records.path);
+    let leader: number | undefined;
+    try {
+      callTool(session, tool).catch(() => {});
+      leader = await pidNow(`${records.path}/${tool}`);
+      // The watchdog is told right after the start (synchronously, not when the event loop gets to
+      // it); 20 ms is for the server's thread to have run again on a loaded machine.
+      await new Promise((done) => setTimeout(done, 20));
+      if (tool === "straggler") {
+        const left = leader;
+        await until(() => gone(left) || undefined, {
+          timeoutMs: 10_000,
+          what: "the leader's exit",
+        });
+      }
+      Deno.kill(server, "SIGKILL");
+      assert.deepEqual(await processesLeftInGroup(leader), []);
+    } finally {
+      await session.close().catch(() => {});
+      await dirs[Symbol.asyncDispose]();
+      if (leader !== undefined) {
+        try {
+          Deno.kill(-leader, "SIGKILL");
+        } catch {
+          // All gone.
+        }
       }
     }
-  }
-});
+  });
+}
 
 Deno.test({
   name: "SIGKILL of a call kills the unconfined tool it runs (setpriv)",

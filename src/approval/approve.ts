@@ -14,6 +14,7 @@ import type { SideEffect } from "../manifest/types.ts";
 import { exactInput, type ToolPreview } from "./preview.ts";
 import { shellQuote } from "./shell_quote.ts";
 import { canonicalPath } from "../paths.ts";
+import { attempt } from "../quietly.ts";
 import { decideCall } from "./rules/decide.ts";
 import { addRule, loadRules } from "./rules/store.ts";
 import { type CallContent, callContent, type ContentSubject } from "./rules/content.ts";
@@ -196,9 +197,8 @@ export async function verdictFor(
       if (rule.decision !== "ask") return { outcome: rule.decision, by: "rule", rule };
       // A rule that says ask: a person decides, whatever rule allows; --approve never still
       // denies without asking.
-      return policy === "never"
-        ? { outcome: "deny", by: "policy", rule }
-        : { outcome: "ask", by: "prompt", rule };
+      const never = policy === "never";
+      return { outcome: never ? "deny" : "ask", by: never ? "policy" : "prompt", rule };
     }
     if (stale !== undefined) {
       const pinned = (stale.rule.when as ToolConditions).content;
@@ -338,13 +338,8 @@ export async function decide(
   if (told !== undefined && options.tell !== undefined) options.tell(told);
   else if (told !== undefined) {
     await loadLocale(locale);
-    try {
-      Deno.stderr.writeSync(
-        new TextEncoder().encode(`basis-tools: ${messages(locale).say(told)}\n`),
-      );
-    } catch {
-      // Nowhere left to say it.
-    }
+    const line = new TextEncoder().encode(`basis-tools: ${messages(locale).say(told)}\n`);
+    attempt(() => Deno.stderr.writeSync(line)); // Nowhere left to say it when it fails.
   }
   if (allow) return { allowed: true, by: "prompt", ruleId: remembered?.id, reason: unsaved };
   const reason = remembered === undefined

@@ -8,6 +8,7 @@
 import type { PreviewSandbox } from "../sandbox/types.ts";
 import type { ToolSpec } from "../manifest/types.ts";
 import { parseKeepingNumbers } from "../json_text.ts";
+import { attempt } from "../quietly.ts";
 
 /** Above this size the input is taken as parsed (every number as its double). */
 const EXACT_INPUT_LIMIT = 1 << 20;
@@ -97,9 +98,5 @@ export function exactInput(
 ): unknown {
   const { stdin } = request;
   if (stdin === undefined || stdin.length > EXACT_INPUT_LIMIT) return request.preview.input;
-  try {
-    return parseKeepingNumbers(new TextDecoder().decode(stdin));
-  } catch {
-    return request.preview.input;
-  }
+  return attempt(() => parseKeepingNumbers(new TextDecoder().decode(stdin)), request.preview.input);
 }

@@ -10,9 +10,6 @@ const SAFE = /^[A-Za-z0-9_\-.,/:=@%+]+$/;
 /** C0 and C1 controls, DEL, and the bidirectional embedding, override and isolate characters. */
 // deno-lint-ignore no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-/** The same, but leaving newlines and tabs alone (for text shown over several lines). */
-// deno-lint-ignore no-control-regex -- finding control characters is the point
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const ANSI_C: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r", "\\": "\\\\" };
 
 function hex(char: string): string {
@@ -53,7 +50,7 @@ export function quoteArgv(argv: readonly string[]): string {
  * @returns Text safe to write to a terminal.
  */
 export function visibleLines(text: string): string {
-  return text.replace(CONTROL_BUT_LINES, hex);
+  return text.replace(CONTROL, (char) => char === "\n" || char === "\t" ? char : hex(char));
 }
 
 /**

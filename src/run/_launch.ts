@@ -19,10 +19,10 @@
  * does the same.
  *
  * A long-running process (the MCP server, {@linkcode tieToWatchdog}) does without setpriv's exec
- * on every start: one watchdog of its own, a shell in a session of its own started with the first
- * child, is told each child's group as it starts and ends, and kills the groups still running when
- * its input ends, which is when basis-tools ends, however it dies. Should the watchdog die, children
- * are started through setpriv again.
+ * on every start: one watchdog of its own, a shell in a session of its own, is told each child's
+ * group as it starts (before the call goes on) and once the runner is done with it, and kills the
+ * groups still running when its input ends, which is when basis-tools ends, however it dies. Until
+ * the watchdog says it is ready, and should it die, children are started through setpriv.
  *
  * @module
  */
@@ -91,16 +91,21 @@ function findLauncher(name: string): string | undefined {
 }
 
 /**
- * The watchdog's program: `+PGID` and `-PGID` lines add and drop a group; at the end of its input,
- * SIGKILL to every group left. It ignores the signals a terminal or a client sends basis-tools'
- * group.
+ * The watchdog's program: it says it is ready, then `+PGID` and `-PGID` lines add and drop a
+ * group; at the end of its input, SIGKILL to every group left (or to the process itself, had it
+ * not made its group yet). It ignores the signals a terminal or a client sends basis-tools' group.
  */
-const WATCHDOG = "trap '' HUP INT TERM QUIT PIPE; g=' '; while IFS= read -r l; do case $l in " +
-  '+*) g="$g${l#+} ";; -*) i=${l#-}; case $g in *" $i "*) g="${g%% $i *} ${g#* $i }";; esac;; ' +
-  'esac; done; for i in $g; do kill -s KILL -- "-$i" 2>/dev/null; done';
+const WATCHDOG = "trap '' HUP INT TERM QUIT PIPE; echo ready; g=' '; while IFS= read -r l; do " +
+  'case $l in +*) g="$g${l#+} ";; -*) i=${l#-}; case $g in *" $i "*) ' +
+  'g="${g%% $i *} ${g#* $i }";; esac;; esac; done; ' +
+  'for i in $g; do kill -s KILL -- "-$i" 2>/dev/null || kill -s KILL -- "$i" 2>/dev/null; done';
 
-/** The watchdog once asked for: its input, until it dies (`null`), or not yet started. */
-let watchdog: WritableStreamDefaultWriter<Uint8Array> | null | undefined = null;
+/**
+ * The watchdog: asked for (`undefined`), starting (children still go through setpriv until it
+ * says it is ready), ready (its input, written to synchronously, so that a group is told before
+ * the call goes on), or none (`null`: not asked for, or it died).
+ */
+let watchdog: "starting" | Deno.FsFile | null | undefined = null;
 
 /**
  * Ties the children this process starts from now on to one watchdog instead of a setpriv each:
@@ -108,12 +113,17 @@ let watchdog: WritableStreamDefaultWriter<Uint8Array> | null | undefined = null;
  * cannot start, children go on being started as before.
  */
 export function tieToWatchdog(): void {
-  if (watchdog === null) watchdog = undefined;
+  if (watchdog !== null) return;
+  watchdog = undefined;
+  // Started now, so that it is ready by the first call (until then, calls go through setpriv).
+  const found = launcher();
+  if (found !== undefined) watchdogInput(found.setsid[0]!);
 }
 
-/** The watchdog's input, started on first need; `undefined` when there is none to tell. */
-function watchdogInput(setsid: string): WritableStreamDefaultWriter<Uint8Array> | undefined {
+/** The watchdog's input once it is ready; started on first need. */
+function watchdogInput(setsid: string): Deno.FsFile | undefined {
   if (watchdog === undefined) {
+    watchdog = "starting";
     try {
       const started = new Deno.Command(setsid, {
         args: ["--", "/bin/sh", "-c", WATCHDOG],
@@ -121,31 +131,48 @@ function watchdogInput(setsid: string): WritableStreamDefaultWriter<Uint8Array> 
         clearEnv: true,
         env: {},
         stdin: "piped",
-        stdout: "null",
+        stdout: "piped",
         stderr: "null",
       }).spawn();
       started.unref();
-      started.status.then(() => watchdog = null, () => watchdog = null);
-      watchdog = started.stdin.getWriter();
+      // The pipe's write end again, as a file: Deno's stream writes only asynchronously.
+      const input = Deno.openSync(`/proc/${started.pid}/fd/0`, { write: true });
+      const said = started.stdout.getReader();
+      said.read().then(({ value }) => {
+        if (watchdog === "starting" && value !== undefined) watchdog = input;
+        return said.cancel();
+      }).catch(() => {});
+      started.status.finally(() => {
+        watchdog = null;
+        input.close();
+      }).catch(() => {});
     } catch {
       watchdog = null;
     }
   }
-  return watchdog ?? undefined;
+  return typeof watchdog === "object" && watchdog !== null ? watchdog : undefined;
 }
 
 /** Tells the watchdog a line; one it cannot take ends it (children go through setpriv again). */
-function tell(input: WritableStreamDefaultWriter<Uint8Array>, line: string): void {
-  input.write(new TextEncoder().encode(`${line}\n`)).catch(() => {
+function tell(input: Deno.FsFile, line: string): void {
+  try {
+    input.writeSync(new TextEncoder().encode(`${line}\n`));
+  } catch {
     if (watchdog === input) watchdog = null;
-  });
+  }
 }
 
 /**
  * A started child (its pid leads its process group once setsid has run) and how: through
  * setsid(1), or as bwrap; what reports an exec failure as an exit ({@linkcode launchFailure}).
  */
-export type Launched = { readonly child: Deno.ChildProcess; viaSetsid: boolean; bwrap: boolean };
+export type Launched = {
+  readonly child: Deno.ChildProcess;
+  viaSetsid: boolean;
+  bwrap: boolean;
+  /** Called once the runner is done with the group (its last signal sent): the watchdog drops it. */
+  release(): void;
+};
 
 /**
  * Spawns a program with piped stdio in a process group of its own.
@@ -173,11 +200,13 @@ export function spawnInOwnGroup(
     ...stdio,
     detached: found === undefined,
   }).spawn();
-  if (watched !== undefined) {
-    tell(watched, `+${child.pid}`);
-    child.status.finally(() => tell(watched, `-${child.pid}`)).catch(() => {});
-  }
-  return { child, viaSetsid: found !== undefined, bwrap };
+  if (watched !== undefined) tell(watched, `+${child.pid}`);
+  let released = watched === undefined;
+  const release = () => {
+    if (!released) tell(watched!, `-${child.pid}`);
+    released = true;
+  };
+  return { child, viaSetsid: found !== undefined, bwrap, release };
 }
 
 /** What setsid(1) writes when it cannot exec the program (exit 126 or 127). */

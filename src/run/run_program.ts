@@ -111,7 +111,10 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
     return failed(classifySpawnError(error, program, request.cwd, loaderVarNames(env)));
   }
   options.onStart?.(launched.child.pid);
-  const { status: ended, ...ran } = await supervise(launched, request, options);
+  // The group is the watchdog's until the runner has sent it its last signal.
+  const { status: ended, ...ran } = await supervise(launched, request, options).finally(
+    launched.release,
+  );
   const notRun = launchFailure(launched, ended, ran.stdoutBytes, ran.stderr);
   if (notRun !== undefined) return failed(notRun);
   const status = launched.bwrap ? signalledStatus(ended) : ended;

@@ -7,6 +7,7 @@
  */
 
 import { joinPath } from "../../paths.ts";
+import { attempt } from "../../quietly.ts";
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
@@ -50,12 +51,9 @@ export async function writeFileAtomic(dir: string, name: string, text: string): 
   // Flush the directory entry of the rename where the platform allows it. Not every file system
   // lets a directory be synced; the rename itself is already atomic.
   if (Deno.build.os === "windows") return;
-  try {
-    using handle = await Deno.open(dir, { read: true });
-    await handle.sync();
-  } catch {
-    // Best effort.
-  }
+  const handle = await Deno.open(dir, { read: true }).catch(() => undefined);
+  await handle?.sync().catch(() => {}); // Best effort.
+  handle?.close();
 }
 
 /**
@@ -65,13 +63,10 @@ export async function writeFileAtomic(dir: string, name: string, text: string): 
  * @param name The target's file name.
  */
 export async function removeStaleTemps(dir: string, name: string): Promise<void> {
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      if (entry.isFile && entry.name.startsWith(`.${name}.`) && entry.name.endsWith(".tmp")) {
-        await Deno.remove(joinPath(dir, entry.name)).catch(() => {});
-      }
+  // Cleaning up is a courtesy: a directory that cannot be listed is not an error here.
+  for (const entry of attempt(() => [...Deno.readDirSync(dir)], [])) {
+    if (entry.isFile && entry.name.startsWith(`.${name}.`) && entry.name.endsWith(".tmp")) {
+      await Deno.remove(joinPath(dir, entry.name)).catch(() => {});
     }
-  } catch {
-    // Cleaning up is a courtesy: a directory that cannot be listed is not an error here.
   }
 }

@@ -18,7 +18,7 @@
 
 import { joinPath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
-import { quietly } from "../../quietly.ts";
+import { attempt, quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
 import { writeFileAtomic } from "./_atomic.ts";
 
@@ -78,13 +78,8 @@ export async function digestOf(value: string): Promise<{ sha256: string; salt: s
  * @returns 64 hex digits, or `undefined` when it is no regular file or cannot be read.
  */
 export async function fileDigest(path: string, cacheDir?: string): Promise<string | undefined> {
-  let info: Deno.FileInfo;
-  try {
-    info = quietly(() => Deno.statSync(path));
-  } catch {
-    return undefined;
-  }
-  if (!info.isFile) return undefined;
+  const info = attempt(() => quietly(() => Deno.statSync(path)));
+  if (!info?.isFile) return undefined;
   const stamp = stampOf(info);
   // `<cacheDir>/digests/<16 hex digits of the path's digest>` (the entry holds the path too).
   const dir = cacheDir === undefined ? undefined : joinPath(cacheDir, "digests");
@@ -137,7 +132,7 @@ async function hashFile(path: string, size: number): Promise<string | undefined>
 
 /** A cache entry for `path`, when it is there, this user's own, and well formed. */
 function readEntry(file: string, path: string): { stamp: string; sha256: string } | undefined {
-  try {
+  return attempt(() => {
     // Looked at before it is opened: a FIFO put in its place would block the call.
     const read = readRegularFile(file, { limit: 4096, follow: false });
     if (read.kind !== "read" || untrusted(read.info) !== undefined) return undefined;
@@ -146,7 +141,5 @@ function readEntry(file: string, path: string): { stamp: string; sha256: string 
     const { path: named, stamp, sha256 } = entry as Record<string, unknown>;
     if (named !== path || typeof stamp !== "string" || typeof sha256 !== "string") return undefined;
     return /^[0-9a-f]{64}$/.test(sha256) ? { stamp, sha256 } : undefined;
-  } catch {
-    return undefined;
-  }
+  });
 }

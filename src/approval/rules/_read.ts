@@ -16,7 +16,7 @@ import { type Phrase, phrase } from "../../locale/messages.ts";
 import { duplicateKeysOf, strictJsonProblem } from "../../json_text.ts";
 import { untrusted } from "../../owner.ts";
 import { parentPath } from "../../paths.ts";
-import { quietly } from "../../quietly.ts";
+import { attempt, quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
 import { MAX_CONFIG_BYTES, tooLarge } from "../../read_config_file.ts";
 
@@ -80,13 +80,9 @@ function readTrusted(file: string): Uint8Array | undefined {
     if (read.kind === "missing") {
       // A link to nothing is a file meant to be there (an unmounted disk, a moved dotfile repo):
       // reading it as "no rules" would silently drop every deny rule.
-      let target: string;
-      try {
-        if (!quietly(() => Deno.lstatSync(file)).isSymlink) return undefined;
-        target = Deno.readLinkSync(file);
-      } catch {
-        return undefined;
-      }
+      const link = attempt(() => quietly(() => Deno.lstatSync(file)).isSymlink, false);
+      const target = link ? attempt(() => Deno.readLinkSync(file)) : undefined;
+      if (target === undefined) return undefined;
       refuse(phrase("rules_file.dangling_link", { target: JSON.stringify(target) }));
     }
     if (read.kind !== "read") {

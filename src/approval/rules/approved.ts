@@ -10,7 +10,7 @@
 
 import { joinPath, resolvePath } from "../../paths.ts";
 import { untrusted } from "../../owner.ts";
-import { quietly } from "../../quietly.ts";
+import { attempt, quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
 import { sha256 } from "./_digest.ts";
 import { writeFileAtomic } from "./_atomic.ts";
@@ -50,15 +50,13 @@ export async function keepApproved(
  * shown line by line would escape redaction: a private key spans lines); `undefined` otherwise.
  */
 function smallText(path: string, secrets: readonly string[]): string | undefined {
-  try {
-    const read = readRegularFile(path, { limit: KEEP_LIMIT });
-    if (read.kind !== "read") return undefined;
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
-    const secret = secrets.some((value) => value !== "" && text.includes(value));
-    return text.length <= KEEP_LIMIT && !text.includes("\0") && !secret ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = attempt(() => readRegularFile(path, { limit: KEEP_LIMIT }));
+  if (read?.kind !== "read") return undefined;
+  const text = attempt(() => new TextDecoder("utf-8", { fatal: true }).decode(read.bytes));
+  const secret = secrets.some((value) => value !== "" && text?.includes(value));
+  return text !== undefined && text.length <= KEEP_LIMIT && !text.includes("\0") && !secret
+    ? text
+    : undefined;
 }
 
 async function keep(configDir: string, digest: string, text: string): Promise<void> {
@@ -72,12 +70,8 @@ async function keep(configDir: string, digest: string, text: string): Promise<vo
 /** The kept copy with this digest, when there is one this user owns and no one else may write. */
 function approvedText(configDir: string, digest: string, secrets: readonly string[]) {
   const file = joinPath(configDir, "approved", digest);
-  try {
-    const info = quietly(() => Deno.statSync(file));
-    return info.isFile && untrusted(info) === undefined ? smallText(file, secrets) : undefined;
-  } catch {
-    return undefined;
-  }
+  const info = attempt(() => quietly(() => Deno.statSync(file)));
+  return info?.isFile && untrusted(info) === undefined ? smallText(file, secrets) : undefined;
 }
 
 /**
@@ -131,14 +125,10 @@ export function describeChanges(
 }
 
 function parseListing(text: string | undefined): Map<string, string> | undefined {
-  try {
-    const value: unknown = JSON.parse(text ?? "");
-    const pair = (item: unknown): item is [string, string] =>
-      Array.isArray(item) && typeof item[0] === "string" && typeof item[1] === "string";
-    return Array.isArray(value) ? new Map(value.filter(pair)) : undefined;
-  } catch {
-    return undefined;
-  }
+  const value: unknown = attempt(() => JSON.parse(text ?? ""));
+  const pair = (item: unknown): item is [string, string] =>
+    Array.isArray(item) && typeof item[0] === "string" && typeof item[1] === "string";
+  return Array.isArray(value) ? new Map(value.filter(pair)) : undefined;
 }
 
 /**

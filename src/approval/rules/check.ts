@@ -40,11 +40,9 @@ async function exampleSchema(kind: "toolExample" | "spawnExample"): Promise<obje
 export async function exampleQuery(rule: Rule, example: unknown): Promise<RuleQuery | Phrase> {
   const root = rule.scope === "global" ? undefined : rule.scope.workspace;
   const when = rule.when as ToolConditions;
-  const pinned = when.content === undefined || when.content === "any" ? {} : when.content;
-  const files: CallContent = new Map(
-    Object.entries(pinned).map(([where, sha256]) => [where, { path: where, sha256 }]),
-  );
-  const content = () => Promise.resolve(files);
+  const pins = Object.entries(typeof when.content === "object" ? when.content : {});
+  const files = new Map(pins.map(([at, sha256]) => [at, { path: at, sha256 }]));
+  const content = (): Promise<CallContent> => Promise.resolve(files);
   const spawn = rule.tool === SPAWN_TOOL;
   const shape = phrase(spawn ? "rules_file.example_spawn_shape" : "rules_file.example_tool_shape");
   const issues = await schemaIssues(

@@ -18,7 +18,7 @@
 
 import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { ownUid } from "../../owner.ts";
-import { quietly } from "../../quietly.ts";
+import { attempt, quietly } from "../../quietly.ts";
 import { fileDigest, sha256 } from "./_digest.ts";
 import { commandPieces, matchGlob } from "./glob.ts";
 
@@ -71,26 +71,26 @@ export async function callContent(
 ): Promise<CallContent> {
   const entries = new Map<string, ContentEntry>();
   const root = canonicalPath(place.root ?? subject.cwd);
-  const add = async (where: string, path: string) => {
-    entries.set(where, { path, sha256: await fileDigest(path, place.cacheDir) });
+  const add = async (where: string, path: string | undefined) => {
+    if (path !== undefined) {
+      entries.set(where, { path, sha256: await fileDigest(path, place.cacheDir) });
+    }
   };
   if (subject.kind === "spawn") {
     for (const [index, word] of commandWords(subject.body).entries()) {
-      const path = workspaceFile(word, subject.cwd, root);
-      if (path !== undefined) await add(`word[${index}]`, path);
+      await add(`word[${index}]`, workspaceFile(word, subject.cwd, root));
     }
     return entries;
   }
   if (!rootAlone(subject.program)) await add("program", subject.program);
   const fromInput = new Set(subject.fromInput ?? []);
-  for (let index = 1; index < subject.command.length; index++) {
-    if (fromInput.has(index)) continue;
-    const path = workspaceFile(subject.command[index] as string, subject.cwd, root);
-    if (path !== undefined) await add(`argv[${index}]`, path);
+  for (const [index, arg] of subject.command.entries()) {
+    if (index > 0 && !fromInput.has(index)) {
+      await add(`argv[${index}]`, workspaceFile(arg, subject.cwd, root));
+    }
   }
-  if (subject.files !== undefined && subject.files.length > 0) {
-    entries.set("files", await filesEntry(root, subject.files, place.cacheDir));
-  }
+  const { files } = subject;
+  if (files?.length) entries.set("files", await filesEntry(root, files, place.cacheDir));
   return entries;
 }
 
@@ -121,14 +121,12 @@ export function workspaceFile(arg: string, cwd: string, root: string): string | 
   // `..` after a linked directory goes up from where the link points (as the program's open
   // will), not back to where it was written: such a path is kept as written, never normalised.
   const path = written.split("/").includes("..") ? written : resolvePath(written);
-  try {
-    if (!quietly(() => Deno.statSync(path)).isFile) return undefined;
-    return inside(resolvePath(path), root) || inside(Deno.realPathSync(path), root)
+  return attempt(() =>
+    quietly(() => Deno.statSync(path)).isFile &&
+      (inside(resolvePath(path), root) || inside(Deno.realPathSync(path), root))
       ? path
-      : undefined;
-  } catch {
-    return undefined;
-  }
+      : undefined
+  );
 }
 
 /**
@@ -138,7 +136,7 @@ export function workspaceFile(arg: string, cwd: string, root: string): string | 
  */
 function rootAlone(program: string): boolean {
   if (ownUid() === undefined || ownUid() === 0) return false;
-  try {
+  return attempt(() => {
     const real = Deno.realPathSync(program);
     for (const start of real === program ? [program] : [program, real]) {
       for (let path = start;; path = parentPath(path)) {
@@ -150,9 +148,7 @@ function rootAlone(program: string): boolean {
       }
     }
     return true;
-  } catch {
-    return false;
-  }
+  }, false);
 }
 
 /** The `files` pin: the files matched, each with its digest, and one digest over them all. */
@@ -180,19 +176,10 @@ async function filesEntry(root: string, patterns: readonly string[], cacheDir?: 
 function walk(root: string, rel: string, segments: readonly string[], found: Set<string>): void {
   const [segment, ...rest] = segments;
   if (segment === undefined || found.size > MAX_FILES) return;
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(rel === "" ? root : joinPath(root, rel))];
-  } catch {
-    return;
-  }
-  const isFile = (path: string) => {
-    try {
-      return quietly(() => Deno.statSync(joinPath(root, path))).isFile;
-    } catch {
-      return false;
-    }
-  };
+  const entries = attempt(() => [...Deno.readDirSync(rel === "" ? root : joinPath(root, rel))]);
+  if (entries === undefined) return;
+  const isFile = (path: string) =>
+    attempt(() => quietly(() => Deno.statSync(joinPath(root, path))).isFile, false);
   for (const entry of entries) {
     const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
     const any = segment === "**";

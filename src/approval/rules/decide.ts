@@ -111,11 +111,8 @@ async function spawnApplies(
     (when.target === undefined || when.target === preview.target) &&
     (when.cwd === undefined || await pathHolds(when.cwd, preview.cwd, strict)) &&
     (when.reach === undefined || when.reach === preview.reach) &&
-    (child === undefined || (preview.child !== undefined && (
-      "sha256" in child
-        ? await saltedSha256(child.salt, childText(preview.child)) === child.sha256
-        : childText(child) === childText(preview.child)
-    )));
+    (child === undefined || (preview.child !== undefined &&
+      await text("sha256" in child ? child : childText(child), childText(preview.child))));
   if (!holds) return false;
   if (glob === undefined) {
     if (body !== undefined && !await text(body, preview.body)) return false;
@@ -214,9 +211,8 @@ async function sameSandbox(
 ): Promise<boolean> {
   if (wanted === "any") return true;
   if (found === undefined) return false;
-  return typeof wanted === "object" && "sha256" in wanted
-    ? await saltedSha256(wanted.salt, grantsText(found)) === wanted.sha256
-    : grantsText(wanted) === grantsText(found);
+  const digest = typeof wanted === "object" && "sha256" in wanted;
+  return await text(digest ? wanted : grantsText(wanted), grantsText(found));
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Readable, Writable } from "node:stream";
 import { type Choice, makePalette, offeredChoices, renderRequest } from "./_render.ts";
 import type { PromptRequest, TerminalAnswer, TerminalIo } from "./types.ts";
 import { CONTROLLING_TERMINAL, readEnv } from "../../paths.ts";
+import { attempt } from "../../quietly.ts";
 import { loadLocale, messages } from "../../locale/messages.ts";
 
 /** Errors the prompt library rejects with when the person leaves the prompt. */
@@ -86,28 +87,14 @@ export async function promptApproval(
   });
 }
 
-function isatty(stream: { isTerminal(): boolean }): boolean {
-  try {
-    return stream.isTerminal();
-  } catch {
-    return false;
-  }
-}
+const isatty = (stream: { isTerminal(): boolean }) => attempt(() => stream.isTerminal(), false);
 
 /** Runs `asking` once every earlier prompt on the same input has finished. */
 async function inTurn<T>(input: object, asking: () => Promise<T>): Promise<T> {
-  const earlier = LAST.get(input) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => (release = resolve));
-  const chained = earlier.then(() => mine);
-  LAST.set(input, chained);
-  await earlier;
-  try {
-    return await asking();
-  } finally {
-    release();
-    if (LAST.get(input) === chained) LAST.delete(input);
-  }
+  const turn = (LAST.get(input) ?? Promise.resolve()).then(asking);
+  // The next waits for this one however it ends.
+  LAST.set(input, turn.then(() => {}, () => {}));
+  return await turn;
 }
 
 /**
@@ -116,27 +103,20 @@ async function inTurn<T>(input: object, asking: () => Promise<T>): Promise<T> {
  */
 async function openControllingTerminal(needInput: boolean, needOutput: boolean) {
   if (Deno.build.os === "windows") return undefined;
-  try {
-    const query = (name: "read" | "write") =>
-      Deno.permissions.querySync({ name, path: CONTROLLING_TERMINAL }).state === "granted";
-    if (!query("read") || !query("write")) return undefined;
-  } catch {
-    return undefined;
-  }
+  const granted = (name: "read" | "write") =>
+    Deno.permissions.querySync({ name, path: CONTROLLING_TERMINAL }).state === "granted";
+  if (!attempt(() => granted("read") && granted("write"), false)) return undefined;
   const [fs, tty] = await Promise.all([import("node:fs"), import("node:tty")]);
   const opened: number[] = [];
   // Deno's tty streams leave their descriptor open when destroyed: closed here, once.
   const closeAll = () => opened.splice(0).forEach((fd) => fs.close(fd, () => {}));
-  const open = (flags: string): number | undefined => {
-    try {
+  // ENXIO when the process has no controlling terminal.
+  const open = (flags: string) =>
+    attempt(() => {
       const fd = fs.openSync(CONTROLLING_TERMINAL, flags);
       opened.push(fd);
       return tty.isatty(fd) ? fd : undefined;
-    } catch {
-      // ENXIO: the process has no controlling terminal.
-      return undefined;
-    }
-  };
+    });
   const inputFd = needInput ? open("r") : undefined;
   const outputFd = needOutput ? open("w") : undefined;
   if ((needInput && inputFd === undefined) || (needOutput && outputFd === undefined)) {
