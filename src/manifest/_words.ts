@@ -108,9 +108,7 @@ function kindOf(path: readonly Segment[]): string {
   if (field === "command" && typeof second === "number") {
     return third === "input" ? "argument.input" : second === 0 ? "program" : "argument";
   }
-  if (second === "type" && (field === "input_schema" || field === "output_schema")) {
-    return `${field}.type`;
-  }
+  if (second === "type" && /^(?:in|out)put_schema$/.test(String(field))) return `${field}.type`;
   if (field === "sandbox" && second !== undefined) {
     return third === undefined ? String(second) : "grant";
   }

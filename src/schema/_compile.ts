@@ -64,15 +64,11 @@ const MULTIPLE_OF: CodeKeywordDefinition = {
 };
 
 /** What the gate uses of an ajv instance. */
-interface AjvInstance {
+type AjvInstance = Record<Method, (argument?: unknown) => unknown> & {
   compile(schema: unknown): Validator;
-  addKeyword(definition: unknown): unknown;
-  removeKeyword(keyword: string): unknown;
-  validateSchema(schema: unknown): unknown;
   errors?: AjvError[] | null;
-  removeSchema(): unknown;
-  addMetaSchema(schema: unknown): unknown;
-}
+};
+type Method = "addKeyword" | "removeKeyword" | "validateSchema" | "removeSchema" | "addMetaSchema";
 
 const standalone = standaloneCode as unknown as (ajv: AjvInstance, validate: Validator) => string;
 
