@@ -155,11 +155,6 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     this.#redactor = new Redactor(callSecrets(context.env));
   }
 
-  /** The text, then the sentence about targets and the one about agents when there are any. */
-  #withNames(kind: "description" | "system_prompt"): string {
-    return spawnText(this.#config, this.#context.words, kind);
-  }
-
   /** The configured targets' names and the named agents', each sorted and joined. */
   #names(): [string, string] {
     const config = this.#config;
@@ -172,7 +167,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   description(): string {
-    return this.#withNames("description");
+    return spawnText(this.#config, this.#context.words, "description");
   }
 
   help(): string {
@@ -192,7 +187,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
   }
 
   systemPrompt(): string {
-    return this.#withNames("system_prompt");
+    return spawnText(this.#config, this.#context.words, "system_prompt");
   }
 
   inputSchema(): Record<string, unknown> {

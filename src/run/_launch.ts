@@ -298,7 +298,8 @@ export function classifySpawnError(
     return problem("not_found", key, { program: quote(program) });
   }
   // Deno's "Failed to spawn 'X': " names what it started, which may be a launcher (setsid, bwrap).
-  const why = detail.replace(/\s*\n\s*/g, " ").trim().replace(/^Failed to spawn '[^']*': /, "");
+  // (`\x27` is a single quote: quotes in the file stay paired for tools that read it as text.)
+  const why = detail.replace(/\s*\n\s*/g, " ").trim().replace(/^Failed to spawn '[^\x27]*': /, "");
   return problem("other", "start.failed", { program: quote(program), detail: why });
 }
 
@@ -314,7 +315,8 @@ export function cwdMissing(cwd: string, isFile = false): StartProblem {
 }
 
 function refusal(detail: string, program: string, loaderVars: readonly string[]): StartProblem {
-  const named = /access to "([^"]+)"/.exec(detail)?.[1] ?? program;
+  // `\x22` is a double quote: quotes in the file stay paired for tools that read it as text.
+  const named = /access to "([^\x22]+)"/.exec(detail)?.[1] ?? program;
   if (/environment variable/i.test(detail)) {
     const fromMessage = /with (\S+) environment variable/.exec(detail)?.[1];
     const vars = loaderVars.length > 0 ? loaderVars : fromMessage ? [fromMessage] : [];

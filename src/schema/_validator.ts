@@ -123,15 +123,10 @@ const MODULES: Readonly<Record<string, () => Promise<unknown>>> = {
   [REGEXP_MODULE]: () => import("./_regexp.ts").then(({ linearRegExp }) => ({ linearRegExp })),
 };
 const MODULE_NAMES: ReadonlySet<string> = new Set(Object.keys(MODULES));
-const REQUIRE_CALL = /\brequire\("([^"\\]+)"\)/g;
+// `\x22` is a double quote: quotes in the file stay paired for tools that read it as text.
+const REQUIRE_CALL = /\brequire\("([^\x22\\]+)"\)/g;
 const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 
-const CANONICAL: Readonly<Record<Draft, string>> = {
-  "draft-06": "http://json-schema.org/draft-06/schema#",
-  "draft-07": "http://json-schema.org/draft-07/schema#",
-  "2019-09": "https://json-schema.org/draft/2019-09/schema",
-  "2020-12": "https://json-schema.org/draft/2020-12/schema",
-};
 const DRAFT_URI =
   /^https?:\/\/json-schema\.org\/(?:draft-(06|07)\/schema|draft\/(2019-09|2020-12)\/schema)#?$/;
 
@@ -148,8 +143,11 @@ function selectDraft(schema: unknown): { draft: Draft; canonical?: string } | Ph
   if (typeof named !== "string") return phrase("schema_problem.draft_not_string");
   const found = DRAFT_URI.exec(named);
   if (!found) return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
-  const draft = (found[1] === undefined ? found[2] : `draft-${found[1]}`) as Draft;
-  return CANONICAL[draft] === named ? { draft } : { draft, canonical: CANONICAL[draft] };
+  // The `$schema` ajv knows each draft by.
+  const [draft, canonical] = found[1] === undefined
+    ? [found[2] as Draft, `https://json-schema.org/draft/${found[2]}/schema`]
+    : [`draft-${found[1]}` as Draft, `http://json-schema.org/draft-${found[1]}/schema#`];
+  return canonical === named ? { draft } : { draft, canonical };
 }
 
 /**
