@@ -184,11 +184,9 @@ async function underLock<T>(
     for (let pause = 5; !locked.tryLockSync(true); pause = Math.min(pause * 2, 100)) {
       const waited = performance.now() - started;
       if (waited >= LOCK_WAIT_MS) {
-        const params = { file: JSON.stringify(file), lock: JSON.stringify(lock) };
-        throw BasisError.of(
-          "denied",
-          phrase("rules.lock_busy", { ...params, ms: Math.round(waited) }),
-        );
+        const ms = Math.round(waited);
+        const params = { file: JSON.stringify(file), lock: JSON.stringify(lock), ms };
+        throw BasisError.of("denied", phrase("rules.lock_busy", params));
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, LOCK_WAIT_MS - waited)));
     }
