@@ -174,15 +174,19 @@ async function dispatch(
     result: flag("result"),
     gemini: mode.gemini === true,
   });
-  // `list` on its own: it loads the manifest's readers, not the call pipeline the others share.
+  // `list` on its own: it loads the manifest's readers, not the call pipeline the others share;
+  // `call` and `spawn` on theirs: the pipeline without the other commands.
   if (command === "list") return await (await import("./commands/list.ts")).listCommand(settings);
+  if (command === "call" || command === "spawn") {
+    const { callCommand } = await import("./commands/call.ts");
+    const [tool, input] = command === "call" ? [first, second] : [undefined, first];
+    return await callCommand(settings, tool, input, call());
+  }
   const c = await import("./commands/_all.ts");
   const commands: Record<string, () => Promise<number>> = {
     show: () => c.showCommand(settings, first),
     check: () => c.checkCommand(settings, { strict: flag("strict") }),
     init: () => c.initCommand(settings),
-    call: () => c.callCommand(settings, first, second, call()),
-    spawn: () => c.callCommand(settings, undefined, first, call()),
     schema: () => c.schemaCommand(settings, text("format")),
     rules: () => c.rulesCommand(settings, positionals, options),
     permissions: () => c.permissionsCommand(settings, text("format")),

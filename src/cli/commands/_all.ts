@@ -1,13 +1,13 @@
 /**
- * Every command but `mcp` and `list`, behind one import: a run loads its command with one dynamic
- * import, and the bundle gives the commands one chunk (with what they share) instead of one per
- * command and per combination of shared modules — Deno pays for each module it loads. The MCP SDK
- * stays behind `mcp`'s own import; `list` has its own, without the call pipeline.
+ * Every command but `mcp`, `list` and `call`, behind one import: a run loads its command with one
+ * dynamic import, and the bundle gives these commands one chunk (with what they share) instead of
+ * one per command and per combination of shared modules — Deno pays for each module it loads. The
+ * MCP SDK stays behind `mcp`'s own import; `list` has its own, without the call pipeline, and
+ * `call` its own, without the other commands.
  *
  * @module
  */
 
-export { callCommand } from "./call.ts";
 export { checkCommand } from "./check.ts";
 export { initCommand } from "./init.ts";
 export { permissionsCommand } from "./permissions.ts";
