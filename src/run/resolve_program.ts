@@ -161,12 +161,21 @@ function windowsNames(program: string, pathExt: string | undefined): string[] {
  * ```
  */
 export function resolveRunProgram(request: RunRequest, memo?: Map<string, Resolution>): Resolution {
-  const context = searchOf(request, mergeEnvLayers(request.env ?? []));
   // One pass over many tools (list, check) looks each program up once: the same name, directory
-  // and search path find the same file.
+  // and search path find the same file. Where no layer sets the search path, it is the inherited
+  // one for every tool of the pass: known without merging the layers.
+  const inherited = memo !== undefined && request.clearEnv !== true && !IS_WINDOWS &&
+    (request.env ?? []).every((layer) => !Object.hasOwn(layer, "PATH"));
+  const quick = inherited ? `${request.program}\0${request.cwd}` : undefined;
+  const early = quick && memo?.get(quick);
+  if (early) return early;
+  const context = searchOf(request, mergeEnvLayers(request.env ?? []));
   const key = memo && JSON.stringify([request.program, context.cwd, context.path, context.pathExt]);
   const known = key && memo?.get(key);
-  if (known) return known;
+  if (known) {
+    if (quick) memo?.set(quick, known);
+    return known;
+  }
   const found = resolveProgram(request.program, context);
   // Every spelling of the program's directory is one path (a link to the repository, /bin on a
   // merged /usr): what a rule pins does not depend on how a PATH entry was written.
@@ -174,6 +183,7 @@ export function resolveRunProgram(request: RunRequest, memo?: Map<string, Resolu
     ? { ...found, path: canonicalFilePath(found.path) }
     : found;
   if (key) memo?.set(key, resolved);
+  if (quick) memo?.set(quick, resolved);
   return resolved;
 }
 
