@@ -26,6 +26,8 @@ import type { Settings } from "../settings.ts";
 export async function listCommand(settings: Settings): Promise<number> {
   const [loaded, spawn] = await Promise.all([rosterFor(settings), spawnConfigFor(settings)]);
   const roster = await checkAvailability(loaded, { schemas: false, env: settings.env });
+  // Tools that set the same values share their secrets (a roster of many is mostly alike).
+  const secretsOf = new Map<string, string[]>();
   const rows = rosterEntries(roster).map(({ name, ...entry }) => {
     if (!("spec" in entry)) {
       const { scope, description, problems } = entry.unavailable;
@@ -33,7 +35,9 @@ export async function listCommand(settings: Settings): Promise<number> {
     }
     const { sideEffect, scope, description, env } = entry.spec;
     // A description is shown; a secret of the tool's (or an --env one) never is.
-    const secrets = callSecrets(env, settings.env);
+    const values = Object.values(env).join("\0");
+    const secrets = secretsOf.get(values) ?? callSecrets(env, settings.env);
+    secretsOf.set(values, secrets);
     // Most descriptions hold none of them: the text as it is, without building a scan for it.
     const held = secrets.some((secret) => description.includes(secret));
     const shown = held ? redactorOf(secrets).text(description) : description;
