@@ -29,6 +29,7 @@ import {
 } from "./_cli.ts";
 import { finish, type ProcessResult } from "./_deno_run.ts";
 import { callTool, connectMcp, type McpSession, resultText, within } from "./_mcp.ts";
+import { DEFAULT_PERMISSIONS } from "../scripts/_permissions.ts";
 import { settle, until } from "./_poll.ts";
 import { tempDir } from "./_scratch.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
@@ -720,7 +721,7 @@ async function pidNow(path: string): Promise<number> {
  * tools, `forever` (a group with a background sleep) and `straggler` (a leader that exits at once
  * and leaves a sleep that ignores SIGTERM and holds stdout), write their group to `records`.
  */
-async function watchedServer(records: string) {
+async function watchedServer(records: string, permissions: readonly string[]) {
   const straggler = `${records}/straggler.sh`;
   await Deno.writeTextFile(
     straggler,
@@ -737,7 +738,11 @@ async function watchedServer(records: string) {
     },
   });
   await unconfined(dirs);
-  const session = await mcp(dirs);
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"], {
+    permissions: [...permissions],
+  });
+  // The first call starts the watchdog (and goes through setpriv); the next are the watchdog's.
+  await mcpCall(session, "quick");
   await mcpCall(session, "quick");
   const server = session.transport.pid;
   assert.ok(server !== null);
@@ -745,9 +750,10 @@ async function watchedServer(records: string) {
 }
 
 for (
-  const [tool, when] of [
-    ["forever", "the moment its tool has started"],
-    ["straggler", "after its tool's leader exited, before the runner stopped the rest"],
+  const [tool, when, permissions] of [
+    ["forever", "the moment its tool has started", ["-A"]],
+    ["straggler", "after its tool's leader exited, before the runner stopped the rest", ["-A"]],
+    ["forever", "under the released binary's permissions", DEFAULT_PERMISSIONS],
   ] as const
 ) {
   Deno.test({
@@ -755,7 +761,7 @@ for (
     ignore: !LINUX,
   }, async () => {
     await using records = await tempDir();
-    const { dirs, session, server } = await watchedServer(records.path);
+    const { dirs, session, server } = await watchedServer(records.path, permissions);
     let leader: number | undefined;
     try {
       callTool(session, tool).catch(() => {});

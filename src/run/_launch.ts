@@ -19,10 +19,11 @@
  * does the same.
  *
  * A long-running process (the MCP server, {@linkcode tieToWatchdog}) does without setpriv's exec
- * on every start: one watchdog of its own, a shell in a session of its own, is told each child's
- * group as it starts (before the call goes on) and once the runner is done with it, and kills the
- * groups still running when its input ends, which is when basis-tools ends, however it dies. Until
- * the watchdog says it is ready, and should it die, children are started through setpriv.
+ * on every start: one watchdog of its own, a shell in a session of its own started with the first
+ * child, is told each child's group as it starts (before the call goes on) and once the runner is
+ * done with it, and kills the groups still running when its input ends, which is when basis-tools
+ * ends, however it dies. Until the watchdog says it is ready, and should it die or stop taking
+ * lines, children are started through setpriv.
  *
  * @module
  */
@@ -102,26 +103,26 @@ const WATCHDOG = "trap '' HUP INT TERM QUIT PIPE; echo ready; g=' '; while IFS= 
 
 /**
  * The watchdog: asked for (`undefined`), starting (children still go through setpriv until it
- * says it is ready), ready (its input, written to synchronously, so that a group is told before
- * the call goes on), or none (`null`: not asked for, or it died).
+ * says it is ready), ready (its input), or none (`null`: not asked for, or it died or stopped
+ * taking lines).
  */
-let watchdog: "starting" | Deno.FsFile | null | undefined = null;
+let watchdog: "starting" | WritableStreamDefaultWriter<Uint8Array> | null | undefined = null;
+
+/** How long a line may take to reach the watchdog before it is given up (a stopped watchdog). */
+const TELL_MS = 200;
 
 /**
  * Ties the children this process starts from now on to one watchdog instead of a setpriv each:
- * for a process that starts many (the MCP server). Where there is no setsid to start it with, or it
- * cannot start, children go on being started as before.
+ * for a process that starts many (the MCP server). The watchdog starts with the first child (which
+ * goes through setpriv). Where there is no setsid to start it with, or it cannot start, children
+ * go on being started as before.
  */
 export function tieToWatchdog(): void {
-  if (watchdog !== null) return;
-  watchdog = undefined;
-  // Started now, so that it is ready by the first call (until then, calls go through setpriv).
-  const found = launcher();
-  if (found !== undefined) watchdogInput(found.setsid[0]!);
+  if (watchdog === null) watchdog = undefined;
 }
 
 /** The watchdog's input once it is ready; started on first need. */
-function watchdogInput(setsid: string): Deno.FsFile | undefined {
+function watchdogInput(setsid: string): WritableStreamDefaultWriter<Uint8Array> | undefined {
   if (watchdog === undefined) {
     watchdog = "starting";
     try {
@@ -135,17 +136,13 @@ function watchdogInput(setsid: string): Deno.FsFile | undefined {
         stderr: "null",
       }).spawn();
       started.unref();
-      // The pipe's write end again, as a file: Deno's stream writes only asynchronously.
-      const input = Deno.openSync(`/proc/${started.pid}/fd/0`, { write: true });
+      const input = started.stdin.getWriter();
       const said = started.stdout.getReader();
       said.read().then(({ value }) => {
         if (watchdog === "starting" && value !== undefined) watchdog = input;
         return said.cancel();
       }).catch(() => {});
-      started.status.finally(() => {
-        watchdog = null;
-        input.close();
-      }).catch(() => {});
+      started.status.finally(() => watchdog = null).catch(() => {});
     } catch {
       watchdog = null;
     }
@@ -153,13 +150,17 @@ function watchdogInput(setsid: string): Deno.FsFile | undefined {
   return typeof watchdog === "object" && watchdog !== null ? watchdog : undefined;
 }
 
-/** Tells the watchdog a line; one it cannot take ends it (children go through setpriv again). */
-function tell(input: Deno.FsFile, line: string): void {
-  try {
-    input.writeSync(new TextEncoder().encode(`${line}\n`));
-  } catch {
-    if (watchdog === input) watchdog = null;
-  }
+/**
+ * Tells the watchdog a line, resolving once it is in the watchdog's pipe (or given up: a watchdog
+ * that does not take it within {@linkcode TELL_MS}, or cannot, is no longer used).
+ */
+async function tell(input: WritableStreamDefaultWriter<Uint8Array>, line: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((done) => timer = setTimeout(() => done(false), TELL_MS));
+  const told = input.write(new TextEncoder().encode(`${line}\n`)).then(() => true, () => false);
+  const taken = await Promise.race([told, late]);
+  clearTimeout(timer);
+  if (!taken && watchdog === input) watchdog = null;
 }
 
 /**
@@ -181,14 +182,14 @@ export type Launched = {
  * @param args Its arguments.
  * @param options Working directory and environment; `bwrap` for bubblewrap, which dies with its
  *   parent by itself and is started without setpriv.
- * @returns The child.
+ * @returns The child, once the watchdog (if it has one) knows its group.
  * @throws What `Deno.Command#spawn` throws.
  */
-export function spawnInOwnGroup(
+export async function spawnInOwnGroup(
   program: string,
   args: readonly string[],
   options: { cwd: string; env: Record<string, string>; clearEnv: boolean; bwrap: boolean },
-): Launched {
+): Promise<Launched> {
   const { bwrap, ...spawn } = options;
   const stdio = { stdin: "piped", stdout: "piped", stderr: "piped" } as const;
   const found = launcher();
@@ -200,7 +201,8 @@ export function spawnInOwnGroup(
     ...stdio,
     detached: found === undefined,
   }).spawn();
-  if (watched !== undefined) tell(watched, `+${child.pid}`);
+  // The call goes on once the watchdog has its group (nothing else runs in between).
+  if (watched !== undefined) await tell(watched, `+${child.pid}`);
   let released = watched === undefined;
   const release = () => {
     if (!released) tell(watched!, `-${child.pid}`);

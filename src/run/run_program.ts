@@ -100,7 +100,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   }
   let launched: Launched;
   try {
-    launched = spawnInOwnGroup(
+    launched = await spawnInOwnGroup(
       wrap?.program ?? program,
       wrap === undefined ? request.args : [...wrap.args, program, ...request.args],
       { cwd: request.cwd, env, clearEnv: request.clearEnv === true, bwrap: wrap?.kind === "bwrap" },
