@@ -32,6 +32,7 @@
 
 import { eagerFunctions } from "./_eager.ts";
 import { builtInModules } from "./_validators.ts";
+import { exists } from "../src/quietly.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const OUTDIR_AT = Deno.args.indexOf("--outdir");
@@ -63,7 +64,7 @@ const source = Deno.makeTempDirSync({ dir: DIST, prefix: ".source-" });
 try {
   for (const part of ["src", "schemas", "deno.json", "deno.lock"]) {
     // Without a lock file (a checkout that has none), the bundle resolves as `deno run` would.
-    if (part !== "deno.lock" || existsSync(`${ROOT}${part}`)) {
+    if (part !== "deno.lock" || exists(`${ROOT}${part}`)) {
       copy(`${ROOT}${part}`, `${source}/${part}`);
     }
   }
@@ -116,15 +117,6 @@ try {
 } finally {
   Deno.removeSync(staging, { recursive: true });
   Deno.removeSync(source, { recursive: true });
-}
-
-function existsSync(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Copies a file, or a directory with everything in it. */

@@ -9,6 +9,7 @@ import { builtInModules } from "../build/_validators.ts";
 import { compileSchema } from "../src/schema/_compile.ts";
 import { ROOT } from "./_fixtures.ts";
 import { tempDir } from "./_scratch.ts";
+import { exists } from "../src/quietly.ts";
 
 /** What a module exports as `out`, run from its text. */
 async function run(code: string): Promise<unknown> {
@@ -141,14 +142,5 @@ Deno.test("a run of the bundle checks its config files without compiling or cach
   assert.equal(refused.success, false);
   assert.match(new TextDecoder().decode(refused.stderr), /sandbox\.json:1:\d+: mode: /);
   // Compiled nowhere, so cached nowhere.
-  assert.equal(existsSync(`${work.path}/cache/validators`), false);
+  assert.equal(exists(`${work.path}/cache/validators`), false);
 });
-
-function existsSync(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
