@@ -38,9 +38,7 @@ export async function listCommand(settings: Settings): Promise<number> {
     const values = Object.values(env).join("\0");
     const secrets = secretsOf.get(values) ?? callSecrets(env, settings.env);
     secretsOf.set(values, secrets);
-    // Most descriptions hold none of them: the text as it is, without building a scan for it.
-    const held = secrets.some((secret) => description.includes(secret));
-    const shown = held ? redactorOf(secrets).text(description) : description;
+    const shown = redactorOf(secrets).text(description);
     return { name, side_effect: sideEffect, source: scope, description: shown, problems: [] };
   }) as Row[];
   const words = messages(settings.locale);
