@@ -20,7 +20,7 @@ const steps: { say: string; args: string[]; stdin?: string }[] = [
   { say: "One tool in full (env values are redacted)", args: ["show", "whoami"] },
   { say: "Validate the manifests", args: ["check"] },
   {
-    say: "Call a tool (approved by policy here; see README: Approval)",
+    say: "Call a tool (approved by policy here; see docs/approval.md)",
     args: ["call", "word_count", '{"text":"one two three\\nfour"}', "--approve", "always"],
   },
   {

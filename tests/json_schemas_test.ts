@@ -87,30 +87,44 @@ async function rulesReasons(document: unknown): Promise<readonly Phrase[]> {
 // ---------------------------------------------------------------------------------------------
 // Every example
 
-/** The ```json and ```jsonc blocks of the README, parsed (a block that does not parse fails). */
-async function readmeBlocks(): Promise<{ value: unknown; at: number }[]> {
-  const text = await Deno.readTextFile(`${ROOT}README.md`);
-  const blocks: { value: unknown; at: number }[] = [];
-  for (const match of text.matchAll(/```jsonc?\n([\s\S]*?)```/g)) {
-    const at = text.slice(0, match.index).split("\n").length;
-    const parsed = await parseJsonc(match[1]!, phrase("manifest.empty_file"));
-    if (parsed.ok) {
-      blocks.push({ value: parsed.value, at });
-      continue;
+/** The README and the reference in docs/, as paths from the repository's root. */
+async function documents(): Promise<string[]> {
+  const docs: string[] = [];
+  for await (const entry of Deno.readDir(`${ROOT}docs`)) {
+    if (entry.isFile && entry.name.endsWith(".md")) docs.push(`docs/${entry.name}`);
+  }
+  return ["README.md", ...docs.sort()];
+}
+
+/**
+ * The ```json and ```jsonc blocks of the README and docs/, parsed (a block that does not parse
+ * fails), each with where it is (`docs/manifest.md:12`).
+ */
+async function documentBlocks(): Promise<{ value: unknown; where: string }[]> {
+  const blocks: { value: unknown; where: string }[] = [];
+  for (const file of await documents()) {
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    for (const match of text.matchAll(/```jsonc?\n([\s\S]*?)```/g)) {
+      const where = `${file}:${text.slice(0, match.index).split("\n").length}`;
+      const parsed = await parseJsonc(match[1]!, phrase("manifest.empty_file"));
+      if (parsed.ok) {
+        blocks.push({ value: parsed.value, where });
+        continue;
+      }
+      // JSON Lines (the audit trail) is one value a line; anything else must parse.
+      const lines = match[1]!.split("\n").filter((line) => line.trim() !== "");
+      assert.ok(
+        lines.every((line) => {
+          try {
+            JSON.parse(line);
+            return true;
+          } catch {
+            return false;
+          }
+        }),
+        `${where}: a JSON block that does not parse`,
+      );
     }
-    // JSON Lines (the audit trail) is one value a line; anything else must parse.
-    const lines = match[1]!.split("\n").filter((line) => line.trim() !== "");
-    assert.ok(
-      lines.every((line) => {
-        try {
-          JSON.parse(line);
-          return true;
-        } catch {
-          return false;
-        }
-      }),
-      `README.md:${at}: a JSON block that does not parse`,
-    );
   }
   return blocks;
 }
@@ -119,7 +133,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-Deno.test("every manifest, spawn.json, sandbox.json and rule the repository and the README show passes the shipped schema and the loader", async () => {
+Deno.test("every manifest, spawn.json, sandbox.json and rule the repository, the README and docs/ show passes the shipped schema and the loader", async () => {
   const manifests: { value: unknown; where: string }[] = [];
   for (const file of ["examples/.basis/tools.json", "tests/fixtures/manifests/valid.json"]) {
     const parsed = await parseJsonc(
@@ -134,8 +148,7 @@ Deno.test("every manifest, spawn.json, sandbox.json and rule the repository and 
   let spawns = 0;
   let sandboxes = 0;
   let rules = 0;
-  for (const { value, at } of await readmeBlocks()) {
-    const where = `README.md:${at}`;
+  for (const { value, where } of await documentBlocks()) {
     if (isRecord(value) && value.schema === 1 && "tools" in value) {
       manifests.push({ value, where });
     } else if (
@@ -161,7 +174,7 @@ Deno.test("every manifest, spawn.json, sandbox.json and rule the repository and 
   }
   assert.ok(
     manifests.length >= 4 && spawns >= 1 && sandboxes >= 1 && rules >= 1,
-    "the README's examples were found",
+    "the examples of the README and docs/ were found",
   );
   for (const { value, where } of manifests) {
     assert.ok(toolsSchema(value), `${where}: ${ajv.errorsText(toolsSchema.errors)}`);

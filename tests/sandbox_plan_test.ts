@@ -621,8 +621,8 @@ Deno.test({
   assert.deepEqual(rootOnly(program, false), { untrusted: program });
 });
 
-Deno.test("README's Sandbox section lists the hidden paths the sandbox ships with", async () => {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+Deno.test("docs/sandbox.md lists the hidden paths the sandbox ships with", async () => {
+  const readme = await Deno.readTextFile(new URL("../docs/sandbox.md", import.meta.url));
   const bullet = /^- \*\*hidden paths\*\*[^]*?(?=^\S)/m.exec(readme)?.[0] ?? "";
   const listed = [...bullet.matchAll(/`(~[^`]*)`/g)].map((found) => found[1]);
   assert.deepEqual(listed, [...DEFAULT_POLICY.hidden]);

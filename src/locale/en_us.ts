@@ -347,7 +347,7 @@ export const EN_US = {
     "ok: {count} {tools} ({where}), {warnings} {warning_word}: fine as declared, but failing here until fixed (--strict: exit 6)",
   "check.no_manifest": "no manifest found",
   "init.done":
-    "Created {manifest} (tool {tool}) and {script}, the program it runs.\n\nNext:\n  {call}\n      call it: you are asked before it runs, then it prints its answer\n  {rule}\n      remember a rule that lets it run without asking (also for an agent)\n  {mcp}\n      serve it to an agent over MCP (see the README: Use it from an agent)\n  {check}\n      check the manifest after an edit (an editor checks it as you type: see $schema)",
+    "Created {manifest} (tool {tool}) and {script}, the program it runs.\n\nNext:\n  {call}\n      call it: you are asked before it runs, then it prints its answer\n  {rule}\n      remember a rule that lets it run without asking (also for an agent)\n  {mcp}\n      serve it to an agent over MCP (see docs/mcp.md)\n  {check}\n      check the manifest after an edit (an editor checks it as you type: see $schema)",
   "init.exists": "Cannot create {path}: it already exists (nothing was written)",
   "init.inside":
     "Cannot create a manifest here: this directory is in workspace {root}, which has one (nothing was written); use -C . to start another workspace here",
