@@ -1512,6 +1512,14 @@ Deno.test("the loader refuses exactly the strings the shipped schema's patterns 
   }
 });
 
+Deno.test("loadRoster() checks nothing more of a tool holding a value nested too deep to check (no crash on the rest)", async () => {
+  let deep: unknown = [];
+  for (let i = 0; i < 300; i++) deep = [deep];
+  // The argument element is malformed too, but the gate never got to say so.
+  const t = tool({ command: ["cat", { type: 1 }], sandbox: deep });
+  await oneProblem(manifest({ t }), /tool "t": sandbox(?:\[0\])+: /);
+});
+
 Deno.test("loadRoster() keeps a value the schema gate cannot check (a number too large) to its tool", async () => {
   const d = await dirs(
     '{"schema": 1, "tools": {"a": {"description": "x", "input_schema": {}, "command": ["cat"], ' +

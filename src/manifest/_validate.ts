@@ -223,8 +223,9 @@ function beyondShape(
   const written: { index: number; field: string }[] = [];
   command.forEach((element, index) => {
     if (!isObject(element)) argv.push(expanded(["command", index], element));
-    else if (!refused(["command", index])) {
-      written.push({ index, field: element.input as string });
+    // (Not a string when the gate could not check the tool: a value elsewhere nested too deep.)
+    else if (!refused(["command", index]) && typeof element.input === "string") {
+      written.push({ index, field: element.input });
       argv.push(`<${element.input}>`);
     }
   });
