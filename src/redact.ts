@@ -1,6 +1,7 @@
 /**
  * Keeping secrets out of output. The secrets of a call are the values of the tool's manifest `env`
- * and of the `--env` pairs ({@linkcode callSecrets}); a {@linkcode Redactor} built once from them
+ * but its public ones ({@linkcode secretEnv}) and of the `--env` pairs ({@linkcode callSecrets});
+ * a {@linkcode Redactor} built once from them
  * replaces every occurrence of one before text leaves the program through anything basis-tools
  * writes: messages, `--json`, results for a model, spill files, the audit trail, prompts and the
  * program's own streamed output.
@@ -64,6 +65,28 @@ export function isSecret(value: string): boolean {
  */
 export function callSecrets(...layers: readonly Readonly<Record<string, string>>[]): string[] {
   return [...new Set(layers.flatMap((layer) => Object.values(layer)).filter(isSecret))];
+}
+
+/**
+ * A tool's secret variables: its manifest `env` but those it declares public (configuration, which
+ * is shown; a public value may not read a host variable that could hold a secret, see
+ * `src/manifest/_expand.ts`). What {@linkcode callSecrets} is given for a tool.
+ *
+ * @param tool The tool's `env` and the names of its public variables.
+ * @returns The pairs whose values are secrets.
+ * @example A public variable is not a secret
+ * ```ts
+ * import { callSecrets, secretEnv } from "./redact.ts";
+ * const tool = { env: { TOKEN: "s3cr3t", NOTES_DIR: "/var/tmp/notes" }, publicEnv: ["NOTES_DIR"] };
+ * console.assert(callSecrets(secretEnv(tool)).join(" ") === "s3cr3t");
+ * ```
+ */
+export function secretEnv(
+  tool: { readonly env: Readonly<Record<string, string>>; readonly publicEnv?: readonly string[] },
+): Readonly<Record<string, string>> {
+  const open = tool.publicEnv ?? [];
+  if (open.length === 0) return tool.env;
+  return Object.fromEntries(Object.entries(tool.env).filter(([name]) => !open.includes(name)));
 }
 
 /**

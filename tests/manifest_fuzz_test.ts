@@ -31,7 +31,12 @@ function baseManifest(): Record<string, unknown> {
         },
         command: ["./bin/greet", "--home=${HOME}", "${GREETING:-Hello}"],
         cwd: "sub/../dir",
-        env: { TOKEN: CANARY, VIA: "${SECRET}", MODE: "${EMPTY:-fast}" },
+        env: {
+          TOKEN: CANARY,
+          VIA: "${SECRET}",
+          MODE: "${EMPTY:-fast}",
+          DIR: { value: "${HOME}/notes", public: true },
+        },
         side_effect: "external",
         timeout_ms: 5000,
       },

@@ -540,14 +540,14 @@ Deno.test('loadRoster() refuses side_effect "none"', async () => {
 Deno.test("loadRoster() refuses an env value that is not a string", async () => {
   await oneProblem(
     manifest({ t: tool({ env: { A: 1 } }) }),
-    /tool "t": env\.A: must be a string, found a number$/,
+    /tool "t": env\.A: must be a string \(a secret\) or \{"value": "…", "public": true\} \(configuration\), found a number$/,
   );
 });
 
 Deno.test("loadRoster() refuses env that is not an object", async () => {
   await oneProblem(
     manifest({ t: tool({ env: ["A=1"] }) }),
-    /env: must be an object of strings, found an array$/,
+    /env: must be an object of variables, found an array$/,
   );
 });
 
@@ -1200,6 +1200,17 @@ const MANIFESTS: readonly string[] = [
       },
       t12: { ...ok, command: ["x"], files: "tools/*" },
       t13: { ...ok, command: ["x"], files: ["/abs/*", "lib/../up", "a\\", 5, " "] },
+      // Variables: a public one reads no host variable but a few, written as the schema says.
+      t14: {
+        ...ok,
+        command: ["x"],
+        env: {
+          A: 1,
+          B: { value: "${AWS_SECRET_ACCESS_KEY}", public: true },
+          C: { value: "x", public: "yes", pubic: true },
+          D: { value: 5 },
+        },
+      },
       // Arguments taken from the input, each refused for a reason of its own.
       t11: {
         ...ok,
@@ -1349,6 +1360,8 @@ const KEPT: readonly RegExp[] = [
   /\b(?:object|array|string|boolean|integer|number|null)\b/g,
   /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
   /\[\d+\]/g,
+  // Variables' names (HOME, XDG_*_HOME).
+  /\b[A-Z][A-Z0-9_*]*[A-Z]\b/g,
 ];
 
 function assertUkrainian(line: string, problem: ManifestProblem): void {
@@ -1490,6 +1503,7 @@ Deno.test("the loader refuses exactly the strings the shipped schema's patterns 
     ["command[1]", (text) => tool({ command: ["cat", text] })],
     ["env name", (text) => tool({ env: { [text]: "x" } })],
     ["env value", (text) => tool({ env: { A: text } })],
+    ["public env value", (text) => tool({ env: { A: { value: text, public: true } } })],
     ["sandbox.write[0]", (text) => tool({ sandbox: { write: [text] } })],
     ["sandbox.read[0]", (text) => tool({ sandbox: { read: [text] } })],
     ["files[0]", (text) => tool({ files: [text] })],

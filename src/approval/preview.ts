@@ -1,6 +1,7 @@
 /**
  * The preview: what a person or a remembered rule sees of a call. One function builds each kind, with
- * the key order pinned (README: "Approval"). The environment is never part of a preview.
+ * the key order pinned (README: "Approval"). Of the manifest's `env` a preview shows the names, and
+ * the values of the public variables only.
  *
  * @module
  */
@@ -30,8 +31,8 @@ export interface ToolPreview {
   /** Absolute working directory. */
   readonly cwd: string;
   /**
-   * The names of the variables the manifest's `env` sets, sorted (their values are secrets: never
-   * shown; a rule pins them by digest).
+   * The variables the manifest's `env` sets, sorted by name: a public one as `NAME=value`, a secret
+   * one as its name alone (its value is never shown). A rule pins the values by digest.
    */
   readonly env: readonly string[];
   /**
@@ -46,21 +47,21 @@ export interface ToolPreview {
 /**
  * Builds the preview of a declared tool's call, keys in the pinned order.
  *
- * @param spec The tool's name, argv, working directory and manifest `env`.
+ * @param spec The tool's name, argv, working directory, manifest `env` and its public names.
  * @param call The resolved program (absolute path) and the call's sandbox grants.
  * @param input The validated input.
  * @returns The preview object.
  * @example The key order is fixed
  * ```ts
  * import { toolPreview } from "./preview.ts";
- * const spec = { name: "echo", command: ["cat"], cwd: "/w", env: { B: "2", A: "1" } };
+ * const spec = { name: "echo", command: ["cat"], cwd: "/w", env: { B: "2", A: "1" }, publicEnv: ["B"] };
  * const sandbox = { network: false, write: [], read: [] };
  * const preview = toolPreview(spec, { program: "/usr/bin/cat", sandbox }, { a: 1 });
- * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","env":["A","B"],"sandbox":{"network":false,"write":[],"read":[]},"input":{"a":1}}');
+ * console.assert(JSON.stringify(preview) === '{"tool":"echo","program":"/usr/bin/cat","command":["cat"],"cwd":"/w","env":["A","B=2"],"sandbox":{"network":false,"write":[],"read":[]},"input":{"a":1}}');
  * ```
  */
 export function toolPreview(
-  spec: Pick<ToolSpec, "name" | "command" | "cwd" | "env">,
+  spec: Pick<ToolSpec, "name" | "command" | "cwd" | "env" | "publicEnv">,
   call: { readonly program: string; readonly sandbox: PreviewSandbox },
   input: unknown,
 ): ToolPreview {
@@ -69,7 +70,9 @@ export function toolPreview(
     program: call.program,
     command: [...spec.command],
     cwd: spec.cwd,
-    env: Object.keys(spec.env).sort(),
+    env: Object.keys(spec.env).sort().map((name) =>
+      spec.publicEnv?.includes(name) ? `${name}=${spec.env[name]}` : name
+    ),
     sandbox: copySandbox(call.sandbox),
     input,
   };

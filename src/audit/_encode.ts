@@ -11,7 +11,7 @@ import type { AuditEntry } from "./types.ts";
 
 /**
  * Inputs larger than this (compact JSON bytes) are summarised, not copied, in a decision line; so
- * is each argument of the command larger than this (UTF-8 bytes).
+ * is each argument of the command, and each public variable of `env`, larger than this (UTF-8 bytes).
  */
 export const AUDIT_INPUT_LIMIT = 64 * 1024;
 
@@ -32,8 +32,11 @@ function recordedPreview(
   if (inputBytes !== undefined && inputBytes > AUDIT_INPUT_LIMIT && "input" in preview) {
     recorded.input = `[input of ${inputBytes} bytes, not recorded]`;
   }
-  const { command } = recorded;
-  if (Array.isArray(command)) recorded.command = command.map((arg) => recordedArg(arg, secrets));
+  // A public variable (`NAME=value` in `env`) is shown text of the manifest's, as an argument is.
+  for (const key of ["command", "env"]) {
+    const list = recorded[key];
+    if (Array.isArray(list)) recorded[key] = list.map((arg) => recordedArg(arg, secrets));
+  }
   return recorded;
 }
 

@@ -9,7 +9,7 @@
 import { type ManifestProblem, problemOf } from "../errors.ts";
 import type { Roster, ToolSpec, UnavailableTool } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
-import { callSecrets, redactorOf } from "../redact.ts";
+import { callSecrets, redactorOf, secretEnv } from "../redact.ts";
 import { resolveRunProgram } from "../run/resolve_program.ts";
 import { schemaProblem } from "../schema/gate.ts";
 import type { Resolution } from "../run/resolve_program.ts";
@@ -58,7 +58,7 @@ export function programProblem(
   const found = resolveRunProgram({ ...request, env: [env, spec.env] }, programs);
   if (found.ok) return undefined;
   const where = { file: spec.file, tool: spec.name, field: "command[0]" };
-  return problemOf(where, redactorOf(callSecrets(spec.env, env)).phrase(found.reason));
+  return problemOf(where, redactorOf(callSecrets(secretEnv(spec), env)).phrase(found.reason));
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Locale } from "../locale/locale.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect, ToolSpec } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
-import { callSecrets, Redactor } from "../redact.ts";
+import { callSecrets, Redactor, secretEnv } from "../redact.ts";
 import { modelResult } from "../run/model_result.ts";
 import { DEFAULT_MAX_BYTES, resolveRunProgram } from "../run/run_program.ts";
 import { runProgram, startFailureResult } from "../run/run_program.ts";
@@ -174,7 +174,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
   constructor(spec: ToolSpec, context: CallContext) {
     [this.name, this.locale, this.sideEffects] = [spec.name, context.locale, [spec.sideEffect]];
     [this.#spec, this.#context] = [spec, context];
-    this.#redactor = new Redactor(callSecrets(spec.env, context.env));
+    this.#redactor = new Redactor(callSecrets(secretEnv(spec), context.env));
   }
 
   displayName(): string {

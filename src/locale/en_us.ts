@@ -474,17 +474,19 @@ export const EN_US = {
     'property {name} must have "type" "string", "integer", "number" or "boolean" to be an argument, found {found}',
   "manifest.argument_optional":
     "property {name} must be listed in input_schema.required: an argument cannot be left out",
-  "manifest.env_not_object": "must be an object of strings, found {found}",
+  "manifest.env_not_object": "must be an object of variables, found {found}",
   "manifest.env_name_empty": "the variable name must not be empty",
   "manifest.env_name_equals": 'the variable name must not contain "="',
   "manifest.env_name_nul": "the variable name must not contain a NUL character",
+  "manifest.env_value":
+    'must be a string (a secret) or {"value": "…", "public": true} (configuration), found {found}',
   "manifest.side_effect": 'must be "process" or "external", found {value}',
   "manifest.timeout_invalid":
     "must be a whole number of milliseconds greater than 0, found {value}",
   "manifest.timeout_max": "must be at most {max} (about 24.8 days), found {value}",
   "manifest.sandbox_not_object":
     'must be an object of "network", "write" and "read", found {found}',
-  "manifest.sandbox_network": "must be true or false, found {found}",
+  "manifest.not_boolean": "must be true or false, found {found}",
   "manifest.sandbox_paths": "must be an array of paths, found {found}",
   "manifest.sandbox_tilde": 'must start with "~/" to name a path in the home directory',
   "manifest.sandbox_escapes": 'must not climb out of {base} with ".."',
@@ -503,6 +505,8 @@ export const EN_US = {
   "manifest.expand_unsupported":
     'unsupported expansion of variable {variable} (only "${NAME}" and "${NAME:-default}" are supported)',
   "manifest.expand_nested": 'nested "${" in the default of variable {variable} is not supported',
+  "manifest.expand_not_public":
+    "a public value may not read variable {variable}, which may hold a secret (it may read {allowed}; a string value stays secret)",
   "manifest.empty_file": 'empty file (expected {"schema": 1, "tools": {}})',
   // What the patterns of the shipped config schemas (schemas/*.schema.json) mean.
   "config.not_blank": "must not be blank",
@@ -780,6 +784,7 @@ export const EN_US = {
   "help.options": "Options:",
   "help.tool_usage": "Usage: basis-tools call {name} [INPUT|-]\nExample: {example}",
   "help.tool_command": "Runs: {command}",
+  "help.tool_env": "Environment: {env}",
   "help.tool_effect": "Side effect: {effect}",
   "help.tool_effect_timeout": "Side effect: {effect}; time limit: {ms} ms",
   "help.tool_empty": "Input: {} (the schema allows no fields)",

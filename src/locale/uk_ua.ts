@@ -510,17 +510,19 @@ export function ukUA(): Catalogue {
       'щоб бути аргументом, властивість {name} має мати "type" "string", "integer", "number" або "boolean", а отримано {found}',
     "manifest.argument_optional":
       "властивість {name} має бути в input_schema.required: аргумент не можна пропустити",
-    "manifest.env_not_object": "має бути об’єктом із рядковими значеннями, а отримано {found}",
+    "manifest.env_not_object": "має бути об’єктом зі змінними, а отримано {found}",
     "manifest.env_name_empty": "назва змінної не може бути порожньою",
     "manifest.env_name_equals": 'назва змінної не може містити "="',
     "manifest.env_name_nul": "назва змінної не може містити символ NUL",
+    "manifest.env_value":
+      'має бути рядком (секрет) або {"value": "…", "public": true} (налаштування), а отримано {found}',
     "manifest.side_effect": 'має бути "process" або "external", а отримано {value}',
     "manifest.timeout_invalid":
       "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",
     "manifest.timeout_max": "має бути не більшим за {max} (близько 24,8 доби), а отримано {value}",
     "manifest.sandbox_not_object":
       'має бути об’єктом із "network", "write" і "read", а отримано {found}',
-    "manifest.sandbox_network": "має бути true або false, а отримано {found}",
+    "manifest.not_boolean": "має бути true або false, а отримано {found}",
     "manifest.sandbox_paths": "має бути масивом шляхів, а отримано {found}",
     "manifest.sandbox_tilde": 'має починатися з "~/", щоб назвати шлях у домашньому каталозі',
     "manifest.sandbox_escapes": 'не може виходити за межі {base} через ".."',
@@ -541,6 +543,8 @@ export function ukUA(): Catalogue {
       'непідтримувана підстановка змінної {variable} (підтримуються лише "${NAME}" і "${NAME:-default}")',
     "manifest.expand_nested":
       'вкладене "${" у типовому значенні змінної {variable} не підтримується',
+    "manifest.expand_not_public":
+      "публічне значення не може читати змінну {variable}: у ній може бути секрет (можна читати {allowed}; значення-рядок лишається секретом)",
     "manifest.empty_file": 'порожній файл (очікується {"schema": 1, "tools": {}})',
     // Що означають шаблони схем конфігурації (schemas/*.schema.json).
     "config.not_blank": "не може бути порожнім чи лише з пропусків",
@@ -830,6 +834,7 @@ export function ukUA(): Catalogue {
     "help.options": "Параметри:",
     "help.tool_usage": "Використання: basis-tools call {name} [INPUT|-]\nПриклад: {example}",
     "help.tool_command": "Запускає: {command}",
+    "help.tool_env": "Середовище: {env}",
     "help.tool_effect": "Побічна дія: {effect}",
     "help.tool_effect_timeout": "Побічна дія: {effect}; обмеження часу: {ms} мс",
     "help.tool_empty": "Вхідні дані: {} (схема не дозволяє жодних полів)",

@@ -10,6 +10,11 @@
  * (an invalid name, another operator such as `:=` or `-`) is an error. Unterminated `${` and empty
  * `${}` are errors. The result is never expanded again.
  *
+ * A public `env` value (shown in previews, never redacted) may read only the variables of
+ * {@linkcode PUBLIC_VARIABLES}: names of places and of the user, never secrets. Any other is refused
+ * before it is read, so a cloned repository cannot show a host secret (`${AWS_SECRET_ACCESS_KEY}`)
+ * by declaring it public. This is the one place that rule is kept.
+ *
  * @module
  */
 
@@ -19,19 +24,28 @@ import type { EnvLookup } from "../paths.ts";
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
 /**
+ * The variables a public `env` value may read (`*`: any upper-case word): where things are and who
+ * the user is.
+ */
+export const PUBLIC_VARIABLES: readonly string[] =
+  "HOME USER LOGNAME TMPDIR PWD PATH XDG_*_HOME XDG_RUNTIME_DIR".split(" ");
+const PUBLIC = new RegExp(`^(?:${PUBLIC_VARIABLES.join("|").replaceAll("*", "[A-Z]+")})$`);
+
+/**
  * Expands every `${…}` in `text` from `env`.
  *
  * @param text The manifest string.
  * @param env How to read variables.
+ * @param publicValue Whether the value is public: then only {@linkcode PUBLIC_VARIABLES} are read.
  * @returns The expanded value, or every reason it could not be expanded (none quotes `text`).
  */
-export function expand(text: string, env: EnvLookup): string | Phrase[] {
+export function expand(text: string, env: EnvLookup, publicValue = false): string | Phrase[] {
   if (!text.includes("${")) return text;
   const reasons: Phrase[] = [];
   let end = 0;
   const value = text.replace(/\$\{([^}]*)\}/g, (match, inner: string, at: number) => {
     end = at + match.length;
-    const replaced = expandOne(inner, env);
+    const replaced = expandOne(inner, env, publicValue);
     if (typeof replaced === "string") return replaced;
     reasons.push(replaced);
     return "";
@@ -41,13 +55,16 @@ export function expand(text: string, env: EnvLookup): string | Phrase[] {
   return reasons.length > 0 ? reasons : value;
 }
 
-function expandOne(inner: string, env: EnvLookup): string | Phrase {
+function expandOne(inner: string, env: EnvLookup, publicValue: boolean): string | Phrase {
   if (inner === "") return phrase("manifest.expand_empty");
   const name = NAME.exec(inner)?.[0];
   if (name === undefined) return phrase("manifest.expand_bad_name");
   const rest = inner.slice(name.length);
-  const value = env(name);
   const variable = quote(name);
+  if (publicValue && !PUBLIC.test(name)) {
+    return phrase("manifest.expand_not_public", { variable, allowed: PUBLIC_VARIABLES.join(", ") });
+  }
+  const value = env(name);
   if (rest === "") return value ?? phrase("manifest.expand_unset", { variable, name });
   if (!rest.startsWith(":-")) return phrase("manifest.expand_unsupported", { variable });
   const fallback = rest.slice(2);

@@ -210,9 +210,9 @@ function beyondShape(
     return [...bad].some((at) => at === pointer || at.startsWith(`${pointer}/`));
   };
   /** A string field `${VAR}` expands in, expanded: never echoed in a problem. */
-  const expanded = (path: Segment[], value: unknown): string | undefined => {
+  const expanded = (path: Segment[], value: unknown, publicValue = false): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
-    const result = expand(value, context.env);
+    const result = expand(value, context.env, publicValue);
     const nul = typeof result === "string" && result.includes("\0");
     const reasons = typeof result !== "string" ? result : nul ? [phrase("manifest.nul")] : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
@@ -244,8 +244,14 @@ function beyondShape(
     : [];
   const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd) : undefined;
   const env: Record<string, string> = Object.create(null);
+  const publicEnv: string[] = [];
   for (const [key, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
-    const text = expanded(["env", key], value);
+    // A string is a secret; {"value", "public"} says which it is.
+    const open = isObject(value) && value.public === true;
+    if (open) publicEnv.push(key);
+    const text = isObject(value)
+      ? expanded(["env", key, "value"], value.value, open)
+      : expanded(["env", key], value);
     if (text !== undefined) env[key] = text;
   }
   const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
@@ -274,6 +280,7 @@ function beyondShape(
     program: program(context.root, argv[0]!),
     cwd: cwd === undefined || cwd === "" ? context.root : resolvePath(context.root, cwd),
     env: Object.freeze(env),
+    ...(publicEnv.length === 0 ? {} : { publicEnv: Object.freeze(publicEnv.sort()) }),
     sideEffect: external ? "external" : "process",
     timeoutMs: typeof raw.timeout_ms === "number" ? raw.timeout_ms : 120_000,
     sandbox: Object.freeze({

@@ -26,6 +26,7 @@ const KEYS: Readonly<Record<string, readonly string[]>> = {
   tool: Object.keys(TOOL),
   sandbox: Object.keys(TOOL.sandbox.properties),
   argument: ["input"],
+  "env.value": Object.keys(TOOLS_SCHEMA.definitions.envValue.anyOf[1]!.properties!),
 };
 
 /** The words for a value of the wrong type, naming what was found (default: not a string). */
@@ -39,7 +40,8 @@ const WRONG_TYPE: Readonly<Record<string, MessageKey>> = {
   program: "manifest.argument_not_string",
   env: "manifest.env_not_object",
   sandbox: "manifest.sandbox_not_object",
-  network: "manifest.sandbox_network",
+  network: "manifest.not_boolean",
+  "env.public": "manifest.not_boolean",
   write: "manifest.sandbox_paths",
   read: "manifest.sandbox_paths",
   files: "manifest.files_list",
@@ -112,7 +114,9 @@ function kindOf(path: readonly Segment[]): string {
   if (field === "sandbox" && second !== undefined) {
     return third === undefined ? String(second) : "grant";
   }
-  if (field === "env" && second !== undefined) return "env.value";
+  if (field === "env" && second !== undefined) {
+    return third === undefined ? "env.value" : third === "public" ? "env.public" : "env.text";
+  }
   if (field === "files" && second !== undefined) return "glob";
   return String(field);
 }
@@ -129,6 +133,9 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   if (keyword === "required") {
     const missing = String(params.missingProperty);
     if (kind === "argument") return say(phrase("manifest.argument_shape"));
+    if (kind === "env.value") {
+      return report(path, "value", fieldName([...path, missing]), phrase("manifest.required"));
+    }
     const reason = missing === "schema"
       ? phrase("manifest.schema_required", { version: SCHEMA_VERSION })
       : missing === "tools"
@@ -173,10 +180,11 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     return keyword === "anyOf" ? typed(`manifest.${key}`, { value: show(value) }) : undefined;
   }
   const text = typeof value === "string" ? value : undefined;
-  if (kind === "argument") {
-    // A string or {"input": …} (anyOf): only the failures of the kind the value has count.
+  if (kind === "argument" || kind === "env.value") {
+    // A string or an object (anyOf): only the failures of the kind the value has count.
     if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text != null))) return;
-    return typed(keyword === "anyOf" ? "manifest.argument_not_string" : "manifest.nul");
+    if (keyword !== "anyOf") return typed("manifest.nul");
+    return typed(kind === "argument" ? "manifest.argument_not_string" : "manifest.env_value");
   }
   if (keyword === "type") {
     if (kind === "program" && isObject(value)) return typed("manifest.argument_program");

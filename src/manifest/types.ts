@@ -82,8 +82,16 @@ export interface ToolSpec {
   readonly program: string;
   /** Absolute working directory. */
   readonly cwd: string;
-  /** Expanded environment pairs. The values are secrets: never print them. */
+  /**
+   * Expanded environment pairs, as the program gets them. Their values are secrets, never printed,
+   * but for those `publicEnv` names.
+   */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The variables of `env` declared public (`{"value": …, "public": true}`), sorted: configuration,
+   * shown in previews and never redacted (a secret inside one still is). Absent when none is.
+   */
+  readonly publicEnv?: readonly string[];
   /** Default `"process"`. */
   readonly sideEffect: SideEffect;
   /** Default 120000. */

@@ -18,7 +18,7 @@ import {
   stateDir,
 } from "../paths.ts";
 import { attempt } from "../quietly.ts";
-import { callSecrets, redactorOf } from "../redact.ts";
+import { callSecrets, redactorOf, secretEnv } from "../redact.ts";
 import { KILL_PROGRAMS, loaderVarNames, resolveProgram } from "../run/mod.ts";
 import { KEPT_ENV } from "../spawn/limits.ts";
 import { SPAWN_DEPTH_VAR } from "../spawn/lineage.ts";
@@ -192,7 +192,7 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const read = new Set([roster.root, roster.configDir, cache, joinPath(state, "spill")]);
   for (const path of options.code ?? []) read.add(path);
   const users = new Map<string, ProgramRequest[]>();
-  const redactor = redactorOf(callSecrets(callEnv, ...specs.map((spec) => spec.env)));
+  const redactor = redactorOf(callSecrets(callEnv, ...specs.map(secretEnv)));
   for (const request of requests) {
     const located = locate(request.program, request.path ?? callPath);
     const user = typeof request.user === "string" ? request.user : english(request.user);

@@ -84,7 +84,11 @@ export function renderRequest(
     field("prompt.command", palette.cyan(command.map(arg).join(" ")));
     field("prompt.cwd", arg(cwd));
     if (env.length > 0) {
-      field("prompt.env", t("prompt.env_names", { names: shown(env.join(", ")) }));
+      // A public variable as NAME=value, one a line; the names of the secret ones after them.
+      const secret = env.filter((entry) => !entry.includes("="));
+      const names = secret.length > 0 && t("prompt.env_names", { names: shown(secret.join(", ")) });
+      const open = env.filter((entry) => entry.includes("=")).map(arg);
+      field("prompt.env", [...open, ...names ? [names] : []].join("\n"));
     }
     field("prompt.sandbox", sandbox(request.preview.sandbox));
     // The program's exact stdin when known (its numbers' digits as written).

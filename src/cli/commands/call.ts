@@ -29,7 +29,7 @@ import type {
 import { BasisError, errorLines, ManifestError } from "../../errors.ts";
 import { parseKeepingNumbers } from "../../json_text.ts";
 import { messages } from "../../locale/messages.ts";
-import { callSecrets, Redactor } from "../../redact.ts";
+import { callSecrets, Redactor, secretEnv } from "../../redact.ts";
 import { abortOnInterrupt } from "../../run/interrupt.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
@@ -132,7 +132,7 @@ export async function callCommand(
     } else {
       const roster = await rosterFor(settings, { only: tool });
       const spec = findTool(roster, tool);
-      redactor = new Redactor(callSecrets(spec.env, settings.env));
+      redactor = new Redactor(callSecrets(secretEnv(spec), settings.env));
       const spillDir = settings.json ? settings.spillDir : false;
       const built = context(roster.root, { spillDir });
       // A program that cannot be found makes the tool unavailable, as a problem of its declaration

@@ -19,7 +19,7 @@ import type { ToolSpec } from "../../manifest/types.ts";
 import { canonicalPath, isAbsolutePath, joinPath, parentPath, resolvePath } from "../../paths.ts";
 import { workspaceFile } from "../../approval/rules/content.ts";
 import { quietly } from "../../quietly.ts";
-import { callSecrets, redactorOf } from "../../redact.ts";
+import { callSecrets, redactorOf, secretEnv } from "../../redact.ts";
 import { rosterFor, spawnConfigFor } from "../_roster.ts";
 import type { Settings } from "../settings.ts";
 
@@ -62,9 +62,11 @@ export async function checkCommand(
       const of = (field: string, reason: Phrase, secrets: readonly string[]) =>
         problemOf({ file: spec.file, tool: spec.name, field }, redactorOf(secrets).phrase(reason));
       const cwd = cwdProblem(spec.cwd);
-      if (cwd !== undefined) warnings.push(of("cwd", cwd, callSecrets(spec.env, settings.env)));
+      if (cwd !== undefined) {
+        warnings.push(of("cwd", cwd, callSecrets(secretEnv(spec), settings.env)));
+      }
       const hint = filesHint(spec, root);
-      if (hint !== undefined) hints.push(of("files", hint, callSecrets(spec.env)));
+      if (hint !== undefined) hints.push(of("files", hint, callSecrets(secretEnv(spec))));
     }
     const order = roster.sources.map((source) => source.path);
     // File by file, in file order; what the declaration cannot show (a program, a schema that

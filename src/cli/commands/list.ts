@@ -5,7 +5,7 @@
  * @module
  */
 
-import { callSecrets, redactorOf } from "../../redact.ts";
+import { callSecrets, redactorOf, secretEnv } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
 import type { ManifestProblem } from "../../errors.ts";
 import { listOf, messages } from "../../locale/messages.ts";
@@ -33,8 +33,9 @@ export async function listCommand(settings: Settings): Promise<number> {
       const { scope, description, problems } = entry.unavailable;
       return { name, side_effect: null, source: scope, description: description || null, problems };
     }
-    const { sideEffect, scope, description, env } = entry.spec;
+    const { sideEffect, scope, description } = entry.spec;
     // A description is shown; a secret of the tool's (or an --env one) never is.
+    const env = secretEnv(entry.spec);
     const values = Object.values(env).join("\0");
     const secrets = secretsOf.get(values) ?? callSecrets(env, settings.env);
     secretsOf.set(values, secrets);

@@ -15,7 +15,7 @@ import type { Rule, RuleInput, ToolConditions } from "../../approval/rules/types
 import type { ToolSpec } from "../../manifest/types.ts";
 import { parseKeepingNumbers } from "../../json_text.ts";
 import { jsonDetail } from "../_call_input.ts";
-import { callSecrets } from "../../redact.ts";
+import { callSecrets, secretEnv } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
@@ -213,7 +213,7 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
     const roster = await rosterFor(settings, { whole: true });
     root = roster.root;
     const spec = findTool(roster, tool);
-    secrets = callSecrets(spec.env, settings.env);
+    secrets = callSecrets(secretEnv(spec), settings.env);
     if (decision === "allow" && isObject(when)) {
       const now = await pinnedNow(spec, settings, root, global === true, given?.program);
       const pins = now.when as Record<string, unknown>;

@@ -8,7 +8,7 @@
 
 import { displayArg, quoteArgv, visibleLines } from "../../approval/shell_quote.ts";
 import { messages } from "../../locale/messages.ts";
-import { callSecrets, REDACTED, redactorOf } from "../../redact.ts";
+import { callSecrets, REDACTED, redactorOf, secretEnv } from "../../redact.ts";
 import type { ChildPolicy } from "../../spawn/child.ts";
 import { loadSpawnConfig, namedAgents, reachPolicy } from "../../spawn/config.ts";
 import { KEPT_ENV, spawnTimeout } from "../../spawn/limits.ts";
@@ -38,10 +38,9 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   const spec = findTool(await rosterFor(settings), name);
   // An env value (or an --env one) may also be in the argv, the cwd, the description, a schema or
   // the file's path: everything shown is hidden through the same secrets.
-  const redactor = redactorOf(callSecrets(spec.env, settings.env));
+  const redactor = redactorOf(callSecrets(secretEnv(spec), settings.env));
   const hide = (text: string) => redactor.text(text);
   const fromInput = new Map((spec.inputArguments ?? []).map((arg) => [arg.index, arg.field]));
-  const envNames = Object.keys(spec.env).sort();
   const { network, write, read } = spec.sandbox;
   if (settings.json) {
     outJson(redactor.value({
@@ -52,7 +51,13 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       command: spec.command.map((arg, i) => fromInput.has(i) ? { input: fromInput.get(i) } : arg),
       program: spec.program,
       cwd: spec.cwd,
-      env: Object.fromEntries(envNames.map((key) => [key, REDACTED])),
+      // A public value as it is (any secret inside it hidden with the rest), a secret one never.
+      env: Object.fromEntries(
+        Object.keys(spec.env).sort().map((key) => [
+          key,
+          spec.publicEnv?.includes(key) ? spec.env[key] : REDACTED,
+        ]),
+      ),
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
       // As declared (paths resolved against the root, "~" kept): what a call asks the sandbox for.
@@ -71,7 +76,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     write.length > 0 ? [t("prompt.sandbox_write", { paths: write.join(", ") })] : [],
     read.length > 0 ? [t("prompt.sandbox_read", { paths: read.join(", ") })] : [],
   ].flat();
-  const env = envNames.map((key) => `${key}=${REDACTED}`).join(" ");
+  const env = envText(spec, hide);
   const lines = [
     `${spec.name} — ${spec.description}`,
     ...fieldLines([
@@ -111,6 +116,22 @@ export async function showCommand(settings: Settings, name: string): Promise<num
 export function commandText(spec: ToolSpec, hide: (text: string) => string): string {
   const fromInput = new Set(spec.inputArguments?.map((arg) => arg.index));
   return spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" ");
+}
+
+/**
+ * A tool's `env` as help and show print it: `NAME=value` for a public variable (hidden, then
+ * quoted for a shell), `NAME=[redacted]` for a secret one, sorted by name.
+ *
+ * @param spec The tool.
+ * @param hide What hides its secrets.
+ * @returns The pairs, joined by spaces (`""` when it sets none).
+ */
+export function envText(spec: ToolSpec, hide: (text: string) => string): string {
+  return Object.keys(spec.env).sort().map((key) =>
+    spec.publicEnv?.includes(key)
+      ? displayArg(hide(`${key}=${spec.env[key]}`))
+      : `${key}=${REDACTED}`
+  ).join(" ");
 }
 
 /** A schema under its label, as indented JSON. */

@@ -7,9 +7,9 @@
  */
 
 import { cellText, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
-import { commandText } from "./show.ts";
+import { commandText, envText } from "./show.ts";
 import { messages } from "../../locale/messages.ts";
-import { callSecrets, redactorOf } from "../../redact.ts";
+import { callSecrets, redactorOf, secretEnv } from "../../redact.ts";
 import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { findTool, rosterFor } from "../_roster.ts";
@@ -80,13 +80,14 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     ? spawnTool(await loadSpawnConfig(settings.configDir), toolContext(settings))
     : undefined;
   // An env value (or an --env one) may be written anywhere in a declaration: hidden, as by show.
-  const redactor = redactorOf(callSecrets(spec?.env ?? {}, settings.env));
+  const redactor = redactorOf(callSecrets(spec === undefined ? {} : secretEnv(spec), settings.env));
   const hide = (text: string) => redactor.text(text);
   const description = spec?.description ?? tool!.description();
   const schema: Readonly<Json> = spec?.inputSchema ?? SPAWN_INPUT_SCHEMA;
   const effect = spec?.sideEffect ?? tool!.sideEffects.join(", ");
   const timeoutMs = spec?.timeoutMs;
   const command = spec && commandText(spec, hide);
+  const env = (spec && envText(spec, hide)) || undefined;
   // The top-level fields, in the order `properties` lists them.
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
@@ -107,7 +108,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   const input = shellQuote(JSON.stringify(redactor.value(example)));
   const call = `basis-tools call ${shellQuote(name)} ${input}`;
   if (settings.json) {
-    const shown = { name, description, side_effect: effect, timeout_ms: timeoutMs, command };
+    const shown = { name, description, side_effect: effect, timeout_ms: timeoutMs, command, env };
     outJson(redactor.value({ ...shown, fields, example: call, input_schema: schema }));
     return 0;
   }
@@ -117,6 +118,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     "",
     t("help.tool_usage", { name, example: call }),
     ...(command === undefined ? [] : [t("help.tool_command", { command })]),
+    ...(env ? [t("help.tool_env", { env })] : []),
     timeoutMs === undefined
       ? t("help.tool_effect", { effect })
       : t("help.tool_effect_timeout", { effect, ms: timeoutMs }),
