@@ -1231,6 +1231,24 @@ const MANIFESTS: readonly string[] = [
           true,
         ],
       },
+      // Optional arguments and success exit codes, each refused for a reason of its own.
+      t14: {
+        ...ok,
+        input_schema: {
+          type: "object",
+          properties: { s: { type: "string" }, b: { type: "boolean" } },
+        },
+        command: [
+          "x",
+          { input: "s", flag: "-s" },
+          { input: "b", flag: "-" },
+          { input: "s", prefix: "-" },
+          { input: "b", flag: "-b", prefix: "--b=" },
+        ],
+        success_exit_codes: [],
+      },
+      t15: { ...ok, command: ["x"], success_exit_codes: [0, 256, 0] },
+      t16: { ...ok, command: ["x"], success_exit_codes: 1 },
     },
   }),
   // JSON.stringify drops "__proto__" keys made by literals; written out, JSON.parse keeps them.
@@ -1358,7 +1376,7 @@ const KEPT: readonly RegExp[] = [
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
   // JSON's type names, as a schema names them.
   /\b(?:object|array|string|boolean|integer|number|null)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|output_schema|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|success_exit_codes|output_schema|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input|flag|prefix)\b/g,
   /\[\d+\]/g,
   // Variables' names (HOME, XDG_*_HOME).
   /\b[A-Z][A-Z0-9_*]*[A-Z]\b/g,

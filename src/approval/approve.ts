@@ -23,7 +23,7 @@ import type { SpawnSideEffect } from "../spawn/types.ts";
 import type { PromptRequest, SpawnPreview, TerminalAnswer } from "./terminal/types.ts";
 import type { ApprovalPolicy } from "./policy.ts";
 import { describeChanges, keepApproved } from "./rules/approved.ts";
-import { pinConditions } from "./rules/pin.ts";
+import { declaredArgv, pinConditions } from "./rules/pin.ts";
 
 export { APPROVAL_POLICIES, type ApprovalPolicy } from "./policy.ts";
 
@@ -52,10 +52,12 @@ export type ApprovalRequest =
        */
       readonly env?: Readonly<Record<string, string>>;
       /**
-       * The positions of `preview.command` filled from the input: "always allow" and "never" pin
-       * them as any value (the input is not pinned), the other arguments exactly. @default []
+       * The arguments of `preview.command` taken from the input, in argv order, each where it is
+       * (or, when the call leaves an optional one out, where it would be): "always allow" and
+       * "never" pin each as its declaration — any value of its field, present or not for an
+       * optional one (the input is not pinned) — and the other arguments exactly. @default []
        */
-      readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
+      readonly fromInput?: readonly InputSlot[];
       /**
        * The manifest's `files`: globs, relative to the workspace root, of the rest of the tool's
        * code, pinned by an allow rule as one digest. @default []
@@ -69,6 +71,20 @@ export type ApprovalRequest =
       readonly preview: SpawnPreview;
     }
   );
+
+/**
+ * An argument of a declared tool's command taken from the input: `{"input": field}`, or the
+ * optional `{"input": field, "flag": …}` or `{"input": field, "prefix": …}`. `index` is its
+ * position in the call's argv; for an optional one the call leaves out (`absent`), the position
+ * it would have (before the argument now there).
+ */
+export interface InputSlot {
+  readonly index: number;
+  readonly field: string;
+  readonly flag?: string;
+  readonly prefix?: string;
+  readonly absent?: true;
+}
 
 /** The answer, and who gave it. */
 export interface Decision {
@@ -218,6 +234,10 @@ export async function verdictFor(
 function contentOf(request: ApprovalRequest, options: ApprovalOptions): () => Promise<CallContent> {
   let found: Promise<CallContent> | undefined;
   const place = { root: options.root, cacheDir: options.cacheDir };
+  // Numbered as the manifest declares the command, whichever optional arguments a call has.
+  const declared = request.kind === "spawn"
+    ? []
+    : declaredArgv(request.preview.command, request.fromInput);
   // A task's words are no command: nothing of a task is pinned.
   const subject: ContentSubject = request.kind === "spawn"
     ? {
@@ -228,7 +248,8 @@ function contentOf(request: ApprovalRequest, options: ApprovalOptions): () => Pr
     : {
       kind: "tool",
       ...request.preview,
-      fromInput: request.fromInput?.map((arg) => arg.index),
+      command: declared.map((arg) => typeof arg === "string" ? arg : ""),
+      fromInput: declared.flatMap((arg, index) => typeof arg === "string" ? [] : [index]),
       files: request.files,
     };
   return () => found ??= callContent(subject, place);

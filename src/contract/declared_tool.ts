@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { InputSlot } from "../approval/approve.ts";
 import { toolPreview } from "../approval/preview.ts";
 import { BasisError } from "../errors.ts";
 import { foundPhrase, jsonKind } from "../json_kind.ts";
@@ -245,11 +246,11 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const stdin = options.encodedInput ?? new TextEncoder().encode(JSON.stringify(args));
     // Each argument taken from the input is filled in before the preview, so that what is
     // approved is what runs; a value the argument rules refuse is a refusal of the input.
-    const argv = spec.inputArguments === undefined
-      ? spec.command
+    const filled = spec.inputArguments === undefined
+      ? { argv: spec.command, fromInput: undefined }
       : fillArguments(spec.command, spec.inputArguments, args as never, stdin);
-    if ("pointer" in argv) throw this.#refused(argv.pointer, words.say(argv.reason));
-    return new Execution(spec.name, args, (sinks) => this.#run(args, argv, stdin, sinks));
+    if ("pointer" in filled) throw this.#refused(filled.pointer, words.say(filled.reason));
+    return new Execution(spec.name, args, (sinks) => this.#run(args, filled, stdin, sinks));
   }
 
   #refused(pointer: string, reason: string): ToolError {
@@ -305,7 +306,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
    */
   async #run(
     input: unknown,
-    argv: readonly string[],
+    { argv, fromInput }: { argv: readonly string[]; fromInput: InputSlot[] | undefined },
     stdin: Uint8Array,
     sinks: Sinks,
   ): Promise<ToolOutput<DeclaredToolExtra>> {
@@ -321,6 +322,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       stdin,
       env: [context.env, spec.env],
       timeoutMs: context.timeoutMs ?? spec.timeoutMs,
+      ...(spec.successExitCodes && { successExitCodes: spec.successExitCodes }),
     };
     const request = {
       tool: spec.name,
@@ -328,9 +330,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       source: spec.scope,
       stdin,
       env: spec.env,
-      ...(spec.inputArguments && {
-        fromInput: spec.inputArguments.map(({ index, field }) => ({ index, field })),
-      }),
+      ...(fromInput && { fromInput }),
       ...(spec.files && { files: spec.files }),
     };
     const notStarted = async (failure: Parameters<typeof startFailureResult>[1]) => {

@@ -23,6 +23,7 @@ export const EN_US = {
   "run.no_reason": "no reason was given",
   "run.cut": "{text}… (cut; {size} in all)",
   "run.printed_nothing": "{label} finished and printed nothing",
+  "run.printed_nothing_code": "{label} finished with exit code {code} and printed nothing",
   "run.interrupted": "{label} was interrupted",
   "run.interrupted_stopped": "{label} was interrupted; its process group was stopped",
   "run.cut_note": "[output cut at {size} / {lines} lines; {bytes} bytes in all]",
@@ -303,6 +304,7 @@ export const EN_US = {
   "show.env": "env",
   "show.side_effect": "side effect",
   "show.timeout": "timeout",
+  "show.success": "success exit codes",
   "show.sandbox": "sandbox",
   "show.sandbox_default": "nothing beyond the default sandbox",
   "show.files": "files",
@@ -473,7 +475,14 @@ export const EN_US = {
   "manifest.argument_type":
     'property {name} must have "type" "string", "integer", "number" or "boolean" to be an argument, found {found}',
   "manifest.argument_optional":
-    "property {name} must be listed in input_schema.required: an argument cannot be left out",
+    'property {name} must be listed in input_schema.required: a plain argument cannot be left out (an optional one is written with "flag" or "prefix")',
+  "manifest.argument_flag_type":
+    'property {name} must have "type" "boolean" to be a flag (present when true), found {found}',
+  "manifest.argument_flag":
+    'must be one option: "-" and at least one more character, no space or control character, and not "--"',
+  "manifest.argument_prefix":
+    'must be an option ending with "=", such as "--max-count=": the value comes after the "=", so it can never pick the option',
+  "manifest.argument_flag_prefix": 'an argument has "flag" or "prefix", not both',
   "manifest.env_not_object": "must be an object of variables, found {found}",
   "manifest.env_name_empty": "the variable name must not be empty",
   "manifest.env_name_equals": 'the variable name must not contain "="',
@@ -484,6 +493,10 @@ export const EN_US = {
   "manifest.timeout_invalid":
     "must be a whole number of milliseconds greater than 0, found {value}",
   "manifest.timeout_max": "must be at most {max} (about 24.8 days), found {value}",
+  "manifest.exit_codes": "must be an array of exit codes, found {found}",
+  "manifest.exit_codes_empty": "must list at least one exit code",
+  "manifest.exit_codes_twice": "lists exit code {value} twice",
+  "manifest.exit_code": "must be a whole number from 0 to 255, found {value}",
   "manifest.sandbox_not_object":
     'must be an object of "network", "write" and "read", found {found}',
   "manifest.not_boolean": "must be true or false, found {found}",
@@ -801,6 +814,10 @@ export const EN_US = {
   "help.tool_other_fields": "Fields not listed here are allowed too.",
   "help.tool_argument":
     "The value of {field} is also argument {index} of the command (<{field}> above).",
+  "help.tool_flag":
+    "When {field} is true, argument {index} of the command is {flag} ([{flag}] above); else it is left out.",
+  "help.tool_prefix":
+    "When {field} is given, argument {index} of the command is {prefix} and its value ([{prefix}<{field}>] above); else it is left out.",
   "help.top":
     "basis-tools — declared programs as typed, schema-checked, approved tools\n\nUsage: basis-tools [options] <command> [arguments]\n\nCommands:\n  init                    start a workspace: .basis/tools.json and an example tool\n  list                    the roster: name, side effect, source, description\n  show NAME               one tool in full (env values redacted)\n  check                   validate the manifests (exit 0, or 6 with one line per problem)\n  call NAME [INPUT|-]     run one tool with a JSON object as input\n                          (call NAME --help: the tool's description and input fields)\n  spawn STRING            '!cmd' runs a command, '!@target cmd' runs it on a target,\n                          anything else is a task for the configured subagent\n  schema [--format F]     tool definitions for a model API: openai (default), anthropic,\n                          mcp, gemini (what Gemini CLI's discoveryCommand reads)\n  rules list|add|test|remove|check   the remembered approval rules\n  permissions             the least-privilege Deno permissions for this workspace\n  mcp                     serve the roster to an MCP client over stdio\n  help [COMMAND]          this help, or a command's\n\n{global}\n\nExit codes: 0 ok, 1 tool failed, 2 usage, 3 timed out, 4 input refused, 5 denied,\n6 manifest invalid, 130 interrupted.",
   "help.init":
@@ -824,7 +841,7 @@ export const EN_US = {
   "help.schema":
     'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes. --locale changes the texts of the built-in spawn tool, never names or\nschemas. Tools that cannot be used are left out, with a line on stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, "basis-tools-call" being a link to the binary: Gemini CLI runs\nit with the tool\'s name as its only argument and the arguments as JSON on stdin.',
   "help.rules":
-    "Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule's\nconditions are per field of the call's preview and must all hold. Without conditions, add pins\nthe tool's current program, argv and cwd (an argument taken from the input matches any value). A\ndeny rule beats an ask rule, which beats an allow rule. Rules are scoped to the current workspace\n(its real path) unless --global is given. test prints the preview and the decision that would be\ntaken, running nothing: exit 0 when allowed, 5 when not. list is cut to the terminal's width.",
+    "Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule's\nconditions are per field of the call's preview and must all hold. Without conditions, add pins\nthe tool's current program, argv and cwd (an argument taken from the input matches any value,\nand an optional one its absence too). A deny rule beats an ask rule, which beats an allow rule.\nRules are scoped to the current workspace (its real path) unless --global is given. test prints\nthe preview and the decision that would be taken, running nothing: exit 0 when allowed, 5 when\nnot. list is cut to the terminal's width.",
   "opt.workspace": "workspace root (default: nearest ancestor holding\n.basis/tools.json)",
   "opt.config_dir":
     "global config directory (default: $BASIS_CONFIG_DIR,\n$XDG_CONFIG_HOME/basis, ~/.config/basis)",

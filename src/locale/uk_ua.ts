@@ -31,6 +31,7 @@ export function ukUA(): Catalogue {
     "run.no_reason": "причину не вказано",
     "run.cut": "{text}… (обрізано; усього {size})",
     "run.printed_nothing": "{label}: завершено, нічого не виведено",
+    "run.printed_nothing_code": "{label}: завершено з кодом {code}, нічого не виведено",
     "run.interrupted": "{label}: перервано",
     "run.interrupted_stopped": "{label}: перервано; групу процесів зупинено",
     "run.cut_note": "[вивід обрізано до {size} / {lines} рядків; усього {bytes} Б]",
@@ -332,6 +333,7 @@ export function ukUA(): Catalogue {
     "show.env": "змінні",
     "show.side_effect": "побічна дія",
     "show.timeout": "обмеження часу",
+    "show.success": "коди успішного завершення",
     "show.sandbox": "пісочниця",
     "show.sandbox_default": "нічого понад типову пісочницю",
     "show.files": "файли",
@@ -509,7 +511,14 @@ export function ukUA(): Catalogue {
     "manifest.argument_type":
       'щоб бути аргументом, властивість {name} має мати "type" "string", "integer", "number" або "boolean", а отримано {found}',
     "manifest.argument_optional":
-      "властивість {name} має бути в input_schema.required: аргумент не можна пропустити",
+      'властивість {name} має бути в input_schema.required: звичайний аргумент не можна пропустити (необов’язковий записують із "flag" або "prefix")',
+    "manifest.argument_flag_type":
+      'щоб бути прапорцем (присутнім, коли true), властивість {name} має мати "type" "boolean", а отримано {found}',
+    "manifest.argument_flag":
+      'має бути одним параметром: "-" і принаймні ще один символ, без пробілів і керівних символів, і не "--"',
+    "manifest.argument_prefix":
+      'має бути параметром, що закінчується на "=", як-от "--max-count=": значення йде після "=", тож ніколи не може вибрати параметр',
+    "manifest.argument_flag_prefix": 'аргумент має або "flag", або "prefix", але не обидва',
     "manifest.env_not_object": "має бути об’єктом зі змінними, а отримано {found}",
     "manifest.env_name_empty": "назва змінної не може бути порожньою",
     "manifest.env_name_equals": 'назва змінної не може містити "="',
@@ -520,6 +529,10 @@ export function ukUA(): Catalogue {
     "manifest.timeout_invalid":
       "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",
     "manifest.timeout_max": "має бути не більшим за {max} (близько 24,8 доби), а отримано {value}",
+    "manifest.exit_codes": "має бути масивом кодів завершення, а отримано {found}",
+    "manifest.exit_codes_empty": "має містити принаймні один код завершення",
+    "manifest.exit_codes_twice": "код завершення {value} вказано двічі",
+    "manifest.exit_code": "має бути цілим числом від 0 до 255, а отримано {value}",
     "manifest.sandbox_not_object":
       'має бути об’єктом із "network", "write" і "read", а отримано {found}',
     "manifest.not_boolean": "має бути true або false, а отримано {found}",
@@ -850,6 +863,10 @@ export function ukUA(): Catalogue {
     "help.tool_heading_description": "ОПИС",
     "help.tool_other_fields": "Поля, яких тут немає, теж дозволено.",
     "help.tool_argument": "Значення {field} також є аргументом {index} команди (<{field}> вище).",
+    "help.tool_flag":
+      "Коли {field} дорівнює true, аргумент {index} команди — {flag} ([{flag}] вище); інакше його немає.",
+    "help.tool_prefix":
+      "Коли {field} задано, аргумент {index} команди — {prefix} і його значення ([{prefix}<{field}>] вище); інакше його немає.",
     "help.top":
       "basis-tools — оголошені програми як типізовані інструменти зі схемою та підтвердженням\n\nВикористання: basis-tools [параметри] <команда> [аргументи]\n\nКоманди:\n  init                    почати робочий простір: .basis/tools.json і приклад інструмента\n  list                    перелік інструментів: назва, побічна дія, джерело, опис\n  show NAME               один інструмент повністю (значення змінних приховано)\n  check                   перевірити маніфести (код 0, або 6 і по рядку на кожну проблему)\n  call NAME [INPUT|-]     запустити інструмент з об’єктом JSON як вхідними даними\n                          (call NAME --help: опис інструмента та поля його вхідних даних)\n  spawn STRING            '!cmd' виконує команду, '!@target cmd' виконує її на цілі,\n                          будь-що інше — завдання для налаштованого субагента\n  schema [--format F]     визначення інструментів для API моделі: openai (типово), anthropic,\n                          mcp, gemini (те, що читає discoveryCommand у Gemini CLI)\n  rules list|add|test|remove|check   збережені правила підтвердження\n  permissions             мінімально необхідні дозволи Deno для цього робочого простору\n  mcp                     надавати інструменти клієнтові MCP через stdio\n  help [COMMAND]          ця довідка або довідка команди\n\n{global}\n\nКоди завершення: 0 успіх, 1 збій інструмента, 2 неправильне використання, 3 час вичерпано,\n4 вхідні дані відхилено, 5 відмовлено, 6 маніфест недійсний, 130 перервано.",
     "help.init":
@@ -891,7 +908,7 @@ stderr_truncated, duration_ms}. Налаштування: spawn.json у ката
     "help.schema":
       'Використання: basis-tools schema [--format openai|anthropic|mcp|gemini] [--locale LOCALE]\n\nВиводить визначення інструментів (спершу оголошені, потім spawn) одним масивом JSON у формі, яку\nприймає API моделі. --locale змінює тексти вбудованого інструмента spawn, але ніколи не назви чи\nсхеми. Інструменти, якими не можна скористатися, пропускаються, з рядком у stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, де "basis-tools-call" — посилання на двійковий файл: Gemini CLI\nзапускає його з назвою інструмента єдиним аргументом і аргументами як JSON у stdin.',
     "help.rules":
-      "Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nБез умов add закріплює поточні програму, argv і cwd інструмента (аргумент із вхідних даних\nзбігається з будь-яким значенням). Правило deny переважає правило ask, а те — правило allow.\nПравила діють у поточному робочому просторі (його справжньому шляху), якщо не задано --global.\ntest показує попередній перегляд і рішення, нічого не запускаючи: код 0, якщо дозволено, 5 — якщо\nні. list обрізано до ширини термінала.",
+      "Використання: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [умови] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nЗбережені правила лежать у rules.json у каталозі конфігурації (ніколи не в робочому просторі).\nУмови правила стосуються окремих полів попереднього перегляду виклику, і виконатися мають усі.\nБез умов add закріплює поточні програму, argv і cwd інструмента (аргумент із вхідних даних\nзбігається з будь-яким значенням, а необов’язковий — ще й із відсутністю). Правило deny\nпереважає правило ask, а те — правило allow. Правила діють у поточному робочому просторі (його\nсправжньому шляху), якщо не задано --global. test показує попередній перегляд і рішення, нічого\nне запускаючи: код 0, якщо дозволено, 5 — якщо ні. list обрізано до ширини термінала.",
     "opt.workspace":
       "корінь робочого простору (типово: найближчий каталог-предок\nіз .basis/tools.json)",
     "opt.config_dir":

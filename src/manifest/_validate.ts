@@ -220,13 +220,20 @@ function beyondShape(
   };
   const command: unknown[] = Array.isArray(raw.command) ? raw.command : [];
   const argv: (string | undefined)[] = [];
-  const written: { index: number; field: string }[] = [];
+  const written: Written[] = [];
   command.forEach((element, index) => {
     if (!isObject(element)) argv.push(expanded(["command", index], element));
     // (Not a string when the gate could not check the tool: a value elsewhere nested too deep.)
     else if (!refused(["command", index]) && typeof element.input === "string") {
-      written.push({ index, field: element.input });
-      argv.push(`<${element.input}>`);
+      const field = element.input;
+      const [flag, prefix] = [element.flag, element.prefix].map((text) =>
+        typeof text === "string" ? text : undefined
+      );
+      const kind = flag !== undefined ? { flag } : prefix !== undefined ? { prefix } : {};
+      written.push({ index, field, ...kind });
+      // How help and show print it: `<name>`, `[-i]`, `[--max-count=<name>]`.
+      const value = `${prefix ?? ""}<${field}>`;
+      argv.push(flag !== undefined ? `[${flag}]` : prefix !== undefined ? `[${value}]` : value);
     }
   });
   const complete = argv.length === command.length && argv.every((arg) => arg !== undefined);
@@ -283,6 +290,9 @@ function beyondShape(
     ...(publicEnv.length === 0 ? {} : { publicEnv: Object.freeze(publicEnv.sort()) }),
     sideEffect: external ? "external" : "process",
     timeoutMs: typeof raw.timeout_ms === "number" ? raw.timeout_ms : 120_000,
+    ...(Array.isArray(raw.success_exit_codes)
+      ? { successExitCodes: Object.freeze(raw.success_exit_codes.toSorted((a, b) => a - b)) }
+      : {}),
     sandbox: Object.freeze({
       network: typeof sandbox.network === "boolean" ? sandbox.network : external,
       write: Object.freeze(grants.write!),
@@ -368,13 +378,17 @@ function schemaKeys(value: object, path: Segment[], report: Report): boolean {
   return ok;
 }
 
+/** An element of `command` taken from the input, as written (the schema has checked its shape). */
+type Written = { index: number; field: string; flag?: string; prefix?: string };
+
 /**
- * Checks each argument taken from the input (`{"input": "name"}`) against the input schema: the
- * property is listed under `properties`, its schema's `type` is one scalar type, and `required`
- * lists it, so every call the gate lets through has exactly one value for it.
+ * Checks each argument taken from the input (`{"input": "name", …}`) against the input schema:
+ * the property is listed under `properties` and its schema's `type` is one scalar type (`boolean`
+ * for a flag); a plain argument's is listed in `required`, so every call the gate lets through has
+ * exactly one value for it, while a flag or a prefixed value is left out when not given.
  */
 function checkArguments(
-  written: readonly { index: number; field: string }[],
+  written: readonly Written[],
   command: readonly unknown[],
   schema: Json,
   report: Report,
@@ -383,7 +397,7 @@ function checkArguments(
   const required = Array.isArray(schema.required) ? schema.required : [];
   const dashes = command.indexOf("--");
   const out: InputArgument[] = [];
-  for (const { index, field } of written) {
+  for (const { index, field, flag, prefix } of written) {
     const where = (reason: Phrase) =>
       report(["command", index, "input"], "value", `command[${index}].input`, reason);
     const name = JSON.stringify(field);
@@ -397,11 +411,16 @@ function checkArguments(
           ? phrase("manifest.argument_unknown", { name })
           : phrase("manifest.argument_unknown_near", { name, near: JSON.stringify(near) }),
       );
-    } else if (typeof type !== "string" || !ARGUMENT_TYPES.includes(type)) {
+    } else if (flag !== undefined ? type !== "boolean" : !ARGUMENT_TYPES.includes(type as string)) {
       const found = type === undefined ? phrase("found.nothing") : show(type);
-      where(phrase("manifest.argument_type", { name, found }));
-    } else if (!required.includes(field)) where(phrase("manifest.argument_optional", { name }));
-    else out.push({ index, field, type: type as ArgumentType, afterDashes });
+      const key = flag === undefined ? "manifest.argument_type" : "manifest.argument_flag_type";
+      where(phrase(key, { name, found }));
+    } else if (flag === undefined && prefix === undefined && !required.includes(field)) {
+      where(phrase("manifest.argument_optional", { name }));
+    } else {
+      const kind = flag === undefined ? prefix === undefined ? {} : { prefix } : { flag };
+      out.push({ index, field, type: type as ArgumentType, afterDashes, ...kind });
+    }
   }
   return out;
 }

@@ -25,7 +25,7 @@ const KEYS: Readonly<Record<string, readonly string[]>> = {
   "": Object.keys(TOOLS_SCHEMA.properties),
   tool: Object.keys(TOOL),
   sandbox: Object.keys(TOOL.sandbox.properties),
-  argument: ["input"],
+  argument: Object.keys(TOOLS_SCHEMA.definitions.argument.anyOf[1]!.properties!),
   "env.value": Object.keys(TOOLS_SCHEMA.definitions.envValue.anyOf[1]!.properties!),
 };
 
@@ -108,7 +108,8 @@ function kindOf(path: readonly Segment[]): string {
   const [field, second, third] = path;
   if (field === undefined) return "tool";
   if (field === "command" && typeof second === "number") {
-    return third === "input" ? "argument.input" : second === 0 ? "program" : "argument";
+    if (typeof third === "string") return `argument.${third}`;
+    return second === 0 ? "program" : "argument";
   }
   if (second === "type" && /^(?:in|out)put_schema$/.test(String(field))) return `${field}.type`;
   if (field === "sandbox" && second !== undefined) {
@@ -118,6 +119,7 @@ function kindOf(path: readonly Segment[]): string {
     return third === undefined ? "env.value" : third === "public" ? "env.public" : "env.text";
   }
   if (field === "files" && second !== undefined) return "glob";
+  if (field === "success_exit_codes" && second !== undefined) return "exit_code";
   return String(field);
 }
 
@@ -170,6 +172,14 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     return typed(key, { ...max, value: show(value) });
   }
   if (kind === "side_effect") return typed("manifest.side_effect", { value: show(value) });
+  if (kind === "exit_code") return typed("manifest.exit_code", { value: show(value) });
+  if (kind === "success_exit_codes") {
+    if (keyword === "minItems") return typed("manifest.exit_codes_empty");
+    if (keyword !== "uniqueItems") return typed("manifest.exit_codes");
+    return typed("manifest.exit_codes_twice", {
+      value: show((value as unknown[])[Number(params.j)]),
+    });
+  }
   if (kind === "schema") {
     return typed("manifest.schema_unsupported", { value: show(value), version: SCHEMA_VERSION });
   }
@@ -181,6 +191,7 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   }
   const text = typeof value === "string" ? value : undefined;
   if (kind === "argument" || kind === "env.value") {
+    if (keyword === "not" && kind === "argument") return typed("manifest.argument_flag_prefix");
     // A string or an object (anyOf): only the failures of the kind the value has count.
     if (keyword === "type" || (keyword === "anyOf" && (isObject(value) || text != null))) return;
     if (keyword !== "anyOf") return typed("manifest.nul");
@@ -195,6 +206,9 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
   // A pattern, or a "not" of patterns, refused a string (a value of another type passes them).
   if (text === undefined) return;
   if (text.includes("\0") && kind !== "title") return typed("manifest.nul");
+  if (kind === "argument.flag" || kind === "argument.prefix") {
+    return typed(kind === "argument.flag" ? "manifest.argument_flag" : "manifest.argument_prefix");
+  }
   if (keyword === "pattern") {
     if (kind === "program") return typed("manifest.program_blank");
     const lines = kind === "title" && text.trim() !== "";

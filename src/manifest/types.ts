@@ -17,9 +17,12 @@ import type { ManifestProblem } from "../errors.ts";
 export type ArgumentType = "string" | "integer" | "number" | "boolean";
 
 /**
- * One element of `command` taken from the input, written `{"input": "name"}`: it stands for a
- * whole argument (never split, never joined with text), filled from a top-level property the input
- * schema requires and types as a scalar.
+ * One element of `command` taken from the input. `{"input": "name"}` stands for a whole argument
+ * (never split, never joined with text), filled from a top-level property the input schema
+ * requires and types as a scalar. Two more kinds are optional, present only when the input says:
+ * `{"input": "name", "flag": "-i"}`, the fixed text `-i` when the boolean property is true (no
+ * element when it is false or absent), and `{"input": "name", "prefix": "--max-count="}`, the value
+ * joined to the fixed text in one element (no element when the property is absent).
  */
 export interface InputArgument {
   /** Its position in `command` (1 or more: the program never comes from the input). */
@@ -30,9 +33,13 @@ export interface InputArgument {
   readonly type: ArgumentType;
   /**
    * Whether a literal `--` comes before it in `command`: only then may its value begin with `-`
-   * (before it, the program could read the value as an option).
+   * (before it, the program could read the value as an option). A prefixed value may always.
    */
   readonly afterDashes: boolean;
+  /** The option present when the property is true: one element of its own, no value in it. */
+  readonly flag?: string;
+  /** The option, ending with `=`, that the value is joined to when the property is given. */
+  readonly prefix?: string;
 }
 
 /**
@@ -66,12 +73,13 @@ export interface ToolSpec {
   readonly title?: string;
   /**
    * The argv after expansion (`command[0]` as written). An argument taken from the input holds
-   * `<name>` here (see `inputArguments`): a call puts the input's value in its place before the
-   * preview is built.
+   * `<name>` here (`[-i]` for a flag, `[--max-count=<name>]` for a prefixed value; see
+   * `inputArguments`): a call puts the input's value in its place, or leaves an optional one out,
+   * before the preview is built.
    */
   readonly command: readonly string[];
   /**
-   * The arguments taken from the input (`{"input": "name"}` elements of `command`), in argv
+   * The arguments taken from the input (`{"input": "name", …}` elements of `command`), in argv
    * order; absent when the command takes none.
    */
   readonly inputArguments?: readonly InputArgument[];
@@ -96,6 +104,8 @@ export interface ToolSpec {
   readonly sideEffect: SideEffect;
   /** Default 120000. */
   readonly timeoutMs: number;
+  /** The exit codes that mean the program succeeded, sorted; absent: only 0. */
+  readonly successExitCodes?: readonly number[];
   /** What it needs beyond the default sandbox. */
   readonly sandbox: ToolSandbox;
   /**

@@ -20,7 +20,7 @@ export const FAILURE_DETAIL_BYTES = 4096;
  * @param result The run's result.
  * @param label Who ran, as the message should name it, in the same locale (`Tool "slow"`).
  * @param words The messages of the locale to word it in. @default {messages("en-US")}
- * @returns The message, or `undefined` when the run succeeded (exit code 0).
+ * @returns The message, or `undefined` when the run succeeded (outcome `ok`).
  *
  * @example Word a timed-out run
  * ```ts ignore

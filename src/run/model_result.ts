@@ -4,14 +4,14 @@
  * @module
  */
 
-import { messages } from "../locale/messages.ts";
+import { type Messages, messages } from "../locale/messages.ts";
 import { formatSize } from "./size.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SPILL_BYTES } from "./run_program.ts";
 import type { RunResult } from "./types.ts";
 
 /**
  * Builds the model-facing text of a successful run: stdout without trailing newlines; a sentence when
- * it printed nothing; when stdout was cut, a note with the caps, the total size and the spill file
+ * it printed nothing (with its exit code when that is not 0); when stdout was cut, a note with the caps, the total size and the spill file
  * (and how much of the output it holds, when it reached its own cap). The caps named are the
  * runner's defaults, the ones a tool's run has.
  *
@@ -34,7 +34,7 @@ import type { RunResult } from "./types.ts";
 export function modelResult(result: RunResult, label: string, words = messages("en-US")): string {
   const text = result.stdout.replace(/[\r\n]+$/, "");
   if (!result.stdoutTruncated) {
-    return text.trim() === "" ? words.t("run.printed_nothing", { label }) : text;
+    return text.trim() === "" ? printedNothing(result, label, words) : text;
   }
   const params = {
     size: formatSize(DEFAULT_MAX_BYTES, words),
@@ -49,4 +49,24 @@ export function modelResult(result: RunResult, label: string, words = messages("
     ? words.t("run.cut_note_spill_cut", { ...params, path, spilled })
     : words.t("run.cut_note_spilled", { ...params, path });
   return `${text}\n${note}`;
+}
+
+/**
+ * The sentence for a successful run that printed nothing, naming its exit code when that is not
+ * 0 (another code the tool declares a success, such as grep's 1 for no match).
+ *
+ * @param result The run's result.
+ * @param label Who ran, as the sentence should name it (`Tool "x"`).
+ * @param words The messages of the locale to word it in.
+ * @returns The sentence.
+ */
+export function printedNothing(
+  result: Pick<RunResult, "exitCode">,
+  label: string,
+  words: Messages,
+): string {
+  const code = result.exitCode;
+  return code
+    ? words.t("run.printed_nothing_code", { label, code })
+    : words.t("run.printed_nothing", { label });
 }

@@ -124,7 +124,7 @@ async function run(request: RunRequest, options: RunOptions): Promise<RunResult>
   return {
     ...notStarted(request, started, program),
     ...ran,
-    outcome: runOutcome({ ...ran, exitCode, signal, startFailure: undefined }),
+    outcome: runOutcome({ ...ran, exitCode, signal, startFailure: undefined }, request),
     exitCode,
     signal,
   };
@@ -179,6 +179,7 @@ function checkCwd(cwd: string): StartProblem | undefined {
  * with it; a result made by hand (a test's) can too.
  *
  * @param run What happened.
+ * @param request The exit codes that mean success. @default {[0]}
  * @returns The outcome.
  * @throws Never.
  * @example A run that exited 3
@@ -192,11 +193,12 @@ function checkCwd(cwd: string): StartProblem | undefined {
  */
 export function runOutcome(
   run: Pick<RunResult, "timedOut" | "cancelled" | "signal" | "exitCode" | "startFailure">,
+  { successExitCodes = [0] }: Pick<RunRequest, "successExitCodes"> = {},
 ): RunOutcome {
   if (run.timedOut) return "timed_out";
   if (run.cancelled) return "cancelled";
   if (run.signal !== undefined) return "killed";
-  if (run.exitCode !== undefined && run.exitCode !== 0) return "exit_code";
+  if (run.exitCode !== undefined && !successExitCodes.includes(run.exitCode)) return "exit_code";
   if (run.startFailure !== undefined || run.exitCode === undefined) return "not_started";
   return "ok";
 }

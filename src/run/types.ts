@@ -29,6 +29,8 @@ export interface RunRequest {
   clearEnv?: boolean;
   /** Stop the whole process group after this many milliseconds. */
   timeoutMs: number;
+  /** The exit codes that mean success (outcome `ok`). @default [0] */
+  successExitCodes?: readonly number[];
   /**
    * Start the program inside this OS sandbox (`src/sandbox/`): the wrapper's argv, then the
    * program and its arguments. @default none: the program runs with the user's full rights
@@ -93,9 +95,11 @@ export type StartFailure = "not_found" | "not_executable" | "permission_denied" 
 
 /**
  * How a run ended, classified once by the runner: every consumer (failure codes, messages,
- * `--json`, spawn results, MCP) switches on it. `ok`: exited 0; `timed_out`: stopped at the time
+ * `--json`, spawn results, MCP) switches on it. `ok`: exited 0 (or with another of the request's
+ * `successExitCodes`, its `exitCode` saying which); `timed_out`: stopped at the time
  * limit; `cancelled`: stopped (or never started) because the caller aborted; `killed`: ended by a
- * signal it was not sent for either; `exit_code`: exited non-zero; `not_started`: never ran.
+ * signal it was not sent for either; `exit_code`: exited with any other code; `not_started`:
+ * never ran.
  */
 export type RunOutcome = "ok" | "timed_out" | "cancelled" | "killed" | "exit_code" | "not_started";
 

@@ -61,10 +61,7 @@ export async function exampleQuery(rule: Rule, example: unknown): Promise<RuleQu
   // An example that names no sandbox is confined with nothing beyond the default.
   const preview = { ...given, tool: rule.tool, env: Object.keys(env).sort(), sandbox, input };
   // Where the rule takes an argument from the input, the example is taken to fill it so.
-  const fromInput = (when.argv ?? []).flatMap((matcher, index) =>
-    typeof matcher === "object" && "input" in matcher ? [{ index, field: matcher.input }] : []
-  );
-  const query = { tool: rule.tool, sideEffect: "process", preview, env, fromInput } as const;
+  const query = { tool: rule.tool, sideEffect: "process", preview, env, example: true } as const;
   return { ...query, root, source: "global", content };
 }
 

@@ -18,6 +18,7 @@ import type { CallContent } from "./content.ts";
 import type { PreviewSandbox } from "../../sandbox/types.ts";
 import type { ChildPreview } from "../../spawn/child.ts";
 import type { ArgMatcher, ContentCondition, InputMatcher, Rule, RuleQuery } from "./types.ts";
+import type { InputSlot } from "../approve.ts";
 import type { SandboxCondition, SpawnConditions, StaleRule } from "./types.ts";
 import type { TextMatcher, ToolConditions } from "./types.ts";
 
@@ -85,7 +86,8 @@ async function check(rule: Rule, query: RuleQuery): Promise<boolean | readonly s
       : await saltedSha256(when.env.salt, envText(env)) === when.env.sha256);
   const holds = envHolds &&
     (when.program === undefined || await pathHolds(when.program, preview.program, strict)) &&
-    (when.argv === undefined || await argv(when.argv, preview.command, query.fromInput ?? [])) &&
+    (when.argv === undefined ||
+      await argv(when.argv, preview.command, query.example ? undefined : query.fromInput ?? [])) &&
     (when.cwd === undefined || await pathHolds(when.cwd, preview.cwd, strict)) &&
     await sandboxHolds(strict, when.sandbox, preview.sandbox) &&
     Object.entries(when.input ?? {}).every(([pointer, matcher]) =>
@@ -238,26 +240,53 @@ async function text(matcher: TextMatcher, value: string): Promise<boolean> {
   return await saltedSha256(matcher.salt, value) === matcher.sha256;
 }
 
+/**
+ * Whether an argv condition holds, matcher by matcher: a text, glob or digest for the argument's
+ * text; an operand; `{"input": field}` for an argument the call took from that field; and
+ * `{"input": field, "flag" | "prefix": …}` for an optional one, which the call may have there or
+ * leave out. `fromInput` says where the call's arguments came from (`undefined`: an example, whose
+ * arguments are taken to come from the input where the text fits: any text for a value, the flag,
+ * or a text after the prefix).
+ */
 async function argv(
   matchers: readonly ArgMatcher[],
   args: readonly string[],
-  fromInput: readonly { readonly index: number; readonly field: string }[],
+  fromInput: readonly InputSlot[] | undefined,
 ): Promise<boolean> {
-  const last = matchers[matchers.length - 1];
-  const rest = typeof last === "object" && "rest" in last;
-  const fixed = rest ? matchers.length - 1 : matchers.length;
-  if (rest ? args.length < fixed : args.length !== fixed) return false;
-  for (let i = 0; i < fixed; i++) {
-    const matcher = matchers[i] as Exclude<ArgMatcher, { rest: true }>;
-    const arg = args[i]!;
-    const held = typeof matcher !== "object" || !("input" in matcher || "operand" in matcher)
-      ? await text(matcher, arg)
-      : "input" in matcher
-      ? fromInput.some(({ index, field }) => index === i && field === matcher.input)
-      : !arg.startsWith("-") && matchGlob(matcher.operand, arg);
-    if (!held) return false;
+  const slots = new Map(
+    fromInput?.filter((slot) => !slot.absent).map((slot) => [slot.index, slot]),
+  );
+  // Where the matchers so far may end: an optional argument may be there or not.
+  let at = new Set([0]);
+  for (const matcher of matchers) {
+    if (typeof matcher === "object" && "rest" in matcher) return true;
+    const optional = typeof matcher === "object" && ("flag" in matcher || "prefix" in matcher);
+    const next = new Set<number>(optional ? at : []);
+    for (const i of at) {
+      if (i < args.length && await argHolds(matcher, args[i]!, slots.get(i), !fromInput)) {
+        next.add(i + 1);
+      }
+    }
+    if (next.size === 0) return false;
+    at = next;
   }
-  return true;
+  return at.has(args.length);
+}
+
+/** Whether one matcher (not the rest marker) holds for one argument, from `slot` when it came. */
+async function argHolds(
+  matcher: Exclude<ArgMatcher, { rest: true }>,
+  arg: string,
+  slot: InputSlot | undefined,
+  byText: boolean,
+): Promise<boolean> {
+  if (typeof matcher !== "object" || !("input" in matcher || "operand" in matcher)) {
+    return await text(matcher, arg);
+  }
+  if ("operand" in matcher) return !arg.startsWith("-") && matchGlob(matcher.operand, arg);
+  const { flag, prefix } = matcher as { flag?: string; prefix?: string };
+  if (byText) return flag === undefined ? arg.startsWith(prefix ?? "") : arg === flag;
+  return slot?.field === matcher.input && slot.flag === flag && slot.prefix === prefix;
 }
 
 /** `JSON.isRawJSON` (ES2025, in V8): a number of the input kept as the caller wrote it. */

@@ -19,6 +19,7 @@ import type { CallContent } from "./content.ts";
 import { digestOf } from "./_digest.ts";
 import { childText, envText } from "./decide.ts";
 import type { ContentCondition, SpawnConditions, ToolConditions } from "./types.ts";
+import type { InputSlot } from "../approve.ts";
 
 /** What is pinned: a declared tool's call or a spawn call. */
 export type Pinned =
@@ -29,11 +30,13 @@ export type Pinned =
       /** The manifest's `env` as the program gets it: pinned by digest when it sets anything. */
       readonly env?: Readonly<Record<string, string>>;
       /**
-       * The argv positions filled from the input (`{"input": "name"}` in the manifest): each is
-       * pinned as `{"input": field}`, any value of that field the tool's schema and argument rules
-       * let through (the input itself is never pinned); every other argument is pinned exactly.
+       * The arguments taken from the input (`ApprovalRequest.fromInput`): each is pinned as its
+       * declaration, `{"input": field}` (any value of that field the tool's schema and argument
+       * rules let through; the input itself is never pinned), with its `flag` or `prefix` for an
+       * optional one, which is pinned whether the call has it or not; every other argument is
+       * pinned exactly.
        */
-      readonly fromInput?: readonly { readonly index: number; readonly field: string }[];
+      readonly fromInput?: readonly InputSlot[];
     }
     | { readonly kind: "spawn"; readonly preview: SpawnPreview }
   )
@@ -88,9 +91,12 @@ export async function pinConditions(pinned: Pinned): Promise<ToolConditions | Sp
     };
   }
   const { program, command, cwd, sandbox } = pinned.preview;
-  const fromInput = new Map((pinned.fromInput ?? []).map(({ index, field }) => [index, field]));
-  const argv = command.map((arg, index) =>
-    fromInput.has(index) ? { input: fromInput.get(index)! } : arg
+  const argv = declaredArgv(command, pinned.fromInput).map((arg) =>
+    typeof arg === "string" ? arg : {
+      input: arg.field,
+      ...(arg.flag === undefined ? {} : { flag: arg.flag }),
+      ...(arg.prefix === undefined ? {} : { prefix: arg.prefix }),
+    }
   );
   const env = pinned.env ?? {};
   return {
@@ -105,4 +111,33 @@ export async function pinConditions(pinned: Pinned): Promise<ToolConditions | Sp
       : {}),
     ...(content === undefined ? {} : { content }),
   };
+}
+
+/**
+ * A declared tool's command as its manifest declares it, behind the argv of a call: each argument
+ * taken from the input as its slot, in its place, and each optional one the call leaves out put
+ * back where it goes. What a rule pins, and what content pins are numbered by (`argv[N]`), so that
+ * a call with an optional argument and one without it pin and match the same.
+ *
+ * @param command The call's argv (or the manifest's, its slots all present).
+ * @param fromInput Where its arguments from the input are, in argv order.
+ * @returns The declared elements: a literal argument as its text, one from the input as its slot.
+ */
+export function declaredArgv(
+  command: readonly string[],
+  fromInput: readonly InputSlot[] = [],
+): (string | InputSlot)[] {
+  const declared: (string | InputSlot)[] = [];
+  let next = 0;
+  for (let index = 0; index <= command.length; index++) {
+    while (fromInput[next]?.absent && fromInput[next]!.index === index) {
+      declared.push(fromInput[next++]!);
+    }
+    if (index === command.length) break;
+    const slot = fromInput[next];
+    const taken = slot !== undefined && !slot.absent && slot.index === index;
+    if (taken) next++;
+    declared.push(taken ? slot : command[index]!);
+  }
+  return declared;
 }

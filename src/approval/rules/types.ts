@@ -48,9 +48,17 @@ export type Digest = { readonly sha256: string; readonly salt: string };
  * - `{"input": "<field>"}`: the call fills it from this top-level field of its input (any value the
  *   schema and the argument rules let through). "Always allow" pins an argument taken from the
  *   input this way, so a manifest that puts a value of its own there is asked about again;
+ * - `{"input": "<field>", "flag": "-i"}` and `{"input": "<field>", "prefix": "--max-count="}`: an
+ *   optional argument the manifest declares so, which the call has there or leaves out, as its
+ *   input says (any value, as for `{"input"}`). "Always allow" pins optional arguments this way: the
+ *   flag, the prefix and the field are pinned, whether this call has them or not;
  * - `{"rest": true}`, last only: "any further arguments" (none included).
  */
-export type ArgMatcher = TextMatcher | { operand: string } | { input: string } | { rest: true };
+export type ArgMatcher =
+  | TextMatcher
+  | { operand: string }
+  | { input: string; flag?: string; prefix?: string }
+  | { rest: true };
 
 /**
  * The digests of the files that decide what runs (see `content.ts`): `program`, `argv[N]` and
@@ -206,6 +214,11 @@ export interface LoadedRules {
 export type RuleQuery = ApprovalRequest & {
   readonly root?: string | undefined;
   readonly content?: () => Promise<CallContent>;
+  /**
+   * A rule's example, not a call: an argument is taken to come from the input wherever the rule
+   * says and the text fits (a call says where its arguments came from in `fromInput`).
+   */
+  readonly example?: boolean;
 };
 
 /** An allow rule that would have answered but for files that changed since it pinned them. */

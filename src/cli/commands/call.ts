@@ -31,6 +31,7 @@ import { parseKeepingNumbers } from "../../json_text.ts";
 import { messages } from "../../locale/messages.ts";
 import { callSecrets, Redactor, secretEnv } from "../../redact.ts";
 import { abortOnInterrupt } from "../../run/interrupt.ts";
+import { printedNothing } from "../../run/model_result.ts";
 import { loadSandboxPolicy } from "../../sandbox/policy.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
 import { parseSpawnInput } from "../../spawn/grammar.ts";
@@ -237,7 +238,7 @@ export async function callCommand(
     } else if (spawned?.call.mode === "agent" && run.stdout.trim() === "") {
       notes.note(words.t("spawn.agent_silent"));
     } else if (run.stdoutBytes === 0 && (spawned === undefined || run.stderrBytes === 0)) {
-      notes.note(words.t("run.printed_nothing", { label }));
+      notes.note(printedNothing(run, label, words));
     }
     return error === undefined ? 0 : exitCodeFor(error.code);
   }

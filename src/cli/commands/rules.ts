@@ -329,8 +329,9 @@ async function pinnedNow(
   if (plan.kind === "refused" || plan.kind === "unavailable") throw cannot(plan.reason);
   const sandbox = previewSandbox(plan);
   if (sandbox === undefined) throw cannot(phrase("sandbox.no_home"));
-  // An argument filled from the input matches any value of its field, as "always allow" pins it.
-  const fromInput = spec.inputArguments?.map(({ index, field }) => ({ index, field }));
+  // An argument filled from the input matches any value of its field (an optional one, there or
+  // not), as "always allow" pins it.
+  const fromInput = spec.inputArguments;
   const content = await callContent({
     kind: "tool",
     program: typeof program === "string" ? program : found.path,

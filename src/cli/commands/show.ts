@@ -40,7 +40,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
   // the file's path: everything shown is hidden through the same secrets.
   const redactor = redactorOf(callSecrets(secretEnv(spec), settings.env));
   const hide = (text: string) => redactor.text(text);
-  const fromInput = new Map((spec.inputArguments ?? []).map((arg) => [arg.index, arg.field]));
+  const fromInput = new Map((spec.inputArguments ?? []).map((arg) => [arg.index, arg]));
   const { network, write, read } = spec.sandbox;
   if (settings.json) {
     outJson(redactor.value({
@@ -48,7 +48,10 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       title: spec.title,
       description: spec.description,
       // An argument taken from the input as the manifest writes it.
-      command: spec.command.map((arg, i) => fromInput.has(i) ? { input: fromInput.get(i) } : arg),
+      command: spec.command.map((arg, i) => {
+        const { field, flag, prefix } = fromInput.get(i) ?? {};
+        return field === undefined ? arg : { input: field, flag, prefix };
+      }),
       program: spec.program,
       cwd: spec.cwd,
       // A public value as it is (any secret inside it hidden with the rest), a secret one never.
@@ -60,6 +63,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       ),
       side_effect: spec.sideEffect,
       timeout_ms: spec.timeoutMs,
+      success_exit_codes: spec.successExitCodes ?? [0],
       // As declared (paths resolved against the root, "~" kept): what a call asks the sandbox for.
       sandbox: { network, write, read },
       files: spec.files,
@@ -77,6 +81,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     read.length > 0 ? [t("prompt.sandbox_read", { paths: read.join(", ") })] : [],
   ].flat();
   const env = envText(spec, hide);
+  const success = spec.successExitCodes?.join(", ");
   const lines = [
     `${spec.name} — ${spec.description}`,
     ...fieldLines([
@@ -86,6 +91,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       [t("show.env"), env === "" ? t("show.none") : env],
       [t("show.side_effect"), spec.sideEffect],
       [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
+      [t("show.success"), success],
       [
         t("show.sandbox"),
         grants.length === 0
@@ -107,15 +113,21 @@ export async function showCommand(settings: Settings, name: string): Promise<num
 
 /**
  * A tool's command as help and show print it: an argument taken from the input as `<name>`,
- * unquoted (a literal "<name>" is quoted), the others hidden and quoted for a shell.
+ * unquoted (a literal "<name>" is quoted), an optional one in brackets (`[-i]`,
+ * `[--max-count=<max>]`), the others hidden and quoted for a shell.
  *
  * @param spec The tool.
  * @param hide What hides its secrets.
  * @returns The command line.
  */
 export function commandText(spec: ToolSpec, hide: (text: string) => string): string {
-  const fromInput = new Set(spec.inputArguments?.map((arg) => arg.index));
-  return spec.command.map((arg, i) => fromInput.has(i) ? arg : displayArg(hide(arg))).join(" ");
+  const fromInput = new Map(spec.inputArguments?.map((arg) => [arg.index, arg]));
+  return spec.command.map((arg, i) => {
+    const { field, flag, prefix } = fromInput.get(i) ?? {};
+    if (field === undefined) return displayArg(hide(arg));
+    if (flag !== undefined) return `[${displayArg(hide(flag))}]`;
+    return prefix === undefined ? `<${field}>` : `[${displayArg(hide(prefix))}<${field}>]`;
+  }).join(" ");
 }
 
 /**

@@ -142,8 +142,14 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     lines.push(t("help.tool_fields"), ...formatTable([head, ...rows], undefined, "  "));
     if (schema.additionalProperties !== false) lines.push(t("help.tool_other_fields"));
   }
-  for (const { field, index } of spec?.inputArguments ?? []) {
-    lines.push(t("help.tool_argument", { field, index }));
+  for (const { field, index, flag, prefix } of spec?.inputArguments ?? []) {
+    lines.push(
+      flag !== undefined
+        ? t("help.tool_flag", { field, index, flag })
+        : prefix !== undefined
+        ? t("help.tool_prefix", { field, index, prefix })
+        : t("help.tool_argument", { field, index }),
+    );
   }
   // Cells were hidden before they were cut; the rest (the example, the command, field names) here.
   // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
