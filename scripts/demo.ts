@@ -37,6 +37,17 @@ const steps: { say: string; args: string[]; stdin?: string }[] = [
     args: ["call", "fail", '{"reason":"the disk is full"}', "--approve", "always"],
   },
   {
+    say: "grep with optional flags, no wrapper: no match is a success, with its exit code 1",
+    args: [
+      "call",
+      "search",
+      '{"pattern":"no such text","ignore_case":true}',
+      "--json",
+      "--approve",
+      "always",
+    ],
+  },
+  {
     say: "A tool that outlives its timeout_ms of 1000 ms (exit 3)",
     args: ["call", "slow", '{"ms":5000}', "--approve", "always"],
   },

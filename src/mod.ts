@@ -39,7 +39,7 @@ export { checkAvailability, toolProblems } from "./contract/availability.ts";
 export { policyApprover, type PolicyApproverOptions } from "./contract/approver.ts";
 export { ToolError, type ToolErrorKind } from "./contract/tool_error.ts";
 export { DEFINITION_FORMATS } from "./contract/types.ts";
-export type { ApprovalRequest, Decision } from "./approval/approve.ts";
+export type { ApprovalRequest, Decision, InputSlot } from "./approval/approve.ts";
 export { BasisError, type ErrorCode, ManifestError } from "./errors.ts";
 export { english, type Locale, messages, type Phrase } from "./locale/mod.ts";
 export { type ServeOptions, serveWorkspace } from "./serve.ts";

@@ -79,10 +79,15 @@ export type ApprovalRequest =
  * it would have (before the argument now there).
  */
 export interface InputSlot {
+  /** Its position in the call's argv (or where it would be). */
   readonly index: number;
+  /** The top-level input field it is filled from. */
   readonly field: string;
+  /** The option of a flag (`{"input", "flag"}`). */
   readonly flag?: string;
+  /** The option a prefixed value is joined to (`{"input", "prefix"}`). */
   readonly prefix?: string;
+  /** An optional argument this call leaves out. */
   readonly absent?: true;
 }
 
