@@ -224,6 +224,7 @@ const LIBRARY_SURFACE = [
   "GeminiFunctionDeclaration",
   "GrantLists",
   "InputArgument",
+  "InputSlot",
   "LoadOptions",
   "Locale",
   "ManifestError",

@@ -14,7 +14,8 @@ import { ToolError } from "../src/contract/tool_error.ts";
 import { loadRoster } from "../src/manifest/load.ts";
 import { checkRules } from "../src/approval/rules/check.ts";
 import type { Rule } from "../src/approval/rules/types.ts";
-import type { TerminalAnswer } from "../src/approval/terminal/types.ts";
+import type { PromptRequest, TerminalAnswer } from "../src/approval/terminal/types.ts";
+import { elicitationForm } from "../src/approval/elicitation/elicit_approval.ts";
 import { phrase, type PhraseParams } from "../src/locale/messages.ts";
 import type { MessageKey } from "../src/locale/en_us.ts";
 
@@ -270,6 +271,11 @@ Deno.test("the preview is the call's real argv; the approver is told where each 
     { index: 2, field: "max", prefix: "--max-count=" },
     { index: 4, field: "pattern" },
   ]);
+  // "Always allow" says which fields it leaves free: those of the arguments left out too.
+  const form = elicitationForm({ ...without, kind: "tool" } as unknown as PromptRequest, []);
+  const names = (form.requestedSchema.properties.decision as { enumNames: string[] }).enumNames;
+  const fields = "ignore_case, max, pattern";
+  assert.ok(names.includes(say("prompt.always_allow_any", { fields })), names.join());
   const dry = await cli(dirs, [
     "call",
     "search",

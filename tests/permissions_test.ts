@@ -214,12 +214,19 @@ Deno.test({
   async fn() {
     await using t = await tree({
       py: { command: ["python3.12", "-c", "print(1)"] },
+      // An optional flag is what the program may be given.
+      py2: {
+        command: ["node", { input: "inline", flag: "-e" }, "x"],
+        input_schema: { type: "object", properties: { inline: { type: "boolean" } } },
+      },
       shell: { command: ["bash", "script.sh"] },
       launch: { command: ["env", "FOO=1", "true"] },
       hidden: { command: ["innocent"] },
       fine: { command: ["jq", "."] },
     });
-    for (const name of ["python3.12", "bash", "env", "jq"]) await executable(`${t.binB}/${name}`);
+    for (const name of ["python3.12", "bash", "env", "jq", "node"]) {
+      await executable(`${t.binB}/${name}`);
+    }
     await Deno.symlink(`${t.binB}/bash`, `${t.binA}/innocent`);
     const derived = await derive(t);
     const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
@@ -236,6 +243,12 @@ Deno.test({
         more: phrase("permissions.inline_code", { user: tool("py"), flag: "-c" }),
       }),
     );
+    assert.ok(
+      byPath("node").includes(
+        english(phrase("permissions.inline_code", { user: tool("py2"), flag: "-e" })),
+      ),
+      byPath("node"),
+    );
     assert.match(
       byPath("bash"),
       wording("permissions.confinement", granting("shell", "permissions.why_shell")),
@@ -249,7 +262,7 @@ Deno.test({
       wording("permissions.confinement", granting("hidden", "permissions.why_shell")),
     );
     assert.equal(byPath("jq"), "");
-    assert.equal(confinement.length, 4);
+    assert.equal(confinement.length, 5);
   },
 });
 

@@ -174,7 +174,9 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const requests: ProgramRequest[] = specs.map((spec) => ({
     user: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
     program: spec.program,
-    args: spec.command.slice(1),
+    // A flag as its option: what the program is given when the input asks for it.
+    args: spec.command.map((arg, i) => spec.inputArguments?.find((a) => a.index === i)?.flag ?? arg)
+      .slice(1),
     path: lookup(spec.env, "PATH"),
     sandboxed: options.sandbox?.sandboxed,
   }));
