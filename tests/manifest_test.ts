@@ -1232,7 +1232,7 @@ const MANIFESTS: readonly string[] = [
         ],
       },
       // Optional arguments and success exit codes, each refused for a reason of its own.
-      t14: {
+      t20: {
         ...ok,
         input_schema: {
           type: "object",
@@ -1247,8 +1247,8 @@ const MANIFESTS: readonly string[] = [
         ],
         success_exit_codes: [],
       },
-      t15: { ...ok, command: ["x"], success_exit_codes: [0, 256, 0] },
-      t16: { ...ok, command: ["x"], success_exit_codes: 1 },
+      t21: { ...ok, command: ["x"], success_exit_codes: [0, 256, 0] },
+      t22: { ...ok, command: ["x"], success_exit_codes: 1 },
     },
   }),
   // JSON.stringify drops "__proto__" keys made by literals; written out, JSON.parse keeps them.
