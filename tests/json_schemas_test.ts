@@ -4,6 +4,7 @@
  * every pattern has words.
  */
 
+import { documents } from "./_docs.ts";
 import assert from "node:assert/strict";
 import addFormats from "ajv-formats";
 import { Ajv } from "../src/schema/_compile.ts";
@@ -86,15 +87,6 @@ async function rulesReasons(document: unknown): Promise<readonly Phrase[]> {
 
 // ---------------------------------------------------------------------------------------------
 // Every example
-
-/** The README and the reference in docs/, as paths from the repository's root. */
-async function documents(): Promise<string[]> {
-  const docs: string[] = [];
-  for await (const entry of Deno.readDir(`${ROOT}docs`)) {
-    if (entry.isFile && entry.name.endsWith(".md")) docs.push(`docs/${entry.name}`);
-  }
-  return ["README.md", ...docs.sort()];
-}
 
 /**
  * The ```json and ```jsonc blocks of the README and docs/, parsed (a block that does not parse
