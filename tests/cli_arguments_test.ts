@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
-import { cli, FIXTURES, oneTool, scratch } from "./_cli.ts";
+import { cli, exists, FIXTURES, oneTool, scratch } from "./_cli.ts";
 import { DeclaredToolBuilder } from "../src/contract/declared_tool.ts";
 import { ToolError } from "../src/contract/tool_error.ts";
-import { loadRoster } from "../src/manifest/load.ts";
+import { explicitWorkspace, loadRoster } from "../src/manifest/load.ts";
 import { CYRILLIC } from "./_no_english.ts";
 import { messages } from "../src/mod.ts";
 import { parseArgs } from "../src/cli/args.ts";
 import { BasisError, errorLines } from "../src/errors.ts";
 import { milliseconds, resolveSettings } from "../src/cli/settings.ts";
-import { notADirectory } from "../src/cli/_roster.ts";
 import { caught } from "./_caught.ts";
 import { say, wording } from "./_wording.ts";
 import { phrase, type PhraseParams } from "../src/locale/messages.ts";
@@ -325,7 +324,7 @@ Deno.test("the CLI's own errors carry English equal to the English catalogue's, 
   capture(() => resolveSettings(parseArgs(["list", "--env", "=x"], global, {}), env));
   capture(() => resolveSettings(parseArgs(["list", "--spawn-timeout", "-1"], global, {}), env));
   capture(() => milliseconds("timeout", "soon"));
-  errors.push(notADirectory("/no/such"));
+  capture(() => explicitWorkspace("/no/such", "/no/such"));
   // The English is what the hand-written messages said before they came from the catalogue.
   assert.deepEqual(errors.map((error) => error.message), [
     'Unknown option "--nope": see --help',
@@ -335,7 +334,7 @@ Deno.test("the CLI's own errors carry English equal to the English catalogue's, 
     "Cannot parse --env pair 1: expected KEY=VALUE with KEY made of letters, digits and _",
     'Cannot use --spawn-timeout "-1": expected a whole number of milliseconds above 0',
     'Cannot use --timeout "soon": expected a whole number of milliseconds above 0',
-    'Cannot use workspace "/no/such": not a directory',
+    'Cannot use workspace "/no/such": it does not exist',
   ]);
   for (const error of errors) {
     assert.ok(error.phrase !== undefined, error.message);
@@ -364,4 +363,52 @@ Deno.test("a -C that is no directory, as the loader finds it (permissions), is w
   assert.deepEqual(errorLines(error, UK), [
     `Не вдалося використати робочий простір ${path}: це не каталог`,
   ]);
+});
+
+Deno.test("a -C outside Deno's read permission is named as that refusal, in every command that takes one", async () => {
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  // Everything the CLI reads but the workspace: its config directory (the current one, too).
+  const options = {
+    permissions: ["--allow-env", "--allow-sys", `--allow-read=${dirs.configDir}`],
+    cwd: dirs.configDir,
+  };
+  const path = JSON.stringify(dirs.root);
+  for (const args of [["list"], ["call", "echo", "{}"], ["init"], ["spawn", "!ls"]]) {
+    const en = await cli(dirs, ["-C", dirs.root, ...args], options);
+    assert.equal(en.code, 2, en.stderr);
+    assert.equal(
+      en.stderr,
+      `basis-tools: ${say("cli.bad_workspace", { path, reason: phrase("workspace.refused") })}\n`,
+    );
+    const uk = await cli(dirs, ["-C", dirs.root, "--locale", "uk-UA", ...args], options);
+    assert.equal(uk.code, 2, uk.stderr);
+    assert.equal(
+      uk.stderr,
+      `basis-tools: ${
+        UK.say(phrase("cli.bad_workspace", { path, reason: phrase("workspace.refused") }))
+      }\n`,
+    );
+  }
+});
+
+Deno.test("a -C that does not exist says so (init too), in en-US and uk-UA", async () => {
+  await using dirs = await scratch();
+  const missing = `${dirs.root}/no/such`;
+  const path = JSON.stringify(missing);
+  for (const args of [["init"], ["list"], ["spawn", "!ls"]]) {
+    const en = await cli(dirs, ["-C", missing, ...args]);
+    assert.equal(en.code, 2, en.stderr);
+    assert.equal(
+      en.stderr,
+      `basis-tools: ${say("cli.bad_workspace", { path, reason: phrase("workspace.missing") })}\n`,
+    );
+    const uk = await cli(dirs, ["-C", missing, "--locale", "uk-UA", ...args]);
+    assert.equal(
+      uk.stderr,
+      `basis-tools: ${
+        UK.say(phrase("cli.bad_workspace", { path, reason: phrase("workspace.missing") }))
+      }\n`,
+    );
+  }
+  assert.equal(await exists(`${dirs.root}/no`), false);
 });

@@ -922,14 +922,17 @@ Deno.test("loadRoster() resolves a relative workspace and config dir against cwd
   assert.equal(roster.configDir, d.config);
 });
 
-Deno.test("loadRoster() refuses a workspace that is not a directory as a usage error", async () => {
+Deno.test("loadRoster() refuses a workspace that does not exist as a usage error, saying so", async () => {
   const d = await dirs();
   const error = await d.load({ workspace: `${d.root}/missing` }).catch((e: unknown) => e);
   assert.ok(error instanceof BasisError);
   assert.equal(error.code, "usage");
   assert.equal(
     error.message,
-    say("cli.not_a_directory", { path: JSON.stringify(`${d.root}/missing`) }),
+    say("cli.bad_workspace", {
+      path: JSON.stringify(`${d.root}/missing`),
+      reason: phrase("workspace.missing"),
+    }),
   );
 });
 

@@ -8,7 +8,7 @@
 import { BasisError, ManifestError, type ManifestProblem } from "../errors.ts";
 import { listOf, phrase } from "../locale/messages.ts";
 import { nearWords } from "../suggest.ts";
-import { findWorkspaceRoot, loadRoster } from "../manifest/load.ts";
+import { explicitWorkspace, findWorkspaceRoot, loadRoster } from "../manifest/load.ts";
 import { resolvePath } from "../paths.ts";
 import type { Roster, ToolSpec } from "../manifest/types.ts";
 import { ROSTER_VAR, withinRoster } from "../spawn/child.ts";
@@ -25,24 +25,18 @@ import type { Settings } from "./settings.ts";
  *   the run uses (`call`), the only one whose entry is checked.
  * @returns The roster.
  * @throws {ManifestError} When a manifest is invalid.
+ * @throws {BasisError} `usage` when `-C` cannot be used (see `explicitWorkspace()`).
  */
 export async function rosterFor(
   settings: Settings,
   options: { whole?: boolean; only?: string } = {},
 ): Promise<Roster> {
   const { workspace, configDir, roster: names } = settings;
-  let loaded: Roster;
-  try {
-    loaded = await loadRoster({
-      ...(workspace === undefined ? {} : { workspace }),
-      ...(options.only === undefined ? {} : { only: options.only }),
-      configDir,
-    });
-  } catch (error) {
-    // The loader's one usage error: -C is not a directory.
-    if (!(error instanceof BasisError) || error.code !== "usage") throw error;
-    throw notADirectory(workspace ?? "");
-  }
+  const loaded = await loadRoster({
+    ...(workspace === undefined ? {} : { workspace }),
+    ...(options.only === undefined ? {} : { only: options.only }),
+    configDir,
+  });
   if (names === undefined || options.whole === true) return loaded;
   const { tools, unavailable } = loaded;
   return {
@@ -124,30 +118,15 @@ export function findTool(roster: Roster, name: string): ToolSpec {
 }
 
 /**
- * The workspace root: `-C DIR`, which must be a directory, else the nearest ancestor of the
- * current directory holding `.basis/tools.json`, else the current directory.
+ * The workspace root: `-C DIR`, which must be a directory basis-tools may read, else the nearest
+ * ancestor of the current directory holding `.basis/tools.json`, else the current directory.
  *
  * @param settings The run's settings.
  * @returns The absolute root.
- * @throws {BasisError} `usage` when `-C` names something that is not a directory.
+ * @throws {BasisError} `usage` when `-C` names something that does not exist, is not a directory
+ *   or is outside Deno's read permission.
  */
 export async function workspaceRoot(settings: Settings): Promise<string> {
   if (settings.workspace === undefined) return await findWorkspaceRoot(Deno.cwd());
-  const path = resolvePath(settings.workspace);
-  try {
-    if (Deno.statSync(path).isDirectory) return path;
-  } catch {
-    // Reported below.
-  }
-  throw notADirectory(settings.workspace);
-}
-
-/**
- * The error for a `-C` that is not a directory.
- *
- * @param workspace The `-C` value.
- * @returns The usage error.
- */
-export function notADirectory(workspace: string): BasisError {
-  return BasisError.of("usage", phrase("cli.not_a_directory", { path: JSON.stringify(workspace) }));
+  return explicitWorkspace(resolvePath(settings.workspace), settings.workspace);
 }

@@ -252,7 +252,10 @@ export const EN_US = {
   "cli.input_too_large": "Cannot read the input of tool {tool}: stdin holds more than {size}",
   "cli.input_not_utf8":
     "Cannot read the input of tool {tool}: stdin is not valid UTF-8 (bad byte at offset {offset})",
-  "cli.not_a_directory": "Cannot use workspace {path}: not a directory",
+  "cli.bad_workspace": "Cannot use workspace {path}: {reason}",
+  "workspace.not_directory": "not a directory",
+  "workspace.missing": "it does not exist",
+  "workspace.refused": "Deno's permissions refuse to read it (it is outside --allow-read)",
   "cli.unknown_option": "Unknown option {option}: see --help",
   "cli.option_missing_value": "Cannot parse option {option}: a value is missing",
   "cli.option_no_value": "Cannot parse option {option}: it takes no value",

@@ -274,7 +274,10 @@ export function ukUA(): Catalogue {
       "Не вдалося прочитати вхідні дані інструмента {tool}: stdin містить більше ніж {size}",
     "cli.input_not_utf8":
       "Не вдалося прочитати вхідні дані інструмента {tool}: stdin не є коректним UTF-8 (хибний байт на позиції {offset})",
-    "cli.not_a_directory": "Не вдалося використати робочий простір {path}: це не каталог",
+    "cli.bad_workspace": "Не вдалося використати робочий простір {path}: {reason}",
+    "workspace.not_directory": "це не каталог",
+    "workspace.missing": "його не існує",
+    "workspace.refused": "дозволи Deno не дозволяють його читати (він поза --allow-read)",
     "cli.unknown_option": "Невідомий параметр {option}: див. --help",
     "cli.option_missing_value": "Не вдалося розібрати параметр {option}: бракує значення",
     "cli.option_no_value": "Не вдалося розібрати параметр {option}: він не приймає значення",

@@ -7,7 +7,9 @@
 
 import { BasisError, ManifestError, type ManifestProblem, problemOf } from "../errors.ts";
 import { configDir as defaultConfigDir, readEnv, resolvePath as absolute } from "../paths.ts";
-import { attempt } from "../quietly.ts";
+import { fsReason } from "../fs_reason.ts";
+import { type Phrase, phrase } from "../locale/messages.ts";
+import { quietly } from "../quietly.ts";
 import { readConfigFile, sameFile } from "../read_config_file.ts";
 import type { ManifestScope, ManifestSource, Roster, ToolSpec, UnavailableTool } from "./types.ts";
 import { findWorkspaceRoot, isWorkspaceRoot } from "./_discover.ts";
@@ -74,7 +76,8 @@ export interface LoadOptions {
  *   that cannot be used in `unavailable`, in the same order.
  * @throws {ManifestError} With every problem of both files, when a file itself is invalid or
  *   unreadable.
- * @throws {BasisError} Code `usage`, when `workspace` is given and is not a directory.
+ * @throws {BasisError} Code `usage`, when `workspace` is given and is not a directory basis-tools
+ *   may read (see {@linkcode explicitWorkspace}).
  * @example Load the roster of the current directory
  * ```ts ignore
  * import { loadRoster } from "./load.ts";
@@ -138,8 +141,32 @@ function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function explicitWorkspace(path: string, given: string): string {
-  if (attempt(() => Deno.statSync(path).isDirectory)) return path;
-  const params = { path: JSON.stringify(given) };
-  throw BasisError.of("usage", { key: "cli.not_a_directory", params });
+/**
+ * The workspace a `-C DIR` names, as an absolute path: it must be a directory that Deno's
+ * permissions let basis-tools read.
+ *
+ * @param path The directory, absolute.
+ * @param given The `-C` value as given, for the message.
+ * @returns `path`.
+ * @throws {BasisError} Code `usage`, saying why: it does not exist, it is not a directory, Deno's
+ *   permissions refuse to read it, or what the system said.
+ */
+export function explicitWorkspace(path: string, given: string): string {
+  let reason: Phrase | string;
+  try {
+    if (quietly(() => Deno.statSync(path)).isDirectory) return path;
+    reason = phrase("workspace.not_directory");
+  } catch (error) {
+    reason = error instanceof Deno.errors.NotFound
+      ? phrase("workspace.missing")
+      : error instanceof Deno.errors.NotADirectory
+      ? phrase("workspace.not_directory")
+      : error instanceof Deno.errors.NotCapable
+      ? phrase("workspace.refused")
+      : fsReason(error);
+  }
+  throw BasisError.of(
+    "usage",
+    phrase("cli.bad_workspace", { path: JSON.stringify(given), reason }),
+  );
 }
