@@ -109,11 +109,24 @@ export function findTool(roster: Roster, name: string): ToolSpec {
   const known = [...tools.keys(), ...unavailable.keys()];
   const near = nearWords(name, known, 3, { abbreviation: true }).map((n) => JSON.stringify(n));
   const tool = JSON.stringify(name);
+  const found = roster.sources.filter((source) => source.found).map((source) => source.path);
+  const paths = roster.sources.map((source) => JSON.stringify(source.path));
   throw BasisError.of(
     "unknown_tool",
     near.length > 0
       ? phrase("cli.unknown_tool_near", { tool, names: listOf(near, "join.or") })
-      : phrase(known.length === 0 ? "cli.unknown_tool_none" : "cli.unknown_tool_list", { tool }),
+      : known.length > 0
+      ? phrase("cli.unknown_tool_list", { tool })
+      : found.length > 0
+      ? phrase("cli.unknown_tool_none", {
+        tool,
+        files: listOf(found.map((path) => JSON.stringify(path)), "join.and"),
+      })
+      : phrase("cli.unknown_tool_no_manifest", {
+        tool,
+        paths: listOf(paths, "join.and"),
+        hint: phrase("hint.no_workspace"),
+      }),
   );
 }
 

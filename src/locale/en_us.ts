@@ -246,7 +246,10 @@ export const EN_US = {
   "cli.bad_roster":
     '{variable} holds {name}, which is not a tool name (write the names joined by ",")',
   "cli.unknown_tool_near": "Cannot find tool {tool}; did you mean {names}?",
-  "cli.unknown_tool_none": "Cannot find tool {tool}; no tools are declared (see basis-tools check)",
+  "cli.unknown_tool_none": "Cannot find tool {tool}; {files} declares no tools",
+  "cli.unknown_tool_no_manifest":
+    "Cannot find tool {tool}: no manifest found (looked in {paths}); {hint}",
+  "hint.no_workspace": "basis-tools init starts a workspace here; -C DIR uses another",
   "cli.unknown_tool_list": "Cannot find tool {tool}; see basis-tools list",
   "cli.invalid_json": "Cannot parse the input of tool {tool} as JSON: {detail}",
   "cli.input_too_large": "Cannot read the input of tool {tool}: stdin holds more than {size}",
@@ -296,6 +299,7 @@ export const EN_US = {
   "list.heading_source": "SOURCE",
   "list.heading_description": "DESCRIPTION",
   "list.no_tools": "(no tools declared; looked in {paths})",
+  "list.no_manifest": "(no manifest found; looked in {paths}; {hint})",
   "list.unavailable": "unavailable: {reason}",
   "list.unavailable_more": "unavailable: {reason} (and {count} more: see basis-tools check)",
   "cli.left_out": "Leaving tool {tool} out: it cannot be used: {why}",
@@ -350,7 +354,9 @@ export const EN_US = {
   "check.hint": "hint: {problem}",
   "check.ok_warnings":
     "ok: {count} {tools} ({where}), {warnings} {warning_word}: fine as declared, but failing here until fixed (--strict: exit 6)",
-  "check.no_manifest": "no manifest found",
+  "check.ok_no_manifest": "ok: 0 tools (no manifest found), 1 warning (--strict: exit 6)",
+  "check.missing": "not found; {hint}",
+  "check.missing_both": "not found, nor is the global manifest {global}; {hint}",
   "init.done":
     "Created {manifest} (tool {tool}) and {script}, the program it runs.\n\nNext:\n  {call}\n      call it: you are asked before it runs, then it prints its answer\n  {rule}\n      remember a rule that lets it run without asking (also for an agent)\n  {mcp}\n      serve it to an agent over MCP (see docs/mcp.md)\n  {check}\n      check the manifest after an edit (an editor checks it as you type: see $schema)",
   "init.exists": "Cannot create {path}: it already exists (nothing was written)",

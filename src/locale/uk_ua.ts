@@ -267,7 +267,10 @@ export function ukUA(): Catalogue {
     "cli.unknown_tool_near":
       "Не вдалося знайти інструмент {tool}; можливо, ви мали на увазі {names}?",
     "cli.unknown_tool_none":
-      "Не вдалося знайти інструмент {tool}; жодного інструмента не оголошено (див. basis-tools check)",
+      "Не вдалося знайти інструмент {tool}; {files} не оголошує жодного інструмента",
+    "cli.unknown_tool_no_manifest":
+      "Не вдалося знайти інструмент {tool}: маніфест не знайдено (шукали в {paths}); {hint}",
+    "hint.no_workspace": "basis-tools init створює робочий простір тут; -C DIR вказує на інший",
     "cli.unknown_tool_list": "Не вдалося знайти інструмент {tool}; див. basis-tools list",
     "cli.invalid_json": "Не вдалося розібрати вхідні дані інструмента {tool} як JSON: {detail}",
     "cli.input_too_large":
@@ -325,6 +328,7 @@ export function ukUA(): Catalogue {
     "list.heading_source": "ДЖЕРЕЛО",
     "list.heading_description": "ОПИС",
     "list.no_tools": "(жодного інструмента не оголошено; шукали в {paths})",
+    "list.no_manifest": "(маніфест не знайдено; шукали в {paths}; {hint})",
     "list.unavailable": "недоступний: {reason}",
     "list.unavailable_more": "недоступний: {reason} (і ще {count}: див. basis-tools check)",
     "cli.left_out": "Інструмент {tool} пропущено: ним не можна скористатися: {why}",
@@ -379,7 +383,10 @@ export function ukUA(): Catalogue {
     "check.hint": "порада: {problem}",
     "check.ok_warnings":
       "гаразд: {count} {tools} ({where}), {warnings} {warning_word}: оголошено правильно, але тут не працюватиме, доки це не виправлено (--strict: код 6)",
-    "check.no_manifest": "маніфест не знайдено",
+    "check.ok_no_manifest":
+      "гаразд: 0 інструментів (маніфест не знайдено), 1 попередження (--strict: код 6)",
+    "check.missing": "не знайдено; {hint}",
+    "check.missing_both": "не знайдено, як і глобального маніфесту {global}; {hint}",
     "init.done":
       "Створено {manifest} (інструмент {tool}) і {script} — програму, яку він запускає.\n\nДалі:\n  {call}\n      викликати його: вас спитають перед запуском, потім він виведе відповідь\n  {rule}\n      запам’ятати правило, з яким він запускається без питань (і для агента)\n  {mcp}\n      надати його агентові через MCP (див. docs/mcp.md)\n  {check}\n      перевірити маніфест після редагування (редактор перевіряє його під час набору: див. $schema)",
     "init.exists": "Не вдалося створити {path}: він уже існує (нічого не записано)",

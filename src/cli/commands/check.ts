@@ -57,6 +57,8 @@ export async function checkCommand(
     const atCallTime = (problem: ManifestProblem) => problem.field === "command[0]";
     problems = [...loaded.problems, ...found.filter((problem) => !atCallTime(problem))];
     warnings = found.filter(atCallTime);
+    // No manifest at all: most likely the wrong directory (a CI job checking it would pass).
+    if (files.length === 0) warnings.push(missingManifest(roster.sources.map((s) => s.path)));
     const root = canonicalPath(roster.root);
     for (const spec of roster.tools.values()) {
       const of = (field: string, reason: Phrase, secrets: readonly string[]) =>
@@ -101,12 +103,12 @@ export async function checkCommand(
     ...warnings.map((warning) => t("check.warning", { problem: line(warning) })),
     ...hints.map((hint) => t("check.hint", { problem: line(hint) })),
   ];
-  if (code === 0) {
-    const where = files.length === 0 ? t("check.no_manifest") : files.join(", ");
+  if (code === 0 && files.length === 0) lines.push(t("check.ok_no_manifest"));
+  else if (code === 0) {
     const counted = {
       count: tools,
       tools: plural(settings.locale, tools, t("count.tools")),
-      where,
+      where: files.join(", "),
     };
     const warning_word = plural(settings.locale, warnings.length, t("count.warnings"));
     lines.push(
@@ -117,6 +119,17 @@ export async function checkCommand(
   }
   out(lines.map((line) => `${line}\n`).join(""));
   return code;
+}
+
+/** The warning that neither manifest exists, with how to start a workspace or name another. */
+function missingManifest([workspace = "", global]: readonly string[]): ManifestProblem {
+  const hint = phrase("hint.no_workspace");
+  return problemOf(
+    { file: workspace },
+    global === undefined
+      ? phrase("check.missing", { hint })
+      : phrase("check.missing_both", { global: JSON.stringify(global), hint }),
+  );
 }
 
 /** A working directory that does not exist or is no directory: every call would fail to start. */

@@ -8,7 +8,7 @@
 import { callSecrets, redactorOf, secretEnv } from "../../redact.ts";
 import { checkAvailability, rosterEntries } from "../../contract/availability.ts";
 import type { ManifestProblem } from "../../errors.ts";
-import { listOf, messages } from "../../locale/messages.ts";
+import { listOf, messages, phrase } from "../../locale/messages.ts";
 import { out, outJson, problemJson } from "../output.ts";
 import { formatTable } from "../_table.ts";
 import { rosterFor, serves, spawnConfigFor } from "../_roster.ts";
@@ -83,7 +83,9 @@ export async function listCommand(settings: Settings): Promise<number> {
   const lines = formatTable([[...heading, t("list.heading_description")], ...cells]);
   if (roster.tools.size === 0 && roster.unavailable.size === 0) {
     const paths = say(listOf(roster.sources.map((s) => s.path), "join.and"));
-    lines.push(t("list.no_tools", { paths }));
+    const hint = say(phrase("hint.no_workspace"));
+    const found = roster.sources.some((source) => source.found);
+    lines.push(found ? t("list.no_tools", { paths }) : t("list.no_manifest", { paths, hint }));
   }
   out(lines.join("\n") + "\n");
   return 0;

@@ -1,0 +1,99 @@
+// The CLI's edge messages (issue 26), through the real CLI in en-US and uk-UA: what it says when
+// nothing is where it looks, when the shell ate the quotes of a JSON input, when a subcommand is
+// misspelt, when a rule is added twice, and when a result is cut.
+import assert from "node:assert/strict";
+import { cli, type CliOptions, oneTool, type Scratch, scratch } from "./_cli.ts";
+import { messages, phrase, type PhraseParams } from "../src/locale/messages.ts";
+import type { MessageKey } from "../src/locale/en_us.ts";
+import { assertNoEnglish } from "./_no_english.ts";
+import { say } from "./_wording.ts";
+
+const UK = messages("uk-UA");
+const uk = (key: MessageKey, params?: PhraseParams) => UK.say(phrase(key, params));
+
+/** Runs the CLI in English and in Ukrainian. */
+async function both(dirs: Scratch, args: string[], options: CliOptions = {}) {
+  const en = await cli(dirs, args, options);
+  const ua = await cli(dirs, ["--locale", "uk-UA", ...args], options);
+  return { en, uk: ua };
+}
+
+Deno.test("check with no manifest warns (exit 0), and --strict fails (exit 6), saying how to start or name a workspace", async () => {
+  await using dirs = await scratch();
+  const file = `${dirs.root}/.basis/tools.json`;
+  const params = {
+    global: JSON.stringify(`${dirs.configDir}/tools.json`),
+    hint: phrase("hint.no_workspace"),
+  };
+  const plain = await both(dirs, ["check"]);
+  assert.equal(plain.en.code, 0, plain.en.stderr);
+  assert.equal(
+    plain.en.stdout,
+    `${say("check.warning", { problem: `${file}: ${say("check.missing_both", params)}` })}\n` +
+      `${say("check.ok_no_manifest")}\n`,
+  );
+  assert.equal(plain.uk.code, 0);
+  assert.equal(
+    plain.uk.stdout,
+    `${uk("check.warning", { problem: `${file}: ${uk("check.missing_both", params)}` })}\n` +
+      `${uk("check.ok_no_manifest")}\n`,
+  );
+  assertNoEnglish(plain.uk.stdout, plain.en.stdout, ["basis-tools init", "-C DIR"]);
+
+  const strict = await both(dirs, ["check", "--strict"]);
+  assert.equal(strict.en.code, 6);
+  assert.equal(strict.en.stdout, `${file}: ${say("check.missing_both", params)}\n`);
+  assert.equal(strict.uk.code, 6);
+  assert.equal(strict.uk.stdout, `${file}: ${uk("check.missing_both", params)}\n`);
+
+  const json = JSON.parse((await cli(dirs, ["check", "--json"])).stdout);
+  assert.equal(json.ok, true);
+  assert.deepEqual(json.files, []);
+  assert.deepEqual(json.warnings.map((w: { file: string }) => w.file), [file]);
+  const failed = await cli(dirs, ["check", "--json", "--strict"]);
+  assert.equal(failed.code, 6);
+  assert.equal(JSON.parse(failed.stdout).ok, false);
+
+  // A manifest in either place: no such warning.
+  await Deno.writeTextFile(`${dirs.configDir}/tools.json`, '{"schema": 1, "tools": {}}');
+  const global = await cli(dirs, ["check", "--strict"]);
+  assert.equal(global.code, 0, global.stdout);
+  assert.doesNotMatch(global.stdout, /warning/);
+});
+
+Deno.test("outside a workspace, call, show and list hint at init and -C, not at check", async () => {
+  await using dirs = await scratch();
+  const paths = [`${dirs.root}/.basis/tools.json`, `${dirs.configDir}/tools.json`];
+  const quoted = paths.map((path) => JSON.stringify(path));
+  const hint = phrase("hint.no_workspace");
+  const params = {
+    tool: '"x"',
+    paths: phrase("join.and", { first: quoted[0]!, second: quoted[1]! }),
+    hint,
+  };
+  for (const args of [["call", "x", "{}"], ["show", "x"], ["rules", "add", "--tool", "x"]]) {
+    const run = await both(dirs, args);
+    assert.equal(run.en.code, 2, args.join(" "));
+    assert.equal(run.en.stderr, `basis-tools: ${say("cli.unknown_tool_no_manifest", params)}\n`);
+    assert.doesNotMatch(run.en.stderr, /basis-tools check/);
+    assert.equal(run.uk.code, 2);
+    assert.equal(run.uk.stderr, `basis-tools: ${uk("cli.unknown_tool_no_manifest", params)}\n`);
+  }
+  const list = await both(dirs, ["list"]);
+  const listed = { paths: `${paths[0]} and ${paths[1]}`, hint: say("hint.no_workspace") };
+  assert.ok(list.en.stdout.endsWith(`${say("list.no_manifest", listed)}\n`), list.en.stdout);
+  assert.match(list.uk.stdout, /basis-tools init створює робочий простір тут/);
+
+  // A manifest that declares nothing: named, and no hint to start one.
+  await Deno.writeTextFile(paths[0]!, '{"schema": 1, "tools": {}}');
+  const empty = await both(dirs, ["call", "x", "{}"]);
+  const none = { tool: '"x"', files: phrase("join.one", { item: quoted[0]! }) };
+  assert.equal(empty.en.stderr, `basis-tools: ${say("cli.unknown_tool_none", none)}\n`);
+  assert.equal(empty.uk.stderr, `basis-tools: ${uk("cli.unknown_tool_none", none)}\n`);
+  assert.ok(
+    (await cli(dirs, ["list"])).stdout.includes(say("list.no_tools", { paths: listed.paths })),
+  );
+});
+
+// Keeps the import used while the file grows.
+void oneTool;
