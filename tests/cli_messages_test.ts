@@ -95,5 +95,41 @@ Deno.test("outside a workspace, call, show and list hint at init and -C, not at 
   );
 });
 
-// Keeps the import used while the file grows.
-void oneTool;
+Deno.test("JSON a shell took the quotes of, or split at spaces, gets the hint to single-quote it", async () => {
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  // `call echo {"text":"hi"}` unquoted: the shell passes {text:hi}.
+  const eaten = await both(dirs, ["call", "echo", "{text:hi}"]);
+  assert.equal(eaten.en.code, 2);
+  assert.match(eaten.en.stderr, /^basis-tools: Cannot parse the input of tool "echo" as JSON: /);
+  const hint = say("json.quote_hint", { detail: "" }).trim();
+  assert.ok(eaten.en.stderr.endsWith(` ${hint}\n`), eaten.en.stderr);
+  assert.equal(eaten.uk.code, 2);
+  const ukHint = uk("json.quote_hint", { detail: "" }).trim();
+  assert.ok(eaten.uk.stderr.endsWith(` ${ukHint}\n`), eaten.uk.stderr);
+  assertNoEnglish(eaten.uk.stderr, eaten.en.stderr);
+  // Quotes that are there, or JSON from stdin: no hint (the shell did not take them).
+  const runs: [string[], CliOptions][] = [
+    [["call", "echo", '{"text":hi}'], {}],
+    [["call", "echo"], { stdin: "{text:hi}" }],
+  ];
+  for (const [args, options] of runs) {
+    const run = await cli(dirs, args, options);
+    assert.equal(run.code, 2);
+    assert.doesNotMatch(run.stderr, /single quotes/);
+  }
+  // `call echo {"text": "hi there"}` unquoted: three arguments.
+  const split = await both(dirs, ["call", "echo", "{text:", "hi", "there}"]);
+  const count = { count: 3, arguments: { count: 3, forms: "count.arguments" as const } };
+  assert.equal(split.en.code, 2);
+  assert.equal(split.en.stderr, `basis-tools: ${say("cli.split_call", count)}\n`);
+  assert.equal(split.uk.stderr, `basis-tools: ${uk("cli.split_call", count)}\n`);
+  const spawned = await both(dirs, ["spawn", "!cargo", "test"]);
+  const two = { count: 2, arguments: { count: 2, forms: "count.arguments" as const } };
+  assert.equal(spawned.en.code, 2);
+  assert.equal(spawned.en.stderr, `basis-tools: ${say("cli.split_spawn", two)}\n`);
+  assert.equal(spawned.uk.stderr, `basis-tools: ${uk("cli.split_spawn", two)}\n`);
+  // A rule's JSON option too: `--input /text=hi` meant the string "hi".
+  const rule = await cli(dirs, ["rules", "add", "--tool", "echo", "--input", "/text=hi"]);
+  assert.equal(rule.code, 2);
+  assert.match(rule.stderr, /"--input" is not JSON: .* \(did a shell take its quotes\?/);
+});

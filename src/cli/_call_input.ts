@@ -160,16 +160,23 @@ export function stdinBytes(value: unknown, input: CallInput): Uint8Array {
  *
  * @param tool The tool's name, for the message.
  * @param text The input text.
+ * @param options `argument`: the text was a command-line argument, whose quotes a shell may have
+ *   taken (the error then says to put it in single quotes). @default {false}
  * @returns The parsed value.
  * @throws {BasisError} `invalid_json`.
  */
-export async function parseCallInput(tool: string, text: string): Promise<unknown> {
+export async function parseCallInput(
+  tool: string,
+  text: string,
+  options: { argument?: boolean } = {},
+): Promise<unknown> {
   const name = JSON.stringify(tool);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    const detail = await jsonDetail(text, "input");
+    const found = await jsonDetail(text, "input");
+    const detail = options.argument === true ? withQuoteHint(text, found) : found;
     throw BasisError.of("invalid_json", phrase("cli.invalid_json", { tool: name, detail }));
   }
   // A number read as 0 but written otherwise would reach the program as written, judged as 0.
@@ -190,6 +197,18 @@ export async function parseCallInput(tool: string, text: string): Promise<unknow
 export async function jsonDetail(text: string, source?: "file" | "input"): Promise<Phrase> {
   const { position, reason } = await strictJsonProblem(text, source);
   return position === undefined ? reason : phrase("json.at", { detail: reason, ...position });
+}
+
+/**
+ * What is wrong with an argument that is not JSON, with the hint to put it in single quotes when it
+ * holds no `"`: a shell most likely took them (`{"text":"hi"}` unquoted arrives as `{text:hi}`).
+ *
+ * @param text The argument.
+ * @param detail What is wrong with it.
+ * @returns The detail, with the hint when it fits.
+ */
+export function withQuoteHint(text: string, detail: Phrase): Phrase {
+  return text.includes('"') ? detail : phrase("json.quote_hint", { detail });
 }
 
 /** Where a string or a number may start; nothing else in JSON text holds `"`, `-` or a digit. */

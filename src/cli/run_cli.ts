@@ -123,6 +123,12 @@ export async function runCli(
     secrets = callSecrets(settings.env);
     await loadLocale(locale);
     const [min, max] = ARITY[command] ?? [0, 0];
+    if ((command === "call" || command === "spawn") && positionals.length > max) {
+      // More than one INPUT or STRING: a shell split unquoted text at its spaces.
+      const count = positionals.length - max + 1;
+      const args = { count, arguments: { count, forms: "count.arguments" as const } };
+      throw BasisError.of("usage", phrase(`cli.split_${command}`, args));
+    }
     expectPositionals(command, positionals, min, max);
     return await dispatch(command, positionals, options, settings, mode);
   } catch (error) {

@@ -237,6 +237,10 @@ export const EN_US = {
     "Cannot use option {option} with {command}: it is an option of {commands}; see basis-tools help {name}",
   "cli.missing_argument": "Cannot run {command}: an argument is missing; see --help",
   "cli.unexpected_argument": "Cannot run {command}: unexpected argument {argument}; see --help",
+  "cli.split_call":
+    `Cannot run "call": its INPUT is split into {count} {arguments} (a shell splits unquoted text at spaces); put the JSON in single quotes, as in basis-tools call NAME '{"text": "hi there"}'`,
+  "cli.split_spawn":
+    `Cannot run "spawn": its STRING is split into {count} {arguments} (a shell splits unquoted text at spaces); put it in single quotes, as in basis-tools spawn '!cargo test'`,
   "cli.bad_milliseconds":
     "Cannot use --{option} {value}: expected a whole number of milliseconds above 0",
   "cli.bad_format": "Cannot use --format {value}: expected one of {formats}",
@@ -292,6 +296,7 @@ export const EN_US = {
   "join.or": "{first} or {second}",
   "join.and": "{first} and {second}",
   "count.bytes": "byte|bytes",
+  "count.arguments": "argument|arguments",
 
   // list
   "list.heading_name": "NAME",
@@ -411,6 +416,8 @@ export const EN_US = {
 
   // JSON text people write (manifests, spawn.json, rules.json, a call's input).
   "json.at": "{detail} at {line}:{column}",
+  "json.quote_hint":
+    `{detail} (did a shell take its quotes? Put the JSON in single quotes, as in '{"text": "hi"}')`,
   "json.invalid": "invalid JSON",
   "json.invalid_detail": "invalid JSON: {detail}",
   "json.nested": "nested too deeply",

@@ -255,6 +255,10 @@ export function ukUA(): Catalogue {
     "cli.missing_argument": "Не вдалося виконати {command}: бракує аргументу; див. --help",
     "cli.unexpected_argument":
       "Не вдалося виконати {command}: неочікуваний аргумент {argument}; див. --help",
+    "cli.split_call":
+      `Не вдалося виконати "call": його INPUT розбито на {count} {arguments} (оболонка розбиває текст без лапок на пробілах); візьміть JSON в одинарні лапки, як-от basis-tools call NAME '{"text": "hi there"}'`,
+    "cli.split_spawn":
+      `Не вдалося виконати "spawn": його STRING розбито на {count} {arguments} (оболонка розбиває текст без лапок на пробілах); візьміть його в одинарні лапки, як-от basis-tools spawn '!cargo test'`,
     "cli.bad_milliseconds":
       "Не вдалося використати --{option} {value}: очікується ціле число мілісекунд, більше за 0",
     "cli.bad_format": "Не вдалося використати --format {value}: очікується одне з: {formats}",
@@ -321,6 +325,7 @@ export function ukUA(): Catalogue {
     "join.or": "{first} або {second}",
     "join.and": "{first} і {second}",
     "count.bytes": "байт|байти|байтів",
+    "count.arguments": "аргумент|аргументи|аргументів",
 
     // list
     "list.heading_name": "НАЗВА",
@@ -444,6 +449,8 @@ export function ukUA(): Catalogue {
 
     // Текст JSON, який пишуть люди (маніфести, spawn.json, rules.json, вхідні дані виклику).
     "json.at": "{detail} (рядок {line}, стовпець {column})",
+    "json.quote_hint":
+      `{detail} (можливо, оболонка забрала лапки? Візьміть JSON в одинарні лапки, як-от '{"text": "hi"}')`,
     "json.invalid": "некоректний JSON",
     "json.invalid_detail": "некоректний JSON: {detail}",
     "json.nested": "надто глибока вкладеність",

@@ -113,7 +113,8 @@ export async function callCommand(
     });
   const read = async () => {
     const source = await readCallInput(tool, arg);
-    return { source, parsed: await parseCallInput(tool, source.text) };
+    const argument = arg !== undefined && arg !== "-";
+    return { source, parsed: await parseCallInput(tool, source.text, { argument }) };
   };
   try {
     requireServed(settings, tool);

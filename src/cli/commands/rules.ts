@@ -14,7 +14,7 @@ import { type CallContent, callContent } from "../../approval/rules/content.ts";
 import type { Rule, RuleInput, ToolConditions } from "../../approval/rules/types.ts";
 import type { ToolSpec } from "../../manifest/types.ts";
 import { parseKeepingNumbers } from "../../json_text.ts";
-import { jsonDetail } from "../_call_input.ts";
+import { jsonDetail, withQuoteHint } from "../_call_input.ts";
 import { callSecrets, secretEnv } from "../../redact.ts";
 import { resolveRunProgram } from "../../run/run_program.ts";
 import { canonicalFilePath, canonicalPath, isAbsolutePath } from "../../paths.ts";
@@ -121,7 +121,7 @@ async function optionJson(tool: string, option: string, text: string): Promise<u
     return parseKeepingNumbers(text);
   } catch {
     // Described by kind and place, never echoing the text.
-    const detail = await jsonDetail(text);
+    const detail = withQuoteHint(text, await jsonDetail(text));
     throw usage("cli.rules_bad_json", {
       tool: JSON.stringify(tool),
       option: `"${option}"`,
