@@ -298,6 +298,20 @@ Deno.test("call output beyond the cap is cut for --json with the full output in 
   // Streaming to a terminal passes everything through.
   const streamed = await cli(dirs, ["call", "lines", "{}", ...ALWAYS]);
   assert.equal(streamed.stdout.split("\n").length - 1, 5000);
+  // --result prints the result a model reads: its note names the spill file too, in each locale.
+  for (
+    const [locale, note] of [["en-US", /full output: (\S+)\]\n$/], [
+      "uk-UA",
+      /повний вивід: (\S+)\]\n$/,
+    ]] as const
+  ) {
+    const cut = await cli(dirs, ["call", "lines", "{}", "--result", "--locale", locale, ...ALWAYS]);
+    assert.equal(cut.code, 0, cut.stderr);
+    assert.ok(cut.stdout.split("\n").length <= 2002);
+    const spilled = note.exec(cut.stdout)?.[1];
+    assert.ok(spilled, cut.stdout.slice(-300));
+    assert.equal((await Deno.readTextFile(spilled)).split("\n").length - 1, 5000);
+  }
 });
 
 Deno.test("env layering: inherited, then --env pairs, then the manifest's env", async () => {

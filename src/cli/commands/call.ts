@@ -135,7 +135,9 @@ export async function callCommand(
       const roster = await rosterFor(settings, { only: tool });
       const spec = findTool(roster, tool);
       redactor = new Redactor(callSecrets(secretEnv(spec), settings.env));
-      const spillDir = settings.json ? settings.spillDir : false;
+      // What is cut from the result a model reads (--json, --result) is kept in a spill file it
+      // names; streamed output is never cut.
+      const spillDir = settings.json || options.result === true ? settings.spillDir : false;
       const built = context(roster.root, { spillDir });
       // A program that cannot be found makes the tool unavailable, as a problem of its declaration
       // does: nothing is asked, nothing runs (exit 6).
