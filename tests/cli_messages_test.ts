@@ -6,7 +6,7 @@ import { cli, type CliOptions, oneTool, type Scratch, scratch } from "./_cli.ts"
 import { messages, phrase, type PhraseParams } from "../src/locale/messages.ts";
 import type { MessageKey } from "../src/locale/en_us.ts";
 import { assertNoEnglish } from "./_no_english.ts";
-import { say } from "./_wording.ts";
+import { say, wording } from "./_wording.ts";
 
 const UK = messages("uk-UA");
 const uk = (key: MessageKey, params?: PhraseParams) => UK.say(phrase(key, params));
@@ -132,4 +132,61 @@ Deno.test("JSON a shell took the quotes of, or split at spaces, gets the hint to
   const rule = await cli(dirs, ["rules", "add", "--tool", "echo", "--input", "/text=hi"]);
   assert.equal(rule.code, 2);
   assert.match(rule.stderr, /"--input" is not JSON: .* \(did a shell take its quotes\?/);
+});
+
+Deno.test("rules add of a rule that is there already says so, exits 0 and writes nothing", async () => {
+  await using dirs = await scratch(oneTool("echo", {
+    command: ["cat", "${TOKEN:-}", "--flag"],
+    env: { NOTES_DIR: "/var/tmp/notes" },
+  }));
+  const file = `${dirs.configDir}/rules.json`;
+  // The manifest's env is pinned by digest, and so is an argument holding an --env value: a fresh
+  // salt each time, yet the same rule.
+  const add = ["rules", "add", "--tool", "echo", "--env", "TOKEN=s3cr3t-value"];
+  const first = await cli(dirs, add, { env: { TOKEN: "s3cr3t-value" } });
+  assert.equal(first.code, 0, first.stderr);
+  const id = /^Added (r-[a-z2-7]{8}):/.exec(first.stdout)?.[1];
+  assert.ok(id, first.stdout);
+  const written = await Deno.readTextFile(file);
+  assert.doesNotMatch(written, /s3cr3t-value|var\/tmp\/notes/);
+  const again = await both(dirs, add, { env: { TOKEN: "s3cr3t-value" } });
+  const scope = { id, decision: "allow", tool: "echo" };
+  assert.equal(again.en.code, 0, again.en.stderr);
+  assert.match(again.en.stdout, wording("rules.exists", scope));
+  assert.equal(again.uk.code, 0);
+  assert.match(again.uk.stdout, new RegExp(`^Уже є як ${id}: allow echo `));
+  const json = await cli(dirs, [...add, "--json"], { env: { TOKEN: "s3cr3t-value" } });
+  assert.equal(JSON.parse(json.stdout).id, id);
+  assert.equal(JSON.parse(json.stdout).existing, true);
+  assert.equal(await Deno.readTextFile(file), written);
+
+  // Anything different is another rule: a reason, a decision, a changed env value.
+  const deny = ["rules", "add", "--tool", "echo", "--deny"];
+  assert.match((await cli(dirs, [...deny, "--reason", "not today"])).stdout, /^Added /);
+  assert.match((await cli(dirs, [...deny, "--reason", "not today"])).stdout, /^Already there /);
+  assert.match((await cli(dirs, [...deny, "--reason", "never"])).stdout, /^Added /);
+  assert.match((await cli(dirs, add, { env: { TOKEN: "other" } })).stdout, /^Added /);
+  const rules = JSON.parse(await Deno.readTextFile(file)).rules;
+  assert.equal(rules.length, 4);
+});
+
+Deno.test('a misspelt rules subcommand gets a "did you mean", in en-US and uk-UA', async () => {
+  await using dirs = await scratch();
+  const typos: [string, string][] = [["lst", "list"], ["ad", "add"], ["remvoe", "remove"], [
+    "chek",
+    "check",
+  ]];
+  for (const [typo, meant] of typos) {
+    const run = await both(dirs, ["rules", typo]);
+    const params = { command: `"rules ${typo}"`, names: `"rules ${meant}"` };
+    assert.equal(run.en.code, 2);
+    assert.equal(run.en.stderr, `basis-tools: ${say("cli.rules_subcommand_near", params)}\n`);
+    assert.equal(run.uk.code, 2);
+    assert.equal(run.uk.stderr, `basis-tools: ${uk("cli.rules_subcommand_near", params)}\n`);
+  }
+  const far = await cli(dirs, ["rules", "xyz"]);
+  assert.equal(
+    far.stderr,
+    `basis-tools: ${say("cli.rules_subcommand", { command: '"rules xyz"' })}\n`,
+  );
 });

@@ -201,14 +201,16 @@ export async function jsonDetail(text: string, source?: "file" | "input"): Promi
 
 /**
  * What is wrong with an argument that is not JSON, with the hint to put it in single quotes when it
- * holds no `"`: a shell most likely took them (`{"text":"hi"}` unquoted arrives as `{text:hi}`).
+ * holds words but no `"`: a shell most likely took them (`{"text":"hi"}` unquoted arrives as
+ * `{text:hi}`).
  *
  * @param text The argument.
  * @param detail What is wrong with it.
  * @returns The detail, with the hint when it fits.
  */
 export function withQuoteHint(text: string, detail: Phrase): Phrase {
-  return text.includes('"') ? detail : phrase("json.quote_hint", { detail });
+  const unquoted = !text.includes('"') && /\p{L}/u.test(text);
+  return unquoted ? phrase("json.quote_hint", { detail }) : detail;
 }
 
 /** Where a string or a number may start; nothing else in JSON text holds `"`, `-` or a digit. */

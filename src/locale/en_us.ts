@@ -273,6 +273,8 @@ export const EN_US = {
   "cli.rules_no_arguments": "Cannot run {command}: expected 0 arguments; see --help",
   "cli.rules_one_argument": "Cannot run {command}: expected 1 argument; see --help",
   "cli.rules_subcommand": "Cannot run {command}: expected list, add, test, remove or check",
+  "cli.rules_subcommand_near":
+    "Cannot run {command}: did you mean {names}? Expected list, add, test, remove or check",
   "cli.rules_tool_required": 'Cannot run "rules add": --tool NAME is required',
   "cli.rules_bad_json": "Cannot add rule for tool {tool}: {option} is not JSON: {detail}",
   "cli.rules_bad_input_condition":
@@ -381,6 +383,7 @@ export const EN_US = {
   "rules.workspace": "(workspace {path})",
   "rules.added": "Added {id}: {decision} {tool} {scope}",
   "rules.removed": "Removed {id}: {decision} {tool} {scope}",
+  "rules.exists": "Already there as {id}: {decision} {tool} {scope} (nothing written)",
   "rules.pinned": "  it pins what the tool runs now ({fields}): {conditions}",
   "rules.problem_ignored": " (rule ignored)",
   "rules.ok": "ok: {count} {rules} ({file})",

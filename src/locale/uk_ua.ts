@@ -300,6 +300,8 @@ export function ukUA(): Catalogue {
       "Не вдалося виконати {command}: потрібен рівно один аргумент; див. --help",
     "cli.rules_subcommand":
       "Не вдалося виконати {command}: очікується list, add, test, remove або check",
+    "cli.rules_subcommand_near":
+      "Не вдалося виконати {command}: можливо, ви мали на увазі {names}? Очікується list, add, test, remove або check",
     "cli.rules_tool_required": 'Не вдалося виконати "rules add": потрібен параметр --tool NAME',
     "cli.rules_bad_json":
       "Не вдалося додати правило для інструмента {tool}: {option} не є JSON: {detail}",
@@ -411,6 +413,7 @@ export function ukUA(): Catalogue {
     "rules.workspace": "(робочий простір {path})",
     "rules.added": "Додано {id}: {decision} {tool} {scope}",
     "rules.removed": "Видалено {id}: {decision} {tool} {scope}",
+    "rules.exists": "Уже є як {id}: {decision} {tool} {scope} (нічого не записано)",
     "rules.pinned": "  воно закріплює те, що інструмент запускає зараз ({fields}): {conditions}",
     "rules.problem_ignored": " (правило ігнорується)",
     "rules.ok": "гаразд: {count} {rules} ({file})",

@@ -21,6 +21,7 @@ import { untrusted } from "../../owner.ts";
 import { attempt, quietly } from "../../quietly.ts";
 import { readRegularFile } from "../../read_regular_file.ts";
 import { writeFileAtomic } from "./_atomic.ts";
+import type { Digest } from "./types.ts";
 
 /** How old a file's last change must be before its digest is cached (Deno gives ctime in s). */
 const SETTLED_MS = 2000;
@@ -60,14 +61,35 @@ export function saltedSha256(salt: string, value: string): Promise<string> {
 }
 
 /**
+ * The values of the digests this process made, for {@linkcode samePin} only: never stored, never
+ * shown (a digest pins a secret).
+ */
+const PINNED = new WeakMap<object, string>();
+
+/**
  * A digest matcher for a value: a fresh salt (16 random bytes) and the value's digest under it.
  *
  * @param value The value to pin.
  * @returns `{sha256, salt}`.
  */
-export async function digestOf(value: string): Promise<{ sha256: string; salt: string }> {
+export async function digestOf(value: string): Promise<Digest> {
   const salt = hex(crypto.getRandomValues(new Uint8Array(16)));
-  return { sha256: await saltedSha256(salt, value), salt };
+  const digest = { sha256: await saltedSha256(salt, value), salt };
+  PINNED.set(digest, value);
+  return digest;
+}
+
+/**
+ * Whether a stored digest pins the same value as one {@linkcode digestOf} made in this process
+ * (their salts differ: the value is digested again under the stored one's).
+ *
+ * @param stored A digest read from the rules file.
+ * @param made A digest made here.
+ * @returns True when both pin one value; false when `made` was not made here.
+ */
+export async function samePin(stored: Digest, made: Digest): Promise<boolean> {
+  const value = PINNED.get(made);
+  return value !== undefined && await saltedSha256(stored.salt, value) === stored.sha256;
 }
 
 /**

@@ -18,10 +18,11 @@ import { fsReason, isFileSystemError } from "../../fs_reason.ts";
 import { canonicalPath, isAbsolutePath, joinPath } from "../../paths.ts";
 import { MAX_CONFIG_BYTES } from "../../read_config_file.ts";
 import { randomId, removeStaleTemps, writeFileAtomic } from "./_atomic.ts";
+import { samePin } from "./_digest.ts";
 import { readRulesDocument } from "./_read.ts";
 import { checkRules, partitionRules } from "./check.ts";
 import { sealSecrets } from "./_seal.ts";
-import type { LoadedRules, Rule, RuleInput } from "./types.ts";
+import type { Digest, LoadedRules, Rule, RuleInput } from "./types.ts";
 import { formatRulesDocument, narrowRuleInput, RULES_VERSION } from "./validate.ts";
 
 /** The rules file's name inside the config directory. */
@@ -80,9 +81,17 @@ export interface AddRuleOptions {
   readonly secrets?: readonly string[];
 }
 
+/** What {@linkcode addRule} returns: the rule as stored, `existing` when it was there already. */
+export type AddedRule = Rule & {
+  /** An identical rule was in the file already: it is returned, and nothing was written. */
+  readonly existing?: true;
+};
+
 /**
  * Adds a rule: assigns a fresh id and the creation time, and appends it to the file under the
- * lock, atomically. The directory is created (0700) if needed.
+ * lock, atomically. The directory is created (0700) if needed. A rule identical to one in the file
+ * (the same tool, decision, scope, conditions, reason and examples; a digest the same when it pins
+ * the same value) is not added again: that one is returned, marked `existing`.
  *
  * @param configDir The user's config directory.
  * @param input The rule. A workspace scope must be absolute (it is made canonical: symbolic links
@@ -108,13 +117,17 @@ export async function addRule(
   configDir: string,
   input: RuleInput,
   options: AddRuleOptions = {},
-): Promise<Rule> {
+): Promise<AddedRule> {
   const sealed = await sealSecrets(input, options.secrets ?? []);
   const narrowed = await narrowRuleInput(normaliseScope(sealed));
   if (!narrowed.ok) throw BasisError.of("usage", cannotAdd(input, narrowed.problems[0]!));
   const problem = (await checkRules([{ id: "new", ...narrowed.value }]))[0];
   if (problem !== undefined) throw BasisError.of("usage", cannotAdd(input, problem.phrase));
-  return await underLock(configDir, true, async (_file, rules) => {
+  return await underLock(configDir, true, async (_file, rules): Promise<AddedRule> => {
+    for (const rule of rules) {
+      const { id: _, created: __, ...kept } = rule;
+      if (await same(kept, narrowed.value)) return { ...rule, existing: true };
+    }
     const taken = new Set(rules.map((rule) => rule.id));
     // `r-` and 8 lowercase base32 characters (40 random bits), drawn again when taken.
     let id = `r-${randomId()}`;
@@ -213,6 +226,27 @@ async function save(configDir: string, rules: readonly Rule[]): Promise<void> {
     throw BasisError.of("denied", phrase("rules.cannot_save", { ...params, reason }));
   }
   await writeFileAtomic(configDir, RULES_FILE_NAME, text);
+}
+
+/**
+ * Whether a stored value is the one made: equal JSON, key order aside; a stored digest the same as
+ * a digest made here when both pin one value (a fresh digest has a fresh salt).
+ */
+async function same(stored: unknown, made: unknown): Promise<boolean> {
+  const digest = (value: object) => Object.keys(value).sort().join() === "salt,sha256";
+  const object = (value: unknown): value is Record<string, unknown> =>
+    typeof value === "object" && value !== null;
+  // A number kept as written (raw JSON) is compared as its text, like every other leaf.
+  if (!object(stored) || !object(made)) return JSON.stringify(stored) === JSON.stringify(made);
+  if (digest(stored) && digest(made)) return await samePin(stored as Digest, made as Digest);
+  const keys = Object.keys(stored);
+  if (Array.isArray(stored) !== Array.isArray(made) || keys.length !== Object.keys(made).length) {
+    return false;
+  }
+  for (const key of keys) {
+    if (!Object.hasOwn(made, key) || !await same(stored[key], made[key])) return false;
+  }
+  return true;
 }
 
 /** The rule with its workspace root made canonical (a relative root is refused by its check). */

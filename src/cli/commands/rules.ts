@@ -35,6 +35,7 @@ import {
 } from "../../locale/messages.ts";
 import type { Settings } from "../settings.ts";
 import { optionText } from "../args.ts";
+import { nearWords } from "../../suggest.ts";
 import { callCommand } from "./call.ts";
 
 /** The parsed options of a `rules` command. */
@@ -65,7 +66,12 @@ export async function rulesCommand(
 ): Promise<number> {
   const [sub = "", ...rest] = positionals;
   const command = `"rules${sub === "" ? "" : ` ${sub}`}"`;
-  if (!Object.hasOwn(ARITY, sub)) throw usage("cli.rules_subcommand", { command });
+  if (!Object.hasOwn(ARITY, sub)) {
+    const near = nearWords(sub, Object.keys(ARITY), 1, { prefix: true });
+    throw near.length === 0
+      ? usage("cli.rules_subcommand", { command })
+      : usage("cli.rules_subcommand_near", { command, names: `"rules ${near[0]}"` });
+  }
   const [min, max, key] = ARITY[sub]!;
   if (rest.length < min || rest.length > max) throw usage(key, { command });
   const words = messages(settings.locale);
@@ -248,15 +254,15 @@ async function add(settings: Settings, options: RulesOptions, words: Messages): 
     ...(match === undefined ? {} : { match }),
     ...(notMatch === undefined ? {} : { not_match: notMatch }),
   } as RuleInput, { secrets });
-  if (content !== undefined && pinned.includes("content")) {
+  if (content !== undefined && pinned.includes("content") && rule.existing !== true) {
     await keepApproved(settings.configDir, content, secrets);
   }
   if (settings.json) {
     outJson(rule);
     return 0;
   }
-  const lines = [changed(words, "rules.added", rule)];
-  if (pinned.length > 0) {
+  const lines = [changed(words, rule.existing ? "rules.exists" : "rules.added", rule)];
+  if (pinned.length > 0 && rule.existing !== true) {
     const fields = Object.keys(rule.when).filter((key) => pinned.includes(key)).join(", ");
     lines.push(words.t("rules.pinned", { fields, conditions: JSON.stringify(rule.when) }));
   }
@@ -394,7 +400,11 @@ function scopeText(rule: Rule, { t }: Messages): string {
 }
 
 /** The line that says a rule was added or removed, in the run's locale. */
-function changed(words: Messages, key: "rules.added" | "rules.removed", rule: Rule): string {
+function changed(
+  words: Messages,
+  key: "rules.added" | "rules.exists" | "rules.removed",
+  rule: Rule,
+): string {
   const { id, decision, tool } = rule;
   return words.t(key, { id, decision, tool, scope: scopeText(rule, words) });
 }
