@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { oneTool, ROOT, scratch } from "./_cli.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 import { say, wording } from "./_wording.ts";
+import { messages } from "../src/mod.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 
@@ -98,4 +99,57 @@ Deno.test({
   assert.doesNotMatch(off.screen, /Allow once/);
   const on = await inPseudoTerminal([...argv, "-"], { keys: ["Enter"], stdin: "" });
   assert.match(on.screen, /ANSWER=allow_once/, on.screen);
+});
+
+Deno.test({
+  name: "Escape or Ctrl-C at the prompt clears its menu and denies (exit 5), in en-US and uk-UA",
+  ignore: !hasTmux(),
+}, async (t) => {
+  await using dirs = await workspace();
+  const { env, argv } = dirs;
+  for (const locale of ["en-US", "uk-UA"] as const) {
+    const words = messages(locale);
+    for (const key of ["Escape", "C-c"]) {
+      await t.step(`${key} (${locale})`, async () => {
+        const run = await inPseudoTerminal([...argv, "{}"], {
+          keys: [key],
+          waitFor: words.t("prompt.allow_once"),
+          env: { ...env, BASIS_LOCALE: locale },
+        });
+        assert.equal(run.code, 5, run.screen);
+        // The request stays; of the menu only the line saying what was answered.
+        assert.ok(run.screen.includes(words.t("prompt.title_tool")), run.screen);
+        const verdict = `✖ ${words.t("prompt.question")} ${words.t("prompt.denied")}`;
+        assert.ok(run.screen.includes(verdict), run.screen);
+        for (const choice of ["allow_once", "deny", "key_select"] as const) {
+          assert.ok(!run.screen.includes(words.t(`prompt.${choice}`)), run.screen);
+        }
+      });
+    }
+  }
+});
+
+Deno.test({
+  name: "an allow remembered at the prompt keeps no reason; a refusal keeps one",
+  ignore: !hasTmux(),
+}, async () => {
+  await using dirs = await workspace();
+  const { env, argv } = dirs;
+  const always = await inPseudoTerminal([...argv, "{}"], { keys: ["Down", "Enter"], env });
+  assert.equal(always.code, 0, always.screen);
+  assert.ok(always.screen.includes(`✔ ${say("prompt.question")} ${say("prompt.always_allowed")}`));
+  assert.ok(!always.screen.includes(say("prompt.allow_once")), always.screen);
+  const [allowed] = JSON.parse(await Deno.readTextFile(`${dirs.configDir}/rules.json`)).rules;
+  assert.equal(allowed.decision, "allow");
+  assert.equal(Object.hasOwn(allowed, "reason"), false);
+  // "Never", in a workspace of its own (the allow rule answers every later call of this one).
+  await using other = await workspace();
+  const never = await inPseudoTerminal([...other.argv, "{}"], {
+    keys: ["Down", "Down", "Down", "Enter"],
+    env: other.env,
+  });
+  assert.equal(never.code, 5, never.screen);
+  const [denied] = JSON.parse(await Deno.readTextFile(`${other.configDir}/rules.json`)).rules;
+  assert.equal(denied.decision, "deny");
+  assert.equal(typeof denied.reason, "string");
 });

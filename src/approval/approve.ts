@@ -349,7 +349,8 @@ export async function decide(
         decision: allow ? "allow" : "deny",
         scope: options.root === undefined ? "global" : { workspace: options.root },
         when,
-        reason: allow ? "allowed at the prompt" : "refused at the prompt",
+        // A reason explains a refusal: an allow keeps none.
+        ...(allow ? {} : { reason: "refused at the prompt" }),
       }, { secrets });
     }
   } catch (error) {

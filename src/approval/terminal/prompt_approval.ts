@@ -168,10 +168,11 @@ async function ask(
   // The library names its keys' actions in English; these are the ones it uses.
   const action = (name: string) =>
     name === "navigate" || name === "select" ? words.t(`prompt.key_${name}`) : name;
+  const choices = offeredChoices(request, io.secrets ?? [], words);
   const answer = select<Choice["value"]>(
     {
       message: question,
-      choices: offeredChoices(request, io.secrets ?? [], words),
+      choices,
       default: "allow_once",
       // Every style the library would colour by itself goes through the palette.
       theme: {
@@ -193,7 +194,9 @@ async function ask(
         },
       },
     },
-    { input, output: screen, signal, clearPromptOnDone: false },
+    // The menu is cleared however the prompt ends (an answer, Escape, Ctrl-C, a signal): what
+    // stays on screen is the request and one line saying what was answered, written below.
+    { input, output: screen, signal, clearPromptOnDone: true },
   );
   // Escape, Ctrl-D and the end of input refuse. A lone ESC byte arriving on its own is Escape at
   // once (terminals send arrow keys as whole sequences); the keypress decoder's `escape` (after
@@ -207,7 +210,10 @@ async function ask(
   };
   input.on("data", onData).on("keypress", onKeypress).on("end", refuse);
   try {
-    return await answer;
+    const value = await answer;
+    const short = choices.find((choice) => choice.value === value)?.short ?? value;
+    output.write(`${palette.green("✔")} ${palette.bold(question)} ${palette.cyan(short)}\n`);
+    return value;
   } catch (error) {
     if (!(error instanceof Error) || !LEFT_PROMPT.has(error.name)) throw error;
     const denied = words.t("prompt.denied");
