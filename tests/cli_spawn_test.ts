@@ -503,6 +503,30 @@ Deno.test("list shows spawn as built-in with its side effects; its description n
   assert.match(withTargets[1].description, /"!@<target> <command>".*: builder, mac\./);
 });
 
+Deno.test("spawn's input field teaches what its description does: targets and named agents", async () => {
+  await using dirs = await scratch(oneTool("echo", { command: ["cat"] }));
+  const field = async () => {
+    const tools = JSON.parse((await cli(dirs, ["schema", "--format", "mcp"])).stdout);
+    const spawn = tools.find((tool: { name: string }) => tool.name === "spawn");
+    return spawn.inputSchema.properties.input.description as string;
+  };
+  const plain = await field();
+  assert.doesNotMatch(plain, /!@|@<agent>/);
+  await configure(dirs, { targets: { mac: ["ssh", "mac"], builder: ["ssh", "b"] } });
+  assert.equal(await field(), say("spawn.schema.input_targets", { names: "builder, mac" }));
+  await configure(dirs, {
+    targets: { mac: ["ssh", "mac"] },
+    agents: { reviewer: { argv: ["claude", "-p"] } },
+  });
+  const input = say("spawn.schema.input_targets", { names: "mac" });
+  const both = say("spawn.schema.input_agents", { input, names: "reviewer" });
+  assert.equal(await field(), both);
+  // call spawn --help lists the same field.
+  const help = await cli(dirs, ["call", "spawn", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  assert.ok(help.stdout.replace(/\s+/g, " ").includes(both), help.stdout);
+});
+
 Deno.test("show spawn prints the built-in tool: modes, kept env, agent, targets, depth", async () => {
   await using dirs = await scratch(WORKSPACE);
   await configure(dirs, { agent: [AGENT, "--quiet"], targets: { box: ["ssh", "box", "--"] } });

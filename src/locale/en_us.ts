@@ -217,6 +217,9 @@ export const EN_US = {
     "- `!@<target> <command>` runs the command on a configured target: {names}.\n",
   "spawn.help_agents":
     '- `@<agent> <task>` hands the task to a named agent: {names}; `@@<text>` is a task for the subagent that itself begins with `@`. The optional `reach` field bounds which agents a task may address: `"local"` only the subagent, `"named"` only a named agent, `"any"` either ({default} when left out).\n',
+  "spawn.schema.input_targets":
+    '"!<command>" runs a shell command; "!@<target> <command>" runs it on a configured target ({names}); any other text is a task for a subagent',
+  "spawn.schema.input_agents": '{input}; "@<agent> <task>" hands the task to a named agent ({names})',
   "spawn.schema.reach":
     'Which agents a task may address: "local" only the subagent, "named" only an "@<agent>", "any" either; {default} when left out',
 

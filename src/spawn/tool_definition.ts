@@ -1,6 +1,6 @@
 /**
  * How the spawn tool presents itself to a model: its input schema (with `reach` when named agents
- * or a reach policy make it mean something) and its description, which mentions `!@` only when
+ * or a reach policy make it mean something) and its description; both mention `!@` only when
  * targets are configured and `@<agent>` only when named agents are.
  *
  * @module
@@ -24,10 +24,11 @@ export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.free
 });
 
 /**
- * The spawn tool's input schema for a configuration: `input`, and the optional `reach` with the
- * values the user's policy allows when named agents exist (a task may address one) or the user's
- * reach policy is not the default. Otherwise the schema is exactly
- * {@linkcode SPAWN_INPUT_SCHEMA} (a call may still give `reach`; it is checked the same way).
+ * The spawn tool's input schema for a configuration: `input`, whose description names the
+ * targets and the named agents there are, and the optional `reach` with the values the user's
+ * policy allows when named agents exist (a task may address one) or the user's reach policy is
+ * not the default. Otherwise the schema is exactly {@linkcode SPAWN_INPUT_SCHEMA} (a call may
+ * still give `reach`; it is checked the same way).
  *
  * @param config The user's spawn configuration.
  * @returns A new schema object the caller owns.
@@ -45,17 +46,31 @@ export const SPAWN_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.free
  */
 export function spawnInputSchema(config: SpawnConfig): Record<string, unknown> {
   const schema = structuredClone(SPAWN_INPUT_SCHEMA) as Record<string, unknown>;
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  const [targets, agents] = offered(config);
+  // What the tool's description teaches, the field's teaches too: a model may read only one.
+  const input = targets === ""
+    ? properties.input!.description as string
+    : english(phrase("spawn.schema.input_targets", { names: targets }));
+  properties.input!.description = agents === ""
+    ? input
+    : english(phrase("spawn.schema.input_agents", { input, names: agents }));
   const policy = reachPolicy(config);
   // The default policy: every value allowed, `any` when a call says nothing.
   const plain = policy.default === "any" && policy.allow.length === REACH_VALUES.length;
-  if (plain && namedAgents(config).size === 0) return schema;
-  const properties = schema.properties as Record<string, unknown>;
+  if (plain && agents === "") return schema;
   properties.reach = {
     type: "string",
     enum: [...policy.allow],
     description: english(phrase("spawn.schema.reach", { default: JSON.stringify(policy.default) })),
   };
   return schema;
+}
+
+/** The targets and the named agents a config offers, each list sorted and joined ("" for none). */
+function offered(config: SpawnConfig): [targets: string, agents: string] {
+  const names = (keys: Iterable<string>) => [...keys].sort().join(", ");
+  return [names(config.targets.keys()), names(namedAgents(config).keys())];
 }
 
 /**
@@ -72,8 +87,7 @@ export function spawnText(
   words: Messages,
   kind: "description" | "system_prompt",
 ): string {
-  const [targets, agents] = [[...config.targets.keys()], [...namedAgents(config).keys()]]
-    .map((names) => names.sort().join(", ")) as [string, string];
+  const [targets, agents] = offered(config);
   return [
     words.t(`spawn.${kind}`),
     ...(targets === "" ? [] : [words.t(`spawn.${kind}_targets`, { names: targets })]),

@@ -10,7 +10,6 @@ import { cellText, shellQuote, visibleLines } from "../../approval/shell_quote.t
 import { commandText, envText } from "./show.ts";
 import { messages } from "../../locale/messages.ts";
 import { callSecrets, redactorOf, secretEnv } from "../../redact.ts";
-import { SPAWN_INPUT_SCHEMA } from "../../spawn/tool_definition.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { toolContext } from "../_tools.ts";
@@ -83,7 +82,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
   const redactor = redactorOf(callSecrets(spec === undefined ? {} : secretEnv(spec), settings.env));
   const hide = (text: string) => redactor.text(text);
   const description = spec?.description ?? tool!.description();
-  const schema: Readonly<Json> = spec?.inputSchema ?? SPAWN_INPUT_SCHEMA;
+  const schema: Readonly<Json> = spec?.inputSchema ?? tool!.inputSchema();
   const effect = spec?.sideEffect ?? tool!.sideEffects.join(", ");
   const timeoutMs = spec?.timeoutMs;
   const command = spec && commandText(spec, hide);
