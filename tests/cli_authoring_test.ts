@@ -6,6 +6,7 @@ import { HELP_OPTIONS } from "../src/cli/help.ts";
 import { cutToWidth, displayWidth, formatTable } from "../src/cli/_table.ts";
 import { VERSION } from "../src/version.ts";
 import { say, wording } from "./_wording.ts";
+import { messages } from "../src/mod.ts";
 
 const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const ALWAYS = ["--approve", "always"];
@@ -171,12 +172,15 @@ Deno.test("call NAME --help shows the tool's description and input fields from i
   );
   assert.ok(help.stdout.includes("Runs: wc -w\n"));
   assert.ok(help.stdout.includes("Side effect: process; time limit: 120000 ms\n"));
+  assert.ok(help.stdout.includes(`Sandbox: ${say("show.sandbox_default")}\n`), help.stdout);
   const table = lines.slice(lines.findIndex((line) => line.includes("FIELD")));
   assert.deepEqual(table.slice(0, 6), [
     "  FIELD  TYPE               REQUIRED  DEFAULT  DESCRIPTION",
     "  text   string             yes       -        The text to count",
     '  unit   "words" | "lines"  no        "words"  What to count',
-    "  limit  integer            yes       -",
+    `  limit  integer            yes       -        ${
+      say("schema.compare", { comparison: ">=", limit: 1 })
+    }`,
     "  when   string (date)      no        -",
     "  tags   array of string    no        -",
   ]);
@@ -207,6 +211,102 @@ Deno.test("call NAME --help shows the tool's description and input fields from i
   const uk = await cli(dirs, ["call", "word_count", "--help", "--locale", "uk-UA"]);
   assert.match(uk.stdout, /^ {2}ПОЛЕ +ТИП +ОБОВ’ЯЗКОВЕ +ТИПОВО +ОПИС$/m);
   assert.match(uk.stdout, /^ {2}text +string +так /m);
+});
+
+/** A tool with grants and constraints, and a description long enough to wrap. */
+const GREP = {
+  schema: 1,
+  tools: {
+    grep_code: {
+      description:
+        "Search every file of the repository for a text, printing each line that holds " +
+        "it with the name of its file and its line number",
+      input_schema: {
+        type: "object",
+        properties: {
+          pattern: {
+            type: "string",
+            pattern: "^[a-z]+$",
+            minLength: 2,
+            maxLength: 64,
+            description: "The lowercase word to look for in every file of the repository",
+          },
+          mode: { enum: ["fixed", "regex"] },
+          since: { type: "string", format: "date" },
+          max: { type: "integer", minimum: 1, exclusiveMaximum: 1000 },
+        },
+        required: ["pattern"],
+      },
+      command: ["grep", "-rn", { input: "pattern" }, "."],
+      sandbox: { network: true, write: ["/tmp/grep-out"] },
+    },
+  },
+};
+
+Deno.test("call NAME --help shows the tool's sandbox grants and its fields' constraints, as show does", async () => {
+  await using dirs = await scratch(GREP);
+  for (const locale of ["en-US", "uk-UA"] as const) {
+    const { t } = messages(locale);
+    const help = await cli(dirs, ["call", "grep_code", "--help", "--locale", locale]);
+    assert.equal(help.code, 0, help.stderr);
+    // The grants as show words them.
+    const show = await cli(dirs, ["show", "grep_code", "--locale", locale]);
+    const grants = t("show.sandbox_grants", {
+      grants: [t("prompt.sandbox_network"), t("prompt.sandbox_write", { paths: "/tmp/grep-out" })]
+        .join("; "),
+    });
+    assert.ok(show.stdout.includes(grants), show.stdout);
+    assert.ok(
+      help.stdout.includes(`${t("help.tool_sandbox", { sandbox: grants })}\n`),
+      help.stdout,
+    );
+    // Each constraint of a field in its description cell; the allowed values and the format in its
+    // type.
+    for (
+      const text of [
+        t("schema.pattern", { pattern: "^[a-z]+$" }),
+        t("schema.min_length", { limit: 2 }),
+        t("schema.max_length", { limit: 64 }),
+        t("schema.compare", { comparison: ">=", limit: 1 }),
+        t("schema.compare", { comparison: "<", limit: 1000 }),
+        '"fixed" | "regex"',
+        "string (date)",
+      ]
+    ) assert.ok(help.stdout.includes(text), `${text} in:\n${help.stdout}`);
+  }
+  // In a pipe nothing is wrapped: each row on one line.
+  const piped = await cli(dirs, ["call", "grep_code", "--help"]);
+  assert.match(piped.stdout, /^ {2}pattern +string +yes +- +The lowercase word .*characters$/m);
+});
+
+Deno.test({
+  name: "call NAME --help at a narrow terminal wraps at word boundaries to its width",
+  ignore: !hasTmux(),
+}, async () => {
+  await using dirs = await scratch(GREP);
+  const env = { BASIS_CONFIG_DIR: dirs.configDir, BASIS_STATE_DIR: dirs.stateDir, NO_COLOR: "1" };
+  const argv = [Deno.execPath(), "run", "-A", "--quiet", ENTRY, "-C", dirs.root];
+  // Every word the help says, as a pipe gets it.
+  const piped = await cli(dirs, ["call", "grep_code", "--help"]);
+  const words = piped.stdout.split(/\s+/).filter((word) => word !== "");
+  for (const width of [30, 44, 60, 100]) {
+    const run = await inPseudoTerminal([...argv, "call", "grep_code", "--help"], {
+      keys: [],
+      waitFor: "",
+      env: { ...env, BASIS_LOCALE: "en-US" },
+      width,
+    });
+    assert.equal(run.code, 0, run.screen);
+    const lines = run.screen.split("\n").filter((line) =>
+      line.trim() !== "" && !/^Pane is dead/.test(line)
+    );
+    for (const line of lines) {
+      assert.ok(displayWidth(line) <= width, `${displayWidth(line)} > ${width}: ${line}`);
+    }
+    // No word is broken across lines: each is whole on the screen.
+    const shown = new Set(lines.join("\n").split(/\s+/));
+    for (const word of words) assert.ok(shown.has(word), `"${word}" at ${width}:\n${run.screen}`);
+  }
 });
 
 Deno.test("--version --json prints the name and version as JSON", async () => {

@@ -1,8 +1,8 @@
 /**
  * Text laid out in columns for a terminal: aligned by the width each character takes on screen
  * (East Asian wide characters and emoji take two cells, combining marks and other zero-width
- * characters none), and cut to the terminal's width with "…" when stdout is one. Written to a pipe
- * or a file, nothing is cut.
+ * characters none), and cut to the terminal's width with "…" (or wrapped at spaces) when stdout is
+ * one. Written to a pipe or a file, nothing is cut or wrapped.
  *
  * @module
  */
@@ -91,13 +91,46 @@ export function cutToWidth(text: string, width: number): string {
 }
 
 /**
+ * A line wrapped at its spaces into lines of at most `width` cells, each after the first starting
+ * with `indent` (a word longer than that on a line of its own, whole: never broken inside a word).
+ * A line that fits is returned as it is.
+ *
+ * @param text One line of text.
+ * @param width The most cells a line takes.
+ * @param indent What goes before each line after the first (within the width). @default ""
+ * @returns The lines (at least one).
+ * @example Wrapped at word boundaries
+ * ```ts
+ * import { wrapToWidth } from "./_table.ts";
+ * console.assert(wrapToWidth("say hello to the world", 9, " ").join("|") === "say hello| to the| world");
+ * ```
+ */
+export function wrapToWidth(text: string, width: number, indent = ""): string[] {
+  const lines: string[] = [];
+  let [line, words] = ["", 0];
+  for (const word of text.split(" ")) {
+    if (words > 0 && displayWidth(`${line} ${word}`) > width) {
+      lines.push(line);
+      [line, words] = [indent + word, 1];
+    } else [line, words] = [words === 0 ? word : `${line} ${word}`, words + 1];
+  }
+  return [...lines, line];
+}
+
+/** Below this many cells left for the last column, a wrapped table puts it on lines of its own. */
+const MIN_WRAPPED = 24;
+
+/**
  * Lays rows out in columns two spaces apart, each column as wide as its widest cell, the last one
  * unpadded, each cell on one line with control characters escaped; each line is cut to the width
- * (the last column first, then the line).
+ * (the last column first, then the line), or with `wrap` the last column is wrapped at its spaces
+ * within its column (on lines of its own, further indented, when it would have too little room;
+ * the other columns then wrapped too): nothing is cut.
  *
  * @param rows The rows, the heading first.
  * @param width The most cells a line takes. @default the terminal's columns when stdout is one
- * @param indent What goes before each line (within the width). @default ""
+ * @param options `indent`: what goes before each line, within the width (default ""); `wrap`:
+ *   wrap the last column rather than cut it (default false).
  * @returns The lines, without newlines.
  * @example Aligned by display width
  * ```ts
@@ -109,7 +142,7 @@ export function cutToWidth(text: string, width: number): string {
 export function formatTable(
   rows: readonly (readonly string[])[],
   width: number | undefined = terminalColumns(),
-  indent = "",
+  { indent = "", wrap = false }: { indent?: string; wrap?: boolean } = {},
 ): string[] {
   const cells = rows.map((row) => row.map(cellText));
   const columns = Math.max(0, ...cells.map((row) => row.length));
@@ -117,17 +150,34 @@ export function formatTable(
     { length: Math.max(0, columns - 1) },
     (_, c) => Math.max(0, ...cells.map((row) => displayWidth(row[c] ?? ""))),
   );
-  return cells.map((row) => {
+  return cells.flatMap((row) => {
     const padded = row.map((cell, c) =>
       c < columns - 1 ? cell + " ".repeat(Math.max(0, widths[c]! - displayWidth(cell))) : cell
     );
     const line = padded.join("  ").trimEnd();
-    return indent + (width === undefined ? line : cutToWidth(line, width - indent.length));
+    if (width === undefined) return [indent + line];
+    const room = width - indent.length;
+    const last = row.length === columns ? padded.pop()! : "";
+    if (!wrap || displayWidth(line) <= room) return [indent + cutToWidth(line, room)];
+    // Too narrow for the other columns too: they are wrapped as well, never cut.
+    const others = (text: string) => wrapToWidth(indent + text.trimEnd(), width, `${indent}  `);
+    if (last === "") return others(line);
+    const start = padded.join("  ") + "  ";
+    const fits = room - displayWidth(start) >= MIN_WRAPPED;
+    const [lead, pad] = fits ? [start, " ".repeat(displayWidth(start))] : ["", "    "];
+    const wrapped = wrapToWidth(last, room - pad.length).map((part, i) =>
+      indent + (i === 0 && fits ? lead : pad) + part
+    );
+    return fits ? wrapped : [...others(start), ...wrapped];
   });
 }
 
-/** The width of the terminal stdout is, or `undefined` when stdout is no terminal. */
-function terminalColumns(): number | undefined {
+/**
+ * The width of the terminal stdout is, or `undefined` when stdout is no terminal.
+ *
+ * @returns Its columns, or `undefined`.
+ */
+export function terminalColumns(): number | undefined {
   try {
     if (!Deno.stdout.isTerminal()) return undefined;
     const { columns } = Deno.consoleSize();

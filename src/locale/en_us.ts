@@ -219,7 +219,8 @@ export const EN_US = {
     '- `@<agent> <task>` hands the task to a named agent: {names}; `@@<text>` is a task for the subagent that itself begins with `@`. The optional `reach` field bounds which agents a task may address: `"local"` only the subagent, `"named"` only a named agent, `"any"` either ({default} when left out).\n',
   "spawn.schema.input_targets":
     '"!<command>" runs a shell command; "!@<target> <command>" runs it on a configured target ({names}); any other text is a task for a subagent',
-  "spawn.schema.input_agents": '{input}; "@<agent> <task>" hands the task to a named agent ({names})',
+  "spawn.schema.input_agents":
+    '{input}; "@<agent> <task>" hands the task to a named agent ({names})',
   "spawn.schema.reach":
     'Which agents a task may address: "local" only the subagent, "named" only an "@<agent>", "any" either; {default} when left out',
 
@@ -822,6 +823,7 @@ export const EN_US = {
   "help.tool_env": "Environment: {env}",
   "help.tool_effect": "Side effect: {effect}",
   "help.tool_effect_timeout": "Side effect: {effect}; time limit: {ms} ms",
+  "help.tool_sandbox": "Sandbox: {sandbox}",
   "help.tool_empty": "Input: {} (the schema allows no fields)",
   "help.tool_any": "Input: any JSON object (the schema names no fields)",
   "help.tool_fields":

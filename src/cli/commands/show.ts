@@ -7,7 +7,7 @@
  */
 
 import { displayArg, quoteArgv, visibleLines } from "../../approval/shell_quote.ts";
-import { messages } from "../../locale/messages.ts";
+import { type Messages, messages } from "../../locale/messages.ts";
 import { callSecrets, REDACTED, redactorOf, secretEnv } from "../../redact.ts";
 import type { ChildPolicy } from "../../spawn/child.ts";
 import { loadSpawnConfig, namedAgents, reachPolicy } from "../../spawn/config.ts";
@@ -74,12 +74,8 @@ export async function showCommand(settings: Settings, name: string): Promise<num
     }));
     return 0;
   }
-  const { t } = messages(settings.locale);
-  const grants = [
-    network ? [t("prompt.sandbox_network")] : [],
-    write.length > 0 ? [t("prompt.sandbox_write", { paths: write.join(", ") })] : [],
-    read.length > 0 ? [t("prompt.sandbox_read", { paths: read.join(", ") })] : [],
-  ].flat();
+  const words = messages(settings.locale);
+  const { t } = words;
   const env = envText(spec, hide);
   const success = spec.successExitCodes?.join(", ");
   const lines = [
@@ -92,12 +88,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       [t("show.side_effect"), spec.sideEffect],
       [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
       [t("show.success"), success],
-      [
-        t("show.sandbox"),
-        grants.length === 0
-          ? t("show.sandbox_default")
-          : t("show.sandbox_grants", { grants: grants.join("; ") }),
-      ],
+      [t("show.sandbox"), sandboxText(spec, words)],
       [t("show.files"), spec.files?.join(", ")],
       [t("show.declared_in"), `${spec.file} (${spec.scope})`],
     ]),
@@ -144,6 +135,25 @@ export function envText(spec: ToolSpec, hide: (text: string) => string): string 
       ? displayArg(hide(`${key}=${spec.env[key]}`))
       : `${key}=${REDACTED}`
   ).join(" ");
+}
+
+/**
+ * What a tool's sandbox grants beyond the default, as show and help print it.
+ *
+ * @param spec The tool.
+ * @param words The messages of the run's locale.
+ * @returns The grants in a few words, or that it has none.
+ */
+export function sandboxText(spec: ToolSpec, { t }: Messages): string {
+  const { network, write, read } = spec.sandbox;
+  const grants = [
+    network ? [t("prompt.sandbox_network")] : [],
+    write.length > 0 ? [t("prompt.sandbox_write", { paths: write.join(", ") })] : [],
+    read.length > 0 ? [t("prompt.sandbox_read", { paths: read.join(", ") })] : [],
+  ].flat();
+  return grants.length === 0
+    ? t("show.sandbox_default")
+    : t("show.sandbox_grants", { grants: grants.join("; ") });
 }
 
 /** A schema under its label, as indented JSON. */

@@ -1,21 +1,24 @@
 /**
- * `basis-tools call NAME --help`: what one tool does and the fields of its input, read from its
- * input schema — each top-level property's name, type, whether it is required, its default and
- * its description — with an example call built from them.
+ * `basis-tools call NAME --help`: what one tool does, what it runs and may touch (its sandbox
+ * grants), and the fields of its input, read from its input schema — each top-level property's
+ * name, type (its allowed values, its format), whether it is required, its default, its
+ * description and its constraints (pattern, lengths, bounds) — with an example call built from
+ * them. On a terminal, lines are wrapped at spaces to its width; in a pipe they are whole.
  *
  * @module
  */
 
 import { cellText, shellQuote, visibleLines } from "../../approval/shell_quote.ts";
-import { commandText, envText } from "./show.ts";
-import { messages } from "../../locale/messages.ts";
+import { commandText, envText, sandboxText } from "./show.ts";
+import type { MessageKey } from "../../locale/en_us.ts";
+import { type Messages, messages } from "../../locale/messages.ts";
 import { callSecrets, redactorOf, secretEnv } from "../../redact.ts";
 import { SPAWN_TOOL } from "../../spawn/types.ts";
 import { findTool, rosterFor } from "../_roster.ts";
 import { toolContext } from "../_tools.ts";
 import { spawnTool } from "../../contract/spawn_tool.ts";
 import { loadSpawnConfig } from "../../spawn/config.ts";
-import { formatTable } from "../_table.ts";
+import { formatTable, terminalColumns, wrapToWidth } from "../_table.ts";
 import { out, outJson } from "../output.ts";
 import type { Settings } from "../settings.ts";
 
@@ -48,6 +51,33 @@ function typeText(property: unknown): string {
     text = `array of ${items.type}`;
   }
   return typeof format === "string" ? `${text} (${format})` : text;
+}
+
+/** The constraints help words, by keyword: the schema gate's words for a value that breaks one. */
+const CONSTRAINTS: readonly [
+  keyword: string,
+  key: MessageKey,
+  params: (value: unknown) => object,
+][] = [
+  ["pattern", "schema.pattern", (pattern) => ({ pattern })],
+  ["minLength", "schema.min_length", (limit) => ({ limit })],
+  ["maxLength", "schema.max_length", (limit) => ({ limit })],
+  ["minimum", "schema.compare", (limit) => ({ comparison: ">=", limit })],
+  ["exclusiveMinimum", "schema.compare", (limit) => ({ comparison: ">", limit })],
+  ["maximum", "schema.compare", (limit) => ({ comparison: "<=", limit })],
+  ["exclusiveMaximum", "schema.compare", (limit) => ({ comparison: "<", limit })],
+  ["multipleOf", "schema.multiple_of", (value) => ({ value })],
+  ["minItems", "schema.min_items", (limit) => ({ limit })],
+  ["maxItems", "schema.max_items", (limit) => ({ limit })],
+];
+
+/** What a property asks of its value beyond its type, in the run's words (`must match …`). */
+function constraintsText(property: unknown, { t }: Messages): string[] {
+  if (!isObject(property)) return [];
+  return CONSTRAINTS.filter(([keyword]) => ["string", "number"].includes(typeof property[keyword]))
+    .map(([keyword, key, params]) =>
+      t(key, params(property[keyword]) as Record<string, string | number>)
+    );
 }
 
 /** A value of a field for the example: its default, its first allowed value, or one of its type. */
@@ -111,7 +141,9 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     outJson(redactor.value({ ...shown, fields, example: call, input_schema: schema }));
     return 0;
   }
-  const { t } = messages(settings.locale);
+  const words = messages(settings.locale);
+  const { t } = words;
+  const width = terminalColumns();
   const lines = [
     `${name} — ${cellText(hide(description))}`,
     "",
@@ -121,6 +153,7 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     timeoutMs === undefined
       ? t("help.tool_effect", { effect })
       : t("help.tool_effect_timeout", { effect, ms: timeoutMs }),
+    ...(spec === undefined ? [] : [t("help.tool_sandbox", { sandbox: sandboxText(spec, words) })]),
     "",
   ];
   if (fields.length === 0) {
@@ -132,13 +165,15 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
         field.type,
         field.required ? t("help.tool_yes") : t("help.tool_no"),
         Object.hasOwn(field, "default") ? JSON.stringify(field.default) : "-",
-        field.description ?? "",
+        [field.description ?? "", ...constraintsText(properties[field.name], words)]
+          .filter((text) => text !== "").join("; "),
       ].map(hide)
     );
     const heading = [t("help.tool_heading_field"), t("help.tool_heading_type")];
     const more = [t("help.tool_heading_required"), t("help.tool_heading_default")];
     const head = [...heading, ...more, t("help.tool_heading_description")];
-    lines.push(t("help.tool_fields"), ...formatTable([head, ...rows], undefined, "  "));
+    const table = formatTable([head, ...rows], width, { indent: "  ", wrap: true });
+    lines.push(t("help.tool_fields"), ...table);
     if (schema.additionalProperties !== false) lines.push(t("help.tool_other_fields"));
   }
   for (const { field, index, flag, prefix } of spec?.inputArguments ?? []) {
@@ -151,7 +186,10 @@ export async function toolHelpCommand(settings: Settings, name: string): Promise
     );
   }
   // Cells were hidden before they were cut; the rest (the example, the command, field names) here.
-  // Nothing the manifest wrote reaches the terminal as a control character (escapes instead).
-  out(visibleLines(hide(`${lines.join("\n")}\n`)));
+  // Nothing the manifest wrote reaches the terminal as a control character (escapes instead). On a
+  // terminal each line is wrapped at spaces to its width (the table's already fit).
+  const text = visibleLines(hide(lines.join("\n"))).split("\n");
+  const shown = width === undefined ? text : text.flatMap((line) => wrapToWidth(line, width, "  "));
+  out(`${shown.join("\n")}\n`);
   return 0;
 }
