@@ -770,14 +770,15 @@ Deno.test("call with an unknown tool speaks uk-UA in text and --json, and so doe
   });
 
   const none = await cli(empty, ["show", "nope"]);
+  const declared = phrase("join.one", { item: JSON.stringify(`${empty.root}/.basis/tools.json`) });
   assert.equal(
     none.stderr,
-    'basis-tools: Cannot find tool "nope"; no tools are declared (see basis-tools check)\n',
+    `basis-tools: ${say("cli.unknown_tool_none", { tool: '"nope"', files: declared })}\n`,
   );
   const noneUk = await cli(empty, ["show", "nope", "--locale", "uk-UA"]);
   assert.equal(noneUk.code, 2);
   assert.match(noneUk.stderr, /^basis-tools: Не вдалося знайти інструмент "nope"; /);
-  assertNoEnglish(noneUk.stderr, none.stderr, [/\bbasis-tools( check)?\b/g]);
+  assertNoEnglish(noneUk.stderr, none.stderr, [/\bbasis-tools\b/g]);
 });
 
 Deno.test("findTool() throws an unknown_tool error whose English is its message and whose phrase words it", () => {

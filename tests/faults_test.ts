@@ -222,7 +222,8 @@ for (const fault of ["full", "read-only"] as const) {
     await using _ro = fault === "read-only" ? await readOnly(dirs.configDir) : undefined;
     const reason = phrase(fault === "full" ? "fs.no_space" : "fs.read_only");
     const file = JSON.stringify(`${dirs.configDir}/rules.json`);
-    for (const args of [["rules", "add", "--tool", "echo"], ["rules", "remove", id]]) {
+    // Another rule than the one there (the same one again writes nothing: exit 0).
+    for (const args of [["rules", "add", "--tool", "echo", "--deny"], ["rules", "remove", id]]) {
       const result = await cliRun(dirs, args);
       assertOutcome(result, 5);
       assert.equal(result.stderr, `basis-tools: ${say("rules.cannot_save", { file, reason })}\n`);

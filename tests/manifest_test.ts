@@ -1425,6 +1425,10 @@ Deno.test("every manifest and spawn.json problem is worded in both locales, Engl
   const cut = await parseCallInput("t", '{"a": 1').catch((e) => e);
   assert.ok(cut instanceof BasisError && cut.phrase !== undefined);
   keysOf(cut.phrase, reached);
+  // An argument a shell took the quotes of gets the hint to single-quote it.
+  const eaten = await parseCallInput("t", "{a:b}", { argument: true }).catch((e) => e);
+  assert.ok(eaten instanceof BasisError && eaten.phrase !== undefined);
+  keysOf(eaten.phrase, reached);
   const expected = Object.keys(EN_US).filter((key) =>
     /^(?:manifest|spawn_config|json|file)\./.test(key) && !BY_CALL.has(key) &&
     !UNREACHED.has(key as MessageKey)

@@ -109,22 +109,28 @@ export function findTool(roster: Roster, name: string): ToolSpec {
   const known = [...tools.keys(), ...unavailable.keys()];
   const near = nearWords(name, known, 3, { abbreviation: true }).map((n) => JSON.stringify(n));
   const tool = JSON.stringify(name);
-  const found = roster.sources.filter((source) => source.found).map((source) => source.path);
-  const paths = roster.sources.map((source) => JSON.stringify(source.path));
+  if (near.length > 0) {
+    throw BasisError.of(
+      "unknown_tool",
+      phrase("cli.unknown_tool_near", { tool, names: listOf(near, "join.or") }),
+    );
+  }
+  if (known.length > 0) {
+    throw BasisError.of("unknown_tool", phrase("cli.unknown_tool_list", { tool }));
+  }
+  // Nothing declared: in which files, or (none found) how to start a workspace or name another.
+  const paths = (found: boolean) =>
+    listOf(
+      roster.sources.filter((s) => !found || s.found).map((s) => JSON.stringify(s.path)),
+      "join.and",
+    );
   throw BasisError.of(
     "unknown_tool",
-    near.length > 0
-      ? phrase("cli.unknown_tool_near", { tool, names: listOf(near, "join.or") })
-      : known.length > 0
-      ? phrase("cli.unknown_tool_list", { tool })
-      : found.length > 0
-      ? phrase("cli.unknown_tool_none", {
-        tool,
-        files: listOf(found.map((path) => JSON.stringify(path)), "join.and"),
-      })
+    roster.sources.some((source) => source.found)
+      ? phrase("cli.unknown_tool_none", { tool, files: paths(true) })
       : phrase("cli.unknown_tool_no_manifest", {
         tool,
-        paths: listOf(paths, "join.and"),
+        paths: paths(false),
         hint: phrase("hint.no_workspace"),
       }),
   );

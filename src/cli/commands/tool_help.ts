@@ -53,31 +53,32 @@ function typeText(property: unknown): string {
   return typeof format === "string" ? `${text} (${format})` : text;
 }
 
-/** The constraints help words, by keyword: the schema gate's words for a value that breaks one. */
-const CONSTRAINTS: readonly [
-  keyword: string,
-  key: MessageKey,
-  params: (value: unknown) => object,
-][] = [
-  ["pattern", "schema.pattern", (pattern) => ({ pattern })],
-  ["minLength", "schema.min_length", (limit) => ({ limit })],
-  ["maxLength", "schema.max_length", (limit) => ({ limit })],
-  ["minimum", "schema.compare", (limit) => ({ comparison: ">=", limit })],
-  ["exclusiveMinimum", "schema.compare", (limit) => ({ comparison: ">", limit })],
-  ["maximum", "schema.compare", (limit) => ({ comparison: "<=", limit })],
-  ["exclusiveMaximum", "schema.compare", (limit) => ({ comparison: "<", limit })],
-  ["multipleOf", "schema.multiple_of", (value) => ({ value })],
-  ["minItems", "schema.min_items", (limit) => ({ limit })],
-  ["maxItems", "schema.max_items", (limit) => ({ limit })],
-];
+/**
+ * The constraints help words, by keyword, in the words the schema gate refuses a value with: the
+ * message, the placeholder the keyword's value fills, and the comparison it stands for.
+ */
+const CONSTRAINTS: Readonly<Record<string, readonly [MessageKey, string, string?]>> = {
+  pattern: ["schema.pattern", "pattern"],
+  minLength: ["schema.min_length", "limit"],
+  maxLength: ["schema.max_length", "limit"],
+  minimum: ["schema.compare", "limit", ">="],
+  exclusiveMinimum: ["schema.compare", "limit", ">"],
+  maximum: ["schema.compare", "limit", "<="],
+  exclusiveMaximum: ["schema.compare", "limit", "<"],
+  multipleOf: ["schema.multiple_of", "value"],
+  minItems: ["schema.min_items", "limit"],
+  maxItems: ["schema.max_items", "limit"],
+};
 
 /** What a property asks of its value beyond its type, in the run's words (`must match …`). */
 function constraintsText(property: unknown, { t }: Messages): string[] {
   if (!isObject(property)) return [];
-  return CONSTRAINTS.filter(([keyword]) => ["string", "number"].includes(typeof property[keyword]))
-    .map(([keyword, key, params]) =>
-      t(key, params(property[keyword]) as Record<string, string | number>)
-    );
+  return Object.entries(CONSTRAINTS).flatMap(([keyword, [key, name, comparison = ""]]) => {
+    const value = property[keyword];
+    return typeof value === "string" || typeof value === "number"
+      ? [t(key, { [name]: value, comparison })]
+      : [];
+  });
 }
 
 /** A value of a field for the example: its default, its first allowed value, or one of its type. */
