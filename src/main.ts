@@ -16,23 +16,18 @@ if (import.meta.main) {
 }
 
 /**
- * The name this program was started as: its argv[0] where the system tells it (Linux), else the
- * path of the executable (a copy or a hard link keeps its own name there). `deno` for a script.
+ * The name this program was started as: its argv[0] (`deno` for a script; the link's or the copy's
+ * name for the compiled binary; what `exec -a` gave, as the installed shim does), else the path of
+ * the executable. Needs no permission: `/proc/self/cmdline` is refused without --allow-all, and
+ * `Deno.execPath()` resolves a link to its target.
  */
 function invokedAs(): string {
-  const cmdline = "/proc/self/cmdline";
-  // Asked first, so that a narrow --allow-read never makes Deno prompt for it.
-  if (
-    Deno.build.os === "linux" &&
-    Deno.permissions.querySync({ name: "read", path: cmdline }).state === "granted"
-  ) {
-    try {
-      const text = Deno.readTextFileSync(cmdline);
-      return text.slice(0, text.indexOf("\0"));
-    } catch {
-      // The executable's path says as much.
-    }
-  }
+  // Deno 2.9 keeps argv[0] for its Node layer, which loads (about 20 ms) when `process` is first
+  // used: read from there first, `process.argv0` (the same value, public) when that is gone.
+  const deno = Deno as unknown as Record<symbol, { __nodeBootstrapArgs?: { argv0?: unknown } }>;
+  const kept = deno[(Deno as unknown as { internal: symbol }).internal]?.__nodeBootstrapArgs?.argv0;
+  const argv0 = typeof kept === "string" ? kept : globalThis.process?.argv0;
+  if (argv0) return argv0;
   try {
     return Deno.execPath();
   } catch {

@@ -7,9 +7,11 @@
  *
  *   "discoveryCommand": "basis-tools schema --format gemini", "callCommand": "basis-tools-call"
  *
- * where `basis-tools-call` is the binary under another name (a link). Here the binary is a script
- * that runs the CLI under Deno and keeps the name it was started as (argv[0]), as the compiled
- * binary does. Skipped, saying why, when the package cannot be installed.
+ * where `basis-tools-call` is the binary under another name (a link). Here the binary is the one the
+ * suite runs against, or a script like the one `deno task install` writes, which runs the CLI
+ * under the released binary's permissions and keeps the name it was started as (argv[0]), as the
+ * compiled binary does (tests/_commands.ts). Skipped, saying why, when the package cannot be
+ * installed.
  */
 
 import assert from "node:assert/strict";
@@ -17,8 +19,8 @@ import { ROOT, type Scratch, scratch } from "./_cli.ts";
 import { GEMINI_CORE_VERSION, geminiCore } from "./_gemini_core.ts";
 import { phrase } from "../src/locale/messages.ts";
 import { escape, say } from "./_wording.ts";
+import { writeCommands } from "./_commands.ts";
 
-const ENTRY = Deno.env.get("BASIS_TEST_BUNDLE") ?? `${ROOT}src/main.ts`;
 const DRIVER = `${ROOT}tests/fixtures/gemini/drive.mjs`;
 const DISCOVERY = "basis-tools schema --format gemini";
 const CALL = "basis-tools-call";
@@ -30,16 +32,7 @@ if (!core.ok) console.warn(`gemini_test.ts: Gemini CLI's core is not available: 
 
 /** `basis-tools` on PATH, and `basis-tools-call` linked to it, as a user installs the binary. */
 async function install(dirs: Scratch): Promise<{ bin: string; env: Record<string, string> }> {
-  const bin = `${dirs.root}/../bin`;
-  await Deno.mkdir(bin, { recursive: true });
-  const program = `${bin}/basis-tools`;
-  // Like the binary, it knows the name it was started as: exec -a passes it on as argv[0].
-  await Deno.writeTextFile(
-    program,
-    `#!/bin/bash\nexec -a "$0" '${Deno.execPath()}' run -A --quiet '${ENTRY}' "$@"\n`,
-  );
-  await Deno.chmod(program, 0o755);
-  await Deno.symlink(program, `${bin}/${CALL}`);
+  const bin = await writeCommands(`${dirs.root}/../bin`);
   return {
     bin,
     env: {
