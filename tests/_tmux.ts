@@ -48,6 +48,11 @@ export interface TerminalRun {
   width?: number;
   /** What happens once `waitFor` is on screen, before the keys are pressed. */
   meanwhile?: () => Promise<void>;
+  /**
+   * Keys pressed before `keys`, a group at a time, each followed by a wait for its text on the
+   * screen (what a shell does with a key may drop the keys typed meanwhile).
+   */
+  steps?: { keys: string[]; waitFor: string }[];
 }
 
 /**
@@ -93,11 +98,17 @@ export async function inPseudoTerminal(
       "on",
     ]);
     let screen = "";
-    await until(async () => {
-      screen = await tmux(socket, ["capture-pane", "-p", "-t", "t"]);
-      return screen.includes(waitFor) ? screen : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 50, what: () => `"${waitFor}" on the screen:\n${screen}` });
+    const onScreen = (text: string) =>
+      until(async () => {
+        screen = await tmux(socket, ["capture-pane", "-p", "-t", "t"]);
+        return screen.includes(text) ? screen : undefined;
+      }, { timeoutMs: 30_000, intervalMs: 50, what: () => `"${text}" on the screen:\n${screen}` });
+    await onScreen(waitFor);
     await run.meanwhile?.();
+    for (const step of run.steps ?? []) {
+      await tmux(socket, ["send-keys", "-t", "t", "--", ...step.keys]);
+      await onScreen(step.waitFor);
+    }
     if (run.keys.length > 0) await tmux(socket, ["send-keys", "-t", "t", ...run.keys]);
     await tmux(socket, ["wait-for", "exited"], AbortSignal.timeout(30_000));
     // From the start of history: tmux may resize a fresh pane and push the top line off screen.

@@ -46,6 +46,7 @@ export const HELP_OPTIONS: Readonly<Record<string, readonly string[]>> = Object.
       `global match not-match approve env ${COMMON}`,
     permissions: `format no-shell ${COMMON}`,
     mcp: `${CALLING} workspace config-dir locale help`,
+    completion: "locale help",
     help: "locale help",
   }).map(([command, names]) => [command, names.split(" ")]),
 );

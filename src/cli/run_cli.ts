@@ -66,6 +66,7 @@ const ARITY: Readonly<Record<string, readonly [number, number]>> = {
   call: [1, 2],
   spawn: [1, 1],
   rules: [0, Infinity],
+  completion: [1, Infinity],
 };
 
 /**
@@ -196,6 +197,7 @@ async function dispatch(
     schema: () => c.schemaCommand(settings, text("format")),
     rules: () => c.rulesCommand(settings, positionals, options),
     permissions: () => c.permissionsCommand(settings, text("format")),
+    completion: () => c.completionCommand(settings, positionals),
   };
   return await commands[command]!();
 }

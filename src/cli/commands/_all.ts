@@ -9,6 +9,7 @@
  */
 
 export { checkCommand } from "./check.ts";
+export { completionCommand } from "./completion.ts";
 export { initCommand } from "./init.ts";
 export { permissionsCommand } from "./permissions.ts";
 export { rulesCommand } from "./rules.ts";

@@ -50,6 +50,9 @@ const ARITY: Readonly<Record<string, readonly [number, number, MessageKey]>> = {
   test: [1, 2, "cli.rules_test_arguments"],
 };
 
+/** The subcommands of `rules`. */
+export const RULES_SUBCOMMANDS: readonly string[] = Object.keys(ARITY);
+
 /**
  * Runs one `rules` subcommand.
  *
