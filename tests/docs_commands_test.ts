@@ -22,6 +22,7 @@ const ARITY: Readonly<Record<string, readonly [number, number]>> = {
   spawn: [1, 1],
   help: [0, 1],
   rules: [1, 3],
+  completion: [1, Infinity],
 };
 
 /** What is wrong with a `basis-tools` command line (its words after the program), or undefined. */
