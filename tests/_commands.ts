@@ -9,6 +9,7 @@
  */
 
 import { DEFAULT_PERMISSIONS } from "../scripts/_permissions.ts";
+import { cliEnv, type Scratch } from "./_cli.ts";
 import { ROOT } from "./_fixtures.ts";
 
 /** What the suite runs the CLI from (tests/_cli.ts). */
@@ -53,4 +54,29 @@ export async function writeCommands(bin: string): Promise<string> {
   }
   await Deno.symlink("basis-tools", `${bin}/basis-tools-call`);
   return bin;
+}
+
+/**
+ * The environment an agent host or a shell starts the commands in: the scratch workspace's user
+ * directories and English (as {@linkcode cliEnv}), this machine's PATH after `bin`, Deno's cache,
+ * and calls approved by the policy (a host runs them without a terminal to ask on).
+ *
+ * @param dirs The scratch workspace.
+ * @param bin The directory of the commands, first on PATH, or `undefined` for none.
+ * @param env Variables laid over the rest.
+ * @returns The variables.
+ */
+export function commandsEnv(
+  dirs: Scratch,
+  bin: string | undefined,
+  env: Record<string, string> = {},
+): Record<string, string> {
+  const path = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+  return cliEnv(dirs, {
+    PATH: bin === undefined ? path : `${bin}:${path}`,
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    DENO_DIR,
+    BASIS_APPROVE: "always",
+    ...env,
+  });
 }

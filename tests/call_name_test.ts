@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { type Scratch, scratch } from "./_cli.ts";
-import { BINARY, DENO_DIR, RUN_ARGS, writeCommands } from "./_commands.ts";
+import { BINARY, commandsEnv, RUN_ARGS, writeCommands } from "./_commands.ts";
 import { finish, type ProcessResult } from "./_deno_run.ts";
 import { DEFAULT_PERMISSIONS } from "../scripts/_permissions.ts";
 
@@ -19,25 +19,12 @@ const ECHO = {
 };
 const INPUT = '{"text":"a b","wait_for_previous":true}';
 
-function envOf(dirs: Scratch, path = Deno.env.get("PATH") ?? "/usr/bin:/bin") {
-  return {
-    PATH: path,
-    HOME: Deno.env.get("HOME") ?? "/tmp",
-    BASIS_CONFIG_DIR: dirs.configDir,
-    BASIS_CACHE_DIR: dirs.cacheDir,
-    BASIS_STATE_DIR: dirs.stateDir,
-    BASIS_LOCALE: "en-US",
-    BASIS_APPROVE: "always",
-    DENO_DIR,
-  };
-}
-
 /** Runs a program (by path) with the given arguments and input, in the workspace. */
 async function start(
   dirs: Scratch,
   program: string,
   args: string[],
-  env: Record<string, string> = envOf(dirs),
+  env: Record<string, string> = commandsEnv(dirs, undefined),
 ): Promise<ProcessResult> {
   const child = new Deno.Command(program, {
     args,
@@ -89,8 +76,8 @@ Deno.test("the installed command and a link to it, or a copy of it, named basis-
   }
   assertCalled(await start(dirs, `${elsewhere}/copy/basis-tools-call`, ["echo_it"]), "a copy");
   // Found on PATH by its bare name, as Gemini CLI starts it.
-  const path = `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
-  assertCalled(await start(dirs, "basis-tools-call", ["echo_it"], envOf(dirs, path)), "on PATH");
+  const env = commandsEnv(dirs, bin);
+  assertCalled(await start(dirs, "basis-tools-call", ["echo_it"], env), "on PATH");
   const version = await start(dirs, `${bin}/basis-tools`, ["--version"]);
   assert.match(version.stdout, /^basis-tools \d+\.\d+\.\d+\n$/);
 });

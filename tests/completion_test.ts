@@ -7,8 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { assertNoStackTrace, cli, cliEnv, type Scratch, scratch } from "./_cli.ts";
-import { DENO_DIR, writeCommands } from "./_commands.ts";
+import { assertNoStackTrace, cli, type Scratch, scratch } from "./_cli.ts";
+import { commandsEnv, writeCommands } from "./_commands.ts";
 import { hasTmux, inPseudoTerminal } from "./_tmux.ts";
 
 const tool = (command: string[]) => ({
@@ -45,12 +45,7 @@ function has(program: string): boolean {
 /** The environment of a shell that has the installed commands on PATH. */
 async function shellEnv(dirs: Scratch): Promise<Record<string, string>> {
   const bin = await writeCommands(`${dirs.root}/../bin`);
-  return cliEnv(dirs, {
-    PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-    HOME: `${dirs.root}/..`,
-    TERM: "xterm",
-    DENO_DIR,
-  });
+  return commandsEnv(dirs, bin, { HOME: `${dirs.root}/..`, TERM: "xterm" });
 }
 
 async function shell(dirs: Scratch, argv: string[]): Promise<string> {
@@ -140,6 +135,7 @@ Deno.test("bash: the script registers basis-tools and completes the words as bas
   await using dirs = await scratch(WORKSPACE, GLOBAL);
   await Deno.mkdir(`${dirs.root}/subdir`);
   await myDir(dirs);
+  await Deno.writeTextFile(`${dirs.root}/basis-tools`, "#!/bin/sh\ntouch pwned\n", { mode: 0o755 });
   // Each case: COMP_WORDS as bash makes them (it splits at "="), the cursor in the last one.
   const cases: [string[], string][] = [
     [["basis-tools", ""], COMMANDS],
@@ -151,6 +147,8 @@ Deno.test("bash: the script registers basis-tools and completes the words as bas
     [["basis-tools", "-C", "s"], "subdir"],
     [["basis-tools", "-C", "m"], "my dir"],
     [["basis-tools", "-C", "'my dir'", "call", "o"], "only_here"],
+    // The repository's own ./basis-tools is not what a Tab runs.
+    [["./basis-tools", "ca"], "call"],
   ];
   const script = [
     "source <(basis-tools completion bash)",
@@ -170,6 +168,7 @@ Deno.test("bash: the script registers basis-tools and completes the words as bas
   for (const [i, [words, expected]] of cases.entries()) {
     assert.equal(lines[i + 1], expected, words.join(" "));
   }
+  await assert.rejects(Deno.stat(`${dirs.root}/pwned`), Deno.errors.NotFound);
 });
 
 /** Parts typed at a prompt, each completed with Tab, and the line they make. */

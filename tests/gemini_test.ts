@@ -19,7 +19,7 @@ import { ROOT, type Scratch, scratch } from "./_cli.ts";
 import { GEMINI_CORE_VERSION, geminiCore } from "./_gemini_core.ts";
 import { phrase } from "../src/locale/messages.ts";
 import { escape, say } from "./_wording.ts";
-import { writeCommands } from "./_commands.ts";
+import { commandsEnv, writeCommands } from "./_commands.ts";
 
 const DRIVER = `${ROOT}tests/fixtures/gemini/drive.mjs`;
 const DISCOVERY = "basis-tools schema --format gemini";
@@ -33,20 +33,8 @@ if (!core.ok) console.warn(`gemini_test.ts: Gemini CLI's core is not available: 
 /** `basis-tools` on PATH, and `basis-tools-call` linked to it, as a user installs the binary. */
 async function install(dirs: Scratch): Promise<{ bin: string; env: Record<string, string> }> {
   const bin = await writeCommands(`${dirs.root}/../bin`);
-  return {
-    bin,
-    env: {
-      PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-      HOME: Deno.env.get("HOME") ?? "/tmp",
-      BASIS_CONFIG_DIR: dirs.configDir,
-      BASIS_CACHE_DIR: dirs.cacheDir,
-      BASIS_STATE_DIR: dirs.stateDir,
-      BASIS_LOCALE: "en-US",
-      // Gemini CLI runs the call command without a terminal: approve through the policy (or rules).
-      BASIS_APPROVE: "always",
-      ...(Deno.env.get("DENO_DIR") === undefined ? {} : { DENO_DIR: Deno.env.get("DENO_DIR")! }),
-    },
-  };
+  // Gemini CLI runs the call command without a terminal: approved through the policy.
+  return { bin, env: commandsEnv(dirs, bin) };
 }
 
 interface Driven {

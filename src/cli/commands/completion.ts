@@ -181,7 +181,9 @@ const SCRIPTS: Readonly<Record<string, string>> = {
 _basis_tools() {
   local program=\${COMP_WORDS[0]} word line strip found i
   local -a words=()
-  [[ $program == "~"* ]] && program=basis-tools
+  # The program typed, when it is an absolute path; else the one on PATH (./basis-tools in a cloned
+  # repository is not run by a Tab).
+  [[ $program == /* ]] || program=basis-tools
   # bash splits --name=value (and KEY=VALUE) at "=": join the parts again; a word before the last
   # one in quotes ('my dir') is the text inside them.
   for ((i = 1; i <= COMP_CWORD; i++)); do
@@ -216,7 +218,7 @@ complete -F _basis_tools basis-tools
 # (or save it as _basis-tools in a directory of $fpath).
 _basis-tools() {
   local program=\${words[1]} found
-  [[ $program == "~"* ]] && program=basis-tools
+  [[ $program == /* ]] || program=basis-tools
   found=$("$program" completion candidates -- "\${(@Q)words[2,CURRENT]}" </dev/null 2>/dev/null) ||
     return 1
   case $found in
@@ -232,7 +234,7 @@ if [[ \${funcstack[1]} == _basis-tools ]]; then _basis-tools "$@"; else compdef 
 function __basis_tools_candidates
     set -l words (commandline -opc) (commandline -ct)
     set -l program $words[1]
-    string match -q -- '~*' $program; and set program basis-tools
+    string match -q -- '/*' $program; or set program basis-tools
     set -l found ($program completion candidates -- $words[2..-1] </dev/null 2>/dev/null)
     switch "$found"
         case :dir
