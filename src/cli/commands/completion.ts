@@ -88,7 +88,7 @@ async function candidates(words: readonly string[], settings: Settings): Promise
   return found.filter((candidate) => candidate.startsWith(current));
 }
 
-/** The command, its positionals and the option still waiting for its value, as the parser reads them. */
+/** The command, its positionals and an option still waiting for its value, as parsed. */
 function readWords(words: readonly string[]) {
   let command: string | undefined;
   const positionals: string[] = [];
