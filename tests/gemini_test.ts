@@ -10,18 +10,21 @@
  * where `basis-tools-call` is the binary under another name (a link). Here the binary is the one the
  * suite runs against, or a script like the one `deno task install` writes, which runs the CLI
  * under the released binary's permissions and keeps the name it was started as (argv[0]), as the
- * compiled binary does (tests/_commands.ts). Skipped, saying why, when the package cannot be
- * installed.
+ * compiled binary does (tests/_commands.ts). Its MCP client (`connectToMcpServer`,
+ * `discoverTools`) is driven against `basis-tools mcp` too. Skipped, saying why, when the package
+ * cannot be installed.
  */
 
 import assert from "node:assert/strict";
-import { ROOT, type Scratch, scratch } from "./_cli.ts";
+import { cliCommand, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { DENO_ENV } from "./_mcp.ts";
 import { GEMINI_CORE_VERSION, geminiCore } from "./_gemini_core.ts";
 import { phrase } from "../src/locale/messages.ts";
 import { escape, say } from "./_wording.ts";
 import { commandsEnv, writeCommands } from "./_commands.ts";
 
 const DRIVER = `${ROOT}tests/fixtures/gemini/drive.mjs`;
+const MCP_DRIVER = `${ROOT}tests/fixtures/gemini/drive_mcp.mjs`;
 const DISCOVERY = "basis-tools schema --format gemini";
 const CALL = "basis-tools-call";
 const PREFIX = "discovered_tool_";
@@ -207,4 +210,86 @@ Deno.test("basis-tools-call NAME is `call NAME --quiet --result`: nothing on std
     assert.equal(new TextDecoder().decode(output.stdout), stdout);
     assert.equal(new TextDecoder().decode(output.stderr), "");
   }
+});
+
+/** Gemini CLI's MCP client, run by Node, connected to `basis-tools mcp` in the workspace. */
+async function driveMcp(
+  dirs: Scratch,
+  calls: { name: string; args: Record<string, unknown> }[],
+): Promise<Driven> {
+  if (!core.ok) throw new Error(core.reason);
+  const { command, args, cwd, env } = cliCommand(dirs, ["mcp", "--approve", "always"]);
+  // Deno's own variables go along (Gemini CLI passes a server only part of its environment).
+  const deno = DENO_ENV.flatMap((name) => {
+    const value = Deno.env.get(name);
+    return value === undefined ? [] : [[name, value]];
+  });
+  const server = JSON.stringify({
+    command,
+    args,
+    cwd,
+    env: { ...Object.fromEntries(deno), ...env },
+  });
+  const child = new Deno.Command(core.node, {
+    args: [MCP_DRIVER, core.modules, server],
+    cwd: dirs.root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify(calls)));
+  await writer.close();
+  const output = await child.output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  return JSON.parse(new TextDecoder().decode(output.stdout)) as Driven;
+}
+
+Deno.test({
+  name:
+    `Gemini CLI ${GEMINI_CORE_VERSION} over MCP: the wait_for_previous it adds to every call is accepted by a closed schema${skip}`,
+  ignore: !core.ok,
+}, async () => {
+  await using dirs = await scratch({
+    schema: 1,
+    tools: {
+      words: { description: "Echo the input", input_schema: WORDS_SCHEMA, command: ["cat"] },
+      own: {
+        description: "Declares wait_for_previous itself",
+        input_schema: {
+          type: "object",
+          properties: { wait_for_previous: { type: "boolean" } },
+          additionalProperties: false,
+        },
+        command: ["cat"],
+      },
+    },
+  });
+  const driven = await driveMcp(dirs, [
+    { name: "words", args: { text: "in order", wait_for_previous: true } },
+    { name: "words", args: { text: "at once", wait_for_previous: false } },
+    { name: "words", args: { text: "plain" } },
+    // A tool whose schema has the property gets it, as the schema says it.
+    { name: "own", args: { wait_for_previous: true } },
+    { name: "spawn", args: { input: "!echo via mcp", wait_for_previous: true } },
+  ]);
+  // The model is given the tool's schema with Gemini CLI's parameter added to it.
+  const words = driven.declarations.find((declaration) => declaration.name === "mcp_basis_words");
+  assert.ok(
+    JSON.stringify(words?.parametersJsonSchema).includes('"wait_for_previous"'),
+    JSON.stringify(driven.declarations),
+  );
+  // Each call reaches the tool without the flag (Gemini CLI wraps what the model reads).
+  const untrusted = (
+    text: string,
+  ) => [{ text: `<untrusted_context>\n${text}\n</untrusted_context>` }];
+  assert.deepEqual(driven.results.map((result) => [result.llmContent, result.error]), [
+    [untrusted('{"text":"in order"}'), null],
+    [untrusted('{"text":"at once"}'), null],
+    [untrusted('{"text":"plain"}'), null],
+    // A tool whose schema has the property gets it (Gemini CLI makes it a boolean).
+    [untrusted('{"wait_for_previous":true}'), null],
+    [untrusted("via mcp"), null],
+  ]);
 });

@@ -13,6 +13,7 @@ import { Server } from "@modelcontextprotocol/sdk/server";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult, ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ApprovalPolicy } from "../approval/policy.ts";
+import { withoutGeminiWait } from "../contract/gemini_wait.ts";
 import { ToolError } from "../contract/tool_error.ts";
 import type { Approver, OutputChunk, Tool } from "../contract/types.ts";
 import { BasisError, errorLines, formatProblem, type ManifestProblem } from "../errors.ts";
@@ -189,7 +190,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     const call = (async (): Promise<CallToolResult> => {
       const reporter = progress && reportProgress(progress, options.progressIntervalMs ?? 100);
       try {
-        const execution = await tool.execution(args);
+        // Gemini CLI's own flag, on every call: not the tool's unless its schema says so.
+        const execution = await tool.execution(withoutGeminiWait(args, tool.inputSchema()));
         const signal = AbortSignal.any([extra.signal, stopping.signal]);
         const output = await execution.execute({ signal, ...(reporter && reporter.sink) });
         const { structuredContent, result: text, images } = output;

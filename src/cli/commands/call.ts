@@ -17,6 +17,7 @@ import { visibleLines } from "../../approval/shell_quote.ts";
 import { programProblem } from "../../contract/availability.ts";
 import type { CallContext } from "../../contract/context.ts";
 import { declaredTool } from "../../contract/declared_tool.ts";
+import { withoutGeminiWait } from "../../contract/gemini_wait.ts";
 import { spawnTool } from "../../contract/spawn_tool.ts";
 import { ToolError } from "../../contract/tool_error.ts";
 import type {
@@ -65,9 +66,6 @@ export interface CallOptions {
 }
 
 type Output = ToolOutput<DeclaredToolExtra | SpawnToolExtra>;
-
-/** The argument Gemini CLI adds to every tool's parameters, and passes on to the call command. */
-const GEMINI_WAIT = "wait_for_previous";
 
 /**
  * Runs one tool, declared or `spawn` (called like a declared one, its input JSON text), and
@@ -144,7 +142,7 @@ export async function callCommand(
       const problem = programProblem(spec, settings.env, built.programs);
       if (problem !== undefined) throw new ManifestError([problem]);
       const { source, parsed } = await read();
-      const input = options.gemini === true ? withoutGeminiKey(parsed, spec.inputSchema) : parsed;
+      const input = options.gemini === true ? withoutGeminiWait(parsed, spec.inputSchema) : parsed;
       const sandbox = cliSandbox(settings, await loadSandboxPolicy(settings.configDir), notes);
       // Numbers as written, unless Gemini CLI's own key was taken out (its text is JavaScript's).
       const encodedInput = input === parsed ? stdinBytes(input, source) : undefined;
@@ -245,24 +243,6 @@ export async function callCommand(
     }
     return error === undefined ? 0 : exitCodeFor(error.code);
   }
-}
-
-/**
- * The input without the `wait_for_previous` flag Gemini CLI adds to every tool's parameters (for
- * its scheduler) and passes on, unless the tool's own schema declares a property of that name.
- */
-function withoutGeminiKey(input: unknown, schema: Readonly<Record<string, unknown>>): unknown {
-  const properties = schema.properties;
-  if (
-    typeof input !== "object" || input === null || Array.isArray(input) ||
-    !Object.hasOwn(input, GEMINI_WAIT) ||
-    (typeof properties === "object" && properties !== null &&
-      Object.hasOwn(properties, GEMINI_WAIT))
-  ) {
-    return input;
-  }
-  const { [GEMINI_WAIT]: _, ...rest } = input as Record<string, unknown>;
-  return rest;
 }
 
 /**
