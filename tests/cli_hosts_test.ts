@@ -112,7 +112,11 @@ Deno.test("schema puts output schemas where each format has a place, and strict 
       unknown
     >[];
   const mcp = await format("mcp");
-  assert.deepEqual(mcp[0]?.outputSchema, ROWS);
+  // MCP's names its draft: its clients read a schema without one as 2020-12.
+  assert.deepEqual(mcp[0]?.outputSchema, {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    ...ROWS,
+  });
   assert.equal("outputSchema" in (mcp[1] ?? {}), false);
   const gemini = await format("gemini");
   assert.deepEqual(gemini[0]?.responseJsonSchema, ROWS);

@@ -9,6 +9,7 @@ import {
 import { cli, oneTool, scratch } from "./_cli.ts";
 import { say } from "./_wording.ts";
 
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 const SNAPSHOT = new URL("./fixtures/definitions_snapshot.json", import.meta.url);
 const UPDATE = Deno.env.get("BASIS_UPDATE_SNAPSHOTS") === "1";
 
@@ -148,7 +149,10 @@ Deno.test('every format says `"type": "object"` for a bare input_schema, in the 
     mcp: () => tool.definition("mcp").inputSchema,
     gemini: () => tool.definition("gemini").parametersJsonSchema,
   };
-  for (const format of DEFINITION_FORMATS) assert.deepEqual(schemaOf[format](), { type: "object" });
+  // MCP's names its draft (its clients read a schema without one as 2020-12).
+  const bareOf = (format: string) =>
+    format === "mcp" ? { $schema: DRAFT_07, type: "object" } : { type: "object" };
+  for (const format of DEFINITION_FORMATS) assert.deepEqual(schemaOf[format](), bareOf(format));
   // What the gate validates is the schema as declared.
   assert.deepEqual(tool.inputSchema(), {});
   await using dirs = await scratch(oneTool("bare", { command: ["cat"], input_schema: {} }));
@@ -167,6 +171,6 @@ Deno.test('every format says `"type": "object"` for a bare input_schema, in the 
     const result = await cli(dirs, ["schema", "--format", format]);
     assert.equal(result.code, 0, result.stderr);
     const definition = find(JSON.parse(result.stdout), "bare");
-    assert.deepEqual(inCli[format]!(definition), { type: "object" }, format);
+    assert.deepEqual(inCli[format]!(definition), bareOf(format), format);
   }
 });

@@ -45,7 +45,11 @@ Deno.test("mcp: a tool with output_schema lists outputSchema and returns structu
   try {
     const { tools } = await session.client.listTools();
     const q = tools.find((tool) => tool.name === "q");
-    assert.deepEqual(q?.outputSchema, ROWS_SCHEMA);
+    // Named as the draft the gate reads it as (MCP's clients would read 2020-12).
+    assert.deepEqual(q?.outputSchema, {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      ...ROWS_SCHEMA,
+    });
     assert.equal(q?.title, "Run a query");
     const plain = tools.find((tool) => tool.name === "plain");
     assert.equal(plain?.outputSchema, undefined);

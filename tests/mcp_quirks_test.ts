@@ -6,8 +6,10 @@
  */
 
 import assert from "node:assert/strict";
-import { scratch } from "./_cli.ts";
-import { callTool, connectMcp, resultText } from "./_mcp.ts";
+import { cli, cliCommand, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { callTool, connectMcp, DENO_ENV, resultText } from "./_mcp.ts";
+import { say } from "./_wording.ts";
+import { floatMultipleOf } from "../src/schema/gate.ts";
 
 const CLOSED = {
   type: "object",
@@ -58,4 +60,192 @@ Deno.test("mcp: wait_for_previous (Gemini CLI's, on every call) is dropped unles
   } finally {
     await session.close();
   }
+});
+
+/** The Python SDK's client (`mcp` 2.3.0), installed when missing, or why it cannot be had. */
+const PYTHON = await (async () => {
+  const probe = () =>
+    new Deno.Command("python3", { args: ["-c", "import mcp"], stdout: "null", stderr: "null" })
+      .output().then((output) => output.success, () => false);
+  if (await probe()) return { ok: true as const };
+  const args = ["-m", "pip", "install", "--quiet", "mcp==2.3.0"];
+  await new Deno.Command("python3", { args, stdout: "null", stderr: "null" }).output()
+    .catch(() => {});
+  return await probe()
+    ? { ok: true as const }
+    : { ok: false as const, reason: "python3 with mcp==2.3.0 is not available" };
+})();
+const pythonSkip = PYTHON.ok ? "" : ` (skipped: ${PYTHON.reason})`;
+
+interface PythonDriven {
+  tools: { name: string; outputSchema?: Record<string, unknown> }[];
+  results: ({ is_error: boolean; text: string; structured: unknown } | { raised: string })[];
+}
+
+/** Lists and calls the server's tools with the Python SDK's client (it approves each call). */
+async function pythonClient(
+  dirs: Scratch,
+  calls: { name: string; arguments?: Record<string, unknown> }[],
+): Promise<PythonDriven> {
+  const server = cliCommand(dirs, ["mcp"]);
+  const env = {
+    ...server.env,
+    ...Object.fromEntries(DENO_ENV.flatMap((name) => {
+      const value = Deno.env.get(name);
+      return value === undefined ? [] : [[name, value]];
+    })),
+  };
+  const child = new Deno.Command("python3", {
+    args: [`${ROOT}tests/fixtures/mcp/python_client.py`, JSON.stringify({ ...server, env })],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify(calls)));
+  await writer.close();
+  const output = await child.output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  return JSON.parse(new TextDecoder().decode(output.stdout)) as PythonDriven;
+}
+
+/** A tool printing `json` after reading its input, declaring `schema` as its output. */
+function printing(json: string, schema: Record<string, unknown>) {
+  return {
+    description: "Query",
+    input_schema: { type: "object" },
+    output_schema: schema,
+    command: ["/bin/sh", "-c", `cat >/dev/null; printf '%s\\n' '${json}'`],
+  };
+}
+
+/** Draft-07 only: a tuple, what follows it, and a property that needs another. */
+const TUPLE = {
+  type: "object",
+  properties: {
+    pair: {
+      type: "array",
+      items: [{ type: "string" }, { type: "integer" }],
+      additionalItems: false,
+    },
+    rest: { type: "array", items: [{ type: "string" }], additionalItems: { type: "integer" } },
+  },
+  dependencies: { rest: ["pair"] },
+  required: ["pair"],
+};
+
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+
+Deno.test(`mcp: draft-07 schemas are served with their $schema, so the TypeScript and Python SDKs' clients validate as the gate does${pythonSkip}`, async () => {
+  await using dirs = await scratch({
+    schema: 1,
+    tools: {
+      tuple: printing('{"pair": ["a", 1], "rest": ["b", 2, 3]}', TUPLE),
+      named: printing('{"n": 1}', {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        properties: { n: { type: "integer" } },
+      }),
+      loose: printing('{"n": 1}', {
+        $schema: "https://json-schema.org/draft-07/schema",
+        type: "object",
+      }),
+    },
+  });
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    const { tools } = await session.client.listTools();
+    const schemas = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    assert.deepEqual(schemas.tuple?.outputSchema, { $schema: DRAFT_07, ...TUPLE });
+    assert.equal(schemas.tuple?.inputSchema.$schema, DRAFT_07);
+    // A schema that names its draft keeps it, spelled as the draft names itself.
+    assert.equal(
+      schemas.named?.outputSchema?.$schema,
+      "https://json-schema.org/draft/2020-12/schema",
+    );
+    assert.equal(schemas.loose?.outputSchema?.$schema, DRAFT_07);
+    // The TypeScript SDK's client checks structuredContent against outputSchema itself.
+    const tuple = await callTool(session, "tuple", {});
+    assert.equal(tuple.isError, undefined, resultText(tuple));
+    assert.deepEqual(tuple.structuredContent, { pair: ["a", 1], rest: ["b", 2, 3] });
+  } finally {
+    await session.close();
+  }
+  assert.deepEqual(session.errors, []);
+  if (!PYTHON.ok) return;
+  const driven = await pythonClient(dirs, [{ name: "tuple" }, { name: "named" }, {
+    name: "loose",
+  }]);
+  assert.deepEqual(driven.results, [
+    {
+      is_error: false,
+      text: '{"pair": ["a", 1], "rest": ["b", 2, 3]}',
+      structured: { pair: ["a", 1], rest: ["b", 2, 3] },
+    },
+    { is_error: false, text: '{"n": 1}', structured: { n: 1 } },
+    { is_error: false, text: '{"n": 1}', structured: { n: 1 } },
+  ]);
+});
+
+Deno.test(`mcp: a result a float multipleOf check would reject is refused with its text; one it accepts is served${pythonSkip}`, async () => {
+  const cents = {
+    type: "object",
+    properties: { p: { type: "number", multipleOf: 0.01 }, n: { type: "integer" } },
+  };
+  await using dirs = await scratch({
+    schema: 1,
+    tools: {
+      cents: printing('{"n": 2, "p": 0.07}', cents),
+      round: printing('{"p": 0.5}', cents),
+      quarter: printing('{"p": 0.75}', { ...cents, properties: { p: { multipleOf: 0.25 } } }),
+    },
+  });
+  // What the gate says: 0.07 is a multiple of 0.01 (call shows it).
+  const called = await cli(dirs, ["--approve", "always", "--json", "call", "cents", "{}"]);
+  assert.equal(JSON.parse(called.stdout).ok, true, called.stdout);
+  const refused = say("mcp.float_multiple_of", {
+    tool: '"cents"',
+    pointer: "/p",
+    value: 0.07,
+    divisor: 0.01,
+  });
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    // The client checks structuredContent against the outputSchema it listed.
+    await session.client.listTools();
+    const cut = await callTool(session, "cents", {});
+    assert.equal(cut.isError, true);
+    assert.equal(cut.structuredContent, undefined);
+    assert.equal(resultText(cut), `${refused}\n{"n": 2, "p": 0.07}`);
+    for (const [name, p] of [["round", 0.5], ["quarter", 0.75]] as const) {
+      const served = await callTool(session, name, {});
+      assert.equal(served.isError, undefined, resultText(served));
+      assert.deepEqual(served.structuredContent, { p });
+    }
+  } finally {
+    await session.close();
+  }
+  assert.deepEqual(session.errors, []);
+  if (!PYTHON.ok) return;
+  const driven = await pythonClient(dirs, [{ name: "cents" }, { name: "round" }]);
+  assert.deepEqual(driven.results, [
+    { is_error: true, text: `${refused}\n{"n": 2, "p": 0.07}`, structured: null },
+    { is_error: false, text: '{"p": 0.5}', structured: { p: 0.5 } },
+  ]);
+});
+
+Deno.test("floatMultipleOf() finds the number a float check would refuse, where the gate ran the check", async () => {
+  const tool = (outputSchema: Record<string, unknown>) => ({ name: "q", outputSchema });
+  const items = { items: { properties: { p: { multipleOf: 0.01 } } } };
+  assert.deepEqual(
+    await floatMultipleOf(tool({ properties: { rows: items } }), { rows: [{ p: 1 }, { p: 0.29 }] }),
+    { pointer: "/rows/1/p", value: 0.29, divisor: 0.01 },
+  );
+  // ajv reads the quotient's text: 1e21 and beyond are no integer to it.
+  assert.equal((await floatMultipleOf(tool({ multipleOf: 1 }), 1e21))?.value, 1e21);
+  // Exact in binary too, or in a branch no client needs once an earlier one passed.
+  assert.equal(await floatMultipleOf(tool({ multipleOf: 0.25 }), 0.75), undefined);
+  const branches = { anyOf: [{ type: "number" }, { multipleOf: 0.01 }] };
+  assert.equal(await floatMultipleOf(tool(branches), 0.07), undefined);
+  assert.equal(await floatMultipleOf(tool({ type: "object" }), { p: 0.07 }), undefined);
 });

@@ -8,6 +8,7 @@
 import type { DefinitionFormat, Tool, ToolDefinitions } from "./types.ts";
 import { ToolError } from "./tool_error.ts";
 import { qualifiesForStrict } from "./_strict.ts";
+import { dialectOf } from "../schema/gate.ts";
 
 /**
  * The schema as every model API takes it: with `"type": "object"` at the top. MCP requires it (a
@@ -20,9 +21,24 @@ function objectSchema(schema: Record<string, unknown>): { type: "object"; [key: 
 }
 
 /**
+ * The schema with the `$schema` of the draft it is validated as (draft-07 when it names none), for
+ * MCP, whose clients read a schema without one as 2020-12: the Python SDK's client raises on a
+ * draft-07 tuple (`items: [...]`) read so, and Gemini CLI picks its validator by `$schema`. The
+ * TypeScript SDK's client validates as draft-07 whatever `$schema` says, as the gate does without
+ * one; and its own server serves draft-07 schemas this way. Converting to 2020-12 instead would
+ * make that client misread a converted tuple (`prefixItems` ignored, `items` applied to all).
+ */
+function withDialect<S extends Record<string, unknown>>(schema: S): S {
+  const dialect = dialectOf(schema);
+  if (dialect === undefined) return schema;
+  const { $schema: _, ...rest } = schema;
+  return { $schema: dialect, ...rest } as unknown as S;
+}
+
+/**
  * Builds one definition. Every format gets the same input schema, with `"type": "object"`, and
  * the output schema (the same way: a structured result is an object) where the format has a place
- * for one: MCP's `outputSchema`, Gemini's `responseJsonSchema`. OpenAI's says `strict: true`
+ * for one: MCP's `outputSchema`, Gemini's `responseJsonSchema`; MCP's each name their draft. OpenAI's says `strict: true`
  * exactly when the input schema qualifies for its strict mode. The MCP annotations: never
  * read-only, always destructive and not idempotent (a program may change or delete anything it
  * can reach); open-world for `external` and spawn.
@@ -58,8 +74,8 @@ export function definitionOf<F extends DefinitionFormat>(
       name,
       title: tool.displayName(),
       description,
-      inputSchema,
-      ...(outputSchema && { outputSchema }),
+      inputSchema: withDialect(inputSchema),
+      ...(outputSchema && { outputSchema: withDialect(outputSchema) }),
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,

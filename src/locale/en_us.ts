@@ -702,6 +702,8 @@ export const EN_US = {
   "mcp.unknown_tool_near": "Unknown tool {tool}; did you mean {names}?",
   "mcp.unknown_tool": "Unknown tool {tool}; see tools/list",
   "mcp.progress": "{count} {lines} of output so far",
+  "mcp.float_multiple_of":
+    "Result of tool {tool} refused: {value} at {pointer} is a multiple of {divisor}, but MCP clients check multipleOf in floating point and would reject it; the output follows as text",
   "mcp.tool_unusable": "Tool {tool}: {problem}",
   "mcp.tool_left_out":
     "Tool {tool} cannot be used and is left out of tools/list until it is fixed:",

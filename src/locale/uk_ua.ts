@@ -748,6 +748,8 @@ export function ukUA(): Catalogue {
     "mcp.unknown_tool_near": "Невідомий інструмент {tool}; можливо, ви мали на увазі {names}?",
     "mcp.unknown_tool": "Невідомий інструмент {tool}; див. tools/list",
     "mcp.progress": "Поки що виведено {count} {lines}",
+    "mcp.float_multiple_of":
+      "Результат інструмента {tool} відхилено: {value} у {pointer} кратне {divisor}, але клієнти MCP перевіряють multipleOf у числах із рухомою комою й відхилили б його; вивід подано нижче текстом",
     "mcp.tool_unusable": "Інструмент {tool}: {problem}",
     "mcp.tool_left_out":
       "Інструментом {tool} не можна скористатися; його немає в tools/list, доки його не виправлять:",

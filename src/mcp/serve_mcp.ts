@@ -20,6 +20,7 @@ import { BasisError, errorLines, formatProblem, type ManifestProblem } from "../
 import type { Locale } from "../locale/locale.ts";
 import { listOf, loadLocale, type Messages, messages, phrase, plural } from "../locale/messages.ts";
 import { tieToWatchdog } from "../run/mod.ts";
+import { floatMultipleOf } from "../schema/gate.ts";
 import { nearWords } from "../suggest.ts";
 import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
@@ -169,6 +170,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   let roster = indexed(await options.load(approver));
   tell(roster);
   const calls = new Set<Promise<unknown>>();
+  const gate = { ...(options.cacheDir && { cacheDir: options.cacheDir }) };
   // Aborted when the server stops: every call in flight stops with it. The SDK aborts the calls it
   // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
   const stopping = new AbortController();
@@ -195,6 +197,21 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
         const signal = AbortSignal.any([extra.signal, stopping.signal]);
         const output = await execution.execute({ signal, ...(reporter && reporter.sink) });
         const { structuredContent, result: text, images } = output;
+        // A result both SDKs' clients would refuse (they check multipleOf in floating point),
+        // refused here instead, with its text: served without structuredContent, the clients
+        // would raise all the same (a tool with an outputSchema must give one).
+        const schema = roster.floatChecked.get(name);
+        const miss = structuredContent && schema &&
+          await floatMultipleOf({ name, outputSchema: schema }, structuredContent, gate);
+        if (miss) {
+          const { pointer, value, divisor } = miss;
+          const said = { tool: JSON.stringify(name), pointer, value, divisor };
+          const refused = words.t("mcp.float_multiple_of", said);
+          return {
+            content: [{ type: "text", text: refused }, { type: "text", text }],
+            isError: true,
+          };
+        }
         // A tool with an output schema gives its structured result beside the same JSON as
         // text, for clients that read only the text.
         return {
@@ -309,7 +326,15 @@ function indexed(loaded: readonly Tool[] | LoadedRoster) {
   // Each definition's input schema says `"type": "object"`, as MCP requires (the contract's).
   const list: ListToolsResult = { tools: [...byName.values()].map((t) => t.definition("mcp")) };
   const left = new Map(unavailable.map((entry) => [entry.name, entry]));
-  return { tools: byName, unavailable: left, list, signature: JSON.stringify(list) };
+  // The output schemas a client's float check of multipleOf may disagree with the gate's about.
+  const floatChecked = new Map(
+    list.tools.flatMap(({ name, outputSchema }) =>
+      outputSchema && JSON.stringify(outputSchema).includes('"multipleOf"')
+        ? [[name, outputSchema]]
+        : []
+    ),
+  );
+  return { tools: byName, unavailable: left, list, floatChecked, signature: JSON.stringify(list) };
 }
 
 /** Why a tool is not served: left out (and why), or unknown (and what it may have meant). */

@@ -37,5 +37,52 @@ export function isMultipleOf(value: number, divisor: number): boolean {
   const [a, aExponent] = decimal(value);
   const [b, bExponent] = decimal(divisor);
   const common = Math.min(aExponent, bExponent);
-  return (a * 10n ** BigInt(aExponent - common)) % (b * 10n ** BigInt(bExponent - common)) === 0n;
+  const exact =
+    (a * 10n ** BigInt(aExponent - common)) % (b * 10n ** BigInt(bExponent - common)) === 0n;
+  if (
+    exact && watched !== undefined && watched.miss === undefined && floatRefuses(value, divisor)
+  ) {
+    watched.miss = { value, divisor };
+  }
+  return exact;
+}
+
+/** A number that is a multiple of its divisor, which a floating-point check says is not. */
+export type FloatMiss = { readonly value: number; readonly divisor: number };
+
+let watched: { miss: FloatMiss | undefined } | undefined;
+
+/**
+ * Runs a validation, telling the first `multipleOf` it passed that a client checking in binary
+ * floating point would fail: ajv's check (the MCP TypeScript SDK's client, Gemini CLI), `q !==
+ * parseInt(q)` for `q = value / divisor` (so a quotient of 1e21 or more fails too), and Python's
+ * jsonschema (the MCP Python SDK's client), which divides by a divisor JSON writes as a float and
+ * takes the remainder of one it writes as an integer. What a validation skips (a branch of `anyOf`
+ * after one that passed) decides nothing, so a miss there cannot change a client's answer.
+ *
+ * @param validate The validation: synchronous.
+ * @returns The first miss, or `undefined`.
+ * @example 0.07 is a multiple of 0.01 in decimal, not in binary floating point
+ * ```ts
+ * import { floatMisses, isMultipleOf } from "./_runtime.ts";
+ * console.assert(floatMisses(() => isMultipleOf(0.07, 0.01))?.divisor === 0.01);
+ * console.assert(floatMisses(() => isMultipleOf(0.5, 0.25)) === undefined);
+ * ```
+ */
+export function floatMisses(validate: () => unknown): FloatMiss | undefined {
+  const outer = watched;
+  watched = { miss: undefined };
+  try {
+    validate();
+    return watched.miss;
+  } finally {
+    watched = outer;
+  }
+}
+
+function floatRefuses(value: number, divisor: number): boolean {
+  const quotient = value / divisor;
+  if (quotient !== parseInt(String(quotient))) return true;
+  // Python's remainder by an integer divisor: exact for an integer it reads as one (below 1e21).
+  return Number.isInteger(divisor) && Math.abs(value) >= 1e21 && value % divisor !== 0;
 }

@@ -130,6 +130,14 @@ const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 const DRAFT_URI =
   /^https?:\/\/json-schema\.org\/(?:draft-(06|07)\/schema|draft\/(2019-09|2020-12)\/schema)#?$/;
 
+/** The `$schema` each draft's meta-schema names itself by (and ajv knows it by). */
+const DRAFT_URIS: Readonly<Record<Draft, string>> = {
+  "draft-06": "http://json-schema.org/draft-06/schema#",
+  "draft-07": "http://json-schema.org/draft-07/schema#",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "2020-12": "https://json-schema.org/draft/2020-12/schema",
+};
+
 /**
  * Chooses the draft for a schema: draft-07 when `$schema` is absent, else the draft it names
  * (http or https, with or without the trailing `#`), and the `$schema` ajv knows it by when the
@@ -143,11 +151,26 @@ function selectDraft(schema: unknown): { draft: Draft; canonical?: string } | Ph
   if (typeof named !== "string") return phrase("schema_problem.draft_not_string");
   const found = DRAFT_URI.exec(named);
   if (!found) return phrase("schema_problem.draft_unknown", { value: showValue(named, 100) });
-  // The `$schema` ajv knows each draft by.
-  const [draft, canonical] = found[1] === undefined
-    ? [found[2] as Draft, `https://json-schema.org/draft/${found[2]}/schema`]
-    : [`draft-${found[1]}` as Draft, `http://json-schema.org/draft-${found[1]}/schema#`];
+  const draft = (found[1] === undefined ? found[2] : `draft-${found[1]}`) as Draft;
+  const canonical = DRAFT_URIS[draft];
   return canonical === named ? { draft } : { draft, canonical };
+}
+
+/**
+ * The `$schema` a schema is validated as, spelled as its draft names itself: draft-07's when the
+ * schema names none.
+ *
+ * @param schema The schema.
+ * @returns The URI, or `undefined` when its `$schema` names no draft the gate knows.
+ * @example No `$schema` is draft-07
+ * ```ts
+ * import { dialectOf } from "./_validator.ts";
+ * console.assert(dialectOf({ type: "object" }) === "http://json-schema.org/draft-07/schema#");
+ * ```
+ */
+export function dialectOf(schema: unknown): string | undefined {
+  const choice = selectDraft(schema);
+  return "draft" in choice ? DRAFT_URIS[choice.draft] : undefined;
 }
 
 /**

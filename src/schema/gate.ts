@@ -17,7 +17,9 @@ import { english, listOf, type Phrase, phrase } from "../locale/messages.ts";
 import { cacheDir as defaultCacheDir } from "../paths.ts";
 import { attempt } from "../quietly.ts";
 import { escapeToken, oneLine, pointerChild as child, showValue } from "../text.ts";
-import { type AjvError, obtainValidator } from "./_validator.ts";
+import { type AjvError, findInJson, obtainValidator } from "./_validator.ts";
+
+export { dialectOf } from "./_validator.ts";
 import { strictJsonProblem } from "../json_text.ts";
 
 /** The deepest nesting of arrays and objects an input may have (the input itself is level 1). */
@@ -162,6 +164,50 @@ async function gate(
   }
   if (failure !== null) throw refuse(failure, failure);
   return given;
+}
+
+/** A number of a structured output that a floating-point `multipleOf` check would refuse. */
+export interface FloatMultipleOf {
+  /** Where it is (a JSON pointer). */
+  readonly pointer: string;
+  /** The number. */
+  readonly value: number;
+  /** The schema's `multipleOf` it is an exact multiple of. */
+  readonly divisor: number;
+}
+
+/**
+ * Tells whether a value that matches an output schema would fail a client that checks it again
+ * with `multipleOf` in binary floating point (the MCP SDKs' clients do: `0.07` is no multiple of
+ * `0.01` to them, though it is to the gate, which checks in decimal).
+ *
+ * @param tool The tool: its name and the output schema the client has.
+ * @param value The structured output, already accepted by the gate.
+ * @param options Where compiled validators are cached.
+ * @returns The first number such a client would refuse, or `undefined`.
+ * @example A price in cents
+ * ```ts ignore
+ * import { floatMultipleOf } from "./gate.ts";
+ * const tool = { name: "q", outputSchema: { properties: { p: { multipleOf: 0.01 } } } };
+ * console.log(await floatMultipleOf(tool, { p: 0.07 })); // { pointer: "/p", value: 0.07, divisor: 0.01 }
+ * ```
+ */
+export async function floatMultipleOf(
+  tool: OutputSchemaTool,
+  value: unknown,
+  options: SchemaGateOptions = {},
+): Promise<FloatMultipleOf | undefined> {
+  if (!JSON.stringify(tool.outputSchema).includes('"multipleOf"')) return undefined;
+  const entry = await obtainValidator(tool.outputSchema, options.cacheDir ?? defaultCacheDir());
+  if ("problem" in entry) return undefined;
+  const { floatMisses } = await import("./_runtime.ts");
+  const miss = floatMisses(() => entry.validate(value));
+  if (miss === undefined) return undefined;
+  const pointer = findInJson(value, (item, at) => {
+    const key = Object.keys(item).find((key) => item[key] === miss.value);
+    return key === undefined ? undefined : `${at}/${escapeToken(key)}`;
+  }) ?? "";
+  return { pointer, ...miss };
 }
 
 /**
