@@ -8,8 +8,9 @@
 import assert from "node:assert/strict";
 import { cli, cliCommand, ROOT, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, DENO_ENV, resultText } from "./_mcp.ts";
-import { say } from "./_wording.ts";
+import { opening, say } from "./_wording.ts";
 import { floatMultipleOf } from "../src/schema/gate.ts";
+import { phrase } from "../src/locale/messages.ts";
 
 const CLOSED = {
   type: "object",
@@ -248,4 +249,58 @@ Deno.test("floatMultipleOf() finds the number a float check would refuse, where 
   const branches = { anyOf: [{ type: "number" }, { multipleOf: 0.01 }] };
   assert.equal(await floatMultipleOf(tool(branches), 0.07), undefined);
   assert.equal(await floatMultipleOf(tool({ type: "object" }), { p: 0.07 }), undefined);
+});
+
+Deno.test("mcp: a call that timed out keeps what it printed, redacted and cut like any result", async () => {
+  const secret = "timeout-S3CRET-77";
+  await using dirs = await scratch({
+    schema: 1,
+    tools: {
+      slow: {
+        description: "Print, then hang",
+        input_schema: {},
+        command: [
+          "/bin/sh",
+          "-c",
+          'echo "row 1"; echo "token $TOKEN"; echo warn >&2; exec sleep 30',
+        ],
+        env: { TOKEN: secret },
+        timeout_ms: 1500,
+      },
+      flood: {
+        description: "Print a lot, then hang",
+        input_schema: {},
+        command: ["/bin/sh", "-c", "seq 1 100000; exec sleep 30"],
+        timeout_ms: 1500,
+      },
+      silent: {
+        description: "Hang",
+        input_schema: {},
+        command: ["sleep", "30"],
+        timeout_ms: 300,
+      },
+    },
+  });
+  const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
+  try {
+    const slow = await callTool(session, "slow", {});
+    assert.equal(slow.isError, true);
+    const label = phrase("label.tool", { tool: '"slow"' });
+    assert.deepEqual(slow.content, [
+      { type: "text", text: `${say("run.timed_out", { label, ms: 1500 })}: warn` },
+      { type: "text", text: `${say("mcp.printed_before")}\nrow 1\ntoken [redacted]` },
+    ]);
+    // Cut at the cap a result has, naming the file that holds all of it.
+    const flood = await callTool(session, "flood", {});
+    const printed = resultText(flood).split("\n");
+    assert.equal(printed[1], say("mcp.printed_before"));
+    assert.equal(printed[2], "1");
+    assert.match(printed.at(-1)!, opening("run.cut_note_spilled", { lines: 2000 }));
+    assert.ok(printed.length < 2_100, String(printed.length));
+    // Nothing printed, nothing added.
+    const silent = await callTool(session, "silent", {});
+    assert.equal(silent.content.length, 1);
+  } finally {
+    await session.close();
+  }
 });

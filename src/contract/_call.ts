@@ -186,6 +186,8 @@ export function failureCode(result: RunResult): ErrorCode | undefined {
  * @param label How messages name the caller.
  * @param words The messages of the tool's locale.
  * @param output The output the error carries, given the message.
+ * @param printed What the program printed on stdout as the tool's result text says it
+ *   (`undefined` when blank): kept by the error of a run that timed out.
  * @param hide Hides the call's secrets.
  * @returns The error.
  */
@@ -196,12 +198,14 @@ export function runFailed<Extra>(
   label: string,
   words: Messages,
   output: (message: string) => ToolOutput<Extra>,
+  printed: string | undefined,
   hide: (text: string) => string = (text) => text,
 ): ToolError {
   const say = (run: RunResult) => hide(describeFailure(run, label, words) ?? label);
   const message = say(result);
   const summary = say({ ...result, stdout: "", stderr: "" });
-  return ToolError.user(code, message, { tool, summary, output: output(message) });
+  const kept = code === "timed_out" && printed !== undefined ? hide(printed) : undefined;
+  return ToolError.user(code, message, { tool, summary, output: output(message), printed: kept });
 }
 
 /** A single-use execution around a run: an optional output stream taken first, then one run. */

@@ -375,7 +375,8 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const code = failureCode(result);
     if (code !== undefined) {
       const output = (message: string) => ({ result: message, images: [], metadata });
-      throw runFailed(code, this.name, result, label, words, output, hide);
+      const printed = result.stdout.trim() === "" ? undefined : modelResult(result, label, words);
+      throw runFailed(code, this.name, result, label, words, output, printed, hide);
     }
     if (this.#spec.outputSchema !== undefined) {
       return await this.#structured(result, label, metadata);

@@ -20,7 +20,7 @@ import { parseSpawnInput } from "../spawn/grammar.ts";
 import { spawnRefusal } from "../spawn/guard.ts";
 import { spawnTimeout } from "../spawn/limits.ts";
 import { spawnPreview } from "../spawn/preview.ts";
-import { spawnLabel, spawnOutput, spawnResultText } from "../spawn/result.ts";
+import { spawnLabel, spawnOutput, spawnResultText, spawnStdout } from "../spawn/result.ts";
 import { runSpawn, SHELL } from "../spawn/run_spawn.ts";
 import { spawnInputSchema, spawnText } from "../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL, type SpawnCall } from "../spawn/types.ts";
@@ -312,6 +312,7 @@ class SpawnTool implements Tool<SpawnToolExtra> {
       label,
       words,
       () => ({ result: text, images: [], metadata }),
+      spawnStdout(result, words),
     );
   }
 }

@@ -28,6 +28,11 @@ export interface ToolErrorOptions extends ErrorOptions {
    * @default {the message}
    */
   summary?: string;
+  /**
+   * What a run that timed out had printed on stdout, as a model reads a result (redacted, cut at
+   * the cap with the spill file named). Absent when it printed nothing, or did not time out.
+   */
+  printed?: string | undefined;
 }
 
 /**
@@ -54,6 +59,8 @@ export class ToolError extends BasisError {
   readonly output: ToolOutput<unknown> | undefined;
   /** The message without the program's output (equal to `message` when there was none). */
   readonly summary: string;
+  /** What a run that timed out had printed on stdout, as a model reads a result. */
+  readonly printed: string | undefined;
 
   /**
    * Makes an error; prefer {@linkcode ToolError.user} and {@linkcode ToolError.internal}.
@@ -74,6 +81,7 @@ export class ToolError extends BasisError {
     this.name = "ToolError";
     [this.kind, this.tool, this.output] = [kind, options.tool, options.output];
     this.summary = options.summary ?? this.message;
+    this.printed = options.printed;
   }
 
   /**

@@ -704,6 +704,7 @@ export const EN_US = {
   "mcp.progress": "{count} {lines} of output so far",
   "mcp.float_multiple_of":
     "Result of tool {tool} refused: {value} at {pointer} is a multiple of {divisor}, but MCP clients check multipleOf in floating point and would reject it; the output follows as text",
+  "mcp.printed_before": "What it printed before it was stopped:",
   "mcp.tool_unusable": "Tool {tool}: {problem}",
   "mcp.tool_left_out":
     "Tool {tool} cannot be used and is left out of tools/list until it is fixed:",

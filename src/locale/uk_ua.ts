@@ -750,6 +750,7 @@ export function ukUA(): Catalogue {
     "mcp.progress": "Поки що виведено {count} {lines}",
     "mcp.float_multiple_of":
       "Результат інструмента {tool} відхилено: {value} у {pointer} кратне {divisor}, але клієнти MCP перевіряють multipleOf у числах із рухомою комою й відхилили б його; вивід подано нижче текстом",
+    "mcp.printed_before": "Що було виведено до зупинки:",
     "mcp.tool_unusable": "Інструмент {tool}: {problem}",
     "mcp.tool_left_out":
       "Інструментом {tool} не можна скористатися; його немає в tools/list, доки його не виправлять:",

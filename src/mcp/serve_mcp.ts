@@ -224,7 +224,12 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
       } catch (error) {
         if (error instanceof ToolError ? error.isUserFacing() : error instanceof BasisError) {
           const text = (error as BasisError).wordedIn(words);
-          return { content: [{ type: "text", text }], isError: true };
+          // What a call that timed out printed before it was stopped: the CLI streamed it.
+          const printed = error instanceof ToolError ? error.printed : undefined;
+          const before = printed === undefined
+            ? []
+            : [{ type: "text" as const, text: `${words.t("mcp.printed_before")}\n${printed}` }];
+          return { content: [{ type: "text", text }, ...before], isError: true };
         }
         const quoted = JSON.stringify(name);
         if (error instanceof ToolError && error.code === "manifest_invalid") {

@@ -52,7 +52,7 @@ export function spawnResultText(
   words: Messages = messages("en-US"),
 ): string {
   const ok = result.outcome === "ok";
-  const out = stream(result.stdout, result.stdoutBytes, result.stdoutTruncated, words);
+  const out = spawnStdout(result, words);
   const err = stream(result.stderr, result.stderrBytes, result.stderrTruncated, words);
   const label = spawnLabel(call, words);
   if (call.mode === "agent") {
@@ -99,6 +99,18 @@ export function spawnOutput(
     stdout_truncated: result.stdoutTruncated,
     stderr_truncated: result.stderrTruncated,
   };
+}
+
+/**
+ * What a call printed on stdout, as its result text says it: trailing newlines trimmed, a note
+ * when it was cut.
+ *
+ * @param result The run's result.
+ * @param words The messages of the locale to word the note in. @default {messages("en-US")}
+ * @returns The text, or `undefined` when stdout is blank.
+ */
+export function spawnStdout(result: RunResult, words: Messages = messages("en-US")) {
+  return stream(result.stdout, result.stdoutBytes, result.stdoutTruncated, words);
 }
 
 /** A stream as model text: `undefined` when blank; a note when it was cut. */
