@@ -721,6 +721,7 @@ Deno.test("serveMcp() words a bug inside a call in its locale; the stack trace s
   const boom = {
     name: "boom",
     definition: () => ({ name: "boom", description: "b", inputSchema: { type: "object" } }),
+    inputSchema: () => ({ type: "object" }),
     execution: () => Promise.reject(new Error("kaboom")),
   } as unknown as Tool;
   const bug = async (locale: "en-US" | "uk-UA") => {

@@ -304,3 +304,51 @@ Deno.test("mcp: a call that timed out keeps what it printed, redacted and cut li
     await session.close();
   }
 });
+
+Deno.test("mcp: the approval form's first lines are the command, the cwd and the input (Claude Code shows four)", async () => {
+  await using dirs = await scratch({
+    schema: 1,
+    tools: {
+      echo: {
+        description: "Echo",
+        input_schema: CLOSED,
+        command: ["cat", "-n"],
+        env: { TOKEN: "form-S3CRET" },
+      },
+    },
+  });
+  const asked: string[] = [];
+  const session = await connectMcp(dirs, ["mcp"], {
+    elicit: (message) => {
+      asked.push(message);
+      return { action: "accept", content: { decision: "allow_once" } };
+    },
+  });
+  try {
+    const echoed = await callTool(session, "echo", { text: "hi" });
+    assert.equal(resultText(echoed), '     1\t{"text":"hi"}');
+    const long = "x".repeat(200);
+    await callTool(session, "echo", { text: long });
+    await callTool(session, "spawn", { input: "!echo from spawn" });
+  } finally {
+    await session.close();
+  }
+  const root = await Deno.realPath(dirs.root);
+  const [first, long, spawned] = asked.map((message) => message.split("\n"));
+  assert.deepEqual(first?.slice(0, 4), [
+    "  command      cat -n",
+    `  cwd          ${root}`,
+    '  input        {"text":"hi"}',
+    "  tool         echo",
+  ]);
+  // Then the rest, and the question; the secret is never shown.
+  assert.ok(first?.some((line) => /^ {2}program +\//.test(line)), asked[0]);
+  assert.equal(first?.at(-1), say("prompt.question"));
+  assert.ok(!asked.join("\n").includes("form-S3CRET"));
+  // A long input is shown whole, one field a line, as on the terminal.
+  assert.equal(long?.[2], "  input        {");
+  assert.deepEqual(spawned?.slice(0, 2), [
+    "  command      echo from spawn",
+    `  cwd          ${root}`,
+  ]);
+});

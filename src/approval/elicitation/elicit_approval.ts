@@ -37,9 +37,10 @@ export interface ElicitApprovalOptions {
 }
 
 /**
- * The form asking about one call: the message shows the tool, its side effect and exactly what
- * would run (argv, cwd and input; for spawn the command or task and its target), as the terminal
- * prompt does, without colour; the form has one required enum field with no default, so nothing is
+ * The form asking about one call: the message shows exactly what would run first (the command,
+ * the cwd and the input; for spawn the command or task and the cwd), then the tool, its side
+ * effect and the rest the terminal prompt shows, without colour (a client may show only the first
+ * few lines); the form has one required enum field with no default, so nothing is
  * allowed unless a person picks it. Texts are in the locale of `words`; the enum values are not.
  *
  * @param request What is asked about.
@@ -60,7 +61,8 @@ export function elicitationForm(
   secrets: readonly string[],
   words: Messages = messages("en-US"),
 ) {
-  const shown = renderRequest(request, makePalette(false), secrets, words).trimEnd();
+  // What runs first: a client may show only the first few lines of the message.
+  const shown = renderRequest(request, makePalette(false), secrets, words, true).trimEnd();
   const question = words.t("prompt.question");
   // The terminal prompt's choices and titles, but "never" (a rule that says ask every time, or a
   // command not shown whole, is not offered "always allow" either: nothing is remembered).

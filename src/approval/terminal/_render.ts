@@ -19,6 +19,15 @@ const MAX_LINES = 40;
 /** …and this many UTF-8 bytes. */
 const MAX_BYTES = 4096;
 const LABEL_WIDTH = 13;
+/** The fields an approval form shows first, in this order: what would run, where, with what. */
+const FORM_FIRST: readonly MessageKey[] = [
+  "prompt.command",
+  "prompt.task",
+  "prompt.cwd",
+  "prompt.input",
+];
+/** An approval form's input on one line when its JSON is this short. */
+const FORM_INPUT_WIDTH = 100;
 
 /** The side effects whose meaning is said (`prompt.effect_process`, …). */
 const SIDE_EFFECTS = ["process", "external", "local state"];
@@ -31,6 +40,9 @@ const SIDE_EFFECTS = ["process", "external", "local state"];
  * @param palette The styles.
  * @param secrets Values never to show.
  * @param words The messages of the prompt's locale. @default English
+ * @param form For an approval form in an MCP client, which may show only its first few lines
+ *   (Claude Code shows four): what runs first (the command or task, the cwd, the input, on one
+ *   line when short), then the rest; no title (the client has its own). @default false
  * @returns The text, ending with a newline.
  */
 export function renderRequest(
@@ -38,6 +50,7 @@ export function renderRequest(
   palette: Palette,
   secrets: readonly string[],
   words: Messages = messages("en-US"),
+  form = false,
 ): string {
   const { t } = words;
   const clean = (text: string) => redactorOf(secrets).text(text);
@@ -50,16 +63,16 @@ export function renderRequest(
     const note = cutNote(cut, words);
     return note === "" ? lines : `${lines}\n${palette.yellow(note)}`;
   };
-  const lines = [
-    palette.bold(t(request.kind === "spawn" ? "prompt.title_command" : "prompt.title_tool")),
-  ];
+  const title = t(request.kind === "spawn" ? "prompt.title_command" : "prompt.title_tool");
+  const fields: [key: MessageKey, text: string][] = [];
   /** One labelled field; continuation lines are aligned under the value. */
   const field = (key: MessageKey, value: string) => {
     const label = t(key);
     const [first = "", ...rest] = value.split("\n");
     const head = label.length < LABEL_WIDTH ? label.padEnd(LABEL_WIDTH) : `${label} `;
     const pad = " ".repeat(LABEL_WIDTH + 2);
-    lines.push([`  ${palette.dim(head)}${first}`, ...rest.map((line) => pad + line)].join("\n"));
+    const text = [`  ${palette.dim(head)}${first}`, ...rest.map((line) => pad + line)].join("\n");
+    fields.push([key, text]);
   };
   /** What a call may touch: unconfined (in yellow), confined, or confined and what more. */
   const sandbox = (value: PreviewSandbox) => {
@@ -92,9 +105,13 @@ export function renderRequest(
     }
     field("prompt.sandbox", sandbox(request.preview.sandbox));
     // The program's exact stdin when known (its numbers' digits as written).
-    const json = input === undefined
+    const exact = input === undefined ? undefined : exactInput(request);
+    const compact = JSON.stringify(exact);
+    const json = exact === undefined
       ? t("prompt.none")
-      : JSON.stringify(exactInput(request), null, 2);
+      : form && compact.length <= FORM_INPUT_WIDTH
+      ? compact
+      : JSON.stringify(exact, null, 2);
     // Each secret also as it appears inside a JSON string.
     const forms = [...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))];
     field("prompt.input", long(visibleLines(redactorOf([...new Set(forms)]).text(json))));
@@ -133,6 +150,11 @@ export function renderRequest(
     }
     field("prompt.changed", parts.join("\n"));
   }
+  const first = form ? FORM_FIRST.flatMap((key) => fields.filter(([k]) => k === key)) : [];
+  const lines = [
+    ...(form ? [] : [palette.bold(title)]),
+    ...[...first, ...fields.filter((entry) => !first.includes(entry))].map(([, text]) => text),
+  ];
   if (request.askedByRule !== undefined) {
     lines.push(palette.yellow(t("prompt.asked_by_rule", { rule: request.askedByRule })));
   } else if (!shownWhole(request, secrets)) {
