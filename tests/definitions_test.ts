@@ -6,7 +6,8 @@ import {
   SpawnToolBuilder,
   type ToolSpec,
 } from "../src/mod.ts";
-import { cli, oneTool, scratch } from "./_cli.ts";
+import { cli, oneTool, ROOT, scratch } from "./_cli.ts";
+import { OPENAI_AGENTS_VERSION, openaiAgents } from "./_openai_agents.ts";
 import { say } from "./_wording.ts";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
@@ -77,7 +78,7 @@ Deno.test("definitions match the snapshot for every format, for declared tools a
 
 Deno.test("each format has the shape its API takes", () => {
   const en = definitions()["en-US"] ?? {};
-  const [openai, anthropic, mcp, gemini] = DEFINITION_FORMATS.map((format) =>
+  const [openai, anthropic, mcp, gemini, responses] = DEFINITION_FORMATS.map((format) =>
     (en[format] ?? []) as Record<string, unknown>[]
   );
   assert.deepEqual(Object.keys(openai?.[0] ?? {}), ["type", "function"]);
@@ -102,6 +103,18 @@ Deno.test("each format has the shape its API takes", () => {
     { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   ]);
   assert.deepEqual(Object.keys(gemini?.[0] ?? {}), ["name", "description", "parametersJsonSchema"]);
+  // The Responses API's (and the Agents SDK's) flat shape: Chat Completions' function, unwrapped.
+  assert.deepEqual(Object.keys(responses?.[0] ?? {}), [
+    "type",
+    "name",
+    "description",
+    "parameters",
+    "strict",
+  ]);
+  assert.deepEqual(
+    responses?.map(({ type, ...rest }) => ({ type, function: rest })),
+    openai,
+  );
 });
 
 Deno.test("definitions are copies: changing one changes neither the tool nor the next one", () => {
@@ -132,7 +145,10 @@ Deno.test("`schema` prints the roster's definitions, openai by default; an unkno
   assert.equal(
     bad.stderr,
     `basis-tools: ${
-      say("cli.bad_format", { value: '"soap"', formats: "openai, anthropic, mcp, gemini" })
+      say("cli.bad_format", {
+        value: '"soap"',
+        formats: "openai, anthropic, mcp, gemini, openai-responses",
+      })
     }\n`,
   );
   assert.equal(bad.stdout, "");
@@ -148,6 +164,7 @@ Deno.test('every format says `"type": "object"` for a bare input_schema, in the 
     anthropic: () => tool.definition("anthropic").input_schema,
     mcp: () => tool.definition("mcp").inputSchema,
     gemini: () => tool.definition("gemini").parametersJsonSchema,
+    "openai-responses": () => tool.definition("openai-responses").parameters,
   };
   // MCP's names its draft (its clients read a schema without one as 2020-12).
   const bareOf = (format: string) =>
@@ -166,6 +183,7 @@ Deno.test('every format says `"type": "object"` for a bare input_schema, in the 
     anthropic: (d) => d.input_schema,
     mcp: (d) => d.inputSchema,
     gemini: (d) => d.parametersJsonSchema,
+    "openai-responses": (d) => d.parameters,
   };
   for (const format of DEFINITION_FORMATS) {
     const result = await cli(dirs, ["schema", "--format", format]);
@@ -173,4 +191,56 @@ Deno.test('every format says `"type": "object"` for a bare input_schema, in the 
     const definition = find(JSON.parse(result.stdout), "bare");
     assert.deepEqual(inCli[format]!(definition), bareOf(format), format);
   }
+});
+
+const agents = await openaiAgents();
+const agentsSkip = agents.ok ? "" : ` (skipped: ${agents.reason})`;
+
+Deno.test({
+  name:
+    `schema --format openai-responses is the tool the OpenAI Agents SDK ${OPENAI_AGENTS_VERSION} sends, and openai its Chat Completions one${agentsSkip}`,
+  ignore: !agents.ok,
+}, async () => {
+  if (!agents.ok) return;
+  await using dirs = await scratch({
+    schema: 1,
+    tools: {
+      word_count: {
+        description: WORD_COUNT.description,
+        input_schema: WORD_COUNT.inputSchema,
+        command: ["cat"],
+      },
+      deploy: {
+        description: DEPLOY.description,
+        input_schema: DEPLOY.inputSchema,
+        command: ["cat"],
+      },
+      bare: { description: "Anything", input_schema: {}, command: ["cat"] },
+    },
+  });
+  const format = async (name: string) => {
+    const result = await cli(dirs, ["schema", "--format", name]);
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout) as Record<string, unknown>[];
+  };
+  const [responses, chat] = [await format("openai-responses"), await format("openai")];
+  // bare, deploy (open), word_count (closed), spawn.
+  assert.deepEqual(responses.map((definition) => definition.strict), [false, false, true, true]);
+  const child = new Deno.Command(agents.node, {
+    args: [`${ROOT}tests/fixtures/openai/convert.mjs`, agents.modules],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify(responses)));
+  await writer.close();
+  const output = await child.output();
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  const converted = JSON.parse(new TextDecoder().decode(output.stdout)) as unknown[];
+  // The SDK takes each as it is (a strict one's schema too) and sends exactly it.
+  assert.deepEqual(
+    converted,
+    responses.map((definition, i) => ({ responses: definition, chat: chat[i] })),
+  );
 });

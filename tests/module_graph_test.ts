@@ -237,6 +237,7 @@ const LIBRARY_SURFACE = [
   "MessageParams",
   "Messages",
   "NamedAgent",
+  "OpenAIResponsesToolDefinition",
   "OpenAIToolDefinition",
   "OptionsBuilder",
   "OutputChunk",

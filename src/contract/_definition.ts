@@ -38,8 +38,9 @@ function withDialect<S extends Record<string, unknown>>(schema: S): S {
 /**
  * Builds one definition. Every format gets the same input schema, with `"type": "object"`, and
  * the output schema (the same way: a structured result is an object) where the format has a place
- * for one: MCP's `outputSchema`, Gemini's `responseJsonSchema`; MCP's each name their draft. OpenAI's says `strict: true`
- * exactly when the input schema qualifies for its strict mode. The MCP annotations: never
+ * for one: MCP's `outputSchema`, Gemini's `responseJsonSchema`; MCP's each name their draft.
+ * OpenAI's (Chat Completions, and the Responses API's flat shape) say `strict: true` exactly when
+ * the input schema qualifies for its strict mode. The MCP annotations: never
  * read-only, always destructive and not idempotent (a program may change or delete anything it
  * can reach); open-world for `external` and spawn.
  *
@@ -59,15 +60,18 @@ export function definitionOf<F extends DefinitionFormat>(
   const [name, description] = [tool.name, tool.description()];
   const inputSchema = objectSchema(tool.inputSchema());
   const outputSchema = declared && objectSchema(structuredClone(declared));
+  const strict = () => qualifiesForStrict(inputSchema);
   const definitions: { [K in DefinitionFormat]: () => ToolDefinitions[K] } = {
     openai: () => ({
       type: "function",
-      function: {
-        name,
-        description,
-        parameters: inputSchema,
-        strict: qualifiesForStrict(inputSchema),
-      },
+      function: { name, description, parameters: inputSchema, strict: strict() },
+    }),
+    "openai-responses": () => ({
+      type: "function",
+      name,
+      description,
+      parameters: inputSchema,
+      strict: strict(),
     }),
     anthropic: () => ({ name, description, input_schema: inputSchema }),
     mcp: () => ({
@@ -93,7 +97,7 @@ export function definitionOf<F extends DefinitionFormat>(
   if (!Object.hasOwn(definitions, format)) {
     throw ToolError.internal(
       `Cannot define tool ${JSON.stringify(name)} for format ${JSON.stringify(format)}: ` +
-        "expected openai, anthropic, mcp or gemini",
+        "expected openai, anthropic, mcp, gemini or openai-responses",
       { tool: name },
     );
   }

@@ -14,7 +14,7 @@ import type { SideEffect } from "../manifest/types.ts";
 import type { SpawnCall, SpawnOutput, SpawnSideEffect } from "../spawn/types.ts";
 
 /** The model APIs a tool can describe itself for. */
-export type DefinitionFormat = "openai" | "anthropic" | "mcp" | "gemini";
+export type DefinitionFormat = "openai" | "anthropic" | "mcp" | "gemini" | "openai-responses";
 
 /** Every definition format, for parsing `--format`. */
 export const DEFINITION_FORMATS: readonly DefinitionFormat[] = [
@@ -22,6 +22,7 @@ export const DEFINITION_FORMATS: readonly DefinitionFormat[] = [
   "anthropic",
   "mcp",
   "gemini",
+  "openai-responses",
 ];
 
 /** A tool as OpenAI's Chat Completions API takes it. */
@@ -43,6 +44,27 @@ export interface OpenAIToolDefinition {
      */
     readonly strict: boolean;
   };
+}
+
+/**
+ * A tool as OpenAI's Responses API and the OpenAI Agents SDK take it: the Chat Completions
+ * function, flat.
+ */
+export interface OpenAIResponsesToolDefinition {
+  /** Always `"function"`. */
+  readonly type: "function";
+  /** The tool's name. */
+  readonly name: string;
+  /** What it does. */
+  readonly description: string;
+  /** The input's JSON Schema. */
+  readonly parameters: Record<string, unknown>;
+  /**
+   * True exactly when the input schema qualifies for OpenAI's strict mode, as in
+   * {@linkcode OpenAIToolDefinition}; always given, since the Responses API takes a function
+   * without `strict` as strict.
+   */
+  readonly strict: boolean;
 }
 
 /** A tool as Anthropic's Messages API takes it. */
@@ -111,6 +133,8 @@ export interface ToolDefinitions {
   readonly mcp: McpToolDefinition;
   /** `{name, description, parametersJsonSchema, responseJsonSchema?}`. */
   readonly gemini: GeminiFunctionDeclaration;
+  /** `{"type":"function", name, description, parameters, strict}`. */
+  readonly "openai-responses": OpenAIResponsesToolDefinition;
 }
 
 /** One piece of output as the program wrote it. */
@@ -278,7 +302,7 @@ export interface Tool<Extra = Record<string, unknown>> {
   /**
    * The tool's definition for a model API.
    *
-   * @param format `openai`, `anthropic`, `mcp` or `gemini`.
+   * @param format `openai`, `anthropic`, `mcp`, `gemini` or `openai-responses`.
    * @returns The definition in that API's shape.
    */
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F];

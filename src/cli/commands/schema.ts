@@ -1,5 +1,5 @@
 /**
- * `basis-tools schema [--format openai|anthropic|mcp|gemini]`: the roster's tool definitions for a
+ * `basis-tools schema [--format openai|anthropic|mcp|gemini|openai-responses]`: the roster's tool definitions for a
  * model API, built through the tool contract (declared tools in roster order, then spawn).
  *
  * With `--format gemini` the output is what Gemini CLI's `tools.discoveryCommand` reads: a JSON
