@@ -15,6 +15,8 @@ import { cliCommand, ROOT, scratch } from "./_cli.ts";
 
 /** Blocks not run here (by their first command), and where what they show is tested instead. */
 const NOT_RUN: Readonly<Record<string, string>> = {
+  "deno task install":
+    "run in the clone, into a home of its own: install_test.ts, readme_quickstart_test.ts",
   "basis-tools rules test git '{}'": "a rule id made at random: cli_approval_test.ts",
   "basis-tools -C examples permissions --no-shell": "the machine's own paths: permissions_test.ts",
   [`basis-tools call git_log '{"count": 3, "path": "src"}'`]:
