@@ -24,7 +24,8 @@ const NOT_RUN: Readonly<Record<string, string>> = {
 };
 
 /**
- * Where a block runs: a copy of `examples/` for its tools, the repository for `spawn '!ls src'`,
+ * Where a block runs: a copy of `examples/` for its tools, a copy of the repository's src/ for
+ * `spawn '!ls src'`,
  * else `~/src/app`, the workspace the pages make with `init`.
  */
 function placeOf(commands: readonly string[]): "examples" | "repository" | "app" {
@@ -118,7 +119,17 @@ Deno.test("every console block of the README and docs/ prints what it shows, or 
     for (const block of blocks.filter((block) => block.file === file)) {
       if ((block.steps[0]?.command ?? "") in NOT_RUN) continue;
       const place = placeOf(block.steps.map((step) => step.command));
-      const cwd = place === "examples" ? examples : place === "repository" ? ROOT : app;
+      let cwd = place === "examples" ? examples : app;
+      if (place === "repository") {
+        // A workspace holding the repository's src/, wherever the clone is (a cwd under the
+        // host's /tmp outside any workspace is refused by the sandbox).
+        cwd = `${dirs.root}/repository`;
+        await Deno.mkdir(`${cwd}/.basis`, { recursive: true });
+        await Deno.writeTextFile(`${cwd}/.basis/tools.json`, '{"schema": 1, "tools": {}}\n');
+        const src = await new Deno.Command("cp", { args: ["-r", `${ROOT}src`, `${cwd}/src`] })
+          .output();
+        assert.ok(src.success);
+      }
       let last = 0;
       for (const { command, expected } of block.steps) {
         const where = `${block.where} ($ ${command})`;
