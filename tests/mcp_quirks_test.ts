@@ -11,6 +11,7 @@ import { callTool, connectMcp, DENO_ENV, resultText } from "./_mcp.ts";
 import { opening, say } from "./_wording.ts";
 import { floatMultipleOf } from "../src/schema/gate.ts";
 import { phrase } from "../src/locale/messages.ts";
+import { PYTHON, pythonSkip } from "./_python_sdk.ts";
 
 const CLOSED = {
   type: "object",
@@ -62,21 +63,6 @@ Deno.test("mcp: wait_for_previous (Gemini CLI's, on every call) is dropped unles
     await session.close();
   }
 });
-
-/** The Python SDK's client (`mcp` 2.3.0), installed when missing, or why it cannot be had. */
-const PYTHON = await (async () => {
-  const probe = () =>
-    new Deno.Command("python3", { args: ["-c", "import mcp"], stdout: "null", stderr: "null" })
-      .output().then((output) => output.success, () => false);
-  if (await probe()) return { ok: true as const };
-  const args = ["-m", "pip", "install", "--quiet", "mcp==2.3.0"];
-  await new Deno.Command("python3", { args, stdout: "null", stderr: "null" }).output()
-    .catch(() => {});
-  return await probe()
-    ? { ok: true as const }
-    : { ok: false as const, reason: "python3 with mcp==2.3.0 is not available" };
-})();
-const pythonSkip = PYTHON.ok ? "" : ` (skipped: ${PYTHON.reason})`;
 
 interface PythonDriven {
   tools: { name: string; outputSchema?: Record<string, unknown> }[];

@@ -16,7 +16,7 @@ const FLAG_TEXT = `
   --timeout MS   --dry-run   -q, --quiet   --result   --strict   --tool NAME   --program PATH
   --argv JSON   --cwd PATH   --sandbox GRANTS   --input POINTER=JSON   --body TEXT
   --body-glob GLOB   --target NAME   --mode MODE   --when JSON   --deny   --ask   --reason TEXT
-  --global   --match PREVIEW   --not-match PREVIEW   --format F`;
+  --global   --match PREVIEW   --not-match PREVIEW   --format F   --http HOST:PORT`;
 const FLAGS = new Map(
   FLAG_TEXT.trim().split(/\s{2,}/).map((flags) => [
     /--([a-z-]+)/.exec(flags)![1]!,
@@ -45,7 +45,7 @@ export const HELP_OPTIONS: Readonly<Record<string, readonly string[]>> = Object.
     rules: "tool program argv cwd sandbox input body body-glob target mode when deny ask reason " +
       `global match not-match approve env ${COMMON}`,
     permissions: `format no-shell ${COMMON}`,
-    mcp: `${CALLING} workspace config-dir locale help`,
+    mcp: `http ${CALLING} workspace config-dir locale help`,
     completion: "locale help",
     help: "locale help",
   }).map(([command, names]) => [command, names.split(" ")]),

@@ -169,7 +169,10 @@ async function dispatch(
   mode: CliMode,
 ): Promise<number> {
   // The MCP SDK is reachable only through this import: no other command loads it.
-  if (command === "mcp") return await (await import("./commands/mcp.ts")).mcpCommand(settings);
+  if (command === "mcp") {
+    const { mcpCommand } = await import("./commands/mcp.ts");
+    return await mcpCommand(settings, optionText(options, "http"));
+  }
   const text = (name: string) => optionText(options, name);
   const flag = (name: string) => options.get(name) === true;
   const [first = "", second] = positionals;

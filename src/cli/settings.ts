@@ -37,6 +37,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = 
   spawn: specs("dry-run! quiet|q! result!"),
   check: specs("strict!"),
   permissions: specs("format"),
+  mcp: specs("http"),
   schema: specs("format"),
   rules: specs(
     "tool deny! ask! reason global! match* not-match* when program argv cwd sandbox input* body " +

@@ -696,6 +696,22 @@ export const EN_US = {
   // The MCP server (its log and what it tells the client).
   "mcp.instructions":
     "Tools declared for this workspace, and spawn. Every call is checked against the tool's input schema and approved before anything runs.",
+  "mcp.serving_http": "Serving {count} {tools} over MCP (Streamable HTTP at {url}) for {root}",
+  "mcp.envelope":
+    "Invalid params: params._meta must carry {keys} (MCP 2026-07-28 puts the protocol version and the client's capabilities in every request)",
+  "mcp.legacy_connection":
+    "Invalid request: {method} carries the 2026-07-28 envelope on a connection that began with initialize (the 2025 protocol)",
+  "mcp.state_refused":
+    "The approval answer of tool {tool} approves nothing: its requestState was not made by this server for this very call, was changed, has expired or was used already; call the tool again to be asked",
+  "mcp.state_refused_log":
+    "Refused an approval answer of tool {tool}: its requestState is {verdict}",
+  "http.not_found": "Not found: the MCP endpoint is /mcp",
+  "http.content_type": "Unsupported media type: a message is sent as application/json",
+  "http.header_mismatch":
+    "Header mismatch: the {header} header does not say what the request's body says",
+  "http.no_session":
+    "No such session: a session starts with initialize, or send MCP-Protocol-Version: 2026-07-28 for requests without one",
+  "mcp.cannot_listen": "Cannot listen on {address}: {reason}",
   "mcp.serving": "Serving {count} {tools} over MCP (stdio) for {root}",
   "mcp.reload_failed": "Cannot reload the roster; the last good one stays in use:",
   "mcp.cannot_watch": "Cannot watch {dir}: {reason}",
@@ -865,13 +881,20 @@ export const EN_US = {
   "help.permissions":
     "Usage: basis-tools permissions [--format flags|json|deno-json|compile] [--no-shell]\n\nDerives from the manifests the least-privilege Deno permissions for this workspace: --allow-run\nfor the absolute path of every declared program (bare names found on PATH now), the kill program\nthat stops a timed-out tool's process group, /bin/sh for spawn commands (not with --no-shell) and\nspawn's targets and subagent; --allow-read for the workspace, the config and cache directories,\nthe files looked at to find each program and /dev/tty (the prompt); --allow-write for the config,\ncache and state directories and /dev/tty; --allow-env for the variables basis-tools reads and the\n${VAR}s the manifests use; --no-prompt. Warnings go to stderr: programs that cannot be found (left\nout) and grants that defeat confinement (shells, env, xargs, interpreters, ...).",
   "help.mcp":
-    "Usage: basis-tools mcp [--approve prompt|always|never] [-C DIR]\n\nServes the roster (declared tools and spawn) to an MCP client over stdio: stdout carries the\nprotocol only, logs go to stderr. Calls go through the same schema gate, rules and approval as\ncall. A call no rule answers is put to the person through the client (elicitation) when the\nclient supports it; otherwise it is denied, unless --approve always. --approve never denies\nwithout asking. Edits to the manifests and spawn.json reload the roster (a broken edit keeps the\nlast good one); a tool that cannot be used is left out, and logged once. The server ends, stopping\nevery running call, when the client closes stdin; SIGINT or SIGTERM ends it too (exit 0 when idle).",
+    "Usage: basis-tools mcp [--http HOST:PORT] [--approve prompt|always|never] [-C DIR]\n\nServes the roster (declared tools and spawn) to an MCP client over stdio: stdout carries the\nprotocol only, logs go to stderr. With --http, over Streamable HTTP at http://HOST:PORT/mcp instead\n(loopback only unless a bearer token is set: $BASIS_MCP_TOKEN, else one made and printed once on\nstderr; the Host and Origin headers must name the address). Clients of the 2025 protocol and of\n2026-07-28 alike. Calls go through the same schema gate, rules and approval as\ncall. A call no rule answers is put to the person through the client (elicitation) when the\nclient supports it; otherwise it is denied, unless --approve always. --approve never denies\nwithout asking. Edits to the manifests and spawn.json reload the roster (a broken edit keeps the\nlast good one); a tool that cannot be used is left out, and logged once. The server ends, stopping\nevery running call, when the client closes stdin; SIGINT or SIGTERM ends it too (exit 0 when idle).",
   "help.schema":
     'Usage: basis-tools schema [--format openai|anthropic|mcp|gemini|openai-responses] [--locale LOCALE]\n\nPrints the definitions of the roster\'s tools (declared tools, then spawn) as one JSON array, in\nthe shape a model API takes. --locale changes the texts of the built-in spawn tool, never names or\nschemas. Tools that cannot be used are left out, with a line on stderr.\n\nGemini CLI (settings.json): "tools": {"discoveryCommand": "basis-tools schema --format gemini",\n"callCommand": "basis-tools-call"}, "basis-tools-call" being a link to the binary: Gemini CLI runs\nit with the tool\'s name as its only argument and the arguments as JSON on stdin.',
   "help.completion":
     "Usage: basis-tools completion bash|zsh|fish\n\nPrints a script that completes, in that shell, the commands of basis-tools, their options and\noption values, and the names of the tools of the workspace the command line names (-C, else the\ncurrent directory's):\n  bash   in ~/.bashrc: source <(basis-tools completion bash)\n  zsh    in ~/.zshrc, after compinit: source <(basis-tools completion zsh)\n  fish   basis-tools completion fish > ~/.config/fish/completions/basis-tools.fish\nEach completion runs basis-tools completion candidates -- WORD..., which prints what may follow,\none a line, for the last word: tool names come from the manifests, read as list reads them; no\ntool runs.",
   "help.rules":
     "Usage: basis-tools rules list [--json]\n       basis-tools rules add --tool NAME [conditions] [--deny | --ask] [--reason TEXT] [--global]\n                             [--match PREVIEW]... [--not-match PREVIEW]...\n       basis-tools rules test NAME [INPUT|-] [--json]\n       basis-tools rules remove ID\n       basis-tools rules check\n\nRemembered rules live in rules.json in the config directory (never in a workspace). A rule's\nconditions are per field of the call's preview and must all hold. Without conditions, add pins\nthe tool's current program, argv and cwd (an argument taken from the input matches any value,\nand an optional one its absence too). A deny rule beats an ask rule, which beats an allow rule.\nRules are scoped to the current workspace (its real path) unless --global is given. test prints\nthe preview and the decision that would be taken, running nothing: exit 0 when allowed, 5 when\nnot. list is cut to the terminal's width.",
+  "opt.http":
+    "serve Streamable HTTP at HOST:PORT instead of stdio\n(a token is required unless HOST is loopback)",
+  "cli.bad_http":
+    "Invalid --http {value}: give HOST:PORT (a name or an IP address, [::1] for IPv6, and a port from 0 to 65535)",
+  "cli.short_token":
+    "Invalid BASIS_MCP_TOKEN: a token has at least 32 characters (its value is not shown)",
+  "http.token": "Bearer token of this server (shown once; BASIS_MCP_TOKEN sets your own): {token}",
   "opt.workspace": "workspace root (default: nearest ancestor holding\n.basis/tools.json)",
   "opt.config_dir":
     "global config directory (default: $BASIS_CONFIG_DIR,\n$XDG_CONFIG_HOME/basis, ~/.config/basis)",

@@ -1,44 +1,40 @@
 /**
  * The approver of the MCP server: remembered rules first; then, with `--approve prompt` (the
- * default), the person behind the client through `elicitation/create` when the client can ask,
- * else a denial saying how to add a rule; `--approve always` and `never` decide without asking.
- * Nothing is ever asked on the server's own stdio. Private to the MCP binding.
+ * default), the person behind the client of the call — through `elicitation/create` for a client
+ * of the 2025 protocol, through an `input_required` result for one of 2026-07-28 — when that
+ * client can ask, else a denial saying how to add a rule; `--approve always` and `never` decide
+ * without asking. Nothing is ever asked on the server's own stdio. Private to the MCP binding.
  *
  * @module
  */
 
-import type { Server } from "@modelcontextprotocol/sdk/server";
 import { elicitApproval } from "../approval/elicitation/elicit_approval.ts";
 import { shellQuote } from "../approval/shell_quote.ts";
 import { policyApprover } from "../contract/approver.ts";
 import type { Approver } from "../contract/types.ts";
 import { type Messages, phrase } from "../locale/messages.ts";
+import { asking } from "./_served.ts";
 import type { ServeMcpOptions } from "./serve_mcp.ts";
 
 /** How long a person has to answer an approval question in the client. */
-const ELICIT_TIMEOUT_MS = 600_000;
-
-/** The form as the SDK takes it (the elicitation seam builds it to MCP's shape). */
-type ElicitForm = Parameters<Server["elicitInput"]>[0];
+export const ELICIT_TIMEOUT_MS = 600_000;
 
 /** How a question to the client ended, as a denial says it. */
 const DENIED = { decline: "declined", cancel: "cancelled", failed: "failed" } as const;
 
 /**
  * Makes the server's approver: the CLI's decision (rules, then the policy), with the person asked
- * through the client instead of a terminal. "Always allow" remembers the same rule as the
- * terminal prompt's. A denial says what denied: a rule or the policy in their words; the person,
- * or a client that could not ask, in the server's locale (the audit trail stays English).
+ * through the client of the call instead of a terminal. "Always allow" remembers the same rule as
+ * the terminal prompt's. A denial says what denied: a rule or the policy in their words; the
+ * person, or a client that could not ask, in the server's locale (the audit trail stays English).
  *
  * @param settings The policy, where rules live, the workspace root.
- * @param server The server, to ask its client.
  * @param words The messages of the server's locale: the form, its log line, the denial.
  * @param log Told why a question to the client failed (it is then a denial).
  * @returns The approver handed to every tool of the roster.
  */
 export function mcpApprover(
   settings: Pick<ServeMcpOptions, "policy" | "configDir" | "cacheDir" | "root">,
-  server: Server,
   words: Messages,
   log: (line: string) => void,
 ): Approver {
@@ -46,22 +42,24 @@ export function mcpApprover(
   return async (request, context) => {
     // How the question to the client ended: what a denial at "the prompt" really was.
     let asked: "nobody" | "failed" | "accept" | "decline" | "cancel" | undefined;
+    const client = asking.getStore();
     const decision = await policyApprover({
       policy,
       configDir,
       ...(cacheDir && { cacheDir }),
       root,
       tell: (line) => log(words.say(line)),
-      ask: (prompt) => {
-        if (server.getClientCapabilities()?.elicitation?.form === undefined) {
+      ask: async (prompt) => {
+        const elicit = client?.elicit;
+        if (elicit === undefined) {
           asked = "nobody";
-          return Promise.resolve("no_answer");
+          return "no_answer";
         }
-        return elicitApproval(prompt, {
+        await client?.before?.(prompt, context.secrets);
+        return await elicitApproval(prompt, {
           elicit: async (form, signal) => {
             asked = "failed";
-            const options = { timeout: ELICIT_TIMEOUT_MS, ...(signal && { signal }) };
-            const reply = await server.elicitInput(form as ElicitForm, options);
+            const reply = await elicit(form, signal);
             asked = reply.action;
             return reply;
           },

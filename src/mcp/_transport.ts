@@ -10,7 +10,11 @@
  * - JSON that is not a JSON-RPC message, a batch, or an id no reply can carry as sent is -32600.
  * - A request whose id is that of one still in progress is refused (-32600): taking it would
  *   leave the first call impossible to cancel or to stop when the client goes.
- * - A request (but `ping`) before `initialize` is refused (-32600): MCP's lifecycle starts there.
+ * - The first `initialize`, or request carrying 2026-07-28's envelope (`_meta` with the protocol
+ *   version), decides the connection's revision, once. A 2025 connection starts with `initialize`:
+ *   any other request (but `ping`) before it is refused (-32600), and so is one with the 2026
+ *   envelope. A 2026-07-28 connection's requests are answered by `modern`, each on its own (an
+ *   `initialize` there is -32022, naming the version served); `notifications/cancelled` stops one.
  * - Params a method does not take are -32602, in one line naming the first wrong field.
  * - A notification or a response that is not one is only logged: neither is ever answered.
  *
@@ -40,14 +44,21 @@ import {
 import { foundPhrase, jsonKind } from "../json_kind.ts";
 import { strictJsonProblem } from "../json_text.ts";
 import { type Messages, type Phrase, phrase } from "../locale/messages.ts";
+import { ProtocolError } from "./_served.ts";
+import {
+  type Channel,
+  hasModernEnvelope,
+  initializeRefused,
+  type ModernRequest,
+} from "./_modern.ts";
 
-/** JSON-RPC's "parse error", "invalid request" and "invalid params". */
-const [PARSE_ERROR, INVALID_REQUEST] = [-32700, -32600];
+/** JSON-RPC's "parse error" and "invalid request". */
+export const [PARSE_ERROR, INVALID_REQUEST] = [-32700, -32600];
 /** JSON-RPC's "invalid params". */
 export const INVALID_PARAMS = -32602;
 
 /** The most bytes one message (one line) may hold; of a longer one, the first and last are kept. */
-const [MAX_BYTES, KEPT] = [10 * 1024 * 1024, 1024];
+export const [MAX_BYTES, KEPT] = [10 * 1024 * 1024, 1024];
 const [DECODER, LOOSE] = [new TextDecoder("utf-8", { fatal: true }), new TextDecoder()];
 
 type Id = string | number;
@@ -93,7 +104,10 @@ export class LineTransport implements Transport {
   #tail: Uint8Array = new Uint8Array();
   /** The ids of the requests taken and not yet answered (nor cancelled). */
   readonly #open = new Set<Id>();
-  #initialized = false;
+  /** The revision this connection speaks, once its first request said. */
+  #era: "legacy" | "modern" | undefined;
+  /** The 2026-07-28 requests running, each stopped by its controller. */
+  readonly #modern = new Map<Id, AbortController>();
   #closed = false;
 
   /**
@@ -103,12 +117,14 @@ export class LineTransport implements Transport {
    * @param stdout Where messages go.
    * @param words The server's messages (refusals are worded in its locale).
    * @param log Where each refusal is logged.
+   * @param modern Answers one 2026-07-28 request (or throws the error to answer with).
    */
   constructor(
     readonly stdin: Readable,
     readonly stdout: Writable,
     readonly words: Messages,
     readonly log: (line: string) => void,
+    readonly modern: (request: ModernRequest, channel: Channel) => Promise<unknown>,
   ) {}
 
   /** Starts reading stdin. */
@@ -138,6 +154,7 @@ export class LineTransport implements Transport {
     this.stdin.off("data", this.#onData).off("error", this.#onError);
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.#pieces = [];
+    for (const controller of this.#modern.values()) controller.abort();
     this.onclose?.();
     return Promise.resolve();
   }
@@ -206,7 +223,11 @@ export class LineTransport implements Transport {
       const unknownId = typeof requestId !== "string" && typeof requestId !== "number";
       if (!JSONRPCNotificationSchema.safeParse(message).success || (cancel && unknownId)) {
         problem = "mcp.bad_notification";
+      } else if (cancel && this.#era === "modern") {
+        this.#modern.get(requestId as Id)?.abort();
+        return;
       } else if (cancel) this.#open.delete(requestId as Id); // Never answered: its id is free.
+      else if (this.#era === "modern") return; // 2026-07-28 has no other notification to take.
     } else if (!("method" in message) && ("result" in message || "error" in message)) {
       // Nor is a response, whatever its shape.
       if (!JSONRPCResponseSchema.safeParse(message).success) problem = "mcp.stray_response";
@@ -218,40 +239,60 @@ export class LineTransport implements Transport {
   #request(message: Record<string, unknown>, method: string): void {
     const id = answerable(message.id);
     const invalid = (reason: Phrase) => this.#refuse(id, INVALID_REQUEST, reason);
-    const keys = Object.keys(message).filter((key) => !REQUEST_KEYS.has(key));
-    if (id === null || message.jsonrpc !== "2.0" || keys.length > 0) {
-      return invalid(phrase("mcp.invalid_request"));
-    }
+    const shape = shapeProblem(message, method);
+    if (shape !== undefined) return this.#refuse(id, shape.code, shape.reason);
     const quoted = JSON.stringify(method);
-    if (!baseParams(message.params)) {
-      const reason = phrase("mcp.invalid_params", { method: quoted, field: "params" });
-      return this.#refuse(id, INVALID_PARAMS, reason);
+    if (this.#open.has(id!)) {
+      return invalid(phrase("mcp.duplicate_id", { id: JSON.stringify(id) }));
     }
-    if (this.#open.has(id)) return invalid(phrase("mcp.duplicate_id", { id: JSON.stringify(id) }));
-    if (!this.#initialized && method !== "initialize" && method !== "ping") {
+    const enveloped = hasModernEnvelope(message.params);
+    if (this.#era === undefined && (method === "initialize" || enveloped)) {
+      this.#era = method !== "initialize" && enveloped ? "modern" : "legacy";
+    }
+    if (this.#era === "modern" && method === "initialize") {
+      const { code, message: said, data } = initializeRefused(message.params);
+      return this.#reply(id, code, said, data);
+    }
+    if (this.#era === "legacy" && enveloped && method !== "initialize") {
+      return invalid(phrase("mcp.legacy_connection", { method: quoted }));
+    }
+    if (this.#era === undefined && method !== "ping") {
       return invalid(phrase("mcp.not_initialized", { method: quoted }));
     }
-    // The method's own params, by the SDK's schema of its request (it answers any other method).
-    const checked = SCHEMAS.get(method)?.safeParse(message);
-    if (checked?.success === false) {
-      const issue = (checked.error as { issues: Issue[] }).issues[0];
-      const path = issue?.path ?? [];
-      const params = { method: quoted, field: fieldName(path) };
-      const expected = issue?.code === "invalid_type" ? EXPECTED[issue.expected ?? ""] : undefined;
-      let found: unknown = message;
-      for (const key of path) found = typeof found === "object" ? found?.[key as never] : undefined;
-      const problem = expected === undefined
-        ? phrase("mcp.invalid_params", params)
-        : phrase("mcp.invalid_params_type", {
-          ...params,
-          expected: foundPhrase(expected),
-          found: foundPhrase(found),
-        });
-      return this.#reply(id, INVALID_PARAMS, this.words.say(problem));
+    const problem = paramsProblem(message, method);
+    if (problem !== undefined) return this.#reply(id, INVALID_PARAMS, this.words.say(problem));
+    this.#open.add(id!);
+    if (this.#era === "modern") void this.#answer(message as unknown as ModernRequest);
+    else this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  /** Answers a 2026-07-28 request; its notifications go out before its response. */
+  async #answer(request: ModernRequest): Promise<void> {
+    const controller = new AbortController();
+    this.#modern.set(request.id, controller);
+    const channel = {
+      notify: (method: string, params: Record<string, unknown>) =>
+        !this.#closed && this.send({ jsonrpc: "2.0", method, params } as JSONRPCMessage),
+      signal: controller.signal,
+    };
+    try {
+      const result = await this.modern(request, channel);
+      if (!this.#closed && !controller.signal.aborted) {
+        await this.send({ jsonrpc: "2.0", id: request.id, result } as JSONRPCMessage);
+      }
+    } catch (error) {
+      // The server answers what it can; anything else is a bug, told as one (never a crash).
+      const refused = error instanceof ProtocolError
+        ? error
+        : new ProtocolError(-32603, error instanceof Error ? error.message : String(error));
+      if (!(error instanceof ProtocolError)) this.onerror?.(error as Error);
+      if (!controller.signal.aborted) {
+        this.#reply(request.id, refused.code, refused.message, refused.data);
+      }
+    } finally {
+      this.#modern.delete(request.id);
+      this.#open.delete(request.id);
     }
-    if (method === "initialize") this.#initialized = true;
-    this.#open.add(id);
-    this.onmessage?.(message as JSONRPCMessage);
   }
 
   #refuse(id: Id | null, code: number, reason: Phrase): void {
@@ -260,11 +301,63 @@ export class LineTransport implements Transport {
     this.#reply(id, code, message);
   }
 
-  #reply(id: Id | null, code: number, message: string): void {
+  #reply(id: Id | null, code: number, message: string, data?: unknown): void {
     if (!this.#closed) {
-      this.send({ jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage);
+      const error = { code, message, ...(data !== undefined && { data }) };
+      this.send({ jsonrpc: "2.0", id, error } as JSONRPCMessage);
     }
   }
+}
+
+/**
+ * What is wrong with a request's envelope, if anything: an id no reply can carry as sent, a
+ * `jsonrpc` other than 2.0, a member JSON-RPC lacks (-32600); params that are no object, or a
+ * `_meta` MCP does not take (-32602).
+ *
+ * @param message The request (it has a `method` and an `id`).
+ * @param method Its method.
+ * @returns The code and reason, or `undefined`.
+ */
+export function shapeProblem(
+  message: Record<string, unknown>,
+  method: string,
+): { code: number; reason: Phrase } | undefined {
+  const keys = Object.keys(message).filter((key) => !REQUEST_KEYS.has(key));
+  if (answerable(message.id) === null || message.jsonrpc !== "2.0" || keys.length > 0) {
+    return { code: INVALID_REQUEST, reason: phrase("mcp.invalid_request") };
+  }
+  if (baseParams(message.params)) return undefined;
+  const reason = phrase("mcp.invalid_params", { method: JSON.stringify(method), field: "params" });
+  return { code: INVALID_PARAMS, reason };
+}
+
+/**
+ * What is wrong with a request's params for its method, by the SDK's schema of its request (a
+ * method without one is not checked here), naming the first wrong field.
+ *
+ * @param message The request.
+ * @param method Its method.
+ * @returns The reason (its code is -32602), or `undefined`.
+ */
+export function paramsProblem(
+  message: Record<string, unknown>,
+  method: string,
+): Phrase | undefined {
+  const checked = SCHEMAS.get(method)?.safeParse(message);
+  if (checked?.success !== false) return undefined;
+  const issue = (checked.error as { issues: Issue[] }).issues[0];
+  const path = issue?.path ?? [];
+  const params = { method: JSON.stringify(method), field: fieldName(path) };
+  const expected = issue?.code === "invalid_type" ? EXPECTED[issue.expected ?? ""] : undefined;
+  let found: unknown = message;
+  for (const key of path) found = typeof found === "object" ? found?.[key as never] : undefined;
+  return expected === undefined
+    ? phrase("mcp.invalid_params", params)
+    : phrase("mcp.invalid_params_type", {
+      ...params,
+      expected: foundPhrase(expected),
+      found: foundPhrase(found),
+    });
 }
 
 /** Whether a request's params are an object whose `_meta` (any request's) is what MCP takes. */

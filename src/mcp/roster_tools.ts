@@ -19,7 +19,12 @@ import type { SandboxOptions, SandboxPolicy } from "../sandbox/types.ts";
 import { SPAWN_TOOL } from "../spawn/types.ts";
 import { withinRoster } from "../spawn/child.ts";
 import type { ApprovalPolicy } from "../approval/policy.ts";
-import { type LoadedRoster, serveMcp, type UnavailableEntry } from "./serve_mcp.ts";
+import {
+  type HttpOptions,
+  type LoadedRoster,
+  serveMcp,
+  type UnavailableEntry,
+} from "./serve_mcp.ts";
 
 /** What the tools are built with (the run's settings, as the CLI resolved them). */
 export interface RosterToolSettings {
@@ -38,6 +43,8 @@ export interface RosterToolSettings {
   readonly policy?: ApprovalPolicy | undefined;
   /** Ends the server as if the client had gone away. */
   readonly signal?: AbortSignal | undefined;
+  /** Serves Streamable HTTP at this address instead of stdio. */
+  readonly http?: HttpOptions | undefined;
 }
 
 /**
@@ -63,6 +70,7 @@ export function serveRoster(settings: RosterToolSettings): Promise<{ interrupted
       ...files.map((file) => joinPath(configDir, file)),
     ],
     signal: settings.signal,
+    http: settings.http,
   });
 }
 

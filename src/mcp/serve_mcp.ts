@@ -8,10 +8,9 @@
 
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import { Server } from "@modelcontextprotocol/sdk/server";
 // The SDK's "./*" export names no types for "….js" paths: point at them.
 // @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult, ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ApprovalPolicy } from "../approval/policy.ts";
 import { withoutGeminiWait } from "../contract/gemini_wait.ts";
 import { ToolError } from "../contract/tool_error.ts";
@@ -22,8 +21,18 @@ import { listOf, loadLocale, type Messages, messages, phrase, plural } from "../
 import { tieToWatchdog } from "../run/mod.ts";
 import { floatMultipleOf } from "../schema/gate.ts";
 import { nearWords } from "../suggest.ts";
-import { VERSION } from "../version.ts";
 import { mcpApprover } from "./_approver.ts";
+import {
+  asking,
+  type CallHow,
+  InputRequired,
+  type LogLevel,
+  ProtocolError,
+  type Served,
+} from "./_served.ts";
+import { type HttpOptions, serveHttp } from "./_http.ts";
+import { legacyServer } from "./_legacy.ts";
+import { type Channel, type ModernRequest, modernRequest } from "./_modern.ts";
 import { INVALID_PARAMS, LineTransport } from "./_transport.ts";
 import { watchFiles } from "./_watch.ts";
 
@@ -50,9 +59,6 @@ export interface LoadedRoster {
   /** The tools that cannot be used, each logged once and left out of `tools/list`. */
   readonly unavailable?: readonly UnavailableEntry[];
 }
-
-/** The levels of MCP's `notifications/message` this server uses. */
-type LogLevel = "info" | "warning" | "error";
 
 /** Options of {@linkcode serveMcp}. */
 export interface ServeMcpOptions {
@@ -100,11 +106,16 @@ export interface ServeMcpOptions {
   stdout?: Writable;
   /** Ends the server as if the client had gone away. */
   signal?: AbortSignal | undefined;
+  /** Serves Streamable HTTP at this address instead of stdio (until `signal` aborts). */
+  http?: HttpOptions | undefined;
 }
+
+export { type HttpOptions, isLoopback } from "./_http.ts";
 
 /**
  * Serves the roster over MCP's stdio transport until the client closes stdin (or `signal`
- * aborts): `tools/list` gives each tool's MCP definition; `tools/call` runs a call through the
+ * aborts), or over Streamable HTTP with `http`, to clients of the 2025 protocol (`initialize`)
+ * and of 2026-07-28 (stateless) alike: `tools/list` gives each tool's MCP definition; `tools/call` runs a call through the
  * contract. Refused input, denials and failed runs are results with `isError: true`; an unknown
  * tool is a protocol error (`-32602`). Calls run concurrently; a `notifications/cancelled` stops
  * its call's process group; progress is reported when a call carries a progress token. When a
@@ -127,30 +138,21 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   tieToWatchdog();
   await loadLocale(locale);
   const words = messages(locale);
-  const server = new Server(
-    { name: "basis-tools", title: "basis-tools", version: VERSION },
-    {
-      capabilities: { tools: { listChanged: true }, logging: {} },
-      // Read by the client's model, like the tools' descriptions: in the locale too.
-      instructions: words.t("mcp.instructions"),
-    },
-  );
-  // Every line goes to stderr at once, and to the client as notifications/message once it is
-  // initialized (what was said before waits for that).
-  let early: { level: LogLevel; data: string }[] | undefined = [];
-  const notify = (level: LogLevel, data: string) =>
-    server.sendLoggingMessage({ level, logger: "basis-tools", data }).catch(() => {});
+  const listeners = {
+    changed: new Set<() => void>(),
+    log: new Set<(l: LogLevel, d: string) => void>(),
+  };
+  const subscribe = <T>(set: Set<T>, listener: T) => {
+    set.add(listener);
+    return () => void set.delete(listener);
+  };
+  // Every line goes to stderr at once, and to each 2025 client once it is initialized.
   const logAt = (level: LogLevel) => (data: string) => {
     (options.log ?? logOnStderr)(data);
-    if (early === undefined) notify(level, data);
-    else if (early.length < 100) early.push({ level, data });
-  };
-  server.oninitialized = () => {
-    for (const { level, data } of early ?? []) notify(level, data);
-    early = undefined;
+    for (const listener of listeners.log) listener(level, data);
   };
   const log = logAt("warning");
-  const approver = mcpApprover(options, server, words, log);
+  const approver = mcpApprover(options, words, log);
 
   // Each tool left out is logged once, and again only when why changes.
   const told = new Map<string, string>();
@@ -167,40 +169,36 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
       logAt("info")(words.t("mcp.tool_back", { tool: JSON.stringify(name) }));
     }
   };
-  let roster = indexed(await options.load(approver));
-  tell(roster);
+  let roster: Indexed | undefined;
   const calls = new Set<Promise<unknown>>();
   const gate = { ...(options.cacheDir && { cacheDir: options.cacheDir }) };
   // Aborted when the server stops: every call in flight stops with it. The SDK aborts the calls it
   // tracks by request id, but a call whose id was cancelled and reused is no longer among those.
   const stopping = new AbortController();
 
-  // The two methods of every call, without the SDK's parse of each request and result again.
-  server.fallbackRequestHandler = (request, extra) => {
-    if (request.method === "tools/list") return Promise.resolve(roster.list);
-    if (request.method !== "tools/call") throw protocolError(-32601, "Method not found");
-    const { name, arguments: args = {} } = request.params as { name: string; arguments?: unknown };
-    const tool = roster.tools.get(name);
-    if (tool === undefined) throw protocolError(INVALID_PARAMS, notServed(name, roster, words));
-    const token = extra._meta?.progressToken;
-    const progress = token === undefined ? undefined : (lines: number) => {
+  /** Runs one call of either revision, asking through its client's asker. */
+  const call = (name: string, args: unknown, how: CallHow): Promise<Record<string, unknown>> => {
+    const tool = roster!.tools.get(name);
+    if (tool === undefined) {
+      throw new ProtocolError(INVALID_PARAMS, notServed(name, roster!, words));
+    }
+    const progress = how.progress && ((lines: number) => {
       const count = plural(locale, lines, words.t("count.lines"));
       const message = words.t("mcp.progress", { count: lines, lines: count });
-      const params = { progressToken: token, progress: lines, message };
-      return extra.sendNotification({ method: "notifications/progress", params });
-    };
-    const call = (async (): Promise<CallToolResult> => {
+      return how.progress!({ progress: lines, message });
+    });
+    const running = asking.run(how.asker, async (): Promise<Record<string, unknown>> => {
       const reporter = progress && reportProgress(progress, options.progressIntervalMs ?? 100);
       try {
         // Gemini CLI's own flag, on every call: not the tool's unless its schema says so.
         const execution = await tool.execution(withoutGeminiWait(args, tool.inputSchema()));
-        const signal = AbortSignal.any([extra.signal, stopping.signal]);
+        const signal = AbortSignal.any([how.signal, stopping.signal]);
         const output = await execution.execute({ signal, ...(reporter && reporter.sink) });
         const { structuredContent, result: text, images } = output;
         // A result both SDKs' clients would refuse (they check multipleOf in floating point),
         // refused here instead, with its text: served without structuredContent, the clients
         // would raise all the same (a tool with an outputSchema must give one).
-        const schema = roster.floatChecked.get(name);
+        const schema = roster!.floatChecked.get(name);
         const miss = structuredContent && schema &&
           await floatMultipleOf({ name, outputSchema: schema }, structuredContent, gate);
         if (miss) {
@@ -222,6 +220,9 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
           ],
         };
       } catch (error) {
+        // Nothing ran: the question goes back in the result, or the state approves nothing.
+        if (error instanceof InputRequired) return error.result;
+        if (error instanceof ProtocolError) throw error;
         if (error instanceof ToolError ? error.isUserFacing() : error instanceof BasisError) {
           const text = (error as BasisError).wordedIn(words);
           // What a call that timed out printed before it was stopped: the CLI streamed it.
@@ -236,26 +237,34 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
           // A configuration the operator must fix (a schema that does not compile): say which.
           const problem = error.wordedIn(words);
           logAt("error")(words.t("mcp.tool_unusable", { tool: quoted, problem }));
-          throw protocolError(-32603, problem);
+          throw new ProtocolError(-32603, problem);
         }
         // A bug: its stack trace, as it is, for whoever fixes it.
         const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
         logAt("error")(words.t("mcp.tool_bug", { tool: quoted, detail }));
-        throw protocolError(-32603, words.t("mcp.tool_bug_reply", { tool: quoted }));
+        throw new ProtocolError(-32603, words.t("mcp.tool_bug_reply", { tool: quoted }));
       } finally {
         reporter?.stop();
       }
-    })();
-    calls.add(call);
-    call.finally(() => calls.delete(call)).catch(() => {});
-    return call;
+    });
+    calls.add(running);
+    running.finally(() => calls.delete(running)).catch(() => {});
+    return running;
   };
-  const closed = Promise.withResolvers<void>();
-  server.onclose = () => {
-    stopping.abort();
-    closed.resolve();
+  const served: Served = {
+    words,
+    instructions: words.t("mcp.instructions"),
+    stopping: stopping.signal,
+    list: () => roster!.list,
+    call,
+    onListChanged: (listener) => subscribe(listeners.changed, listener),
+    onLog: (listener) => subscribe(listeners.log, listener),
+    log,
   };
-  server.onerror = (error) => log(`MCP: ${error.message}`);
+  // The stdio connection exists before the roster loads: what loading logs reaches its client.
+  const stdio = options.http === undefined ? legacyServer(served) : undefined;
+  roster = indexed(await options.load(approver));
+  tell(roster);
 
   // One load at a time; a change while one runs is one more after it.
   let [reloading, queued, ended] = [Promise.resolve(), false, false];
@@ -267,10 +276,10 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
       queued = false;
       try {
         const next = indexed(await options.load(approver));
-        const changed = next.signature !== roster.signature;
+        const changed = next.signature !== roster!.signature;
         roster = next;
         tell(next);
-        if (changed) await server.sendToolListChanged().catch(() => {});
+        if (changed) { for (const listener of listeners.changed) listener(); }
       } catch (error) {
         const lines = error instanceof BasisError
           ? errorLines(error, words)
@@ -284,7 +293,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
   // While a tool's program cannot be found, the server looks again from time to time.
   const scheduleRecheck = () => {
     clearTimeout(recheck);
-    const wanted = [...roster.unavailable.values()].some((entry) => entry.recheck);
+    const wanted = [...roster!.unavailable.values()].some((entry) => entry.recheck);
     recheck = ended || !wanted ? undefined : setTimeout(reload, options.recheckMs ?? 5_000);
   };
   scheduleRecheck();
@@ -294,17 +303,37 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
       log(words.t("mcp.cannot_watch", { dir: JSON.stringify(dir), reason })),
   });
 
-  const end = () => void server.close().catch(() => {});
+  const closed = Promise.withResolvers<void>();
+  const end = () => {
+    stopping.abort();
+    closed.resolve();
+  };
+  if (stdio !== undefined) {
+    stdio.server.onclose = end;
+    stdio.server.onerror = (error) => log(`MCP: ${error.message}`);
+  }
+  const close = () => stdio === undefined ? end() : void stdio.server.close().catch(() => {});
   // The client went away: stdin ended, or stdout can no longer be written (EPIPE).
-  stdin.once("end", end).once("close", end);
-  stdout.on("error", end);
-  signal?.addEventListener("abort", end, { once: true });
+  if (stdio !== undefined) {
+    stdin.once("end", close).once("close", close);
+    stdout.on("error", close);
+  }
+  signal?.addEventListener("abort", close, { once: true });
   try {
-    await server.connect(new LineTransport(stdin, stdout, words, log));
-    if (signal?.aborted) end();
     const count = roster.tools.size;
     const tools = plural(locale, count, words.t("count.tools"));
-    logAt("info")(words.t("mcp.serving", { count, tools, root: JSON.stringify(options.root) }));
+    const root = JSON.stringify(options.root);
+    if (stdio === undefined) {
+      const http = await serveHttp(served, options.http!, stopping.signal);
+      logAt("info")(words.t("mcp.serving_http", { count, tools, root, url: http.url }));
+      options.http!.onListen?.(http.url);
+    } else {
+      const modern = (request: ModernRequest, channel: Channel) =>
+        modernRequest(served, request, channel);
+      await stdio.server.connect(new LineTransport(stdin, stdout, words, log, modern));
+      logAt("info")(words.t("mcp.serving", { count, tools, root }));
+    }
+    if (signal?.aborted) close();
     // Closing the transport aborts every request in flight: each call stops its process group.
     await closed.promise;
     return { interrupted: calls.size > 0 };
@@ -312,9 +341,10 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     ended = true;
     clearTimeout(recheck);
     watch.close();
-    stdin.off("end", end).off("close", end);
-    stdout.off("error", end);
-    signal?.removeEventListener("abort", end);
+    stdio?.detach();
+    stdin.off("end", close).off("close", close);
+    stdout.off("error", close);
+    signal?.removeEventListener("abort", close);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const drained = new Promise((resolve) => timer = setTimeout(resolve, DRAIN_MS));
     await Promise.race([Promise.allSettled([...calls, reloading]), drained]);
@@ -356,11 +386,6 @@ function notServed(name: string, roster: Indexed, words: Messages): string {
   return words.say(phrase("mcp.unknown_tool_near", { tool, names }));
 }
 
-/** An error the SDK replies with as it is: its `code` and `message` (not after `MCP error …: `). */
-function protocolError(code: number, message: string): Error {
-  return Object.assign(new Error(message), { code });
-}
-
 /**
  * Counts an execution's output lines and reports the number written so far (stdout and stderr
  * together; never the output itself, which may hold what the tool's env values are): the first
@@ -368,7 +393,7 @@ function protocolError(code: number, message: string): Error {
  *
  * @returns What takes the output, and what stops sending (nothing is sent once it returns).
  */
-function reportProgress(send: (lines: number) => Promise<void>, intervalMs: number) {
+function reportProgress(send: (lines: number) => Promise<unknown>, intervalMs: number) {
   let [lines, sent, next, stopped] = [0, 0, 0, false];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {

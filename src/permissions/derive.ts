@@ -99,6 +99,8 @@ const RUNTIME_ENV = [
   "HOME",
   // src/cli/settings.ts and src/audit/audit_path.ts; BASIS_ROSTER: a parent's child policy.
   "BASIS_APPROVE BASIS_LOCALE BASIS_AUDIT_LOG BASIS_NO_SHELL BASIS_ROSTER",
+  // src/cli/commands/mcp.ts: the bearer token of `mcp --http`.
+  "BASIS_MCP_TOKEN",
   // src/run: where bare program names are found.
   "PATH",
   // src/sandbox/plan.ts: the host sockets a call must not reach (TMUX is below).
