@@ -75,6 +75,7 @@ function rawStdio(dirs: Scratch, args: string[] = ["mcp"]) {
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
   const replies = new Map<unknown, PromiseWithResolvers<Record<string, unknown>>>();
+  const notifications: Record<string, unknown>[] = [];
   const waitFor = (id: unknown) => {
     if (!replies.has(id)) replies.set(id, Promise.withResolvers());
     return replies.get(id)!.promise;
@@ -88,6 +89,7 @@ function rawStdio(dirs: Scratch, args: string[] = ["mcp"]) {
       while ((at = buffered.indexOf("\n")) !== -1) {
         const message = JSON.parse(buffered.slice(0, at));
         buffered = buffered.slice(at + 1);
+        if (!("id" in message)) notifications.push(message);
         if ("id" in message && !("method" in message)) {
           if (!replies.has(message.id)) replies.set(message.id, Promise.withResolvers());
           replies.get(message.id)!.resolve(message);
@@ -97,6 +99,15 @@ function rawStdio(dirs: Scratch, args: string[] = ["mcp"]) {
   })();
   let next = 1;
   return {
+    notifications,
+    /** Sends a request and does not wait for its answer; returns its id. */
+    async send(method: string, params: Record<string, unknown> = {}) {
+      const id = next++;
+      await writer.write(
+        new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n"),
+      );
+      return id;
+    },
     async request(method: string, params: Record<string, unknown> = {}) {
       const id = next++;
       await writer.write(
@@ -224,6 +235,44 @@ Deno.test("mcp 2026-07-28: an approval's requestState approves only the call it 
     })).result as { isError: boolean };
     assert.equal(declined.isError, true);
     assert.equal(await ran(dirs), '{"text":"a"}');
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("mcp 2026-07-28: subscriptions/listen hears of each roster change; tools/list then has the new tool", async () => {
+  await using dirs = await workspace();
+  const server = rawStdio(dirs);
+  try {
+    const id = await server.send("subscriptions/listen", {
+      _meta: ENVELOPE,
+      notifications: { toolsListChanged: true },
+    });
+    const tagged = { "io.modelcontextprotocol/subscriptionId": id };
+    const seen = async (method: string) => {
+      for (let i = 0; i < 200; i++) {
+        if (server.notifications.some((n) => n.method === method)) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`no ${method}: ${JSON.stringify(server.notifications)}`);
+    };
+    await seen("notifications/subscriptions/acknowledged");
+    assert.deepEqual(server.notifications[0]!.params, {
+      notifications: { toolsListChanged: true },
+      _meta: tagged,
+    });
+    const manifest = JSON.parse(await Deno.readTextFile(`${dirs.root}/.basis/tools.json`));
+    manifest.tools.later = { ...manifest.tools.echo, description: "Added later" };
+    await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(manifest));
+    await seen("notifications/tools/list_changed");
+    const changed = server.notifications.find((n) =>
+      n.method === "notifications/tools/list_changed"
+    );
+    assert.deepEqual(changed!.params, { _meta: tagged });
+    const list = (await server.request("tools/list", { _meta: ENVELOPE })).result as {
+      tools: { name: string }[];
+    };
+    assert.ok(list.tools.some((tool) => tool.name === "later"));
   } finally {
     await server.close();
   }
