@@ -96,3 +96,28 @@ export async function finish(
     stderr: new TextDecoder().decode(output.stderr),
   };
 }
+
+/**
+ * Runs a client driver (Gemini CLI's code under Node, the Python SDK): the JSON of `input` on its
+ * stdin, one JSON value on its stdout, exit 0 (else the test fails with its stderr).
+ *
+ * @param program The program.
+ * @param options Its arguments, cwd and environment (`Deno.CommandOptions`, streams piped here).
+ * @param input What it reads on stdin, as JSON.
+ * @returns What it printed, parsed.
+ */
+export async function driveJson<T>(
+  program: string,
+  options: Omit<Deno.CommandOptions, "stdin" | "stdout" | "stderr">,
+  input: unknown,
+): Promise<T> {
+  const child = new Deno.Command(program, {
+    ...options,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const result = await finish(child, JSON.stringify(input));
+  if (result.code !== 0) throw new Error(`${program} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}

@@ -17,6 +17,7 @@
 
 import assert from "node:assert/strict";
 import { cliCommand, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { driveJson } from "./_deno_run.ts";
 import { DENO_ENV } from "./_mcp.ts";
 import { GEMINI_CORE_VERSION, geminiCore } from "./_gemini_core.ts";
 import { phrase } from "../src/locale/messages.ts";
@@ -52,22 +53,12 @@ async function drive(
   calls: { name: string; args: Record<string, unknown> }[],
 ): Promise<Driven> {
   if (!core.ok) throw new Error(core.reason);
-  const child = new Deno.Command(core.node, {
+  return await driveJson<Driven>(core.node, {
     args: [DRIVER, core.modules, DISCOVERY, CALL],
     cwd,
     env,
     clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify(calls)));
-  await writer.close();
-  const output = await child.output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, stderr);
-  return JSON.parse(new TextDecoder().decode(output.stdout)) as Driven;
+  }, calls);
 }
 
 const WORDS_SCHEMA = {
@@ -230,20 +221,10 @@ async function driveMcp(
     cwd,
     env: { ...Object.fromEntries(deno), ...env },
   });
-  const child = new Deno.Command(core.node, {
+  return await driveJson<Driven>(core.node, {
     args: [MCP_DRIVER, core.modules, server],
     cwd: dirs.root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify(calls)));
-  await writer.close();
-  const output = await child.output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, stderr);
-  return JSON.parse(new TextDecoder().decode(output.stdout)) as Driven;
+  }, calls);
 }
 
 Deno.test({

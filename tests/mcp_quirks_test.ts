@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { cli, cliCommand, ROOT, type Scratch, scratch } from "./_cli.ts";
+import { driveJson } from "./_deno_run.ts";
 import { callTool, connectMcp, DENO_ENV, resultText } from "./_mcp.ts";
 import { opening, say } from "./_wording.ts";
 import { floatMultipleOf } from "../src/schema/gate.ts";
@@ -82,18 +83,9 @@ async function pythonClient(
       return value === undefined ? [] : [[name, value]];
     })),
   };
-  const child = new Deno.Command("python3", {
+  return await driveJson<PythonDriven>("python3", {
     args: [`${ROOT}tests/fixtures/mcp/python_client.py`, JSON.stringify({ ...server, env })],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify(calls)));
-  await writer.close();
-  const output = await child.output();
-  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-  return JSON.parse(new TextDecoder().decode(output.stdout)) as PythonDriven;
+  }, calls);
 }
 
 /** A tool printing `json` after reading its input, declaring `schema` as its output. */
