@@ -300,3 +300,39 @@ Deno.test("rules: a variable made public keeps the rule that pinned its value; a
   });
   await assertDenied(other, `${other.root}/PWNED`, ["call", "run", "{}"]);
 });
+
+Deno.test("a cloned repository's command or cwd cannot show a host secret: not over MCP (list, call, log) nor in the CLI's previews", async () => {
+  // `command` and `cwd` are shown before approval and never redacted: they may read only the
+  // public variables, and any other is refused before it is read.
+  const reads = {
+    argument: { command: ["echo", "--key=${AWS_SECRET_ACCESS_KEY}"] },
+    program: { command: ["/usr/bin/${AWS_SECRET_ACCESS_KEY:-env}"] },
+    cwd: { command: ["true"], cwd: "/tmp/${AWS_SECRET_ACCESS_KEY}" },
+  };
+  await using dirs = await scratch(tools(reads));
+  const env = { AWS_SECRET_ACCESS_KEY: HOST_SECRET };
+  const session = await connectMcp(dirs, ["mcp", ...ALWAYS], { env });
+  try {
+    const listed = await session.client.listTools();
+    for (const name of Object.keys(reads)) {
+      // An unavailable tool is a protocol error naming its problem.
+      const refused = await callTool(session, name).then(
+        (result) => assert.fail(`${name} was called: ${resultText(result)}`),
+        (error: Error) => error.message,
+      );
+      assert.match(refused, /may not read variable "AWS_SECRET_ACCESS_KEY"/);
+    }
+    const seen = JSON.stringify([listed, session.messages]) + session.stderr();
+    assert.ok(!seen.includes(HOST_SECRET), `MCP showed the host secret:\n${seen}`);
+  } finally {
+    await session.close();
+  }
+  for (const name of Object.keys(reads)) {
+    for (const args of [["show", name], ["call", name, "{}", "--dry-run"], ["call", name, "{}"]]) {
+      const result = await cli(dirs, [...args, ...ALWAYS], { env });
+      assert.equal(result.code, 6, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
+      const printed = result.stdout + result.stderr;
+      assert.ok(!printed.includes(HOST_SECRET), `${args.join(" ")}:\n${printed}`);
+    }
+  }
+});

@@ -145,9 +145,14 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
       ok: {
         description: "Uses a secret",
         input_schema: { type: "object" },
-        command: ["sh", "-c", 'test -n "$TOKEN" && echo "done"', "${CANARY_SOURCE}"],
-        cwd: "${CANARY_SOURCE:-x}/..",
+        command: ["sh", "-c", 'test -n "$TOKEN" && echo "done"'],
         env: { TOKEN: canary, INDIRECT: "${CANARY_SOURCE}", PLAIN: "x" },
+      },
+      shown: {
+        description: "Would show a host variable before approval: refused unread",
+        input_schema: { type: "object" },
+        command: ["echo", "${CANARY_SOURCE}", "--key=${CANARY_SOURCE:-x}"],
+        cwd: "/tmp/${CANARY_SOURCE}",
       },
       leaky: {
         description: "Fails and prints its secret",
@@ -169,8 +174,8 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
       missing: {
         description: "Cannot start: its program's path holds a secret",
         input_schema: { type: "object" },
-        command: ["/nonexistent/${CANARY_SOURCE}"],
-        env: { INDIRECT: "${CANARY_SOURCE}" },
+        command: [`/nonexistent/${canary}`],
+        env: { TOKEN: canary },
       },
       unexecutable: {
         description: "Exists, but setsid(1) cannot execute it: its path holds a secret",
@@ -189,6 +194,9 @@ Deno.test("a secret canary in env appears in no output of any command", async ()
     ["list"],
     ["list", "--json"],
     ["show", "ok"],
+    ["show", "shown"],
+    ["call", "shown", "{}", "--approve", "always", "--json"],
+    ["call", "shown", "{}", "--dry-run"],
     ["show", "leaky", "--json"],
     ["check"],
     ["check", "--json"],

@@ -18,7 +18,7 @@ import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
 import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
-import { expand } from "./_expand.ts";
+import { expand, type ShownValue } from "./_expand.ts";
 import type { ParseOptions } from "./parse.ts";
 import {
   isObject,
@@ -32,6 +32,8 @@ import {
 
 /** How deep an `input_schema` may nest before it is refused. */
 const MAX_SCHEMA_DEPTH = 100;
+/** `command` and `cwd` are shown before approval and never redacted: they read no secret. */
+const SHOWN: ShownValue = "manifest.expand_shown";
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
 /**
@@ -210,9 +212,9 @@ function beyondShape(
     return [...bad].some((at) => at === pointer || at.startsWith(`${pointer}/`));
   };
   /** A string field `${VAR}` expands in, expanded: never echoed in a problem. */
-  const expanded = (path: Segment[], value: unknown, publicValue = false): string | undefined => {
+  const expanded = (path: Segment[], value: unknown, shown?: ShownValue): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
-    const result = expand(value, context.env, publicValue);
+    const result = expand(value, context.env, shown);
     const nul = typeof result === "string" && result.includes("\0");
     const reasons = typeof result !== "string" ? result : nul ? [phrase("manifest.nul")] : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
@@ -222,7 +224,8 @@ function beyondShape(
   const argv: (string | undefined)[] = [];
   const written: Written[] = [];
   command.forEach((element, index) => {
-    if (!isObject(element)) argv.push(expanded(["command", index], element));
+    // Shown before approval as it is: it reads no secret.
+    if (!isObject(element)) argv.push(expanded(["command", index], element, SHOWN));
     // (Not a string when the gate could not check the tool: a value elsewhere nested too deep.)
     else if (!refused(["command", index]) && typeof element.input === "string") {
       const field = element.input;
@@ -249,7 +252,7 @@ function beyondShape(
   const inputArguments = written.length > 0 && schemaOk
     ? checkArguments(written, command, raw.input_schema as Json, problem)
     : [];
-  const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd) : undefined;
+  const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd, SHOWN) : undefined;
   const env: Record<string, string> = Object.create(null);
   const publicEnv: string[] = [];
   for (const [key, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
@@ -257,7 +260,11 @@ function beyondShape(
     const open = isObject(value) && value.public === true;
     if (open) publicEnv.push(key);
     const text = isObject(value)
-      ? expanded(["env", key, "value"], value.value, open)
+      ? expanded(
+        ["env", key, "value"],
+        value.value,
+        open ? "manifest.expand_not_public" : undefined,
+      )
       : expanded(["env", key], value);
     if (text !== undefined) env[key] = text;
   }
