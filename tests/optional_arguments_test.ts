@@ -92,6 +92,7 @@ Deno.test("a bad optional argument or success_exit_codes is a manifest error at 
         {"input": "s", "prefix": "--="},
         {"input": "s", "prefix": "="},
         {"input": "s", "prefix": "--a b="},
+        {"input": "s", "prefix": "-n="},
         {"input": "o", "prefix": "--o="},
         {"input": "b", "flag": "-b", "prefix": "--b="},
         {"input": "b", "flga": "-b"},
@@ -133,22 +134,22 @@ Deno.test("a bad optional argument or success_exit_codes is a manifest error at 
     flag(22, 8, "manifest.nul"),
     flag(23, 9, "manifest.not_string"),
     flag(24, 10),
-    ...[25, 26, 27, 28, 29, 30, 31].map((line) => prefix(line, line - 14)),
-    at("32:19", "bad", "command[18].input", "manifest.argument_type", {
+    ...[25, 26, 27, 28, 29, 30, 31, 32].map((line) => prefix(line, line - 14)),
+    at("33:19", "bad", "command[19].input", "manifest.argument_type", {
       name: '"o"',
       found: '"object"',
     }),
-    at("33:9", "bad", "command[19]", "manifest.argument_flag_prefix"),
-    at("34:24", "bad", "command[20].flga", "manifest.unknown_key_near", { key: '"flag"' }),
-    at("35:19", "bad", "command[21].input", "manifest.argument_unknown", { name: '"x"' }),
-    at("36:19", "bad", "command[22].input", "manifest.argument_optional", { name: '"s"' }),
-    codes("39:100", "codes0", "success_exit_codes", "manifest.exit_codes_empty"),
-    codes("40:100", "codes1", "success_exit_codes", "manifest.exit_codes_twice", "0"),
-    codes("41:101", "codes2", "success_exit_codes[0]", "manifest.exit_code", "256"),
-    codes("41:106", "codes2", "success_exit_codes[1]", "manifest.exit_code", "-1"),
-    codes("41:110", "codes2", "success_exit_codes[2]", "manifest.exit_code", "1.5"),
-    codes("41:115", "codes2", "success_exit_codes[3]", "manifest.exit_code", '"1"'),
-    codes("42:100", "codes3", "success_exit_codes", "manifest.exit_codes"),
+    at("34:9", "bad", "command[20]", "manifest.argument_flag_prefix"),
+    at("35:24", "bad", "command[21].flga", "manifest.unknown_key_near", { key: '"flag"' }),
+    at("36:19", "bad", "command[22].input", "manifest.argument_unknown", { name: '"x"' }),
+    at("37:19", "bad", "command[23].input", "manifest.argument_optional", { name: '"s"' }),
+    codes("40:100", "codes0", "success_exit_codes", "manifest.exit_codes_empty"),
+    codes("41:100", "codes1", "success_exit_codes", "manifest.exit_codes_twice", "0"),
+    codes("42:101", "codes2", "success_exit_codes[0]", "manifest.exit_code", "256"),
+    codes("42:106", "codes2", "success_exit_codes[1]", "manifest.exit_code", "-1"),
+    codes("42:110", "codes2", "success_exit_codes[2]", "manifest.exit_code", "1.5"),
+    codes("42:115", "codes2", "success_exit_codes[3]", "manifest.exit_code", '"1"'),
+    codes("43:100", "codes3", "success_exit_codes", "manifest.exit_codes"),
   ]);
   // A call of a broken tool exits 6 with its problems; the good one runs (its exit 0 a success).
   const bad = await cli(dirs, ["call", "bad", "{}", ...ALWAYS]);
@@ -459,7 +460,7 @@ Deno.test("attack: a rule never allows an optional argument it does not pin: add
     ["prefix", [ARGV, COMMAND[1], { input: "max", prefix: "--exec=" }, ...COMMAND.slice(3)], {
       max: 1,
     }],
-    ["a flag made a prefix", [ARGV, { input: "ignore_case", prefix: "-i=" }, ...COMMAND.slice(2)], {
+    ["a flag made a prefix", [ARGV, { input: "ignore_case", prefix: "--i=" }, ...COMMAND.slice(2)], {
       ignore_case: true,
     }],
     ["the value given a prefix", [ARGV, ...COMMAND.slice(1, 4), {

@@ -505,7 +505,7 @@ export const EN_US = {
   "manifest.argument_flag":
     'must be one option: "-" and at least one more character, no space or control character, and not "--"',
   "manifest.argument_prefix":
-    'must be an option ending with "=", such as "--max-count=": the value comes after the "=", so it can never pick the option',
+    'must be a long option or a word ending with "=", such as "--max-count=" or "if=": the value comes after the "=", so it can never pick the option (not "-n=", which many parsers read as "-n" then options made of the value)',
   "manifest.argument_flag_prefix": 'an argument has "flag" or "prefix", not both',
   "manifest.env_not_object": "must be an object of variables, found {found}",
   "manifest.env_name_empty": "the variable name must not be empty",
