@@ -13,6 +13,8 @@ import { cli, ROOT, SANDBOX_WORKS, type Scratch, scratch } from "./_cli.ts";
 import { callTool, connectMcp, resultText } from "./_mcp.ts";
 import { toolSpec, UNCONFINED_SANDBOX } from "./_fixtures.ts";
 import { wording } from "./_wording.ts";
+import { loadRoster } from "../src/manifest/load.ts";
+import { DEFINITION_FORMATS } from "../src/contract/types.ts";
 
 const RUN_FIXTURES = `${ROOT}tests/fixtures/run`;
 const ALWAYS = ["--approve", "always"];
@@ -228,38 +230,62 @@ Deno.test("an --env value quoted back by a refusal (spawn's input, a target, an 
   });
 });
 
-Deno.test("a secret written into a description, a schema or the workspace's path is not shown by list, show, schema or MCP", async () => {
+Deno.test("a secret written into a title, a description, an input or output schema is not shown by list, show, help, schema in any format, the library or MCP", async () => {
   const secret = "hunter2-desc-secret";
   const manifest = {
     schema: 1,
     tools: {
       leak: {
+        title: `Leaks ${secret}`,
         description: `Calls the API with ${secret}`,
         input_schema: { type: "object", properties: { k: { const: secret } } },
+        output_schema: {
+          type: "object",
+          properties: { v: { type: "string", description: secret } },
+        },
         command: ["cat"],
         env: { TOKEN: secret },
       },
     },
   };
   await withScratch(manifest, async (dirs) => {
-    const outputs = [
-      await cli(dirs, ["list"]),
-      await cli(dirs, ["list", "--json"]),
-      await cli(dirs, ["show", "leak"]),
-      await cli(dirs, ["show", "leak", "--json"]),
-      await cli(dirs, ["schema", "--format", "mcp"]),
-      await cli(dirs, ["schema", "--format", "openai"]),
+    const runs = [
+      ["list"],
+      ["list", "--json"],
+      ["show", "leak"],
+      ["show", "leak", "--json"],
+      ["call", "leak", "--help"],
+      ...DEFINITION_FORMATS.map((format) => ["schema", "--format", format]),
     ];
-    for (const output of outputs) {
+    for (const args of runs) {
+      const output = await cli(dirs, args);
       assert.equal(output.code, 0, output.stderr);
-      assert.ok(!(output.stdout + output.stderr).includes(secret), output.stdout);
+      const printed = output.stdout + output.stderr;
+      assert.ok(!printed.includes(secret), `${args.join(" ")}:\n${printed}`);
+      if (args[0] === "schema") assert.match(printed, /\[redacted\]/, args.join(" "));
     }
     const session = await connectMcp(dirs, ["mcp", "--approve", "always"]);
     try {
       const listed = await session.client.listTools();
-      assert.ok(!JSON.stringify(listed).includes(secret));
+      assert.ok(!JSON.stringify(listed).includes(secret), JSON.stringify(listed));
     } finally {
       await session.close();
+    }
+    // The library: everything a tool says of itself.
+    const roster = await loadRoster({ workspace: dirs.root, configDir: dirs.configDir });
+    const tool = new DeclaredToolBuilder(roster.tools.get("leak")!, {}).build();
+    const said = [
+      tool.displayName(),
+      tool.description(),
+      tool.help(),
+      tool.systemPrompt(),
+      tool.inputSchema(),
+      tool.outputSchema(),
+      ...DEFINITION_FORMATS.map((format) => tool.definition(format)),
+    ];
+    for (const text of said) {
+      const shown = typeof text === "string" ? text : JSON.stringify(text);
+      assert.ok(!shown.includes(secret), shown);
     }
   });
 });

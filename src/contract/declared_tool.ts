@@ -178,17 +178,18 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     this.#redactor = new Redactor(callSecrets(secretEnv(spec), context.env));
   }
 
+  // What a model or a person reads of the tool (its title, description, schemas, help and the
+  // definitions built from them) never shows one of its secrets: each comes redacted from here.
   displayName(): string {
-    return this.#spec.title ?? humanize(this.name);
+    return this.#redactor.text(this.#spec.title ?? humanize(this.name));
   }
 
   description(): string {
-    // What a model or a person reads of the tool never shows one of its secrets.
     return this.#redactor.text(this.#spec.description);
   }
 
   help(): string {
-    const schema = "```json\n" + JSON.stringify(this.#spec.inputSchema, null, 2) + "\n```";
+    const schema = "```json\n" + JSON.stringify(this.inputSchema(), null, 2) + "\n```";
     return this.#context.words.t("tool.help", {
       title: this.displayName(),
       ...this.#said(),
@@ -206,7 +207,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const external = this.#spec.sideEffect === "external";
     const effect = this.#context.words.t(external ? "effect.external" : "effect.process");
     // The description as a sentence.
-    const text = this.#spec.description.trim();
+    const text = this.description().trim();
     return { name: this.name, description: /[.!?…]$/.test(text) ? text : `${text}.`, effect };
   }
 
@@ -221,7 +222,7 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
 
   definition<F extends DefinitionFormat>(format: F): ToolDefinitions[F] {
     const external = this.#spec.sideEffect === "external";
-    return definitionOf(this, format, external, this.#spec.outputSchema);
+    return definitionOf(this, format, external, this.#spec.outputSchema && this.outputSchema());
   }
 
   toService(): ToolService {
