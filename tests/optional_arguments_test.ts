@@ -460,9 +460,13 @@ Deno.test("attack: a rule never allows an optional argument it does not pin: add
     ["prefix", [ARGV, COMMAND[1], { input: "max", prefix: "--exec=" }, ...COMMAND.slice(3)], {
       max: 1,
     }],
-    ["a flag made a prefix", [ARGV, { input: "ignore_case", prefix: "--i=" }, ...COMMAND.slice(2)], {
-      ignore_case: true,
-    }],
+    [
+      "a flag made a prefix",
+      [ARGV, { input: "ignore_case", prefix: "--i=" }, ...COMMAND.slice(2)],
+      {
+        ignore_case: true,
+      },
+    ],
     ["the value given a prefix", [ARGV, ...COMMAND.slice(1, 4), {
       input: "pattern",
       prefix: "--regexp=",

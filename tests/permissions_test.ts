@@ -219,12 +219,18 @@ Deno.test({
         command: ["node", { input: "inline", flag: "-e" }, "x"],
         input_schema: { type: "object", properties: { inline: { type: "boolean" } } },
       },
+      // Inline code joined to its option: written so, or taken from the input after a prefix.
+      rb: { command: ["ruby", "--eval=puts 1"] },
+      pl: {
+        command: ["perl", { input: "code", prefix: "--eval=" }],
+        input_schema: { type: "object", properties: { code: { type: "string" } } },
+      },
       shell: { command: ["bash", "script.sh"] },
       launch: { command: ["env", "FOO=1", "true"] },
       hidden: { command: ["innocent"] },
       fine: { command: ["jq", "."] },
     });
-    for (const name of ["python3.12", "bash", "env", "jq", "node"]) {
+    for (const name of ["python3.12", "bash", "env", "jq", "node", "ruby", "perl"]) {
       await executable(`${t.binB}/${name}`);
     }
     await Deno.symlink(`${t.binB}/bash`, `${t.binA}/innocent`);
@@ -249,6 +255,10 @@ Deno.test({
       ),
       byPath("node"),
     );
+    for (const [program, name] of [["ruby", "rb"], ["perl", "pl"]]) {
+      const inline = phrase("permissions.inline_code", { user: tool(name!), flag: "--eval" });
+      assert.ok(byPath(program!).includes(english(inline)), byPath(program!));
+    }
     assert.match(
       byPath("bash"),
       wording("permissions.confinement", granting("shell", "permissions.why_shell")),
@@ -262,7 +272,7 @@ Deno.test({
       wording("permissions.confinement", granting("hidden", "permissions.why_shell")),
     );
     assert.equal(byPath("jq"), "");
-    assert.equal(confinement.length, 5);
+    assert.equal(confinement.length, 7);
   },
 });
 

@@ -176,9 +176,11 @@ export function derivePermissions(roster: Roster, options: DeriveOptions = {}) {
   const requests: ProgramRequest[] = specs.map((spec) => ({
     user: phrase("manifest.tool", { tool: JSON.stringify(spec.name) }),
     program: spec.program,
-    // A flag as its option: what the program is given when the input asks for it.
-    args: spec.command.map((arg, i) => spec.inputArguments?.find((a) => a.index === i)?.flag ?? arg)
-      .slice(1),
+    // A flag as its option, a prefix as its own: what the program is given when the input asks.
+    args: spec.command.map((arg, i) => {
+      const from = spec.inputArguments?.find((a) => a.index === i);
+      return from?.flag ?? from?.prefix ?? arg;
+    }).slice(1),
     path: lookup(spec.env, "PATH"),
     sandboxed: options.sandbox?.sandboxed,
   }));
@@ -295,7 +297,8 @@ function confinementWarning(path: string, requesters: readonly ProgramRequest[])
     first,
   );
   const inline = requesters.flatMap(({ args, user }) => {
-    const flag = args.find((arg) => INLINE_CODE.has(arg));
+    // `--eval=CODE` as well as `--eval CODE`.
+    const flag = args.map((arg) => arg.replace(/=.*/s, "")).find((arg) => INLINE_CODE.has(arg));
     return flag === undefined ? [] : [phrase("permissions.inline_code", { user, flag })];
   });
   const hints = requesters.flatMap((request) => request.hint === undefined ? [] : [request.hint]);
