@@ -54,7 +54,7 @@ function environment(dirs: Scratch, extra: Record<string, string> = {}): Record<
     BASIS_CACHE_DIR: dirs.cacheDir,
     BASIS_STATE_DIR: dirs.stateDir,
     NO_COLOR: "1",
-    GREETING: "hello",
+    LOGNAME: "hello",
     ...extra,
   };
 }
@@ -106,7 +106,7 @@ function manifest(root: string, extra: Record<string, unknown> = {}) {
     tools: {
       echo: tool({ command: ["cat"] }),
       hello: tool({
-        command: ["./tools/hello.sh", "${GREETING}"],
+        command: ["./tools/hello.sh", "${LOGNAME}"],
         env: { WHO: "${WHO_SOURCE:-world}" },
       }),
       lines: tool({ command: [`${FIXTURES}/lines.sh`, "3000"] }),
@@ -176,7 +176,7 @@ Deno.test({
       }
       assert.ok(json.run.some((path: string) => /\/cat$/.test(path)));
       assert.ok(json.run.some((path: string) => /\/kill$/.test(path)));
-      assert.ok(json.env.includes("GREETING") && json.env.includes("WHO_SOURCE"));
+      assert.ok(json.env.includes("LOGNAME") && json.env.includes("WHO_SOURCE"));
       assert.deepEqual(
         json.warnings.map((warning: { kind: string }) => warning.kind),
         ["confinement"],

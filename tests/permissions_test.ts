@@ -109,19 +109,19 @@ Deno.test({
   async fn() {
     await using t = await tree({
       local: { command: ["./tools/run.sh"], cwd: "sub" },
-      own: { command: ["special"], env: { PATH: "${OWN_BIN}" } },
+      own: { command: ["special"], env: { PATH: "${XDG_BIN_HOME}" } },
     });
     await Deno.mkdir(`${t.root}/tools`);
     const local = await executable(`${t.root}/tools/run.sh`);
     const special = await executable(`${t.binA}/special`);
-    t.vars.OWN_BIN = t.binA;
+    t.vars.XDG_BIN_HOME = t.binA;
     const derived = await derive(t);
     assert.ok(derived.run.includes(local));
     assert.ok(derived.run.includes(special));
     // Inside the workspace: covered by the workspace's own grant.
     assert.ok(!derived.read.includes(local));
     assert.ok(derived.read.includes(t.root));
-    assert.ok(derived.env.includes("OWN_BIN"));
+    assert.ok(derived.env.includes("XDG_BIN_HOME"));
   },
 });
 
@@ -131,8 +131,8 @@ Deno.test({
   async fn() {
     await using t = await tree({
       hi: {
-        command: ["/bin/echo", "${USER}", "${LOGNAME:-x}"],
-        cwd: "${TMPDIR:-.}",
+        command: ["/bin/echo", "${GREETING}", "${MISSING:-x}"],
+        cwd: "${WORK_DIR:-.}",
         env: { TOKEN: "${TOKEN_SOURCE:-none}" },
       },
     });
@@ -148,7 +148,7 @@ Deno.test({
     // The controlling terminal: the prompt asks there when the input is piped in.
     assert.deepEqual(derived.write, ["/dev/tty", t.cache, t.config, t.state]);
     assert.ok(derived.read.includes("/dev/tty"), derived.read.join());
-    for (const name of ["USER", "LOGNAME", "TMPDIR", "TOKEN_SOURCE", "HOME", "PATH"]) {
+    for (const name of ["GREETING", "MISSING", "WORK_DIR", "TOKEN_SOURCE", "HOME", "PATH"]) {
       assert.ok(derived.env.includes(name), name);
     }
     assert.ok(!derived.env.includes("TOKEN"), "a tool's own env names are not read");
@@ -297,27 +297,28 @@ Deno.test({
 });
 
 Deno.test({
-  name: "derivePermissions() warnings name no program path that comes from an env value",
+  name:
+    "derivePermissions() warnings name no program path that comes from an --env value; a tool's own PATH is public",
   ignore: IS_WINDOWS,
   async fn() {
     await using t = await tree({
-      own: { command: ["sh", "-c", "true"], env: { PATH: "${OWN_BIN}" } },
+      own: { command: ["sh", "-c", "true"], env: { PATH: "${XDG_BIN_HOME}" } },
       flagged: { command: ["bash"] },
     });
-    // Both directories are env values: the tool's own PATH, and a PATH given with --env.
-    const own = `${t.base}/SECRET-own-bin-4f3e`;
+    // The tool's own PATH is public (it chooses the program); a PATH given with --env is secret.
+    const own = `${t.base}/own-bin-4f3e`;
     const flagged = `${t.base}/SECRET-flag-bin-9a8b`;
     await Deno.mkdir(own);
     await Deno.mkdir(flagged);
     await Deno.symlink("/bin/sh", `${own}/sh`);
     await executable(`${flagged}/bash`);
-    t.vars.OWN_BIN = own;
+    t.vars.XDG_BIN_HOME = own;
     const derived = await derive(t, { callEnv: { PATH: flagged } });
     const confinement = derived.warnings.filter((warning) => warning.kind === "confinement");
     assert.equal(confinement.length, 2, JSON.stringify(derived.warnings));
     const said = JSON.stringify(derived.warnings.map((warning) => english(warning.phrase)));
     assert.ok(!said.includes("SECRET-"), said);
-    assert.match(said, /Granting \\"\[redacted\]\/sh\\" \(tool \\"own\\"\)/);
+    assert.ok(said.includes(`Granting \\"${own}/sh\\" (tool \\"own\\")`), said);
     // The flags grant the real files: they must name them to grant them.
     assert.ok(derived.run.includes(`${own}/sh`) && derived.run.includes(`${flagged}/bash`));
   },
@@ -419,7 +420,7 @@ Deno.test({
   ignore: IS_WINDOWS,
   async fn() {
     await using dirs = await scratch(
-      oneTool("greet", { command: ["echo", "hi"], env: { WORD: "${GREETING_WORD:-hi}" } }),
+      oneTool("greet", { command: ["echo", "${GREETING_WORD:-hi}"] }),
     );
     const flags = await cli(dirs, ["permissions"]);
     assert.equal(flags.code, 0, flags.stderr);

@@ -10,12 +10,13 @@
  * (an invalid name, another operator such as `:=` or `-`) is an error. Unterminated `${` and empty
  * `${}` are errors. The result is never expanded again.
  *
- * What is shown before approval and never redacted (`command`, `cwd` and a public `env` value) may
- * read only the variables of {@linkcode PUBLIC_VARIABLES}: names of places and of the user, never
- * secrets. Any other is refused before it is read, so a cloned repository cannot show a host secret
- * (`${AWS_SECRET_ACCESS_KEY}`) in a preview, a listing or a log by writing it into an argument, a
- * cwd or a public value. A secret `env` value may read any variable: it is redacted everywhere.
- * This is the one place that rule is kept.
+ * A public `env` value (shown in previews, never redacted) may read only the variables of
+ * {@linkcode PUBLIC_VARIABLES}: names of places and of the user, never secrets. Any other is refused
+ * before it is read, so a cloned repository cannot show a host secret (`${AWS_SECRET_ACCESS_KEY}`)
+ * by declaring it public. This is the one place that rule is kept.
+ *
+ * `command` and `cwd` are shown too, before approval: what they read from any other variable is a
+ * secret of the tool ({@linkcode isPublicVariable} tells which), redacted wherever it would appear.
  *
  * @module
  */
@@ -34,21 +35,30 @@ export const PUBLIC_VARIABLES: readonly string[] =
 const PUBLIC = new RegExp(`^(?:${PUBLIC_VARIABLES.join("|").replaceAll("*", "[A-Z]+")})$`);
 
 /**
+ * Whether a variable is one of {@linkcode PUBLIC_VARIABLES}, whose value is no secret.
+ *
+ * @param name The variable's name.
+ * @returns Whether its value may be shown.
+ */
+export function isPublicVariable(name: string): boolean {
+  return PUBLIC.test(name);
+}
+
+/**
  * Expands every `${…}` in `text` from `env`.
  *
  * @param text The manifest string.
  * @param env How to read variables.
- * @param shown When the value is shown (not a secret), why another variable is refused: then only
- *   {@linkcode PUBLIC_VARIABLES} are read.
+ * @param publicValue Whether the value is public: then only {@linkcode PUBLIC_VARIABLES} are read.
  * @returns The expanded value, or every reason it could not be expanded (none quotes `text`).
  */
-export function expand(text: string, env: EnvLookup, shown?: ShownValue): string | Phrase[] {
+export function expand(text: string, env: EnvLookup, publicValue = false): string | Phrase[] {
   if (!text.includes("${")) return text;
   const reasons: Phrase[] = [];
   let end = 0;
   const value = text.replace(/\$\{([^}]*)\}/g, (match, inner: string, at: number) => {
     end = at + match.length;
-    const replaced = expandOne(inner, env, shown);
+    const replaced = expandOne(inner, env, publicValue);
     if (typeof replaced === "string") return replaced;
     reasons.push(replaced);
     return "";
@@ -58,17 +68,14 @@ export function expand(text: string, env: EnvLookup, shown?: ShownValue): string
   return reasons.length > 0 ? reasons : value;
 }
 
-/** A value shown before approval: what refuses a variable it may not read. */
-export type ShownValue = "manifest.expand_not_public" | "manifest.expand_shown";
-
-function expandOne(inner: string, env: EnvLookup, shown?: ShownValue): string | Phrase {
+function expandOne(inner: string, env: EnvLookup, publicValue: boolean): string | Phrase {
   if (inner === "") return phrase("manifest.expand_empty");
   const name = NAME.exec(inner)?.[0];
   if (name === undefined) return phrase("manifest.expand_bad_name");
   const rest = inner.slice(name.length);
   const variable = quote(name);
-  if (shown !== undefined && !PUBLIC.test(name)) {
-    return phrase(shown, { variable, allowed: PUBLIC_VARIABLES.join(", ") });
+  if (publicValue && !isPublicVariable(name)) {
+    return phrase("manifest.expand_not_public", { variable, allowed: PUBLIC_VARIABLES.join(", ") });
   }
   const value = env(name);
   if (rest === "") return value ?? phrase("manifest.expand_unset", { variable, name });

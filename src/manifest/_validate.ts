@@ -18,7 +18,8 @@ import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
 import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
-import { expand, type ShownValue } from "./_expand.ts";
+import { expand, isPublicVariable } from "./_expand.ts";
+import { isSecret } from "../redact.ts";
 import type { ParseOptions } from "./parse.ts";
 import {
   isObject,
@@ -32,8 +33,6 @@ import {
 
 /** How deep an `input_schema` may nest before it is refused. */
 const MAX_SCHEMA_DEPTH = 100;
-/** `command` and `cwd` are shown before approval and never redacted: they read no secret. */
-const SHOWN: ShownValue = "manifest.expand_shown";
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
 /**
@@ -211,10 +210,19 @@ function beyondShape(
     const pointer = pointerOf(path);
     return [...bad].some((at) => at === pointer || at.startsWith(`${pointer}/`));
   };
+  // What command and cwd read from a variable that may hold a secret is a secret of the tool's:
+  // they are shown before approval, redacted.
+  const hostSecrets: string[] = [];
+  const readShown = (name: string) => {
+    const value = context.env(name);
+    if (value !== undefined && !isPublicVariable(name)) hostSecrets.push(value);
+    return value;
+  };
   /** A string field `${VAR}` expands in, expanded: never echoed in a problem. */
-  const expanded = (path: Segment[], value: unknown, shown?: ShownValue): string | undefined => {
+  const expanded = (path: Segment[], value: unknown, publicValue = false): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
-    const result = expand(value, context.env, shown);
+    const shown = path[0] === "command" || path[0] === "cwd";
+    const result = expand(value, shown ? readShown : context.env, publicValue);
     const nul = typeof result === "string" && result.includes("\0");
     const reasons = typeof result !== "string" ? result : nul ? [phrase("manifest.nul")] : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
@@ -224,8 +232,7 @@ function beyondShape(
   const argv: (string | undefined)[] = [];
   const written: Written[] = [];
   command.forEach((element, index) => {
-    // Shown before approval as it is: it reads no secret.
-    if (!isObject(element)) argv.push(expanded(["command", index], element, SHOWN));
+    if (!isObject(element)) argv.push(expanded(["command", index], element));
     // (Not a string when the gate could not check the tool: a value elsewhere nested too deep.)
     else if (!refused(["command", index]) && typeof element.input === "string") {
       const field = element.input;
@@ -252,21 +259,31 @@ function beyondShape(
   const inputArguments = written.length > 0 && schemaOk
     ? checkArguments(written, command, raw.input_schema as Json, problem)
     : [];
-  const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd, SHOWN) : undefined;
+  const cwd = Object.hasOwn(raw, "cwd") ? expanded(["cwd"], raw.cwd) : undefined;
   const env: Record<string, string> = Object.create(null);
   const publicEnv: string[] = [];
   for (const [key, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
-    // A string is a secret; {"value", "public"} says which it is.
-    const open = isObject(value) && value.public === true;
+    // A string is a secret; {"value", "public"} says which it is. PATH and PATHEXT are public:
+    // they choose the program, which the approver must see (and a directory looked in is named).
+    const open = (isObject(value) && value.public === true) || /^PATH(?:EXT)?$/i.test(key);
     if (open) publicEnv.push(key);
     const text = isObject(value)
-      ? expanded(
-        ["env", key, "value"],
-        value.value,
-        open ? "manifest.expand_not_public" : undefined,
-      )
-      : expanded(["env", key], value);
+      ? expanded(["env", key, "value"], value.value, open)
+      : expanded(["env", key], value, open);
     if (text !== undefined) env[key] = text;
+  }
+  // The command and cwd as written must hide nothing from the approver: a secret value of env
+  // written in them too would be shown there as [redacted].
+  for (const [key, secret] of Object.entries(env)) {
+    if (publicEnv.includes(key) || !isSecret(secret)) continue;
+    const written = [...command.map((element, index) => [["command", index], element]), [
+      ["cwd"],
+      raw.cwd,
+    ]] as [Segment[], unknown][];
+    for (const [path, text] of written) {
+      if (typeof text !== "string" || !text.includes(secret)) continue;
+      problem(path, "value", fieldName(path), phrase("manifest.secret_written", { variable: key }));
+    }
   }
   const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
   const grants: Record<string, string[]> = { write: [], read: [] };
@@ -295,6 +312,7 @@ function beyondShape(
     cwd: cwd === undefined || cwd === "" ? context.root : resolvePath(context.root, cwd),
     env: Object.freeze(env),
     ...(publicEnv.length === 0 ? {} : { publicEnv: Object.freeze(publicEnv.sort()) }),
+    ...(hostSecrets.length === 0 ? {} : { hostSecrets: Object.freeze(hostSecrets) }),
     sideEffect: external ? "external" : "process",
     timeoutMs: typeof raw.timeout_ms === "number" ? raw.timeout_ms : 120_000,
     ...(Array.isArray(raw.success_exit_codes)

@@ -97,9 +97,8 @@ export function resolveProgram(program: string, context: ResolveContext): Resolu
   }
   if (unusable) return judge(program, unusable.path, unusable.kind, looked);
   if (!unreadable.size) return notFound(phrase("start.not_on_path", { program: quote(program) }));
-  const shown = [...unreadable].map((dir) =>
-    JSON.stringify(dir.length > 80 ? `${dir.slice(0, 80)}…` : dir)
-  );
+  // Whole: a directory may be a secret, and only a whole secret is redacted.
+  const shown = [...unreadable].map((dir) => JSON.stringify(dir));
   const key = refused ? "start.lookup_refused" : "start.not_on_path_unreadable";
   return notFound(phrase(key, { program: quote(program), dirs: shown.join(", ") }));
 }
