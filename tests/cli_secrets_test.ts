@@ -293,6 +293,32 @@ Deno.test("a secret written into a title, a description, an input or output sche
   });
 });
 
+Deno.test("list shows a broken tool's description without its env secrets or the --env ones", async () => {
+  const secret = "hunter2-broken-secret";
+  const passed = "passed-broken-secret-31";
+  const manifest = tools({
+    broken: {
+      description: `Uses ${secret} and ${passed}`,
+      command: ["cat"],
+      env: { TOKEN: secret, OTHER: { value: "x" } },
+      timout_ms: 5,
+    },
+  });
+  await withScratch(manifest, async (dirs) => {
+    for (const json of [[], ["--json"]]) {
+      const listed = await cli(dirs, ["list", "--env", `P=${passed}`, ...json]);
+      assert.equal(listed.code, 0, listed.stderr);
+      if (json.length > 0) {
+        const row = JSON.parse(listed.stdout).find((row: { name: string }) =>
+          row.name === "broken"
+        );
+        assert.equal(row.description, "Uses [redacted] and [redacted]");
+      }
+      assert.ok(!listed.stdout.includes(secret) && !listed.stdout.includes(passed), listed.stdout);
+    }
+  });
+});
+
 Deno.test("a secret the program writes JSON-escaped is hidden in --json's structured_content, result and stdout, and in MCP's structuredContent and text", async () => {
   // "Säkret-Wert-42" and "AZ-token-9931", as a program's JSON encoder may write them.
   const escaped = '{"name":"S\\u00e4kret-Wert-42","t":"\\u0041Z-token-9931"}';

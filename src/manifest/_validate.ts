@@ -19,7 +19,7 @@ import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
 import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
 import { expand, isPublicVariable } from "./_expand.ts";
-import { isSecret } from "../redact.ts";
+import { isSecret, redactorOf } from "../redact.ts";
 import type { ParseOptions } from "./parse.ts";
 import {
   isObject,
@@ -116,7 +116,15 @@ export async function validateManifest(
     if (ok && spec !== undefined) tools.push(spec);
     else {
       const text = isObject(raw) ? raw.description : undefined;
-      const description = typeof text === "string" && text.trim() !== "" ? text.trim() : undefined;
+      // Listed still: without the secrets its env writes, as an available tool's would be.
+      const env = isObject(raw) && isObject(raw.env) ? Object.values(raw.env) : [];
+      const secrets = env.map((value) =>
+        isObject(value) ? value.public !== true && value.value : value
+      )
+        .filter((value): value is string => typeof value === "string" && isSecret(value));
+      const description = typeof text === "string" && text.trim() !== ""
+        ? redactorOf(secrets).text(text.trim())
+        : undefined;
       broken.push({ name, description });
     }
   }

@@ -31,7 +31,8 @@ export async function listCommand(settings: Settings): Promise<number> {
   const rows = rosterEntries(roster).map(({ name, ...entry }) => {
     if (!("spec" in entry)) {
       const { scope, description, problems } = entry.unavailable;
-      return { name, side_effect: null, source: scope, description: description || null, problems };
+      const shown = description && redactorOf(callSecrets(settings.env)).text(description);
+      return { name, side_effect: null, source: scope, description: shown || null, problems };
     }
     const { sideEffect, scope, description } = entry.spec;
     // A description is shown; a secret of the tool's (or an --env one) never is.
