@@ -14,9 +14,10 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { cliCommand, ROOT, type Scratch, scratch, unconfined } from "./_cli.ts";
+import { cliCommand, manifest, ROOT, type Scratch, scratch, unconfined } from "./_cli.ts";
 import { DENO_ENV } from "./_mcp.ts";
 import { PYTHON, pythonSkip } from "./_python_sdk.ts";
+import { driveJson } from "./_deno_run.ts";
 import { approvalBinding, RequestStates } from "../src/mcp/_request_state.ts";
 
 const V = "2026-07-28";
@@ -131,7 +132,7 @@ Deno.test("mcp 2026-07-28 over stdio: discover, cache hints and resultType, the 
     const found = discover.result as Record<string, unknown>;
     assert.deepEqual(found.supportedVersions, [V]);
     assert.equal(found.resultType, "complete");
-    assert.deepEqual(found.capabilities, { tools: { listChanged: true } });
+    assert.deepEqual(found.capabilities, { tools: { listChanged: true }, logging: {} });
     assert.equal(typeof found.instructions, "string");
     const meta = found._meta as Record<string, { name: string }>;
     assert.equal(meta["io.modelcontextprotocol/serverInfo"]!.name, "basis-tools");
@@ -409,6 +410,8 @@ for (const mode of [V, "legacy", "auto"]) {
         assert.deepEqual(driven.results, [{ is_error: false, text: "wrote" }]);
         assert.equal(driven.asked.length, 1);
         assert.match(driven.asked[0], /^ {2}command {6}\/bin\/sh -c/);
+        // A 2026-07-28 request that does not ask for the log gets none.
+        if (mode !== "legacy") assert.deepEqual(driven.logged, []);
       }
       assert.equal(await ran(dirs), '{"text":"hi"}{"text":"hi"}');
     },
@@ -453,8 +456,16 @@ Deno.test("mcp --http: the TypeScript SDK's client (2025) has a session, is aske
   }
 });
 
-/** A 2026-07-28 POST with headers fetch() would not send as given (`Host`); its status. */
-async function rawPost(url: string, body: unknown, headers: Record<string, string>) {
+/**
+ * A 2026-07-28 POST with headers fetch() would not send as given (`Host`, a header twice); its
+ * status.
+ */
+async function rawPost(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  extra: [string, string][] = [],
+) {
   const { hostname, port } = new URL(url);
   const connection = await Deno.connect({ hostname, port: Number(port) });
   const text = JSON.stringify(body);
@@ -465,9 +476,11 @@ async function rawPost(url: string, body: unknown, headers: Record<string, strin
     "mcp-protocol-version": V,
     "content-length": String(new TextEncoder().encode(text).length),
     connection: "close",
+    ...mirrored(body),
     ...headers,
   };
-  const head = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const head = [...Object.entries(all), ...extra].map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   await connection.write(new TextEncoder().encode(`POST /mcp HTTP/1.1\r\n${head}\r\n${text}`));
   let reply = "";
   for await (const chunk of connection.readable.pipeThrough(new TextDecoderStream())) {
@@ -482,7 +495,19 @@ async function rawPost(url: string, body: unknown, headers: Record<string, strin
   return Number(/^HTTP\/1\.1 (\d+)/.exec(reply)?.[1]);
 }
 
-/** A 2026-07-28 POST of one request. */
+/** The headers a 2026-07-28 request mirrors from its body (`Mcp-Method`, `Mcp-Name`). */
+function mirrored(body: unknown): Record<string, string> {
+  const { method, params } = (typeof body === "object" && body !== null ? body : {}) as {
+    method?: unknown;
+    params?: { name?: unknown };
+  };
+  return {
+    ...(typeof method === "string" && { "mcp-method": method }),
+    ...(method === "tools/call" && typeof params?.name === "string" && { "mcp-name": params.name }),
+  };
+}
+
+/** A 2026-07-28 POST of one request, with the headers that mirror its body. */
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(url, {
     method: "POST",
@@ -490,6 +515,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}) 
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": V,
+      ...mirrored(body),
       ...headers,
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -597,6 +623,7 @@ Deno.test("mcp --http: bad JSON, an oversized body, a batch, a bad envelope are 
         "content-type": "application/json",
         accept: "application/json",
         "mcp-protocol-version": V,
+        ...mirrored(body),
         ...headers,
       },
       body: body instanceof Uint8Array || typeof body === "string"
@@ -620,4 +647,276 @@ Deno.test("mcp --http: bad JSON, an oversized body, a batch, a bad envelope are 
   await notFound.body?.cancel();
   const fine = await post(http.url, CALL);
   assert.equal((await fine.json()).result.content[0].text, "wrote");
+});
+
+/** The TypeScript SDK's v2 client: not a dependency of the project, loaded from npm by its driver. */
+const TS_V2 = "npm:@modelcontextprotocol/client@2.4.0";
+const TS_V2_DRIVER = `${ROOT}tests/fixtures/mcp/ts_v2_client.ts`;
+const TS_V2_LOADS = await new Deno.Command(Deno.execPath(), {
+  args: ["eval", "--no-config", "--no-lock", `await import("${TS_V2}")`],
+  stdout: "null",
+  stderr: "null",
+}).output().then((output) => output.success, () => false);
+const tsV2Skip = TS_V2_LOADS ? "" : ` (skipped: ${TS_V2} cannot be loaded)`;
+
+/** What a client driver reports. */
+interface Driven {
+  version: string;
+  tools: string[];
+  ttl_ms: number | null;
+  cache_scope: string | null;
+  asked: string[];
+  logged: { level: string; data: string }[];
+  progress: string[];
+  results: ({ is_error: boolean; text: string } | { raised: string })[];
+}
+
+function tsV2(config: Record<string, unknown>): Promise<Driven> {
+  const args = ["run", "--no-config", "--no-lock", "-A", TS_V2_DRIVER];
+  return driveJson<Driven>(Deno.execPath(), { args }, config);
+}
+
+for (const mode of [V, "legacy", "auto"]) {
+  Deno.test(
+    `mcp: the TypeScript SDK's v2 client (${mode}) lists, calls and is asked for approval over stdio and HTTP${tsV2Skip}`,
+    { ignore: !TS_V2_LOADS },
+    async () => {
+      await using dirs = await workspace();
+      await using http = await httpServer(dirs);
+      const calls = [{ name: "write", arguments: { text: "v2" } }];
+      for (const target of [{ server: serverEnv(dirs, ["mcp"]) }, { url: http.url }]) {
+        const driven = await tsV2({ ...target, mode, calls });
+        // "auto" finds 2026-07-28 through server/discover.
+        assert.equal(driven.version, mode === "legacy" ? "2025-11-25" : V);
+        assert.deepEqual(driven.tools, ["echo", "write", "spawn"]);
+        if (mode !== "legacy") {
+          assert.deepEqual([driven.ttl_ms, driven.cache_scope], [5000, "private"]);
+          assert.deepEqual(driven.logged, []);
+        }
+        assert.deepEqual(driven.results, [{ is_error: false, text: "wrote" }]);
+        assert.equal(driven.asked.length, 1);
+        assert.match(driven.asked[0]!, /^ {2}command {6}\/bin\/sh -c/);
+      }
+      assert.equal(await ran(dirs), '{"text":"v2"}{"text":"v2"}');
+      // The answer is honoured: declined, nothing runs.
+      const declined = await tsV2({ url: http.url, mode, calls, answer: "deny" });
+      assert.equal((declined.results[0] as { is_error: boolean }).is_error, true);
+      assert.equal(declined.asked.length, 1);
+      assert.equal(await ran(dirs), '{"text":"v2"}{"text":"v2"}');
+    },
+  );
+}
+
+Deno.test(
+  `mcp 2026-07-28: the log goes only to a request that asks for it, at its level and above, on that request's stream (Python SDK, TypeScript SDK v2)${pythonSkip}${tsV2Skip}`,
+  { ignore: !PYTHON.ok || !TS_V2_LOADS },
+  async () => {
+    await using dirs = await workspace();
+    await using http = await httpServer(dirs);
+    // "Always allow" logs the rule it remembered (a warning): each call below is asked once.
+    const call = (name: string) => [{ name, arguments: { text: name } }];
+    const remembered = [{ level: "warning", data: /^Remembered as rule/ }];
+    const check = (driven: Driven, expected: typeof remembered) => {
+      assert.equal(driven.asked.length, 1);
+      assert.equal(driven.logged.length, expected.length, JSON.stringify(driven.logged));
+      driven.logged.forEach((entry, i) => {
+        assert.equal(entry.level, expected[i]!.level);
+        assert.match(entry.data, expected[i]!.data);
+      });
+    };
+    const stdio = { server: serverEnv(dirs, ["mcp"]) };
+    const always = { mode: V, answer: "always_allow" };
+    check(
+      await python({ ...stdio, ...always, log_level: "warning", calls: call("write") }),
+      remembered,
+    );
+    check(
+      await tsV2({ url: http.url, ...always, logLevel: "info", calls: call("echo") }),
+      remembered,
+    );
+    await manifest(dirs, {
+      third: {
+        description: "A third tool",
+        input_schema: { type: "object" },
+        command: ["/bin/cat"],
+      },
+    });
+    check(await tsV2({ ...stdio, ...always, logLevel: "error", calls: call("third") }), []);
+    // A level MCP does not have is refused, and nothing is asked.
+    const server = rawStdio(dirs);
+    try {
+      const meta = { ...ENVELOPE, "io.modelcontextprotocol/logLevel": "loud" };
+      const refused = await server.request("tools/list", { _meta: meta });
+      assert.equal((refused.error as { code: number }).code, -32602);
+      assert.match((refused.error as { message: string }).message, /logLevel/);
+    } finally {
+      await server.close();
+    }
+  },
+);
+
+Deno.test(
+  `mcp 2026-07-28: progress (a progressToken in _meta) reaches the Python SDK's client over stdio and HTTP${pythonSkip}`,
+  { ignore: !PYTHON.ok },
+  async () => {
+    await using dirs = await scratch({
+      schema: 1,
+      tools: {
+        tick: {
+          description: "Prints lines over time",
+          input_schema: { type: "object" },
+          command: ["/bin/sh", `${ROOT}tests/fixtures/mcp/tick.sh`, "4", "0.2"],
+        },
+      },
+    });
+    await unconfined(dirs);
+    // The fixture's sleep is found on PATH.
+    const path = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+    await using http = await httpServer(dirs, "127.0.0.1:0", path, ["--approve", "always"]);
+    const targets = [
+      { server: serverEnv(dirs, ["mcp", "--approve", "always"], path) },
+      { url: http.url },
+    ];
+    for (const target of targets) {
+      const driven = await python({
+        ...target,
+        mode: V,
+        progress: true,
+        calls: [{ name: "tick" }],
+      });
+      assert.equal(driven.version, V);
+      assert.deepEqual(driven.results, [{
+        is_error: false,
+        text: "line 1\nline 2\nline 3\nline 4",
+      }]);
+      assert.ok(driven.progress.length >= 2, JSON.stringify(driven.progress));
+      assert.match(driven.progress.at(-1), /^\d+ lines? of output so far$/);
+    }
+  },
+);
+
+/** A workspace whose `region` tool mirrors two of its arguments into `Mcp-Param-*` headers. */
+async function mirroring(): Promise<Scratch> {
+  const dirs = await scratch({
+    schema: 1,
+    tools: {
+      region: {
+        description: "Runs in a region",
+        input_schema: {
+          type: "object",
+          properties: {
+            region: { type: "string", "x-mcp-header": "Region" },
+            count: { type: "integer", "x-mcp-header": "Count" },
+            query: { type: "string" },
+          },
+        },
+        command: ["/bin/sh", "-c", "/bin/cat >> ran.txt; echo ran"],
+      },
+    },
+  });
+  await unconfined(dirs);
+  return dirs;
+}
+
+Deno.test("mcp --http 2026-07-28: a header that does not say what the body says (Mcp-Method, Mcp-Name, Mcp-Param-*) or is missing is refused with -32020, and nothing runs", async () => {
+  await using dirs = await mirroring();
+  await using http = await httpServer(dirs, "127.0.0.1:0", {}, ["--approve", "always"]);
+  const body = (args: Record<string, unknown>, name = "region") => ({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { _meta: ENVELOPE, name, arguments: args },
+  });
+  const utf8 = (text: string) =>
+    `=?base64?${btoa(String.fromCharCode(...new TextEncoder().encode(text)))}?=`;
+  const refusals: [Record<string, unknown>, Record<string, string>][] = [
+    // The method or the tool an intermediary routes on, missing or lying.
+    [body({}), { "mcp-method": "" }],
+    [body({}), { "mcp-method": "tools/list" }],
+    [body({}), { "mcp-name": "" }],
+    [body({}), { "mcp-name": "echo" }],
+    [body({}), { "mcp-name": "=?base64?not base64?=" }],
+    [body({}), { "mcp-protocol-version": "2026-07-28", "mcp-name": utf8("regio") }],
+    // An argument the schema mirrors: in the body without its header, or the other way round.
+    [body({ region: "eu" }), {}],
+    [body({ region: "eu" }), { "mcp-param-region": "us" }],
+    [body({}), { "mcp-param-region": "eu" }],
+    [body({ region: "eu", count: 3 }), { "mcp-param-region": "eu", "mcp-param-count": "4" }],
+    [body({ region: "eu", count: 3 }), { "mcp-param-region": "eu", "mcp-param-count": "3.5" }],
+    [body({ region: "é" }), { "mcp-param-region": "=?base64?6Q==?=" }],
+  ];
+  for (const [sent, headers] of refusals) {
+    const response = await post(http.url, sent, headers);
+    assert.equal(response.status, 400, JSON.stringify(headers));
+    const { error } = await response.json();
+    assert.equal(error.code, -32020, JSON.stringify(headers));
+    assert.match(error.message, /^Header mismatch: the (Mcp-\w+|Mcp-Param-\w+) header/);
+  }
+  // Sent twice (two readers would disagree on which): refused too.
+  const twice = await rawPost(http.url, body({}), {}, [["mcp-method", "tools/call"]]);
+  assert.equal(twice, 400);
+  // The version the header routes on must be the body's.
+  const older = body({});
+  older.params._meta = { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2025-11-25" };
+  const version = await post(http.url, older);
+  assert.equal((await version.json()).error.code, -32020);
+  assert.equal(await ran(dirs), undefined);
+  // Headers that agree (an integer as 3.0, values outside plain ASCII in the base64 sentinel) run.
+  const agreeing: [Record<string, unknown>, Record<string, string>][] = [
+    [body({ query: "q" }), {}],
+    [body({ region: "eu", count: 3 }), { "mcp-param-region": "eu", "mcp-param-count": "3.0" }],
+    [body({ region: " Zürich " }), { "mcp-param-region": utf8(" Zürich ") }],
+    [body({}), { "mcp-name": utf8("region") }],
+  ];
+  for (const [sent, headers] of agreeing) {
+    const response = await post(http.url, sent, headers);
+    assert.equal(response.status, 200, JSON.stringify(headers));
+    assert.equal((await response.json()).result.content[0].text, "ran");
+  }
+  assert.equal((await ran(dirs))?.match(/\{/g)?.length, 4);
+});
+
+Deno.test(
+  `mcp --http 2026-07-28: the Python SDK's and the TypeScript SDK v2's clients mirror x-mcp-header arguments the server checks${pythonSkip}${tsV2Skip}`,
+  { ignore: !PYTHON.ok || !TS_V2_LOADS },
+  async () => {
+    await using dirs = await mirroring();
+    await using http = await httpServer(dirs, "127.0.0.1:0", {}, ["--approve", "always"]);
+    const calls = [{ name: "region", arguments: { region: "eu-west", count: 2, query: "q" } }];
+    for (
+      const driven of [
+        await python({ url: http.url, mode: V, calls }),
+        await tsV2({ url: http.url, mode: V, calls }),
+      ]
+    ) {
+      assert.deepEqual(driven.results, [{ is_error: false, text: "ran" }]);
+    }
+    assert.equal((await ran(dirs))?.match(/eu-west/g)?.length, 2);
+  },
+);
+
+Deno.test("mcp --http 2026-07-28: a requestState replayed (on another call, another tool, twice) approves nothing; nothing runs", async () => {
+  await using dirs = await workspace();
+  await using http = await httpServer(dirs);
+  const call = (id: number, name: string, args: Record<string, unknown>, extra = {}) =>
+    post(http.url, {
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { _meta: ENVELOPE, name, arguments: args, ...extra },
+    }).then((response) => response.json());
+  const asked = (await call(1, "write", { text: "a" })).result;
+  assert.equal(asked.resultType, "input_required");
+  const yes = {
+    requestState: asked.requestState,
+    inputResponses: { approval: { action: "accept", content: { decision: "allow_once" } } },
+  };
+  for (const [name, args] of [["write", { text: "b" }], ["echo", { text: "a" }]] as const) {
+    const replayed = await call(2, name, args, yes);
+    assert.equal(replayed.error.code, -32602, JSON.stringify(replayed));
+  }
+  assert.equal(await ran(dirs), undefined);
+  assert.equal((await call(3, "write", { text: "a" }, yes)).result.content[0].text, "wrote");
+  assert.equal((await call(4, "write", { text: "a" }, yes)).error.code, -32602);
+  assert.equal(await ran(dirs), '{"text":"a"}');
 });

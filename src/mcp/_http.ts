@@ -20,6 +20,7 @@ import { jsonKind } from "../json_kind.ts";
 import { strictJsonProblem } from "../json_text.ts";
 import { type Phrase, phrase } from "../locale/messages.ts";
 import { ProtocolError, type Served } from "./_served.ts";
+import { headerMismatch } from "./_headers.ts";
 import { legacyServer } from "./_legacy.ts";
 import { CODES, MODERN_VERSION, modernRequest } from "./_modern.ts";
 import {
@@ -272,22 +273,18 @@ async function modern(served: Served, request: Request): Promise<Response> {
   const params = (body.params ?? {}) as Record<string, unknown>;
   const meta = jsonKind(params._meta) === "object" ? params._meta as Record<string, unknown> : {};
   // What an intermediary routes on must say what the body says.
-  const headers = request.headers;
-  const name = headers.get("mcp-name");
-  const mismatch = headers.get("mcp-method") !== null && headers.get("mcp-method") !== body.method
-    ? "Mcp-Method"
-    : body.method === "tools/call" && name !== null && name !== params.name
-    ? "Mcp-Name"
-    : "io.modelcontextprotocol/protocolVersion" in meta &&
-        meta["io.modelcontextprotocol/protocolVersion"] !== MODERN_VERSION
-    ? "MCP-Protocol-Version"
+  const tool = body.method === "tools/call"
+    ? served.list().tools.find((listed) => listed.name === params.name)
     : undefined;
+  const mismatch = headerMismatch(request.headers, body.method, params, tool?.inputSchema);
   if (mismatch !== undefined) {
     const said = served.words.t("http.header_mismatch", { header: mismatch });
     return rpcError(400, id, CODES.headerMismatch, said);
   }
   const streams = (request.headers.get("accept") ?? "").includes("text/event-stream");
+  // What may have notifications goes on a stream: a listen, a call's progress, a request's log.
   const wantsStream = body.method === "subscriptions/listen" ||
+    meta["io.modelcontextprotocol/logLevel"] !== undefined ||
     (body.method === "tools/call" && meta.progressToken !== undefined);
   if (body.method === "subscriptions/listen" && !streams) {
     return new Response(null, { status: 406 });
@@ -320,7 +317,12 @@ async function modern(served: Served, request: Request): Promise<Response> {
     .then(({ message: reply }) => event(reply), () => {})
     .finally(() => writer.close().catch(() => {}));
   return new Response(events.readable, {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    // A proxy (nginx) would otherwise hold the events back.
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
   });
 }
 

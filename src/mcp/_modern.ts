@@ -16,19 +16,29 @@
 
 import { elicitationForm } from "../approval/elicitation/elicit_approval.ts";
 import { jsonKind } from "../json_kind.ts";
+import { phrase } from "../locale/messages.ts";
 import { VERSION } from "../version.ts";
-import { type ClientAsker, InputRequired, ProtocolError, type Served } from "./_served.ts";
+import {
+  type ClientAsker,
+  InputRequired,
+  ProtocolError,
+  requestLog,
+  type Served,
+} from "./_served.ts";
 import { approvalBinding, RequestStates } from "./_request_state.ts";
 
 /** The revision served here. */
 export const MODERN_VERSION = "2026-07-28";
 /** The `_meta` keys of 2026-07-28. */
-const [VERSION_KEY, CAPABILITIES_KEY, SERVER_INFO_KEY, SUBSCRIPTION_KEY] = [
+const [VERSION_KEY, CAPABILITIES_KEY, SERVER_INFO_KEY, SUBSCRIPTION_KEY, LOG_LEVEL_KEY] = [
   "io.modelcontextprotocol/protocolVersion",
   "io.modelcontextprotocol/clientCapabilities",
   "io.modelcontextprotocol/serverInfo",
   "io.modelcontextprotocol/subscriptionId",
+  "io.modelcontextprotocol/logLevel",
 ];
+/** The levels of `notifications/message` (RFC 5424's), least severe first. */
+const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 /** JSON-RPC's codes, and 2026-07-28's "unsupported protocol version". */
 export const CODES = {
   invalidRequest: -32600,
@@ -113,6 +123,29 @@ export async function modernRequest(
     const data = { supported: [MODERN_VERSION], requested: version };
     throw new ProtocolError(CODES.unsupportedVersion, "Unsupported protocol version", data);
   }
+  // The log is sent only to a request that asks for it, at its level and above, on its own stream.
+  const wanted = meta[LOG_LEVEL_KEY];
+  if (wanted !== undefined && !LEVELS.includes(wanted as string)) {
+    const field = `params._meta[${JSON.stringify(LOG_LEVEL_KEY)}]`;
+    const reason = phrase("mcp.invalid_params", { method: JSON.stringify(request.method), field });
+    throw new ProtocolError(CODES.invalidParams, served.words.say(reason));
+  }
+  const least = wanted === undefined ? LEVELS.length : LEVELS.indexOf(wanted as string);
+  return await requestLog.run((level, data) => {
+    if (LEVELS.indexOf(level) >= least) {
+      channel.notify("notifications/message", { level, logger: "basis-tools", data });
+    }
+  }, () => answer(served, request, params, meta, channel));
+}
+
+/** Answers a request whose envelope was checked. */
+async function answer(
+  served: Served,
+  request: ModernRequest,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown>,
+  channel: Channel,
+): Promise<Record<string, unknown>> {
   const stamp = { _meta: { [SERVER_INFO_KEY]: { name: "basis-tools", version: VERSION } } };
   const complete = (result: Record<string, unknown>) => ({
     ...result,
@@ -123,7 +156,7 @@ export async function modernRequest(
     case "server/discover":
       return complete({
         supportedVersions: [MODERN_VERSION],
-        capabilities: { tools: { listChanged: true } },
+        capabilities: { tools: { listChanged: true }, logging: {} },
         instructions: served.instructions,
         ttlMs: LIST_TTL_MS,
         cacheScope: "private",

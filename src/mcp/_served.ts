@@ -33,6 +33,13 @@ export interface ClientAsker {
 /** The asker of the call running in this async context (each transport sets its own). */
 export const asking: AsyncLocalStorage<ClientAsker> = new AsyncLocalStorage<ClientAsker>();
 
+/**
+ * Where the lines the server logs while it answers one 2026-07-28 request go (to that request's
+ * client, when the request asked for them), in the async context of that request.
+ */
+export const requestLog: AsyncLocalStorage<(level: LogLevel, data: string) => void> =
+  new AsyncLocalStorage();
+
 /** An error the server replies with as it is: its `code`, `message` and `data`. */
 export class ProtocolError extends Error {
   /**

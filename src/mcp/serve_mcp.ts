@@ -28,6 +28,7 @@ import {
   InputRequired,
   type LogLevel,
   ProtocolError,
+  requestLog,
   type Served,
 } from "./_served.ts";
 import { type HttpOptions, serveHttp } from "./_http.ts";
@@ -146,10 +147,12 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
     set.add(listener);
     return () => void set.delete(listener);
   };
-  // Every line goes to stderr at once, and to each 2025 client once it is initialized.
+  // Every line goes to stderr at once, to each 2025 client once it is initialized, and to the
+  // 2026-07-28 request it was logged for when that request asked for the log.
   const logAt = (level: LogLevel) => (data: string) => {
     (options.log ?? logOnStderr)(data);
     for (const listener of listeners.log) listener(level, data);
+    requestLog.getStore()?.(level, data);
   };
   const log = logAt("warning");
   const approver = mcpApprover(options, words, log);
