@@ -3,7 +3,9 @@
  * client driving `basis-tools mcp`, as it ships: the bundle, under the released binary's
  * permissions, the OS sandbox off) against the floors for any Deno runner: a minimal Deno loop that
  * spawns `setsid cat` (a process group per call, the guarantee basis-tools gives) with the same
- * stdin the same number of times, and one spawning plain `cat`. Also the same server with the
+ * stdin the same number of times, and one spawning plain `cat`. The same calls over Streamable HTTP
+ * (`mcp --http` on loopback), in the same run against the same floor: 2026-07-28 requests (one POST
+ * each, no session, by `fetch`) and a 2025 session (the SDK's client). Also the same server with the
  * sandbox on, the latency of a call (p50, p99), and the server's resident memory after 1,000 calls
  * and after many more.
  *
@@ -20,6 +22,8 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's "./*" export names no types for "….js" paths: point at them.
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DEFAULT_PERMISSIONS as PERMISSIONS } from "../scripts/_permissions.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -146,12 +150,100 @@ async function server(configDir: string): Promise<{ client: Client; pid: number 
   return { client, pid: transport.pid as number };
 }
 
+/**
+ * The same server over Streamable HTTP on a free loopback port: its URL, and what stops it.
+ */
+async function httpServer(configDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-config",
+      ...PERMISSIONS,
+      entry,
+      "-C",
+      root,
+      "mcp",
+      "--approve",
+      "always",
+      "--http",
+      "127.0.0.1:0",
+    ],
+    cwd: root,
+    env: {
+      BASIS_CONFIG_DIR: configDir,
+      BASIS_CACHE_DIR: `${work}/cache`,
+      BASIS_STATE_DIR: `${work}/state`,
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let said = "";
+  let url: string | undefined;
+  while ((url = /Streamable HTTP at (\S+)\)/.exec(said)?.[1]) === undefined) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`The HTTP server ended: ${said}`);
+    said += value;
+  }
+  const drained = (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+      await drained;
+    },
+  };
+}
+
+/** One 2026-07-28 `tools/call` as one POST, with the headers that mirror its body. */
+const MODERN_CALL = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: {
+    name: "cat",
+    arguments: INPUT,
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
+  },
+});
+async function modernCalls(url: string, n: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < n; i++) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "cat",
+      },
+      body: MODERN_CALL,
+    });
+    const reply = await response.json();
+    if (reply.result?.isError === true || reply.error !== undefined) {
+      throw new Error(`The call failed: ${JSON.stringify(reply)}`);
+    }
+  }
+  return performance.now() - started;
+}
+
 // The measured server runs with the OS sandbox off (sandbox.json {"mode": "off"}); the other with
 // the default (bubblewrap where it works), for the sandbox's cost.
 await Deno.mkdir(`${work}/config-off`, { recursive: true });
 await Deno.writeTextFile(`${work}/config-off/sandbox.json`, '{"mode": "off"}\n');
 const off = await server(`${work}/config-off`);
 const on = await server(`${work}/config`);
+const http = await httpServer(`${work}/config-off`);
+const session = new Client({ name: "basis-tools-bench", version: "1.0.0" });
+await session.connect(new StreamableHTTPClientTransport(new URL(http.url)));
 
 /** Whether the default server confines its calls here (the preview names grants). */
 async function confinedHere(): Promise<boolean> {
@@ -209,6 +301,8 @@ async function calls(client: Client, n: number, latencies?: number[]): Promise<n
 log(`warming up (${WARM_UP} calls each)…`);
 await calls(off.client, WARM_UP);
 await calls(on.client, WARM_UP);
+await calls(session, WARM_UP);
+await modernCalls(http.url, WARM_UP);
 await floor(WARM_UP);
 if (SETSID !== undefined) await groupFloor(WARM_UP);
 
@@ -220,6 +314,8 @@ let mcpMs = 0;
 let floorMs = 0;
 let groupMs = 0;
 let onMs = 0;
+let modernMs = 0;
+let sessionMs = 0;
 let rssAt1k: number | undefined;
 const steps: (() => Promise<void>)[] = [
   async () => {
@@ -234,6 +330,12 @@ const steps: (() => Promise<void>)[] = [
   },
   async () => {
     onMs += await calls(on.client, SANDBOXED_BLOCK);
+  },
+  async () => {
+    modernMs += await modernCalls(http.url, 100);
+  },
+  async () => {
+    sessionMs += await calls(session, 100);
   },
 ];
 for (let block = 0; block < TIMED / 100; block++) {
@@ -253,6 +355,8 @@ while (done < TOTAL) {
 const rssAtEnd = rssMiB(off.pid);
 await off.client.close();
 await on.client.close();
+await session.close();
+await http.stop();
 await Deno.remove(work, { recursive: true });
 
 const sorted = [...latencies].sort((a, b) => a - b);
@@ -262,6 +366,12 @@ const floorRate = perSecond(TIMED, floorMs);
 const groupRate = perSecond(TIMED, groupMs);
 const onCalls = (TIMED / 100) * SANDBOXED_BLOCK;
 const onRate = perSecond(onCalls, onMs);
+const modernRate = perSecond(TIMED, modernMs);
+const sessionRate = perSecond(TIMED, sessionMs);
+/** The floor the HTTP rows are measured against: the stdio row's. */
+const [floorName, floorOfHttp] = SETSID === undefined
+  ? ["`cat`", floorRate]
+  : ["`setsid cat`", groupRate];
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const rows = [
   ...(SETSID === undefined ? [] : [
@@ -274,6 +384,14 @@ const rows = [
   } spawns/s | ${(mcpRate / floorRate).toFixed(2)}× | ${
     SETSID === undefined ? "≥ 0.9×" : "reference"
   } |`,
+  `| MCP over Streamable HTTP (\`mcp --http\`, loopback), 2026-07-28: ${TIMED} calls in a row, one POST each, vs the loop spawning ${floorName} | ${
+    modernRate.toFixed(0)
+  } calls/s | ${floorOfHttp.toFixed(0)} spawns/s | ${
+    (modernRate / floorOfHttp).toFixed(2)
+  }× | report |`,
+  `| the same in a 2025 session (the SDK's client) | ${sessionRate.toFixed(0)} calls/s | ${
+    floorOfHttp.toFixed(0)
+  } spawns/s | ${(sessionRate / floorOfHttp).toFixed(2)}× | report |`,
   `| MCP \`tools/call\` rate in the OS sandbox (bubblewrap) vs the sandbox off | ${
     confined ? `${onRate.toFixed(0)} calls/s` : "(no sandbox here)"
   } | ${mcpRate.toFixed(0)} calls/s | ${(onRate / mcpRate).toFixed(2)}× (${

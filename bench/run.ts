@@ -8,10 +8,11 @@
  * more; they run under the same flags. Rows about start-up, throughput and MCP run with the OS
  * sandbox off (`sandbox.json` `{"mode": "off"}`); the sandbox rows compare it on and off.
  *
- * Usage: deno task bench [--quick] [--only sandbox|approval]
+ * Usage: deno task bench [--quick] [--only sandbox|approval|mcp]
  *   --quick          fewer runs, 20 MiB instead of 100, no 10,000-tool row, nothing written (≈1 minute)
  *   --only sandbox   only the rows about the OS sandbox, nothing written
  *   --only approval  only the rows about approval (rules, content pinning), nothing written
+ *   --only mcp       only the rows of the MCP server (stdio and HTTP), nothing written
  *
  * @module
  */
@@ -24,11 +25,11 @@ const FLOORS = `${ROOT}bench/floors`;
 const QUICK = Deno.args.includes("--quick");
 /**
  * `--only sandbox`: the sandbox rows alone (the `call` row, and the MCP server's); `--only
- * approval`: the approval rows alone.
+ * approval`: the approval rows alone; `--only mcp`: the MCP server's rows alone.
  */
 const ONLY = Deno.args.includes("--only") ? Deno.args[Deno.args.indexOf("--only") + 1] : undefined;
-if (ONLY !== undefined && ONLY !== "sandbox" && ONLY !== "approval") {
-  throw new Error(`--only takes "sandbox" or "approval", not ${ONLY}`);
+if (ONLY !== undefined && !["sandbox", "approval", "mcp"].includes(ONLY)) {
+  throw new Error(`--only takes "sandbox", "approval" or "mcp", not ${ONLY}`);
 }
 const ALL = ONLY === undefined;
 /** Alternating runs of each command for the start-up rows, and for the 100 MiB rows. */
@@ -313,7 +314,7 @@ if (ALL) {
 }
 
 // 3. The OS sandbox: the same call confined (bubblewrap, the default where it works) vs off.
-if (ONLY !== "approval") {
+if (ALL || ONLY === "sandbox") {
   console.error("call cat, sandboxed vs unsandboxed…");
   const sandboxed = cli(
     w100,
@@ -699,7 +700,7 @@ if (ONLY !== "approval") {
     ...(QUICK ? ["--quick"] : []),
   ], { cwd: ROOT });
   const lines = new TextDecoder().decode(mcp.stdout).trim().split("\n");
-  rows.push(...lines.filter((line) => ALL || line.includes("sandbox")));
+  rows.push(...lines.filter((line) => ONLY !== "sandbox" || line.includes("sandbox")));
 }
 await Deno.remove(work, { recursive: true });
 
