@@ -68,12 +68,11 @@ export function callSecrets(...layers: readonly Readonly<Record<string, string>>
 }
 
 /**
- * A tool's secrets: its manifest `env` but those it declares public (configuration, which is
- * shown; a public value may not read a host variable that could hold a secret, see
- * `src/manifest/_expand.ts`), and what its `command` and `cwd` read from the host's variables. What
- * {@linkcode callSecrets} is given for a tool.
+ * A tool's secret variables: its manifest `env` but those it declares public (configuration, which
+ * is shown; a public value may not read a host variable that could hold a secret, see
+ * `src/manifest/_expand.ts`). What {@linkcode callSecrets} is given for a tool.
  *
- * @param tool The tool's `env`, the names of its public variables, its host secrets.
+ * @param tool The tool's `env` and the names of its public variables.
  * @returns The pairs whose values are secrets.
  * @example A public variable is not a secret
  * ```ts
@@ -82,17 +81,12 @@ export function callSecrets(...layers: readonly Readonly<Record<string, string>>
  * console.assert(callSecrets(secretEnv(tool)).join(" ") === "s3cr3t");
  * ```
  */
-export function secretEnv(tool: {
-  readonly env: Readonly<Record<string, string>>;
-  readonly publicEnv?: readonly string[];
-  readonly hostSecrets?: readonly string[];
-}): Readonly<Record<string, string>> {
+export function secretEnv(
+  tool: { readonly env: Readonly<Record<string, string>>; readonly publicEnv?: readonly string[] },
+): Readonly<Record<string, string>> {
   const open = tool.publicEnv ?? [];
-  const host = tool.hostSecrets ?? [];
-  if (open.length === 0 && host.length === 0) return tool.env;
-  const secret = Object.entries(tool.env).filter(([name]) => !open.includes(name));
-  // Keyed apart from every variable's name: only the values count.
-  return Object.fromEntries([...secret, ...host.map((value, i) => [`\0${i}`, value])]);
+  if (open.length === 0) return tool.env;
+  return Object.fromEntries(Object.entries(tool.env).filter(([name]) => !open.includes(name)));
 }
 
 /**

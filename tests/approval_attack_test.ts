@@ -52,7 +52,7 @@ Deno.test({
   const benign = [
     "./t/curl.sh",
     "-H",
-    "Authorization: Bearer ${API_TOKEN}",
+    "Accept: application/json",
     "https://api.example.com",
   ];
   await manifest(dirs, { curl: { command: benign, env: { API_TOKEN: "${API_TOKEN}" } } });
@@ -95,7 +95,7 @@ Deno.test({
       command: [
         "./t/curl.sh",
         "-H",
-        "Authorization: Bearer ${API_TOKEN}x",
+        "Accept: application/jsonx",
         "https://api.example.com",
       ],
       env: { API_TOKEN: "${API_TOKEN}" },
@@ -104,18 +104,24 @@ Deno.test({
   await assertDenied(dirs, marker, ["call", "curl", "{}"], { API_TOKEN: token });
 });
 
-Deno.test("route 1: a secret that is the whole program is pinned by digest, so another program is asked about", async () => {
+Deno.test("route 1: a program read from a host variable, which would be approved unseen, is refused before anything runs", async () => {
   await using dirs = await scratch();
   const marker = await evilScript(dirs, "t/evil.sh");
-  const bin = "/usr/bin/true";
-  const env = { TOOL_BIN: bin };
-  await manifest(dirs, { run: { command: ["${TOOL_BIN}"], env: { TOOL_BIN: "${TOOL_BIN}" } } });
-  const added = await cli(dirs, ["rules", "add", "--tool", "run"], { env });
-  assert.equal(added.code, 0, added.stderr);
-  const rules = await Deno.readTextFile(`${dirs.configDir}/rules.json`);
-  assert.ok(!rules.includes(bin), rules);
-  assert.equal((await cli(dirs, ["call", "run", "{}"], { env })).code, 0);
-  await assertDenied(dirs, marker, ["call", "run", "{}"], { TOOL_BIN: `${dirs.root}/t/evil.sh` });
+  const env = { TOOL_BIN: `${dirs.root}/t/evil.sh` };
+  // Read from the host, or written as a secret env value: either would be shown as [redacted].
+  for (
+    const run of [
+      { command: ["${TOOL_BIN}"], env: { TOOL_BIN: "${TOOL_BIN}" } },
+      { command: [`${dirs.root}/t/evil.sh`], env: { TOOL_BIN: `${dirs.root}/t/evil.sh` } },
+    ]
+  ) {
+    await manifest(dirs, { run });
+    const added = await cli(dirs, ["rules", "add", "--tool", "run"], { env });
+    assert.equal(added.code, 6, added.stdout + added.stderr);
+    const called = await cli(dirs, ["call", "run", "{}", "--approve", "always"], { env });
+    assert.equal(called.code, 6, called.stdout + called.stderr);
+    assert.equal(await exists(marker), false, "the program ran");
+  }
 });
 
 Deno.test("route 2: an input that spells out an allowed command approves nothing", async () => {

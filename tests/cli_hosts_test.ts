@@ -245,7 +245,12 @@ Deno.test("list --json is as the README says: source built-in for spawn, its sid
     schema: 1,
     tools: {
       echo: { description: "Echo", input_schema: {}, command: ["cat"], side_effect: "external" },
-      job: { description: "Job", input_schema: {}, command: ["curl", "${BASIS_UNSET_JOB_TOKEN}"] },
+      job: {
+        description: "Job",
+        input_schema: {},
+        command: ["curl"],
+        env: { TOKEN: "${BASIS_UNSET_JOB_TOKEN}" },
+      },
     },
   });
   const rows = JSON.parse((await cli(dirs, ["list", "--json"])).stdout);
@@ -269,12 +274,12 @@ Deno.test("list --json is as the README says: source built-in for spawn, its sid
   });
   assert.equal(rows[1].name, "job");
   assert.equal(rows[1].available, false);
-  assert.equal(rows[1].problems[0].field, "command[1]");
+  assert.equal(rows[1].problems[0].field, "env.TOKEN");
   assert.equal(rows[2].source, "built-in");
   assert.equal(rows[2].side_effect, "process, local state");
   const text = await cli(dirs, ["list"]);
   assert.match(
     text.stdout,
-    /^job\s+-\s+workspace\s+unavailable: command\[1\]: variable "BASIS_UNSET_JOB_TOKEN"/m,
+    /^job\s+-\s+workspace\s+unavailable: env\.TOKEN: variable "BASIS_UNSET_JOB_TOKEN"/m,
   );
 });

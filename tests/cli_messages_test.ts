@@ -136,26 +136,26 @@ Deno.test("JSON a shell took the quotes of, or split at spaces, gets the hint to
 
 Deno.test("rules add of a rule that is there already says so, exits 0 and writes nothing", async () => {
   await using dirs = await scratch(oneTool("echo", {
-    command: ["cat", "${TOKEN:-}", "--flag"],
+    command: ["cat", "${USER:-}", "--flag"],
     env: { NOTES_DIR: "/var/tmp/notes" },
   }));
   const file = `${dirs.configDir}/rules.json`;
   // The manifest's env is pinned by digest, and so is an argument holding an --env value: a fresh
   // salt each time, yet the same rule.
   const add = ["rules", "add", "--tool", "echo", "--env", "TOKEN=s3cr3t-value"];
-  const first = await cli(dirs, add, { env: { TOKEN: "s3cr3t-value" } });
+  const first = await cli(dirs, add, { env: { USER: "s3cr3t-value" } });
   assert.equal(first.code, 0, first.stderr);
   const id = /^Added (r-[a-z2-7]{8}):/.exec(first.stdout)?.[1];
   assert.ok(id, first.stdout);
   const written = await Deno.readTextFile(file);
   assert.doesNotMatch(written, /s3cr3t-value|var\/tmp\/notes/);
-  const again = await both(dirs, add, { env: { TOKEN: "s3cr3t-value" } });
+  const again = await both(dirs, add, { env: { USER: "s3cr3t-value" } });
   const scope = { id, decision: "allow", tool: "echo" };
   assert.equal(again.en.code, 0, again.en.stderr);
   assert.match(again.en.stdout, wording("rules.exists", scope));
   assert.equal(again.uk.code, 0);
   assert.match(again.uk.stdout, new RegExp(`^Уже є як ${id}: allow echo `));
-  const json = await cli(dirs, [...add, "--json"], { env: { TOKEN: "s3cr3t-value" } });
+  const json = await cli(dirs, [...add, "--json"], { env: { USER: "s3cr3t-value" } });
   assert.equal(JSON.parse(json.stdout).id, id);
   assert.equal(JSON.parse(json.stdout).existing, true);
   assert.equal(await Deno.readTextFile(file), written);
@@ -165,7 +165,7 @@ Deno.test("rules add of a rule that is there already says so, exits 0 and writes
   assert.match((await cli(dirs, [...deny, "--reason", "not today"])).stdout, /^Added /);
   assert.match((await cli(dirs, [...deny, "--reason", "not today"])).stdout, /^Already there /);
   assert.match((await cli(dirs, [...deny, "--reason", "never"])).stdout, /^Added /);
-  assert.match((await cli(dirs, add, { env: { TOKEN: "other" } })).stdout, /^Added /);
+  assert.match((await cli(dirs, add, { env: { USER: "other" } })).stdout, /^Added /);
   const rules = JSON.parse(await Deno.readTextFile(file)).rules;
   assert.equal(rules.length, 4);
 });

@@ -301,71 +301,41 @@ Deno.test("rules: a variable made public keeps the rule that pinned its value; a
   await assertDenied(other, `${other.root}/PWNED`, ["call", "run", "{}"]);
 });
 
-Deno.test("a cloned repository's command or cwd cannot show a host secret: what they read is a secret of the tool, over MCP (list, call, log), in previews, --json and the audit trail", async () => {
-  // `command` and `cwd` are shown before approval: what they read from a variable other than the
-  // public few is redacted wherever it would appear, as the tool's env values are.
+Deno.test("a cloned repository's command or cwd cannot show a host secret: not over MCP (list, call, log) nor in the CLI's previews", async () => {
+  // `command` and `cwd` are shown before approval and never redacted: they may read only the
+  // public variables, and any other is refused before it is read.
   const reads = {
     argument: { command: ["echo", "--key=${AWS_SECRET_ACCESS_KEY}"] },
-    program: { command: ["/usr/bin/${AWS_SECRET_ACCESS_KEY}"] },
+    program: { command: ["/usr/bin/${AWS_SECRET_ACCESS_KEY:-env}"] },
     cwd: { command: ["true"], cwd: "/tmp/${AWS_SECRET_ACCESS_KEY}" },
-    // The public ones are shown; a default is the manifest's own text.
-    public: { command: ["echo", "${HOME}", "${UNSET_GREETING:-hello}"] },
-    // PATH is public: it may not read the host's secret (else a program not found would name
-    // the directories looked in, one too long to look in among them).
-    path: {
-      command: ["no-such-program-x"],
-      env: { PATH: `/\${AWS_SECRET_ACCESS_KEY}${"A".repeat(300)}:/x/\${AWS_SECRET_ACCESS_KEY}` },
-    },
+    // PATH is public (it chooses the program): it may not read the secret either.
+    path: { command: ["git"], env: { PATH: "/${AWS_SECRET_ACCESS_KEY}:/usr/bin" } },
   };
   await using dirs = await scratch(tools(reads));
-  const env = { AWS_SECRET_ACCESS_KEY: HOST_SECRET, HOME: "/home/ada" };
+  const env = { AWS_SECRET_ACCESS_KEY: HOST_SECRET };
   const session = await connectMcp(dirs, ["mcp", ...ALWAYS], { env });
   try {
     const listed = await session.client.listTools();
-    // A tool that cannot start is an error result or a protocol error: either says why.
-    const said = await Promise.all(
-      Object.keys(reads).map((name) =>
-        callTool(session, name).then(resultText, (error: Error) => `error: ${error.message}`)
-      ),
-    );
-    assert.equal(said[0], "--key=[redacted]");
-    assert.match(said[1]!, /"\/usr\/bin\/\[redacted\]" does not exist/);
-    assert.match(said[2]!, /\/tmp\/\[redacted\]/);
-    assert.equal(said[3], "/home/ada hello");
-    assert.match(
-      said[4]!,
-      /env\.PATH: a public value may not read variable "AWS_SECRET_ACCESS_KEY"/,
-    );
-    const seen = JSON.stringify([listed, said, session.messages]) + session.stderr();
+    for (const name of Object.keys(reads)) {
+      // An unavailable tool is a protocol error naming its problem.
+      const refused = await callTool(session, name).then(
+        (result) => assert.fail(`${name} was called: ${resultText(result)}`),
+        (error: Error) => error.message,
+      );
+      assert.match(refused, /may not read variable "AWS_SECRET_ACCESS_KEY"/);
+      assert.ok(!refused.includes(HOST_SECRET), refused);
+    }
+    const seen = JSON.stringify([listed, session.messages]) + session.stderr();
     assert.ok(!seen.includes(HOST_SECRET), `MCP showed the host secret:\n${seen}`);
   } finally {
     await session.close();
   }
   for (const name of Object.keys(reads)) {
-    const runs = [
-      ["show", name],
-      ["show", name, "--json"],
-      ["call", name, "--help"],
-      [
-        "call",
-        name,
-        "{}",
-        "--dry-run",
-      ],
-      ["call", name, "{}", "--json"],
-      ["call", name, "{}"],
-      ["check"],
-      ["list"],
-    ];
-    for (const args of runs) {
+    for (const args of [["show", name], ["call", name, "{}", "--dry-run"], ["call", name, "{}"]]) {
       const result = await cli(dirs, [...args, ...ALWAYS], { env });
+      assert.equal(result.code, 6, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
       const printed = result.stdout + result.stderr;
       assert.ok(!printed.includes(HOST_SECRET), `${args.join(" ")}:\n${printed}`);
     }
   }
-  const dry = await cli(dirs, ["call", "argument", "{}", "--dry-run"], { env });
-  assert.match(dry.stdout, /--key=\[redacted\]/);
-  const audit = await Deno.readTextFile(`${dirs.stateDir}/audit.jsonl`);
-  assert.match(audit, /--key=\[redacted\]/);
-  assert.ok(!audit.includes(HOST_SECRET), audit);
 });

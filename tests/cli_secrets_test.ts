@@ -360,17 +360,16 @@ Deno.test({
   await using dirs = await scratch();
   const grant = `${await Deno.realPath(`${dirs.root}/..`)}/${secret}`;
   await Deno.mkdir(grant);
-  const tool = {
-    command: ["/bin/echo", "hi"],
-    env: { TOKEN: secret },
-    sandbox: { write: [grant] },
-  };
+  // A secret of the call's (--env): one of the manifest's own may not be in a grant, shown
+  // before approval (tests/manifest_test.ts).
+  const env = ["--env", `TOKEN=${secret}`];
+  const tool = { command: ["/bin/echo", "hi"], sandbox: { write: [grant] } };
   await Deno.writeTextFile(
     `${dirs.root}/.basis/tools.json`,
     JSON.stringify(tools({ grant: tool, asked: tool })),
   );
   const rulesFile = `${dirs.configDir}/rules.json`;
-  const added = await cli(dirs, ["rules", "add", "--tool", "grant"]);
+  const added = await cli(dirs, ["rules", "add", "--tool", "grant", ...env]);
   assert.equal(added.code, 0, added.stderr);
   const argv = JSON.stringify(["/bin/echo", secret]);
   const given = await cli(dirs, [
@@ -383,6 +382,7 @@ Deno.test({
     argv,
     "--cwd",
     grant,
+    ...env,
   ]);
   assert.equal(given.code, 0, given.stderr);
   assert.ok(!(await Deno.readTextFile(rulesFile)).includes(secret));
@@ -396,14 +396,15 @@ Deno.test({
     "--deny",
     "--input",
     `/x="${secret}"`,
+    ...env,
   ]);
   assert.equal(input.code, 2, input.stderr);
   assert.match(input.stderr, wording("rules_file.holds_secret", { field: "when.input" }));
   assert.ok(!input.stderr.includes(secret), input.stderr);
   // The pinned rule still holds for exactly that call.
-  const ran = await cli(dirs, ["call", "grant", "{}", "--approve", "never"]);
+  const ran = await cli(dirs, ["call", "grant", "{}", "--approve", "never", ...env]);
   assert.equal(ran.code, 0, ran.stderr);
-  const session = await connectMcp(dirs, ["mcp"], {
+  const session = await connectMcp(dirs, ["mcp", ...env], {
     elicit: () => ({ action: "accept", content: { decision: "always_allow" } }),
   });
   try {
@@ -414,6 +415,6 @@ Deno.test({
   const stored = await Deno.readTextFile(rulesFile);
   assert.equal(JSON.parse(stored).rules.length, 3);
   assert.ok(!stored.includes(secret), stored);
-  const again = await cli(dirs, ["call", "asked", "{}", "--approve", "never"]);
+  const again = await cli(dirs, ["call", "asked", "{}", "--approve", "never", ...env]);
   assert.equal(again.code, 0, again.stderr);
 });

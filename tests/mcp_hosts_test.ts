@@ -120,7 +120,8 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
       jenkins_job: {
         description: "Start a job",
         input_schema: {},
-        command: ["echo", "${BASIS_TEST_JENKINS_TOKEN}"],
+        command: ["sh", "-c", 'echo "$TOKEN"'],
+        env: { TOKEN: "${BASIS_TEST_JENKINS_TOKEN}" },
       },
       echo: { description: "Echo", input_schema: {}, command: ["cat"] },
     },
@@ -134,7 +135,7 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
     await session.stderrContains(say("mcp.tool_left_out", { tool: '"jenkins_job"' }));
     assert.match(
       session.stderr(),
-      /tool "jenkins_job": command\[1\]: variable "BASIS_TEST_JENKINS_TOKEN"/,
+      /tool "jenkins_job": env\.TOKEN: variable "BASIS_TEST_JENKINS_TOKEN"/,
     );
     // A call of it says why, as a protocol error (it is not in the list).
     await assert.rejects(
@@ -153,12 +154,12 @@ Deno.test("mcp: a tool with an unset variable is left out and logged once; fixin
       changed.resolve();
     });
     const fixed = structuredClone(broken);
-    fixed.tools.jenkins_job.command = ["echo", "${BASIS_TEST_JENKINS_TOKEN:-none}"];
+    fixed.tools.jenkins_job.env = { TOKEN: "${BASIS_TEST_JENKINS_TOKEN:-none}" };
     await Deno.writeTextFile(`${dirs.root}/.basis/tools.json`, JSON.stringify(fixed));
     await within(changed.promise, 10_000, "list_changed once the tool is fixed");
     const after = await session.client.listTools();
     assert.deepEqual(after.tools.map((tool) => tool.name), ["echo", "jenkins_job", "spawn"]);
-    assert.equal(resultText(await callTool(session, "jenkins_job", {})), "none");
+    assert.equal(resultText(await callTool(session, "jenkins_job", {})), "[redacted]");
     await session.stderrContains(say("mcp.tool_back", { tool: '"jenkins_job"' }));
     // Logged once: the reload that fixed it said nothing more about it.
     assert.equal(

@@ -554,9 +554,9 @@ Deno.test("mcp: a secret never appears in any message, either way", async () => 
         env: { TOKEN: "${MCP_CANARY}" },
       },
       arg: {
-        description: "Has the token in its argv too",
+        description: "Echoes its token",
         input_schema: {},
-        command: ["echo", "${MCP_CANARY}"],
+        command: ["sh", "-c", 'echo "$TOKEN"'],
         env: { TOKEN: "${MCP_CANARY}" },
       },
     },

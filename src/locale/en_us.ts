@@ -544,8 +544,10 @@ export const EN_US = {
   "manifest.expand_nested": 'nested "${" in the default of variable {variable} is not supported',
   "manifest.expand_not_public":
     "a public value may not read variable {variable}, which may hold a secret (it may read {allowed}; a string value stays secret)",
+  "manifest.expand_shown":
+    "may not read variable {variable}, which may hold a secret: the command and cwd are shown before approval (they may read {allowed}; pass other values to the program through env)",
   "manifest.secret_written":
-    'holds the value of env.{variable}, a secret, which would hide it from the approver as [redacted]: declare that value public ({"value": …, "public": true}) or take it out of the command',
+    'holds the value of env.{variable}, a secret, which would hide it from the approver as [redacted]: declare that value public ({"value": …, "public": true}) or take it out of what is shown',
   "manifest.empty_file": 'empty file (expected {"schema": 1, "tools": {}})',
   // What the patterns of the shipped config schemas (schemas/*.schema.json) mean.
   "config.not_blank": "must not be blank",

@@ -15,8 +15,8 @@
  * before it is read, so a cloned repository cannot show a host secret (`${AWS_SECRET_ACCESS_KEY}`)
  * by declaring it public. This is the one place that rule is kept.
  *
- * `command` and `cwd` are shown too, before approval: what they read from any other variable is a
- * secret of the tool ({@linkcode isPublicVariable} tells which), redacted wherever it would appear.
+ * `command` and `cwd` are shown too, before approval and never redacted, and are held to the same
+ * rule: a cloned repository cannot show a host secret by writing `--key=${AWS_SECRET_ACCESS_KEY}`.
  *
  * @module
  */
@@ -34,31 +34,25 @@ export const PUBLIC_VARIABLES: readonly string[] =
   "HOME USER LOGNAME TMPDIR PWD PATH XDG_*_HOME XDG_RUNTIME_DIR".split(" ");
 const PUBLIC = new RegExp(`^(?:${PUBLIC_VARIABLES.join("|").replaceAll("*", "[A-Z]+")})$`);
 
-/**
- * Whether a variable is one of {@linkcode PUBLIC_VARIABLES}, whose value is no secret.
- *
- * @param name The variable's name.
- * @returns Whether its value may be shown.
- */
-export function isPublicVariable(name: string): boolean {
-  return PUBLIC.test(name);
-}
+/** What refuses a variable a shown value may not read: a public env value's, or the command's. */
+export type ShownValue = "manifest.expand_not_public" | "manifest.expand_shown";
 
 /**
  * Expands every `${…}` in `text` from `env`.
  *
  * @param text The manifest string.
  * @param env How to read variables.
- * @param publicValue Whether the value is public: then only {@linkcode PUBLIC_VARIABLES} are read.
+ * @param shown When the value is shown (not a secret), what refuses another variable: then only
+ *   {@linkcode PUBLIC_VARIABLES} are read.
  * @returns The expanded value, or every reason it could not be expanded (none quotes `text`).
  */
-export function expand(text: string, env: EnvLookup, publicValue = false): string | Phrase[] {
+export function expand(text: string, env: EnvLookup, shown?: ShownValue): string | Phrase[] {
   if (!text.includes("${")) return text;
   const reasons: Phrase[] = [];
   let end = 0;
   const value = text.replace(/\$\{([^}]*)\}/g, (match, inner: string, at: number) => {
     end = at + match.length;
-    const replaced = expandOne(inner, env, publicValue);
+    const replaced = expandOne(inner, env, shown);
     if (typeof replaced === "string") return replaced;
     reasons.push(replaced);
     return "";
@@ -68,14 +62,14 @@ export function expand(text: string, env: EnvLookup, publicValue = false): strin
   return reasons.length > 0 ? reasons : value;
 }
 
-function expandOne(inner: string, env: EnvLookup, publicValue: boolean): string | Phrase {
+function expandOne(inner: string, env: EnvLookup, shown?: ShownValue): string | Phrase {
   if (inner === "") return phrase("manifest.expand_empty");
   const name = NAME.exec(inner)?.[0];
   if (name === undefined) return phrase("manifest.expand_bad_name");
   const rest = inner.slice(name.length);
   const variable = quote(name);
-  if (publicValue && !isPublicVariable(name)) {
-    return phrase("manifest.expand_not_public", { variable, allowed: PUBLIC_VARIABLES.join(", ") });
+  if (shown !== undefined && !PUBLIC.test(name)) {
+    return phrase(shown, { variable, allowed: PUBLIC_VARIABLES.join(", ") });
   }
   const value = env(name);
   if (rest === "") return value ?? phrase("manifest.expand_unset", { variable, name });

@@ -18,7 +18,7 @@ import type { Segment } from "../json_text.ts";
 import { fieldName, keyLabel } from "../text.ts";
 import { nearWords } from "../suggest.ts";
 import { type SchemaIssue, schemaIssues } from "../schema/gate.ts";
-import { expand, isPublicVariable } from "./_expand.ts";
+import { expand } from "./_expand.ts";
 import { isSecret, redactorOf } from "../redact.ts";
 import type { ParseOptions } from "./parse.ts";
 import {
@@ -33,6 +33,8 @@ import {
 
 /** How deep an `input_schema` may nest before it is refused. */
 const MAX_SCHEMA_DEPTH = 100;
+/** The env variables that choose the program: public, and holding no secret. */
+const CHOOSES_PROGRAM = /^PATH(?:EXT)?$/i;
 const ARGUMENT_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
 /**
@@ -218,19 +220,18 @@ function beyondShape(
     const pointer = pointerOf(path);
     return [...bad].some((at) => at === pointer || at.startsWith(`${pointer}/`));
   };
-  // What command and cwd read from a variable that may hold a secret is a secret of the tool's:
-  // they are shown before approval, redacted.
-  const hostSecrets: string[] = [];
-  const readShown = (name: string) => {
-    const value = context.env(name);
-    if (value !== undefined && !isPublicVariable(name)) hostSecrets.push(value);
-    return value;
-  };
-  /** A string field `${VAR}` expands in, expanded: never echoed in a problem. */
+  /**
+   * A string field `${VAR}` expands in, expanded: never echoed in a problem. The command and cwd
+   * are shown before approval, never redacted: they read no variable that may hold a secret.
+   */
   const expanded = (path: Segment[], value: unknown, publicValue = false): string | undefined => {
     if (typeof value !== "string" || refused(path)) return undefined;
-    const shown = path[0] === "command" || path[0] === "cwd";
-    const result = expand(value, shown ? readShown : context.env, publicValue);
+    const shown = path[0] === "command" || path[0] === "cwd"
+      ? "manifest.expand_shown"
+      : publicValue
+      ? "manifest.expand_not_public"
+      : undefined;
+    const result = expand(value, context.env, shown);
     const nul = typeof result === "string" && result.includes("\0");
     const reasons = typeof result !== "string" ? result : nul ? [phrase("manifest.nul")] : [];
     for (const reason of reasons) problem(path, "value", fieldName(path), reason);
@@ -273,25 +274,12 @@ function beyondShape(
   for (const [key, value] of Object.entries(isObject(raw.env) ? raw.env : {})) {
     // A string is a secret; {"value", "public"} says which it is. PATH and PATHEXT are public:
     // they choose the program, which the approver must see (and a directory looked in is named).
-    const open = (isObject(value) && value.public === true) || /^PATH(?:EXT)?$/i.test(key);
+    const open = (isObject(value) && value.public === true) || CHOOSES_PROGRAM.test(key);
     if (open) publicEnv.push(key);
     const text = isObject(value)
       ? expanded(["env", key, "value"], value.value, open)
       : expanded(["env", key], value, open);
     if (text !== undefined) env[key] = text;
-  }
-  // The command and cwd as written must hide nothing from the approver: a secret value of env
-  // written in them too would be shown there as [redacted].
-  for (const [key, secret] of Object.entries(env)) {
-    if (publicEnv.includes(key) || !isSecret(secret)) continue;
-    const written = [...command.map((element, index) => [["command", index], element]), [
-      ["cwd"],
-      raw.cwd,
-    ]] as [Segment[], unknown][];
-    for (const [path, text] of written) {
-      if (typeof text !== "string" || !text.includes(secret)) continue;
-      problem(path, "value", fieldName(path), phrase("manifest.secret_written", { variable: key }));
-    }
   }
   const sandbox = isObject(raw.sandbox) ? raw.sandbox : {};
   const grants: Record<string, string[]> = { write: [], read: [] };
@@ -303,6 +291,34 @@ function beyondShape(
       if (typeof path === "string") grants[key]!.push(path);
       else problem(["sandbox", key, index], "value", `sandbox.${key}[${index}]`, path);
     });
+  }
+  // What the approver is shown hides nothing: a secret value of env found in it (the command,
+  // whole or an argument, the program, the cwd, a public value, a grant, as expanded) would be
+  // shown there as [redacted].
+  // (An argument from the input is shown as its field's name: not a value.)
+  const literal = argv.map((arg, index) => isObject(command[index]) ? "\0" : arg);
+  const shown: [Segment[], string | undefined][] = [
+    ...literal.map((arg, index): [Segment[], string | undefined] => [["command", index], arg]),
+    [["command"], literal.join(" ")],
+    [["command", 0], argv[0] && program(context.root, argv[0])],
+    [["cwd"], cwd && resolvePath(context.root, cwd)],
+    // (A public value may hold a secret, shown hidden: PATH's choose the program.)
+    ...publicEnv.filter((key) => CHOOSES_PROGRAM.test(key)).map((
+      key,
+    ): [Segment[], string | undefined] => [["env", key], env[key]]),
+    ...["write", "read"].flatMap((key) =>
+      grants[key]!.map((grant, index): [Segment[], string] => [
+        ["sandbox", key, index],
+        grant.replace(/^~(?=\/|$)/, () => context.env("HOME") ?? "~"),
+      ])
+    ),
+  ];
+  for (const [key, secret] of Object.entries(env)) {
+    if (publicEnv.includes(key) || !isSecret(secret)) continue;
+    const found = shown.find(([, text]) => text?.includes(secret));
+    if (found === undefined) continue;
+    const [path] = found;
+    problem(path, "value", fieldName(path), phrase("manifest.secret_written", { variable: key }));
   }
   if (!ok) return undefined;
   const external = raw.side_effect === "external";
@@ -320,7 +336,6 @@ function beyondShape(
     cwd: cwd === undefined || cwd === "" ? context.root : resolvePath(context.root, cwd),
     env: Object.freeze(env),
     ...(publicEnv.length === 0 ? {} : { publicEnv: Object.freeze(publicEnv.sort()) }),
-    ...(hostSecrets.length === 0 ? {} : { hostSecrets: Object.freeze(hostSecrets) }),
     sideEffect: external ? "external" : "process",
     timeoutMs: typeof raw.timeout_ms === "number" ? raw.timeout_ms : 120_000,
     ...(Array.isArray(raw.success_exit_codes)

@@ -100,12 +100,6 @@ export interface ToolSpec {
    * shown in previews and never redacted (a secret inside one still is). Absent when none is.
    */
   readonly publicEnv?: readonly string[];
-  /**
-   * What `command` and `cwd` read from host variables other than the few public ones (`HOME`,
-   * `USER`, …): secrets of the tool like its `env` values, redacted wherever the command is shown.
-   * Absent when none is.
-   */
-  readonly hostSecrets?: readonly string[];
   /** Default `"process"`. */
   readonly sideEffect: SideEffect;
   /** Default 120000. */
