@@ -32,6 +32,7 @@ export const CALL_JSON_KEYS: readonly string[] = [
   "ok",
   "result",
   "structured_content",
+  "content",
   "stdout",
   "stderr",
   "exit_code",

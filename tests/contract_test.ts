@@ -198,7 +198,7 @@ Deno.test("the final output is the truth of the run, not the concatenated chunks
   assert.equal(joined(seen, "stdout"), "line one\n\n\n");
   assert.equal(joined(seen, "stderr"), "warn\n");
   assert.equal(output.result, "line one");
-  assert.deepEqual(output.images, []);
+  assert.deepEqual(output.content, [{ type: "text", text: "line one" }]);
   assert.equal(typeof output.metadata.durationMs, "number");
   assert.equal(output.metadata.extra.run.exitCode, 0);
   assert.equal(output.metadata.extra.run.stderr, "warn\n");

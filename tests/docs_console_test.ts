@@ -29,7 +29,7 @@ const NOT_RUN: Readonly<Record<string, string>> = {
  * else `~/src/app`, the workspace the pages make with `init`.
  */
 function placeOf(commands: readonly string[]): "examples" | "repository" | "app" {
-  if (commands.some((command) => /\b(word_count|slow)\b/.test(command))) return "examples";
+  if (commands.some((command) => /\b(word_count|slow|plot)\b/.test(command))) return "examples";
   if (commands.some((command) => /\bspawn\b/.test(command))) return "repository";
   return "app";
 }

@@ -1307,6 +1307,8 @@ const MANIFESTS: readonly string[] = [
         desc: 1,
       },
       t4: { description: "  ", input_schema: { type: "string" }, command: 5, timeout_ms: 2 ** 31 },
+      t4a: { ...ok, command: ["x"], output: "pictures" },
+      t4b: { ...ok, command: ["x"], output: "content", output_schema: { type: "object" } },
       t5: {
         description: "x",
         input_schema: deep,
@@ -1505,7 +1507,7 @@ const KEPT: readonly RegExp[] = [
   /\b(?:argv|JSON|UTF-8|NUL|MCP|Deno|A-Z|a-z|0-9|--allow-read|true|false)\b/g,
   // JSON's type names, as a schema names them.
   /\b(?:object|array|string|boolean|integer|number|null)\b/g,
-  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|success_exit_codes|output_schema|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input|flag|prefix)\b/g,
+  /\b(?:description|input_schema|command|cwd|env|side_effect|timeout_ms|success_exit_codes|output_schema|output|title|sandbox|files|schema|tools|agent|targets|max_depth|type|properties|required|input|flag|prefix)\b/g,
   /\[\d+\]/g,
   // Variables' names (HOME, XDG_*_HOME).
   /\b[A-Z][A-Z0-9_*]*[A-Z]\b/g,

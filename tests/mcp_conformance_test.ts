@@ -22,21 +22,20 @@ const PASSING = [
   "tools-call-simple-text",
   "tools-call-error",
   "tools-call-with-progress",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
   "server-sse-multiple-streams",
   "dns-rebinding-protection",
 ];
 
 /**
- * The scenarios of features the server does not have, and why: what a tool returns is its
- * program's text (images, audio and resources need content blocks), and the server has no prompts,
+ * The scenarios of features the server does not have, and why: the server has no prompts,
  * resources or completions, and a tool cannot log, sample or elicit on its own.
  */
 const NOT_FEATURES = [
   "completion-complete",
-  "tools-call-image",
-  "tools-call-audio",
-  "tools-call-embedded-resource",
-  "tools-call-mixed-content",
   "tools-call-with-logging",
   "tools-call-sampling",
   "tools-call-elicitation",
@@ -55,6 +54,33 @@ const NOT_FEATURES = [
   "prompts-get-with-image",
 ];
 
+/** A 1×1 red PNG. */
+const RED_DOT =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+/** A WAV file of 8 samples of silence (8 kHz, 8-bit mono), as base64. */
+function silence(): string {
+  const samples = 8;
+  const bytes = new Uint8Array(44 + samples);
+  const view = new DataView(bytes.buffer);
+  const text = (at: number, value: string) =>
+    [...value].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+  text(0, "RIFF");
+  view.setUint32(4, 36 + samples, true);
+  text(8, "WAVEfmt ");
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, 1, true); // mono
+  view.setUint32(24, 8000, true);
+  view.setUint32(28, 8000, true);
+  view.setUint16(32, 1, true);
+  view.setUint16(34, 8, true);
+  text(36, "data");
+  view.setUint32(40, samples, true);
+  bytes.fill(128, 44);
+  return btoa(String.fromCharCode(...bytes));
+}
+
 /** Whether Deno can load the suite (it comes from npm). */
 const SUITE_LOADS = await new Deno.Command(Deno.execPath(), {
   args: ["run", "--no-config", "--no-lock", "-A", SUITE, "--help"],
@@ -69,6 +95,18 @@ Deno.test(
   { ignore: !SUITE_LOADS },
   async () => {
     const sh = (script: string) => ["/bin/sh", "-c", `cat >/dev/null; ${script}`];
+    // A tool printing content blocks (`"output": "content"`): the array, from a file.
+    const blocks = (name: string, content: unknown[]) => {
+      printed[name] = content;
+      return {
+        description: `Returns ${name}`,
+        input_schema: { type: "object" },
+        output: "content",
+        command: sh(`cat ${name}.json`),
+      };
+    };
+    const printed: Record<string, unknown[]> = {};
+    const image = { type: "image", data: RED_DOT, mimeType: "image/png" };
     await using dirs = await scratch({
       schema: 1,
       tools: {
@@ -87,9 +125,36 @@ Deno.test(
           input_schema: { type: "object" },
           command: sh("for i in 1 2 3 4 5; do echo step $i; sleep 0.2; done"),
         },
+        test_image_content: blocks("test_image_content", [image]),
+        test_audio_content: blocks("test_audio_content", [
+          { type: "audio", data: silence(), mimeType: "audio/wav" },
+        ]),
+        test_embedded_resource: blocks("test_embedded_resource", [{
+          type: "resource",
+          resource: {
+            uri: "test://embedded-resource",
+            mimeType: "text/plain",
+            text: "This is an embedded resource content.",
+          },
+        }]),
+        test_multiple_content_types: blocks("test_multiple_content_types", [
+          { type: "text", text: "Multiple content types test:" },
+          image,
+          {
+            type: "resource",
+            resource: {
+              uri: "test://mixed-content-resource",
+              mimeType: "application/json",
+              text: '{"test":"data","value":123}',
+            },
+          },
+        ]),
       },
     });
     await unconfined(dirs);
+    for (const [name, content] of Object.entries(printed)) {
+      await Deno.writeTextFile(`${dirs.root}/${name}.json`, JSON.stringify(content));
+    }
     const command = cliCommand(dirs, ["mcp", "--http", "127.0.0.1:0", "--approve", "always"]);
     for (const name of DENO_ENV) {
       const value = Deno.env.get(name);

@@ -287,3 +287,17 @@ export class Execution<Extra> implements ToolExecution<Extra> {
     }
   }
 }
+
+/**
+ * The output of a tool whose result is one text: that text, as the one content block too.
+ *
+ * @param result The text for a model.
+ * @param metadata The run's duration and details.
+ * @returns The output.
+ */
+export function textOutput<Extra>(
+  result: string,
+  metadata: ToolOutput<Extra>["metadata"],
+): ToolOutput<Extra> {
+  return { result, content: [{ type: "text", text: result }], metadata };
+}

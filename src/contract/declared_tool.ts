@@ -15,7 +15,7 @@ import { type Phrase, phrase } from "../locale/messages.ts";
 import type { SideEffect, ToolSpec } from "../manifest/types.ts";
 import { canonicalPath } from "../paths.ts";
 import { callSecrets, Redactor, secretEnv } from "../redact.ts";
-import { modelResult } from "../run/model_result.ts";
+import { modelResult, printedNothing } from "../run/model_result.ts";
 import { DEFAULT_MAX_BYTES, resolveRunProgram } from "../run/run_program.ts";
 import { runProgram, startFailureResult } from "../run/run_program.ts";
 import { formatSize } from "../run/size.ts";
@@ -25,7 +25,9 @@ import type { SandboxOptions } from "../sandbox/types.ts";
 import { schemaProblem, validateInput, validateOutput } from "../schema/gate.ts";
 import { VERSION } from "../version.ts";
 import { fillArguments } from "./_arguments.ts";
+import { readContent } from "./_content.ts";
 import { carryOut, Execution, failureCode, recordRun, runFailed, type Sinks } from "./_call.ts";
+import { textOutput } from "./_call.ts";
 import { definitionOf } from "./_definition.ts";
 import type { PolicyApproverOptions } from "./approver.ts";
 import { type CallContext, contextOf } from "./context.ts";
@@ -357,8 +359,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
       request: { ...request, preview },
       start: (wrap, sinks) =>
         runProgram({ ...run, program, ...(wrap && { sandbox: wrap }) }, {
-          // A structured result is read whole: any number of lines (the runner's caps otherwise).
-          ...(spec.outputSchema && { maxLines: Infinity }),
+          // A structured result or content is read whole: any number of lines (the runner's caps
+          // otherwise).
+          ...((spec.outputSchema || spec.output) && { maxLines: Infinity }),
           secrets: redactor.secrets,
           spillDir: context.spillDir || undefined,
           ...sinks,
@@ -375,31 +378,31 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const metadata = { durationMs: result.durationMs, extra: { run: result } };
     const code = failureCode(result);
     if (code !== undefined) {
-      const output = (message: string) => ({ result: message, images: [], metadata });
+      const output = (message: string) => textOutput(message, metadata);
       const printed = result.stdout.trim() === "" ? undefined : modelResult(result, label, words);
       throw runFailed(code, this.name, result, label, words, output, printed, hide);
     }
-    if (this.#spec.outputSchema !== undefined) {
-      return await this.#structured(result, label, metadata);
+    if (this.#spec.outputSchema !== undefined || this.#spec.output === "content") {
+      return await this.#whole(result, label, metadata);
     }
-    return { result: hide(modelResult(result, label, words)), images: [], metadata };
+    return textOutput(hide(modelResult(result, label, words)), metadata);
   }
 
   /**
-   * A successful run of a tool with an output schema: stdout must be a JSON object matching it (the
-   * result is that JSON as text, the object its structured content); anything else is a failure
-   * naming what is wrong, as a refused input is.
+   * A successful run of a tool whose stdout is read whole: a structured result or content blocks.
+   * Output beyond the cap, or that is not what the tool declares, is a failure naming what is
+   * wrong, as a refused input is.
    */
-  async #structured(
+  async #whole(
     result: RunResult,
     label: string,
     metadata: ToolOutput<DeclaredToolExtra>["metadata"],
   ): Promise<ToolOutput<DeclaredToolExtra>> {
-    const [spec, words, redactor] = [this.#spec, this.#context.words, this.#redactor];
-    const fail = (message: string): never => {
+    const [words, redactor] = [this.#context.words, this.#redactor];
+    const fail = (message: string, shown = metadata): never => {
       const text = redactor.text(message);
-      const output = { result: text, images: [], metadata };
-      throw ToolError.user("invalid_output", text, { tool: spec.name, output });
+      const output = textOutput(text, shown);
+      throw ToolError.user("invalid_output", text, { tool: this.name, output });
     };
     if (result.stdoutTruncated) {
       const params = {
@@ -413,6 +416,33 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
           : words.t("output.too_large_spilled", { ...params, path: result.spillPath }),
       );
     }
+    if (this.#spec.outputSchema !== undefined) {
+      return await this.#structured(result, label, metadata, fail);
+    }
+    const cacheDir = this.#context.cacheDir;
+    const read = await readContent(result.stdout, this.name, { redactor, words, cacheDir });
+    // What stdout is shown as: the output with the secrets in its parsed value hidden too.
+    const shown = read?.shown === undefined
+      ? metadata
+      : { ...metadata, extra: { run: { ...result, stdout: read.shown } } };
+    if (read === undefined) {
+      return textOutput(redactor.text(printedNothing(result, label, words)), metadata);
+    }
+    if ("refused" in read) return fail(words.say(read.refused), shown);
+    return { result: read.text, content: read.blocks, metadata: shown };
+  }
+
+  /**
+   * A tool with an output schema: stdout must be a JSON object matching it (the result is that
+   * JSON as text, the object its structured content).
+   */
+  async #structured(
+    result: RunResult,
+    label: string,
+    metadata: ToolOutput<DeclaredToolExtra>["metadata"],
+    fail: (message: string) => never,
+  ): Promise<ToolOutput<DeclaredToolExtra>> {
+    const [spec, words, redactor] = [this.#spec, this.#context.words, this.#redactor];
     let value: Record<string, unknown>;
     try {
       const schema = { name: spec.name, outputSchema: spec.outputSchema! };
@@ -427,18 +457,9 @@ class DeclaredTool implements Tool<DeclaredToolExtra> {
     const text = JSON.stringify(shown);
     if (redactor.active && text !== JSON.stringify(value)) {
       const extra = { run: { ...result, stdout: text } };
-      return {
-        result: text,
-        images: [],
-        metadata: { ...metadata, extra },
-        structuredContent: shown,
-      };
+      return { ...textOutput(text, { ...metadata, extra }), structuredContent: shown };
     }
-    return {
-      result: redactor.text(modelResult(result, label, words)),
-      images: [],
-      metadata,
-      structuredContent: value,
-    };
+    const output = textOutput(redactor.text(modelResult(result, label, words)), metadata);
+    return { ...output, structuredContent: value };
   }
 }

@@ -26,7 +26,7 @@ import { spawnInputSchema, spawnText } from "../spawn/tool_definition.ts";
 import { SPAWN_SIDE_EFFECTS, SPAWN_TOOL, type SpawnCall } from "../spawn/types.ts";
 import type { SpawnSideEffect } from "../spawn/types.ts";
 import { VERSION } from "../version.ts";
-import { carryOut, Execution, failureCode, runFailed, type Sinks } from "./_call.ts";
+import { carryOut, Execution, failureCode, runFailed, type Sinks, textOutput } from "./_call.ts";
 import { definitionOf } from "./_definition.ts";
 import type { DeclaredToolOptions } from "./declared_tool.ts";
 import { type CallContext, contextOf } from "./context.ts";
@@ -304,14 +304,14 @@ class SpawnTool implements Tool<SpawnToolExtra> {
     const text = spawnResultText(call, result, words);
     const metadata = { durationMs: result.durationMs, extra: { call, run: result, output } };
     const code = failureCode(result);
-    if (code === undefined) return { result: text, images: [], metadata };
+    if (code === undefined) return textOutput(text, metadata);
     throw runFailed(
       code,
       SPAWN_TOOL,
       result,
       label,
       words,
-      () => ({ result: text, images: [], metadata }),
+      () => textOutput(text, metadata),
       spawnStdout(result, words),
     );
   }

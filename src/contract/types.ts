@@ -145,13 +145,82 @@ export interface OutputChunk {
   readonly data: Uint8Array;
 }
 
-/** An image a tool returned. No tool returns one yet; the list is always empty. */
-export interface ToolImage {
-  /** Base64 of the image's bytes. */
-  readonly data: string;
-  /** Its media type (`image/png`). */
-  readonly mimeType: string;
+/** How a client may use a content block (MCP's `annotations`). */
+export interface ContentAnnotations {
+  /** Who it is for. */
+  readonly audience?: readonly ("user" | "assistant")[];
+  /** How important it is, 0 (optional) to 1 (required). */
+  readonly priority?: number;
+  /** When what it shows last changed (ISO 8601). */
+  readonly lastModified?: string;
 }
+
+/** Text for a model (MCP's `TextContent`). */
+export interface TextContent {
+  /** Always `"text"`. */
+  readonly type: "text";
+  /** The text. */
+  readonly text: string;
+  /** How a client may use it. */
+  readonly annotations?: ContentAnnotations;
+}
+
+/** An image or a sound (MCP's `ImageContent`, `AudioContent`). */
+export interface MediaContent<Kind extends "image" | "audio"> {
+  /** `"image"` or `"audio"`. */
+  readonly type: Kind;
+  /** Base64 of its bytes. */
+  readonly data: string;
+  /** Its media type (`image/png`, `audio/wav`). */
+  readonly mimeType: string;
+  /** How a client may use it. */
+  readonly annotations?: ContentAnnotations;
+}
+
+/** An image (MCP's `ImageContent`). */
+export type ImageContent = MediaContent<"image">;
+/** A sound (MCP's `AudioContent`). */
+export type AudioContent = MediaContent<"audio">;
+
+/** The contents of a resource embedded in a result (MCP's `EmbeddedResource`). */
+export interface EmbeddedResource {
+  /** Always `"resource"`. */
+  readonly type: "resource";
+  /** The resource: its URI, media type, and its text or the base64 of its bytes (`blob`). */
+  readonly resource:
+    & { readonly uri: string; readonly mimeType?: string }
+    & ({ readonly text: string } | { readonly blob: string });
+  /** How a client may use it. */
+  readonly annotations?: ContentAnnotations;
+}
+
+/** A resource named by its URI, not embedded (MCP's `ResourceLink`). */
+export interface ResourceLink {
+  /** Always `"resource_link"`. */
+  readonly type: "resource_link";
+  /** Where it is. */
+  readonly uri: string;
+  /** Its name. */
+  readonly name: string;
+  /** Its display name. */
+  readonly title?: string;
+  /** What it is. */
+  readonly description?: string;
+  /** Its media type. */
+  readonly mimeType?: string;
+  /** Its size in bytes. */
+  readonly size?: number;
+  /** How a client may use it. */
+  readonly annotations?: ContentAnnotations;
+}
+
+/** One block of a tool's result, as MCP serves it (`CallToolResult.content`). */
+export type ContentBlock =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | EmbeddedResource
+  | ResourceLink;
 
 /** What a run was, beside its result. */
 export interface ToolMetadata<Extra> {
@@ -168,8 +237,12 @@ export interface ToolOutput<Extra = Record<string, unknown>> {
    * printed nothing, and a note when it was cut (localized).
    */
   readonly result: string;
-  /** Images the tool returned: always empty. */
-  readonly images: readonly ToolImage[];
+  /**
+   * What a model is given, as MCP content blocks: those the program printed when the tool declares
+   * `"output": "content"` (checked, secrets hidden; `result` then is their text, with a line for
+   * each block that is not text); otherwise one text block holding `result`.
+   */
+  readonly content: readonly ContentBlock[];
   /**
    * The structured result: stdout parsed as a JSON object that matched the tool's output schema,
    * when the tool declares one (`result` then is that JSON as text). Absent otherwise.

@@ -89,9 +89,18 @@ export const EN_US = {
   "output.not_json": "Output of tool {tool} is not JSON, as its output schema requires: {detail}",
   "output.must_be_object": "must be a JSON object, found {found}",
   "output.too_large":
-    "{label} printed {bytes} bytes, more than the {size} a structured result may hold",
+    "{label} printed {bytes} bytes, more than the {size} a structured result or content blocks may hold",
   "output.too_large_spilled":
-    "{label} printed {bytes} bytes, more than the {size} a structured result may hold; full output: {path}",
+    "{label} printed {bytes} bytes, more than the {size} a structured result or content blocks may hold; full output: {path}",
+  "output.content_not_json":
+    'Output of tool {tool} is not JSON, as its "output": "content" requires: {detail}',
+  "output.content_refused": "Output of tool {tool} is not valid MCP content: {pointer}: {reason}",
+  "output.content_secret": "holds one of the tool's secrets (its bytes, decoded)",
+  "content.image": "[image {media}, {size}]",
+  "content.audio": "[audio {media}, {size}]",
+  "content.resource": "[resource {uri}, {size}]",
+  "content.resource_typed": "[resource {uri} {media}, {size}]",
+  "content.link": "[link {uri}]",
   "schema.root": "(root)",
   "schema.required": "required property is missing",
   "schema.required_when": "required property is missing (required when {property} is present)",
@@ -324,6 +333,8 @@ export const EN_US = {
   "show.side_effect": "side effect",
   "show.timeout": "timeout",
   "show.success": "success exit codes",
+  "show.output": "output",
+  "show.output_content": "MCP content blocks (a JSON array)",
   "show.sandbox": "sandbox",
   "show.sandbox_default": "nothing beyond the default sandbox",
   "show.files": "files",
@@ -513,6 +524,9 @@ export const EN_US = {
   "manifest.env_name_nul": "the variable name must not contain a NUL character",
   "manifest.env_value":
     'must be a string (a secret) or {"value": "…", "public": true} (configuration), found {found}',
+  "manifest.output": 'must be "text" or "content", found {value}',
+  "manifest.output_with_schema":
+    'must be "text" when output_schema is given (a structured result is one JSON object), found {value}',
   "manifest.side_effect": 'must be "process" or "external", found {value}',
   "manifest.timeout_invalid":
     "must be a whole number of milliseconds greater than 0, found {value}",

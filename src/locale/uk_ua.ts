@@ -99,9 +99,19 @@ export function ukUA(): Catalogue {
       "Вивід інструмента {tool} — не JSON, а його схема результату цього вимагає: {detail}",
     "output.must_be_object": "має бути об’єктом JSON, а отримано {found}",
     "output.too_large":
-      "{label} вивів {bytes} Б — більше, ніж {size}, які може містити структурований результат",
+      "{label} вивів {bytes} Б — більше, ніж {size}, які можуть містити структурований результат або блоки вмісту",
     "output.too_large_spilled":
-      "{label} вивів {bytes} Б — більше, ніж {size}, які може містити структурований результат; повний вивід: {path}",
+      "{label} вивів {bytes} Б — більше, ніж {size}, які можуть містити структурований результат або блоки вмісту; повний вивід: {path}",
+    "output.content_not_json":
+      'Вивід інструмента {tool} — не JSON, а "output": "content" цього вимагає: {detail}',
+    "output.content_refused":
+      "Вивід інструмента {tool} — не коректний вміст MCP: {pointer}: {reason}",
+    "output.content_secret": "містить один із секретів інструмента (у декодованих байтах)",
+    "content.image": "[зображення {media}, {size}]",
+    "content.audio": "[аудіо {media}, {size}]",
+    "content.resource": "[ресурс {uri}, {size}]",
+    "content.resource_typed": "[ресурс {uri} {media}, {size}]",
+    "content.link": "[посилання {uri}]",
     "schema.root": "(корінь)",
     "schema.required": "відсутня обов’язкова властивість",
     "schema.required_when": "відсутня обов’язкова властивість (вона потрібна, коли є {property})",
@@ -354,6 +364,8 @@ export function ukUA(): Catalogue {
     "show.side_effect": "побічна дія",
     "show.timeout": "обмеження часу",
     "show.success": "коди успішного завершення",
+    "show.output": "вивід",
+    "show.output_content": "блоки вмісту MCP (масив JSON)",
     "show.sandbox": "пісочниця",
     "show.sandbox_default": "нічого понад типову пісочницю",
     "show.files": "файли",
@@ -551,6 +563,9 @@ export function ukUA(): Catalogue {
     "manifest.env_name_nul": "назва змінної не може містити символ NUL",
     "manifest.env_value":
       'має бути рядком (секрет) або {"value": "…", "public": true} (налаштування), а отримано {found}',
+    "manifest.output": 'має бути "text" або "content", а отримано {value}',
+    "manifest.output_with_schema":
+      'має бути "text", коли задано output_schema (структурований результат — один об’єкт JSON), а отримано {value}',
     "manifest.side_effect": 'має бути "process" або "external", а отримано {value}',
     "manifest.timeout_invalid":
       "має бути цілою кількістю мілісекунд, більшою за 0, а отримано {value}",

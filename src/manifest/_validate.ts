@@ -330,6 +330,7 @@ function beyondShape(
     ...(title === undefined ? {} : { title }),
     inputSchema: raw.input_schema as Json,
     ...(isObject(raw.output_schema) ? { outputSchema: raw.output_schema } : {}),
+    ...(raw.output === "content" ? { output: "content" } : {}),
     command: Object.freeze(argv as string[]),
     ...(inputArguments.length === 0 ? {} : { inputArguments: Object.freeze(inputArguments) }),
     program: program(context.root, argv[0]!),

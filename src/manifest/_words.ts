@@ -172,6 +172,11 @@ function word(found: SchemaIssue, path: Segment[], value: unknown, kind: string,
     return typed(key, { ...max, value: show(value) });
   }
   if (kind === "side_effect") return typed("manifest.side_effect", { value: show(value) });
+  if (kind === "output") {
+    // Not an allowed value, or "content" beside output_schema (the dependency's const).
+    const key = keyword === "const" ? "manifest.output_with_schema" : "manifest.output";
+    return typed(key, { value: show(value) });
+  }
   if (kind === "exit_code") return typed("manifest.exit_code", { value: show(value) });
   if (kind === "success_exit_codes") {
     if (keyword === "minItems") return typed("manifest.exit_codes_empty");

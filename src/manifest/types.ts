@@ -69,6 +69,12 @@ export interface ToolSpec {
    * manifest declares one: stdout must then be a JSON object matching it. Absent: stdout is text.
    */
   readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * `"content"` when the manifest declares `"output": "content"`: stdout is then a JSON array of MCP
+   * content blocks, checked before they are served. Absent: stdout is text (or, with
+   * `outputSchema`, one JSON object).
+   */
+  readonly output?: "content";
   /** A display name for people (MCP's `title`), trimmed, when the manifest gives one. */
   readonly title?: string;
   /**

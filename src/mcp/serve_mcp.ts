@@ -197,7 +197,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
         const execution = await tool.execution(withoutGeminiWait(args, tool.inputSchema()));
         const signal = AbortSignal.any([how.signal, stopping.signal]);
         const output = await execution.execute({ signal, ...(reporter && reporter.sink) });
-        const { structuredContent, result: text, images } = output;
+        const { structuredContent, result: text, content } = output;
         // A result both SDKs' clients would refuse (they check multipleOf in floating point),
         // refused here instead, with its text: served without structuredContent, the clients
         // would raise all the same (a tool with an outputSchema must give one).
@@ -214,14 +214,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<{ interrupted:
           };
         }
         // A tool with an output schema gives its structured result beside the same JSON as
-        // text, for clients that read only the text.
-        return {
-          ...(structuredContent && { structuredContent }),
-          content: [
-            { type: "text", text },
-            ...images.map((image) => ({ type: "image" as const, ...image })),
-          ],
-        };
+        // text, for clients that read only the text; one declaring content, its blocks.
+        return { ...(structuredContent && { structuredContent }), content };
       } catch (error) {
         // Nothing ran: the question goes back in the result, or the state approves nothing.
         if (error instanceof InputRequired) return error.result;

@@ -73,7 +73,7 @@ export async function validateInput(
   input: unknown,
   options: SchemaGateOptions = {},
 ): Promise<void> {
-  await gate(tool.name, tool.inputSchema, options, () => input, "invalid_input");
+  await gate(tool.name, tool.inputSchema, options, () => input, "input");
 }
 
 /**
@@ -101,22 +101,68 @@ export async function validateOutput(
   text: string,
   options: SchemaGateOptions = {},
 ): Promise<Record<string, unknown>> {
-  const parse = async () => {
-    const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    try {
-      return JSON.parse(source);
-    } catch {
-      const { position, reason } = await strictJsonProblem(source, "input");
-      const detail = position === undefined
-        ? reason
-        : phrase("json.at", { detail: reason, line: position.line, column: position.column });
-      const params = { tool: showValue(tool.name, 80), detail };
-      throw BasisError.of("invalid_output", phrase("output.not_json", params));
-    }
-  };
-  const value = await gate(tool.name, tool.outputSchema, options, parse, "invalid_output");
+  const parse = () => parseOutput(tool.name, text, "output.not_json");
+  const value = await gate(tool.name, tool.outputSchema, options, parse, "output");
   return value as Record<string, unknown>;
 }
+
+/** Options of {@linkcode validateContent}. */
+export type ContentGateOptions = SchemaGateOptions & {
+  /** What the parsed value becomes before it is checked (the secrets hidden). @default as is */
+  prepare?: (value: unknown) => unknown;
+};
+
+/**
+ * Checks what a tool declaring `"output": "content"` printed against the shipped
+ * `schemas/content.schema.json`: JSON (as {@linkcode validateOutput} reads it), an array of MCP
+ * content blocks of the exact shapes the schema gives (base64 that is base64, a media type where
+ * one is needed, a URI that is one).
+ *
+ * @param tool The tool's name (for messages).
+ * @param text What the program printed on stdout.
+ * @param options Where compiled validators are cached; what the value becomes before the check.
+ * @returns The value, prepared and checked.
+ * @throws {BasisError} `invalid_output` naming what is wrong: not JSON, or the first failing field
+ *   as a JSON pointer (`Output of tool "p" is not valid MCP content: /1/data: …`).
+ * @example Check a program's content blocks
+ * ```ts ignore
+ * import { validateContent } from "./gate.ts";
+ * const blocks = await validateContent({ name: "p" }, '[{"type":"text","text":"hi"}]');
+ * ```
+ */
+export async function validateContent(
+  tool: { readonly name: string },
+  text: string,
+  options: ContentGateOptions = {},
+): Promise<unknown[]> {
+  const { default: schema } = await import("../../schemas/content.schema.json", {
+    with: { type: "json" },
+  });
+  const { prepare = (value: unknown) => value } = options;
+  const parse = async () => prepare(await parseOutput(tool.name, text, "output.content_not_json"));
+  return await gate(tool.name, schema, options, parse, "content") as unknown[];
+}
+
+/** What a program printed, parsed as JSON (a leading byte order mark dropped), or why it is not. */
+async function parseOutput(name: string, text: string, key: MessageKey): Promise<unknown> {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(source);
+  } catch {
+    const { position, reason } = await strictJsonProblem(source, "input");
+    const detail = position === undefined
+      ? reason
+      : phrase("json.at", { detail: reason, line: position.line, column: position.column });
+    throw BasisError.of("invalid_output", phrase(key, { tool: showValue(name, 80), detail }));
+  }
+}
+
+/** The sentence of a refusal, by what was checked. */
+const REFUSED = {
+  input: "schema.refused",
+  output: "schema.output_refused",
+  content: "output.content_refused",
+} as const;
 
 /**
  * The gate itself: the validator (or why the schema cannot be compiled), the value (parsed, for an
@@ -127,9 +173,10 @@ async function gate(
   schema: unknown,
   options: SchemaGateOptions,
   value: () => unknown,
-  code: "invalid_input" | "invalid_output",
+  kind: "input" | "output" | "content",
 ): Promise<unknown> {
-  const output = code === "invalid_output";
+  const output = kind !== "input";
+  const code = output ? "invalid_output" : "invalid_input";
   const entry = await obtainValidator(schema, options.cacheDir ?? defaultCacheDir());
   if ("problem" in entry) {
     const params = { tool: showValue(name, 80), reason: entry.problem };
@@ -137,12 +184,12 @@ async function gate(
     throw BasisError.of("manifest_invalid", phrase(key, params));
   }
   const given = await value();
-  const key = output ? "schema.output_refused" : "schema.refused";
+  const key = REFUSED[kind];
   const refuse = (failure: AjvError | Unusable | undefined, cause?: unknown) =>
     BasisError.of(code, refusal(name, failure, key), cause === undefined ? undefined : { cause });
   const inspected = inspect(given);
   if ("problem" in inspected) throw refuse(inspected.problem);
-  if (output && (typeof given !== "object" || given === null || Array.isArray(given))) {
+  if (kind === "output" && (typeof given !== "object" || given === null || Array.isArray(given))) {
     throw refuse({
       pointer: "",
       reason: phrase("output.must_be_object", { found: foundPhrase(given) }),
@@ -505,7 +552,7 @@ export function failureParams(
 export function refusal(
   toolName: string,
   failure: AjvError | Unusable | undefined,
-  key: "schema.refused" | "schema.output_refused" = "schema.refused",
+  key: (typeof REFUSED)[keyof typeof REFUSED] = "schema.refused",
 ): Phrase {
   const tool = showValue(toolName, 80);
   if (failure === undefined) {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ContentBlock } from "../../contract/types.ts";
 import type { ErrorCode } from "../../errors.ts";
 import type { RunResult } from "../../run/types.ts";
 import { LOCAL_TARGET } from "../../spawn/preview.ts";
@@ -20,6 +21,7 @@ export interface CallFailure {
 interface RunFields {
   result: string | null;
   structured_content: Record<string, unknown> | null;
+  content: readonly ContentBlock[] | null;
   stdout: string | null;
   stderr: string | null;
   exit_code: number | null;
@@ -27,7 +29,7 @@ interface RunFields {
 }
 
 /**
- * The object of `call`: `{tool, ok, result, structured_content, stdout, stderr, exit_code, signal,
+ * The object of `call`: `{tool, ok, result, structured_content, content, stdout, stderr, exit_code, signal,
  * timed_out, truncated, duration_ms, error}`; the run fields `null` when the call stopped before
  * the tool ran (usage, manifest, schema, denial).
  *
@@ -49,6 +51,7 @@ export function callJson(
     ok,
     result: ok ? fields?.result ?? null : null,
     structured_content: ok ? fields?.structured_content ?? null : null,
+    content: ok ? fields?.content ?? null : null,
     stdout: fields?.stdout ?? null,
     stderr: fields?.stderr ?? null,
     exit_code: fields?.exit_code ?? null,

@@ -99,6 +99,9 @@ export async function callCommand(
   // The secrets of the call: the --env values, and the tool's env values once it is known.
   let redactor = new Redactor(callSecrets(settings.env));
   let spawnCall: SpawnCall | undefined;
+  // A tool printing content blocks: the text of its blocks is printed once they are read and
+  // checked (as with --result), never the JSON it wrote.
+  let rendered = false;
   const context = (root: string, more: Partial<CallContext> = {}) =>
     toolContext(settings, {
       root,
@@ -133,6 +136,7 @@ export async function callCommand(
       const roster = await rosterFor(settings, { only: tool });
       const spec = findTool(roster, tool);
       redactor = new Redactor(callSecrets(secretEnv(spec), settings.env));
+      rendered = spec.output === "content";
       // What is cut from the result a model reads (--json, --result) is kept in a spill file it
       // names; streamed output is never cut.
       const spillDir = settings.json || options.result === true ? settings.spillDir : false;
@@ -157,9 +161,12 @@ export async function callCommand(
     // stdout that goes away (`| head -1`) stops only the relay (see `output.ts`).
     const output = await execution.execute({
       signal: interrupt.signal,
-      ...(settings.json || options.result === true
-        ? {}
-        : { onOutput: (chunk) => (chunk.kind === "stdout" ? out : err)(chunk.data) }),
+      ...(settings.json || options.result === true ? {} : {
+        onOutput: (chunk) => {
+          if (chunk.kind === "stderr") err(chunk.data);
+          else if (!rendered) out(chunk.data);
+        },
+      }),
     });
     return report(output as Output, undefined);
   } catch (error) {
@@ -210,6 +217,8 @@ export async function callCommand(
             result: hide(output.result),
             // Parsed from stdout after redaction: it holds no secret.
             structured_content: output.structuredContent ?? null,
+            // Read and checked with the secrets hidden.
+            content: rendered ? output.content : null,
             stdout: hide(run.stdout),
             stderr: hide(run.stderr),
             exit_code: run.exitCode ?? null,
@@ -221,6 +230,7 @@ export async function callCommand(
               : callJson(tool, failure, run, {
                 result: output.result,
                 structured_content: null,
+                content: null,
                 stdout: spawned.output.stdout,
                 stderr: spawned.output.stderr,
                 exit_code: spawned.output.exit_code,
@@ -233,8 +243,9 @@ export async function callCommand(
     } else if (error !== undefined) {
       // With --result nothing was streamed: the whole message, with what the program said; else
       // its output was already streamed through: say what happened without repeating it.
-      err(`basis-tools: ${options.result === true ? error.message : error.summary}\n`);
-    } else if (options.result === true) {
+      const whole = options.result === true || rendered;
+      err(`basis-tools: ${whole ? error.message : error.summary}\n`);
+    } else if (options.result === true || rendered) {
       out(`${output.result}\n`);
     } else if (spawned?.call.mode === "agent" && run.stdout.trim() === "") {
       notes.note(words.t("spawn.agent_silent"));

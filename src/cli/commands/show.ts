@@ -69,6 +69,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       files: spec.files,
       input_schema: spec.inputSchema,
       output_schema: spec.outputSchema,
+      output: spec.output ?? "text",
       source: spec.scope,
       file: spec.file,
     }));
@@ -88,6 +89,7 @@ export async function showCommand(settings: Settings, name: string): Promise<num
       [t("show.side_effect"), spec.sideEffect],
       [t("show.timeout"), t("show.ms", { ms: spec.timeoutMs })],
       [t("show.success"), success],
+      [t("show.output"), spec.output && t("show.output_content")],
       [t("show.sandbox"), sandboxText(spec, words)],
       [t("show.files"), spec.files?.join(", ")],
       [t("show.declared_in"), `${spec.file} (${spec.scope})`],
