@@ -32,11 +32,9 @@ function tools(entries: Record<string, Record<string, unknown>>): unknown {
 
 /** A tool printing `before` bytes of "x", then the secret (on stderr and exiting 1 if `err`). */
 function around(before: number, err = false): Record<string, unknown> {
-  // The secret from env: a secret written in the command itself is refused (tests/manifest_test.ts).
-  const script = `exec '${RUN_FIXTURES}/print_around.sh' ${before} "$TOKEN"${
-    err ? " stderr 1" : ""
-  }`;
-  return { command: ["sh", "-c", script], env: { TOKEN: SECRET } };
+  // The secret from env ("" says so): one written in the command itself is refused.
+  const args = [String(before), "", ...(err ? ["stderr", "1"] : [])];
+  return { command: [`${RUN_FIXTURES}/print_around.sh`, ...args], env: { TOKEN: SECRET } };
 }
 
 async function withScratch(manifest: unknown, body: (dirs: Scratch) => Promise<void>) {
