@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { cli, cliCommand, type Scratch, scratch, unconfined } from "./_cli.ts";
 import { callTool, connectMcp, DENO_ENV, resultText } from "./_mcp.ts";
-import { PYTHON, pythonSkip } from "./_python_sdk.ts";
+import { PYTHON, PYTHON_BIN, pythonSkip } from "./_python_sdk.ts";
 import { ROOT } from "./_fixtures.ts";
 import { say, wording } from "./_wording.ts";
 import { phrase } from "../src/locale/messages.ts";
@@ -322,7 +322,7 @@ for (const mode of ["2026-07-28", "legacy"]) {
         const value = Deno.env.get(name);
         if (value !== undefined) server.env[name] = value;
       }
-      const output = await new Deno.Command("python3", {
+      const output = await new Deno.Command(PYTHON_BIN, {
         args: [
           `${ROOT}tests/fixtures/mcp/python_wire.py`,
           JSON.stringify({ server, mode, content: true, calls: [{ name: "every" }] }),

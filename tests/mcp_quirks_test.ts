@@ -12,7 +12,7 @@ import { callTool, connectMcp, DENO_ENV, resultText } from "./_mcp.ts";
 import { opening, say } from "./_wording.ts";
 import { floatMultipleOf } from "../src/schema/gate.ts";
 import { phrase } from "../src/locale/messages.ts";
-import { PYTHON, pythonSkip } from "./_python_sdk.ts";
+import { PYTHON, PYTHON_BIN, pythonSkip } from "./_python_sdk.ts";
 
 const CLOSED = {
   type: "object",
@@ -83,7 +83,7 @@ async function pythonClient(
       return value === undefined ? [] : [[name, value]];
     })),
   };
-  return await driveJson<PythonDriven>("python3", {
+  return await driveJson<PythonDriven>(PYTHON_BIN, {
     args: [`${ROOT}tests/fixtures/mcp/python_client.py`, JSON.stringify({ ...server, env })],
   }, calls);
 }

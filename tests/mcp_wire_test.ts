@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cliCommand, manifest, ROOT, type Scratch, scratch, unconfined } from "./_cli.ts";
 import { DENO_ENV } from "./_mcp.ts";
-import { PYTHON, pythonSkip } from "./_python_sdk.ts";
+import { PYTHON, PYTHON_BIN, pythonSkip } from "./_python_sdk.ts";
 import { driveJson } from "./_deno_run.ts";
 import { approvalBinding, RequestStates } from "../src/mcp/_request_state.ts";
 
@@ -381,7 +381,7 @@ async function httpServer(
 }
 
 async function python(config: Record<string, unknown>) {
-  const output = await new Deno.Command("python3", {
+  const output = await new Deno.Command(PYTHON_BIN, {
     args: [`${ROOT}tests/fixtures/mcp/python_wire.py`, JSON.stringify(config)],
     stdout: "piped",
     stderr: "piped",
