@@ -132,17 +132,24 @@ async function groupFloor(n: number): Promise<number> {
   return performance.now() - started;
 }
 
-/** A server of the bundle in the workspace, with the given config directory. */
-async function server(configDir: string): Promise<{ client: Client; pid: number }> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "--no-config", ...PERMISSIONS, entry, "-C", root, "mcp", "--approve", "always"],
+/** The bundle run in the workspace with these arguments and the given config directory. */
+function bundleRun(configDir: string, args: string[]) {
+  return {
+    args: ["run", "--no-config", ...PERMISSIONS, entry, "-C", root, ...args, "--approve", "always"],
     cwd: root,
     env: {
       BASIS_CONFIG_DIR: configDir,
       BASIS_CACHE_DIR: `${work}/cache`,
       BASIS_STATE_DIR: `${work}/state`,
     },
+  };
+}
+
+/** A server of the bundle in the workspace, with the given config directory. */
+async function server(configDir: string): Promise<{ client: Client; pid: number }> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    ...bundleRun(configDir, ["mcp"]),
     stderr: "inherit",
   });
   const client = new Client({ name: "basis-tools-bench", version: "1.0.0" });
@@ -155,25 +162,7 @@ async function server(configDir: string): Promise<{ client: Client; pid: number 
  */
 async function httpServer(configDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      ...PERMISSIONS,
-      entry,
-      "-C",
-      root,
-      "mcp",
-      "--approve",
-      "always",
-      "--http",
-      "127.0.0.1:0",
-    ],
-    cwd: root,
-    env: {
-      BASIS_CONFIG_DIR: configDir,
-      BASIS_CACHE_DIR: `${work}/cache`,
-      BASIS_STATE_DIR: `${work}/state`,
-    },
+    ...bundleRun(configDir, ["mcp", "--http", "127.0.0.1:0"]),
     stdin: "null",
     stdout: "null",
     stderr: "piped",
@@ -248,26 +237,7 @@ await session.connect(new StreamableHTTPClientTransport(new URL(http.url)));
 /** Whether the default server confines its calls here (the preview names grants). */
 async function confinedHere(): Promise<boolean> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-config",
-      ...PERMISSIONS,
-      entry,
-      "-C",
-      root,
-      "--json",
-      "call",
-      "cat",
-      JSON.stringify(INPUT),
-      "--dry-run",
-      "--approve",
-      "always",
-    ],
-    env: {
-      BASIS_CONFIG_DIR: `${work}/config`,
-      BASIS_CACHE_DIR: `${work}/cache`,
-      BASIS_STATE_DIR: `${work}/state`,
-    },
+    ...bundleRun(`${work}/config`, ["--json", "call", "cat", JSON.stringify(INPUT), "--dry-run"]),
     stdout: "piped",
     stderr: "null",
   }).output();
